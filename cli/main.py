@@ -1,0 +1,37 @@
+"""Entry point: `seorap`. Each command lives in its own module and registers itself here."""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+# Modules that define click commands (every top-level `click.Command` in them is added).
+COMMAND_MODULES = [
+    "cli.validate",
+]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="seorap")
+def cli() -> None:
+    """seorap (서랍): open an agent's memory drawer and grade what is inside.
+
+    Start with `seorap demo` (the app on the bundled Korean corpus). Every command has --help.
+    """
+
+
+def _register() -> None:
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(name)
+        for value in vars(module).values():
+            if isinstance(value, click.Command) and value.name and getattr(value, "__module__", name):
+                if getattr(value.callback, "__module__", None) == name:
+                    cli.add_command(value)
+
+
+_register()
+
+
+def main() -> None:
+    cli()

