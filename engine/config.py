@@ -145,7 +145,8 @@ def _set_path(data: dict, path: list[str], value: Any) -> None:
 def _merge(base: dict, extra: Mapping[str, Any]) -> dict:
     out = dict(base)
     for key, value in extra.items():
-        out[key] = _merge(out[key], value) if isinstance(value, Mapping) and isinstance(out.get(key), dict) else value
+        nested = isinstance(value, Mapping) and isinstance(out.get(key), dict)
+        out[key] = _merge(out[key], value) if nested else value
     return out
 
 

@@ -1,14 +1,100 @@
-"""The call log: every model call, stored; identical calls are served from it (SPEC §4)."""
+"""The call log: every model call, stored; identical calls are served from it (SPEC §4).
+
+One row per backend call (including failed ones, whose ``error`` is set). ``key`` is
+:meth:`ChatRequest.key` — everything that determines the reply — so a later identical request is
+answered from the newest successful row with that key, without calling the model.
+"""
 
 from __future__ import annotations
 
+import json
+from datetime import datetime, timezone
+from typing import Any
+
+from engine.models.base import ChatReply, ChatRequest
+
+CALL_COLUMNS = {
+    "id": int, "key": str, "run_id": str, "phase": str, "role": str, "model": str,
+    "digest": str, "messages": str, "schema": str, "options": str, "raw": str, "parsed": str,
+    "tokens_in": int, "tokens_out": int, "duration_ms": float, "done_reason": str,
+    "error": str, "created_at": str, "prompt_truncated": int,
+}
+
 
 def ensure_calls_table(db) -> None:
-    db["calls"].create(
-        {"id": int, "key": str, "run_id": str, "phase": str, "role": str, "model": str,
-         "digest": str, "messages": str, "schema": str, "options": str, "raw": str, "parsed": str,
-         "tokens_in": int, "tokens_out": int, "duration_ms": float, "done_reason": str,
-         "error": str, "created_at": str},
-        pk="id", if_not_exists=True)
+    db["calls"].create(CALL_COLUMNS, pk="id", if_not_exists=True)
+    if "prompt_truncated" not in db["calls"].columns_dict:  # databases made before the column
+        db["calls"].add_column("prompt_truncated", int)
     db["calls"].create_index(["key"], if_not_exists=True)
     db["calls"].create_index(["run_id", "phase"], if_not_exists=True)
+
+
+def put_call(db, request: ChatRequest, *, reply: ChatReply | None = None, run_id: str | None = None,
+             phase: str = "", parsed: Any = None, error: str | None = None,
+             prompt_truncated: bool = False) -> int:
+    """Insert one call row; returns its id."""
+    row = {
+        "key": request.key(), "run_id": run_id, "phase": phase, "role": request.role,
+        "model": request.model, "digest": reply.digest if reply else None,
+        "messages": json.dumps(list(request.messages), ensure_ascii=False),
+        "schema": json.dumps(request.schema, ensure_ascii=False) if request.schema else None,
+        "options": json.dumps(request.options, sort_keys=True),
+        "raw": reply.content if reply else None,
+        "parsed": json.dumps(parsed, ensure_ascii=False) if parsed is not None else None,
+        "tokens_in": reply.tokens_in if reply else 0, "tokens_out": reply.tokens_out if reply else 0,
+        "duration_ms": reply.duration_ms if reply else 0.0,
+        "done_reason": reply.done_reason if reply else None, "error": error,
+        "created_at": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+        "prompt_truncated": int(prompt_truncated),
+    }
+    return db["calls"].insert(row).last_pk
+
+
+def get_call(db, key: str) -> dict | None:
+    """The newest successful (error IS NULL) call with this key, or None."""
+    rows = list(db.query(
+        "select * from calls where key = ? and error is null order by id desc limit 1", [key]))
+    return rows[0] if rows else None
+
+
+def reply_from_row(row: dict) -> ChatReply:
+    return ChatReply(content=row["raw"] or "", model=row["model"], digest=row["digest"],
+                     tokens_in=row["tokens_in"] or 0, tokens_out=row["tokens_out"] or 0,
+                     duration_ms=row["duration_ms"] or 0.0, done_reason=row["done_reason"])
+
+
+def count_calls(db, *, run_id: str | None = None, phase: str | None = None,
+                role: str | None = None, errors: bool | None = None) -> int:
+    """Number of logged calls matching every given filter (errors=True: only failed calls)."""
+    where, params = _where(run_id=run_id, phase=phase, role=role)
+    if errors is not None:
+        where.append("error is not null" if errors else "error is null")
+    sql = "select count(*) from calls" + (" where " + " and ".join(where) if where else "")
+    return db.execute(sql, params).fetchone()[0]
+
+
+def call_counts(db, by: str = "role", *, run_id: str | None = None) -> dict[str, int]:
+    """{value: count} grouped by one of run_id | phase | role | model."""
+    if by not in {"run_id", "phase", "role", "model"}:
+        raise ValueError(f"cannot group calls by {by!r}")
+    where, params = _where(run_id=run_id)
+    sql = (f"select {by}, count(*) from calls" + (" where " + " and ".join(where) if where else "")
+           + f" group by {by} order by {by}")
+    return {row[0]: row[1] for row in db.execute(sql, params).fetchall()}
+
+
+def token_totals(db, *, run_id: str | None = None) -> dict[str, int]:
+    where, params = _where(run_id=run_id)
+    sql = ("select coalesce(sum(tokens_in),0), coalesce(sum(tokens_out),0) from calls"
+           + (" where " + " and ".join(where) if where else ""))
+    tin, tout = db.execute(sql, params).fetchone()
+    return {"tokens_in": tin, "tokens_out": tout}
+
+
+def _where(**filters: str | None) -> tuple[list[str], list[str]]:
+    where, params = [], []
+    for column, value in filters.items():
+        if value is not None:
+            where.append(f"{column} = ?")
+            params.append(value)
+    return where, params

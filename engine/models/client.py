@@ -1,0 +1,296 @@
+"""ModelClient: the ONE wrapper around a chat backend (SPEC §4, §8 reliability).
+
+Why every model concern lives here and nowhere else: the memory system, the answerer and the judge
+must stay plain "messages in, object out" code, and the guarantees the product makes — re-scoring
+costs zero model calls, ``--replay`` never touches a server, a killed run repeats no finished call,
+malformed output is a counted failure and never a crash, Ollama down / a model missing is one
+sentence with the fix — only hold if they are implemented once, around every call. So this class
+owns, for every call:
+
+- request building: temperature, seed, num_ctx, num_predict, keep_alive, ``think`` (False by default:
+  qwen3-family models otherwise spend tokens thinking and break JSON), ``format`` = the pydantic
+  model's JSON schema;
+- the cache: a request whose :meth:`ChatRequest.key` is in the ``calls`` table is served from it;
+- replay: with ``replay=True`` only the log answers; a miss raises :class:`ReplayMiss`;
+- the call log: every backend call, failed ones included, with tokens, duration, run and phase;
+- malformed output: repair once (strip ``` fences / trailing text, cut to the outermost JSON
+  object), retry once (re-ask with the validation error), then ``Structured(value=None, failure=..)``;
+  a reply cut at ``num_predict`` (``done_reason == "length"``) counts as malformed;
+- prompt truncation: ``tokens_in >= num_ctx`` is flagged in the log and in the stats;
+- errors: 5xx and timeouts are retried once after a short backoff; then Ollama's exceptions become
+  :class:`ModelUnavailable` / :class:`ModelMissing` / :class:`ModelError` with one sentence naming the fix;
+- thread safety: the runner calls from a thread pool; database access and counters take a lock,
+  backend calls run outside it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from engine.models import calllog
+from engine.models.base import ChatBackend, ChatReply, ChatRequest, ModelError, ReplayMiss
+from engine.models.ollama_chat import is_transient, translate_error
+
+T = TypeVar("T", bound=BaseModel)
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Structured(Generic[T]):
+    value: T | None
+    """Parsed pydantic object; None on failure."""
+    raw: str
+    """Last raw text the model returned."""
+    failure: str | None
+    """None, or why it failed ("invalid JSON after repair and retry: ...", "cut at num_predict ...")."""
+    cached: bool
+    """Served from the call log (no backend call)."""
+    call_key: str | None
+    """ChatRequest.key() of the call that produced ``value`` (or the last attempt on failure)."""
+    repaired: bool = False
+    """The value needed the repair step (fences / trailing text stripped)."""
+    retried: bool = False
+    """The value (or failure) came from the re-ask after invalid output."""
+    truncated: bool = False
+    """The prompt reached num_ctx: Ollama may have silently cut it."""
+
+
+@dataclass
+class ClientStats:
+    """Counters since the client was made. ``calls`` = backend calls (cache hits excluded)."""
+
+    calls: int = 0
+    cached: int = 0
+    by_role: dict[str, int] = field(default_factory=dict)
+    tokens_in: int = 0
+    tokens_out: int = 0
+    failures: int = 0
+    repairs: int = 0
+    retries: int = 0
+    transient_retries: int = 0
+    truncated_prompts: int = 0
+    errors: int = 0
+
+    def __getitem__(self, key: str):
+        return getattr(self, key)
+
+    def as_dict(self) -> dict:
+        return {k: (dict(v) if isinstance(v, dict) else v) for k, v in vars(self).items()}
+
+
+@dataclass
+class _Outcome:
+    reply: ChatReply
+    cached: bool
+    key: str
+    truncated: bool
+
+
+class ModelClient:
+    def __init__(self, backend: ChatBackend | None, db=None, *, replay: bool = False,
+                 run_id: str | None = None, keep_alive: str | None = "10m", seed: int = 0,
+                 num_ctx: int = 8192, num_predict: int = 1024, temperature: float = 0.0,
+                 retry_backoff_s: float = 0.5):
+        self.backend = backend
+        self.db = db
+        self.replay = replay
+        self.run_id = run_id
+        self.keep_alive = keep_alive
+        self.options = {"temperature": temperature, "seed": seed, "num_ctx": num_ctx,
+                        "num_predict": num_predict}
+        self.retry_backoff_s = retry_backoff_s
+        self.stats = ClientStats()
+        self._lock = threading.RLock()
+        if db is not None:
+            calllog.ensure_calls_table(db)
+        if replay and db is None:
+            raise ValueError("replay needs a database holding the call log")
+
+    @classmethod
+    def from_config(cls, config, db=None, *, backend: ChatBackend | None = None, replay: bool = False,
+                    run_id: str | None = None) -> "ModelClient":
+        """A client for a :class:`engine.config.Config`; the backend defaults to OllamaChat(host)."""
+        if backend is None and not replay:
+            from engine.models.ollama_chat import OllamaChat
+
+            backend = OllamaChat(config.host, config.timeout_s)
+        return cls(backend, db, replay=replay, run_id=run_id, keep_alive=config.keep_alive,
+                   seed=config.seed, num_ctx=config.num_ctx, num_predict=config.num_predict,
+                   temperature=config.temperature)
+
+    # ---- public API -------------------------------------------------------------------------
+    def structured(self, role: str, model: str, messages: list[dict], response_model: type[T], *,
+                   phase: str = "", think: bool | None = False,
+                   run_id: str | None = None) -> Structured[T]:
+        """One JSON answer parsed into ``response_model``; never raises for malformed output."""
+        schema = response_model.model_json_schema()
+        request = self._request(role, model, messages, schema, think)
+        first = self._complete(request, phase, run_id, response_model)
+        value, error, repaired = parse_reply(first.reply, response_model)
+        if value is not None:
+            return self._ok(first, value, repaired=repaired)
+        with self._lock:
+            self.stats.retries += 1
+        retry_request = self._request(role, model, retry_messages(messages, first.reply, error),
+                                      schema, think)
+        second = self._complete(retry_request, phase, run_id, response_model)
+        value, error2, repaired = parse_reply(second.reply, response_model)
+        if value is not None:
+            return self._ok(second, value, repaired=repaired, retried=True)
+        with self._lock:
+            self.stats.failures += 1
+        failure = failure_text(second.reply, error2, self.options)
+        return Structured(value=None, raw=second.reply.content, failure=failure,
+                          cached=first.cached and second.cached, call_key=second.key, retried=True,
+                          truncated=first.truncated or second.truncated)
+
+    def text(self, role: str, model: str, messages: list[dict], *, phase: str = "",
+             think: bool | None = False, run_id: str | None = None) -> str:
+        """Plain chat (answers); same cache, log, replay and error handling."""
+        return self._complete(self._request(role, model, messages, None, think), phase, run_id).reply.content
+
+    # ---- internals --------------------------------------------------------------------------
+    def _request(self, role, model, messages, schema, think) -> ChatRequest:
+        return ChatRequest(role=role, model=model, messages=tuple(dict(m) for m in messages),
+                           schema=schema, options=dict(self.options), keep_alive=self.keep_alive,
+                           think=think)
+
+    def _ok(self, outcome: _Outcome, value, *, repaired=False, retried=False) -> Structured:
+        if repaired:
+            with self._lock:
+                self.stats.repairs += 1
+        return Structured(value=value, raw=outcome.reply.content, failure=None, cached=outcome.cached,
+                          call_key=outcome.key, repaired=repaired, retried=retried,
+                          truncated=outcome.truncated)
+
+    def _complete(self, request: ChatRequest, phase: str, run_id: str | None,
+                  response_model: type[BaseModel] | None = None) -> _Outcome:
+        key = request.key()
+        row = self._lookup(key)
+        if row is not None:
+            with self._lock:
+                self.stats.cached += 1
+            reply = calllog.reply_from_row(row)
+            return _Outcome(reply, True, key, bool(row.get("prompt_truncated")))
+        if self.replay:
+            raise ReplayMiss(
+                f"--replay: no logged call for role {request.role!r} with model {request.model!r} "
+                f"(key {key[:12]}); run once without --replay to record it.")
+        reply = self._call_backend(request, phase, run_id)
+        truncated = reply.tokens_in >= int(request.options.get("num_ctx") or 0) > 0
+        if truncated:
+            log.warning("prompt for %s/%s reached num_ctx=%s tokens; Ollama may have cut it",
+                        request.role, request.model, request.options.get("num_ctx"))
+        parsed = _parsed_json(reply, response_model)
+        with self._lock:
+            self._count(request.role, reply, truncated)
+            if self.db is not None:
+                calllog.put_call(self.db, request, reply=reply, run_id=run_id or self.run_id,
+                                 phase=phase, parsed=parsed, prompt_truncated=truncated)
+        return _Outcome(reply, False, key, truncated)
+
+    def _lookup(self, key: str) -> dict | None:
+        if self.db is None:
+            return None
+        with self._lock:
+            return calllog.get_call(self.db, key)
+
+    def _call_backend(self, request: ChatRequest, phase: str, run_id: str | None) -> ChatReply:
+        if self.backend is None:
+            raise ModelError("No chat backend is configured; run without --replay or pass --offline.")
+        for attempt in (1, 2):
+            try:
+                return self.backend.chat(request)
+            except Exception as exc:  # noqa: BLE001 - classified below
+                self._log_error(request, phase, run_id, exc)
+                if attempt == 1 and is_transient(exc):
+                    with self._lock:
+                        self.stats.transient_retries += 1
+                    time.sleep(self.retry_backoff_s)
+                    continue
+                translated = translate_error(exc, getattr(self.backend, "host", None), request.model)
+                if translated is None:
+                    raise
+                raise translated from exc
+        raise AssertionError("unreachable")
+
+    def _log_error(self, request, phase, run_id, exc) -> None:
+        with self._lock:
+            self.stats.errors += 1
+            if self.db is not None:
+                calllog.put_call(self.db, request, run_id=run_id or self.run_id, phase=phase,
+                                 error=f"{type(exc).__name__}: {exc}"[:2000])
+
+    def _count(self, role: str, reply: ChatReply, truncated: bool) -> None:
+        s = self.stats
+        s.calls += 1
+        s.by_role[role] = s.by_role.get(role, 0) + 1
+        s.tokens_in += reply.tokens_in
+        s.tokens_out += reply.tokens_out
+        s.truncated_prompts += int(truncated)
+
+
+# ---- parsing (pure functions) ---------------------------------------------------------------
+_FENCE = re.compile(r"^\s*```[a-zA-Z0-9_-]*\s*\n?|\n?\s*```\s*$")
+
+
+def repair_json(raw: str) -> str:
+    """Strip ``` fences and cut to the outermost JSON object (drops leading/trailing prose)."""
+    text = _FENCE.sub("", raw.strip())
+    start, end = text.find("{"), text.rfind("}")
+    return text[start:end + 1] if 0 <= start < end else text
+
+
+def parse_reply(reply: ChatReply, response_model: type[T]) -> tuple[T | None, str | None, bool]:
+    """(value, error, repaired). A reply cut at num_predict is never accepted."""
+    if reply.done_reason == "length":
+        return None, "the reply was cut at num_predict", False
+    try:
+        return response_model.model_validate_json(reply.content), None, False
+    except ValidationError as first:
+        fixed = repair_json(reply.content)
+        if fixed != reply.content:
+            try:
+                return response_model.model_validate_json(fixed), None, True
+            except ValidationError as second:
+                return None, _short(second), False
+        return None, _short(first), False
+
+
+def retry_messages(messages: list[dict], reply: ChatReply, error: str | None) -> list[dict]:
+    if reply.done_reason == "length":
+        ask = ("Your reply was cut off at the token limit. Reply again with a shorter, complete "
+               "JSON object that matches the schema, and nothing else.")
+    else:
+        ask = (f"Your reply was not valid JSON for the schema: {error}. Reply again with only a "
+               f"JSON object that matches the schema, and nothing else.")
+    return [*messages, {"role": "assistant", "content": reply.content}, {"role": "user", "content": ask}]
+
+
+def failure_text(reply: ChatReply, error: str | None, options: dict) -> str:
+    if reply.done_reason == "length":
+        return f"cut at num_predict ({options.get('num_predict')} tokens) after retry"
+    return f"invalid JSON after repair and retry: {error}"
+
+
+def _short(exc: ValidationError) -> str:
+    errs = exc.errors()
+    first = errs[0] if errs else {}
+    loc = ".".join(str(p) for p in first.get("loc", ())) or "(root)"
+    more = f" (+{len(errs) - 1} more)" if len(errs) > 1 else ""
+    return f"{loc}: {first.get('msg', str(exc))}{more}"[:300]
+
+
+def _parsed_json(reply: ChatReply, response_model: type[BaseModel] | None):
+    if response_model is None:
+        return None
+    value, _, _ = parse_reply(reply, response_model)
+    return value.model_dump(mode="json") if value is not None else None

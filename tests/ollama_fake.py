@@ -1,0 +1,316 @@
+"""A real HTTP server on 127.0.0.1 that speaks the part of Ollama's API seorap uses.
+
+It drives the real ``ollama`` client (and so our backends) at the HTTP boundary, with no Ollama and
+no weights. Use the ``ollama_server`` pytest fixture (tests/conftest.py) or ``FakeOllama().start()``.
+
+Endpoints: POST /api/chat (JSON, or NDJSON when ``"stream": true``), POST /api/embed,
+GET /api/tags, POST /api/show, POST /api/pull (NDJSON progress when streamed), GET /api/ps.
+
+API (small on purpose)::
+
+    server = FakeOllama(models={"qwen3.5:9b": "sha256:..."})   # known models -> digest
+    server.start(); server.url                                 # "http://127.0.0.1:PORT"
+    server.handler = lambda body: '{"facts": []}'             # /api/chat reply content
+    # handler(body) may also return a dict: {"content", "done_reason", "prompt_eval_count", "eval_count"}
+    server.embed_handler = lambda texts: [[...], ...]         # /api/embed vectors (default: hashing)
+    server.fail("500")                       # next /api/chat answers HTTP 500 (queued, FIFO)
+    server.fail("malformed")                 # next chat content is not JSON
+    server.fail("length")                    # next chat is cut: done_reason "length", partial JSON
+    server.fail("404")                       # next request answers model-not-found
+    server.fail("delay", seconds=2)          # next request sleeps first (timeouts)
+    server.fail("error_line")                # next streamed chat/pull sends {"error": ...} mid-stream
+    server.fail("500", path="/api/embed")    # faults apply to one path (default /api/chat)
+    server.requests                          # every request: {"method", "path", "body"}
+    server.bodies("/api/chat")               # just the JSON bodies for one path
+    server.stop()
+
+Default chat reply: if the request has a ``format`` JSON schema, a minimal instance of it (strings
+"x", numbers 0, empty arrays, first enum value); otherwise "ok". Unknown models give 404 like Ollama.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import socket
+import threading
+import time
+from collections import deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable
+
+DEFAULT_MODELS = {
+    "qwen3.5:9b": "sha256:" + "a" * 64,
+    "qwen3.8:27b": "sha256:" + "b" * 64,
+    "bge-m3:latest": "sha256:" + "c" * 64,
+}
+
+
+def closed_port_url() -> str:
+    """A 127.0.0.1 URL where nothing listens (connection refused)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
+
+
+def schema_example(schema: dict, defs: dict | None = None) -> Any:
+    """A minimal value that validates against a (pydantic-made) JSON schema."""
+    defs = defs if defs is not None else schema.get("$defs", {})
+    if "$ref" in schema:
+        return schema_example(defs[schema["$ref"].split("/")[-1]], defs)
+    for key in ("anyOf", "oneOf", "allOf"):
+        if key in schema:
+            return schema_example(schema[key][0], defs)
+    if "enum" in schema:
+        return schema["enum"][0]
+    if "const" in schema:
+        return schema["const"]
+    kind = schema.get("type", "object")
+    if kind == "object":
+        return {name: schema_example(sub, defs) for name, sub in schema.get("properties", {}).items()
+                if name in schema.get("required", [])}
+    return {"array": [], "string": "x", "integer": 0, "number": 0, "boolean": False,
+            "null": None}.get(kind)
+
+
+def default_handler(body: dict) -> str:
+    fmt = body.get("format")
+    if isinstance(fmt, dict):
+        return json.dumps(schema_example(fmt), ensure_ascii=False)
+    return "{}" if fmt == "json" else "ok"
+
+
+def default_embed(texts: list[str]) -> list[list[float]]:
+    from engine.models.embedders import HashingEmbedder
+
+    return HashingEmbedder(dim=64).embed(texts).tolist()
+
+
+class FakeOllama:
+    def __init__(self, models: dict[str, str] | None = None):
+        self.models: dict[str, str] = dict(DEFAULT_MODELS if models is None else models)
+        self.handler: Callable[[dict], str | dict] = default_handler
+        self.embed_handler: Callable[[list[str]], list[list[float]]] = default_embed
+        self.requests: list[dict] = []
+        self.loaded: list[str] = []
+        self._faults: deque[dict] = deque()
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+
+    # ---- control ----
+    def start(self) -> "FakeOllama":
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.fake = self  # type: ignore[attr-defined]
+        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
+                         daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    @property
+    def url(self) -> str:
+        assert self._server is not None, "call start() first"
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def fail(self, kind: str, *, path: str = "/api/chat", seconds: float = 0.0, times: int = 1) -> None:
+        for _ in range(times):
+            self._faults.append({"kind": kind, "path": path, "seconds": seconds})
+
+    def bodies(self, path: str = "/api/chat") -> list[dict]:
+        return [r["body"] for r in self.requests if r["path"] == path]
+
+    def reset(self) -> None:
+        self.requests.clear()
+        self._faults.clear()
+
+    # ---- helpers used by the handler ----
+    def take_fault(self, path: str) -> dict | None:
+        with self._lock:
+            for fault in self._faults:
+                if fault["path"] == path:
+                    self._faults.remove(fault)
+                    return fault
+        return None
+
+    def knows(self, model: str) -> str | None:
+        for name in (model, f"{model}:latest"):
+            if name in self.models:
+                return name
+        return None
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        import sys
+
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)  # a client that timed out is expected
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server_version = "FakeOllama/0.1"
+
+    def log_message(self, *args) -> None:  # quiet
+        pass
+
+    @property
+    def fake(self) -> FakeOllama:
+        return self.server.fake  # type: ignore[attr-defined]
+
+    def do_GET(self) -> None:
+        self._dispatch({})
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw or b"{}")
+        except json.JSONDecodeError:
+            return self._json(400, {"error": "invalid JSON body"})
+        self._dispatch(body)
+
+    def _dispatch(self, body: dict) -> None:
+        fake = self.fake
+        with fake._lock:
+            fake.requests.append({"method": self.command, "path": self.path, "body": body})
+        fault = fake.take_fault(self.path)
+        if fault and fault["kind"] == "delay":
+            time.sleep(fault["seconds"])
+            fault = None
+        if fault and fault["kind"] == "500":
+            return self._json(500, {"error": "fake internal server error"})
+        routes = {"/api/chat": self._chat, "/api/embed": self._embed, "/api/tags": self._tags,
+                  "/api/show": self._show, "/api/pull": self._pull, "/api/ps": self._ps}
+        route = routes.get(self.path)
+        if route is None:
+            return self._json(404, {"error": f"no route {self.path}"})
+        if fault and fault["kind"] == "404":
+            return self._json(404, {"error": f"model '{body.get('model')}' not found"})
+        route(body, fault)
+
+    # ---- routes ----
+    def _chat(self, body: dict, fault: dict | None) -> None:
+        model = body.get("model", "")
+        if not self.fake.knows(model):
+            return self._json(404, {"error": f"model '{model}' not found"})
+        self.fake.loaded.append(model)
+        reply = self._chat_reply(body, fault)
+        if body.get("stream"):
+            return self._chat_stream(model, reply, fault)
+        self._json(200, {"model": model, "created_at": _now(), "message": {"role": "assistant",
+                   "content": reply["content"]}, "done": True, **_counts(reply)})
+
+    def _chat_reply(self, body: dict, fault: dict | None) -> dict:
+        out = self.fake.handler(body)
+        reply = {"content": out} if isinstance(out, str) else dict(out)
+        prompt = sum(len(m.get("content") or "") for m in body.get("messages", []))
+        reply.setdefault("prompt_eval_count", max(1, prompt // 2))
+        reply.setdefault("eval_count", max(1, len(reply["content"]) // 2))
+        reply.setdefault("done_reason", "stop")
+        kind = fault["kind"] if fault else None
+        if kind == "malformed":
+            reply["content"] = "Sure! Here is the answer: {not json"
+        elif kind == "length":
+            reply["content"] = reply["content"][: max(1, len(reply["content"]) // 2)]
+            reply["done_reason"] = "length"
+            reply["eval_count"] = (body.get("options") or {}).get("num_predict", 1024)
+        return reply
+
+    def _chat_stream(self, model: str, reply: dict, fault: dict | None) -> None:
+        self._start_stream()
+        text = reply["content"]
+        pieces = [text[i:i + 8] for i in range(0, len(text), 8)] or [""]
+        for i, piece in enumerate(pieces):
+            if fault and fault["kind"] == "error_line" and i == len(pieces) // 2:
+                return self._line({"error": "fake error mid-stream"})
+            self._line({"model": model, "created_at": _now(),
+                        "message": {"role": "assistant", "content": piece}, "done": False})
+        self._line({"model": model, "created_at": _now(), "message": {"role": "assistant", "content": ""},
+                    "done": True, **_counts(reply)})
+
+    def _embed(self, body: dict, fault: dict | None) -> None:
+        model = body.get("model", "")
+        if not self.fake.knows(model):
+            return self._json(404, {"error": f"model '{model}' not found"})
+        texts = body.get("input") or []
+        texts = [texts] if isinstance(texts, str) else list(texts)
+        self._json(200, {"model": model, "embeddings": self.fake.embed_handler(texts),
+                         "total_duration": 1000, "prompt_eval_count": sum(len(t) for t in texts)})
+
+    def _tags(self, body: dict, fault: dict | None) -> None:
+        self._json(200, {"models": [_model_entry(n, d) for n, d in self.fake.models.items()]})
+
+    def _ps(self, body: dict, fault: dict | None) -> None:
+        names = list(dict.fromkeys(self.fake.loaded))
+        self._json(200, {"models": [_model_entry(n, self.fake.models.get(self.fake.knows(n) or n, ""))
+                                    for n in names]})
+
+    def _show(self, body: dict, fault: dict | None) -> None:
+        name = self.fake.knows(body.get("model", ""))
+        if not name:
+            return self._json(404, {"error": f"model '{body.get('model')}' not found"})
+        self._json(200, {"modelfile": "", "parameters": "", "template": "{{ .Prompt }}",
+                         "details": _details(), "model_info": {"general.architecture": "fake"},
+                         "capabilities": ["completion"]})
+
+    def _pull(self, body: dict, fault: dict | None) -> None:
+        model = body.get("model", "")
+        digest = "sha256:" + hashlib.sha256(model.encode()).hexdigest()
+        steps = [{"status": "pulling manifest"}]
+        steps += [{"status": f"pulling {digest[7:19]}", "digest": digest, "total": 1000, "completed": c}
+                  for c in (0, 250, 500, 750, 1000)]
+        steps += [{"status": "verifying sha256 digest"}, {"status": "writing manifest"}, {"status": "success"}]
+        if not body.get("stream", True):
+            self.fake.models[model] = digest
+            return self._json(200, {"status": "success"})
+        self._start_stream()
+        for i, step in enumerate(steps):
+            if fault and fault["kind"] == "error_line" and i == 3:
+                return self._line({"error": "pull model manifest: file does not exist"})
+            self._line(step)
+        self.fake.models[model] = digest
+
+    # ---- low-level ----
+    def _json(self, status: int, payload: dict) -> None:
+        data = json.dumps(payload, ensure_ascii=False).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _start_stream(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.end_headers()
+
+    def _line(self, payload: dict) -> None:
+        self.wfile.write(json.dumps(payload, ensure_ascii=False).encode() + b"\n")
+        self.wfile.flush()
+
+
+def _now() -> str:
+    return "2026-11-01T00:00:00Z"
+
+
+def _counts(reply: dict) -> dict:
+    return {"done_reason": reply["done_reason"], "total_duration": 1_000_000, "load_duration": 1000,
+            "prompt_eval_count": reply["prompt_eval_count"], "prompt_eval_duration": 1000,
+            "eval_count": reply["eval_count"], "eval_duration": 1000}
+
+
+def _details() -> dict:
+    return {"parent_model": "", "format": "gguf", "family": "fake", "families": ["fake"],
+            "parameter_size": "1B", "quantization_level": "Q4_K_M"}
+
+
+def _model_entry(name: str, digest: str) -> dict:
+    return {"name": name, "model": name, "modified_at": "2026-11-01T00:00:00Z", "size": 1000,
+            "digest": digest, "details": _details()}
