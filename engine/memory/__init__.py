@@ -1,0 +1,35 @@
+"""The memory system under test and the reference systems (SPEC §3).
+
+A system is looked up by name: ``get_system("A", config)``; ``list_systems()`` names them all.
+Reference systems (oracle, oracle-stale, oracle-merged, raw) need no model. LLM variants are data:
+``engine/variants/*.toml`` plus prompt files, and any ``*.toml`` under the directories given by
+``--variants-dir`` / ``config.variants_dirs``. A name may carry overrides of the variant's policy,
+``A:guard=merge,confidence=authors``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.memory.reference import REFERENCE_SYSTEMS
+
+
+class UnknownSystem(ValueError):
+    """No reference system or variant has this name; the message lists the known ones."""
+
+
+def list_systems(variants_dirs: list[str | Path] | None = None) -> list[str]:
+    from engine.memory.variants import load_variants
+
+    return list(REFERENCE_SYSTEMS) + sorted(load_variants(variants_dirs))
+
+
+def get_system(name: str, config=None, variants_dirs: list[str | Path] | None = None):
+    """The system called ``name`` (a reference system or a variant, with optional overrides)."""
+    if name in REFERENCE_SYSTEMS:
+        return REFERENCE_SYSTEMS[name]
+    from engine.memory.llm import LLMSystem
+    from engine.memory.variants import resolve_variant
+
+    dirs = list(variants_dirs or []) + list(getattr(config, "variants_dirs", None) or [])
+    return LLMSystem(resolve_variant(name, dirs))

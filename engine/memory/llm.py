@@ -1,0 +1,194 @@
+"""The LLM memory system: extract → embed → k nearest active facts → classify → guard → apply.
+
+One instance per variant (engine/memory/variants.py). ``extract`` is the runner's phase 1 (it does
+not depend on the store); ``write`` applies one document's observations in order, each seeing the
+store as the previous observation left it. Malformed model output becomes a ``write_failures`` row
+and the run goes on; nothing here raises for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.corpus import Arrival, Trajectory
+from engine.memory import policy
+from engine.memory.facts import DocumentWrite, Fact, Observation, TrajectoryMemory
+from engine.memory.prompts import extraction_messages, synthesis_messages
+from engine.memory.schemas import Extraction, SynthesisChoice
+from engine.memory.variants import Variant
+
+
+@dataclass
+class Candidate:
+    label: str
+    fact: Fact
+    similarity: float
+
+    def record(self) -> dict:
+        return {"label": self.label, "fact_id": self.fact.id, "text": self.fact.text,
+                "similarity": round(self.similarity, 4)}
+
+    def prompt(self) -> dict:
+        return {"label": self.label, "text": self.fact.text, "similarity": round(self.similarity, 3),
+                "confidence": round(self.fact.confidence, 2), "last_changed": self.fact.updated_at,
+                "authors": self.fact.authors}
+
+
+def nearest(facts: list[Fact], vector: np.ndarray, k: int) -> list[Candidate]:
+    """The k active facts most similar to ``vector`` (cosine; vectors are L2-normalised)."""
+    if not facts:
+        return []
+    sims = np.vstack([f.vector for f in facts]) @ vector
+    order = sorted(range(len(facts)), key=lambda i: (-float(sims[i]), facts[i].id))[:k]
+    return [Candidate(f"F{n + 1}", facts[i], float(sims[i])) for n, i in enumerate(order)]
+
+
+class LLMSystem:
+    uses_llm = True
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.name = variant.name
+        self.extraction_prompt = variant.prompt(variant.extraction_prompt)
+        self.synthesis_prompt = (variant.prompt(variant.synthesis_prompt)
+                                 if variant.policy == "synthesize" else "")
+
+    def spec(self) -> dict:
+        return self.variant.spec()
+
+    # ---- phase 1 ----------------------------------------------------------------------------
+    def extract(self, arrival: Arrival, ctx):
+        return ctx.client.structured(
+            "extractor", ctx.config.models.extractor,
+            extraction_messages(self.extraction_prompt, arrival), Extraction, phase="extract",
+            think=getattr(ctx.config, "think", False), run_id=ctx.run_id)
+
+    # ---- phase 2 ----------------------------------------------------------------------------
+    def write(self, doc: DocumentWrite, trajectory: Trajectory, ctx) -> None:
+        key = (trajectory.id, doc.arrival.position)
+        extraction = ctx.extractions.get(key) or self.extract(doc.arrival, ctx)
+        if extraction.value is None:
+            doc.fail("extract", extraction.failure or "no value", extraction.raw,
+                     call_key=extraction.call_key)
+            return
+        items = [o for o in extraction.value.observations if o.text.strip()]
+        observations = [doc.observe(o.text.strip(), category=o.category, who=o.who, what=o.what,
+                                    when_=o.when, where_=o.where, why=o.why,
+                                    confidence=o.confidence) for o in items]
+        if not observations:
+            return
+        vectors = ctx.embedder.embed([o.text for o in observations])
+        self._ensure_vectors(doc.memory, ctx.embedder)
+        for obs, vector in zip(observations, vectors):
+            obs.vector = vector
+            self._observation(doc, obs, ctx)
+
+    def _ensure_vectors(self, memory: TrajectoryMemory, embedder) -> None:
+        missing = [f for f in memory.active() if f.vector is None]
+        if missing:
+            for fact, vector in zip(missing, embedder.embed([f.text for f in missing])):
+                fact.vector = vector
+
+    def _observation(self, doc: DocumentWrite, obs: Observation, ctx) -> None:
+        candidates = nearest(doc.memory.active(), obs.vector, self.variant.k)
+        if self.variant.policy == "append":
+            conf = obs.confidence if obs.confidence is not None else self.variant.default_confidence
+            fact = doc.create(obs.text, conf, obs, vector=obs.vector)
+            doc.decide(obs, candidates=[c.record() for c in candidates], raw_operation="create",
+                       operation="create", guard=self.variant.guard, fact_id=fact.id,
+                       after=[fact.snapshot()], reason="append-only: every observation is a fact")
+            return
+        reply = self._classify(obs, candidates, ctx)
+        if reply.value is None:
+            doc.fail("synthesize", reply.failure or "no value", reply.raw, obs.id, reply.call_key)
+            return
+        Decision(self.variant, doc, obs, candidates, reply, ctx.embedder).apply()
+
+    def _classify(self, obs: Observation, candidates: list[Candidate], ctx):
+        observation = {"text": obs.text, "category": obs.category, "author": obs.author,
+                       "document_date": obs.doc_date}
+        messages = synthesis_messages(self.synthesis_prompt, observation,
+                                      [c.prompt() for c in candidates])
+        return ctx.client.structured("synthesizer", ctx.config.models.synthesizer, messages,
+                                     SynthesisChoice, phase="synthesize",
+                                     think=getattr(ctx.config, "think", False), run_id=ctx.run_id)
+
+
+class Decision:
+    """Apply one model choice: resolve the target, run the guard and the confidence design."""
+
+    def __init__(self, variant: Variant, doc: DocumentWrite, obs: Observation,
+                 candidates: list[Candidate], reply, embedder) -> None:
+        self.variant, self.doc, self.obs, self.candidates = variant, doc, obs, candidates
+        self.choice: SynthesisChoice = reply.value
+        self.call_key = reply.call_key
+        self.embedder = embedder
+        self.notes: list[str] = []
+        self.inputs = [c.record() for c in candidates]  # as they were shown, before any change
+
+    def apply(self) -> None:
+        raw = self.choice.operation
+        target = self._target()
+        operation = raw
+        if raw != "create" and target is None:
+            operation = "create"
+            self.notes.append(f"no valid target {self.choice.target!r}: {raw} → create")
+        operation, effect = policy.apply_guard(self.variant.guard, operation, self.obs.doc_date,
+                                               target.updated_at if target else None)
+        if effect:
+            self.notes.append(effect)
+        before = [target.snapshot()] if target is not None and operation != "create" else []
+        fact, after, final = getattr(self, "_" + operation)(target)
+        self.doc.decide(self.obs, candidates=self.inputs,
+                        raw_operation=raw, operation=final, guard=self.variant.guard,
+                        guard_effect="; ".join(self.notes), fact_id=fact.id, before=before,
+                        after=after, call_key=self.call_key, model_text=self.choice.text,
+                        model_confidence=self.choice.confidence, reason=self.choice.reason)
+
+    def _target(self) -> Fact | None:
+        label = self.choice.target.strip().upper()
+        for c in self.candidates:
+            if label in (c.label, c.fact.id.upper()):
+                return c.fact
+        return None
+
+    def _text(self, fallback: str) -> str:
+        return self.choice.text.strip() or fallback
+
+    def _vector(self, text: str):
+        return self.obs.vector if text == self.obs.text else self.embedder.embed([text])[0]
+
+    def _create(self, target):
+        text = self._text(self.obs.text)
+        fact = self.doc.create(text, self.choice.confidence, self.obs, vector=self._vector(text))
+        return fact, [fact.snapshot()], "create"
+
+    def _update(self, target: Fact):
+        text = self._text(target.text)
+        self.doc.change(target, "update", self.obs, text=text, confidence=self.choice.confidence,
+                        vector=self._vector(text) if text != target.text else target.vector)
+        return target, [target.snapshot()], "update"
+
+    def _reinforce(self, target: Fact):
+        conf = policy.reinforced_confidence(self.variant.confidence, target.confidence,
+                                            self.variant.reinforce_step, self.obs.author,
+                                            target.authors)
+        self.doc.change(target, "reinforce", self.obs, confidence=conf)
+        return target, [target.snapshot()], "reinforce"
+
+    def _supersede(self, target: Fact):
+        self.doc.change(target, "supersede", self.obs, status="superseded")
+        old = target.snapshot()
+        text = self._text(self.obs.text)
+        fact = self.doc.create(text, self.choice.confidence, self.obs, vector=self._vector(text))
+        return fact, [old, fact.snapshot()], "supersede"
+
+    def _merge(self, target: Fact):
+        if self.obs.text in target.text:
+            return self._reinforce(target)
+        text = policy.merged_text(target.text, self.obs.text, self.obs.doc_date)
+        self.doc.change(target, "update", self.obs, text=text, vector=self.embedder.embed([text])[0],
+                        touch_date=False)
+        return target, [target.snapshot()], "update"

@@ -1,0 +1,134 @@
+"""Reference systems: no LLM on the write path (SPEC §3). They calibrate the rulers.
+
+- ``oracle``: after each state the active facts are exactly that state's claims. A claim that
+  disappears is superseded, a new claim is created, a kept claim the document restates is reinforced.
+- ``oracle-stale``: claims are added and reinforced but never removed (stale values stay).
+- ``oracle-merged``: one fact per trajectory whose text joins all current claims into one long
+  sentence, rewritten (update) whenever the claims change, reinforced when they do not.
+- ``raw``: every sentence of every document (distractors included) appended as its own fact.
+
+Each claim becomes an observation of the document; each operation is a recorded decision, so the
+stepper shows reference systems like any other. Confidence: the state's expected confidence
+(``raw``: 0.5, it has no opinion). Distractors change nothing in the oracles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.corpus import Trajectory
+from engine.memory.facts import DocumentWrite, Fact, Observation
+from engine.memory.sentences import split_sentences
+
+RAW_CONFIDENCE = 0.5
+
+
+@dataclass(frozen=True)
+class ReferenceSystem:
+    name: str
+    description: str
+    uses_llm: bool = False
+
+    def spec(self) -> dict:
+        return {"kind": "reference", "name": self.name, "version": 1}
+
+    def write(self, doc: DocumentWrite, trajectory: Trajectory, ctx=None) -> None:
+        WRITERS[self.name](doc, trajectory)
+
+
+def _state(doc: DocumentWrite, trajectory: Trajectory):
+    return trajectory.states[doc.arrival.state_index]
+
+
+def _by_text(doc: DocumentWrite) -> dict[str, Fact]:
+    return {f.text: f for f in doc.memory.active()}
+
+
+def _observe_claims(doc: DocumentWrite, claims: list[str]) -> dict[str, Observation]:
+    return {c: doc.observe(c, category="claim", what=c) for c in claims}
+
+
+def _create(doc: DocumentWrite, text: str, confidence: float, obs: Observation | None) -> None:
+    fact = doc.create(text, confidence, obs)
+    doc.decide(obs, candidates=[], raw_operation="create", operation="create", fact_id=fact.id,
+               after=[fact.snapshot()])
+
+
+def _apply(doc: DocumentWrite, fact: Fact, operation: str, obs: Observation | None, **change) -> None:
+    before = fact.snapshot()
+    doc.change(fact, operation, obs, **change)
+    doc.decide(obs, candidates=[{"fact_id": fact.id, "text": before["text"], "similarity": None}],
+               raw_operation=operation, operation=operation, fact_id=fact.id, before=[before],
+               after=[fact.snapshot()])
+
+
+def write_oracle(doc: DocumentWrite, trajectory: Trajectory, remove_stale: bool = True) -> None:
+    if doc.arrival.is_distractor:
+        return
+    state = _state(doc, trajectory)
+    held = _by_text(doc)
+    mentioned = _observe_claims(doc, list(dict.fromkeys(state.doc_claims + [
+        c for c in state.claims if c not in held])))
+    for claim in state.claims:
+        obs = mentioned.get(claim)
+        if claim not in held:
+            _create(doc, claim, state.confidence, obs)
+        elif obs is not None:
+            _apply(doc, held[claim], "reinforce", obs, confidence=state.confidence)
+    if remove_stale:
+        for text, fact in held.items():
+            if text not in state.claims:
+                _apply(doc, fact, "supersede", None, status="superseded")
+
+
+def write_oracle_stale(doc: DocumentWrite, trajectory: Trajectory) -> None:
+    write_oracle(doc, trajectory, remove_stale=False)
+
+
+def merged_text(claims: list[str]) -> str:
+    return ", ".join(claims) + "." if claims else ""
+
+
+def write_oracle_merged(doc: DocumentWrite, trajectory: Trajectory) -> None:
+    if doc.arrival.is_distractor:
+        return
+    state = _state(doc, trajectory)
+    text = merged_text(state.claims)
+    obs = _observe_claims(doc, state.doc_claims or state.claims)
+    first = next(iter(obs.values()), None)
+    active = doc.memory.active()
+    if not active:
+        _create(doc, text, state.confidence, first)
+        for extra in list(obs.values())[1:]:
+            doc._support(active_fact(doc), extra)
+        return
+    fact = active[0]
+    operation = "reinforce" if fact.text == text else "update"
+    _apply(doc, fact, operation, first, text=text, confidence=state.confidence)
+    for extra in list(obs.values())[1:]:
+        doc._support(fact, extra)
+
+
+def active_fact(doc: DocumentWrite) -> Fact:
+    return doc.memory.active()[0]
+
+
+def write_raw(doc: DocumentWrite, trajectory: Trajectory) -> None:
+    for sentence in split_sentences(doc.arrival.document.text):
+        obs = doc.observe(sentence, category="sentence", what=sentence)
+        _create(doc, sentence, RAW_CONFIDENCE, obs)
+
+
+WRITERS = {
+    "oracle": write_oracle,
+    "oracle-stale": write_oracle_stale,
+    "oracle-merged": write_oracle_merged,
+    "raw": write_raw,
+}
+
+REFERENCE_SYSTEMS = {
+    "oracle": ReferenceSystem("oracle", "the store is exactly each state's expected claims"),
+    "oracle-stale": ReferenceSystem("oracle-stale", "expected claims added, never removed"),
+    "oracle-merged": ReferenceSystem("oracle-merged", "all current claims in one long fact"),
+    "raw": ReferenceSystem("raw", "every document sentence appended as a fact"),
+}

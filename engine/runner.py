@@ -1,0 +1,313 @@
+"""`seorap run`: write every trajectory of a corpus into the store, for each system (SPEC §3, §4, §8).
+
+Order of work (grouped by model so Ollama does not swap back and forth):
+
+1. preflight: without --offline/--replay, Ollama must answer and have every model before any work;
+2. phase ``extract``: every pending document of every LLM system, in parallel (extraction does not
+   depend on the store); results come back through the call log on resume;
+3. phase ``write <system>``: per trajectory the documents are written in arrival order (each
+   synthesis reads the store the previous document left), trajectories in parallel on a pool of
+   ``concurrency`` threads; each document commits in ONE transaction with its ``documents`` row;
+4. scoring (``engine.scoring.score_run``) when available and not skipped.
+
+Resume: the run id is deterministic, ``{system}-{corpus_digest[:8]}-{config_hash[:6]}``, so the same
+command on the same database skips every (run, trajectory, position) already in ``documents``;
+model calls already made are served from the call log. Cancel: set the ``cancel`` Event; workers stop
+between documents and the run is marked ``cancelled``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from engine.corpus import Corpus, Trajectory
+from engine.manifest import ModelInfo, RunManifest, package_versions
+from engine.memory import get_system
+from engine.memory.facts import TrajectoryMemory
+from engine.progress import NullProgress, Progress
+from engine.store import done_positions, dumps, open_db, transaction
+
+STANDIN = "standin"
+WRITE_CONFIG_KEYS = ("seed", "temperature", "num_ctx", "num_predict", "think", "embedder_backend")
+
+
+class RunCancelled(Exception):
+    """The cancel event was set; finished documents are saved, the rest resumes next time."""
+
+
+@dataclass
+class RunContext:
+    """What a system needs while writing: shared by every worker of one run."""
+
+    run_id: str
+    config: object
+    name: str = ""
+    client: object | None = None
+    embedder: object | None = None
+    progress: Progress = field(default_factory=NullProgress)
+    extractions: dict = field(default_factory=dict)
+    """(trajectory_id, position) -> extraction result (LLM systems, phase 1)."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def config_hash(system, config) -> str:
+    spec = system.spec()
+    body = {"system": spec}
+    if system.uses_llm:
+        body["models"] = {r: config.role_model(r) for r in ("extractor", "synthesizer", "embedder")}
+        body["options"] = {k: getattr(config, k) for k in WRITE_CONFIG_KEYS}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def make_run_id(name: str, corpus: Corpus, system, config) -> str:
+    return f"{name}-{corpus.digest[:8]}-{config_hash(system, config)[:6]}"
+
+
+def run(corpus: Corpus, systems: list[str], db, config=None, *, offline: bool = False,
+        replay: bool = False, concurrency: int | None = None, progress: Progress | None = None,
+        cancel: threading.Event | None = None, variants_dirs: list | None = None,
+        backend=None, embedder=None, score: bool = True, trajectories: list[str] | None = None,
+        corpus_label: str | None = None) -> list[str]:
+    """Write (and score) every system over the corpus; returns the run ids, in ``systems`` order.
+
+    ``backend``: the chat backend for LLM systems (default: the stand-in when offline, Ollama
+    otherwise). Raises :class:`engine.models.base.ModelError` before any work when Ollama or a model
+    is missing, :class:`RunCancelled` when ``cancel`` was set.
+    """
+    from engine.config import load_config
+
+    config = config or load_config(offline=offline)
+    progress = progress or NullProgress()
+    workers = max(1, concurrency or getattr(config, "concurrency", 2) or 1)
+    trajs = [t for t in corpus.trajectories if not trajectories or t.id in trajectories]
+    resolved = [(name, get_system(name, config, variants_dirs)) for name in systems]
+    llm = any(s.uses_llm for _, s in resolved)
+    if llm and offline and backend is None:
+        # The stand-in answers under its own name, so its replies never pose as a real model's
+        # in the call log (the cache key includes the model name).
+        config = config.with_overrides({"models.extractor": STANDIN, "models.synthesizer": STANDIN})
+    if llm and not offline and not replay and backend is None:
+        preflight(config)
+    client = _client(config, db, offline, replay, backend) if llm else None
+    emb = (embedder or make_write_embedder(config, db, offline)) if llm else None
+    contexts = []
+    for name, system in resolved:
+        run_id = make_run_id(name, corpus, system, config)
+        _start_run(db, run_id, name, system, corpus, config, offline, replay, corpus_label, client, emb)
+        contexts.append((system, RunContext(run_id, config, name, client, emb, progress)))
+    try:
+        _extract_phase(contexts, trajs, db, workers, progress, cancel)
+        for system, ctx in contexts:
+            _write_phase(system, ctx, trajs, db, workers, progress, cancel)
+            _finish_run(db, ctx.run_id, "done")
+    except RunCancelled:
+        for _, ctx in contexts:
+            _mark_unfinished(db, ctx.run_id, "cancelled")
+        raise
+    except BaseException as exc:
+        for _, ctx in contexts:
+            _mark_unfinished(db, ctx.run_id, "failed", f"{type(exc).__name__}: {exc}")
+        raise
+    if score:
+        _score(db, [ctx.run_id for _, ctx in contexts], config, progress)
+    return [ctx.run_id for _, ctx in contexts]
+
+
+# ---- setup ----------------------------------------------------------------------------------------
+def preflight(config) -> None:
+    """Raise ModelError (one sentence with the fix) unless Ollama has the write models."""
+    try:
+        from engine.models.manage import check_models
+    except ImportError:
+        check_models = None
+    roles = ["extractor", "synthesizer"]
+    if check_models is not None:
+        check_models(config, roles=roles + (["embedder"] if config.embedder_backend == "ollama" else []))
+        return
+    from engine.models.base import ModelMissing
+    from engine.models.ollama_chat import OllamaChat, translate_error
+
+    chat = OllamaChat(config.host, config.timeout_s)
+    try:
+        installed = chat.installed()
+    except Exception as exc:  # noqa: BLE001 - translated to one sentence
+        raise (translate_error(exc, chat.host, config.models.extractor) or exc) from exc
+    from engine.models.ollama_chat import missing_message
+
+    for role in roles:
+        model = config.role_model(role)
+        if model not in installed:
+            raise ModelMissing(missing_message(model, chat.host))
+
+
+def _client_db(db):
+    """A second connection to the same file for the call log, so call-log inserts never join a
+    document's transaction (in-memory databases share the one connection)."""
+    rows = db.execute("PRAGMA database_list").fetchall()
+    path = next((r[2] for r in rows if r[1] == "main"), "")
+    return open_db(path) if path else db
+
+
+def _client(config, db, offline, replay, backend):
+    from engine.models.client import ModelClient
+
+    if backend is None and offline:
+        from engine.standin import StandinBackend
+
+        backend = StandinBackend.from_env()
+    return ModelClient.from_config(config, _client_db(db), backend=backend, replay=replay)
+
+
+def make_write_embedder(config, db, offline: bool):
+    """The embedder for the write path: the configured one, wrapped in the vector cache."""
+    from engine.models import embedders
+
+    if offline or config.embedder_backend == "hashing":
+        inner = embedders.HashingEmbedder()
+    else:
+        inner = embedders.make_embedder(config)
+    cached = getattr(embedders, "CachedEmbedder", None)
+    return cached(inner, _client_db(db)) if cached and not isinstance(inner, embedders.HashingEmbedder) else inner
+
+
+def _start_run(db, run_id, name, system, corpus, config, offline, replay, label, client, emb) -> None:
+    models = {}
+    if system.uses_llm:
+        backend = getattr(getattr(client, "backend", None), "name", "")
+        models = {r: ModelInfo(name=config.role_model(r), backend=backend)
+                  for r in ("extractor", "synthesizer")}
+        models["embedder"] = ModelInfo(name=getattr(emb, "name", ""), backend="embedder")
+    manifest = RunManifest(
+        run_id=run_id, system=name, system_spec=system.spec(), corpus=label or str(corpus.root),
+        corpus_digest=corpus.digest, trajectories=[t.id for t in corpus.trajectories],
+        config=config.model_dump(mode="json"), config_hash=config_hash(system, config),
+        offline=offline, replay=replay, models=models, packages=package_versions())
+    existing = db["runs"].count_where("run_id = ?", [run_id])
+    row = {"run_id": run_id, "system": name, "corpus": manifest.corpus,
+           "corpus_digest": corpus.digest, "config": dumps(manifest.config), "status": "running",
+           "finished_at": None, "error": None}
+    if existing:
+        db["runs"].update(run_id, row)
+    else:
+        db["runs"].insert({**row, "manifest": manifest.model_dump_json(),
+                           "created_at": manifest.created_at})
+
+
+def _finish_run(db, run_id: str, status: str) -> None:
+    manifest = json.loads(db["runs"].get(run_id)["manifest"])
+    digests = {r["model"]: r["digest"] for r in db.query(
+        "SELECT model, digest FROM calls WHERE digest IS NOT NULL GROUP BY model, digest")}
+    for info in manifest.get("models", {}).values():
+        info["digest"] = digests.get(info["name"], info.get("digest"))
+    db["runs"].update(run_id, {"status": status, "manifest": json.dumps(manifest, ensure_ascii=False),
+                               "finished_at": _now()})
+
+
+def _mark_unfinished(db, run_id: str, status: str, error: str | None = None) -> None:
+    if db["runs"].get(run_id)["status"] == "running":
+        db["runs"].update(run_id, {"status": status, "error": error})
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+# ---- phases ---------------------------------------------------------------------------------------
+def _pending(db, run_id: str, trajectory: Trajectory, lock) -> list:
+    with lock:
+        done = done_positions(db, run_id, trajectory.id)
+    return [a for a in trajectory.arrivals() if a.position not in done]
+
+
+def _extract_phase(contexts, trajs, db, workers, progress, cancel) -> None:
+    jobs = [(system, ctx, t, a) for system, ctx in contexts if system.uses_llm
+            for t in trajs for a in _pending(db, ctx.run_id, t, ctx.lock)]
+    if not jobs:
+        return
+    progress.start_phase("extract", len(jobs))
+
+    def one(job):
+        system, ctx, trajectory, arrival = job
+        _check(cancel)
+        ctx.extractions[(trajectory.id, arrival.position)] = system.extract(arrival, ctx)
+        progress.advance(trajectory.id, 1, arrival.document.id)
+
+    _pool(one, jobs, workers)
+    progress.finish_phase()
+
+
+def _write_phase(system, ctx: RunContext, trajs, db, workers, progress, cancel) -> None:
+    pending = {t.id: _pending(db, ctx.run_id, t, ctx.lock) for t in trajs}
+    total = sum(len(v) for v in pending.values())
+    progress.start_phase(f"write {ctx.name}", total)
+    if total == 0 or all(not v for v in pending.values()):
+        progress.finish_phase()
+        return
+
+    def one(trajectory: Trajectory):
+        if pending[trajectory.id]:
+            write_trajectory(system, ctx, trajectory, pending[trajectory.id], db, cancel)
+
+    _pool(one, trajs, workers)
+    progress.finish_phase()
+
+
+def write_trajectory(system, ctx: RunContext, trajectory: Trajectory, arrivals, db, cancel=None) -> None:
+    """Write the given (pending) arrivals of one trajectory in order, one transaction each."""
+    with ctx.lock:
+        memory = TrajectoryMemory.load(db, ctx.run_id, trajectory.id)
+    for arrival in arrivals:
+        _check(cancel)
+        doc = memory.begin(arrival)
+        system.write(doc, trajectory, ctx)
+        doc.commit(db, ctx.lock)
+        ctx.extractions.pop((trajectory.id, arrival.position), None)
+        for d in doc.decisions:
+            ctx.progress.fact_written(ctx.run_id, trajectory.id, arrival.position, d["operation"],
+                                      d["fact_id"], "")
+        ctx.progress.advance(trajectory.id, 1, arrival.document.id)
+
+
+def _check(cancel) -> None:
+    if cancel is not None and cancel.is_set():
+        raise RunCancelled("run cancelled; run the same command again to resume")
+
+
+def _pool(fn, items, workers: int) -> None:
+    if workers == 1 or len(items) <= 1:
+        for item in items:
+            fn(item)
+        return
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="seorap") as pool:
+        futures = [pool.submit(fn, item) for item in items]
+        error = None
+        for future in futures:
+            try:
+                future.result()
+            except BaseException as exc:  # noqa: BLE001 - first error re-raised after the pool drains
+                error = error or exc
+        if error is not None:
+            raise error
+
+
+def _score(db, run_ids: list[str], config, progress: Progress) -> None:
+    try:
+        from engine.scoring import score_run
+    except ImportError:
+        return
+    for run_id in run_ids:
+        try:
+            score_run(db, run_id, config, progress=progress)
+        except ImportError as exc:
+            progress.message(f"scoring skipped ({exc})")
+            return
+
+
+def open_run_db(path: str | Path | None):
+    return open_db(path)
