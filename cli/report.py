@@ -1,0 +1,46 @@
+"""`seorap report`: the score cards of one or more runs as a table, JSON, CSV or Markdown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.option("--db", "db_path", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="The run database.")
+@click.option("--run", "run_ids", multiple=True, help="Run id (repeatable); default: every scored run.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv", "md"]), default="table",
+              show_default=True)
+@click.option("--scoring", default=None, help="Scoring setup name (default: the latest per run).")
+@click.option("--overrides", "overrides_file", type=click.Path(exists=True, dir_okay=False),
+              help="Apply human overrides from a JSON file first ([{verdict_id, label, reason, who}]).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+def report(db_path, run_ids, fmt, scoring, overrides_file, output) -> None:
+    """Build the report from stored score cards (no model calls). JSON follows the versioned schema
+    in docs/report.md; CSV has one row per run x trajectory; tables and Markdown add the aggregate
+    figures with 95% cluster-bootstrap intervals and the diagnosis of every trajectory."""
+    from rich.console import Console
+
+    from engine.scoring import overrides
+    from engine.scoring.report import build_report, render_table, to_csv, to_json, to_markdown
+    from engine.store import open_db
+
+    db = open_db(db_path)
+    if overrides_file:
+        n = overrides.load_file(db, overrides_file)
+        click.echo(f"{n} override(s) recorded", err=True)
+    built = build_report(db, list(run_ids) or None, scoring=scoring)
+    if not built.runs:
+        raise click.UsageError("no scored runs: run `seorap score --db FILE` first")
+    if fmt == "table":
+        console = Console(file=open(output, "w", encoding="utf-8"), width=160) if output else Console()
+        render_table(built, console)
+        return
+    text = {"json": to_json, "csv": to_csv, "md": to_markdown}[fmt](built)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(text, nl=False)

@@ -1,0 +1,75 @@
+"""`seorap score`: judge a run's store and answers, and store the verdicts and score cards."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+
+def scoring_config(db, run_id: str, config_path, offline: bool, overrides: dict):
+    """The run's own config (as stored in its row), then a TOML file, then the flags."""
+    from engine.config import Config, load_config
+
+    if config_path:
+        base = load_config(config_path, offline=offline)
+    elif offline:
+        base = Config.offline()
+    else:
+        stored = db["runs"].get(run_id)["config"]
+        base = Config.model_validate(json.loads(stored)) if stored else Config()
+    return base.with_overrides(overrides)
+
+
+@click.command()
+@click.option("--db", "db_path", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="The run database.")
+@click.option("--run", "run_ids", multiple=True, help="Run id (repeatable); default: every run in --db.")
+@click.option("--judge-mode", type=click.Choice(["full", "filter", "both"]), default="both",
+              show_default=True, help="Intrinsic candidate mode(s): all facts, or facts above --threshold.")
+@click.option("--threshold", type=float, default=None, help="Cosine threshold of filter mode (default 0.8).")
+@click.option("--judge-prompt", type=click.Choice(["strict", "lenient"]), default=None,
+              help="Judge prompt file for a model judge (default: config, strict).")
+@click.option("--judge", "judge_model", default=None, help="Judge: 'lexical' or an Ollama model name.")
+@click.option("--answerer", "answerer_model", default=None, help="Answerer: 'extractive' or a model name.")
+@click.option("--offline", is_flag=True, help="Lexical judge, extractive answerer, hashing embedder.")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="A TOML config.")
+def score(db_path, run_ids, judge_mode, threshold, judge_prompt, judge_model, answerer_model, offline,
+          config_path) -> None:
+    """Score runs: intrinsic (full and/or filter), extrinsic (compound, single, k = 1/3/5/10),
+    baselines (full-context, naive-rag, no-context) and diagnosis, stored in --db.
+
+    The scoring setup defaults to the one the run was made with. Model calls go through the call
+    log, so re-scoring the same store makes zero model calls. Prints one line per run: the scoring
+    setup and how many model calls were made and served from the cache.
+    """
+    from engine.models.base import ModelError
+    from engine.progress import RichProgress
+    from engine.scoring.report import run_report
+    from engine.scoring.score import score_run
+    from engine.store import open_db
+
+    db = open_db(db_path)
+    targets = list(run_ids) or [r["run_id"] for r in db.query("SELECT run_id FROM runs ORDER BY run_id")]
+    overrides = {"models.judge": judge_model, "models.answerer": answerer_model,
+                 "judging.filter_threshold": threshold, "judging.prompt": judge_prompt}
+    try:
+        with RichProgress() as progress:
+            for run_id in targets:
+                if db["runs"].count_where("run_id = ?", [run_id]) == 0:
+                    raise click.UsageError(f"no run {run_id!r} in {db_path}")
+                config = scoring_config(db, run_id, config_path, offline, overrides)
+                name = score_run(db, run_id, config, judge_mode=judge_mode, progress=progress)
+                calls = run_report(db, run_id, scoring=name, resamples=0)
+                extras = json.loads(db["scores"].get((run_id, "", name))["card"])
+                click.echo(f"{run_id}\t{name}\tmodel calls {extras['scoring_calls']}, "
+                           f"cached {extras['scoring_cached']}\tintrinsic "
+                           f"{_f(calls.aggregate.intrinsic.mean)} extrinsic {_f(calls.aggregate.extrinsic.mean)}")
+    except ModelError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+
+
+def _f(value) -> str:
+    return "—" if value is None else f"{value:.2f}"

@@ -1,0 +1,13 @@
+"""Score cards: intrinsic (the store), extrinsic (questions), agreement, rulers (SPEC §5).
+
+``score_run`` is imported lazily so that ``import engine.scoring`` stays light.
+"""
+
+from __future__ import annotations
+
+
+def score_run(db, run_id, config, **kwargs):
+    """Score one run in the store; see :func:`engine.scoring.score.score_run`."""
+    from engine.scoring.score import score_run as _score_run
+
+    return _score_run(db, run_id, config, **kwargs)

@@ -1,0 +1,146 @@
+"""Extrinsic score card of one trajectory: ask questions (SPEC §5.2).
+
+Questions: every ``extrinsicQA`` item (``compound``) and every ``singleQA`` item (``single``).
+Sources answered and judged for each question:
+
+- ``memory`` at k = 1, 3, 5, 10 (k = 5, ``TOP_K``, is the headline; the others make the depth curve)
+  over the final active facts, ranked by engine.retrieval.HybridIndex;
+- ``full-context``: every document of the trajectory (state documents and distractors);
+- ``naive-rag``: one top-5 hybrid retrieval over raw document chunks (``chunk_documents``);
+- ``no-context``: the question alone (the guessing floor).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from engine.corpus import Trajectory
+from engine.memory.sentences import split_sentences
+from engine.retrieval import HybridIndex
+from engine.scoring import lexical
+
+DEPTHS = (1, 3, 5, 10)
+TOP_K = 5
+CHUNK_CHARS = 300
+SOURCES = ("memory", "full-context", "naive-rag", "no-context")
+
+
+@dataclass(frozen=True)
+class Question:
+    kind: str
+    """compound | single."""
+    item: str
+    question: str
+    answer: str
+
+
+def questions(trajectory: Trajectory) -> list[Question]:
+    out = [Question("compound", f"compound/{i}", q.question, q.answer)
+           for i, q in enumerate(trajectory.extrinsic_qa)]
+    out += [Question("single", f"single/{i}", q.question, q.answer) for i, q in enumerate(trajectory.single_qa)]
+    return out
+
+
+def chunk_documents(trajectory: Trajectory, max_chars: int = CHUNK_CHARS) -> list[tuple[str, str]]:
+    """(chunk id, text): each document's sentences packed greedily into chunks of <= max_chars
+    (a longer sentence is a chunk of its own); ids are ``{doc_id}#{n}``."""
+    out = []
+    for arrival in trajectory.arrivals():
+        doc = arrival.document
+        chunks: list[str] = []
+        for sentence in split_sentences(doc.text):
+            if chunks and len(chunks[-1]) + 1 + len(sentence) <= max_chars:
+                chunks[-1] += " " + sentence
+            else:
+                chunks.append(sentence)
+        out += [(f"{doc.id}#{n}", text) for n, text in enumerate(chunks)]
+    return out
+
+
+class Asker:
+    """Answers and judges the questions of one trajectory; collects rows for the tables."""
+
+    def __init__(self, answerer, judge, embed, retrieval_settings) -> None:
+        self.answerer = answerer
+        self.judge = judge
+        self.embed = embed
+        self.settings = retrieval_settings
+        self.verdicts: list[dict] = []
+        self.answers: list[dict] = []
+        self.retrievals: list[dict] = []
+
+    def index(self, ids: list[str], texts: list[str]) -> HybridIndex | None:
+        if not ids:
+            return None
+        return HybridIndex.from_settings(ids, texts, self.embed(texts), self.settings)
+
+    def run(self, trajectory: Trajectory, facts: dict[str, str]) -> None:
+        fact_index = self.index(list(facts), list(facts.values()))
+        chunks = chunk_documents(trajectory)
+        chunk_index = self.index([c for c, _ in chunks], [t for _, t in chunks])
+        documents = [a.document.text for a in trajectory.arrivals()]
+        for q in questions(trajectory):
+            qvec = self.embed([q.question])[0]
+            ranking = fact_index.explain(q.question, qvec) if fact_index else []
+            self._record_retrieval(q, "memory", ranking)
+            for k in DEPTHS:
+                top = ranking[:k]
+                self._ask(q, "memory", k, [h.text for h in top], [h.hybrid for h in top], [h.fact_id for h in top])
+            rag = chunk_index.search(q.question, qvec, TOP_K) if chunk_index else []
+            self._record_retrieval(q, "naive-rag", rag)
+            self._ask(q, "naive-rag", TOP_K, [h.text for h in rag], [h.hybrid for h in rag],
+                      [h.fact_id for h in rag], kind="documents")
+            self._ask(q, "full-context", None, documents, None, [], kind="documents")
+            self._ask(q, "no-context", None, [], None, [])
+
+    def _ask(self, q: Question, source: str, k, context, scores, ids, *, kind: str = "facts") -> None:
+        answer = self.answerer.answer(q.question, context, scores, kind=kind)
+        verdict = self.judge.grade_answer(q.question, q.answer, answer)
+        self.answers.append({"kind": q.kind, "item": q.item, "source": source, "k": k,
+                             "answerer": self.answerer.name, "question": q.question, "answer": answer,
+                             "context_ids": json.dumps(ids, ensure_ascii=False)})
+        self.verdicts.append({"kind": q.kind, "setup": "answer", "source": source, "k": k,
+                              "state_index": None, "item": q.item, "question": q.question,
+                              "expected": q.answer, "candidate": answer, "label": verdict.label,
+                              "score": verdict.score, "rationale": verdict.rationale,
+                              "call_key": verdict.call_key, "cached": int(verdict.cached)})
+
+    def _record_retrieval(self, q: Question, source: str, hits) -> None:
+        holders = [h.fact_id for h in hits if lexical.related(q.answer, h.text)]
+        self.retrievals.append({
+            "kind": q.kind, "item": q.item, "source": source, "question": q.question,
+            "ranking": json.dumps([{"fact_id": h.fact_id, "text": h.text, "bm25": h.bm25,
+                                    "bm25_norm": h.bm25_norm, "dense": h.dense, "hybrid": h.hybrid,
+                                    "rank": h.rank} for h in hits], ensure_ascii=False),
+            "answer_fact_ids": json.dumps(holders, ensure_ascii=False)})
+
+
+def card(verdicts: list[dict]) -> dict:
+    """Extrinsic figures from the answer verdict rows of one trajectory."""
+    from engine.scoring import metrics
+    from engine.scoring.stats import mean
+
+    def scores(kind, source, k=None):
+        return [v["score"] for v in verdicts
+                if v["kind"] == kind and v["source"] == source and (k is None or v["k"] == k)]
+
+    both = lambda source, k=None: scores("compound", source, k) + scores("single", source, k)  # noqa: E731
+    memory = [v for v in verdicts if v["source"] == "memory" and v["k"] == TOP_K]
+    rag = {(v["kind"], v["item"]): v["score"] for v in verdicts if v["source"] == "naive-rag"}
+    pairs = [(v["score"], rag.get((v["kind"], v["item"]))) for v in memory]
+    bt = metrics.benefit_tax([p[0] for p in pairs], [p[1] for p in pairs])
+    return {
+        "compound": mean(scores("compound", "memory", TOP_K)),
+        "single": mean(scores("single", "memory", TOP_K)),
+        "baselines": {
+            "full_context": mean(both("full-context")),
+            "naive_rag": mean(both("naive-rag")),
+            "no_context": mean(both("no-context")),
+            "compound": {s: mean(scores("compound", s)) for s in ("full-context", "naive-rag", "no-context")},
+        },
+        "depth_curve": {k: mean(both("memory", k)) for k in DEPTHS},
+        "benefit_tax": {"n": bt.n, "benefit": bt.benefit, "tax": bt.tax, "both_right": bt.both_right,
+                        "both_wrong": bt.both_wrong, "net": bt.net},
+        "unparseable": sum(v["label"] == "UNPARSEABLE" for v in verdicts),
+    }

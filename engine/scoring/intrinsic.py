@@ -1,0 +1,213 @@
+"""Intrinsic score card of one trajectory: open the drawer at every state (SPEC §5.1).
+
+Reads the store (fact_versions, decisions, documents, write_failures) and the trajectory's ground
+truth; judges each expected claim in the ``full`` and ``filter@θ`` candidate modes; computes the
+pure metrics of engine/scoring/metrics.py. Verdicts are returned as rows for the ``verdicts`` table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.corpus import Trajectory
+from engine.scoring import lexical, metrics
+from engine.scoring.judges import Judge
+from engine.store import active_facts_at, facts_at, last_position_of_state
+
+
+@dataclass
+class StoreView:
+    """The store of one trajectory as the scorer needs it."""
+
+    after: list[dict[str, str] | None]
+    """Active facts {id: text} after each state (None: state not written yet)."""
+    positions: list[int | None]
+    """Arrival position of each state's own document."""
+    operations: list[list[str]]
+    """Final operations decided on each state's own document."""
+    confidences: list[float | None]
+    """Mean confidence of the fact versions written at each state's document (None: no write)."""
+    observations: list[list[str]]
+    """Observation texts extracted from each state's own document."""
+    write_failures: int
+    final: dict[str, str] = field(default_factory=dict)
+    final_position: int | None = None
+
+
+def load_store(db, run_id: str, trajectory: Trajectory) -> StoreView:
+    after, positions, ops, confs, obs = [], [], [], [], []
+    for state in trajectory.states:
+        last = last_position_of_state(db, run_id, trajectory.id, state.index)
+        after.append(None if last is None else
+                     {f.id: f.text for f in active_facts_at(db, run_id, trajectory.id, last)})
+        pos = _own_position(db, run_id, trajectory.id, state.index)
+        positions.append(pos)
+        ops.append(_column(db, "decisions", "operation", run_id, trajectory.id, pos))
+        conf = _column(db, "fact_versions", "confidence", run_id, trajectory.id, pos)
+        confs.append(sum(conf) / len(conf) if conf else None)
+        obs.append(_column(db, "observations", "text", run_id, trajectory.id, pos))
+    failures = db["write_failures"].count_where("run_id = ? AND trajectory_id = ?", [run_id, trajectory.id])
+    done = [p for p in (last_position_of_state(db, run_id, trajectory.id, s.index)
+                        for s in trajectory.states) if p is not None]
+    final_pos = max(done) if done else None
+    final = {} if final_pos is None else {
+        f.id: f.text for f in facts_at(db, run_id, trajectory.id, None) if f.status == "active"}
+    return StoreView(after, positions, ops, confs, obs, failures, final, final_pos)
+
+
+def _own_position(db, run_id, trajectory_id, state_index) -> int | None:
+    row = next(db.query("SELECT position FROM documents WHERE run_id=? AND trajectory_id=? AND "
+                        "state_index=? AND is_distractor=0 ORDER BY position LIMIT 1",
+                        [run_id, trajectory_id, state_index]), None)
+    return None if row is None else row["position"]
+
+
+def _column(db, table, column, run_id, trajectory_id, position) -> list:
+    if position is None:
+        return []
+    return [r[column] for r in db.query(
+        f"SELECT {column} FROM {table} WHERE run_id=? AND trajectory_id=? AND position=? "
+        f"ORDER BY rowid", [run_id, trajectory_id, position]) if r[column] is not None]
+
+
+@dataclass
+class ClaimJudging:
+    """One candidate mode: ``full`` or ``filter@θ``."""
+
+    setup: str
+    threshold: float | None = None
+
+
+def judge_claims(trajectory: Trajectory, store: StoreView, judge: Judge, mode: ClaimJudging,
+                 embed=None) -> list[dict]:
+    """A verdict row per (state, expected claim); states not written yet are skipped."""
+    rows = []
+    for state, facts in zip(trajectory.states, store.after):
+        if facts is None:
+            continue
+        texts = list(facts.values())
+        for n, claim in enumerate(state.claims):
+            shown = texts if mode.threshold is None else _similar(claim, texts, mode.threshold, embed)
+            verdict = judge.grade_claim(claim, shown)
+            rows.append({"kind": "claim", "setup": mode.setup, "source": "store", "k": None,
+                         "state_index": state.index, "item": f"s{state.index}/c{n}", "question": "",
+                         "expected": claim, "candidate": _dumps(shown), "label": verdict.label,
+                         "score": verdict.score, "rationale": _filter_note(mode, shown, texts) + verdict.rationale,
+                         "call_key": verdict.call_key, "cached": int(verdict.cached)})
+    return rows
+
+
+def _similar(claim: str, texts: list[str], threshold: float, embed) -> list[str]:
+    if not texts:
+        return []
+    vectors = embed([claim] + texts)
+    sims = vectors[1:] @ vectors[0]
+    return [t for t, s in zip(texts, np.asarray(sims).tolist()) if s > threshold]
+
+
+def _filter_note(mode: ClaimJudging, shown: list[str], texts: list[str]) -> str:
+    if mode.threshold is None:
+        return ""
+    return f"[{len(shown)} of {len(texts)} facts above cosine {mode.threshold:.2f}] "
+
+
+def _dumps(texts: list[str]) -> str:
+    import json
+
+    return json.dumps(texts, ensure_ascii=False)
+
+
+def card(trajectory: Trajectory, store: StoreView, claim_rows: dict[str, list[dict]]) -> dict:
+    """The intrinsic figures of one trajectory from its verdict rows (keyed by setup)."""
+    states = trajectory.states
+    written = [i for i, a in enumerate(store.after) if a is not None]
+    out: dict = {"states_scored": len(written), "states_total": len(states)}
+    for setup, rows in claim_rows.items():
+        per_state = {i: metrics.coverage([r["score"] for r in rows if r["state_index"] == i]) for i in written}
+        out[setup] = {"fact_accuracy": metrics.fact_accuracy(list(per_state.values())),
+                      "coverage": per_state,
+                      "miss_rate": metrics.miss_rate(r["score"] for r in rows),
+                      "unparseable": sum(r["label"] == "UNPARSEABLE" for r in rows)}
+    out.update(_operations(trajectory, store, written))
+    out.update(_precision(trajectory, store, written))
+    out["final_fact_count"] = len(store.final) if store.final_position is not None else None
+    out["write_failures"] = store.write_failures
+    full = claim_rows.get("full")
+    out["failures"] = localize(trajectory, store, full or [], written) if full is not None else None
+    return out
+
+
+def _operations(trajectory: Trajectory, store: StoreView, written: list[int]) -> dict:
+    actions = [trajectory.states[i].action for i in written]
+    deltas = [metrics.store_delta(store.after[i - 1] if i > 0 else {}, store.after[i]) for i in written]
+    effective = [metrics.effective_operation(store.operations[i]) for i in written]
+    majority, baseline = metrics.majority_baseline(actions)
+    return {
+        "udr": metrics.udr(actions, deltas),
+        "fur": metrics.fur(actions, deltas),
+        "op_accuracy": metrics.op_accuracy(actions, effective),
+        "op_majority_class": majority,
+        "op_majority_baseline": baseline,
+        "op_confusion": metrics.confusion(actions, effective),
+        "effective_operations": effective,
+        "confidence_mae": metrics.confidence_mae([trajectory.states[i].confidence for i in written],
+                                                 [store.confidences[i] for i in written]),
+    }
+
+
+def _precision(trajectory: Trajectory, store: StoreView, written: list[int]) -> dict:
+    claims = [s.claims for s in trajectory.states]
+    stale = [s.stale_claims for s in trajectory.states]
+    per_state = {}
+    for i in written:
+        values = metrics.stale_claims_at(claims, stale, i)
+        per_state[i] = metrics.stale_facts(store.after[i], values, lexical.holds)
+    if not written:
+        return {"stale_facts": None, "stale_fact_ids": [], "stale_per_state": {}, "claim_precision": None}
+    last = written[-1]
+    final_stale = metrics.stale_claims_at(claims, stale, last)
+    return {
+        "stale_facts": len(per_state[last]),
+        "stale_fact_ids": per_state[last],
+        "stale_per_state": {i: len(v) for i, v in per_state.items()},
+        "claim_precision": metrics.claim_precision(store.after[last], claims[last], final_stale,
+                                                   lexical.holds, lexical.related),
+    }
+
+
+def localize(trajectory: Trajectory, store: StoreView, full_rows: list[dict], written: list[int]) -> dict:
+    """Failure localization (SPEC §5.1), counted over the states written:
+
+    - extraction: a docClaim of the state that no observation of its document relates to;
+    - synthesis: a docClaim some observation relates to but the store does not hold (full verdict
+      not YES) right after that state; lost_later: a claim held (YES) at one state and not at a later
+      state whose claims still include it;
+    - update: missed transitions (update/supersede states without a store change) and false updates
+      (reinforce states that rewrote or removed facts);
+    - conflict: stale facts left after conflict/supersede states.
+    """
+    score = {(r["state_index"], r["expected"]): r["score"] for r in full_rows}
+    counts = {"extraction": 0, "synthesis": 0, "lost_later": 0, "missed_update": 0,
+              "false_update": 0, "conflict_kept": 0}
+    held_before: set[str] = set()
+    for i in written:
+        state = trajectory.states[i]
+        for claim in state.doc_claims:
+            seen = any(lexical.related(claim, o) for o in store.observations[i])
+            if not seen and store.observations[i] is not None:
+                counts["extraction"] += 1
+            elif score.get((i, claim)) != 1.0:
+                counts["synthesis"] += 1
+        now_held = {c for c in state.claims if score.get((i, c)) == 1.0}
+        counts["lost_later"] += len({c for c in held_before if c in state.claims} - now_held)
+        held_before = now_held | {c for c in held_before if c not in state.claims}
+        delta = metrics.store_delta(store.after[i - 1] if i > 0 else {}, store.after[i])
+        counts["missed_update"] += int(state.action in metrics.UPDATE_ACTIONS and not delta.changed)
+        counts["false_update"] += int(state.action == "reinforce" and delta.overwrote)
+        if state.action in ("conflict", "supersede"):
+            stale = metrics.stale_claims_at([s.claims for s in trajectory.states],
+                                            [s.stale_claims for s in trajectory.states], i)
+            counts["conflict_kept"] += len(metrics.stale_facts(store.after[i], stale, lexical.holds))
+    return counts

@@ -1,0 +1,90 @@
+"""Judges: grade an answer against the expected answer, or a store against an expected claim.
+
+Two implementations behind one small interface:
+
+- :class:`LexicalJudge` (offline, deterministic): character-bigram recall with number and hedge
+  rules (engine/scoring/lexical.py; thresholds in docs/metrics.md). Its rationale states the figures.
+- :class:`LLMJudge`: a model through :meth:`ModelClient.structured` with a prompt file
+  (``judge_strict`` default, ``judge_lenient`` to show what a lenient grader passes). Output that
+  cannot be parsed after the client's repair and retry is an UNPARSEABLE verdict, never NO.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from engine.scoring import lexical, prompts
+from engine.scoring.verdict import JudgeReply, Verdict
+
+
+class Judge(Protocol):
+    name: str
+    """Identifies the judge and its setup (stored with every verdict)."""
+
+    def grade_answer(self, question: str, expected: str, answer: str) -> Verdict: ...
+
+    def grade_claim(self, claim: str, facts: list[str]) -> Verdict:
+        """Do the facts (together) state the claim? No facts -> NO without asking anyone."""
+
+
+NO_FACTS = Verdict("NO", "no candidate facts reached the judge")
+
+
+class LexicalJudge:
+    """Offline judge. Answers: the hedge rule applies; claims: the best single fact counts."""
+
+    name = "lexical"
+
+    def grade_answer(self, question: str, expected: str, answer: str) -> Verdict:
+        label, why = lexical.grade(lexical.measure(expected, answer), check_hedge=True)
+        return Verdict(label, why)
+
+    def grade_claim(self, claim: str, facts: list[str]) -> Verdict:
+        if not facts:
+            return NO_FACTS
+        rank = {"YES": 2, "PARTIAL": 1, "NO": 0}
+        best = None
+        for i, text in enumerate(facts, 1):
+            match = lexical.measure(claim, text)
+            label, why = lexical.grade(match, check_hedge=False)
+            key = (rank[label], match.recall)
+            if best is None or key > best[0]:
+                best = (key, label, f"best of {len(facts)} fact(s) is #{i}: {why}")
+        return Verdict(best[1], best[2])
+
+
+class LLMJudge:
+    """A model judge; ``prompt`` names engine/prompts/judge_<prompt>.txt."""
+
+    def __init__(self, client, model: str, prompt: str = "strict", *, phase: str = "judge") -> None:
+        prompts.load(f"judge_{prompt}")  # fail early on an unknown prompt
+        self.client = client
+        self.model = model
+        self.prompt = prompt
+        self.phase = phase
+        self.name = f"{model}/{prompt}"
+
+    def grade_answer(self, question: str, expected: str, answer: str) -> Verdict:
+        return self._ask(prompts.judge_answer_messages(self.prompt, question, expected, answer))
+
+    def grade_claim(self, claim: str, facts: list[str]) -> Verdict:
+        if not facts:
+            return NO_FACTS
+        return self._ask(prompts.judge_claim_messages(self.prompt, claim, facts))
+
+    def _ask(self, messages: list[dict]) -> Verdict:
+        out = self.client.structured("judge", self.model, messages, JudgeReply, phase=self.phase)
+        if out.value is None:
+            return Verdict("UNPARSEABLE", f"unparseable judge output: {out.failure}", out.call_key,
+                           out.cached)
+        return Verdict(out.value.verdict, out.value.rationale, out.call_key, out.cached)
+
+
+def make_judge(config, client=None, *, prompt: str | None = None) -> Judge:
+    """The judge named by ``config.models.judge`` (``lexical`` or a model name)."""
+    model = config.models.judge
+    if model == "lexical":
+        return LexicalJudge()
+    if client is None:
+        raise ValueError(f"judge model {model!r} needs a ModelClient")
+    return LLMJudge(client, model, prompt or config.judging.prompt)

@@ -1,0 +1,286 @@
+"""Build the report from stored score cards, and render it as a Rich table, JSON, CSV or Markdown.
+
+``build_report(db, run_ids)`` reads the ``scores``, ``verdicts``, ``overrides`` and ``calls``
+tables; it never calls a model. Schema: engine/scoring/schema.py, documented in docs/report.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from itertools import combinations
+
+from engine.scoring import overrides as ov
+from engine.scoring import stats
+from engine.scoring.rulers import full_vs_filter
+from engine.scoring.extrinsic import TOP_K
+from engine.scoring.schema import (Aggregate, Baselines, BenefitTax, Calls, Comparison,
+                                   ExtrinsicFigures, GroupFigures, IntrinsicFigures, Interval,
+                                   OverrideFigures, Report, RunReport, TrajectoryReport)
+from engine.scoring.tables import ensure_tables, now
+from engine.scoring.verdict import tally
+
+
+def scorings(db, run_id: str) -> list[str]:
+    """Scoring setups stored for a run, most recent first."""
+    return [r["scoring"] for r in db.query(
+        "SELECT scoring, MAX(created_at) AS at FROM scores WHERE run_id=? GROUP BY scoring "
+        "ORDER BY at DESC, scoring", [run_id])]
+
+
+def build_report(db, run_ids: list[str] | None = None, *, scoring: str | None = None,
+                 resamples: int = stats.DEFAULT_RESAMPLES, seed: int = stats.DEFAULT_SEED) -> Report:
+    ensure_tables(db)
+    if not run_ids:
+        run_ids = [r["run_id"] for r in db.query(
+            "SELECT DISTINCT run_id FROM scores ORDER BY run_id")]
+    runs = [run_report(db, rid, scoring=scoring, resamples=resamples, seed=seed) for rid in run_ids]
+    runs = [r for r in runs if r is not None]
+    return Report(created_at=now(), runs=runs, comparisons=_comparisons(runs))
+
+
+def run_report(db, run_id: str, *, scoring: str | None = None, resamples: int = stats.DEFAULT_RESAMPLES,
+               seed: int = stats.DEFAULT_SEED) -> RunReport | None:
+    names = scorings(db, run_id)
+    if not names:
+        return None
+    name = scoring if scoring in names else names[0]
+    run = db["runs"].get(run_id)
+    cards = {r["trajectory_id"]: json.loads(r["card"]) for r in db.query(
+        "SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? ORDER BY trajectory_id",
+        [run_id, name])}
+    extras = cards.pop("", {})
+    trajectories = [trajectory_report(tid, card) for tid, card in cards.items()]
+    verdicts = list(db.query("SELECT * FROM verdicts WHERE run_id=? AND scoring=?", [run_id, name]))
+    boot = dict(resamples=resamples, seed=seed)
+    return RunReport(run_id=run_id, system=run["system"], scoring=name,
+                     filter_threshold=extras.get("filter_threshold"), trajectories=trajectories,
+                     aggregate=aggregate(trajectories, cards, verdicts, **boot),
+                     overrides=override_figures(db, verdicts, **boot),
+                     calls=calls(db, run_id, extras),
+                     full_vs_filter=full_vs_filter(db, run_id, name).counts())
+
+
+def trajectory_report(trajectory_id: str, card: dict) -> TrajectoryReport:
+    intr, extr = card["intrinsic"], card["extrinsic"]
+    bt = extr["benefit_tax"]
+    return TrajectoryReport(
+        id=trajectory_id, category=card["category"], difficulty=card["difficulty"],
+        intrinsic=IntrinsicFigures(full=card["intrinsic_full"], filter=card["intrinsic_filter"]),
+        extrinsic=ExtrinsicFigures(compound=extr["compound"], single=extr["single"]),
+        baselines=Baselines(**{k: extr["baselines"][k] for k in ("full_context", "naive_rag", "no_context")}),
+        udr=intr["udr"], fur=intr["fur"], op_accuracy=intr["op_accuracy"],
+        op_majority_baseline=intr["op_majority_baseline"], op_confusion=intr["op_confusion"],
+        confidence_mae=intr["confidence_mae"], final_fact_count=intr["final_fact_count"],
+        miss_rate=(intr.get("full") or {}).get("miss_rate"), stale_facts=intr["stale_facts"],
+        claim_precision=intr["claim_precision"], quadrant=card["quadrant"], diagnosis=card["diagnosis"],
+        signed_diff=card["signed_diff"], depth_curve={str(k): v for k, v in extr["depth_curve"].items()},
+        benefit_tax=BenefitTax(n=bt["n"], benefit=bt["benefit"], tax=bt["tax"], net=bt["net"]),
+        failures=intr["failures"], write_failures=intr["write_failures"])
+
+
+def _interval(values: list[float | None], **boot) -> Interval:
+    ci = stats.cluster_mean_ci([[v] for v in values if v is not None], **boot)
+    return Interval(mean=ci.estimate, ci_low=ci.low, ci_high=ci.high)
+
+
+def _group(ts: list[TrajectoryReport]) -> GroupFigures:
+    i = [t.intrinsic.full for t in ts]
+    e = [t.extrinsic.compound for t in ts]
+    return GroupFigures(n=len(ts), intrinsic=stats.mean(i), extrinsic=stats.mean(e),
+                        mad=stats.mad(i, e), div_rate=stats.div_rate(i, e), kappa=stats.cohen_kappa(i, e))
+
+
+def aggregate(ts: list[TrajectoryReport], cards: dict, verdicts: list[dict], **boot) -> Aggregate:
+    i = [t.intrinsic.full for t in ts]
+    e = [t.extrinsic.compound for t in ts]
+    mad_ci = stats.paired_ci(i, e, stats.mad, **boot)
+    memory = tally(v["label"] for v in verdicts if v["source"] == "memory" and v["k"] == TOP_K)
+    states = [(a, o) for c in cards.values() for a, o in _state_ops(c)]
+    from engine.scoring import metrics
+
+    exp, eff = [a for a, _ in states], [o for _, o in states]
+    return Aggregate(
+        intrinsic=_interval(i, **boot), extrinsic=_interval(e, **boot),
+        intrinsic_filter=_interval([t.intrinsic.filter for t in ts], **boot),
+        extrinsic_single=_interval([t.extrinsic.single for t in ts], **boot),
+        mad=stats.mad(i, e), mad_ci=Interval(mean=mad_ci.estimate, ci_low=mad_ci.low, ci_high=mad_ci.high),
+        div_rate=stats.div_rate(i, e), signed_mean=stats.signed_mean(i, e), pearson_r=stats.pearson_r(i, e),
+        kappa=stats.cohen_kappa(i, e), pass_agreement=stats.pass_agreement(i, e),
+        partial_share=memory.partial_share,
+        unparseable=sum(v["label"] == "UNPARSEABLE" for v in verdicts),
+        op_accuracy=metrics.op_accuracy(exp, eff), op_majority_baseline=metrics.majority_baseline(exp)[1],
+        baselines=Baselines(**{k: stats.mean([getattr(t.baselines, k) for t in ts])
+                               for k in ("full_context", "naive_rag", "no_context")}),
+        benefit_tax=BenefitTax(**{k: sum(getattr(t.benefit_tax, k) for t in ts)
+                                  for k in ("n", "benefit", "tax", "net")}),
+        depth_curve={k: stats.mean([t.depth_curve.get(k) for t in ts]) for k in ("1", "3", "5", "10")},
+        stale_facts=sum(t.stale_facts for t in ts if t.stale_facts is not None) if ts else None,
+        claim_precision=stats.mean([t.claim_precision for t in ts]),
+        quadrants=_count(t.quadrant for t in ts),
+        by_category={c: _group([t for t in ts if t.category == c]) for c in sorted({t.category for t in ts})},
+        by_difficulty={d: _group([t for t in ts if t.difficulty == d]) for d in sorted({t.difficulty for t in ts})},
+    )
+
+
+def _state_ops(card: dict) -> list[tuple[str, str]]:
+    intr = card["intrinsic"]
+    confusion = intr.get("op_confusion") or {}
+    return [(a, o) for a, row in confusion.items() for o, n in row.items() for _ in range(n)]
+
+
+def _count(values) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for v in values:
+        if v is not None:
+            out[v] = out.get(v, 0) + 1
+    return out
+
+
+def override_figures(db, verdicts: list[dict], **boot) -> OverrideFigures:
+    items = ov.overrides_for(db, [v["id"] for v in verdicts])
+    if not items:
+        return OverrideFigures()
+    labels = {o["verdict_id"]: o["label"] for o in items}
+    figures = ov.figures(verdicts, labels)
+    raw = {v["id"]: v for v in verdicts}
+    listed = [{**o, "trajectory_id": raw[o["verdict_id"]]["trajectory_id"],
+               "item": raw[o["verdict_id"]]["item"], "raw_label": raw[o["verdict_id"]]["label"]}
+              for o in items]
+    return OverrideFigures(count=len(items),
+                           intrinsic=_interval([f[0] for f in figures.values()], **boot),
+                           extrinsic=_interval([f[1] for f in figures.values()], **boot), items=listed)
+
+
+def calls(db, run_id: str, extras: dict) -> Calls:
+    row = next(db.query("SELECT COUNT(*) AS n, COALESCE(SUM(tokens_in),0) AS ti, "
+                        "COALESCE(SUM(tokens_out),0) AS tout FROM calls WHERE run_id=? AND error IS NULL",
+                        [run_id]))
+    roles = {r["role"]: r["n"] for r in db.query(
+        "SELECT role, COUNT(*) AS n FROM calls WHERE run_id=? AND error IS NULL GROUP BY role", [run_id])}
+    return Calls(total=row["n"], cached=extras.get("scoring_cached", 0), by_role=roles,
+                 tokens_in=row["ti"], tokens_out=row["tout"])
+
+
+def _comparisons(runs: list[RunReport]) -> list[Comparison]:
+    out = []
+    for a, b in combinations(runs, 2):
+        ia = {t.id: t.intrinsic.full for t in a.trajectories}
+        ib = {t.id: t.intrinsic.full for t in b.trajectories}
+        shared = sorted(ia.keys() & ib.keys())
+        xs, ys = [ia[t] for t in shared], [ib[t] for t in shared]
+        out.append(Comparison(a=a.run_id, b=b.run_id, difference=stats.signed_mean(xs, ys),
+                              mdd=stats.min_detectable_difference(xs, ys)))
+    return out
+
+
+# ---- rendering -----------------------------------------------------------------------------------
+
+COLUMNS = ["run_id", "system", "trajectory", "category", "difficulty", "intrinsic_full",
+           "intrinsic_filter", "extrinsic_compound", "extrinsic_single", "full_context", "naive_rag",
+           "no_context", "udr", "fur", "op_accuracy", "confidence_mae", "final_fact_count",
+           "stale_facts", "claim_precision", "quadrant", "write_failures"]
+
+
+def rows(report: Report) -> list[dict]:
+    out = []
+    for run in report.runs:
+        for t in run.trajectories:
+            out.append(dict(zip(COLUMNS, [
+                run.run_id, run.system, t.id, t.category, t.difficulty, t.intrinsic.full,
+                t.intrinsic.filter, t.extrinsic.compound, t.extrinsic.single, t.baselines.full_context,
+                t.baselines.naive_rag, t.baselines.no_context, t.udr, t.fur, t.op_accuracy,
+                t.confidence_mae, t.final_fact_count, t.stale_facts, t.claim_precision, t.quadrant,
+                t.write_failures])))
+    return out
+
+
+def to_json(report: Report) -> str:
+    return report.model_dump_json(indent=2)
+
+
+def to_csv(report: Report) -> str:
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=COLUMNS)
+    writer.writeheader()
+    for row in rows(report):
+        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+    return buf.getvalue()
+
+
+def fmt(value) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+def _ci(iv: Interval) -> str:
+    if iv.mean is None:
+        return "—"
+    if iv.ci_low is None:
+        return fmt(iv.mean)
+    return f"{iv.mean:.2f} [{iv.ci_low:.2f}, {iv.ci_high:.2f}]"
+
+
+SHORT = ["trajectory", "category", "difficulty", "intrinsic_full", "intrinsic_filter",
+         "extrinsic_compound", "extrinsic_single", "naive_rag", "stale_facts", "claim_precision", "quadrant"]
+
+
+def summary_lines(run: RunReport) -> list[str]:
+    a = run.aggregate
+    lines = [
+        f"intrinsic full {_ci(a.intrinsic)} · filter@{fmt(run.filter_threshold)} {_ci(a.intrinsic_filter)}",
+        f"extrinsic compound {_ci(a.extrinsic)} · single {_ci(a.extrinsic_single)}",
+        f"MAD {_ci(a.mad_ci)} · DivRate {fmt(a.div_rate)} · signed {fmt(a.signed_mean)} · "
+        f"r {fmt(a.pearson_r)} · κ {fmt(a.kappa)} · pass agreement {fmt(a.pass_agreement)}",
+        f"PARTIAL share {fmt(a.partial_share)} · unparseable {a.unparseable} · op accuracy "
+        f"{fmt(a.op_accuracy)} (majority {fmt(a.op_majority_baseline)}) · stale facts {fmt(a.stale_facts)}",
+        f"baselines: full-context {fmt(a.baselines.full_context)} · naive-rag {fmt(a.baselines.naive_rag)} · "
+        f"no-context {fmt(a.baselines.no_context)} · benefit {a.benefit_tax.benefit} / tax "
+        f"{a.benefit_tax.tax} / net {a.benefit_tax.net}",
+        "depth curve: " + " · ".join(f"k={k} {fmt(v)}" for k, v in a.depth_curve.items()),
+        "full → filter claim verdicts: " + ", ".join(f"{k} {v}" for k, v in run.full_vs_filter.items()),
+        f"calls: {run.calls.total} logged, {run.calls.cached} served from cache in the last scoring",
+    ]
+    if run.overrides.count:
+        lines.append(f"overrides: {run.overrides.count} · intrinsic raw {_ci(a.intrinsic)} → "
+                     f"{_ci(run.overrides.intrinsic)} · extrinsic raw {_ci(a.extrinsic)} → "
+                     f"{_ci(run.overrides.extrinsic)}")
+    return lines
+
+
+def to_markdown(report: Report) -> str:
+    out = [f"# seorap report (v{report.report_version}, {report.created_at})", ""]
+    for run in report.runs:
+        out += [f"## {run.run_id} ({run.system}, scoring {run.scoring})", ""]
+        out += [f"- {line}" for line in summary_lines(run)] + [""]
+        out.append("| " + " | ".join(SHORT) + " |")
+        out.append("|" + "---|" * len(SHORT))
+        for row in rows(Report(runs=[run])):
+            out.append("| " + " | ".join(fmt(row[c]) for c in SHORT) + " |")
+        out += ["", "### Diagnosis", ""]
+        out += [f"- **{t.id}** ({t.quadrant}): {t.diagnosis}" for t in run.trajectories] + [""]
+    if report.comparisons:
+        out += ["## Comparisons", "", "| a | b | Δ intrinsic | MDD |", "|---|---|---|---|"]
+        out += [f"| {c.a} | {c.b} | {fmt(c.difference)} | {fmt(c.mdd)} |" for c in report.comparisons]
+    return "\n".join(out) + "\n"
+
+
+def render_table(report: Report, console) -> None:
+    from rich.table import Table
+
+    for run in report.runs:
+        table = Table(title=f"{run.run_id} · {run.system} · {run.scoring}", show_lines=False)
+        for col in SHORT:
+            table.add_column(col.replace("_", " "), overflow="fold")
+        for row in rows(Report(runs=[run])):
+            table.add_row(*[fmt(row[c]) for c in SHORT])
+        console.print(table)
+        for line in summary_lines(run):
+            console.print("  " + line, markup=False, highlight=False)
+    for c in report.comparisons:
+        console.print(f"{c.a} vs {c.b}: Δ intrinsic {fmt(c.difference)}, MDD {fmt(c.mdd)}",
+                      markup=False, highlight=False)

@@ -1,0 +1,233 @@
+"""The saved report: versioned pydantic models, a docstring under every field (docs/report.md).
+
+Figures not defined for a run are ``null`` (None), never invented.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+REPORT_VERSION = 1
+
+
+class Interval(BaseModel):
+    mean: float | None = None
+    """Point estimate over trajectories."""
+    ci_low: float | None = None
+    """Lower end of the 95% cluster-bootstrap interval (resampling trajectories)."""
+    ci_high: float | None = None
+    """Upper end of that interval."""
+
+
+class IntrinsicFigures(BaseModel):
+    full: float | None = None
+    """Fact accuracy (eq. 2) with the judge seeing all active facts."""
+    filter: float | None = None
+    """Fact accuracy with only facts above the cosine threshold shown (FEB-30's filter@0.8)."""
+
+
+class ExtrinsicFigures(BaseModel):
+    compound: float | None = None
+    """Mean judged score of the compound question(s), top-5 memory retrieval."""
+    single: float | None = None
+    """Mean judged score of the single-fact questions, top-5 memory retrieval."""
+
+
+class Baselines(BaseModel):
+    full_context: float | None = None
+    """All documents of the trajectory, no memory (compound and single questions pooled)."""
+    naive_rag: float | None = None
+    """One top-5 retrieval over raw document chunks (the MemoryTax comparator)."""
+    no_context: float | None = None
+    """The question alone: the guessing floor."""
+
+
+class BenefitTax(BaseModel):
+    n: int = 0
+    """Questions compared (both sides parseable)."""
+    benefit: int = 0
+    """Memory right (YES) and naive RAG not."""
+    tax: int = 0
+    """Naive RAG right and memory not."""
+    net: int = 0
+    """benefit - tax."""
+
+
+class TrajectoryReport(BaseModel):
+    id: str
+    """Trajectory id."""
+    category: str
+    """C1..C6."""
+    difficulty: str
+    """L1..L3."""
+    intrinsic: IntrinsicFigures
+    """Intrinsic score in both candidate modes."""
+    extrinsic: ExtrinsicFigures
+    """Extrinsic scores."""
+    baselines: Baselines
+    """Baseline answerers on the same questions."""
+    udr: float | None = None
+    """Update detection recall (eq. 3)."""
+    fur: float | None = None
+    """False update rate (eq. 4)."""
+    op_accuracy: float | None = None
+    """Share of states whose effective operation matches the expected action."""
+    op_majority_baseline: float | None = None
+    """Accuracy of always predicting this trajectory's most frequent expected action."""
+    op_confusion: dict[str, dict[str, int]] = Field(default_factory=dict)
+    """{expected action: {effective operation: count}}."""
+    confidence_mae: float | None = None
+    """Mean |expected - actual| confidence over states with a write."""
+    final_fact_count: int | None = None
+    """Active facts at the end."""
+    miss_rate: float | None = None
+    """Share of (state, claim) pairs not judged YES (full mode)."""
+    stale_facts: int | None = None
+    """Active facts at the end that still state a stale value."""
+    claim_precision: float | None = None
+    """Share of final active facts consistent with the final claims."""
+    quadrant: str | None = None
+    """healthy | compensation | bottleneck | both-low (intrinsic full vs extrinsic compound)."""
+    diagnosis: str = ""
+    """Why the trajectory is in its quadrant, from the run's data."""
+    signed_diff: float | None = None
+    """intrinsic.full - extrinsic.compound."""
+    depth_curve: dict[str, float | None] = Field(default_factory=dict)
+    """Mean memory-answer score at k = 1, 3, 5, 10."""
+    benefit_tax: BenefitTax = Field(default_factory=BenefitTax)
+    """Per-question comparison with naive RAG."""
+    failures: dict[str, int] | None = None
+    """Failure localization counts (extraction, synthesis, lost_later, update, conflict)."""
+    write_failures: int = 0
+    """Model outputs that could not be used even after repair and retry."""
+
+
+class GroupFigures(BaseModel):
+    n: int
+    """Trajectories in the group."""
+    intrinsic: float | None = None
+    """Mean intrinsic (full)."""
+    extrinsic: float | None = None
+    """Mean extrinsic (compound)."""
+    mad: float | None = None
+    """Mean |intrinsic - extrinsic|."""
+    div_rate: float | None = None
+    """Share with |difference| > 0.15."""
+    kappa: float | None = None
+    """Cohen's kappa of pass/fail at 0.5."""
+
+
+class Aggregate(BaseModel):
+    intrinsic: Interval
+    """Mean intrinsic (full) with CI."""
+    extrinsic: Interval
+    """Mean extrinsic (compound) with CI."""
+    intrinsic_filter: Interval = Field(default_factory=Interval)
+    """Mean intrinsic under the similarity filter, with CI."""
+    extrinsic_single: Interval = Field(default_factory=Interval)
+    """Mean single-question extrinsic score, with CI."""
+    mad: float | None = None
+    """Mean absolute difference intrinsic vs extrinsic."""
+    mad_ci: Interval = Field(default_factory=Interval)
+    """MAD with its bootstrap CI."""
+    div_rate: float | None = None
+    """Share of trajectories with |difference| > tau (0.15)."""
+    signed_mean: float | None = None
+    """Mean of intrinsic - extrinsic."""
+    pearson_r: float | None = None
+    """Pearson correlation of the two scores over trajectories."""
+    kappa: float | None = None
+    """Cohen's kappa of pass/fail at 0.5."""
+    pass_agreement: float | None = None
+    """Share of trajectories where both pass or both fail at 0.5."""
+    partial_share: float | None = None
+    """Share of PARTIAL among the parseable extrinsic (memory, top-5) verdicts."""
+    unparseable: int = 0
+    """Verdicts the judge returned unparseable (not counted as NO)."""
+    op_accuracy: float | None = None
+    """Operation accuracy pooled over states."""
+    op_majority_baseline: float | None = None
+    """Majority-class accuracy pooled over states."""
+    baselines: Baselines = Field(default_factory=Baselines)
+    """Mean baseline scores."""
+    benefit_tax: BenefitTax = Field(default_factory=BenefitTax)
+    """Summed per-question benefit/tax against naive RAG."""
+    depth_curve: dict[str, float | None] = Field(default_factory=dict)
+    """Mean memory-answer score per k."""
+    stale_facts: int | None = None
+    """Stale facts at the end, summed over trajectories."""
+    claim_precision: float | None = None
+    """Mean claim precision."""
+    quadrants: dict[str, int] = Field(default_factory=dict)
+    """Trajectories per quadrant."""
+    by_category: dict[str, GroupFigures] = Field(default_factory=dict)
+    """Agreement figures per category."""
+    by_difficulty: dict[str, GroupFigures] = Field(default_factory=dict)
+    """Agreement figures per difficulty."""
+
+
+class Calls(BaseModel):
+    total: int = 0
+    """Model calls logged for this run (write and scoring)."""
+    cached: int = 0
+    """Calls served from the call log during the latest scoring pass."""
+    by_role: dict[str, int] = Field(default_factory=dict)
+    """Logged calls per role."""
+    tokens_in: int = 0
+    """Prompt tokens over the logged calls."""
+    tokens_out: int = 0
+    """Generated tokens over the logged calls."""
+
+
+class OverrideFigures(BaseModel):
+    count: int = 0
+    """Verdicts overruled by a person."""
+    intrinsic: Interval = Field(default_factory=Interval)
+    """Mean intrinsic (full) with overrides applied."""
+    extrinsic: Interval = Field(default_factory=Interval)
+    """Mean extrinsic (compound) with overrides applied."""
+    items: list[dict] = Field(default_factory=list)
+    """Each override: verdict id, trajectory, item, raw label, new label, who, at, reason."""
+
+
+class RunReport(BaseModel):
+    run_id: str
+    """The run."""
+    system: str
+    """The memory system that wrote it."""
+    scoring: str
+    """The scoring setup (judge + answerer) these figures come from."""
+    filter_threshold: float | None = None
+    """Cosine threshold of the filter mode."""
+    trajectories: list[TrajectoryReport]
+    """Per-trajectory figures."""
+    aggregate: Aggregate
+    """Figures over the run's trajectories."""
+    overrides: OverrideFigures = Field(default_factory=OverrideFigures)
+    """Human overrides and the figures they change (raw figures stay in ``aggregate``)."""
+    calls: Calls
+    """Model-call counters."""
+    full_vs_filter: dict[str, int] = Field(default_factory=dict)
+    """Re-scoring diff of the claim verdicts, full -> filter: credited, penalised, unchanged, ..."""
+
+
+class Comparison(BaseModel):
+    a: str
+    """First run id."""
+    b: str
+    """Second run id."""
+    difference: float | None = None
+    """Mean intrinsic (full) of a minus that of b over shared trajectories."""
+    mdd: float | None = None
+    """Minimum detectable difference (alpha 0.05, power 0.8, paired by trajectory)."""
+
+
+class Report(BaseModel):
+    report_version: int = REPORT_VERSION
+    """Version of this schema."""
+    created_at: str = ""
+    """When the report was built (UTC)."""
+    runs: list[RunReport]
+    """One entry per run."""
+    comparisons: list[Comparison] = Field(default_factory=list)
+    """Pairwise run comparisons with the minimum detectable difference."""

@@ -1,0 +1,166 @@
+"""Score one run in the store: both score cards, baselines and diagnosis (SPEC §5).
+
+``score_run`` reads the run's store and its corpus, judges, and writes the ``verdicts``,
+``answers``, ``retrievals`` and ``scores`` tables (replacing an earlier pass with the same scoring
+setup). Model calls go through ModelClient, so re-scoring the same store is served from the call
+log: zero model calls.
+
+A scoring setup is named after the judge (``lexical`` or ``MODEL/PROMPT``) plus the answerer; one
+run can carry several setups side by side (that is how rulers are compared, SPEC §5.4).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Sequence
+
+from engine.corpus import Corpus, Trajectory, load_corpus
+from engine.progress import NullProgress, Progress
+from engine.scoring import diagnosis, extrinsic, intrinsic, metrics
+from engine.scoring.answerers import make_answerer
+from engine.scoring.judges import make_judge
+from engine.scoring.tables import ensure_tables, now, row_id
+
+JUDGE_MODES = ("full", "filter")
+
+
+def scoring_name(judge, answerer) -> str:
+    return f"{judge.name}+{answerer.name}"
+
+
+def score_run(db, run_id: str, config, *, judge_mode: Sequence[str] | str = JUDGE_MODES,
+              progress: Progress | None = None, corpus: Corpus | None = None, client=None,
+              embedder=None, judge_prompt: str | None = None) -> str:
+    """Score ``run_id``; returns the scoring setup name under which the results are stored."""
+    progress = progress or NullProgress()
+    ensure_tables(db)
+    run = db["runs"].get(run_id)
+    corpus = corpus or load_corpus(run["corpus"])
+    client = client if client is not None else _client(config, db, run_id)
+    judge = make_judge(config, client, prompt=judge_prompt)
+    answerer = make_answerer(config, client)
+    embed = _embed_fn(embedder or _embedder(config, db))
+    modes = _modes(judge_mode, config.judging.filter_threshold)
+    name = scoring_name(judge, answerer)
+    calls_before = _counters(client)
+    trajectories = [t for t in corpus.trajectories if _written(db, run_id, t.id)]
+    progress.start_phase(f"score {run_id}", len(trajectories))
+    for trajectory in trajectories:
+        _score_trajectory(db, run_id, trajectory, name, judge, answerer, embed, modes, config)
+        progress.advance(trajectory.id, 1, "scored")
+    progress.finish_phase()
+    _save_run_extras(db, run_id, name, judge, answerer, client, calls_before, modes)
+    return name
+
+
+def _modes(judge_mode, threshold: float) -> list[intrinsic.ClaimJudging]:
+    wanted = [judge_mode] if isinstance(judge_mode, str) else list(judge_mode)
+    if "both" in wanted:
+        wanted = list(JUDGE_MODES)
+    out = []
+    for mode in wanted:
+        if mode == "full":
+            out.append(intrinsic.ClaimJudging("full"))
+        elif mode == "filter":
+            out.append(intrinsic.ClaimJudging("filter", threshold))
+        else:
+            raise ValueError(f"unknown judge mode {mode!r}: use full, filter or both")
+    return out
+
+
+def _client(config, db, run_id):
+    if config.models.judge == "lexical" and config.models.answerer == "extractive":
+        return None
+    from engine.models.client import ModelClient
+
+    return ModelClient.from_config(config, db, run_id=run_id)
+
+
+def _embedder(config, db):
+    from engine.models.embedders import make_embedder
+
+    return make_embedder(config, db)
+
+
+def _embed_fn(embedder):
+    import numpy as np
+
+    def embed(texts: list[str]):
+        return np.asarray(embedder.embed(list(texts)), dtype=np.float32)
+
+    embed.name = getattr(embedder, "name", "")
+    return embed
+
+
+def _written(db, run_id: str, trajectory_id: str) -> bool:
+    return db["documents"].count_where("run_id = ? AND trajectory_id = ?", [run_id, trajectory_id]) > 0
+
+
+def _score_trajectory(db, run_id, trajectory: Trajectory, name, judge, answerer, embed, modes, config):
+    store = intrinsic.load_store(db, run_id, trajectory)
+    claim_rows = {m.setup: intrinsic.judge_claims(trajectory, store, judge, m, embed) for m in modes}
+    intr = intrinsic.card(trajectory, store, claim_rows)
+    asker = extrinsic.Asker(answerer, judge, embed, config.retrieval)
+    asker.run(trajectory, store.final)
+    extr = extrinsic.card(asker.verdicts)
+    verdicts = [r for rows in claim_rows.values() for r in rows] + asker.verdicts
+    card = _card(trajectory, intr, extr, modes, claim_rows, asker, store)
+    _save(db, run_id, trajectory.id, name, judge.name, verdicts, asker, card)
+
+
+def _card(trajectory, intr, extr, modes, claim_rows, asker, store) -> dict:
+    full = (intr.get("full") or {}).get("fact_accuracy")
+    filt = (intr.get("filter") or {}).get("fact_accuracy")
+    compound = extr["compound"]
+    quadrant = metrics.quadrant(full, compound)
+    last = max((r["state_index"] for r in claim_rows.get("full", [])), default=None)
+    missed = [r["expected"] for r in claim_rows.get("full", [])
+              if r["state_index"] == last and r["score"] != 1.0]
+    reason = diagnosis.explain(
+        quadrant, full, compound, stale_ids=intr["stale_fact_ids"],
+        final_claims=trajectory.final.claims, final_missed=missed,
+        retrievals=asker.retrievals, verdicts=asker.verdicts)
+    threshold = next((m.threshold for m in modes if m.threshold is not None), None)
+    return {"category": trajectory.category, "difficulty": trajectory.difficulty,
+            "intrinsic": intr, "intrinsic_full": full, "intrinsic_filter": filt,
+            "filter_threshold": threshold, "extrinsic": extr, "quadrant": quadrant,
+            "diagnosis": reason, "signed_diff": None if full is None or compound is None else full - compound}
+
+
+def _save(db, run_id, trajectory_id, name, judge_name, verdicts, asker, card) -> None:
+    created = now()
+    key = dict(run_id=run_id, trajectory_id=trajectory_id, scoring=name)
+    for table in ("verdicts", "answers", "retrievals"):
+        db.execute(f"DELETE FROM {table} WHERE run_id=? AND trajectory_id=? AND scoring=?",
+                   [run_id, trajectory_id, name])
+    db["verdicts"].insert_all(
+        [{**key, **r, "judge": judge_name, "created_at": created,
+          "id": row_id(run_id, trajectory_id, name, r["kind"], r["setup"], r["source"], r["k"], r["item"])}
+         for r in verdicts], replace=True)
+    db["answers"].insert_all(
+        [{**key, **r, "created_at": created,
+          "id": row_id(run_id, trajectory_id, name, r["kind"], r["source"], r["k"], r["item"])}
+         for r in asker.answers], replace=True)
+    db["retrievals"].insert_all(
+        [{**key, **r, "embedder": "", "id": row_id(run_id, trajectory_id, name, r["source"], r["item"])}
+         for r in asker.retrievals], replace=True)
+    db["scores"].insert({**key, "card": json.dumps(card, ensure_ascii=False), "created_at": created},
+                        replace=True)
+
+
+def _counters(client) -> dict:
+    if client is None:
+        return {"calls": 0, "cached": 0}
+    return {"calls": client.stats.calls, "cached": client.stats.cached}
+
+
+def _save_run_extras(db, run_id, name, judge, answerer, client, before, modes) -> None:
+    after = _counters(client)
+    extras = {"judge": judge.name, "answerer": answerer.name,
+              "judge_modes": [m.setup for m in modes],
+              "filter_threshold": next((m.threshold for m in modes if m.threshold is not None), None),
+              "scoring_calls": after["calls"] - before["calls"],
+              "scoring_cached": after["cached"] - before["cached"]}
+    db["scores"].insert({"run_id": run_id, "trajectory_id": "", "scoring": name,
+                         "card": json.dumps(extras, ensure_ascii=False), "created_at": now()},
+                        replace=True)

@@ -1,0 +1,191 @@
+"""Agreement and uncertainty statistics over per-trajectory scores (SPEC §5.3).
+
+Pure functions over plain sequences of floats. Pairs where either side is ``None`` (a figure not
+defined for that trajectory) are dropped before computing; a statistic that cannot be computed
+(empty input, zero variance) returns ``None`` rather than an invented number. Formulas are in
+docs/metrics.md.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Callable, Sequence
+
+import numpy as np
+
+PASS_THRESHOLD = 0.5
+DIV_TAU = 0.15
+DEFAULT_RESAMPLES = 4000
+DEFAULT_SEED = 0
+
+
+def mean(values: Sequence[float | None]) -> float | None:
+    """Arithmetic mean of the defined values; None when there are none."""
+    xs = [float(v) for v in values if v is not None]
+    return sum(xs) / len(xs) if xs else None
+
+
+def pairs(a: Sequence[float | None], b: Sequence[float | None]) -> list[tuple[float, float]]:
+    """Zip two equally long sequences, keeping positions where both sides are defined."""
+    if len(a) != len(b):
+        raise ValueError(f"paired sequences differ in length: {len(a)} != {len(b)}")
+    return [(float(x), float(y)) for x, y in zip(a, b) if x is not None and y is not None]
+
+
+def mad(intrinsic: Sequence[float | None], extrinsic: Sequence[float | None]) -> float | None:
+    """Mean absolute difference |i - e| over trajectories (FEB-30's headline divergence)."""
+    return mean([abs(x - y) for x, y in pairs(intrinsic, extrinsic)])
+
+
+def signed_mean(intrinsic: Sequence[float | None], extrinsic: Sequence[float | None]) -> float | None:
+    """Mean of i - e: positive when the store looks better than the answers."""
+    return mean([x - y for x, y in pairs(intrinsic, extrinsic)])
+
+
+def div_rate(intrinsic: Sequence[float | None], extrinsic: Sequence[float | None],
+             tau: float = DIV_TAU) -> float | None:
+    """Share of trajectories whose two scores differ by strictly more than ``tau``."""
+    return mean([1.0 if abs(x - y) > tau else 0.0 for x, y in pairs(intrinsic, extrinsic)])
+
+
+def pearson_r(a: Sequence[float | None], b: Sequence[float | None]) -> float | None:
+    """Pearson correlation; None with fewer than two pairs or a constant side."""
+    ps = pairs(a, b)
+    if len(ps) < 2:
+        return None
+    mx = sum(x for x, _ in ps) / len(ps)
+    my = sum(y for _, y in ps) / len(ps)
+    sxy = sum((x - mx) * (y - my) for x, y in ps)
+    sxx = sum((x - mx) ** 2 for x, _ in ps)
+    syy = sum((y - my) ** 2 for _, y in ps)
+    if sxx == 0 or syy == 0:
+        return None
+    return sxy / math.sqrt(sxx * syy)
+
+
+def pass_agreement(a: Sequence[float | None], b: Sequence[float | None],
+                   threshold: float = PASS_THRESHOLD) -> float | None:
+    """Share of trajectories where both scores pass (>= threshold) or both fail."""
+    return mean([1.0 if (x >= threshold) == (y >= threshold) else 0.0 for x, y in pairs(a, b)])
+
+
+def cohen_kappa(a: Sequence[float | None], b: Sequence[float | None],
+                threshold: float = PASS_THRESHOLD) -> float | None:
+    """Cohen's kappa of the two pass/fail labellings: (p_o - p_e) / (1 - p_e).
+
+    p_o is the observed agreement; p_e = p_a * p_b + (1 - p_a)(1 - p_b) with p_a, p_b the pass
+    rates. None when p_e = 1 (both raters constant and equal: kappa is undefined).
+    """
+    ps = pairs(a, b)
+    if not ps:
+        return None
+    n = len(ps)
+    po = sum(1 for x, y in ps if (x >= threshold) == (y >= threshold)) / n
+    pa = sum(1 for x, _ in ps if x >= threshold) / n
+    pb = sum(1 for _, y in ps if y >= threshold) / n
+    pe = pa * pb + (1 - pa) * (1 - pb)
+    if pe >= 1.0:
+        return None
+    return (po - pe) / (1 - pe)
+
+
+@dataclass(frozen=True)
+class Interval:
+    estimate: float | None
+    low: float | None
+    high: float | None
+
+
+def bootstrap(n_clusters: int, statistic: Callable[[np.ndarray], float | None], *,
+              resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+              level: float = 0.95) -> Interval:
+    """Cluster bootstrap percentile interval.
+
+    ``statistic(idx)`` computes the figure from the clusters (trajectories) at the integer indices
+    ``idx`` (with repetitions). Each resample draws ``n_clusters`` indices with replacement from a
+    ``numpy.random.default_rng(seed)`` generator, one ``rng.integers(0, n, n)`` call per resample,
+    so the interval is reproducible. Resamples where the statistic is undefined are skipped; the
+    interval is the (1-level)/2 and (1+level)/2 quantiles (numpy 'linear' method).
+    """
+    if n_clusters == 0:
+        return Interval(None, None, None)
+    estimate = statistic(np.arange(n_clusters))
+    rng = np.random.default_rng(seed)
+    draws = []
+    for _ in range(resamples):
+        value = statistic(rng.integers(0, n_clusters, n_clusters))
+        if value is not None:
+            draws.append(value)
+    if not draws:
+        return Interval(estimate, None, None)
+    tail = (1 - level) / 2
+    low, high = np.quantile(np.asarray(draws), [tail, 1 - tail])
+    return Interval(estimate, float(low), float(high))
+
+
+def cluster_mean_ci(clusters: Sequence[Sequence[float | None]], **kwargs) -> Interval:
+    """CI of the pooled mean of items grouped by trajectory (resampling whole trajectories).
+
+    With one value per trajectory this is the ordinary bootstrap of the mean.
+    """
+    groups = [[float(v) for v in c if v is not None] for c in clusters]
+
+    def stat(idx: np.ndarray) -> float | None:
+        items = [v for i in idx for v in groups[i]]
+        return sum(items) / len(items) if items else None
+
+    return bootstrap(len(groups), stat, **kwargs)
+
+
+def paired_ci(a: Sequence[float | None], b: Sequence[float | None],
+              fn: Callable[[Sequence[float], Sequence[float]], float | None], **kwargs) -> Interval:
+    """CI of a paired statistic (MAD, kappa, r, ...) resampling trajectories."""
+    ps = pairs(a, b)
+    xs = [x for x, _ in ps]
+    ys = [y for _, y in ps]
+
+    def stat(idx: np.ndarray) -> float | None:
+        return fn([xs[i] for i in idx], [ys[i] for i in idx])
+
+    return bootstrap(len(ps), stat, **kwargs)
+
+
+def _z(p: float) -> float:
+    return NormalDist().inv_cdf(p)
+
+
+def min_detectable_difference(a: Sequence[float | None], b: Sequence[float | None] | None = None, *,
+                              paired: bool = True, alpha: float = 0.05,
+                              power: float = 0.8) -> float | None:
+    """Smallest true difference between two runs a two-sided test would detect.
+
+    MDD = (z_{1-alpha/2} + z_{power}) * SE. Paired (same trajectories): SE = sd(a_i - b_i) / sqrt(n).
+    Unpaired: SE = sqrt(var(a)/n_a + var(b)/n_b). With ``b`` None, ``a`` is taken as the per-
+    trajectory differences already. Sample variances (n - 1). None with fewer than two values.
+    """
+    factor = _z(1 - alpha / 2) + _z(power)
+    if b is None or paired:
+        diffs = [float(x) for x in a if x is not None] if b is None else [x - y for x, y in pairs(a, b)]
+        if len(diffs) < 2:
+            return None
+        return factor * _sd(diffs) / math.sqrt(len(diffs))
+    xs = [float(x) for x in a if x is not None]
+    ys = [float(y) for y in b if y is not None]
+    if len(xs) < 2 or len(ys) < 2:
+        return None
+    return factor * math.sqrt(_sd(xs) ** 2 / len(xs) + _sd(ys) ** 2 / len(ys))
+
+
+def _sd(xs: Sequence[float]) -> float:
+    m = sum(xs) / len(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def mean_sd(values: Sequence[float | None]) -> tuple[float | None, float | None]:
+    """Mean and sample standard deviation over repeated runs (seeds); sd None below two values."""
+    xs = [float(v) for v in values if v is not None]
+    if not xs:
+        return None, None
+    return sum(xs) / len(xs), (_sd(xs) if len(xs) > 1 else None)

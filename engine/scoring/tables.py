@@ -1,0 +1,68 @@
+"""Tables the scorer adds to the run database (schema in docs/report.md, "Stored tables").
+
+- ``verdicts``: every judged item (claim in a state, or an answer), with label, score, rationale.
+- ``answers``: every answer given (question, source, k, answerer, context ids).
+- ``retrievals``: the full ranking for each question (BM25, dense, hybrid, rank per candidate) and
+  which candidates hold the answer.
+- ``overrides``: a person's verdict overrides (who / when / why).
+- ``scores``: one score card (JSON) per run x trajectory x scoring setup; trajectory ``""`` holds the
+  run-level extras (call counters of the scoring pass).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime, timezone
+
+TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
+    "verdicts": (
+        {"id": str, "run_id": str, "trajectory_id": str, "scoring": str, "judge": str,
+         "setup": str, "kind": str, "source": str, "k": int, "state_index": int, "item": str,
+         "question": str, "expected": str, "candidate": str, "label": str, "score": float,
+         "rationale": str, "call_key": str, "cached": int, "created_at": str},
+        "id",
+    ),
+    "answers": (
+        {"id": str, "run_id": str, "trajectory_id": str, "scoring": str, "kind": str, "item": str,
+         "source": str, "k": int, "answerer": str, "question": str, "answer": str,
+         "context_ids": str, "created_at": str},
+        "id",
+    ),
+    "retrievals": (
+        {"id": str, "run_id": str, "trajectory_id": str, "scoring": str, "kind": str, "item": str,
+         "source": str, "question": str, "ranking": str, "answer_fact_ids": str, "embedder": str},
+        "id",
+    ),
+    "overrides": (
+        {"id": int, "verdict_id": str, "run_id": str, "label": str, "reason": str, "who": str,
+         "at": str},
+        "id",
+    ),
+    "scores": (
+        {"run_id": str, "trajectory_id": str, "scoring": str, "card": str, "created_at": str},
+        ("run_id", "trajectory_id", "scoring"),
+    ),
+}
+
+INDEXES = [
+    ("verdicts", ["run_id", "trajectory_id", "scoring"]),
+    ("answers", ["run_id", "trajectory_id"]),
+    ("retrievals", ["run_id", "trajectory_id"]),
+    ("overrides", ["verdict_id"]),
+]
+
+
+def ensure_tables(db) -> None:
+    for name, (columns, pk) in TABLES.items():
+        db[name].create(columns, pk=pk, if_not_exists=True)
+    for table, cols in INDEXES:
+        db[table].create_index(cols, if_not_exists=True)
+
+
+def row_id(*parts) -> str:
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=False, default=str).encode()).hexdigest()[:24]
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
