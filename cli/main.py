@@ -8,7 +8,16 @@ import click
 
 # Modules that define click commands (every top-level `click.Command` in them is added).
 COMMAND_MODULES = [
+    "cli.models",
     "cli.validate",
+    "cli.run",
+    "cli.synth",
+    "cli.app",
+    "cli.score",
+    "cli.report",
+    "cli.judge_audit",
+    "cli.diff",
+    "cli.override",
 ]
 
 

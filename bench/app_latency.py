@@ -1,0 +1,108 @@
+"""Benchmark: the app's first paint and step latency (SPEC §8: first paint < 1 s; a step < 50 ms on
+the bundled corpus and < 100 ms on the 100× corpus).
+
+    python bench/app_latency.py [--scale 100] [--steps 30]
+
+For the bundled corpus and a `seorap synth --scale N` corpus: write an oracle-stale run offline
+(the bundled one scored, the synthetic one unscored), then in a headless Textual session
+(`App.run_test`, 160×45) measure
+- first paint: make_app (corpus load included, reported separately) until the first screen has
+  composed and refreshed — for the runs table and for the stepper opened on a trajectory;
+- step: wall time of one `→` key press until the screen settled (pilot.press + pause), and the
+  stepper's own view-building time (engine.views.step_view + widget updates).
+Headless timings exclude the terminal's drawing; they measure the app's work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import ROOT, machine
+
+
+def build(corpus_dir: Path, db_path: Path, score: bool) -> str:
+    from engine.config import load_config
+    from engine.corpus import load_corpus
+    from engine.runner import run
+    from engine.store import open_db
+
+    corpus = load_corpus(corpus_dir)
+    return run(corpus, ["oracle-stale"], open_db(db_path), load_config(offline=True), offline=True,
+               score=score, corpus_label=str(corpus_dir))[0]
+
+
+async def measure(db_path: Path, corpus_dir: Path, run_id: str, steps: int) -> dict:
+    from engine.corpus import load_corpus
+    from tui.factory import make_app
+
+    t0 = time.perf_counter()
+    corpus = load_corpus(corpus_dir)
+    load_ms = (time.perf_counter() - t0) * 1000
+    out = {"corpus_load_ms": load_ms}
+    for label, kwargs in (("runs", {}), ("stepper", {"trajectory_id": None})):
+        t0 = time.perf_counter()
+        if label == "stepper":
+            kwargs = {"trajectory_id": max(corpus.trajectories, key=lambda t: len(t.states)).id}
+        app = make_app(db_path, run_id=run_id, corpus=corpus, **kwargs)
+        async with app.run_test(size=(160, 45)) as pilot:
+            await pilot.pause()
+            out[f"first_paint_{label}_ms"] = (time.perf_counter() - t0) * 1000 + load_ms
+            if label == "stepper":
+                out.update(await steps_of(pilot, app, steps))
+    return out
+
+
+async def steps_of(pilot, app, steps: int) -> dict:
+    walls, views_ms = [], []
+    last = app.screen.step.last_position
+    for n in range(steps):
+        key = "right" if (n // max(last, 1)) % 2 == 0 else "left"
+        t0 = time.perf_counter()
+        await pilot.press(key)
+        await pilot.pause()
+        walls.append((time.perf_counter() - t0) * 1000)
+        views_ms.append(app.screen.last_step_ms)
+    q = lambda xs, p: sorted(xs)[min(len(xs) - 1, int(p * len(xs)))]  # noqa: E731
+    return {"step_wall_median_ms": statistics.median(walls), "step_wall_p95_ms": q(walls, 0.95),
+            "step_view_median_ms": statistics.median(views_ms), "step_view_p95_ms": q(views_ms, 0.95)}
+
+
+def bench(corpus_dir: Path, tmp: Path, name: str, steps: int, score: bool) -> dict:
+    db_path = tmp / f"{name}.db"
+    t0 = time.perf_counter()
+    run_id = build(corpus_dir, db_path, score)
+    result = asyncio.run(measure(db_path, corpus_dir, run_id, steps))
+    result["build_s"] = time.perf_counter() - t0
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--scale", type=int, default=100)
+    parser.add_argument("--steps", type=int, default=30)
+    args = parser.parse_args()
+    print(machine())
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        rows = {"bundled (ko-mini)": bench(ROOT / "fixtures" / "ko-mini", tmp, "mini", args.steps, True)}
+        synth = tmp / "synth"
+        subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "synth", "--scale", str(args.scale),
+                        "--out", str(synth)], check=True, cwd=ROOT, capture_output=True)
+        rows[f"synthetic {args.scale}×"] = bench(synth, tmp, "synth", args.steps, False)
+    keys = ["corpus_load_ms", "first_paint_runs_ms", "first_paint_stepper_ms", "step_wall_median_ms",
+            "step_wall_p95_ms", "step_view_median_ms", "step_view_p95_ms", "build_s"]
+    print("| corpus | " + " | ".join(keys) + " |")
+    print("|---" * (len(keys) + 1) + "|")
+    for name, r in rows.items():
+        print(f"| {name} | " + " | ".join(f"{r[k]:.1f}" for k in keys) + " |")
+
+
+if __name__ == "__main__":
+    main()

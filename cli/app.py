@@ -1,0 +1,67 @@
+"""`seorap demo` and `seorap inspect`: open the terminal app (SPEC §6, §7)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+REFERENCE_SYSTEMS = ["oracle", "oracle-stale", "oracle-merged"]
+REFERENCE_BANNER = ("These runs are the offline reference systems (oracle, oracle-stale, "
+                    "oracle-merged): stand-ins with no LLM, not a model's results. "
+                    "Start live variants A/B/C from the live view (6) when Ollama is reachable.")
+
+
+def default_demo_db() -> Path:
+    """$SEORAP_DEMO_DB, else $XDG_DATA_HOME/seorap/demo.db (~/.local/share/seorap/demo.db)."""
+    if os.environ.get("SEORAP_DEMO_DB"):
+        return Path(os.environ["SEORAP_DEMO_DB"])
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "seorap" / "demo.db"
+
+
+def _reference_runs_missing(db) -> bool:
+    systems = {r["system"] for r in db.query("SELECT system FROM runs")}
+    return not systems
+
+
+@click.command()
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
+              help="Run database (default: $SEORAP_DEMO_DB or ~/.local/share/seorap/demo.db).")
+@click.option("--corpus", "corpus_path", type=click.Path(exists=True), default=None,
+              help="Corpus directory (default: the bundled Korean corpus fixtures/ko-mini).")
+@click.option("--tour/--no-tour", default=False, help="Open straight on the demo tour (view 7).")
+def demo(db_path, corpus_path, tour) -> None:
+    """Open the app on the bundled Korean corpus, immediately.
+
+    When the database holds no run yet, the app first runs the offline reference systems
+    (oracle, oracle-stale, oracle-merged; seconds, no model) in its live view, says on screen that
+    these are reference systems, and then shows the runs. Nothing is downloaded.
+    """
+    from engine.store import open_db
+    from tui.factory import bundled_corpus_path, make_app
+
+    path = Path(db_path) if db_path else default_demo_db()
+    db = open_db(path)
+    autorun = REFERENCE_SYSTEMS if _reference_runs_missing(db) else []
+    systems = {r["system"] for r in db.query("SELECT system FROM runs")}
+    banner = REFERENCE_BANNER if autorun or systems <= set(REFERENCE_SYSTEMS) | {"raw"} else ""
+    app = make_app(path, corpus=corpus_path or bundled_corpus_path(), banner=banner, db=db,
+                   autorun=autorun, start_mode="demo" if tour else None)
+    app.run()
+
+
+@click.command()
+@click.option("--db", "db_path", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="The run database to open.")
+@click.option("--run", "run_id", default=None, help="Run id to select (default: the first run).")
+@click.option("--trajectory", "trajectory_id", default=None,
+              help="Open the stepper on this trajectory.")
+@click.option("--corpus", "corpus_path", type=click.Path(exists=True), default=None,
+              help="Corpus (default: the run's own corpus path when it exists, else the bundled one).")
+def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
+    """Open the app on an existing run database (read-only use; a run may be writing to it)."""
+    from tui.factory import make_app
+
+    make_app(db_path, run_id=run_id, trajectory_id=trajectory_id, corpus=corpus_path).run()

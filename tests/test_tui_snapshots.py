@@ -1,0 +1,49 @@
+"""SVG snapshots of the main views at a fixed size (pytest-textual-snapshot).
+
+Nondeterminism removed: the subtitle (database path) is fixed, workers are awaited, run ids are
+deterministic (corpus digest + config hash). Update with `pytest --snapshot-update`."""
+
+from __future__ import annotations
+
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+
+from tui.factory import make_app
+
+SIZE = (160, 45)
+GARAM = "ko-c5-garam-db"
+
+
+def _app(ref, system="oracle", trajectory=None):
+    path, ids = ref
+    return make_app(path, run_id=ids[system], trajectory_id=trajectory)
+
+
+async def _settle(pilot) -> None:
+    pilot.app.sub_title = "snapshot.db"
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def test_snapshot_runs(ref, snap_compare):
+    assert snap_compare(_app(ref), terminal_size=SIZE, run_before=_settle)
+
+
+def test_snapshot_stepper(ref, snap_compare):
+    async def before(pilot):
+        await pilot.press("right", "right", "right")
+        await _settle(pilot)
+    assert snap_compare(_app(ref, "oracle-stale", GARAM), terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_questions(ref, snap_compare):
+    async def before(pilot):
+        await pilot.press("3")
+        await _settle(pilot)
+    assert snap_compare(_app(ref, "oracle", GARAM), terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_score_cards(ref, snap_compare):
+    async def before(pilot):
+        await pilot.press("4")
+        await _settle(pilot)
+    assert snap_compare(_app(ref, "oracle-merged"), terminal_size=SIZE, run_before=before)

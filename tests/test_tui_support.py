@@ -1,0 +1,74 @@
+"""Shared helpers for the TUI and views tests (no tests here): real runs of the offline reference
+systems through the engine runner (which scores them when engine.scoring is present)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import shutil
+from pathlib import Path
+
+from engine.corpus import load_corpus
+from engine.store import open_db
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "fixtures" / "ko-mini"
+SYSTEMS = ["oracle", "oracle-stale", "oracle-merged"]
+HOSTILE = "[bold]x[/bold] [link=https://e.x]y[/link] \x1b[31mred \x07bell"
+
+
+def reference_db(path: Path, systems=SYSTEMS, corpus_path: Path = CORPUS,
+                 trajectories: list[str] | None = None):
+    """Run the reference systems offline into ``path``; returns (db, corpus, {system: run_id})."""
+    from engine.config import load_config
+    from engine.runner import run
+
+    corpus = load_corpus(corpus_path)
+    db = open_db(path)
+    ids = run(corpus, list(systems), db, load_config(offline=True), offline=True,
+              trajectories=trajectories)
+    return db, corpus, dict(zip(systems, ids))
+
+
+def hostile_corpus(tmp: Path, source: str = "ko-c5-garam-db") -> Path:
+    """A one-trajectory corpus whose first document, title and claims carry markup and escapes."""
+    data = json.loads((CORPUS / f"{source}.json").read_text(encoding="utf-8"))
+    data["id"] = "ko-hostile"
+    first = data["states"][0]
+    first["document"]["text"] = HOSTILE + "\n" + first["document"]["text"]
+    first["document"]["title"] = "[red]title[/red] \x1b[2J"
+    first["claims"][0] = first["docClaims"][0] = "[b]claim[/b] " + first["claims"][0]
+    for n, state in enumerate(data["states"]):
+        state["document"]["id"] = f"ko-hostile-d{n}"
+    for n, d in enumerate(data.get("distractors", [])):
+        d["id"] = f"ko-hostile-x{n}"
+    out = tmp / "hostile"
+    out.mkdir(exist_ok=True)
+    (out / "ko-hostile.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return out
+
+
+def copy_db(src: Path, dst: Path) -> Path:
+    shutil.copy(src, dst)
+    for suffix in ("-wal", "-shm"):
+        if Path(str(src) + suffix).exists():
+            shutil.copy(str(src) + suffix, str(dst) + suffix)
+    return dst
+
+
+@pytest.fixture(scope="session")
+def ref_db_path(tmp_path_factory) -> Path:
+    """The bundled corpus written (and scored) by the three reference systems, once per session."""
+    path = tmp_path_factory.mktemp("ref") / "ref.db"
+    reference_db(path)
+    return path
+
+
+@pytest.fixture
+def ref(ref_db_path, tmp_path):
+    """A private copy of the reference database: (path, run ids by system)."""
+    path = copy_db(ref_db_path, tmp_path / "ref.db")
+    db = open_db(path)
+    ids = {r["system"]: r["run_id"] for r in db.query("SELECT system, run_id FROM runs")}
+    return path, ids

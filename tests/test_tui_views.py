@@ -1,0 +1,96 @@
+"""The other views by keyboard: questions, score cards, compare, demo tour, live run, palette."""
+
+from __future__ import annotations
+
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+
+from engine.store import open_db
+from tui.factory import make_app
+from tui.screens.live import LiveScreen
+
+SIZE = (180, 50)
+GARAM = "ko-c5-garam-db"
+
+
+async def test_questions_view_shows_ranking_and_answer_ranks(ref):
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"], trajectory_id=GARAM)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3")
+        table = app.screen.query_one("#questions-list")
+        assert table.row_count == 4  # one compound + three single questions
+        assert str(table.get_row_at(0)[0]) == "compound"
+        detail = str(app.screen.query_one("#q-detail-body").content)
+        assert "answer-holding facts at rank" in detail and "depth curve" in detail
+        assert "hybrid" in detail and "top-5 cut" in detail
+
+
+async def test_score_cards_show_quadrant_labels(ref):
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle-merged"])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        agreement = str(app.screen.query_one("#agreement").content)
+        assert "quadrants:" in agreement and "healthy" in agreement and "bottleneck" in agreement
+        assert app.screen.query_one("#variants").row_count == 3
+        status = str(app.screen.query_one("#scores-status").content)
+        assert "oracle-merged" in status
+        await pilot.press("v")
+        assert str(app.screen.query_one("#scores-status").content) != status
+
+
+async def test_compare_lists_flipped_facts(ref):
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("5")
+        title = str(app.screen.query_one("#compare-title").content)
+        assert "flipped" in title
+        await pilot.press("k", "k", "k")  # facts only
+        table = app.screen.query_one("#compare-table")
+        assert table.row_count > 0
+        assert {str(table.get_row_at(i)[1]) for i in range(table.row_count)} == {"fact"}
+
+
+async def test_demo_tour_explains_from_the_run_diagnosis(ref):
+    path, ids = ref
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("7")
+        bottleneck = str(app.screen.query_one("#demo-bottleneck").content)
+        compensation = str(app.screen.query_one("#demo-compensation").content)
+        assert "BOTTLENECK" in bottleneck and "COMPENSATION" in compensation
+        stop = app.screen.stops["bottleneck"]
+        if stop is not None:
+            assert stop.diagnosis and stop.diagnosis in bottleneck
+            await pilot.press("b")
+            assert app.ctx.selection.trajectory_id == stop.trajectory_id
+
+
+async def test_live_run_writes_reference_systems_in_a_worker(tmp_path):
+    app = make_app(tmp_path / "live.db")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("6")
+        assert isinstance(app.screen, LiveScreen)
+        await pilot.press("t", "r")  # one trajectory, reference systems
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "finished" in str(app.screen.query_one("#live-status").content)
+        assert app.screen.facts_seen > 0
+        assert app.screen.query_one("#live-trajectories").row_count == 1
+        await pilot.press("1")
+        assert app.screen.query_one("#runs-table").row_count == 3 * 12
+
+
+async def test_command_palette_opens_a_view(ref):
+    path, ids = ref
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.press(*"score cards")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.current_mode == "scores"

@@ -1,0 +1,35 @@
+"""engine.views pure helpers: quadrant, filters, sorting, docClaim highlighting."""
+
+from engine import views
+from engine.views import TrajectoryRow
+
+
+def row(tid, cat="C1", diff="L1", intr=None, extr=None, system="oracle"):
+    return TrajectoryRow("r", system, tid, "t", cat, diff, "stable", 1, 1, intr, extr)
+
+
+def test_quadrants_follow_spec_cut_at_half():
+    assert views.quadrant(0.5, 0.5) == "healthy"
+    assert views.quadrant(0.2, 0.9) == "compensation"
+    assert views.quadrant(0.9, 0.2) == "bottleneck"
+    assert views.quadrant(0.1, 0.1) == "both-low"
+    assert views.quadrant(None, 0.9) is None
+
+
+def test_filter_and_sort_rows():
+    rows = [row("a", "C1", "L1", 0.9, 0.1), row("b", "C2", "L2", 0.2, 0.8), row("c", "C2", "L1")]
+    assert [r.trajectory_id for r in views.filter_rows(rows, category="C2")] == ["b", "c"]
+    assert [r.trajectory_id for r in views.filter_rows(rows, quadrant_="bottleneck")] == ["a"]
+    assert [r.trajectory_id for r in views.filter_rows(rows, text="retrieval")] == ["b", "c"]
+    assert [r.trajectory_id for r in views.sort_rows(rows, "intrinsic", reverse=True)] == ["a", "b", "c"]
+    assert rows[1].delta == 0.8 - 0.2
+
+
+def test_doc_lines_mark_lines_stating_a_doc_claim():
+    lines = views.doc_lines("회의 시작\n가람상사 운영 DB 용량은 약 3TB로 확인됨\n기타", ["가람상사 운영 DB 용량 약 3TB"])
+    assert [l.claim is not None for l in lines] == [False, True, False]
+
+
+def test_short_id_and_snapshots():
+    assert views.short_id("run/traj/f0005") == "f0005"
+    assert views._as_text('[{"text": "x", "confidence": 0.5, "status": "superseded"}]') == "x (0.50) [superseded]"

@@ -1,0 +1,35 @@
+"""What the app is looking at: the database, the corpus and the current selection.
+
+Screens read the engine through engine.views with this context; they never query tables directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sqlite_utils
+
+from engine.corpus import Corpus
+
+
+@dataclass
+class Selection:
+    run_id: str | None = None
+    trajectory_id: str | None = None
+    position: int = 0
+    judge_mode: str = "full"
+    compare_run_id: str | None = None
+
+
+@dataclass
+class AppContext:
+    db_path: Path | None
+    db: sqlite_utils.Database
+    corpus: Corpus
+    selection: Selection = field(default_factory=Selection)
+    banner: str = ""
+    """One line shown on the runs screen, e.g. that the runs are offline reference systems."""
+    filter_threshold: float = 0.8
+    autorun: list[str] = field(default_factory=list)
+    """Systems the live view runs offline as soon as the app opens (`seorap demo`, empty db)."""

@@ -1,0 +1,53 @@
+"""One factory builds the app for the CLI (`seorap demo`, `seorap inspect`) and for the tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.corpus import Corpus, load_corpus
+from engine.store import open_db, runs
+from tui.context import AppContext, Selection
+
+BUNDLED_CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "ko-mini"
+
+
+def bundled_corpus_path() -> Path:
+    """The bundled Korean corpus, located relative to the installed package (repo checkout)."""
+    return BUNDLED_CORPUS
+
+
+def corpus_for(db, run_id: str | None) -> Corpus:
+    """The corpus a run was made from when its path still exists, else the bundled one."""
+    for r in runs(db):
+        if (run_id is None or r["run_id"] == run_id) and r.get("corpus"):
+            path = Path(r["corpus"])
+            if path.exists():
+                return load_corpus(path)
+    return load_corpus(bundled_corpus_path())
+
+
+def make_app(db_path: str | Path | None, run_id: str | None = None,
+             trajectory_id: str | None = None, corpus: Corpus | str | Path | None = None,
+             banner: str = "", db=None, autorun: list[str] | None = None,
+             start_mode: str | None = None):
+    """Build the app on a run database. With ``trajectory_id`` it opens in the stepper; with
+    ``autorun`` (system names) it opens the live view and runs them offline first."""
+    from tui.app import SeorapApp
+
+    db = db if db is not None else open_db(db_path)
+    if corpus is None:
+        corpus = corpus_for(db, run_id)
+    elif not isinstance(corpus, Corpus):
+        corpus = load_corpus(corpus)
+    if run_id is None:
+        all_runs = runs(db)
+        run_id = all_runs[0]["run_id"] if all_runs else None
+    start = "stepper" if trajectory_id else "runs"
+    if trajectory_id is None and corpus.trajectories:
+        trajectory_id = corpus.trajectories[0].id
+    ctx = AppContext(Path(db_path) if db_path else None, db, corpus,
+                     Selection(run_id=run_id, trajectory_id=trajectory_id), banner=banner,
+                     autorun=list(autorun or []))
+    if autorun:
+        start = "live"
+    return SeorapApp(ctx, start_mode=start_mode or start)

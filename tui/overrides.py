@@ -1,0 +1,45 @@
+"""Human verdict override from the app (SPEC §5.4): ask label and reason, store through
+engine.scoring.overrides (SCORING owns the `overrides` table; the verdict row is never edited)."""
+
+from __future__ import annotations
+
+import getpass
+
+from tui.screens.prompt import PromptModal
+
+LABELS = ("YES", "PARTIAL", "NO")
+
+
+def store(db, verdict_id: str, label: str, reason: str) -> str | None:
+    """Store one override; returns an error sentence, or None on success."""
+    try:
+        from engine.scoring.overrides import add_override
+    except ImportError:
+        return "overrides need engine.scoring.overrides — not available in this build"
+    try:
+        add_override(db, verdict_id, label, reason, who=getpass.getuser())
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def ask_and_store(app, verdict_id: str, target: str) -> None:
+    def got_reason(label: str, reason: str | None) -> None:
+        if reason is None:
+            return
+        error = store(app.ctx.db, verdict_id, label, reason)
+        if error:
+            app.notify(error, severity="warning", markup=False)
+            return
+        app.notify(f"override stored: {label}", markup=False)
+        if hasattr(app.screen, "show"):
+            app.screen.show()
+
+    def got_label(value: str | None) -> None:
+        label = (value or "").strip().upper()
+        if label in LABELS:
+            app.push_screen(PromptModal("Reason for the override"), lambda r: got_reason(label, r))
+        elif value is not None:
+            app.notify("verdict must be YES, PARTIAL or NO", severity="warning")
+
+    app.push_screen(PromptModal(f"Override verdict ({'/'.join(LABELS)})", target), got_label)

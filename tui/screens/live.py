@@ -1,0 +1,165 @@
+"""View 6: live run — the engine runner in a thread worker, progress per phase and trajectory,
+facts appearing as they are written, cancel (x) and resume (start the same run again)."""
+
+from __future__ import annotations
+
+import threading
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, ProgressBar, RichLog, Static
+from textual.worker import Worker, WorkerState
+
+from engine.store import open_db
+from engine.views import short_id
+from tui.messages import RunsChanged
+from tui.progress import Advanced, FactWritten, MessageProgress, Note, PhaseFinished, PhaseStarted
+from tui.text import literal
+from tui.widgets.operations import OP_STYLE
+
+REFERENCE = ["oracle", "oracle-stale", "oracle-merged"]
+VARIANTS = ["A", "B", "C"]
+
+
+class LiveScreen(Screen):
+    HELP = """\
+## Live run
+Runs the engine's runner in a background worker; the app stays usable and reads the same database
+while it writes (WAL). Progress per phase (extract, write <run>, score <run>) and per trajectory;
+each applied decision appears in the log as it is written.
+
+- **r** reference systems offline (oracle, oracle-stale, oracle-merged; no model, seconds)
+- **s** variants A/B/C with the offline stand-in model (no server)
+- **a** variants A/B/C live on Ollama (checked first; one sentence with the fix if it is down)
+- **t** scope: whole corpus ↔ the selected trajectory
+- **x** cancel (finished documents stay; start the same run again to resume)
+"""
+
+    BINDINGS = [
+        Binding("r", "start('reference')", "reference systems"),
+        Binding("s", "start('standin')", "A/B/C stand-in"),
+        Binding("a", "start('live')", "A/B/C live"),
+        Binding("t", "scope", "scope"),
+        Binding("x", "cancel", "cancel"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cancel_event = threading.Event()
+        self.whole_corpus = True
+        self.done: dict[str, int] = {}
+        self.autoran = False
+        self.facts_seen = 0
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="live-status")
+        yield ProgressBar(id="live-bar", show_eta=False)
+        yield DataTable(id="live-trajectories", cursor_type="none")
+        yield RichLog(id="live-log", max_lines=2000, markup=False, wrap=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#live-trajectories", DataTable)
+        table.add_column("trajectory", key="t")
+        table.add_column("documents done (this phase)", key="n")
+        table.add_column("last", key="note")
+        self._status("idle — r: reference systems, s: A/B/C stand-in, a: A/B/C on Ollama")
+        if self.app.ctx.autorun:
+            systems, self.app.ctx.autorun = self.app.ctx.autorun, []
+            self.autoran = True
+            self._status("first start: running the offline reference systems (no model) …")
+            self.run_systems(systems, offline=True)
+
+    def _status(self, text: str, style: str = "") -> None:
+        scope = "whole corpus" if self.whole_corpus else f"trajectory {self.app.ctx.selection.trajectory_id}"
+        line = literal(text, style)
+        line.append(f"   scope: {scope}", "dim")
+        self.query_one("#live-status", Static).update(line)
+
+    def action_start(self, kind: str) -> None:
+        if any(w.group == "live" and w.is_running for w in self.workers):
+            self.notify("a run is already going — x cancels it", severity="warning")
+            return
+        systems = REFERENCE if kind == "reference" else VARIANTS
+        self._status(f"starting {', '.join(systems)} ({kind}) …")
+        self.run_systems(systems, offline=kind != "live")
+
+    def action_scope(self) -> None:
+        self.whole_corpus = not self.whole_corpus
+        self._status("scope changed")
+
+    def action_cancel(self) -> None:
+        self.cancel_event.set()
+        self._status("cancelling after the current document …", "yellow")
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="live", description="live run")
+    def run_systems(self, systems: list[str], offline: bool) -> list[str]:
+        from engine.config import load_config
+        from engine.runner import run
+
+        ctx = self.app.ctx
+        self.cancel_event.clear()
+        db = open_db(ctx.db_path) if ctx.db_path else ctx.db
+        only = None if self.whole_corpus else [ctx.selection.trajectory_id]
+        return run(ctx.corpus, systems, db, load_config(offline=offline), offline=offline,
+                   progress=MessageProgress(self), cancel=self.cancel_event, trajectories=only,
+                   corpus_label=str(ctx.corpus.root))
+
+    @on(Worker.StateChanged)
+    def _worker(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "live":
+            return
+        if event.state == WorkerState.SUCCESS:
+            ids = event.worker.result
+            self._status(f"finished: {', '.join(ids)}", "bold green")
+            self.app.post_message(RunsChanged())
+            sel = self.app.ctx.selection
+            if sel.run_id is None and ids:
+                sel.run_id = ids[0]
+                sel.trajectory_id = sel.trajectory_id or self.app.ctx.corpus.trajectories[0].id
+            if self.autoran:
+                self.autoran = False
+                self.app.switch_mode("runs")
+        elif event.state == WorkerState.ERROR:
+            self._status(f"stopped: {event.worker.error}", "bold red")
+            self.app.post_message(RunsChanged())
+
+    @on(PhaseStarted)
+    def _phase(self, m: PhaseStarted) -> None:
+        self.query_one(ProgressBar).update(total=max(m.total, 1), progress=0)
+        self.done = {}
+        self.query_one("#live-trajectories", DataTable).clear()
+        self._status(f"phase {m.name}: {m.total} units")
+
+    @on(Advanced)
+    def _advance(self, m: Advanced) -> None:
+        self.query_one(ProgressBar).advance(m.n)
+        table = self.query_one("#live-trajectories", DataTable)
+        self.done[m.trajectory_id] = self.done.get(m.trajectory_id, 0) + m.n
+        cells = [literal(m.trajectory_id), Text(str(self.done[m.trajectory_id])), literal(m.note, "dim")]
+        if m.trajectory_id in table.rows:
+            for key, value in zip(("t", "n", "note"), cells):
+                table.update_cell(m.trajectory_id, key, value)
+        else:
+            table.add_row(*cells, key=m.trajectory_id)
+
+    @on(FactWritten)
+    def _fact(self, m: FactWritten) -> None:
+        self.facts_seen += 1
+        line = Text(f"{m.trajectory_id} #{m.position} ", "dim")
+        line.append(m.operation, OP_STYLE.get(m.operation, ""))
+        line.append_text(literal(f" {short_id(m.fact_id or '')} {m.text}"))
+        self.query_one(RichLog).write(line)
+
+    @on(PhaseFinished)
+    def _finished(self, m: PhaseFinished) -> None:
+        bar = self.query_one(ProgressBar)
+        bar.update(progress=bar.total or 0)
+
+    @on(Note)
+    def _note(self, m: Note) -> None:
+        self.query_one(RichLog).write(literal(m.text, "yellow"))

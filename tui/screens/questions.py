@@ -1,0 +1,131 @@
+"""View 4: questions and retrieval — ranking with BM25/dense/hybrid, the answer-holding facts'
+rank, the answer and its verdict, the depth curve k = 1, 3, 5, 10 and the baselines."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from engine import views
+from tui.text import literal, one_line
+from tui.widgets.claims_table import VERDICT_STYLE
+
+
+def _verdict(label: str | None) -> Text:
+    return Text(label or "—", VERDICT_STYLE.get(label or "", "dim"))
+
+
+def render_detail(q: views.QuestionRow, top_k: int = 5) -> Text:
+    text = Text()
+    text.append(f"{q.item}  ", "bold")
+    text.append_text(literal(q.question, "bold"))
+    text.append("\nexpected  ", "dim")
+    text.append_text(literal(q.expected))
+    text.append("\nanswer    ", "dim")
+    text.append_text(literal(q.answer))
+    text.append("\nverdict   ", "dim")
+    text.append_text(_verdict(q.verdict))
+    if q.overridden:
+        text.append(" (human override)", "yellow")
+    text.append("  ")
+    text.append_text(one_line(q.rationale, 110, "dim italic"))
+    ranks = ", ".join(map(str, q.answer_ranks)) or "no active fact holds the answer"
+    text.append(f"\nanswer-holding facts at rank: {ranks}", "bold")
+    text.append("\ndepth curve  " + "  ".join(
+        f"k={k}: {'—' if v is None else f'{v:.2f}'}" for k, v in q.depth.items()), "cyan")
+    text.append("\nbaselines    " + "  ".join(f"{s}: {l}" for s, l in q.baselines.items()), "dim")
+    text.append("\n\n rank  hybrid  bm25 (norm)    dense   fact\n", "bold")
+    for h in q.ranking[:12]:
+        style = "bold green" if h.holds_answer else ("" if h.rank <= top_k else "dim")
+        text.append(f" {h.rank:>4}  {h.hybrid:6.3f}  {h.bm25:5.2f} ({h.bm25_norm:4.2f})  "
+                    f"{h.dense:6.3f}  ", style)
+        text.append("★ " if h.holds_answer else "  ", "green")
+        text.append_text(one_line(h.text, 90, style))
+        text.append("\n")
+        if h.rank == top_k:
+            text.append(f"  ── top-{top_k} cut ──\n", "dim")
+    return text
+
+
+class QuestionsScreen(Screen):
+    HELP = """\
+## Questions and retrieval
+Top: every question of the trajectory (compound and single) with the memory answer's verdict at
+top-5 and the ranks of the facts that hold the answer. Bottom: the selected question's full
+ranking — hybrid = 0.3·BM25(normalised) + 0.7·cosine — with ★ on answer-holding facts, the answer,
+the judge's rationale, the depth curve (k = 1, 3, 5, 10: a score that climbs with k is a retrieval
+bottleneck) and the baselines (naive-rag, full-context, no-context).
+
+- **↑/↓** pick a question, **o** override its verdict, **[ / ]** previous / next trajectory
+"""
+
+    BINDINGS = [
+        Binding("o", "override", "override verdict"),
+        Binding("left_square_bracket", "trajectory(-1)", "prev traj"),
+        Binding("right_square_bracket", "trajectory(1)", "next traj"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="q-title")
+        yield DataTable(id="questions-list", cursor_type="row")
+        with VerticalScroll(id="q-detail"):
+            yield Static(id="q-detail-body")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        for label in ("kind", "verdict", "answer ranks", "question"):
+            table.add_column(label, key=label)
+        self.show()
+
+    def on_screen_resume(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        sel = self.app.ctx.selection
+        table = self.query_one(DataTable)
+        table.clear()
+        if not (sel.run_id and sel.trajectory_id):
+            self.query_one("#q-title", Static).update(Text("pick a trajectory in the runs view (1)"))
+            return
+        self.view = views.questions_view(self.app.ctx.db, sel.run_id, sel.trajectory_id)
+        title = literal(f"{sel.trajectory_id} · run {sel.run_id}", "bold")
+        if not self.view.scored:
+            title.append(f"  {views.NOT_SCORED}", "dim")
+        self.query_one("#q-title", Static).update(title)
+        for n, q in enumerate(self.view.questions):
+            ranks = ", ".join(map(str, q.answer_ranks)) or "none"
+            table.add_row(Text(q.kind), _verdict(q.verdict), Text(ranks), one_line(q.question, 100),
+                          key=str(n))
+        self._detail(0)
+
+    def _detail(self, row: int) -> None:
+        body = self.query_one("#q-detail-body", Static)
+        if self.view.questions:
+            body.update(render_detail(self.view.questions[min(row, len(self.view.questions) - 1)]))
+        else:
+            body.update(Text("no questions scored for this trajectory", "dim"))
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._detail(event.cursor_row)
+
+    def action_trajectory(self, delta: int) -> None:
+        ids = [t.id for t in self.app.ctx.corpus.trajectories]
+        sel = self.app.ctx.selection
+        if sel.trajectory_id in ids:
+            sel.trajectory_id = ids[(ids.index(sel.trajectory_id) + delta) % len(ids)]
+            sel.position = 0
+            self.show()
+
+    def action_override(self) -> None:
+        table = self.query_one(DataTable)
+        if self.view.questions:
+            q = self.view.questions[table.cursor_row]
+            self.app.override_verdict(q.verdict_id, q.question)

@@ -1,0 +1,165 @@
+"""View 1: runs and trajectories — one row per (run, trajectory) with both scores and the quadrant."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from engine import views
+from engine.corpus import CATEGORY_NAMES
+from tui.messages import OpenTrajectory
+from tui.text import literal, one_line, score
+from tui.widgets.search_bar import SearchBar
+
+QUADRANT_STYLE = {"healthy": "green", "compensation": "yellow", "bottleneck": "magenta",
+                  "both-low": "red"}
+CATEGORIES = [None, *CATEGORY_NAMES]
+DIFFICULTIES = [None, "L1", "L2", "L3"]
+QUADRANTS = [None, *views.QUADRANTS]
+
+
+def _cycle(options: list, current):
+    return options[(options.index(current) + 1) % len(options)]
+
+
+class RunsScreen(Screen):
+    """Runs and trajectories: sort, filter, pick a system, Enter opens the stepper."""
+
+    HELP = """\
+## Runs and trajectories
+One row per run × trajectory: category (C1-C6), difficulty, trajectory type, documents written,
+intrinsic (the store) and extrinsic (answers) scores, Δ = extrinsic − intrinsic and the quadrant.
+
+- **Enter** open the trajectory in the stepper
+- **/** free-text search (ids, titles, system, category names)
+- **c** / **d** / **u** cycle the category / difficulty / quadrant filter, **x** clears filters
+- **s** cycle the sort column, **r** reverse it
+- **v** pick the system (cycles through the runs' systems, then all)
+"""
+
+    BINDINGS = [
+        Binding("slash", "search", "search"),
+        Binding("c", "cycle('category')", "category"),
+        Binding("d", "cycle('difficulty')", "difficulty"),
+        Binding("u", "cycle('quadrant')", "quadrant"),
+        Binding("v", "cycle('system')", "system"),
+        Binding("s", "sort", "sort"),
+        Binding("r", "reverse", "reverse", show=False),
+        Binding("x", "clear", "clear filters", show=False),
+        Binding("escape", "clear", "clear", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.filters = {"category": None, "difficulty": None, "quadrant": None, "system": None}
+        self.search_text = ""
+        self.sort_key, self.reverse = "trajectory", False
+        self.rows: list[views.TrajectoryRow] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="banner")
+        yield SearchBar(placeholder="search trajectories (Enter/Esc to close)", id="search")
+        yield Static(id="filters")
+        yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.focus()
+        for label, key in [("system", "system"), ("trajectory", "trajectory"), ("cat", "category"),
+                           ("diff", "difficulty"), ("type", "type"), ("docs", "docs"),
+                           ("intrinsic", "intrinsic"), ("extrinsic", "extrinsic"), ("Δ", "delta"),
+                           ("quadrant", "quadrant")]:
+            table.add_column(label, key=key)
+        self.reload()
+
+    def on_screen_resume(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        ctx = self.app.ctx
+        self.rows = views.trajectory_rows(ctx.db, ctx.corpus)
+        self.runs = views.list_runs(ctx.db)
+        self.query_one("#banner", Static).update(self._banner())
+        self.refresh_table()
+
+    def _banner(self) -> Text:
+        ctx = self.app.ctx
+        text = Text()
+        if ctx.banner:
+            text.append(ctx.banner + "\n", style="bold yellow")
+        if not self.runs:
+            text.append("no runs in this database yet — `seorap run` or the live view (6)", "dim")
+        elif not any(r.scored for r in self.runs):
+            text.append(f"scores: {views.NOT_SCORED}", style="dim")
+        return text
+
+    def shown(self) -> list[views.TrajectoryRow]:
+        rows = views.filter_rows(self.rows, self.search_text, self.filters["category"],
+                                 self.filters["difficulty"], self.filters["quadrant"])
+        if self.filters["system"]:
+            rows = [r for r in rows if r.system == self.filters["system"]]
+        return views.sort_rows(rows, self.sort_key, self.reverse)
+
+    def refresh_table(self) -> None:
+        table = self.query_one(DataTable)
+        table.clear()
+        for r in self.shown():
+            table.add_row(*self._cells(r), key=f"{r.run_id}\t{r.trajectory_id}")
+        self.query_one("#filters", Static).update(self._filter_line(table.row_count))
+
+    def _cells(self, r: views.TrajectoryRow) -> list:
+        q = r.quadrant
+        delta = Text("—", "dim") if r.delta is None else Text(f"{r.delta:+.2f}")
+        return [literal(r.system), one_line(r.trajectory_id, 34), literal(r.category),
+                literal(r.difficulty), literal(r.trajectory_type),
+                Text(f"{r.documents_done}/{r.documents_total}"), score(r.intrinsic),
+                score(r.extrinsic), delta,
+                Text(q, QUADRANT_STYLE.get(q, "")) if q else Text("not scored", "dim")]
+
+    def _filter_line(self, count: int) -> Text:
+        parts = [f"{k}={v}" for k, v in self.filters.items() if v]
+        if self.search_text:
+            parts.append(f"search={self.search_text!r}")
+        order = "↓" if self.reverse else "↑"
+        text = Text(f"{count} rows · sort {self.sort_key} {order} · ", style="dim")
+        text.append(", ".join(parts) if parts else "no filter", style="bold" if parts else "dim")
+        return text
+
+    def action_search(self) -> None:
+        self.query_one(SearchBar).open()
+
+    @on(SearchBar.QueryChanged)
+    def _search(self, event: SearchBar.QueryChanged) -> None:
+        self.search_text = event.query
+        self.refresh_table()
+
+    def action_cycle(self, name: str) -> None:
+        options = {"category": CATEGORIES, "difficulty": DIFFICULTIES, "quadrant": QUADRANTS,
+                   "system": [None, *dict.fromkeys(r.system for r in self.runs)]}[name]
+        self.filters[name] = _cycle(options, self.filters[name])
+        self.refresh_table()
+
+    def action_sort(self) -> None:
+        self.sort_key = _cycle(list(views.SORT_KEYS), self.sort_key)
+        self.refresh_table()
+
+    def action_reverse(self) -> None:
+        self.reverse = not self.reverse
+        self.refresh_table()
+
+    def action_clear(self) -> None:
+        self.filters = dict.fromkeys(self.filters)
+        self.search_text = ""
+        self.query_one(SearchBar).value = ""
+        self.refresh_table()
+
+    @on(DataTable.RowSelected)
+    def _open(self, event: DataTable.RowSelected) -> None:
+        run_id, trajectory_id = str(event.row_key.value).split("\t")
+        self.post_message(OpenTrajectory(run_id, trajectory_id))

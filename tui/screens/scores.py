@@ -1,0 +1,181 @@
+"""View 5: score cards — intrinsic vs extrinsic scatter split into quadrants, per-category and
+per-difficulty bars, agreement figures with bootstrap CIs, and every run side by side.
+Figures come from engine.scoring.report (computed in a worker: bootstrap takes a moment)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+from textual.worker import Worker, WorkerState
+from textual_plotext import PlotextPlot
+
+from engine import views
+from engine.store import open_db
+from tui.text import literal
+
+MARKERS = {"healthy": "●", "compensation": "▲", "bottleneck": "■", "both-low": "✖"}
+COLORS = {"healthy": "green", "compensation": "yellow", "bottleneck": "magenta", "both-low": "red"}
+
+
+def _ci(iv) -> str:
+    if iv is None or iv.mean is None:
+        return "—"
+    if iv.ci_low is None:
+        return f"{iv.mean:.2f}"
+    return f"{iv.mean:.2f} [{iv.ci_low:.2f}, {iv.ci_high:.2f}]"
+
+
+def _f(value) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
+def agreement_text(report) -> Text:
+    a = report.aggregate
+    text = Text()
+    text.append_text(literal(f"{report.system}  ({report.run_id}, scoring {report.scoring})\n", "bold"))
+    text.append(f"intrinsic {_ci(a.intrinsic)}   extrinsic {_ci(a.extrinsic)}   "
+                f"filter@θ {_ci(a.intrinsic_filter)}\n")
+    text.append(f"MAD {_f(a.mad)} {_ci(a.mad_ci)}   DivRate {_f(a.div_rate)}   signed mean "
+                f"{_f(a.signed_mean)}   Pearson r {_f(a.pearson_r)}   κ {_f(a.kappa)}   pass "
+                f"agreement {_f(a.pass_agreement)}   PARTIAL share {_f(a.partial_share)}\n")
+    text.append("quadrants: ")
+    for q in views.QUADRANTS:
+        text.append(f"{q} {a.quadrants.get(q, 0)}  ", COLORS[q])
+    return text
+
+
+class ScoresScreen(Screen):
+    HELP = """\
+## Score cards
+Left: intrinsic (x) against extrinsic (y) per trajectory of the selected run, split at 0.5 into
+four quadrants: healthy (both ≥ 0.5), LLM compensation (answers right, store wrong), retrieval
+bottleneck (store right, answers wrong), both low. Right: per-category and per-difficulty means.
+Bottom: agreement figures with cluster-bootstrap 95% CIs, and every run side by side.
+
+- **v** next run, **Enter** on a run row selects it, **r** recompute
+"""
+
+    BINDINGS = [Binding("v", "next_run", "next run"), Binding("r", "reload", "recompute")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reports: list = []
+        self.current = 0
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="scores-status")
+        with Horizontal(id="scores-top"):
+            yield PlotextPlot(id="scatter")
+            yield PlotextPlot(id="bars")
+        yield Static(id="agreement")
+        yield DataTable(id="variants", cursor_type="row")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#variants", DataTable)
+        for label in ("system", "intrinsic [95% CI]", "extrinsic [95% CI]", "MAD", "DivRate",
+                      "r", "κ", "healthy", "comp.", "bottl.", "low"):
+            table.add_column(label)
+        self.reload()
+
+    def reload(self) -> None:
+        self.query_one("#scores-status", Static).update(Text("computing score cards…", "dim"))
+        self.compute()
+
+    def action_reload(self) -> None:
+        self.reload()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="scores",
+          description="score cards")
+    def compute(self) -> list:
+        ctx = self.app.ctx
+        db = open_db(ctx.db_path) if ctx.db_path else ctx.db
+        return [r for r in (views.run_report(db, run.run_id) for run in views.list_runs(db)) if r]
+
+    @on(Worker.StateChanged)
+    def _done(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "scores":
+            return
+        if event.state == WorkerState.SUCCESS:
+            self.reports = event.worker.result
+            sel = self.app.ctx.selection.run_id
+            ids = [r.run_id for r in self.reports]
+            self.current = ids.index(sel) if sel in ids else 0
+            self.draw()
+        elif event.state == WorkerState.ERROR:
+            self.query_one("#scores-status", Static).update(
+                literal(f"score cards failed: {event.worker.error}", "bold red"))
+
+    def draw(self) -> None:
+        status = self.query_one("#scores-status", Static)
+        if not self.reports:
+            status.update(Text(f"no scored run — {views.NOT_SCORED}", "dim"))
+            return
+        report = self.reports[self.current]
+        status.update(literal(f"run {self.current + 1}/{len(self.reports)}: {report.system}", "bold"))
+        self._scatter(report)
+        self._bars(report)
+        self.query_one("#agreement", Static).update(agreement_text(report))
+        self._variants()
+
+    def _scatter(self, report) -> None:
+        widget = self.query_one("#scatter", PlotextPlot)
+        plt = widget.plt
+        plt.clear_data()
+        plt.clear_figure()
+        plt.title("intrinsic × extrinsic (quadrants at 0.5)")
+        plt.xlabel("intrinsic")
+        plt.ylabel("extrinsic")
+        plt.xlim(-0.05, 1.05)
+        plt.ylim(-0.05, 1.05)
+        plt.vline(0.5, "gray")
+        plt.hline(0.5, "gray")
+        for q in views.QUADRANTS:
+            pts = [(t.intrinsic.full, t.extrinsic.compound) for t in report.trajectories
+                   if t.quadrant == q and t.intrinsic.full is not None
+                   and t.extrinsic.compound is not None]
+            if pts:
+                plt.scatter([p[0] for p in pts], [p[1] for p in pts], marker=MARKERS[q],
+                            color=COLORS[q], label=f"{q} ({len(pts)})")
+        widget.refresh()
+
+    def _bars(self, report) -> None:
+        widget = self.query_one("#bars", PlotextPlot)
+        plt = widget.plt
+        plt.clear_data()
+        plt.clear_figure()
+        groups = {**report.aggregate.by_category, **report.aggregate.by_difficulty}
+        names = list(groups)
+        plt.multiple_bar(names, [[groups[n].intrinsic or 0 for n in names],
+                                 [groups[n].extrinsic or 0 for n in names]],
+                         labels=["intrinsic", "extrinsic"], color=["cyan", "orange"])
+        plt.title("per category and difficulty")
+        plt.ylim(0, 1)
+        widget.refresh()
+
+    def _variants(self) -> None:
+        table = self.query_one("#variants", DataTable)
+        table.clear()
+        for r in self.reports:
+            a = r.aggregate
+            table.add_row(literal(r.system), Text(_ci(a.intrinsic)), Text(_ci(a.extrinsic)),
+                          Text(_f(a.mad)), Text(_f(a.div_rate)), Text(_f(a.pearson_r)),
+                          Text(_f(a.kappa)),
+                          *[Text(str(a.quadrants.get(q, 0)), COLORS[q]) for q in views.QUADRANTS],
+                          key=r.run_id)
+
+    def action_next_run(self) -> None:
+        if self.reports:
+            self.current = (self.current + 1) % len(self.reports)
+            self.draw()
+
+    @on(DataTable.RowSelected, "#variants")
+    def _pick(self, event: DataTable.RowSelected) -> None:
+        self.current = event.cursor_row
+        self.draw()

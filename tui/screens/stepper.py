@@ -1,0 +1,182 @@
+"""View 2: the trajectory stepper — one document at a time, what the write path did, the store."""
+
+from __future__ import annotations
+
+import time
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from engine import views
+from tui.messages import OpenFact
+from tui.screens.prompt import PromptModal
+from tui.text import literal
+from tui.widgets.claims_table import ClaimsTable
+from tui.widgets.document import DocumentPane
+from tui.widgets.operations import OperationLog
+from tui.widgets.store_table import StoreTable
+from tui.widgets.timeline import Timeline
+
+
+class StepperScreen(Screen):
+    """Step through a trajectory's documents; the panes follow the current step."""
+
+    HELP = """\
+## Trajectory stepper
+Left: the document timeline (↶ = dated before an earlier document: late-arriving; · = not written
+yet). Middle: the document, literal, with the lines that state a docClaim highlighted. Right: the
+store after this document (NEW / UPDATED / REINFORCED / SUPERSEDED marks, confidence; red = an
+active fact that still states a stale claim) and the expected claims of this state with the judge's
+verdicts and the facts they matched. Bottom: the operation log (per observation: top-3 candidate
+facts with cosine similarity, the model's operation, the temporal guard's effect, before → after).
+
+- **←/→** previous / next document, **Home/End** first / last, **g** jump to a state
+- **j** toggle the judge view: `full` (the judge sees every active fact) vs `filter@θ`
+- **Enter** on a fact (or **f**) opens its history; **o** on a claim overrides its verdict
+- **[ / ]** previous / next trajectory of the same run, **Tab** moves between panes
+"""
+
+    BINDINGS = [
+        Binding("left", "step(-1)", "prev", priority=True),
+        Binding("right", "step(1)", "next", priority=True),
+        Binding("home", "goto(0)", "first", show=False, priority=True),
+        Binding("end", "goto(-1)", "last", show=False, priority=True),
+        Binding("g", "jump", "jump to state"),
+        Binding("j", "judge", "judge mode"),
+        Binding("f", "fact", "fact history"),
+        Binding("o", "override", "override verdict"),
+        Binding("left_square_bracket", "trajectory(-1)", "prev traj", show=False),
+        Binding("right_square_bracket", "trajectory(1)", "next traj", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.step: views.StepView | None = None
+        self.last_step_ms = 0.0
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="step-title")
+        with Horizontal(id="stepper"):
+            yield Timeline(id="timeline")
+            with Vertical(id="step-main"):
+                with Horizontal(id="step-upper"):
+                    yield DocumentPane(id="document")
+                    with Vertical(id="step-right"):
+                        yield Static("Store at this step", classes="pane-title")
+                        yield StoreTable(id="store")
+                        yield Static(id="claims-title", classes="pane-title")
+                        yield ClaimsTable(id="claims")
+                yield OperationLog(id="operations")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def on_screen_resume(self) -> None:
+        self.show()
+
+    # -- data down ------------------------------------------------------------------------
+    def show(self) -> None:
+        ctx = self.app.ctx
+        sel = ctx.selection
+        if not (sel.run_id and sel.trajectory_id):
+            self.query_one("#step-title", Static).update(
+                Text("no trajectory selected — pick one in the runs view (1)", "dim"))
+            return
+        started = time.perf_counter()
+        self.step = views.step_view(ctx.db, ctx.corpus, sel.run_id, sel.trajectory_id,
+                                    sel.position, sel.judge_mode)
+        sel.position = self.step.position
+        for widget in (Timeline, DocumentPane, StoreTable, ClaimsTable, OperationLog):
+            self.query_one(widget).step = self.step
+        self.query_one("#step-title", Static).update(self._title())
+        self.query_one("#claims-title", Static).update(self._claims_title())
+        self.last_step_ms = (time.perf_counter() - started) * 1000
+
+    def _title(self) -> Text:
+        s = self.step
+        text = Text()
+        text.append_text(literal(s.trajectory_id, "bold"))
+        text.append(" · ")
+        text.append_text(literal(s.title))
+        text.append(f" · {s.category} {s.difficulty} {s.trajectory_type} · run ", "dim")
+        text.append_text(literal(s.run_id, "bold"))
+        text.append(f" · doc {s.position + 1}/{s.last_position + 1}", "bold")
+        stale = len(s.stale_facts)
+        if stale:
+            text.append(f" · {stale} stale fact{'s' if stale > 1 else ''}", "bold red")
+        return text
+
+    def _claims_title(self) -> Text:
+        s = self.step
+        mode = "full" if s.judge_mode == "full" else f"filter@{self.app.ctx.filter_threshold:g}"
+        text = Text(f"Expected claims of state {s.state_index} · judge ", "bold")
+        text.append(mode, "bold reverse")
+        if not s.scored:
+            text.append(f"  {views.NOT_SCORED} (matched = lexical ≥0.8)", "dim")
+        return text
+
+    # -- actions --------------------------------------------------------------------------
+    def action_step(self, delta: int) -> None:
+        self.action_goto(self.app.ctx.selection.position + delta)
+
+    def action_goto(self, position: int) -> None:
+        if self.step is None:
+            return
+        last = self.step.last_position
+        self.app.ctx.selection.position = last if position < 0 else max(0, min(position, last))
+        self.show()
+
+    def action_jump(self) -> None:
+        def done(value: str | None) -> None:
+            if value and value.strip().isdigit():
+                self._jump_state(int(value))
+        self.app.push_screen(PromptModal("Jump to state index"), done)
+
+    def _jump_state(self, state_index: int) -> None:
+        for e in self.step.timeline if self.step else []:
+            if e.state_index == state_index and not e.is_distractor:
+                self.action_goto(e.position)
+                return
+        self.notify(f"no state {state_index}", severity="warning")
+
+    def action_judge(self) -> None:
+        sel = self.app.ctx.selection
+        modes = views.JUDGE_MODES
+        sel.judge_mode = modes[(modes.index(sel.judge_mode) + 1) % len(modes)]
+        self.show()
+
+    def action_trajectory(self, delta: int) -> None:
+        ids = [t.id for t in self.app.ctx.corpus.trajectories]
+        sel = self.app.ctx.selection
+        if sel.trajectory_id in ids:
+            sel.trajectory_id = ids[(ids.index(sel.trajectory_id) + delta) % len(ids)]
+            sel.position = 0
+            self.show()
+
+    @on(DataTable.RowSelected, "#timeline")
+    def _timeline_pick(self, event: DataTable.RowSelected) -> None:
+        self.action_goto(int(str(event.row_key.value)))
+
+    @on(DataTable.RowSelected, "#store")
+    def _fact_pick(self, event: DataTable.RowSelected) -> None:
+        self.post_message(OpenFact(self.step.run_id, str(event.row_key.value)))
+
+    def action_fact(self) -> None:
+        table = self.query_one(StoreTable)
+        if self.step and table.row_count:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            self.post_message(OpenFact(self.step.run_id, str(key)))
+
+    def action_override(self) -> None:
+        table = self.query_one(ClaimsTable)
+        if not (self.step and table.row_count):
+            return
+        claim = self.step.claims[table.cursor_row]
+        self.app.override_verdict(claim.verdict_id, claim.claim)

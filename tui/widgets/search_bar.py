@@ -1,0 +1,38 @@
+"""A one-line search input that appears on `/` and reports what was typed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual import on
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import Input
+
+
+class SearchBar(Input):
+    """Hidden until opened; Enter submits, Esc closes (keeping the current query)."""
+
+    BINDINGS = [Binding("escape", "close", "close search", show=False)]
+
+    @dataclass
+    class QueryChanged(Message):
+        query: str
+
+    def open(self) -> None:
+        self.display = True
+        self.focus()
+
+    def action_close(self) -> None:
+        self.display = False
+        self.screen.focus_next()
+
+    @on(Input.Changed)
+    def _changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.post_message(self.QueryChanged(event.value))
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_close()

@@ -1,0 +1,43 @@
+"""The document timeline of one trajectory: arrival order, date, expected action, written or not."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import DataTable
+
+from engine.views import StepView
+from tui.text import literal
+
+ACTION_STYLE = {"create": "green", "update": "cyan", "reinforce": "blue", "supersede": "magenta",
+                "conflict": "red", "distractor": "dim"}
+
+
+class Timeline(DataTable):
+    """One row per arriving document; the cursor is the current step."""
+
+    step: reactive[StepView | None] = reactive(None, always_update=True, init=False)
+
+    def on_mount(self) -> None:
+        self.cursor_type = "row"
+        self.add_column("#", key="pos")
+        self.add_column("date", key="date")
+        self.add_column("action", key="action")
+        self._key: tuple | None = None
+
+    def watch_step(self, step: StepView | None) -> None:
+        if step is None:
+            return
+        key = (step.run_id, step.trajectory_id, tuple(e.written for e in step.timeline))
+        if key != self._key:
+            self._key = key
+            self.clear()
+            for e in step.timeline:
+                self.add_row(*self._cells(e), key=str(e.position))
+        if self.cursor_row != step.position:
+            self.move_cursor(row=step.position, animate=False)
+
+    def _cells(self, e) -> list:
+        pos = Text(f"{e.position}{'' if e.written else '·'}", "" if e.written else "dim")
+        date = Text(e.timestamp[:10] + (" ↶" if e.late else ""), "bold yellow" if e.late else "")
+        return [pos, date, literal(e.action, ACTION_STYLE.get(e.action, ""))]
