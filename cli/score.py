@@ -30,7 +30,8 @@ def scoring_config(db, run_id: str, config_path, offline: bool, overrides: dict)
               show_default=True, help="Intrinsic candidate mode(s): all facts, or facts above --threshold.")
 @click.option("--threshold", type=float, default=None, help="Cosine threshold of filter mode (default 0.8).")
 @click.option("--judge-prompt", type=click.Choice(["strict", "lenient"]), default=None,
-              help="Judge prompt file for a model judge (default: config, strict).")
+              help="strict or lenient judge (a model judge's prompt file; the lexical judge's "
+                   "lenient rules). Part of the setup name (default: config, strict).")
 @click.option("--judge", "judge_model", default=None, help="Judge: 'lexical' or an Ollama model name.")
 @click.option("--answerer", "answerer_model", default=None, help="Answerer: 'extractive' or a model name.")
 @click.option("--offline", is_flag=True, help="Lexical judge, extractive answerer, hashing embedder.")
@@ -40,8 +41,11 @@ def score(db_path, run_ids, judge_mode, threshold, judge_prompt, judge_model, an
     """Score runs: intrinsic (full and/or filter), extrinsic (compound, single, k = 1/3/5/10),
     baselines (full-context, naive-rag, no-context) and diagnosis, stored in --db.
 
-    The scoring setup defaults to the one the run was made with. Model calls go through the call
-    log, so re-scoring the same store makes zero model calls. Prints one line per run: the scoring
+    The scoring setup defaults to the one the run was made with. Each judging setup (judge and its
+    prompt, answerer, --threshold / --judge-mode when not the default full + filter@0.80) is stored
+    under its own name beside the others, so one store can be re-scored under several rulers and
+    compared (`seorap report`, `seorap diff`). Model calls go through the call log, so re-scoring the
+    same store makes zero model calls. Prints one line per run: the scoring
     setup and how many model calls were made and served from the cache.
     """
     from engine.models.base import ModelError

@@ -31,12 +31,25 @@ NO_FACTS = Verdict("NO", "no candidate facts reached the judge")
 
 
 class LexicalJudge:
-    """Offline judge. Answers: the hedge rule applies; claims: the best single fact counts."""
+    """Offline judge. Answers: the hedge rule applies; claims: the best single fact counts.
 
-    name = "lexical"
+    ``prompt="lenient"`` switches to the lenient rules (lexical.grade_lenient) and names the judge
+    ``lexical/lenient``; the strict default keeps the short name ``lexical``.
+    """
+
+    def __init__(self, prompt: str = "strict") -> None:
+        if prompt not in prompts.JUDGE_PROMPTS:
+            raise ValueError(f"unknown judge prompt {prompt!r}: use {', '.join(prompts.JUDGE_PROMPTS)}")
+        self.prompt = prompt
+        self.name = "lexical" if prompt == "strict" else f"lexical/{prompt}"
+
+    def _grade(self, match: lexical.Match, *, check_hedge: bool) -> tuple[str, str]:
+        if self.prompt == "lenient":
+            return lexical.grade_lenient(match)
+        return lexical.grade(match, check_hedge=check_hedge)
 
     def grade_answer(self, question: str, expected: str, answer: str) -> Verdict:
-        label, why = lexical.grade(lexical.measure(expected, answer), check_hedge=True)
+        label, why = self._grade(lexical.measure(expected, answer), check_hedge=True)
         return Verdict(label, why)
 
     def grade_claim(self, claim: str, facts: list[str]) -> Verdict:
@@ -46,7 +59,7 @@ class LexicalJudge:
         best = None
         for i, text in enumerate(facts, 1):
             match = lexical.measure(claim, text)
-            label, why = lexical.grade(match, check_hedge=False)
+            label, why = self._grade(match, check_hedge=False)
             key = (rank[label], match.recall)
             if best is None or key > best[0]:
                 best = (key, label, f"best of {len(facts)} fact(s) is #{i}: {why}")
@@ -84,7 +97,7 @@ def make_judge(config, client=None, *, prompt: str | None = None) -> Judge:
     """The judge named by ``config.models.judge`` (``lexical`` or a model name)."""
     model = config.models.judge
     if model == "lexical":
-        return LexicalJudge()
+        return LexicalJudge(prompt or config.judging.prompt)
     if client is None:
         raise ValueError(f"judge model {model!r} needs a ModelClient")
     return LLMJudge(client, model, prompt or config.judging.prompt)

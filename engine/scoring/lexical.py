@@ -100,6 +100,24 @@ def grade(match: Match, *, check_hedge: bool) -> tuple[str, str]:
     return "NO", f"{figures} < {PARTIAL_RECALL}"
 
 
+LENIENT_YES_RECALL = PARTIAL_RECALL
+"""The lenient lexical judge's YES bar (theta_2 = 0.5)."""
+LENIENT_PARTIAL_RECALL = 0.25
+"""... and its PARTIAL bar."""
+
+
+def grade_lenient(match: Match) -> tuple[str, str]:
+    """The lenient rules (mirroring engine/prompts/judge_lenient.txt): no hedge rule, no number rule
+    (the right value next to a wrong one passes, a wrong number passes), YES at recall >= 0.5,
+    PARTIAL at recall >= 0.25. It exists to show offline what a generous grader lets through."""
+    figures = f"bigram recall {match.recall:.2f}, F1 {match.f1:.2f} (lenient)"
+    if match.recall >= LENIENT_YES_RECALL:
+        return "YES", f"{figures} >= {LENIENT_YES_RECALL}"
+    if match.recall >= LENIENT_PARTIAL_RECALL:
+        return "PARTIAL", f"{figures} >= {LENIENT_PARTIAL_RECALL}"
+    return "NO", f"{figures} < {LENIENT_PARTIAL_RECALL}"
+
+
 def holds(claim: str, fact: str) -> bool:
     """True when the fact states the claim (the lexical judge would say YES)."""
     return grade(measure(claim, fact), check_hedge=False)[0] == "YES"

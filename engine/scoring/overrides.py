@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import getpass
 import json
+import os
 from pathlib import Path
 
 from engine.scoring import metrics
@@ -30,9 +31,53 @@ def add_override(db, verdict_id: str, label: str, reason: str, who: str | None =
     if not rows:
         raise ValueError(f"no verdict with id {verdict_id!r}")
     row = {"verdict_id": verdict_id, "run_id": rows[0]["run_id"], "label": label, "reason": reason,
-           "who": who or getpass.getuser(), "at": now()}
+           "who": who or default_who(), "at": now()}
     db["overrides"].insert(row)
     return row
+
+
+def default_who() -> str:
+    """``$USER``, else the login name."""
+    return os.environ.get("USER") or getpass.getuser()
+
+
+def find_verdict(db, run_id: str, kind: str, trajectory_id: str, item: str, *, scoring: str | None = None,
+                 setup: str = "full", source: str = "memory", k: int | None = 5,
+                 state: int | None = None) -> dict:
+    """The verdict row a person means: ``kind`` claim (``item`` = ``s2/c0`` or the claim text, mode
+    ``setup``) or question (``item`` = ``compound/0``, ``single/1`` or the question text, answer
+    ``source`` at depth ``k``; k is ignored for the baselines), in ``scoring`` (default: the run's
+    latest). ValueError with the candidates when nothing or more than one row matches."""
+    from engine.scoring.rulers import latest_scoring
+
+    ensure_tables(db)
+    scoring = scoring or latest_scoring(db, run_id)
+    if scoring is None:
+        raise ValueError(f"run {run_id!r} is not scored")
+    if kind == "claim":
+        sql = "kind='claim' AND setup=?"
+        args: list = [setup]
+    elif kind == "question":
+        sql = "kind IN ('compound','single') AND source=?"
+        args = [source]
+        if source == "memory":
+            sql += " AND k=?"
+            args.append(k)
+    else:
+        raise ValueError(f"kind must be claim or question, not {kind!r}")
+    if state is not None:
+        sql += " AND state_index=?"
+        args.append(state)
+    text = "expected" if kind == "claim" else "question"
+    rows = list(db.query(f"SELECT * FROM verdicts WHERE run_id=? AND trajectory_id=? AND scoring=? AND "
+                         f"{sql} AND (item=? OR {text}=?) ORDER BY state_index, item",
+                         [run_id, trajectory_id, scoring, *args, item, item]))
+    if len(rows) == 1:
+        return rows[0]
+    if not rows:
+        raise ValueError(f"no {kind} verdict {item!r} for {trajectory_id} in {run_id} ({scoring})")
+    items = ", ".join(r["item"] for r in rows)
+    raise ValueError(f"{item!r} matches several verdicts ({items}): give the item id or --state")
 
 
 def load_file(db, path: str | Path) -> int:

@@ -17,7 +17,8 @@ from engine.scoring.rulers import full_vs_filter
 from engine.scoring.extrinsic import TOP_K
 from engine.scoring.schema import (Aggregate, Baselines, BenefitTax, Calls, Comparison,
                                    ExtrinsicFigures, GroupFigures, IntrinsicFigures, Interval,
-                                   OverrideFigures, Report, RunReport, TrajectoryReport)
+                                   OverrideFigures, Report, RulerFigures, RunReport, SeedFigures,
+                                   TrajectoryReport)
 from engine.scoring.tables import ensure_tables, now
 from engine.scoring.verdict import tally
 
@@ -54,12 +55,16 @@ def run_report(db, run_id: str, *, scoring: str | None = None, resamples: int = 
     trajectories = [trajectory_report(tid, card) for tid, card in cards.items()]
     verdicts = list(db.query("SELECT * FROM verdicts WHERE run_id=? AND scoring=?", [run_id, name]))
     boot = dict(resamples=resamples, seed=seed)
+    agg = aggregate(trajectories, cards, verdicts, **boot)
+    agg.seeds = seed_figures(db, run_id, name)
+    rulers = ruler_figures(db, run_id)
+    spread = [r.intrinsic for r in rulers if r.intrinsic is not None]
     return RunReport(run_id=run_id, system=run["system"], scoring=name,
                      filter_threshold=extras.get("filter_threshold"), trajectories=trajectories,
-                     aggregate=aggregate(trajectories, cards, verdicts, **boot),
-                     overrides=override_figures(db, verdicts, **boot),
+                     aggregate=agg, overrides=override_figures(db, verdicts, **boot),
                      calls=calls(db, run_id, extras),
-                     full_vs_filter=full_vs_filter(db, run_id, name).counts())
+                     full_vs_filter=full_vs_filter(db, run_id, name).counts(),
+                     rulers=rulers, rulers_spread=max(spread) - min(spread) if len(spread) > 1 else None)
 
 
 def trajectory_report(trajectory_id: str, card: dict) -> TrajectoryReport:
@@ -85,11 +90,28 @@ def _interval(values: list[float | None], **boot) -> Interval:
     return Interval(mean=ci.estimate, ci_low=ci.low, ci_high=ci.high)
 
 
-def _group(ts: list[TrajectoryReport]) -> GroupFigures:
+def _group_ci(values: list[float], **boot) -> Interval | None:
+    """Mean of one value per trajectory with its bootstrap CI; None below two values."""
+    if len(values) < 2:
+        return None
+    ci = stats.cluster_mean_ci([[v] for v in values], **boot)
+    return Interval(mean=ci.estimate, ci_low=ci.low, ci_high=ci.high)
+
+
+def _group(ts: list[TrajectoryReport], **boot) -> GroupFigures:
+    """Agreement figures of a category or difficulty, with CIs from a cluster bootstrap over the
+    group's own trajectories (null below two defined values or pairs)."""
     i = [t.intrinsic.full for t in ts]
     e = [t.extrinsic.compound for t in ts]
-    return GroupFigures(n=len(ts), intrinsic=stats.mean(i), extrinsic=stats.mean(e),
-                        mad=stats.mad(i, e), div_rate=stats.div_rate(i, e), kappa=stats.cohen_kappa(i, e))
+    mad_ci = None
+    if len(stats.pairs(i, e)) >= 2:
+        ci = stats.paired_ci(i, e, stats.mad, **boot)
+        mad_ci = Interval(mean=ci.estimate, ci_low=ci.low, ci_high=ci.high)
+    return GroupFigures(
+        n=len(ts), intrinsic=stats.mean(i), extrinsic=stats.mean(e),
+        mad=stats.mad(i, e), div_rate=stats.div_rate(i, e), kappa=stats.cohen_kappa(i, e),
+        intrinsic_ci=_group_ci([v for v in i if v is not None], **boot),
+        extrinsic_ci=_group_ci([v for v in e if v is not None], **boot), mad_ci=mad_ci)
 
 
 def aggregate(ts: list[TrajectoryReport], cards: dict, verdicts: list[dict], **boot) -> Aggregate:
@@ -119,8 +141,10 @@ def aggregate(ts: list[TrajectoryReport], cards: dict, verdicts: list[dict], **b
         stale_facts=sum(t.stale_facts for t in ts if t.stale_facts is not None) if ts else None,
         claim_precision=stats.mean([t.claim_precision for t in ts]),
         quadrants=_count(t.quadrant for t in ts),
-        by_category={c: _group([t for t in ts if t.category == c]) for c in sorted({t.category for t in ts})},
-        by_difficulty={d: _group([t for t in ts if t.difficulty == d]) for d in sorted({t.difficulty for t in ts})},
+        by_category={c: _group([t for t in ts if t.category == c], **boot)
+                     for c in sorted({t.category for t in ts})},
+        by_difficulty={d: _group([t for t in ts if t.difficulty == d], **boot)
+                       for d in sorted({t.difficulty for t in ts})},
     )
 
 
@@ -148,9 +172,82 @@ def override_figures(db, verdicts: list[dict], **boot) -> OverrideFigures:
     listed = [{**o, "trajectory_id": raw[o["verdict_id"]]["trajectory_id"],
                "item": raw[o["verdict_id"]]["item"], "raw_label": raw[o["verdict_id"]]["label"]}
               for o in items]
+    raw_figures = ov.figures(verdicts, {})
+    touched = sorted({raw[o["verdict_id"]]["trajectory_id"] for o in items})
+    side_by_side = {tid: {"intrinsic_raw": raw_figures[tid][0], "intrinsic": figures[tid][0],
+                          "extrinsic_raw": raw_figures[tid][1], "extrinsic": figures[tid][1]}
+                    for tid in touched}
     return OverrideFigures(count=len(items),
                            intrinsic=_interval([f[0] for f in figures.values()], **boot),
-                           extrinsic=_interval([f[1] for f in figures.values()], **boot), items=listed)
+                           extrinsic=_interval([f[1] for f in figures.values()], **boot), items=listed,
+                           by_trajectory=side_by_side)
+
+
+# ---- rulers (SPEC §5.4) and repeated runs (§5.3) ------------------------------------------------
+
+def _cards(db, run_id: str, scoring: str) -> tuple[dict, list[dict]]:
+    """(the scoring pass's extras, the trajectory cards) of one run and scoring setup."""
+    extras, cards = {}, []
+    for r in db.query("SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? "
+                      "ORDER BY trajectory_id", [run_id, scoring]):
+        if r["trajectory_id"] == "":
+            extras = json.loads(r["card"])
+        else:
+            cards.append(json.loads(r["card"]))
+    return extras, cards
+
+
+def ruler_figures(db, run_id: str) -> list[RulerFigures]:
+    """One row per (scoring setup, candidate mode) stored for the run: the spread of the rulers."""
+    from engine.scoring.score import DEFAULT_THRESHOLD
+
+    out = []
+    for name in sorted(scorings(db, run_id)):
+        extras, cards = _cards(db, run_id, name)
+        extrinsic = stats.mean([(c.get("extrinsic") or {}).get("compound") for c in cards])
+        for mode, key in (("full", "intrinsic_full"), ("filter", "intrinsic_filter")):
+            values = [c.get(key) for c in cards if mode in (c.get("intrinsic") or {})]
+            if not values:
+                continue
+            threshold = extras.get("filter_threshold") or next(
+                (c.get("filter_threshold") for c in cards if c.get("filter_threshold")), DEFAULT_THRESHOLD)
+            label = mode if mode == "full" else f"filter@{threshold:.2f}"
+            out.append(RulerFigures(scoring=name, mode=label, judge=extras.get("judge"),
+                                    intrinsic=stats.mean(values), extrinsic=extrinsic, n=len(values)))
+    return out
+
+
+def _seedless(config_json: str | None) -> tuple[str, int | None]:
+    config = json.loads(config_json) if config_json else {}
+    seed = config.pop("seed", None) if isinstance(config, dict) else None
+    return json.dumps(config, sort_keys=True), seed
+
+
+def seed_figures(db, run_id: str, scoring: str) -> SeedFigures | None:
+    """Mean ± sd over runs of the same system, corpus and configuration except the seed; each run
+    contributes its mean intrinsic (full) and extrinsic (compound) under ``scoring`` (its latest
+    setup when it lacks that one). Null when fewer than two such runs are scored."""
+    me = db["runs"].get(run_id)
+    key = (me["system"], me["corpus_digest"], _seedless(me["config"])[0])
+    group = []
+    for r in db.query("SELECT run_id, system, corpus_digest, config FROM runs WHERE system=? ORDER BY run_id",
+                      [me["system"]]):
+        config, seed = _seedless(r["config"])
+        if (r["system"], r["corpus_digest"], config) != key:
+            continue
+        names = scorings(db, r["run_id"])
+        if not names:
+            continue
+        _, cards = _cards(db, r["run_id"], scoring if scoring in names else names[0])
+        group.append((r["run_id"], seed, stats.mean([c.get("intrinsic_full") for c in cards]),
+                      stats.mean([(c.get("extrinsic") or {}).get("compound") for c in cards])))
+    if len(group) < 2:
+        return None
+    group.sort(key=lambda g: (g[1] is None, g[1] or 0, g[0]))
+    im, isd = stats.mean_sd([g[2] for g in group])
+    em, esd = stats.mean_sd([g[3] for g in group])
+    return SeedFigures(n=len(group), run_ids=[g[0] for g in group], seeds=[g[1] for g in group],
+                       intrinsic_mean=im, intrinsic_sd=isd, extrinsic_mean=em, extrinsic_sd=esd)
 
 
 def calls(db, run_id: str, extras: dict) -> Calls:
@@ -249,7 +346,23 @@ def summary_lines(run: RunReport) -> list[str]:
         lines.append(f"overrides: {run.overrides.count} · intrinsic raw {_ci(a.intrinsic)} → "
                      f"{_ci(run.overrides.intrinsic)} · extrinsic raw {_ci(a.extrinsic)} → "
                      f"{_ci(run.overrides.extrinsic)}")
+        lines += [f"  {tid}: intrinsic {fmt(f['intrinsic_raw'])} → {fmt(f['intrinsic'])} · extrinsic "
+                  f"{fmt(f['extrinsic_raw'])} → {fmt(f['extrinsic'])}"
+                  for tid, f in run.overrides.by_trajectory.items()]
+    if a.seeds is not None:
+        s = a.seeds
+        lines.append(f"seeds: n {s.n} · intrinsic {fmt(s.intrinsic_mean)} ± {fmt(s.intrinsic_sd)} · "
+                     f"extrinsic {fmt(s.extrinsic_mean)} ± {fmt(s.extrinsic_sd)}")
+    lines += ruler_lines(run)
     return lines
+
+
+def ruler_lines(run: RunReport) -> list[str]:
+    """The rulers section: intrinsic mean per judging setup stored for the run, and the spread."""
+    if len(run.rulers) < 2:
+        return []
+    return [f"rulers (spread {fmt(run.rulers_spread)}): " + " · ".join(
+        f"{r.scoring} {r.mode} {fmt(r.intrinsic)}" for r in run.rulers)]
 
 
 def to_markdown(report: Report) -> str:
@@ -257,6 +370,11 @@ def to_markdown(report: Report) -> str:
     for run in report.runs:
         out += [f"## {run.run_id} ({run.system}, scoring {run.scoring})", ""]
         out += [f"- {line}" for line in summary_lines(run)] + [""]
+        if len(run.rulers) >= 2:
+            out += [f"### Rulers (spread {fmt(run.rulers_spread)})", "",
+                    "| scoring | mode | judge | intrinsic | extrinsic |", "|---|---|---|---|---|"]
+            out += [f"| {r.scoring} | {r.mode} | {r.judge or '—'} | {fmt(r.intrinsic)} | {fmt(r.extrinsic)} |"
+                    for r in run.rulers] + [""]
         out.append("| " + " | ".join(SHORT) + " |")
         out.append("|" + "---|" * len(SHORT))
         for row in rows(Report(runs=[run])):

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-REPORT_VERSION = 1
+REPORT_VERSION = 2
+"""2: adds rulers, rulers_spread, aggregate.seeds, group CIs and overrides.by_trajectory (all additive)."""
 
 
 class Interval(BaseModel):
@@ -115,6 +116,29 @@ class GroupFigures(BaseModel):
     """Share with |difference| > 0.15."""
     kappa: float | None = None
     """Cohen's kappa of pass/fail at 0.5."""
+    intrinsic_ci: Interval | None = None
+    """Mean intrinsic (full) with its cluster-bootstrap CI within the group; null below 2 trajectories."""
+    extrinsic_ci: Interval | None = None
+    """Mean extrinsic (compound) with its CI within the group; null below 2 trajectories."""
+    mad_ci: Interval | None = None
+    """MAD with its CI within the group; null below 2 trajectory pairs."""
+
+
+class SeedFigures(BaseModel):
+    n: int
+    """Runs of the same system whose configuration differs only in the seed (this run included)."""
+    run_ids: list[str] = Field(default_factory=list)
+    """Those runs."""
+    seeds: list[int | None] = Field(default_factory=list)
+    """Their seeds, in run order."""
+    intrinsic_mean: float | None = None
+    """Mean over runs of each run's mean intrinsic (full)."""
+    intrinsic_sd: float | None = None
+    """Sample standard deviation (n - 1) of those run means."""
+    extrinsic_mean: float | None = None
+    """Mean over runs of each run's mean extrinsic (compound)."""
+    extrinsic_sd: float | None = None
+    """Sample standard deviation of those run means."""
 
 
 class Aggregate(BaseModel):
@@ -164,6 +188,8 @@ class Aggregate(BaseModel):
     """Agreement figures per category."""
     by_difficulty: dict[str, GroupFigures] = Field(default_factory=dict)
     """Agreement figures per difficulty."""
+    seeds: SeedFigures | None = None
+    """Repeated runs (same system, configuration differing only in seed): mean ± sd; null below 2."""
 
 
 class Calls(BaseModel):
@@ -188,6 +214,23 @@ class OverrideFigures(BaseModel):
     """Mean extrinsic (compound) with overrides applied."""
     items: list[dict] = Field(default_factory=list)
     """Each override: verdict id, trajectory, item, raw label, new label, who, at, reason."""
+    by_trajectory: dict[str, dict[str, float | None]] = Field(default_factory=dict)
+    """Per overridden trajectory: intrinsic_raw, intrinsic, extrinsic_raw, extrinsic (side by side)."""
+
+
+class RulerFigures(BaseModel):
+    scoring: str
+    """Scoring setup name (judge + answerer [+ modes])."""
+    mode: str
+    """Candidate mode: ``full`` or ``filter@θ``."""
+    judge: str | None = None
+    """The judge (``lexical``, ``lexical/lenient``, ``MODEL/PROMPT``)."""
+    intrinsic: float | None = None
+    """Mean intrinsic score over the run's trajectories under this setup."""
+    extrinsic: float | None = None
+    """Mean extrinsic (compound) under this setup's judge and answerer."""
+    n: int = 0
+    """Trajectories scored under this setup."""
 
 
 class RunReport(BaseModel):
@@ -209,6 +252,10 @@ class RunReport(BaseModel):
     """Model-call counters."""
     full_vs_filter: dict[str, int] = Field(default_factory=dict)
     """Re-scoring diff of the claim verdicts, full -> filter: credited, penalised, unchanged, ..."""
+    rulers: list[RulerFigures] = Field(default_factory=list)
+    """Every judging setup stored for this run (scoring x candidate mode) with its intrinsic mean."""
+    rulers_spread: float | None = None
+    """Max - min intrinsic mean over ``rulers``; null with fewer than two setups."""
 
 
 class Comparison(BaseModel):

@@ -5,8 +5,12 @@
 setup). Model calls go through ModelClient, so re-scoring the same store is served from the call
 log: zero model calls.
 
-A scoring setup is named after the judge (``lexical`` or ``MODEL/PROMPT``) plus the answerer; one
-run can carry several setups side by side (that is how rulers are compared, SPEC §5.4).
+A scoring setup is named after the judge (``lexical``, ``lexical/lenient`` or ``MODEL/PROMPT``) plus
+the answerer, plus the candidate modes when they are not the default pair (full + filter@0.80):
+``lexical+extractive`` (default modes), ``lexical+extractive+full,filter@0.85``,
+``lexical/lenient+extractive+full``. One run carries several setups side by side (that is how
+rulers are compared, SPEC §5.4): scoring again under another setup adds rows, it never replaces
+another setup's.
 """
 
 from __future__ import annotations
@@ -22,10 +26,27 @@ from engine.scoring.judges import make_judge
 from engine.scoring.tables import ensure_tables, now, row_id
 
 JUDGE_MODES = ("full", "filter")
+DEFAULT_THRESHOLD = 0.8
+"""The filter threshold that the short setup name implies (FEB-30's filter@0.8)."""
 
 
-def scoring_name(judge, answerer) -> str:
-    return f"{judge.name}+{answerer.name}"
+def mode_label(mode: intrinsic.ClaimJudging) -> str:
+    """``full`` or ``filter@0.80`` (two decimals, more when the threshold needs them)."""
+    if mode.threshold is None:
+        return mode.setup
+    t = mode.threshold
+    return f"{mode.setup}@{t:.2f}" if round(t, 2) == t else f"{mode.setup}@{t:g}"
+
+
+def scoring_name(judge, answerer, modes: Sequence[intrinsic.ClaimJudging] | None = None) -> str:
+    """``JUDGE+ANSWERER``, plus ``+MODE,MODE`` unless the modes are the default full + filter@0.80."""
+    name = f"{judge.name}+{answerer.name}"
+    if modes is None:
+        return name
+    labels = [mode_label(m) for m in modes]
+    if labels == ["full", f"filter@{DEFAULT_THRESHOLD:.2f}"]:
+        return name
+    return f"{name}+{','.join(labels)}"
 
 
 def score_run(db, run_id: str, config, *, judge_mode: Sequence[str] | str = JUDGE_MODES,
@@ -41,7 +62,7 @@ def score_run(db, run_id: str, config, *, judge_mode: Sequence[str] | str = JUDG
     answerer = make_answerer(config, client)
     embed = _embed_fn(embedder or _embedder(config, db))
     modes = _modes(judge_mode, config.judging.filter_threshold)
-    name = scoring_name(judge, answerer)
+    name = scoring_name(judge, answerer, modes)
     calls_before = _counters(client)
     trajectories = [t for t in corpus.trajectories if _written(db, run_id, t.id)]
     progress.start_phase(f"score {run_id}", len(trajectories))
@@ -57,6 +78,7 @@ def _modes(judge_mode, threshold: float) -> list[intrinsic.ClaimJudging]:
     wanted = [judge_mode] if isinstance(judge_mode, str) else list(judge_mode)
     if "both" in wanted:
         wanted = list(JUDGE_MODES)
+    wanted = [m for m in JUDGE_MODES if m in wanted] + [m for m in wanted if m not in JUDGE_MODES]
     out = []
     for mode in wanted:
         if mode == "full":
@@ -157,6 +179,7 @@ def _counters(client) -> dict:
 def _save_run_extras(db, run_id, name, judge, answerer, client, before, modes) -> None:
     after = _counters(client)
     extras = {"judge": judge.name, "answerer": answerer.name,
+              "judge_prompt": getattr(judge, "prompt", None),
               "judge_modes": [m.setup for m in modes],
               "filter_threshold": next((m.threshold for m in modes if m.threshold is not None), None),
               "scoring_calls": after["calls"] - before["calls"],

@@ -1,0 +1,90 @@
+"""`seorap diff`: the re-scoring diff of two judging setups of one run, or of two runs (SPEC §5.4)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+CHANGE_NAMES = {"credited": "newly credited", "penalised": "newly penalised",
+                "unparseable": "to/from unparseable", "unchanged": "unchanged"}
+
+
+@click.command()
+@click.option("--db", "db_path", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="The run database.")
+@click.option("--run", "run_ids", multiple=True, required=True,
+              help="Run id; give it twice to compare two runs (A then B).")
+@click.option("--setup", "setups", multiple=True,
+              help="Judging setup: full | filter (claim mode of the latest scoring), a scoring name "
+                   "(e.g. lexical+extractive), or NAME:full / NAME:filter. Twice for A and B; "
+                   "once with two runs (the same setup for both).")
+@click.option("--kind", type=click.Choice(["all", "claim", "question"]), default="all", show_default=True)
+@click.option("--all", "show_all", is_flag=True, help="Also list the unchanged verdicts.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def diff(db_path, run_ids, setups, kind, show_all, fmt) -> None:
+    """List every verdict that moved between two judging setups of one run (default: full -> filter
+    of the latest scoring) or between two runs, classified newly credited / newly penalised /
+    unchanged, with the claim or question text. No model calls."""
+    from engine.scoring.rulers import compare, parse_setup
+    from engine.store import open_db
+
+    db = open_db(db_path)
+    try:
+        a, b = _sides(db, list(run_ids), list(setups), parse_setup)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    result = compare(db, a, b, kind=kind)
+    listed = result.moved() + (result.same if show_all else [])
+    if fmt == "json":
+        click.echo(json.dumps({"a": a.label, "b": b.label, "kind": kind, "counts": result.counts(),
+                               "verdicts": listed}, ensure_ascii=False, indent=2))
+        return
+    _table(a, b, result, listed)
+
+
+def _sides(db, run_ids: list[str], setups: list[str], parse_setup):
+    if len(run_ids) > 2 or len(setups) > 2:
+        raise ValueError("compare at most two runs and two setups")
+    for run_id in run_ids:
+        if db["runs"].count_where("run_id = ?", [run_id]) == 0:
+            raise ValueError(f"no run {run_id!r} in this database")
+    if len(run_ids) == 1:
+        if len(setups) == 1:
+            raise ValueError("one run needs two --setup values (or none: full -> filter)")
+        first, second = setups or ["full", "filter"]
+        return parse_setup(db, run_ids[0], first), parse_setup(db, run_ids[0], second)
+    first = setups[0] if setups else None
+    second = setups[1] if len(setups) == 2 else first
+    side_a = parse_setup(db, run_ids[0], first)
+    if second is None:  # B under A's scoring when it has one, else its own latest
+        try:
+            return side_a, parse_setup(db, run_ids[1], side_a.scoring)
+        except ValueError:
+            pass
+    return side_a, parse_setup(db, run_ids[1], second)
+
+
+def _table(a, b, result, listed) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console()
+    counts = result.counts()
+    console.print(f"A: {a.label}\nB: {b.label}", markup=False, highlight=False)
+    console.print("newly credited {credited} · newly penalised {penalised} · unchanged {unchanged} · "
+                  "unparseable {unparseable} · unmatched {unmatched}".format(**counts),
+                  markup=False, highlight=False)
+    if not listed:
+        console.print("no verdict moved", markup=False)
+        return
+    table = Table(show_lines=False)
+    for col in ("change", "trajectory", "item", "where", "A", "B", "claim / question"):
+        table.add_column(col, overflow="fold")
+    for v in listed:
+        where = (v["setup"] if v["setup"] != "*" else "") if v["kind"] == "claim" else f"{v['source']}" + (f"@{v['k']}" if v["k"] else "")
+        cells = [CHANGE_NAMES[v["change"]], v["trajectory_id"], v["item"], str(where or ""),
+                 v["from"], v["to"], v["text"]]
+        table.add_row(*[Text(str(c)) for c in cells])
+    console.print(table)

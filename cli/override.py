@@ -1,0 +1,49 @@
+"""`seorap override`: overrule one judge verdict (or a file of them) with a reason (SPEC §5.4)."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+@click.option("--db", "db_path", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="The run database.")
+@click.option("--file", "file_path", type=click.Path(exists=True, dir_okay=False),
+              help="A JSON list of {verdict_id, label, reason, who?} to apply instead of one override.")
+@click.option("--run", "run_id", help="Run id.")
+@click.option("--kind", type=click.Choice(["claim", "question"]), help="A claim verdict or an answer verdict.")
+@click.option("--trajectory", "trajectory_id", help="Trajectory id.")
+@click.option("--item", help="Item id (s2/c0, compound/0, single/1) or the exact claim/question text.")
+@click.option("--verdict", "label", type=click.Choice(["YES", "PARTIAL", "NO"]), help="The new verdict.")
+@click.option("--reason", help="Why (required).")
+@click.option("--who", help="Who overrules (default: $USER).")
+@click.option("--scoring", help="Scoring setup (default: the run's latest).")
+@click.option("--setup", type=click.Choice(["full", "filter"]), default="full", show_default=True,
+              help="Claim candidate mode.")
+@click.option("--source", type=click.Choice(["memory", "full-context", "naive-rag", "no-context"]),
+              default="memory", show_default=True, help="Which answer of a question.")
+@click.option("--k", type=int, default=5, show_default=True, help="Retrieval depth of a memory answer.")
+@click.option("--state", type=int, default=None, help="State index, when a claim text recurs.")
+def override(db_path, file_path, run_id, kind, trajectory_id, item, label, reason, who, scoring, setup,
+             source, k, state) -> None:
+    """Record a human override. The verdict row is never edited: the override (who, when, why) goes to
+    the `overrides` table and `seorap report` shows raw and overridden figures side by side."""
+    from engine.scoring import overrides
+    from engine.store import open_db
+
+    db = open_db(db_path)
+    if file_path:
+        click.echo(f"{overrides.load_file(db, file_path)} override(s) recorded")
+        return
+    missing = [f"--{n}" for n, v in (("run", run_id), ("kind", kind), ("trajectory", trajectory_id),
+                                     ("item", item), ("verdict", label), ("reason", reason)) if not v]
+    if missing:
+        raise click.UsageError(f"missing {', '.join(missing)} (or give --file)")
+    try:
+        row = overrides.find_verdict(db, run_id, kind, trajectory_id, item, scoring=scoring, setup=setup,
+                                     source=source, k=k, state=state)
+        saved = overrides.add_override(db, row["id"], label, reason, who)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"{row['trajectory_id']} {row['item']} ({row['scoring']}): {row['label']} -> {saved['label']} "
+               f"by {saved['who']} at {saved['at']}")
