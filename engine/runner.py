@@ -4,7 +4,9 @@ Order of work (grouped by model so Ollama does not swap back and forth):
 
 1. preflight: without --offline/--replay, Ollama must answer and have every model before any work;
 2. phase ``extract``: every pending document of every LLM system, in parallel (extraction does not
-   depend on the store); results come back through the call log on resume;
+   depend on the store); results come back through the call log on resume; then, when vectors are
+   cached, every extracted observation is embedded in batches (so the embedding model is not
+   interleaved with the synthesizer);
 3. phase ``write <system>``: per trajectory the documents are written in arrival order (each
    synthesis reads the store the previous document left), trajectories in parallel on a pool of
    ``concurrency`` threads; each document commits in ONE transaction with its ``documents`` row;
@@ -240,6 +242,25 @@ def _extract_phase(contexts, trajs, db, workers, progress, cancel) -> None:
 
     _pool(one, jobs, workers)
     progress.finish_phase()
+    _prefetch_vectors(contexts)
+
+
+EMBED_BATCH = 256
+
+
+def _prefetch_vectors(contexts) -> None:
+    """Embed every extracted observation before the write phase when vectors are cached (an
+    Ollama or bge-m3 embedder), so the embedding model is not interleaved with the synthesizer
+    document by document (SPEC §8: one model swap per model per phase)."""
+    embedder = next((ctx.embedder for _, ctx in contexts if ctx.embedder is not None), None)
+    if embedder is None or not hasattr(embedder, "db"):  # no cache: nothing to gain
+        return
+    texts = [o.text.strip() for _, ctx in contexts for result in ctx.extractions.values()
+             if getattr(result, "value", None) is not None
+             for o in result.value.observations if o.text.strip()]
+    texts = list(dict.fromkeys(texts))
+    for i in range(0, len(texts), EMBED_BATCH):
+        embedder.embed(texts[i:i + EMBED_BATCH])
 
 
 def _write_phase(system, ctx: RunContext, trajs, db, workers, progress, cancel) -> None:

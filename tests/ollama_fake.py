@@ -20,9 +20,15 @@ API (small on purpose)::
     server.fail("delay", seconds=2)          # next request sleeps first (timeouts)
     server.fail("error_line")                # next streamed chat/pull sends {"error": ...} mid-stream
     server.fail("500", path="/api/embed")    # faults apply to one path (default /api/chat)
+    server.chaos(seed=0, malformed=0.2, http500=0.1)  # seeded random faults on every later request
+    server.injected                          # Counter of faults served, e.g. {"500": 41, "malformed": 80}
     server.requests                          # every request: {"method", "path", "body"}
     server.bodies("/api/chat")               # just the JSON bodies for one path
     server.stop()
+
+Random faults (``chaos``) are decided per request from a hash of (seed, path, body, how many times
+this exact body came before), so they do not depend on thread timing: the same run meets the same
+faults, and a retried request draws again. Queued ``fail(...)`` faults go first.
 
 Default chat reply: if the request has a ``format`` JSON schema, a minimal instance of it (strings
 "x", numbers 0, empty arrays, first enum value); otherwise "ok". Unknown models give 404 like Ollama.
@@ -35,7 +41,7 @@ import json
 import socket
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
@@ -95,6 +101,9 @@ class FakeOllama:
         self.requests: list[dict] = []
         self.loaded: list[str] = []
         self._faults: deque[dict] = deque()
+        self._chaos: dict | None = None
+        self._seen: Counter = Counter()
+        self.injected: Counter = Counter()
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
 
@@ -121,12 +130,39 @@ class FakeOllama:
         for _ in range(times):
             self._faults.append({"kind": kind, "path": path, "seconds": seconds})
 
+    def chaos(self, *, seed: int = 0, malformed: float = 0.0, http500: float = 0.0,
+              path: str = "/api/chat") -> None:
+        """From now on answer a ``http500`` share of requests to ``path`` with HTTP 500 and a
+        ``malformed`` share with non-JSON content (seeded, per request body; see the docstring)."""
+        self._chaos = {"seed": seed, "malformed": malformed, "http500": http500, "path": path}
+
+    def random_fault(self, path: str, body: dict) -> dict | None:
+        chaos = self._chaos
+        if chaos is None or path != chaos["path"]:
+            return None
+        text = json.dumps(body, sort_keys=True, ensure_ascii=False)
+        with self._lock:
+            n = self._seen[text]
+            self._seen[text] += 1
+        digest = hashlib.sha256(f"{chaos['seed']}|{path}|{n}|{text}".encode()).digest()
+        draw = int.from_bytes(digest[:8], "big") / 2**64
+        kind = ("500" if draw < chaos["http500"] else
+                "malformed" if draw < chaos["http500"] + chaos["malformed"] else None)
+        if kind is None:
+            return None
+        with self._lock:
+            self.injected[kind] += 1
+        return {"kind": kind, "path": path, "seconds": 0.0}
+
     def bodies(self, path: str = "/api/chat") -> list[dict]:
         return [r["body"] for r in self.requests if r["path"] == path]
 
     def reset(self) -> None:
         self.requests.clear()
         self._faults.clear()
+        self._chaos = None
+        self._seen.clear()
+        self.injected.clear()
 
     # ---- helpers used by the handler ----
     def take_fault(self, path: str) -> dict | None:
@@ -180,7 +216,7 @@ class _Handler(BaseHTTPRequestHandler):
         fake = self.fake
         with fake._lock:
             fake.requests.append({"method": self.command, "path": self.path, "body": body})
-        fault = fake.take_fault(self.path)
+        fault = fake.take_fault(self.path) or fake.random_fault(self.path, body)
         if fault and fault["kind"] == "delay":
             time.sleep(fault["seconds"])
             fault = None

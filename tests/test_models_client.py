@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from engine.models import calllog
 from engine.models.base import ModelError, ModelMissing, ModelUnavailable, ReplayMiss
-from engine.models.client import ModelClient, repair_json
+from engine.models.client import SERVER_ERROR_ATTEMPTS, ModelClient, repair_json
 from engine.models.ollama_chat import OllamaChat
 from engine.store import open_db
 from ollama_fake import closed_port_url
@@ -78,8 +78,8 @@ def test_a_500_is_retried_once(ollama_server):
     assert calllog.count_calls(db, run_id="r1", errors=False) == 1
 
 
-def test_two_500s_raise_a_model_error(ollama_server):
-    ollama_server.fail("500", times=2)
+def test_persistent_500s_raise_a_model_error(ollama_server):
+    ollama_server.fail("500", times=SERVER_ERROR_ATTEMPTS)
     client = make_client(ollama_server)
     with pytest.raises(ModelError, match="status 500"):
         client.text("judge", MODEL, MESSAGES)
@@ -184,7 +184,7 @@ def test_replay_reproduces_a_recorded_failure(ollama_server):
 
 def test_failed_calls_are_logged_but_never_served_from_cache(ollama_server):
     db = open_db(None)
-    ollama_server.fail("500", times=2)
+    ollama_server.fail("500", times=SERVER_ERROR_ATTEMPTS)
     with pytest.raises(ModelError):
         make_client(ollama_server, db).text("judge", MODEL, MESSAGES)
     ollama_server.handler = lambda body: "YES"

@@ -17,7 +17,10 @@ owns, for every call:
   object), retry once (re-ask with the validation error), then ``Structured(value=None, failure=..)``;
   a reply cut at ``num_predict`` (``done_reason == "length"``) counts as malformed;
 - prompt truncation: ``tokens_in >= num_ctx`` is flagged in the log and in the stats;
-- errors: 5xx and timeouts are retried once after a short backoff; then Ollama's exceptions become
+- errors: a 5xx (or an error line in a stream) is retried up to ``SERVER_ERROR_ATTEMPTS`` times in all
+  with a doubling backoff (a flaky server answering 10% 500s must not stop a run of thousands of
+  calls: one retry stops it with probability 1 - 0.99^calls), a timeout once (it already waited
+  ``timeout_s``); then Ollama's exceptions become
   :class:`ModelUnavailable` / :class:`ModelMissing` / :class:`ModelError` with one sentence naming the fix;
 - thread safety: the runner calls from a thread pool; database access and counters take a lock,
   backend calls run outside it.
@@ -206,21 +209,22 @@ class ModelClient:
     def _call_backend(self, request: ChatRequest, phase: str, run_id: str | None) -> ChatReply:
         if self.backend is None:
             raise ModelError("No chat backend is configured; run without --replay or pass --offline.")
-        for attempt in (1, 2):
+        attempt = 0
+        while True:
+            attempt += 1
             try:
                 return self.backend.chat(request)
             except Exception as exc:  # noqa: BLE001 - classified below
                 self._log_error(request, phase, run_id, exc)
-                if attempt == 1 and is_transient(exc):
+                if attempt < attempts_for(exc):
                     with self._lock:
                         self.stats.transient_retries += 1
-                    time.sleep(self.retry_backoff_s)
+                    time.sleep(min(self.retry_backoff_s * 2 ** (attempt - 1), 8 * self.retry_backoff_s))
                     continue
                 translated = translate_error(exc, getattr(self.backend, "host", None), request.model)
                 if translated is None:
                     raise
                 raise translated from exc
-        raise AssertionError("unreachable")
 
     def _log_error(self, request, phase, run_id, exc) -> None:
         with self._lock:
@@ -236,6 +240,19 @@ class ModelClient:
         s.tokens_in += reply.tokens_in
         s.tokens_out += reply.tokens_out
         s.truncated_prompts += int(truncated)
+
+
+SERVER_ERROR_ATTEMPTS = 6
+"""Attempts in all for a 5xx / stream error line (backoff 0.5, 1, 2, 4, 4 s at the default 0.5)."""
+TIMEOUT_ATTEMPTS = 2
+"""Attempts in all for a timeout: each one already waited ``timeout_s``."""
+
+
+def attempts_for(exc: BaseException) -> int:
+    """How many attempts in all a call gets when it fails with ``exc`` (1: not transient)."""
+    if not is_transient(exc):
+        return 1
+    return SERVER_ERROR_ATTEMPTS if getattr(exc, "status_code", None) is not None else TIMEOUT_ATTEMPTS
 
 
 # ---- parsing (pure functions) ---------------------------------------------------------------

@@ -100,11 +100,14 @@ def translate_error(exc: BaseException, host: str | None, model: str) -> ModelEr
     if isinstance(exc, httpx.TimeoutException):
         return ModelError(f"Ollama at {host} did not answer for model {model!r} in time; raise "
                           f"timeout_s in the config or check that the server is not overloaded.")
+    if isinstance(exc, httpx.TransportError):  # connection reset or closed mid-request: it went away
+        return ModelUnavailable(unavailable_message(host))
     return None
 
 
 def is_transient(exc: BaseException) -> bool:
-    """Worth one retry: a 5xx, an error line inside a stream (-1), or a timeout."""
+    """Worth a retry: a 5xx, an error line inside a stream (-1), a timeout, a dropped connection."""
     if isinstance(exc, ollama.ResponseError):
         return exc.status_code >= 500 or exc.status_code == -1
-    return isinstance(exc, (httpx.TimeoutException, httpx.RemoteProtocolError))
+    return isinstance(exc, (httpx.TimeoutException, httpx.RemoteProtocolError, httpx.ReadError,
+                            httpx.WriteError))
