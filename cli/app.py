@@ -32,12 +32,19 @@ def _reference_runs_missing(db) -> bool:
 @click.option("--corpus", "corpus_path", type=click.Path(exists=True), default=None,
               help="Corpus directory (default: the bundled Korean corpus fixtures/ko-mini).")
 @click.option("--tour/--no-tour", default=False, help="Open straight on the demo tour (view 7).")
-def demo(db_path, corpus_path, tour) -> None:
+@click.option("--probe/--no-probe", default=True,
+              help="Check Ollama after opening (1 s timeout): reachable → run variant A live; "
+                   "not → say so and keep to the offline reference systems.")
+def demo(db_path, corpus_path, tour, probe) -> None:
     """Open the app on the bundled Korean corpus, immediately.
 
     When the database holds no run yet, the app first runs the offline reference systems
     (oracle, oracle-stale, oracle-merged; seconds, no model) in its live view, says on screen that
     these are reference systems, and then shows the runs. Nothing is downloaded.
+
+    Then, without delaying the first paint, it checks Ollama (OLLAMA_HOST, 1 s timeout): when the
+    server has the write-path models it runs variant A live over the corpus in the live view (x
+    cancels, a resumes); otherwise a banner says Ollama is not reachable and how to start it.
     """
     from engine.store import open_db
     from tui.factory import bundled_corpus_path, make_app
@@ -48,7 +55,7 @@ def demo(db_path, corpus_path, tour) -> None:
     systems = {r["system"] for r in db.query("SELECT system FROM runs")}
     banner = REFERENCE_BANNER if autorun or systems <= set(REFERENCE_SYSTEMS) | {"raw"} else ""
     app = make_app(path, corpus=corpus_path or bundled_corpus_path(), banner=banner, db=db,
-                   autorun=autorun, start_mode="demo" if tour else None)
+                   autorun=autorun, start_mode="demo" if tour else None, probe_ollama=probe)
     app.run()
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable
 
 import sqlite_utils
@@ -25,6 +26,8 @@ REFERENCE_SYSTEMS = ("oracle", "oracle-stale", "oracle-merged", "raw")
 QUADRANTS = ("healthy", "compensation", "bottleneck", "both-low")
 JUDGE_MODES = ("full", "filter")
 """`full`: the judge sees every active fact; `filter`: only facts above the similarity θ."""
+DELTA_LABEL = "Δ (int−ext)"
+"""The signed difference everywhere in the app: intrinsic − extrinsic."""
 MARKS = {"create": "NEW", "update": "UPDATED", "reinforce": "REINFORCED", "supersede": "UPDATED"}
 
 
@@ -32,12 +35,14 @@ MARKS = {"create": "NEW", "update": "UPDATED", "reinforce": "REINFORCED", "super
 # small pure helpers
 
 
-def bigrams(text: str) -> set[str]:
-    """Character bigrams per whitespace token, punctuation stripped (single chars kept)."""
+@lru_cache(maxsize=65536)
+def bigrams(text: str) -> frozenset[str]:
+    """Character bigrams per whitespace token, punctuation stripped (single chars kept); cached
+    (the stepper compares the same claims and lines on every step)."""
     out: set[str] = set()
     for token in re.sub(r"[^\w]+", " ", text.lower()).split():
         out.update(token[i:i + 2] for i in range(len(token) - 1)) if len(token) > 1 else out.add(token)
-    return out
+    return frozenset(out)
 
 
 def containment(needle: str, haystack: str) -> float:
@@ -105,9 +110,11 @@ class TrajectoryRow:
 
     @property
     def delta(self) -> float | None:
+        """Intrinsic − extrinsic (the paper's and the report's signed difference,
+        engine.scoring.stats.signed_mean): positive when the store looks better than the answers."""
         if self.intrinsic is None or self.extrinsic is None:
             return None
-        return self.extrinsic - self.intrinsic
+        return self.intrinsic - self.extrinsic
 
     @property
     def quadrant(self) -> str | None:
@@ -229,6 +236,9 @@ class DocLine:
     text: str
     claim: str | None
     """The docClaim this line states (bigram containment ≥ 0.6), if any."""
+    spans: tuple[tuple[int, int], ...] = ()
+    """(start, end) character offsets in ``text`` of the docClaims' key phrases: every stretch of
+    ≥ 6 characters the line shares with a docClaim, and the claims' numbers (sorted, disjoint)."""
 
 
 @dataclass(frozen=True)
@@ -341,14 +351,71 @@ def timeline(db: sqlite_utils.Database, run_id: str, trajectory: Trajectory) -> 
     return out
 
 
+MIN_SPAN = 6
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+
+
+def shared_spans(line: str, claim: str, min_len: int = MIN_SPAN) -> list[tuple[int, int]]:
+    """Maximal stretches of ``line`` (≥ ``min_len`` characters, outer spaces trimmed) that also
+    occur in ``claim``, left to right, non-overlapping (pure; seeds by ``min_len``-grams)."""
+    if len(claim) < min_len:
+        return []
+    grams = {claim[i:i + min_len] for i in range(len(claim) - min_len + 1)}
+    spans, i = [], 0
+    while i <= len(line) - min_len:
+        if line[i:i + min_len] not in grams:
+            i += 1
+            continue
+        j = i + min_len
+        while j < len(line) and line[i:j + 1] in claim:
+            j += 1
+        start, end = i, j
+        while start < end and line[start].isspace():
+            start += 1
+        while end > start and line[end - 1].isspace():
+            end -= 1
+        if end - start >= min_len:
+            spans.append((start, end))
+        i = j
+    return spans
+
+
+def number_spans(line: str, claim: str) -> list[tuple[int, int]]:
+    """Where the claim's numbers (3, 3.5, 2026-03 parts, 14:00) appear in the line as whole numbers."""
+    wanted = set(_NUMBER.findall(claim))
+    return [m.span() for m in _NUMBER.finditer(line) if m.group() in wanted]
+
+
+def merge_spans(spans: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    out: list[list[int]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], end)
+        else:
+            out.append([start, end])
+    return tuple((a, b) for a, b in out)
+
+
+def claim_spans(line: str, doc_claims: list[str]) -> tuple[tuple[int, int], ...]:
+    """The docClaims' key phrases in one line: shared stretches ≥ 6 characters and numbers."""
+    return merge_spans(span for c in doc_claims
+                       for span in shared_spans(line, c) + number_spans(line, c))
+
+
 def doc_lines(text: str, doc_claims: list[str], threshold: float = 0.6) -> list[DocLine]:
-    """Split a document into lines and mark the lines that state a docClaim (pure)."""
+    """Split a document into lines, mark the lines that state a docClaim and the spans that
+    carry a docClaim's key phrase (pure; cached: stepping back and forth re-reads documents)."""
+    return list(_doc_lines(text, tuple(doc_claims), threshold))
+
+
+@lru_cache(maxsize=512)
+def _doc_lines(text: str, doc_claims: tuple[str, ...], threshold: float) -> tuple[DocLine, ...]:
     out = []
     for line in text.split("\n"):
         best = max(doc_claims, key=lambda c: containment(c, line), default=None)
         hit = best if best is not None and line.strip() and containment(best, line) >= threshold else None
-        out.append(DocLine(line, hit))
-    return out
+        out.append(DocLine(line, hit, claim_spans(line, list(doc_claims)) if doc_claims else ()))
+    return tuple(out)
 
 
 def step_view(db: sqlite_utils.Database, corpus: Corpus, run_id: str, trajectory_id: str,
@@ -616,12 +683,18 @@ class QuestionsView:
     trajectory_id: str
     scored: bool
     questions: list[QuestionRow]
+    live: str = ""
+    """Non-empty when the rankings were computed live (no stored retrievals): names the embedder
+    and says that answers and verdicts need `seorap score`."""
 
 
 def questions_view(db, run_id: str, trajectory_id: str, top_k: int = 5) -> QuestionsView:
     """Each question with its ranking (BM25/dense/hybrid), answer-holding ranks, answer, verdict."""
     scoring = latest_scoring(db, run_id)
     if scoring is None or not {"verdicts", "retrievals", "answers"} <= set(db.table_names()):
+        return QuestionsView(run_id, trajectory_id, False, [])
+    if not has_rows(db, "retrievals", "run_id=? AND trajectory_id=? AND scoring=?",
+                    [run_id, trajectory_id, scoring]):
         return QuestionsView(run_id, trajectory_id, False, [])
     key = [run_id, trajectory_id, scoring]
     verdicts = list(db.query("SELECT * FROM verdicts WHERE run_id=? AND trajectory_id=? AND "
@@ -636,6 +709,44 @@ def questions_view(db, run_id: str, trajectory_id: str, top_k: int = 5) -> Quest
     out = [_question(kind, item, [v for v in verdicts if v["item"] == item], rankings.get(item),
                      answers, over, top_k) for kind, item in items]
     return QuestionsView(run_id, trajectory_id, True, out)
+
+
+def live_questions_view(db, corpus: Corpus, run_id: str, trajectory_id: str, embedder=None,
+                        settings=None) -> QuestionsView:
+    """The questions of a trajectory ranked live over the run's final active facts with
+    engine.retrieval.HybridIndex.explain (BM25 / dense / hybrid / rank per fact), for a run with no
+    stored retrievals. Answer-holding facts are those SCORING's lexical ruler relates to the
+    expected answer (engine.scoring.lexical.related). No answer or verdict is invented: both stay
+    empty until `seorap score`. ``embedder`` defaults to the offline hashing embedder."""
+    import numpy as np
+
+    from engine.retrieval import HybridIndex
+    from engine.scoring.extrinsic import questions as trajectory_questions
+    from engine.scoring.lexical import related
+
+    if embedder is None:
+        from engine.models.embedders import HashingEmbedder
+        embedder = HashingEmbedder()
+    t = corpus.get(trajectory_id)
+    facts = [f for f in facts_at(db, run_id, trajectory_id) if f.status == "active"]
+    qs = trajectory_questions(t)
+    index = None
+    if facts:
+        vectors = np.asarray(embedder.embed([f.text for f in facts]), dtype=np.float32)
+        index = HybridIndex.from_settings([f.id for f in facts], [f.text for f in facts], vectors,
+                                          settings)
+    qvecs = np.asarray(embedder.embed([q.question for q in qs]), dtype=np.float32) if qs else []
+    out = []
+    for q, qvec in zip(qs, qvecs):
+        hits = index.explain(q.question, qvec) if index is not None else []
+        ranking = [RankedFact(h.fact_id, h.text, h.bm25, h.bm25_norm, h.dense, h.hybrid, h.rank,
+                              related(q.answer, h.text)) for h in hits]
+        out.append(QuestionRow(q.kind, q.item, q.question, q.answer, "", None, "", "", False,
+                               ranking, {}, {}))
+    name = getattr(embedder, "name", type(embedder).__name__)
+    note = (f"ranking computed live over {len(facts)} active facts (embedder {name}); "
+            f"answers and verdicts: {NOT_SCORED}")
+    return QuestionsView(run_id, trajectory_id, False, out, note)
 
 
 def _question(kind, item, rows, retrieval, answers, over, top_k) -> QuestionRow:

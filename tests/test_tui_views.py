@@ -94,3 +94,24 @@ async def test_command_palette_opens_a_view(ref):
         await pilot.press("enter")
         await pilot.pause()
         assert app.current_mode == "scores"
+
+
+async def test_demo_side_by_side_shows_both_cases_in_two_panels(ref):
+    from engine import views
+
+    path, ids = ref
+    app = make_app(path)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("7", "s")
+        await pilot.pause()
+        stops = views.demo_tour(app.ctx.db, app.ctx.corpus)
+        for q in ("compensation", "bottleneck"):
+            title = str(app.screen.query_one(f"#side-{q}-title").content)
+            store = app.screen.query_one(f"#side-{q}-store")
+            if stops[q] is None:
+                assert f"no {q} case" in title and store.row_count == 0
+            else:
+                assert stops[q].trajectory_id in title and "Δ (int−ext)" in title
+                assert store.row_count > 0
+        await pilot.press("escape")
+        assert app.screen.query_one("#demo-bottleneck")

@@ -22,7 +22,7 @@ def test_filter_and_sort_rows():
     assert [r.trajectory_id for r in views.filter_rows(rows, quadrant_="bottleneck")] == ["a"]
     assert [r.trajectory_id for r in views.filter_rows(rows, text="retrieval")] == ["b", "c"]
     assert [r.trajectory_id for r in views.sort_rows(rows, "intrinsic", reverse=True)] == ["a", "b", "c"]
-    assert rows[1].delta == 0.8 - 0.2
+    assert rows[1].delta == 0.2 - 0.8  # intrinsic − extrinsic, as engine.scoring.stats.signed_mean
 
 
 def test_doc_lines_mark_lines_stating_a_doc_claim():
@@ -33,3 +33,21 @@ def test_doc_lines_mark_lines_stating_a_doc_claim():
 def test_short_id_and_snapshots():
     assert views.short_id("run/traj/f0005") == "f0005"
     assert views._as_text('[{"text": "x", "confidence": 0.5, "status": "superseded"}]') == "x (0.50) [superseded]"
+
+
+def test_delta_is_intrinsic_minus_extrinsic_like_the_report():
+    from engine.scoring.stats import signed_mean
+
+    r = row("a", intr=0.9, extr=0.3)
+    assert r.delta == 0.9 - 0.3
+    assert signed_mean([r.intrinsic], [r.extrinsic]) == r.delta
+    assert views.DELTA_LABEL == "Δ (int−ext)"
+
+
+def test_claim_spans_mark_shared_phrases_and_numbers_only():
+    line = "가람상사 운영 DB 용량은 약 3TB로 확인됨, 이전은 2026-03-14 예정 [b]x[/b]"
+    spans = views.claim_spans(line, ["가람상사 운영 DB 용량 약 3TB", "이전 일정 2026-03-14"])
+    assert [line[a:b] for a, b in spans] == ["가람상사 운영 DB 용량", "3", "2026-03-14"]
+    assert views.claim_spans("짧은 줄", ["전혀 다른 주장입니다"]) == ()
+    assert views.claim_spans("12345", ["1234"]) == ()  # a number only as a whole number
+    assert views.merge_spans([(5, 9), (0, 3), (2, 6)]) == ((0, 9),)

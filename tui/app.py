@@ -3,34 +3,39 @@ screens read the engine through engine.views; long work runs in workers that pos
 
 from __future__ import annotations
 
-from textual import on
+from textual import on, work
 from textual.app import App
 from textual.binding import Binding
+from textual.worker import Worker, WorkerState
 
 from tui.commands import SeorapCommands
 from tui.context import AppContext
 from tui.messages import OpenFact, OpenTrajectory, RunsChanged
-from tui.screens.compare import CompareScreen
-from tui.screens.demo import DemoScreen
-from tui.screens.fact_history import FactHistoryScreen
-from tui.screens.help import HelpScreen
-from tui.screens.live import LiveScreen
-from tui.screens.questions import QuestionsScreen
-from tui.screens.runs import RunsScreen
-from tui.screens.scores import ScoresScreen
-from tui.screens.stepper import StepperScreen
 from engine import views
 from tui import overrides
 
 VIEWS = {
-    "runs": ("1", "Runs and trajectories", RunsScreen),
-    "stepper": ("2", "Trajectory stepper", StepperScreen),
-    "questions": ("3", "Questions and retrieval", QuestionsScreen),
-    "scores": ("4", "Score cards", ScoresScreen),
-    "compare": ("5", "Compare two runs", CompareScreen),
-    "live": ("6", "Live run", LiveScreen),
-    "demo": ("7", "Demo tour", DemoScreen),
+    "runs": ("1", "Runs and trajectories", "tui.screens.runs:RunsScreen"),
+    "stepper": ("2", "Trajectory stepper", "tui.screens.stepper:StepperScreen"),
+    "questions": ("3", "Questions and retrieval", "tui.screens.questions:QuestionsScreen"),
+    "scores": ("4", "Score cards", "tui.screens.scores:ScoresScreen"),
+    "compare": ("5", "Compare two runs", "tui.screens.compare:CompareScreen"),
+    "live": ("6", "Live run", "tui.screens.live:LiveScreen"),
+    "demo": ("7", "Demo tour", "tui.screens.demo:DemoScreen"),
 }
+"""name -> (key, title, "module:Screen"); screens are imported when first shown (first paint)."""
+
+
+def screen_class(name: str) -> type:
+    """The screen class of a view, imported on first use."""
+    import importlib
+
+    module, cls = VIEWS[name][2].split(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def _lazy(name: str):
+    return lambda: screen_class(name)()
 
 
 class SeorapApp(App):
@@ -38,7 +43,7 @@ class SeorapApp(App):
 
     CSS_PATH = "seorap.tcss"
     TITLE = "seorap 서랍"
-    MODES = {name: screen for name, (_, _, screen) in VIEWS.items()}
+    MODES = {name: _lazy(name) for name in VIEWS}
     DEFAULT_MODE = "runs"
     COMMANDS = App.COMMANDS | {SeorapCommands}
     BINDINGS = [
@@ -49,14 +54,49 @@ class SeorapApp(App):
     ]
 
     def __init__(self, ctx: AppContext, start_mode: str = "runs") -> None:
+        self.DEFAULT_MODE = start_mode if start_mode in VIEWS else "runs"
+        """Open straight on the start view: composing the runs table first would delay the first
+        paint of, e.g., the stepper (`seorap inspect --trajectory`)."""
         super().__init__()
         self.ctx = ctx
+        self.ollama = None
+        """The Ollama probe's result (tui.ollama_probe.OllamaProbe) once it ran."""
         self.start_mode = start_mode
 
     def on_mount(self) -> None:
         self.sub_title = str(self.ctx.db_path or ":memory:")
-        if self.start_mode != "runs":
-            self.switch_mode(self.start_mode)
+        if self.ctx.probe_ollama:
+            self.call_after_refresh(self.probe_ollama)
+
+    def live_config(self):
+        """The Config live runs use (ctx.live_config, else load_config())."""
+        if self.ctx.live_config is None:
+            from engine.config import load_config
+            self.ctx.live_config = load_config()
+        return self.ctx.live_config
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="probe", description="ollama probe")
+    def probe_ollama(self):
+        from tui.ollama_probe import probe
+        return probe(self.live_config())
+
+    @on(Worker.StateChanged)
+    def _probed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "probe" or event.state != WorkerState.SUCCESS:
+            return
+        result = event.worker.result
+        self.ctx.banner = result.message
+        self.ollama = result
+        if result.reachable:
+            self.ctx.live_autostart = ["A"]
+            self.notify(result.message, markup=False)
+            if self.current_mode == "live":
+                self.screen.autostart()
+            else:
+                self.switch_mode("live")
+        else:
+            self.notify(result.message, severity="warning", markup=False, timeout=8)
+            self.runs_changed()
 
     def action_view(self, name: str) -> None:
         if self.current_mode != name:
@@ -69,6 +109,8 @@ class SeorapApp(App):
             self.switch_mode("runs")
 
     def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
         if isinstance(self.screen, HelpScreen):
             return
         self.push_screen(HelpScreen(getattr(type(self.screen), "HELP", "")))
@@ -85,6 +127,8 @@ class SeorapApp(App):
 
     @on(OpenFact)
     def open_fact(self, message: OpenFact) -> None:
+        from tui.screens.fact_history import FactHistoryScreen
+
         self.push_screen(FactHistoryScreen(message.run_id, message.fact_id))
 
     @on(RunsChanged)

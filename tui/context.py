@@ -33,3 +33,11 @@ class AppContext:
     filter_threshold: float = 0.8
     autorun: list[str] = field(default_factory=list)
     """Systems the live view runs offline as soon as the app opens (`seorap demo`, empty db)."""
+    probe_ollama: bool = False
+    """Check Ollama after the first paint (`seorap demo`): reachable → run variant A live;
+    not → a banner saying so."""
+    live_config: object | None = None
+    """engine.config.Config for live runs (key a, the demo's autostart); None: load_config()
+    (OLLAMA_HOST and the configured models)."""
+    live_autostart: list[str] = field(default_factory=list)
+    """Systems the live view starts on Ollama as soon as it is free (set by the probe)."""

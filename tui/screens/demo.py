@@ -34,7 +34,8 @@ def explain(stop: views.TourStop | None, quadrant: str) -> Text:
     text.append_text(literal(stop.system, "bold"))
     text.append(", trajectory ")
     text.append_text(literal(f"{stop.trajectory_id} ({stop.title})", "bold"))
-    text.append(f" scores intrinsic {stop.intrinsic:.2f} against extrinsic {stop.extrinsic:.2f}. "
+    text.append(f" scores intrinsic {stop.intrinsic:.2f} against extrinsic {stop.extrinsic:.2f} "
+                f"({views.DELTA_LABEL} {stop.intrinsic - stop.extrinsic:+.2f}). "
                 if stop.intrinsic is not None and stop.extrinsic is not None else ". ")
     text.append("Why, from this run's diagnosis: ")
     text.append_text(literal(stop.diagnosis))
@@ -50,12 +51,14 @@ diagnosis: stale facts the answerer saw and overrode, or where the answer-holdin
 what outranked them.
 
 - **c** open the compensation case in the stepper, **b** the bottleneck case, **q** its questions
+- **s** both cases side by side: each one's final store and claims with verdicts, in two panels
 """
 
     BINDINGS = [
         Binding("c", "open('compensation')", "open compensation"),
         Binding("b", "open('bottleneck')", "open bottleneck"),
         Binding("q", "questions", "bottleneck questions"),
+        Binding("s", "side_by_side", "side by side"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -90,6 +93,11 @@ what outranked them.
             self.notify(f"no {quadrant} case in this database", severity="warning")
             return
         self.post_message(OpenTrajectory(stop.run_id, stop.trajectory_id))
+
+    def action_side_by_side(self) -> None:
+        from tui.screens.side_by_side import SideBySideScreen
+
+        self.app.push_screen(SideBySideScreen())
 
     def action_questions(self) -> None:
         stop = self.stops.get("bottleneck")

@@ -34,6 +34,8 @@ each applied decision appears in the log as it is written.
 - **r** reference systems offline (oracle, oracle-stale, oracle-merged; no model, seconds)
 - **s** variants A/B/C with the offline stand-in model (no server)
 - **a** variants A/B/C live on Ollama (checked first; one sentence with the fix if it is down)
+- `seorap demo` checks Ollama after opening: when it is reachable, variant A starts here on its
+  own (x cancels; a, or the demo again, resumes where it stopped)
 - **t** scope: whole corpus ↔ the selected trajectory
 - **x** cancel (finished documents stay; start the same run again to resume)
 """
@@ -73,6 +75,24 @@ each applied decision appears in the log as it is written.
             self.autoran = True
             self._status("first start: running the offline reference systems (no model) …")
             self.run_systems(systems, offline=True)
+        else:
+            self.autostart()
+
+    def on_screen_resume(self) -> None:
+        self.autostart()
+
+    def busy(self) -> bool:
+        return any(w.group == "live" and w.is_running for w in self.workers)
+
+    def autostart(self) -> None:
+        """Start the systems the Ollama probe queued (ctx.live_autostart), once the view is free."""
+        ctx = self.app.ctx
+        if ctx.live_autostart and not self.busy():
+            systems, ctx.live_autostart = ctx.live_autostart, []
+            self.whole_corpus = True
+            self._status(f"Ollama reachable: running {', '.join(systems)} live over the corpus …",
+                         "bold green")
+            self.run_systems(systems, offline=False)
 
     def _status(self, text: str, style: str = "") -> None:
         scope = "whole corpus" if self.whole_corpus else f"trajectory {self.app.ctx.selection.trajectory_id}"
@@ -81,7 +101,7 @@ each applied decision appears in the log as it is written.
         self.query_one("#live-status", Static).update(line)
 
     def action_start(self, kind: str) -> None:
-        if any(w.group == "live" and w.is_running for w in self.workers):
+        if self.busy():
             self.notify("a run is already going — x cancels it", severity="warning")
             return
         systems = REFERENCE if kind == "reference" else VARIANTS
@@ -105,7 +125,8 @@ each applied decision appears in the log as it is written.
         self.cancel_event.clear()
         db = open_db(ctx.db_path) if ctx.db_path else ctx.db
         only = None if self.whole_corpus else [ctx.selection.trajectory_id]
-        return run(ctx.corpus, systems, db, load_config(offline=offline), offline=offline,
+        config = load_config(offline=True) if offline else self.app.live_config()
+        return run(ctx.corpus, systems, db, config, offline=offline,
                    progress=MessageProgress(self), cancel=self.cancel_event, trajectories=only,
                    corpus_label=str(ctx.corpus.root))
 
@@ -121,7 +142,10 @@ each applied decision appears in the log as it is written.
             if sel.run_id is None and ids:
                 sel.run_id = ids[0]
                 sel.trajectory_id = sel.trajectory_id or self.app.ctx.corpus.trajectories[0].id
-            if self.autoran:
+            if self.app.ctx.live_autostart:
+                self.autoran = False
+                self.autostart()
+            elif self.autoran:
                 self.autoran = False
                 self.app.switch_mode("runs")
         elif event.state == WorkerState.ERROR:

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from engine import views
 from tui.text import literal, one_line
 from tui.widgets.claims_table import VERDICT_STYLE
+from tui.widgets.fast_table import settle
 
 
 def _verdict(label: str | None) -> Text:
@@ -27,7 +28,7 @@ def render_detail(q: views.QuestionRow, top_k: int = 5) -> Text:
     text.append("\nexpected  ", "dim")
     text.append_text(literal(q.expected))
     text.append("\nanswer    ", "dim")
-    text.append_text(literal(q.answer))
+    text.append_text(literal(q.answer) if q.answer else Text(f"— {views.NOT_SCORED}", "dim"))
     text.append("\nverdict   ", "dim")
     text.append_text(_verdict(q.verdict))
     if q.overridden:
@@ -36,9 +37,11 @@ def render_detail(q: views.QuestionRow, top_k: int = 5) -> Text:
     text.append_text(one_line(q.rationale, 110, "dim italic"))
     ranks = ", ".join(map(str, q.answer_ranks)) or "no active fact holds the answer"
     text.append(f"\nanswer-holding facts at rank: {ranks}", "bold")
-    text.append("\ndepth curve  " + "  ".join(
-        f"k={k}: {'—' if v is None else f'{v:.2f}'}" for k, v in q.depth.items()), "cyan")
-    text.append("\nbaselines    " + "  ".join(f"{s}: {l}" for s, l in q.baselines.items()), "dim")
+    if q.depth:
+        text.append("\ndepth curve  " + "  ".join(
+            f"k={k}: {'—' if v is None else f'{v:.2f}'}" for k, v in q.depth.items()), "cyan")
+    if q.baselines:
+        text.append("\nbaselines    " + "  ".join(f"{s}: {l}" for s, l in q.baselines.items()), "dim")
     text.append("\n\n rank  hybrid  bm25 (norm)    dense   fact\n", "bold")
     for h in q.ranking[:12]:
         style = "bold green" if h.holds_answer else ("" if h.rank <= top_k else "dim")
@@ -94,15 +97,21 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         if not (sel.run_id and sel.trajectory_id):
             self.query_one("#q-title", Static).update(Text("pick a trajectory in the runs view (1)"))
             return
-        self.view = views.questions_view(self.app.ctx.db, sel.run_id, sel.trajectory_id)
+        ctx = self.app.ctx
+        self.view = views.questions_view(ctx.db, sel.run_id, sel.trajectory_id)
+        if not self.view.questions:
+            self.view = views.live_questions_view(ctx.db, ctx.corpus, sel.run_id, sel.trajectory_id)
         title = literal(f"{sel.trajectory_id} · run {sel.run_id}", "bold")
-        if not self.view.scored:
+        if self.view.live:
+            title.append_text(literal(f"  {self.view.live}", "yellow"))
+        elif not self.view.scored:
             title.append(f"  {views.NOT_SCORED}", "dim")
         self.query_one("#q-title", Static).update(title)
         for n, q in enumerate(self.view.questions):
             ranks = ", ".join(map(str, q.answer_ranks)) or "none"
             table.add_row(Text(q.kind), _verdict(q.verdict), Text(ranks), one_line(q.question, 100),
                           key=str(n))
+        settle(table)
         self._detail(0)
 
     def _detail(self, row: int) -> None:

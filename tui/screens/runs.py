@@ -22,6 +22,11 @@ DIFFICULTIES = [None, "L1", "L2", "L3"]
 QUADRANTS = [None, *views.QUADRANTS]
 
 
+FIRST_CHUNK = 80
+"""Rows added before the first paint (more than a tall terminal shows)."""
+CHUNK = 300
+
+
 def _cycle(options: list, current):
     return options[(options.index(current) + 1) % len(options)]
 
@@ -32,7 +37,8 @@ class RunsScreen(Screen):
     HELP = """\
 ## Runs and trajectories
 One row per run × trajectory: category (C1-C6), difficulty, trajectory type, documents written,
-intrinsic (the store) and extrinsic (answers) scores, Δ = extrinsic − intrinsic and the quadrant.
+intrinsic (the store) and extrinsic (answers) scores, Δ (int−ext) = intrinsic − extrinsic (the report's signed difference: positive when the store
+looks better than the answers) and the quadrant.
 
 - **Enter** open the trajectory in the stepper
 - **/** free-text search (ids, titles, system, category names)
@@ -59,6 +65,8 @@ intrinsic (the store) and extrinsic (answers) scores, Δ = extrinsic − intrins
         self.search_text = ""
         self.sort_key, self.reverse = "trajectory", False
         self.rows: list[views.TrajectoryRow] = []
+        self._fresh = True
+        self._fill_generation = 0
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -73,12 +81,15 @@ intrinsic (the store) and extrinsic (answers) scores, Δ = extrinsic − intrins
         table.focus()
         for label, key in [("system", "system"), ("trajectory", "trajectory"), ("cat", "category"),
                            ("diff", "difficulty"), ("type", "type"), ("docs", "docs"),
-                           ("intrinsic", "intrinsic"), ("extrinsic", "extrinsic"), ("Δ", "delta"),
+                           ("intrinsic", "intrinsic"), ("extrinsic", "extrinsic"), (views.DELTA_LABEL, "delta"),
                            ("quadrant", "quadrant")]:
             table.add_column(label, key=key)
         self.reload()
 
     def on_screen_resume(self) -> None:
+        if self._fresh:  # on_mount has just loaded
+            self._fresh = False
+            return
         self.reload()
 
     def reload(self) -> None:
@@ -107,11 +118,30 @@ intrinsic (the store) and extrinsic (answers) scores, Δ = extrinsic − intrins
         return views.sort_rows(rows, self.sort_key, self.reverse)
 
     def refresh_table(self) -> None:
+        """Fill the first screenful now and the rest in chunks after the paint (a 100× corpus has
+        1,200 rows: adding them all before the first paint costs most of a second)."""
         table = self.query_one(DataTable)
         table.clear()
-        for r in self.shown():
+        rows = self.shown()
+        self._fill_generation += 1
+        self._add(rows[:FIRST_CHUNK])
+        self.query_one("#filters", Static).update(self._filter_line(len(rows)))
+        if len(rows) > FIRST_CHUNK:
+            self._fill_later(rows, FIRST_CHUNK, self._fill_generation)
+
+    def _add(self, rows: list[views.TrajectoryRow]) -> None:
+        table = self.query_one(DataTable)
+        for r in rows:
             table.add_row(*self._cells(r), key=f"{r.run_id}\t{r.trajectory_id}")
-        self.query_one("#filters", Static).update(self._filter_line(table.row_count))
+
+    def _fill_later(self, rows, start: int, generation: int) -> None:
+        def fill() -> None:
+            if generation != self._fill_generation or not self.is_attached:
+                return  # the filter changed meanwhile: a newer fill owns the table
+            self._add(rows[start:start + CHUNK])
+            if start + CHUNK < len(rows):
+                self._fill_later(rows, start + CHUNK, generation)
+        self.set_timer(0.01, fill)
 
     def _cells(self, r: views.TrajectoryRow) -> list:
         q = r.quadrant

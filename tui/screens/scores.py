@@ -40,7 +40,7 @@ def agreement_text(report) -> Text:
     text.append_text(literal(f"{report.system}  ({report.run_id}, scoring {report.scoring})\n", "bold"))
     text.append(f"intrinsic {_ci(a.intrinsic)}   extrinsic {_ci(a.extrinsic)}   "
                 f"filter@θ {_ci(a.intrinsic_filter)}\n")
-    text.append(f"MAD {_f(a.mad)} {_ci(a.mad_ci)}   DivRate {_f(a.div_rate)}   signed mean "
+    text.append(f"MAD {_f(a.mad)} {_ci(a.mad_ci)}   DivRate {_f(a.div_rate)}   signed mean {views.DELTA_LABEL} "
                 f"{_f(a.signed_mean)}   Pearson r {_f(a.pearson_r)}   κ {_f(a.kappa)}   pass "
                 f"agreement {_f(a.pass_agreement)}   PARTIAL share {_f(a.partial_share)}\n")
     text.append("quadrants: ")

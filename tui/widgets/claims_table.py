@@ -9,6 +9,7 @@ from textual.widgets import DataTable
 
 from engine.views import ClaimRow, StepView, short_id
 from tui.text import one_line
+from tui.widgets.fast_table import replace_rows
 
 VERDICT_STYLE = {"YES": "bold green", "PARTIAL": "bold yellow", "NO": "bold red",
                  "UNPARSEABLE": "bold magenta"}
@@ -21,15 +22,13 @@ class ClaimsTable(DataTable):
 
     def on_mount(self) -> None:
         self.cursor_type = "row"
-        for label in ("verdict", "claim", "matched"):
+        for label in ("verdict", "matched", "claim"):  # the claim last: cut at the pane's edge
             self.add_column(label, key=label)
 
     def watch_step(self, step: StepView | None) -> None:
         if step is None:
             return
-        self.clear()
-        for n, c in enumerate(step.claims):
-            self.add_row(*self.cells(c), key=str(n))
+        replace_rows(self, ((str(n), self.cells(c)) for n, c in enumerate(step.claims)))
 
     @staticmethod
     def cells(c: ClaimRow) -> list:
@@ -40,4 +39,4 @@ class ClaimsTable(DataTable):
         claim = Text("▸ " if c.is_doc_claim else "  ", "green")
         claim.append_text(one_line(c.claim, 60))
         matched = Text(", ".join(short_id(m) for m in c.matched[:3]) or "none", "dim" if c.matched else "red")
-        return [verdict, claim, matched]
+        return [verdict, matched, claim]

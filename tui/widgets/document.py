@@ -1,16 +1,31 @@
-"""The current document, literal, with the lines that state a docClaim highlighted."""
+"""The current document, literal, with the docClaims' key phrases highlighted in place."""
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual.containers import VerticalScroll
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from engine.views import StepView
 from tui.text import literal
+from tui.widgets.text_pane import TextPane
 
 CLAIM_STYLE = "bold black on #b5e3a6"
+LINE_STYLE = "on #23361f"
+"""A line that states a docClaim (bigram containment) gets a faint background; the spans that
+carry the claim's key phrase (shared text ≥ 6 characters, its numbers) get CLAIM_STYLE."""
+
+
+def render_line(line) -> Text:
+    """One document line, literal (each piece escaped on its own so spans stay aligned), with the
+    docClaim spans styled — styles are applied to Text ranges, never parsed from the text."""
+    text = Text(style=LINE_STYLE if line.claim else "")
+    at = 0
+    for start, end in line.spans:
+        text.append_text(literal(line.text[at:start]))
+        text.append_text(literal(line.text[start:end], CLAIM_STYLE))
+        at = end
+    text.append_text(literal(line.text[at:]))
+    return text
 
 
 def render_document(step: StepView) -> Text:
@@ -30,20 +45,16 @@ def render_document(step: StepView) -> Text:
             text.append("\n")
     text.append("─" * 40 + "\n", "dim")
     for line in step.lines:
-        text.append_text(literal(line.text, CLAIM_STYLE if line.claim else ""))
+        text.append_text(render_line(line))
         text.append("\n")
     return text
 
 
-class DocumentPane(VerticalScroll):
+class DocumentPane(TextPane):
     """Scrollable document view."""
 
     step: reactive[StepView | None] = reactive(None, always_update=True, init=False)
 
-    def compose(self):
-        yield Static(id="document-body")
-
     def watch_step(self, step: StepView | None) -> None:
         if step is not None:
-            self.query_one("#document-body", Static).update(render_document(step))
-            self.scroll_home(animate=False)
+            self.show_text(render_document(step))

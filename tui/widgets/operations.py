@@ -4,12 +4,11 @@ model's operation, the temporal guard's effect, and the fact before → after.""
 from __future__ import annotations
 
 from rich.text import Text
-from textual.containers import VerticalScroll
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from engine.views import Operation, StepView
 from tui.text import literal, one_line
+from tui.widgets.text_pane import TextPane
 
 OP_STYLE = {"create": "green", "update": "cyan", "reinforce": "blue", "supersede": "magenta"}
 
@@ -63,12 +62,9 @@ def render_operations(step: StepView) -> Text:
     return text
 
 
-class OperationLog(VerticalScroll):
+class OperationLog(TextPane):
     step: reactive[StepView | None] = reactive(None, always_update=True, init=False)
-
-    def compose(self):
-        yield Static(id="operations-body")
 
     def watch_step(self, step: StepView | None) -> None:
         if step is not None:
-            self.query_one("#operations-body", Static).update(render_operations(step))
+            self.show_text(render_operations(step))

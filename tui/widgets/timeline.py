@@ -8,6 +8,7 @@ from textual.widgets import DataTable
 
 from engine.views import StepView
 from tui.text import literal
+from tui.widgets.fast_table import settle
 
 ACTION_STYLE = {"create": "green", "update": "cyan", "reinforce": "blue", "supersede": "magenta",
                 "conflict": "red", "distractor": "dim"}
@@ -34,6 +35,7 @@ class Timeline(DataTable):
             self.clear()
             for e in step.timeline:
                 self.add_row(*self._cells(e), key=str(e.position))
+            settle(self)
         if self.cursor_row != step.position:
             self.move_cursor(row=step.position, animate=False)
 

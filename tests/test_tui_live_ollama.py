@@ -1,0 +1,97 @@
+"""`seorap demo` against Ollama (the local fake server speaking the Ollama API, answered by the
+engine's stand-in): reachable → variant A runs live; not reachable → the banner says so. And a live
+A run started by keyboard from the live view writes facts that the stepper then shows."""
+
+from __future__ import annotations
+
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+
+from engine.config import Config
+from engine.standin import StandinBackend, ollama_handler
+from engine.store import open_db
+from ollama_fake import closed_port_url
+from tui.factory import make_app
+from tui.ollama_probe import probe
+from tui.widgets.store_table import StoreTable
+
+SIZE = (160, 45)
+GARAM = "ko-c5-garam-db"
+
+
+def live_config(host: str) -> Config:
+    """Ollama for the write path (qwen3.5:9b), offline judge/answerer/embedder for scoring."""
+    return Config.offline(host=host)
+
+
+def test_probe_says_reachable_or_not(ollama_server):
+    ok = probe(live_config(ollama_server.url))
+    assert ok.reachable and "reachable at" in ok.message and "qwen3.5:9b" in ok.message
+    closed = closed_port_url()
+    down = probe(live_config(closed))
+    assert not down.reachable
+    assert down.message.startswith(f"Ollama not reachable at {closed} — showing offline reference")
+    assert "`ollama serve`" in down.message and "6 → a" in down.message
+    ollama_server.models.pop("qwen3.5:9b")
+    missing = probe(live_config(ollama_server.url))
+    assert not missing.reachable and "qwen3.5:9b" in missing.message
+
+
+async def test_demo_without_ollama_shows_the_offline_banner(ref):
+    path, ids = ref
+    host = closed_port_url()
+    app = make_app(path, probe_ollama=True, live_config=live_config(host))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.current_mode == "runs"
+        banner = str(app.screen.query_one("#banner").content)
+        assert f"Ollama not reachable at {host}" in banner
+        assert app.screen.query_one("#runs-table").row_count == 36  # reference runs browsable
+
+
+async def test_demo_with_ollama_runs_variant_a_live(ref, ollama_server):
+    ollama_server.handler = ollama_handler(StandinBackend())
+    path, ids = ref
+    app = make_app(path, probe_ollama=True, live_config=live_config(ollama_server.url))
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):  # the probe answers, the live view opens and starts A
+            await pilot.pause(0.05)
+            if app.current_mode == "live" and app.screen.busy():
+                break
+        assert app.current_mode == "live" and app.screen.busy()
+        assert "Ollama reachable" in app.ctx.banner
+        for _ in range(200):  # the write path is talking to the server
+            if ollama_server.bodies("/api/chat"):
+                break
+            await pilot.pause(0.05)
+        await pilot.press("x")  # cancel: finished documents stay, the run resumes later
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("1")  # the reference runs stay browsable
+        assert app.screen.query_one("#runs-table").row_count >= 36
+    assert any(r["system"] == "A" for r in open_db(path).query("SELECT system FROM runs"))
+    chats = ollama_server.bodies("/api/chat")
+    assert chats and all(b["model"] == "qwen3.5:9b" for b in chats)
+
+
+async def test_live_a_from_the_live_view_writes_facts_the_stepper_shows(ref, ollama_server):
+    ollama_server.handler = ollama_handler(StandinBackend())
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"], trajectory_id=GARAM,
+                   live_config=live_config(ollama_server.url))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("6", "t", "a")  # live view, scope: this trajectory, A/B/C on Ollama
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "finished" in str(app.screen.query_one("#live-status").content)
+        assert app.screen.facts_seen > 0
+        db = open_db(path)
+        run_a = next(r["run_id"] for r in db.query("SELECT run_id FROM runs WHERE system='A'"))
+        written = db["facts"].count_where("run_id=? AND trajectory_id=?", [run_a, GARAM])
+        assert written > 0
+        app.ctx.selection.run_id = run_a
+        await pilot.press("2", "end")
+        await pilot.pause()
+        store = app.screen.query_one(StoreTable)
+        assert store.row_count > 0
+        assert run_a in str(app.screen.query_one("#step-title").content)

@@ -1,0 +1,86 @@
+"""Demo tour, side by side (key s in view 7): the compensation case and the bottleneck case in two
+panels — each the trajectory's final store (marks, confidence, stale facts in red) and its expected
+claims with the judge's verdicts, under the run's own diagnosis."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from engine import views
+from tui.messages import OpenTrajectory
+from tui.text import literal, one_line
+from tui.widgets.claims_table import ClaimsTable
+from tui.widgets.store_table import StoreTable
+
+CASES = ("compensation", "bottleneck")
+
+
+def case_title(quadrant: str, stop: views.TourStop | None, step: views.StepView | None) -> Text:
+    text = Text(quadrant.upper(), "bold reverse")
+    if stop is None:
+        text.append(f"\nno {quadrant} case among the scored runs", "dim")
+        return text
+    text.append(" ")
+    text.append_text(literal(f"{stop.system} · {stop.trajectory_id}", "bold"))
+    if stop.intrinsic is not None and stop.extrinsic is not None:
+        text.append(f"  intrinsic {stop.intrinsic:.2f} · extrinsic {stop.extrinsic:.2f} · "
+                    f"{views.DELTA_LABEL} {stop.intrinsic - stop.extrinsic:+.2f}")
+    if step is not None and step.stale_facts:
+        text.append(f"  · {len(step.stale_facts)} stale", "bold red")
+    text.append("\n")
+    text.append_text(one_line(stop.diagnosis or "(no diagnosis recorded)", 150, "italic"))
+    return text
+
+
+class SideBySideScreen(Screen):
+    HELP = """\
+## Demo tour, side by side
+Left the LLM-compensation case, right the retrieval-bottleneck case, each at its last document:
+the store (marks, confidence; red = an active fact that still states a stale claim) and the
+expected claims of the final state with the judge's verdicts, under the run's own diagnosis.
+
+- **c** / **b** open the compensation / bottleneck case in the stepper, **Esc** back to the tour
+"""
+
+    BINDINGS = [
+        Binding("c", "open('compensation')", "open compensation"),
+        Binding("b", "open('bottleneck')", "open bottleneck"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="side-body"):
+            for q in CASES:
+                with Vertical(classes="side-col"):
+                    yield Static(id=f"side-{q}-title", classes="side-title")
+                    yield Static("Store at the last document", classes="pane-title")
+                    yield StoreTable(id=f"side-{q}-store", classes="side-store")
+                    yield Static("Expected claims of the final state", classes="pane-title")
+                    yield ClaimsTable(id=f"side-{q}-claims", classes="side-claims")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        ctx = self.app.ctx
+        self.stops = views.demo_tour(ctx.db, ctx.corpus)
+        for q in CASES:
+            stop = self.stops.get(q)
+            step = None
+            if stop is not None:
+                step = views.step_view(ctx.db, ctx.corpus, stop.run_id, stop.trajectory_id, 10**6,
+                                       ctx.selection.judge_mode)
+                self.query_one(f"#side-{q}-store", StoreTable).step = step
+                self.query_one(f"#side-{q}-claims", ClaimsTable).step = step
+            self.query_one(f"#side-{q}-title", Static).update(case_title(q, stop, step))
+
+    def action_open(self, quadrant: str) -> None:
+        stop = self.stops.get(quadrant)
+        if stop is None:
+            self.notify(f"no {quadrant} case in this database", severity="warning")
+            return
+        self.app.pop_screen()
+        self.app.post_message(OpenTrajectory(stop.run_id, stop.trajectory_id))
