@@ -33,10 +33,12 @@ def cli() -> None:
 def _register() -> None:
     for name in COMMAND_MODULES:
         module = importlib.import_module(name)
-        for value in vars(module).values():
-            if isinstance(value, click.Command) and value.name and getattr(value, "__module__", name):
-                if getattr(value.callback, "__module__", None) == name:
-                    cli.add_command(value)
+        commands = [v for v in vars(module).values()
+                    if isinstance(v, click.Command) and getattr(v.callback, "__module__", None) == name]
+        nested = {id(sub) for c in commands if isinstance(c, click.Group) for sub in c.commands.values()}
+        for command in commands:
+            if id(command) not in nested:
+                cli.add_command(command)
 
 
 _register()

@@ -11,8 +11,8 @@
 
 ``kiwi`` (optional, needs ``pip install seorap[kiwi]``): kiwipiepy morphemes, keeping content
   morphemes only (nouns, numerals, foreign words, numbers, verb and adjective stems, roots,
-  general adverbs), lowercased. Particles and endings are dropped, so ``데이터베이스를`` and
-  ``데이터베이스가`` share ``데이터베이스``. kiwipiepy is imported on first use.
+  general adverbs), lowercased. Particles and endings are dropped, so ``예산이`` and
+  ``예산을`` share ``예산``. kiwipiepy is imported on first use.
 """
 
 from __future__ import annotations
@@ -43,12 +43,39 @@ def bigrams(word: str) -> list[str]:
     return [word[i : i + 2] for i in range(len(word) - 1)]
 
 
+MEMO_MAX_CHARS = 512
+"""Texts up to this length (facts, claims, questions) are memoised; longer ones (documents) are not,
+so the cache stays small (at most 65,536 short texts)."""
+
+
 def bigram_tokens(text: str) -> list[str]:
-    """The ``bigram`` tokenizer (see the module docstring)."""
+    """The ``bigram`` tokenizer (see the module docstring). Short texts are memoised (scoring
+    re-tokenizes the same claims and facts many times); each call returns a fresh list."""
+    if len(text) > MEMO_MAX_CHARS:
+        return list(_bigram_tokens(text))
+    return list(_bigram_tuple(text))
+
+
+def bigram_set(text: str) -> frozenset[str]:
+    """The distinct bigram tokens of ``text`` (memoised; for overlap measures such as token F1)."""
+    if len(text) > MEMO_MAX_CHARS:
+        return frozenset(_bigram_tokens(text))
+    return _bigram_frozenset(text)
+
+
+def _bigram_tokens(text: str) -> tuple[str, ...]:
     tokens: list[str] = []
     for word in words(text):
         tokens.extend(bigrams(word))
-    return tokens
+    return tuple(tokens)
+
+
+_bigram_tuple = lru_cache(maxsize=1 << 16)(_bigram_tokens)
+
+
+@lru_cache(maxsize=1 << 16)
+def _bigram_frozenset(text: str) -> frozenset[str]:
+    return frozenset(_bigram_tuple(text))
 
 
 @lru_cache(maxsize=1)
