@@ -870,3 +870,120 @@ def _tour_stop(q, hit, systems, corpus) -> TourStop:
     return TourStop(q, run_id, systems.get(run_id, "?"), trajectory_id, title,
                     card.get("intrinsic_full"), (card.get("extrinsic") or {}).get("compound"),
                     card.get("diagnosis") or "")
+
+
+# ---------------------------------------------------------------------------------------------
+# demo tour fallback: "store wrong, answer right" caught by the stale-fact count
+
+
+@dataclass(frozen=True)
+class StaleFactRow:
+    fact_id: str
+    text: str
+    stale_claims: list[str]
+    """The trajectory's stale claims this fact still states (SCORING's lexical ``holds``)."""
+
+
+@dataclass(frozen=True)
+class AnsweredQuestion:
+    kind: str
+    item: str
+    question: str
+    answer: str
+    verdict: str | None
+
+
+@dataclass(frozen=True)
+class StaleCase:
+    """A trajectory whose final store holds stale facts (SCORING's count > 0) while its answers
+    scored extrinsic ≥ 0.5: the store is wrong, the answer right, yet it is not in the compensation
+    quadrant because intrinsic coverage is recall-only. Every figure and text is the run's own."""
+
+    run_id: str
+    system: str
+    trajectory_id: str
+    title: str
+    quadrant: str | None
+    intrinsic: float | None
+    extrinsic: float | None
+    stale_count: int
+    """The stored stale-fact count of the trajectory's score card (final state)."""
+    stale_facts: list[StaleFactRow]
+    questions: list[AnsweredQuestion]
+    current_run: bool
+    """True when the case comes from the run the app has selected."""
+
+
+def _stale_count(card: dict) -> int:
+    return int((card.get("intrinsic") or {}).get("stale_facts") or 0)
+
+
+def stale_case(db, corpus: Corpus, current_run: str | None = None, cut: float = 0.5) -> StaleCase | None:
+    """The trajectory with stale facts > 0 and extrinsic ≥ ``cut``: from ``current_run`` when it has
+    one, else from any scored run; highest extrinsic, then most stale facts, then ids."""
+    systems = {r.run_id: r.system for r in list_runs(db)}
+    hits = [(k, c) for k, c in score_cards(db).items()
+            if _stale_count(c) > 0 and ((c.get("extrinsic") or {}).get("compound") or 0) >= cut
+            and k[1] in {t.id for t in corpus.trajectories}]
+    if not hits:
+        return None
+    hits.sort(key=lambda kc: (kc[0][0] != current_run, -(kc[1]["extrinsic"]["compound"]),
+                              -_stale_count(kc[1]), kc[0]))
+    (run_id, trajectory_id), card = hits[0]
+    t = corpus.get(trajectory_id)
+    questions = [AnsweredQuestion(q.kind, q.item, q.question, q.answer, q.verdict)
+                 for q in questions_view(db, run_id, trajectory_id).questions]
+    return StaleCase(run_id, systems.get(run_id, "?"), trajectory_id, t.title, card.get("quadrant"),
+                     card.get("intrinsic_full"), card["extrinsic"]["compound"], _stale_count(card),
+                     _stale_rows(db, t, run_id, (card.get("intrinsic") or {}).get("stale_fact_ids") or []),
+                     questions, run_id == current_run)
+
+
+def _stale_rows(db, t: Trajectory, run_id: str, fact_ids: list[str]) -> list[StaleFactRow]:
+    """The stored stale facts (ids from the score card) with the stale claims each still states."""
+    from engine.scoring import lexical, metrics
+
+    last = len(t.states) - 1
+    stale = metrics.stale_claims_at([s.claims for s in t.states], [s.stale_claims for s in t.states], last)
+    facts = {f.id: f.text for f in facts_at(db, run_id, t.id)}
+    return [StaleFactRow(fid, facts.get(fid, ""), [c for c in stale if lexical.holds(c, facts.get(fid, ""))])
+            for fid in fact_ids]
+
+
+# ---------------------------------------------------------------------------------------------
+# score cards: the re-scoring diff full vs filter (SPEC §5.4)
+
+
+@dataclass(frozen=True)
+class MovedVerdict:
+    change: str
+    """credited | penalised | unparseable (engine.scoring.rulers classes)."""
+    trajectory_id: str
+    item: str
+    text: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class RulerDiff:
+    before: str
+    after: str
+    counts: dict[str, int]
+    moved: list[MovedVerdict]
+
+
+def full_vs_filter_diff(db, run_id: str, scoring: str | None = None) -> RulerDiff | None:
+    """Every claim verdict the similarity filter moved in one run's (latest) scoring, classified
+    by engine.scoring.rulers; None when the run is not scored."""
+    try:
+        from engine.scoring.rulers import full_vs_filter
+    except ImportError:
+        return None
+    scoring = scoring or latest_scoring(db, run_id)
+    if scoring is None:
+        return None
+    diff = full_vs_filter(db, run_id, scoring)
+    return RulerDiff("full", "filter", diff.counts(), [
+        MovedVerdict(m["change"], m["trajectory_id"], m["item"], m["text"] or "", m["from"] or "",
+                     m["to"] or "") for m in diff.moved()])

@@ -42,7 +42,53 @@ def explain(stop: views.TourStop | None, quadrant: str) -> Text:
     return text
 
 
+def explain_stale(case: views.StaleCase, current_run: str | None) -> Text:
+    """The labelled fallback when no trajectory is in the compensation quadrant: store wrong,
+    answer right, caught by the stale-fact count — every figure and text from the stored run."""
+    text = Text("\n\nOFFERED INSTEAD: A STALE-FACT CASE (not in the compensation quadrant)\n",
+                "bold black on yellow")
+    text.append("From ")
+    text.append("the current run " if case.current_run else "run ")
+    text.append_text(literal(f"{case.system} ({case.run_id})", "bold"))
+    if not case.current_run and current_run:
+        text.append_text(literal(f" — the current run {current_run} has none", "dim"))
+    text.append(": trajectory ")
+    text.append_text(literal(f"{case.trajectory_id} ({case.title})", "bold"))
+    text.append(f", intrinsic {_f(case.intrinsic)}, extrinsic {_f(case.extrinsic)}, quadrant "
+                f"{case.quadrant or '—'}.\n\n")
+    text.append(f"Its final store still holds {case.stale_count} stale fact"
+                f"{'s' if case.stale_count != 1 else ''}:\n", "bold red")
+    for f in case.stale_facts:
+        text.append("  ✗ ")
+        text.append_text(literal(f.text or views.short_id(f.fact_id), "red"))
+        if f.stale_claims:
+            text.append("  — states the stale claim ", "dim")
+            text.append_text(literal(" / ".join(f.stale_claims), "italic"))
+        text.append("\n")
+    text.append("\nThe answers, with the judge's verdicts:\n", "bold")
+    for q in case.questions:
+        text.append_text(literal(f"  {q.item} ", "dim"))
+        text.append_text(literal(q.question))
+        text.append("\n    → ")
+        text.append_text(literal(q.answer or "(no answer stored)"))
+        text.append("  ")
+        text.append(q.verdict or "—", "bold green" if q.verdict == "YES" else "bold")
+        text.append("\n")
+    text.append("\nWhy it is not flagged as compensation: intrinsic coverage is recall-only — it "
+                f"counts the expected claims the store holds ({_f(case.intrinsic)} here) and never "
+                "looks at what else the store holds, so it did not see these facts. The stale-fact "
+                f"count ({case.stale_count}) did: the store is wrong, and the answers still scored "
+                f"extrinsic {_f(case.extrinsic)}.", "italic")
+    return text
+
+
+def _f(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
 class DemoScreen(Screen):
+    stale: views.StaleCase | None = None
+
     HELP = """\
 ## Demo tour
 Left: the run's LLM-compensation case, right: its retrieval-bottleneck case (the scored trajectory
@@ -50,7 +96,12 @@ with the widest intrinsic/extrinsic gap in each quadrant). The explanation is th
 diagnosis: stale facts the answerer saw and overrode, or where the answer-holding facts ranked and
 what outranked them.
 
-- **c** open the compensation case in the stepper, **b** the bottleneck case, **q** its questions
+When no trajectory is in the compensation quadrant (typical for the reference systems), the left
+column offers, labelled as such, a stale-fact case: a trajectory whose store still holds stale facts
+while its answers scored ≥ 0.5 — from the current run if it has one, else from the run named there.
+
+- **c** open the compensation case (or the stale-fact case) in the stepper, **b** the bottleneck
+  case, **q** the bottleneck case's questions
 - **s** both cases side by side: each one's final store and claims with verdicts, in two panels
 """
 
@@ -84,11 +135,19 @@ what outranked them.
         if not views.score_cards(ctx.db):
             banner.append(f"\n{views.NOT_SCORED}", "dim")
         self.query_one("#demo-banner", Static).update(banner)
+        self.stale = None
+        if self.stops.get("compensation") is None:
+            self.stale = views.stale_case(ctx.db, ctx.corpus, ctx.selection.run_id)
         for q in ("compensation", "bottleneck"):
-            self.query_one(f"#demo-{q}", Static).update(explain(self.stops.get(q), q))
+            text = explain(self.stops.get(q), q)
+            if q == "compensation" and self.stale is not None:
+                text.append_text(explain_stale(self.stale, ctx.selection.run_id))
+            self.query_one(f"#demo-{q}", Static).update(text)
 
     def action_open(self, quadrant: str) -> None:
         stop = self.stops.get(quadrant)
+        if stop is None and quadrant == "compensation" and self.stale is not None:
+            stop = self.stale
         if stop is None:
             self.notify(f"no {quadrant} case in this database", severity="warning")
             return

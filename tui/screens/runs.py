@@ -93,6 +93,8 @@ looks better than the answers) and the quadrant.
         self.reload()
 
     def reload(self) -> None:
+        if not self.query("#banner"):  # a RunsChanged can arrive before compose; on_mount loads then
+            return
         ctx = self.app.ctx
         self.rows = views.trajectory_rows(ctx.db, ctx.corpus)
         self.runs = views.list_runs(ctx.db)

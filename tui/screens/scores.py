@@ -8,7 +8,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker, WorkerState
@@ -49,13 +49,75 @@ def agreement_text(report) -> Text:
     return text
 
 
+def _sd(mean, sd) -> str:
+    return "—" if mean is None else f"{mean:.2f}" + ("" if sd is None else f" ± {sd:.2f}")
+
+
+def rulers_text(report, diff: views.RulerDiff | None) -> Text:
+    """Rulers (intrinsic per judging setup and the spread), seeds (mean ± sd, n ≥ 2), the CIs per
+    category and difficulty, and the verdicts the filter moved (SPEC §5.3-§5.4)."""
+    text = Text("Rulers", "bold")
+    spread = f" · spread {_f(report.rulers_spread)}" if report.rulers_spread is not None else ""
+    text.append(f" (intrinsic per judging setup{spread})\n", "dim")
+    for r in report.rulers:
+        text.append_text(literal(f"  {r.scoring} {r.mode}", "bold"))
+        text.append(f"  intrinsic {_f(r.intrinsic)} · extrinsic {_f(r.extrinsic)} · n {r.n}\n")
+    if not report.rulers:
+        text.append("  one judging setup stored\n", "dim")
+    s = report.aggregate.seeds
+    text.append("Seeds ", "bold")
+    if s is not None and s.n >= 2:
+        text.append(f"n {s.n} (seeds {', '.join('—' if x is None else str(x) for x in s.seeds)}): "
+                    f"intrinsic {_sd(s.intrinsic_mean, s.intrinsic_sd)} · "
+                    f"extrinsic {_sd(s.extrinsic_mean, s.extrinsic_sd)}\n")
+    else:
+        text.append("one run of this configuration (mean ± sd needs n ≥ 2 seeds)\n", "dim")
+    text.append("By category and difficulty", "bold")
+    text.append(" (mean [95% CI])\n", "dim")
+    a = report.aggregate
+    for name, g in {**a.by_category, **a.by_difficulty}.items():
+        text.append_text(literal(f"  {name:<4}", "bold"))
+        text.append(f" n {g.n:<2} intrinsic {_ci(g.intrinsic_ci) if g.intrinsic_ci else _f(g.intrinsic)}"
+                    f" · extrinsic {_ci(g.extrinsic_ci) if g.extrinsic_ci else _f(g.extrinsic)}\n")
+    text.append_text(moved_text(diff))
+    return text
+
+
+CHANGE_STYLE = {"credited": "green", "penalised": "red", "unparseable": "magenta"}
+
+
+def moved_text(diff: views.RulerDiff | None, limit: int = 30) -> Text:
+    """The 'verdicts that moved' panel: full → filter counts and the moved claims, listed."""
+    text = Text("Verdicts that moved", "bold")
+    if diff is None:
+        return text.append(f"  {views.NOT_SCORED}\n", "dim")
+    text.append(f" ({diff.before} → {diff.after})  ", "dim")
+    for name, n in diff.counts.items():
+        text.append(f"{name} {n}  ", CHANGE_STYLE.get(name, ""))
+    text.append("\n")
+    for m in diff.moved[:limit]:
+        text.append(f"  {m.change:<11}", CHANGE_STYLE.get(m.change, ""))
+        text.append_text(literal(f" {m.before} → {m.after}  {m.trajectory_id} {m.item}  ", "dim"))
+        text.append_text(literal(m.text))
+        text.append("\n")
+    if len(diff.moved) > limit:
+        text.append(f"  … and {len(diff.moved) - limit} more\n", "dim")
+    if not diff.moved:
+        text.append("  no verdict moved\n", "dim")
+    return text
+
+
 class ScoresScreen(Screen):
     HELP = """\
 ## Score cards
 Left: intrinsic (x) against extrinsic (y) per trajectory of the selected run, split at 0.5 into
 four quadrants: healthy (both ≥ 0.5), LLM compensation (answers right, store wrong), retrieval
 bottleneck (store right, answers wrong), both low. Right: per-category and per-difficulty means.
-Bottom: agreement figures with cluster-bootstrap 95% CIs, and every run side by side.
+Bottom left: agreement figures with cluster-bootstrap 95% CIs. Bottom right: the rulers
+(intrinsic per judging setup stored for the run, and their spread), repeated seeds (mean ± sd when
+n ≥ 2), intrinsic and extrinsic per category and difficulty with 95% CIs, and the verdicts that
+moved between the `full` and `filter` judge views (newly credited / penalised, listed). Last: every
+run side by side.
 
 - **v** next run, **Enter** on a run row selects it, **r** recompute
 """
@@ -65,6 +127,7 @@ Bottom: agreement figures with cluster-bootstrap 95% CIs, and every run side by 
     def __init__(self) -> None:
         super().__init__()
         self.reports: list = []
+        self.diffs: dict[str, views.RulerDiff | None] = {}
         self.current = 0
 
     def compose(self) -> ComposeResult:
@@ -73,7 +136,10 @@ Bottom: agreement figures with cluster-bootstrap 95% CIs, and every run side by 
         with Horizontal(id="scores-top"):
             yield PlotextPlot(id="scatter")
             yield PlotextPlot(id="bars")
-        yield Static(id="agreement")
+        with Horizontal(id="scores-bottom"):
+            yield Static(id="agreement")
+            with VerticalScroll(id="rulers-box"):
+                yield Static(id="rulers")
         yield DataTable(id="variants", cursor_type="row")
         yield Footer()
 
@@ -96,14 +162,15 @@ Bottom: agreement figures with cluster-bootstrap 95% CIs, and every run side by 
     def compute(self) -> list:
         ctx = self.app.ctx
         db = open_db(ctx.db_path) if ctx.db_path else ctx.db
-        return [r for r in (views.run_report(db, run.run_id) for run in views.list_runs(db)) if r]
+        reports = [r for r in (views.run_report(db, run.run_id) for run in views.list_runs(db)) if r]
+        return reports, {r.run_id: views.full_vs_filter_diff(db, r.run_id, r.scoring) for r in reports}
 
     @on(Worker.StateChanged)
     def _done(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "scores":
             return
         if event.state == WorkerState.SUCCESS:
-            self.reports = event.worker.result
+            self.reports, self.diffs = event.worker.result
             sel = self.app.ctx.selection.run_id
             ids = [r.run_id for r in self.reports]
             self.current = ids.index(sel) if sel in ids else 0
@@ -122,6 +189,7 @@ Bottom: agreement figures with cluster-bootstrap 95% CIs, and every run side by 
         self._scatter(report)
         self._bars(report)
         self.query_one("#agreement", Static).update(agreement_text(report))
+        self.query_one("#rulers", Static).update(rulers_text(report, self.diffs.get(report.run_id)))
         self._variants()
 
     def _scatter(self, report) -> None:

@@ -9,13 +9,14 @@ from textual.widgets import DataTable
 
 from engine.views import ClaimRow, StepView, short_id
 from tui.text import one_line
+from tui.widgets.one_frame import OneFrameScroll
 from tui.widgets.fast_table import replace_rows
 
 VERDICT_STYLE = {"YES": "bold green", "PARTIAL": "bold yellow", "NO": "bold red",
                  "UNPARSEABLE": "bold magenta"}
 
 
-class ClaimsTable(DataTable):
+class ClaimsTable(OneFrameScroll, DataTable):
     """Row key = claim index within the state."""
 
     step: reactive[StepView | None] = reactive(None, always_update=True, init=False)

@@ -24,6 +24,8 @@ def settle(table: DataTable) -> None:
         new_rows = table._new_rows.copy()
         table._new_rows.clear()
         table._update_dimensions(new_rows)
+    if hasattr(table, "sync_scrollbars"):  # tui.widgets.one_frame: the scrollbars too, before layout
+        table.sync_scrollbars()
 
 
 def replace_rows(table: DataTable, rows: Iterable[tuple[str, Sequence]]) -> None:

@@ -9,13 +9,14 @@ from textual.widgets import DataTable
 
 from engine.views import StepView, StoreFact, short_id
 from tui.text import one_line
+from tui.widgets.one_frame import OneFrameScroll
 from tui.widgets.fast_table import replace_rows
 
 MARK_STYLE = {"NEW": "bold green", "UPDATED": "bold cyan", "REINFORCED": "bold blue",
               "SUPERSEDED": "bold magenta"}
 
 
-class StoreTable(DataTable):
+class StoreTable(OneFrameScroll, DataTable):
     """Row key = fact id (Enter opens its history)."""
 
     step: reactive[StepView | None] = reactive(None, always_update=True, init=False)

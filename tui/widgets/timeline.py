@@ -8,13 +8,14 @@ from textual.widgets import DataTable
 
 from engine.views import StepView
 from tui.text import literal
+from tui.widgets.one_frame import OneFrameScroll
 from tui.widgets.fast_table import settle
 
 ACTION_STYLE = {"create": "green", "update": "cyan", "reinforce": "blue", "supersede": "magenta",
                 "conflict": "red", "distractor": "dim"}
 
 
-class Timeline(DataTable):
+class Timeline(OneFrameScroll, DataTable):
     """One row per arriving document; the cursor is the current step."""
 
     step: reactive[StepView | None] = reactive(None, always_update=True, init=False)
