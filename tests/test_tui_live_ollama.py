@@ -95,3 +95,25 @@ async def test_live_a_from_the_live_view_writes_facts_the_stepper_shows(ref, oll
         store = app.screen.query_one(StoreTable)
         assert store.row_count > 0
         assert run_a in str(app.screen.query_one("#step-title").content)
+
+
+async def test_fresh_demo_runs_reference_systems_and_keeps_the_banner_in_view(tmp_path):
+    """A first `seorap demo`: empty database → reference systems run in the live view → the runs
+    view opens with the banner visible on screen (not scrolled away above the table)."""
+    from tui.factory import bundled_corpus_path
+
+    path = tmp_path / "demo.db"
+    host = closed_port_url()
+    app = make_app(path, corpus=bundled_corpus_path(), db=open_db(path), banner="reference systems",
+                   autorun=["oracle", "oracle-stale", "oracle-merged"], probe_ollama=True,
+                   live_config=live_config(host))
+    async with app.run_test(size=(150, 30)) as pilot:  # fewer lines than rows: the table scrolls
+        for _ in range(120):
+            await pilot.pause(0.25)
+            if app.current_mode == "runs" and app.screen.query_one("#runs-table").row_count == 36:
+                break
+        await app.workers.wait_for_complete()
+        await pilot.pause(1.0)  # the rest of the rows fill in after the first paint
+        banner = app.screen.query_one("#banner")
+        assert f"Ollama not reachable at {host}" in str(banner.content)
+        assert banner.region.y >= 1 and banner.region.height >= 1, banner.region
