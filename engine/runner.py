@@ -4,9 +4,11 @@ Order of work (grouped by model so Ollama does not swap back and forth):
 
 1. preflight: without --offline/--replay, Ollama must answer and have every model before any work;
 2. phase ``extract``: every pending document of every LLM system, in parallel (extraction does not
-   depend on the store); results come back through the call log on resume; then, when vectors are
-   cached, every extracted observation is embedded in batches (so the embedding model is not
-   interleaved with the synthesizer);
+   depend on the store); results are NOT kept in memory: the call log holds them, and the write
+   phase re-reads each document's extraction from it (a cache hit: no model call), so memory stays
+   bounded however large the corpus (SPEC §8: 100× under 500 MB) while the grouping by model stays
+   global; then, when vectors are cached, every extracted observation is embedded in batches (so
+   the embedding model is not interleaved with the synthesizer);
 3. phase ``write <system>``: per trajectory the documents are written in arrival order (each
    synthesis reads the store the previous document left), trajectories in parallel on a pool of
    ``concurrency`` threads; each document commits in ONE transaction with its ``documents`` row;
@@ -54,7 +56,8 @@ class RunContext:
     embedder: object | None = None
     progress: Progress = field(default_factory=NullProgress)
     extractions: dict = field(default_factory=dict)
-    """(trajectory_id, position) -> extraction result (LLM systems, phase 1)."""
+    """(trajectory_id, position) -> extraction result, only when the client has no call log to
+    re-read it from (the runner's client always has one, so this stays empty there)."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -237,30 +240,45 @@ def _extract_phase(contexts, trajs, db, workers, progress, cancel) -> None:
     def one(job):
         system, ctx, trajectory, arrival = job
         _check(cancel)
-        ctx.extractions[(trajectory.id, arrival.position)] = system.extract(arrival, ctx)
+        result = system.extract(arrival, ctx)  # logged in the calls table; re-read when writing
+        if not _rereadable(ctx):
+            ctx.extractions[(trajectory.id, arrival.position)] = result
         progress.advance(trajectory.id, 1, arrival.document.id)
 
     _pool(one, jobs, workers)
     progress.finish_phase()
-    _prefetch_vectors(contexts)
+    _prefetch_vectors(jobs, cancel)
+
+
+def _rereadable(ctx: RunContext) -> bool:
+    """True when the client logs calls, so an extraction can be served again from the log."""
+    return getattr(ctx.client, "db", None) is not None
 
 
 EMBED_BATCH = 256
 
 
-def _prefetch_vectors(contexts) -> None:
+def _prefetch_vectors(jobs, cancel=None) -> None:
     """Embed every extracted observation before the write phase when vectors are cached (an
     Ollama or bge-m3 embedder), so the embedding model is not interleaved with the synthesizer
-    document by document (SPEC §8: one model swap per model per phase)."""
-    embedder = next((ctx.embedder for _, ctx in contexts if ctx.embedder is not None), None)
+    document by document (SPEC §8: one model swap per model per phase). Extractions are re-read
+    from the call log (no model call) and embedded EMBED_BATCH texts at a time, so memory stays
+    bounded by a batch; a text seen before is served from the vector cache."""
+    embedder = next((ctx.embedder for _, ctx, _, _ in jobs if ctx.embedder is not None), None)
     if embedder is None or not hasattr(embedder, "db"):  # no cache: nothing to gain
         return
-    texts = [o.text.strip() for _, ctx in contexts for result in ctx.extractions.values()
-             if getattr(result, "value", None) is not None
-             for o in result.value.observations if o.text.strip()]
-    texts = list(dict.fromkeys(texts))
-    for i in range(0, len(texts), EMBED_BATCH):
-        embedder.embed(texts[i:i + EMBED_BATCH])
+    batch: dict[str, None] = {}
+    for system, ctx, trajectory, arrival in jobs:
+        _check(cancel)
+        result = ctx.extractions.get((trajectory.id, arrival.position)) or system.extract(arrival, ctx)
+        if getattr(result, "value", None) is None:
+            continue
+        batch.update((o.text.strip(), None) for o in result.value.observations if o.text.strip())
+        if len(batch) >= EMBED_BATCH:
+            embedder.embed(list(batch))
+            batch.clear()
+    if batch:
+        embedder.embed(list(batch))
 
 
 def _write_phase(system, ctx: RunContext, trajs, db, workers, progress, cancel) -> None:

@@ -8,6 +8,7 @@ writes in ONE transaction, together with the ``documents`` row that marks the do
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -70,6 +71,63 @@ class Observation:
     vector: np.ndarray | None = None
 
 
+class VectorIndex:
+    """The fact vectors of one trajectory as rows of one preallocated matrix, so the k nearest
+    active facts of an observation are one matrix-vector product (no per-observation ``vstack``).
+
+    Rows are appended as facts appear and never move; a superseded fact (or one without a vector
+    yet) is masked out. Changed facts are marked with :meth:`touch` and re-read lazily."""
+
+    def __init__(self) -> None:
+        self.facts: list[Fact] = []
+        self.rows: dict[str, int] = {}
+        self.matrix: np.ndarray | None = None
+        self.live = np.zeros(0, dtype=bool)
+        self.dirty: dict[str, Fact] = {}
+
+    def touch(self, fact: Fact) -> None:
+        self.dirty[fact.id] = fact
+
+    def nearest(self, vector: np.ndarray, k: int) -> list[tuple[Fact, float]]:
+        """The k active facts most similar to ``vector`` (cosine on L2-normalised vectors), ties
+        broken by fact id; (fact, similarity) pairs, most similar first."""
+        self._flush()
+        n = len(self.facts)
+        live = np.flatnonzero(self.live[:n])
+        if not live.size or k <= 0:
+            return []
+        sims = (self.matrix[:n] @ vector)[live]
+        if live.size > k:  # keep every candidate tied with the k-th so the id tie-break is exact
+            keep = sims >= np.partition(sims, live.size - k)[live.size - k]
+            live, sims = live[keep], sims[keep]
+        order = sorted(zip(sims.tolist(), live.tolist()), key=lambda p: (-p[0], self.facts[p[1]].id))
+        return [(self.facts[i], sim) for sim, i in order[:k]]
+
+    def _flush(self) -> None:
+        for fact in self.dirty.values():
+            row = self.rows.get(fact.id)
+            if row is None:
+                row = self.rows[fact.id] = len(self.facts)
+                self.facts.append(fact)
+            ok = fact.status == "active" and fact.vector is not None
+            if ok:
+                self._reserve(row + 1, fact.vector)
+                self.matrix[row] = fact.vector
+            if row >= self.live.size:
+                self.live = np.concatenate([self.live, np.zeros(max(64, self.live.size), bool)])
+            self.live[row] = ok
+        self.dirty.clear()
+
+    def _reserve(self, rows: int, like: np.ndarray) -> None:
+        if self.matrix is None:
+            self.matrix = np.zeros((max(64, rows), like.shape[-1]), dtype=like.dtype)
+        elif rows > self.matrix.shape[0]:
+            grown = np.zeros((max(rows, 2 * self.matrix.shape[0]), self.matrix.shape[1]),
+                             dtype=self.matrix.dtype)
+            grown[:self.matrix.shape[0]] = self.matrix
+            self.matrix = grown
+
+
 class TrajectoryMemory:
     """The facts of one (run, trajectory)."""
 
@@ -77,6 +135,17 @@ class TrajectoryMemory:
         self.run_id = run_id
         self.trajectory_id = trajectory_id
         self.facts: dict[str, Fact] = {f.id: f for f in facts or []}
+        self.index = VectorIndex()
+        for fact in self.facts.values():
+            self.index.touch(fact)
+
+    def touch(self, fact: Fact) -> None:
+        """Mark a fact whose vector or status was changed outside DocumentWrite (index refresh)."""
+        self.index.touch(fact)
+
+    def nearest(self, vector: np.ndarray, k: int) -> list[tuple[Fact, float]]:
+        """The k active facts most similar to ``vector``: see :meth:`VectorIndex.nearest`."""
+        return self.index.nearest(vector, k)
 
     @classmethod
     def load(cls, db, run_id: str, trajectory_id: str) -> "TrajectoryMemory":
@@ -139,6 +208,7 @@ class DocumentWrite:
         fact = Fact(self.memory.next_fact_id(), text, _clip(confidence), "active", date, date,
                     self.arrival.position, self.arrival.position, vector=vector)
         self.memory.facts[fact.id] = fact
+        self.memory.touch(fact)
         self._support(fact, obs)
         self._version(fact, "create", obs)
         return fact
@@ -157,6 +227,7 @@ class DocumentWrite:
             fact.updated_at = max(fact.updated_at, obs.doc_date)
         fact.updated_position = self.arrival.position
         fact.version += 1
+        self.memory.touch(fact)
         self._support(fact, obs)
         self._version(fact, operation, obs)
         return fact
@@ -223,8 +294,8 @@ class DocumentWrite:
             _insert(db, "write_failures", self.failures)
             facts = [f.row(rid, tid) for f in self.touched.values()]
             if facts:
-                db["facts"].upsert_all(facts, pk="id", alter=True)
-            db["documents"].insert(self.document_row(), alter=True)
+                _upsert_facts(db, facts)
+            _insert(db, "documents", [self.document_row()])
 
 
 class _NoLock:
@@ -239,8 +310,33 @@ _NOLOCK = _NoLock()
 
 
 def _insert(db, table: str, rows: list[dict]) -> None:
-    if rows:
+    """One prepared ``executemany`` (sqlite-utils' insert_all re-inspects the table per call);
+    falls back to insert_all(alter=True) when the table lacks a column (an older database)."""
+    if not rows:
+        return
+    columns = list(rows[0])
+    sql = (f"INSERT INTO [{table}] ({', '.join(f'[{c}]' for c in columns)}) "
+           f"VALUES ({', '.join('?' for _ in columns)})")
+    try:
+        db.conn.executemany(sql, [[r.get(c) for c in columns] for r in rows])
+    except sqlite3.OperationalError as exc:
+        if "no column" not in str(exc) and "has no column" not in str(exc):
+            raise
         db[table].insert_all(rows, alter=True)
+
+
+def _upsert_facts(db, rows: list[dict]) -> None:
+    """Insert or update fact rows by id, keeping each fact's rowid (load order) like upsert_all."""
+    columns = list(rows[0])
+    updates = ", ".join(f"[{c}] = excluded.[{c}]" for c in columns if c != "id")
+    sql = (f"INSERT INTO facts ({', '.join(f'[{c}]' for c in columns)}) "
+           f"VALUES ({', '.join('?' for _ in columns)}) ON CONFLICT(id) DO UPDATE SET {updates}")
+    try:
+        db.conn.executemany(sql, [[r.get(c) for c in columns] for r in rows])
+    except sqlite3.OperationalError as exc:
+        if "no column" not in str(exc) and "has no column" not in str(exc):
+            raise
+        db["facts"].upsert_all(rows, pk="id", alter=True)
 
 
 def _clip(value: float) -> float:

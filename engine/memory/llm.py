@@ -37,12 +37,19 @@ class Candidate:
 
 
 def nearest(facts: list[Fact], vector: np.ndarray, k: int) -> list[Candidate]:
-    """The k active facts most similar to ``vector`` (cosine; vectors are L2-normalised)."""
+    """The k active facts most similar to ``vector`` (cosine; vectors are L2-normalised).
+    Reference implementation over a list; the write path uses :meth:`TrajectoryMemory.nearest`."""
     if not facts:
         return []
     sims = np.vstack([f.vector for f in facts]) @ vector
     order = sorted(range(len(facts)), key=lambda i: (-float(sims[i]), facts[i].id))[:k]
     return [Candidate(f"F{n + 1}", facts[i], float(sims[i])) for n, i in enumerate(order)]
+
+
+def memory_nearest(memory: TrajectoryMemory, vector: np.ndarray, k: int) -> list[Candidate]:
+    """:func:`nearest` over the memory's active facts, as one product with its vector matrix."""
+    return [Candidate(f"F{n + 1}", fact, sim)
+            for n, (fact, sim) in enumerate(memory.nearest(vector, k))]
 
 
 class LLMSystem:
@@ -90,9 +97,10 @@ class LLMSystem:
         if missing:
             for fact, vector in zip(missing, embedder.embed([f.text for f in missing])):
                 fact.vector = vector
+                memory.touch(fact)
 
     def _observation(self, doc: DocumentWrite, obs: Observation, ctx) -> None:
-        candidates = nearest(doc.memory.active(), obs.vector, self.variant.k)
+        candidates = memory_nearest(doc.memory, obs.vector, self.variant.k)
         if self.variant.policy == "append":
             conf = obs.confidence if obs.confidence is not None else self.variant.default_confidence
             fact = doc.create(obs.text, conf, obs, vector=obs.vector)

@@ -8,6 +8,8 @@ are marked as data: document text is untrusted.
 from __future__ import annotations
 
 import json
+import math
+from json.encoder import encode_basestring as _json_str
 
 from engine.corpus import Arrival
 
@@ -23,7 +25,46 @@ def _fence(text: str) -> str:
 
 
 def _payload(data: dict) -> str:
-    return f"{PAYLOAD_OPEN}\n{_fence(json.dumps(data, ensure_ascii=False, indent=1))}\n{PAYLOAD_CLOSE}"
+    return f"{PAYLOAD_OPEN}\n{_fence(indent1(data))}\n{PAYLOAD_CLOSE}"
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def indent1(data) -> str:
+    """Exactly ``json.dumps(data, ensure_ascii=False, indent=1)``, about 2.5× faster: with an indent
+    the json module falls back to its pure-Python encoder, and every synthesis call builds one
+    payload (docs/benchmarks.md, engine overhead). Unusual values fall back to json.dumps."""
+    try:
+        return _encode(data, 0)
+    except _Unsupported:
+        return json.dumps(data, ensure_ascii=False, indent=1)
+
+
+def _encode(value, level: int) -> str:
+    if isinstance(value, str):
+        return _json_str(value)
+    if value is None or value is True or value is False:
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, int) and type(value) in (int,):
+        return int.__repr__(value)
+    if type(value) is float:
+        return float.__repr__(value) if math.isfinite(value) else json.dumps(value)
+    pad = "\n" + " " * (level + 1)
+    if type(value) is dict:
+        if not value:
+            return "{}"
+        if not all(type(k) is str for k in value):
+            raise _Unsupported
+        items = (_json_str(k) + ": " + _encode(v, level + 1) for k, v in value.items())
+        return "{" + pad + ("," + pad).join(items) + "\n" + " " * level + "}"
+    if type(value) in (list, tuple):
+        if not value:
+            return "[]"
+        items = (_encode(v, level + 1) for v in value)
+        return "[" + pad + ("," + pad).join(items) + "\n" + " " * level + "]"
+    raise _Unsupported
 
 
 def extraction_messages(system_prompt: str, arrival: Arrival) -> list[dict]:

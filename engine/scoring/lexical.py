@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.tokenize import bigram_tokens
+from engine.tokenize import bigram_set as _memo_bigram_set
 
 YES_RECALL = 0.8
 """theta_1: share of the expected text's bigrams found in the candidate for YES."""
@@ -23,8 +23,9 @@ HEDGES = ("또는", "혹은", "아니면", "이거나", "일 수도", "일수도
 """Markers of an answer that offers alternatives instead of committing to one value."""
 
 
-def bigram_set(text: str) -> set[str]:
-    return set(bigram_tokens(text))
+def bigram_set(text: str) -> frozenset[str]:
+    """Distinct bigrams of ``text`` (memoised in engine.tokenize: the judge re-reads the same claims)."""
+    return _memo_bigram_set(text)
 
 
 def numbers(text: str) -> set[str]:
