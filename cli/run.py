@@ -28,8 +28,11 @@ from engine.corpus import CorpusError, load_corpus
               help="Extra directory of variant *.toml files.")
 @click.option("--trajectory", "trajectories", multiple=True, help="Only these trajectory ids.")
 @click.option("--no-score", is_flag=True, help="Write only; do not score.")
+@click.option("--label", default=None,
+              help="Write a separate run (id suffix ~LABEL) sharing the call log; with --replay it "
+                   "re-enacts a recorded run with no model loaded (for demos).")
 def run(corpus_path, systems, db_path, offline, replay, concurrency, config_path, variants_dirs,
-        trajectories, no_score) -> None:
+        trajectories, no_score, label) -> None:
     """Write every trajectory of CORPUS into the store, for each --system, then score the runs.
 
     Re-running the same command on the same --db resumes: finished documents are skipped and model
@@ -55,7 +58,8 @@ def run(corpus_path, systems, db_path, offline, replay, concurrency, config_path
             run_ids = run_corpus(corpus, list(systems), db, config, offline=offline, replay=replay,
                                  concurrency=concurrency, progress=progress,
                                  variants_dirs=list(variants_dirs), score=not no_score,
-                                 trajectories=list(trajectories) or None, corpus_label=corpus_path)
+                                 trajectories=list(trajectories) or None, corpus_label=corpus_path,
+                                 label=label)
     except ModelError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)

@@ -74,12 +74,38 @@ def make_run_id(name: str, corpus: Corpus, system, config) -> str:
     return f"{name}-{corpus.digest[:8]}-{config_hash(system, config)[:6]}"
 
 
+def replay_run(db, run_id: str, corpus: Corpus, *, label: str = "replay",
+               progress: Progress | None = None, cancel: threading.Event | None = None,
+               concurrency: int | None = None) -> str:
+    """Re-enact a recorded run from the call log alone (no model loaded, a miss raises
+    :class:`engine.models.base.ReplayMiss`) as the new run ``{run_id}~{label}``: the same system
+    and configuration (read from the run's manifest), so facts appear as they were written."""
+    from engine.config import Config
+
+    row = db["runs"].get(run_id)
+    manifest = json.loads(row["manifest"])
+    config = Config.model_validate(manifest["config"])
+    base = run_id.split("~", 1)[0]
+    system = manifest.get("system") or row["system"]
+    if manifest.get("offline"):
+        raise ValueError(f"{run_id} was written offline by stand-ins: there is no model call to replay")
+    written = [r["trajectory_id"] for r in db.query(
+        "SELECT DISTINCT trajectory_id FROM documents WHERE run_id = ?", [base])]
+    ids = run(corpus, [system], db, config, replay=True, progress=progress, cancel=cancel,
+              concurrency=concurrency, trajectories=written, corpus_label=manifest.get("corpus"),
+              label=label)
+    return ids[0]
+
+
 def run(corpus: Corpus, systems: list[str], db, config=None, *, offline: bool = False,
         replay: bool = False, concurrency: int | None = None, progress: Progress | None = None,
         cancel: threading.Event | None = None, variants_dirs: list | None = None,
         backend=None, embedder=None, score: bool = True, trajectories: list[str] | None = None,
-        corpus_label: str | None = None) -> list[str]:
+        corpus_label: str | None = None, label: str | None = None) -> list[str]:
     """Write (and score) every system over the corpus; returns the run ids, in ``systems`` order.
+
+    ``label`` makes a separate run (id suffix ``~label``) that shares the call log: with
+    ``replay=True`` it re-enacts a recorded run document by document with no model loaded.
 
     ``backend``: the chat backend for LLM systems (default: the stand-in when offline, Ollama
     otherwise). Raises :class:`engine.models.base.ModelError` before any work when Ollama or a model
@@ -103,7 +129,7 @@ def run(corpus: Corpus, systems: list[str], db, config=None, *, offline: bool = 
     emb = (embedder or make_write_embedder(config, db, offline)) if llm else None
     contexts = []
     for name, system in resolved:
-        run_id = make_run_id(name, corpus, system, config)
+        run_id = make_run_id(name, corpus, system, config) + (f"~{label}" if label else "")
         _start_run(db, run_id, name, system, corpus, config, offline, replay, corpus_label, client, emb)
         contexts.append((system, RunContext(run_id, config, name, client, emb, progress)))
     try:
