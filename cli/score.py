@@ -22,13 +22,30 @@ def scoring_config(db, run_id: str, config_path, offline: bool, overrides: dict)
     return base.with_overrides(overrides)
 
 
+class ThresholdType(click.ParamType):
+    """A cosine threshold (a number) or ``auto``."""
+
+    name = "NUMBER|auto"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, (float, int)) or value == "auto":
+            return value
+        try:
+            return float(value)
+        except ValueError:
+            self.fail(f"{value!r} is neither a number nor 'auto'", param, ctx)
+
+
 @click.command()
 @click.option("--db", "db_path", required=True, type=click.Path(exists=True, dir_okay=False),
               help="The run database.")
 @click.option("--run", "run_ids", multiple=True, help="Run id (repeatable); default: every run in --db.")
 @click.option("--judge-mode", type=click.Choice(["full", "filter", "both"]), default="both",
               show_default=True, help="Intrinsic candidate mode(s): all facts, or facts above --threshold.")
-@click.option("--threshold", type=float, default=None, help="Cosine threshold of filter mode (default 0.8).")
+@click.option("--threshold", type=ThresholdType(), default=None,
+              help="Cosine threshold of filter mode (default 0.8), or 'auto': the threshold that best "
+                   "separates matched from unmatched claim-fact cosines with this run's embedder "
+                   "(setup named filter@auto(θ); docs/metrics.md).")
 @click.option("--judge-prompt", type=click.Choice(["strict", "lenient"]), default=None,
               help="strict or lenient judge (a model judge's prompt file; the lexical judge's "
                    "lenient rules). Part of the setup name (default: config, strict).")
@@ -47,24 +64,36 @@ def score(db_path, run_ids, judge_mode, threshold, judge_prompt, judge_model, an
     compared (`seorap report`, `seorap diff`). Model calls go through the call log, so re-scoring the
     same store makes zero model calls. Prints one line per run: the scoring
     setup and how many model calls were made and served from the cache.
+
+    --threshold auto scores each run's filter mode at the threshold suggested from its own
+    cosines; a run where nothing separates matched from unmatched pairs (e.g. one fact per state)
+    is reported on stderr and skipped, and the command exits 2 after scoring the others.
     """
     from engine.models.base import ModelError
     from engine.progress import RichProgress
     from engine.scoring.report import run_report
-    from engine.scoring.score import score_run
+    from engine.scoring.score import NoSuggestedThreshold, score_run
     from engine.store import open_db
 
     db = open_db(db_path)
     targets = list(run_ids) or [r["run_id"] for r in db.query("SELECT run_id FROM runs ORDER BY run_id")]
+    auto = threshold == "auto"
     overrides = {"models.judge": judge_model, "models.answerer": answerer_model,
-                 "judging.filter_threshold": threshold, "judging.prompt": judge_prompt}
+                 "judging.filter_threshold": None if auto else threshold, "judging.prompt": judge_prompt}
+    failed = 0
     try:
         with RichProgress() as progress:
             for run_id in targets:
                 if db["runs"].count_where("run_id = ?", [run_id]) == 0:
                     raise click.UsageError(f"no run {run_id!r} in {db_path}")
                 config = scoring_config(db, run_id, config_path, offline, overrides)
-                name = score_run(db, run_id, config, judge_mode=judge_mode, progress=progress)
+                try:
+                    name = score_run(db, run_id, config, judge_mode=judge_mode, progress=progress,
+                                     auto_threshold=auto)
+                except NoSuggestedThreshold as exc:  # this run only; the others are still scored
+                    click.echo(f"{run_id}	error: {exc}", err=True)
+                    failed += 1
+                    continue
                 calls = run_report(db, run_id, scoring=name, resamples=0)
                 extras = json.loads(db["scores"].get((run_id, "", name))["card"])
                 click.echo(f"{run_id}\t{name}\tmodel calls {extras['scoring_calls']}, "
@@ -72,6 +101,8 @@ def score(db_path, run_ids, judge_mode, threshold, judge_prompt, judge_model, an
                            f"{_f(calls.aggregate.intrinsic.mean)} extrinsic {_f(calls.aggregate.extrinsic.mean)}")
     except ModelError as exc:
         click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    if failed:
         sys.exit(2)
 
 

@@ -78,6 +78,8 @@ class ClaimJudging:
 
     setup: str
     threshold: float | None = None
+    auto: bool = False
+    """The threshold was suggested from the run's own cosines (``--threshold auto``)."""
 
 
 def judge_claims(trajectory: Trajectory, store: StoreView, judge: Judge, mode: ClaimJudging,

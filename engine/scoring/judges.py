@@ -11,6 +11,7 @@ Two implementations behind one small interface:
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 from engine.scoring import lexical, prompts
@@ -28,6 +29,15 @@ class Judge(Protocol):
 
 
 NO_FACTS = Verdict("NO", "no candidate facts reached the judge")
+
+_BEST = re.compile(r"best of \d+ fact\(s\) is #(\d+)")
+
+
+def credited_index(rationale: str) -> int | None:
+    """0-based index of the fact a lexical claim verdict graded (its rationale says ``best of N
+    fact(s) is #i``); None for rationales that name no fact (model judges)."""
+    match = _BEST.search(rationale)
+    return None if match is None else int(match.group(1)) - 1
 
 
 class LexicalJudge:

@@ -12,13 +12,14 @@ import json
 from itertools import combinations
 
 from engine.scoring import overrides as ov
+from engine.scoring import similarity as sim
 from engine.scoring import stats
 from engine.scoring.rulers import full_vs_filter
 from engine.scoring.extrinsic import TOP_K
 from engine.scoring.schema import (Aggregate, Baselines, BenefitTax, Calls, Comparison,
                                    ExtrinsicFigures, GroupFigures, IntrinsicFigures, Interval,
                                    OverrideFigures, Report, RulerFigures, RunReport, SeedFigures,
-                                   TrajectoryReport)
+                                   SimilarityFigures, TrajectoryReport)
 from engine.scoring.tables import ensure_tables, now
 from engine.scoring.verdict import tally
 
@@ -64,7 +65,9 @@ def run_report(db, run_id: str, *, scoring: str | None = None, resamples: int = 
                      aggregate=agg, overrides=override_figures(db, verdicts, **boot),
                      calls=calls(db, run_id, extras),
                      full_vs_filter=full_vs_filter(db, run_id, name).counts(),
-                     rulers=rulers, rulers_spread=max(spread) - min(spread) if len(spread) > 1 else None)
+                     rulers=rulers, rulers_spread=max(spread) - min(spread) if len(spread) > 1 else None,
+                     similarity=SimilarityFigures.model_validate(extras["similarity"])
+                     if extras.get("similarity") else None)
 
 
 def trajectory_report(trajectory_id: str, card: dict) -> TrajectoryReport:
@@ -211,7 +214,9 @@ def ruler_figures(db, run_id: str) -> list[RulerFigures]:
                 continue
             threshold = extras.get("filter_threshold") or next(
                 (c.get("filter_threshold") for c in cards if c.get("filter_threshold")), DEFAULT_THRESHOLD)
-            label = mode if mode == "full" else f"filter@{threshold:.2f}"
+            auto = "auto" if extras.get("filter_auto") else ""
+            label = mode if mode == "full" else (
+                f"filter@auto({threshold:.2f})" if auto else f"filter@{threshold:.2f}")
             out.append(RulerFigures(scoring=name, mode=label, judge=extras.get("judge"),
                                     intrinsic=stats.mean(values), extrinsic=extrinsic, n=len(values)))
     return out
@@ -354,7 +359,14 @@ def summary_lines(run: RunReport) -> list[str]:
         lines.append(f"seeds: n {s.n} · intrinsic {fmt(s.intrinsic_mean)} ± {fmt(s.intrinsic_sd)} · "
                      f"extrinsic {fmt(s.extrinsic_mean)} ± {fmt(s.extrinsic_sd)}")
     lines += ruler_lines(run)
+    if run.similarity is not None:
+        lines.append(sim.summary_line(run.similarity))
     return lines
+
+
+def histogram_lines(run: RunReport) -> list[str]:
+    """The tiny text histogram of matched vs unmatched cosines (empty without similarity figures)."""
+    return [] if run.similarity is None else sim.histogram_lines(run.similarity)
 
 
 def ruler_lines(run: RunReport) -> list[str]:
@@ -370,6 +382,8 @@ def to_markdown(report: Report) -> str:
     for run in report.runs:
         out += [f"## {run.run_id} ({run.system}, scoring {run.scoring})", ""]
         out += [f"- {line}" for line in summary_lines(run)] + [""]
+        if histogram_lines(run):
+            out += ["```"] + histogram_lines(run) + ["```", ""]
         if len(run.rulers) >= 2:
             out += [f"### Rulers (spread {fmt(run.rulers_spread)})", "",
                     "| scoring | mode | judge | intrinsic | extrinsic |", "|---|---|---|---|---|"]
@@ -397,7 +411,7 @@ def render_table(report: Report, console) -> None:
         for row in rows(Report(runs=[run])):
             table.add_row(*[fmt(row[c]) for c in SHORT])
         console.print(table)
-        for line in summary_lines(run):
+        for line in summary_lines(run) + histogram_lines(run):
             console.print("  " + line, markup=False, highlight=False)
     for c in report.comparisons:
         console.print(f"{c.a} vs {c.b}: Δ intrinsic {fmt(c.difference)}, MDD {fmt(c.mdd)}",

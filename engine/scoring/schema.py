@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-REPORT_VERSION = 2
-"""2: adds rulers, rulers_spread, aggregate.seeds, group CIs and overrides.by_trajectory (all additive)."""
+REPORT_VERSION = 3
+"""2: adds rulers, rulers_spread, aggregate.seeds, group CIs and overrides.by_trajectory (all additive).
+3: adds RunReport.similarity (cosine distributions, suggested threshold; additive)."""
 
 
 class Interval(BaseModel):
@@ -233,6 +234,67 @@ class RulerFigures(BaseModel):
     """Trajectories scored under this setup."""
 
 
+class SimilaritySummary(BaseModel):
+    n: int = 0
+    """Pairs in the group (one per judged state x claim x fact)."""
+    min: float | None = None
+    """Lowest cosine."""
+    p10: float | None = None
+    """10th percentile (linear interpolation)."""
+    p25: float | None = None
+    """25th percentile."""
+    median: float | None = None
+    """50th percentile."""
+    p75: float | None = None
+    """75th percentile."""
+    p90: float | None = None
+    """90th percentile."""
+    max: float | None = None
+    """Highest cosine."""
+
+
+class Histogram(BaseModel):
+    lo: float | None = None
+    """Left edge: the lowest pooled cosine (null when there are no pairs)."""
+    hi: float | None = None
+    """Right edge: the highest pooled cosine."""
+    matched: list[int] = Field(default_factory=list)
+    """Matched pairs per bin (20 equal bins over [lo, hi]; each [left, right), the last closed)."""
+    unmatched: list[int] = Field(default_factory=list)
+    """Unmatched pairs per bin (same bins)."""
+
+
+class SimilarityFigures(BaseModel):
+    embedder: str
+    """The embedder the run's filter uses (its name, e.g. ``hashing-ngram-v1-512``)."""
+    judge: str | None = None
+    """The judge whose full-mode verdicts decide which pairs are matched."""
+    attribution: str = ""
+    """How credited facts were found: ``lexical-best`` (the lexical judge names its fact) or
+    ``lexical-related`` (model judges: facts lexically related to the claim)."""
+    matched: SimilaritySummary
+    """Cosines of each claim with the fact(s) the full-mode judge credited (YES or PARTIAL)."""
+    unmatched: SimilaritySummary
+    """Cosines of each claim with every other active fact of the trajectory at that state."""
+    histogram: Histogram = Field(default_factory=Histogram)
+    """Both groups binned on the same edges."""
+    suggested_threshold: float | None = None
+    """The θ maximising Youden's J = TPR - FPR for keep-if-cosine > θ (ties: the lowest θ); null
+    when a group is empty or nothing separates them."""
+    youden_j: float | None = None
+    """J at the suggested threshold."""
+    suggested_tpr: float | None = None
+    """Share of matched pairs kept at the suggested threshold."""
+    suggested_fpr: float | None = None
+    """Share of unmatched pairs let through at the suggested threshold."""
+    filter_threshold: float
+    """The run's filter threshold these shares are measured at (0.8 unless set)."""
+    matched_dropped: float | None = None
+    """Share of matched pairs with cosine <= filter_threshold: true matches the filter throws away."""
+    unmatched_kept: float | None = None
+    """Share of unmatched pairs with cosine > filter_threshold: other facts the filter lets through."""
+
+
 class RunReport(BaseModel):
     run_id: str
     """The run."""
@@ -256,6 +318,9 @@ class RunReport(BaseModel):
     """Every judging setup stored for this run (scoring x candidate mode) with its intrinsic mean."""
     rulers_spread: float | None = None
     """Max - min intrinsic mean over ``rulers``; null with fewer than two setups."""
+    similarity: SimilarityFigures | None = None
+    """Cosine distributions of matched / unmatched (claim, fact) pairs with the run's embedder and
+    the suggested filter threshold; null when the scoring pass had no full mode (or predates v3)."""
 
 
 class Comparison(BaseModel):

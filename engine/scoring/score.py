@@ -20,7 +20,7 @@ from typing import Sequence
 
 from engine.corpus import Corpus, Trajectory, load_corpus
 from engine.progress import NullProgress, Progress
-from engine.scoring import diagnosis, extrinsic, intrinsic, metrics
+from engine.scoring import diagnosis, extrinsic, intrinsic, metrics, similarity
 from engine.scoring.answerers import make_answerer
 from engine.scoring.judges import make_judge
 from engine.scoring.tables import ensure_tables, now, row_id
@@ -31,9 +31,12 @@ DEFAULT_THRESHOLD = 0.8
 
 
 def mode_label(mode: intrinsic.ClaimJudging) -> str:
-    """``full`` or ``filter@0.80`` (two decimals, more when the threshold needs them)."""
+    """``full``, ``filter@0.80`` (two decimals, more when the threshold needs them) or
+    ``filter@auto(0.63)`` (a threshold suggested from the run's cosines, shown to two decimals)."""
     if mode.threshold is None:
         return mode.setup
+    if mode.auto:
+        return f"{mode.setup}@auto({mode.threshold:.2f})"
     t = mode.threshold
     return f"{mode.setup}@{t:.2f}" if round(t, 2) == t else f"{mode.setup}@{t:g}"
 
@@ -51,8 +54,13 @@ def scoring_name(judge, answerer, modes: Sequence[intrinsic.ClaimJudging] | None
 
 def score_run(db, run_id: str, config, *, judge_mode: Sequence[str] | str = JUDGE_MODES,
               progress: Progress | None = None, corpus: Corpus | None = None, client=None,
-              embedder=None, judge_prompt: str | None = None) -> str:
-    """Score ``run_id``; returns the scoring setup name under which the results are stored."""
+              embedder=None, judge_prompt: str | None = None, auto_threshold: bool = False) -> str:
+    """Score ``run_id``; returns the scoring setup name under which the results are stored.
+
+    ``auto_threshold``: the filter mode uses the threshold suggested from this run's own cosines
+    (engine/scoring/similarity.py: Youden's J over matched vs unmatched pairs of the full-mode
+    verdicts, with this run's embedder) instead of ``config.judging.filter_threshold``; the setup is
+    named ``filter@auto(θ)``. Raises NoSuggestedThreshold when nothing separates the pairs."""
     progress = progress or NullProgress()
     ensure_tables(db)
     run = db["runs"].get(run_id)
@@ -62,16 +70,52 @@ def score_run(db, run_id: str, config, *, judge_mode: Sequence[str] | str = JUDG
     answerer = make_answerer(config, client)
     embed = _embed_fn(embedder or _embedder(config, db))
     modes = _modes(judge_mode, config.judging.filter_threshold)
-    name = scoring_name(judge, answerer, modes)
     calls_before = _counters(client)
     trajectories = [t for t in corpus.trajectories if _written(db, run_id, t.id)]
+    full_rows: dict[str, list[dict]] = {}
+    if auto_threshold and any(m.threshold is not None for m in modes):
+        full_rows = _full_rows(db, run_id, trajectories, judge, embed)
+        modes = _auto_modes(modes, _suggest(full_rows, embed, judge, config))
+    name = scoring_name(judge, answerer, modes)
     progress.start_phase(f"score {run_id}", len(trajectories))
     for trajectory in trajectories:
-        _score_trajectory(db, run_id, trajectory, name, judge, answerer, embed, modes, config)
+        rows = _score_trajectory(db, run_id, trajectory, name, judge, answerer, embed, modes, config,
+                                 full_rows.get(trajectory.id))
+        if rows is not None:
+            full_rows[trajectory.id] = rows
         progress.advance(trajectory.id, 1, "scored")
     progress.finish_phase()
-    _save_run_extras(db, run_id, name, judge, answerer, client, calls_before, modes)
+    threshold = next((m.threshold for m in modes if m.threshold is not None), config.judging.filter_threshold)
+    sim = similarity.from_rows([r for rows in full_rows.values() for r in rows], embed,
+                               filter_threshold=threshold, judge=judge.name) if full_rows else None
+    _save_run_extras(db, run_id, name, judge, answerer, client, calls_before, modes, sim)
     return name
+
+
+class NoSuggestedThreshold(ValueError):
+    """``--threshold auto`` found no threshold that separates matched from unmatched pairs."""
+
+
+def _full_rows(db, run_id, trajectories, judge, embed) -> dict[str, list[dict]]:
+    full = intrinsic.ClaimJudging("full")
+    return {t.id: intrinsic.judge_claims(t, intrinsic.load_store(db, run_id, t), judge, full, embed)
+            for t in trajectories}
+
+
+def _suggest(full_rows, embed, judge, config) -> float:
+    sim = similarity.from_rows([r for rows in full_rows.values() for r in rows], embed,
+                               filter_threshold=config.judging.filter_threshold, judge=judge.name)
+    if sim.suggested_threshold is None:
+        raise NoSuggestedThreshold(
+            f"--threshold auto: no threshold separates the {sim.matched.n} matched from the "
+            f"{sim.unmatched.n} unmatched pairs with {sim.embedder or 'this embedder'}; give a number")
+    return sim.suggested_threshold
+
+
+def _auto_modes(modes, threshold: float) -> list[intrinsic.ClaimJudging]:
+    """The filter mode takes the suggested threshold (marked auto); the full mode stays."""
+    return [intrinsic.ClaimJudging(m.setup, threshold, auto=True) if m.threshold is not None else m
+            for m in modes]
 
 
 def _modes(judge_mode, threshold: float) -> list[intrinsic.ClaimJudging]:
@@ -118,9 +162,12 @@ def _written(db, run_id: str, trajectory_id: str) -> bool:
     return db["documents"].count_where("run_id = ? AND trajectory_id = ?", [run_id, trajectory_id]) > 0
 
 
-def _score_trajectory(db, run_id, trajectory: Trajectory, name, judge, answerer, embed, modes, config):
+def _score_trajectory(db, run_id, trajectory: Trajectory, name, judge, answerer, embed, modes, config,
+                      full_rows: list[dict] | None = None) -> list[dict] | None:
+    """Score one trajectory and save it; returns its full-mode claim rows (None without full)."""
     store = intrinsic.load_store(db, run_id, trajectory)
-    claim_rows = {m.setup: intrinsic.judge_claims(trajectory, store, judge, m, embed) for m in modes}
+    claim_rows = {m.setup: full_rows if m.setup == "full" and full_rows is not None
+                  else intrinsic.judge_claims(trajectory, store, judge, m, embed) for m in modes}
     intr = intrinsic.card(trajectory, store, claim_rows)
     asker = extrinsic.Asker(answerer, judge, embed, config.retrieval)
     asker.run(trajectory, store.final)
@@ -128,6 +175,7 @@ def _score_trajectory(db, run_id, trajectory: Trajectory, name, judge, answerer,
     verdicts = [r for rows in claim_rows.values() for r in rows] + asker.verdicts
     card = _card(trajectory, intr, extr, modes, claim_rows, asker, store)
     _save(db, run_id, trajectory.id, name, judge.name, verdicts, asker, card)
+    return claim_rows.get("full")
 
 
 def _card(trajectory, intr, extr, modes, claim_rows, asker, store) -> dict:
@@ -176,14 +224,16 @@ def _counters(client) -> dict:
     return {"calls": client.stats.calls, "cached": client.stats.cached}
 
 
-def _save_run_extras(db, run_id, name, judge, answerer, client, before, modes) -> None:
+def _save_run_extras(db, run_id, name, judge, answerer, client, before, modes, sim=None) -> None:
     after = _counters(client)
     extras = {"judge": judge.name, "answerer": answerer.name,
               "judge_prompt": getattr(judge, "prompt", None),
               "judge_modes": [m.setup for m in modes],
               "filter_threshold": next((m.threshold for m in modes if m.threshold is not None), None),
+              "filter_auto": any(m.auto for m in modes),
               "scoring_calls": after["calls"] - before["calls"],
-              "scoring_cached": after["cached"] - before["cached"]}
+              "scoring_cached": after["cached"] - before["cached"],
+              "similarity": None if sim is None else sim.model_dump()}
     db["scores"].insert({"run_id": run_id, "trajectory_id": "", "scoring": name,
                          "card": json.dumps(extras, ensure_ascii=False), "created_at": now()},
                         replace=True)

@@ -46,6 +46,22 @@ def agreement_text(report) -> Text:
     text.append("quadrants: ")
     for q in views.QUADRANTS:
         text.append(f"{q} {a.quadrants.get(q, 0)}  ", COLORS[q])
+    text.append("\n")
+    text.append_text(similarity_text(report.similarity))
+    return text
+
+
+def similarity_text(s) -> Text:
+    """'similarity (EMBEDDER): matched median X, unmatched p90 Y; filter@0.80 drops Z% of true
+    matches; suggested threshold T' (docs/metrics.md, "The filter threshold follows the embedder")."""
+    if s is None:
+        return Text("similarity: no full-mode verdicts in this scoring pass", "dim")
+    dropped = "—" if s.matched_dropped is None else f"{100 * s.matched_dropped:.0f}%"
+    text = literal(f"similarity ({s.embedder})", "bold")
+    text.append(f": matched median {_f(s.matched.median)}, unmatched p90 {_f(s.unmatched.p90)}; ")
+    text.append(f"filter@{s.filter_threshold:.2f} drops {dropped} of true matches",
+                "red" if (s.matched_dropped or 0) >= 0.5 else "")
+    text.append(f"; suggested threshold {_f(s.suggested_threshold)}")
     return text
 
 
@@ -113,7 +129,10 @@ class ScoresScreen(Screen):
 Left: intrinsic (x) against extrinsic (y) per trajectory of the selected run, split at 0.5 into
 four quadrants: healthy (both ≥ 0.5), LLM compensation (answers right, store wrong), retrieval
 bottleneck (store right, answers wrong), both low. Right: per-category and per-difficulty means.
-Bottom left: agreement figures with cluster-bootstrap 95% CIs. Bottom right: the rulers
+Bottom left: agreement figures with cluster-bootstrap 95% CIs, and the similarity line: with the
+run's embedder, the median cosine of claims and the facts the judge credited, the 90th percentile
+for the other facts, how many true matches the filter threshold drops, and the threshold that
+separates the two (`seorap score --threshold auto` uses it). Bottom right: the rulers
 (intrinsic per judging setup stored for the run, and their spread), repeated seeds (mean ± sd when
 n ≥ 2), intrinsic and extrinsic per category and difficulty with 95% CIs, and the verdicts that
 moved between the `full` and `filter` judge views (newly credited / penalised, listed). Last: every
