@@ -68,7 +68,40 @@ def demo(db_path, corpus_path, tour, probe) -> None:
 @click.option("--corpus", "corpus_path", type=click.Path(exists=True), default=None,
               help="Corpus (default: the run's own corpus path when it exists, else the bundled one).")
 def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
-    """Open the app on an existing run database (read-only use; a run may be writing to it)."""
-    from tui.factory import make_app
+    """Open the app on an existing run database (read-only use; a run may be writing to it).
 
-    make_app(db_path, run_id=run_id, trajectory_id=trajectory_id, corpus=corpus_path).run()
+    --run takes a run id, a unique prefix of one, or a system name (A, oracle) with one run."""
+    from engine.corpus import CorpusError, load_corpus
+    from engine.store import open_db
+    from tui.factory import corpus_for, make_app
+
+    db = open_db(db_path)
+    if run_id is not None:
+        from cli.runref import resolve_run
+
+        run_id = resolve_run(db, run_id)
+    try:
+        corpus = load_corpus(corpus_path) if corpus_path else corpus_for(db, run_id)
+    except CorpusError as exc:
+        raise click.BadParameter(str(exc), param_hint="--corpus") from None
+    _check_corpus(db, run_id, corpus, corpus_path)
+    if trajectory_id is not None and trajectory_id not in {t.id for t in corpus.trajectories}:
+        known = ", ".join(t.id for t in corpus.trajectories)
+        raise click.BadParameter(f"no trajectory {trajectory_id!r} in the corpus. Trajectories: {known}",
+                                 param_hint="--trajectory")
+    make_app(db_path, run_id=run_id, trajectory_id=trajectory_id, corpus=corpus, db=db).run()
+
+
+def _check_corpus(db, run_id, corpus, corpus_path) -> None:
+    """Refuse to show a run against a corpus it was not made from (e.g. its relative corpus path
+    does not resolve from here and the bundled corpus was picked instead)."""
+    rows = [r for r in db.query("SELECT run_id, corpus, corpus_digest FROM runs ORDER BY created_at")
+            if run_id is None or r["run_id"] == run_id] if db["runs"].exists() else []
+    row = rows[0] if rows else None
+    if row is None or not row.get("corpus_digest") or corpus.digest.startswith(row["corpus_digest"]):
+        return
+    given = f"--corpus {corpus_path}" if corpus_path else "the bundled corpus"
+    raise click.UsageError(
+        f"run {row['run_id']} was made from corpus {row['corpus']!r} (digest "
+        f"{row['corpus_digest'][:8]}), which {given} is not (digest {corpus.digest[:8]}); "
+        "pass --corpus with the corpus the run was made from.")

@@ -14,7 +14,8 @@ CHANGE_NAMES = {"credited": "newly credited", "penalised": "newly penalised",
 @click.option("--db", "db_path", required=True, type=click.Path(exists=True, dir_okay=False),
               help="The run database.")
 @click.option("--run", "run_ids", multiple=True, required=True,
-              help="Run id; give it twice to compare two runs (A then B).")
+              help="Run id (or a unique prefix, or a system name with one run); give it twice to "
+                   "compare two runs (A then B).")
 @click.option("--setup", "setups", multiple=True,
               help="Judging setup: full | filter (claim mode of the latest scoring), a scoring name "
                    "(e.g. lexical+extractive), or NAME:full / NAME:filter. Twice for A and B; "
@@ -29,7 +30,10 @@ def diff(db_path, run_ids, setups, kind, show_all, fmt) -> None:
     from engine.scoring.rulers import compare, parse_setup
     from engine.store import open_db
 
+    from cli.runref import resolve_run
+
     db = open_db(db_path)
+    run_ids = [resolve_run(db, r) for r in run_ids]
     try:
         a, b = _sides(db, list(run_ids), list(setups), parse_setup)
     except ValueError as exc:
@@ -65,6 +69,13 @@ def _sides(db, run_ids: list[str], setups: list[str], parse_setup):
     return side_a, parse_setup(db, run_ids[1], second)
 
 
+def _where(v: dict) -> str:
+    """The claim setup (when the two sides differ in it) or the answer source@k of a question."""
+    if v["kind"] == "claim":
+        return v["setup"] if v["setup"] != "*" else ""
+    return f"{v['source']}" + (f"@{v['k']}" if v["k"] else "")
+
+
 def _table(a, b, result, listed) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -79,12 +90,15 @@ def _table(a, b, result, listed) -> None:
     if not listed:
         console.print("no verdict moved", markup=False)
         return
-    table = Table(show_lines=False)
-    for col in ("change", "trajectory", "item", "where", "A", "B", "claim / question"):
-        table.add_column(col, overflow="fold")
-    for v in listed:
-        where = (v["setup"] if v["setup"] != "*" else "") if v["kind"] == "claim" else f"{v['source']}" + (f"@{v['k']}" if v["k"] else "")
-        cells = [CHANGE_NAMES[v["change"]], v["trajectory_id"], v["item"], str(where or ""),
-                 v["from"], v["to"], v["text"]]
+    table = Table(show_lines=False, expand=True)
+    rows = [(v, _where(v)) for v in listed]
+    with_where = any(where for _, where in rows)
+    table.add_column("change", overflow="fold", max_width=10)
+    for col in ("trajectory", "item", *(("where",) if with_where else ()), "A", "B"):
+        table.add_column(col, no_wrap=True)  # ids and labels are never folded
+    table.add_column("claim / question", overflow="fold", ratio=1, min_width=16)
+    for v, where in rows:
+        cells = [CHANGE_NAMES[v["change"]], v["trajectory_id"], v["item"],
+                 *((where,) if with_where else ()), v["from"], v["to"], v["text"]]
         table.add_row(*[Text(str(c)) for c in cells])
     console.print(table)

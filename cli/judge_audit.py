@@ -52,8 +52,9 @@ def judge_audit(corpus_path, db_path, judge_model, judge_prompt, answerer_model,
         sys.exit(2)
     save_audit(db, result, f"audit-{corpus.digest[:8]}")
     table = Table(title=f"judge audit · {result.judge}")
-    for col in ("kind", "n", "YES (pass)", "PARTIAL", "NO", "unparseable", "pass rate", "≥ PARTIAL"):
-        table.add_column(col)
+    table.add_column("kind", no_wrap=True)  # hedged, wrong-date, context-free: never cut
+    for col in ("n", "YES (pass)", "PARTIAL", "NO", "unparseable", "pass rate", "≥ PARTIAL"):
+        table.add_column(col, justify="right")
     for kind, row in result.by_kind.items():
         table.add_row(kind, str(row["n"]), str(row["yes"]), str(row["partial"]), str(row["no"]),
                       str(row["unparseable"]), _pct(row["pass_rate"]), _pct(row["partial_or_better"]))

@@ -10,7 +10,7 @@ import click
               help="The run database.")
 @click.option("--file", "file_path", type=click.Path(exists=True, dir_okay=False),
               help="A JSON list of {verdict_id, label, reason, who?} to apply instead of one override.")
-@click.option("--run", "run_id", help="Run id.")
+@click.option("--run", "run_id", help="Run id (or a unique prefix, or a system name with one run).")
 @click.option("--kind", type=click.Choice(["claim", "question"]), help="A claim verdict or an answer verdict.")
 @click.option("--trajectory", "trajectory_id", help="Trajectory id.")
 @click.option("--item", help="Item id (s2/c0, compound/0, single/1) or the exact claim/question text.")
@@ -32,6 +32,10 @@ def override(db_path, file_path, run_id, kind, trajectory_id, item, label, reaso
     from engine.store import open_db
 
     db = open_db(db_path)
+    if run_id is not None:
+        from cli.runref import resolve_run
+
+        run_id = resolve_run(db, run_id)
     if file_path:
         click.echo(f"{overrides.load_file(db, file_path)} override(s) recorded")
         return

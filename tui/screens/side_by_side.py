@@ -20,6 +20,21 @@ from tui.widgets.store_table import StoreTable
 CASES = ("compensation", "bottleneck")
 
 
+def stale_note(case: views.StaleCase) -> Text:
+    """Under "no compensation case": the stale-fact case the tour offers instead, named, so the
+    two views agree (its panel stays empty: it is not a compensation case; c opens it)."""
+    text = Text("\noffered instead (not a compensation case): the stale-fact case ", "bold black on yellow")
+    text.append_text(literal(f" {case.system} · {case.trajectory_id}", "bold"))
+    text.append(f"  intrinsic {_f(case.intrinsic)} · extrinsic {_f(case.extrinsic)}")
+    text.append(f" · {case.stale_count} stale", "bold red")  # the scored count, as in the tour
+    text.append(" — c opens it in the stepper", "dim")
+    return text
+
+
+def _f(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
 def case_title(quadrant: str, stop: views.TourStop | None, step: views.StepView | None) -> Text:
     text = Text(quadrant.upper(), "bold reverse")
     if stop is None:
@@ -40,7 +55,8 @@ def case_title(quadrant: str, stop: views.TourStop | None, step: views.StepView 
 class SideBySideScreen(Screen):
     HELP = """\
 ## Demo tour, side by side
-Left the LLM-compensation case, right the retrieval-bottleneck case, each at its last document:
+Left the LLM-compensation case (when no trajectory is in that quadrant, its title names the
+stale-fact case the tour offers instead; **c** opens it), right the retrieval-bottleneck case, each at its last document:
 the store (marks, confidence; red = an active fact that still states a stale claim) and the
 expected claims of the final state with the judge's verdicts, under the run's own diagnosis.
 
@@ -67,6 +83,9 @@ expected claims of the final state with the judge's verdicts, under the run's ow
     def on_mount(self) -> None:
         ctx = self.app.ctx
         self.stops = views.demo_tour(ctx.db, ctx.corpus)
+        self.stale = None
+        if self.stops.get("compensation") is None:
+            self.stale = views.stale_case(ctx.db, ctx.corpus, ctx.selection.run_id)
         for q in CASES:
             stop = self.stops.get(q)
             step = None
@@ -75,10 +94,15 @@ expected claims of the final state with the judge's verdicts, under the run's ow
                                        ctx.selection.judge_mode)
                 self.query_one(f"#side-{q}-store", StoreTable).step = step
                 self.query_one(f"#side-{q}-claims", ClaimsTable).step = step
-            self.query_one(f"#side-{q}-title", Static).update(case_title(q, stop, step))
+            title = case_title(q, stop, step)
+            if stop is None and q == "compensation" and self.stale is not None:
+                title.append_text(stale_note(self.stale))
+            self.query_one(f"#side-{q}-title", Static).update(title)
 
     def action_open(self, quadrant: str) -> None:
         stop = self.stops.get(quadrant)
+        if stop is None and quadrant == "compensation":
+            stop = self.stale
         if stop is None:
             self.notify(f"no {quadrant} case in this database", severity="warning")
             return

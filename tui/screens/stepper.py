@@ -19,6 +19,7 @@ from tui.text import literal
 from tui.widgets.claims_table import ClaimsTable
 from tui.widgets.document import DocumentPane
 from tui.widgets.operations import OperationLog
+from tui.widgets.search_bar import SearchBar
 from tui.widgets.store_table import StoreTable
 from tui.widgets.timeline import Timeline
 
@@ -31,15 +32,24 @@ class StepperScreen(Screen):
 Left: the document timeline (↶ = dated before an earlier document: late-arriving; · = not written
 yet). Middle: the document, literal, with the lines that state a docClaim highlighted. Right: the
 store after this document (NEW / UPDATED / REINFORCED / SUPERSEDED marks, confidence; red = an
-active fact that still states a stale claim) and the expected claims of this state with the judge's
+active fact that still states a stale claim; the facts this document changed are listed first,
+then the stale ones) and the expected claims of this state with the judge's
 verdicts and the facts they matched. Bottom: the operation log (per observation: top-3 candidate
 facts with cosine similarity, the model's operation, the temporal guard's effect, before → after).
 
 - **←/→** previous / next document, **Home/End** first / last, **g** jump to a state
 - **j** toggle the judge view: `full` (the judge sees every active fact) vs `filter@θ`
 - **Enter** on a fact (or **f**) opens its history; **o** on a claim overrides its verdict
+- **/** search this trajectory: jumps to the first document (from the current one) whose text,
+  or a fact written there, contains the words; **n** the next match
 - **[ / ]** previous / next trajectory of the same run, **Tab** moves between panes
 """
+
+    AUTO_FOCUS = "#timeline"
+    """Not the (hidden) search bar, which would swallow the view's keys."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    """Below 120 columns the layout gives the store more room (tui/seorap.tcss)."""
 
     BINDINGS = [
         Binding("left", "step(-1)", "prev", priority=True),
@@ -47,6 +57,8 @@ facts with cosine similarity, the model's operation, the temporal guard's effect
         Binding("home", "goto(0)", "first", show=False, priority=True),
         Binding("end", "goto(-1)", "last", show=False, priority=True),
         Binding("g", "jump", "jump to state"),
+        Binding("slash", "search", "search"),
+        Binding("n", "search_next", "next match", show=False),
         Binding("j", "judge", "judge mode"),
         Binding("f", "fact", "fact history"),
         Binding("o", "override", "override verdict"),
@@ -58,9 +70,12 @@ facts with cosine similarity, the model's operation, the temporal guard's effect
         super().__init__()
         self.step: views.StepView | None = None
         self.last_step_ms = 0.0
+        self.search_text = ""
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield SearchBar(placeholder="search documents and facts of this trajectory (Enter/Esc to close)",
+                        id="search")
         yield Static(id="step-title")
         with Horizontal(id="stepper"):
             yield Timeline(id="timeline")
@@ -145,6 +160,53 @@ facts with cosine similarity, the model's operation, the temporal guard's effect
                 self.action_goto(e.position)
                 return
         self.notify(f"no state {state_index}", severity="warning")
+
+    def action_search(self) -> None:
+        self.query_one(SearchBar).open()
+
+    @on(SearchBar.QueryChanged)
+    def _search(self, event: SearchBar.QueryChanged) -> None:
+        self.search_text = event.query
+        self._goto_match(0, quiet=True)  # jumps while typing, reports once on Enter/Esc
+
+    @on(SearchBar.Closed)
+    def _search_done(self, event: SearchBar.Closed) -> None:
+        self._goto_match(0)
+
+    def action_search_next(self) -> None:
+        self._goto_match(1)
+
+    def matches(self, query: str) -> list[int]:
+        """Arrival positions whose document (title, text) or a fact version written there contains
+        ``query`` (case-insensitive), in arrival order."""
+        query = query.strip().casefold()
+        if not (query and self.step):
+            return []
+        t = self.app.ctx.corpus.get(self.step.trajectory_id)
+        hits = {a.position for a in t.arrivals()
+                if query in f"{a.document.title}\n{a.document.text}".casefold()}
+        hits |= {r["position"] for r in self.app.ctx.db.query(
+            "SELECT DISTINCT position FROM fact_versions WHERE run_id=? AND trajectory_id=? "
+            "AND instr(lower(text), ?) > 0", [self.step.run_id, t.id, query])}
+        return sorted(hits)
+
+    def _goto_match(self, offset: int, quiet: bool = False) -> None:
+        if not self.search_text.strip() or self.step is None:
+            return
+        found = self.matches(self.search_text)
+        if not found and quiet:
+            return
+        if not found:
+            self.notify(f"no document or fact mentions {self.search_text!r}", severity="warning",
+                        markup=False)
+            return
+        here = self.app.ctx.selection.position + offset
+        target = next((p for p in found if p >= here), found[0])
+        n = found.index(target) + 1
+        self.action_goto(target)
+        if not quiet:
+            self.notify(f"{self.search_text!r}: match {n}/{len(found)} (doc {target + 1}); n = next",
+                        markup=False, timeout=3)
 
     def action_judge(self) -> None:
         sel = self.app.ctx.selection

@@ -28,7 +28,9 @@ def render_line(line) -> Text:
     return text
 
 
-def render_document(step: StepView) -> Text:
+def render_document(step: StepView, rule: int = 40) -> Text:
+    """The document pane's text; ``rule`` = width of the separator (no wider than the pane, so it
+    never wraps onto a second line on a narrow terminal)."""
     text = Text()
     kind = "distractor (another topic)" if step.is_distractor else f"state {step.state_index}"
     text.append(f"{step.doc_type} · {step.doc_date} · {kind} · expected ", "dim")
@@ -43,7 +45,7 @@ def render_document(step: StepView) -> Text:
             text.append("  ▸ ")
             text.append_text(literal(claim, CLAIM_STYLE))
             text.append("\n")
-    text.append("─" * 40 + "\n", "dim")
+    text.append("─" * rule + "\n", "dim")
     for line in step.lines:
         text.append_text(render_line(line))
         text.append("\n")
@@ -57,4 +59,5 @@ class DocumentPane(TextPane):
 
     def watch_step(self, step: StepView | None) -> None:
         if step is not None:
-            self.show_text(render_document(step))
+            width = self.scrollable_content_region.width
+            self.show_text(render_document(step, min(40, width) if width > 8 else 40))

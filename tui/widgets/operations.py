@@ -6,11 +6,18 @@ from __future__ import annotations
 from rich.text import Text
 from textual.reactive import reactive
 
-from engine.views import Operation, StepView
+from engine.views import Operation, StepView, short_id
 from tui.text import literal, one_line
 from tui.widgets.text_pane import TextPane
 
 OP_STYLE = {"create": "green", "update": "cyan", "reinforce": "blue", "supersede": "magenta"}
+
+
+def guard_label(guard: str, effect: str) -> str:
+    """The guard's effect, named once: effects are already written `downgrade: update → ...`."""
+    if not guard or effect.startswith(f"{guard}:"):
+        return effect
+    return f"{guard}: {effect}"
 
 
 def render_operation(n: int, op: Operation) -> Text:
@@ -25,6 +32,8 @@ def render_operation(n: int, op: Operation) -> Text:
     for c in op.candidates:
         sim = "  —  " if c.similarity is None else f"{c.similarity:.3f}"
         text.append(f"     ~ {sim} ", "dim")
+        if c.fact_id:
+            text.append_text(literal(short_id(c.fact_id) + " ", "dim bold"))
         text.append_text(one_line(c.text, 70, "dim"))
         text.append("\n")
     if not op.candidates and op.operation:
@@ -35,7 +44,7 @@ def render_operation(n: int, op: Operation) -> Text:
         text.append(f"  (model said {op.raw_operation})", "yellow")
     if op.guard_effect:
         text.append("  guard ")
-        text.append_text(literal(f"{op.guard}: {op.guard_effect}", "yellow"))
+        text.append_text(literal(guard_label(op.guard, op.guard_effect), "yellow"))
     text.append("\n")
     if op.reason:
         text.append("     why: ", "dim")

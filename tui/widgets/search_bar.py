@@ -19,6 +19,11 @@ class SearchBar(Input):
     class QueryChanged(Message):
         query: str
 
+    @dataclass
+    class Closed(Message):
+        """Enter or Esc: the search is done (a screen may report how it went)."""
+        query: str
+
     def open(self) -> None:
         self.display = True
         self.focus()
@@ -26,6 +31,7 @@ class SearchBar(Input):
     def action_close(self) -> None:
         self.display = False
         self.screen.focus_next()
+        self.post_message(self.Closed(self.value))
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:

@@ -1,0 +1,118 @@
+"""QA fixes of the app, driven by keys through Pilot: stepper search, the operation log's
+candidate ids and guard label, changed facts first, a narrow terminal, the compare title, the
+side-by-side fallback and the fact-history title."""
+
+from __future__ import annotations
+
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+
+from engine.views import Candidate, Operation, StoreFact
+from tui.factory import make_app
+from tui.screens.stepper import StepperScreen
+from tui.widgets.operations import render_operation
+from tui.widgets.store_table import StoreTable, changed_first
+
+GARAM = "ko-c5-garam-db"
+
+
+def test_operation_names_candidate_facts_and_the_guard_once():
+    op = Operation("o1", "obs", "status", [Candidate("run/t/f0007", "old fact", 0.91)], "update",
+                   "reinforce", "downgrade", "downgrade: update → reinforce (older observation)",
+                   "run/t/f0007", "old fact", "old fact", "")
+    plain = render_operation(1, op).plain
+    assert "0.910 f0007 old fact" in plain
+    assert "guard downgrade: update → reinforce" in plain
+    assert "downgrade: downgrade" not in plain
+
+
+def test_changed_facts_come_first_then_stale():
+    facts = [StoreFact(f"f{n}", "t", 0.5, "active", 1, mark, stale)
+             for n, (mark, stale) in enumerate([("", None), ("", "old"), ("NEW", None), ("", None)])]
+    assert [f.id for f in changed_first(facts)] == ["f2", "f1", "f0", "f3"]
+
+
+async def test_stepper_search_jumps_to_the_document_and_n_goes_on(ref):
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"], trajectory_id=GARAM)
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, StepperScreen)
+        found = screen.matches("Aurora")
+        assert len(found) >= 2 and found[0] >= 0
+        await pilot.press("slash", *"Aurora")
+        await pilot.pause()
+        assert app.ctx.selection.position == found[0]
+        await pilot.press("enter", "n")
+        await pilot.pause()
+        assert app.ctx.selection.position == found[1]
+        await pilot.press("slash", *"zzqq", "enter")
+        await pilot.pause()
+        assert app.ctx.selection.position == found[1]  # no match: stays, says so
+        assert screen.matches("zzqq") == []
+
+
+async def test_store_lists_this_steps_changes_on_top(ref):
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"], trajectory_id=GARAM)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("right", "right")
+        store = app.screen.query_one(StoreTable)
+        marks = [str(store.get_row_at(i)[0]) for i in range(store.row_count)]
+        assert marks[0] in {"NEW", "UPDATED", "REINFORCED", "SUPERSEDED"}
+        first_blank = marks.index("") if "" in marks else len(marks)
+        assert all(m == "" or m == "STALE" for m in marks[first_blank:])
+
+
+async def test_narrow_terminal_gives_the_store_room(ref):
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"], trajectory_id=GARAM)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert screen.has_class("-narrow")
+        assert screen.query_one("#timeline").size.width <= 19
+        assert screen.query_one("#step-right").size.width > screen.query_one("#document").size.width
+        assert "doc 1/" in str(screen.query_one("#step-title").content)  # wraps, not cut
+
+
+async def test_compare_title_is_visible(ref):
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("5")
+        await pilot.pause()
+        title = app.screen.query_one("#compare-title")
+        assert "A = " in str(title.content)
+        assert title.region.y >= 1 and title.region.height >= 1  # on screen, under the header
+        assert app.screen.scroll_y == 0
+
+
+async def test_side_by_side_offers_the_stale_case_like_the_tour(ref):
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("7")
+        await pilot.pause()
+        tour = app.screen
+        if tour.stops.get("compensation") is not None or tour.stale is None:
+            return  # the reference runs have a real compensation case: nothing to fall back to
+        await pilot.press("s")
+        await pilot.pause()
+        side = app.screen
+        title = str(side.query_one("#side-compensation-title").content)
+        assert "offered instead" in title and tour.stale.trajectory_id in title
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, StepperScreen)
+        assert app.ctx.selection.trajectory_id == tour.stale.trajectory_id
+
+
+async def test_fact_history_title_says_version_in_the_singular(ref):
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"], trajectory_id=GARAM)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("f")
+        await pilot.pause()
+        title = str(app.screen.query_one("#fact-title").content)
+        assert " version · " in title or " versions · " in title
+        assert " 1 versions" not in title
