@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -58,7 +59,7 @@ def run(corpus_path, systems, db_path, offline, replay, concurrency, config_path
             run_ids = run_corpus(corpus, list(systems), db, config, offline=offline, replay=replay,
                                  concurrency=concurrency, progress=progress,
                                  variants_dirs=list(variants_dirs), score=not no_score,
-                                 trajectories=list(trajectories) or None, corpus_label=corpus_path,
+                                 trajectories=list(trajectories) or None, corpus_label=str(Path(corpus_path).resolve()),
                                  label=label)
     except ModelError as exc:
         click.echo(f"error: {exc}", err=True)
