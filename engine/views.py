@@ -277,7 +277,7 @@ class StoreFact:
     mark: str
     """NEW | UPDATED | REINFORCED | SUPERSEDED when this step changed the fact, else ''."""
     stale: str | None
-    """The staleClaim this active fact still states (lexical match), if any."""
+    """The staleClaim this active fact still states (SCORING's rule, lexical ``holds``), if any."""
 
 
 @dataclass(frozen=True)
@@ -442,24 +442,34 @@ def step_view(db: sqlite_utils.Database, corpus: Corpus, run_id: str, trajectory
 
 
 def _stale_claims_until(t: Trajectory, state_index: int) -> list[str]:
-    """Stale claims of every state up to this one that the current claims do not hold again."""
-    current = set(t.states[state_index].claims)
-    seen: dict[str, None] = {}
-    for s in t.states[: state_index + 1]:
-        for c in s.stale_claims:
-            if c not in current:
-                seen.setdefault(c, None)
-    return list(seen)
+    """Stale claims of every state up to this one that the current claims do not hold again
+    (SCORING's rule: engine.scoring.metrics.stale_claims_at)."""
+    from engine.scoring import metrics
+
+    return metrics.stale_claims_at([s.claims for s in t.states], [s.stale_claims for s in t.states],
+                                   state_index)
+
+
+def stale_fact_ids(facts: dict[str, str], stale: list[str]) -> list[str]:
+    """Ids of the active facts {id: text} that still state a stale claim: SCORING's own rule
+    (engine.scoring.metrics.stale_facts with engine.scoring.lexical.holds, as the score card's
+    stale-fact count uses it), so the app and the report always agree."""
+    from engine.scoring import lexical, metrics
+
+    return metrics.stale_facts(facts, stale, lexical.holds)
 
 
 def _store_at(db, run_id: str, trajectory_id: str, position: int, stale: list[str]) -> list[StoreFact]:
+    from engine.scoring import lexical
+
+    facts = facts_at(db, run_id, trajectory_id, position)
+    flagged = set(stale_fact_ids({f.id: f.text for f in facts if f.status == "active"}, stale))
     out = []
-    for f in facts_at(db, run_id, trajectory_id, position):
+    for f in facts:
         changed = f.position == position
         mark = ("SUPERSEDED" if f.status != "active" else MARKS.get(f.operation, f.operation.upper())) \
             if changed else ""
-        hit = next((c for c in stale if containment(c, f.text) >= 0.8), None) \
-            if f.status == "active" else None
+        hit = next((c for c in stale if lexical.holds(c, f.text)), None) if f.id in flagged else None
         out.append(StoreFact(f.id, f.text, f.confidence, f.status, f.version, mark, hit))
     out.sort(key=lambda f: (f.status != "active", f.id))
     return out
@@ -747,6 +757,15 @@ def live_questions_view(db, corpus: Corpus, run_id: str, trajectory_id: str, emb
     note = (f"ranking computed live over {len(facts)} active facts (embedder {name}); "
             f"answers and verdicts: {NOT_SCORED}")
     return QuestionsView(run_id, trajectory_id, False, out, note)
+
+
+def filter_questions(questions: Iterable[QuestionRow], text: str = "") -> list[QuestionRow]:
+    """Pure filter: every word of ``text`` (case-insensitive) in the question, its expected answer,
+    the memory answer, the item id, the kind or the verdict."""
+    words = text.lower().split()
+    return [q for q in questions
+            if all(w in " ".join([q.kind, q.item, q.question, q.expected, q.answer,
+                                  q.verdict or ""]).lower() for w in words)]
 
 
 def _question(kind, item, rows, retrieval, answers, over, top_k) -> QuestionRow:

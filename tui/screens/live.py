@@ -1,5 +1,6 @@
 """View 6: live run — the engine runner in a thread worker, progress per phase and trajectory,
-facts appearing as they are written, cancel (x) and resume (start the same run again)."""
+facts appearing as they are written, cancel (x) and resume (start the same run again); and the
+replay of a recorded live run from the call log alone, with no model loaded (p, SPEC §1.3)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,10 @@ each applied decision appears in the log as it is written.
 - **a** variants A/B/C live on Ollama (checked first; one sentence with the fix if it is down)
 - `seorap demo` checks Ollama after opening: when it is reachable, variant A starts here on its
   own (x cancels; a, or the demo again, resumes where it stopped)
+- **p** replay the selected run: a recorded live run re-enacted from the call log alone, with no
+  model loaded, as the new run `<run>~replay` (selected when it finishes; 2 steps through it). Runs
+  written offline by stand-ins have no model call to replay; a call missing from the log stops the
+  replay and says which
 - **t** scope: whole corpus ↔ the selected trajectory
 - **x** cancel (finished documents stay; start the same run again to resume)
 """
@@ -44,6 +49,7 @@ each applied decision appears in the log as it is written.
         Binding("r", "start('reference')", "reference systems"),
         Binding("s", "start('standin')", "A/B/C stand-in"),
         Binding("a", "start('live')", "A/B/C live"),
+        Binding("p", "replay", "replay run"),
         Binding("t", "scope", "scope"),
         Binding("x", "cancel", "cancel"),
     ]
@@ -69,7 +75,8 @@ each applied decision appears in the log as it is written.
         table.add_column("trajectory", key="t")
         table.add_column("documents done (this phase)", key="n")
         table.add_column("last", key="note")
-        self._status("idle — r: reference systems, s: A/B/C stand-in, a: A/B/C on Ollama")
+        self._status("idle — r: reference systems, s: A/B/C stand-in, a: A/B/C on Ollama, "
+                     "p: replay the selected run")
         if self.app.ctx.autorun:
             systems, self.app.ctx.autorun = self.app.ctx.autorun, []
             self.autoran = True
@@ -130,11 +137,38 @@ each applied decision appears in the log as it is written.
                    progress=MessageProgress(self), cancel=self.cancel_event, trajectories=only,
                    corpus_label=str(ctx.corpus.root))
 
+    def action_replay(self) -> None:
+        if self.busy():
+            self.notify("a run is already going — x cancels it", severity="warning")
+            return
+        run_id = self.app.ctx.selection.run_id
+        if not run_id:
+            self._status("no run selected — pick one in the runs view (1) to replay", "yellow")
+            return
+        self._status(f"replaying {run_id} from the call log (no model) …")
+        self.replay(run_id)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="live", description="replay")
+    def replay(self, run_id: str) -> list[str]:
+        from engine.runner import replay_run
+
+        ctx = self.app.ctx
+        self.cancel_event.clear()
+        db = open_db(ctx.db_path) if ctx.db_path else ctx.db
+        return [replay_run(db, run_id, ctx.corpus, label=replay_label(db, run_id),
+                           progress=MessageProgress(self), cancel=self.cancel_event)]
+
     @on(Worker.StateChanged)
     def _worker(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "live":
             return
-        if event.state == WorkerState.SUCCESS:
+        if event.state == WorkerState.SUCCESS and event.worker.description == "replay":
+            [replayed] = event.worker.result
+            self._status(f"replayed: {replayed} (no model call) — selected; 2 steps through it",
+                         "bold green")
+            self.app.ctx.selection.run_id = replayed
+            self.app.post_message(RunsChanged())
+        elif event.state == WorkerState.SUCCESS:
             ids = event.worker.result
             self._status(f"finished: {', '.join(ids)}", "bold green")
             self.app.post_message(RunsChanged())
@@ -149,7 +183,8 @@ each applied decision appears in the log as it is written.
                 self.autoran = False
                 self.app.switch_mode("runs")
         elif event.state == WorkerState.ERROR:
-            self._status(f"stopped: {event.worker.error}", "bold red")
+            self._status(failure_text(event.worker.error, event.worker.description == "replay"),
+                         "bold red")
             self.app.post_message(RunsChanged())
 
     @on(PhaseStarted)
@@ -187,3 +222,30 @@ each applied decision appears in the log as it is written.
     @on(Note)
     def _note(self, m: Note) -> None:
         self.query_one(RichLog).write(literal(m.text, "yellow"))
+
+
+def replay_label(db, run_id: str) -> str:
+    """``replay`` for the first replay of a run, then ``replay-2``, ``replay-3``…: each press is a
+    fresh re-enactment (the same label would resume the earlier replay and write nothing)."""
+    base = run_id.split("~", 1)[0]
+    taken = {r["run_id"] for r in db.query("SELECT run_id FROM runs WHERE run_id LIKE ?",
+                                           [f"{base}~replay%"])}
+    n = 1
+    while f"{base}~{'replay' if n == 1 else f'replay-{n}'}" in taken:
+        n += 1
+    return "replay" if n == 1 else f"replay-{n}"
+
+
+def failure_text(error: BaseException | None, replay: bool) -> str:
+    """One line for a stopped worker; replays name their two expected failures plainly."""
+    from engine.models.base import ReplayMiss
+    from engine.runner import RunCancelled
+
+    if isinstance(error, RunCancelled):
+        return f"cancelled: {error}" if str(error) else "cancelled (finished documents stay)"
+    if replay and isinstance(error, ValueError):
+        return f"written by stand-ins: nothing to replay ({error})"
+    if replay and isinstance(error, ReplayMiss):
+        return (f"replay stopped — a model call is missing from the call log, and a replay never "
+                f"asks the model: {error}")
+    return f"stopped: {error}"

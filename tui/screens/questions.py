@@ -15,6 +15,7 @@ from engine import views
 from tui.text import literal, one_line
 from tui.widgets.claims_table import VERDICT_STYLE
 from tui.widgets.fast_table import settle
+from tui.widgets.search_bar import SearchBar
 
 
 def _verdict(label: str | None) -> Text:
@@ -65,16 +66,31 @@ the judge's rationale, the depth curve (k = 1, 3, 5, 10: a score that climbs wit
 bottleneck) and the baselines (naive-rag, full-context, no-context).
 
 - **↑/↓** pick a question, **o** override its verdict, **[ / ]** previous / next trajectory
+- **/** filter the questions by text (question, expected answer, answer, item, verdict); Enter/Esc
+  closes the search bar and keeps the filter, an empty search shows every question
 """
 
+    AUTO_FOCUS = "#questions-list"
+    """Not the (hidden) search bar: keys go to the table until `/` opens the search."""
+
     BINDINGS = [
+        Binding("slash", "search", "search"),
         Binding("o", "override", "override verdict"),
         Binding("left_square_bracket", "trajectory(-1)", "prev traj"),
         Binding("right_square_bracket", "trajectory(1)", "next traj"),
     ]
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.view: views.QuestionsView | None = None
+        self.title_text = Text()
+        self.search_text = ""
+        self.shown: list[views.QuestionRow] = []
+        """The questions the table lists: the view's, filtered by ``search_text``."""
+
     def compose(self) -> ComposeResult:
         yield Header()
+        yield SearchBar(placeholder="filter questions (Enter/Esc to close)", id="q-search")
         yield Static(id="q-title")
         yield DataTable(id="questions-list", cursor_type="row")
         with VerticalScroll(id="q-detail"):
@@ -106,8 +122,20 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
             title.append_text(literal(f"  {self.view.live}", "yellow"))
         elif not self.view.scored:
             title.append(f"  {views.NOT_SCORED}", "dim")
+        self.title_text = title
+        self.fill()
+
+    def fill(self) -> None:
+        """(Re)list the questions matching the search; the title says how many when filtered."""
+        table = self.query_one(DataTable)
+        table.clear()
+        self.shown = views.filter_questions(self.view.questions, self.search_text)
+        title = self.title_text.copy()
+        if self.search_text:
+            title.append_text(literal(f"  · search {self.search_text!r}: {len(self.shown)} of "
+                                      f"{len(self.view.questions)} questions", "bold"))
         self.query_one("#q-title", Static).update(title)
-        for n, q in enumerate(self.view.questions):
+        for n, q in enumerate(self.shown):
             ranks = ", ".join(map(str, q.answer_ranks)) or "none"
             table.add_row(Text(q.kind), _verdict(q.verdict), Text(ranks), one_line(q.question, 100),
                           key=str(n))
@@ -116,10 +144,22 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
 
     def _detail(self, row: int) -> None:
         body = self.query_one("#q-detail-body", Static)
-        if self.view.questions:
-            body.update(render_detail(self.view.questions[min(row, len(self.view.questions) - 1)]))
+        if self.shown:
+            body.update(render_detail(self.shown[min(row, len(self.shown) - 1)]))
+        elif self.view.questions:
+            body.update(literal(f"no question matches {self.search_text!r} — / to change the search",
+                                "dim"))
         else:
             body.update(Text("no questions scored for this trajectory", "dim"))
+
+    def action_search(self) -> None:
+        self.query_one(SearchBar).open()
+
+    @on(SearchBar.QueryChanged)
+    def _search(self, event: SearchBar.QueryChanged) -> None:
+        self.search_text = event.query
+        if self.view is not None:
+            self.fill()
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -135,6 +175,6 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
 
     def action_override(self) -> None:
         table = self.query_one(DataTable)
-        if self.view.questions:
-            q = self.view.questions[table.cursor_row]
+        if self.shown:
+            q = self.shown[min(table.cursor_row, len(self.shown) - 1)]
             self.app.override_verdict(q.verdict_id, q.question)

@@ -19,6 +19,8 @@ from engine.store import open_db
 from tui.text import literal
 
 MARKERS = {"healthy": "●", "compensation": "▲", "bottleneck": "■", "both-low": "✖"}
+BAR_WIDTH = 0.5
+"""Share of each group's slot the pair of bars fills; the rest is the gap between groups."""
 COLORS = {"healthy": "green", "compensation": "yellow", "bottleneck": "magenta", "both-low": "red"}
 
 
@@ -34,13 +36,22 @@ def _f(value) -> str:
     return "—" if value is None else f"{value:.2f}"
 
 
+def _value_ci(value, iv) -> str:
+    """A figure once, with its CI bounds when there are any: 'MAD 0.38 [0.21, 0.54]'."""
+    if value is None:
+        return _ci(iv)
+    if iv is None or iv.ci_low is None or iv.ci_high is None:
+        return _f(value)
+    return f"{value:.2f} [{iv.ci_low:.2f}, {iv.ci_high:.2f}]"
+
+
 def agreement_text(report) -> Text:
     a = report.aggregate
     text = Text()
     text.append_text(literal(f"{report.system}  ({report.run_id}, scoring {report.scoring})\n", "bold"))
     text.append(f"intrinsic {_ci(a.intrinsic)}   extrinsic {_ci(a.extrinsic)}   "
                 f"filter@θ {_ci(a.intrinsic_filter)}\n")
-    text.append(f"MAD {_f(a.mad)} {_ci(a.mad_ci)}   DivRate {_f(a.div_rate)}   signed mean {views.DELTA_LABEL} "
+    text.append(f"MAD {_value_ci(a.mad, a.mad_ci)}   DivRate {_f(a.div_rate)}   signed mean {views.DELTA_LABEL} "
                 f"{_f(a.signed_mean)}   Pearson r {_f(a.pearson_r)}   κ {_f(a.kappa)}   pass "
                 f"agreement {_f(a.pass_agreement)}   PARTIAL share {_f(a.partial_share)}\n")
     text.append("quadrants: ")
@@ -239,11 +250,17 @@ run side by side.
         plt.clear_figure()
         groups = {**report.aggregate.by_category, **report.aggregate.by_difficulty}
         names = list(groups)
+        if not names:
+            widget.refresh()
+            return
+        # width < 1 leaves a gap between groups (one pair of bars per category/difficulty, named
+        # on the x axis); the headroom above 1.0 keeps the legend off the bars
         plt.multiple_bar(names, [[groups[n].intrinsic or 0 for n in names],
                                  [groups[n].extrinsic or 0 for n in names]],
-                         labels=["intrinsic", "extrinsic"], color=["cyan", "orange"])
-        plt.title("per category and difficulty")
-        plt.ylim(0, 1)
+                         labels=["intrinsic", "extrinsic"], color=["cyan", "orange"], width=BAR_WIDTH)
+        plt.title("per category and difficulty (mean)")
+        plt.ylim(0, 1.3)
+        plt.yticks([0, 0.25, 0.5, 0.75, 1.0])
         widget.refresh()
 
     def _variants(self) -> None:
