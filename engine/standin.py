@@ -23,7 +23,7 @@ import threading
 import time
 
 from engine.memory.prompts import read_payload
-from engine.memory.sentences import split_sentences
+from engine.memory.sentences import statements
 from engine.models.base import ChatReply, ChatRequest
 
 CHANGE_WORDS = re.compile(r"취소|연기|변경|대신|철회|바뀌|바꾸|전환|중단|폐기")
@@ -68,7 +68,7 @@ class StandinBackend:
         return {"observations": [
             {"text": s, "category": "status", "who": meta.get("author", ""), "what": s,
              "when": meta.get("date", ""), "where": "", "why": "", "confidence": 0.7}
-            for s in split_sentences(document)]}
+            for s in statements(document)]}
 
     def synthesize(self, payload: dict) -> dict:
         text = payload["observation"]["text"]
