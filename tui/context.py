@@ -21,6 +21,15 @@ class Selection:
     judge_mode: str = "full"
     compare_run_id: str | None = None
 
+    def step_trajectory(self, ids: list[str], delta: int) -> bool:
+        """Move to the trajectory ``delta`` places away in ``ids`` (wrapping), at its first
+        document; False when the current trajectory is not in ``ids``."""
+        if self.trajectory_id not in ids:
+            return False
+        self.trajectory_id = ids[(ids.index(self.trajectory_id) + delta) % len(ids)]
+        self.position = 0
+        return True
+
 
 @dataclass
 class AppContext:

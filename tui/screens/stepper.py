@@ -216,10 +216,7 @@ facts with cosine similarity, the model's operation, the temporal guard's effect
 
     def action_trajectory(self, delta: int) -> None:
         ids = [t.id for t in self.app.ctx.corpus.trajectories]
-        sel = self.app.ctx.selection
-        if sel.trajectory_id in ids:
-            sel.trajectory_id = ids[(ids.index(sel.trajectory_id) + delta) % len(ids)]
-            sel.position = 0
+        if self.app.ctx.selection.step_trajectory(ids, delta):
             self.show()
 
     @on(DataTable.RowSelected, "#timeline")
