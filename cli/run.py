@@ -32,8 +32,11 @@ from engine.corpus import CorpusError, load_corpus
 @click.option("--label", default=None,
               help="Write a separate run (id suffix ~LABEL) sharing the call log; with --replay it "
                    "re-enacts a recorded run with no model loaded (for demos).")
+@click.option("--seed", "seeds", multiple=True, type=int,
+              help="Sampling seed (default: config, 0). Repeat for repeated runs: one run per system "
+                   "and seed; the report then shows mean ± sd over the seeds.")
 def run(corpus_path, systems, db_path, offline, replay, concurrency, config_path, variants_dirs,
-        trajectories, no_score, label) -> None:
+        trajectories, no_score, label, seeds) -> None:
     """Write every trajectory of CORPUS into the store, for each --system, then score the runs.
 
     Re-running the same command on the same --db resumes: finished documents are skipped and model
@@ -52,15 +55,18 @@ def run(corpus_path, systems, db_path, offline, replay, concurrency, config_path
     except CorpusError as exc:
         click.echo(str(exc), err=True)
         sys.exit(1)
-    config = load_config(config_path, offline=offline)
+    base = load_config(config_path, offline=offline)
+    configs = [base.with_overrides(seed=seed) for seed in seeds] or [base]
     db = open_run_db(db_path)
+    run_ids: list[str] = []
     try:
         with RichProgress() as progress:
-            run_ids = run_corpus(corpus, list(systems), db, config, offline=offline, replay=replay,
-                                 concurrency=concurrency, progress=progress,
-                                 variants_dirs=list(variants_dirs), score=not no_score,
-                                 trajectories=list(trajectories) or None, corpus_label=str(Path(corpus_path).resolve()),
-                                 label=label)
+            for config in configs:
+                run_ids += run_corpus(corpus, list(systems), db, config, offline=offline,
+                                      replay=replay, concurrency=concurrency, progress=progress,
+                                      variants_dirs=list(variants_dirs), score=not no_score,
+                                      trajectories=list(trajectories) or None,
+                                      corpus_label=str(Path(corpus_path).resolve()), label=label)
     except ModelError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
