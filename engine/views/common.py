@@ -1,0 +1,104 @@
+"""Shared constants and small helpers of the views, and the readers of SCORING's tables."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Iterable
+
+import sqlite_utils
+
+from engine.store import loads
+
+
+NOT_SCORED = "not scored yet — run `seorap score`"
+REFERENCE_SYSTEMS = ("oracle", "oracle-stale", "oracle-merged", "raw")
+QUADRANTS = ("healthy", "compensation", "bottleneck", "both-low")
+JUDGE_MODES = ("full", "filter")
+"""`full`: the judge sees every active fact; `filter`: only facts above the similarity θ."""
+DELTA_LABEL = "Δ (int−ext)"
+"""The signed difference everywhere in the app: intrinsic − extrinsic."""
+MARKS = {"create": "NEW", "update": "UPDATED", "reinforce": "REINFORCED", "supersede": "UPDATED"}
+
+
+# ---------------------------------------------------------------------------------------------
+# small pure helpers
+
+
+@lru_cache(maxsize=65536)
+def bigrams(text: str) -> frozenset[str]:
+    """Character bigrams per whitespace token, punctuation stripped (single chars kept); cached
+    (the stepper compares the same claims and lines on every step)."""
+    out: set[str] = set()
+    for token in re.sub(r"[^\w]+", " ", text.lower()).split():
+        out.update(token[i:i + 2] for i in range(len(token) - 1)) if len(token) > 1 else out.add(token)
+    return frozenset(out)
+
+
+def containment(needle: str, haystack: str) -> float:
+    """Share of ``needle``'s bigrams found in ``haystack`` (0..1): a cheap lexical 'states it'."""
+    grams = bigrams(needle)
+    return len(grams & bigrams(haystack)) / len(grams) if grams else 0.0
+
+
+def quadrant(intrinsic: float | None, extrinsic: float | None, cut: float = 0.5) -> str | None:
+    """SPEC §5.3 quadrant of one trajectory; None when either score is missing."""
+    if intrinsic is None or extrinsic is None:
+        return None
+    if intrinsic >= cut and extrinsic >= cut:
+        return "healthy"
+    if extrinsic >= cut:
+        return "compensation"
+    if intrinsic >= cut:
+        return "bottleneck"
+    return "both-low"
+
+
+def has_rows(db: sqlite_utils.Database, table: str, where: str = "", args: Iterable = ()) -> bool:
+    if table not in db.table_names():
+        return False
+    sql = f"SELECT 1 FROM [{table}]" + (f" WHERE {where}" if where else "") + " LIMIT 1"
+    return next(db.query(sql, list(args)), None) is not None
+
+
+def columns(db: sqlite_utils.Database, table: str) -> set[str]:
+    return set(db[table].columns_dict) if table in db.table_names() else set()
+
+
+# ---------------------------------------------------------------------------------------------
+# scoring tables (owned by engine.scoring; read defensively, absent = not scored)
+
+
+def latest_scoring(db: sqlite_utils.Database, run_id: str) -> str | None:
+    """The most recent scoring setup name of a run (e.g. ``lexical+extractive``), or None."""
+    if "scores" not in db.table_names():
+        return None
+    row = next(db.query("SELECT scoring FROM scores WHERE run_id=? AND trajectory_id != '' "
+                        "ORDER BY created_at DESC LIMIT 1", [run_id]), None)
+    return row["scoring"] if row else None
+
+
+def score_cards(db: sqlite_utils.Database) -> dict[tuple[str, str], dict]:
+    """(run, trajectory) -> the latest score card (SCORING's JSON), for every scored trajectory."""
+    if not {"run_id", "trajectory_id", "card"} <= columns(db, "scores"):
+        return {}
+    out: dict[tuple[str, str], dict] = {}
+    for r in db.query("SELECT * FROM scores WHERE trajectory_id != '' ORDER BY created_at"):
+        out[(r["run_id"], r["trajectory_id"])] = {**(loads(r["card"], {}) or {}),
+                                                  "scoring": r["scoring"]}
+    return out
+
+
+def _scores_table(db: sqlite_utils.Database) -> dict[tuple[str, str], tuple[float | None, float | None]]:
+    """(run, trajectory) -> (intrinsic full, extrinsic compound), as the quadrant uses them."""
+    return {key: (card.get("intrinsic_full"), (card.get("extrinsic") or {}).get("compound"))
+            for key, card in score_cards(db).items()}
+
+
+def human_overrides(db, verdict_ids: list[str]) -> dict[str, dict]:
+    """verdict id -> its latest human override (SCORING's `overrides` table), if any."""
+    if not verdict_ids or "verdict_id" not in columns(db, "overrides"):
+        return {}
+    marks = ",".join("?" * len(verdict_ids))
+    return {r["verdict_id"]: r for r in db.query(
+        f"SELECT * FROM overrides WHERE verdict_id IN ({marks}) ORDER BY id", verdict_ids)}

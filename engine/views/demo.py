@@ -1,0 +1,126 @@
+"""Demo tour (view 7): the run's own compensation and bottleneck cases, and the fallback
+"store wrong, answer right" case caught by the stale-fact count."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.corpus import Corpus, Trajectory
+from engine.store import facts_at
+from engine.views.common import score_cards
+from engine.views.questions import questions_view
+from engine.views.runs import list_runs
+
+
+@dataclass(frozen=True)
+class TourStop:
+    quadrant: str
+    run_id: str
+    system: str
+    trajectory_id: str
+    title: str
+    intrinsic: float | None
+    extrinsic: float | None
+    diagnosis: str
+    """SCORING's diagnosis sentence for this trajectory, built from this run's data."""
+
+
+def demo_tour(db, corpus: Corpus) -> dict[str, TourStop | None]:
+    """For 'compensation' and 'bottleneck': the scored trajectory with the widest gap, any run."""
+    cards = score_cards(db)
+    systems = {r.run_id: r.system for r in list_runs(db)}
+    out: dict[str, TourStop | None] = {}
+    for q in ("compensation", "bottleneck"):
+        hits = [(k, c) for k, c in cards.items() if c.get("quadrant") == q]
+        hits.sort(key=lambda kc: (-abs(kc[1].get("signed_diff") or 0), kc[0]))
+        out[q] = _tour_stop(q, hits[0], systems, corpus) if hits else None
+    return out
+
+
+def _tour_stop(q, hit, systems, corpus) -> TourStop:
+    (run_id, trajectory_id), card = hit
+    try:
+        title = corpus.get(trajectory_id).title
+    except KeyError:
+        title = trajectory_id
+    return TourStop(q, run_id, systems.get(run_id, "?"), trajectory_id, title,
+                    card.get("intrinsic_full"), (card.get("extrinsic") or {}).get("compound"),
+                    card.get("diagnosis") or "")
+
+
+# ---------------------------------------------------------------------------------------------
+# demo tour fallback: "store wrong, answer right" caught by the stale-fact count
+
+
+@dataclass(frozen=True)
+class StaleFactRow:
+    fact_id: str
+    text: str
+    stale_claims: list[str]
+    """The trajectory's stale claims this fact still states (SCORING's lexical ``holds``)."""
+
+
+@dataclass(frozen=True)
+class AnsweredQuestion:
+    kind: str
+    item: str
+    question: str
+    answer: str
+    verdict: str | None
+
+
+@dataclass(frozen=True)
+class StaleCase:
+    """A trajectory whose final store holds stale facts (SCORING's count > 0) while its answers
+    scored extrinsic ≥ 0.5: the store is wrong, the answer right, yet it is not in the compensation
+    quadrant because intrinsic coverage is recall-only. Every figure and text is the run's own."""
+
+    run_id: str
+    system: str
+    trajectory_id: str
+    title: str
+    quadrant: str | None
+    intrinsic: float | None
+    extrinsic: float | None
+    stale_count: int
+    """The stored stale-fact count of the trajectory's score card (final state)."""
+    stale_facts: list[StaleFactRow]
+    questions: list[AnsweredQuestion]
+    current_run: bool
+    """True when the case comes from the run the app has selected."""
+
+
+def _stale_count(card: dict) -> int:
+    return int((card.get("intrinsic") or {}).get("stale_facts") or 0)
+
+
+def stale_case(db, corpus: Corpus, current_run: str | None = None, cut: float = 0.5) -> StaleCase | None:
+    """The trajectory with stale facts > 0 and extrinsic ≥ ``cut``: from ``current_run`` when it has
+    one, else from any scored run; highest extrinsic, then most stale facts, then ids."""
+    systems = {r.run_id: r.system for r in list_runs(db)}
+    hits = [(k, c) for k, c in score_cards(db).items()
+            if _stale_count(c) > 0 and ((c.get("extrinsic") or {}).get("compound") or 0) >= cut
+            and k[1] in {t.id for t in corpus.trajectories}]
+    if not hits:
+        return None
+    hits.sort(key=lambda kc: (kc[0][0] != current_run, -(kc[1]["extrinsic"]["compound"]),
+                              -_stale_count(kc[1]), kc[0]))
+    (run_id, trajectory_id), card = hits[0]
+    t = corpus.get(trajectory_id)
+    questions = [AnsweredQuestion(q.kind, q.item, q.question, q.answer, q.verdict)
+                 for q in questions_view(db, run_id, trajectory_id).questions]
+    return StaleCase(run_id, systems.get(run_id, "?"), trajectory_id, t.title, card.get("quadrant"),
+                     card.get("intrinsic_full"), card["extrinsic"]["compound"], _stale_count(card),
+                     _stale_rows(db, t, run_id, (card.get("intrinsic") or {}).get("stale_fact_ids") or []),
+                     questions, run_id == current_run)
+
+
+def _stale_rows(db, t: Trajectory, run_id: str, fact_ids: list[str]) -> list[StaleFactRow]:
+    """The stored stale facts (ids from the score card) with the stale claims each still states."""
+    from engine.scoring import lexical, metrics
+
+    last = len(t.states) - 1
+    stale = metrics.stale_claims_at([s.claims for s in t.states], [s.stale_claims for s in t.states], last)
+    facts = {f.id: f.text for f in facts_at(db, run_id, t.id)}
+    return [StaleFactRow(fid, facts.get(fid, ""), [c for c in stale if lexical.holds(c, facts.get(fid, ""))])
+            for fid in fact_ids]

@@ -1,0 +1,114 @@
+"""Runs and trajectories (view 1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import sqlite_utils
+
+from engine.corpus import CATEGORY_NAMES, Corpus
+from engine.views.common import REFERENCE_SYSTEMS, _scores_table, quadrant
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    run_id: str
+    system: str
+    status: str
+    created_at: str
+    documents: int
+    facts: int
+    scored: bool
+
+    @property
+    def reference(self) -> bool:
+        return self.system in REFERENCE_SYSTEMS
+
+
+@dataclass(frozen=True)
+class TrajectoryRow:
+    run_id: str
+    system: str
+    trajectory_id: str
+    title: str
+    category: str
+    difficulty: str
+    trajectory_type: str
+    documents_done: int
+    documents_total: int
+    intrinsic: float | None
+    extrinsic: float | None
+
+    @property
+    def delta(self) -> float | None:
+        """Intrinsic − extrinsic (the paper's and the report's signed difference,
+        engine.scoring.stats.signed_mean): positive when the store looks better than the answers."""
+        if self.intrinsic is None or self.extrinsic is None:
+            return None
+        return self.intrinsic - self.extrinsic
+
+    @property
+    def quadrant(self) -> str | None:
+        return quadrant(self.intrinsic, self.extrinsic)
+
+    def haystack(self) -> str:
+        return " ".join([self.trajectory_id, self.title, self.system, self.run_id,
+                         self.category, CATEGORY_NAMES.get(self.category, ""), self.difficulty,
+                         self.trajectory_type, self.quadrant or ""]).lower()
+
+
+def list_runs(db: sqlite_utils.Database) -> list[RunSummary]:
+    docs = _count_by_run(db, "documents")
+    facts = _count_by_run(db, "facts")
+    scored = set(_scores_table(db))
+    return [RunSummary(r["run_id"], r["system"] or "?", r["status"] or "", r["created_at"] or "",
+                       docs.get(r["run_id"], 0), facts.get(r["run_id"], 0),
+                       any(k[0] == r["run_id"] for k in scored))
+            for r in db.query("SELECT * FROM runs ORDER BY created_at, run_id")]
+
+
+def _count_by_run(db: sqlite_utils.Database, table: str) -> dict[str, int]:
+    return {r["run_id"]: r["n"] for r in
+            db.query(f"SELECT run_id, COUNT(*) AS n FROM [{table}] GROUP BY run_id")}
+
+
+def trajectory_rows(db: sqlite_utils.Database, corpus: Corpus,
+                    run_ids: Iterable[str] | None = None) -> list[TrajectoryRow]:
+    """One row per (run, trajectory) of the corpus, scores from the scoring tables when present."""
+    runs = list_runs(db)
+    wanted = set(run_ids) if run_ids is not None else {r.run_id for r in runs}
+    done = {(r["run_id"], r["trajectory_id"]): r["n"] for r in db.query(
+        "SELECT run_id, trajectory_id, COUNT(*) AS n FROM documents GROUP BY run_id, trajectory_id")}
+    scores = _scores_table(db)
+    rows = []
+    for run in (r for r in runs if r.run_id in wanted):
+        for t in corpus.trajectories:
+            intrinsic, extrinsic = scores.get((run.run_id, t.id), (None, None))
+            rows.append(TrajectoryRow(
+                run.run_id, run.system, t.id, t.title, t.category, t.difficulty, t.trajectory_type,
+                done.get((run.run_id, t.id), 0), sum(1 for _ in t.arrivals()), intrinsic, extrinsic))
+    return rows
+
+
+def filter_rows(rows: Iterable[TrajectoryRow], text: str = "", category: str | None = None,
+                difficulty: str | None = None, quadrant_: str | None = None) -> list[TrajectoryRow]:
+    """Pure filter: free text over ids/titles/system, and exact category/difficulty/quadrant."""
+    words = text.lower().split()
+    return [r for r in rows
+            if (category is None or r.category == category)
+            and (difficulty is None or r.difficulty == difficulty)
+            and (quadrant_ is None or r.quadrant == quadrant_)
+            and all(w in r.haystack() for w in words)]
+
+
+SORT_KEYS = ("trajectory", "category", "difficulty", "intrinsic", "extrinsic", "delta", "system")
+
+
+def sort_rows(rows: Iterable[TrajectoryRow], key: str, reverse: bool = False) -> list[TrajectoryRow]:
+    """Sort by one of SORT_KEYS; rows without a score go last either way."""
+    attr = {"trajectory": "trajectory_id"}.get(key, key)
+    rows = list(rows)
+    present = [r for r in rows if getattr(r, attr) is not None]
+    missing = [r for r in rows if getattr(r, attr) is None]
+    return sorted(present, key=lambda r: (getattr(r, attr), r.trajectory_id), reverse=reverse) + missing

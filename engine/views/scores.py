@@ -1,0 +1,53 @@
+"""Score cards (view 5): engine.scoring.report does the figures, CIs included; and the re-scoring
+diff full vs filter (SPEC §5.4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.views.common import latest_scoring
+
+
+def run_report(db, run_id: str, resamples: int | None = None):
+    """SCORING's RunReport for one run (None when the run is not scored or scoring is absent)."""
+    try:
+        from engine.scoring import report
+    except ImportError:
+        return None
+    kwargs = {} if resamples is None else {"resamples": resamples}
+    return report.run_report(db, run_id, **kwargs)
+
+
+@dataclass(frozen=True)
+class MovedVerdict:
+    change: str
+    """credited | penalised | unparseable (engine.scoring.rulers classes)."""
+    trajectory_id: str
+    item: str
+    text: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class RulerDiff:
+    before: str
+    after: str
+    counts: dict[str, int]
+    moved: list[MovedVerdict]
+
+
+def full_vs_filter_diff(db, run_id: str, scoring: str | None = None) -> RulerDiff | None:
+    """Every claim verdict the similarity filter moved in one run's (latest) scoring, classified
+    by engine.scoring.rulers; None when the run is not scored."""
+    try:
+        from engine.scoring.rulers import full_vs_filter
+    except ImportError:
+        return None
+    scoring = scoring or latest_scoring(db, run_id)
+    if scoring is None:
+        return None
+    diff = full_vs_filter(db, run_id, scoring)
+    return RulerDiff("full", "filter", diff.counts(), [
+        MovedVerdict(m["change"], m["trajectory_id"], m["item"], m["text"] or "", m["from"] or "",
+                     m["to"] or "") for m in diff.moved()])

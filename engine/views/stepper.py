@@ -1,0 +1,185 @@
+"""Trajectory stepper (view 2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sqlite_utils
+
+from engine.corpus import Corpus, Trajectory
+from engine.store import facts_at
+from engine.views.common import MARKS, containment
+from engine.views.doclines import DocLine, doc_lines
+from engine.views.operations import Operation, _failures_at, operations_at
+from engine.views.verdicts import Verdict, claim_verdicts
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    position: int
+    state_index: int
+    doc_id: str
+    doc_type: str
+    title: str
+    timestamp: str
+    action: str
+    is_distractor: bool
+    written: bool
+    late: bool
+    """The document is dated before a document that arrived earlier (late-arriving)."""
+
+
+@dataclass(frozen=True)
+class StoreFact:
+    id: str
+    text: str
+    confidence: float
+    status: str
+    version: int
+    mark: str
+    """NEW | UPDATED | REINFORCED | SUPERSEDED when this step changed the fact, else ''."""
+    stale: str | None
+    """The staleClaim this active fact still states (SCORING's rule, lexical ``holds``), if any."""
+
+
+@dataclass(frozen=True)
+class ClaimRow:
+    claim: str
+    is_doc_claim: bool
+    verdict: str | None
+    """YES | PARTIAL | NO | UNPARSEABLE from the judge; None when not scored."""
+    overridden: bool
+    matched: list[str]
+    """The fact that best states the claim among those the judge saw (bigram containment ≥ 0.5);
+    unscored: an active fact containing ≥ 0.8 of the claim's bigrams."""
+    rationale: str
+    verdict_id: str = ""
+    shown: int | None = None
+    """How many facts the judge saw for this claim (None when unscored)."""
+
+
+@dataclass(frozen=True)
+class StepView:
+    run_id: str
+    trajectory_id: str
+    title: str
+    category: str
+    difficulty: str
+    trajectory_type: str
+    position: int
+    state_index: int
+    timeline: list[TimelineEntry]
+    doc_title: str
+    doc_type: str
+    doc_author: str
+    doc_date: str
+    is_distractor: bool
+    expected_action: str
+    lines: list[DocLine]
+    doc_claims: list[str]
+    stale_claims: list[str]
+    written: bool
+    operations: list[Operation]
+    failures: list[str]
+    store: list[StoreFact]
+    claims: list[ClaimRow]
+    judge_mode: str
+    scored: bool
+
+    @property
+    def entry(self) -> TimelineEntry:
+        return self.timeline[self.position]
+
+    @property
+    def last_position(self) -> int:
+        return len(self.timeline) - 1
+
+    @property
+    def stale_facts(self) -> list[StoreFact]:
+        return [f for f in self.store if f.stale and f.status == "active"]
+
+
+def timeline(db: sqlite_utils.Database, run_id: str, trajectory: Trajectory) -> list[TimelineEntry]:
+    written = {r["position"] for r in db.query(
+        "SELECT position FROM documents WHERE run_id=? AND trajectory_id=?", [run_id, trajectory.id])}
+    out, latest = [], ""
+    for a in trajectory.arrivals():
+        state = trajectory.states[a.state_index]
+        out.append(TimelineEntry(
+            a.position, a.state_index, a.document.id, a.document.type, a.document.title,
+            a.timestamp, "distractor" if a.is_distractor else state.action, a.is_distractor,
+            a.position in written, bool(latest) and a.timestamp < latest and not a.is_distractor))
+        latest = max(latest, a.timestamp)
+    return out
+
+
+def step_view(db: sqlite_utils.Database, corpus: Corpus, run_id: str, trajectory_id: str,
+              position: int = 0, judge_mode: str = "full") -> StepView:
+    """Everything the stepper shows for one arrival position of one trajectory in one run."""
+    t = corpus.get(trajectory_id)
+    line = timeline(db, run_id, t)
+    position = max(0, min(position, len(line) - 1))
+    arrival = next(a for a in t.arrivals() if a.position == position)
+    state, doc = t.states[arrival.state_index], arrival.document
+    doc_claims = [] if arrival.is_distractor else list(state.doc_claims)
+    stale = _stale_claims_until(t, arrival.state_index)
+    store = _store_at(db, run_id, t.id, position, stale)
+    verdicts = claim_verdicts(db, run_id, t.id, arrival.state_index, judge_mode)
+    return StepView(
+        run_id, t.id, t.title, t.category, t.difficulty, t.trajectory_type, position,
+        arrival.state_index, line, doc.title, doc.type,
+        f"{doc.author.name} ({doc.author.role})" if doc.author.role else doc.author.name,
+        arrival.timestamp, arrival.is_distractor, line[position].action,
+        doc_lines(doc.text, doc_claims), doc_claims, stale, line[position].written,
+        operations_at(db, run_id, t.id, position), _failures_at(db, run_id, t.id, position),
+        store, _claim_rows(state.claims, doc_claims, store, verdicts), judge_mode,
+        verdicts is not None)
+
+
+def _stale_claims_until(t: Trajectory, state_index: int) -> list[str]:
+    """Stale claims of every state up to this one that the current claims do not hold again
+    (SCORING's rule: engine.scoring.metrics.stale_claims_at)."""
+    from engine.scoring import metrics
+
+    return metrics.stale_claims_at([s.claims for s in t.states], [s.stale_claims for s in t.states],
+                                   state_index)
+
+
+def stale_fact_ids(facts: dict[str, str], stale: list[str]) -> list[str]:
+    """Ids of the active facts {id: text} that still state a stale claim: SCORING's own rule
+    (engine.scoring.metrics.stale_facts with engine.scoring.lexical.holds, as the score card's
+    stale-fact count uses it), so the app and the report always agree."""
+    from engine.scoring import lexical, metrics
+
+    return metrics.stale_facts(facts, stale, lexical.holds)
+
+
+def _store_at(db, run_id: str, trajectory_id: str, position: int, stale: list[str]) -> list[StoreFact]:
+    from engine.scoring import lexical
+
+    facts = facts_at(db, run_id, trajectory_id, position)
+    flagged = set(stale_fact_ids({f.id: f.text for f in facts if f.status == "active"}, stale))
+    out = []
+    for f in facts:
+        changed = f.position == position
+        mark = ("SUPERSEDED" if f.status != "active" else MARKS.get(f.operation, f.operation.upper())) \
+            if changed else ""
+        hit = next((c for c in stale if lexical.holds(c, f.text)), None) if f.id in flagged else None
+        out.append(StoreFact(f.id, f.text, f.confidence, f.status, f.version, mark, hit))
+    out.sort(key=lambda f: (f.status != "active", f.id))
+    return out
+
+
+def _claim_rows(claims: list[str], doc_claims: list[str], store: list[StoreFact],
+                verdicts: dict[str, Verdict] | None) -> list[ClaimRow]:
+    active = [f for f in store if f.status == "active"]
+    out = []
+    for c in claims:
+        v = (verdicts or {}).get(c)
+        pool = [f for f in active if f.text in v.shown] if v else active
+        best = max(pool, key=lambda f: containment(c, f.text), default=None)
+        matched = [best.id] if best is not None and containment(c, best.text) >= (0.5 if v else 0.8) else []
+        out.append(ClaimRow(c, c in doc_claims, v.label if v else None, bool(v and v.overridden),
+                            matched, v.rationale if v else "", v.id if v else "",
+                            len(v.shown) if v else None))
+    return out

@@ -1,0 +1,44 @@
+"""Trajectory stepper (view 2): the judge's claim verdicts for one state, human overrides applied."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.store import loads
+from engine.views.common import human_overrides, latest_scoring
+
+
+@dataclass(frozen=True)
+class Verdict:
+    id: str
+    label: str
+    rationale: str
+    shown: list[str]
+    """The fact texts the judge saw (all active facts under ``full``, the filtered ones under
+    ``filter``)."""
+    overridden: bool = False
+    raw_label: str = ""
+
+
+def claim_verdicts(db, run_id: str, trajectory_id: str, state_index: int,
+                   judge_mode: str) -> dict[str, Verdict] | None:
+    """expected claim -> verdict for one state and judge mode (latest scoring); None if unscored."""
+    scoring = latest_scoring(db, run_id)
+    if scoring is None or "verdicts" not in db.table_names():
+        return None
+    rows = list(db.query(
+        "SELECT * FROM verdicts WHERE run_id=? AND trajectory_id=? AND scoring=? AND kind='claim' "
+        "AND setup=? AND state_index=?", [run_id, trajectory_id, scoring, judge_mode, state_index]))
+    if not rows:
+        return None
+    over = human_overrides(db, [r["id"] for r in rows])
+    return {r["expected"]: _verdict(r, over.get(r["id"])) for r in rows}
+
+
+def _verdict(r: dict, override: dict | None) -> Verdict:
+    shown = loads(r.get("candidate"), []) if (r.get("candidate") or "").startswith("[") else []
+    label = override["label"] if override else r["label"]
+    rationale = r.get("rationale") or ""
+    if override:
+        rationale = f"overridden by {override.get('who')}: {override.get('reason')} (judge: {r['label']}) · {rationale}"
+    return Verdict(r["id"], label or "?", rationale, shown, bool(override), r["label"] or "")
