@@ -315,28 +315,36 @@ def _insert(db, table: str, rows: list[dict]) -> None:
     if not rows:
         return
     columns = list(rows[0])
-    sql = (f"INSERT INTO [{table}] ({', '.join(f'[{c}]' for c in columns)}) "
-           f"VALUES ({', '.join('?' for _ in columns)})")
-    try:
-        db.conn.executemany(sql, [[r.get(c) for c in columns] for r in rows])
-    except sqlite3.OperationalError as exc:
-        if "no column" not in str(exc) and "has no column" not in str(exc):
-            raise
-        db[table].insert_all(rows, alter=True)
+    sql = f"INSERT INTO [{table}] ({_names(columns)}) VALUES ({_marks(columns)})"
+    _execute_many(db, sql, columns, rows, lambda: db[table].insert_all(rows, alter=True))
 
 
 def _upsert_facts(db, rows: list[dict]) -> None:
     """Insert or update fact rows by id, keeping each fact's rowid (load order) like upsert_all."""
     columns = list(rows[0])
     updates = ", ".join(f"[{c}] = excluded.[{c}]" for c in columns if c != "id")
-    sql = (f"INSERT INTO facts ({', '.join(f'[{c}]' for c in columns)}) "
-           f"VALUES ({', '.join('?' for _ in columns)}) ON CONFLICT(id) DO UPDATE SET {updates}")
+    sql = (f"INSERT INTO facts ({_names(columns)}) VALUES ({_marks(columns)}) "
+           f"ON CONFLICT(id) DO UPDATE SET {updates}")
+    _execute_many(db, sql, columns, rows, lambda: db["facts"].upsert_all(rows, pk="id", alter=True))
+
+
+def _names(columns: list[str]) -> str:
+    return ", ".join(f"[{c}]" for c in columns)
+
+
+def _marks(columns: list[str]) -> str:
+    return ", ".join("?" for _ in columns)
+
+
+def _execute_many(db, sql: str, columns: list[str], rows: list[dict], fallback) -> None:
+    """Run a prepared statement over ``rows``; on a missing column (an older database) ``fallback``
+    writes them through sqlite-utils with alter=True instead."""
     try:
         db.conn.executemany(sql, [[r.get(c) for c in columns] for r in rows])
     except sqlite3.OperationalError as exc:
-        if "no column" not in str(exc) and "has no column" not in str(exc):
+        if "no column" not in str(exc):
             raise
-        db["facts"].upsert_all(rows, pk="id", alter=True)
+        fallback()
 
 
 def _clip(value: float) -> float:
