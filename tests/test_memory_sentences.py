@@ -6,8 +6,14 @@ from engine.standin import StandinBackend
 
 def test_headers_speaker_lines_and_fragments_are_not_statements():
     for line in ["받는 사람: 세움페이 전 직원", "제목: 한빛물류 4월 청구 요금제 변경 반영",
-                 "09:31 차은호 (플랫폼팀장)", "좋은 아침입니다.", "결정 사항:", "관련 티켓: HKC-1251"]:
+                 "09:31 차은호 (플랫폼팀장)", "좋은 아침입니다.", "결정 사항:", "관련 티켓: HKC-1251",
+                 "문수빈 오전 10:10", "배준호 (인프라팀 시니어 엔지니어) 오전 9:50",
+                 "#인프라-질문 채널 (2026년 2월 11일)"]:
         assert not is_statement(line), line
+
+
+def test_sentences_with_a_time_in_them_are_still_statements():
+    assert is_statement("백업은 매일 새벽 3:00에 돈다.") and is_statement("회의는 10:00에 시작합니다")
 
 
 def test_statements_are_kept_in_order():

@@ -27,13 +27,17 @@ HEADER_LABELS = frozenset(
      "작성자", "작성", "상태", "우선순위", "담당자", "담당", "보고자", "라벨", "유형", "분류", "채널",
      "기간", "관련 티켓", "티켓"])
 _SPEAKER = re.compile(r"^\d{1,2}:\d{2}\s+\S+(\s*\([^)]*\))?\s*$")
+_TIME = re.compile(r"\d{1,2}:\d{2}")
+_ENDINGS = ("다.", "요.", "다", "요", ".", "!", "?")
 _LABEL = re.compile(r"^([^:：]{1,8})\s*[:：]")
 
 
 def is_statement(sentence: str, min_chars: int = 12) -> bool:
     """True for a sentence that states something; False for headers, speaker lines, fragments."""
     s = sentence.strip()
-    if len(s) < min_chars or s.endswith((":", "：")) or _SPEAKER.match(s):
+    if len(s) < min_chars or s.endswith((":", "：")) or s.startswith("#") or _SPEAKER.match(s):
+        return False
+    if len(s) <= 40 and _TIME.search(s) and not s.endswith(_ENDINGS):  # "배준호 (…) 오전 9:50"
         return False
     label = _LABEL.match(s)
     return not (label and label.group(1).strip() in HEADER_LABELS)
