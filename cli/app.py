@@ -1,4 +1,4 @@
-"""`seorap demo` and `seorap inspect`: open the terminal app (SPEC §6, §7)."""
+"""`seorap demo` and `seorap inspect`: open the terminal app (docs/design.md#the-app)."""
 
 from __future__ import annotations
 

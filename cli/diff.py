@@ -1,4 +1,4 @@
-"""`seorap diff`: the re-scoring diff of two judging setups of one run, or of two runs (SPEC §5.4)."""
+"""`seorap diff`: the re-scoring diff of two judging setups of one run, or of two runs (docs/metrics.md)."""
 
 from __future__ import annotations
 

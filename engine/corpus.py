@@ -1,4 +1,4 @@
-"""Trajectories: the ground truth every score is measured against (SPEC §2).
+"""Trajectories: the ground truth every score is measured against (docs/corpus-format.md).
 
 Field names on disk follow the FEB-30 paper (camelCase); in Python they are snake_case. A corpus is a
 directory of ``*.json`` files, one trajectory each, or a single such file. Loading never calls a model;

@@ -1,4 +1,5 @@
-"""Hybrid retrieval over facts: BM25 over Korean character bigrams + dense cosine (SPEC §4).
+"""Hybrid retrieval over facts: BM25 over Korean character bigrams + dense cosine
+(docs/design.md#read-path-and-models).
 
     hybrid = bm25_weight · BM25 / max(BM25 over the candidates) + dense_weight · cosine
 

@@ -1,4 +1,4 @@
-"""`seorap run`: write every trajectory of a corpus into the store, for each system (SPEC §3, §4, §8).
+"""`seorap run`: write every trajectory of a corpus into the store, for each system (docs/design.md).
 
 Order of work (grouped by model so Ollama does not swap back and forth):
 
@@ -6,8 +6,8 @@ Order of work (grouped by model so Ollama does not swap back and forth):
 2. phase ``extract``: every pending document of every LLM system, in parallel (extraction does not
    depend on the store); results are NOT kept in memory: the call log holds them, and the write
    phase re-reads each document's extraction from it (a cache hit: no model call), so memory stays
-   bounded however large the corpus (SPEC §8: 100× under 500 MB) while the grouping by model stays
-   global; then, when vectors are cached, every extracted observation is embedded in batches (so
+   bounded however large the corpus (docs/design.md#quality-bars: 100× under 500 MB) while the
+   grouping by model stays global; then, when vectors are cached, every extracted observation is embedded in batches (so
    the embedding model is not interleaved with the synthesizer);
 3. phase ``write <system>``: per trajectory the documents are written in arrival order (each
    synthesis reads the store the previous document left), trajectories in parallel on a pool of
@@ -287,8 +287,8 @@ EMBED_BATCH = 256
 def _prefetch_vectors(jobs, cancel=None) -> None:
     """Embed every extracted observation before the write phase when vectors are cached (an
     Ollama or bge-m3 embedder), so the embedding model is not interleaved with the synthesizer
-    document by document (SPEC §8: one model swap per model per phase). Extractions are re-read
-    from the call log (no model call) and embedded EMBED_BATCH texts at a time, so memory stays
+    document by document (docs/design.md#quality-bars: one model swap per model per phase).
+    Extractions are re-read from the call log (no model call) and embedded EMBED_BATCH texts at a time, so memory stays
     bounded by a batch; a text seen before is served from the vector cache."""
     embedder = next((ctx.embedder for _, ctx, _, _ in jobs if ctx.embedder is not None), None)
     if embedder is None or not hasattr(embedder, "db"):  # no cache: nothing to gain

@@ -1,4 +1,4 @@
-"""Tokenizers for BM25 over Korean text (SPEC §4).
+"""Tokenizers for BM25 over Korean text (docs/design.md#read-path-and-models).
 
 ``bigram`` (default, the reference study's choice):
   1. lowercase;

@@ -1,4 +1,4 @@
-"""`seorap validate`: every problem of a corpus, each with its file and JSON path (SPEC §2).
+"""`seorap validate`: every problem of a corpus, each with its file and JSON path (docs/corpus-format.md).
 
 Checks run in two passes. The schema pass (pydantic) reports types, enums and missing fields. The
 semantic pass runs on every trajectory that parsed and checks what a schema cannot: index order,

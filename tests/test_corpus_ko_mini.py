@@ -1,4 +1,4 @@
-"""The bundled Korean corpus meets every count issue 2 asks for (SPEC §2)."""
+"""The bundled Korean corpus meets every count issue 2 asks for (docs/design.md#trajectories)."""
 
 import json
 from pathlib import Path

@@ -1,6 +1,6 @@
 """BGEM3Embedder through the real FlagEmbedding ``BGEM3FlagModel`` on a tiny offline XLM-R model.
 
-Built exactly as SPEC §9 describes (no weights, no network): a 2-layer XLMRobertaModel with
+Built as docs/design.md#dependency-facts describes (no weights, no network): a 2-layer XLMRobertaModel with
 hidden size 32 and initializer_range=1.0 (with the default range every cosine is 1.0), a Unigram
 tokenizer trained in memory wrapped as XLMRobertaTokenizerFast, and colbert/sparse linear heads.
 Skips with the reason when FlagEmbedding or torch is not installed (``pip install "seorap[bge]"``).

@@ -1,4 +1,4 @@
-"""Config: defaults per SPEC §4, the offline preset, TOML loading and CLI overrides."""
+"""Config: defaults (docs/models.md), the offline preset, TOML loading and CLI overrides."""
 
 from __future__ import annotations
 

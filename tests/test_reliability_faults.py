@@ -1,4 +1,4 @@
-"""Fault injection on the live path (SPEC §8, issue 6 item 3).
+"""Fault injection on the live path (docs/design.md#quality-bars; issue 6 item 3).
 
 Variant A runs through the real ``ollama`` client against the local fake server (the stand-in
 answers) while the server, seeded, answers ~10% of chat requests with HTTP 500 and ~20% with

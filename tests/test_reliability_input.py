@@ -1,4 +1,4 @@
-"""Bad input (SPEC §8, issue 6 item 4).
+"""Bad input (docs/design.md#quality-bars; issue 6 item 4).
 
 1. Invalid corpora — JSON syntax error, a missing field, contradictory claims (a staleClaim still in
    the state's claims), out-of-range references — make `seorap run` refuse with located errors

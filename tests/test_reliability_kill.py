@@ -1,4 +1,5 @@
-"""kill -9 of `seorap run` at seeded random points of a live-path run (SPEC §8, issue 6 item 3).
+"""kill -9 of `seorap run` at seeded random points of a live-path run (issue 6 item 3;
+docs/design.md#quality-bars).
 
 tests/test_runner_resume.py kills an offline (stand-in) run once, by polling the database. Here the
 run talks to the local fake Ollama server, and the server itself SIGKILLs the run process when the

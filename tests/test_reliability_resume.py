@@ -1,4 +1,5 @@
-"""The Ollama server dies mid-run (SPEC §8, issue 6 item 3): a clear stop, then a clean resume.
+"""The Ollama server dies mid-run (docs/design.md#quality-bars; issue 6 item 3): a clear stop, then a
+clean resume.
 
 `seorap run` (variant A, live path) talks to the local fake server, which shuts itself down after N
 chat requests. The run must stop with exit code 2 and one sentence naming the host and the fix,

@@ -1,4 +1,5 @@
-"""Model swaps in a live-path run with two chat models (SPEC §8 "Live runs", issue 6 item 2).
+"""Model swaps in a live-path run with two chat models (docs/design.md#quality-bars "Live runs";
+issue 6 item 2).
 
 Extractor = model X, synthesizer = model Y (config roles). Ollama keeps a model loaded until another
 one evicts it, so every change of model between consecutive chat requests is a potential swap. The

@@ -1,5 +1,5 @@
-"""A recorded live run re-enacted from the call log alone (SPEC §1.3: the demo never depends on the
-model's mood): same store, zero requests to the server, a clear error on a miss."""
+"""A recorded live run re-enacted from the call log alone (docs/design.md#who-it-is-for: the demo never
+depends on the model's mood): same store, zero requests to the server, a clear error on a miss."""
 
 from __future__ import annotations
 

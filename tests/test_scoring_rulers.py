@@ -1,4 +1,4 @@
-"""Rulers (SPEC §5.4): setups side by side, the spread, `seorap diff`, `seorap override`, the lenient
+"""Rulers (docs/metrics.md): setups side by side, the spread, `seorap diff`, `seorap override`, the lenient
 lexical judge; repeated runs (seeds) and group CIs (§5.3)."""
 
 import json

@@ -1,5 +1,5 @@
-"""Replay from the app (SPEC §1.3, issue 5): `6` then `p` re-enacts the selected recorded live run
-from the call log alone — facts appear in the stepper, no request reaches the model server; an
+"""Replay from the app (docs/design.md#who-it-is-for; issue 5): `6` then `p` re-enacts the selected
+recorded live run from the call log alone — facts appear in the stepper, no request reaches the model server; an
 offline run and a call-log miss each get one clear line."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The stepper's stale-fact marking is SCORING's rule: per state, the app's count equals the
+"""The stepper's stale-fact marking is the scoring rule: per state, the app's count equals the
 score card's ``stale_per_state`` for every trajectory of the oracle-stale reference run."""
 
 from __future__ import annotations

@@ -137,7 +137,7 @@ class SeorapApp(App):
             self.screen.reload()
 
     def override_verdict(self, verdict_id: str, target: str) -> None:
-        """Human override of one verdict (SPEC §5.4), stored through engine.scoring."""
+        """Human override of one verdict (docs/metrics.md), stored through engine.scoring."""
         if not verdict_id:
             self.notify(f"nothing to override: {views.NOT_SCORED}", severity="warning", markup=False)
             return

@@ -1,5 +1,5 @@
-"""Human verdict override from the app (SPEC §5.4): ask label and reason, store through
-engine.scoring.overrides (SCORING owns the `overrides` table; the verdict row is never edited)."""
+"""Human verdict override from the app (docs/metrics.md): ask label and reason, store through
+engine.scoring.overrides (engine.scoring owns the `overrides` table; the verdict row is never edited)."""
 
 from __future__ import annotations
 

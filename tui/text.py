@@ -1,4 +1,5 @@
-"""Untrusted text, shown literally (SPEC §6): never parsed as markup, escape sequences made visible.
+"""Untrusted text, shown literally (docs/design.md#the-app): never parsed as markup, escape sequences
+made visible.
 
 Document, fact, observation and answer strings come from corpora and models. Rendering them through
 ``rich.text.Text(...)`` (never ``Text.from_markup`` or a plain ``str`` handed to a widget that parses

@@ -1,4 +1,4 @@
-"""The memory system under test and the reference systems (SPEC §3).
+"""The memory system under test and the reference systems (docs/design.md#the-memory-system).
 
 A system is looked up by name: ``get_system("A", config)``; ``list_systems()`` names them all.
 Reference systems (oracle, oracle-stale, oracle-merged, raw) need no model. LLM variants are data:

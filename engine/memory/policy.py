@@ -1,4 +1,5 @@
-"""Pure rules of the write path: the temporal guard and the confidence designs (SPEC §3)."""
+"""Pure rules of the write path: the temporal guard and the confidence designs
+(docs/design.md#the-memory-system)."""
 
 from __future__ import annotations
 

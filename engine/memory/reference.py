@@ -1,4 +1,4 @@
-"""Reference systems: no LLM on the write path (SPEC §3). They calibrate the rulers.
+"""Reference systems: no LLM on the write path (docs/design.md#the-memory-system). They calibrate the rulers.
 
 - ``oracle``: after each state the active facts are exactly that state's claims. A claim that
   disappears is superseded, a new claim is created, a kept claim the document restates is reinforced.

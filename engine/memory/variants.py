@@ -1,4 +1,4 @@
-"""Variants are data: a TOML file (policy) plus prompt files (SPEC §3).
+"""Variants are data: a TOML file (policy) plus prompt files (docs/design.md#the-memory-system).
 
 Bundled: ``engine/variants/{A,B,C}.toml`` with prompts in ``engine/prompts``. Users add a ``*.toml``
 in a directory passed as ``--variants-dir`` (or ``variants_dirs`` in code); a prompt file is looked

@@ -1,4 +1,4 @@
-"""Small interfaces the engine talks to; backends are injected (SPEC §4).
+"""Small interfaces the engine talks to; backends are injected (docs/models.md).
 
 Roles: extractor, synthesizer, answerer, judge (chat) and embedder. A chat backend only moves bytes;
 caching, the call log, replay, repair-and-retry and error translation live in one wrapper,

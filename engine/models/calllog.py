@@ -1,4 +1,4 @@
-"""The call log: every model call, stored; identical calls are served from it (SPEC §4).
+"""The call log: every model call, stored; identical calls are served from it (docs/models.md).
 
 One row per backend call (including failed ones, whose ``error`` is set). ``key`` is
 :meth:`ChatRequest.key` — everything that determines the reply — so a later identical request is

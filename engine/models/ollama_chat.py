@@ -1,12 +1,12 @@
-"""Chat through the official ``ollama`` client (SPEC §4, §9).
+"""Chat through the official ``ollama`` client (docs/models.md).
 
 This backend only moves bytes: one request in, one :class:`ChatReply` out; ollama's exceptions
 propagate unchanged. Caching, logging, repair/retry and turning exceptions into one-sentence
 :class:`ModelError` messages happen in :class:`engine.models.client.ModelClient`, which uses
 :func:`translate_error` and :func:`is_transient` from here (the Ollama-specific knowledge).
 
-ollama 0.6.3 facts this module relies on (SPEC §9): ``Client(host)`` has no default timeout (we set
-one); server down -> builtin ``ConnectionError`` (``httpx.ConnectError`` while iterating a stream);
+ollama 0.6.3 facts this module relies on (docs/design.md#dependency-facts): ``Client(host)`` has no
+default timeout (we set one); server down -> builtin ``ConnectionError`` (``httpx.ConnectError`` while iterating a stream);
 missing model -> ``ResponseError`` with ``status_code == 404``; an error line inside a stream ->
 ``ResponseError`` with status -1; timeouts -> ``httpx.TimeoutException`` subclasses.
 """

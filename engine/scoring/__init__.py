@@ -1,4 +1,4 @@
-"""Score cards: intrinsic (the store), extrinsic (questions), agreement, rulers (SPEC §5).
+"""Score cards: intrinsic (the store), extrinsic (questions), agreement, rulers (docs/metrics.md).
 
 ``score_run`` is imported lazily so that ``import engine.scoring`` stays light.
 """

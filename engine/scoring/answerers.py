@@ -1,4 +1,4 @@
-"""Answerers: turn retrieved context into an answer (SPEC §4, §5.2).
+"""Answerers: turn retrieved context into an answer (docs/metrics.md).
 
 - :class:`ExtractiveAnswerer` (offline, deterministic): the answer is the retrieved items themselves,
   in rank order, at most ``MAX_ITEMS`` (5), joined with " / " — so at depth k it answers with the

@@ -1,4 +1,4 @@
-"""Judge audit: feed the judge deliberately wrong answers built from the ground truth (SPEC §5.4).
+"""Judge audit: feed the judge deliberately wrong answers built from the ground truth (docs/metrics.md).
 
 Items are every single question's answer and every final claim (a claim is graded as the answer
 to "what is the current state?"). Per item, the kinds built (a kind is skipped where it cannot be

@@ -1,4 +1,4 @@
-"""Why a trajectory landed in its quadrant, in words built from the run's own data (SPEC §5.3).
+"""Why a trajectory landed in its quadrant, in words built from the run's own data (docs/metrics.md).
 
 - compensation (extrinsic >= 0.5 > intrinsic): which stale or unsupported facts the answerer saw in
   its top-5 and still answered right, and which expected claims the store missed;

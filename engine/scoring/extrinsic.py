@@ -1,4 +1,4 @@
-"""Extrinsic score card of one trajectory: ask questions (SPEC §5.2).
+"""Extrinsic score card of one trajectory: ask questions (docs/metrics.md).
 
 Questions: every ``extrinsicQA`` item (``compound``) and every ``singleQA`` item (``single``).
 Sources answered and judged for each question:

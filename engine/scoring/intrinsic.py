@@ -1,4 +1,4 @@
-"""Intrinsic score card of one trajectory: open the drawer at every state (SPEC §5.1).
+"""Intrinsic score card of one trajectory: open the drawer at every state (docs/metrics.md).
 
 Reads the store (fact_versions, decisions, documents, write_failures) and the trajectory's ground
 truth; judges each expected claim in the ``full`` and ``filter@θ`` candidate modes; computes the
@@ -180,7 +180,7 @@ def _precision(trajectory: Trajectory, store: StoreView, written: list[int]) -> 
 
 
 def localize(trajectory: Trajectory, store: StoreView, full_rows: list[dict], written: list[int]) -> dict:
-    """Failure localization (SPEC §5.1), counted over the states written:
+    """Failure localization (docs/metrics.md), counted over the states written:
 
     - extraction: a docClaim of the state that no observation of its document relates to;
     - synthesis: a docClaim some observation relates to but the store does not hold (full verdict

@@ -1,4 +1,4 @@
-"""Score-card metrics as pure functions over verdict scores and store snapshots (SPEC §5.1-5.3).
+"""Score-card metrics as pure functions over verdict scores and store snapshots (docs/metrics.md).
 
 Inputs are plain values (scores, action names, {fact_id: text} snapshots); nothing here touches the
 database or a model. Every formula, with the FEB-30 equation number where there is one, is in

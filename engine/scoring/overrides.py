@@ -1,4 +1,4 @@
-"""Human overrides: a person overrules a verdict with a reason (SPEC §5.4).
+"""Human overrides: a person overrules a verdict with a reason (docs/metrics.md).
 
 An override never edits the verdict row: it is stored in ``overrides`` (who, when, why) and reports
 show raw and overridden figures side by side. The latest override of a verdict wins.

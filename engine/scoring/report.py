@@ -187,7 +187,7 @@ def override_figures(db, verdicts: list[dict], **boot) -> OverrideFigures:
                            by_trajectory=side_by_side)
 
 
-# ---- rulers (SPEC §5.4) and repeated runs (§5.3) ------------------------------------------------
+# ---- rulers (docs/metrics.md) and repeated runs ------------------------------------------------
 
 def _cards(db, run_id: str, scoring: str) -> tuple[dict, list[dict]]:
     """(the scoring pass's extras, the trajectory cards) of one run and scoring setup."""

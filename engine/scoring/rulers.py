@@ -1,4 +1,4 @@
-"""Re-scoring diff: compare two judging setups (or two runs) verdict by verdict (SPEC §5.4).
+"""Re-scoring diff: compare two judging setups (or two runs) verdict by verdict (docs/metrics.md).
 
 A *side* of a comparison is a run plus a setup spec (``parse_setup``):
 

@@ -1,4 +1,4 @@
-"""Score one run in the store: both score cards, baselines and diagnosis (SPEC §5).
+"""Score one run in the store: both score cards, baselines and diagnosis (docs/metrics.md).
 
 ``score_run`` reads the run's store and its corpus, judges, and writes the ``verdicts``,
 ``answers``, ``retrievals`` and ``scores`` tables (replacing an earlier pass with the same scoring
@@ -9,7 +9,7 @@ A scoring setup is named after the judge (``lexical``, ``lexical/lenient`` or ``
 the answerer, plus the candidate modes when they are not the default pair (full + filter@0.80):
 ``lexical+extractive`` (default modes), ``lexical+extractive+full,filter@0.85``,
 ``lexical/lenient+extractive+full``. One run carries several setups side by side (that is how
-rulers are compared, SPEC §5.4): scoring again under another setup adds rows, it never replaces
+rulers are compared, docs/metrics.md): scoring again under another setup adds rows, it never replaces
 another setup's.
 """
 

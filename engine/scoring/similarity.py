@@ -1,5 +1,5 @@
 """The filter threshold follows the embedder: cosine distributions of matched and unmatched
-(claim, fact) pairs, and a threshold that separates them (SPEC §5.1, §5.4, §9; docs/metrics.md).
+(claim, fact) pairs, and a threshold that separates them (docs/metrics.md).
 
 The paper's ``filter@0.8`` shows the judge only facts whose embedding cosine to the claim is above
 0.8. What 0.8 means depends on the embedder: the hashing embedder puts a claim and the merged fact

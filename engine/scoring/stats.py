@@ -1,4 +1,4 @@
-"""Agreement and uncertainty statistics over per-trajectory scores (SPEC §5.3).
+"""Agreement and uncertainty statistics over per-trajectory scores (docs/metrics.md).
 
 Pure functions over plain sequences of floats. Pairs where either side is ``None`` (a figure not
 defined for that trajectory) are dropped before computing; a statistic that cannot be computed

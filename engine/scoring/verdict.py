@@ -1,4 +1,4 @@
-"""Judge verdicts: YES = 1, PARTIAL = 0.5, NO = 0, UNPARSEABLE = no score (SPEC §5).
+"""Judge verdicts: YES = 1, PARTIAL = 0.5, NO = 0, UNPARSEABLE = no score (docs/metrics.md).
 
 An unparseable verdict is kept and counted on its own; it never silently becomes NO.
 """

@@ -1,4 +1,4 @@
-"""Headless read models for the app (SPEC §6): what each screen shows, as plain dataclasses.
+"""Headless read models for the app (docs/design.md#the-app): what each screen shows, as plain dataclasses.
 
 Every function here reads the run database (engine.store schema) and the corpus, and returns frozen
 dataclasses; none of them imports Textual, so the same views serve the app, tests and benchmarks.

@@ -1,4 +1,4 @@
-"""Shared constants and small helpers of the views, and the readers of SCORING's tables."""
+"""Shared constants and small helpers of the views, and the readers of the scoring tables."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def containment(needle: str, haystack: str) -> float:
 
 
 def quadrant(intrinsic: float | None, extrinsic: float | None, cut: float = 0.5) -> str | None:
-    """SPEC §5.3 quadrant of one trajectory; None when either score is missing."""
+    """Agreement quadrant (docs/metrics.md) of one trajectory; None when either score is missing."""
     if intrinsic is None or extrinsic is None:
         return None
     if intrinsic >= cut and extrinsic >= cut:
@@ -79,7 +79,7 @@ def latest_scoring(db: sqlite_utils.Database, run_id: str) -> str | None:
 
 
 def score_cards(db: sqlite_utils.Database) -> dict[tuple[str, str], dict]:
-    """(run, trajectory) -> the latest score card (SCORING's JSON), for every scored trajectory."""
+    """(run, trajectory) -> the latest score card (engine.scoring's JSON), for every scored trajectory."""
     if not {"run_id", "trajectory_id", "card"} <= columns(db, "scores"):
         return {}
     out: dict[tuple[str, str], dict] = {}
@@ -96,7 +96,7 @@ def _scores_table(db: sqlite_utils.Database) -> dict[tuple[str, str], tuple[floa
 
 
 def human_overrides(db, verdict_ids: list[str]) -> dict[str, dict]:
-    """verdict id -> its latest human override (SCORING's `overrides` table), if any."""
+    """verdict id -> its latest human override (the `overrides` table, engine/scoring/overrides.py), if any."""
     if not verdict_ids or "verdict_id" not in columns(db, "overrides"):
         return {}
     marks = ",".join("?" * len(verdict_ids))

@@ -22,7 +22,7 @@ class TourStop:
     intrinsic: float | None
     extrinsic: float | None
     diagnosis: str
-    """SCORING's diagnosis sentence for this trajectory, built from this run's data."""
+    """The diagnosis sentence (engine/scoring/diagnosis.py) for this trajectory, built from this run's data."""
 
 
 def demo_tour(db, corpus: Corpus) -> dict[str, TourStop | None]:
@@ -57,7 +57,7 @@ class StaleFactRow:
     fact_id: str
     text: str
     stale_claims: list[str]
-    """The trajectory's stale claims this fact still states (SCORING's lexical ``holds``)."""
+    """The trajectory's stale claims this fact still states (the lexical ``holds`` of engine.scoring)."""
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class AnsweredQuestion:
 
 @dataclass(frozen=True)
 class StaleCase:
-    """A trajectory whose final store holds stale facts (SCORING's count > 0) while its answers
+    """A trajectory whose final store holds stale facts (the scored count > 0) while its answers
     scored extrinsic ≥ 0.5: the store is wrong, the answer right, yet it is not in the compensation
     quadrant because intrinsic coverage is recall-only. Every figure and text is the run's own."""
 

@@ -84,7 +84,7 @@ def live_questions_view(db, corpus: Corpus, run_id: str, trajectory_id: str, emb
                         settings=None) -> QuestionsView:
     """The questions of a trajectory ranked live over the run's final active facts with
     engine.retrieval.HybridIndex.explain (BM25 / dense / hybrid / rank per fact), for a run with no
-    stored retrievals. Answer-holding facts are those SCORING's lexical ruler relates to the
+    stored retrievals. Answer-holding facts are those the scoring's lexical ruler relates to the
     expected answer (engine.scoring.lexical.related). No answer or verdict is invented: both stay
     empty until `seorap score`. ``embedder`` defaults to the offline hashing embedder."""
     import numpy as np

@@ -1,5 +1,5 @@
 """Score cards (view 5): engine.scoring.report does the figures, CIs included; and the re-scoring
-diff full vs filter (SPEC §5.4)."""
+diff full vs filter (docs/metrics.md, Rulers)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from engine.views.common import latest_scoring
 
 
 def run_report(db, run_id: str, resamples: int | None = None):
-    """SCORING's RunReport for one run (None when the run is not scored or scoring is absent)."""
+    """The RunReport for one run (None when the run is not scored or scoring is absent)."""
     try:
         from engine.scoring import report
     except ImportError:

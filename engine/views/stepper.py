@@ -39,7 +39,7 @@ class StoreFact:
     mark: str
     """NEW | UPDATED | REINFORCED | SUPERSEDED when this step changed the fact, else ''."""
     stale: str | None
-    """The staleClaim this active fact still states (SCORING's rule, lexical ``holds``), if any."""
+    """The staleClaim this active fact still states (the scoring rule, lexical ``holds``), if any."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,7 @@ def step_view(db: sqlite_utils.Database, corpus: Corpus, run_id: str, trajectory
 
 def _stale_claims_until(t: Trajectory, state_index: int) -> list[str]:
     """Stale claims of every state up to this one that the current claims do not hold again
-    (SCORING's rule: engine.scoring.metrics.stale_claims_at)."""
+    (the scoring rule: engine.scoring.metrics.stale_claims_at)."""
     from engine.scoring import metrics
 
     return metrics.stale_claims_at([s.claims for s in t.states], [s.stale_claims for s in t.states],
@@ -146,7 +146,7 @@ def _stale_claims_until(t: Trajectory, state_index: int) -> list[str]:
 
 
 def stale_fact_ids(facts: dict[str, str], stale: list[str]) -> list[str]:
-    """Ids of the active facts {id: text} that still state a stale claim: SCORING's own rule
+    """Ids of the active facts {id: text} that still state a stale claim: the scoring's own rule
     (engine.scoring.metrics.stale_facts with engine.scoring.lexical.holds, as the score card's
     stale-fact count uses it), so the app and the report always agree."""
     from engine.scoring import lexical, metrics

@@ -1,5 +1,5 @@
 """View 7: the demo tour — this run's own compensation and bottleneck cases, side by side, each
-explained from its diagnosis (SCORING's sentence built from the stored verdicts and rankings)."""
+explained from its diagnosis (engine.scoring's sentence built from the stored verdicts and rankings)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """View 6: live run — the engine runner in a thread worker, progress per phase and trajectory,
 facts appearing as they are written, cancel (x) and resume (start the same run again); and the
-replay of a recorded live run from the call log alone, with no model loaded (p, SPEC §1.3)."""
+replay of a recorded live run from the call log alone, with no model loaded (p;
+docs/design.md#who-it-is-for)."""
 
 from __future__ import annotations
 

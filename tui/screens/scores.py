@@ -82,7 +82,7 @@ def _sd(mean, sd) -> str:
 
 def rulers_text(report, diff: views.RulerDiff | None) -> Text:
     """Rulers (intrinsic per judging setup and the spread), seeds (mean ± sd, n ≥ 2), the CIs per
-    category and difficulty, and the verdicts the filter moved (SPEC §5.3-§5.4)."""
+    category and difficulty, and the verdicts the filter moved (docs/metrics.md)."""
     text = Text("Rulers", "bold")
     spread = f" · spread {_f(report.rulers_spread)}" if report.rulers_spread is not None else ""
     text.append(f" (intrinsic per judging setup{spread})\n", "dim")

@@ -1,4 +1,4 @@
-"""DataTable helpers for speed (SPEC §8: a step < 50 ms).
+"""DataTable helpers for speed (docs/design.md#quality-bars: a step < 50 ms).
 
 A DataTable measures new rows and column widths on the next idle message, which changes its
 virtual size *after* the screen has laid out — a second full layout and re-render of every pane

@@ -1,4 +1,4 @@
-"""One frame per step for scroll views (SPEC §8: a step < 50 ms).
+"""One frame per step for scroll views (docs/design.md#quality-bars: a step < 50 ms).
 
 Textual (8.2) lays a ScrollView out with the compositor's virtual size set to its container size,
 which differs from the view's own virtual size whenever the content is taller than the pane, so

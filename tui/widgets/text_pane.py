@@ -1,4 +1,5 @@
-"""A scrollable pane showing one rich Text, wrapped once per update (SPEC §8 step latency).
+"""A scrollable pane showing one rich Text, wrapped once per update (docs/design.md#quality-bars:
+step latency).
 
 A Static inside a VerticalScroll re-lays out the whole screen twice per step (the Static's new
 height changes its container's virtual size); this pane is a single scroll view (RichLog) whose
