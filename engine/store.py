@@ -78,6 +78,7 @@ EXTRA_COLUMNS: dict[str, dict[str, type]] = {
     "decisions": {"model_text": str, "model_confidence": float, "reason": str},
     "write_failures": {"observation_id": str, "call_key": str},
     "runs": {"error": str},
+    "fact_versions": {"successor_id": str},
 }
 
 INDEXES = [

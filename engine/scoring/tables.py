@@ -7,6 +7,9 @@
 - ``overrides``: a person's verdict overrides (who / when / why).
 - ``scores``: one score card (JSON) per run x trajectory x scoring setup; trajectory ``""`` holds the
   run-level extras (call counters of the scoring pass).
+- ``score_figures``: per run x scoring setup, the figures the app shows (the run report with its
+  bootstrap intervals, the full -> filter diff), computed once at score time
+  so that no key press in the app computes them.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
         {"id": str, "run_id": str, "trajectory_id": str, "scoring": str, "judge": str,
          "setup": str, "kind": str, "source": str, "k": int, "state_index": int, "item": str,
          "question": str, "expected": str, "candidate": str, "label": str, "score": float,
-         "rationale": str, "call_key": str, "cached": int, "created_at": str},
+         "rationale": str, "call_key": str, "cached": int, "created_at": str,
+         "best_cosine": float, "best_fact": str},
         "id",
     ),
     "answers": (
@@ -43,6 +47,10 @@ TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
         {"run_id": str, "trajectory_id": str, "scoring": str, "card": str, "created_at": str},
         ("run_id", "trajectory_id", "scoring"),
     ),
+    "score_figures": (
+        {"run_id": str, "scoring": str, "kind": str, "figures": str, "created_at": str},
+        ("run_id", "scoring", "kind"),
+    ),
 }
 
 INDEXES = [
@@ -56,6 +64,10 @@ INDEXES = [
 def ensure_tables(db) -> None:
     for name, (columns, pk) in TABLES.items():
         db[name].create(columns, pk=pk, if_not_exists=True)
+        have = set(db[name].columns_dict)
+        for column, kind in columns.items():  # columns added later reach older files here
+            if column not in have:
+                db[name].add_column(column, kind)
     for table, cols in INDEXES:
         db[table].create_index(cols, if_not_exists=True)
 
