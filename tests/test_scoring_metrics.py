@@ -2,6 +2,7 @@
 
 import pytest
 
+from engine.memory.sentences import split_sentences
 from engine.scoring import lexical, metrics as m
 from engine.scoring.verdict import label_of, tally
 
@@ -25,7 +26,9 @@ def test_store_delta_udr_fur():
     assert [d.changed for d in deltas] == [True, True, False, True]
     assert [d.overwrote for d in deltas] == [False, True, False, True]
     actions = ["update", "supersede", "update", "reinforce"]
-    assert m.udr(actions, deltas) == pytest.approx(2 / 3)
+    # only rewriting or removing an existing fact counts: s0->s1 created "b" (the old value stays
+    # beside it, as in an append-only store), s1->s2 rewrote "a", s2->s3 nothing -> 1 of 3
+    assert m.udr(actions, deltas) == pytest.approx(1 / 3)
     assert m.fur(actions, deltas) == 1.0
     assert m.fur(["update"], deltas[:1]) is None
 
@@ -98,3 +101,48 @@ def test_tally_and_labels():
     assert t.mean == pytest.approx(0.5)   # (1+.5+.5+0)/4
     assert t.partial_share == pytest.approx(0.5)
     assert label_of(0.5) == "PARTIAL" and label_of(None) == "UNPARSEABLE"
+
+
+def test_udr_creation_alone_is_not_an_update_and_append_only_is_na():
+    # The case that fooled the old UDR: the store adds the new value next to the stale one.
+    appended = m.store_delta({"f1": "배포일은 3월 5일"}, {"f1": "배포일은 3월 5일", "f2": "배포일은 3월 7일"})
+    assert appended.changed and not appended.overwrote
+    assert m.udr(["update"], [appended]) == 0.0
+    rewritten = m.store_delta({"f1": "배포일은 3월 5일"}, {"f1": "배포일은 3월 7일"})
+    assert m.udr(["update", "update"], [appended, rewritten]) == pytest.approx(0.5)
+    # an append-only system: not defined (n/a), never 0 or 1
+    assert m.udr(["update", "update"], [appended, rewritten], append_only=True) is None
+    # an update state that only adds claims retires nothing: it is left out of the denominator
+    assert m.retires(["a"], ["a", "b"]) is False and m.retires(["a", "b"], ["b", "c"]) is True
+    assert m.udr(["update", "update"], [appended, rewritten], retiring=[False, True]) == 1.0
+    assert m.udr(["update"], [appended], retiring=[False]) is None
+
+
+def test_thresholds_are_exact():
+    # A mean that is exactly 0.5 can compute as 0.49999999999999994 (float sum of 0.1, 0.6, 0.6, 0.7).
+    assert sum([0.1, 0.6, 0.6, 0.7]) / 4 < 0.5          # what fooled the quadrant
+    assert m.quadrant(sum([0.1, 0.6, 0.6, 0.7]) / 4, 0.5) == "healthy"
+    assert m.quadrant(0.49999999, 0.5) == "compensation"  # a real shortfall still counts
+    assert m.miss_rate([0.9999999999999999, 0.5]) == 0.5
+    bt = m.benefit_tax([0.9999999999999999], [0.0])
+    assert bt.benefit == 1
+
+
+def test_fact_shape_counts_sentences_and_joined_claims():
+    claims = ["채용은 2명", "마감일은 8월 28일", "면접은 9월"]
+    facts = [
+        "채용은 2명",                                        # 6 chars, one statement
+        "채용은 2명, 마감일은 8월 28일, 면접은 9월.",            # one sentence, three claims (merged)
+        "회의는 끝났다. 다음 회의는 금요일이다.",                # two sentences, no claim
+        "마감일은 8월 28일이며 지원서는 온라인으로 받는다",        # one sentence, one claim
+    ]
+    shape = m.fact_shape(facts, claims, lexical.holds, split_sentences)
+    assert shape.n == 4
+    assert shape.mean_length == pytest.approx((6 + 28 + 22 + 28) / 4)
+    assert shape.multi_share == pytest.approx(2 / 4)
+    # the case that would fool a sentence count alone: the merged fact is one sentence
+    assert len(split_sentences(facts[1])) == 1
+    assert m.statement_count(facts[1], claims, lexical.holds, split_sentences) == 3
+    # whitespace runs count once; an empty store has no shape
+    assert m.fact_shape(["a  b"], [], lexical.holds, split_sentences).mean_length == 3.0
+    assert m.fact_shape([], claims, lexical.holds, split_sentences) == m.FactShape(0, None, None)

@@ -102,3 +102,48 @@ def test_mean_sd_over_seeds():
     m, sd = stats.mean_sd([0.5, 0.7, 0.9])
     assert m == pytest.approx(0.7) and sd == pytest.approx(0.2)
     assert stats.mean_sd([0.4]) == (0.4, None)
+
+
+def test_threshold_comparisons_are_exact():
+    # float artefacts that fooled the raw comparisons
+    assert 0.65 - 0.5 > 0.15 and sum([0.1, 0.6, 0.6, 0.7]) / 4 < 0.5
+    assert stats.div_rate([0.65], [0.5]) == 0.0          # |diff| is exactly tau: not divergent
+    assert stats.div_rate([0.66], [0.5]) == 1.0
+    assert stats.mean([0.1, 0.6, 0.6, 0.7]) == 0.5        # fsum: the exactly rounded sum
+    x = sum([0.1, 0.6, 0.6, 0.7]) / 4                    # 0.49999999999999994
+    assert stats.at_least(x, 0.5) and not stats.above(0.15000000000000002, 0.15)
+    assert stats.pass_agreement([x], [0.5]) == 1.0
+    # kappa with both raters passing everything is undefined, not computed from 0.4999...
+    assert stats.cohen_kappa([x, 1.0], [0.5, 1.0]) is None
+
+
+def test_number_never_prints_negative_zero():
+    assert stats.number(-0.004) == "0.00"
+    assert stats.number(-0.0) == "0.00"
+    assert stats.number(-0.006) == "-0.01"
+    assert stats.number(0.125, 3) == "0.125"
+    assert stats.number(None) == "—"
+
+
+def test_small_groups_show_range_with_n():
+    iv = stats.group_mean([0.25, None, 0.75])
+    assert (iv.method, iv.n, iv.estimate, iv.low, iv.high) == ("range", 2, 0.5, 0.25, 0.75)
+    assert stats.group_mean([]).n == 0 and stats.group_mean([]).estimate is None
+    big = stats.group_mean([0.0, 0.5, 1.0, 1.0, 0.25], resamples=200)
+    assert big.method == "bootstrap" and big.n == 5
+    assert big.estimate == pytest.approx(0.55)
+    # paired: below five pairs the range of |i - e| for MAD; kappa gets no interval at all
+    mad = stats.group_paired([1.0, 0.5], [0.5, 0.5], stats.mad, lambda x, y: abs(x - y))
+    assert (mad.method, mad.n, mad.estimate, mad.low, mad.high) == ("range", 2, 0.25, 0.0, 0.5)
+    kappa = stats.group_paired([1.0, 0.0], [1.0, 0.0], stats.cohen_kappa)
+    assert kappa.estimate == pytest.approx(1.0) and kappa.low is None and kappa.n == 2
+    assert stats.group_paired(I + [1.0], E + [1.0], stats.mad, resamples=100).method == "bootstrap"
+
+
+def test_ci_for_every_agreement_figure():
+    # every figure of the agreement block gets an interval from the same trajectory bootstrap
+    for fn in (stats.div_rate, stats.signed_mean, stats.pearson_r, stats.pass_agreement,
+               stats.cohen_kappa):
+        ci = stats.paired_ci(I, E, fn, resamples=300, seed=1)
+        assert ci.estimate == fn(I, E) and ci.n == 4
+        assert ci.low is not None and ci.low <= ci.high

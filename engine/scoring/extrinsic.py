@@ -75,27 +75,36 @@ class Asker:
             return None
         return HybridIndex.from_settings(ids, texts, self.embed(texts), self.settings)
 
-    def run(self, trajectory: Trajectory, facts: dict[str, str]) -> None:
+    def run(self, trajectory: Trajectory, facts: dict[str, str],
+            recency: dict[str, int] | None = None) -> None:
+        """``recency``: {fact id: arrival position of its current version} (the reader prefers the
+        more recent of two facts answering the same part of a question)."""
+        recency = recency or {}
         fact_index = self.index(list(facts), list(facts.values()))
         chunks = chunk_documents(trajectory)
         chunk_index = self.index([c for c, _ in chunks], [t for _, t in chunks])
         documents = [a.document.text for a in trajectory.arrivals()]
+        doc_order = {a.document.id: n for n, a in enumerate(trajectory.arrivals())}
         for q in questions(trajectory):
             qvec = self.embed([q.question])[0]
             ranking = fact_index.explain(q.question, qvec) if fact_index else []
             self._record_retrieval(q, "memory", ranking)
             for k in DEPTHS:
                 top = ranking[:k]
-                self._ask(q, "memory", k, [h.text for h in top], [h.hybrid for h in top], [h.fact_id for h in top])
+                self._ask(q, "memory", k, [h.text for h in top], [h.hybrid for h in top], [h.fact_id for h in top],
+                          recency=[recency.get(h.fact_id, 0) for h in top])
             rag = chunk_index.search(q.question, qvec, TOP_K) if chunk_index else []
             self._record_retrieval(q, "naive-rag", rag)
             self._ask(q, "naive-rag", TOP_K, [h.text for h in rag], [h.hybrid for h in rag],
-                      [h.fact_id for h in rag], kind="documents")
-            self._ask(q, "full-context", None, documents, None, [], kind="documents")
+                      [h.fact_id for h in rag], kind="documents",
+                      recency=[doc_order.get(h.fact_id.rsplit("#", 1)[0], 0) for h in rag])
+            self._ask(q, "full-context", None, documents, None, [], kind="documents",
+                      recency=list(range(len(documents))))
             self._ask(q, "no-context", None, [], None, [])
 
-    def _ask(self, q: Question, source: str, k, context, scores, ids, *, kind: str = "facts") -> None:
-        answer = self.answerer.answer(q.question, context, scores, kind=kind)
+    def _ask(self, q: Question, source: str, k, context, scores, ids, *, kind: str = "facts",
+             recency: list[int] | None = None) -> None:
+        answer = self.answerer.answer(q.question, context, scores, kind=kind, recency=recency)
         verdict = self.judge.grade_answer(q.question, q.answer, answer)
         self.answers.append({"kind": q.kind, "item": q.item, "source": source, "k": k,
                              "answerer": self.answerer.name, "question": q.question, "answer": answer,

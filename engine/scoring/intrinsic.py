@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.corpus import Trajectory
-from engine.scoring import lexical, metrics
+from engine.memory.sentences import split_sentences
+from engine.scoring import lexical, metrics, stats
 from engine.scoring.judges import Judge
 from engine.store import active_facts_at, facts_at, last_position_of_state
 
@@ -28,12 +29,16 @@ class StoreView:
     operations: list[list[str]]
     """Final operations decided on each state's own document."""
     confidences: list[float | None]
-    """Mean confidence of the fact versions written at each state's document (None: no write)."""
+    """Mean confidence of the current facts written at each state's own document: the versions it
+    wrote that leave a fact active (a version that retires a superseded fact is not a claim's
+    current fact). None: no such write."""
     observations: list[list[str]]
     """Observation texts extracted from each state's own document."""
     write_failures: int
     final: dict[str, str] = field(default_factory=dict)
     final_position: int | None = None
+    final_recency: dict[str, int] = field(default_factory=dict)
+    """Arrival position of each final fact's current version (higher = more recent)."""
 
 
 def load_store(db, run_id: str, trajectory: Trajectory) -> StoreView:
@@ -45,16 +50,17 @@ def load_store(db, run_id: str, trajectory: Trajectory) -> StoreView:
         pos = _own_position(db, run_id, trajectory.id, state.index)
         positions.append(pos)
         ops.append(_column(db, "decisions", "operation", run_id, trajectory.id, pos))
-        conf = _column(db, "fact_versions", "confidence", run_id, trajectory.id, pos)
-        confs.append(sum(conf) / len(conf) if conf else None)
+        conf = _column(db, "fact_versions", "confidence", run_id, trajectory.id, pos, "status = 'active'")
+        confs.append(round(stats.mean(conf), stats.DECIMALS) if conf else None)  # no float residue
         obs.append(_column(db, "observations", "text", run_id, trajectory.id, pos))
     failures = db["write_failures"].count_where("run_id = ? AND trajectory_id = ?", [run_id, trajectory.id])
     done = [p for p in (last_position_of_state(db, run_id, trajectory.id, s.index)
                         for s in trajectory.states) if p is not None]
     final_pos = max(done) if done else None
-    final = {} if final_pos is None else {
-        f.id: f.text for f in facts_at(db, run_id, trajectory.id, None) if f.status == "active"}
-    return StoreView(after, positions, ops, confs, obs, failures, final, final_pos)
+    current = [] if final_pos is None else [
+        f for f in facts_at(db, run_id, trajectory.id, None) if f.status == "active"]
+    return StoreView(after, positions, ops, confs, obs, failures, {f.id: f.text for f in current},
+                     final_pos, {f.id: f.position for f in current})
 
 
 def _own_position(db, run_id, trajectory_id, state_index) -> int | None:
@@ -64,11 +70,12 @@ def _own_position(db, run_id, trajectory_id, state_index) -> int | None:
     return None if row is None else row["position"]
 
 
-def _column(db, table, column, run_id, trajectory_id, position) -> list:
+def _column(db, table, column, run_id, trajectory_id, position, where: str = "") -> list:
     if position is None:
         return []
+    extra = f" AND {where}" if where else ""
     return [r[column] for r in db.query(
-        f"SELECT {column} FROM {table} WHERE run_id=? AND trajectory_id=? AND position=? "
+        f"SELECT {column} FROM {table} WHERE run_id=? AND trajectory_id=? AND position=?{extra} "
         f"ORDER BY rowid", [run_id, trajectory_id, position]) if r[column] is not None]
 
 
@@ -121,8 +128,10 @@ def _dumps(texts: list[str]) -> str:
     return json.dumps(texts, ensure_ascii=False)
 
 
-def card(trajectory: Trajectory, store: StoreView, claim_rows: dict[str, list[dict]]) -> dict:
-    """The intrinsic figures of one trajectory from its verdict rows (keyed by setup)."""
+def card(trajectory: Trajectory, store: StoreView, claim_rows: dict[str, list[dict]], *,
+         append_only: bool = False) -> dict:
+    """The intrinsic figures of one trajectory from its verdict rows (keyed by setup);
+    ``append_only``: the system never changes a fact by design (UDR is n/a)."""
     states = trajectory.states
     written = [i for i, a in enumerate(store.after) if a is not None]
     out: dict = {"states_scored": len(written), "states_total": len(states)}
@@ -132,22 +141,35 @@ def card(trajectory: Trajectory, store: StoreView, claim_rows: dict[str, list[di
                       "coverage": per_state,
                       "miss_rate": metrics.miss_rate(r["score"] for r in rows),
                       "unparseable": sum(r["label"] == "UNPARSEABLE" for r in rows)}
-    out.update(_operations(trajectory, store, written))
+    out.update(_operations(trajectory, store, written, append_only))
     out.update(_precision(trajectory, store, written))
     out["final_fact_count"] = len(store.final) if store.final_position is not None else None
+    out["fact_shape"] = _shape(trajectory, store)
     out["write_failures"] = store.write_failures
     full = claim_rows.get("full")
     out["failures"] = localize(trajectory, store, full or [], written) if full is not None else None
     return out
 
 
-def _operations(trajectory: Trajectory, store: StoreView, written: list[int]) -> dict:
+def _shape(trajectory: Trajectory, store: StoreView) -> dict | None:
+    """Fact shape of the final store (metrics.fact_shape) against every claim and stale claim of
+    the trajectory; None before the first write."""
+    if store.final_position is None:
+        return None
+    claims = [c for s in trajectory.states for c in (*s.claims, *s.stale_claims)]
+    shape = metrics.fact_shape(store.final.values(), claims, lexical.holds, split_sentences)
+    return {"n": shape.n, "mean_length": shape.mean_length, "multi_share": shape.multi_share}
+
+
+def _operations(trajectory: Trajectory, store: StoreView, written: list[int], append_only: bool) -> dict:
     actions = [trajectory.states[i].action for i in written]
     deltas = [metrics.store_delta(store.after[i - 1] if i > 0 else {}, store.after[i]) for i in written]
     effective = [metrics.effective_operation(store.operations[i]) for i in written]
     majority, baseline = metrics.majority_baseline(actions)
     return {
-        "udr": metrics.udr(actions, deltas),
+        "udr": metrics.udr(actions, deltas, retiring=[_retires(trajectory, i) for i in written],
+                           append_only=append_only),
+        "append_only": append_only,
         "fur": metrics.fur(actions, deltas),
         "op_accuracy": metrics.op_accuracy(actions, effective),
         "op_majority_class": majority,
@@ -157,6 +179,10 @@ def _operations(trajectory: Trajectory, store: StoreView, written: list[int]) ->
         "confidence_mae": metrics.confidence_mae([trajectory.states[i].confidence for i in written],
                                                  [store.confidences[i] for i in written]),
     }
+
+
+def _retires(trajectory: Trajectory, i: int) -> bool:
+    return i > 0 and metrics.retires(trajectory.states[i - 1].claims, trajectory.states[i].claims)
 
 
 def _precision(trajectory: Trajectory, store: StoreView, written: list[int]) -> dict:
@@ -186,7 +212,8 @@ def localize(trajectory: Trajectory, store: StoreView, full_rows: list[dict], wr
     - synthesis: a docClaim some observation relates to but the store does not hold (full verdict
       not YES) right after that state; lost_later: a claim held (YES) at one state and not at a later
       state whose claims still include it;
-    - update: missed transitions (update/supersede states without a store change) and false updates
+    - update: missed transitions (update/supersede states retiring a claim where no existing fact
+      was rewritten or removed — the UDR reading) and false updates
       (reinforce states that rewrote or removed facts);
     - conflict: stale facts left after conflict/supersede states.
     """
@@ -206,7 +233,8 @@ def localize(trajectory: Trajectory, store: StoreView, full_rows: list[dict], wr
         counts["lost_later"] += len({c for c in held_before if c in state.claims} - now_held)
         held_before = now_held | {c for c in held_before if c not in state.claims}
         delta = metrics.store_delta(store.after[i - 1] if i > 0 else {}, store.after[i])
-        counts["missed_update"] += int(state.action in metrics.UPDATE_ACTIONS and not delta.changed)
+        counts["missed_update"] += int(state.action in metrics.UPDATE_ACTIONS and _retires(trajectory, i)
+                                       and not delta.overwrote)
         counts["false_update"] += int(state.action == "reinforce" and delta.overwrote)
         if state.action in ("conflict", "supersede"):
             stale = metrics.stale_claims_at([s.claims for s in trajectory.states],

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence
 
-from engine.scoring.stats import mean
+from engine.scoring.stats import PASS_THRESHOLD, at_least, mean
 
 UPDATE_ACTIONS = ("update", "supersede")
 OPERATION_PRECEDENCE = ("supersede", "update", "create", "reinforce")
@@ -36,7 +36,7 @@ def fact_accuracy(state_coverages: Sequence[float | None]) -> float | None:
 
 def miss_rate(claim_scores: Iterable[float | None]) -> float | None:
     """Share of judged (state, claim) pairs not scored YES (PARTIAL counts as a miss)."""
-    return mean([0.0 if s >= 1.0 else 1.0 for s in claim_scores if s is not None])
+    return mean([0.0 if at_least(s, 1.0) else 1.0 for s in claim_scores if s is not None])
 
 
 # --- store changes, UDR (eq. 3), FUR (eq. 4) -----------------------------------------------------
@@ -69,9 +69,25 @@ def store_delta(before: Mapping[str, str], after: Mapping[str, str]) -> Delta:
                  frozenset(before.keys() - after.keys()))
 
 
-def udr(actions: Sequence[str], deltas: Sequence[Delta]) -> float | None:
-    """Eq. 3: among update/supersede states, the share where the store changed at all."""
-    hits = [1.0 if d.changed else 0.0 for a, d in zip(actions, deltas) if a in UPDATE_ACTIONS]
+def retires(previous_claims: Sequence[str], claims: Sequence[str]) -> bool:
+    """The ground truth retires a value at this state: a claim of the previous state is no longer
+    current (an update that only adds claims gives the store nothing to change)."""
+    current = set(claims)
+    return any(c not in current for c in previous_claims)
+
+
+def udr(actions: Sequence[str], deltas: Sequence[Delta], *, retiring: Sequence[bool] | None = None,
+        append_only: bool = False) -> float | None:
+    """Eq. 3: among update/supersede states (that retire a value, when ``retiring`` is given), the
+    share where an existing fact was rewritten or removed. Creating a fact is not a change to what
+    the store knew (an append-only store would otherwise score 1.0 by adding the new value next to
+    the old one). None for an append-only system: it never changes a fact by design, so the
+    question does not apply (reported as n/a)."""
+    if append_only:
+        return None
+    retiring = retiring if retiring is not None else [True] * len(actions)
+    hits = [1.0 if d.overwrote else 0.0 for a, d, r in zip(actions, deltas, retiring)
+            if a in UPDATE_ACTIONS and r]
     return mean(hits)
 
 
@@ -164,11 +180,13 @@ def claim_precision(facts: Mapping[str, str], claims: Sequence[str], stale: Sequ
 
 # --- agreement -----------------------------------------------------------------------------------
 
-def quadrant(intrinsic: float | None, extrinsic: float | None, threshold: float = 0.5) -> str | None:
-    """healthy (both >= t), compensation (e >= t > i), bottleneck (i >= t > e), both-low."""
+def quadrant(intrinsic: float | None, extrinsic: float | None,
+             threshold: float = PASS_THRESHOLD) -> str | None:
+    """healthy (both >= t), compensation (e >= t > i), bottleneck (i >= t > e), both-low; the
+    comparisons are exact (stats.at_least)."""
     if intrinsic is None or extrinsic is None:
         return None
-    i_ok, e_ok = intrinsic >= threshold, extrinsic >= threshold
+    i_ok, e_ok = at_least(intrinsic, threshold), at_least(extrinsic, threshold)
     if i_ok and e_ok:
         return "healthy"
     if e_ok:
@@ -205,7 +223,7 @@ def benefit_tax(memory: Sequence[float | None], rag: Sequence[float | None],
     for m, r in zip(memory, rag):
         if m is None or r is None:
             continue
-        counts[(m >= right, r >= right)] += 1
+        counts[(at_least(m, right), at_least(r, right))] += 1
     return BenefitTax(sum(counts.values()), counts[(True, False)], counts[(False, True)],
                       counts[(True, True)], counts[(False, False)])
 
@@ -213,3 +231,37 @@ def benefit_tax(memory: Sequence[float | None], rag: Sequence[float | None],
 def depth_curve(scores_by_k: Mapping[int, Sequence[float | None]]) -> dict[int, float | None]:
     """Mean judged score per retrieval depth k."""
     return {k: mean(v) for k, v in sorted(scores_by_k.items())}
+
+
+# --- fact shape (ours) ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FactShape:
+    """What the store's facts look like: short single statements or long blobs."""
+
+    n: int
+    """Active facts measured."""
+    mean_length: float | None
+    """Mean characters per fact (whitespace runs counted as one)."""
+    multi_share: float | None
+    """Share of facts holding more than one statement."""
+
+
+def statement_count(text: str, claims: Sequence[str], holds: Holds, split: Callable[[str], list[str]]) -> int:
+    """Statements a fact holds: the larger of its sentence count (``split``) and the number of
+    distinct ground-truth claims it states (``holds``). The second catches a merged fact that joins
+    claims with commas in one sentence ("A, B, C.")."""
+    held = sum(1 for c in dict.fromkeys(claims) if holds(c, text))
+    return max(len(split(text)), held)
+
+
+def fact_shape(facts: Iterable[str], claims: Sequence[str], holds: Holds,
+               split: Callable[[str], list[str]]) -> FactShape:
+    """Mean fact length and the share of facts holding more than one statement (a store of
+    219-character blobs and a store of short facts can cover the same claims under ``full`` and
+    part ways under ``filter``: this is the figure that explains such a gap)."""
+    texts = [" ".join(t.split()) for t in facts]
+    if not texts:
+        return FactShape(0, None, None)
+    multi = [1.0 if statement_count(t, claims, holds, split) > 1 else 0.0 for t in texts]
+    return FactShape(len(texts), mean([float(len(t)) for t in texts]), mean(multi))

@@ -158,6 +158,20 @@ def _embed_fn(embedder):
     return embed
 
 
+APPEND_ONLY_REFERENCES = frozenset({"raw"})
+"""Reference systems that only ever add facts."""
+
+
+def append_only(db, run_id: str) -> bool:
+    """True when the run's system never rewrites or removes a fact by design: the ``raw``
+    reference system, or a variant with ``policy = "append"`` (from the run's manifest)."""
+    row = db["runs"].get(run_id)
+    spec = (json.loads(row["manifest"] or "{}") if row.get("manifest") else {}).get("system_spec") or {}
+    if spec.get("kind") == "variant":
+        return spec.get("policy") == "append"
+    return (spec.get("name") or row["system"]) in APPEND_ONLY_REFERENCES
+
+
 def _written(db, run_id: str, trajectory_id: str) -> bool:
     return db["documents"].count_where("run_id = ? AND trajectory_id = ?", [run_id, trajectory_id]) > 0
 
@@ -168,9 +182,9 @@ def _score_trajectory(db, run_id, trajectory: Trajectory, name, judge, answerer,
     store = intrinsic.load_store(db, run_id, trajectory)
     claim_rows = {m.setup: full_rows if m.setup == "full" and full_rows is not None
                   else intrinsic.judge_claims(trajectory, store, judge, m, embed) for m in modes}
-    intr = intrinsic.card(trajectory, store, claim_rows)
+    intr = intrinsic.card(trajectory, store, claim_rows, append_only=append_only(db, run_id))
     asker = extrinsic.Asker(answerer, judge, embed, config.retrieval)
-    asker.run(trajectory, store.final)
+    asker.run(trajectory, store.final, store.final_recency)
     extr = extrinsic.card(asker.verdicts)
     verdicts = [r for rows in claim_rows.values() for r in rows] + asker.verdicts
     card = _card(trajectory, intr, extr, modes, claim_rows, asker, store)

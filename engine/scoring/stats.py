@@ -19,12 +19,40 @@ PASS_THRESHOLD = 0.5
 DIV_TAU = 0.15
 DEFAULT_RESAMPLES = 4000
 DEFAULT_SEED = 0
+SMALL_GROUP = 5
+"""Groups with fewer defined values than this show their range (labelled with n), not a 95% CI."""
+DECIMALS = 9
+"""Threshold tests compare after rounding the difference to this many decimals (docs/metrics.md)."""
+
+
+def at_least(value: float, threshold: float) -> bool:
+    """``value >= threshold``, exact for scores: the difference is rounded to ``DECIMALS`` first.
+
+    Scores are means of verdicts in steps of 0.5, so two different true values differ by far more
+    than 1e-9, while float sums leave errors near 1e-16 (a mean that is 0.5 computes as
+    0.49999999999999994; 0.65 - 0.5 computes as 0.15000000000000002)."""
+    return round(value - threshold, DECIMALS) >= 0
+
+
+def above(value: float, threshold: float) -> bool:
+    """``value > threshold`` with the same rounding as :func:`at_least`."""
+    return round(value - threshold, DECIMALS) > 0
 
 
 def mean(values: Sequence[float | None]) -> float | None:
-    """Arithmetic mean of the defined values; None when there are none."""
+    """Arithmetic mean of the defined values (``math.fsum``: an exactly rounded sum); None when
+    there are none."""
     xs = [float(v) for v in values if v is not None]
-    return sum(xs) / len(xs) if xs else None
+    return math.fsum(xs) / len(xs) if xs else None
+
+
+def number(value: float | None, digits: int = 2, none: str = "—") -> str:
+    """``value`` to ``digits`` decimals, never "-0.00": a value that rounds to zero prints without
+    a sign (a signed mean of -0.001 is "0.00", not "-0.00")."""
+    if value is None:
+        return none
+    text = f"{value:.{digits}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
 def pairs(a: Sequence[float | None], b: Sequence[float | None]) -> list[tuple[float, float]]:
@@ -47,7 +75,7 @@ def signed_mean(intrinsic: Sequence[float | None], extrinsic: Sequence[float | N
 def div_rate(intrinsic: Sequence[float | None], extrinsic: Sequence[float | None],
              tau: float = DIV_TAU) -> float | None:
     """Share of trajectories whose two scores differ by strictly more than ``tau``."""
-    return mean([1.0 if abs(x - y) > tau else 0.0 for x, y in pairs(intrinsic, extrinsic)])
+    return mean([1.0 if above(abs(x - y), tau) else 0.0 for x, y in pairs(intrinsic, extrinsic)])
 
 
 def pearson_r(a: Sequence[float | None], b: Sequence[float | None]) -> float | None:
@@ -68,7 +96,7 @@ def pearson_r(a: Sequence[float | None], b: Sequence[float | None]) -> float | N
 def pass_agreement(a: Sequence[float | None], b: Sequence[float | None],
                    threshold: float = PASS_THRESHOLD) -> float | None:
     """Share of trajectories where both scores pass (>= threshold) or both fail."""
-    return mean([1.0 if (x >= threshold) == (y >= threshold) else 0.0 for x, y in pairs(a, b)])
+    return mean([1.0 if at_least(x, threshold) == at_least(y, threshold) else 0.0 for x, y in pairs(a, b)])
 
 
 def cohen_kappa(a: Sequence[float | None], b: Sequence[float | None],
@@ -82,13 +110,15 @@ def cohen_kappa(a: Sequence[float | None], b: Sequence[float | None],
     if not ps:
         return None
     n = len(ps)
-    po = sum(1 for x, y in ps if (x >= threshold) == (y >= threshold)) / n
-    pa = sum(1 for x, _ in ps if x >= threshold) / n
-    pb = sum(1 for _, y in ps if y >= threshold) / n
-    pe = pa * pb + (1 - pa) * (1 - pb)
-    if pe >= 1.0:
+    pass_a = [at_least(x, threshold) for x, _ in ps]
+    pass_b = [at_least(y, threshold) for _, y in ps]
+    agree = sum(1 for x, y in zip(pass_a, pass_b) if x == y)
+    # Integer counts over n: p_e = 1 exactly when both raters are constant and equal.
+    na, nb = sum(pass_a), sum(pass_b)
+    pe_num = na * nb + (n - na) * (n - nb)
+    if pe_num == n * n:
         return None
-    return (po - pe) / (1 - pe)
+    return (agree * n - pe_num) / (n * n - pe_num)
 
 
 @dataclass(frozen=True)
@@ -96,6 +126,10 @@ class Interval:
     estimate: float | None
     low: float | None
     high: float | None
+    method: str = "bootstrap"
+    """``bootstrap`` (95% percentile interval) or ``range`` (min and max of a small group)."""
+    n: int | None = None
+    """Clusters (trajectories) the figure is computed over."""
 
 
 def bootstrap(n_clusters: int, statistic: Callable[[np.ndarray], float | None], *,
@@ -110,7 +144,7 @@ def bootstrap(n_clusters: int, statistic: Callable[[np.ndarray], float | None], 
     interval is the (1-level)/2 and (1+level)/2 quantiles (numpy 'linear' method).
     """
     if n_clusters == 0:
-        return Interval(None, None, None)
+        return Interval(None, None, None, n=0)
     estimate = statistic(np.arange(n_clusters))
     rng = np.random.default_rng(seed)
     draws = []
@@ -119,10 +153,10 @@ def bootstrap(n_clusters: int, statistic: Callable[[np.ndarray], float | None], 
         if value is not None:
             draws.append(value)
     if not draws:
-        return Interval(estimate, None, None)
+        return Interval(estimate, None, None, n=n_clusters)
     tail = (1 - level) / 2
     low, high = np.quantile(np.asarray(draws), [tail, 1 - tail])
-    return Interval(estimate, float(low), float(high))
+    return Interval(estimate, float(low), float(high), n=n_clusters)
 
 
 def cluster_mean_ci(clusters: Sequence[Sequence[float | None]], **kwargs) -> Interval:
@@ -150,6 +184,39 @@ def paired_ci(a: Sequence[float | None], b: Sequence[float | None],
         return fn([xs[i] for i in idx], [ys[i] for i in idx])
 
     return bootstrap(len(ps), stat, **kwargs)
+
+
+def value_range(estimate: float | None, values: Sequence[float | None]) -> Interval:
+    """A small group's figure with the range (min, max) of its per-trajectory values, not a CI:
+    below ``SMALL_GROUP`` trajectories a percentile bootstrap has too few distinct resamples to
+    mean "95%"."""
+    xs = [float(v) for v in values if v is not None]
+    if not xs:
+        return Interval(estimate, None, None, method="range", n=0)
+    return Interval(estimate, min(xs), max(xs), method="range", n=len(xs))
+
+
+def group_mean(values: Sequence[float | None], **kwargs) -> Interval:
+    """Mean of one value per trajectory: bootstrap CI from ``SMALL_GROUP`` values on, below that
+    the range of the values labelled with n."""
+    xs = [float(v) for v in values if v is not None]
+    if len(xs) < SMALL_GROUP:
+        return value_range(mean(xs), xs)
+    return cluster_mean_ci([[v] for v in xs], **kwargs)
+
+
+def group_paired(a: Sequence[float | None], b: Sequence[float | None],
+                 fn: Callable[[Sequence[float], Sequence[float]], float | None],
+                 per_pair: Callable[[float, float], float] | None = None, **kwargs) -> Interval:
+    """A paired statistic over a group: bootstrap CI from ``SMALL_GROUP`` pairs on; below that the
+    range of ``per_pair(x, y)`` over the pairs (e.g. |x - y| for MAD) when given, else no interval."""
+    ps = pairs(a, b)
+    if len(ps) >= SMALL_GROUP:
+        return paired_ci(a, b, fn, **kwargs)
+    estimate = fn([x for x, _ in ps], [y for _, y in ps]) if ps else None
+    if per_pair is None:
+        return Interval(estimate, None, None, method="range", n=len(ps))
+    return value_range(estimate, [per_pair(x, y) for x, y in ps])
 
 
 def _z(p: float) -> float:
