@@ -24,7 +24,9 @@ def report(db_path, run_ids, fmt, scoring, overrides_file, output) -> None:
     from rich.console import Console
 
     from engine.scoring import overrides
-    from engine.scoring.report import build_report, render_table, to_csv, to_json, to_markdown
+    from cli.report_table import render_table
+    from engine.scoring.report import build_report
+    from engine.scoring.report_text import to_csv, to_json, to_markdown
     from engine.store import open_db
 
     db = open_db(db_path)

@@ -7,8 +7,9 @@ from rich.console import Console
 from engine.config import Config
 from engine.corpus import load_corpus
 from engine.runner import run
-from engine.scoring.report import (DROP_ORDER, Report, TABLE_COLUMNS, build_report, pack, render_table, to_csv,
-                                   to_markdown)
+from cli.report_table import DROP_ORDER, TABLE_COLUMNS, pack, render_table
+from engine.scoring.report import Report, build_report
+from engine.scoring.report_text import to_csv, to_markdown
 from engine.store import open_db
 
 CORPUS = "fixtures/ko-mini"

@@ -14,7 +14,8 @@ from engine.runner import run
 from engine.scoring import lexical, rulers
 from engine.scoring.intrinsic import ClaimJudging
 from engine.scoring.judges import LexicalJudge
-from engine.scoring.report import _group, build_report, run_report, seed_figures, to_markdown
+from engine.scoring.report import _group, build_report, run_report, seed_figures
+from engine.scoring.report_text import to_markdown
 from engine.scoring.schema import Baselines, ExtrinsicFigures, IntrinsicFigures, TrajectoryReport
 from engine.scoring.score import score_run, scoring_name
 from engine.scoring.tables import ensure_tables

@@ -9,7 +9,8 @@ from engine.config import Config
 from engine.corpus import load_corpus
 from engine.runner import run
 from engine.scoring import overrides
-from engine.scoring.report import build_report, to_csv, to_markdown
+from engine.scoring.report import build_report
+from engine.scoring.report_text import to_csv, to_markdown
 from engine.scoring.score import score_run
 from engine.store import open_db
 

@@ -16,7 +16,8 @@ from engine.runner import run
 from engine.scoring import similarity as sim
 from engine.scoring.intrinsic import ClaimJudging
 from engine.scoring.judges import LexicalJudge, credited_index
-from engine.scoring.report import build_report, to_markdown
+from engine.scoring.report import build_report
+from engine.scoring.report_text import to_markdown
 from engine.scoring.score import mode_label, score_run
 from engine.store import open_db
 

@@ -1,19 +1,17 @@
-"""Build the report from stored score cards, and render it as a Rich table, JSON, CSV or Markdown.
+"""Build the report from stored score cards: plain data (engine/scoring/schema.py), no rendering.
 
 ``build_report(db, run_ids)`` reads the ``scores``, ``verdicts``, ``overrides`` and ``calls``
 tables; it never calls a model. Schema: engine/scoring/schema.py, documented in docs/report.md.
+``rows(report)`` flattens it to one dict per run x trajectory. The text formats (JSON, CSV, Markdown)
+are in engine/scoring/report_text.py; the terminal table is drawn by cli/report_table.py.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-from dataclasses import dataclass
 from itertools import combinations
 
 from engine.scoring import overrides as ov
-from engine.scoring import similarity as sim
 from engine.scoring import stats
 from engine.scoring.rulers import full_vs_filter
 from engine.scoring.extrinsic import TOP_K
@@ -278,7 +276,6 @@ def _comparisons(runs: list[RunReport]) -> list[Comparison]:
     return out
 
 
-# ---- rendering -----------------------------------------------------------------------------------
 
 COLUMNS = ["run_id", "system", "trajectory", "category", "difficulty", "intrinsic_full",
            "intrinsic_filter", "extrinsic_compound", "extrinsic_single", "full_context", "naive_rag",
@@ -297,221 +294,3 @@ def rows(report: Report) -> list[dict]:
                 t.confidence_mae, t.final_fact_count, t.stale_facts, t.claim_precision, t.quadrant,
                 t.write_failures])))
     return out
-
-
-def to_json(report: Report) -> str:
-    return report.model_dump_json(indent=2)
-
-
-def to_csv(report: Report) -> str:
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=COLUMNS)
-    writer.writeheader()
-    for row in rows(report):
-        writer.writerow({k: "" if v is None else v for k, v in row.items()})
-    return buf.getvalue()
-
-
-def fmt(value) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, float):
-        return f"{value:.2f}"
-    return str(value)
-
-
-def _ci(iv: Interval) -> str:
-    if iv.mean is None:
-        return "—"
-    if iv.ci_low is None:
-        return fmt(iv.mean)
-    return f"{iv.mean:.2f} [{iv.ci_low:.2f}, {iv.ci_high:.2f}]"
-
-
-SHORT = ["trajectory", "category", "difficulty", "intrinsic_full", "intrinsic_filter",
-         "extrinsic_compound", "extrinsic_single", "naive_rag", "stale_facts", "claim_precision", "quadrant"]
-
-
-def summary_lines(run: RunReport) -> list[str]:
-    a = run.aggregate
-    lines = [
-        f"intrinsic full {_ci(a.intrinsic)} · filter@{fmt(run.filter_threshold)} {_ci(a.intrinsic_filter)}",
-        f"extrinsic compound {_ci(a.extrinsic)} · single {_ci(a.extrinsic_single)}",
-        f"MAD {_ci(a.mad_ci)} · DivRate {fmt(a.div_rate)} · signed {fmt(a.signed_mean)} · "
-        f"r {fmt(a.pearson_r)} · κ {fmt(a.kappa)} · pass agreement {fmt(a.pass_agreement)}",
-        f"PARTIAL share {fmt(a.partial_share)} · unparseable {a.unparseable} · op accuracy "
-        f"{fmt(a.op_accuracy)} (majority {fmt(a.op_majority_baseline)}) · stale facts {fmt(a.stale_facts)}",
-        f"baselines: full-context {fmt(a.baselines.full_context)} · naive-rag {fmt(a.baselines.naive_rag)} · "
-        f"no-context {fmt(a.baselines.no_context)} · benefit {a.benefit_tax.benefit} / tax "
-        f"{a.benefit_tax.tax} / net {a.benefit_tax.net}",
-        "depth curve: " + " · ".join(f"k={k} {fmt(v)}" for k, v in a.depth_curve.items()),
-        "full → filter claim verdicts: " + ", ".join(f"{k} {v}" for k, v in run.full_vs_filter.items()),
-        f"calls: {run.calls.total} logged, {run.calls.cached} served from cache in the last scoring",
-    ]
-    if run.overrides.count:
-        lines.append(f"overrides: {run.overrides.count} · intrinsic raw {_ci(a.intrinsic)} → "
-                     f"{_ci(run.overrides.intrinsic)} · extrinsic raw {_ci(a.extrinsic)} → "
-                     f"{_ci(run.overrides.extrinsic)}")
-        lines += [f"  {tid}: intrinsic {fmt(f['intrinsic_raw'])} → {fmt(f['intrinsic'])} · extrinsic "
-                  f"{fmt(f['extrinsic_raw'])} → {fmt(f['extrinsic'])}"
-                  for tid, f in run.overrides.by_trajectory.items()]
-    if a.seeds is not None:
-        s = a.seeds
-        lines.append(f"seeds: n {s.n} · intrinsic {fmt(s.intrinsic_mean)} ± {fmt(s.intrinsic_sd)} · "
-                     f"extrinsic {fmt(s.extrinsic_mean)} ± {fmt(s.extrinsic_sd)}")
-    lines += ruler_lines(run)
-    if run.similarity is not None:
-        lines.append(sim.summary_line(run.similarity))
-    return lines
-
-
-def histogram_lines(run: RunReport) -> list[str]:
-    """The tiny text histogram of matched vs unmatched cosines (empty without similarity figures)."""
-    return [] if run.similarity is None else sim.histogram_lines(run.similarity)
-
-
-def ruler_lines(run: RunReport) -> list[str]:
-    """The rulers section: intrinsic mean per judging setup stored for the run, and the spread."""
-    if len(run.rulers) < 2:
-        return []
-    return [f"rulers (spread {fmt(run.rulers_spread)}): " + " · ".join(
-        f"{r.scoring} {r.mode} {fmt(r.intrinsic)}" for r in run.rulers)]
-
-
-def to_markdown(report: Report) -> str:
-    out = [f"# seorap report (v{report.report_version}, {report.created_at})", ""]
-    for run in report.runs:
-        out += [f"## {run.run_id} ({run.system}, scoring {run.scoring})", ""]
-        out += [f"- {line}" for line in summary_lines(run)] + [""]
-        if histogram_lines(run):
-            out += ["```"] + histogram_lines(run) + ["```", ""]
-        if len(run.rulers) >= 2:
-            out += [f"### Rulers (spread {fmt(run.rulers_spread)})", "",
-                    "| scoring | mode | judge | intrinsic | extrinsic |", "|---|---|---|---|---|"]
-            out += [f"| {r.scoring} | {r.mode} | {r.judge or '—'} | {fmt(r.intrinsic)} | {fmt(r.extrinsic)} |"
-                    for r in run.rulers] + [""]
-        out.append("| " + " | ".join(SHORT) + " |")
-        out.append("|" + "---|" * len(SHORT))
-        for row in rows(Report(runs=[run])):
-            out.append("| " + " | ".join(fmt(row[c]) for c in SHORT) + " |")
-        out += ["", "### Diagnosis", ""]
-        out += [f"- **{t.id}** ({t.quadrant}): {t.diagnosis}" for t in run.trajectories] + [""]
-    if report.comparisons:
-        out += ["## Comparisons", "", "| a | b | Δ intrinsic | MDD |", "|---|---|---|---|"]
-        out += [f"| {c.a} | {c.b} | {fmt(c.difference)} | {fmt(c.mdd)} |" for c in report.comparisons]
-    return "\n".join(out) + "\n"
-
-
-@dataclass(frozen=True)
-class TableColumn:
-    """One column of the terminal table: its row key, short header and legend text."""
-
-    key: str
-    header: str
-    legend: str
-    numeric: bool = True
-
-
-TABLE_COLUMNS = [
-    TableColumn("trajectory", "trajectory", "", numeric=False),
-    TableColumn("category", "cat", "category", numeric=False),
-    TableColumn("difficulty", "diff", "difficulty", numeric=False),
-    TableColumn("intrinsic_full", "int", "intrinsic (full)"),
-    TableColumn("intrinsic_filter", "int@f", "intrinsic (filter@{threshold})"),
-    TableColumn("extrinsic_compound", "ext·c", "extrinsic compound"),
-    TableColumn("extrinsic_single", "ext·s", "extrinsic single"),
-    TableColumn("naive_rag", "RAG", "naive-RAG baseline"),
-    TableColumn("stale_facts", "stale", "stale facts"),
-    TableColumn("claim_precision", "prec", "claim precision"),
-    TableColumn("quadrant", "quad", "quadrant", numeric=False),
-]
-# Dropped first to last when the terminal is too narrow; trajectory, int, ext·c and quad always stay.
-DROP_ORDER = ["claim_precision", "extrinsic_single", "naive_rag", "stale_facts", "difficulty",
-              "category", "intrinsic_filter"]
-
-
-def _table(title: str, columns: list[TableColumn], cells: list[dict], trajectory_width: int | None = None):
-    from rich import box
-    from rich.table import Table
-
-    table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
-                  header_style="bold")
-    for col in columns:
-        narrow = dict(min_width=8, max_width=trajectory_width) if col.key == "trajectory" else {}
-        table.add_column(col.header, justify="right" if col.numeric else "left", no_wrap=True,
-                         overflow="ellipsis", **narrow)
-    for row in cells:
-        table.add_row(*[fmt(row[c.key]) for c in columns])
-    return table
-
-
-def _natural_width(console, table) -> int:
-    return console.measure(table, options=console.options.update_width(10_000)).maximum
-
-
-def fit_columns(cells: list[dict], width: int, console) -> tuple[list[TableColumn], list[TableColumn]]:
-    """(shown, dropped) columns: drop by DROP_ORDER until the table's natural width fits ``width``."""
-    shown = list(TABLE_COLUMNS)
-    drop = list(DROP_ORDER)
-    while drop and _natural_width(console, _table("", shown, cells)) > width:
-        key = drop.pop(0)
-        shown = [c for c in shown if c.key != key]
-    return shown, [c for c in TABLE_COLUMNS if c not in shown]
-
-
-def trajectory_width(cells: list[dict], shown: list[TableColumn], width: int, console) -> int | None:
-    """A cap on the trajectory column when even the fewest columns do not fit (ids end in "…")."""
-    excess = _natural_width(console, _table("", shown, cells)) - width
-    if excess <= 0:
-        return None
-    longest = max((len(fmt(r["trajectory"])) for r in cells), default=0)
-    return max(8, max(longest, len("trajectory")) - excess)
-
-
-def pack(items: list[str], width: int, sep: str = " · ") -> list[str]:
-    """Join ``items`` with ``sep`` into lines of at most ``width`` cells, never splitting an item."""
-    from rich.cells import cell_len
-
-    lines: list[str] = []
-    for item in items:
-        if lines and cell_len(lines[-1] + sep + item) <= width:
-            lines[-1] += sep + item
-        else:
-            lines.append(item)
-    return lines
-
-
-def legend_lines(run: RunReport, shown: list[TableColumn], dropped: list[TableColumn],
-                 width: int) -> list[str]:
-    """What the short headers mean, and which columns the terminal width left out."""
-    threshold = fmt(run.filter_threshold)
-    name = {c.key: c.legend.format(threshold=threshold) for c in TABLE_COLUMNS}
-    lines = pack([f"{c.header} = {name[c.key]}" for c in shown if name[c.key]] + ["— = no data"], width)
-    if dropped:
-        items = [f"{c.header} ({name[c.key]})" for c in dropped]
-        items[0] = f"not shown at width {width}: {items[0]}"
-        lines += pack(items + ["widen the terminal or use --format md/csv"], width)
-    return lines
-
-
-def render_table(report: Report, console) -> None:
-    """The terminal table: one row per trajectory, never wrapped; columns that do not fit the
-    console width are left out (the legend names them), then the aggregate lines."""
-    from rich.padding import Padding
-    from rich.text import Text
-
-    for run in report.runs:
-        cells = rows(Report(runs=[run]))
-        shown, dropped = fit_columns(cells, console.width, console)
-        cap = trajectory_width(cells, shown, console.width, console)
-        console.print(_table(f"{run.run_id} · {run.system} · {run.scoring}", shown, cells, cap))
-        for line in legend_lines(run, shown, dropped, console.width):
-            console.print(Text(line, style="dim", no_wrap=True, overflow="ellipsis"))
-        for line in summary_lines(run):
-            console.print(Padding(Text(line), (0, 0, 0, 2), expand=False))
-        for line in histogram_lines(run):
-            console.print(Text("  " + line, no_wrap=True, overflow="ellipsis"))
-        console.print()
-    for c in report.comparisons:
-        console.print(f"{c.a} vs {c.b}: Δ intrinsic {fmt(c.difference)}, MDD {fmt(c.mdd)}",
-                      markup=False, highlight=False)

@@ -1,0 +1,114 @@
+"""The report as text: JSON (the versioned schema), CSV (one row per run x trajectory) and Markdown,
+plus the summary lines every text view shares. Plain strings only; no terminal rendering here."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from engine.scoring import similarity as sim
+from engine.scoring.report import COLUMNS, rows
+from engine.scoring.schema import Interval, Report, RunReport
+
+
+def to_json(report: Report) -> str:
+    return report.model_dump_json(indent=2)
+
+
+def to_csv(report: Report) -> str:
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=COLUMNS)
+    writer.writeheader()
+    for row in rows(report):
+        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+    return buf.getvalue()
+
+
+def fmt(value) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+def _ci(iv: Interval) -> str:
+    if iv.mean is None:
+        return "—"
+    if iv.ci_low is None:
+        return fmt(iv.mean)
+    return f"{iv.mean:.2f} [{iv.ci_low:.2f}, {iv.ci_high:.2f}]"
+
+
+SHORT = ["trajectory", "category", "difficulty", "intrinsic_full", "intrinsic_filter",
+         "extrinsic_compound", "extrinsic_single", "naive_rag", "stale_facts", "claim_precision", "quadrant"]
+
+
+def summary_lines(run: RunReport) -> list[str]:
+    a = run.aggregate
+    lines = [
+        f"intrinsic full {_ci(a.intrinsic)} · filter@{fmt(run.filter_threshold)} {_ci(a.intrinsic_filter)}",
+        f"extrinsic compound {_ci(a.extrinsic)} · single {_ci(a.extrinsic_single)}",
+        f"MAD {_ci(a.mad_ci)} · DivRate {fmt(a.div_rate)} · signed {fmt(a.signed_mean)} · "
+        f"r {fmt(a.pearson_r)} · κ {fmt(a.kappa)} · pass agreement {fmt(a.pass_agreement)}",
+        f"PARTIAL share {fmt(a.partial_share)} · unparseable {a.unparseable} · op accuracy "
+        f"{fmt(a.op_accuracy)} (majority {fmt(a.op_majority_baseline)}) · stale facts {fmt(a.stale_facts)}",
+        f"baselines: full-context {fmt(a.baselines.full_context)} · naive-rag {fmt(a.baselines.naive_rag)} · "
+        f"no-context {fmt(a.baselines.no_context)} · benefit {a.benefit_tax.benefit} / tax "
+        f"{a.benefit_tax.tax} / net {a.benefit_tax.net}",
+        "depth curve: " + " · ".join(f"k={k} {fmt(v)}" for k, v in a.depth_curve.items()),
+        "full → filter claim verdicts: " + ", ".join(f"{k} {v}" for k, v in run.full_vs_filter.items()),
+        f"calls: {run.calls.total} logged, {run.calls.cached} served from cache in the last scoring",
+    ]
+    if run.overrides.count:
+        lines.append(f"overrides: {run.overrides.count} · intrinsic raw {_ci(a.intrinsic)} → "
+                     f"{_ci(run.overrides.intrinsic)} · extrinsic raw {_ci(a.extrinsic)} → "
+                     f"{_ci(run.overrides.extrinsic)}")
+        lines += [f"  {tid}: intrinsic {fmt(f['intrinsic_raw'])} → {fmt(f['intrinsic'])} · extrinsic "
+                  f"{fmt(f['extrinsic_raw'])} → {fmt(f['extrinsic'])}"
+                  for tid, f in run.overrides.by_trajectory.items()]
+    if a.seeds is not None:
+        s = a.seeds
+        lines.append(f"seeds: n {s.n} · intrinsic {fmt(s.intrinsic_mean)} ± {fmt(s.intrinsic_sd)} · "
+                     f"extrinsic {fmt(s.extrinsic_mean)} ± {fmt(s.extrinsic_sd)}")
+    lines += ruler_lines(run)
+    if run.similarity is not None:
+        lines.append(sim.summary_line(run.similarity))
+    return lines
+
+
+def histogram_lines(run: RunReport) -> list[str]:
+    """The tiny text histogram of matched vs unmatched cosines (empty without similarity figures)."""
+    return [] if run.similarity is None else sim.histogram_lines(run.similarity)
+
+
+def ruler_lines(run: RunReport) -> list[str]:
+    """The rulers section: intrinsic mean per judging setup stored for the run, and the spread."""
+    if len(run.rulers) < 2:
+        return []
+    return [f"rulers (spread {fmt(run.rulers_spread)}): " + " · ".join(
+        f"{r.scoring} {r.mode} {fmt(r.intrinsic)}" for r in run.rulers)]
+
+
+def to_markdown(report: Report) -> str:
+    out = [f"# seorap report (v{report.report_version}, {report.created_at})", ""]
+    for run in report.runs:
+        out += [f"## {run.run_id} ({run.system}, scoring {run.scoring})", ""]
+        out += [f"- {line}" for line in summary_lines(run)] + [""]
+        if histogram_lines(run):
+            out += ["```"] + histogram_lines(run) + ["```", ""]
+        if len(run.rulers) >= 2:
+            out += [f"### Rulers (spread {fmt(run.rulers_spread)})", "",
+                    "| scoring | mode | judge | intrinsic | extrinsic |", "|---|---|---|---|---|"]
+            out += [f"| {r.scoring} | {r.mode} | {r.judge or '—'} | {fmt(r.intrinsic)} | {fmt(r.extrinsic)} |"
+                    for r in run.rulers] + [""]
+        out.append("| " + " | ".join(SHORT) + " |")
+        out.append("|" + "---|" * len(SHORT))
+        for row in rows(Report(runs=[run])):
+            out.append("| " + " | ".join(fmt(row[c]) for c in SHORT) + " |")
+        out += ["", "### Diagnosis", ""]
+        out += [f"- **{t.id}** ({t.quadrant}): {t.diagnosis}" for t in run.trajectories] + [""]
+    if report.comparisons:
+        out += ["## Comparisons", "", "| a | b | Δ intrinsic | MDD |", "|---|---|---|---|"]
+        out += [f"| {c.a} | {c.b} | {fmt(c.difference)} | {fmt(c.mdd)} |" for c in report.comparisons]
+    return "\n".join(out) + "\n"
