@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 
 import click
 
@@ -25,18 +24,13 @@ def judge_audit(corpus_path, db_path, judge_model, judge_prompt, answerer_model,
     from rich.table import Table
 
     from engine.config import Config
-    from engine.corpus import CorpusError, load_corpus
-    from engine.models.base import ModelError
+    from engine.corpus import load_corpus
     from engine.scoring.answerers import make_answerer
     from engine.scoring.audit import run_audit, save_audit
     from engine.scoring.judges import make_judge
     from engine.store import open_db
 
-    try:
-        corpus = load_corpus(corpus_path)
-    except CorpusError as exc:
-        click.echo(str(exc), err=True)
-        sys.exit(1)
+    corpus = load_corpus(corpus_path)
     db = open_db(db_path)
     config = Config.offline().with_overrides({"models.judge": judge_model, "models.answerer": answerer_model,
                                               "judging.prompt": judge_prompt})
@@ -45,11 +39,7 @@ def judge_audit(corpus_path, db_path, judge_model, judge_prompt, answerer_model,
         from engine.models.client import ModelClient
 
         client = ModelClient.from_config(config, db)
-    try:
-        result = run_audit(corpus, make_judge(config, client), make_answerer(config, client), seed=seed)
-    except ModelError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+    result = run_audit(corpus, make_judge(config, client), make_answerer(config, client), seed=seed)
     save_audit(db, result, f"audit-{corpus.digest[:8]}")
     table = Table(title=f"judge audit · {result.judge}")
     table.add_column("kind", no_wrap=True)  # hedged, wrong-date, context-free: never cut

@@ -1,10 +1,24 @@
-"""Entry point: `seorap`. Each command lives in its own module and registers itself here."""
+"""Entry point: `seorap`. Each command lives in its own module and registers itself here.
+
+This is also the one place that turns errors into what the user reads and the exit code
+(engine/errors.py has the table): a ``SeorapError`` prints its sentence; anything else is a bug, so
+its traceback goes to a log file and the user reads one sentence naming that file (exit 70).
+"""
 
 from __future__ import annotations
 
+import datetime as _dt
 import importlib
+import os
+import sys
+import tempfile
+import traceback
+from pathlib import Path
 
 import click
+
+from engine.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, InputProblems, SeorapError
+from engine.untrusted import visible
 
 # Modules that define click commands (every top-level `click.Command` in them is added).
 COMMAND_MODULES = [
@@ -21,7 +35,64 @@ COMMAND_MODULES = [
 ]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def log_dir() -> Path:
+    """Where tracebacks of internal errors go: $SEORAP_LOG_DIR, else the user's state directory."""
+    if os.environ.get("SEORAP_LOG_DIR"):
+        return Path(os.environ["SEORAP_LOG_DIR"])
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "seorap" / "logs"
+
+
+def _write_traceback(exc: BaseException) -> Path | None:
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    text = f"seorap {' '.join(sys.argv[1:])}\n\n" + "".join(traceback.format_exception(exc))
+    for folder in (log_dir(), Path(tempfile.gettempdir()) / "seorap-logs"):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"crash-{stamp}-{os.getpid()}.log"
+            path.write_text(text, encoding="utf-8")
+            return path
+        except OSError:
+            continue
+    return None
+
+
+def sentence(message: str) -> str:
+    """``message`` made terminal-safe, on one line, ending as a sentence."""
+    text = " ".join(visible(message).split()) or "failed"
+    return text if text.endswith((".", "?", "!", "`")) else text + "."
+
+
+class SeorapGroup(click.Group):
+    """The top-level group: every command runs inside the one error handler."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except InputProblems as exc:
+            for problem in exc.problems[:50]:
+                click.echo(visible(problem), err=True)
+            if len(exc.problems) > 50:
+                click.echo(f"... and {len(exc.problems) - 50} more", err=True)
+            click.echo(f"error: {sentence(exc.summary)}", err=True)
+            ctx.exit(exc.exit_code)
+        except SeorapError as exc:
+            click.echo(f"error: {sentence(str(exc))}", err=True)
+            ctx.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            click.echo("interrupted.", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
+        except Exception as exc:  # a bug: keep the traceback, say one sentence
+            path = _write_traceback(exc)
+            where = f"the traceback is in {path}" if path else "no log file could be written"
+            detail = sentence(f"{type(exc).__name__}: {exc}")[:200].rstrip(".")
+            click.echo(f"internal error ({detail}); {where}; please report it.", err=True)
+            ctx.exit(EXIT_INTERNAL)
+
+
+@click.group(cls=SeorapGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="seorap")
 def cli() -> None:
     """seorap (서랍): open an agent's memory drawer and grade what is inside.

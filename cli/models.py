@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 
 import click
 
@@ -42,7 +41,7 @@ def models(ctx, config_path, host, offline) -> None:
 @_options
 def check(config_path, host, offline) -> None:
     """List the configured models and whether the Ollama server has each (exit 0/1/2 as `models`)."""
-    sys.exit(_check(_config(config_path, host, offline)))
+    click.get_current_context().exit(_check(_config(config_path, host, offline)))
 
 
 @models.command()
@@ -50,20 +49,15 @@ def check(config_path, host, offline) -> None:
 @_options
 def pull(names, config_path, host, offline) -> None:
     """Pull NAMES (default: every configured Ollama model the server lacks) with a progress bar."""
-    from engine.models.base import ModelError
     from engine.models.manage import model_status
 
     config = _config(config_path, host, offline)
-    try:
-        todo = list(names) or [s.model for s in model_status(config) if s.present is False]
-        if not todo:
-            click.echo("every configured Ollama model is present")
-            return
-        for name in todo:
-            _pull_one(config, name)
-    except ModelError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+    todo = list(names) or [s.model for s in model_status(config) if s.present is False]
+    if not todo:
+        click.echo("every configured Ollama model is present")
+        return
+    for name in todo:
+        _pull_one(config, name)
 
 
 def _pull_one(config, name: str) -> None:
@@ -89,14 +83,9 @@ def _check(config) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from engine.models.base import ModelError
     from engine.models.manage import model_status
 
-    try:
-        statuses = model_status(config)
-    except ModelError as exc:
-        click.echo(f"error: {exc}", err=True)
-        return 2
+    statuses = model_status(config)
     table = Table(title=f"models (Ollama at {config.host})")
     for column in ("roles", "model", "source", "status", "digest"):
         table.add_column(column)

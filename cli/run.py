@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from engine.corpus import CorpusError, load_corpus
+from engine.corpus import load_corpus
 
 
 @click.command()
@@ -44,37 +43,21 @@ def run(corpus_path, systems, db_path, offline, replay, concurrency, config_path
     missing model stops the run before any work (exit code 2). Prints one line per run id.
     """
     from engine.config import load_config
-    from engine.memory import UnknownSystem
-    from engine.models.base import ModelError
     from engine.progress import RichProgress
-    from engine.runner import RunCancelled, open_run_db
+    from engine.runner import open_run_db
     from engine.runner import run as run_corpus
 
-    try:
-        corpus = load_corpus(corpus_path)
-    except CorpusError as exc:
-        click.echo(str(exc), err=True)
-        sys.exit(1)
+    corpus = load_corpus(corpus_path)
     base = load_config(config_path, offline=offline)
     configs = [base.with_overrides(seed=seed) for seed in seeds] or [base]
     db = open_run_db(db_path)
     run_ids: list[str] = []
-    try:
-        with RichProgress() as progress:
-            for config in configs:
-                run_ids += run_corpus(corpus, list(systems), db, config, offline=offline,
-                                      replay=replay, concurrency=concurrency, progress=progress,
-                                      variants_dirs=list(variants_dirs), score=not no_score,
-                                      trajectories=list(trajectories) or None,
-                                      corpus_label=str(Path(corpus_path).resolve()), label=label)
-    except ModelError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
-    except RunCancelled as exc:
-        click.echo(str(exc), err=True)
-        sys.exit(130)
-    except UnknownSystem as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+    with RichProgress() as progress:
+        for config in configs:
+            run_ids += run_corpus(corpus, list(systems), db, config, offline=offline,
+                                  replay=replay, concurrency=concurrency, progress=progress,
+                                  variants_dirs=list(variants_dirs), score=not no_score,
+                                  trajectories=list(trajectories) or None,
+                                  corpus_label=str(Path(corpus_path).resolve()), label=label)
     for run_id in run_ids:
         click.echo(run_id)

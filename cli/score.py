@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
@@ -69,7 +68,6 @@ def score(db_path, run_ids, judge_mode, threshold, judge_prompt, judge_model, an
     cosines; a run where nothing separates matched from unmatched pairs (e.g. one fact per state)
     is reported on stderr and skipped, and the command exits 2 after scoring the others.
     """
-    from engine.models.base import ModelError
     from engine.progress import RichProgress
     from engine.scoring.report import run_report
     from engine.scoring.score import NoSuggestedThreshold, score_run
@@ -81,29 +79,25 @@ def score(db_path, run_ids, judge_mode, threshold, judge_prompt, judge_model, an
     overrides = {"models.judge": judge_model, "models.answerer": answerer_model,
                  "judging.filter_threshold": None if auto else threshold, "judging.prompt": judge_prompt}
     failed = 0
-    try:
-        with RichProgress() as progress:
-            for run_id in targets:
-                if db["runs"].count_where("run_id = ?", [run_id]) == 0:
-                    raise click.UsageError(f"no run {run_id!r} in {db_path}")
-                config = scoring_config(db, run_id, config_path, offline, overrides)
-                try:
-                    name = score_run(db, run_id, config, judge_mode=judge_mode, progress=progress,
-                                     auto_threshold=auto)
-                except NoSuggestedThreshold as exc:  # this run only; the others are still scored
-                    click.echo(f"{run_id}	error: {exc}", err=True)
-                    failed += 1
-                    continue
-                calls = run_report(db, run_id, scoring=name, resamples=0)
-                extras = json.loads(db["scores"].get((run_id, "", name))["card"])
-                click.echo(f"{run_id}\t{name}\tmodel calls {extras['scoring_calls']}, "
-                           f"cached {extras['scoring_cached']}\tintrinsic "
-                           f"{_f(calls.aggregate.intrinsic.mean)} extrinsic {_f(calls.aggregate.extrinsic.mean)}")
-    except ModelError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+    with RichProgress() as progress:
+        for run_id in targets:
+            if db["runs"].count_where("run_id = ?", [run_id]) == 0:
+                raise click.UsageError(f"no run {run_id!r} in {db_path}")
+            config = scoring_config(db, run_id, config_path, offline, overrides)
+            try:
+                name = score_run(db, run_id, config, judge_mode=judge_mode, progress=progress,
+                                 auto_threshold=auto)
+            except NoSuggestedThreshold as exc:  # this run only; the others are still scored
+                click.echo(f"{run_id}	error: {exc}", err=True)
+                failed += 1
+                continue
+            calls = run_report(db, run_id, scoring=name, resamples=0)
+            extras = json.loads(db["scores"].get((run_id, "", name))["card"])
+            click.echo(f"{run_id}\t{name}\tmodel calls {extras['scoring_calls']}, "
+                       f"cached {extras['scoring_cached']}\tintrinsic "
+                       f"{_f(calls.aggregate.intrinsic.mean)} extrinsic {_f(calls.aggregate.extrinsic.mean)}")
     if failed:
-        sys.exit(2)
+        raise NoSuggestedThreshold(f"{failed} of {len(targets)} runs were not scored (see above)")
 
 
 def _f(value) -> str:

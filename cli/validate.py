@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
+from engine.errors import InputProblems
 from engine.validate import summary, validate_path
 
 
@@ -30,4 +30,6 @@ def validate(path: str, as_json: bool) -> None:
     elif report.ok:
         n = len(report.trajectories)
         click.echo(f"ok: {n} trajector{'y' if n == 1 else 'ies'} valid")
-    sys.exit(0 if report.ok else 1)
+    if not report.ok:
+        n = len(report.problems)
+        raise InputProblems(f"{n} problem{'' if n == 1 else 's'} found (listed above).")

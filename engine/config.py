@@ -30,6 +30,8 @@ from typing import Any, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.errors import UsageError
+
 DEFAULT_HOST = "http://localhost:11434"
 
 # Fields that change how fast or where a run happens, never what it produces (excluded from digest()).
@@ -138,7 +140,7 @@ class Config(BaseModel):
 def _set_path(data: dict, path: list[str], value: Any) -> None:
     for part in path[:-1]:
         if not isinstance(data.get(part), dict):
-            raise ValueError(f"unknown config section {part!r}")
+            raise UsageError(f"unknown config section {part!r}")
         data = data[part]
     data[path[-1]] = value
 

@@ -17,6 +17,8 @@ from typing import Iterator, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
+from engine.errors import CorpusError  # noqa: F401 (re-exported)
+
 Category = Literal["C1", "C2", "C3", "C4", "C5", "C6"]
 Difficulty = Literal["L1", "L2", "L3"]
 TrajectoryType = Literal[
@@ -194,16 +196,6 @@ class Corpus:
         for trajectory in sorted(self.trajectories, key=lambda t: t.id):
             h.update(trajectory.model_dump_json(by_alias=True).encode())
         return h.hexdigest()[:16]
-
-
-class CorpusError(Exception):
-    """The corpus is invalid; ``problems`` holds every located problem."""
-
-    def __init__(self, problems: list) -> None:
-        self.problems = problems
-        lines = "\n".join(str(p) for p in problems[:20])
-        more = f"\n... and {len(problems) - 20} more" if len(problems) > 20 else ""
-        super().__init__(f"invalid corpus ({len(problems)} problems):\n{lines}{more}")
 
 
 def corpus_files(path: Path) -> list[Path]:

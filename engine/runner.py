@@ -31,6 +31,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from engine.corpus import Corpus, Trajectory
+from engine.errors import NothingToReplay, RunCancelled  # noqa: F401 (RunCancelled re-exported)
 from engine.manifest import ModelInfo, RunManifest, package_versions
 from engine.memory import get_system
 from engine.memory.facts import TrajectoryMemory
@@ -39,10 +40,6 @@ from engine.store import done_positions, dumps, open_db, transaction
 
 STANDIN = "standin"
 WRITE_CONFIG_KEYS = ("seed", "temperature", "num_ctx", "num_predict", "think", "embedder_backend")
-
-
-class RunCancelled(Exception):
-    """The cancel event was set; finished documents are saved, the rest resumes next time."""
 
 
 @dataclass
@@ -88,7 +85,7 @@ def replay_run(db, run_id: str, corpus: Corpus, *, label: str = "replay",
     base = run_id.split("~", 1)[0]
     system = manifest.get("system") or row["system"]
     if manifest.get("offline"):
-        raise ValueError(f"{run_id} was written offline by stand-ins: there is no model call to replay")
+        raise NothingToReplay(f"{run_id} was written offline by stand-ins: there is no model call to replay")
     written = [r["trajectory_id"] for r in db.query(
         "SELECT DISTINCT trajectory_id FROM documents WHERE run_id = ?", [base])]
     ids = run(corpus, [system], db, config, replay=True, progress=progress, cancel=cancel,

@@ -20,6 +20,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from engine.corpus import Trajectory, dump_trajectory
+from engine.errors import UsageError
 
 # (category, difficulty, trajectory type, number of states) for each of the 12 slots of a block.
 SLOTS: list[tuple[str, str, str, int]] = [
@@ -426,7 +427,7 @@ def trajectory(i: int, seed: int = 0, *, short: bool = False) -> Trajectory:
 def generate(scale: int, seed: int = 0, *, short: bool = False) -> list[Trajectory]:
     """``12 × scale`` trajectories."""
     if scale < 1:
-        raise ValueError("scale must be at least 1")
+        raise UsageError("scale must be at least 1")
     return [trajectory(i, seed, short=short) for i in range(len(SLOTS) * scale)]
 
 

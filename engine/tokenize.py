@@ -21,6 +21,8 @@ import re
 from functools import lru_cache
 from typing import Callable
 
+from engine.errors import UsageError
+
 TOKENIZERS = ("bigram", "kiwi")
 
 _NOT_WORD = re.compile(r"[\W_]+")
@@ -110,7 +112,7 @@ def get_tokenizer(name: str) -> Callable[[str], list[str]]:
         return bigram_tokens
     if name == "kiwi":
         return kiwi_tokens
-    raise ValueError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}")
+    raise UsageError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}")
 
 
 def tokenize_many(texts: list[str], name: str = "bigram") -> list[list[str]]:

@@ -28,13 +28,14 @@ def offline_banner(host: str, reason: str = "") -> str:
 
 def probe(config, timeout_s: float = PROBE_TIMEOUT_S) -> OllamaProbe:
     """Check the server and the write-path models with a short timeout; never raises."""
+    from engine.errors import ModelError, ModelMissing, UsageError
     from engine.models.manage import check_models
 
     quick = config.with_overrides(timeout_s=timeout_s)
     try:
         statuses = check_models(quick, WRITE_ROLES)
-    except Exception as exc:  # noqa: BLE001 - ModelUnavailable, ModelMissing, anything: say it
-        missing = type(exc).__name__ == "ModelMissing"
+    except (ModelError, UsageError) as exc:
+        missing = isinstance(exc, ModelMissing)
         reason = str(exc).rstrip(".") if missing else ""
         return OllamaProbe(False, config.host, offline_banner(config.host, reason))
     models = ", ".join(s.model for s in statuses if s.source == "ollama") or "stand-ins"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import getpass
 
+from engine.errors import UsageError
 from tui.screens.prompt import PromptModal
 
 LABELS = ("YES", "PARTIAL", "NO")
@@ -18,7 +19,7 @@ def store(db, verdict_id: str, label: str, reason: str) -> str | None:
         return "overrides need engine.scoring.overrides — not available in this build"
     try:
         add_override(db, verdict_id, label, reason, who=getpass.getuser())
-    except ValueError as exc:
+    except UsageError as exc:
         return str(exc)
     return None
 

@@ -10,26 +10,11 @@ a document cannot move the cursor, recolour the terminal or hide text.
 
 from __future__ import annotations
 
-import unicodedata
-
 from rich.text import Text
 
-_KEEP = {"\n"}
+from engine.untrusted import visible
 
-
-def visible(value: object) -> str:
-    """The string with every control/format character replaced by its escaped repr."""
-    out = []
-    for ch in str(value):
-        if ch in _KEEP:
-            out.append(ch)
-        elif ch == "\t":
-            out.append("    ")
-        elif unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co") or ch in "\u2028\u2029":
-            out.append(ch.encode("unicode_escape").decode("ascii"))
-        else:
-            out.append(ch)
-    return "".join(out)
+__all__ = ["visible", "literal", "one_line"]
 
 
 def literal(value: object, style: str = "") -> Text:

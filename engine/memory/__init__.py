@@ -11,11 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.errors import UnknownSystem  # noqa: F401 (re-exported)
 from engine.memory.reference import REFERENCE_SYSTEMS
-
-
-class UnknownSystem(ValueError):
-    """No reference system or variant has this name; the message lists the known ones."""
 
 
 def list_systems(variants_dirs: list[str | Path] | None = None) -> list[str]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from engine.corpus import parse_timestamp
+from engine.errors import UsageError
 
 CHANGING = ("update", "supersede")
 
@@ -28,7 +29,7 @@ def apply_guard(mode: str, operation: str, observation_date: str, fact_date: str
         return "reinforce", f"downgrade: {operation} → reinforce ({why})"
     if mode == "merge":
         return "merge", f"merge: {operation} → detail added, value kept ({why})"
-    raise ValueError(f"unknown guard {mode!r}: use off, downgrade or merge")
+    raise UsageError(f"unknown guard {mode!r}: use off, downgrade or merge")
 
 
 def reinforced_confidence(design: str, current: float, step: float, author: str,
@@ -38,7 +39,7 @@ def reinforced_confidence(design: str, current: float, step: float, author: str,
         return min(1.0, current + step)
     if design == "authors":
         return current
-    raise ValueError(f"unknown confidence design {design!r}: use paper or authors")
+    raise UsageError(f"unknown confidence design {design!r}: use paper or authors")
 
 
 def merged_text(current: str, detail: str, date: str) -> str:

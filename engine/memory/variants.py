@@ -15,6 +15,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.errors import UsageError
+
 ENGINE = Path(__file__).resolve().parent.parent
 BUNDLED_DIR = ENGINE / "variants"
 PROMPTS_DIR = ENGINE / "prompts"
@@ -91,7 +93,7 @@ def parse_overrides(text: str) -> dict[str, str]:
     for part in filter(None, (p.strip() for p in text.split(","))):
         key, sep, value = part.partition("=")
         if not sep:
-            raise ValueError(f"override {part!r} is not key=value")
+            raise UsageError(f"override {part!r} is not key=value")
         out[key.strip()] = value.strip()
     return out
 

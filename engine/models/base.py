@@ -14,6 +14,8 @@ from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
+from engine.errors import ModelError, ModelMissing, ModelUnavailable, ReplayMiss  # noqa: F401 (re-exported)
+
 ROLES = ("extractor", "synthesizer", "answerer", "judge", "embedder")
 
 
@@ -67,17 +69,3 @@ class Embedder(Protocol):
         ...
 
 
-class ModelError(Exception):
-    """A model problem the user must fix; ``str()`` is one sentence naming the fix."""
-
-
-class ModelUnavailable(ModelError):
-    """The server cannot be reached."""
-
-
-class ModelMissing(ModelError):
-    """The server answered that the model is not there."""
-
-
-class ReplayMiss(ModelError):
-    """--replay asked for a call that is not in the log."""

@@ -16,6 +16,7 @@ from typing import Protocol
 
 from engine.scoring import lexical, prompts
 from engine.scoring.verdict import JudgeReply, Verdict
+from engine.errors import UsageError
 
 
 class Judge(Protocol):
@@ -49,7 +50,7 @@ class LexicalJudge:
 
     def __init__(self, prompt: str = "strict") -> None:
         if prompt not in prompts.JUDGE_PROMPTS:
-            raise ValueError(f"unknown judge prompt {prompt!r}: use {', '.join(prompts.JUDGE_PROMPTS)}")
+            raise UsageError(f"unknown judge prompt {prompt!r}: use {', '.join(prompts.JUDGE_PROMPTS)}")
         self.prompt = prompt
         self.name = "lexical" if prompt == "strict" else f"lexical/{prompt}"
 

@@ -16,6 +16,7 @@ from engine.scoring.extrinsic import TOP_K
 from engine.scoring.stats import mean
 from engine.scoring.tables import ensure_tables, now
 from engine.scoring.verdict import SCORES
+from engine.errors import UsageError
 
 LABELS = ("YES", "PARTIAL", "NO")
 
@@ -24,12 +25,12 @@ def add_override(db, verdict_id: str, label: str, reason: str, who: str | None =
     """Record an override; raises ValueError for an unknown verdict, label or an empty reason."""
     ensure_tables(db)
     if label not in LABELS:
-        raise ValueError(f"label must be one of {', '.join(LABELS)}, not {label!r}")
+        raise UsageError(f"label must be one of {', '.join(LABELS)}, not {label!r}")
     if not reason.strip():
-        raise ValueError("an override needs a reason")
+        raise UsageError("an override needs a reason")
     rows = list(db.query("SELECT run_id FROM verdicts WHERE id = ?", [verdict_id]))
     if not rows:
-        raise ValueError(f"no verdict with id {verdict_id!r}")
+        raise UsageError(f"no verdict with id {verdict_id!r}")
     row = {"verdict_id": verdict_id, "run_id": rows[0]["run_id"], "label": label, "reason": reason,
            "who": who or default_who(), "at": now()}
     db["overrides"].insert(row)
@@ -53,7 +54,7 @@ def find_verdict(db, run_id: str, kind: str, trajectory_id: str, item: str, *, s
     ensure_tables(db)
     scoring = scoring or latest_scoring(db, run_id)
     if scoring is None:
-        raise ValueError(f"run {run_id!r} is not scored")
+        raise UsageError(f"run {run_id!r} is not scored")
     if kind == "claim":
         sql = "kind='claim' AND setup=?"
         args: list = [setup]
@@ -64,7 +65,7 @@ def find_verdict(db, run_id: str, kind: str, trajectory_id: str, item: str, *, s
             sql += " AND k=?"
             args.append(k)
     else:
-        raise ValueError(f"kind must be claim or question, not {kind!r}")
+        raise UsageError(f"kind must be claim or question, not {kind!r}")
     if state is not None:
         sql += " AND state_index=?"
         args.append(state)
@@ -75,9 +76,9 @@ def find_verdict(db, run_id: str, kind: str, trajectory_id: str, item: str, *, s
     if len(rows) == 1:
         return rows[0]
     if not rows:
-        raise ValueError(f"no {kind} verdict {item!r} for {trajectory_id} in {run_id} ({scoring})")
+        raise UsageError(f"no {kind} verdict {item!r} for {trajectory_id} in {run_id} ({scoring})")
     items = ", ".join(r["item"] for r in rows)
-    raise ValueError(f"{item!r} matches several verdicts ({items}): give the item id or --state")
+    raise UsageError(f"{item!r} matches several verdicts ({items}): give the item id or --state")
 
 
 def load_file(db, path: str | Path) -> int:

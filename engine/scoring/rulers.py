@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.errors import UsageError
+
 CLAIM_MODES = ("full", "filter")
 CLASSES = ("credited", "penalised", "unparseable", "unchanged")
 
@@ -133,7 +135,7 @@ def parse_setup(db, run_id: str, spec: str | None) -> Side:
     """Resolve a setup spec (module docstring) for a run; ValueError naming the setups on a miss."""
     known = scorings_of(db, run_id)
     if not known:
-        raise ValueError(f"run {run_id!r} has no scoring: run `seorap score --db FILE --run {run_id}` first")
+        raise UsageError(f"run {run_id!r} has no scoring: run `seorap score --db FILE --run {run_id}` first")
     if spec is None:
         return Side(run_id, latest_scoring(db, run_id))
     if spec in CLAIM_MODES:
@@ -143,7 +145,7 @@ def parse_setup(db, run_id: str, spec: str | None) -> Side:
     if head and tail in CLAIM_MODES:
         name, mode = head, tail
     if name not in known:
-        raise ValueError(f"run {run_id!r} has no scoring setup {name!r}; it has: {', '.join(known)}")
+        raise UsageError(f"run {run_id!r} has no scoring setup {name!r}; it has: {', '.join(known)}")
     return Side(run_id, name, mode)
 
 

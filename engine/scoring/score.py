@@ -19,6 +19,7 @@ import json
 from typing import Sequence
 
 from engine.corpus import Corpus, Trajectory, load_corpus
+from engine.errors import NoSuggestedThreshold, UsageError
 from engine.progress import NullProgress, Progress
 from engine.scoring import diagnosis, extrinsic, intrinsic, metrics, similarity
 from engine.scoring.answerers import make_answerer
@@ -92,10 +93,6 @@ def score_run(db, run_id: str, config, *, judge_mode: Sequence[str] | str = JUDG
     return name
 
 
-class NoSuggestedThreshold(ValueError):
-    """``--threshold auto`` found no threshold that separates matched from unmatched pairs."""
-
-
 def _full_rows(db, run_id, trajectories, judge, embed) -> dict[str, list[dict]]:
     full = intrinsic.ClaimJudging("full")
     return {t.id: intrinsic.judge_claims(t, intrinsic.load_store(db, run_id, t), judge, full, embed)
@@ -130,7 +127,7 @@ def _modes(judge_mode, threshold: float) -> list[intrinsic.ClaimJudging]:
         elif mode == "filter":
             out.append(intrinsic.ClaimJudging("filter", threshold))
         else:
-            raise ValueError(f"unknown judge mode {mode!r}: use full, filter or both")
+            raise UsageError(f"unknown judge mode {mode!r}: use full, filter or both")
     return out
 
 

@@ -239,12 +239,11 @@ def replay_label(db, run_id: str) -> str:
 
 def failure_text(error: BaseException | None, replay: bool) -> str:
     """One line for a stopped worker; replays name their two expected failures plainly."""
-    from engine.models.base import ReplayMiss
-    from engine.runner import RunCancelled
+    from engine.errors import NothingToReplay, ReplayMiss, RunCancelled
 
     if isinstance(error, RunCancelled):
         return f"cancelled: {error}" if str(error) else "cancelled (finished documents stay)"
-    if replay and isinstance(error, ValueError):
+    if replay and isinstance(error, NothingToReplay):
         return f"written by stand-ins: nothing to replay ({error})"
     if replay and isinstance(error, ReplayMiss):
         return (f"replay stopped — a model call is missing from the call log, and a replay never "

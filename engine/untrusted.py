@@ -1,0 +1,28 @@
+"""Text from corpora and models is untrusted wherever it is shown.
+
+``visible(value)`` replaces every control or format character (ESC, BEL, carriage return, bidi
+overrides, ...) by its escaped form (``\\x1b``, ``\\u202e``), so a document cannot move the cursor,
+recolour the terminal or hide text when printed. Newlines are kept, tabs become four spaces. The
+app and the command line both print untrusted strings through it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+_KEEP = {"\n"}
+
+
+def visible(value: object) -> str:
+    """The string with every control/format character replaced by its escaped repr."""
+    out = []
+    for ch in str(value):
+        if ch in _KEEP:
+            out.append(ch)
+        elif ch == "\t":
+            out.append("    ")
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co") or ch in "\u2028\u2029":
+            out.append(ch.encode("unicode_escape").decode("ascii"))
+        else:
+            out.append(ch)
+    return "".join(out)
