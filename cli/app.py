@@ -7,9 +7,10 @@ from pathlib import Path
 
 import click
 
-REFERENCE_SYSTEMS = ["oracle", "oracle-stale", "oracle-merged"]
-REFERENCE_BANNER = ("These runs are the offline reference systems (oracle, oracle-stale, "
-                    "oracle-merged): stand-ins with no LLM, not a model's results. "
+from engine.memory.reference import ORACLES, REFERENCE_SYSTEMS
+
+REFERENCE_BANNER = (f"These runs are the offline reference systems ({', '.join(ORACLES)}): "
+                    "stand-ins with no LLM, not a model's results. "
                     "Start live variants A/B/C from the live view (6) when Ollama is reachable.")
 
 
@@ -51,9 +52,9 @@ def demo(db_path, corpus_path, tour, probe) -> None:
 
     path = Path(db_path) if db_path else default_demo_db()
     db = open_db(path)
-    autorun = REFERENCE_SYSTEMS if _reference_runs_missing(db) else []
+    autorun = list(ORACLES) if _reference_runs_missing(db) else []
     systems = {r["system"] for r in db.query("SELECT system FROM runs")}
-    banner = REFERENCE_BANNER if autorun or systems <= set(REFERENCE_SYSTEMS) | {"raw"} else ""
+    banner = REFERENCE_BANNER if autorun or systems <= set(REFERENCE_SYSTEMS) else ""
     app = make_app(path, corpus=corpus_path or bundled_corpus_path(), banner=banner, db=db,
                    autorun=autorun, start_mode="demo" if tour else None, probe_ollama=probe)
     app.run()

@@ -6,6 +6,8 @@ import json
 
 import click
 
+from engine.fmt import figure
+
 
 def scoring_config(db, run_id: str, config_path, offline: bool, overrides: dict):
     """The run's own config (as stored in its row), then a TOML file, then the flags."""
@@ -95,10 +97,7 @@ def score(db_path, run_ids, judge_mode, threshold, judge_prompt, judge_model, an
             extras = json.loads(db["scores"].get((run_id, "", name))["card"])
             click.echo(f"{run_id}\t{name}\tmodel calls {extras['scoring_calls']}, "
                        f"cached {extras['scoring_cached']}\tintrinsic "
-                       f"{_f(calls.aggregate.intrinsic.mean)} extrinsic {_f(calls.aggregate.extrinsic.mean)}")
+                       f"{figure(calls.aggregate.intrinsic.mean)} extrinsic "
+                       f"{figure(calls.aggregate.extrinsic.mean)}")
     if failed:
         raise NoSuggestedThreshold(f"{failed} of {len(targets)} runs were not scored (see above)")
-
-
-def _f(value) -> str:
-    return "—" if value is None else f"{value:.2f}"

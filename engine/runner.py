@@ -36,7 +36,7 @@ from engine.manifest import ModelInfo, RunManifest, package_versions
 from engine.memory import get_system
 from engine.memory.facts import TrajectoryMemory
 from engine.progress import NullProgress, Progress
-from engine.store import done_positions, dumps, open_db, transaction
+from engine.store import done_positions, dumps, open_db
 
 STANDIN = "standin"
 WRITE_CONFIG_KEYS = ("seed", "temperature", "num_ctx", "num_predict", "think", "embedder_backend")
@@ -150,28 +150,10 @@ def run(corpus: Corpus, systems: list[str], db, config=None, *, offline: bool = 
 # ---- setup ----------------------------------------------------------------------------------------
 def preflight(config) -> None:
     """Raise ModelError (one sentence with the fix) unless Ollama has the write models."""
-    try:
-        from engine.models.manage import check_models
-    except ImportError:
-        check_models = None
+    from engine.models.manage import check_models
+
     roles = ["extractor", "synthesizer"]
-    if check_models is not None:
-        check_models(config, roles=roles + (["embedder"] if config.embedder_backend == "ollama" else []))
-        return
-    from engine.models.base import ModelMissing
-    from engine.models.ollama_chat import OllamaChat, translate_error
-
-    chat = OllamaChat(config.host, config.timeout_s)
-    try:
-        installed = chat.installed()
-    except Exception as exc:  # noqa: BLE001 - translated to one sentence
-        raise (translate_error(exc, chat.host, config.models.extractor) or exc) from exc
-    from engine.models.ollama_chat import missing_message
-
-    for role in roles:
-        model = config.role_model(role)
-        if model not in installed:
-            raise ModelMissing(missing_message(model, chat.host))
+    check_models(config, roles=roles + (["embedder"] if config.embedder_backend == "ollama" else []))
 
 
 def _client_db(db):
@@ -200,8 +182,9 @@ def make_write_embedder(config, db, offline: bool):
         inner = embedders.HashingEmbedder()
     else:
         inner = embedders.make_embedder(config)
-    cached = getattr(embedders, "CachedEmbedder", None)
-    return cached(inner, _client_db(db)) if cached and not isinstance(inner, embedders.HashingEmbedder) else inner
+    if isinstance(inner, embedders.HashingEmbedder):
+        return inner
+    return embedders.CachedEmbedder(inner, _client_db(db))
 
 
 def _start_run(db, run_id, name, system, corpus, config, offline, replay, label, client, emb) -> None:
@@ -359,16 +342,10 @@ def _pool(fn, items, workers: int) -> None:
 
 
 def _score(db, run_ids: list[str], config, progress: Progress) -> None:
-    try:
-        from engine.scoring import score_run
-    except ImportError:
-        return
+    from engine.scoring import score_run
+
     for run_id in run_ids:
-        try:
-            score_run(db, run_id, config, progress=progress)
-        except ImportError as exc:
-            progress.message(f"scoring skipped ({exc})")
-            return
+        score_run(db, run_id, config, progress=progress)
 
 
 def open_run_db(path: str | Path | None):

@@ -18,7 +18,7 @@ from engine.scoring.intrinsic import ClaimJudging
 from engine.scoring.judges import LexicalJudge, credited_index
 from engine.scoring.report import build_report
 from engine.scoring.report_text import to_markdown
-from engine.scoring.score import mode_label, score_run
+from engine.scoring.score import mode_label
 from engine.store import open_db
 
 CORPUS = "fixtures/ko-mini"

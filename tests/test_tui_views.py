@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
-from engine.store import open_db
 from tui.factory import make_app
 from tui.screens.live import LiveScreen
 

@@ -13,10 +13,8 @@ LABELS = ("YES", "PARTIAL", "NO")
 
 def store(db, verdict_id: str, label: str, reason: str) -> str | None:
     """Store one override; returns an error sentence, or None on success."""
-    try:
-        from engine.scoring.overrides import add_override
-    except ImportError:
-        return "overrides need engine.scoring.overrides — not available in this build"
+    from engine.scoring.overrides import add_override
+
     try:
         add_override(db, verdict_id, label, reason, who=getpass.getuser())
     except UsageError as exc:

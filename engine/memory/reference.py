@@ -132,3 +132,8 @@ REFERENCE_SYSTEMS = {
     "oracle-merged": ReferenceSystem("oracle-merged", "all current claims in one long fact"),
     "raw": ReferenceSystem("raw", "every document sentence appended as a fact"),
 }
+"""Every reference system by name: the one list (the app, the CLI and the views read it from here)."""
+
+ORACLES = ("oracle", "oracle-stale", "oracle-merged")
+"""The reference systems that calibrate the rulers, run offline by `seorap demo` and the app's live
+view (``raw`` is a baseline, not an oracle)."""

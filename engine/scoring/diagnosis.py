@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from engine.fmt import figure
 from engine.scoring import lexical
 from engine.scoring.extrinsic import TOP_K
 
@@ -24,7 +25,7 @@ def _short(text: str, n: int = 60) -> str:
 def explain(quadrant: str | None, intrinsic: float | None, extrinsic: float | None, *,
             stale_ids: list[str], final_claims: list[str], final_missed: list[str],
             retrievals: list[dict], verdicts: list[dict]) -> str:
-    head = (f"intrinsic {_fmt(intrinsic)}, extrinsic {_fmt(extrinsic)}")
+    head = (f"intrinsic {figure(intrinsic, 'n/a')}, extrinsic {figure(extrinsic, 'n/a')}")
     if quadrant == "compensation":
         return head + " — " + _compensation(stale_ids, final_claims, final_missed, retrievals, verdicts)
     if quadrant == "bottleneck":
@@ -34,10 +35,6 @@ def explain(quadrant: str | None, intrinsic: float | None, extrinsic: float | No
     if quadrant == "both-low":
         return head + f" — both fail; the store misses {len(final_missed)} final claim(s)."
     return head + " — not enough data for a quadrant."
-
-
-def _fmt(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.2f}"
 
 
 def _memory_verdicts(verdicts: list[dict]) -> dict[tuple[str, str], dict]:

@@ -24,6 +24,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
+from engine.fmt import figure
 from engine.scoring.schema import Histogram, SimilarityFigures, SimilaritySummary
 
 BINS = 20
@@ -235,17 +236,13 @@ def spark(counts: Sequence[int]) -> str:
                    for c in counts)
 
 
-def _f(value) -> str:
-    return "—" if value is None else f"{value:.2f}"
-
-
 def summary_line(s: SimilarityFigures) -> str:
     """``similarity (EMBEDDER): matched median X, unmatched p90 Y; filter@0.80 drops Z% of true
     matches; suggested threshold T``."""
     dropped = "—" if s.matched_dropped is None else f"{100 * s.matched_dropped:.0f}%"
-    return (f"similarity ({s.embedder}): matched median {_f(s.matched.median)} (n {s.matched.n}), "
-            f"unmatched p90 {_f(s.unmatched.p90)} (n {s.unmatched.n}); filter@{s.filter_threshold:.2f} "
-            f"drops {dropped} of true matches; suggested threshold {_f(s.suggested_threshold)}"
+    return (f"similarity ({s.embedder}): matched median {figure(s.matched.median)} (n {s.matched.n}), "
+            f"unmatched p90 {figure(s.unmatched.p90)} (n {s.unmatched.n}); filter@{s.filter_threshold:.2f} "
+            f"drops {dropped} of true matches; suggested threshold {figure(s.suggested_threshold)}"
             + ("" if s.youden_j is None or s.suggested_threshold is None else f" (J {s.youden_j:.2f})"))
 
 

@@ -8,11 +8,12 @@ from typing import Iterable
 
 import sqlite_utils
 
+from engine.memory import reference
 from engine.store import loads
 
 
 NOT_SCORED = "not scored yet — run `seorap score`"
-REFERENCE_SYSTEMS = ("oracle", "oracle-stale", "oracle-merged", "raw")
+REFERENCE_SYSTEMS = tuple(reference.REFERENCE_SYSTEMS)
 QUADRANTS = ("healthy", "compensation", "bottleneck", "both-low")
 JUDGE_MODES = ("full", "filter")
 """`full`: the judge sees every active fact; `filter`: only facts above the similarity θ."""

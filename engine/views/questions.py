@@ -6,19 +6,16 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from engine.corpus import Corpus
+from engine.retrieval import Hit
 from engine.store import facts_at, loads
 from engine.views.common import NOT_SCORED, has_rows, human_overrides, latest_scoring
 
 
 @dataclass(frozen=True)
-class RankedFact:
-    fact_id: str
-    text: str
-    bm25: float
-    bm25_norm: float
-    dense: float
-    hybrid: float
-    rank: int
+class RankedFact(Hit):
+    """One retrieval ``Hit`` as view 4 shows it: the same scores and rank, plus whether the fact
+    holds the question's expected answer (known only against the ground truth, so not a Hit's)."""
+
     holds_answer: bool
 
 

@@ -9,11 +9,9 @@ from engine.views.common import latest_scoring
 
 
 def run_report(db, run_id: str, resamples: int | None = None):
-    """The RunReport for one run (None when the run is not scored or scoring is absent)."""
-    try:
-        from engine.scoring import report
-    except ImportError:
-        return None
+    """The RunReport for one run (None when the run is not scored)."""
+    from engine.scoring import report
+
     kwargs = {} if resamples is None else {"resamples": resamples}
     return report.run_report(db, run_id, **kwargs)
 
@@ -40,10 +38,8 @@ class RulerDiff:
 def full_vs_filter_diff(db, run_id: str, scoring: str | None = None) -> RulerDiff | None:
     """Every claim verdict the similarity filter moved in one run's (latest) scoring, classified
     by engine.scoring.rulers; None when the run is not scored."""
-    try:
-        from engine.scoring.rulers import full_vs_filter
-    except ImportError:
-        return None
+    from engine.scoring.rulers import full_vs_filter
+
     scoring = scoring or latest_scoring(db, run_id)
     if scoring is None:
         return None

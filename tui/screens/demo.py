@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from engine import views
+from engine.fmt import figure
 from tui.messages import OpenTrajectory
 from tui.text import literal
 
@@ -54,7 +55,7 @@ def explain_stale(case: views.StaleCase, current_run: str | None) -> Text:
         text.append_text(literal(f" — the current run {current_run} has none", "dim"))
     text.append(": trajectory ")
     text.append_text(literal(f"{case.trajectory_id} ({case.title})", "bold"))
-    text.append(f", intrinsic {_f(case.intrinsic)}, extrinsic {_f(case.extrinsic)}, quadrant "
+    text.append(f", intrinsic {figure(case.intrinsic)}, extrinsic {figure(case.extrinsic)}, quadrant "
                 f"{case.quadrant or '—'}.\n\n")
     text.append(f"Its final store still holds {case.stale_count} stale fact"
                 f"{'s' if case.stale_count != 1 else ''}:\n", "bold red")
@@ -75,15 +76,11 @@ def explain_stale(case: views.StaleCase, current_run: str | None) -> Text:
         text.append(q.verdict or "—", "bold green" if q.verdict == "YES" else "bold")
         text.append("\n")
     text.append("\nWhy it is not flagged as compensation: intrinsic coverage is recall-only — it "
-                f"counts the expected claims the store holds ({_f(case.intrinsic)} here) and never "
+                f"counts the expected claims the store holds ({figure(case.intrinsic)} here) and never "
                 "looks at what else the store holds, so it did not see these facts. The stale-fact "
                 f"count ({case.stale_count}) did: the store is wrong, and the answers still scored "
-                f"extrinsic {_f(case.extrinsic)}.", "italic")
+                f"extrinsic {figure(case.extrinsic)}.", "italic")
     return text
-
-
-def _f(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}"
 
 
 class DemoScreen(Screen):

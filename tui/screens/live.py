@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, ProgressBar, RichLog, Static
 from textual.worker import Worker, WorkerState
 
+from engine.memory.reference import ORACLES
 from engine.store import open_db
 from engine.views import short_id
 from tui.messages import RunsChanged
@@ -22,7 +23,7 @@ from tui.progress import Advanced, FactWritten, MessageProgress, Note, PhaseFini
 from tui.text import literal
 from tui.widgets.operations import OP_STYLE
 
-REFERENCE = ["oracle", "oracle-stale", "oracle-merged"]
+REFERENCE = list(ORACLES)
 VARIANTS = ["A", "B", "C"]
 
 

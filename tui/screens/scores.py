@@ -15,6 +15,7 @@ from textual.worker import Worker, WorkerState
 from textual_plotext import PlotextPlot
 
 from engine import views
+from engine.fmt import figure
 from engine.store import open_db
 from tui.text import literal
 
@@ -32,16 +33,12 @@ def _ci(iv) -> str:
     return f"{iv.mean:.2f} [{iv.ci_low:.2f}, {iv.ci_high:.2f}]"
 
 
-def _f(value) -> str:
-    return "—" if value is None else f"{value:.2f}"
-
-
 def _value_ci(value, iv) -> str:
     """A figure once, with its CI bounds when there are any: 'MAD 0.38 [0.21, 0.54]'."""
     if value is None:
         return _ci(iv)
     if iv is None or iv.ci_low is None or iv.ci_high is None:
-        return _f(value)
+        return figure(value)
     return f"{value:.2f} [{iv.ci_low:.2f}, {iv.ci_high:.2f}]"
 
 
@@ -51,9 +48,10 @@ def agreement_text(report) -> Text:
     text.append_text(literal(f"{report.system}  ({report.run_id}, scoring {report.scoring})\n", "bold"))
     text.append(f"intrinsic {_ci(a.intrinsic)}   extrinsic {_ci(a.extrinsic)}   "
                 f"filter@θ {_ci(a.intrinsic_filter)}\n")
-    text.append(f"MAD {_value_ci(a.mad, a.mad_ci)}   DivRate {_f(a.div_rate)}   signed mean {views.DELTA_LABEL} "
-                f"{_f(a.signed_mean)}   Pearson r {_f(a.pearson_r)}   κ {_f(a.kappa)}   pass "
-                f"agreement {_f(a.pass_agreement)}   PARTIAL share {_f(a.partial_share)}\n")
+    text.append(f"MAD {_value_ci(a.mad, a.mad_ci)}   DivRate {figure(a.div_rate)}   signed mean "
+                f"{views.DELTA_LABEL} {figure(a.signed_mean)}   Pearson r {figure(a.pearson_r)}   "
+                f"κ {figure(a.kappa)}   pass agreement {figure(a.pass_agreement)}   "
+                f"PARTIAL share {figure(a.partial_share)}\n")
     text.append("quadrants: ")
     for q in views.QUADRANTS:
         text.append(f"{q} {a.quadrants.get(q, 0)}  ", COLORS[q])
@@ -69,10 +67,10 @@ def similarity_text(s) -> Text:
         return Text("similarity: no full-mode verdicts in this scoring pass", "dim")
     dropped = "—" if s.matched_dropped is None else f"{100 * s.matched_dropped:.0f}%"
     text = literal(f"similarity ({s.embedder})", "bold")
-    text.append(f": matched median {_f(s.matched.median)}, unmatched p90 {_f(s.unmatched.p90)}; ")
+    text.append(f": matched median {figure(s.matched.median)}, unmatched p90 {figure(s.unmatched.p90)}; ")
     text.append(f"filter@{s.filter_threshold:.2f} drops {dropped} of true matches",
                 "red" if (s.matched_dropped or 0) >= 0.5 else "")
-    text.append(f"; suggested threshold {_f(s.suggested_threshold)}")
+    text.append(f"; suggested threshold {figure(s.suggested_threshold)}")
     return text
 
 
@@ -84,11 +82,11 @@ def rulers_text(report, diff: views.RulerDiff | None) -> Text:
     """Rulers (intrinsic per judging setup and the spread), seeds (mean ± sd, n ≥ 2), the CIs per
     category and difficulty, and the verdicts the filter moved (docs/metrics.md)."""
     text = Text("Rulers", "bold")
-    spread = f" · spread {_f(report.rulers_spread)}" if report.rulers_spread is not None else ""
+    spread = f" · spread {figure(report.rulers_spread)}" if report.rulers_spread is not None else ""
     text.append(f" (intrinsic per judging setup{spread})\n", "dim")
     for r in report.rulers:
         text.append_text(literal(f"  {r.scoring} {r.mode}", "bold"))
-        text.append(f"  intrinsic {_f(r.intrinsic)} · extrinsic {_f(r.extrinsic)} · n {r.n}\n")
+        text.append(f"  intrinsic {figure(r.intrinsic)} · extrinsic {figure(r.extrinsic)} · n {r.n}\n")
     if not report.rulers:
         text.append("  one judging setup stored\n", "dim")
     s = report.aggregate.seeds
@@ -104,8 +102,8 @@ def rulers_text(report, diff: views.RulerDiff | None) -> Text:
     a = report.aggregate
     for name, g in {**a.by_category, **a.by_difficulty}.items():
         text.append_text(literal(f"  {name:<4}", "bold"))
-        text.append(f" n {g.n:<2} intrinsic {_ci(g.intrinsic_ci) if g.intrinsic_ci else _f(g.intrinsic)}"
-                    f" · extrinsic {_ci(g.extrinsic_ci) if g.extrinsic_ci else _f(g.extrinsic)}\n")
+        text.append(f" n {g.n:<2} intrinsic {_ci(g.intrinsic_ci) if g.intrinsic_ci else figure(g.intrinsic)}"
+                    f" · extrinsic {_ci(g.extrinsic_ci) if g.extrinsic_ci else figure(g.extrinsic)}\n")
     text.append_text(moved_text(diff))
     return text
 
@@ -269,8 +267,8 @@ run side by side.
         for r in self.reports:
             a = r.aggregate
             table.add_row(literal(r.system), Text(_ci(a.intrinsic)), Text(_ci(a.extrinsic)),
-                          Text(_f(a.mad)), Text(_f(a.div_rate)), Text(_f(a.pearson_r)),
-                          Text(_f(a.kappa)),
+                          Text(figure(a.mad)), Text(figure(a.div_rate)), Text(figure(a.pearson_r)),
+                          Text(figure(a.kappa)),
                           *[Text(str(a.quadrants.get(q, 0)), COLORS[q]) for q in views.QUADRANTS],
                           key=r.run_id)
 

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from engine import views
+from engine.fmt import figure
 from tui.messages import OpenTrajectory
 from tui.text import literal, one_line
 from tui.widgets.claims_table import ClaimsTable
@@ -25,14 +26,10 @@ def stale_note(case: views.StaleCase) -> Text:
     two views agree (its panel stays empty: it is not a compensation case; c opens it)."""
     text = Text("\noffered instead (not a compensation case): the stale-fact case ", "bold black on yellow")
     text.append_text(literal(f" {case.system} · {case.trajectory_id}", "bold"))
-    text.append(f"  intrinsic {_f(case.intrinsic)} · extrinsic {_f(case.extrinsic)}")
+    text.append(f"  intrinsic {figure(case.intrinsic)} · extrinsic {figure(case.extrinsic)}")
     text.append(f" · {case.stale_count} stale", "bold red")  # the scored count, as in the tour
     text.append(" — c opens it in the stepper", "dim")
     return text
-
-
-def _f(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}"
 
 
 def case_title(quadrant: str, stop: views.TourStop | None, step: views.StepView | None) -> Text:
