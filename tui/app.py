@@ -11,27 +11,9 @@ from textual.worker import Worker, WorkerState
 from tui.commands import SeorapCommands
 from tui.context import AppContext
 from tui.messages import OpenFact, OpenTrajectory, RunsChanged
+from tui.modes import VIEWS, screen_class
 from engine import views
 from tui import overrides
-
-VIEWS = {
-    "runs": ("1", "Runs and trajectories", "tui.screens.runs:RunsScreen"),
-    "stepper": ("2", "Trajectory stepper", "tui.screens.stepper:StepperScreen"),
-    "questions": ("3", "Questions and retrieval", "tui.screens.questions:QuestionsScreen"),
-    "scores": ("4", "Score cards", "tui.screens.scores:ScoresScreen"),
-    "compare": ("5", "Compare two runs", "tui.screens.compare:CompareScreen"),
-    "live": ("6", "Live run", "tui.screens.live:LiveScreen"),
-    "demo": ("7", "Demo tour", "tui.screens.demo:DemoScreen"),
-}
-"""name -> (key, title, "module:Screen"); screens are imported when first shown (first paint)."""
-
-
-def screen_class(name: str) -> type:
-    """The screen class of a view, imported on first use."""
-    import importlib
-
-    module, cls = VIEWS[name][2].split(":")
-    return getattr(importlib.import_module(module), cls)
 
 
 def _lazy(name: str):

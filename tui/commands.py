@@ -8,6 +8,7 @@ from typing import Callable
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from tui.messages import OpenTrajectory
+from tui.modes import VIEWS
 from tui.text import visible
 
 
@@ -15,8 +16,6 @@ class SeorapCommands(Provider):
     """Views, the focused screen's bindings, and one 'open' command per trajectory of the run."""
 
     def _commands(self) -> list[tuple[str, str, Callable]]:
-        from tui.app import VIEWS
-
         app = self.app
         out = [(f"View: {title}", f"key {key}", partial(app.action_view, name))
                for name, (key, title, _) in VIEWS.items()]

@@ -1,0 +1,23 @@
+"""The views of the app, by name: its Textual modes, their keys and titles (the app and the command
+palette both read this list)."""
+
+from __future__ import annotations
+
+import importlib
+
+VIEWS = {
+    "runs": ("1", "Runs and trajectories", "tui.screens.runs:RunsScreen"),
+    "stepper": ("2", "Trajectory stepper", "tui.screens.stepper:StepperScreen"),
+    "questions": ("3", "Questions and retrieval", "tui.screens.questions:QuestionsScreen"),
+    "scores": ("4", "Score cards", "tui.screens.scores:ScoresScreen"),
+    "compare": ("5", "Compare two runs", "tui.screens.compare:CompareScreen"),
+    "live": ("6", "Live run", "tui.screens.live:LiveScreen"),
+    "demo": ("7", "Demo tour", "tui.screens.demo:DemoScreen"),
+}
+"""name -> (key, title, "module:Screen"); screens are imported when first shown (first paint)."""
+
+
+def screen_class(name: str) -> type:
+    """The screen class of a view, imported on first use."""
+    module, cls = VIEWS[name][2].split(":")
+    return getattr(importlib.import_module(module), cls)
