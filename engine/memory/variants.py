@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.errors import UsageError
+from engine.errors import UnknownSystem, UsageError
 
 ENGINE = Path(__file__).resolve().parent.parent
 BUNDLED_DIR = ENGINE / "variants"
@@ -100,7 +100,6 @@ def parse_overrides(text: str) -> dict[str, str]:
 
 def resolve_variant(name: str, dirs: list[str | Path] | None = None) -> Variant:
     """``A`` or ``A:guard=merge,confidence=authors``; raises UnknownSystem for unknown names."""
-    from engine.memory import UnknownSystem
     from engine.memory.reference import REFERENCE_SYSTEMS
 
     base, _, overrides = name.partition(":")
