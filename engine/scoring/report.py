@@ -19,15 +19,9 @@ from engine.scoring.schema import (Aggregate, Baselines, BenefitTax, Calls, Comp
                                    ExtrinsicFigures, GroupFigures, IntrinsicFigures, Interval,
                                    OverrideFigures, Report, RulerFigures, RunReport, SeedFigures,
                                    SimilarityFigures, TrajectoryReport)
-from engine.scoring.tables import ensure_tables, now
+from engine.scoring.similarity import DEFAULT_THRESHOLD
+from engine.scoring.tables import ensure_tables, now, scorings
 from engine.scoring.verdict import tally
-
-
-def scorings(db, run_id: str) -> list[str]:
-    """Scoring setups stored for a run, most recent first."""
-    return [r["scoring"] for r in db.query(
-        "SELECT scoring, MAX(created_at) AS at FROM scores WHERE run_id=? GROUP BY scoring "
-        "ORDER BY at DESC, scoring", [run_id])]
 
 
 def build_report(db, run_ids: list[str] | None = None, *, scoring: str | None = None,
@@ -201,8 +195,6 @@ def _cards(db, run_id: str, scoring: str) -> tuple[dict, list[dict]]:
 
 def ruler_figures(db, run_id: str) -> list[RulerFigures]:
     """One row per (scoring setup, candidate mode) stored for the run: the spread of the rulers."""
-    from engine.scoring.score import DEFAULT_THRESHOLD
-
     out = []
     for name in sorted(scorings(db, run_id)):
         extras, cards = _cards(db, run_id, name)

@@ -27,8 +27,7 @@ from engine.scoring.judges import make_judge
 from engine.scoring.tables import ensure_tables, now, row_id
 
 JUDGE_MODES = ("full", "filter")
-DEFAULT_THRESHOLD = 0.8
-"""The filter threshold that the short setup name implies (FEB-30's filter@0.8)."""
+DEFAULT_THRESHOLD = similarity.DEFAULT_THRESHOLD
 
 
 def mode_label(mode: intrinsic.ClaimJudging) -> str:
@@ -69,7 +68,7 @@ def score_run(db, run_id: str, config, *, judge_mode: Sequence[str] | str = JUDG
     client = client if client is not None else _client(config, db, run_id)
     judge = make_judge(config, client, prompt=judge_prompt)
     answerer = make_answerer(config, client)
-    embed = _embed_fn(embedder or _embedder(config, db))
+    embed = similarity.embed_fn(embedder or _embedder(config, db))
     modes = _modes(judge_mode, config.judging.filter_threshold)
     calls_before = _counters(client)
     trajectories = [t for t in corpus.trajectories if _written(db, run_id, t.id)]
@@ -143,16 +142,6 @@ def _embedder(config, db):
     from engine.models.embedders import make_embedder
 
     return make_embedder(config, db)
-
-
-def _embed_fn(embedder):
-    import numpy as np
-
-    def embed(texts: list[str]):
-        return np.asarray(embedder.embed(list(texts)), dtype=np.float32)
-
-    embed.name = getattr(embedder, "name", "")
-    return embed
 
 
 APPEND_ONLY_REFERENCES = frozenset({"raw"})

@@ -26,7 +26,10 @@ import numpy as np
 
 from engine.fmt import figure
 from engine.scoring.schema import Histogram, SimilarityFigures, SimilaritySummary
+from engine.scoring.tables import scorings
 
+DEFAULT_THRESHOLD = 0.8
+"""The filter threshold that the short setup name implies (FEB-30's filter@0.8)."""
 BINS = 20
 """Histogram bins over [min, max] of the pooled cosines of a run."""
 CREDITED_LABELS = ("YES", "PARTIAL")
@@ -195,9 +198,6 @@ def run_similarity(db, run_id: str, scoring: str | None = None, *, embedder=None
     """Read a scored run's full-mode claim verdicts (``scoring``, default its latest setup) and
     measure them with ``embedder`` (default: the one the run's stored config names, built through
     make_embedder with the run database as its cache). None when the run has no full verdicts."""
-    from engine.scoring.report import scorings
-    from engine.scoring.score import DEFAULT_THRESHOLD, _embed_fn, _embedder
-
     names = scorings(db, run_id)
     if not names:
         return None
@@ -213,13 +213,26 @@ def run_similarity(db, run_id: str, scoring: str | None = None, *, embedder=None
 
             stored = db["runs"].get(run_id)["config"]
             config = Config.model_validate(json.loads(stored)) if stored else Config()
-        embedder = _embedder(config, db)
+        from engine.models.embedders import make_embedder
+
+        embedder = make_embedder(config, db)
     if filter_threshold is None:
         extras = next(db.query("SELECT card FROM scores WHERE run_id=? AND trajectory_id='' AND scoring=?",
                                [run_id, name]), None)
         filter_threshold = (json.loads(extras["card"]).get("filter_threshold") if extras else None) \
             or DEFAULT_THRESHOLD
-    return from_rows(rows, _embed_fn(embedder), filter_threshold=filter_threshold, judge=rows[0]["judge"])
+    return from_rows(rows, embed_fn(embedder), filter_threshold=filter_threshold, judge=rows[0]["judge"])
+
+
+def embed_fn(embedder) -> Callable[[Sequence[str]], np.ndarray]:
+    """The embedder as a function of texts (float32 rows) that carries its ``name``: what the filter
+    mode and these figures call."""
+
+    def embed(texts: Sequence[str]) -> np.ndarray:
+        return np.asarray(embedder.embed(list(texts)), dtype=np.float32)
+
+    embed.name = getattr(embedder, "name", "")  # type: ignore[attr-defined]
+    return embed
 
 
 # ---- text ------------------------------------------------------------------------------------------

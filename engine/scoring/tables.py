@@ -72,6 +72,13 @@ def ensure_tables(db) -> None:
         db[table].create_index(cols, if_not_exists=True)
 
 
+def scorings(db, run_id: str) -> list[str]:
+    """Scoring setups stored for a run, most recent first."""
+    return [r["scoring"] for r in db.query(
+        "SELECT scoring, MAX(created_at) AS at FROM scores WHERE run_id=? GROUP BY scoring "
+        "ORDER BY at DESC, scoring", [run_id])]
+
+
 def row_id(*parts) -> str:
     return hashlib.sha256(json.dumps(parts, ensure_ascii=False, default=str).encode()).hexdigest()[:24]
 
