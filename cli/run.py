@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import threading
 from pathlib import Path
 
 import click
@@ -22,6 +26,8 @@ from engine.corpus import load_corpus
               "stand-in chat model ('standin') for LLM variants.")
 @click.option("--replay", is_flag=True, help="Serve model calls only from the call log (a miss fails).")
 @click.option("--concurrency", type=int, default=None, help="Trajectories written in parallel (default: config, 2).")
+@click.option("--host", default=None, help="Ollama server (default: config, OLLAMA_HOST, "
+              "http://localhost:11434).")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               help="A TOML config file (models, host, seed, ...).")
 @click.option("--variants-dir", "variants_dirs", multiple=True, type=click.Path(exists=True, file_okay=False),
@@ -34,13 +40,15 @@ from engine.corpus import load_corpus
 @click.option("--seed", "seeds", multiple=True, type=int,
               help="Sampling seed (default: config, 0). Repeat for repeated runs: one run per system "
                    "and seed; the report then shows mean ± sd over the seeds.")
-def run(corpus_path, systems, db_path, offline, replay, concurrency, config_path, variants_dirs,
+def run(corpus_path, systems, db_path, offline, replay, concurrency, host, config_path, variants_dirs,
         trajectories, no_score, label, seeds) -> None:
     """Write every trajectory of CORPUS into the store, for each --system, then score the runs.
 
     Re-running the same command on the same --db resumes: finished documents are skipped and model
     calls already made are served from the call log. Without --offline, an unreachable Ollama or a
-    missing model stops the run before any work (exit code 2). Prints one line per run id.
+    missing model stops the run before any work (exit code 2). Ctrl+C stops within about a second
+    (the run is marked cancelled, exit code 130; the same command resumes); a second Ctrl+C exits at
+    once. Prints one line per run id.
     """
     from engine.config import load_config
     from engine.progress import RichProgress
@@ -48,11 +56,11 @@ def run(corpus_path, systems, db_path, offline, replay, concurrency, config_path
     from engine.runner import run as run_corpus
 
     corpus = load_corpus(corpus_path)
-    base = load_config(config_path, offline=offline)
+    base = load_config(config_path, offline=offline, host=host)
     configs = [base.with_overrides(seed=seed) for seed in seeds] or [base]
     db = open_run_db(db_path)
     run_ids: list[str] = []
-    with RichProgress() as progress:
+    with RichProgress() as progress, _second_interrupt_exits():
         for config in configs:
             run_ids += run_corpus(corpus, list(systems), db, config, offline=offline,
                                   replay=replay, concurrency=concurrency, progress=progress,
@@ -61,3 +69,27 @@ def run(corpus_path, systems, db_path, offline, replay, concurrency, config_path
                                   corpus_label=str(Path(corpus_path).resolve()), label=label)
     for run_id in run_ids:
         click.echo(run_id)
+
+
+@contextlib.contextmanager
+def _second_interrupt_exits():
+    """The first Ctrl+C raises KeyboardInterrupt (the runner stops its workers and marks the run
+    cancelled); a second one exits at once with 130, whatever is still running — also while the
+    first is being reported (the handler stays until the process ends once Ctrl+C was pressed)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed = []
+
+    def handler(signum, frame):
+        if pressed:
+            os._exit(130)
+        pressed.append(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        if not pressed:
+            signal.signal(signal.SIGINT, previous)

@@ -12,9 +12,13 @@ TOML example (every key optional)::
     host = "http://localhost:11434"
     seed = 0
     embedder_backend = "ollama"
+    timeout_s = 120        # silence between chunks
+    first_token_s = 900    # wait for the first chunk
     [models]
     extractor = "qwen3.5:9b"
     judge = "qwen3.8:27b"
+    [num_predict]
+    extractor = 4096
     [retrieval]
     top_k = 5
 """
@@ -35,7 +39,7 @@ from engine.errors import UsageError
 DEFAULT_HOST = "http://localhost:11434"
 
 # Fields that change how fast or where a run happens, never what it produces (excluded from digest()).
-OPERATIONAL_FIELDS = {"host", "timeout_s", "concurrency", "keep_alive"}
+OPERATIONAL_FIELDS = {"host", "timeout_s", "first_token_s", "concurrency", "keep_alive"}
 
 
 class ModelRoles(BaseModel):
@@ -54,6 +58,20 @@ class ModelRoles(BaseModel):
     """Grades answers; ``lexical`` = token-F1 thresholds (offline)."""
     embedder: str = "bge-m3"
     """Embedding model: an Ollama name, a BGE-M3 path/hub name, or ignored for ``hashing``."""
+
+
+class RolePredict(BaseModel):
+    """Most tokens a reply may have, per chat role (Ollama ``num_predict``). Sized so that a
+    1,000-word Korean document's extraction fits (a Hangul syllable is often a token of its own, and
+    every observation repeats its who/what/when fields); the other roles answer in a few sentences.
+    A reply cut here is salvaged (extraction) or re-asked once with twice the room (the others)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    extractor: int = Field(4096, ge=1)
+    synthesizer: int = Field(1024, ge=1)
+    answerer: int = Field(1024, ge=1)
+    judge: int = Field(512, ge=1)
 
 
 class RetrievalConfig(BaseModel):
@@ -97,14 +115,18 @@ class Config(BaseModel):
     """Sampling temperature (0 = greedy)."""
     num_ctx: int = 8192
     """Context window requested from Ollama; prompts at or above it are flagged as truncated."""
-    num_predict: int = 1024
-    """Maximum generated tokens; a reply cut there (done_reason 'length') is a write failure."""
+    num_predict: RolePredict | int = Field(default_factory=RolePredict)
+    """Most generated tokens per role (``[num_predict]`` table); one integer means every role (runs
+    recorded before the per-role limits keep theirs, so they replay with their own options)."""
     keep_alive: str | None = "10m"
     """How long Ollama keeps the model loaded after a call (set for the whole phase)."""
     think: bool | None = False
     """Thinking mode for qwen3-family models; False gives clean JSON (docs/design.md#dependency-facts)."""
-    timeout_s: float = 120.0
-    """Per-request HTTP timeout (the ollama client has none by default)."""
+    timeout_s: float = Field(120.0, gt=0)
+    """Longest silence between two chunks of a streamed reply once it has started (seconds); a
+    slow model that keeps producing is never cut."""
+    first_token_s: float = Field(900.0, gt=0)
+    """Longest wait for a reply's first chunk: model load plus the server's queue (seconds)."""
     concurrency: int = 2
     """Parallel model calls."""
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
@@ -130,6 +152,11 @@ class Config(BaseModel):
 
     def role_model(self, role: str) -> str:
         return getattr(self.models, role)
+
+    def predict_for(self, role: str) -> int:
+        """num_predict for a chat role."""
+        limits = self.num_predict
+        return limits if isinstance(limits, int) else getattr(limits, role)
 
     def digest(self) -> str:
         """sha256 over the fields that change results (not host, timeout, concurrency, keep_alive)."""

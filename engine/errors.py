@@ -103,6 +103,11 @@ class ReplayMiss(ModelError):
     """--replay asked for a call that is not in the log."""
 
 
+class ModelTimeout(ModelError):
+    """No first chunk within first_token_s, or silence longer than timeout_s mid-reply, on every
+    attempt."""
+
+
 # ---- exit 130: interrupted ------------------------------------------------------------------------
 
 class RunCancelled(SeorapError):

@@ -16,8 +16,15 @@ Order of work (grouped by model so Ollama does not swap back and forth):
 
 Resume: the run id is deterministic, ``{system}-{corpus_digest[:8]}-{config_hash[:6]}``, so the same
 command on the same database skips every (run, trajectory, position) already in ``documents``;
-model calls already made are served from the call log. Cancel: set the ``cancel`` Event; workers stop
-between documents and the run is marked ``cancelled``.
+model calls already made are served from the call log.
+
+Stopping: work runs on a pool of threads while the calling thread watches. Setting the ``cancel``
+Event (the app) or Ctrl+C (KeyboardInterrupt in the calling thread, the CLI) stops within about a
+second: nothing new starts, queued work is dropped, the model client closes every open stream (the
+server stops generating), the runs are marked ``cancelled`` and :class:`RunCancelled` says how many
+documents are saved. The first error in any worker (the server gone after its retries, every wait
+exhausted, a model missing) stops every worker the same way, so no queued document is tried after
+it; that error is raised and the runs are marked ``failed``.
 """
 
 from __future__ import annotations
@@ -25,7 +32,8 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from concurrent.futures import ThreadPoolExecutor
+import time
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -40,6 +48,24 @@ from engine.store import done_positions, dumps, open_db
 
 STANDIN = "standin"
 WRITE_CONFIG_KEYS = ("seed", "temperature", "num_ctx", "num_predict", "think", "embedder_backend")
+
+
+class _Stop:
+    """Set when the caller cancels or when a worker fails: every worker checks it between steps."""
+
+    def __init__(self, cancel: threading.Event | None) -> None:
+        self.cancel = cancel
+        self.halt = threading.Event()
+        self.clients: list = []
+        """Model clients whose open streams are closed when stopping."""
+
+    def is_set(self) -> bool:
+        return self.halt.is_set() or (self.cancel is not None and self.cancel.is_set())
+
+    def stop(self) -> None:
+        self.halt.set()
+        for client in self.clients:
+            client.cancel()
 
 
 @dataclass
@@ -63,8 +89,12 @@ def config_hash(system, config) -> str:
     body = {"system": spec}
     if system.uses_llm:
         body["models"] = {r: config.role_model(r) for r in ("extractor", "synthesizer", "embedder")}
-        body["options"] = {k: getattr(config, k) for k in WRITE_CONFIG_KEYS}
+        body["options"] = {k: _plain(getattr(config, k)) for k in WRITE_CONFIG_KEYS}
     return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def _plain(value):
+    return value.model_dump() if hasattr(value, "model_dump") else value
 
 
 def make_run_id(name: str, corpus: Corpus, system, config) -> str:
@@ -124,20 +154,25 @@ def run(corpus: Corpus, systems: list[str], db, config=None, *, offline: bool = 
         preflight(config)
     client = _client(config, db, offline, replay, backend) if llm else None
     emb = (embedder or make_write_embedder(config, db, offline)) if llm else None
+    stop = _Stop(cancel)
+    if client is not None and hasattr(client, "cancel"):
+        stop.clients.append(client)
     contexts = []
     for name, system in resolved:
         run_id = make_run_id(name, corpus, system, config) + (f"~{label}" if label else "")
         _start_run(db, run_id, name, system, corpus, config, offline, replay, corpus_label, client, emb)
         contexts.append((system, RunContext(run_id, config, name, client, emb, progress)))
     try:
-        _extract_phase(contexts, trajs, db, workers, progress, cancel)
+        _extract_phase(contexts, trajs, db, workers, progress, stop)
         for system, ctx in contexts:
-            _write_phase(system, ctx, trajs, db, workers, progress, cancel)
+            _write_phase(system, ctx, trajs, db, workers, progress, stop)
             _finish_run(db, ctx.run_id, "done")
-    except RunCancelled:
+    except (RunCancelled, KeyboardInterrupt) as exc:
+        stop.stop()
         for _, ctx in contexts:
             _mark_unfinished(db, ctx.run_id, "cancelled")
-        raise
+        raise RunCancelled(cancelled_sentence(db, [c.run_id for _, c in contexts], trajs)) from (
+            None if isinstance(exc, KeyboardInterrupt) else exc)
     except BaseException as exc:
         for _, ctx in contexts:
             _mark_unfinished(db, ctx.run_id, "failed", f"{type(exc).__name__}: {exc}")
@@ -236,7 +271,7 @@ def _pending(db, run_id: str, trajectory: Trajectory, lock) -> list:
     return [a for a in trajectory.arrivals() if a.position not in done]
 
 
-def _extract_phase(contexts, trajs, db, workers, progress, cancel) -> None:
+def _extract_phase(contexts, trajs, db, workers, progress, stop) -> None:
     jobs = [(system, ctx, t, a) for system, ctx in contexts if system.uses_llm
             for t in trajs for a in _pending(db, ctx.run_id, t, ctx.lock)]
     if not jobs:
@@ -245,15 +280,15 @@ def _extract_phase(contexts, trajs, db, workers, progress, cancel) -> None:
 
     def one(job):
         system, ctx, trajectory, arrival = job
-        _check(cancel)
+        _check(stop)
         result = system.extract(arrival, ctx)  # logged in the calls table; re-read when writing
         if not _rereadable(ctx):
             ctx.extractions[(trajectory.id, arrival.position)] = result
         progress.advance(trajectory.id, 1, arrival.document.id)
 
-    _pool(one, jobs, workers)
+    _pool(one, jobs, workers, stop)
     progress.finish_phase()
-    _prefetch_vectors(jobs, cancel)
+    _prefetch_vectors(jobs, stop)
 
 
 def _rereadable(ctx: RunContext) -> bool:
@@ -287,7 +322,7 @@ def _prefetch_vectors(jobs, cancel=None) -> None:
         embedder.embed(list(batch))
 
 
-def _write_phase(system, ctx: RunContext, trajs, db, workers, progress, cancel) -> None:
+def _write_phase(system, ctx: RunContext, trajs, db, workers, progress, stop) -> None:
     pending = {t.id: _pending(db, ctx.run_id, t, ctx.lock) for t in trajs}
     total = sum(len(v) for v in pending.values())
     progress.start_phase(f"write {ctx.name}", total)
@@ -297,9 +332,9 @@ def _write_phase(system, ctx: RunContext, trajs, db, workers, progress, cancel) 
 
     def one(trajectory: Trajectory):
         if pending[trajectory.id]:
-            write_trajectory(system, ctx, trajectory, pending[trajectory.id], db, cancel)
+            write_trajectory(system, ctx, trajectory, pending[trajectory.id], db, stop)
 
-    _pool(one, trajs, workers)
+    _pool(one, trajs, workers, stop)
     progress.finish_phase()
 
 
@@ -319,26 +354,68 @@ def write_trajectory(system, ctx: RunContext, trajectory: Trajectory, arrivals, 
         ctx.progress.advance(trajectory.id, 1, arrival.document.id)
 
 
-def _check(cancel) -> None:
-    if cancel is not None and cancel.is_set():
+def cancelled_sentence(db, run_ids: list[str], trajs) -> str:
+    """One sentence: how many documents are saved, and that the same command resumes."""
+    total = sum(len(list(t.arrivals())) for t in trajs) * len(run_ids)
+    marks = ",".join("?" for _ in run_ids)
+    ids = [t.id for t in trajs]
+    saved = db.execute(
+        f"SELECT count(*) FROM documents WHERE run_id IN ({marks}) AND trajectory_id IN "
+        f"({','.join('?' for _ in ids)})", [*run_ids, *ids]).fetchone()[0] if run_ids and ids else 0
+    return (f"Cancelled: {saved} of {total} documents are saved; run the same command again to "
+            f"resume from there.")
+
+
+def _check(stop) -> None:
+    if stop is not None and stop.is_set():
         raise RunCancelled("run cancelled; run the same command again to resume")
 
 
-def _pool(fn, items, workers: int) -> None:
-    if workers == 1 or len(items) <= 1:
-        for item in items:
-            fn(item)
+STOP_GRACE_S = 1.5
+"""After a stop, how long the calling thread waits for workers to leave (their streams are closed,
+so they normally leave at once; one inside a long embedding batch is left to finish alone)."""
+
+
+def _pool(fn, items, workers: int, stop: _Stop | None = None) -> None:
+    """Run ``fn`` over ``items`` on ``workers`` threads while this thread watches: the first error
+    (or a cancel, or Ctrl+C here) stops everything, so nothing queued starts after it."""
+    stop = stop or _Stop(None)
+    if not items:
         return
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="seorap") as pool:
-        futures = [pool.submit(fn, item) for item in items]
-        error = None
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="seorap")
+    futures = [pool.submit(fn, item) for item in items]
+    try:
+        pending = set(futures)
+        while pending:
+            done, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)
+            failed = [f for f in done if f.exception() is not None]
+            if failed:
+                raise _first_error(failed)
+            if stop.is_set():
+                raise RunCancelled("run cancelled; run the same command again to resume")
+    except BaseException:
+        stop.stop()
         for future in futures:
-            try:
-                future.result()
-            except BaseException as exc:  # noqa: BLE001 - first error re-raised after the pool drains
-                error = error or exc
-        if error is not None:
-            raise error
+            future.cancel()
+        pool.shutdown(wait=False, cancel_futures=True)
+        _join_workers(pool, STOP_GRACE_S)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _first_error(failed) -> BaseException:
+    """The error that stopped the pool: a real one before the cancellations it caused."""
+    from engine.models.base import CallCancelled
+
+    errors = [f.exception() for f in failed]
+    real = [e for e in errors if not isinstance(e, (CallCancelled, RunCancelled))]
+    return (real or errors)[0]
+
+
+def _join_workers(pool: ThreadPoolExecutor, grace_s: float) -> None:
+    deadline = time.monotonic() + grace_s
+    for thread in list(getattr(pool, "_threads", ())):
+        thread.join(max(0.0, deadline - time.monotonic()))
 
 
 def _score(db, run_ids: list[str], config, progress: Progress) -> None:

@@ -10,7 +10,8 @@ body) that engine/memory/prompts.py puts in the user message, and answers
   such as 취소/연기/변경/대신), otherwise create.
 
 Zero latency by default; ``latency_s`` (or env SEORAP_STANDIN_LATENCY, seconds) sleeps per call, for
-benchmarks and kill tests. Requests it does not recognise get a JSON error object (a write failure).
+benchmarks and kill tests. Like every chat backend it hands out a stream (:meth:`StandinBackend.stream`)
+that closing cancels: a call waiting out its latency returns at once, with no reply. Requests it does not recognise get a JSON error object (a write failure).
 Also serves as the handler of the fake Ollama server in tests (:func:`ollama_handler`).
 """
 
@@ -24,7 +25,7 @@ import time
 
 from engine.memory.prompts import read_payload
 from engine.memory.sentences import statements
-from engine.models.base import ChatReply, ChatRequest
+from engine.models.base import ChatReply, ChatRequest, ReplyStream
 
 CHANGE_WORDS = re.compile(r"취소|연기|변경|대신|철회|바뀌|바꾸|전환|중단|폐기")
 
@@ -43,11 +44,27 @@ class StandinBackend:
     def from_env(cls) -> "StandinBackend":
         return cls(latency_s=float(os.environ.get("SEORAP_STANDIN_LATENCY", "0") or 0))
 
+    def stream(self, request: ChatRequest) -> ReplyStream:
+        """The reply as one chunk, after ``latency_s``; closing the stream cuts the wait short."""
+        closed = threading.Event()
+
+        def produce() -> ChatReply:
+            with self._lock:
+                self.calls += 1
+            if self.latency_s and closed.wait(self.latency_s):
+                return ChatReply(content="", model=request.model, done_reason="cancelled")
+            return self.reply(request)
+
+        return ReplyStream(produce, on_close=closed.set)
+
     def chat(self, request: ChatRequest) -> ChatReply:
         with self._lock:
             self.calls += 1
         if self.latency_s:
             time.sleep(self.latency_s)
+        return self.reply(request)
+
+    def reply(self, request: ChatRequest) -> ChatReply:
         content = self.answer(list(request.messages))
         return ChatReply(content=content, model=request.model, digest="standin-v1",
                          done_reason="stop")

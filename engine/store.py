@@ -76,7 +76,7 @@ TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
 EXTRA_COLUMNS: dict[str, dict[str, type]] = {
     "observations": {"confidence": float},
     "decisions": {"model_text": str, "model_confidence": float, "reason": str},
-    "write_failures": {"observation_id": str, "call_key": str},
+    "write_failures": {"observation_id": str, "call_key": str, "partial": int},
     "runs": {"error": str},
     "fact_versions": {"successor_id": str},
 }

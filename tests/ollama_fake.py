@@ -16,6 +16,11 @@ API (small on purpose)::
     server.fail("500")                       # next /api/chat answers HTTP 500 (queued, FIFO)
     server.fail("malformed")                 # next chat content is not JSON
     server.fail("length")                    # next chat is cut: done_reason "length", partial JSON
+    server.fail("length", fraction=0.6)      # ... cut after 60 % of the reply's characters
+    server.fail("silent", seconds=5)         # next streamed chat sends half its reply, then nothing
+    server.fail("no_first_token", seconds=5) # next streamed chat sends headers, then nothing
+    server.fail("loop")                      # next chat repeats one span until num_predict / closed
+    server.streaming(chunk_chars=4, delay_s=0.03)  # streamed replies: 4 characters every 30 ms
     server.fail("404")                       # next request answers model-not-found
     server.fail("delay", seconds=2)          # next request sleeps first (timeouts)
     server.fail("error_line")                # next streamed chat/pull sends {"error": ...} mid-stream
@@ -23,6 +28,7 @@ API (small on purpose)::
     server.chaos(seed=0, malformed=0.2, http500=0.1)  # seeded random faults on every later request
     server.injected                          # Counter of faults served, e.g. {"500": 41, "malformed": 80}
     server.requests                          # every request: {"method", "path", "body"}
+    server.disconnects                       # streamed chats the client closed before the end
     server.bodies("/api/chat")               # just the JSON bodies for one path
     server.stop()
 
@@ -106,6 +112,10 @@ class FakeOllama:
         self.injected: Counter = Counter()
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
+        self.chunk_chars = 8
+        self.chunk_delay_s = 0.0
+        self.disconnects = 0
+        self._stopping = threading.Event()
 
     # ---- control ----
     def start(self) -> "FakeOllama":
@@ -115,7 +125,12 @@ class FakeOllama:
                          daemon=True).start()
         return self
 
+    def streaming(self, *, chunk_chars: int = 8, delay_s: float = 0.0) -> None:
+        """Streamed chat replies arrive ``chunk_chars`` characters at a time, ``delay_s`` apart."""
+        self.chunk_chars, self.chunk_delay_s = max(1, chunk_chars), delay_s
+
     def stop(self) -> None:
+        self._stopping.set()
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -126,9 +141,11 @@ class FakeOllama:
         assert self._server is not None, "call start() first"
         return f"http://127.0.0.1:{self._server.server_address[1]}"
 
-    def fail(self, kind: str, *, path: str = "/api/chat", seconds: float = 0.0, times: int = 1) -> None:
+    def fail(self, kind: str, *, path: str = "/api/chat", seconds: float = 0.0, times: int = 1,
+             fraction: float = 0.5) -> None:
         for _ in range(times):
-            self._faults.append({"kind": kind, "path": path, "seconds": seconds})
+            self._faults.append({"kind": kind, "path": path, "seconds": seconds,
+                                 "fraction": fraction})
 
     def chaos(self, *, seed: int = 0, malformed: float = 0.0, http500: float = 0.0,
               path: str = "/api/chat") -> None:
@@ -254,22 +271,44 @@ class _Handler(BaseHTTPRequestHandler):
         if kind == "malformed":
             reply["content"] = "Sure! Here is the answer: {not json"
         elif kind == "length":
-            reply["content"] = reply["content"][: max(1, len(reply["content"]) // 2)]
+            keep = int(len(reply["content"]) * fault.get("fraction", 0.5))
+            reply["content"] = reply["content"][: max(1, keep)]
             reply["done_reason"] = "length"
             reply["eval_count"] = (body.get("options") or {}).get("num_predict", 1024)
+        elif kind == "loop":
+            limit = (body.get("options") or {}).get("num_predict", 1024)
+            span = "같은 문장을 다시 씁니다, 회의는 3월 5일 오후 2시에 본관 3층 회의실에서 열립니다. "
+            reply["content"] = '{"observations": [{"text": "' + span * max(3, limit // 20)
+            reply["done_reason"] = "length"
+            reply["eval_count"] = limit
         return reply
 
     def _chat_stream(self, model: str, reply: dict, fault: dict | None) -> None:
+        fake = self.fake
         self._start_stream()
+        kind = fault["kind"] if fault else None
+        if kind == "no_first_token":
+            fake._stopping.wait(fault["seconds"])
+            return
         text = reply["content"]
-        pieces = [text[i:i + 8] for i in range(0, len(text), 8)] or [""]
-        for i, piece in enumerate(pieces):
-            if fault and fault["kind"] == "error_line" and i == len(pieces) // 2:
-                return self._line({"error": "fake error mid-stream"})
+        step = fake.chunk_chars
+        pieces = [text[i:i + step] for i in range(0, len(text), step)] or [""]
+        try:
+            for i, piece in enumerate(pieces):
+                if kind == "error_line" and i == len(pieces) // 2:
+                    return self._line({"error": "fake error mid-stream"})
+                if kind == "silent" and i == len(pieces) // 2:
+                    fake._stopping.wait(fault["seconds"])
+                    return
+                if fake.chunk_delay_s and i:
+                    time.sleep(fake.chunk_delay_s)
+                self._line({"model": model, "created_at": _now(),
+                            "message": {"role": "assistant", "content": piece}, "done": False})
             self._line({"model": model, "created_at": _now(),
-                        "message": {"role": "assistant", "content": piece}, "done": False})
-        self._line({"model": model, "created_at": _now(), "message": {"role": "assistant", "content": ""},
-                    "done": True, **_counts(reply)})
+                        "message": {"role": "assistant", "content": ""}, "done": True, **_counts(reply)})
+        except (BrokenPipeError, ConnectionResetError):
+            with fake._lock:
+                fake.disconnects += 1
 
     def _embed(self, body: dict, fault: dict | None) -> None:
         model = body.get("model", "")

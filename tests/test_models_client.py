@@ -43,7 +43,7 @@ def test_request_body_carries_model_schema_and_options(ollama_server):
     assert body["options"] == {"temperature": 0.0, "seed": 7, "num_ctx": 4096, "num_predict": 256}
     assert body["keep_alive"] == "5m"
     assert body["think"] is False
-    assert body["stream"] is False
+    assert body["stream"] is True  # every call streams
     assert body["messages"] == MESSAGES
 
 
@@ -125,13 +125,16 @@ def test_malformed_twice_is_a_counted_failure_not_an_exception(ollama_server):
     assert calllog.count_calls(db) == 2
 
 
-def test_reply_cut_at_num_predict_is_malformed(ollama_server):
+def test_reply_cut_at_num_predict_is_re_asked_once_with_twice_the_room(ollama_server):
     ollama_server.handler = lambda body: GOOD
     ollama_server.fail("length", times=2)
     client = make_client(ollama_server, num_predict=64)
     result = client.structured("extractor", MODEL, MESSAGES, Facts)
-    assert result.value is None and result.failure.startswith("cut at num_predict (64 tokens)")
-    assert "cut off at the token limit" in ollama_server.bodies("/api/chat")[1]["messages"][-1]["content"]
+    assert result.value is None and result.failure.startswith("cut at num_predict (128 tokens)")
+    first, retry = ollama_server.bodies("/api/chat")
+    assert "cut off at the token limit" in retry["messages"][-1]["content"]
+    assert (first["options"]["num_predict"], retry["options"]["num_predict"]) == (64, 128)
+    assert client.stats.cut_replies == 2 and client.stats.failures == 1
 
 
 def test_reply_with_done_reason_length_is_rejected_even_if_it_parses(ollama_server):

@@ -266,12 +266,14 @@ class DocumentWrite:
             "model_text": model_text, "model_confidence": model_confidence, "reason": reason})
 
     def fail(self, stage: str, reason: str, raw: str = "", observation_id: str | None = None,
-             call_key: str | None = None) -> None:
+             call_key: str | None = None, partial: bool = False) -> None:
+        """Record a write failure; ``partial``: the document was still written from what survived
+        (an extraction cut at its token limit keeps its complete observations)."""
         self.failures.append({
             "id": f"{self._prefix}/w{len(self.failures) + 1:03d}", "run_id": self.memory.run_id,
             "trajectory_id": self.memory.trajectory_id, "position": self.arrival.position,
             "stage": stage, "reason": reason, "raw": raw, "observation_id": observation_id,
-            "call_key": call_key})
+            "call_key": call_key, "partial": int(partial)})
 
     # -- commit ---------------------------------------------------------------------------------
     def document_row(self) -> dict:

@@ -3,7 +3,9 @@
 One instance per variant (engine/memory/variants.py). ``extract`` is the runner's phase 1 (it does
 not depend on the store); ``write`` applies one document's observations in order, each seeing the
 store as the previous observation left it. Malformed model output becomes a ``write_failures`` row
-and the run goes on; nothing here raises for it.
+and the run goes on; nothing here raises for it. An extraction cut at its token limit (or stopped as
+a loop) keeps its complete observations: the document is written from them and recorded as a
+*partial* write failure.
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ class LLMSystem:
         return ctx.client.structured(
             "extractor", ctx.config.models.extractor,
             extraction_messages(self.extraction_prompt, arrival), Extraction, phase="extract",
-            think=getattr(ctx.config, "think", False), run_id=ctx.run_id)
+            think=getattr(ctx.config, "think", False), run_id=ctx.run_id, salvage=True)
 
     # ---- phase 2 ----------------------------------------------------------------------------
     def write(self, doc: DocumentWrite, trajectory: Trajectory, ctx) -> None:
@@ -80,6 +82,9 @@ class LLMSystem:
             doc.fail("extract", extraction.failure or "no value", extraction.raw,
                      call_key=extraction.call_key)
             return
+        if getattr(extraction, "partial", False):
+            doc.fail("extract", f"partial: {extraction.failure}", extraction.raw,
+                     call_key=extraction.call_key, partial=True)
         items = [o for o in extraction.value.observations if o.text.strip()]
         observations = [doc.observe(o.text.strip(), category=o.category, who=o.who, what=o.what,
                                     when_=o.when, where_=o.where, why=o.why,

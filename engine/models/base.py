@@ -1,8 +1,10 @@
 """Small interfaces the engine talks to; backends are injected (docs/models.md).
 
-Roles: extractor, synthesizer, answerer, judge (chat) and embedder. A chat backend only moves bytes;
-caching, the call log, replay, repair-and-retry and error translation live in one wrapper,
-:class:`engine.models.client.ModelClient`, never in the callers.
+Roles: extractor, synthesizer, answerer, judge (chat) and embedder. A chat backend only moves bytes:
+it opens a :class:`ChatStream` for a request and closes it when asked. Caching, the call log, replay,
+repair-and-retry, salvage of cut replies, the two waits (first token, silence between chunks), loop
+detection, cancelling and error translation live in one wrapper,
+:class:`engine.models.client.ModelClient`, never in the callers or the backends.
 """
 
 from __future__ import annotations
@@ -10,11 +12,13 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Protocol, Sequence, runtime_checkable
+import threading
+from typing import Iterator, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
-from engine.errors import ModelError, ModelMissing, ModelUnavailable, ReplayMiss  # noqa: F401 (re-exported)
+from engine.errors import (ModelError, ModelMissing, ModelTimeout,  # noqa: F401 (re-exported)
+                           ModelUnavailable, ReplayMiss)
 
 ROLES = ("extractor", "synthesizer", "answerer", "judge", "embedder")
 
@@ -49,13 +53,80 @@ class ChatReply:
     tokens_out: int = 0
     duration_ms: float = 0.0
     done_reason: str | None = None
+    """"stop", "length" (cut at num_predict), or "loop" (stopped by us: the reply repeated itself)."""
+
+
+@runtime_checkable
+class ChatStream(Protocol):
+    """One reply as it is generated. Opening it does no I/O: the connection is made when iteration
+    starts, so the stream can be registered (and closed) before the first byte arrives.
+
+    - iterating yields the reply's text pieces as they arrive (raises the backend's own exceptions);
+    - :meth:`result` after the iteration ended: the reply with counts, digest and done_reason;
+    - :meth:`close` cancels: safe from any thread, at any moment (before, during or after the
+      iteration), idempotent; a blocked read returns promptly and the server stops generating.
+    """
+
+    def __iter__(self) -> Iterator[str]: ...
+
+    def result(self) -> ChatReply: ...
+
+    def close(self) -> None: ...
 
 
 @runtime_checkable
 class ChatBackend(Protocol):
+    """A chat server. ``stream`` must not block: see :class:`ChatStream`."""
+
     name: str
 
-    def chat(self, request: ChatRequest) -> ChatReply: ...
+    def stream(self, request: ChatRequest) -> ChatStream: ...
+
+
+class ReplyStream:
+    """A :class:`ChatStream` over a reply that is computed in one piece (stand-ins, test doubles
+    that only have ``chat(request)``): ``produce`` runs when iteration starts; closing before that
+    means it never runs. ``on_close`` (optional) is called on close, e.g. to cut a wait short."""
+
+    def __init__(self, produce, on_close=None) -> None:
+        self._produce = produce
+        self._on_close = on_close
+        self._reply: ChatReply | None = None
+        self._closed = threading.Event()
+
+    def __iter__(self) -> Iterator[str]:
+        if self._closed.is_set():
+            return
+        self._reply = self._produce()
+        if self._reply.content and not self._closed.is_set():
+            yield self._reply.content
+
+    def result(self) -> ChatReply:
+        if self._reply is None:
+            raise RuntimeError("the stream was closed before it produced a reply")
+        return self._reply
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._on_close is not None:
+            self._on_close()
+
+
+def open_stream(backend, request: ChatRequest) -> ChatStream:
+    """``backend.stream(request)``; a backend with only ``chat(request)`` is wrapped (one chunk)."""
+    if hasattr(backend, "stream"):
+        return backend.stream(request)
+    return ReplyStream(lambda: backend.chat(request))
+
+
+def collect(stream: ChatStream) -> ChatReply:
+    """Read a whole stream (no timeouts: for tools and tests; the engine reads via ModelClient)."""
+    try:
+        for _ in stream:
+            pass
+        return stream.result()
+    finally:
+        stream.close()
 
 
 @runtime_checkable
@@ -69,3 +140,6 @@ class Embedder(Protocol):
         ...
 
 
+class CallCancelled(Exception):
+    """The client was cancelled (Ctrl+C, or another worker hit a fatal error): the call stopped.
+    Internal: the runner turns it into RunCancelled or reports the error that caused it."""

@@ -1,20 +1,34 @@
-"""Chat through the official ``ollama`` client (docs/models.md).
+"""Chat through the ``ollama`` client's HTTP connection, streamed (NDJSON) and cancellable
+(docs/models.md).
 
-This backend only moves bytes: one request in, one :class:`ChatReply` out; ollama's exceptions
-propagate unchanged. Caching, logging, repair/retry and turning exceptions into one-sentence
-:class:`ModelError` messages happen in :class:`engine.models.client.ModelClient`, which uses
-:func:`translate_error` and :func:`is_transient` from here (the Ollama-specific knowledge).
+This backend only moves bytes: :meth:`OllamaChat.stream` returns an :class:`OllamaStream` that opens
+``POST /api/chat`` with ``"stream": true`` when iterated and yields the text pieces; ollama's and
+httpx's exceptions propagate unchanged. Timeouts (first token, silence), loops, caching, logging,
+repair/retry/salvage and turning exceptions into one-sentence :class:`ModelError` messages happen in
+:class:`engine.models.client.ModelClient`, which uses :func:`translate_error` and
+:func:`is_transient` from here (the Ollama-specific knowledge).
 
-ollama 0.6.3 facts this module relies on (docs/design.md#dependency-facts): ``Client(host)`` has no
-default timeout (we set one); server down -> builtin ``ConnectionError`` (``httpx.ConnectError`` while iterating a stream);
-missing model -> ``ResponseError`` with ``status_code == 404``; an error line inside a stream ->
-``ResponseError`` with status -1; timeouts -> ``httpx.TimeoutException`` subclasses.
+Cancelling: :meth:`OllamaStream.close` (from any thread) shuts the request's socket down, so a read
+blocked in another thread returns at once and Ollama, seeing the client go, stops generating. The
+socket is captured through httpcore's ``trace`` extension when the connection is made; the client
+keeps no idle connections, so every call makes its own (a loopback connect costs well under a
+millisecond, a model call seconds) and every call's socket is known.
+
+ollama 0.6.3 facts this module relies on (docs/design.md#dependency-facts): ``Client(host)`` has
+no default timeout (we set a connect timeout and a generous read backstop; the real waits are the
+client's); server down ->
+``httpx.ConnectError``; missing model -> HTTP 404 (``ResponseError`` with ``status_code == 404``);
+an error line inside a stream -> ``ResponseError`` with status -1; a malformed host -> ValueError
+from the client's host parser.
 """
 
 from __future__ import annotations
 
+import json
+import socket
 import threading
 import time
+from typing import Iterator
 
 import httpx
 import ollama
@@ -22,41 +36,154 @@ import ollama
 from engine.models.base import (ChatReply, ChatRequest, ModelError, ModelMissing,
                                 ModelUnavailable)
 
+CONNECT_TIMEOUT_S = 10.0
+"""Connecting to the server (a refused connection fails at once; this bounds a black hole)."""
 
-def make_client(host: str | None, timeout_s: float | None) -> ollama.Client:
-    """An ``ollama.Client`` with a timeout (its default is none: a hung server would hang us)."""
-    return ollama.Client(host=host, timeout=timeout_s)
+
+class BadHost(ModelError):
+    """OLLAMA_HOST / --host / the config's host is not a usable URL."""
+
+
+def make_client(host: str | None, timeout_s: float | None, *, connect_s: float | None = None,
+                pooled: bool = True) -> ollama.Client:
+    """An ``ollama.Client`` with a timeout (its default is none: a hung server would hang us).
+
+    ``pooled=False``: no idle connections are kept, so each request makes (and traces) its own.
+    A malformed host raises :class:`BadHost` (one sentence)."""
+    timeout = (httpx.Timeout(timeout_s, connect=connect_s) if connect_s is not None and timeout_s
+               else timeout_s)
+    kwargs = {} if pooled else {"limits": httpx.Limits(max_keepalive_connections=0)}
+    try:
+        return ollama.Client(host=host, timeout=timeout, **kwargs)
+    except (ValueError, TypeError, httpx.InvalidURL) as exc:
+        raise BadHost(bad_host_message(host, exc)) from exc
+
+
+def bad_host_message(host: str | None, exc: BaseException | None = None) -> str:
+    return (f"The Ollama host {host!r} is not a usable URL ({exc}); set OLLAMA_HOST, the config's "
+            f"host or --host to something like http://localhost:11434.")
+
+
+class OllamaStream:
+    """A :class:`engine.models.base.ChatStream` over one streamed ``/api/chat`` request."""
+
+    def __init__(self, chat: "OllamaChat", request: ChatRequest) -> None:
+        self._chat = chat
+        self._request = request
+        self._final: dict | None = None
+        self._pieces: list[str] = []
+        self._started = 0.0
+        self._sock: socket.socket | None = None
+        self._closed = threading.Event()
+        self._lock = threading.Lock()
+
+    def body(self) -> dict:
+        r = self._request
+        body = {"model": r.model, "messages": list(r.messages), "stream": True,
+                "options": dict(r.options)}
+        if r.schema is not None:
+            body["format"] = r.schema
+        if r.keep_alive is not None:
+            body["keep_alive"] = r.keep_alive
+        if r.think is not None:
+            body["think"] = r.think
+        return body
+
+    def _trace(self, event: str, info: dict) -> None:
+        if event == "connection.connect_tcp.complete":
+            stream = info.get("return_value")
+            sock = stream.get_extra_info("socket") if stream is not None else None
+            with self._lock:
+                self._sock = sock
+            if self._closed.is_set():
+                self._shutdown()
+
+    def __iter__(self) -> Iterator[str]:
+        if self._closed.is_set():
+            return
+        self._started = time.perf_counter()
+        http = self._chat.client._client
+        with http.stream("POST", "/api/chat", json=self.body(),
+                         extensions={"trace": self._trace}) as response:
+            if response.status_code >= 400:
+                response.read()
+                raise ollama.ResponseError(_error_text(response), response.status_code)
+            for line in response.iter_lines():
+                if not line.strip():
+                    continue
+                part = json.loads(line)
+                if err := part.get("error"):
+                    raise ollama.ResponseError(err)
+                piece = (part.get("message") or {}).get("content") or ""
+                if part.get("done"):
+                    self._final = part
+                if piece:
+                    self._pieces.append(piece)
+                    yield piece
+
+    def result(self) -> ChatReply:
+        final = self._final or {}
+        if self._final is None:
+            raise httpx.RemoteProtocolError("the stream ended without its final (done) line")
+        return ChatReply(
+            content="".join(self._pieces), model=self._request.model,
+            digest=self._chat.digest(self._request.model),
+            tokens_in=final.get("prompt_eval_count") or 0, tokens_out=final.get("eval_count") or 0,
+            duration_ms=(time.perf_counter() - self._started) * 1000,
+            done_reason=final.get("done_reason"))
+
+    def close(self) -> None:
+        self._closed.set()
+        self._shutdown()
+
+    def _shutdown(self) -> None:
+        with self._lock:
+            sock = self._sock
+        if sock is not None:
+            try:  # shutdown (not close) wakes a recv blocked in another thread
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
+def _error_text(response: httpx.Response) -> str:
+    try:
+        return str(response.json().get("error") or response.text)
+    except (ValueError, AttributeError):
+        return response.text[:200]
 
 
 class OllamaChat:
-    """ChatBackend over ``ollama.Client.chat`` (non-streaming, structured output via ``format``)."""
+    """ChatBackend over Ollama's ``/api/chat`` (streamed, structured output via ``format``)."""
 
     name = "ollama"
 
-    def __init__(self, host: str | None = None, timeout_s: float | None = 120.0):
-        self.client = make_client(host, timeout_s)
+    def __init__(self, host: str | None = None, timeout_s: float | None = None):
+        """``timeout_s``: a backstop for one read (None: none); the waits that matter (first token,
+        silence between chunks) are :class:`ModelClient`'s, which closes the stream."""
+        self.client = make_client(host, timeout_s, connect_s=CONNECT_TIMEOUT_S, pooled=False)
         self.host = str(self.client._client.base_url).rstrip("/")
         self.timeout_s = timeout_s
         self._digests: dict[str, str | None] = {}
         self._lock = threading.Lock()
 
+    def stream(self, request: ChatRequest) -> OllamaStream:
+        return OllamaStream(self, request)
+
     def chat(self, request: ChatRequest) -> ChatReply:
-        started = time.perf_counter()
-        response = self.client.chat(
-            model=request.model, messages=list(request.messages), format=request.schema,
-            options=dict(request.options), keep_alive=request.keep_alive, think=request.think)
-        duration_ms = (time.perf_counter() - started) * 1000
-        return ChatReply(
-            content=response.message.content or "", model=request.model,
-            digest=self.digest(request.model), tokens_in=response.prompt_eval_count or 0,
-            tokens_out=response.eval_count or 0, duration_ms=duration_ms,
-            done_reason=response.done_reason)
+        """The whole reply (no client-side waits): for tools and tests."""
+        from engine.models.base import collect
+
+        return collect(self.stream(request))
 
     def digest(self, model: str) -> str | None:
         """The model's digest from ``list()`` (cached per model; None when unknown)."""
         with self._lock:
             if model not in self._digests:
-                self._digests.update(self.installed())
+                try:
+                    self._digests.update(self.installed())
+                except Exception:  # noqa: BLE001 - a digest is bookkeeping, never a reason to fail
+                    pass
                 self._digests.setdefault(model, None)
             return self._digests[model]
 

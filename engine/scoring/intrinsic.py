@@ -35,6 +35,7 @@ class StoreView:
     observations: list[list[str]]
     """Observation texts extracted from each state's own document."""
     write_failures: int
+    partial_write_failures: int = 0
     final: dict[str, str] = field(default_factory=dict)
     final_position: int | None = None
     final_recency: dict[str, int] = field(default_factory=dict)
@@ -59,8 +60,11 @@ def load_store(db, run_id: str, trajectory: Trajectory) -> StoreView:
     final_pos = max(done) if done else None
     current = [] if final_pos is None else [
         f for f in facts_at(db, run_id, trajectory.id, None) if f.status == "active"]
-    return StoreView(after, positions, ops, confs, obs, failures, {f.id: f.text for f in current},
-                     final_pos, {f.id: f.position for f in current})
+    partial = (db["write_failures"].count_where(
+        "run_id = ? AND trajectory_id = ? AND partial = 1", [run_id, trajectory.id])
+        if "partial" in db["write_failures"].columns_dict else 0)
+    return StoreView(after, positions, ops, confs, obs, failures, partial,
+                     {f.id: f.text for f in current}, final_pos, {f.id: f.position for f in current})
 
 
 def _own_position(db, run_id, trajectory_id, state_index) -> int | None:
@@ -146,6 +150,7 @@ def card(trajectory: Trajectory, store: StoreView, claim_rows: dict[str, list[di
     out["final_fact_count"] = len(store.final) if store.final_position is not None else None
     out["fact_shape"] = _shape(trajectory, store)
     out["write_failures"] = store.write_failures
+    out["partial_write_failures"] = store.partial_write_failures
     full = claim_rows.get("full")
     out["failures"] = localize(trajectory, store, full or [], written) if full is not None else None
     return out

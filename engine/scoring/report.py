@@ -78,7 +78,8 @@ def trajectory_report(trajectory_id: str, card: dict) -> TrajectoryReport:
         claim_precision=intr["claim_precision"], quadrant=card["quadrant"], diagnosis=card["diagnosis"],
         signed_diff=card["signed_diff"], depth_curve={str(k): v for k, v in extr["depth_curve"].items()},
         benefit_tax=BenefitTax(n=bt["n"], benefit=bt["benefit"], tax=bt["tax"], net=bt["net"]),
-        failures=intr["failures"], write_failures=intr["write_failures"])
+        failures=intr["failures"], write_failures=intr["write_failures"],
+        partial_write_failures=intr.get("partial_write_failures", 0))
 
 
 def _interval(values: list[float | None], **boot) -> Interval:
@@ -272,7 +273,7 @@ def _comparisons(runs: list[RunReport]) -> list[Comparison]:
 COLUMNS = ["run_id", "system", "trajectory", "category", "difficulty", "intrinsic_full",
            "intrinsic_filter", "extrinsic_compound", "extrinsic_single", "full_context", "naive_rag",
            "no_context", "udr", "fur", "op_accuracy", "confidence_mae", "final_fact_count",
-           "stale_facts", "claim_precision", "quadrant", "write_failures"]
+           "stale_facts", "claim_precision", "quadrant", "write_failures", "partial_write_failures"]
 
 
 def rows(report: Report) -> list[dict]:
@@ -284,5 +285,5 @@ def rows(report: Report) -> list[dict]:
                 t.intrinsic.filter, t.extrinsic.compound, t.extrinsic.single, t.baselines.full_context,
                 t.baselines.naive_rag, t.baselines.no_context, t.udr, t.fur, t.op_accuracy,
                 t.confidence_mae, t.final_fact_count, t.stale_facts, t.claim_precision, t.quadrant,
-                t.write_failures])))
+                t.write_failures, t.partial_write_failures])))
     return out

@@ -101,7 +101,9 @@ class TrajectoryReport(BaseModel):
     failures: dict[str, int] | None = None
     """Failure localization counts (extraction, synthesis, lost_later, update, conflict)."""
     write_failures: int = 0
-    """Model outputs that could not be used even after repair and retry."""
+    """Model outputs that could not be used even after repair and retry (partial ones included)."""
+    partial_write_failures: int = 0
+    """Of those, extractions cut at their token limit whose complete observations were still written."""
 
 
 class GroupFigures(BaseModel):
