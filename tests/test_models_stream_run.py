@@ -19,10 +19,13 @@ from engine.store import open_db
 from test_reliability_support import ROOT, fast_retries
 
 
-def tiny_corpus(folder, name="ko-c5-seminar", chars=90):
-    """One bundled trajectory with every document cut to its first ``chars`` characters, so a
-    slowly streamed run stays short."""
+def tiny_corpus(folder, name="ko-c5-seminar", chars=90, states=None):
+    """One bundled trajectory with every document cut to its first ``chars`` characters (and only
+    its first ``states`` states), so a slowly streamed run stays short."""
     data = json.loads((ROOT / "fixtures" / "ko-mini" / f"{name}.json").read_text(encoding="utf-8"))
+    if states is not None:
+        data["states"] = data["states"][:states]
+        data["singleQA"] = [q for q in data["singleQA"] if q["state"] < states]
     for state in data["states"]:
         text = state["document"]["text"]
         state["document"]["text"] = text[text.find("\n\n") + 2:][:chars] if "\n\n" in text else text[:chars]
@@ -135,6 +138,9 @@ def test_every_extraction_cut_at_60_percent_still_writes_facts(ollama_server, tm
     [run_report] = report.build_report(db, [run_id]).runs
     assert sum(t.partial_write_failures for t in run_report.trajectories) == documents
     assert sum(t.write_failures for t in run_report.trajectories) >= documents
+    from engine.scoring.report_text import summary_lines
+
+    assert any(f"({documents} partial: cut extractions" in line for line in summary_lines(run_report))
 
 
 def test_a_resumed_run_salvages_cut_replies_from_the_call_log(ollama_server, tmp_path):
@@ -165,3 +171,25 @@ def test_a_resumed_run_salvages_cut_replies_from_the_call_log(ollama_server, tmp
     partial = db["write_failures"].count_where("run_id=? AND partial=1", [run_id])
     assert partial == documents
     assert db["write_failures"].count_where("run_id=? AND partial=0 AND stage='extract'", [run_id]) == 0
+
+
+def test_limits_are_part_of_the_run_id_and_a_recorded_run_replays_with_its_own(ollama_server, tmp_path):
+    """A run recorded with one num_predict for every role (the old default) keeps it in its manifest:
+    its replay asks the log for exactly the calls it made, with no server."""
+    from engine.runner import make_run_id, replay_run
+    from engine.memory import get_system
+
+    ollama_server.handler = ollama_handler(StandinBackend())
+    corpus = tiny_corpus(tmp_path / "corpus")
+    db = open_db(tmp_path / "old.db")
+    old = Config.offline(host=ollama_server.url).with_overrides(num_predict=1024)
+    [run_id] = run(corpus, ["A"], db, old, score=False)
+    assert {json.loads(o)["num_predict"] for (o,) in db.execute("SELECT options FROM calls")} == {1024}
+    new = Config.offline(host=ollama_server.url)
+    system = get_system("A", new)
+    assert make_run_id("A", corpus, system, new) != run_id  # new defaults, new run
+    ollama_server.stop()
+    replayed = replay_run(db, run_id, corpus)
+    assert db["runs"].get(replayed)["status"] == "done"
+    assert db["documents"].count_where("run_id=?", [replayed]) == db["documents"].count_where(
+        "run_id=?", [run_id])

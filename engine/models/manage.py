@@ -68,7 +68,8 @@ def installed_models(config, chat: OllamaChat | None = None) -> dict[str, str | 
     (ModelError) when it cannot be reached (:class:`ModelUnavailable`), when something else answers
     there (:class:`NotOllama`) or when the host is not a URL (``BadHost``)."""
     if chat is None:
-        client = make_client(config.host, PREFLIGHT_READ_S, connect_s=PREFLIGHT_CONNECT_S)
+        wait = min(float(getattr(config, "timeout_s", PREFLIGHT_READ_S)), PREFLIGHT_READ_S)
+        client = make_client(config.host, wait, connect_s=min(PREFLIGHT_CONNECT_S, wait))
         host = str(client._client.base_url).rstrip("/")
     else:
         client, host = chat.client, chat.host

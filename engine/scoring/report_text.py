@@ -60,6 +60,12 @@ def summary_lines(run: RunReport) -> list[str]:
         "full → filter claim verdicts: " + ", ".join(f"{k} {v}" for k, v in run.full_vs_filter.items()),
         f"calls: {run.calls.total} logged, {run.calls.cached} served from cache in the last scoring",
     ]
+    failures = sum(t.write_failures for t in run.trajectories)
+    if failures:
+        partial = sum(t.partial_write_failures for t in run.trajectories)
+        lines.append(f"write failures: {failures}" + (
+            f" ({partial} partial: cut extractions whose complete observations were written)"
+            if partial else ""))
     if run.overrides.count:
         lines.append(f"overrides: {run.overrides.count} · intrinsic raw {_ci(a.intrinsic)} → "
                      f"{_ci(run.overrides.intrinsic)} · extrinsic raw {_ci(a.extrinsic)} → "

