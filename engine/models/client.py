@@ -54,7 +54,7 @@ from pydantic_core import from_json
 
 from engine.models import calllog
 from engine.models.base import (CallCancelled, ChatBackend, ChatReply, ChatRequest, ModelError,
-                                ModelTimeout, ReplayMiss, open_stream)
+                                ModelTimeout, ReplayMiss, ReplyStream, open_stream)
 from engine.models.ollama_chat import is_transient, translate_error
 
 T = TypeVar("T", bound=BaseModel)
@@ -375,7 +375,8 @@ class ModelClient:
         self._register(entry)
         pieces: list[str] = []
         size = 0
-        checked = 0
+        # a reply computed in one piece is finished when it arrives: nothing left to stop
+        checked = float("inf") if isinstance(stream, ReplyStream) else 0
         try:
             try:
                 for piece in stream:
