@@ -87,6 +87,8 @@ def test_a_second_sigint_exits_at_once(ollama_server, tmp_path):
     while not sent and time.monotonic() < deadline:
         time.sleep(0.01)
     box[0].send_signal(signal.SIGINT)  # the second press, right after the first
-    box[0].communicate(timeout=10)
+    _, err = box[0].communicate(timeout=10)
     assert time.monotonic() - sent[0] < 2.0
-    assert box[0].returncode == 130
+    # 130 from our handler, or -2 (killed by SIGINT, which a shell also reports as 130) when the
+    # second press lands while the interpreter is already shutting down
+    assert box[0].returncode in (130, -signal.SIGINT), err
