@@ -127,11 +127,9 @@ def preflight(config, roles: Iterable[str], *, server: bool = True) -> list[Mode
     local embedder must be installed (and bge-m3 weights on disk), checked without loading it.
     Raises a one-sentence :class:`ModelError`; when the server is down this takes well under 2 s."""
     roles = list(dict.fromkeys(roles))
-    statuses: list[ModelStatus] = []
+    statuses = check_models(config, roles) if server else []
     if "embedder" in roles:
         check_embedder(config)
-    if server:
-        statuses = check_models(config, roles)
     return statuses
 
 
