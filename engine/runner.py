@@ -172,12 +172,14 @@ def run(corpus: Corpus, systems: list[str], db, config=None, *, offline: bool = 
     except (RunCancelled, KeyboardInterrupt) as exc:
         stop.stop()
         for _, ctx in contexts:
-            _mark_unfinished(db, ctx.run_id, "cancelled")
+            with ctx.lock:  # a worker still committing a document finishes its transaction first
+                _mark_unfinished(db, ctx.run_id, "cancelled")
         raise RunCancelled(cancelled_sentence(db, [c.run_id for _, c in contexts], trajs)) from (
             None if isinstance(exc, KeyboardInterrupt) else exc)
     except BaseException as exc:
         for _, ctx in contexts:
-            _mark_unfinished(db, ctx.run_id, "failed", f"{type(exc).__name__}: {exc}")
+            with ctx.lock:
+                _mark_unfinished(db, ctx.run_id, "failed", f"{type(exc).__name__}: {exc}")
         raise
     if score:
         _score(db, [ctx.run_id for _, ctx in contexts], config, progress)

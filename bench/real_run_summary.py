@@ -1,0 +1,49 @@
+"""What happened in a run against a real model, from its database (docs/benchmarks.md, real model).
+
+    python bench/real_run_summary.py RUN.db [RUN_ID]
+
+Per role: calls, errors, replies cut at num_predict, loops stopped, tokens out, generation speed
+(tokens out / seconds streaming), the slowest call; then the write failures (partial ones: cut
+extractions whose complete observations were kept) and the run's status and wall time.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from datetime import datetime
+
+
+def summary(path: str, run_id: str | None = None) -> str:
+    con = sqlite3.connect(path)
+    con.row_factory = sqlite3.Row
+    run = con.execute("SELECT * FROM runs" + (" WHERE run_id = ?" if run_id else "") +
+                      " ORDER BY created_at LIMIT 1", [run_id] if run_id else []).fetchone()
+    rid = run["run_id"]
+    out = [f"run {rid}: {run['status']}" + (f" ({run['error']})" if run["error"] else "")]
+    if run["finished_at"]:
+        wall = (datetime.fromisoformat(run["finished_at"]) -
+                datetime.fromisoformat(run["created_at"])).total_seconds()
+        out.append(f"wall time (write): {wall:.0f} s")
+    out.append("role         calls errors cut loops tokens_out  tok/s  slowest_s  mean_s")
+    for r in con.execute(
+            "SELECT role, count(*) n, sum(error IS NOT NULL) errors, sum(done_reason='length') cut, "
+            "sum(done_reason='loop') loops, sum(tokens_out) tout, sum(duration_ms) ms, "
+            "max(duration_ms) slowest, avg(duration_ms) mean FROM calls WHERE run_id = ? "
+            "GROUP BY role ORDER BY role", [rid]):
+        speed = r["tout"] / (r["ms"] / 1000) if r["ms"] else 0.0
+        out.append(f"{r['role']:<12} {r['n']:>5} {r['errors']:>6} {r['cut']:>3} {r['loops']:>5} "
+                   f"{r['tout']:>10} {speed:>6.2f} {r['slowest'] / 1000:>10.1f} {r['mean'] / 1000:>7.1f}")
+    docs = con.execute("SELECT count(*), sum(observations) FROM documents WHERE run_id = ?", [rid]).fetchone()
+    out.append(f"documents written: {docs[0]}, observations: {docs[1] or 0}")
+    for f in con.execute("SELECT position, stage, partial, substr(reason, 1, 110) reason FROM "
+                         "write_failures WHERE run_id = ? ORDER BY position", [rid]):
+        out.append(f"  failure doc {f['position']} {f['stage']}{' (partial)' if f['partial'] else ''}: "
+                   f"{f['reason']}")
+    facts = con.execute("SELECT count(*) FROM facts WHERE run_id = ? AND status = 'active'", [rid]).fetchone()[0]
+    out.append(f"active facts at the end: {facts}")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    print(summary(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None))
