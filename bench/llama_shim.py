@@ -70,7 +70,7 @@ class Shim:
         messages = body.get("messages") or []
         limit = int(options.get("num_predict") or 1024)
         prompt_tokens = self.prompt_tokens(messages)
-        produced, reason = 0, "stop"
+        produced, reason, first = 0, "stop", None
         started = time.perf_counter()
         stream = self.llm.create_chat_completion(
             messages=messages, response_format=response_format, stream=True,
@@ -82,6 +82,8 @@ class Shim:
                 piece = (choice.get("delta") or {}).get("content") or ""
                 if piece:
                     produced += 1
+                    if first is None:
+                        first = time.perf_counter() - started
                     yield piece, None
                 if choice.get("finish_reason"):
                     reason = "length" if choice["finish_reason"] == "length" else "stop"
@@ -90,6 +92,11 @@ class Shim:
             if close:
                 close()  # a client that went away stops the generation here
         elapsed = time.perf_counter() - started
+        gen = elapsed - (first or 0.0)
+        print(json.dumps({"prompt_tokens": prompt_tokens, "tokens": produced, "done_reason": reason,
+                          "first_token_s": round(first or 0.0, 2), "total_s": round(elapsed, 2),
+                          "tok_s": round((produced - 1) / gen, 2) if produced > 1 and gen else None}),
+              flush=True)
         yield None, {"done_reason": reason, "prompt_eval_count": prompt_tokens, "eval_count": produced,
                      "total_duration": int(elapsed * 1e9), "eval_duration": int(elapsed * 1e9)}
 

@@ -3,7 +3,7 @@
     python bench/real_run_summary.py RUN.db [RUN_ID]
 
 Per role: calls, errors, replies cut at num_predict, loops stopped, tokens out, generation speed
-(tokens out / seconds streaming), the slowest call; then the write failures (partial ones: cut
+(tokens out / seconds after the first chunk), the longest wait for a first chunk, the slowest call; then the write failures (partial ones: cut
 extractions whose complete observations were kept) and the run's status and wall time.
 """
 
@@ -25,15 +25,16 @@ def summary(path: str, run_id: str | None = None) -> str:
         wall = (datetime.fromisoformat(run["finished_at"]) -
                 datetime.fromisoformat(run["created_at"])).total_seconds()
         out.append(f"wall time (write): {wall:.0f} s")
-    out.append("role         calls errors cut loops tokens_out  tok/s  slowest_s  mean_s")
+    out.append("role         calls errors cut loops tokens_out  tok/s  first_s(max)  slowest_s")
     for r in con.execute(
             "SELECT role, count(*) n, sum(error IS NOT NULL) errors, sum(done_reason='length') cut, "
-            "sum(done_reason='loop') loops, sum(tokens_out) tout, sum(duration_ms) ms, "
-            "max(duration_ms) slowest, avg(duration_ms) mean FROM calls WHERE run_id = ? "
-            "GROUP BY role ORDER BY role", [rid]):
-        speed = r["tout"] / (r["ms"] / 1000) if r["ms"] else 0.0
+            "sum(done_reason='loop') loops, sum(tokens_out) tout, "
+            "sum(duration_ms - coalesce(first_token_ms, 0)) gen_ms, max(first_token_ms) first, "
+            "max(duration_ms) slowest FROM calls WHERE run_id = ? GROUP BY role ORDER BY role", [rid]):
+        speed = r["tout"] / (r["gen_ms"] / 1000) if r["gen_ms"] else 0.0
         out.append(f"{r['role']:<12} {r['n']:>5} {r['errors']:>6} {r['cut']:>3} {r['loops']:>5} "
-                   f"{r['tout']:>10} {speed:>6.2f} {r['slowest'] / 1000:>10.1f} {r['mean'] / 1000:>7.1f}")
+                   f"{r['tout']:>10} {speed:>6.2f} {(r['first'] or 0) / 1000:>13.1f} "
+                   f"{r['slowest'] / 1000:>10.1f}")
     docs = con.execute("SELECT count(*), sum(observations) FROM documents WHERE run_id = ?", [rid]).fetchone()
     out.append(f"documents written: {docs[0]}, observations: {docs[1] or 0}")
     for f in con.execute("SELECT position, stage, partial, substr(reason, 1, 110) reason FROM "

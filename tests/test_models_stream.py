@@ -79,9 +79,12 @@ def test_no_first_token_waits_first_token_s_not_timeout_s(ollama_server):
 def test_a_slow_first_token_within_the_wait_is_fine(ollama_server):
     ollama_server.handler = lambda body: "ok"
     ollama_server.fail("delay", seconds=0.5)  # longer than timeout_s, shorter than first_token_s
-    client = client_for(ollama_server, timeout_s=0.2, first_token_s=2.0)
+    db = open_db(None)
+    client = client_for(ollama_server, timeout_s=0.2, first_token_s=2.0, db=db)
     assert client.text("judge", MODEL, MESSAGES) == "ok"
     assert client.stats.timeouts == 0
+    [row] = db.query("SELECT first_token_ms, duration_ms FROM calls")
+    assert 500 <= row["first_token_ms"] <= row["duration_ms"]  # the wait is logged apart
 
 
 def test_an_error_line_inside_the_stream_is_retried(ollama_server):

@@ -54,6 +54,9 @@ class ChatReply:
     duration_ms: float = 0.0
     done_reason: str | None = None
     """"stop", "length" (cut at num_predict), or "loop" (stopped by us: the reply repeated itself)."""
+    first_token_ms: float | None = None
+    """Wait for the first chunk (model load, queue, prompt processing); ``duration_ms`` minus this
+    is generation time (tokens/s = tokens_out / that)."""
 
 
 @runtime_checkable

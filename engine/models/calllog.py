@@ -17,14 +17,16 @@ CALL_COLUMNS = {
     "id": int, "key": str, "run_id": str, "phase": str, "role": str, "model": str,
     "digest": str, "messages": str, "schema": str, "options": str, "raw": str, "parsed": str,
     "tokens_in": int, "tokens_out": int, "duration_ms": float, "done_reason": str,
-    "error": str, "created_at": str, "prompt_truncated": int,
+    "error": str, "created_at": str, "prompt_truncated": int, "first_token_ms": float,
 }
 
 
 def ensure_calls_table(db) -> None:
     db["calls"].create(CALL_COLUMNS, pk="id", if_not_exists=True)
-    if "prompt_truncated" not in db["calls"].columns_dict:  # databases made before the column
-        db["calls"].add_column("prompt_truncated", int)
+    have = db["calls"].columns_dict
+    for column in ("prompt_truncated", "first_token_ms"):  # databases made before the column
+        if column not in have:
+            db["calls"].add_column(column, CALL_COLUMNS[column])
     db["calls"].create_index(["key"], if_not_exists=True)
     db["calls"].create_index(["run_id", "phase"], if_not_exists=True)
 
@@ -46,6 +48,7 @@ def put_call(db, request: ChatRequest, *, reply: ChatReply | None = None, run_id
         "done_reason": reply.done_reason if reply else None, "error": error,
         "created_at": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
         "prompt_truncated": int(prompt_truncated),
+        "first_token_ms": reply.first_token_ms if reply else None,
     }
     # one prepared INSERT (sqlite-utils' Table.insert re-inspects the table on every call: half the
     # cost of logging a call, docs/benchmarks.md)
@@ -67,7 +70,8 @@ def get_call(db, key: str) -> dict | None:
 def reply_from_row(row: dict) -> ChatReply:
     return ChatReply(content=row["raw"] or "", model=row["model"], digest=row["digest"],
                      tokens_in=row["tokens_in"] or 0, tokens_out=row["tokens_out"] or 0,
-                     duration_ms=row["duration_ms"] or 0.0, done_reason=row["done_reason"])
+                     duration_ms=row["duration_ms"] or 0.0, done_reason=row["done_reason"],
+                     first_token_ms=row.get("first_token_ms"))
 
 
 def count_calls(db, *, run_id: str | None = None, phase: str | None = None,

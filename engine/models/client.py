@@ -381,6 +381,8 @@ class ModelClient:
             try:
                 for piece in stream:
                     entry.last = time.monotonic()
+                    if entry.first is None:
+                        entry.first = entry.last
                     pieces.append(piece)
                     size += len(piece)
                     if size - checked >= LOOP_CHECK_CHARS:
@@ -409,6 +411,9 @@ class ModelClient:
                                   duration_ms=(time.monotonic() - entry.opened) * 1000)
             elif reply.done_reason == "length" and find_loop(reply.content):
                 reply = ChatReply(**{**vars(reply), "done_reason": "loop"})
+            if entry.first is not None:
+                reply = ChatReply(**{**vars(reply),
+                                     "first_token_ms": round((entry.first - entry.opened) * 1000, 1)})
         finally:
             self._unregister(entry)
             stream.close()
@@ -489,6 +494,8 @@ class _OpenStream:
         self.opened = time.monotonic()
         self.last: float | None = None
         """When the last chunk arrived (None: none yet)."""
+        self.first: float | None = None
+        """When the first chunk arrived."""
         self.reason: str | None = None
         """Why it was stopped: first | silent | cancel | loop (None: it was not)."""
 
