@@ -411,9 +411,10 @@ class ModelClient:
                                   duration_ms=(time.monotonic() - entry.opened) * 1000)
             elif reply.done_reason == "length" and find_loop(reply.content):
                 reply = ChatReply(**{**vars(reply), "done_reason": "loop"})
-            if entry.first is not None:
-                reply = ChatReply(**{**vars(reply),
-                                     "first_token_ms": round((entry.first - entry.opened) * 1000, 1)})
+            # both measured here, from the moment the call was registered (connect included)
+            first = round((entry.first - entry.opened) * 1000, 1) if entry.first is not None else None
+            reply = ChatReply(**{**vars(reply), "first_token_ms": first,
+                                 "duration_ms": (time.monotonic() - entry.opened) * 1000})
         finally:
             self._unregister(entry)
             stream.close()
