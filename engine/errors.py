@@ -103,6 +103,14 @@ class ReplayMiss(ModelError):
     """--replay asked for a call that is not in the log."""
 
 
+class BadHost(ModelError):
+    """OLLAMA_HOST, the config's host or --host is not a usable URL."""
+
+
+class NotOllama(ModelError):
+    """Something answered at the host, but not Ollama's API."""
+
+
 class ModelTimeout(ModelError):
     """No first chunk within first_token_s, or silence longer than timeout_s mid-reply, on every
     attempt."""

@@ -56,7 +56,7 @@ def test_sigint_stops_within_two_seconds_and_the_rerun_resumes(ollama_server, tm
     assert exited - sent[0] < 2.0
     assert proc.returncode == 130, err
     lines = [line for line in err.splitlines() if line.strip()]
-    assert lines[-1].startswith("Cancelled: ") and "documents are saved" in lines[-1]
+    assert "Cancelled: " in lines[-1] and "documents are saved" in lines[-1]
     assert "run the same command again" in lines[-1] and "Traceback" not in err
     with sqlite3.connect(db_path) as con:
         assert con.execute("SELECT status FROM runs").fetchone()[0] == "cancelled"

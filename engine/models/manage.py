@@ -17,6 +17,7 @@ from typing import Callable, Iterable
 
 import httpx
 
+from engine.errors import BadHost, NotOllama  # noqa: F401 (NotOllama re-exported)
 from engine.models.base import ROLES, ModelError, ModelMissing
 from engine.models.ollama_chat import (OllamaChat, make_client, missing_message, translate_error)
 
@@ -24,10 +25,6 @@ PREFLIGHT_CONNECT_S = 1.5
 """Connecting for the preflight: a refused connection fails at once, a black hole within this."""
 PREFLIGHT_READ_S = 10.0
 """Reading the model list (a busy server still answers /api/tags quickly)."""
-
-
-class NotOllama(ModelError):
-    """Something answered at the host, but not Ollama's API."""
 
 STAND_INS = {"extractive", "lexical", "standin", "hashing"}
 
@@ -76,7 +73,7 @@ def installed_models(config, chat: OllamaChat | None = None) -> dict[str, str | 
     try:
         response = client._client.get("/api/tags")
     except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
-        from engine.models.ollama_chat import BadHost, bad_host_message
+        from engine.models.ollama_chat import bad_host_message
 
         raise BadHost(bad_host_message(config.host, exc)) from exc
     except Exception as exc:  # noqa: BLE001 - connection refused, timeouts, resets

@@ -44,15 +44,12 @@ except ValueError:  # ollama builds a default client from OLLAMA_HOST on import:
         if _host is not None:
             os.environ["OLLAMA_HOST"] = _host
 
+from engine.errors import BadHost
 from engine.models.base import (ChatReply, ChatRequest, ModelError, ModelMissing,
                                 ModelUnavailable)
 
 CONNECT_TIMEOUT_S = 10.0
 """Connecting to the server (a refused connection fails at once; this bounds a black hole)."""
-
-
-class BadHost(ModelError):
-    """OLLAMA_HOST / --host / the config's host is not a usable URL."""
 
 
 def make_client(host: str | None, timeout_s: float | None, *, connect_s: float | None = None,
