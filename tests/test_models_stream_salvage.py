@@ -119,3 +119,24 @@ def test_a_loop_reply_from_a_stand_in_backend_is_salvaged_too():
     assert client.stats.loops == 1 and result.partial
     assert [o.text for o in result.value.observations] == ["하나"]
     assert result.failure.startswith("stopped: the reply repeated itself")
+
+
+def test_a_cut_plain_answer_is_re_asked_with_twice_the_room(ollama_server):
+    replies = iter([{"content": "회의는 3월", "done_reason": "length"}, "회의는 3월 5일로 연기되었다."])
+    ollama_server.handler = lambda body: next(replies)
+    client = ModelClient(OllamaChat(ollama_server.url), retry_backoff_s=0.01,
+                         num_predict={"answerer": 300})
+    assert client.text("answerer", MODEL, MESSAGES) == "회의는 3월 5일로 연기되었다."
+    first, retry = ollama_server.bodies("/api/chat")
+    assert (first["options"]["num_predict"], retry["options"]["num_predict"]) == (300, 600)
+    assert retry["messages"] == first["messages"]
+    assert client.stats.retries == 1 and client.stats.failures == 0
+
+
+def test_a_plain_answer_cut_twice_is_a_counted_failure(ollama_server):
+    ollama_server.handler = lambda body: {"content": "잘린 답", "done_reason": "length"}
+    client = ModelClient(OllamaChat(ollama_server.url), retry_backoff_s=0.01, num_ctx=500,
+                         num_predict={"answerer": 300})
+    assert client.text("answerer", MODEL, MESSAGES) == "잘린 답"
+    assert [b["options"]["num_predict"] for b in ollama_server.bodies("/api/chat")] == [300, 500]
+    assert client.stats.failures == 1 and client.stats.cut_replies == 2

@@ -253,8 +253,24 @@ class ModelClient:
 
     def text(self, role: str, model: str, messages: list[dict], *, phase: str = "",
              think: bool | None = False, run_id: str | None = None) -> str:
-        """Plain chat (answers); same cache, log, replay and error handling."""
-        return self._complete(self._request(role, model, messages, None, think), phase, run_id).reply.content
+        """Plain chat (answers); same cache, log, replay and error handling. A reply cut at
+        num_predict (or stopped as a loop) is re-asked once with twice the room (at most num_ctx);
+        cut again, it counts as a failure and its text is returned as it is."""
+        request = self._request(role, model, messages, None, think)
+        first = self._complete(request, phase, run_id)
+        if first.reply.done_reason not in CUT_REASONS:
+            return first.reply.content
+        with self._lock:
+            self.stats.retries += 1
+        again = (list(messages) if first.reply.done_reason == "length"
+                 else retry_messages(messages, first.reply, None, structured=False))
+        second = self._complete(self._request(role, model, again, None, think,
+                                              num_predict=self._retry_room(request, first.reply)),
+                                phase, run_id)
+        if second.reply.done_reason in CUT_REASONS:
+            with self._lock:
+                self.stats.failures += 1
+        return second.reply.content
 
     # ---- internals --------------------------------------------------------------------------
     def predict_for(self, role: str) -> int:
@@ -645,7 +661,11 @@ def cut_text(reply: ChatReply, options: dict) -> str:
     return f"cut at num_predict ({reply.tokens_out or options.get('num_predict')} tokens)"
 
 
-def retry_messages(messages: list[dict], reply: ChatReply, error: str | None) -> list[dict]:
+def retry_messages(messages: list[dict], reply: ChatReply, error: str | None, *,
+                   structured: bool = True) -> list[dict]:
+    if not structured:
+        ask = "Your reply repeated the same text over and over and was stopped. Answer again, briefly."
+        return [*messages, {"role": "assistant", "content": reply.content}, {"role": "user", "content": ask}]
     if reply.done_reason == "length":
         ask = ("Your reply was cut off at the token limit. Reply again with a shorter, complete "
                "JSON object that matches the schema, and nothing else.")
