@@ -55,11 +55,11 @@ async def test_enter_opens_stepper_and_arrows_step(ref):
         await pilot.press("right", "right")
         assert app.ctx.selection.position == 2
         store = app.screen.query_one(StoreTable)
-        marks = dict(zip(cell_texts(store, 3), cell_texts(store, 0)))
+        marks = dict(zip([f.text for f in store.facts], cell_texts(store, 0)))
         assert marks["가람상사 DB 이전 대상은 Aurora로 결정"] == "NEW"
         assert marks["Aurora와 AlloyDB 비교 검토 중"] == "SUPERSEDED"
         await pilot.press("left")
-        marks = dict(zip(cell_texts(store, 3), cell_texts(store, 0)))
+        marks = dict(zip([f.text for f in store.facts], cell_texts(store, 0)))
         assert marks["Aurora와 AlloyDB 비교 검토 중"] == "NEW"
         await pilot.press("escape")
         assert isinstance(app.screen, RunsScreen)
@@ -71,7 +71,7 @@ async def test_stale_fact_is_marked_in_oracle_stale(ref):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("end")
         store = app.screen.query_one(StoreTable)
-        marks = dict(zip(cell_texts(store, 3), cell_texts(store, 0)))
+        marks = dict(zip([f.text for f in store.facts], cell_texts(store, 0)))
         assert marks["Aurora와 AlloyDB 비교 검토 중"] == "STALE"
         assert "stale fact" in plain(app.screen.query_one("#step-title"))
 
@@ -94,7 +94,7 @@ async def test_jump_to_state_and_fact_history(ref):
     path, ids = ref
     app = make_app(path, run_id=ids["oracle-merged"], trajectory_id=GARAM)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("g", "3", "enter")
+        await pilot.press("g", "4", "enter")  # documents count from 1, like the title
         assert app.ctx.selection.position == 3
         await pilot.press("f")
         await pilot.pause()

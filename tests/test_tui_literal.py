@@ -27,7 +27,7 @@ async def test_markup_and_escapes_in_a_document_are_shown_literally(tmp_path):
         assert "[bold]x[/bold] [link=https://e.x]y[/link] \\x1b[31mred \\x07bell" in body
         assert "[red]title[/red] \\x1b[2J" in body
         assert "\x1b" not in body and "\x07" not in body
-        facts = [str(StoreTable.cells(f)[3]) for f in app.screen.step.store]
+        facts = [str(StoreTable.cells(f)[4]) for f in app.screen.step.store]
         assert any(f.startswith("[b]claim[/b] ") for f in facts)
         claims = app.screen.query_one(ClaimsTable)
         assert "[b]claim[/b]" in str(claims.get_row_at(0)[2])

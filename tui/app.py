@@ -32,8 +32,10 @@ class SeorapApp(App):
         *[Binding(key, f"view('{name}')", title.split()[0].lower(), show=False)
           for name, (key, title, _) in VIEWS.items()],
         Binding("f1,question_mark", "help", "help"),
+        Binding("q", "quit", "quit"),
         Binding("escape", "home", "back", show=False),
     ]
+    """`q` quits from every view; inside a text input (search, prompts) it is typed instead."""
 
     def __init__(self, ctx: AppContext, start_mode: str = "runs") -> None:
         self.DEFAULT_MODE = start_mode if start_mode in VIEWS else "runs"

@@ -35,3 +35,45 @@ def score(value: float | None, digits: int = 2) -> Text:
     if value is None:
         return Text("—", style="dim")
     return Text(f"{value:.{digits}f}")
+
+
+def shared_start(texts: list[str], min_chars: int = 6) -> str:
+    """The longest run of whole leading words every text shares (with its trailing space), when
+    there are ≥ 2 texts, it is ≥ ``min_chars`` long and no text is only that: '다온헬스케어 진료 데이터 '
+    for five backup facts. Tables show the rest ('…백업 보관 기간은 5년') so the rows differ."""
+    if len(texts) < 2:
+        return ""
+    words = [t.split(" ") for t in texts]
+    n = 0
+    while all(len(w) > n + 1 for w in words) and len({w[n] for w in words}) == 1:
+        n += 1
+    start = " ".join(words[0][:n]) + " " if n else ""
+    return start if len(start) >= min_chars else ""
+
+
+def without_start(text: str, start: str) -> str:
+    """``text`` with a shared start (from :func:`shared_start`) replaced by '…'."""
+    return "…" + text[len(start):] if start and text.startswith(start) else text
+
+
+def word_diff(before: str, after: str) -> tuple[Text, Text]:
+    """(before, after) as literal Texts with the words only one side has highlighted: removed words
+    red and struck through, added words bold green; shared words plain."""
+    from difflib import SequenceMatcher
+
+    a, b = before.split(" "), after.split(" ")
+    old, new = Text(), Text()
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            old.append_text(literal(" ".join(a[i1:i2]) + " "))
+            new.append_text(literal(" ".join(b[j1:j2]) + " "))
+            continue
+        if i2 > i1:
+            old.append_text(literal(" ".join(a[i1:i2]), "bold red strike"))
+            old.append(" ")
+        if j2 > j1:
+            new.append_text(literal(" ".join(b[j1:j2]), "bold green"))
+            new.append(" ")
+    old.rstrip()
+    new.rstrip()
+    return old, new

@@ -242,13 +242,25 @@ class DocumentWrite:
 
     def _version(self, fact: Fact, operation: str, obs: Observation | None) -> None:
         self.touched[fact.id] = fact
+        retired = operation == "supersede" and fact.status == "superseded"
         self.versions.append({
             "fact_id": fact.id, "version": fact.version, "run_id": self.memory.run_id,
             "trajectory_id": self.memory.trajectory_id, "position": self.arrival.position,
             "state_index": self.arrival.state_index, "text": fact.text,
             "confidence": fact.confidence, "status": fact.status, "operation": operation,
             "observation_id": obs.id if obs else None, "authors": dumps(fact.authors),
-            "doc_date": obs.doc_date if obs else self.arrival.timestamp})
+            "doc_date": obs.doc_date if obs else self.arrival.timestamp,
+            "successor_id": "" if retired else None})
+
+    # -- lineage --------------------------------------------------------------------------------
+    def link(self, old_id: str, new_id: str) -> bool:
+        """Record that ``new_id`` replaced ``old_id`` (superseded in this document): the successor
+        link on the old fact's superseding version. False when this document did not supersede it."""
+        for row in reversed(self.versions):
+            if row["fact_id"] == old_id and row["successor_id"] is not None:
+                row["successor_id"] = new_id
+                return True
+        return False
 
     # -- decisions and failures ---------------------------------------------------------------
     def decide(self, obs: Observation | None, *, candidates: list[dict], raw_operation: str | None,
@@ -256,6 +268,10 @@ class DocumentWrite:
                before: list[dict] | None = None, after: list[dict] | None = None,
                call_key: str | None = None, model_text: str | None = None,
                model_confidence: float | None = None, reason: str = "") -> None:
+        if operation == "supersede" and fact_id:  # the model's supersede: the old fact -> the new one
+            for snap in before or []:
+                if snap.get("id") and snap["id"] != fact_id:
+                    self.link(snap["id"], fact_id)
         self.decisions.append({
             "id": f"{self._prefix}/d{len(self.decisions) + 1:03d}", "run_id": self.memory.run_id,
             "trajectory_id": self.memory.trajectory_id, "position": self.arrival.position,

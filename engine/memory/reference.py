@@ -48,18 +48,44 @@ def _observe_claims(doc: DocumentWrite, claims: list[str]) -> dict[str, Observat
     return {c: doc.observe(c, category="claim", what=c) for c in claims}
 
 
-def _create(doc: DocumentWrite, text: str, confidence: float, obs: Observation | None) -> None:
+def _create(doc: DocumentWrite, text: str, confidence: float, obs: Observation | None,
+            reason: str = "") -> Fact:
     fact = doc.create(text, confidence, obs)
     doc.decide(obs, candidates=[], raw_operation="create", operation="create", fact_id=fact.id,
-               after=[fact.snapshot()])
+               after=[fact.snapshot()], reason=reason)
+    return fact
 
 
-def _apply(doc: DocumentWrite, fact: Fact, operation: str, obs: Observation | None, **change) -> None:
+def _apply(doc: DocumentWrite, fact: Fact, operation: str, obs: Observation | None,
+           reason: str = "", **change) -> None:
     before = fact.snapshot()
     doc.change(fact, operation, obs, **change)
     doc.decide(obs, candidates=[{"fact_id": fact.id, "text": before["text"], "similarity": None}],
                raw_operation=operation, operation=operation, fact_id=fact.id, before=[before],
-               after=[fact.snapshot()])
+               after=[fact.snapshot()], reason=reason)
+
+
+def _grams(text: str) -> set[str]:
+    return {text[i:i + 2] for i in range(len(text) - 1) if not text[i:i + 2].isspace()}
+
+
+SUCCESSOR_SHARE = 0.3
+"""The oracle pairs a superseded claim with the new claim sharing the largest share of its
+character bigrams, when that share reaches this; below it nothing replaced the claim (retracted)."""
+
+
+def successor_of(old: str, new_claims: list[str]) -> str | None:
+    """The new claim that replaced ``old``: the one holding the largest share of ``old``'s character
+    bigrams (ties: the first in claim order), None when none reaches SUCCESSOR_SHARE."""
+    grams = _grams(old)
+    if not grams:
+        return None
+    best, share = None, 0.0
+    for claim in new_claims:
+        s = len(grams & _grams(claim)) / len(grams)
+        if s > share:
+            best, share = claim, s
+    return best if share >= SUCCESSOR_SHARE else None
 
 
 def write_oracle(doc: DocumentWrite, trajectory: Trajectory, remove_stale: bool = True) -> None:
@@ -69,16 +95,31 @@ def write_oracle(doc: DocumentWrite, trajectory: Trajectory, remove_stale: bool 
     held = _by_text(doc)
     mentioned = _observe_claims(doc, list(dict.fromkeys(state.doc_claims + [
         c for c in state.claims if c not in held])))
+    created: dict[str, Fact] = {}
     for claim in state.claims:
         obs = mentioned.get(claim)
         if claim not in held:
-            _create(doc, claim, state.confidence, obs)
+            created[claim] = _create(doc, claim, state.confidence, obs,
+                                     "oracle: a new expected claim of this state")
         elif obs is not None:
-            _apply(doc, held[claim], "reinforce", obs, confidence=state.confidence)
+            _apply(doc, held[claim], "reinforce", obs, confidence=state.confidence,
+                   reason="oracle: this document restates an expected claim")
     if remove_stale:
         for text, fact in held.items():
             if text not in state.claims:
-                _apply(doc, fact, "supersede", None, status="superseded")
+                _supersede(doc, fact, created)
+
+
+def _supersede(doc: DocumentWrite, fact: Fact, created: dict[str, Fact]) -> None:
+    """Supersede a claim that left the expected claims, linked to the new claim that replaced it
+    (paired by rule: :func:`successor_of`; none when it was retracted)."""
+    new = successor_of(fact.text, list(created))
+    reason = "oracle: no longer among this state's expected claims"
+    reason += (f"; replaced by {created[new].id.rsplit('/', 1)[-1]} (the new claim sharing most of "
+               "its wording)" if new else "; no new claim replaces it")
+    _apply(doc, fact, "supersede", None, reason=reason, status="superseded")
+    if new:
+        doc.link(fact.id, created[new].id)
 
 
 def write_oracle_stale(doc: DocumentWrite, trajectory: Trajectory) -> None:

@@ -100,24 +100,32 @@ def judge_claims(trajectory: Trajectory, store: StoreView, judge: Judge, mode: C
     for state, facts in zip(trajectory.states, store.after):
         if facts is None:
             continue
-        texts = list(facts.values())
+        texts, ids = list(facts.values()), list(facts)
         for n, claim in enumerate(state.claims):
-            shown = texts if mode.threshold is None else _similar(claim, texts, mode.threshold, embed)
+            best: tuple[float | None, str | None] = (None, None)
+            if mode.threshold is None:
+                shown = texts
+            else:
+                shown, best = _similar(claim, texts, ids, mode.threshold, embed)
             verdict = judge.grade_claim(claim, shown)
             rows.append({"kind": "claim", "setup": mode.setup, "source": "store", "k": None,
                          "state_index": state.index, "item": f"s{state.index}/c{n}", "question": "",
                          "expected": claim, "candidate": _dumps(shown), "label": verdict.label,
                          "score": verdict.score, "rationale": _filter_note(mode, shown, texts) + verdict.rationale,
-                         "call_key": verdict.call_key, "cached": int(verdict.cached)})
+                         "call_key": verdict.call_key, "cached": int(verdict.cached),
+                         "best_cosine": best[0], "best_fact": best[1]})
     return rows
 
 
-def _similar(claim: str, texts: list[str], threshold: float, embed) -> list[str]:
+def _similar(claim: str, texts: list[str], ids: list[str], threshold: float,
+             embed) -> tuple[list[str], tuple[float | None, str | None]]:
+    """The fact texts above ``threshold``, and the evidence: (best cosine, its fact id)."""
     if not texts:
-        return []
+        return [], (None, None)
     vectors = embed([claim] + texts)
-    sims = vectors[1:] @ vectors[0]
-    return [t for t, s in zip(texts, np.asarray(sims).tolist()) if s > threshold]
+    sims = np.asarray(vectors[1:] @ vectors[0]).tolist()
+    top = max(range(len(sims)), key=lambda i: (sims[i], -i))
+    return [t for t, s in zip(texts, sims) if s > threshold], (round(float(sims[top]), 6), ids[top])
 
 
 def _filter_note(mode: ClaimJudging, shown: list[str], texts: list[str]) -> str:

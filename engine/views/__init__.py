@@ -17,7 +17,7 @@ from engine.views.common import (  # noqa: F401
     _scores_table,
 )
 from engine.views.runs import (  # noqa: F401
-    filter_rows, list_runs, RunSummary, SORT_KEYS, sort_rows, trajectory_rows, TrajectoryRow,
+    filter_rows, list_runs, replay_label, RunSummary, SORT_KEYS, sort_rows, trajectory_rows, TrajectoryRow,
     _count_by_run,
 )
 from engine.views.doclines import (  # noqa: F401
@@ -31,8 +31,14 @@ from engine.views.verdicts import (  # noqa: F401
     claim_verdicts, Verdict, _verdict,
 )
 from engine.views.stepper import (  # noqa: F401
-    ClaimRow, stale_fact_ids, step_view, StepView, StoreFact, timeline, TimelineEntry, _claim_rows,
+    ClaimRow, fact_positions_matching, stale_fact_ids, step_view, StepView, StoreFact, timeline, TimelineEntry, _claim_rows,
     _stale_claims_until, _store_at,
+)
+from engine.views.lineage import (  # noqa: F401
+    Lineage, lineage, Link, replaces_text, successor_text, UNKNOWN,
+)
+from engine.views.truth import (  # noqa: F401
+    ground_truth, GroundTruth, late_mark, LateMark, op_count, OpCount,
 )
 from engine.views.history import (  # noqa: F401
     fact_history, FactHistory, FactVersion, _documents_by_position,

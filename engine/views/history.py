@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from engine.corpus import Corpus
 from engine.store import loads
+from engine.views.common import columns
+from engine.views.lineage import Link, lineage
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,8 @@ class FactVersion:
     doc_title: str
     doc_date: str
     authors: list[str]
+    reason: str = ""
+    """Why this version was written: the decision's reason and guard effect, when recorded."""
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,10 @@ class FactHistory:
     trajectory_id: str
     fact_id: str
     versions: list[FactVersion]
+    successor: Link | None = None
+    """What replaced this fact (superseded facts), with where and why."""
+    replaces: tuple[Link, ...] = ()
+    """The facts this one replaced: walk the chain back through them."""
 
 
 def fact_history(db, corpus: Corpus, run_id: str, fact_id: str) -> FactHistory:
@@ -40,14 +48,33 @@ def fact_history(db, corpus: Corpus, run_id: str, fact_id: str) -> FactHistory:
         "WHERE v.run_id=? AND v.fact_id=? ORDER BY v.version", [run_id, fact_id]))
     trajectory_id = rows[0]["trajectory_id"] if rows else ""
     docs = _documents_by_position(corpus, trajectory_id)
+    why = _reasons(db, run_id, fact_id)
     versions = []
     for r in rows:
         doc_id, title = docs.get(r["position"], ("", ""))
         versions.append(FactVersion(
             r["version"], r["position"], r["state_index"], r["operation"] or "", r["text"] or "",
             r["confidence"] or 0.0, r["status"] or "", r["obs_text"] or "", r["obs_doc"] or doc_id,
-            title, r["doc_date"] or "", loads(r["authors"], [])))
-    return FactHistory(run_id, trajectory_id, fact_id, versions)
+            title, r["doc_date"] or "", loads(r["authors"], []), why.get(r["position"], "")))
+    links = lineage(db, run_id, trajectory_id) if rows else None
+    return FactHistory(run_id, trajectory_id, fact_id, versions,
+                       links.successor.get(fact_id) if links else None,
+                       tuple(links.replaces.get(fact_id, ())) if links else ())
+
+
+def _reasons(db, run_id: str, fact_id: str) -> dict[int, str]:
+    """position -> the reason (and guard effect) of the decision that changed ``fact_id`` there."""
+    if "reason" not in columns(db, "decisions"):
+        return {}
+    out: dict[int, str] = {}
+    for d in db.query("SELECT position, reason, guard_effect, before FROM decisions WHERE run_id=? "
+                      "AND (fact_id=? OR instr(before, ?) > 0) ORDER BY rowid",
+                      [run_id, fact_id, f'"{fact_id}"']):
+        text = "; ".join(p for p in (d["reason"] or "", f"guard {d['guard_effect']}"
+                                     if d["guard_effect"] else "") if p)
+        if text:
+            out.setdefault(d["position"], text)
+    return out
 
 
 def _documents_by_position(corpus: Corpus, trajectory_id: str) -> dict[int, tuple[str, str]]:

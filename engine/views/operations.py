@@ -31,6 +31,10 @@ class Operation:
     after: str
     reason: str = ""
     """The model's (or the reference system's) stated reason, when recorded."""
+    before_facts: tuple[dict, ...] = ()
+    """Snapshots {id, text, confidence, status, ...} of the facts before the change."""
+    after_facts: tuple[dict, ...] = ()
+    """Snapshots after it (a supersede: the old fact, now superseded, then the new one)."""
 
 
 def operations_at(db, run_id: str, trajectory_id: str, position: int) -> list[Operation]:
@@ -55,7 +59,16 @@ def _operation(d: dict | None, o: dict | None) -> Operation:
         (o or {}).get("category", "") or "", cands, d.get("raw_operation") or "",
         d.get("operation") or "", d.get("guard") or "", d.get("guard_effect") or "",
         d.get("fact_id") or "", _as_text(d.get("before")), _as_text(d.get("after")),
-        d.get("reason") or "")
+        d.get("reason") or "", _snapshots(d.get("before")), _snapshots(d.get("after")))
+
+
+def _snapshots(value: str | None) -> tuple[dict, ...]:
+    try:
+        parsed = loads(value, [])
+    except ValueError:
+        return ()
+    parsed = parsed if isinstance(parsed, list) else [parsed]
+    return tuple(p for p in parsed if isinstance(p, dict))
 
 
 def _as_text(value: str | None) -> str:

@@ -112,3 +112,15 @@ def sort_rows(rows: Iterable[TrajectoryRow], key: str, reverse: bool = False) ->
     present = [r for r in rows if getattr(r, attr) is not None]
     missing = [r for r in rows if getattr(r, attr) is None]
     return sorted(present, key=lambda r: (getattr(r, attr), r.trajectory_id), reverse=reverse) + missing
+
+
+def replay_label(db, run_id: str) -> str:
+    """``replay`` for the first replay of a run, then ``replay-2``, ``replay-3``…: each press is a
+    fresh re-enactment (the same label would resume the earlier replay and write nothing)."""
+    base = run_id.split("~", 1)[0]
+    taken = {r["run_id"] for r in db.query("SELECT run_id FROM runs WHERE run_id LIKE ?",
+                                           [f"{base}~replay%"])}
+    n = 1
+    while f"{base}~{'replay' if n == 1 else f'replay-{n}'}" in taken:
+        n += 1
+    return "replay" if n == 1 else f"replay-{n}"

@@ -10,7 +10,9 @@ from engine.corpus import Corpus, Trajectory
 from engine.store import facts_at
 from engine.views.common import MARKS, containment
 from engine.views.doclines import DocLine, doc_lines
+from engine.views.lineage import Lineage, Link, lineage
 from engine.views.operations import Operation, _failures_at, operations_at
+from engine.views.truth import GroundTruth, LateMark, OpCount, ground_truth, late_mark, op_count
 from engine.views.verdicts import Verdict, claim_verdicts
 
 
@@ -40,6 +42,12 @@ class StoreFact:
     """NEW | UPDATED | REINFORCED | SUPERSEDED when this step changed the fact, else ''."""
     stale: str | None
     """The staleClaim this active fact still states (the scoring rule, lexical ``holds``), if any."""
+    successor: Link | None = None
+    """For a superseded fact: the stored link to what replaced it (and why)."""
+    replaces: tuple[Link, ...] = ()
+    """The facts this one replaced (links made up to this step)."""
+    change: str = ""
+    """Why this step changed the fact: the decision's reason and guard effect ("" when unchanged)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,12 @@ class ClaimRow:
     verdict_id: str = ""
     shown: int | None = None
     """How many facts the judge saw for this claim (None when unscored)."""
+    best_cosine: float | None = None
+    """filter@θ: the claim's highest cosine with any active fact (stored with the verdict)."""
+    best_fact: str = ""
+    """filter@θ: the fact id that cosine came from."""
+    threshold: float | None = None
+    """filter@θ: θ (None under full)."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +99,14 @@ class StepView:
     claims: list[ClaimRow]
     judge_mode: str
     scored: bool
+    truth: GroundTruth | None = None
+    """The corpus's change for this state (None for a distractor)."""
+    ops: OpCount | None = None
+    """Expected vs applied operation and how op accuracy counts it (None for a distractor)."""
+    late: LateMark | None = None
+    """Set when the document is dated before one that arrived earlier."""
+    links: Lineage = Lineage({}, {})
+    """Supersedes recorded up to this step."""
 
     @property
     def entry(self) -> TimelineEntry:
@@ -123,17 +145,27 @@ def step_view(db: sqlite_utils.Database, corpus: Corpus, run_id: str, trajectory
     state, doc = t.states[arrival.state_index], arrival.document
     doc_claims = [] if arrival.is_distractor else list(state.doc_claims)
     stale = _stale_claims_until(t, arrival.state_index)
-    store = _store_at(db, run_id, t.id, position, stale)
+    links = lineage(db, run_id, t.id).upto(position)
+    operations = operations_at(db, run_id, t.id, position)
+    store = _store_at(db, run_id, t.id, position, stale, links, operations)
     verdicts = claim_verdicts(db, run_id, t.id, arrival.state_index, judge_mode)
+    entry = line[position]
+    truth = ops = late = None
+    if not arrival.is_distractor:
+        truth = ground_truth(t, arrival.state_index)
+        ops = op_count(state.action, [o.operation for o in operations], entry.written)
+    if entry.late and entry.written:
+        late = late_mark(db, run_id, t.id, position, arrival.timestamp,
+                         [(o.guard, o.guard_effect) for o in operations])
     return StepView(
         run_id, t.id, t.title, t.category, t.difficulty, t.trajectory_type, position,
         arrival.state_index, line, doc.title, doc.type,
         f"{doc.author.name} ({doc.author.role})" if doc.author.role else doc.author.name,
-        arrival.timestamp, arrival.is_distractor, line[position].action,
-        doc_lines(doc.text, doc_claims), doc_claims, stale, line[position].written,
-        operations_at(db, run_id, t.id, position), _failures_at(db, run_id, t.id, position),
+        arrival.timestamp, arrival.is_distractor, entry.action,
+        doc_lines(doc.text, doc_claims), doc_claims, stale, entry.written,
+        operations, _failures_at(db, run_id, t.id, position),
         store, _claim_rows(state.claims, doc_claims, store, verdicts), judge_mode,
-        verdicts is not None)
+        verdicts is not None, truth, ops, late, links)
 
 
 def _stale_claims_until(t: Trajectory, state_index: int) -> list[str]:
@@ -154,19 +186,37 @@ def stale_fact_ids(facts: dict[str, str], stale: list[str]) -> list[str]:
     return metrics.stale_facts(facts, stale, lexical.holds)
 
 
-def _store_at(db, run_id: str, trajectory_id: str, position: int, stale: list[str]) -> list[StoreFact]:
+def _store_at(db, run_id: str, trajectory_id: str, position: int, stale: list[str],
+              links: Lineage, operations: list[Operation]) -> list[StoreFact]:
     from engine.scoring import lexical
 
     facts = facts_at(db, run_id, trajectory_id, position)
     flagged = set(stale_fact_ids({f.id: f.text for f in facts if f.status == "active"}, stale))
+    why = _changes(operations, links)
     out = []
     for f in facts:
         changed = f.position == position
         mark = ("SUPERSEDED" if f.status != "active" else MARKS.get(f.operation, f.operation.upper())) \
             if changed else ""
         hit = next((c for c in stale if lexical.holds(c, f.text)), None) if f.id in flagged else None
-        out.append(StoreFact(f.id, f.text, f.confidence, f.status, f.version, mark, hit))
+        out.append(StoreFact(f.id, f.text, f.confidence, f.status, f.version, mark, hit,
+                             links.successor.get(f.id) if f.status != "active" else None,
+                             tuple(links.replaces.get(f.id, ())), why.get(f.id, "") if changed else ""))
     out.sort(key=lambda f: (f.status != "active", f.id))
+    return out
+
+
+def _changes(operations: list[Operation], links: Lineage) -> dict[str, str]:
+    """fact id -> why this step's decision changed it (reason; guard effect)."""
+    out: dict[str, str] = {}
+    said = [(op, "; ".join(p for p in (op.reason, f"guard {op.guard_effect}" if op.guard_effect
+                                        else "") if p)) for op in operations if op.fact_id]
+    for op, text in said:
+        if text:
+            out.setdefault(op.fact_id, text)
+    for op, text in said:  # a model's supersede names the new fact; the old one shares its reason
+        for link in links.replaces.get(op.fact_id, []) if op.operation == "supersede" and text else []:
+            out.setdefault(link.old, text)
     return out
 
 
@@ -181,5 +231,13 @@ def _claim_rows(claims: list[str], doc_claims: list[str], store: list[StoreFact]
         matched = [best.id] if best is not None and containment(c, best.text) >= (0.5 if v else 0.8) else []
         out.append(ClaimRow(c, c in doc_claims, v.label if v else None, bool(v and v.overridden),
                             matched, v.rationale if v else "", v.id if v else "",
-                            len(v.shown) if v else None))
+                            len(v.shown) if v else None, v.best_cosine if v else None,
+                            v.best_fact if v else "", v.threshold if v else None))
     return out
+
+
+def fact_positions_matching(db, run_id: str, trajectory_id: str, query: str) -> set[int]:
+    """Arrival positions where a fact version containing ``query`` (case-insensitive) was written."""
+    return {r["position"] for r in db.query(
+        "SELECT DISTINCT position FROM fact_versions WHERE run_id=? AND trajectory_id=? "
+        "AND instr(lower(text), ?) > 0", [run_id, trajectory_id, query.strip().casefold()])}

@@ -18,6 +18,11 @@ class Verdict:
     ``filter``)."""
     overridden: bool = False
     raw_label: str = ""
+    best_cosine: float | None = None
+    """filter@θ: the claim's highest cosine with any active fact (NULL in older databases)."""
+    best_fact: str = ""
+    threshold: float | None = None
+    """filter@θ: θ of the scoring pass."""
 
 
 def claim_verdicts(db, run_id: str, trajectory_id: str, state_index: int,
@@ -32,13 +37,21 @@ def claim_verdicts(db, run_id: str, trajectory_id: str, state_index: int,
     if not rows:
         return None
     over = human_overrides(db, [r["id"] for r in rows])
-    return {r["expected"]: _verdict(r, over.get(r["id"])) for r in rows}
+    theta = _threshold(db, run_id, scoring) if judge_mode == "filter" else None
+    return {r["expected"]: _verdict(r, over.get(r["id"]), theta) for r in rows}
 
 
-def _verdict(r: dict, override: dict | None) -> Verdict:
+def _threshold(db, run_id: str, scoring: str) -> float | None:
+    row = next(db.query("SELECT card FROM scores WHERE run_id=? AND trajectory_id='' AND scoring=?",
+                        [run_id, scoring]), None)
+    return (loads(row["card"], {}) or {}).get("filter_threshold") if row else None
+
+
+def _verdict(r: dict, override: dict | None, threshold: float | None = None) -> Verdict:
     shown = loads(r.get("candidate"), []) if (r.get("candidate") or "").startswith("[") else []
     label = override["label"] if override else r["label"]
     rationale = r.get("rationale") or ""
     if override:
         rationale = f"overridden by {override.get('who')}: {override.get('reason')} (judge: {r['label']}) · {rationale}"
-    return Verdict(r["id"], label or "?", rationale, shown, bool(override), r["label"] or "")
+    return Verdict(r["id"], label or "?", rationale, shown, bool(override), r["label"] or "",
+                   r.get("best_cosine"), r.get("best_fact") or "", threshold)

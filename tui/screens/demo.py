@@ -97,15 +97,15 @@ When no trajectory is in the compensation quadrant (typical for the reference sy
 column offers, labelled as such, a stale-fact case: a trajectory whose store still holds stale facts
 while its answers scored ≥ 0.5 — from the current run if it has one, else from the run named there.
 
-- **c** open the compensation case (or the stale-fact case) in the stepper, **b** the bottleneck
-  case, **q** the bottleneck case's questions
+- **c** open the compensation case (or the stale-fact case) in the stepper at the document that
+  shows it, **b** the bottleneck case, **a** the bottleneck case's questions and answers
 - **s** both cases side by side: each one's final store and claims with verdicts, in two panels
 """
 
     BINDINGS = [
         Binding("c", "open('compensation')", "open compensation"),
         Binding("b", "open('bottleneck')", "open bottleneck"),
-        Binding("q", "questions", "bottleneck questions"),
+        Binding("a", "questions", "bottleneck answers"),
         Binding("s", "side_by_side", "side by side"),
     ]
 

@@ -1,4 +1,5 @@
-"""View 3: every version of one fact — operation, confidence, status, source observation/document."""
+"""View 3: every version of one fact — operation, confidence, status, why, source document — and
+its lineage both ways, a chain you walk with ← (the fact it replaced) and → (what replaced it)."""
 
 from __future__ import annotations
 
@@ -13,19 +14,51 @@ from tui.text import literal, one_line
 from tui.widgets.operations import OP_STYLE
 
 
+def chain_text(history: views.FactHistory) -> Text:
+    """The fact's place in its lineage: what it replaced and what replaced it, with why."""
+    text = Text()
+    for link in history.replaces:
+        text.append("← ", "bold cyan")
+        text.append_text(literal(f"{views.replaces_text([link])} at doc {link.position + 1}", "cyan"))
+        if link.why():
+            text.append_text(literal(f" — {link.why()}", "dim italic"))
+        text.append("\n")
+    if history.successor is not None:
+        text.append("→ ", "bold magenta")
+        text.append_text(literal(views.successor_text(history.successor), "magenta"))
+        if history.successor.why():
+            text.append_text(literal(f" — {history.successor.why()}", "dim italic"))
+        text.append("\n")
+    if not text.plain:
+        text.append("no lineage: nothing replaced this fact and it replaced nothing\n", "dim")
+    return text
+
+
 class FactHistoryScreen(Screen):
     HELP = """\
 ## Fact history
-Every version of one fact in arrival order: the operation that produced it (create / update /
-reinforce / supersede), its confidence and status, its text, the observation that triggered it and
-the source document with its date and authors. **Esc** goes back to the stepper.
+Every version of one fact in arrival order: the document (counted from 1) that changed it, the
+operation (create / update / reinforce / supersede), confidence and status, why (the model's or the
+reference rule's recorded reason, and the temporal guard's effect), its full text, the observation
+that triggered it and the source document with its date and authors.
+
+Above the table, the lineage: the fact(s) this one replaced and the fact that replaced it, with
+where and why ("unknown" when the database was written before lineage was stored).
+
+- **←** open the fact this one replaced, **→** the fact that replaced it (walk the chain)
+- **Esc** back
 """
 
-    BINDINGS = [Binding("escape", "app.pop_screen", "back")]
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "back"),
+        Binding("left", "walk(-1)", "replaced fact", priority=True),
+        Binding("right", "walk(1)", "replacing fact", priority=True),
+    ]
 
     def __init__(self, run_id: str, fact_id: str) -> None:
         super().__init__()
         self.run_id, self.fact_id = run_id, fact_id
+        self.history: views.FactHistory | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -34,21 +67,50 @@ the source document with its date and authors. **Esc** goes back to the stepper.
         yield Footer()
 
     def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        for label in ("v", "doc", "op", "conf", "status", "text", "why", "observation", "source"):
+            table.add_column(label, key=label)
+        self.show()
+
+    def show(self) -> None:
         ctx = self.app.ctx
-        history = views.fact_history(ctx.db, ctx.corpus, self.run_id, self.fact_id)
+        history = self.history = views.fact_history(ctx.db, ctx.corpus, self.run_id, self.fact_id)
         title = Text("Fact ", "bold")
-        title.append_text(literal(self.fact_id, "bold"))
+        title.append_text(literal(views.short_id(self.fact_id), "bold"))
         n = len(history.versions)
-        title.append(f" · {n} version{'' if n == 1 else 's'} · run ", "dim")
-        title.append_text(literal(self.run_id))
+        title.append(f" · {n} version{'' if n == 1 else 's'} · trajectory ", "dim")
+        title.append_text(literal(history.trajectory_id))
+        title.append("\n")
+        title.append_text(chain_text(history))
+        if history.versions:
+            title.append_text(literal(history.versions[-1].text))
         self.query_one("#fact-title", Static).update(title)
         table = self.query_one(DataTable)
-        for label in ("v", "pos", "op", "conf", "status", "text", "observation", "source"):
-            table.add_column(label, key=label)
+        table.clear()
+        width = max(30, self.app.size.width // 3)
         for v in history.versions:
             table.add_row(
-                Text(str(v.version)), Text(str(v.position)),
+                Text(str(v.version)), Text(str(v.position + 1)),
                 Text(v.operation, OP_STYLE.get(v.operation, "")), Text(f"{v.confidence:.2f}"),
-                Text(v.status, "" if v.status == "active" else "magenta"), one_line(v.text, 60),
+                Text(v.status, "" if v.status == "active" else "magenta"), one_line(v.text, width),
+                one_line(v.reason or "—", 50, "dim italic"),
                 one_line(v.observation or "—", 40, "dim"),
                 one_line(f"{v.doc_id} {v.doc_date} {', '.join(v.authors)}", 44, "dim"))
+
+    def action_walk(self, direction: int) -> None:
+        h = self.history
+        if h is None:
+            return
+        if direction < 0:
+            target = h.replaces[0].old if h.replaces else None
+            missing = "this fact replaced nothing"
+        else:
+            link = h.successor
+            target = link.new if link is not None and link.new else None
+            missing = ("nothing replaced this fact" if link is None or link.new == "" else
+                       "its successor is unknown: the database predates stored lineage")
+        if target is None:
+            self.notify(missing, severity="warning")
+            return
+        self.fact_id = target
+        self.show()

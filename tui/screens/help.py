@@ -13,12 +13,12 @@ GLOBAL = """\
 - **1** runs · **2** stepper · **3** questions · **4** score cards · **5** compare · **6** live run
   · **7** demo tour
 - **Ctrl+P** command palette (every action), **F1 / ?** this help, **Esc** back toward home,
-  **Ctrl+Q** quit
+  **q** (or **Ctrl+Q**) quit — inside a search or prompt, q is typed instead
 """
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,f1,question_mark,q", "dismiss(None)", "close")]
+    BINDINGS = [Binding("escape,f1,question_mark", "dismiss(None)", "close")]
 
     def __init__(self, text: str) -> None:
         super().__init__()

@@ -17,7 +17,7 @@ from textual.worker import Worker, WorkerState
 
 from engine.memory.reference import ORACLES
 from engine.store import open_db
-from engine.views import short_id
+from engine.views import replay_label, short_id
 from tui.messages import RunsChanged
 from tui.progress import Advanced, FactWritten, MessageProgress, Note, PhaseFinished, PhaseStarted
 from tui.text import literal
@@ -224,18 +224,6 @@ each applied decision appears in the log as it is written.
     @on(Note)
     def _note(self, m: Note) -> None:
         self.query_one(RichLog).write(literal(m.text, "yellow"))
-
-
-def replay_label(db, run_id: str) -> str:
-    """``replay`` for the first replay of a run, then ``replay-2``, ``replay-3``…: each press is a
-    fresh re-enactment (the same label would resume the earlier replay and write nothing)."""
-    base = run_id.split("~", 1)[0]
-    taken = {r["run_id"] for r in db.query("SELECT run_id FROM runs WHERE run_id LIKE ?",
-                                           [f"{base}~replay%"])}
-    n = 1
-    while f"{base}~{'replay' if n == 1 else f'replay-{n}'}" in taken:
-        n += 1
-    return "replay" if n == 1 else f"replay-{n}"
 
 
 def failure_text(error: BaseException | None, replay: bool) -> str:

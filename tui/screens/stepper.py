@@ -17,6 +17,7 @@ from tui.messages import OpenFact
 from tui.screens.prompt import PromptModal
 from tui.text import literal
 from tui.widgets.claims_table import ClaimsTable
+from tui.widgets.detail import DetailPane
 from tui.widgets.document import DocumentPane
 from tui.widgets.operations import OperationLog
 from tui.widgets.search_bar import SearchBar
@@ -29,20 +30,30 @@ class StepperScreen(Screen):
 
     HELP = """\
 ## Trajectory stepper
-Left: the document timeline (↶ = dated before an earlier document: late-arriving; · = not written
-yet). Middle: the document, literal, with the lines that state a docClaim highlighted. Right: the
-store after this document (NEW / UPDATED / REINFORCED / SUPERSEDED marks, confidence; red = an
-active fact that still states a stale claim; the facts this document changed are listed first,
-then the stale ones) and the expected claims of this state with the judge's
-verdicts and the facts they matched. Bottom: the operation log (per observation: top-3 candidate
-facts with cosine similarity, the model's operation, the temporal guard's effect, before → after).
+Documents and states are counted from 1, as in the title.
 
-- **←/→** previous / next document, **Home/End** first / last, **g** jump to a state
-- **j** toggle the judge view: `full` (the judge sees every active fact) vs `filter@θ`
+Left: the document timeline (↶ = dated before a document that arrived earlier: a late document;
+· = not written yet). Middle: the document, literal, with the lines that state one of its claims
+highlighted. Right: the store after this document (NEW / UPDATED / REINFORCED / SUPERSEDED marks,
+confidence; lineage: ←f0001 = replaces f0001, →f0003 = replaced by f0003, →none = retracted,
+→? = not recorded by this older database; red = an active fact that still states a stale claim;
+the facts this document changed come first), the expected claims of this state with the judge's
+verdicts and the facts they matched, and the focused fact or claim in full (with why it changed).
+
+Bottom, the story of this step: the corpus's own change for the state (its reason, the claims it
+adds and the claims that are no longer true), the expected operation against what the system
+applied and how operation accuracy counts the state (the strongest operation applied counts), a
+late document's date against the store's last change and what the temporal guard did; then per
+observation the top-3 similar facts (cosine), the operation, the guard's effect, the lineage, and
+before → after with the changed words highlighted.
+
+- **←/→** previous / next document, **Home/End** first / last, **g** jump to a document (1-based)
+- **j** toggle the judge view: `full` (the judge sees every active fact) vs `filter@θ` (only facts
+  with cosine above θ; the `cosine` column shows each claim's best cosine and its fact)
 - **Enter** on a fact (or **f**) opens its history; **o** on a claim overrides its verdict
 - **/** search this trajectory: jumps to the first document (from the current one) whose text,
   or a fact written there, contains the words; **n** the next match
-- **[ / ]** previous / next trajectory of the same run, **Tab** moves between panes
+- **[ / ]** previous / next trajectory of the same run, **Tab** moves between panes, **q** quits
 """
 
     AUTO_FOCUS = "#timeline"
@@ -56,7 +67,7 @@ facts with cosine similarity, the model's operation, the temporal guard's effect
         Binding("right", "step(1)", "next", priority=True),
         Binding("home", "goto(0)", "first", show=False, priority=True),
         Binding("end", "goto(-1)", "last", show=False, priority=True),
-        Binding("g", "jump", "jump to state"),
+        Binding("g", "jump", "go to doc"),
         Binding("slash", "search", "search"),
         Binding("n", "search_next", "next match", show=False),
         Binding("j", "judge", "judge mode"),
@@ -83,10 +94,11 @@ facts with cosine similarity, the model's operation, the temporal guard's effect
                 with Horizontal(id="step-upper"):
                     yield DocumentPane(id="document")
                     with Vertical(id="step-right"):
-                        yield Static("Store at this step", classes="pane-title")
+                        yield Static("Store at this step", id="store-title", classes="pane-title")
                         yield StoreTable(id="store")
                         yield Static(id="claims-title", classes="pane-title")
                         yield ClaimsTable(id="claims")
+                        yield DetailPane(id="detail")
                 yield OperationLog(id="operations")
         yield Footer()
 
@@ -112,6 +124,8 @@ facts with cosine similarity, the model's operation, the temporal guard's effect
             self.query_one(widget).step = self.step
         self.query_one("#step-title", Static).update(self._title())
         self.query_one("#claims-title", Static).update(self._claims_title())
+        self.query_one("#store-title", Static).update(self._store_title())
+        self._detail()
         self.last_step_ms = (time.perf_counter() - started) * 1000
 
     def _title(self) -> Text:
@@ -123,16 +137,50 @@ facts with cosine similarity, the model's operation, the temporal guard's effect
         text.append(f" · {s.category} {s.difficulty} {s.trajectory_type} · run ", "dim")
         text.append_text(literal(s.run_id, "bold"))
         text.append(f" · doc {s.position + 1}/{s.last_position + 1}", "bold")
+        if s.late is not None or s.entry.late:
+            text.append(" · ↶ late document", "bold yellow")
         stale = len(s.stale_facts)
         if stale:
             text.append(f" · {stale} stale fact{'s' if stale > 1 else ''}", "bold red")
         return text
 
+    def _store_title(self) -> Text:
+        text = Text("Store at this step", "bold")
+        start = self.query_one(StoreTable).start
+        if start:
+            text.append(" · every fact starts ", "dim")
+            text.append_text(literal(f"“{start.strip()}” (…)", "dim"))
+        return text
+
+    def _detail(self, which: str | None = None) -> None:
+        """Show the focused fact (or claim) whole in the detail pane."""
+        if self.step is None:
+            return
+        pane = self.query_one(DetailPane)
+        claims = self.query_one(ClaimsTable)
+        if which == "claims" or (which is None and claims.has_focus):
+            pane.show_claim(claims.focused_claim(), self.step)
+        else:
+            pane.show_fact(self.query_one(StoreTable).focused_fact(), self.step)
+
+    @on(DataTable.RowHighlighted, "#store")
+    def _store_focus(self, event: DataTable.RowHighlighted) -> None:
+        self._detail()
+
+    @on(DataTable.RowHighlighted, "#claims")
+    def _claims_focus(self, event: DataTable.RowHighlighted) -> None:
+        self._detail()
+
+    def on_descendant_focus(self, event) -> None:
+        if self.step is not None and event.widget.id in ("store", "claims"):
+            self._detail(event.widget.id)
+
     def _claims_title(self) -> Text:
         s = self.step
         mode = "full" if s.judge_mode == "full" else f"filter@{self.app.ctx.filter_threshold:g}"
-        text = Text(f"Expected claims of state {s.state_index} · judge ", "bold")
+        text = Text(f"Expected claims of state {s.state_index + 1} · judge ", "bold")
         text.append(mode, "bold reverse")
+        text.append(" (j)", "dim")
         if not s.scored:
             text.append(f"  {views.NOT_SCORED} (matched = lexical ≥0.8)", "dim")
         return text
@@ -152,14 +200,16 @@ facts with cosine similarity, the model's operation, the temporal guard's effect
         def done(value: str | None) -> None:
             if value and value.strip().isdigit():
                 self._jump_state(int(value))
-        self.app.push_screen(PromptModal("Jump to state index"), done)
+        last = self.step.last_position + 1 if self.step else 1
+        self.app.push_screen(PromptModal(f"Go to document (1-{last})"), done)
 
-    def _jump_state(self, state_index: int) -> None:
-        for e in self.step.timeline if self.step else []:
-            if e.state_index == state_index and not e.is_distractor:
-                self.action_goto(e.position)
-                return
-        self.notify(f"no state {state_index}", severity="warning")
+    def _jump_state(self, doc: int) -> None:
+        """Go to document ``doc``, counted from 1 like the title's 'doc 3/4'."""
+        if self.step and 1 <= doc <= self.step.last_position + 1:
+            self.action_goto(doc - 1)
+            return
+        self.notify(f"no document {doc}: this trajectory has {self.step.last_position + 1 if self.step else 0}",
+                    severity="warning")
 
     def action_search(self) -> None:
         self.query_one(SearchBar).open()
@@ -185,9 +235,7 @@ facts with cosine similarity, the model's operation, the temporal guard's effect
         t = self.app.ctx.corpus.get(self.step.trajectory_id)
         hits = {a.position for a in t.arrivals()
                 if query in f"{a.document.title}\n{a.document.text}".casefold()}
-        hits |= {r["position"] for r in self.app.ctx.db.query(
-            "SELECT DISTINCT position FROM fact_versions WHERE run_id=? AND trajectory_id=? "
-            "AND instr(lower(text), ?) > 0", [self.step.run_id, t.id, query])}
+        hits |= views.fact_positions_matching(self.app.ctx.db, self.step.run_id, t.id, query)
         return sorted(hits)
 
     def _goto_match(self, offset: int, quiet: bool = False) -> None:

@@ -32,15 +32,19 @@ def render_document(step: StepView, rule: int = 40) -> Text:
     """The document pane's text; ``rule`` = width of the separator (no wider than the pane, so it
     never wraps onto a second line on a narrow terminal)."""
     text = Text()
-    kind = "distractor (another topic)" if step.is_distractor else f"state {step.state_index}"
+    kind = "distractor (another topic)" if step.is_distractor else f"state {step.state_index + 1}"
     text.append(f"{step.doc_type} · {step.doc_date} · {kind} · expected ", "dim")
     text.append(step.expected_action + "\n", "bold")
+    if step.late is not None:
+        text.append("↶ late: ", "bold yellow")
+        text.append_text(literal(step.late.sentence().removeprefix("late document: "), "yellow"))
+        text.append("\n")
     text.append_text(literal(step.doc_title, "bold underline"))
     text.append("\n")
     text.append_text(literal(step.doc_author, "italic"))
     text.append("\n")
     if step.doc_claims:
-        text.append("docClaims\n", "bold green")
+        text.append("what this document says (its claims)\n", "bold green")
         for claim in step.doc_claims:
             text.append("  ▸ ")
             text.append_text(literal(claim, CLAIM_STYLE))

@@ -1,13 +1,16 @@
-"""The operation log of one step: per observation, the top-3 candidates with similarity, the
-model's operation, the temporal guard's effect, and the fact before → after."""
+"""The story of one step: the corpus's own change for the state (reason, claims added, claims that
+became stale), the expected operation against what the system applied and how op accuracy counts
+it, a late document's date against the store's last change and what the guard did; then, per
+observation, the top-3 candidates with similarity, the operation, the guard's effect, the lineage
+(what replaced what) and before → after with the changed words highlighted."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.reactive import reactive
 
-from engine.views import Operation, StepView, short_id
-from tui.text import literal, one_line
+from engine.views import Operation, StepView, replaces_text, short_id, successor_text
+from tui.text import literal, one_line, word_diff
 from tui.widgets.text_pane import TextPane
 
 OP_STYLE = {"create": "green", "update": "cyan", "reinforce": "blue", "supersede": "magenta"}
@@ -20,26 +23,124 @@ def guard_label(guard: str, effect: str) -> str:
     return f"{guard}: {effect}"
 
 
-def render_operation(n: int, op: Operation) -> Text:
+def render_truth(step: StepView) -> Text:
+    """The corpus's change for this state, expected vs applied, and the late-document mark."""
+    text = Text()
+    if step.truth is None:
+        text.append("distractor (another topic): the corpus expects no change; op accuracy does not "
+                    "count it\n", "dim")
+        return text
+    t = step.truth
+    text.append(f"Corpus, state {step.state_index + 1}: ", "bold")
+    text.append(f"expected {t.action}", "bold")
+    if t.reason:
+        text.append(" — why: ", "dim")
+        text.append_text(literal(t.reason, "italic"))
+    elif t.first:
+        text.append(" — the topic's first document", "dim")
+    else:
+        text.append(" — the corpus gives no reason; its claims changed:", "dim")
+    text.append("\n")
+    for claim in t.added:
+        text.append("   + ", "bold green")
+        text.append_text(literal(claim, "green"))
+        text.append("\n")
+    for claim in t.stale:
+        text.append("   − no longer true: ", "bold red")
+        text.append_text(literal(claim, "red"))
+        text.append("\n")
+    if step.ops is not None and step.written:
+        ok = step.ops.correct
+        text.append("System: ", "bold")
+        text.append(step.ops.sentence(), "green" if ok else "yellow")
+        text.append("\n")
+    if step.late is not None:
+        text.append("↶ LATE ", "bold black on yellow")
+        text.append(" ")
+        text.append_text(literal(step.late.sentence(), "yellow"))
+        text.append("\n")
+    return text
+
+
+def render_lineage(op: Operation, step: StepView) -> Text:
+    """'f0001 superseded by f0003 at doc 2' / 'f0003 replaces f0001' for this operation's facts."""
+    text = Text()
+    ids = [op.fact_id] + [s.get("id", "") for s in op.before_facts]
+    seen = set()
+    for fid in ids:
+        if not fid or fid in seen:
+            continue
+        seen.add(fid)
+        link = step.links.successor.get(fid)
+        if link is not None and link.position == step.position:
+            text.append("     lineage: ", "dim")
+            text.append_text(literal(f"{short_id(fid)} {successor_text(link)}", "magenta"))
+            text.append("\n")
+        reps = [l for l in step.links.replaces.get(fid, []) if l.position == step.position]
+        if reps:
+            text.append("     lineage: ", "dim")
+            text.append_text(literal(f"{short_id(fid)} {replaces_text(reps)}", "magenta"))
+            text.append("\n")
+    return text
+
+
+def render_change(op: Operation) -> Text:
+    """before → after per fact, the words that changed highlighted; never two identical texts."""
+    text = Text()
+    before = {s.get("id"): s for s in op.before_facts}
+    for snap in op.after_facts:
+        old = before.get(snap.get("id"))
+        head = f"     {short_id(snap.get('id', ''))} "
+        if old is None:
+            text.append(head + "new: ", "dim")
+            text.append_text(literal(snap.get("text", ""), "green"))
+        elif old.get("text") == snap.get("text"):
+            text.append(head + "text unchanged", "dim")
+            conf_a, conf_b = old.get("confidence"), snap.get("confidence")
+            if isinstance(conf_a, (int, float)) and isinstance(conf_b, (int, float)) and conf_a != conf_b:
+                text.append(f" · confidence {conf_a:.2f} → {conf_b:.2f}", "cyan")
+            if old.get("status") != snap.get("status"):
+                text.append(f" · now {snap.get('status')}", "magenta")
+        else:
+            a, b = word_diff(str(old.get("text", "")), str(snap.get("text", "")))
+            text.append(head + "before: ", "dim")
+            text.append_text(a)
+            text.append("\n" + " " * len(head) + "after:  ", "dim")
+            text.append_text(b)
+        text.append("\n")
+    return text
+
+
+def render_operation(n: int, op: Operation, step: StepView | None = None) -> Text:
     text = Text(f"{n}. ", "bold")
     if op.observation:
         text.append_text(literal(op.observation))
+    elif op.operation == "supersede":
+        text.append("(no observation: the reference rule retires a value that left the expected "
+                    "claims)", "dim italic")
     else:
-        text.append("(no observation: store maintenance)", "dim italic")
+        text.append("(no observation recorded)", "dim italic")
     if op.category:
-        text.append(f"  [{op.category}]", "dim")
+        text.append_text(literal(f"  (kind: {op.category})", "dim"))
     text.append("\n")
     for c in op.candidates:
-        sim = "  —  " if c.similarity is None else f"{c.similarity:.3f}"
-        text.append(f"     ~ {sim} ", "dim")
+        if c.similarity is None:
+            text.append("     acted on ", "dim")
+        else:
+            text.append(f"     similar {c.similarity:.3f} ", "dim")
         if c.fact_id:
             text.append_text(literal(short_id(c.fact_id) + " ", "dim bold"))
         text.append_text(one_line(c.text, 70, "dim"))
         text.append("\n")
     if not op.candidates and op.operation:
-        text.append("     (no candidate facts)\n", "dim")
+        text.append("     (no similar fact in the store)\n", "dim")
     text.append("     → ")
-    text.append(op.operation or "no decision", OP_STYLE.get(op.operation, "bold red"))
+    if op.operation:
+        text.append(op.operation, OP_STYLE.get(op.operation, "bold red"))
+    else:
+        failed = bool(step and step.failures)
+        text.append("not applied: " + ("a write failure above stopped it" if failed else
+                                       "no decision was recorded for it"), "bold red")
     if op.raw_operation and op.raw_operation != op.operation:
         text.append(f"  (model said {op.raw_operation})", "yellow")
     if op.guard_effect:
@@ -48,26 +149,31 @@ def render_operation(n: int, op: Operation) -> Text:
     text.append("\n")
     if op.reason:
         text.append("     why: ", "dim")
-        text.append_text(one_line(op.reason, 100, "dim italic"))
+        text.append_text(literal(op.reason, "dim italic"))
         text.append("\n")
-    if op.before or op.after:
+    if step is not None:
+        text.append_text(render_lineage(op, step))
+    if op.after_facts:
+        text.append_text(render_change(op))
+    elif op.before or op.after:
         text.append("     ")
-        text.append_text(one_line(op.before or "∅", 70, "red" if op.before else "dim"))
+        text.append_text(one_line(op.before or "(nothing)", 70, "red" if op.before else "dim"))
         text.append("  →  ")
-        text.append_text(one_line(op.after or "∅", 70, "green"))
+        text.append_text(one_line(op.after or "(nothing)", 70, "green"))
         text.append("\n")
     return text
 
 
 def render_operations(step: StepView) -> Text:
-    text = Text("Operation log", "bold")
+    text = render_truth(step)
+    text.append("Operation log", "bold")
     text.append(f"  ({len(step.operations)} observations)\n", "dim")
     if not step.written:
         text.append("this document has not been written yet in this run\n", "dim italic")
     for reason in step.failures:
         text.append_text(literal(f"write failure: {reason}\n", "bold red"))
     for n, op in enumerate(step.operations, 1):
-        text.append_text(render_operation(n, op))
+        text.append_text(render_operation(n, op, step))
     return text
 
 

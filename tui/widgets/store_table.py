@@ -1,6 +1,7 @@
 """The store at this step: every fact with its mark (NEW/UPDATED/REINFORCED/SUPERSEDED),
-confidence and status; active facts that still state a stale claim in red. The facts this step
-changed come first."""
+confidence, status and lineage (← the fact it replaced, → the fact that replaced it); active facts
+that still state a stale claim in red. The facts this step changed come first. A start every fact
+shares ('다온헬스케어 진료 데이터 ') is shown once in the pane title and as '…' in the rows."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable
 
 from engine.views import StepView, StoreFact, short_id
-from tui.text import one_line
+from tui.text import one_line, shared_start, without_start
 from tui.widgets.one_frame import OneFrameScroll
 from tui.widgets.fast_table import replace_rows
 
@@ -29,21 +30,42 @@ class StoreTable(OneFrameScroll, DataTable):
     """Row key = fact id (Enter opens its history)."""
 
     step: reactive[StepView | None] = reactive(None, always_update=True, init=False)
+    start = ""
+    """The start every fact of the current store shares (elided in the rows)."""
 
     def on_mount(self) -> None:
         self.cursor_type = "row"
-        for label in ("mark", "conf", "id", "fact"):  # the fact last: a long one is cut at the edge
+        for label in ("mark", "conf", "id", "lineage", "fact"):  # the fact last: cut at the edge
             self.add_column(label, key=label)
 
     def watch_step(self, step: StepView | None) -> None:
         if step is None:
             return
-        replace_rows(self, ((f.id, self.cells(f)) for f in changed_first(step.store)))
+        self.start = shared_start([f.text for f in step.store])
+        self.facts = changed_first(step.store)
+        replace_rows(self, ((f.id, self.cells(f, self.start)) for f in self.facts))
+
+    def focused_fact(self) -> StoreFact | None:
+        facts = getattr(self, "facts", [])
+        return facts[self.cursor_row] if facts and 0 <= self.cursor_row < len(facts) else None
 
     @staticmethod
-    def cells(f: StoreFact) -> list:
+    def cells(f: StoreFact, start: str = "") -> list:
         style = "red" if f.stale else ("dim strike" if f.status != "active" else "")
         mark = Text(f.mark or ("STALE" if f.stale else ""),
                     MARK_STYLE.get(f.mark, "bold red" if f.stale else ""))
-        return [mark, Text(f"{f.confidence:.2f}", style), Text(f"{short_id(f.id)}·v{f.version}", "dim"),
-                one_line(f.text, 80, style)]
+        return [mark, Text(f"{f.confidence:.2f}", style), Text(short_id(f.id), "dim"),
+                lineage_cell(f), one_line(without_start(f.text, start), 80, style)]
+
+
+def lineage_cell(f: StoreFact) -> Text:
+    """'←f0001' (replaces), '→f0003' (replaced by), '→none' (retracted), '→?' (not recorded)."""
+    text = Text()
+    if f.replaces:
+        text.append("←" + ",".join(short_id(l.old) for l in f.replaces), "cyan")
+    if f.successor is not None:
+        if text:
+            text.append(" ")
+        new = f.successor.new
+        text.append("→" + ("?" if new is None else short_id(new) if new else "none"), "magenta")
+    return text

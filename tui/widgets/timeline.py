@@ -41,6 +41,6 @@ class Timeline(OneFrameScroll, DataTable):
             self.move_cursor(row=step.position, animate=False)
 
     def _cells(self, e) -> list:
-        pos = Text(f"{e.position}{'' if e.written else '·'}", "" if e.written else "dim")
+        pos = Text(f"{e.position + 1}{'' if e.written else '·'}", "" if e.written else "dim")
         date = Text(e.timestamp[:10] + (" ↶" if e.late else ""), "bold yellow" if e.late else "")
         return [pos, date, literal(e.action, ACTION_STYLE.get(e.action, ""))]

@@ -1,0 +1,94 @@
+"""The focused fact or claim of the stepper, whole: full text wrapped, lineage both ways with the
+recorded reason, the stale claim it still states; for a claim its verdict, the judge's rationale,
+the fact it matched in full and, under filter@θ, its best cosine against θ."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from engine.views import ClaimRow, StepView, StoreFact, replaces_text, short_id, successor_text
+from tui.text import literal
+from tui.widgets.claims_table import VERDICT_STYLE
+from tui.widgets.text_pane import TextPane
+
+
+def render_fact(f: StoreFact, step: StepView) -> Text:
+    text = Text(f"{short_id(f.id)} v{f.version} · {f.status} · confidence {f.confidence:.2f}", "bold")
+    if f.mark:
+        text.append(f" · {f.mark} at this document", "bold cyan")
+    text.append("\n")
+    text.append_text(literal(f.text, "red" if f.stale else ""))
+    text.append("\n")
+    if f.change:
+        text.append("why (this document): ", "dim")
+        text.append_text(literal(f.change, "italic"))
+        text.append("\n")
+    for link in f.replaces:
+        text.append_text(literal(f"{replaces_text([link])} (doc {link.position + 1})", "cyan"))
+        if link.why():
+            text.append_text(literal(f" — {link.why()}", "dim italic"))
+        text.append("\n")
+    if f.successor is not None:
+        text.append_text(literal(successor_text(f.successor), "magenta"))
+        if f.successor.why():
+            text.append_text(literal(f" — {f.successor.why()}", "dim italic"))
+        text.append("\n")
+    if f.stale:
+        text.append("still states the stale claim: ", "bold red")
+        text.append_text(literal(f.stale, "red"))
+        text.append("\n")
+    text.append("Enter / f: the fact's full history", "dim")
+    return text
+
+
+def render_claim(c: ClaimRow, step: StepView) -> Text:
+    text = Text(f"expected claim of state {step.state_index + 1}"
+                + (" (this document states it)" if c.is_doc_claim else "") + "\n", "bold")
+    text.append_text(literal(c.claim))
+    text.append("\n")
+    facts = {f.id: f.text for f in step.store}
+    if c.verdict is None:
+        text.append("not scored yet — run `seorap score`", "dim")
+    else:
+        text.append("verdict ", "dim")
+        text.append(c.verdict, VERDICT_STYLE.get(c.verdict, "bold"))
+        if c.shown is not None:
+            text.append(f" · the judge saw {c.shown} fact{'' if c.shown == 1 else 's'}", "dim")
+    text.append("\n")
+    if step.judge_mode == "filter" and c.best_cosine is not None:
+        theta = f"θ {c.threshold:.2f}" if c.threshold is not None else "θ"
+        above = c.threshold is None or c.best_cosine > c.threshold
+        text.append(f"best cosine {c.best_cosine:.3f} {'>' if above else '≤'} {theta}",
+                    "green" if above else "red")
+        text.append_text(literal(f" with {short_id(c.best_fact)}: {facts.get(c.best_fact, '')}", "dim"))
+        text.append("\n")
+    elif step.judge_mode == "filter":
+        text.append("best cosine not stored (scored before it was recorded: score again)\n", "dim")
+    for m in c.matched[:1]:
+        text.append_text(literal(f"matched {short_id(m)}: {facts.get(m, '')}", "dim"))
+        text.append("\n")
+    if c.rationale:
+        text.append("judge: ", "dim")
+        text.append_text(literal(c.rationale, "dim italic"))
+    return text
+
+
+class DetailPane(TextPane):
+    """Shows one fact or claim in full; the stepper calls show_fact / show_claim on focus moves.
+    Showing what is already shown does nothing (a table's late highlight event after a step must
+    not cost a second frame)."""
+
+    shown: tuple = ()
+
+    def _show(self, key: tuple, render) -> None:
+        if key != self.shown:
+            self.shown = key
+            self.show_text(render())
+
+    def show_fact(self, f: StoreFact | None, step: StepView) -> None:
+        self._show(("fact", id(step), f.id if f else None), lambda: render_fact(f, step) if f else
+                   Text("the store is empty at this document", "dim"))
+
+    def show_claim(self, c: ClaimRow | None, step: StepView) -> None:
+        self._show(("claim", id(step), c.claim if c else None), lambda: render_claim(c, step) if c
+                   else Text("no expected claims", "dim"))
