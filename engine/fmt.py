@@ -5,5 +5,9 @@ from __future__ import annotations
 
 
 def figure(value: float | None, missing: str = "—") -> str:
-    """Two decimals; ``missing`` when there is no value."""
-    return missing if value is None else f"{value:.2f}"
+    """Two decimals; ``missing`` when there is no value; never '-0.00' (a value that rounds to
+    zero has no sign: κ -0.00 read as a negative agreement)."""
+    if value is None:
+        return missing
+    text = f"{value:.2f}"
+    return "0.00" if text == "-0.00" else text

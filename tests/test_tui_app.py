@@ -30,7 +30,7 @@ async def test_runs_table_lists_every_trajectory_with_quadrants(ref):
         assert isinstance(screen, RunsScreen)
         table = screen.query_one("#runs-table")
         assert table.row_count == 3 * 12
-        quadrants = set(cell_texts(table, 9))
+        quadrants = set(cell_texts(table, 7))
         assert quadrants <= {"healthy", "compensation", "bottleneck", "both-low"}
         await pilot.press("v")  # first system only
         assert set(cell_texts(table, 0)) == {"oracle"}

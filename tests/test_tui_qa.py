@@ -101,10 +101,15 @@ async def test_side_by_side_offers_the_stale_case_like_the_tour(ref):
         side = app.screen
         title = str(side.query_one("#side-compensation-title").content)
         assert "offered instead" in title and tour.stale.trajectory_id in title
+        left = side.query_one("#side-compensation-store")
+        assert left.row_count > 0  # the stale case's store fills the left panel (was: headers only)
+        assert any(f.stale for f in left.facts)
         await pilot.press("c")
         await pilot.pause()
         assert isinstance(app.screen, StepperScreen)
         assert app.ctx.selection.trajectory_id == tour.stale.trajectory_id
+        assert app.ctx.selection.position == tour.stale.position  # the step that shows the case
+        assert app.screen.step.stale_facts
 
 
 async def test_fact_history_title_says_version_in_the_singular(ref):

@@ -34,6 +34,9 @@ def add_override(db, verdict_id: str, label: str, reason: str, who: str | None =
     row = {"verdict_id": verdict_id, "run_id": rows[0]["run_id"], "label": label, "reason": reason,
            "who": who or default_who(), "at": now()}
     db["overrides"].insert(row)
+    from engine.scoring import figures
+
+    figures.drop(db, row["run_id"])  # the stored figures no longer hold
     return row
 
 

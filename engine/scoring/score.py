@@ -21,7 +21,7 @@ from typing import Sequence
 from engine.corpus import Corpus, Trajectory, load_corpus
 from engine.errors import NoSuggestedThreshold, UsageError
 from engine.progress import NullProgress, Progress
-from engine.scoring import diagnosis, extrinsic, intrinsic, metrics, similarity
+from engine.scoring import diagnosis, extrinsic, figures, intrinsic, metrics, similarity
 from engine.scoring.answerers import make_answerer
 from engine.scoring.judges import make_judge
 from engine.scoring.tables import ensure_tables, now, row_id
@@ -89,6 +89,7 @@ def score_run(db, run_id: str, config, *, judge_mode: Sequence[str] | str = JUDG
     sim = similarity.from_rows([r for rows in full_rows.values() for r in rows], embed,
                                filter_threshold=threshold, judge=judge.name) if full_rows else None
     _save_run_extras(db, run_id, name, judge, answerer, client, calls_before, modes, sim)
+    figures.save(db, run_id, name)
     return name
 
 

@@ -17,7 +17,7 @@ from engine.views.common import (  # noqa: F401
     _scores_table,
 )
 from engine.views.runs import (  # noqa: F401
-    filter_rows, list_runs, replay_label, RunSummary, SORT_KEYS, sort_rows, trajectory_rows, TrajectoryRow,
+    filter_rows, list_runs, replay_label, run_labels, RunSummary, standin_twins, STANDIN, system_label, SORT_KEYS, sort_rows, trajectory_rows, TrajectoryRow,
     _count_by_run,
 )
 from engine.views.doclines import (  # noqa: F401
@@ -48,7 +48,7 @@ from engine.views.questions import (  # noqa: F401
     _question,
 )
 from engine.views.scores import (  # noqa: F401
-    full_vs_filter_diff, MovedVerdict, RulerDiff, run_report,
+    full_vs_filter_diff, MovedVerdict, RulerDiff, run_report, stored_figures,
 )
 from engine.views.compare import (  # noqa: F401
     compare_runs, Flip, _fact_flips, _final_verdicts, _verdict_flips,

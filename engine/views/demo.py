@@ -9,7 +9,7 @@ from engine.corpus import Corpus, Trajectory
 from engine.store import facts_at
 from engine.views.common import score_cards
 from engine.views.questions import questions_view
-from engine.views.runs import list_runs
+from engine.views.runs import list_runs, run_labels
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class TourStop:
 def demo_tour(db, corpus: Corpus) -> dict[str, TourStop | None]:
     """For 'compensation' and 'bottleneck': the scored trajectory with the widest gap, any run."""
     cards = score_cards(db)
-    systems = {r.run_id: r.system for r in list_runs(db)}
+    systems = run_labels(db)
     out: dict[str, TourStop | None] = {}
     for q in ("compensation", "bottleneck"):
         hits = [(k, c) for k, c in cards.items() if c.get("quadrant") == q]
@@ -88,6 +88,9 @@ class StaleCase:
     questions: list[AnsweredQuestion]
     current_run: bool
     """True when the case comes from the run the app has selected."""
+    position: int = 0
+    """Arrival position of the first document after which the store holds a stale fact (the
+    stored per-state count): where the stepper shows the case."""
 
 
 def _stale_count(card: dict) -> int:
@@ -97,7 +100,7 @@ def _stale_count(card: dict) -> int:
 def stale_case(db, corpus: Corpus, current_run: str | None = None, cut: float = 0.5) -> StaleCase | None:
     """The trajectory with stale facts > 0 and extrinsic ≥ ``cut``: from ``current_run`` when it has
     one, else from any scored run; highest extrinsic, then most stale facts, then ids."""
-    systems = {r.run_id: r.system for r in list_runs(db)}
+    systems = run_labels(db)
     hits = [(k, c) for k, c in score_cards(db).items()
             if _stale_count(c) > 0 and ((c.get("extrinsic") or {}).get("compound") or 0) >= cut
             and k[1] in {t.id for t in corpus.trajectories}]
@@ -112,7 +115,17 @@ def stale_case(db, corpus: Corpus, current_run: str | None = None, cut: float = 
     return StaleCase(run_id, systems.get(run_id, "?"), trajectory_id, t.title, card.get("quadrant"),
                      card.get("intrinsic_full"), card["extrinsic"]["compound"], _stale_count(card),
                      _stale_rows(db, t, run_id, (card.get("intrinsic") or {}).get("stale_fact_ids") or []),
-                     questions, run_id == current_run)
+                     questions, run_id == current_run, _first_stale_position(t, card))
+
+
+def _first_stale_position(t: Trajectory, card: dict) -> int:
+    """The own document of the first state whose stored stale-fact count is > 0 (last otherwise)."""
+    per_state = (card.get("intrinsic") or {}).get("stale_per_state") or {}
+    stale = sorted(int(i) for i, n in per_state.items() if n)
+    arrivals = [a for a in t.arrivals() if not a.is_distractor]
+    if not stale:
+        return arrivals[-1].position if arrivals else 0
+    return next((a.position for a in arrivals if a.state_index == stale[0]), 0)
 
 
 def _stale_rows(db, t: Trajectory, run_id: str, fact_ids: list[str]) -> list[StaleFactRow]:

@@ -8,6 +8,7 @@ from typing import Iterable
 import sqlite_utils
 
 from engine.corpus import CATEGORY_NAMES, Corpus
+from engine.store import loads
 from engine.views.common import REFERENCE_SYSTEMS, _scores_table, quadrant
 
 
@@ -20,10 +21,33 @@ class RunSummary:
     documents: int
     facts: int
     scored: bool
+    standin: bool = False
+    """Written by the offline stand-in model (no LLM): its variants ignore their prompts."""
 
     @property
     def reference(self) -> bool:
         return self.system in REFERENCE_SYSTEMS
+
+    @property
+    def label(self) -> str:
+        """The system as the app names it: 'A (stand-in)' for a stand-in run."""
+        return system_label(self.system, self.standin)
+
+
+STANDIN = "stand-in"
+
+
+def system_label(system: str, standin: bool) -> str:
+    return f"{system} ({STANDIN})" if standin else system
+
+
+def _standin(manifest: str | None) -> bool:
+    """The manifest names the stand-in backend for a write-path model role."""
+    try:
+        models = (loads(manifest, {}) or {}).get("models") or {}
+    except ValueError:
+        return False
+    return any(isinstance(m, dict) and m.get("backend") == "standin" for m in models.values())
 
 
 @dataclass(frozen=True)
@@ -64,8 +88,23 @@ def list_runs(db: sqlite_utils.Database) -> list[RunSummary]:
     scored = set(_scores_table(db))
     return [RunSummary(r["run_id"], r["system"] or "?", r["status"] or "", r["created_at"] or "",
                        docs.get(r["run_id"], 0), facts.get(r["run_id"], 0),
-                       any(k[0] == r["run_id"] for k in scored))
+                       any(k[0] == r["run_id"] for k in scored), _standin(r.get("manifest")))
             for r in db.query("SELECT * FROM runs ORDER BY created_at, run_id")]
+
+
+def run_labels(db: sqlite_utils.Database) -> dict[str, str]:
+    """run id -> the system as the app names it ('A (stand-in)' for stand-in runs)."""
+    return {r.run_id: r.label for r in list_runs(db)}
+
+
+def standin_twins(db: sqlite_utils.Database, runs: list[RunSummary] | None = None) -> list[tuple[str, str]]:
+    """Pairs of stand-in runs (systems in run order) whose stores hold exactly the same fact texts:
+    the stand-in ignores the prompt, so A and B (B = A without its bias lines) come out identical."""
+    runs = [r for r in (runs if runs is not None else list_runs(db)) if r.standin]
+    stores = {r.run_id: frozenset((f["trajectory_id"], f["text"], f["status"]) for f in db.query(
+        "SELECT trajectory_id, text, status FROM facts WHERE run_id=?", [r.run_id])) for r in runs}
+    return [(a.system, b.system) for i, a in enumerate(runs) for b in runs[i + 1:]
+            if stores[a.run_id] and stores[a.run_id] == stores[b.run_id]]
 
 
 def _count_by_run(db: sqlite_utils.Database, table: str) -> dict[str, int]:
@@ -86,7 +125,7 @@ def trajectory_rows(db: sqlite_utils.Database, corpus: Corpus,
         for t in corpus.trajectories:
             intrinsic, extrinsic = scores.get((run.run_id, t.id), (None, None))
             rows.append(TrajectoryRow(
-                run.run_id, run.system, t.id, t.title, t.category, t.difficulty, t.trajectory_type,
+                run.run_id, run.label, t.id, t.title, t.category, t.difficulty, t.trajectory_type,
                 done.get((run.run_id, t.id), 0), sum(1 for _ in t.arrivals()), intrinsic, extrinsic))
     return rows
 

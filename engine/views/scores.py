@@ -47,3 +47,21 @@ def full_vs_filter_diff(db, run_id: str, scoring: str | None = None) -> RulerDif
     return RulerDiff("full", "filter", diff.counts(), [
         MovedVerdict(m["change"], m["trajectory_id"], m["item"], m["text"] or "", m["from"] or "",
                      m["to"] or "") for m in diff.moved()])
+
+
+def stored_figures(db, run_id: str) -> tuple[object | None, RulerDiff | None]:
+    """(RunReport, RulerDiff) of a run's latest scoring as stored at score time
+    (engine.scoring.figures); (None, None) when the run is not scored or its figures are not stored
+    (scored before they were kept, or an override made them stale)."""
+    from engine.scoring import figures
+
+    scoring = latest_scoring(db, run_id)
+    if scoring is None:
+        return None, None
+    stored = figures.load(db, run_id, scoring)
+    report, diff = stored.get("report"), stored.get("ruler_diff")
+    if diff is not None:
+        diff = RulerDiff("full", "filter", diff["counts"], [
+            MovedVerdict(m["change"], m["trajectory_id"], m["item"], m["text"] or "", m["from"] or "",
+                         m["to"] or "") for m in diff["moved"]])
+    return report, diff

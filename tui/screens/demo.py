@@ -148,7 +148,9 @@ while its answers scored ≥ 0.5 — from the current run if it has one, else fr
         if stop is None:
             self.notify(f"no {quadrant} case in this database", severity="warning")
             return
-        self.post_message(OpenTrajectory(stop.run_id, stop.trajectory_id))
+        from tui.screens.side_by_side import open_position
+
+        self.post_message(OpenTrajectory(stop.run_id, stop.trajectory_id, open_position(stop)))
 
     def action_side_by_side(self) -> None:
         from tui.screens.side_by_side import SideBySideScreen

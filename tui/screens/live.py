@@ -17,6 +17,7 @@ from textual.worker import Worker, WorkerState
 
 from engine.memory.reference import ORACLES
 from engine.store import open_db
+from engine import views
 from engine.views import replay_label, short_id
 from tui.messages import RunsChanged
 from tui.progress import Advanced, FactWritten, MessageProgress, Note, PhaseFinished, PhaseStarted
@@ -211,10 +212,18 @@ each applied decision appears in the log as it is written.
     @on(FactWritten)
     def _fact(self, m: FactWritten) -> None:
         self.facts_seen += 1
-        line = Text(f"{m.trajectory_id} #{m.position} ", "dim")
+        line = literal(f"{self.system_of(m.run_id):<16} ", "bold")  # the system column
+        line.append(f"{m.trajectory_id} doc {m.position + 1} ", "dim")
         line.append(m.operation, OP_STYLE.get(m.operation, ""))
         line.append_text(literal(f" {short_id(m.fact_id or '')} {m.text}"))
         self.query_one(RichLog).write(line)
+
+    def system_of(self, run_id: str) -> str:
+        """'A (stand-in)' for a run written offline; the system name otherwise (cached per run)."""
+        labels = getattr(self, "_labels", {})
+        if run_id not in labels:
+            labels = self._labels = views.run_labels(self.app.ctx.db)
+        return labels.get(run_id) or run_id.split("-", 1)[0]
 
     @on(PhaseFinished)
     def _finished(self, m: PhaseFinished) -> None:

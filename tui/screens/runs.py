@@ -79,10 +79,11 @@ looks better than the answers) and the quadrant.
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.focus()
+        # the scores and the quadrant before type and docs: at 100 columns they stay on screen
         for label, key in [("system", "system"), ("trajectory", "trajectory"), ("cat", "category"),
-                           ("diff", "difficulty"), ("type", "type"), ("docs", "docs"),
-                           ("intrinsic", "intrinsic"), ("extrinsic", "extrinsic"), (views.DELTA_LABEL, "delta"),
-                           ("quadrant", "quadrant")]:
+                           ("diff", "difficulty"), ("intrinsic", "intrinsic"), ("extrinsic", "extrinsic"),
+                           (views.DELTA_LABEL, "delta"), ("quadrant", "quadrant"), ("type", "type"),
+                           ("docs", "docs")]:
             table.add_column(label, key=key)
         self.reload()
 
@@ -106,6 +107,12 @@ looks better than the answers) and the quadrant.
         text = Text()
         if ctx.banner:
             text.append(ctx.banner + "\n", style="bold yellow")
+        if any(r.standin for r in self.runs):
+            text.append("(stand-in) runs were written offline by the stand-in model, not an LLM: "
+                        "it ignores the variant's prompt\n", "yellow")
+            for a, b in views.standin_twins(ctx.db, self.runs):
+                text.append(f"{a} and {b} (stand-in) wrote identical stores: the stand-in ignores "
+                            "the prompt lines that tell them apart\n", "yellow")
         if not self.runs:
             text.append("no runs in this database yet — `seorap run` or the live view (6)", "dim")
         elif not any(r.scored for r in self.runs):
@@ -127,7 +134,10 @@ looks better than the answers) and the quadrant.
         rows = self.shown()
         self._fill_generation += 1
         self._add(rows[:FIRST_CHUNK])
-        self.query_one("#filters", Static).update(self._filter_line(len(rows)))
+        line = self._filter_line(len(rows))
+        if not rows and self.rows:
+            line.append("  — no trajectory matches: x clears the filters", "bold yellow")
+        self.query_one("#filters", Static).update(line)
         if len(rows) > FIRST_CHUNK:
             self._fill_later(rows, FIRST_CHUNK, self._fill_generation)
 
@@ -148,11 +158,10 @@ looks better than the answers) and the quadrant.
     def _cells(self, r: views.TrajectoryRow) -> list:
         q = r.quadrant
         delta = Text("—", "dim") if r.delta is None else Text(f"{r.delta:+.2f}")
-        return [literal(r.system), one_line(r.trajectory_id, 34), literal(r.category),
-                literal(r.difficulty), literal(r.trajectory_type),
-                Text(f"{r.documents_done}/{r.documents_total}"), score(r.intrinsic),
-                score(r.extrinsic), delta,
-                Text(q, QUADRANT_STYLE.get(q, "")) if q else Text("not scored", "dim")]
+        return [literal(r.system), one_line(r.trajectory_id, 28), literal(r.category),
+                literal(r.difficulty), score(r.intrinsic), score(r.extrinsic), delta,
+                Text(q, QUADRANT_STYLE.get(q, "")) if q else Text("not scored", "dim"),
+                literal(r.trajectory_type), Text(f"{r.documents_done}/{r.documents_total}")]
 
     def _filter_line(self, count: int) -> Text:
         parts = [f"{k}={v}" for k, v in self.filters.items() if v]
@@ -173,7 +182,7 @@ looks better than the answers) and the quadrant.
 
     def action_cycle(self, name: str) -> None:
         options = {"category": CATEGORIES, "difficulty": DIFFICULTIES, "quadrant": QUADRANTS,
-                   "system": [None, *dict.fromkeys(r.system for r in self.runs)]}[name]
+                   "system": [None, *dict.fromkeys(r.label for r in self.runs)]}[name]
         self.filters[name] = _cycle(options, self.filters[name])
         self.refresh_table()
 

@@ -42,10 +42,11 @@ def _value_ci(value, iv) -> str:
     return f"{value:.2f} [{iv.ci_low:.2f}, {iv.ci_high:.2f}]"
 
 
-def agreement_text(report) -> Text:
+def agreement_text(report, label: str | None = None) -> Text:
     a = report.aggregate
     text = Text()
-    text.append_text(literal(f"{report.system}  ({report.run_id}, scoring {report.scoring})\n", "bold"))
+    text.append_text(literal(f"{label or report.system}  ({report.run_id}, scoring {report.scoring})\n",
+                             "bold"))
     text.append(f"intrinsic {_ci(a.intrinsic)}   extrinsic {_ci(a.extrinsic)}   "
                 f"filter@θ {_ci(a.intrinsic_filter)}\n")
     text.append(f"MAD {_value_ci(a.mad, a.mad_ci)}   DivRate {figure(a.div_rate)}   signed mean "
@@ -72,6 +73,16 @@ def similarity_text(s) -> Text:
                 "red" if (s.matched_dropped or 0) >= 0.5 else "")
     text.append(f"; suggested threshold {figure(s.suggested_threshold)}")
     return text
+
+
+def overlap_counts(points: list[tuple[float, float]]) -> list[tuple[float, float, int]]:
+    """(x, y, how many) per distinct spot (two decimals): eleven trajectories at (1.00, 1.00) are
+    one marker counted ×11, not one dot that looks like one trajectory."""
+    spots: dict[tuple[float, float], int] = {}
+    for x, y in points:
+        key = (round(x, 2), round(y, 2))
+        spots[key] = spots.get(key, 0) + 1
+    return [(x, y, k) for (x, y), k in spots.items()]
 
 
 def _sd(mean, sd) -> str:
@@ -147,7 +158,26 @@ n ≥ 2), intrinsic and extrinsic per category and difficulty with 95% CIs, and 
 moved between the `full` and `filter` judge views (newly credited / penalised, listed). Last: every
 run side by side.
 
-- **v** next run, **Enter** on a run row selects it, **r** recompute
+- **v** next run, **Enter** on a run row selects it, **r** re-read the stored figures
+
+The figures are computed when a run is scored and stored with it; a run scored before that (or
+changed by an override) is computed in the background, with a placeholder meanwhile.
+
+### Words
+- *intrinsic*: how much of the expected store the memory holds (mean judged coverage of the
+  expected claims over the states); *extrinsic*: the judged score of the answers given from it
+- *Δ (int−ext)*: intrinsic − extrinsic, positive when the store looks better than the answers
+- *MAD*: mean absolute difference |intrinsic − extrinsic| over trajectories
+- *DivRate*: share of trajectories whose |difference| exceeds 0.15 (the two scores diverge)
+- *κ* (Cohen's kappa): agreement of pass/fail at 0.5 between the two scores beyond chance
+  (1 = always agree, 0 = no better than chance, below 0 = worse)
+- *Pearson r*: linear correlation of the two scores over trajectories
+- *UDR* (update detection rate): among states that should update or supersede, the share where
+  the store changed
+- *FUR* (false update rate): among states that only restate facts, the share where the store
+  was rewritten anyway
+- *filter@θ*: the judge sees only facts whose cosine with the claim exceeds θ
+- *n*: trajectories in a group; 95% CIs come from resampling trajectories (cluster bootstrap)
 """
 
     BINDINGS = [Binding("v", "next_run", "next run"), Binding("r", "reload", "recompute")]
@@ -179,18 +209,40 @@ run side by side.
         self.reload()
 
     def reload(self) -> None:
-        self.query_one("#scores-status", Static).update(Text("computing score cards…", "dim"))
-        self.compute()
+        """Read the figures stored at score time (instant); runs scored before they were stored
+        (or after an override) are computed in a worker, with a placeholder meanwhile."""
+        ctx = self.app.ctx
+        self.reports, self.diffs, missing = [], {}, []
+        self.labels = views.run_labels(ctx.db)
+        for run in views.list_runs(ctx.db):
+            report, diff = views.stored_figures(ctx.db, run.run_id)
+            if report is not None:
+                self.reports.append(report)
+                self.diffs[run.run_id] = diff
+            elif run.scored:
+                missing.append(run.run_id)
+        self._select()
+        self.draw()
+        if missing:
+            self.query_one("#scores-status", Static).update(Text(
+                f"computing score cards for {len(missing)} run(s) scored before their figures were "
+                "stored (or changed by an override)…", "dim"))
+            self.compute(missing)
+
+    def _select(self) -> None:
+        sel = self.app.ctx.selection.run_id
+        ids = [r.run_id for r in self.reports]
+        self.current = ids.index(sel) if sel in ids else 0
 
     def action_reload(self) -> None:
         self.reload()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="scores",
           description="score cards")
-    def compute(self) -> list:
+    def compute(self, run_ids: list[str]) -> tuple:
         ctx = self.app.ctx
         db = open_db(ctx.db_path) if ctx.db_path else ctx.db
-        reports = [r for r in (views.run_report(db, run.run_id) for run in views.list_runs(db)) if r]
+        reports = [r for r in (views.run_report(db, rid) for rid in run_ids) if r]
         return reports, {r.run_id: views.full_vs_filter_diff(db, r.run_id, r.scoring) for r in reports}
 
     @on(Worker.StateChanged)
@@ -198,10 +250,11 @@ run side by side.
         if event.worker.group != "scores":
             return
         if event.state == WorkerState.SUCCESS:
-            self.reports, self.diffs = event.worker.result
-            sel = self.app.ctx.selection.run_id
-            ids = [r.run_id for r in self.reports]
-            self.current = ids.index(sel) if sel in ids else 0
+            reports, diffs = event.worker.result
+            order = {r.run_id: n for n, r in enumerate(views.list_runs(self.app.ctx.db))}
+            self.reports = sorted(self.reports + reports, key=lambda r: order.get(r.run_id, 0))
+            self.diffs.update(diffs)
+            self._select()
             self.draw()
         elif event.state == WorkerState.ERROR:
             self.query_one("#scores-status", Static).update(
@@ -213,10 +266,12 @@ run side by side.
             status.update(Text(f"no scored run — {views.NOT_SCORED}", "dim"))
             return
         report = self.reports[self.current]
-        status.update(literal(f"run {self.current + 1}/{len(self.reports)}: {report.system}", "bold"))
+        status.update(literal(f"run {self.current + 1}/{len(self.reports)}: "
+                              f"{self.labels.get(report.run_id, report.system)} · v next run · F1 "
+                              "explains MAD, DivRate, κ, UDR, FUR", "bold"))
         self._scatter(report)
         self._bars(report)
-        self.query_one("#agreement", Static).update(agreement_text(report))
+        self.query_one("#agreement", Static).update(agreement_text(report, self.labels.get(report.run_id)))
         self.query_one("#rulers", Static).update(rulers_text(report, self.diffs.get(report.run_id)))
         self._variants()
 
@@ -225,20 +280,30 @@ run side by side.
         plt = widget.plt
         plt.clear_data()
         plt.clear_figure()
-        plt.title("intrinsic × extrinsic (quadrants at 0.5)")
+        n = sum(1 for t in report.trajectories
+                if t.intrinsic.full is not None and t.extrinsic.compound is not None)
+        plt.title(f"n {n} · " + " ".join(f"{MARKERS[q]} {q}" for q in views.QUADRANTS)
+                  + " · ×k: k on one spot · lines at 0.5")
         plt.xlabel("intrinsic")
         plt.ylabel("extrinsic")
-        plt.xlim(-0.05, 1.05)
-        plt.ylim(-0.05, 1.05)
+        plt.xlim(-0.05, 1.15)
+        plt.ylim(-0.05, 1.15)
+        ticks = [0, 0.25, 0.5, 0.75, 1.0]
+        plt.xticks(ticks, [f"{t:g}" for t in ticks])
+        plt.yticks(ticks, [f"{t:g}" for t in ticks])
         plt.vline(0.5, "gray")
         plt.hline(0.5, "gray")
         for q in views.QUADRANTS:
-            pts = [(t.intrinsic.full, t.extrinsic.compound) for t in report.trajectories
-                   if t.quadrant == q and t.intrinsic.full is not None
-                   and t.extrinsic.compound is not None]
-            if pts:
-                plt.scatter([p[0] for p in pts], [p[1] for p in pts], marker=MARKERS[q],
-                            color=COLORS[q], label=f"{q} ({len(pts)})")
+            points = overlap_counts([(t.intrinsic.full, t.extrinsic.compound) for t in report.trajectories
+                                     if t.quadrant == q and t.intrinsic.full is not None
+                                     and t.extrinsic.compound is not None])
+            if not points:
+                continue
+            plt.scatter([p[0] for p in points], [p[1] for p in points], marker=MARKERS[q],
+                        color=COLORS[q])  # no legend box (it hid points): the title names markers
+            for x, y, k in points:
+                if k > 1:  # points on the same spot are counted, not drawn over each other
+                    plt.text(f"×{k}", x + 0.04, y, color=COLORS[q])
         widget.refresh()
 
     def _bars(self, report) -> None:
@@ -251,12 +316,19 @@ run side by side.
         if not names:
             widget.refresh()
             return
-        # width < 1 leaves a gap between groups (one pair of bars per category/difficulty, named
-        # on the x axis); the headroom above 1.0 keeps the legend off the bars
-        plt.multiple_bar(names, [[groups[n].intrinsic or 0 for n in names],
-                                 [groups[n].extrinsic or 0 for n in names]],
-                         labels=["intrinsic", "extrinsic"], color=["cyan", "orange"], width=BAR_WIDTH)
-        plt.title("per category and difficulty (mean)")
+        # width < 1 leaves a gap between groups; no legend box (it covered the bars on small
+        # terminals): the title names the colours; each bar carries its value, each group its n
+        labels = [f"{name} n{groups[name].n}" for name in names]
+        ins = [groups[n].intrinsic or 0 for n in names]
+        ext = [groups[n].extrinsic or 0 for n in names]
+        plt.multiple_bar(labels, [ins, ext], color=["cyan", "orange"], width=BAR_WIDTH)
+        if widget.size.width >= 11 * len(names):  # room for a value over each bar
+            for i, (a, b) in enumerate(zip(ins, ext), 1):
+                plt.text(f"{a:.2f}", i - BAR_WIDTH / 4, a + 0.04, color="cyan", alignment="center")
+                plt.text(f"{b:.2f}", i + BAR_WIDTH / 4, b + 0.12, color="orange", alignment="center")
+        else:
+            plt.xlabel("too narrow for values on the bars: they are listed under Rulers")
+        plt.title("mean per category and difficulty: intrinsic (cyan) · extrinsic (orange)")
         plt.ylim(0, 1.3)
         plt.yticks([0, 0.25, 0.5, 0.75, 1.0])
         widget.refresh()
@@ -266,7 +338,8 @@ run side by side.
         table.clear()
         for r in self.reports:
             a = r.aggregate
-            table.add_row(literal(r.system), Text(_ci(a.intrinsic)), Text(_ci(a.extrinsic)),
+            table.add_row(literal(self.labels.get(r.run_id, r.system)), Text(_ci(a.intrinsic)),
+                          Text(_ci(a.extrinsic)),
                           Text(figure(a.mad)), Text(figure(a.div_rate)), Text(figure(a.pearson_r)),
                           Text(figure(a.kappa)),
                           *[Text(str(a.quadrants.get(q, 0)), COLORS[q]) for q in views.QUADRANTS],

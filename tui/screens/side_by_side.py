@@ -23,7 +23,7 @@ CASES = ("compensation", "bottleneck")
 
 def stale_note(case: views.StaleCase) -> Text:
     """Under "no compensation case": the stale-fact case the tour offers instead, named, so the
-    two views agree (its panel stays empty: it is not a compensation case; c opens it)."""
+    two views agree; its store and claims fill the panel below; c opens it at the stale step."""
     text = Text("\noffered instead (not a compensation case): the stale-fact case ", "bold black on yellow")
     text.append_text(literal(f" {case.system} · {case.trajectory_id}", "bold"))
     text.append(f"  intrinsic {figure(case.intrinsic)} · extrinsic {figure(case.extrinsic)}")
@@ -85,9 +85,10 @@ expected claims of the final state with the judge's verdicts, under the run's ow
             self.stale = views.stale_case(ctx.db, ctx.corpus, ctx.selection.run_id)
         for q in CASES:
             stop = self.stops.get(q)
+            case = stop if stop is not None else (self.stale if q == "compensation" else None)
             step = None
-            if stop is not None:
-                step = views.step_view(ctx.db, ctx.corpus, stop.run_id, stop.trajectory_id, 10**6,
+            if case is not None:  # the stale-fact case fills the left panel when it stands in
+                step = views.step_view(ctx.db, ctx.corpus, case.run_id, case.trajectory_id, 10**6,
                                        ctx.selection.judge_mode)
                 self.query_one(f"#side-{q}-store", StoreTable).step = step
                 self.query_one(f"#side-{q}-claims", ClaimsTable).step = step
@@ -104,4 +105,10 @@ expected claims of the final state with the judge's verdicts, under the run's ow
             self.notify(f"no {quadrant} case in this database", severity="warning")
             return
         self.app.pop_screen()
-        self.app.post_message(OpenTrajectory(stop.run_id, stop.trajectory_id))
+        self.app.post_message(OpenTrajectory(stop.run_id, stop.trajectory_id, open_position(stop)))
+
+
+def open_position(case) -> int:
+    """Where `c`/`b` open the stepper: the stale-fact case at its first stale document, a quadrant
+    case at its last document (the final store the scores judge)."""
+    return getattr(case, "position", None) if isinstance(case, views.StaleCase) else 10**6
