@@ -1,5 +1,5 @@
-"""Benchmark: the app's first paint and step latency (SPEC §8: first paint < 1 s; a step < 50 ms on
-the bundled corpus and < 100 ms on the 100× corpus).
+"""Benchmark: the app's first paint, step latency and every view key (first paint < 1 s; every key
+≤ 100 ms p95, median ≤ 50 ms, on the bundled and the 100× corpus; docs/benchmarks.md).
 
     python bench/app_latency.py [--scale 100] [--steps 30]
 
@@ -100,20 +100,75 @@ async def steps_of(pilot, app, steps: int, frames: list) -> dict:
             "step_view_median_ms": statistics.median(views_ms), "step_view_p95_ms": q(views_ms, 0.95)}
 
 
+ROUND = [("2", "2 stepper"), ("right", "→ step"), ("left", "← step"), ("j", "j judge"),
+         ("j", "j judge"), ("3", "3 questions"), ("4", "4 score cards"), ("v", "v next run"),
+         ("5", "5 compare"), ("7", "7 tour"), ("s", "s side by side"), ("escape", "Esc back"),
+         ("6", "6 live"), ("1", "1 runs"), ("enter", "Enter trajectory")]
+"""One round of view keys, pressed in order from the runs view; `bench_keys` repeats it."""
+
+
+async def keys_of(pilot, app, frames: list, rounds: int) -> dict[str, list[float]]:
+    """Per key label: milliseconds from the key press to the last frame drawn for it (the first
+    round includes each view's first mount). Workers started by a key (compare, older score cards)
+    are not waited for: the key's budget is the placeholder on screen."""
+    out: dict[str, list[float]] = {}
+    for _ in range(rounds):
+        for key, label in ROUND:
+            frames.clear()
+            t0 = time.perf_counter()
+            await pilot.press(key)
+            await pilot.pause()
+            out.setdefault(label, []).append(((frames[-1][0] if frames else t0) - t0) * 1000)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    return out
+
+
+async def measure_keys(db_path: Path, corpus_dir: Path, run_id: str, rounds: int,
+                       size=(160, 45)) -> dict[str, list[float]]:
+    from engine.corpus import load_corpus
+    from tui.factory import make_app
+
+    app = make_app(db_path, run_id=run_id, corpus=load_corpus(corpus_dir))
+    frames = record_frames(app)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        return await keys_of(pilot, app, frames, rounds)
+
+
+def p95(xs: list[float]) -> float:
+    return sorted(xs)[min(len(xs) - 1, int(0.95 * len(xs)))]
+
+
+def bench_keys(corpus_dir: Path, db_path: Path, run_id: str, rounds: int, size) -> dict[str, tuple]:
+    """label -> (median, p95, max) over the rounds."""
+    got = asyncio.run(measure_keys(db_path, corpus_dir, run_id, rounds, size))
+    return {k: (statistics.median(v), p95(v), max(v)) for k, v in got.items()}
+
+
 def bench(corpus_dir: Path, tmp: Path, name: str, steps: int, score: bool) -> dict:
     db_path = tmp / f"{name}.db"
     t0 = time.perf_counter()
     run_id = build(corpus_dir, db_path, score)
     result = asyncio.run(measure(db_path, corpus_dir, run_id, steps))
     result["build_s"] = time.perf_counter() - t0
+    result["keys"] = bench_keys(corpus_dir, db_path, run_id, ROUNDS, (160, 45))
+    result["keys_small"] = bench_keys(corpus_dir, db_path, run_id, ROUNDS, (100, 30))
     return result
 
 
+ROUNDS = 20
+
+
 def main() -> None:
+    global ROUNDS
     parser = argparse.ArgumentParser()
     parser.add_argument("--scale", type=int, default=100)
     parser.add_argument("--steps", type=int, default=30)
+    parser.add_argument("--rounds", type=int, default=ROUNDS,
+                        help="rounds of the view keys (p95 over them; the first round is cold)")
     args = parser.parse_args()
+    ROUNDS = args.rounds
     print(machine())
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -129,6 +184,17 @@ def main() -> None:
     print("|---" * (len(keys) + 1) + "|")
     for name, r in rows.items():
         print(f"| {name} | " + " | ".join(f"{r[k]:.1f}" for k in keys) + " |")
+    print()
+    print(f"Every view key, ms from press to its last frame ({ROUNDS} rounds; median / p95 / max)")
+    print("| key | " + " | ".join(f"{n} 160×45 | {n} 100×30" for n in rows) + " |")
+    print("|---" * (2 * len(rows) + 1) + "|")
+    for label in rows[next(iter(rows))]["keys"]:
+        cells = []
+        for r in rows.values():
+            for size in ("keys", "keys_small"):
+                med, q95, top = r[size][label]
+                cells.append(f"{med:.0f} / **{q95:.0f}** / {top:.0f}")
+        print(f"| {label} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

@@ -45,6 +45,8 @@ async def test_compare_lists_flipped_facts(ref):
     app = make_app(path, run_id=ids["oracle"])
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("5")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
         title = str(app.screen.query_one("#compare-title").content)
         assert "flipped" in title
         await pilot.press("k", "k", "k")  # facts only

@@ -51,6 +51,19 @@ class SeorapApp(App):
         self.sub_title = str(self.ctx.db_path or ":memory:")
         if self.ctx.probe_ollama:
             self.call_after_refresh(self.probe_ollama)
+        self.set_timer(0.3, self.warm_views)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="warm", description="warm views")
+    def warm_views(self) -> None:
+        """Import every view's module (plotext, the scoring report...) after the first paint, so the
+        first press of 4 or 7 does not pay for imports (every key ≤ 100 ms)."""
+        import importlib
+
+        for _, _, target in VIEWS.values():
+            importlib.import_module(target.split(":")[0])
+        for module in ("tui.screens.side_by_side", "tui.screens.fact_history", "tui.screens.help",
+                       "engine.scoring.report", "engine.scoring.figures"):
+            importlib.import_module(module)
 
     def live_config(self):
         """The Config live runs use (ctx.live_config, else load_config())."""

@@ -12,7 +12,7 @@ Text in these views is untrusted document/model text; the app renders it literal
 from __future__ import annotations
 
 from engine.views.common import (  # noqa: F401
-    bigrams, columns, containment, DELTA_LABEL, has_rows, human_overrides, JUDGE_MODES,
+    bigrams, columns, containment, DELTA_LABEL, has_rows, human_overrides, item_label, JUDGE_MODES,
     latest_scoring, MARKS, NOT_SCORED, quadrant, QUADRANTS, REFERENCE_SYSTEMS, score_cards,
     _scores_table,
 )

@@ -103,3 +103,15 @@ def human_overrides(db, verdict_ids: list[str]) -> dict[str, dict]:
     marks = ",".join("?" * len(verdict_ids))
     return {r["verdict_id"]: r for r in db.query(
         f"SELECT * FROM overrides WHERE verdict_id IN ({marks}) ORDER BY id", verdict_ids)}
+
+
+def item_label(item: str) -> str:
+    """A stored item id in words, counted from 1: 's2/c0' → 'state 3, claim 1',
+    'compound/0' → 'compound question 1', 'single/1' → 'single question 2'."""
+    m = re.fullmatch(r"s(\d+)/c(\d+)", item or "")
+    if m:
+        return f"state {int(m[1]) + 1}, claim {int(m[2]) + 1}"
+    m = re.fullmatch(r"(compound|single)/(\d+)", item or "")
+    if m:
+        return f"{m[1]} question {int(m[2]) + 1}"
+    return item or ""

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
+from textual.worker import Worker, WorkerState
 
 from engine import views
+from engine.store import open_db
 from tui.text import literal, one_line
 from tui.widgets.claims_table import VERDICT_STYLE
 
@@ -60,27 +63,63 @@ differs, and final active facts held by only one run.
         return [r.run_id for r in views.list_runs(self.app.ctx.db)]
 
     def show(self) -> None:
-        ctx, sel = self.app.ctx, self.app.ctx.selection
+        """Pick the two runs now; the flips are computed in a background worker (two arbitrary runs
+        of a large corpus take seconds) with a placeholder on screen meanwhile."""
+        sel = self.app.ctx.selection
         runs = self._runs()
         title = self.query_one("#compare-title", Static)
+        self.query_one(DataTable).clear()
         if len(runs) < 2:
             title.update(Text("compare needs two runs in this database", "dim"))
             return
         a = sel.run_id if sel.run_id in runs else runs[0]
         if sel.compare_run_id not in runs or sel.compare_run_id == a:
             sel.compare_run_id = runs[(runs.index(a) + 1) % len(runs)]
-        flips = views.compare_runs(ctx.db, ctx.corpus, a, sel.compare_run_id, sel.judge_mode)
+        self.pair = (a, sel.compare_run_id, sel.judge_mode)
+        labels = views.run_labels(self.app.ctx.db)
+        self.names = (labels.get(a, a), labels.get(sel.compare_run_id, sel.compare_run_id))
+        text = literal(f"A = {self.names[0]} ({a})   B = {self.names[1]} ({sel.compare_run_id})", "bold")
+        text.append("   comparing…", "dim")
+        title.update(text)
+        self.flips = None
+        self.compute(*self.pair)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="compare", description="compare")
+    def compute(self, a: str, b: str, judge_mode: str):
+        ctx = self.app.ctx
+        db = open_db(ctx.db_path) if ctx.db_path else ctx.db
+        return (a, b, judge_mode), views.compare_runs(db, ctx.corpus, a, b, judge_mode)
+
+    @on(Worker.StateChanged)
+    def _computed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "compare":
+            return
+        if event.state == WorkerState.SUCCESS:
+            pair, flips = event.worker.result
+            if pair == self.pair:  # a newer pick owns the screen otherwise
+                self.flips = flips
+                self.fill()
+        elif event.state == WorkerState.ERROR:
+            self.query_one("#compare-title", Static).update(
+                literal(f"compare failed: {event.worker.error}", "bold red"))
+
+    def fill(self) -> None:
+        a, b, judge_mode = self.pair
+        flips = self.flips or []
         shown = [f for f in flips if self.kind is None or f.kind == self.kind]
-        text = literal(f"A = {a}   B = {sel.compare_run_id}", "bold")
+        text = literal(f"A = {self.names[0]} ({a})   B = {self.names[1]} ({b})", "bold")
         counts = {k: sum(1 for f in flips if f.kind == k) for k in ("claim", "question", "fact")}
-        text.append(f"   flipped: {counts['claim']} claims ({sel.judge_mode}), "
+        text.append(f"   flipped: {counts['claim']} claims ({judge_mode}), "
                     f"{counts['question']} questions, {counts['fact']} facts held by one side"
                     + (f" · showing {self.kind}" if self.kind else ""), "dim")
-        title.update(text)
+        if not shown:
+            text.append("\nnothing flipped between these two runs" + (" for this kind (k)" if
+                        self.kind and flips else ""), "bold yellow")
+        self.query_one("#compare-title", Static).update(text)
         table = self.query_one(DataTable)
         table.clear()
         for n, f in enumerate(shown):
-            table.add_row(literal(f.trajectory_id), Text(f.kind), literal(f.item), _cell(f.a),
+            table.add_row(literal(f.trajectory_id), Text(f.kind), literal(views.item_label(f.item)), _cell(f.a),
                           _cell(f.b), one_line(f.text, 100), key=f"{n}\t{f.trajectory_id}")
 
     def action_cycle(self, which: str) -> None:
@@ -103,7 +142,8 @@ differs, and final active facts held by only one run.
 
     def action_kind(self) -> None:
         self.kind = self.KINDS[(self.KINDS.index(self.kind) + 1) % len(self.KINDS)]
-        self.show()
+        if getattr(self, "flips", None) is not None:
+            self.fill()  # the same flips, another kind: nothing to recompute
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         from tui.messages import OpenTrajectory

@@ -68,7 +68,7 @@ def explain_stale(case: views.StaleCase, current_run: str | None) -> Text:
         text.append("\n")
     text.append("\nThe answers, with the judge's verdicts:\n", "bold")
     for q in case.questions:
-        text.append_text(literal(f"  {q.item} ", "dim"))
+        text.append_text(literal(f"  {views.item_label(q.item)}: ", "dim"))
         text.append_text(literal(q.question))
         text.append("\n    → ")
         text.append_text(literal(q.answer or "(no answer stored)"))

@@ -24,7 +24,7 @@ def _verdict(label: str | None) -> Text:
 
 def render_detail(q: views.QuestionRow, top_k: int = 5) -> Text:
     text = Text()
-    text.append(f"{q.item}  ", "bold")
+    text.append(f"{views.item_label(q.item)}  ", "bold")
     text.append_text(literal(q.question, "bold"))
     text.append("\nexpected  ", "dim")
     text.append_text(literal(q.expected))

@@ -133,7 +133,8 @@ def moved_text(diff: views.RulerDiff | None, limit: int = 30) -> Text:
     text.append("\n")
     for m in diff.moved[:limit]:
         text.append(f"  {m.change:<11}", CHANGE_STYLE.get(m.change, ""))
-        text.append_text(literal(f" {m.before} → {m.after}  {m.trajectory_id} {m.item}  ", "dim"))
+        text.append_text(literal(f" {m.before} → {m.after}  {m.trajectory_id} {views.item_label(m.item)}  ",
+                                 "dim"))
         text.append_text(literal(m.text))
         text.append("\n")
     if len(diff.moved) > limit:
