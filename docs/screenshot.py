@@ -3,8 +3,9 @@
     python docs/screenshot.py
 
 Runs the offline reference systems on the bundled corpus into a temporary database, opens the
-stepper on oracle-stale · ko-c5-garam-db after the third document (stale facts in red), and saves
-an SVG at 160x45.
+stepper on oracle · ko-c4-late-memo at the late January memo (doc 3): the corpus's reason beside
+the system's operations, the late mark against the store's last change, and the lineage
+f0001 → f0003; saves an SVG at 160x45.
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ async def main() -> None:
     db = open_db(path)
     ids = run(load_corpus(bundled_corpus_path()), ["oracle", "oracle-stale", "oracle-merged"], db,
               offline=True)
-    app = make_app(path, run_id=ids[1], trajectory_id="ko-c5-garam-db")
+    app = make_app(path, run_id=ids[0], trajectory_id="ko-c4-late-memo")
     async with app.run_test(size=(160, 45)) as pilot:
-        await pilot.press("right", "right", "right")
+        await pilot.press("right", "right")
         app.sub_title = "runs.db"
         await app.workers.wait_for_complete()
         await pilot.pause()

@@ -163,3 +163,17 @@ async def test_q_quits_but_is_typed_inside_a_search(ref):
         await pilot.press("escape", "q")
         await pilot.pause()
     assert app.return_code == 0
+
+
+async def test_a_long_operation_log_shows_25_then_all_on_a(tmp_path):
+    from tui.widgets.operations import SHOWN_OPERATIONS, render_operations
+    from engine.views import Operation, StepView
+
+    ops = [Operation(f"o{n}", f"관찰 {n}", "status", [], "create", "create", "off", "", f"r/t/f{n:04d}",
+                     "", f"관찰 {n}") for n in range(40)]
+    step = StepView("r", "t", "title", "C1", "L1", "stable", 0, 0, [], "doc", "wiki", "a", "2026-01-01",
+                    True, "distractor", [], [], [], True, ops, [], [], [], "full", False)
+    text = render_operations(step).plain
+    assert f"{SHOWN_OPERATIONS}. 관찰 {SHOWN_OPERATIONS - 1}" in text and "26. " not in text
+    assert "15 more observations: a shows all" in text
+    assert "40. 관찰 39" in render_operations(step, show_all=True).plain

@@ -51,6 +51,7 @@ before → after with the changed words highlighted.
 - **j** toggle the judge view: `full` (the judge sees every active fact) vs `filter@θ` (only facts
   with cosine above θ; the `cosine` column shows each claim's best cosine and its fact)
 - **Enter** on a fact (or **f**) opens its history; **o** on a claim overrides its verdict
+- **a** the operation log shows every observation (the first 25 otherwise), again: back to 25
 - **/** search this trajectory: jumps to the first document (from the current one) whose text,
   or a fact written there, contains the words; **n** the next match
 - **[ / ]** previous / next trajectory of the same run, **Tab** moves between panes, **q** quits
@@ -73,6 +74,7 @@ before → after with the changed words highlighted.
         Binding("j", "judge", "judge mode"),
         Binding("f", "fact", "fact history"),
         Binding("o", "override", "override verdict"),
+        Binding("a", "all_operations", "all observations", show=False),
         Binding("left_square_bracket", "trajectory(-1)", "prev traj", show=False),
         Binding("right_square_bracket", "trajectory(1)", "next traj", show=False),
     ]
@@ -280,6 +282,12 @@ before → after with the changed words highlighted.
         if self.step and table.row_count:
             key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
             self.post_message(OpenFact(self.step.run_id, str(key)))
+
+    def action_all_operations(self) -> None:
+        """Render every observation of the step's log (the first 25 by default), or back."""
+        log = self.query_one(OperationLog)
+        log.show_all = not log.show_all
+        log.step = self.step
 
     def action_override(self) -> None:
         table = self.query_one(ClaimsTable)

@@ -164,7 +164,12 @@ def render_operation(n: int, op: Operation, step: StepView | None = None) -> Tex
     return text
 
 
-def render_operations(step: StepView) -> Text:
+SHOWN_OPERATIONS = 25
+"""Observations rendered per step unless all are asked for (a stand-in run can extract 60 from one
+document; rendering them all costs a step its latency budget)."""
+
+
+def render_operations(step: StepView, show_all: bool = False) -> Text:
     text = render_truth(step)
     text.append("Operation log", "bold")
     text.append(f"  ({len(step.operations)} observations)\n", "dim")
@@ -172,14 +177,19 @@ def render_operations(step: StepView) -> Text:
         text.append("this document has not been written yet in this run\n", "dim italic")
     for reason in step.failures:
         text.append_text(literal(f"write failure: {reason}\n", "bold red"))
-    for n, op in enumerate(step.operations, 1):
+    shown = step.operations if show_all else step.operations[:SHOWN_OPERATIONS]
+    for n, op in enumerate(shown, 1):
         text.append_text(render_operation(n, op, step))
+    if len(shown) < len(step.operations):
+        text.append(f"… {len(step.operations) - len(shown)} more observations: a shows all\n",
+                    "bold yellow")
     return text
 
 
 class OperationLog(TextPane):
     step: reactive[StepView | None] = reactive(None, always_update=True, init=False)
+    show_all = False
 
     def watch_step(self, step: StepView | None) -> None:
         if step is not None:
-            self.show_text(render_operations(step))
+            self.show_text(render_operations(step, self.show_all))
