@@ -17,7 +17,7 @@ from engine.views.common import (  # noqa: F401
     _scores_table,
 )
 from engine.views.runs import (  # noqa: F401
-    filter_rows, list_runs, replay_label, run_labels, RunSummary, standin_twins, STANDIN, system_label, SORT_KEYS, sort_rows, trajectory_rows, TrajectoryRow,
+    data_version, filter_rows, list_runs, replay_label, run_labels, RunSummary, standin_twins, STANDIN, system_label, SORT_KEYS, sort_rows, trajectory_rows, TrajectoryRow,
     _count_by_run,
 )
 from engine.views.doclines import (  # noqa: F401

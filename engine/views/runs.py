@@ -163,3 +163,13 @@ def replay_label(db, run_id: str) -> str:
     while f"{base}~{'replay' if n == 1 else f'replay-{n}'}" in taken:
         n += 1
     return "replay" if n == 1 else f"replay-{n}"
+
+
+def data_version(db: sqlite_utils.Database) -> tuple:
+    """A cheap signature of what the runs view shows (runs, written documents, score cards and
+    overrides): equal signatures mean nothing to reload."""
+    parts = [("runs", "run_id"), ("documents", "position"), ("scores", "created_at"),
+             ("overrides", "id")]
+    tables = set(db.table_names())
+    return tuple(tuple(next(db.query(f"SELECT COUNT(*) AS n, MAX([{col}]) AS m FROM [{t}]"), {}).values())
+                 if t in tables else None for t, col in parts)

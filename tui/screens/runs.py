@@ -91,12 +91,14 @@ looks better than the answers) and the quadrant.
         if self._fresh:  # on_mount has just loaded
             self._fresh = False
             return
-        self.reload()
+        if views.data_version(self.app.ctx.db) != getattr(self, "_version", None):
+            self.reload()  # coming back to an unchanged database keeps the table (1,200 rows at 100×)
 
     def reload(self) -> None:
         if not self.query("#banner"):  # a RunsChanged can arrive before compose; on_mount loads then
             return
         ctx = self.app.ctx
+        self._version = views.data_version(ctx.db)
         self.rows = views.trajectory_rows(ctx.db, ctx.corpus)
         self.runs = views.list_runs(ctx.db)
         self.query_one("#banner", Static).update(self._banner())
