@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from engine.scoring.tables import ensure_tables, now
+from engine.scoring.tables import drop_figures, ensure_tables, now
 
 KINDS = ("report", "ruler_diff")
 
@@ -37,8 +37,7 @@ def save(db, run_id: str, scoring: str) -> None:
 
 def drop(db, run_id: str) -> None:
     """Forget a run's stored figures (after an override changed them)."""
-    if "score_figures" in db.table_names():
-        db.execute("DELETE FROM score_figures WHERE run_id=?", [run_id])
+    drop_figures(db, run_id)
 
 
 def load(db, run_id: str, scoring: str) -> dict[str, object]:

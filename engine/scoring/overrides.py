@@ -14,7 +14,7 @@ from pathlib import Path
 from engine.scoring import metrics
 from engine.scoring.extrinsic import TOP_K
 from engine.scoring.stats import mean
-from engine.scoring.tables import ensure_tables, now
+from engine.scoring.tables import drop_figures, ensure_tables, now
 from engine.scoring.verdict import SCORES
 from engine.errors import UsageError
 
@@ -34,9 +34,7 @@ def add_override(db, verdict_id: str, label: str, reason: str, who: str | None =
     row = {"verdict_id": verdict_id, "run_id": rows[0]["run_id"], "label": label, "reason": reason,
            "who": who or default_who(), "at": now()}
     db["overrides"].insert(row)
-    from engine.scoring import figures
-
-    figures.drop(db, row["run_id"])  # the stored figures no longer hold
+    drop_figures(db, row["run_id"])  # the figures stored at score time no longer hold
     return row
 
 

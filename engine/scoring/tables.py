@@ -85,3 +85,9 @@ def row_id(*parts) -> str:
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def drop_figures(db, run_id: str) -> None:
+    """Forget a run's figures stored at score time (an override changed them)."""
+    if "score_figures" in db.table_names():
+        db.execute("DELETE FROM score_figures WHERE run_id=?", [run_id])
