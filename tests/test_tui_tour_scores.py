@@ -138,5 +138,5 @@ def test_moved_text_lists_each_moved_verdict():
                             views.MovedVerdict("penalised", "t2", "s1/c0", "claim two", "YES", "PARTIAL")])
     plain = moved_text(diff).plain
     assert "credited 1" in plain and "penalised 1" in plain and "unchanged 3" in plain
-    assert "NO → YES  t1 s0/c1  [b]claim one[/b]" in plain
-    assert "YES → PARTIAL  t2 s1/c0  claim two" in plain
+    assert "NO → YES  t1 state 1, claim 2  [b]claim one[/b]" in plain  # item ids in words
+    assert "YES → PARTIAL  t2 state 2, claim 1  claim two" in plain
