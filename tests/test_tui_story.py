@@ -177,3 +177,34 @@ async def test_a_long_operation_log_shows_25_then_all_on_a(tmp_path):
     assert f"{SHOWN_OPERATIONS}. 관찰 {SHOWN_OPERATIONS - 1}" in text and "26. " not in text
     assert "15 more observations: a shows all" in text
     assert "40. 관찰 39" in render_operations(step, show_all=True).plain
+
+
+def test_score_cards_read_the_figures_stored_at_score_time(ref):
+    from engine.scoring.overrides import add_override
+
+    path, ids = ref
+    db = open_db(path)
+    stored, diff = views.stored_figures(db, ids["oracle"])
+    fresh = views.run_report(db, ids["oracle"])
+    assert stored is not None and diff is not None
+    assert stored.aggregate.intrinsic == fresh.aggregate.intrinsic
+    assert stored.aggregate.mad == fresh.aggregate.mad
+    verdict = next(db.query("SELECT id FROM verdicts WHERE run_id=? LIMIT 1", [ids["oracle"]]))["id"]
+    add_override(db, verdict, "NO", "a person disagrees", who="test")
+    assert views.stored_figures(db, ids["oracle"]) == (None, None)  # stale: computed in a worker
+    assert views.stored_figures(db, ids["oracle-stale"])[0] is not None  # other runs keep theirs
+
+
+def test_stand_in_runs_are_labelled(tmp_path):
+    from engine.store import open_db as open_
+    from engine.store import dumps
+
+    db = open_(tmp_path / "s.db")
+    for run_id, system, backend in (("A-x", "A", "standin"), ("B-x", "B", "standin"),
+                                     ("A-y", "A", "ollama")):
+        db["runs"].insert({"run_id": run_id, "system": system, "created_at": run_id,
+                           "manifest": dumps({"models": {"synthesizer": {"backend": backend}}})})
+    db["facts"].insert_all([{"id": f"{r}/t/f1", "run_id": r, "trajectory_id": "t", "text": "같은 사실",
+                             "status": "active"} for r in ("A-x", "B-x", "A-y")])
+    assert views.run_labels(db) == {"A-x": "A (stand-in)", "B-x": "B (stand-in)", "A-y": "A"}
+    assert views.standin_twins(db) == [("A", "B")]
