@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, Field
 
-CATEGORIES = ("decision", "commitment", "milestone", "status", "preference", "plan", "issue", "figure")
-OPERATIONS = ("create", "update", "reinforce", "supersede")
+Category = Literal["decision", "commitment", "milestone", "status", "preference", "plan", "issue", "figure"]
+Operation = Literal["create", "update", "reinforce", "supersede"]
+CATEGORIES = get_args(Category)
+OPERATIONS = get_args(Operation)
 
 
 class ExtractedObservation(BaseModel):
     text: str
     """The observation as one self-contained sentence."""
-    category: Literal[CATEGORIES] = "status"
+    category: Category = "status"
     who: str = ""
     what: str = ""
     when: str = ""
@@ -27,7 +29,7 @@ class Extraction(BaseModel):
 
 
 class SynthesisChoice(BaseModel):
-    operation: Literal[OPERATIONS]
+    operation: Operation
     target: str = ""
     """Candidate label (F1, F2, ...) or "" for create."""
     text: str = ""

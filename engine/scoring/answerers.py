@@ -158,5 +158,6 @@ def make_answerer(config, client=None) -> Answerer:
     return LLMAnswerer(client, model)
 
 
-OFFLINE = {"reader": ReaderAnswerer, "extractive": ExtractiveAnswerer}
+OFFLINE: dict[str, type[ReaderAnswerer] | type[ExtractiveAnswerer]] = {
+    "reader": ReaderAnswerer, "extractive": ExtractiveAnswerer}
 """Offline answerers by the name used for ``models.answerer``."""

@@ -219,7 +219,7 @@ def benefit_tax(memory: Sequence[float | None], rag: Sequence[float | None],
                 right: float = 1.0) -> BenefitTax:
     """Per-question comparison against naive RAG; a question is 'right' when its score >= ``right``
     (YES by default). Questions with an unparseable verdict on either side are left out."""
-    counts = Counter()
+    counts: Counter[tuple[bool, bool]] = Counter()
     for m, r in zip(memory, rag):
         if m is None or r is None:
             continue

@@ -30,8 +30,8 @@ def build_report(db, run_ids: list[str] | None = None, *, scoring: str | None = 
     if not run_ids:
         run_ids = [r["run_id"] for r in db.query(
             "SELECT DISTINCT run_id FROM scores ORDER BY run_id")]
-    runs = [run_report(db, rid, scoring=scoring, resamples=resamples, seed=seed) for rid in run_ids]
-    runs = [r for r in runs if r is not None]
+    found = [run_report(db, rid, scoring=scoring, resamples=resamples, seed=seed) for rid in run_ids]
+    runs = [r for r in found if r is not None]
     return Report(created_at=now(), runs=runs, comparisons=_comparisons(runs))
 
 

@@ -86,7 +86,7 @@ def _moved(prev: dict, v: dict, change: str) -> dict:
             "rationale_before": prev["rationale"], "rationale_after": v["rationale"]}
 
 
-def select(db, run_id: str, scoring: str, *, setup: str | None = None) -> list[dict]:
+def select(db, run_id: str, scoring: str | None, *, setup: str | None = None) -> list[dict]:
     """Verdict rows of one run and scoring; with ``setup`` only the claims of that candidate mode,
     their mode blanked so that they match the claims of another mode."""
     sql = "SELECT * FROM verdicts WHERE run_id=? AND scoring=?"
@@ -111,7 +111,8 @@ def full_vs_filter(db, run_id: str, scoring: str) -> Diff:
 @dataclass(frozen=True)
 class Side:
     run_id: str
-    scoring: str
+    scoring: str | None
+    """None only when the run's scores hold no trajectory row (nothing was written)."""
     mode: str | None = None
     """``full`` / ``filter`` for claims of one mode; None for every verdict of the scoring."""
 

@@ -58,9 +58,8 @@ def histogram(matched: Sequence[float], unmatched: Sequence[float], bins: int = 
     lo, hi = float(pooled.min()), float(pooled.max())
     if hi == lo:
         lo, hi = lo - 0.05, hi + 0.05
-    edges = dict(bins=bins, range=(lo, hi))
-    m = np.histogram(np.asarray(matched, dtype=np.float64), **edges)[0]
-    u = np.histogram(np.asarray(unmatched, dtype=np.float64), **edges)[0]
+    m = np.histogram(np.asarray(matched, dtype=np.float64), bins=bins, range=(lo, hi))[0]
+    u = np.histogram(np.asarray(unmatched, dtype=np.float64), bins=bins, range=(lo, hi))[0]
     return Histogram(lo=lo, hi=hi, matched=[int(x) for x in m], unmatched=[int(x) for x in u])
 
 
@@ -160,7 +159,9 @@ class Pairs:
 def pairs_from_rows(rows: Iterable[dict]) -> Pairs:
     """Matched and unmatched pairs from full-mode claim verdict rows (``candidate`` = every active
     fact at the state, as JSON). UNPARSEABLE verdicts are skipped."""
-    matched, unmatched, how = [], [], set()
+    matched: list[tuple[str, str]] = []
+    unmatched: list[tuple[str, str]] = []
+    how: set[str] = set()
     for row in rows:
         if row["kind"] != "claim" or row["setup"] != "full" or row["label"] == "UNPARSEABLE":
             continue

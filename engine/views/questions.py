@@ -101,7 +101,8 @@ def live_questions_view(db, corpus: Corpus, run_id: str, trajectory_id: str, emb
         vectors = np.asarray(embedder.embed([f.text for f in facts]), dtype=np.float32)
         index = HybridIndex.from_settings([f.id for f in facts], [f.text for f in facts], vectors,
                                           settings)
-    qvecs = np.asarray(embedder.embed([q.question for q in qs]), dtype=np.float32) if qs else []
+    qvecs = (np.asarray(embedder.embed([q.question for q in qs]), dtype=np.float32) if qs
+             else np.zeros((0, 0), dtype=np.float32))
     out = []
     for q, qvec in zip(qs, qvecs):
         hits = index.explain(q.question, qvec) if index is not None else []

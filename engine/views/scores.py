@@ -12,8 +12,9 @@ def run_report(db, run_id: str, resamples: int | None = None):
     """The RunReport for one run (None when the run is not scored)."""
     from engine.scoring import report
 
-    kwargs = {} if resamples is None else {"resamples": resamples}
-    return report.run_report(db, run_id, **kwargs)
+    if resamples is None:
+        return report.run_report(db, run_id)
+    return report.run_report(db, run_id, resamples=resamples)
 
 
 @dataclass(frozen=True)
