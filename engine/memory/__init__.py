@@ -3,7 +3,7 @@
 A system is looked up by name: ``get_system("A", config)``; ``list_systems()`` names them all.
 Reference systems (oracle, oracle-stale, oracle-merged, raw) need no model. LLM variants are data:
 ``engine/variants/*.toml`` plus prompt files, and any ``*.toml`` under the directories given by
-``--variants-dir`` / ``config.variants_dirs``. A name may carry overrides of the variant's policy,
+``--variants-dir``. A name may carry overrides of the variant's policy,
 ``A:guard=merge,confidence=authors``.
 """
 
@@ -28,5 +28,4 @@ def get_system(name: str, config=None, variants_dirs: list[str | Path] | None = 
     from engine.memory.llm import LLMSystem
     from engine.memory.variants import resolve_variant
 
-    dirs = list(variants_dirs or []) + list(getattr(config, "variants_dirs", None) or [])
-    return LLMSystem(resolve_variant(name, dirs))
+    return LLMSystem(resolve_variant(name, list(variants_dirs or [])))

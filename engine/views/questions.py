@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from engine.corpus import Corpus
+from engine.models.base import Embedder
 from engine.retrieval import Hit
 from engine.store import facts_at, loads
 from engine.views.common import NOT_SCORED, has_rows, human_overrides, latest_scoring
@@ -77,8 +78,8 @@ def questions_view(db, run_id: str, trajectory_id: str, top_k: int = 5) -> Quest
     return QuestionsView(run_id, trajectory_id, True, out)
 
 
-def live_questions_view(db, corpus: Corpus, run_id: str, trajectory_id: str, embedder=None,
-                        settings=None) -> QuestionsView:
+def live_questions_view(db, corpus: Corpus, run_id: str, trajectory_id: str,
+                        embedder: Embedder | None = None, settings=None) -> QuestionsView:
     """The questions of a trajectory ranked live over the run's final active facts with
     engine.retrieval.HybridIndex.explain (BM25 / dense / hybrid / rank per fact), for a run with no
     stored retrievals. Answer-holding facts are those the scoring's lexical ruler relates to the
@@ -110,8 +111,7 @@ def live_questions_view(db, corpus: Corpus, run_id: str, trajectory_id: str, emb
                               related(q.answer, h.text)) for h in hits]
         out.append(QuestionRow(q.kind, q.item, q.question, q.answer, "", None, "", "", False,
                                ranking, {}, {}))
-    name = getattr(embedder, "name", type(embedder).__name__)
-    note = (f"ranking computed live over {len(facts)} active facts (embedder {name}); "
+    note = (f"ranking computed live over {len(facts)} active facts (embedder {embedder.name}); "
             f"answers and verdicts: {NOT_SCORED}")
     return QuestionsView(run_id, trajectory_id, False, out, note)
 
