@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from engine.corpus import Trajectory
+from engine.trajectory import Trajectory
 
 
 @dataclass(frozen=True)
@@ -70,9 +70,15 @@ def validate_files(files: list[Path]) -> ValidationReport:
     return report
 
 
-def validate_path(path: str | Path) -> ValidationReport:
-    from engine.corpus import corpus_files
+def corpus_files(path: Path) -> list[Path]:
+    """The trajectory files a corpus path names: a directory's ``*.json`` files, or the one file."""
+    path = Path(path)
+    if path.is_dir():
+        return sorted(p for p in path.glob("*.json") if p.is_file())
+    return [path]
 
+
+def validate_path(path: str | Path) -> ValidationReport:
     path = Path(path)
     if not path.exists():
         return ValidationReport(problems=[Problem(str(path), "$", "no such file or directory")])
