@@ -62,11 +62,9 @@ def ingest(corpus, system: str, db_path: Path, latency: float, concurrency: int,
 
 
 def scorer():
-    try:
-        from engine.config import load_config
-        from engine.scoring import score_run
-    except ImportError:
-        return None
+    from engine.config import load_config
+    from engine.scoring import score_run
+
     config = load_config(offline=True)
     return lambda db, run_id: score_run(db, run_id, config)
 
@@ -146,8 +144,6 @@ def main() -> None:
     corpus = load_corpus(args.corpus)
     print(f"corpus {args.corpus}: {len(corpus.trajectories)} trajectories, {docs_of(corpus)} documents")
     score = scorer()
-    if score is None:
-        print("scoring not available (engine.scoring.score_run): (e) skipped")
     with tempfile.TemporaryDirectory(prefix="seorap-bench-") as name:
         tmp = Path(name)
         small = subset(corpus, args.subset)
