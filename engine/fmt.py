@@ -11,3 +11,13 @@ def figure(value: float | None, missing: str = "—") -> str:
         return missing
     text = f"{value:.2f}"
     return "0.00" if text == "-0.00" else text
+
+
+def cell(value: object) -> str:
+    """A table cell of the report: a float with two decimals (sign kept, as the report always
+    wrote it), no value as "—", anything else as its text."""
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)

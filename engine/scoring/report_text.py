@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 
+from engine.fmt import cell as fmt
 from engine.scoring import similarity as sim
 from engine.scoring.report import COLUMNS, rows
 from engine.scoring.schema import Interval, Report, RunReport
@@ -22,14 +23,6 @@ def to_csv(report: Report) -> str:
     for row in rows(report):
         writer.writerow({k: "" if v is None else v for k, v in row.items()})
     return buf.getvalue()
-
-
-def fmt(value) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, float):
-        return f"{value:.2f}"
-    return str(value)
 
 
 def _ci(iv: Interval) -> str:
