@@ -107,14 +107,14 @@ def open_db(path: str | Path | None) -> sqlite_utils.Database:
 
 def ensure_schema(db: sqlite_utils.Database) -> None:
     for name, (columns, pk) in TABLES.items():
-        db[name].create(columns, pk=pk, if_not_exists=True)
+        db.table(name).create(columns, pk=pk, if_not_exists=True)
     for name, extra in EXTRA_COLUMNS.items():
-        have = set(db[name].columns_dict)
+        have = set(db.table(name).columns_dict)
         for column, kind in extra.items():
             if column not in have:
-                db[name].add_column(column, kind)
+                db.table(name).add_column(column, kind)
     for table, cols in INDEXES:
-        db[table].create_index(cols, if_not_exists=True)
+        db.table(table).create_index(cols, if_not_exists=True)
     from engine.models.calllog import ensure_calls_table
 
     ensure_calls_table(db)

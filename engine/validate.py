@@ -12,6 +12,7 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Mapping
 
 from pydantic import ValidationError
 
@@ -106,7 +107,7 @@ def _parse(path: Path, report: ValidationReport) -> Trajectory | None:
         return None
 
 
-def _message(error: dict) -> str:
+def _message(error: Mapping[str, Any]) -> str:
     if error["type"] == "missing":
         return "required field is missing"
     return error["msg"]
@@ -143,8 +144,8 @@ def check_trajectory(t: Trajectory) -> list[tuple[str, str]]:
             problems.append((f"singleQA[{j}].state", f"out of range: {qa.state} (states 0..{n - 1})"))
         if not qa.question.strip() or not qa.answer.strip():
             problems.append((f"singleQA[{j}]", "question and answer must be non-empty"))
-    for j, qa in enumerate(t.extrinsic_qa):
-        if not qa.question.strip() or not qa.answer.strip():
+    for j, compound in enumerate(t.extrinsic_qa):
+        if not compound.question.strip() or not compound.answer.strip():
             problems.append((f"extrinsicQA[{j}]", "question and answer must be non-empty"))
     for j, d in enumerate(t.distractors):
         if not 0 <= d.after_state < n:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
@@ -94,7 +95,7 @@ class VectorIndex:
         self._flush()
         n = len(self.facts)
         live = np.flatnonzero(self.live[:n])
-        if not live.size or k <= 0:
+        if not live.size or k <= 0 or self.matrix is None:  # a live fact has a row in the matrix
             return []
         sims = (self.matrix[:n] @ vector)[live]
         if live.size > k:  # keep every candidate tied with the k-th so the id tie-break is exact
@@ -109,16 +110,17 @@ class VectorIndex:
             if row is None:
                 row = self.rows[fact.id] = len(self.facts)
                 self.facts.append(fact)
-            ok = fact.status == "active" and fact.vector is not None
-            if ok:
-                self._reserve(row + 1, fact.vector)
-                self.matrix[row] = fact.vector
+            vector = fact.vector if fact.status == "active" else None
+            ok = vector is not None
+            if vector is not None:
+                self._reserve(row + 1, vector)[row] = vector
             if row >= self.live.size:
                 self.live = np.concatenate([self.live, np.zeros(max(64, self.live.size), bool)])
             self.live[row] = ok
         self.dirty.clear()
 
-    def _reserve(self, rows: int, like: np.ndarray) -> None:
+    def _reserve(self, rows: int, like: np.ndarray) -> np.ndarray:
+        """The matrix, grown to hold ``rows`` rows of vectors like ``like``."""
         if self.matrix is None:
             self.matrix = np.zeros((max(64, rows), like.shape[-1]), dtype=like.dtype)
         elif rows > self.matrix.shape[0]:
@@ -126,6 +128,7 @@ class VectorIndex:
                              dtype=self.matrix.dtype)
             grown[:self.matrix.shape[0]] = self.matrix
             self.matrix = grown
+        return self.matrix
 
 
 class TrajectoryMemory:
@@ -303,9 +306,9 @@ class DocumentWrite:
 
     def commit(self, db, lock: threading.Lock | None = None) -> None:
         """Write every row of this document in one transaction (under ``lock`` when shared)."""
-        lock = lock or _NOLOCK
+        guard: AbstractContextManager = lock or _NOLOCK
         rid, tid = self.memory.run_id, self.memory.trajectory_id
-        with lock, transaction(db):
+        with guard, transaction(db):
             _insert(db, "observations", self.observations)
             _insert(db, "fact_versions", self.versions)
             _insert(db, "decisions", self.decisions)

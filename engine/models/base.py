@@ -136,7 +136,11 @@ def collect(stream: ChatStream) -> ChatReply:
 class Embedder(Protocol):
     name: str
     """Identifies the embedder and its settings (cache key, manifest), e.g. 'hashing-2-3gram-512'."""
-    dim: int
+
+    @property
+    def dim(self) -> int:
+        """The width of its vectors."""
+        ...
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """(len(texts), dim) float32, rows L2-normalised (so dot product = cosine)."""

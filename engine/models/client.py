@@ -688,7 +688,7 @@ def failure_text(reply: ChatReply, error: str | None, options: dict) -> str:
 
 def _short(exc: ValidationError) -> str:
     errs = exc.errors()
-    first = errs[0] if errs else {}
+    first: dict = dict(errs[0]) if errs else {}
     loc = ".".join(str(p) for p in first.get("loc", ())) or "(root)"
     more = f" (+{len(errs) - 1} more)" if len(errs) > 1 else ""
     return f"{loc}: {first.get('msg', str(exc))}{more}"[:300]
