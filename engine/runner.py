@@ -37,7 +37,9 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from engine.config import Config
 from engine.corpus import Corpus, Trajectory
 from engine.errors import NothingToReplay, RunCancelled  # noqa: F401 (RunCancelled re-exported)
 from engine.manifest import ModelInfo, RunManifest, package_versions
@@ -45,6 +47,10 @@ from engine.memory import get_system
 from engine.memory.facts import TrajectoryMemory
 from engine.progress import NullProgress, Progress
 from engine.store import done_positions, dumps, open_db
+
+if TYPE_CHECKING:  # the runner imports the model clients only when a run needs them
+    from engine.models.base import Embedder
+    from engine.models.client import ModelClient
 
 STANDIN = "standin"
 WRITE_CONFIG_KEYS = ("seed", "temperature", "num_ctx", "num_predict", "think", "embedder_backend")
@@ -73,10 +79,10 @@ class RunContext:
     """What a system needs while writing: shared by every worker of one run."""
 
     run_id: str
-    config: object
+    config: Config
     name: str = ""
-    client: object | None = None
-    embedder: object | None = None
+    client: ModelClient | None = None
+    embedder: Embedder | None = None
     progress: Progress = field(default_factory=NullProgress)
     extractions: dict = field(default_factory=dict)
     """(trajectory_id, position) -> extraction result, only when the client has no call log to
@@ -142,7 +148,7 @@ def run(corpus: Corpus, systems: list[str], db, config=None, *, offline: bool = 
 
     config = config or load_config(offline=offline)
     progress = progress or NullProgress()
-    workers = max(1, concurrency or getattr(config, "concurrency", 2) or 1)
+    workers = max(1, concurrency or config.concurrency or 1)
     trajs = [t for t in corpus.trajectories if not trajectories or t.id in trajectories]
     resolved = [(name, get_system(name, config, variants_dirs)) for name in systems]
     llm = any(s.uses_llm for _, s in resolved)
@@ -228,6 +234,7 @@ def make_write_embedder(config, db, offline: bool):
     """The embedder for the write path: the configured one, wrapped in the vector cache."""
     from engine.models import embedders
 
+    inner: Embedder
     if offline or config.embedder_backend == "hashing":
         inner = embedders.HashingEmbedder()
     else:
@@ -237,13 +244,14 @@ def make_write_embedder(config, db, offline: bool):
     return embedders.CachedEmbedder(inner, _client_db(db))
 
 
-def _start_run(db, run_id, name, system, corpus, config, offline, replay, label, client, emb) -> None:
+def _start_run(db, run_id, name, system, corpus, config, offline, replay, label,
+               client: ModelClient | None, emb: Embedder | None) -> None:
     models = {}
     if system.uses_llm:
-        backend = getattr(getattr(client, "backend", None), "name", "")
+        backend = client.backend.name if client is not None and client.backend is not None else ""
         models = {r: ModelInfo(name=config.role_model(r), backend=backend)
                   for r in ("extractor", "synthesizer")}
-        models["embedder"] = ModelInfo(name=getattr(emb, "name", ""), backend="embedder")
+        models["embedder"] = ModelInfo(name=emb.name if emb is not None else "", backend="embedder")
     manifest = RunManifest(
         run_id=run_id, system=name, system_spec=system.spec(), corpus=label or str(corpus.root),
         corpus_digest=corpus.digest, trajectories=[t.id for t in corpus.trajectories],
@@ -308,7 +316,7 @@ def _extract_phase(contexts, trajs, db, workers, progress, stop) -> None:
 
 def _rereadable(ctx: RunContext) -> bool:
     """True when the client logs calls, so an extraction can be served again from the log."""
-    return getattr(ctx.client, "db", None) is not None
+    return ctx.client is not None and ctx.client.db is not None
 
 
 EMBED_BATCH = 256
@@ -318,8 +326,8 @@ def _prefetch_vectors(jobs, cancel=None) -> None:
     """Embed every extracted observation before the write phase when vectors are cached (an
     Ollama or bge-m3 embedder), so the embedding model is not interleaved with the synthesizer
     document by document (docs/design.md#quality-bars: one model swap per model per phase).
-    Extractions are re-read from the call log (no model call) and embedded EMBED_BATCH texts at a time, so memory stays
-    bounded by a batch; a text seen before is served from the vector cache."""
+    Extractions are re-read from the call log (no model call) and embedded EMBED_BATCH texts at a
+    time, so memory stays bounded by a batch; a text seen before is served from the vector cache."""
     embedder = next((ctx.embedder for _, ctx, _, _ in jobs if ctx.embedder is not None), None)
     if embedder is None or not hasattr(embedder, "db"):  # no cache: nothing to gain
         return
