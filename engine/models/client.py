@@ -47,7 +47,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar, get_args
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import from_json
@@ -230,8 +230,8 @@ class ModelClient:
         reply = outcome.reply
         value, kept, dropped = salvage_items(reply.content, response_model)
         why = cut_text(reply, self.options)
-        base = dict(raw=reply.content, cached=outcome.cached, call_key=outcome.key,
-                    truncated=outcome.truncated)
+        base: dict[str, Any] = dict(raw=reply.content, cached=outcome.cached, call_key=outcome.key,
+                                    truncated=outcome.truncated)
         with self._lock:
             if value is None:
                 self.stats.failures += 1
@@ -610,7 +610,7 @@ def salvage_items(content: str, response_model: type[T]) -> tuple[T | None, int,
     what was written; the last item is dropped unless it was closed; every complete item that
     validates is kept. ``value`` is None when no item survives."""
     name = list_field(response_model)
-    item_type = TypeAdapter(response_model.model_fields[name].annotation.__args__[0])
+    item_type = TypeAdapter(get_args(response_model.model_fields[name].annotation)[0])
     text = _FENCE.sub("", content.strip())
     start = text.find("{")
     text = text[start:] if start >= 0 else text
