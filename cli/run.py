@@ -54,7 +54,7 @@ def run(corpus_path, systems, db_path, offline, replay, concurrency, host, embed
     once. Prints one line per run id.
     """
     from engine.config import load_config
-    from engine.progress import RichProgress
+    from cli.progress import RichProgress
     from engine.runner import open_run_db
     from engine.runner import run as run_corpus
 

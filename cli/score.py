@@ -70,7 +70,7 @@ def score(db_path, run_ids, judge_mode, threshold, judge_prompt, judge_model, an
     cosines; a run where nothing separates matched from unmatched pairs (e.g. one fact per state)
     is reported on stderr and skipped, and the command exits 2 after scoring the others.
     """
-    from engine.progress import RichProgress
+    from cli.progress import RichProgress
     from engine.scoring.report import run_report
     from engine.scoring.score import NoSuggestedThreshold, score_run
     from engine.store import open_db

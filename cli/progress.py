@@ -1,0 +1,58 @@
+"""Progress on the terminal for `seorap run` and `seorap score`: engine.progress.Progress drawn with
+Rich (the engine itself never draws)."""
+
+from __future__ import annotations
+
+import threading
+
+
+class RichProgress:
+    """A Rich progress bar per phase plus a counter of operations (create/update/...)."""
+
+    def __init__(self, console=None) -> None:
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress as _Rich, SpinnerColumn,
+                                   TextColumn, TimeElapsedColumn)
+
+        self.console = console or Console(stderr=True)
+        self._rich = _Rich(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                           MofNCompleteColumn(), TimeElapsedColumn(),
+                           TextColumn("{task.fields[note]}", style="dim"), console=self.console)
+        self._task = None
+        self._ops: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> "RichProgress":
+        self._rich.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._rich.stop()
+
+    def start_phase(self, name: str, total: int) -> None:
+        with self._lock:
+            self._ops = {}
+            self._task = self._rich.add_task(name, total=total, note="")
+
+    def advance(self, trajectory_id: str, n: int = 1, note: str = "") -> None:
+        with self._lock:
+            if self._task is not None:
+                self._rich.update(self._task, advance=n, note=self._note(trajectory_id))
+
+    def _note(self, trajectory_id: str) -> str:
+        ops = " ".join(f"{k}:{v}" for k, v in sorted(self._ops.items()))
+        return f"{trajectory_id}  {ops}".strip()
+
+    def fact_written(self, run_id, trajectory_id, position, operation, fact_id, text) -> None:
+        with self._lock:
+            self._ops[operation] = self._ops.get(operation, 0) + 1
+
+    def finish_phase(self) -> None:
+        with self._lock:
+            for task in self._rich.tasks:
+                if task.id == self._task and task.total is not None:
+                    self._rich.update(task.id, completed=task.total)
+            self._task = None
+
+    def message(self, text: str) -> None:
+        self._rich.console.print(text)
