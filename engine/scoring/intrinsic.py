@@ -41,6 +41,12 @@ class StoreView:
     final_recency: dict[str, int] = field(default_factory=dict)
     """Arrival position of each final fact's current version (higher = more recent)."""
 
+    def held(self, i: int) -> dict[str, str]:
+        """Active facts {id: text} after state ``i``, which was written (the scorer asks only
+        about written states)."""
+        after = self.after[i]
+        return after if after is not None else {}
+
 
 def load_store(db, run_id: str, trajectory: Trajectory) -> StoreView:
     after, positions, ops, confs, obs = [], [], [], [], []
@@ -52,7 +58,8 @@ def load_store(db, run_id: str, trajectory: Trajectory) -> StoreView:
         positions.append(pos)
         ops.append(_column(db, "decisions", "operation", run_id, trajectory.id, pos))
         conf = _column(db, "fact_versions", "confidence", run_id, trajectory.id, pos, "status = 'active'")
-        confs.append(round(stats.mean(conf), stats.DECIMALS) if conf else None)  # no float residue
+        mean = stats.mean(conf)
+        confs.append(round(mean, stats.DECIMALS) if mean is not None else None)  # no float residue
         obs.append(_column(db, "observations", "text", run_id, trajectory.id, pos))
     failures = db["write_failures"].count_where("run_id = ? AND trajectory_id = ?", [run_id, trajectory.id])
     done = [p for p in (last_position_of_state(db, run_id, trajectory.id, s.index)
@@ -176,7 +183,7 @@ def _shape(trajectory: Trajectory, store: StoreView) -> dict | None:
 
 def _operations(trajectory: Trajectory, store: StoreView, written: list[int], append_only: bool) -> dict:
     actions = [trajectory.states[i].action for i in written]
-    deltas = [metrics.store_delta(store.after[i - 1] if i > 0 else {}, store.after[i]) for i in written]
+    deltas = [metrics.store_delta(store.held(i - 1) if i > 0 else {}, store.held(i)) for i in written]
     effective = [metrics.effective_operation(store.operations[i]) for i in written]
     majority, baseline = metrics.majority_baseline(actions)
     return {
@@ -204,7 +211,7 @@ def _precision(trajectory: Trajectory, store: StoreView, written: list[int]) -> 
     per_state = {}
     for i in written:
         values = metrics.stale_claims_at(claims, stale, i)
-        per_state[i] = metrics.stale_facts(store.after[i], values, lexical.holds)
+        per_state[i] = metrics.stale_facts(store.held(i), values, lexical.holds)
     if not written:
         return {"stale_facts": None, "stale_fact_ids": [], "stale_per_state": {}, "claim_precision": None}
     last = written[-1]
@@ -213,7 +220,7 @@ def _precision(trajectory: Trajectory, store: StoreView, written: list[int]) -> 
         "stale_facts": len(per_state[last]),
         "stale_fact_ids": per_state[last],
         "stale_per_state": {i: len(v) for i, v in per_state.items()},
-        "claim_precision": metrics.claim_precision(store.after[last], claims[last], final_stale,
+        "claim_precision": metrics.claim_precision(store.held(last), claims[last], final_stale,
                                                    lexical.holds, lexical.related),
     }
 
@@ -245,12 +252,12 @@ def localize(trajectory: Trajectory, store: StoreView, full_rows: list[dict], wr
         now_held = {c for c in state.claims if score.get((i, c)) == 1.0}
         counts["lost_later"] += len({c for c in held_before if c in state.claims} - now_held)
         held_before = now_held | {c for c in held_before if c not in state.claims}
-        delta = metrics.store_delta(store.after[i - 1] if i > 0 else {}, store.after[i])
+        delta = metrics.store_delta(store.held(i - 1) if i > 0 else {}, store.held(i))
         counts["missed_update"] += int(state.action in metrics.UPDATE_ACTIONS and _retires(trajectory, i)
                                        and not delta.overwrote)
         counts["false_update"] += int(state.action == "reinforce" and delta.overwrote)
         if state.action in ("conflict", "supersede"):
             stale = metrics.stale_claims_at([s.claims for s in trajectory.states],
                                             [s.stale_claims for s in trajectory.states], i)
-            counts["conflict_kept"] += len(metrics.stale_facts(store.after[i], stale, lexical.holds))
+            counts["conflict_kept"] += len(metrics.stale_facts(store.held(i), stale, lexical.holds))
     return counts
