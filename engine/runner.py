@@ -39,6 +39,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sqlite_utils import Database
+
 from engine.config import Config
 from engine.corpus import Corpus, Trajectory
 from engine.errors import NothingToReplay, RunCancelled  # noqa: F401 (RunCancelled re-exported)
@@ -90,7 +92,7 @@ class RunContext:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def config_hash(system, config) -> str:
+def config_hash(system, config: Config) -> str:
     spec = system.spec()
     body = {"system": spec}
     if system.uses_llm:
@@ -103,11 +105,11 @@ def _plain(value):
     return value.model_dump() if hasattr(value, "model_dump") else value
 
 
-def make_run_id(name: str, corpus: Corpus, system, config) -> str:
+def make_run_id(name: str, corpus: Corpus, system, config: Config) -> str:
     return f"{name}-{corpus.digest[:8]}-{config_hash(system, config)[:6]}"
 
 
-def replay_run(db, run_id: str, corpus: Corpus, *, label: str = "replay",
+def replay_run(db: Database, run_id: str, corpus: Corpus, *, label: str = "replay",
                progress: Progress | None = None, cancel: threading.Event | None = None,
                concurrency: int | None = None) -> str:
     """Re-enact a recorded run from the call log alone (no model loaded, a miss raises
@@ -115,7 +117,7 @@ def replay_run(db, run_id: str, corpus: Corpus, *, label: str = "replay",
     and configuration (read from the run's manifest), so facts appear as they were written."""
     from engine.config import Config
 
-    row = db["runs"].get(run_id)
+    row = db.table("runs").get(run_id)
     manifest = json.loads(row["manifest"])
     config = Config.model_validate(manifest["config"])
     base = run_id.split("~", 1)[0]
@@ -130,11 +132,12 @@ def replay_run(db, run_id: str, corpus: Corpus, *, label: str = "replay",
     return ids[0]
 
 
-def run(corpus: Corpus, systems: list[str], db, config=None, *, offline: bool = False,
-        replay: bool = False, concurrency: int | None = None, progress: Progress | None = None,
-        cancel: threading.Event | None = None, variants_dirs: list | None = None,
-        backend=None, embedder=None, score: bool = True, trajectories: list[str] | None = None,
-        corpus_label: str | None = None, label: str | None = None) -> list[str]:
+def run(corpus: Corpus, systems: list[str], db: Database, config: Config | None = None, *,
+        offline: bool = False, replay: bool = False, concurrency: int | None = None,
+        progress: Progress | None = None, cancel: threading.Event | None = None,
+        variants_dirs: list | None = None, backend=None, embedder=None, score: bool = True,
+        trajectories: list[str] | None = None, corpus_label: str | None = None,
+        label: str | None = None) -> list[str]:
     """Write (and score) every system over the corpus; returns the run ids, in ``systems`` order.
 
     ``label`` makes a separate run (id suffix ``~label``) that shares the call log: with
@@ -193,7 +196,7 @@ def run(corpus: Corpus, systems: list[str], db, config=None, *, offline: bool = 
 
 
 # ---- setup ----------------------------------------------------------------------------------------
-def preflight(config, roles=("extractor", "synthesizer", "embedder"), *, server: bool = True) -> None:
+def preflight(config: Config, roles=("extractor", "synthesizer", "embedder"), *, server: bool = True) -> None:
     """Raise ModelError (one sentence with the fix) unless every role the run will use is servable:
     see :func:`engine.models.manage.preflight`."""
     from engine.models.manage import preflight as check
@@ -201,7 +204,7 @@ def preflight(config, roles=("extractor", "synthesizer", "embedder"), *, server:
     check(config, roles, server=server)
 
 
-def _roles_used(resolved, config, *, offline: bool, replay: bool, score: bool) -> list[str]:
+def _roles_used(resolved, config: Config, *, offline: bool, replay: bool, score: bool) -> list[str]:
     """The model roles a run will use: extraction and synthesis for LLM systems (not replayed), the
     embedder for them and for scoring, answerer and judge when scoring follows."""
     roles: list[str] = []
@@ -212,7 +215,7 @@ def _roles_used(resolved, config, *, offline: bool, replay: bool, score: bool) -
     return list(dict.fromkeys(roles))
 
 
-def _client_db(db):
+def _client_db(db: Database):
     """A second connection to the same file for the call log, so call-log inserts never join a
     document's transaction (in-memory databases share the one connection)."""
     rows = db.execute("PRAGMA database_list").fetchall()
@@ -220,7 +223,7 @@ def _client_db(db):
     return open_db(path) if path else db
 
 
-def _client(config, db, offline, replay, backend):
+def _client(config: Config, db: Database, offline, replay, backend):
     from engine.models.client import ModelClient
 
     if backend is None and offline:
@@ -230,7 +233,7 @@ def _client(config, db, offline, replay, backend):
     return ModelClient.from_config(config, _client_db(db), backend=backend, replay=replay)
 
 
-def make_write_embedder(config, db, offline: bool):
+def make_write_embedder(config: Config, db: Database, offline: bool):
     """The embedder for the write path: the configured one, wrapped in the vector cache."""
     from engine.models import embedders
 
@@ -244,7 +247,7 @@ def make_write_embedder(config, db, offline: bool):
     return embedders.CachedEmbedder(inner, _client_db(db))
 
 
-def _start_run(db, run_id, name, system, corpus, config, offline, replay, label,
+def _start_run(db: Database, run_id, name, system, corpus, config: Config, offline, replay, label,
                client: ModelClient | None, emb: Embedder | None) -> None:
     models = {}
     if system.uses_llm:
@@ -257,30 +260,30 @@ def _start_run(db, run_id, name, system, corpus, config, offline, replay, label,
         corpus_digest=corpus.digest, trajectories=[t.id for t in corpus.trajectories],
         config=config.model_dump(mode="json"), config_hash=config_hash(system, config),
         offline=offline, replay=replay, models=models, packages=package_versions())
-    existing = db["runs"].count_where("run_id = ?", [run_id])
+    existing = db.table("runs").count_where("run_id = ?", [run_id])
     row = {"run_id": run_id, "system": name, "corpus": manifest.corpus,
            "corpus_digest": corpus.digest, "config": dumps(manifest.config), "status": "running",
            "finished_at": None, "error": None}
     if existing:
-        db["runs"].update(run_id, row)
+        db.table("runs").update(run_id, row)
     else:
-        db["runs"].insert({**row, "manifest": manifest.model_dump_json(),
+        db.table("runs").insert({**row, "manifest": manifest.model_dump_json(),
                            "created_at": manifest.created_at})
 
 
-def _finish_run(db, run_id: str, status: str) -> None:
-    manifest = json.loads(db["runs"].get(run_id)["manifest"])
+def _finish_run(db: Database, run_id: str, status: str) -> None:
+    manifest = json.loads(db.table("runs").get(run_id)["manifest"])
     digests = {r["model"]: r["digest"] for r in db.query(
         "SELECT model, digest FROM calls WHERE digest IS NOT NULL GROUP BY model, digest")}
     for info in manifest.get("models", {}).values():
         info["digest"] = digests.get(info["name"], info.get("digest"))
-    db["runs"].update(run_id, {"status": status, "manifest": json.dumps(manifest, ensure_ascii=False),
+    db.table("runs").update(run_id, {"status": status, "manifest": json.dumps(manifest, ensure_ascii=False),
                                "finished_at": _now()})
 
 
-def _mark_unfinished(db, run_id: str, status: str, error: str | None = None) -> None:
-    if db["runs"].get(run_id)["status"] == "running":
-        db["runs"].update(run_id, {"status": status, "error": error})
+def _mark_unfinished(db: Database, run_id: str, status: str, error: str | None = None) -> None:
+    if db.table("runs").get(run_id)["status"] == "running":
+        db.table("runs").update(run_id, {"status": status, "error": error})
 
 
 def _now() -> str:
@@ -288,13 +291,13 @@ def _now() -> str:
 
 
 # ---- phases ---------------------------------------------------------------------------------------
-def _pending(db, run_id: str, trajectory: Trajectory, lock) -> list:
+def _pending(db: Database, run_id: str, trajectory: Trajectory, lock) -> list:
     with lock:
         done = done_positions(db, run_id, trajectory.id)
     return [a for a in trajectory.arrivals() if a.position not in done]
 
 
-def _extract_phase(contexts, trajs, db, workers, progress, stop) -> None:
+def _extract_phase(contexts, trajs, db: Database, workers, progress, stop) -> None:
     jobs = [(system, ctx, t, a) for system, ctx in contexts if system.uses_llm
             for t in trajs for a in _pending(db, ctx.run_id, t, ctx.lock)]
     if not jobs:
@@ -345,7 +348,7 @@ def _prefetch_vectors(jobs, cancel=None) -> None:
         embedder.embed(list(batch))
 
 
-def _write_phase(system, ctx: RunContext, trajs, db, workers, progress, stop) -> None:
+def _write_phase(system, ctx: RunContext, trajs, db: Database, workers, progress, stop) -> None:
     pending = {t.id: _pending(db, ctx.run_id, t, ctx.lock) for t in trajs}
     total = sum(len(v) for v in pending.values())
     progress.start_phase(f"write {ctx.name}", total)
@@ -361,7 +364,8 @@ def _write_phase(system, ctx: RunContext, trajs, db, workers, progress, stop) ->
     progress.finish_phase()
 
 
-def write_trajectory(system, ctx: RunContext, trajectory: Trajectory, arrivals, db, cancel=None) -> None:
+def write_trajectory(system, ctx: RunContext, trajectory: Trajectory, arrivals, db: Database,
+                     cancel=None) -> None:
     """Write the given (pending) arrivals of one trajectory in order, one transaction each."""
     with ctx.lock:
         memory = TrajectoryMemory.load(db, ctx.run_id, trajectory.id)
@@ -377,7 +381,7 @@ def write_trajectory(system, ctx: RunContext, trajectory: Trajectory, arrivals, 
         ctx.progress.advance(trajectory.id, 1, arrival.document.id)
 
 
-def cancelled_sentence(db, run_ids: list[str], trajs) -> str:
+def cancelled_sentence(db: Database, run_ids: list[str], trajs) -> str:
     """One sentence: how many documents are saved, and that the same command resumes."""
     total = sum(len(list(t.arrivals())) for t in trajs) * len(run_ids)
     marks = ",".join("?" for _ in run_ids)
@@ -441,7 +445,7 @@ def _join_workers(pool: ThreadPoolExecutor, grace_s: float) -> None:
         thread.join(max(0.0, deadline - time.monotonic()))
 
 
-def _score(db, run_ids: list[str], config, progress: Progress) -> None:
+def _score(db: Database, run_ids: list[str], config: Config, progress: Progress) -> None:
     from engine.scoring import score_run
 
     for run_id in run_ids:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.config import Config
 from engine.errors import UnknownSystem  # noqa: F401 (re-exported)
 from engine.memory.reference import REFERENCE_SYSTEMS
 
@@ -21,7 +22,7 @@ def list_systems(variants_dirs: list[str | Path] | None = None) -> list[str]:
     return list(REFERENCE_SYSTEMS) + sorted(load_variants(variants_dirs))
 
 
-def get_system(name: str, config=None, variants_dirs: list[str | Path] | None = None):
+def get_system(name: str, config: Config | None = None, variants_dirs: list[str | Path] | None = None):
     """The system called ``name`` (a reference system or a variant, with optional overrides)."""
     if name in REFERENCE_SYSTEMS:
         return REFERENCE_SYSTEMS[name]

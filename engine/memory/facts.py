@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
 import numpy as np
+from sqlite_utils import Database
 
 from engine.corpus import Arrival
 from engine.store import dumps, loads, transaction
@@ -151,7 +152,7 @@ class TrajectoryMemory:
         return self.index.nearest(vector, k)
 
     @classmethod
-    def load(cls, db, run_id: str, trajectory_id: str) -> "TrajectoryMemory":
+    def load(cls, db: Database, run_id: str, trajectory_id: str) -> "TrajectoryMemory":
         rows = db.query("SELECT * FROM facts WHERE run_id=? AND trajectory_id=? ORDER BY rowid",
                         [run_id, trajectory_id])
         facts = [Fact(r["id"], r["text"], r["confidence"], r["status"], r["created_at"],
@@ -304,7 +305,7 @@ class DocumentWrite:
                 "duration_ms": round((time.perf_counter() - self.started) * 1000, 3),
                 "written_at": _now()}
 
-    def commit(self, db, lock: threading.Lock | None = None) -> None:
+    def commit(self, db: Database, lock: threading.Lock | None = None) -> None:
         """Write every row of this document in one transaction (under ``lock`` when shared)."""
         guard: AbstractContextManager = lock or _NOLOCK
         rid, tid = self.memory.run_id, self.memory.trajectory_id
@@ -330,23 +331,23 @@ class _NoLock:
 _NOLOCK = _NoLock()
 
 
-def _insert(db, table: str, rows: list[dict]) -> None:
+def _insert(db: Database, table: str, rows: list[dict]) -> None:
     """One prepared ``executemany`` (sqlite-utils' insert_all re-inspects the table per call);
     falls back to insert_all(alter=True) when the table lacks a column (an older database)."""
     if not rows:
         return
     columns = list(rows[0])
     sql = f"INSERT INTO [{table}] ({_names(columns)}) VALUES ({_marks(columns)})"
-    _execute_many(db, sql, columns, rows, lambda: db[table].insert_all(rows, alter=True))
+    _execute_many(db, sql, columns, rows, lambda: db.table(table).insert_all(rows, alter=True))
 
 
-def _upsert_facts(db, rows: list[dict]) -> None:
+def _upsert_facts(db: Database, rows: list[dict]) -> None:
     """Insert or update fact rows by id, keeping each fact's rowid (load order) like upsert_all."""
     columns = list(rows[0])
     updates = ", ".join(f"[{c}] = excluded.[{c}]" for c in columns if c != "id")
     sql = (f"INSERT INTO facts ({_names(columns)}) VALUES ({_marks(columns)}) "
            f"ON CONFLICT(id) DO UPDATE SET {updates}")
-    _execute_many(db, sql, columns, rows, lambda: db["facts"].upsert_all(rows, pk="id", alter=True))
+    _execute_many(db, sql, columns, rows, lambda: db.table("facts").upsert_all(rows, pk="id", alter=True))
 
 
 def _names(columns: list[str]) -> str:
@@ -357,7 +358,7 @@ def _marks(columns: list[str]) -> str:
     return ", ".join("?" for _ in columns)
 
 
-def _execute_many(db, sql: str, columns: list[str], rows: list[dict], fallback) -> None:
+def _execute_many(db: Database, sql: str, columns: list[str], rows: list[dict], fallback) -> None:
     """Run a prepared statement over ``rows``; on a missing column (an older database) ``fallback``
     writes them through sqlite-utils with alter=True instead."""
     try:

@@ -11,6 +11,8 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
+from sqlite_utils import Database
+
 from engine.models.base import ChatReply, ChatRequest
 
 CALL_COLUMNS = {
@@ -21,19 +23,19 @@ CALL_COLUMNS = {
 }
 
 
-def ensure_calls_table(db) -> None:
-    db["calls"].create(CALL_COLUMNS, pk="id", if_not_exists=True)
-    have = db["calls"].columns_dict
+def ensure_calls_table(db: Database) -> None:
+    db.table("calls").create(CALL_COLUMNS, pk="id", if_not_exists=True)
+    have = db.table("calls").columns_dict
     for column in ("prompt_truncated", "first_token_ms"):  # databases made before the column
         if column not in have:
-            db["calls"].add_column(column, CALL_COLUMNS[column])
-    db["calls"].create_index(["key"], if_not_exists=True)
-    db["calls"].create_index(["run_id", "phase"], if_not_exists=True)
+            db.table("calls").add_column(column, CALL_COLUMNS[column])
+    db.table("calls").create_index(["key"], if_not_exists=True)
+    db.table("calls").create_index(["run_id", "phase"], if_not_exists=True)
 
 
-def put_call(db, request: ChatRequest, *, reply: ChatReply | None = None, run_id: str | None = None,
+def put_call(db: Database, request: ChatRequest, *, reply: ChatReply | None = None, run_id: str | None = None,
              phase: str = "", parsed: Any = None, error: str | None = None,
-             prompt_truncated: bool = False, key: str | None = None) -> int:
+             prompt_truncated: bool = False, key: str | None = None) -> int | None:
     """Insert one call row; returns its id. ``key``: request.key() when the caller has it already."""
     row = {
         "key": key or request.key(), "run_id": run_id, "phase": phase, "role": request.role,
@@ -60,7 +62,7 @@ _INSERT_SQL = (f"INSERT INTO calls ({', '.join(_INSERT_COLUMNS)}) "
                f"VALUES ({', '.join('?' for _ in _INSERT_COLUMNS)})")
 
 
-def get_call(db, key: str) -> dict | None:
+def get_call(db: Database, key: str) -> dict | None:
     """The newest successful (error IS NULL) call with this key, or None."""
     rows = list(db.query(
         "select * from calls where key = ? and error is null order by id desc limit 1", [key]))
@@ -74,7 +76,7 @@ def reply_from_row(row: dict) -> ChatReply:
                      first_token_ms=row.get("first_token_ms"))
 
 
-def count_calls(db, *, run_id: str | None = None, phase: str | None = None,
+def count_calls(db: Database, *, run_id: str | None = None, phase: str | None = None,
                 role: str | None = None, errors: bool | None = None) -> int:
     """Number of logged calls matching every given filter (errors=True: only failed calls)."""
     where, params = _where(run_id=run_id, phase=phase, role=role)
@@ -84,7 +86,7 @@ def count_calls(db, *, run_id: str | None = None, phase: str | None = None,
     return db.execute(sql, params).fetchone()[0]
 
 
-def call_counts(db, by: str = "role", *, run_id: str | None = None) -> dict[str, int]:
+def call_counts(db: Database, by: str = "role", *, run_id: str | None = None) -> dict[str, int]:
     """{value: count} grouped by one of run_id | phase | role | model."""
     if by not in {"run_id", "phase", "role", "model"}:
         raise ValueError(f"cannot group calls by {by!r}")
@@ -94,7 +96,7 @@ def call_counts(db, by: str = "role", *, run_id: str | None = None) -> dict[str,
     return {row[0]: row[1] for row in db.execute(sql, params).fetchall()}
 
 
-def token_totals(db, *, run_id: str | None = None) -> dict[str, int]:
+def token_totals(db: Database, *, run_id: str | None = None) -> dict[str, int]:
     where, params = _where(run_id=run_id)
     sql = ("select coalesce(sum(tokens_in),0), coalesce(sum(tokens_out),0) from calls"
            + (" where " + " and ".join(where) if where else ""))

@@ -51,7 +51,9 @@ from typing import Any, Generic, TypeVar, get_args
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import from_json
+from sqlite_utils import Database
 
+from engine.config import Config
 from engine.models import calllog
 from engine.models.base import (CallCancelled, ChatBackend, ChatReply, ChatRequest, ModelError,
                                 ModelTimeout, ReplayMiss, ReplyStream, open_stream)
@@ -127,7 +129,7 @@ class _Outcome:
 
 
 class ModelClient:
-    def __init__(self, backend: ChatBackend | None, db=None, *, replay: bool = False,
+    def __init__(self, backend: ChatBackend | None, db: Database | None = None, *, replay: bool = False,
                  run_id: str | None = None, keep_alive: str | None = "10m", seed: int = 0,
                  num_ctx: int = 8192, num_predict: int | dict[str, int] = 1024,
                  temperature: float = 0.0, retry_backoff_s: float = 0.5,
@@ -163,19 +165,19 @@ class ModelClient:
             raise ValueError("replay needs a database holding the call log")
 
     @classmethod
-    def from_config(cls, config, db=None, *, backend: ChatBackend | None = None, replay: bool = False,
-                    run_id: str | None = None) -> "ModelClient":
+    def from_config(cls, config: Config, db: Database | None = None, *, backend: ChatBackend | None = None,
+                    replay: bool = False, run_id: str | None = None) -> "ModelClient":
         """A client for a :class:`engine.config.Config`; the backend defaults to OllamaChat(host)."""
         if backend is None and not replay:
             from engine.models.ollama_chat import OllamaChat
 
             backend = OllamaChat(config.host)
-        predict = config.num_predict
-        predict = predict if isinstance(predict, int) else predict.model_dump()
+        limits = config.num_predict
+        predict = limits if isinstance(limits, int) else limits.model_dump()
         return cls(backend, db, replay=replay, run_id=run_id, keep_alive=config.keep_alive,
                    seed=config.seed, num_ctx=config.num_ctx, num_predict=predict,
                    temperature=config.temperature, timeout_s=config.timeout_s,
-                   first_token_s=getattr(config, "first_token_s", 900.0))
+                   first_token_s=config.first_token_s)
 
     # ---- cancelling ---------------------------------------------------------------------------
     def cancel(self) -> None:

@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Sequence
 
 import numpy as np
+from sqlite_utils import Database
 
+from engine.config import Config
 from engine.models.base import Embedder, ModelError
 
 
@@ -244,14 +246,14 @@ class CachedEmbedder:
     """Wraps an embedder; vectors live in the ``embeddings`` table (float32 blobs) keyed by
     (embedder name, sha256 of the text). ``hits``/``misses`` count texts."""
 
-    def __init__(self, inner: Embedder, db):
+    def __init__(self, inner: Embedder, db: Database):
         self.inner = inner
         self.db = db
         self.name = inner.name
         self.hits = 0
         self.misses = 0
         self._lock = threading.Lock()
-        db["embeddings"].create({"embedder": str, "text_hash": str, "dim": int, "vector": bytes},
+        db.table("embeddings").create({"embedder": str, "text_hash": str, "dim": int, "vector": bytes},
                                 pk=("embedder", "text_hash"), if_not_exists=True)
 
     @property
@@ -289,10 +291,10 @@ class CachedEmbedder:
     def _store(self, hashes: list[str], vectors: np.ndarray) -> None:
         rows = [{"embedder": self.name, "text_hash": h, "dim": int(v.shape[0]),
                  "vector": np.asarray(v, dtype=np.float32).tobytes()} for h, v in zip(hashes, vectors)]
-        self.db["embeddings"].insert_all(rows, replace=True)
+        self.db.table("embeddings").insert_all(rows, replace=True)
 
 
-def make_embedder(config, db=None) -> Embedder:
+def make_embedder(config: Config, db: Database | None = None) -> Embedder:
     """The embedder named by ``config.embedder_backend``; cached in ``db`` unless it is hashing
     (recomputing is faster than a database round trip)."""
     backend = config.embedder_backend

@@ -17,6 +17,7 @@ from typing import Callable, Iterable
 
 import httpx
 
+from engine.config import Config
 from engine.errors import BadHost, NotOllama  # noqa: F401 (NotOllama re-exported)
 from engine.models.base import ROLES, ModelError, ModelMissing
 from engine.models.ollama_chat import (OllamaChat, make_client, missing_message, translate_error)
@@ -43,7 +44,7 @@ class ModelStatus:
     """Digest reported by the server's /api/tags."""
 
 
-def configured_models(config, roles: Iterable[str] = ROLES) -> list[ModelStatus]:
+def configured_models(config: Config, roles: Iterable[str] = ROLES) -> list[ModelStatus]:
     """One entry per distinct model, with the roles that use it, in role order."""
     out: dict[str, ModelStatus] = {}
     for role in roles:
@@ -54,13 +55,13 @@ def configured_models(config, roles: Iterable[str] = ROLES) -> list[ModelStatus]
     return list(out.values())
 
 
-def _source(config, role: str, model: str) -> str:
+def _source(config: Config, role: str, model: str) -> str:
     if role == "embedder":
         return "ollama" if config.embedder_backend == "ollama" else config.embedder_backend
     return "stand-in" if model in STAND_INS else "ollama"
 
 
-def installed_models(config, chat: OllamaChat | None = None) -> dict[str, str | None]:
+def installed_models(config: Config, chat: OllamaChat | None = None) -> dict[str, str | None]:
     """{name: digest} from the server's ``/api/tags``, with short timeouts. One sentence
     (ModelError) when it cannot be reached (:class:`ModelUnavailable`), when something else answers
     there (:class:`NotOllama`) or when the host is not a URL (``BadHost``)."""
@@ -96,7 +97,8 @@ def installed_models(config, chat: OllamaChat | None = None) -> dict[str, str | 
     return out
 
 
-def model_status(config, roles: Iterable[str] = ROLES, chat: OllamaChat | None = None) -> list[ModelStatus]:
+def model_status(config: Config, roles: Iterable[str] = ROLES,
+                 chat: OllamaChat | None = None) -> list[ModelStatus]:
     statuses = configured_models(config, roles)
     if any(s.source == "ollama" for s in statuses):
         installed = installed_models(config, chat)
@@ -108,7 +110,7 @@ def model_status(config, roles: Iterable[str] = ROLES, chat: OllamaChat | None =
     return statuses
 
 
-def check_models(config, roles: Iterable[str] = ROLES) -> list[ModelStatus]:
+def check_models(config: Config, roles: Iterable[str] = ROLES) -> list[ModelStatus]:
     """Raise ModelUnavailable / ModelMissing (one sentence with the fix) unless the server has every
     Ollama model the given roles need."""
     statuses = model_status(config, roles)
@@ -118,7 +120,7 @@ def check_models(config, roles: Iterable[str] = ROLES) -> list[ModelStatus]:
     return statuses
 
 
-def preflight(config, roles: Iterable[str], *, server: bool = True) -> list[ModelStatus]:
+def preflight(config: Config, roles: Iterable[str], *, server: bool = True) -> list[ModelStatus]:
     """Before any model call: every role the command will use must be servable. Chat roles (and an
     Ollama embedder) must be on the server (``server=False``: chat goes elsewhere, skip them); a
     local embedder must be installed (and bge-m3 weights on disk), checked without loading it.
@@ -130,7 +132,7 @@ def preflight(config, roles: Iterable[str], *, server: bool = True) -> list[Mode
     return statuses
 
 
-def check_embedder(config) -> None:
+def check_embedder(config: Config) -> None:
     """The configured embedder backend can be built here (no model is loaded)."""
     backend = config.embedder_backend
     if backend == "bge-m3":
@@ -164,7 +166,7 @@ def bge_weights_present(path_or_name: str) -> bool:
 Progress = Callable[[str, int | None, int | None], None]
 
 
-def pull_model(config, model: str, on_progress: Progress | None = None) -> None:
+def pull_model(config: Config, model: str, on_progress: Progress | None = None) -> None:
     """Pull one model, streaming progress as (status, completed, total)."""
     chat = OllamaChat(config.host, None)  # a pull may take a long time: no read timeout
     try:

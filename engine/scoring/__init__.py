@@ -5,8 +5,12 @@
 
 from __future__ import annotations
 
+from sqlite_utils import Database
 
-def score_run(db, run_id, config, **kwargs):
+from engine.config import Config
+
+
+def score_run(db: Database, run_id, config: Config, **kwargs):
     """Score one run in the store; see :func:`engine.scoring.score.score_run`."""
     from engine.scoring.score import score_run as _score_run
 

@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
+from engine.config import Config
 from engine.memory.sentences import split_sentences
 from engine.scoring import lexical, prompts
 
@@ -149,7 +150,7 @@ class LLMAnswerer:
         return self.client.text("answerer", self.model, messages, phase=self.phase).strip()
 
 
-def make_answerer(config, client=None) -> Answerer:
+def make_answerer(config: Config, client=None) -> Answerer:
     model = config.models.answerer
     if model in OFFLINE:
         return OFFLINE[model]()

@@ -25,6 +25,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from sqlite_utils import Database
+
 from engine.corpus import Corpus, Trajectory
 from engine.scoring.verdict import tally
 
@@ -127,14 +129,14 @@ def run_audit(corpus: Corpus, judge, answerer, *, seed: int = 0) -> AuditResult:
     return result
 
 
-def save_audit(db, result: AuditResult, audit_id: str) -> None:
+def save_audit(db: Database, result: AuditResult, audit_id: str) -> None:
     """Store the audit's verdicts (run_id = ``audit_id``, kind = ``audit:<kind>``)."""
     from engine.scoring.tables import ensure_tables, now, row_id
 
     ensure_tables(db)
     db.execute("DELETE FROM verdicts WHERE run_id=? AND scoring=?", [audit_id, result.judge])
     created = now()
-    db["verdicts"].insert_all([
+    db.table("verdicts").insert_all([
         {**{k: v for k, v in r.items() if k != "kind"}, "kind": f"audit:{r['kind']}",
          "id": row_id(audit_id, result.judge, n), "run_id": audit_id, "scoring": result.judge,
          "judge": result.judge, "setup": "audit", "source": "audit", "k": None, "state_index": None,

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 
+from sqlite_utils import Database
+
 from engine.scoring.tables import drop_figures, ensure_tables, now
 
 KINDS = ("report", "ruler_diff")
 
 
-def save(db, run_id: str, scoring: str) -> None:
+def save(db: Database, run_id: str, scoring: str) -> None:
     """Compute and store the run report and the full -> filter diff of one scoring pass."""
     from engine.scoring.report import run_report
     from engine.scoring.rulers import full_vs_filter
@@ -27,7 +29,7 @@ def save(db, run_id: str, scoring: str) -> None:
         return
     diff = full_vs_filter(db, run_id, scoring)
     created = now()
-    db["score_figures"].insert_all([
+    db.table("score_figures").insert_all([
         {"run_id": run_id, "scoring": scoring, "kind": "report", "figures": report.model_dump_json(),
          "created_at": created},
         {"run_id": run_id, "scoring": scoring, "kind": "ruler_diff",
@@ -35,12 +37,12 @@ def save(db, run_id: str, scoring: str) -> None:
          "created_at": created}], pk=("run_id", "scoring", "kind"), replace=True)
 
 
-def drop(db, run_id: str) -> None:
+def drop(db: Database, run_id: str) -> None:
     """Forget a run's stored figures (after an override changed them)."""
     drop_figures(db, run_id)
 
 
-def load(db, run_id: str, scoring: str) -> dict[str, object]:
+def load(db: Database, run_id: str, scoring: str) -> dict[str, object]:
     """kind -> parsed figures for one scoring pass ({} when none are stored): ``report`` as a
     RunReport, ``ruler_diff`` as {counts, moved}."""
     from engine.scoring.schema import RunReport

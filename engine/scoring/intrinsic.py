@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from sqlite_utils import Database
 
 from engine.corpus import Trajectory
 from engine.memory.sentences import split_sentences
@@ -48,7 +49,7 @@ class StoreView:
         return after if after is not None else {}
 
 
-def load_store(db, run_id: str, trajectory: Trajectory) -> StoreView:
+def load_store(db: Database, run_id: str, trajectory: Trajectory) -> StoreView:
     after, positions, ops, confs, obs = [], [], [], [], []
     for state in trajectory.states:
         last = last_position_of_state(db, run_id, trajectory.id, state.index)
@@ -61,27 +62,28 @@ def load_store(db, run_id: str, trajectory: Trajectory) -> StoreView:
         mean = stats.mean(conf)
         confs.append(round(mean, stats.DECIMALS) if mean is not None else None)  # no float residue
         obs.append(_column(db, "observations", "text", run_id, trajectory.id, pos))
-    failures = db["write_failures"].count_where("run_id = ? AND trajectory_id = ?", [run_id, trajectory.id])
+    failures = db.table("write_failures").count_where("run_id = ? AND trajectory_id = ?",
+                                                      [run_id, trajectory.id])
     done = [p for p in (last_position_of_state(db, run_id, trajectory.id, s.index)
                         for s in trajectory.states) if p is not None]
     final_pos = max(done) if done else None
     current = [] if final_pos is None else [
         f for f in facts_at(db, run_id, trajectory.id, None) if f.status == "active"]
-    partial = (db["write_failures"].count_where(
+    partial = (db.table("write_failures").count_where(
         "run_id = ? AND trajectory_id = ? AND partial = 1", [run_id, trajectory.id])
-        if "partial" in db["write_failures"].columns_dict else 0)
+        if "partial" in db.table("write_failures").columns_dict else 0)
     return StoreView(after, positions, ops, confs, obs, failures, partial,
                      {f.id: f.text for f in current}, final_pos, {f.id: f.position for f in current})
 
 
-def _own_position(db, run_id, trajectory_id, state_index) -> int | None:
+def _own_position(db: Database, run_id, trajectory_id, state_index) -> int | None:
     row = next(db.query("SELECT position FROM documents WHERE run_id=? AND trajectory_id=? AND "
                         "state_index=? AND is_distractor=0 ORDER BY position LIMIT 1",
                         [run_id, trajectory_id, state_index]), None)
     return None if row is None else row["position"]
 
 
-def _column(db, table, column, run_id, trajectory_id, position, where: str = "") -> list:
+def _column(db: Database, table, column, run_id, trajectory_id, position, where: str = "") -> list:
     if position is None:
         return []
     extra = f" AND {where}" if where else ""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
+from engine.config import Config
 from engine.scoring import lexical, prompts
 from engine.scoring.verdict import JudgeReply, Verdict
 from engine.errors import UsageError
@@ -104,7 +105,7 @@ class LLMJudge:
         return Verdict(out.value.verdict, out.value.rationale, out.call_key, out.cached)
 
 
-def make_judge(config, client=None, *, prompt: str | None = None) -> Judge:
+def make_judge(config: Config, client=None, *, prompt: str | None = None) -> Judge:
     """The judge named by ``config.models.judge`` (``lexical`` or a model name)."""
     model = config.models.judge
     if model == "lexical":

@@ -11,6 +11,8 @@ import json
 import os
 from pathlib import Path
 
+from sqlite_utils import Database
+
 from engine.scoring import metrics
 from engine.scoring.extrinsic import TOP_K
 from engine.scoring.stats import mean
@@ -21,7 +23,7 @@ from engine.errors import UsageError
 LABELS = ("YES", "PARTIAL", "NO")
 
 
-def add_override(db, verdict_id: str, label: str, reason: str, who: str | None = None) -> dict:
+def add_override(db: Database, verdict_id: str, label: str, reason: str, who: str | None = None) -> dict:
     """Record an override; raises ValueError for an unknown verdict, label or an empty reason."""
     ensure_tables(db)
     if label not in LABELS:
@@ -33,7 +35,7 @@ def add_override(db, verdict_id: str, label: str, reason: str, who: str | None =
         raise UsageError(f"no verdict with id {verdict_id!r}")
     row = {"verdict_id": verdict_id, "run_id": rows[0]["run_id"], "label": label, "reason": reason,
            "who": who or default_who(), "at": now()}
-    db["overrides"].insert(row)
+    db.table("overrides").insert(row)
     drop_figures(db, row["run_id"])  # the figures stored at score time no longer hold
     return row
 
@@ -43,8 +45,8 @@ def default_who() -> str:
     return os.environ.get("USER") or getpass.getuser()
 
 
-def find_verdict(db, run_id: str, kind: str, trajectory_id: str, item: str, *, scoring: str | None = None,
-                 setup: str = "full", source: str = "memory", k: int | None = 5,
+def find_verdict(db: Database, run_id: str, kind: str, trajectory_id: str, item: str, *,
+                 scoring: str | None = None, setup: str = "full", source: str = "memory", k: int | None = 5,
                  state: int | None = None) -> dict:
     """The verdict row a person means: ``kind`` claim (``item`` = ``s2/c0`` or the claim text, mode
     ``setup``) or question (``item`` = ``compound/0``, ``single/1`` or the question text, answer
@@ -82,7 +84,7 @@ def find_verdict(db, run_id: str, kind: str, trajectory_id: str, item: str, *, s
     raise UsageError(f"{item!r} matches several verdicts ({items}): give the item id or --state")
 
 
-def load_file(db, path: str | Path) -> int:
+def load_file(db: Database, path: str | Path) -> int:
     """Apply overrides from a JSON file: [{"verdict_id", "label", "reason", "who"?}, ...]."""
     items = json.loads(Path(path).read_text(encoding="utf-8"))
     for item in items:
@@ -90,7 +92,7 @@ def load_file(db, path: str | Path) -> int:
     return len(items)
 
 
-def overrides_for(db, verdict_ids: list[str]) -> list[dict]:
+def overrides_for(db: Database, verdict_ids: list[str]) -> list[dict]:
     """Latest override per verdict among ``verdict_ids``."""
     ensure_tables(db)
     wanted = set(verdict_ids)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from itertools import combinations
 
+from sqlite_utils import Database
+
 from engine.scoring import overrides as ov
 from engine.scoring import stats
 from engine.scoring.rulers import full_vs_filter
@@ -24,7 +26,7 @@ from engine.scoring.tables import ensure_tables, now, scorings
 from engine.scoring.verdict import tally
 
 
-def build_report(db, run_ids: list[str] | None = None, *, scoring: str | None = None,
+def build_report(db: Database, run_ids: list[str] | None = None, *, scoring: str | None = None,
                  resamples: int = stats.DEFAULT_RESAMPLES, seed: int = stats.DEFAULT_SEED) -> Report:
     ensure_tables(db)
     if not run_ids:
@@ -35,13 +37,13 @@ def build_report(db, run_ids: list[str] | None = None, *, scoring: str | None = 
     return Report(created_at=now(), runs=runs, comparisons=_comparisons(runs))
 
 
-def run_report(db, run_id: str, *, scoring: str | None = None, resamples: int = stats.DEFAULT_RESAMPLES,
-               seed: int = stats.DEFAULT_SEED) -> RunReport | None:
+def run_report(db: Database, run_id: str, *, scoring: str | None = None,
+               resamples: int = stats.DEFAULT_RESAMPLES, seed: int = stats.DEFAULT_SEED) -> RunReport | None:
     names = scorings(db, run_id)
     if not names:
         return None
     name = scoring if scoring in names else names[0]
-    run = db["runs"].get(run_id)
+    run = db.table("runs").get(run_id)
     cards = {r["trajectory_id"]: json.loads(r["card"]) for r in db.query(
         "SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? ORDER BY trajectory_id",
         [run_id, name])}
@@ -159,7 +161,7 @@ def _count(values) -> dict[str, int]:
     return out
 
 
-def override_figures(db, verdicts: list[dict], **boot) -> OverrideFigures:
+def override_figures(db: Database, verdicts: list[dict], **boot) -> OverrideFigures:
     items = ov.overrides_for(db, [v["id"] for v in verdicts])
     if not items:
         return OverrideFigures()
@@ -182,7 +184,7 @@ def override_figures(db, verdicts: list[dict], **boot) -> OverrideFigures:
 
 # ---- rulers (docs/metrics.md) and repeated runs ------------------------------------------------
 
-def _cards(db, run_id: str, scoring: str) -> tuple[dict, list[dict]]:
+def _cards(db: Database, run_id: str, scoring: str) -> tuple[dict, list[dict]]:
     """(the scoring pass's extras, the trajectory cards) of one run and scoring setup."""
     extras, cards = {}, []
     for r in db.query("SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? "
@@ -194,7 +196,7 @@ def _cards(db, run_id: str, scoring: str) -> tuple[dict, list[dict]]:
     return extras, cards
 
 
-def ruler_figures(db, run_id: str) -> list[RulerFigures]:
+def ruler_figures(db: Database, run_id: str) -> list[RulerFigures]:
     """One row per (scoring setup, candidate mode) stored for the run: the spread of the rulers."""
     out = []
     for name in sorted(scorings(db, run_id)):
@@ -220,11 +222,11 @@ def _seedless(config_json: str | None) -> tuple[str, int | None]:
     return json.dumps(config, sort_keys=True), seed
 
 
-def seed_figures(db, run_id: str, scoring: str) -> SeedFigures | None:
+def seed_figures(db: Database, run_id: str, scoring: str) -> SeedFigures | None:
     """Mean ± sd over runs of the same system, corpus and configuration except the seed; each run
     contributes its mean intrinsic (full) and extrinsic (compound) under ``scoring`` (its latest
     setup when it lacks that one). Null when fewer than two such runs are scored."""
-    me = db["runs"].get(run_id)
+    me = db.table("runs").get(run_id)
     key = (me["system"], me["corpus_digest"], _seedless(me["config"])[0])
     group = []
     for r in db.query("SELECT run_id, system, corpus_digest, config FROM runs WHERE system=? ORDER BY run_id",
@@ -247,7 +249,7 @@ def seed_figures(db, run_id: str, scoring: str) -> SeedFigures | None:
                        intrinsic_mean=im, intrinsic_sd=isd, extrinsic_mean=em, extrinsic_sd=esd)
 
 
-def calls(db, run_id: str, extras: dict) -> Calls:
+def calls(db: Database, run_id: str, extras: dict) -> Calls:
     row = next(db.query("SELECT COUNT(*) AS n, COALESCE(SUM(tokens_in),0) AS ti, "
                         "COALESCE(SUM(tokens_out),0) AS tout FROM calls WHERE run_id=? AND error IS NULL",
                         [run_id]))

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sqlite_utils import Database
+
 from engine.errors import UsageError
 
 CLAIM_MODES = ("full", "filter")
@@ -86,7 +88,7 @@ def _moved(prev: dict, v: dict, change: str) -> dict:
             "rationale_before": prev["rationale"], "rationale_after": v["rationale"]}
 
 
-def select(db, run_id: str, scoring: str | None, *, setup: str | None = None) -> list[dict]:
+def select(db: Database, run_id: str, scoring: str | None, *, setup: str | None = None) -> list[dict]:
     """Verdict rows of one run and scoring; with ``setup`` only the claims of that candidate mode,
     their mode blanked so that they match the claims of another mode."""
     sql = "SELECT * FROM verdicts WHERE run_id=? AND scoring=?"
@@ -101,7 +103,7 @@ def select(db, run_id: str, scoring: str | None, *, setup: str | None = None) ->
     return rows
 
 
-def full_vs_filter(db, run_id: str, scoring: str) -> Diff:
+def full_vs_filter(db: Database, run_id: str, scoring: str) -> Diff:
     """How the similarity filter moves the claim verdicts of one store."""
     return diff_verdicts(select(db, run_id, scoring, setup="full"), select(db, run_id, scoring, setup="filter"))
 
@@ -121,18 +123,18 @@ class Side:
         return f"{self.run_id} · {self.scoring}" + (f":{self.mode}" if self.mode else "")
 
 
-def latest_scoring(db, run_id: str) -> str | None:
+def latest_scoring(db: Database, run_id: str) -> str | None:
     row = next(db.query("SELECT scoring FROM scores WHERE run_id=? AND trajectory_id != '' "
                         "ORDER BY created_at DESC LIMIT 1", [run_id]), None)
     return row["scoring"] if row else None
 
 
-def scorings_of(db, run_id: str) -> list[str]:
+def scorings_of(db: Database, run_id: str) -> list[str]:
     return [r["scoring"] for r in db.query(
         "SELECT DISTINCT scoring FROM scores WHERE run_id=? ORDER BY scoring", [run_id])]
 
 
-def parse_setup(db, run_id: str, spec: str | None) -> Side:
+def parse_setup(db: Database, run_id: str, spec: str | None) -> Side:
     """Resolve a setup spec (module docstring) for a run; ValueError naming the setups on a miss."""
     known = scorings_of(db, run_id)
     if not known:
@@ -150,14 +152,14 @@ def parse_setup(db, run_id: str, spec: str | None) -> Side:
     return Side(run_id, name, mode)
 
 
-def side_verdicts(db, side: Side, *, blank_mode: bool) -> list[dict]:
+def side_verdicts(db: Database, side: Side, *, blank_mode: bool) -> list[dict]:
     rows = select(db, side.run_id, side.scoring, setup=side.mode)
     if blank_mode and side.mode is None:
         rows = [{**r, "setup": "*"} for r in rows if r["kind"] == "claim"]
     return rows
 
 
-def compare(db, a: Side, b: Side, *, kind: str = "all") -> Diff:
+def compare(db: Database, a: Side, b: Side, *, kind: str = "all") -> Diff:
     """Diff side ``a`` -> side ``b``; ``kind`` keeps only claims, only questions, or all."""
     blank = a.mode is not None or b.mode is not None
     before, after = side_verdicts(db, a, blank_mode=blank), side_verdicts(db, b, blank_mode=blank)

@@ -18,6 +18,9 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
+from sqlite_utils import Database
+
+from engine.config import Config
 from engine.corpus import Corpus, Trajectory, load_corpus
 from engine.errors import NoSuggestedThreshold, UsageError
 from engine.progress import NullProgress, Progress
@@ -52,7 +55,7 @@ def scoring_name(judge, answerer, modes: Sequence[intrinsic.ClaimJudging] | None
     return f"{name}+{','.join(labels)}"
 
 
-def score_run(db, run_id: str, config, *, judge_mode: Sequence[str] | str = JUDGE_MODES,
+def score_run(db: Database, run_id: str, config: Config, *, judge_mode: Sequence[str] | str = JUDGE_MODES,
               progress: Progress | None = None, corpus: Corpus | None = None, client=None,
               embedder=None, judge_prompt: str | None = None, auto_threshold: bool = False) -> str:
     """Score ``run_id``; returns the scoring setup name under which the results are stored.
@@ -63,7 +66,7 @@ def score_run(db, run_id: str, config, *, judge_mode: Sequence[str] | str = JUDG
     named ``filter@auto(θ)``. Raises NoSuggestedThreshold when nothing separates the pairs."""
     progress = progress or NullProgress()
     ensure_tables(db)
-    run = db["runs"].get(run_id)
+    run = db.table("runs").get(run_id)
     corpus = corpus or load_corpus(run["corpus"])
     client = client if client is not None else _client(config, db, run_id)
     judge = make_judge(config, client, prompt=judge_prompt)
@@ -93,13 +96,13 @@ def score_run(db, run_id: str, config, *, judge_mode: Sequence[str] | str = JUDG
     return name
 
 
-def _full_rows(db, run_id, trajectories, judge, embed) -> dict[str, list[dict]]:
+def _full_rows(db: Database, run_id, trajectories, judge, embed) -> dict[str, list[dict]]:
     full = intrinsic.ClaimJudging("full")
     return {t.id: intrinsic.judge_claims(t, intrinsic.load_store(db, run_id, t), judge, full, embed)
             for t in trajectories}
 
 
-def _suggest(full_rows, embed, judge, config) -> float:
+def _suggest(full_rows, embed, judge, config: Config) -> float:
     sim = similarity.from_rows([r for rows in full_rows.values() for r in rows], embed,
                                filter_threshold=config.judging.filter_threshold, judge=judge.name)
     if sim.suggested_threshold is None:
@@ -131,7 +134,7 @@ def _modes(judge_mode, threshold: float) -> list[intrinsic.ClaimJudging]:
     return out
 
 
-def _client(config, db, run_id):
+def _client(config: Config, db: Database, run_id):
     if config.models.judge == "lexical" and config.models.answerer == "extractive":
         return None
     from engine.models.client import ModelClient
@@ -139,7 +142,7 @@ def _client(config, db, run_id):
     return ModelClient.from_config(config, db, run_id=run_id)
 
 
-def _embedder(config, db):
+def _embedder(config: Config, db: Database):
     from engine.models.embedders import make_embedder
 
     return make_embedder(config, db)
@@ -149,22 +152,22 @@ APPEND_ONLY_REFERENCES = frozenset({"raw"})
 """Reference systems that only ever add facts."""
 
 
-def append_only(db, run_id: str) -> bool:
+def append_only(db: Database, run_id: str) -> bool:
     """True when the run's system never rewrites or removes a fact by design: the ``raw``
     reference system, or a variant with ``policy = "append"`` (from the run's manifest)."""
-    row = db["runs"].get(run_id)
+    row = db.table("runs").get(run_id)
     spec = (json.loads(row["manifest"] or "{}") if row.get("manifest") else {}).get("system_spec") or {}
     if spec.get("kind") == "variant":
         return spec.get("policy") == "append"
     return (spec.get("name") or row["system"]) in APPEND_ONLY_REFERENCES
 
 
-def _written(db, run_id: str, trajectory_id: str) -> bool:
-    return db["documents"].count_where("run_id = ? AND trajectory_id = ?", [run_id, trajectory_id]) > 0
+def _written(db: Database, run_id: str, trajectory_id: str) -> bool:
+    return db.table("documents").count_where("run_id = ? AND trajectory_id = ?", [run_id, trajectory_id]) > 0
 
 
-def _score_trajectory(db, run_id, trajectory: Trajectory, name, judge, answerer, embed, modes, config,
-                      full_rows: list[dict] | None = None) -> list[dict] | None:
+def _score_trajectory(db: Database, run_id, trajectory: Trajectory, name, judge, answerer, embed, modes,
+                      config: Config, full_rows: list[dict] | None = None) -> list[dict] | None:
     """Score one trajectory and save it; returns its full-mode claim rows (None without full)."""
     store = intrinsic.load_store(db, run_id, trajectory)
     claim_rows = {m.setup: full_rows if m.setup == "full" and full_rows is not None
@@ -198,24 +201,24 @@ def _card(trajectory, intr, extr, modes, claim_rows, asker, store) -> dict:
             "diagnosis": reason, "signed_diff": None if full is None or compound is None else full - compound}
 
 
-def _save(db, run_id, trajectory_id, name, judge_name, verdicts, asker, card) -> None:
+def _save(db: Database, run_id, trajectory_id, name, judge_name, verdicts, asker, card) -> None:
     created = now()
     key = dict(run_id=run_id, trajectory_id=trajectory_id, scoring=name)
     for table in ("verdicts", "answers", "retrievals"):
         db.execute(f"DELETE FROM {table} WHERE run_id=? AND trajectory_id=? AND scoring=?",
                    [run_id, trajectory_id, name])
-    db["verdicts"].insert_all(
+    db.table("verdicts").insert_all(
         [{**key, **r, "judge": judge_name, "created_at": created,
           "id": row_id(run_id, trajectory_id, name, r["kind"], r["setup"], r["source"], r["k"], r["item"])}
          for r in verdicts], replace=True)
-    db["answers"].insert_all(
+    db.table("answers").insert_all(
         [{**key, **r, "created_at": created,
           "id": row_id(run_id, trajectory_id, name, r["kind"], r["source"], r["k"], r["item"])}
          for r in asker.answers], replace=True)
-    db["retrievals"].insert_all(
+    db.table("retrievals").insert_all(
         [{**key, **r, "embedder": "", "id": row_id(run_id, trajectory_id, name, r["source"], r["item"])}
          for r in asker.retrievals], replace=True)
-    db["scores"].insert({**key, "card": json.dumps(card, ensure_ascii=False), "created_at": created},
+    db.table("scores").insert({**key, "card": json.dumps(card, ensure_ascii=False), "created_at": created},
                         replace=True)
 
 
@@ -225,7 +228,7 @@ def _counters(client) -> dict:
     return {"calls": client.stats.calls, "cached": client.stats.cached}
 
 
-def _save_run_extras(db, run_id, name, judge, answerer, client, before, modes, sim=None) -> None:
+def _save_run_extras(db: Database, run_id, name, judge, answerer, client, before, modes, sim=None) -> None:
     after = _counters(client)
     extras = {"judge": judge.name, "answerer": answerer.name,
               "judge_prompt": getattr(judge, "prompt", None),
@@ -235,6 +238,6 @@ def _save_run_extras(db, run_id, name, judge, answerer, client, before, modes, s
               "scoring_calls": after["calls"] - before["calls"],
               "scoring_cached": after["cached"] - before["cached"],
               "similarity": None if sim is None else sim.model_dump()}
-    db["scores"].insert({"run_id": run_id, "trajectory_id": "", "scoring": name,
+    db.table("scores").insert({"run_id": run_id, "trajectory_id": "", "scoring": name,
                          "card": json.dumps(extras, ensure_ascii=False), "created_at": now()},
                         replace=True)

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 import numpy as np
+from sqlite_utils import Database
 
+from engine.config import Config
 from engine.fmt import figure
 from engine.scoring.schema import Histogram, SimilarityFigures, SimilaritySummary
 from engine.scoring.tables import scorings
@@ -194,7 +196,8 @@ def from_rows(rows: Iterable[dict], embed: Callable, *, filter_threshold: float,
                    judge=judge, attribution=pairs.attribution)
 
 
-def run_similarity(db, run_id: str, scoring: str | None = None, *, embedder=None, config=None,
+def run_similarity(db: Database, run_id: str, scoring: str | None = None, *, embedder=None,
+                   config: Config | None = None,
                    filter_threshold: float | None = None) -> SimilarityFigures | None:
     """Read a scored run's full-mode claim verdicts (``scoring``, default its latest setup) and
     measure them with ``embedder`` (default: the one the run's stored config names, built through
@@ -210,9 +213,7 @@ def run_similarity(db, run_id: str, scoring: str | None = None, *, embedder=None
         return None
     if embedder is None:
         if config is None:
-            from engine.config import Config
-
-            stored = db["runs"].get(run_id)["config"]
+            stored = db.table("runs").get(run_id)["config"]
             config = Config.model_validate(json.loads(stored)) if stored else Config()
         from engine.models.embedders import make_embedder
 

@@ -18,6 +18,8 @@ import hashlib
 import json
 from datetime import datetime, timezone
 
+from sqlite_utils import Database
+
 TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
     "verdicts": (
         {"id": str, "run_id": str, "trajectory_id": str, "scoring": str, "judge": str,
@@ -61,18 +63,18 @@ INDEXES = [
 ]
 
 
-def ensure_tables(db) -> None:
+def ensure_tables(db: Database) -> None:
     for name, (columns, pk) in TABLES.items():
-        db[name].create(columns, pk=pk, if_not_exists=True)
-        have = set(db[name].columns_dict)
+        db.table(name).create(columns, pk=pk, if_not_exists=True)
+        have = set(db.table(name).columns_dict)
         for column, kind in columns.items():  # columns added later reach older files here
             if column not in have:
-                db[name].add_column(column, kind)
+                db.table(name).add_column(column, kind)
     for table, cols in INDEXES:
-        db[table].create_index(cols, if_not_exists=True)
+        db.table(table).create_index(cols, if_not_exists=True)
 
 
-def scorings(db, run_id: str) -> list[str]:
+def scorings(db: Database, run_id: str) -> list[str]:
     """Scoring setups stored for a run, most recent first."""
     return [r["scoring"] for r in db.query(
         "SELECT scoring, MAX(created_at) AS at FROM scores WHERE run_id=? GROUP BY scoring "
@@ -87,7 +89,7 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def drop_figures(db, run_id: str) -> None:
+def drop_figures(db: Database, run_id: str) -> None:
     """Forget a run's figures stored at score time (an override changed them)."""
     if "score_figures" in db.table_names():
         db.execute("DELETE FROM score_figures WHERE run_id=?", [run_id])

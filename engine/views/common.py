@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Iterable
 
 import sqlite_utils
+from sqlite_utils import Database
 
 from engine.memory import reference
 from engine.store import loads
@@ -63,7 +64,7 @@ def has_rows(db: sqlite_utils.Database, table: str, where: str = "", args: Itera
 
 
 def columns(db: sqlite_utils.Database, table: str) -> set[str]:
-    return set(db[table].columns_dict) if table in db.table_names() else set()
+    return set(db.table(table).columns_dict) if table in db.table_names() else set()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -96,7 +97,7 @@ def _scores_table(db: sqlite_utils.Database) -> dict[tuple[str, str], tuple[floa
             for key, card in score_cards(db).items()}
 
 
-def human_overrides(db, verdict_ids: list[str]) -> dict[str, dict]:
+def human_overrides(db: Database, verdict_ids: list[str]) -> dict[str, dict]:
     """verdict id -> its latest human override (the `overrides` table, engine/scoring/overrides.py), if any."""
     if not verdict_ids or "verdict_id" not in columns(db, "overrides"):
         return {}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
 from engine.corpus import Corpus
 from engine.store import facts_at
 from engine.views.common import latest_scoring
@@ -21,7 +23,8 @@ class Flip:
     """Labels (verdicts) or presence ('held' / '—') in run A and run B."""
 
 
-def compare_runs(db, corpus: Corpus, run_a: str, run_b: str, judge_mode: str = "full") -> list[Flip]:
+def compare_runs(db: Database, corpus: Corpus, run_a: str, run_b: str,
+                 judge_mode: str = "full") -> list[Flip]:
     """Claims (final state, judge mode), questions (top-5) whose verdict moved, and final facts
     held by one run and not the other (exact text)."""
     flips: list[Flip] = []
@@ -31,7 +34,8 @@ def compare_runs(db, corpus: Corpus, run_a: str, run_b: str, judge_mode: str = "
     return flips
 
 
-def _final_verdicts(db, run_id, trajectory_id, judge_mode) -> dict[tuple[str, str], tuple[str, str]]:
+def _final_verdicts(db: Database, run_id, trajectory_id, judge_mode) -> dict[tuple[str, str],
+                    tuple[str, str]]:
     scoring = latest_scoring(db, run_id)
     if scoring is None:
         return {}
@@ -44,14 +48,14 @@ def _final_verdicts(db, run_id, trajectory_id, judge_mode) -> dict[tuple[str, st
     return out
 
 
-def _verdict_flips(db, trajectory_id, run_a, run_b, judge_mode) -> list[Flip]:
+def _verdict_flips(db: Database, trajectory_id, run_a, run_b, judge_mode) -> list[Flip]:
     a = _final_verdicts(db, run_a, trajectory_id, judge_mode)
     b = _final_verdicts(db, run_b, trajectory_id, judge_mode)
     return [Flip(trajectory_id, key[0], key[1], a[key][0], a[key][1], b[key][1])
             for key in sorted(a.keys() & b.keys()) if a[key][1] != b[key][1]]
 
 
-def _fact_flips(db, trajectory_id, run_a, run_b) -> list[Flip]:
+def _fact_flips(db: Database, trajectory_id, run_a, run_b) -> list[Flip]:
     held_a = {f.text for f in facts_at(db, run_a, trajectory_id) if f.status == "active"}
     held_b = {f.text for f in facts_at(db, run_b, trajectory_id) if f.status == "active"}
     return ([Flip(trajectory_id, "fact", "", t, "held", "—") for t in sorted(held_a - held_b)]

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
 from engine.corpus import Corpus, Trajectory
 from engine.store import facts_at
 from engine.views.common import score_cards
 from engine.views.questions import questions_view
-from engine.views.runs import list_runs, run_labels
+from engine.views.runs import run_labels
 
 
 @dataclass(frozen=True)
@@ -25,7 +27,7 @@ class TourStop:
     """The diagnosis sentence (engine/scoring/diagnosis.py) for this trajectory, built from this run's data."""
 
 
-def demo_tour(db, corpus: Corpus) -> dict[str, TourStop | None]:
+def demo_tour(db: Database, corpus: Corpus) -> dict[str, TourStop | None]:
     """For 'compensation' and 'bottleneck': the scored trajectory with the widest gap, any run."""
     cards = score_cards(db)
     systems = run_labels(db)
@@ -97,7 +99,8 @@ def _stale_count(card: dict) -> int:
     return int((card.get("intrinsic") or {}).get("stale_facts") or 0)
 
 
-def stale_case(db, corpus: Corpus, current_run: str | None = None, cut: float = 0.5) -> StaleCase | None:
+def stale_case(db: Database, corpus: Corpus, current_run: str | None = None,
+               cut: float = 0.5) -> StaleCase | None:
     """The trajectory with stale facts > 0 and extrinsic ≥ ``cut``: from ``current_run`` when it has
     one, else from any scored run; highest extrinsic, then most stale facts, then ids."""
     systems = run_labels(db)
@@ -128,7 +131,7 @@ def _first_stale_position(t: Trajectory, card: dict) -> int:
     return next((a.position for a in arrivals if a.state_index == stale[0]), 0)
 
 
-def _stale_rows(db, t: Trajectory, run_id: str, fact_ids: list[str]) -> list[StaleFactRow]:
+def _stale_rows(db: Database, t: Trajectory, run_id: str, fact_ids: list[str]) -> list[StaleFactRow]:
     """The stored stale facts (ids from the score card) with the stale claims each still states."""
     from engine.scoring import lexical, metrics
 

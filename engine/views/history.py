@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
 from engine.corpus import Corpus
 from engine.store import loads
 from engine.views.common import columns
@@ -40,7 +42,7 @@ class FactHistory:
     """The facts this one replaced: walk the chain back through them."""
 
 
-def fact_history(db, corpus: Corpus, run_id: str, fact_id: str) -> FactHistory:
+def fact_history(db: Database, corpus: Corpus, run_id: str, fact_id: str) -> FactHistory:
     """Every version of one fact with the observation and document that produced it."""
     rows = list(db.query(
         "SELECT v.*, o.text AS obs_text, o.doc_id AS obs_doc FROM fact_versions v "
@@ -62,7 +64,7 @@ def fact_history(db, corpus: Corpus, run_id: str, fact_id: str) -> FactHistory:
                        tuple(links.replaces.get(fact_id, ())) if links else ())
 
 
-def _reasons(db, run_id: str, fact_id: str) -> dict[int, str]:
+def _reasons(db: Database, run_id: str, fact_id: str) -> dict[int, str]:
     """position -> the reason (and guard effect) of the decision that changed ``fact_id`` there."""
     if "reason" not in columns(db, "decisions"):
         return {}

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
 from engine.store import loads
 from engine.views.common import columns
 
@@ -55,7 +57,7 @@ class Lineage:
         return Lineage(succ, {k: v for k, v in reps.items() if v})
 
 
-def lineage(db, run_id: str, trajectory_id: str) -> Lineage:
+def lineage(db: Database, run_id: str, trajectory_id: str) -> Lineage:
     """Every recorded supersede of a trajectory with the decision's reason and guard effect."""
     has_link = "successor_id" in columns(db, "fact_versions")
     link_col = "successor_id" if has_link else "NULL AS successor_id"
@@ -75,7 +77,7 @@ def lineage(db, run_id: str, trajectory_id: str) -> Lineage:
     return Lineage(successor, replaces)
 
 
-def _reasons(db, run_id: str, trajectory_id: str) -> dict[tuple[int, str], tuple[str, str]]:
+def _reasons(db: Database, run_id: str, trajectory_id: str) -> dict[tuple[int, str], tuple[str, str]]:
     """(position, superseded fact id) -> (reason, guard effect) of the supersede decision: the
     model's decision names the new fact and carries the old one in ``before``; a reference system's
     names the old fact itself."""

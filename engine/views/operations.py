@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
 from engine.store import loads
 
 
@@ -37,7 +39,7 @@ class Operation:
     """Snapshots after it (a supersede: the old fact, now superseded, then the new one)."""
 
 
-def operations_at(db, run_id: str, trajectory_id: str, position: int) -> list[Operation]:
+def operations_at(db: Database, run_id: str, trajectory_id: str, position: int) -> list[Operation]:
     obs = {r["id"]: r for r in db.query(
         "SELECT * FROM observations WHERE run_id=? AND trajectory_id=? AND position=? ORDER BY seq",
         [run_id, trajectory_id, position])}
@@ -98,7 +100,7 @@ def short_id(fact_id: str) -> str:
     return str(fact_id).rsplit("/", 1)[-1]
 
 
-def _failures_at(db, run_id: str, trajectory_id: str, position: int) -> list[str]:
+def _failures_at(db: Database, run_id: str, trajectory_id: str, position: int) -> list[str]:
     return [f"{r['stage']}: {r['reason']}" for r in db.query(
         "SELECT * FROM write_failures WHERE run_id=? AND trajectory_id=? AND position=?",
         [run_id, trajectory_id, position])]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+from sqlite_utils import Database
+
 from engine.corpus import Corpus
 from engine.models.base import Embedder
 from engine.retrieval import Hit
@@ -55,7 +57,7 @@ class QuestionsView:
     and says that answers and verdicts need `seorap score`."""
 
 
-def questions_view(db, run_id: str, trajectory_id: str, top_k: int = 5) -> QuestionsView:
+def questions_view(db: Database, run_id: str, trajectory_id: str, top_k: int = 5) -> QuestionsView:
     """Each question with its ranking (BM25/dense/hybrid), answer-holding ranks, answer, verdict."""
     scoring = latest_scoring(db, run_id)
     if scoring is None or not {"verdicts", "retrievals", "answers"} <= set(db.table_names()):
@@ -78,7 +80,7 @@ def questions_view(db, run_id: str, trajectory_id: str, top_k: int = 5) -> Quest
     return QuestionsView(run_id, trajectory_id, True, out)
 
 
-def live_questions_view(db, corpus: Corpus, run_id: str, trajectory_id: str,
+def live_questions_view(db: Database, corpus: Corpus, run_id: str, trajectory_id: str,
                         embedder: Embedder | None = None, settings=None) -> QuestionsView:
     """The questions of a trajectory ranked live over the run's final active facts with
     engine.retrieval.HybridIndex.explain (BM25 / dense / hybrid / rank per fact), for a run with no

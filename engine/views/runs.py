@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 import sqlite_utils
+from sqlite_utils import Database
 
 from engine.corpus import CATEGORY_NAMES, Corpus
 from engine.store import loads
@@ -153,7 +154,7 @@ def sort_rows(rows: Iterable[TrajectoryRow], key: str, reverse: bool = False) ->
     return sorted(present, key=lambda r: (getattr(r, attr), r.trajectory_id), reverse=reverse) + missing
 
 
-def replay_label(db, run_id: str) -> str:
+def replay_label(db: Database, run_id: str) -> str:
     """``replay`` for the first replay of a run, then ``replay-2``, ``replay-3``…: each press is a
     fresh re-enactment (the same label would resume the earlier replay and write nothing)."""
     base = run_id.split("~", 1)[0]

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
 from engine.views.common import latest_scoring
 
 
-def run_report(db, run_id: str, resamples: int | None = None):
+def run_report(db: Database, run_id: str, resamples: int | None = None):
     """The RunReport for one run (None when the run is not scored)."""
     from engine.scoring import report
 
@@ -36,7 +38,7 @@ class RulerDiff:
     moved: list[MovedVerdict]
 
 
-def full_vs_filter_diff(db, run_id: str, scoring: str | None = None) -> RulerDiff | None:
+def full_vs_filter_diff(db: Database, run_id: str, scoring: str | None = None) -> RulerDiff | None:
     """Every claim verdict the similarity filter moved in one run's (latest) scoring, classified
     by engine.scoring.rulers; None when the run is not scored."""
     from engine.scoring.rulers import full_vs_filter
@@ -50,7 +52,7 @@ def full_vs_filter_diff(db, run_id: str, scoring: str | None = None) -> RulerDif
                      m["to"] or "") for m in diff.moved()])
 
 
-def stored_figures(db, run_id: str) -> tuple[object | None, RulerDiff | None]:
+def stored_figures(db: Database, run_id: str) -> tuple[object | None, RulerDiff | None]:
     """(RunReport, RulerDiff) of a run's latest scoring as stored at score time
     (engine.scoring.figures); (None, None) when the run is not scored or its figures are not stored
     (scored before they were kept, or an override made them stale)."""
@@ -60,9 +62,10 @@ def stored_figures(db, run_id: str) -> tuple[object | None, RulerDiff | None]:
     if scoring is None:
         return None, None
     stored = figures.load(db, run_id, scoring)
-    report, diff = stored.get("report"), stored.get("ruler_diff")
-    if diff is not None:
-        diff = RulerDiff("full", "filter", diff["counts"], [
+    report, raw = stored.get("report"), stored.get("ruler_diff")
+    diff = None
+    if isinstance(raw, dict):  # stored as {counts, moved}
+        diff = RulerDiff("full", "filter", raw["counts"], [
             MovedVerdict(m["change"], m["trajectory_id"], m["item"], m["text"] or "", m["from"] or "",
-                         m["to"] or "") for m in diff["moved"]])
+                         m["to"] or "") for m in raw["moved"]])
     return report, diff

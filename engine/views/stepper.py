@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import sqlite_utils
+from sqlite_utils import Database
 
 from engine.corpus import Corpus, Trajectory
 from engine.store import facts_at
@@ -186,7 +187,7 @@ def stale_fact_ids(facts: dict[str, str], stale: list[str]) -> list[str]:
     return metrics.stale_facts(facts, stale, lexical.holds)
 
 
-def _store_at(db, run_id: str, trajectory_id: str, position: int, stale: list[str],
+def _store_at(db: Database, run_id: str, trajectory_id: str, position: int, stale: list[str],
               links: Lineage, operations: list[Operation]) -> list[StoreFact]:
     from engine.scoring import lexical
 
@@ -236,7 +237,7 @@ def _claim_rows(claims: list[str], doc_claims: list[str], store: list[StoreFact]
     return out
 
 
-def fact_positions_matching(db, run_id: str, trajectory_id: str, query: str) -> set[int]:
+def fact_positions_matching(db: Database, run_id: str, trajectory_id: str, query: str) -> set[int]:
     """Arrival positions where a fact version containing ``query`` (case-insensitive) was written."""
     return {r["position"] for r in db.query(
         "SELECT DISTINCT position FROM fact_versions WHERE run_id=? AND trajectory_id=? "

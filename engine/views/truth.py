@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
 from engine.corpus import Trajectory
 
 
@@ -97,7 +99,7 @@ class LateMark:
         return text + f"guard {self.guard}: no operation needed changing"
 
 
-def late_mark(db, run_id: str, trajectory_id: str, position: int, doc_date: str,
+def late_mark(db: Database, run_id: str, trajectory_id: str, position: int, doc_date: str,
               guards: list[tuple[str, str]]) -> LateMark:
     """``guards``: (guard, guard_effect) of this document's decisions."""
     row = next(db.query(

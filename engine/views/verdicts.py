@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
 from engine.store import loads
 from engine.views.common import human_overrides, latest_scoring
 
@@ -25,7 +27,7 @@ class Verdict:
     """filter@θ: θ of the scoring pass."""
 
 
-def claim_verdicts(db, run_id: str, trajectory_id: str, state_index: int,
+def claim_verdicts(db: Database, run_id: str, trajectory_id: str, state_index: int,
                    judge_mode: str) -> dict[str, Verdict] | None:
     """expected claim -> verdict for one state and judge mode (latest scoring); None if unscored."""
     scoring = latest_scoring(db, run_id)
@@ -41,7 +43,7 @@ def claim_verdicts(db, run_id: str, trajectory_id: str, state_index: int,
     return {r["expected"]: _verdict(r, over.get(r["id"]), theta) for r in rows}
 
 
-def _threshold(db, run_id: str, scoring: str) -> float | None:
+def _threshold(db: Database, run_id: str, scoring: str) -> float | None:
     row = next(db.query("SELECT card FROM scores WHERE run_id=? AND trajectory_id='' AND scoring=?",
                         [run_id, scoring]), None)
     return (loads(row["card"], {}) or {}).get("filter_threshold") if row else None
