@@ -447,11 +447,10 @@ class ModelClient:
             if self._cancelled.is_set():
                 entry.stop("cancel")
             self._open.add(entry)
-            if self._watcher is None:
+            if self._watcher is None:  # a running watchdog sees the new stream on its next tick
                 self._watcher = threading.Thread(target=self._watchdog, name="seorap-model-watchdog",
                                                  daemon=True)
                 self._watcher.start()
-            self._watch.notify_all()
 
     def _unregister(self, entry: "_OpenStream") -> None:
         with self._watch:
