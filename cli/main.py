@@ -79,7 +79,8 @@ class SeorapGroup(click.Group):
             click.echo(f"error: {sentence(exc.summary)}", err=True)
             ctx.exit(exc.exit_code)
         except SeorapError as exc:
-            click.echo(f"error: {sentence(str(exc))}", err=True)
+            prefix = "" if exc.exit_code == EXIT_INTERRUPTED else "error: "  # a cancel is no error
+            click.echo(f"{prefix}{sentence(str(exc))}", err=True)
             ctx.exit(exc.exit_code)
         except KeyboardInterrupt:
             click.echo("interrupted.", err=True)

@@ -42,7 +42,6 @@ def invoke(holder, exc, tmp_path):
     (errors.StoreError("x.db is not a seorap database"), 2),
     (errors.UsageError("bad value"), 2),
     (errors.ConfigError("c.toml:3: models.judge: expected a string"), 1),
-    (errors.RunCancelled("cancelled: 3 documents saved; run the same command to resume"), 130),
 ])
 def test_each_error_class_has_its_exit_code_and_one_sentence(command, tmp_path, exc, code):
     result = invoke(command, exc, tmp_path)
@@ -51,6 +50,14 @@ def test_each_error_class_has_its_exit_code_and_one_sentence(command, tmp_path, 
     assert lines[-1] == f"error: {str(exc).rstrip('.')}."
     assert "Traceback" not in result.output
     assert not (tmp_path / "logs").exists()  # known errors leave no crash log
+
+
+def test_a_cancel_is_said_plainly(command, tmp_path):
+    result = invoke(command, errors.RunCancelled("Cancelled: 3 of 9 documents are saved; run the same "
+                                                 "command again to resume from there"), tmp_path)
+    assert result.exit_code == 130
+    assert result.output == ("Cancelled: 3 of 9 documents are saved; run the same command again to "
+                             "resume from there.\n")
 
 
 def test_problem_lists_come_first_and_the_sentence_last(command, tmp_path):
