@@ -44,7 +44,7 @@ OPERATIONAL_FIELDS = {"host", "timeout_s", "first_token_s", "concurrency", "keep
 
 class ModelRoles(BaseModel):
     """Model name per role. Chat roles are Ollama model names; the answerer and judge also accept the
-    offline stand-ins ``extractive`` and ``lexical``; the embedder is interpreted by ``embedder_backend``."""
+    offline stand-ins ``extractive``, ``reader`` and ``lexical``; the embedder is interpreted by ``embedder_backend``."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -53,7 +53,8 @@ class ModelRoles(BaseModel):
     synthesizer: str = "qwen3.5:9b"
     """Classifies an observation against candidate facts (create/update/reinforce/supersede)."""
     answerer: str = "qwen3.8:27b"
-    """Answers questions from retrieved facts; ``extractive`` = top retrieved fact (offline)."""
+    """Answers questions from retrieved facts; offline: ``extractive`` (every retrieved fact) or
+    ``reader`` (the best-matching, most recent fact(s); docs/metrics.md)."""
     judge: str = "qwen3.8:27b"
     """Grades answers; ``lexical`` = token-F1 thresholds (offline)."""
     embedder: str = "bge-m3"

@@ -4,20 +4,20 @@ app, the CLI and the engine's own sentences."""
 from __future__ import annotations
 
 
-def figure(value: float | None, missing: str = "—") -> str:
-    """Two decimals; ``missing`` when there is no value; never '-0.00' (a value that rounds to
-    zero has no sign: κ -0.00 read as a negative agreement)."""
+def figure(value: float | None, missing: str = "—", digits: int = 2) -> str:
+    """``digits`` decimals (two by default); ``missing`` when there is no value. Never "-0.00": a
+    value that rounds to zero is written without a sign (a signed mean of -0.001 is "0.00")."""
     if value is None:
         return missing
-    text = f"{value:.2f}"
-    return "0.00" if text == "-0.00" else text
+    text = f"{value:.{digits}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
 def cell(value: object) -> str:
-    """A table cell of the report: a float with two decimals (sign kept, as the report always
-    wrote it), no value as "—", anything else as its text."""
+    """A table cell of the report: a float with two decimals (never "-0.00", as :func:`figure`),
+    no value as "—", anything else as its text."""
     if value is None:
         return "—"
     if isinstance(value, float):
-        return f"{value:.2f}"
+        return figure(value)
     return str(value)

@@ -62,3 +62,27 @@ def test_fact_shape_tells_merged_blobs_from_single_facts(cards):
     assert all(s["n"] == 1 and s["multi_share"] == 1.0 for s in merged)
     assert sum(s["mean_length"] for s in merged) > 3 * sum(s["mean_length"] for s in single)
     assert max(s["multi_share"] for s in single) < 0.5
+
+
+def test_report_carries_cis_ranges_fact_shape_and_udr_na(cards):
+    from engine.scoring.report import build_report
+    from engine.scoring.report_text import summary_lines, to_csv, to_markdown
+
+    db, ids, _ = cards
+    report = build_report(db, [ids["oracle"], ids["raw"]], resamples=200)
+    oracle, raw = report.runs
+    a = oracle.aggregate
+    for iv in (a.div_rate_ci, a.signed_mean_ci, a.pass_agreement_ci, a.op_accuracy_ci, a.mad_ci):
+        assert iv.method == "bootstrap" and iv.n == 12 and iv.ci_low is not None
+    # categories hold 2 trajectories each: a range labelled with n, never a "95% CI"
+    group = next(iter(a.by_category.values()))
+    assert group.n == 2 and group.intrinsic_ci.method == "range" and group.intrinsic_ci.n == 2
+    assert a.fact_shape.n == sum(t.fact_shape.n for t in oracle.trajectories)
+    assert 0 < a.fact_shape.multi_share < 0.5
+    assert any("multi-statement" in line for line in summary_lines(oracle))
+    assert all(t.append_only and t.udr is None for t in raw.trajectories)
+    csv_rows = to_csv(report).splitlines()
+    header = csv_rows[0].split(",")
+    udr = header.index("udr")
+    assert {r.split(",")[udr] for r in csv_rows[1:] if ",raw," in r} == {"n/a"}
+    assert "-0.00" not in to_markdown(report) and "-0.00" not in "\n".join(summary_lines(raw))

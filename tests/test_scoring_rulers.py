@@ -265,23 +265,31 @@ def _t(tid, i, e):
 
 
 def test_group_cis_by_hand():
+    # below 5 trajectories a group shows the range of its values labelled with n, not a 95% CI
     g = _group([_t("a", 0.0, 1.0), _t("b", 1.0, 1.0)], resamples=4000, seed=0)
-    # resampled means of {0, 1}: 0 (p 1/4), 0.5 (1/2), 1 (1/4) -> 2.5% and 97.5% quantiles are 0 and 1
-    assert (g.intrinsic_ci.mean, g.intrinsic_ci.ci_low, g.intrinsic_ci.ci_high) == (0.5, 0.0, 1.0)
-    assert (g.extrinsic_ci.mean, g.extrinsic_ci.ci_low, g.extrinsic_ci.ci_high) == (1.0, 1.0, 1.0)
-    assert (g.mad_ci.mean, g.mad_ci.ci_low, g.mad_ci.ci_high) == (0.5, 0.0, 1.0)
+    iv = lambda x: (x.mean, x.ci_low, x.ci_high, x.method, x.n)  # noqa: E731
+    assert iv(g.intrinsic_ci) == (0.5, 0.0, 1.0, "range", 2)
+    assert iv(g.extrinsic_ci) == (1.0, 1.0, 1.0, "range", 2)
+    assert iv(g.mad_ci) == (0.5, 0.0, 1.0, "range", 2)        # |0-1| = 1, |1-1| = 0
     one = _group([_t("a", 0.5, 1.0)], resamples=100, seed=0)
-    assert one.intrinsic == 0.5 and one.intrinsic_ci is None and one.extrinsic_ci is None and one.mad_ci is None
+    assert one.intrinsic == 0.5 and iv(one.intrinsic_ci) == (0.5, 0.5, 0.5, "range", 1)
     missing = _group([_t("a", 0.5, None), _t("b", 1.0, None)], resamples=100, seed=0)
-    assert missing.intrinsic_ci is not None and missing.extrinsic_ci is None and missing.mad_ci is None
+    assert iv(missing.intrinsic_ci) == (0.75, 0.5, 1.0, "range", 2)
+    assert missing.extrinsic_ci.mean is None and missing.extrinsic_ci.n == 0 and missing.mad_ci.n == 0
+    # from 5 on: the cluster bootstrap within the group; {0, 1} x 5 has resampled means in [0, 1]
+    five = _group([_t(str(n), float(n % 2), 1.0) for n in range(5)], resamples=400, seed=0)
+    assert five.intrinsic_ci.method == "bootstrap" and five.intrinsic_ci.n == 5
+    assert five.intrinsic_ci.mean == 0.4 and 0.0 <= five.intrinsic_ci.ci_low < 0.4 < five.intrinsic_ci.ci_high <= 1.0
 
 
 def test_group_cis_in_the_report(setups):
     _, db, rid, _ = setups
     agg = run_report(db, rid, resamples=100).aggregate
-    assert agg.by_category["C5"].n == 2 and agg.by_category["C5"].intrinsic_ci is not None
-    # L1 and L2 hold one trajectory each
-    assert all(g.n == 1 and g.intrinsic_ci is None for g in agg.by_difficulty.values())
+    c5 = agg.by_category["C5"].intrinsic_ci
+    assert agg.by_category["C5"].n == 2 and (c5.method, c5.n) == ("range", 2)
+    # L1 and L2 hold one trajectory each: a range of one value, n = 1
+    assert all(g.n == 1 and g.intrinsic_ci.method == "range" and g.intrinsic_ci.n == 1
+               and g.intrinsic_ci.ci_low == g.intrinsic_ci.ci_high for g in agg.by_difficulty.values())
 
 
 def test_audit_shows_the_lenient_lexical_ruler_bend():

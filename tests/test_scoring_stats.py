@@ -147,3 +147,10 @@ def test_ci_for_every_agreement_figure():
         ci = stats.paired_ci(I, E, fn, resamples=300, seed=1)
         assert ci.estimate == fn(I, E) and ci.n == 4
         assert ci.low is not None and ci.low <= ci.high
+
+
+def test_the_one_formatter_never_prints_negative_zero():
+    from engine.fmt import figure
+
+    assert figure(-0.001) == "0.00" and figure(-0.0) == "0.00" and figure(-0.2) == "-0.20"
+    assert figure(-0.0004, digits=3) == "0.000" and figure(None, "n/a") == "n/a"

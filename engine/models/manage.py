@@ -1,7 +1,7 @@
 """Which configured models the Ollama server has; pulling the missing ones (``seorap models``);
 the preflight every command runs before its first model call (:func:`preflight`).
 
-Roles whose model is an offline stand-in (``extractive``, ``lexical``, ``standin``) or whose
+Roles whose model is an offline stand-in (``reader``, ``extractive``, ``lexical``, ``standin``) or whose
 embedder is not served by Ollama (``embedder_backend`` other than ``ollama``) are listed but never
 checked against the server or pulled; :func:`preflight` checks those embedders locally (the package
 importable, bge-m3 weights on disk) without loading them.
@@ -27,7 +27,7 @@ PREFLIGHT_CONNECT_S = 1.5
 PREFLIGHT_READ_S = 10.0
 """Reading the model list (a busy server still answers /api/tags quickly)."""
 
-STAND_INS = {"extractive", "lexical", "standin", "hashing"}
+STAND_INS = {"reader", "extractive", "lexical", "standin", "hashing"}
 
 
 @dataclass

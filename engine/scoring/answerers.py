@@ -1,10 +1,10 @@
 """Answerers: turn retrieved context into an answer (docs/metrics.md).
 
-- :class:`ReaderAnswerer` (``reader``, the offline default): a reference reader. From the retrieved
+- :class:`ReaderAnswerer` (``reader``, ``--answerer reader``): a reference reader. From the retrieved
   items it answers with the one(s) that best match the question and, when two of them answer the
   same part of the question, only the more recent — so a store that keeps a stale value next to the
   current one can still be answered right, honestly.
-- :class:`ExtractiveAnswerer` (``extractive``, a baseline): the answer is the retrieved items
+- :class:`ExtractiveAnswerer` (``extractive``, the offline default and the baseline): the answer is the retrieved items
   themselves, in rank order, joined with " / " — at depth k all k of them, so a compound question is
   answered only as well as retrieval gathered its facts, and every stale or unrelated fact retrieved
   is in the answer too. No context -> "정보 없음".

@@ -10,11 +10,57 @@ from __future__ import annotations
 
 import json
 
+from typing import Iterable, Mapping
+
 from engine.fmt import figure
 from engine.scoring import lexical
 from engine.scoring.extrinsic import TOP_K
+from engine.scoring.stats import above
 
 MAX_ITEMS = 3
+
+UNRELIABLE = "judge unreliable — see audit"
+"""What replaces a quadrant, MAD/DivRate and the tour's cases when the ruler cannot support them."""
+PARTIAL_LIMIT = 0.8
+"""Saturated: more than this share of the parseable answer verdicts are PARTIAL."""
+UNPARSEABLE_LIMIT = 0.2
+"""Unreliable: more than this share of the answer verdicts could not be parsed."""
+AUDIT_WRONG_PASS_LIMIT = 0.5
+"""Cannot tell wrong from right: a deliberately wrong audit kind passes more often than this..."""
+AUDIT_CONTROL_MIN = 0.5
+"""... or the correct control passes less often than this."""
+
+
+def judge_unreliable(labels: Iterable[str], audit_pass_rates: Mapping[str, float | None] | None = None,
+                     control_kinds: Iterable[str] = ("control", "paraphrase")) -> str | None:
+    """Why the judge's verdicts cannot carry a diagnosis, or None when they can.
+
+    ``labels``: the run's answer verdicts that make the quadrants (memory, top-5). ``audit_pass_rates``:
+    {audit kind: pass rate} of the same judge when an audit was run. Limits (strict ">"; shares
+    compared exactly, stats.above): PARTIAL share of the parseable labels > PARTIAL_LIMIT;
+    unparseable share of all labels > UNPARSEABLE_LIMIT; no parseable label at all; an audit kind
+    built to be wrong passing > AUDIT_WRONG_PASS_LIMIT; a control kind passing < AUDIT_CONTROL_MIN."""
+    labels = list(labels)
+    parseable = [x for x in labels if x != "UNPARSEABLE"]
+    reasons = []
+    if labels and not parseable:
+        reasons.append(f"all {len(labels)} answer verdicts unparseable")
+    elif parseable:
+        partial = sum(x == "PARTIAL" for x in parseable) / len(parseable)
+        if above(partial, PARTIAL_LIMIT):
+            reasons.append(f"PARTIAL share {partial:.2f} > {PARTIAL_LIMIT:.2f}")
+        unparseable = (len(labels) - len(parseable)) / len(labels)
+        if above(unparseable, UNPARSEABLE_LIMIT):
+            reasons.append(f"unparseable share {unparseable:.2f} > {UNPARSEABLE_LIMIT:.2f}")
+    controls = set(control_kinds)
+    for kind, rate in sorted((audit_pass_rates or {}).items()):
+        if rate is None:
+            continue
+        if kind in controls and above(AUDIT_CONTROL_MIN, rate):
+            reasons.append(f"audit: correct {kind} answers pass {rate:.2f} < {AUDIT_CONTROL_MIN:.2f}")
+        elif kind not in controls and above(rate, AUDIT_WRONG_PASS_LIMIT):
+            reasons.append(f"audit: wrong '{kind}' answers pass {rate:.2f} > {AUDIT_WRONG_PASS_LIMIT:.2f}")
+    return "; ".join(reasons) or None
 
 
 def _short(text: str, n: int = 60) -> str:
@@ -37,6 +83,12 @@ def explain(quadrant: str | None, intrinsic: float | None, extrinsic: float | No
     return head + " — not enough data for a quadrant."
 
 
+def unreliable_text(intrinsic: float | None, extrinsic: float | None, reason: str) -> str:
+    """The diagnosis line of a trajectory whose quadrant is withheld."""
+    return (f"intrinsic {figure(intrinsic, 'n/a')}, extrinsic {figure(extrinsic, 'n/a')} — "
+            f"{UNRELIABLE}: {reason}.")
+
+
 def _memory_verdicts(verdicts: list[dict]) -> dict[tuple[str, str], dict]:
     return {(v["kind"], v["item"]): v for v in verdicts if v["source"] == "memory" and v["k"] == TOP_K}
 
@@ -48,7 +100,7 @@ def _compensation(stale_ids, final_claims, final_missed, retrievals, verdicts) -
         if r["source"] != "memory":
             continue
         v = answered.get((r["kind"], r["item"]))
-        if v is None or v["score"] is None or v["score"] < 0.5:
+        if v is None or v["score"] is None or above(0.5, v["score"]):
             continue
         for hit in json.loads(r["ranking"])[:TOP_K]:
             stale = hit["fact_id"] in stale_ids

@@ -18,7 +18,7 @@ from engine.scoring import stats
 from engine.scoring.rulers import full_vs_filter
 from engine.scoring.extrinsic import TOP_K
 from engine.scoring.schema import (Aggregate, Baselines, BenefitTax, Calls, Comparison,
-                                   ExtrinsicFigures, GroupFigures, IntrinsicFigures, Interval,
+                                   ExtrinsicFigures, FactShape, GroupFigures, IntrinsicFigures, Interval,
                                    OverrideFigures, Report, RulerFigures, RunReport, SeedFigures,
                                    SimilarityFigures, TrajectoryReport)
 from engine.scoring.similarity import DEFAULT_THRESHOLD
@@ -51,7 +51,7 @@ def run_report(db: Database, run_id: str, *, scoring: str | None = None,
     trajectories = [trajectory_report(tid, card) for tid, card in cards.items()]
     verdicts = list(db.query("SELECT * FROM verdicts WHERE run_id=? AND scoring=?", [run_id, name]))
     boot = dict(resamples=resamples, seed=seed)
-    agg = aggregate(trajectories, cards, verdicts, **boot)
+    agg = aggregate(trajectories, cards, verdicts, unreliable=extras.get("judge_unreliable"), **boot)
     agg.seeds = seed_figures(db, run_id, name)
     rulers = ruler_figures(db, run_id)
     spread = [r.intrinsic for r in rulers if r.intrinsic is not None]
@@ -76,6 +76,9 @@ def trajectory_report(trajectory_id: str, card: dict) -> TrajectoryReport:
         udr=intr["udr"], fur=intr["fur"], op_accuracy=intr["op_accuracy"],
         op_majority_baseline=intr["op_majority_baseline"], op_confusion=intr["op_confusion"],
         confidence_mae=intr["confidence_mae"], final_fact_count=intr["final_fact_count"],
+        append_only=bool(intr.get("append_only")),
+        fact_shape=FactShape(**intr["fact_shape"]) if intr.get("fact_shape") else None,
+        quadrant_raw=card.get("quadrant_raw"),
         miss_rate=(intr.get("full") or {}).get("miss_rate"), stale_facts=intr["stale_facts"],
         claim_precision=intr["claim_precision"], quadrant=card["quadrant"], diagnosis=card["diagnosis"],
         signed_diff=card["signed_diff"], depth_curve={str(k): v for k, v in extr["depth_curve"].items()},
@@ -84,54 +87,98 @@ def trajectory_report(trajectory_id: str, card: dict) -> TrajectoryReport:
         partial_write_failures=intr.get("partial_write_failures", 0))
 
 
+def _iv(ci: stats.Interval) -> Interval:
+    return Interval(mean=ci.estimate, ci_low=ci.low, ci_high=ci.high, method=ci.method, n=ci.n)
+
+
 def _interval(values: list[float | None], **boot) -> Interval:
-    ci = stats.cluster_mean_ci([[v] for v in values if v is not None], **boot)
-    return Interval(mean=ci.estimate, ci_low=ci.low, ci_high=ci.high)
+    """Mean of one value per trajectory: bootstrap CI, or the range below 5 (stats.group_mean)."""
+    return _iv(stats.group_mean(values, **boot))
 
 
-def _group_ci(values: list[float], **boot) -> Interval | None:
-    """Mean of one value per trajectory with its bootstrap CI; None below two values."""
-    if len(values) < 2:
-        return None
-    ci = stats.cluster_mean_ci([[v] for v in values], **boot)
-    return Interval(mean=ci.estimate, ci_low=ci.low, ci_high=ci.high)
+PER_PAIR = {
+    "mad": lambda x, y: abs(x - y),
+    "signed_mean": lambda x, y: x - y,
+    "div_rate": lambda x, y: 1.0 if stats.above(abs(x - y), stats.DIV_TAU) else 0.0,
+    "pass_agreement": lambda x, y: 1.0 if stats.at_least(x, stats.PASS_THRESHOLD) ==
+    stats.at_least(y, stats.PASS_THRESHOLD) else 0.0,
+}
+"""Per-trajectory values whose range stands in for a CI below 5 pairs (r and kappa have none)."""
 
 
-def _group(ts: list[TrajectoryReport], **boot) -> GroupFigures:
+def _paired(i, e, name: str, **boot) -> Interval:
+    return _iv(stats.group_paired(i, e, getattr(stats, name), PER_PAIR.get(name), **boot))
+
+
+def _group(ts: list[TrajectoryReport], unreliable: bool = False, **boot) -> GroupFigures:
     """Agreement figures of a category or difficulty, with CIs from a cluster bootstrap over the
-    group's own trajectories (null below two defined values or pairs)."""
+    group's own trajectories; below 5 trajectories the range of the values, labelled with n."""
     i = [t.intrinsic.full for t in ts]
     e = [t.extrinsic.compound for t in ts]
-    mad_ci = None
-    if len(stats.pairs(i, e)) >= 2:
-        ci = stats.paired_ci(i, e, stats.mad, **boot)
-        mad_ci = Interval(mean=ci.estimate, ci_low=ci.low, ci_high=ci.high)
     return GroupFigures(
         n=len(ts), intrinsic=stats.mean(i), extrinsic=stats.mean(e),
-        mad=stats.mad(i, e), div_rate=stats.div_rate(i, e), kappa=stats.cohen_kappa(i, e),
-        intrinsic_ci=_group_ci([v for v in i if v is not None], **boot),
-        extrinsic_ci=_group_ci([v for v in e if v is not None], **boot), mad_ci=mad_ci)
+        mad=None if unreliable else stats.mad(i, e),
+        div_rate=None if unreliable else stats.div_rate(i, e), kappa=stats.cohen_kappa(i, e),
+        intrinsic_ci=_interval(i, **boot), extrinsic_ci=_interval(e, **boot),
+        mad_ci=None if unreliable else _paired(i, e, "mad", **boot))
 
 
-def aggregate(ts: list[TrajectoryReport], cards: dict, verdicts: list[dict], **boot) -> Aggregate:
+def _op_hits(card: dict) -> list[float]:
+    from engine.scoring import metrics
+
+    return [1.0 if metrics.op_correct(a, o) else 0.0 for a, o in _state_ops(card)]
+
+
+def _op_accuracy_ci(cards: dict, **boot) -> Interval:
+    """Pooled operation accuracy, resampling trajectories with all their states; below 5
+    trajectories the range of the per-trajectory accuracies."""
+    hits = [h for h in (_op_hits(c) for c in cards.values()) if h]
+    if len(hits) < stats.SMALL_GROUP:
+        pooled = stats.mean([x for h in hits for x in h])
+        return _iv(stats.value_range(pooled, [stats.mean(h) for h in hits]))
+    return _iv(stats.cluster_mean_ci(hits, **boot))
+
+
+def _fact_shape(ts: list[TrajectoryReport]) -> FactShape:
+    """Fact shape pooled over the final facts of all trajectories (weighted by their fact counts)."""
+    shapes = [t.fact_shape for t in ts if t.fact_shape is not None and t.fact_shape.n]
+    n = sum(s.n for s in shapes)
+    if not n:
+        return FactShape()
+    return FactShape(n=n, mean_length=sum(s.n * s.mean_length for s in shapes) / n,
+                     multi_share=sum(s.n * s.multi_share for s in shapes) / n)
+
+
+def aggregate(ts: list[TrajectoryReport], cards: dict, verdicts: list[dict], *,
+              unreliable: str | None = None, **boot) -> Aggregate:
+    """Figures over the run; with ``unreliable`` (the judge cannot carry a diagnosis) quadrants,
+    MAD and DivRate are withheld (null) and the reason is kept."""
     i = [t.intrinsic.full for t in ts]
     e = [t.extrinsic.compound for t in ts]
-    mad_ci = stats.paired_ci(i, e, stats.mad, **boot)
     memory = tally(v["label"] for v in verdicts if v["source"] == "memory" and v["k"] == TOP_K)
     states = [(a, o) for c in cards.values() for a, o in _state_ops(c)]
     from engine.scoring import metrics
 
     exp, eff = [a for a, _ in states], [o for _, o in states]
+    withheld = unreliable is not None
     return Aggregate(
         intrinsic=_interval(i, **boot), extrinsic=_interval(e, **boot),
         intrinsic_filter=_interval([t.intrinsic.filter for t in ts], **boot),
         extrinsic_single=_interval([t.extrinsic.single for t in ts], **boot),
-        mad=stats.mad(i, e), mad_ci=Interval(mean=mad_ci.estimate, ci_low=mad_ci.low, ci_high=mad_ci.high),
-        div_rate=stats.div_rate(i, e), signed_mean=stats.signed_mean(i, e), pearson_r=stats.pearson_r(i, e),
-        kappa=stats.cohen_kappa(i, e), pass_agreement=stats.pass_agreement(i, e),
+        mad=None if withheld else stats.mad(i, e),
+        mad_ci=Interval() if withheld else _paired(i, e, "mad", **boot),
+        div_rate=None if withheld else stats.div_rate(i, e),
+        div_rate_ci=Interval() if withheld else _paired(i, e, "div_rate", **boot),
+        signed_mean=stats.signed_mean(i, e), signed_mean_ci=_paired(i, e, "signed_mean", **boot),
+        pearson_r=stats.pearson_r(i, e), pearson_r_ci=_paired(i, e, "pearson_r", **boot),
+        kappa=stats.cohen_kappa(i, e), kappa_ci=_paired(i, e, "cohen_kappa", **boot),
+        pass_agreement=stats.pass_agreement(i, e),
+        pass_agreement_ci=_paired(i, e, "pass_agreement", **boot),
         partial_share=memory.partial_share,
         unparseable=sum(v["label"] == "UNPARSEABLE" for v in verdicts),
-        op_accuracy=metrics.op_accuracy(exp, eff), op_majority_baseline=metrics.majority_baseline(exp)[1],
+        op_accuracy=metrics.op_accuracy(exp, eff), op_accuracy_ci=_op_accuracy_ci(cards, **boot),
+        op_majority_baseline=metrics.majority_baseline(exp)[1],
+        fact_shape=_fact_shape(ts), judge_unreliable=unreliable,
         baselines=Baselines(**{k: stats.mean([getattr(t.baselines, k) for t in ts])
                                for k in ("full_context", "naive_rag", "no_context")}),
         benefit_tax=BenefitTax(**{k: sum(getattr(t.benefit_tax, k) for t in ts)
@@ -139,10 +186,10 @@ def aggregate(ts: list[TrajectoryReport], cards: dict, verdicts: list[dict], **b
         depth_curve={k: stats.mean([t.depth_curve.get(k) for t in ts]) for k in ("1", "3", "5", "10")},
         stale_facts=sum(t.stale_facts for t in ts if t.stale_facts is not None) if ts else None,
         claim_precision=stats.mean([t.claim_precision for t in ts]),
-        quadrants=_count(t.quadrant for t in ts),
-        by_category={c: _group([t for t in ts if t.category == c], **boot)
+        quadrants={} if withheld else _count(t.quadrant for t in ts),
+        by_category={c: _group([t for t in ts if t.category == c], withheld, **boot)
                      for c in sorted({t.category for t in ts})},
-        by_difficulty={d: _group([t for t in ts if t.difficulty == d], **boot)
+        by_difficulty={d: _group([t for t in ts if t.difficulty == d], withheld, **boot)
                        for d in sorted({t.difficulty for t in ts})},
     )
 
@@ -275,7 +322,8 @@ def _comparisons(runs: list[RunReport]) -> list[Comparison]:
 COLUMNS = ["run_id", "system", "trajectory", "category", "difficulty", "intrinsic_full",
            "intrinsic_filter", "extrinsic_compound", "extrinsic_single", "full_context", "naive_rag",
            "no_context", "udr", "fur", "op_accuracy", "confidence_mae", "final_fact_count",
-           "stale_facts", "claim_precision", "quadrant", "write_failures", "partial_write_failures"]
+           "stale_facts", "claim_precision", "quadrant", "write_failures", "partial_write_failures",
+           "fact_mean_length", "fact_multi_share"]
 
 
 def rows(report: Report) -> list[dict]:
@@ -285,7 +333,9 @@ def rows(report: Report) -> list[dict]:
             out.append(dict(zip(COLUMNS, [
                 run.run_id, run.system, t.id, t.category, t.difficulty, t.intrinsic.full,
                 t.intrinsic.filter, t.extrinsic.compound, t.extrinsic.single, t.baselines.full_context,
-                t.baselines.naive_rag, t.baselines.no_context, t.udr, t.fur, t.op_accuracy,
-                t.confidence_mae, t.final_fact_count, t.stale_facts, t.claim_precision, t.quadrant,
-                t.write_failures, t.partial_write_failures])))
+                t.baselines.naive_rag, t.baselines.no_context, "n/a" if t.append_only else t.udr,
+                t.fur, t.op_accuracy, t.confidence_mae, t.final_fact_count, t.stale_facts,
+                t.claim_precision, t.quadrant, t.write_failures, t.partial_write_failures,
+                t.fact_shape.mean_length if t.fact_shape else None,
+                t.fact_shape.multi_share if t.fact_shape else None])))
     return out

@@ -7,18 +7,35 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-REPORT_VERSION = 3
+REPORT_VERSION = 4
 """2: adds rulers, rulers_spread, aggregate.seeds, group CIs and overrides.by_trajectory (all additive).
-3: adds RunReport.similarity (cosine distributions, suggested threshold; additive)."""
+3: adds RunReport.similarity (cosine distributions, suggested threshold; additive).
+4: Interval.method/n (group figures below 5 trajectories carry their range, not a CI); CIs for
+DivRate, signed mean, r, kappa, pass agreement and op accuracy; fact shape; append_only (UDR n/a);
+judge_unreliable and quadrant_raw (a saturated judge gets no quadrant)."""
 
 
 class Interval(BaseModel):
     mean: float | None = None
     """Point estimate over trajectories."""
     ci_low: float | None = None
-    """Lower end of the 95% cluster-bootstrap interval (resampling trajectories)."""
+    """Lower end of the 95% cluster-bootstrap interval (resampling trajectories); with method
+    ``range``, the smallest per-trajectory value."""
     ci_high: float | None = None
-    """Upper end of that interval."""
+    """Upper end of that interval; with method ``range``, the largest per-trajectory value."""
+    method: str = "bootstrap"
+    """``bootstrap`` (95% percentile interval) or ``range`` (a group below 5 trajectories: min-max)."""
+    n: int | None = None
+    """Trajectories (clusters) the figure is computed over."""
+
+
+class FactShape(BaseModel):
+    n: int = 0
+    """Active facts measured (the final store)."""
+    mean_length: float | None = None
+    """Mean characters per fact."""
+    multi_share: float | None = None
+    """Share of facts holding more than one statement (sentences or ground-truth claims)."""
 
 
 class IntrinsicFigures(BaseModel):
@@ -69,7 +86,10 @@ class TrajectoryReport(BaseModel):
     baselines: Baselines
     """Baseline answerers on the same questions."""
     udr: float | None = None
-    """Update detection recall (eq. 3)."""
+    """Update detection recall (eq. 3): update states retiring a value where an existing fact was
+    rewritten or removed; null (n/a) for an append-only system."""
+    append_only: bool = False
+    """The system only ever adds facts (raw, policy = append): UDR does not apply."""
     fur: float | None = None
     """False update rate (eq. 4)."""
     op_accuracy: float | None = None
@@ -82,6 +102,8 @@ class TrajectoryReport(BaseModel):
     """Mean |expected - actual| confidence over states with a write."""
     final_fact_count: int | None = None
     """Active facts at the end."""
+    fact_shape: FactShape | None = None
+    """Mean length and multi-statement share of the final active facts."""
     miss_rate: float | None = None
     """Share of (state, claim) pairs not judged YES (full mode)."""
     stale_facts: int | None = None
@@ -89,7 +111,10 @@ class TrajectoryReport(BaseModel):
     claim_precision: float | None = None
     """Share of final active facts consistent with the final claims."""
     quadrant: str | None = None
-    """healthy | compensation | bottleneck | both-low (intrinsic full vs extrinsic compound)."""
+    """healthy | compensation | bottleneck | both-low (intrinsic full vs extrinsic compound); null
+    when the judge is unreliable (see RunReport.judge_unreliable)."""
+    quadrant_raw: str | None = None
+    """The quadrant the figures would give, kept when it is withheld for an unreliable judge."""
     diagnosis: str = ""
     """Why the trajectory is in its quadrant, from the run's data."""
     signed_diff: float | None = None
@@ -120,11 +145,12 @@ class GroupFigures(BaseModel):
     kappa: float | None = None
     """Cohen's kappa of pass/fail at 0.5."""
     intrinsic_ci: Interval | None = None
-    """Mean intrinsic (full) with its cluster-bootstrap CI within the group; null below 2 trajectories."""
+    """Mean intrinsic (full) with its cluster-bootstrap CI within the group; below 5 trajectories
+    the range of the values (method ``range``, labelled with n)."""
     extrinsic_ci: Interval | None = None
-    """Mean extrinsic (compound) with its CI within the group; null below 2 trajectories."""
+    """Mean extrinsic (compound), the same way."""
     mad_ci: Interval | None = None
-    """MAD with its CI within the group; null below 2 trajectory pairs."""
+    """MAD within the group; below 5 pairs the range of |intrinsic - extrinsic|."""
 
 
 class SeedFigures(BaseModel):
@@ -159,20 +185,37 @@ class Aggregate(BaseModel):
     """MAD with its bootstrap CI."""
     div_rate: float | None = None
     """Share of trajectories with |difference| > tau (0.15)."""
+    div_rate_ci: Interval = Field(default_factory=Interval)
+    """DivRate with its bootstrap CI."""
     signed_mean: float | None = None
     """Mean of intrinsic - extrinsic."""
+    signed_mean_ci: Interval = Field(default_factory=Interval)
+    """Signed mean with its bootstrap CI."""
     pearson_r: float | None = None
     """Pearson correlation of the two scores over trajectories."""
+    pearson_r_ci: Interval = Field(default_factory=Interval)
+    """r with its bootstrap CI (resamples with a constant side skipped)."""
     kappa: float | None = None
     """Cohen's kappa of pass/fail at 0.5."""
+    kappa_ci: Interval = Field(default_factory=Interval)
+    """Kappa with its bootstrap CI (resamples where it is undefined skipped)."""
     pass_agreement: float | None = None
     """Share of trajectories where both pass or both fail at 0.5."""
+    pass_agreement_ci: Interval = Field(default_factory=Interval)
+    """Pass agreement with its bootstrap CI."""
     partial_share: float | None = None
     """Share of PARTIAL among the parseable extrinsic (memory, top-5) verdicts."""
     unparseable: int = 0
     """Verdicts the judge returned unparseable (not counted as NO)."""
     op_accuracy: float | None = None
     """Operation accuracy pooled over states."""
+    op_accuracy_ci: Interval = Field(default_factory=Interval)
+    """Operation accuracy with its cluster-bootstrap CI (a trajectory's states resampled together)."""
+    fact_shape: FactShape = Field(default_factory=FactShape)
+    """Fact shape pooled over the final facts of every trajectory (next to the full vs filter gap)."""
+    judge_unreliable: str | None = None
+    """Why the judge cannot carry a diagnosis (then quadrants, MAD and DivRate are withheld: null);
+    null when it can."""
     op_majority_baseline: float | None = None
     """Majority-class accuracy pooled over states."""
     baselines: Baselines = Field(default_factory=Baselines)

@@ -25,7 +25,7 @@ from engine.corpus import Corpus, Trajectory, load_corpus
 from engine.errors import NoSuggestedThreshold, UsageError
 from engine.progress import NullProgress, Progress
 from engine.scoring import diagnosis, extrinsic, figures, intrinsic, metrics, similarity
-from engine.scoring.answerers import make_answerer
+from engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS, make_answerer
 from engine.scoring.judges import make_judge
 from engine.scoring.tables import ensure_tables, now, row_id
 
@@ -88,15 +88,40 @@ def score_run(db: Database, run_id: str, config: Config, *, judge_mode: Sequence
             full_rows[trajectory.id] = rows
         progress.advance(trajectory.id, 1, "scored")
     progress.finish_phase()
+    unreliable = mark_reliability(db, run_id, name)
     threshold = next((m.threshold for m in modes if m.threshold is not None), config.judging.filter_threshold)
     sim = similarity.from_rows([r for rows in full_rows.values() for r in rows], embed,
                                filter_threshold=threshold, judge=judge.name) if full_rows else None
-    _save_run_extras(db, run_id, name, judge, answerer, client, calls_before, modes, sim)
+    _save_run_extras(db, run_id, name, judge, answerer, client, calls_before, modes, sim, unreliable)
     figures.save(db, run_id, name)
     return name
 
 
-def _full_rows(db: Database, run_id, trajectories, judge, embed) -> dict[str, list[dict]]:
+def mark_reliability(db, run_id: str, name: str,
+                     audit_pass_rates: dict[str, float | None] | None = None) -> str | None:
+    """Decide whether the judge of this scoring pass can carry a diagnosis (diagnosis.judge_unreliable
+    over the run's memory top-5 answer verdicts, plus the audit's pass rates when given). When it
+    cannot, every card of the pass loses its quadrant (kept as ``quadrant_raw``) and its diagnosis
+    says "judge unreliable — see audit" with the reason. Returns the reason (None: reliable)."""
+    labels = [r["label"] for r in db.query(
+        "SELECT label FROM verdicts WHERE run_id=? AND scoring=? AND setup='answer' AND source='memory' "
+        "AND k=?", [run_id, name, extrinsic.TOP_K])]
+    reason = diagnosis.judge_unreliable(labels, audit_pass_rates)
+    for row in list(db.query("SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? AND "
+                             "trajectory_id != ''", [run_id, name])):
+        card = json.loads(row["card"])
+        card["judge_unreliable"] = reason
+        if reason:
+            card["quadrant_raw"] = card.get("quadrant_raw", card.get("quadrant"))
+            card["quadrant"] = None
+            card["diagnosis"] = diagnosis.unreliable_text(card.get("intrinsic_full"),
+                                                          (card.get("extrinsic") or {}).get("compound"), reason)
+        db.execute("UPDATE scores SET card=? WHERE run_id=? AND trajectory_id=? AND scoring=?",
+                   [json.dumps(card, ensure_ascii=False), run_id, row["trajectory_id"], name])
+    return reason
+
+
+def _full_rows(db, run_id, trajectories, judge, embed) -> dict[str, list[dict]]:
     full = intrinsic.ClaimJudging("full")
     return {t.id: intrinsic.judge_claims(t, intrinsic.load_store(db, run_id, t), judge, full, embed)
             for t in trajectories}
@@ -228,7 +253,8 @@ def _counters(client) -> dict:
     return {"calls": client.stats.calls, "cached": client.stats.cached}
 
 
-def _save_run_extras(db: Database, run_id, name, judge, answerer, client, before, modes, sim=None) -> None:
+def _save_run_extras(db, run_id, name, judge, answerer, client, before, modes, sim=None,
+                     unreliable: str | None = None) -> None:
     after = _counters(client)
     extras = {"judge": judge.name, "answerer": answerer.name,
               "judge_prompt": getattr(judge, "prompt", None),
@@ -237,7 +263,8 @@ def _save_run_extras(db: Database, run_id, name, judge, answerer, client, before
               "filter_auto": any(m.auto for m in modes),
               "scoring_calls": after["calls"] - before["calls"],
               "scoring_cached": after["cached"] - before["cached"],
-              "similarity": None if sim is None else sim.model_dump()}
-    db.table("scores").insert({"run_id": run_id, "trajectory_id": "", "scoring": name,
+              "similarity": None if sim is None else sim.model_dump(),
+              "judge_unreliable": unreliable}
+    db["scores"].insert({"run_id": run_id, "trajectory_id": "", "scoring": name,
                          "card": json.dumps(extras, ensure_ascii=False), "created_at": now()},
                         replace=True)

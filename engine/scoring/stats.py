@@ -15,6 +15,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from engine.fmt import figure
+
 PASS_THRESHOLD = 0.5
 DIV_TAU = 0.15
 DEFAULT_RESAMPLES = 4000
@@ -47,12 +49,8 @@ def mean(values: Sequence[float | None]) -> float | None:
 
 
 def number(value: float | None, digits: int = 2, none: str = "—") -> str:
-    """``value`` to ``digits`` decimals, never "-0.00": a value that rounds to zero prints without
-    a sign (a signed mean of -0.001 is "0.00", not "-0.00")."""
-    if value is None:
-        return none
-    text = f"{value:.{digits}f}"
-    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+    """``value`` to ``digits`` decimals, never "-0.00" (engine.fmt.figure, the one formatter)."""
+    return figure(value, none, digits)
 
 
 def pairs(a: Sequence[float | None], b: Sequence[float | None]) -> list[tuple[float, float]]:

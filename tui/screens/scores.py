@@ -26,11 +26,17 @@ COLORS = {"healthy": "green", "compensation": "yellow", "bottleneck": "magenta",
 
 
 def _ci(iv) -> str:
+    """'0.62 [0.46, 0.79]' (95% CI) or, below 5 trajectories, the range '0.62 (0.50–1.00)' (the
+    group lines print n next to it)."""
     if iv is None or iv.mean is None:
         return "—"
+    if getattr(iv, "method", "bootstrap") == "range":
+        if iv.ci_low is None:
+            return f"{figure(iv.mean)} (n={iv.n})"
+        return f"{figure(iv.mean)} ({figure(iv.ci_low)}–{figure(iv.ci_high)})"
     if iv.ci_low is None:
-        return f"{iv.mean:.2f}"
-    return f"{iv.mean:.2f} [{iv.ci_low:.2f}, {iv.ci_high:.2f}]"
+        return figure(iv.mean)
+    return f"{figure(iv.mean)} [{figure(iv.ci_low)}, {figure(iv.ci_high)}]"
 
 
 def _value_ci(value, iv) -> str:
@@ -109,7 +115,7 @@ def rulers_text(report, diff: views.RulerDiff | None) -> Text:
     else:
         text.append("one run of this configuration (mean ± sd needs n ≥ 2 seeds)\n", "dim")
     text.append("By category and difficulty", "bold")
-    text.append(" (mean [95% CI])\n", "dim")
+    text.append(" (mean [95% CI]; n < 5: (range))\n", "dim")
     a = report.aggregate
     for name, g in {**a.by_category, **a.by_difficulty}.items():
         text.append_text(literal(f"  {name:<4}", "bold"))

@@ -1,0 +1,91 @@
+"""A judge that cannot tell answers apart gets no diagnosis: hand cases and a saturated run."""
+
+import json
+
+import pytest
+
+from engine.config import Config
+from engine.corpus import load_corpus
+from engine.runner import run
+from engine.scoring import diagnosis as d
+from engine.scoring import score as score_mod
+from engine.scoring.verdict import Verdict
+from engine.store import open_db
+
+
+def test_limits_are_strict_and_exact():
+    assert d.judge_unreliable(["YES", "NO", "PARTIAL"]) is None
+    assert d.judge_unreliable([]) is None                            # nothing judged: nothing to say
+    # 4 of 5 PARTIAL = 0.80 is at the limit, not above it; 5 of 5 is saturated
+    assert d.judge_unreliable(["PARTIAL"] * 4 + ["YES"]) is None
+    assert "PARTIAL share 1.00 > 0.80" in d.judge_unreliable(["PARTIAL"] * 5)
+    # the measured 0.5B case: every parseable answer PARTIAL, 11 of 35 replies unparseable
+    reason = d.judge_unreliable(["PARTIAL"] * 24 + ["UNPARSEABLE"] * 11)
+    assert "PARTIAL share 1.00" in reason and "unparseable share 0.31 > 0.20" in reason
+    assert d.judge_unreliable(["UNPARSEABLE"] * 3) == "all 3 answer verdicts unparseable"
+    # 1 of 5 unparseable = 0.20: at the limit
+    assert d.judge_unreliable(["YES", "NO", "YES", "NO", "UNPARSEABLE"]) is None
+
+
+def test_audit_pass_rates_can_make_a_judge_unreliable():
+    ok = ["YES", "NO"] * 5
+    assert d.judge_unreliable(ok, {"hedged": 0.0, "paraphrase": 1.0}) is None
+    assert "wrong 'hedged' answers pass 0.60 > 0.50" in d.judge_unreliable(ok, {"hedged": 0.6})
+    assert "correct paraphrase answers pass 0.40 < 0.50" in d.judge_unreliable(ok, {"paraphrase": 0.4})
+    assert d.judge_unreliable(ok, {"hedged": 0.5, "control": 0.5, "vague": None}) is None
+
+
+class AlwaysPartial:
+    """A saturated judge: PARTIAL for everything (what the 0.5B judge did to parseable answers)."""
+
+    name = "always-partial"
+
+    def grade_claim(self, claim, facts):
+        return Verdict("PARTIAL", "always PARTIAL")
+
+    def grade_answer(self, question, expected, answer):
+        return Verdict("PARTIAL", "always PARTIAL")
+
+
+@pytest.fixture(scope="module")
+def saturated(tmp_path_factory):
+    db = open_db(tmp_path_factory.mktemp("sat") / "runs.db")
+    corpus = load_corpus("fixtures/ko-mini")
+    [rid] = run(corpus, ["oracle"], db, Config.offline(), offline=True, score=False,
+                trajectories=["ko-c5-garam-db", "ko-c4-late-memo"])
+    mp = pytest.MonkeyPatch()
+    mp.setattr(score_mod, "make_judge", lambda *a, **k: AlwaysPartial())
+    try:
+        name = score_mod.score_run(db, rid, Config.offline(), corpus=corpus)
+    finally:
+        mp.undo()
+    return db, rid, name
+
+
+def test_a_saturated_run_gets_no_quadrant_only_the_warning(saturated):
+    db, rid, name = saturated
+    cards = [json.loads(r["card"]) for r in db.query(
+        "SELECT card FROM scores WHERE run_id=? AND scoring=? AND trajectory_id != ''", [rid, name])]
+    assert len(cards) == 2
+    for card in cards:
+        # intrinsic 0.5 and extrinsic 0.5 would have read "healthy"
+        assert card["quadrant"] is None and card["quadrant_raw"] == "healthy"
+        assert d.UNRELIABLE in card["diagnosis"] and "PARTIAL share 1.00 > 0.80" in card["diagnosis"]
+    extras = json.loads(next(db.query("SELECT card FROM scores WHERE run_id=? AND scoring=? AND "
+                                      "trajectory_id = ''", [rid, name]))["card"])
+    assert extras["judge_unreliable"].startswith("PARTIAL share 1.00")
+
+
+def test_the_report_withholds_quadrants_mad_and_divrate(saturated):
+    from engine.scoring.report import build_report
+    from engine.scoring.report_text import summary_lines, to_markdown
+
+    db, rid, _ = saturated
+    [run_report] = build_report(db, [rid], resamples=50).runs
+    a = run_report.aggregate
+    assert a.judge_unreliable.startswith("PARTIAL share 1.00")
+    assert a.quadrants == {} and a.mad is None and a.div_rate is None and a.mad_ci.mean is None
+    assert all(t.quadrant is None and t.quadrant_raw == "healthy" for t in run_report.trajectories)
+    assert any(d.UNRELIABLE in line for line in summary_lines(run_report))
+    md = to_markdown(build_report(db, [rid], resamples=50))
+    assert "(no quadrant)" in md and d.UNRELIABLE in md
