@@ -120,7 +120,10 @@ async def test_score_cards_show_rulers_seeds_group_cis_and_moved_verdicts(ref):
         for name, g in report.aggregate.by_category.items():
             ci = g.extrinsic_ci
             assert name in text
-            if ci is not None and ci.ci_low is not None:
+            if ci is not None and ci.ci_low is not None and ci.method == "range":
+                # categories of 2 trajectories: the range, never a bracket read as a 95% CI
+                assert f"{ci.mean:.2f} ({ci.ci_low:.2f}–{ci.ci_high:.2f})" in text
+            elif ci is not None and ci.ci_low is not None:
                 assert f"{ci.mean:.2f} [{ci.ci_low:.2f}, {ci.ci_high:.2f}]" in text
         diff = views.full_vs_filter_diff(open_db(path), report.run_id, report.scoring)
         assert "Verdicts that moved (full → filter)" in text
