@@ -141,12 +141,13 @@ def _op_accuracy_ci(cards: dict, **boot) -> Interval:
 
 def _fact_shape(ts: list[TrajectoryReport]) -> FactShape:
     """Fact shape pooled over the final facts of all trajectories (weighted by their fact counts)."""
-    shapes = [t.fact_shape for t in ts if t.fact_shape is not None and t.fact_shape.n]
-    n = sum(s.n for s in shapes)
+    shapes = [(s.n, s.mean_length, s.multi_share) for t in ts if (s := t.fact_shape) is not None
+              and s.n and s.mean_length is not None and s.multi_share is not None]
+    n = sum(k for k, _, _ in shapes)
     if not n:
         return FactShape()
-    return FactShape(n=n, mean_length=sum(s.n * s.mean_length for s in shapes) / n,
-                     multi_share=sum(s.n * s.multi_share for s in shapes) / n)
+    return FactShape(n=n, mean_length=sum(k * length for k, length, _ in shapes) / n,
+                     multi_share=sum(k * share for k, _, share in shapes) / n)
 
 
 def aggregate(ts: list[TrajectoryReport], cards: dict, verdicts: list[dict], *,
