@@ -72,7 +72,7 @@ class LLMSystem:
         return ctx.client.structured(
             "extractor", ctx.config.models.extractor,
             extraction_messages(self.extraction_prompt, arrival), Extraction, phase="extract",
-            think=getattr(ctx.config, "think", False), run_id=ctx.run_id, salvage=True)
+            think=ctx.config.think, run_id=ctx.run_id, salvage=True)
 
     # ---- phase 2 ----------------------------------------------------------------------------
     def write(self, doc: DocumentWrite, trajectory: Trajectory, ctx) -> None:
@@ -126,7 +126,7 @@ class LLMSystem:
                                       [c.prompt() for c in candidates])
         return ctx.client.structured("synthesizer", ctx.config.models.synthesizer, messages,
                                      SynthesisChoice, phase="synthesize",
-                                     think=getattr(ctx.config, "think", False), run_id=ctx.run_id)
+                                     think=ctx.config.think, run_id=ctx.run_id)
 
 
 class Decision:

@@ -66,7 +66,7 @@ def installed_models(config: Config, chat: OllamaChat | None = None) -> dict[str
     (ModelError) when it cannot be reached (:class:`ModelUnavailable`), when something else answers
     there (:class:`NotOllama`) or when the host is not a URL (``BadHost``)."""
     if chat is None:
-        wait = min(float(getattr(config, "timeout_s", PREFLIGHT_READ_S)), PREFLIGHT_READ_S)
+        wait = min(float(config.timeout_s), PREFLIGHT_READ_S)
         client = make_client(config.host, wait, connect_s=min(PREFLIGHT_CONNECT_S, wait))
         host = str(client._client.base_url).rstrip("/")
     else:
