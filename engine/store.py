@@ -115,9 +115,11 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
                 db.table(name).add_column(column, kind)
     for table, cols in INDEXES:
         db.table(table).create_index(cols, if_not_exists=True)
+    from engine.accounting import ensure_tables as ensure_accounting_tables
     from engine.models.calllog import ensure_calls_table
 
     ensure_calls_table(db)
+    ensure_accounting_tables(db)
     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 

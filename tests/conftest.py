@@ -23,3 +23,16 @@ def ollama_server():
         yield server
     finally:
         server.stop()
+
+
+# ---- PLANNER: a local OpenAI-speaking HTTP server (tests/openai_fake.py) ----
+@pytest.fixture
+def openai_server():
+    """A started :class:`openai_fake.FakeOpenAI` on 127.0.0.1; ``openai_server.url`` ends in /v1."""
+    from openai_fake import FakeOpenAI
+
+    server = FakeOpenAI().start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -377,8 +377,9 @@ def _now() -> str:
 
 def _counts(reply: dict) -> dict:
     return {"done_reason": reply["done_reason"], "total_duration": 1_000_000, "load_duration": 1000,
-            "prompt_eval_count": reply["prompt_eval_count"], "prompt_eval_duration": 1000,
-            "eval_count": reply["eval_count"], "eval_duration": 1000}
+            "prompt_eval_count": reply["prompt_eval_count"],
+            "prompt_eval_duration": reply.get("prompt_eval_duration", 1000),
+            "eval_count": reply["eval_count"], "eval_duration": reply.get("eval_duration", 1000)}
 
 
 def _details() -> dict:

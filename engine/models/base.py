@@ -57,6 +57,8 @@ class ChatReply:
     first_token_ms: float | None = None
     """Wait for the first chunk (model load, queue, prompt processing); ``duration_ms`` minus this
     is generation time (tokens/s = tokens_out / that)."""
+    host: str | None = None
+    """The server that made the reply (several hosts: the one the call went to)."""
 
 
 @runtime_checkable

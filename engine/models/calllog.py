@@ -19,14 +19,14 @@ CALL_COLUMNS = {
     "id": int, "key": str, "run_id": str, "phase": str, "role": str, "model": str,
     "digest": str, "messages": str, "schema": str, "options": str, "raw": str, "parsed": str,
     "tokens_in": int, "tokens_out": int, "duration_ms": float, "done_reason": str,
-    "error": str, "created_at": str, "prompt_truncated": int, "first_token_ms": float,
+    "error": str, "created_at": str, "prompt_truncated": int, "first_token_ms": float, "host": str,
 }
 
 
 def ensure_calls_table(db: Database) -> None:
     db.table("calls").create(CALL_COLUMNS, pk="id", if_not_exists=True)
     have = db.table("calls").columns_dict
-    for column in ("prompt_truncated", "first_token_ms"):  # databases made before the column
+    for column in ("prompt_truncated", "first_token_ms", "host"):  # databases made before the column
         if column not in have:
             db.table("calls").add_column(column, CALL_COLUMNS[column])
     db.table("calls").create_index(["key"], if_not_exists=True)
@@ -50,7 +50,7 @@ def put_call(db: Database, request: ChatRequest, *, reply: ChatReply | None = No
         "done_reason": reply.done_reason if reply else None, "error": error,
         "created_at": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
         "prompt_truncated": int(prompt_truncated),
-        "first_token_ms": reply.first_token_ms if reply else None,
+        "first_token_ms": reply.first_token_ms if reply else None, "host": reply.host if reply else None,
     }
     # one prepared INSERT (sqlite-utils' Table.insert re-inspects the table on every call: half the
     # cost of logging a call, docs/benchmarks.md)

@@ -46,13 +46,14 @@ import logging
 import re
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar, get_args
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import from_json
 from sqlite_utils import Database
 
+from engine import accounting
 from engine.config import Config
 from engine.models import calllog
 from engine.models.base import (CallCancelled, ChatBackend, ChatReply, ChatRequest, ModelError,
@@ -126,6 +127,9 @@ class _Outcome:
     truncated: bool
     parsed: tuple = (None, None, False)
     """parse_reply(reply, response_model) when a response model was given: parsed ONCE per reply."""
+    role: str = ""
+    run_id: str | None = None
+    phase: str = ""
 
 
 class ModelClient:
@@ -159,19 +163,24 @@ class ModelClient:
         self._inflight: dict[str, threading.Event] = {}
         """Request keys being fetched from the backend now: an identical request on another
         thread waits for that reply (then a cache hit) instead of calling the model twice."""
+        self._served: set[tuple[str | None, str]] = set()
+        """(run, key) pairs this client already answered: serving one again is a re-read of a reply
+        (the write phase re-reads extractions from the log), not a call saved by the cache."""
         if db is not None:
             calllog.ensure_calls_table(db)
+            accounting.ensure_tables(db)
         if replay and db is None:
             raise ValueError("replay needs a database holding the call log")
 
     @classmethod
     def from_config(cls, config: Config, db: Database | None = None, *, backend: ChatBackend | None = None,
                     replay: bool = False, run_id: str | None = None) -> "ModelClient":
-        """A client for a :class:`engine.config.Config`; the backend defaults to OllamaChat(host)."""
+        """A client for a :class:`engine.config.Config`; the backend defaults to the config's
+        (:func:`engine.models.hosts.make_chat_backend`: Ollama at host, several hosts, or openai)."""
         if backend is None and not replay:
-            from engine.models.ollama_chat import OllamaChat
+            from engine.models.hosts import make_chat_backend
 
-            backend = OllamaChat(config.host)
+            backend = make_chat_backend(config)
         limits = config.num_predict
         predict = limits if isinstance(limits, int) else limits.model_dump()
         return cls(backend, db, replay=replay, run_id=run_id, keep_alive=config.keep_alive,
@@ -218,11 +227,16 @@ class ModelClient:
         retry_request = self._request(role, model, retry_messages(messages, first.reply, error),
                                       schema, think, num_predict=self._retry_room(request, first.reply))
         second = self._complete(retry_request, phase, run_id, response_model)
+        if not second.cached:
+            with self._lock:
+                self._account("retries", role, model, run_id, phase)
         value, error2, repaired = second.parsed
         if value is not None:
             return self._ok(second, value, repaired=repaired, retried=True)
         with self._lock:
             self.stats.failures += 1
+            if not (first.cached and second.cached):
+                self._account("failures", role, model, run_id, phase)
         failure = failure_text(second.reply, error2, retry_request.options)
         return Structured(value=None, raw=second.reply.content, failure=failure,
                           cached=first.cached and second.cached, call_key=second.key, retried=True,
@@ -239,6 +253,9 @@ class ModelClient:
                 self.stats.failures += 1
             else:
                 self.stats.salvaged_items += kept
+            if not outcome.cached:  # stored per run (engine/accounting.py); a re-read is not new
+                self._account("failures" if value is None else "salvaged", outcome.role,
+                              outcome.reply.model, outcome.run_id, outcome.phase, 1 if value is None else kept)
         if value is None:
             return Structured(value=None, failure=f"{why}: no complete item to keep", **base)
         return Structured(value=value, partial=True, salvaged=kept,
@@ -274,6 +291,11 @@ class ModelClient:
                 self.stats.failures += 1
         return second.reply.content
 
+    def build_request(self, role: str, model: str, messages: list[dict], schema: dict | None = None,
+                      think: bool | None = False) -> ChatRequest:
+        """The exact request a call would send (the planner counts prompts and cache hits with it)."""
+        return self._request(role, model, messages, schema, think)
+
     # ---- internals --------------------------------------------------------------------------
     def predict_for(self, role: str) -> int:
         return int(self.num_predict.get(role, self.options["num_predict"]))
@@ -285,10 +307,19 @@ class ModelClient:
                            schema=schema, options=options, keep_alive=self.keep_alive,
                            think=think)
 
+    def _account(self, name: str, role: str, model: str, run_id: str | None, phase: str,
+                 n: int = 1) -> None:
+        """Store one accounting counter for the run (engine/accounting.py); call under the lock."""
+        if self.db is not None:
+            accounting.bump(self.db, run_id or self.run_id, phase, role, model, name, n)
+
     def _ok(self, outcome: _Outcome, value, *, repaired=False, retried=False) -> Structured:
         if repaired:
             with self._lock:
                 self.stats.repairs += 1
+                if not outcome.cached:
+                    self._account("repairs", outcome.role, outcome.reply.model, outcome.run_id,
+                                  outcome.phase)
         return Structured(value=value, raw=outcome.reply.content, failure=None, cached=outcome.cached,
                           call_key=outcome.key, repaired=repaired, retried=retried,
                           truncated=outcome.truncated)
@@ -303,11 +334,15 @@ class ModelClient:
                 if row is None and waiting is None:
                     self._inflight[key] = threading.Event()
             if row is not None:
+                served = (run_id or self.run_id, key)
                 with self._lock:
                     self.stats.cached += 1
+                    if served not in self._served:  # a re-read of our own reply is no saving
+                        self._served.add(served)
+                        self._account("cached", request.role, request.model, run_id, phase)
                 reply = calllog.reply_from_row(row)
                 return _Outcome(reply, True, key, bool(row.get("prompt_truncated")),
-                                _parse(reply, response_model))
+                                _parse(reply, response_model), request.role, run_id, phase)
             if waiting is None:
                 break
             waiting.wait()  # the same request is in flight on another thread: reuse its reply
@@ -332,10 +367,11 @@ class ModelClient:
         parsed = outcome[0].model_dump(mode="json") if outcome[0] is not None else None
         with self._lock:
             self._count(request.role, reply, truncated)
+            self._served.add((run_id or self.run_id, key))
             if self.db is not None:
                 calllog.put_call(self.db, request, reply=reply, run_id=run_id or self.run_id,
                                  phase=phase, parsed=parsed, prompt_truncated=truncated, key=key)
-        return _Outcome(reply, False, key, truncated, outcome)
+        return _Outcome(reply, False, key, truncated, outcome, request.role, run_id, phase)
 
     def _lookup(self, key: str) -> dict | None:
         if self.db is None:
@@ -352,14 +388,18 @@ class ModelClient:
             if self._cancelled.is_set():
                 raise CallCancelled("the model client was cancelled")
             try:
-                return self._stream_call(request)
+                reply = self._stream_call(request)
+                host = getattr(self.backend, "host", None)
+                if reply.host is None and isinstance(host, str) and not hasattr(self.backend, "backends"):
+                    reply = replace(reply, host=host)
+                return reply
             except CallCancelled:
                 raise
             except Exception as exc:  # noqa: BLE001 - classified below
                 if self._cancelled.is_set():
                     raise CallCancelled("the model client was cancelled") from exc
                 self._log_error(request, phase, run_id, exc)
-                if attempt < attempts_for(exc):
+                if attempt < attempts_for(exc, self.backend):
                     with self._lock:
                         self.stats.transient_retries += 1
                     if self._cancelled.wait(min(self.retry_backoff_s * 2 ** (attempt - 1),
@@ -384,7 +424,8 @@ class ModelClient:
                 f"{host} stopped sending in the middle of a reply from model {request.model!r} "
                 f"(silent for {self.timeout_s:g} s, {tries}); check the server, or raise timeout_s "
                 f"in the config.")
-        return translate_error(exc, getattr(self.backend, "host", None), request.model)
+        translate = getattr(self.backend, "translate_error", None) or translate_error
+        return translate(exc, getattr(self.backend, "host", None), request.model)
 
     def _stream_call(self, request: ChatRequest) -> ChatReply:
         """Read one reply chunk by chunk under the two waits; stop it on a loop."""
@@ -559,11 +600,13 @@ def find_loop(text: str, min_tokens: int = LOOP_MIN_TOKENS, repeats: int = LOOP_
     return False
 
 
-def attempts_for(exc: BaseException) -> int:
-    """How many attempts in all a call gets when it fails with ``exc`` (1: not transient)."""
+def attempts_for(exc: BaseException, backend=None) -> int:
+    """How many attempts in all a call gets when it fails with ``exc`` (1: not transient). A backend
+    with its own ``is_transient`` (another server kind) decides for its exceptions."""
     if isinstance(exc, StreamTimeout):
         return TIMEOUT_ATTEMPTS
-    if not is_transient(exc):
+    transient = getattr(backend, "is_transient", None) or is_transient
+    if not transient(exc):
         return 1
     return SERVER_ERROR_ATTEMPTS if getattr(exc, "status_code", None) is not None else TIMEOUT_ATTEMPTS
 

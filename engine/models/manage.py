@@ -113,11 +113,24 @@ def model_status(config: Config, roles: Iterable[str] = ROLES,
 def check_models(config: Config, roles: Iterable[str] = ROLES) -> list[ModelStatus]:
     """Raise ModelUnavailable / ModelMissing (one sentence with the fix) unless the server has every
     Ollama model the given roles need."""
+    roles = list(roles)
+    hosted: list[ModelStatus] = []
+    from engine.models.hosts import multi_or_openai, preflight_hosts
+
+    if multi_or_openai(config):  # several chat servers, or an OpenAI-compatible one: each checked
+        chat = [r for r in roles if r != "embedder"]
+        hosted = configured_models(config, chat)
+        models = [s.model for s in hosted if s.source == "ollama"]
+        if models:
+            preflight_hosts(config, models)
+        roles = [r for r in roles if r == "embedder"]  # an Ollama embedder stays on ``host``
+        if not roles:
+            return hosted
     statuses = model_status(config, roles)
     for s in statuses:
         if s.present is False:
             raise ModelMissing(missing_message(s.model, config.host))
-    return statuses
+    return hosted + statuses
 
 
 def preflight(config: Config, roles: Iterable[str], *, server: bool = True) -> list[ModelStatus]:

@@ -13,11 +13,12 @@ from itertools import combinations
 
 from sqlite_utils import Database
 
+from engine import accounting
 from engine.scoring import overrides as ov
 from engine.scoring import stats
 from engine.scoring.rulers import full_vs_filter
 from engine.scoring.extrinsic import TOP_K
-from engine.scoring.schema import (Aggregate, Baselines, BenefitTax, Calls, Comparison,
+from engine.scoring.schema import (Accounting, Aggregate, Baselines, BenefitTax, Calls, Comparison,
                                    ExtrinsicFigures, FactShape, GroupFigures, IntrinsicFigures, Interval,
                                    OverrideFigures, Report, RulerFigures, RunReport, SeedFigures,
                                    SimilarityFigures, TrajectoryReport)
@@ -59,6 +60,8 @@ def run_report(db: Database, run_id: str, *, scoring: str | None = None,
                      filter_threshold=extras.get("filter_threshold"), trajectories=trajectories,
                      aggregate=agg, overrides=override_figures(db, verdicts, **boot),
                      calls=calls(db, run_id, extras),
+                     accounting=Accounting.model_validate(accounting.as_dict(
+                         accounting.run_accounting(db, run_id))),
                      full_vs_filter=full_vs_filter(db, run_id, name).counts(),
                      rulers=rulers, rulers_spread=max(spread) - min(spread) if len(spread) > 1 else None,
                      similarity=SimilarityFigures.model_validate(extras["similarity"])

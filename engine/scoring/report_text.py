@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 
+from engine import accounting
 from engine.fmt import cell as fmt
 from engine.scoring import similarity as sim
 from engine.scoring.diagnosis import UNRELIABLE
@@ -18,12 +19,26 @@ def to_json(report: Report) -> str:
 
 
 def to_csv(report: Report) -> str:
+    """One row per run x trajectory; the run's cost (calls, cache hits, tokens, wall time) repeats on
+    each of its rows in the ``run_*`` columns."""
+    extra = [f"run_{k}" for k in accounting.CSV_FIELDS]
+    costs = {run.run_id: accounting.csv_fields(_accounting(run)) for run in report.runs}
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=COLUMNS)
+    writer = csv.DictWriter(buf, fieldnames=COLUMNS + extra)
     writer.writeheader()
     for row in rows(report):
+        row = {**row, **costs.get(row["run_id"], {})}
         writer.writerow({k: "" if v is None else v for k, v in row.items()})
     return buf.getvalue()
+
+
+def _accounting(run: RunReport) -> accounting.RunAccounting:
+    return accounting.from_dict(run.accounting.model_dump() if run.accounting else None)
+
+
+def cost_lines(run: RunReport) -> list[str]:
+    """What the run cost, per role (engine/accounting.py): a few lines for the terminal."""
+    return accounting.lines(_accounting(run))
 
 
 def _ci(iv: Interval) -> str:
@@ -120,6 +135,7 @@ def to_markdown(report: Report) -> str:
                     "| scoring | mode | judge | intrinsic | extrinsic |", "|---|---|---|---|---|"]
             out += [f"| {r.scoring} | {r.mode} | {r.judge or '—'} | {fmt(r.intrinsic)} | {fmt(r.extrinsic)} |"
                     for r in run.rulers] + [""]
+        out += ["### Cost", ""] + accounting.markdown_lines(_accounting(run)) + [""]
         out.append("| " + " | ".join(SHORT) + " |")
         out.append("|" + "---|" * len(SHORT))
         for row in rows(Report(runs=[run])):

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-REPORT_VERSION = 4
+REPORT_VERSION = 5
 """2: adds rulers, rulers_spread, aggregate.seeds, group CIs and overrides.by_trajectory (all additive).
 3: adds RunReport.similarity (cosine distributions, suggested threshold; additive).
 4: Interval.method/n (group figures below 5 trajectories carry their range, not a CI); CIs for
 DivRate, signed mean, r, kappa, pass agreement and op accuracy; fact shape; append_only (UDR n/a);
-judge_unreliable and quadrant_raw (a saturated judge gets no quadrant)."""
+judge_unreliable and quadrant_raw (a saturated judge gets no quadrant).
+5: adds RunReport.accounting (calls, cache hits, tokens, latency, trouble per role; phase wall times)."""
 
 
 class Interval(BaseModel):
@@ -251,6 +252,70 @@ class Calls(BaseModel):
     """Generated tokens over the logged calls."""
 
 
+class RoleCost(BaseModel):
+    role: str
+    """extractor | synthesizer | answerer | judge (``all`` in ``Accounting.total``)."""
+    model: str = ""
+    """The model that served the role."""
+    calls: int = 0
+    """Model calls that returned a reply (cache hits excluded)."""
+    cached: int = 0
+    """Calls answered from the call log instead of the model (stored, so re-scoring counts too)."""
+    failed: int = 0
+    """Model calls that raised (connection, timeout, server error); each was retried or fatal."""
+    tokens_in: int = 0
+    """Prompt tokens reported by the server."""
+    tokens_out: int = 0
+    """Generated tokens reported by the server."""
+    busy_s: float = 0.0
+    """Summed call durations in seconds (parallel calls overlap, so this can exceed wall time)."""
+    p50_ms: float | None = None
+    """Median call latency (nearest rank), ms."""
+    p95_ms: float | None = None
+    """95th percentile call latency (nearest rank), ms."""
+    tokens_per_s: float | None = None
+    """Generated tokens per second of call time (tokens_out / busy_s)."""
+    retries: int = 0
+    """Re-asks after an invalid or cut reply."""
+    repairs: int = 0
+    """Replies accepted after stripping fences or surrounding prose."""
+    failures: int = 0
+    """Structured calls that gave up after the re-ask."""
+    cut: int = 0
+    """Replies cut at the token limit."""
+    salvaged: int = 0
+    """Complete items kept from cut replies."""
+    loops: int = 0
+    """Replies stopped because they repeated themselves."""
+    truncated: int = 0
+    """Prompts that reached num_ctx (the server may have cut them)."""
+    write_failures: int = 0
+    """Write failures charged to the role (extract -> extractor, synthesize -> synthesizer)."""
+
+
+class PhaseCost(BaseModel):
+    phase: str
+    """extract | write | score."""
+    wall_s: float = 0.0
+    """Wall time in seconds, summed over sessions (a resumed run adds its sessions). The extract
+    phase serves every system of one command at once, so each of their runs shows its full time."""
+    units: int = 0
+    """Documents done in the phase (extract, write)."""
+    sessions: int = 0
+    """How many times the phase ran (resume, re-scoring)."""
+
+
+class Accounting(BaseModel):
+    roles: list[RoleCost] = Field(default_factory=list)
+    """One row per role and model."""
+    total: RoleCost = Field(default_factory=lambda: RoleCost(role="all"))
+    """Every role summed (no latency percentiles: they do not add up)."""
+    phases: list[PhaseCost] = Field(default_factory=list)
+    """Wall time per phase."""
+    wall_s: float = 0.0
+    """Summed phase wall time."""
+
+
 class OverrideFigures(BaseModel):
     count: int = 0
     """Verdicts overruled by a person."""
@@ -357,6 +422,9 @@ class RunReport(BaseModel):
     """Human overrides and the figures they change (raw figures stay in ``aggregate``)."""
     calls: Calls
     """Model-call counters."""
+    accounting: Accounting | None = None
+    """What the run cost per role: calls made / cached, tokens, latency, tokens/s, retries, cut
+    replies, salvaged items, loops, truncated prompts, write failures; wall time per phase."""
     full_vs_filter: dict[str, int] = Field(default_factory=dict)
     """Re-scoring diff of the claim verdicts, full -> filter: credited, penalised, unchanged, ..."""
     rulers: list[RulerFigures] = Field(default_factory=list)

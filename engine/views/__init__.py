@@ -57,3 +57,6 @@ from engine.views.demo import (  # noqa: F401
     AnsweredQuestion, demo_tour, stale_case, StaleCase, StaleFactRow, TourStop, _stale_count,
     _stale_rows, _tour_stop,
 )
+from engine.views.accounting import (  # noqa: F401
+    accounting_view, AccountingView,
+)

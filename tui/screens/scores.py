@@ -95,9 +95,10 @@ def _sd(mean, sd) -> str:
     return "—" if mean is None else f"{mean:.2f}" + ("" if sd is None else f" ± {sd:.2f}")
 
 
-def rulers_text(report, diff: views.RulerDiff | None) -> Text:
+def rulers_text(report, diff: views.RulerDiff | None, cost=None) -> Text:
     """Rulers (intrinsic per judging setup and the spread), seeds (mean ± sd, n ≥ 2), the CIs per
-    category and difficulty, and the verdicts the filter moved (docs/metrics.md)."""
+    category and difficulty, the verdicts the filter moved (docs/metrics.md), and the run's cost
+    (``cost``: ``views.accounting_view``, read when drawn)."""
     text = Text("Rulers", "bold")
     spread = f" · spread {figure(report.rulers_spread)}" if report.rulers_spread is not None else ""
     text.append(f" (intrinsic per judging setup{spread})\n", "dim")
@@ -122,6 +123,27 @@ def rulers_text(report, diff: views.RulerDiff | None) -> Text:
         text.append(f" n {g.n:<2} intrinsic {_ci(g.intrinsic_ci) if g.intrinsic_ci else figure(g.intrinsic)}"
                     f" · extrinsic {_ci(g.extrinsic_ci) if g.extrinsic_ci else figure(g.extrinsic)}\n")
     text.append_text(moved_text(diff))
+    text.append_text(cost_text(report, cost))
+    return text
+
+
+def cost_text(report, cost=None) -> Text:
+    """What the run cost (engine/accounting.py): per role calls, cache hits, tokens, latency,
+    tokens/s and trouble, then the wall time per phase. ``cost``: the run's accounting read now
+    (``views.accounting_view``); without it, the figures stored with the report at score time."""
+    from engine import accounting
+
+    text = Text("Cost", "bold")
+    acc = getattr(report, "accounting", None)
+    if cost is not None:
+        figures = cost.figures
+    elif acc is not None:
+        figures = accounting.from_dict(acc.model_dump())
+    else:
+        return text.append("  not recorded for this run\n", "dim")
+    text.append(" (per role; docs/models.md)\n", "dim")
+    for line in accounting.lines(figures):
+        text.append_text(literal(f"  {line}\n"))
     return text
 
 
@@ -162,8 +184,9 @@ for the other facts, how many true matches the filter threshold drops, and the t
 separates the two (`seorap score --threshold auto` uses it). Bottom right: the rulers
 (intrinsic per judging setup stored for the run, and their spread), repeated seeds (mean ± sd when
 n ≥ 2), intrinsic and extrinsic per category and difficulty with 95% CIs, and the verdicts that
-moved between the `full` and `filter` judge views (newly credited / penalised, listed). Last: every
-run side by side.
+moved between the `full` and `filter` judge views (newly credited / penalised, listed), and what
+the run cost per role (calls made and served from the cache, tokens, p50/p95 latency, tokens/s,
+retries, cut replies, loops, write failures; wall time per phase). Last: every run side by side.
 
 - **v** next run, **Enter** on a run row selects it, **r** re-read the stored figures
 
@@ -279,7 +302,8 @@ changed by an override) is computed in the background, with a placeholder meanwh
         self._scatter(report)
         self._bars(report)
         self.query_one("#agreement", Static).update(agreement_text(report, self.labels.get(report.run_id)))
-        self.query_one("#rulers", Static).update(rulers_text(report, self.diffs.get(report.run_id)))
+        self.query_one("#rulers", Static).update(rulers_text(
+            report, self.diffs.get(report.run_id), views.accounting_view(self.app.ctx.db, report.run_id)))
         self._variants()
 
     def _scatter(self, report) -> None:
