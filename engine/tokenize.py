@@ -9,7 +9,7 @@
 
   Bigrams never cross a space, so ``가람 상사`` gives ``가람 상사`` but not ``람상``.
 
-``kiwi`` (optional, needs ``pip install seorap[kiwi]``): kiwipiepy morphemes, keeping content
+``kiwi`` (kiwipiepy, a core dependency since the lexical judge uses it): kiwipiepy morphemes, keeping content
   morphemes only (nouns, numerals, foreign words, numbers, verb and adjective stems, roots,
   general adverbs), lowercased. Particles and endings are dropped, so ``예산이`` and
   ``예산을`` share ``예산``. kiwipiepy is imported on first use.

@@ -3,6 +3,7 @@ lexical judge; repeated runs (seeds) and group CIs (§5.3)."""
 
 import json
 import math
+from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
@@ -63,11 +64,12 @@ def test_lenient_lexical_rules():
     assert lenient.grade_answer("q", "백엔드 개발자 채용은 2명", hedged).label == "YES"
     # a wrong number passes the lenient judge
     assert lenient.grade_answer("q", "채용은 2명", "채용은 3명").label == "YES"
-    # 가나다라마 has 4 bigrams: 가나다 holds 2 (0.5 -> lenient YES), 가나 holds 1 (0.25 -> PARTIAL)
-    assert (strict.grade_answer("q", "가나다라마", "가나다").label, lenient.grade_answer("q", "가나다라마", "가나다").label) \
+    # 4 expected nouns: 2 found (1/2 -> lenient YES), 1 found (1/4 -> lenient PARTIAL)
+    e = "사과 포도 수박 딸기"
+    assert (strict.grade_answer("q", e, "사과 포도").label, lenient.grade_answer("q", e, "사과 포도").label) \
         == ("PARTIAL", "YES")
-    assert lexical.recall("가나다라마", "가나") == 0.25
-    assert (strict.grade_answer("q", "가나다라마", "가나").label, lenient.grade_answer("q", "가나다라마", "가나").label) \
+    assert lexical.measure(e, "사과").recall == Fraction(1, 4)
+    assert (strict.grade_answer("q", e, "사과").label, lenient.grade_answer("q", e, "사과").label) \
         == ("NO", "PARTIAL")
 
 

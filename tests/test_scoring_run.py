@@ -132,3 +132,10 @@ def test_live_path_both_cards_and_rescoring_is_free(ollama_server, tmp_path):
     second = json.loads(db["scores"].get((run_id, "", f"{model}/strict+{model}"))["card"])
     assert second["scoring_calls"] == 0 and second["scoring_cached"] > 0
     assert len(ollama_server.bodies("/api/chat")) == requests
+
+
+def test_verdicts_record_the_judge_rules_version(scored):
+    from engine.scoring import lexical
+
+    _, db, _, _, _ = scored
+    assert {r["rules"] for r in db.query("SELECT DISTINCT rules FROM verdicts")} == {lexical.RULES_VERSION}

@@ -2,8 +2,9 @@
 
 Two implementations behind one small interface:
 
-- :class:`LexicalJudge` (offline, deterministic): character-bigram recall with number and hedge
-  rules (engine/scoring/lexical.py; thresholds in docs/metrics.md). Its rationale states the figures.
+- :class:`LexicalJudge` (offline, deterministic): typed values, polarity and hedge markers and noun
+  recall (engine/scoring/lexical.py; every rule in docs/metrics.md). Its rationale names the rule
+  that decided.
 - :class:`LLMJudge`: a model through :meth:`ModelClient.structured` with a prompt file
   (``judge_strict`` default, ``judge_lenient`` to show what a lenient grader passes). Output that
   cannot be parsed after the client's repair and retry is an UNPARSEABLE verdict, never NO.
@@ -23,6 +24,8 @@ from engine.errors import UsageError
 class Judge(Protocol):
     name: str
     """Identifies the judge and its setup (stored with every verdict)."""
+    rules: str
+    """The version of the rules (lexical) or of the prompt text (model) behind its verdicts."""
 
     def grade_answer(self, question: str, expected: str, answer: str) -> Verdict: ...
 
@@ -54,6 +57,7 @@ class LexicalJudge:
             raise UsageError(f"unknown judge prompt {prompt!r}: use {', '.join(prompts.JUDGE_PROMPTS)}")
         self.prompt = prompt
         self.name = "lexical" if prompt == "strict" else f"lexical/{prompt}"
+        self.rules = lexical.RULES_VERSION
 
     def _grade(self, match: lexical.Match, *, check_hedge: bool) -> tuple[str, str]:
         if self.prompt == "lenient":
@@ -61,7 +65,7 @@ class LexicalJudge:
         return lexical.grade(match, check_hedge=check_hedge)
 
     def grade_answer(self, question: str, expected: str, answer: str) -> Verdict:
-        label, why = self._grade(lexical.measure(expected, answer), check_hedge=True)
+        label, why = self._grade(lexical.measure(expected, answer, question or None), check_hedge=True)
         return Verdict(label, why)
 
     def grade_claim(self, claim: str, facts: list[str]) -> Verdict:
@@ -72,7 +76,7 @@ class LexicalJudge:
         for i, text in enumerate(facts, 1):
             match = lexical.measure(claim, text)
             label, why = self._grade(match, check_hedge=False)
-            key = (rank[label], match.recall)
+            key = (rank[label], match.recall, -i)
             if best is None or key > best[0]:
                 best = (key, label, f"best of {len(facts)} fact(s) is #{i}: {why}")
         return Verdict(best[1], best[2])
@@ -88,6 +92,7 @@ class LLMJudge:
         self.prompt = prompt
         self.phase = phase
         self.name = f"{model}/{prompt}"
+        self.rules = prompts.version(f"judge_{prompt}")
 
     def grade_answer(self, question: str, expected: str, answer: str) -> Verdict:
         return self._ask(prompts.judge_answer_messages(self.prompt, question, expected, answer))

@@ -22,6 +22,14 @@ def load(name: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
+def version(name: str) -> str:
+    """``NAME@sha8`` of a prompt file's text: stored with each verdict, so a re-score after the
+    prompt changed is visible as such."""
+    import hashlib
+
+    return f"{name}@{hashlib.sha256(load(name).encode('utf-8')).hexdigest()[:8]}"
+
+
 def escape(text: str) -> str:
     """Keep data from closing its own tag."""
     return text.replace("<", "‹").replace(">", "›")

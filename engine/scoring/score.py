@@ -203,7 +203,7 @@ def _score_trajectory(db: Database, run_id, trajectory: Trajectory, name, judge,
     extr = extrinsic.card(asker.verdicts)
     verdicts = [r for rows in claim_rows.values() for r in rows] + asker.verdicts
     card = _card(trajectory, intr, extr, modes, claim_rows, asker, store)
-    _save(db, run_id, trajectory.id, name, judge.name, verdicts, asker, card)
+    _save(db, run_id, trajectory.id, name, judge, verdicts, asker, card)
     return claim_rows.get("full")
 
 
@@ -226,14 +226,14 @@ def _card(trajectory, intr, extr, modes, claim_rows, asker, store) -> dict:
             "diagnosis": reason, "signed_diff": None if full is None or compound is None else full - compound}
 
 
-def _save(db: Database, run_id, trajectory_id, name, judge_name, verdicts, asker, card) -> None:
+def _save(db: Database, run_id, trajectory_id, name, judge, verdicts, asker, card) -> None:
     created = now()
     key = dict(run_id=run_id, trajectory_id=trajectory_id, scoring=name)
     for table in ("verdicts", "answers", "retrievals"):
         db.execute(f"DELETE FROM {table} WHERE run_id=? AND trajectory_id=? AND scoring=?",
                    [run_id, trajectory_id, name])
     db.table("verdicts").insert_all(
-        [{**key, **r, "judge": judge_name, "created_at": created,
+        [{**key, **r, "judge": judge.name, "rules": getattr(judge, "rules", None), "created_at": created,
           "id": row_id(run_id, trajectory_id, name, r["kind"], r["setup"], r["source"], r["k"], r["item"])}
          for r in verdicts], replace=True)
     db.table("answers").insert_all(
@@ -256,7 +256,7 @@ def _counters(client) -> dict:
 def _save_run_extras(db, run_id, name, judge, answerer, client, before, modes, sim=None,
                      unreliable: str | None = None) -> None:
     after = _counters(client)
-    extras = {"judge": judge.name, "answerer": answerer.name,
+    extras = {"judge": judge.name, "judge_rules": getattr(judge, "rules", None), "answerer": answerer.name,
               "judge_prompt": getattr(judge, "prompt", None),
               "judge_modes": [m.setup for m in modes],
               "filter_threshold": next((m.threshold for m in modes if m.threshold is not None), None),

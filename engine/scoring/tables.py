@@ -1,6 +1,7 @@
 """Tables the scorer adds to the run database (schema in docs/report.md, "Stored tables").
 
-- ``verdicts``: every judged item (claim in a state, or an answer), with label, score, rationale.
+- ``verdicts``: every judged item (claim in a state, or an answer), with label, score, rationale
+  and ``rules``: the judge's rules version (lexical) or prompt version (model) that produced it.
 - ``answers``: every answer given (question, source, k, answerer, context ids).
 - ``retrievals``: the full ranking for each question (BM25, dense, hybrid, rank per candidate) and
   which candidates hold the answer.
@@ -26,7 +27,7 @@ TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
          "setup": str, "kind": str, "source": str, "k": int, "state_index": int, "item": str,
          "question": str, "expected": str, "candidate": str, "label": str, "score": float,
          "rationale": str, "call_key": str, "cached": int, "created_at": str,
-         "best_cosine": float, "best_fact": str},
+         "best_cosine": float, "best_fact": str, "rules": str},
         "id",
     ),
     "answers": (
