@@ -98,3 +98,61 @@ def test_audit_offline_lexical_rates():
     # the date shifts are 8-13 days
     rng = random.Random(0)
     assert all(8 <= abs(rng.randint(8, 13)) <= 13 for _ in range(20))
+
+
+# ---- the verdict parser: nothing but the exact word is a pass --------------------------------------
+
+def test_parse_label_never_reads_a_negated_or_longer_word_as_a_pass():
+    from engine.scoring.verdict import parse_label
+
+    assert parse_label("YES") == "YES" and parse_label(' "yes". ') == "YES"
+    assert parse_label("**Partial**") == "PARTIAL" and parse_label("no") == "NO"
+    assert parse_label("아니오") == "NO" and parse_label("예") == "YES"
+    for bad in ("INCORRECT", "NOT YES", "not yes", "YES/NO", "YES or NO", "CORRECT", "YES, BUT NO",
+                "YESNO", "", "  ", None, 1, "NOPE", "PARTIALLY CORRECT", "ANSWER: YES"):
+        assert parse_label(bad) is None, bad
+
+
+def test_parse_free_text_takes_one_verdict_line_only():
+    from engine.scoring.verdict import parse_free_text
+
+    assert parse_free_text("NO") == ("NO", "")
+    assert parse_free_text("판정: PARTIAL\n이유: 값 하나가 빠졌다") == ("PARTIAL", "이유: 값 하나가 빠졌다")
+    assert parse_free_text('{"verdict": "INCORRECT", "rationale": "x"}') is None
+    assert parse_free_text('{"verdict": "NOT YES"}') is None
+    assert parse_free_text("The answer is not YES.") is None
+    assert parse_free_text("verdict: YES\nverdict: NO") is None  # two verdicts: none
+    assert parse_free_text("") is None
+
+
+def _judge_replying(content, done_reason="stop"):
+    class Backend:
+        name = "fake"
+
+        def chat(self, request):
+            return ChatReply(content=content, model=request.model, tokens_in=10, tokens_out=5,
+                             done_reason=done_reason)
+
+    return LLMJudge(ModelClient(Backend(), open_db(None)), "m", "strict")
+
+
+def test_llm_judge_never_passes_incorrect_or_not_yes():
+    for content in ('{"rationale": "틀림", "verdict": "INCORRECT"}', '{"rationale": "x", "verdict": "NOT YES"}',
+                    "The answer is NOT YES.", '{"rationale": "x", "verdict": "YES/NO"}'):
+        assert _judge_replying(content).grade_answer("q", "2명", "3명").label == "UNPARSEABLE", content
+    v = _judge_replying('{"rationale": "같다", "verdict": "yes"}').grade_answer("q", "2명", "2명")
+    assert v.label == "YES"
+    v = _judge_replying("판정: NO\n이유: 인원이 다르다").grade_answer("q", "2명", "3명")
+    assert v.label == "NO" and "free-text" in v.rationale
+
+
+def test_llm_judge_reply_cut_at_the_token_limit_is_unparseable():
+    v = _judge_replying('{"rationale": "...", "verdict": "YES"', done_reason="length").grade_answer("q", "a", "a")
+    assert v.label == "UNPARSEABLE"
+    v = _judge_replying("YES", done_reason="length").grade_answer("q", "a", "a")
+    assert v.label == "UNPARSEABLE"
+
+
+def test_llm_judge_records_its_prompt_version():
+    judge = _judge_replying("YES")
+    assert judge.rules.startswith("judge_strict@") and len(judge.rules) == len("judge_strict@") + 8

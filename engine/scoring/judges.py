@@ -6,8 +6,11 @@ Two implementations behind one small interface:
   recall (engine/scoring/lexical.py; every rule in docs/metrics.md). Its rationale names the rule
   that decided.
 - :class:`LLMJudge`: a model through :meth:`ModelClient.structured` with a prompt file
-  (``judge_strict`` default, ``judge_lenient`` to show what a lenient grader passes). Output that
-  cannot be parsed after the client's repair and retry is an UNPARSEABLE verdict, never NO.
+  (``judge_strict`` default, ``judge_lenient`` to show what a lenient grader passes). The verdict
+  word must be exactly YES, PARTIAL or NO (engine.scoring.verdict.parse_label: ``INCORRECT`` or
+  ``NOT YES`` is never a pass); a reply that is not JSON still counts when it is one verdict word
+  or has one ``verdict: X`` line. Anything else, and any reply cut at the token limit, is an
+  UNPARSEABLE verdict, never NO.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from typing import Protocol
 
 from engine.config import Config
 from engine.scoring import lexical, prompts
-from engine.scoring.verdict import JudgeReply, Verdict
+from engine.scoring.verdict import JudgeReply, Verdict, parse_free_text
 from engine.errors import UsageError
 
 
@@ -105,6 +108,11 @@ class LLMJudge:
     def _ask(self, messages: list[dict]) -> Verdict:
         out = self.client.structured("judge", self.model, messages, JudgeReply, phase=self.phase)
         if out.value is None:
+            cut = bool(out.failure and out.failure.startswith("cut"))
+            free = None if cut else parse_free_text(out.raw or "")
+            if free is not None:  # not the JSON asked for, but one unambiguous verdict word
+                label, why = free
+                return Verdict(label, f"(free-text reply) {why}".strip(), out.call_key, out.cached)
             return Verdict("UNPARSEABLE", f"unparseable judge output: {out.failure}", out.call_key,
                            out.cached)
         return Verdict(out.value.verdict, out.value.rationale, out.call_key, out.cached)

@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Literal
 
-from pydantic import BaseModel, Field
+import re
+
+from pydantic import BaseModel, Field, field_validator
 
 Label = Literal["YES", "PARTIAL", "NO", "UNPARSEABLE"]
 SCORES: dict[str, float | None] = {"YES": 1.0, "PARTIAL": 0.5, "NO": 0.0, "UNPARSEABLE": None}
@@ -27,11 +29,63 @@ class Verdict:
         return SCORES[self.label]
 
 
+_LABEL_WORDS: dict[str, Label] = {
+    "YES": "YES", "PARTIAL": "PARTIAL", "NO": "NO",
+    # Korean replies from small models: exact words only
+    "예": "YES", "네": "YES", "부분": "PARTIAL", "부분적": "PARTIAL", "아니오": "NO", "아니요": "NO",
+}
+_TRIM = " \t\r\n\"'`*_.,!:;()[]{}<>「」『』"
+
+
+def parse_label(text: str | None) -> Label | None:
+    """The verdict word a judge returned, or None when it is not exactly one of them.
+
+    Case, surrounding quotes, markup and punctuation are ignored (``" Partial. "`` -> PARTIAL);
+    nothing else is interpreted: ``INCORRECT``, ``NOT YES``, ``YES/NO``, ``CORRECT``, ``YES, BUT
+    NO`` and the empty string are None (unparseable), never a pass. A word is never searched for
+    inside a longer text."""
+    if not isinstance(text, str):
+        return None
+    word = text.strip(_TRIM).upper()
+    return _LABEL_WORDS.get(word)
+
+
+_VERDICT_LINE = re.compile(r"^[\s*#>\-]*[\"']?(?:verdict|판정|평가)[\"']?\s*[:：=]\s*(.+?)\s*$",
+                           re.IGNORECASE | re.MULTILINE)
+
+
+def parse_free_text(raw: str) -> tuple[Label, str] | None:
+    """(label, rationale) from a reply that is not the JSON asked for: either the whole reply is one
+    verdict word, or exactly one ``verdict: X`` / ``판정: X`` line whose value is exactly a verdict
+    word. Anything else is None. The rationale is the rest of the reply."""
+    if not raw or not raw.strip():
+        return None
+    whole = parse_label(raw)
+    if whole is not None:
+        return whole, ""
+    lines = _VERDICT_LINE.findall(raw)
+    if len(lines) != 1:
+        return None
+    label = parse_label(lines[0])
+    if label is None:
+        return None
+    rest = _VERDICT_LINE.sub("", raw).strip()
+    return label, rest
+
+
 class JudgeReply(BaseModel):
     """What an LLM judge must return (structured output)."""
 
     rationale: str = Field(description="One or two sentences: what matches, what is missing or wrong.")
     verdict: Literal["YES", "PARTIAL", "NO"] = Field(description="YES, PARTIAL or NO.")
+
+    @field_validator("verdict", mode="before")
+    @classmethod
+    def _one_word(cls, value):
+        label = parse_label(value)
+        if label is None:
+            raise ValueError(f"verdict must be exactly YES, PARTIAL or NO, got {str(value)[:40]!r}")
+        return label
 
 
 def label_of(score: float | None) -> Label:
