@@ -19,9 +19,9 @@ import re
 from typing import Protocol
 
 from engine.config import Config
+from engine.errors import UsageError
 from engine.scoring import lexical, prompts
 from engine.scoring.verdict import JudgeReply, Verdict, parse_free_text
-from engine.errors import UsageError
 
 
 class Judge(Protocol):
