@@ -80,7 +80,7 @@ def test_no_expected_value_stated_is_no():
 def test_retraction_cancellation_postponement_on_one_side_is_no():
     for said in ("3월 5일 배포 예정은 취소되었다", "3월 5일 배포 예정. 취소되었다.",
                  "3월 5일 배포는 연기됐다", "3월 5일 배포는 미뤄졌다", "3월 5일 배포는 하지 않는다",
-                 "3월 5일 배포 계획은 철회됐다"):
+                 "3월 5일 배포 계획은 철회됐다", "3월 5일 배포 예정. 그러나 이 계획은 취소됐다."):
         v = answer("3월 5일 배포 예정", said)
         assert v.label == "NO" and "[polarity]" in v.rationale, said
     # and the other way round: the expected statement says it was cancelled
@@ -181,3 +181,22 @@ def test_thresholds_are_exact_fractions():
 
 def test_rules_version_is_recorded():
     assert J.rules == lexical.RULES_VERSION
+
+
+def test_two_word_values_for_one_topic_is_no():
+    q = "한빛물류의 현재 요금제는 무엇인가요?"
+    assert answer("엔터프라이즈", "엔터프라이즈 / 한빛물류 요금제는 스탠다드", q).label == "NO"
+    assert answer("한빛물류 요금제는 엔터프라이즈", "한빛물류 요금제는 엔터프라이즈 / 한빛물류 요금제는 스탠다드").label == "NO"
+    # another topic in the list is no second value
+    listed = "한빛물류 요금제는 엔터프라이즈 / 한빛물류 월 이용료는 310만 원"
+    assert answer("엔터프라이즈", listed, q).label == "YES"
+
+
+def test_versions_of_a_name_compete():
+    assert answer("백업 파일은 AES-256으로 암호화", "백업 파일은 AES-256으로 암호화 / 백업 파일은 AES-257으로 암호화").label == "NO"
+    assert answer("백업 파일은 AES-256으로 암호화", "백업 파일은 AES-128으로 암호화").label == "NO"
+
+
+def test_a_cancellation_retracted_again_is_no():
+    assert answer("코엑스 E홀 대관 취소", "코엑스 E홀 대관 취소. 그러나 이 계획은 취소됐다.").label == "NO"
+    assert answer("카드 결제 승인이 중단됨", "카드 결제 승인이 중단됨 — 이 내용은 철회되었다.").label == "NO"

@@ -24,7 +24,8 @@ Character bigrams (:func:`recall`, :func:`bigram_set`) stay for ranking sentence
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import lru_cache
@@ -342,15 +343,20 @@ _STOP_NOUNS = frozenset({"현재", "지금", "기존", "예전", "원래", "당�
                          # nouns naming the kind of a value, not a value: 시간 in "점검 시간은 2시부터"
                          "시간", "일자", "날짜", "시각", "시점", "일시", "기간"})
 NEGATION = "negation"
-CANCEL = "cancellation/retraction"
+CANCEL = "cancellation"
+RETRACT = "retraction"
 POSTPONE = "postponement"
 _NEG_MORPHS = {("않", "VX"), ("안", "MAG"), ("못", "MAG"), ("아니", "VCN"), ("없", "VA"), ("말", "VX"),
                ("못하", "VX")}
 _NEG_NOUNS = {"불가", "불가능"}
-_CANCEL_NOUNS = {"취소", "철회", "번복", "중단", "중지", "폐지", "무산", "불발", "백지", "백지화", "폐기", "무효"}
+_CANCEL_NOUNS = {"취소", "중단", "중지", "폐지", "무산", "불발", "폐기"}
+_RETRACT_NOUNS = {"철회", "번복", "백지", "백지화", "무효", "정정"}
 _POSTPONE_NOUNS = {"연기", "보류", "순연"}
 _POSTPONE_VERBS = {"미루", "늦추", "밀리"}
-_MARKER_NOUNS = _NEG_NOUNS | _CANCEL_NOUNS | _POSTPONE_NOUNS
+_MARKER_NOUNS = _NEG_NOUNS | _CANCEL_NOUNS | _RETRACT_NOUNS | _POSTPONE_NOUNS
+_ANAPHOR_NOUNS = {"계획", "일정", "결정", "건", "방침", "방안", "예정", "얘기", "소식", "발표", "공지"}
+"""Nouns that only point back ("그러나 이 계획은 취소됐다"): a clause with no other content belongs
+to the clause before it, so its markers count for that clause."""
 _HEDGE_WORDS = {("또는", "MAJ"), ("또는", "MAG"), ("혹은", "MAJ"), ("혹은", "MAG"), ("아마", "MAG"),
                 ("아마도", "MAG"), ("거나", "EC"), ("추정", "NNG"), ("모르", "VV"), ("듯", "NNB"),
                 ("듯이", "NNB")}
@@ -363,8 +369,9 @@ class Segment:
     end: int
     text: str
     nouns: frozenset[str]
-    markers: frozenset[str]
-    """Polarity categories present (negation, cancellation/retraction, postponement)."""
+    markers: tuple[str, ...]
+    """Polarity markers present, one entry per occurrence (negation, cancellation, retraction,
+    postponement): "취소. 그러나 이 계획은 취소됐다" has cancellation twice."""
     topic: frozenset[str]
     """Nouns and names before the segment's last 은/는 topic particle (empty without one)."""
     comment: frozenset[str]
@@ -419,20 +426,22 @@ def _nouns(text: str, morphs, spans: list[tuple[int, int]]) -> list[tuple[str, i
     return out
 
 
-def _markers(morphs) -> set[str]:
-    found = set()
+def _markers(morphs) -> list[str]:
+    found: list[str] = []
     for i, m in enumerate(morphs):
         nxt = morphs[i + 1] if i + 1 < len(morphs) else None
         if (m.form, m.tag) in _NEG_MORPHS:
             if m.form == "아니" and nxt is not None and nxt.form == "면":
                 continue  # 아니면: an alternative (hedge), not a negation
-            found.add(NEGATION)
+            found.append(NEGATION)
         elif m.tag == "NNG" and m.form in _NEG_NOUNS:
-            found.add(NEGATION)
+            found.append(NEGATION)
         elif m.tag.startswith("NN") and m.form in _CANCEL_NOUNS:
-            found.add(CANCEL)
+            found.append(CANCEL)
+        elif m.tag.startswith("NN") and m.form in _RETRACT_NOUNS:
+            found.append(RETRACT)
         elif (m.tag.startswith("NN") and m.form in _POSTPONE_NOUNS) or (m.tag == "VV" and m.form in _POSTPONE_VERBS):
-            found.add(POSTPONE)
+            found.append(POSTPONE)
     return found
 
 
@@ -471,7 +480,8 @@ def analyse(text: str) -> Analysis:
     # segments: a segment with no noun and no value (a bare "취소되었다") belongs to the one before it
     merged: list[list[int]] = []
     for a, b in spans:
-        has_content = (any(a <= s < b and n not in _MARKER_NOUNS for n, s in nouns)
+        has_content = (any(a <= s < b and n not in _MARKER_NOUNS and n not in _ANAPHOR_NOUNS
+                               for n, s in nouns)
                        or any(a <= v.start < b for v in vals))
         if merged and not has_content:
             merged[-1][1] = b
@@ -486,7 +496,7 @@ def analyse(text: str) -> Analysis:
         topic = {n for n, s in seg_words if topic_at is not None and s < topic_at}
         comment = {n for n, s in seg_words if topic_at is None or s >= topic_at}
         segments.append(Segment(a, b, text[a:b], frozenset(n for n, _ in seg_nouns),
-                                frozenset(_markers(seg_morphs)), frozenset(topic), frozenset(comment),
+                                tuple(sorted(_markers(seg_morphs))), frozenset(topic), frozenset(comment),
                                 _compact(text[a:b]), tuple(v for v in vals if a <= v.start < b)))
     seen: dict[str, None] = {}
     for n, _ in nouns:
@@ -554,6 +564,11 @@ def _slot_words(seg: Segment | None, question: Analysis | None) -> frozenset[str
     return frozenset(words)
 
 
+def _variant(a: str, b: str) -> bool:
+    """Two names that differ only in their digits (AES-256, AES-257): versions of one thing."""
+    return a != b and re.sub(r"\d", "", a) == re.sub(r"\d", "", b) and any(c.isdigit() for c in a + b)
+
+
 def _competitors(v: Value, exp: Analysis, cand: Analysis, q: Analysis | None, stated: bool) -> list[Value]:
     """Candidate values that fill the slot of expected value ``v`` with something else.
 
@@ -579,7 +594,7 @@ def _competitors(v: Value, exp: Analysis, cand: Analysis, q: Analysis | None, st
         bare = seg is None or not seg.nouns
         if bare:
             out.append(w)
-        elif w.type == "name" and stated:
+        elif w.type == "name" and stated and not _variant(w.key[0], v.key[0]):
             continue
         elif keys and all(_noun_in(n, seg.nouns, seg.compact) for n in keys):
             out.append(w)
@@ -671,28 +686,46 @@ def measure(expected: str, candidate: str, question: str | None = None) -> Match
             if new:
                 wrong.append((" ".join(sorted(seg.comment)), " ".join(new)))
                 break
+    # a word value stated next to another one for the same "X는 …" (answers; one-clause statements)
+    if len(exp.segments) == 1 and not any(v.type != "name" for v in exp.values):
+        seg = exp.segments[0]
+        words = seg.comment if seg.topic else seg.nouns | {v.key[0] for v in seg.values}
+        topic = set(seg.topic) | (set(q.nouns) if q is not None else set())
+        if words and all(_noun_in(w, cand.nouns, cand.compact) for w in words) and topic:
+            known = exp.compact + (q.compact if q is not None else "")
+            for cseg in cand.segments:
+                if not cseg.topic or not all(_noun_in(t, topic, "".join(topic)) or t in known
+                                             for t in cseg.topic):
+                    continue
+                new = sorted(n for n in cseg.comment if n not in known and not _noun_in(n, exp.nouns, exp.compact))
+                if new:
+                    multi.append((" ".join(sorted(words)), " ".join(new)))
+                    break
     # polarity, clause by clause: the candidate clauses that state this expected clause
     polarity = []
     for seg in exp.segments:
         chosen = _stating_segments(seg, cand)
         if not chosen:
             continue
-        theirs = frozenset().union(*(c.markers for c in chosen))
+        theirs = Counter(m for c in chosen for m in c.markers)
+        mine = Counter(seg.markers)
         # every marker of the expected clause must be somewhere in the clauses that touch it
-        touching = [c for c in cand.segments if _touches(seg, c)]
-        around = frozenset().union(*(c.markers for c in touching)) if touching else frozenset()
-        extra = theirs - seg.markers
-        lacking = seg.markers - around
+        around = {m for c in cand.segments if _touches(seg, c) for m in c.markers}
+        extra = {m for m in theirs if theirs[m] > mine[m]}
+        lacking = {m for m in mine if m not in around}
         if POSTPONE in extra and any(v.target for c in chosen for v in c.values):
             extra -= {POSTPONE}  # "…로 연기": a change to a new value (the values rules judge it)
         if POSTPONE in lacking and any(v.target for v in seg.values):
             lacking -= {POSTPONE}
         if extra or lacking:
-            polarity.append((seg.text.strip(), ", ".join(sorted(seg.markers)) or "none",
-                             ", ".join(sorted(theirs | (around & seg.markers))) or "none"))
+            polarity.append((seg.text.strip(), _count(mine), _count(theirs)))
     hedges = tuple(sorted(cand.hedges - exp.hedges))
     return Match(found, elements, tuple(missing), tuple(wrong), tuple(multi), tuple(polarity), hedges,
                  len(current), len(stated), complete, missing_nouns)
+
+
+def _count(markers: Counter) -> str:
+    return ", ".join(m if n == 1 else f"{m} ×{n}" for m, n in sorted(markers.items())) or "none"
 
 
 def _touches(seg: Segment, c: Segment) -> bool:
