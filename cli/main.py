@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "cli.app",
     "cli.score",
     "cli.report",
+    "cli.judge",
     "cli.judge_audit",
     "cli.diff",
     "cli.override",

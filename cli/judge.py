@@ -1,0 +1,104 @@
+"""`seorap judge`: grade one (expected, answer) pair, or a JSONL file of pairs, with any judge.
+
+For a person debugging a verdict ("why is this PARTIAL?") and for audits: the same judges and flags
+as `seorap score` (the lexical judge or an Ollama model, strict or lenient), one verdict with its
+rationale per pair. Pairs file: one JSON object per line with ``expected`` and ``answer`` (both
+strings) and optionally ``question`` and ``id``; blank lines are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+
+def read_pairs(path: str) -> list[dict]:
+    """The pairs of a JSONL file; every malformed line is reported with its line number."""
+    from engine.errors import InputProblems
+
+    pairs, problems = [], []
+    try:
+        text = open(path, encoding="utf-8").read()
+    except UnicodeDecodeError as exc:
+        raise InputProblems(f"{path}: not UTF-8 text ({exc.reason})", [f"{path}: not UTF-8 text"]) from None
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(f"{path}:{n}: not a JSON object ({exc.msg})")
+            continue
+        if not isinstance(row, dict):
+            problems.append(f"{path}:{n}: not a JSON object")
+            continue
+        bad = [k for k in ("expected", "answer") if not isinstance(row.get(k), str)]
+        bad += [k for k in ("question",) if k in row and not isinstance(row[k], str)]
+        if bad:
+            problems.append(f"{path}:{n}: {', '.join(bad)} must be a string "
+                            f"(each line needs \"expected\" and \"answer\")")
+            continue
+        pairs.append({"id": row.get("id", n), "line": n, "question": row.get("question", ""),
+                      "expected": row["expected"], "answer": row["answer"]})
+    if problems:
+        noun = "line" if len(problems) == 1 else "lines"
+        raise InputProblems(f"{path}: {len(problems)} bad {noun}", problems,
+                            f"{path}: {len(problems)} bad {noun} (listed above); nothing was judged.")
+    if not pairs:
+        raise InputProblems(f"{path}: no pairs", [f"{path}: no pairs (one JSON object per line)"])
+    return pairs
+
+
+@click.command(name="judge")
+@click.option("--expected", help="The expected answer or claim.")
+@click.option("--answer", help="The answer (or fact) to grade against it.")
+@click.option("--question", default="", help="The question (optional; the lexical judge uses it to "
+                                             "tell which values answer it).")
+@click.option("--pairs", "pairs_path", type=click.Path(exists=True, dir_okay=False),
+              help="A JSONL file: one {\"expected\", \"answer\", \"question\"?, \"id\"?} per line.")
+@click.option("--judge", "judge_model", default="lexical", show_default=True,
+              help="'lexical' or an Ollama model name.")
+@click.option("--judge-prompt", type=click.Choice(["strict", "lenient"]), default="strict", show_default=True,
+              help="strict or lenient (a model judge's prompt file; the lexical judge's lenient rules).")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False),
+              help="A database for a model judge's call log (so asking again costs nothing); "
+                   "default: none, every call is made.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per pair on stdout.")
+def judge(expected, answer, question, pairs_path, judge_model, judge_prompt, db_path, as_json) -> None:
+    """Grade one pair (--expected and --answer, optional --question) or every pair of a JSONL file
+    (--pairs) and print each verdict (YES, PARTIAL, NO or UNPARSEABLE) with the judge's rationale.
+    Exit 0 when every pair was judged (whatever the verdicts)."""
+    from engine.config import Config
+    from engine.errors import UsageError
+    from engine.scoring.judges import make_judge
+    from engine.untrusted import visible
+
+    if pairs_path and (expected is not None or answer is not None):
+        raise UsageError("give either --pairs FILE or --expected and --answer, not both")
+    if not pairs_path and (expected is None or answer is None):
+        raise UsageError("give --expected and --answer (or --pairs FILE)")
+    pairs = read_pairs(pairs_path) if pairs_path else [
+        {"id": 1, "line": None, "question": question, "expected": expected, "answer": answer}]
+    config = Config.offline().with_overrides({"models.judge": judge_model, "judging.prompt": judge_prompt})
+    client = None
+    if judge_model != "lexical":
+        from engine.models.client import ModelClient
+        from engine.store import open_db
+
+        client = ModelClient.from_config(config, open_db(db_path) if db_path else None)
+    grader = make_judge(config, client)
+    for pair in pairs:
+        v = grader.grade_answer(pair["question"], pair["expected"], pair["answer"])
+        if as_json:
+            click.echo(json.dumps({"id": pair["id"], "label": v.label, "score": v.score,
+                                   "rationale": v.rationale, "judge": grader.name,
+                                   "rules": getattr(grader, "rules", None), "question": pair["question"],
+                                   "expected": pair["expected"], "answer": pair["answer"]},
+                                  ensure_ascii=False))
+        else:
+            head = f"{visible(pair['id'])}: " if pairs_path else ""
+            click.echo(f"{head}{v.label}  {visible(v.rationale)}")
+    if not as_json:
+        rules = getattr(grader, "rules", None)
+        click.echo(f"judge: {grader.name}" + (f" (rules {rules})" if rules else ""), err=True)
