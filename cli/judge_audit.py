@@ -1,7 +1,6 @@
-"""`seorap judge-audit`: how many deliberately wrong answers does the judge pass?"""
+"""`seorap judge-audit`: what does the judge give answers whose right verdict is known?"""
 
 from __future__ import annotations
-
 
 import click
 
@@ -15,18 +14,23 @@ import click
 @click.option("--judge-prompt", type=click.Choice(["strict", "lenient"]), default="strict", show_default=True)
 @click.option("--answerer", "answerer_model", default="extractive", show_default=True,
               help="Answerer for the context-free answers: 'extractive' or a model name.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed for the date shifts.")
-def judge_audit(corpus_path, db_path, judge_model, judge_prompt, answerer_model, seed) -> None:
-    """Build hedged, wrong-date (8-13 days off), vague and context-free answers from the corpus's
-    ground truth (plus the correct answers as a control), judge them, and print the pass rate (YES)
-    per kind and the PARTIAL saturation. Wrong kinds should pass near 0; the control near 1."""
+@click.option("--sample", type=click.IntRange(min=1), default=None,
+              help="Items per kind (seeded sample). Default: every item for the lexical judge, "
+                   "20 per kind for a model judge.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for date shifts, templates, sample.")
+def judge_audit(corpus_path, db_path, judge_model, judge_prompt, answerer_model, sample, seed) -> None:
+    """Build answers from the corpus's ground truth whose right verdict is known — wrong ones
+    (hedged, multi-value list, stale value stated firmly, retracted, wrong date 8-13 days off, vague,
+    context-free), one element missing (should be PARTIAL), and controls (the correct answer and a
+    paraphrase) — judge them, and print per kind how many pass (YES) and the PARTIAL saturation.
+    The same audit runs with every `seorap score`; its figures are in every report."""
     from rich.console import Console
     from rich.table import Table
 
     from engine.config import Config
     from engine.corpus import load_corpus
     from engine.scoring.answerers import make_answerer
-    from engine.scoring.audit import run_audit, save_audit
+    from engine.scoring.audit import DEFAULT_SAMPLE, audit_lines, run_audit, save_audit
     from engine.scoring.judges import make_judge
     from engine.store import open_db
 
@@ -39,20 +43,28 @@ def judge_audit(corpus_path, db_path, judge_model, judge_prompt, answerer_model,
         from engine.models.client import ModelClient
 
         client = ModelClient.from_config(config, db)
-    result = run_audit(corpus, make_judge(config, client), make_answerer(config, client), seed=seed)
+    if sample is None and judge_model != "lexical":
+        sample = DEFAULT_SAMPLE
+    result = run_audit(corpus, make_judge(config, client), make_answerer(config, client), seed=seed,
+                       sample=sample)
     save_audit(db, result, f"audit-{corpus.digest[:8]}")
-    table = Table(title=f"judge audit · {result.judge}")
-    table.add_column("kind", no_wrap=True)  # hedged, wrong-date, context-free: never cut
-    for col in ("n", "YES (pass)", "PARTIAL", "NO", "unparseable", "pass rate", "≥ PARTIAL"):
-        table.add_column(col, justify="right")
-    for kind, row in result.by_kind.items():
-        table.add_row(kind, str(row["n"]), str(row["yes"]), str(row["partial"]), str(row["no"]),
-                      str(row["unparseable"]), _pct(row["pass_rate"]), _pct(row["partial_or_better"]))
+    figures = result.figures()
+    table = Table(title=f"judge audit · {figures.judge}")
+    table.add_column("kind", no_wrap=True)  # multi-value, context-free: never cut
+    for col in ("ideal", "n", "YES", "PART", "NO", "unp", "pass", "ideal%"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for kind, row in figures.kinds.items():
+        table.add_row(kind, row.ideal, str(row.n), str(row.yes), str(row.partial), str(row.no),
+                      str(row.unparseable), _pct(row.pass_rate), _pct(row.ideal_rate))
     console = Console()
     console.print(table)
-    for kind, row in result.by_kind.items():
-        click.echo(f"{kind}: pass rate {_pct(row['pass_rate'])} ({row['yes']}/{row['n']})")
-    console.print(f"PARTIAL saturation (wrong kinds): {_pct(result.partial_saturation)}", markup=False)
+    console.print("ideal = the right verdict for the kind · PART = PARTIAL · unp = unparseable · "
+                  "pass = YES share · ideal% = share given the right verdict", markup=False, highlight=False)
+    for kind, row in figures.kinds.items():
+        click.echo(f"{kind}: pass rate {_pct(row.pass_rate)} ({row.yes}/{row.n})")
+    for line in audit_lines(figures):
+        console.print(line, markup=False, highlight=False)
+    console.print(f"PARTIAL saturation (wrong kinds): {_pct(figures.partial_saturation)}", markup=False)
 
 
 def _pct(value) -> str:

@@ -8,7 +8,7 @@ from engine.models.base import ChatReply
 from engine.models.client import ModelClient
 from engine.scoring import lexical
 from engine.scoring.answerers import NO_ANSWER, ExtractiveAnswerer, LLMAnswerer
-from engine.scoring.audit import run_audit, shift_dates
+from engine.scoring.audit import KINDS, drop_one, paraphrase, reliability, run_audit, shift_dates
 from engine.scoring.judges import LexicalJudge, LLMJudge
 from engine.store import open_db
 
@@ -91,13 +91,56 @@ def test_llm_answerer_delimits_context():
 def test_audit_offline_lexical_rates():
     corpus = load_corpus("fixtures/ko-mini")
     result = run_audit(corpus, LexicalJudge(), ExtractiveAnswerer(), seed=0)
-    for kind in ("hedged", "wrong-date", "vague", "context-free"):
-        assert result.by_kind[kind]["n"] > 0
-        assert result.by_kind[kind]["pass_rate"] == 0.0
-    assert result.by_kind["correct"]["pass_rate"] == 1.0
+    f = result.figures()
+    assert set(f.kinds) == set(KINDS)
+    for kind in ("hedged", "stale-firm", "retracted", "wrong-date", "vague", "context-free"):
+        assert f.kinds[kind].n > 0 and f.kinds[kind].pass_rate == 0.0, kind
+    # measured: 8 of 79 unmarked lists pass (a stale claim of another slot next to the right one)
+    assert f.kinds["multi-value"].pass_rate < 0.15
+    assert f.kinds["missing-one"].ideal_rate == 1.0  # every one PARTIAL, none NO
+    assert f.kinds["correct"].pass_rate == 1.0 and f.kinds["paraphrase"].pass_rate == 1.0
+    assert f.partial_saturation < 0.01 and f.separation > 0.8
+    assert f.rules == lexical.RULES_VERSION and f.sample is None
+    # the lenient rules let the wrong kinds through: the audit shows it
+    lenient = run_audit(corpus, LexicalJudge("lenient"), ExtractiveAnswerer(), seed=0).figures()
+    assert lenient.kinds["hedged"].pass_rate == 1.0 and lenient.kinds["retracted"].pass_rate == 1.0
+    assert lenient.separation == 0.0 and not reliability(lenient).reliable
     # the date shifts are 8-13 days
     rng = random.Random(0)
     assert all(8 <= abs(rng.randint(8, 13)) <= 13 for _ in range(20))
+
+
+def test_audit_builders():
+    assert drop_one("5년 동안 보관, 매일 새벽 3시에 수행") == "5년 동안 보관"
+    assert drop_one("1차 면접은 9월 둘째 주에 진행") == "1차 면접은 둘째 주에 진행"
+    assert drop_one("오전 7시 (오전 2시부터 7시까지)") is not None
+    assert drop_one("Aurora") is None
+    assert paraphrase("한빛물류 요금제는 엔터프라이즈") == "한빛물류 요금제가 엔터프라이즈다"
+    assert paraphrase("주문 API 실행 환경은 ECS Fargate로 결정") == "주문 API 실행 환경이 ECS Fargate로 결정이다"
+    assert paraphrase("앱 푸시, 카카오 알림톡") == "카카오 알림톡, 앱 푸시"
+
+
+def test_audit_samples_per_kind_for_model_judges():
+    corpus = load_corpus("fixtures/ko-mini")
+    a = run_audit(corpus, LexicalJudge(), ExtractiveAnswerer(), seed=3, sample=5)
+    b = run_audit(corpus, LexicalJudge(), ExtractiveAnswerer(), seed=3, sample=5)
+    assert a.verdicts == b.verdicts  # seeded
+    counts = a.figures().kinds
+    assert all(f.n <= 5 for f in counts.values()) and counts["correct"].n == 5
+
+
+def test_reliability_limits_are_exact():
+    from engine.scoring.audit import AuditFigures
+
+    assert reliability(None, partial_share=1.0).reasons == [
+        "the judge gave PARTIAL to 100% of the answers (limit 80%)"]
+    assert reliability(None, partial_share=0.8000000000000001).reliable is False  # 0.8 after rounding
+    assert reliability(None, partial_share=0.7999999999).reliable is False
+    assert reliability(None, partial_share=0.79).reliable is True
+    assert reliability(None, unparseable_share=11 / 35).reliable is False
+    ok = AuditFigures(judge="j", partial_saturation=0.0, separation=0.9)
+    assert reliability(ok, partial_share=0.1).reliable
+    assert not reliability(AuditFigures(judge="j", separation=0.4)).reliable
 
 
 # ---- the verdict parser: nothing but the exact word is a pass --------------------------------------

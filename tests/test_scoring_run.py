@@ -139,3 +139,23 @@ def test_verdicts_record_the_judge_rules_version(scored):
 
     _, db, _, _, _ = scored
     assert {r["rules"] for r in db.query("SELECT DISTINCT rules FROM verdicts")} == {lexical.RULES_VERSION}
+
+
+def test_every_report_carries_the_judge_audit(scored):
+    from engine.scoring.audit import KINDS
+    from engine.scoring.report_text import to_markdown as md
+
+    _, db, ids, runs, report = scored
+    for system, r in runs.items():
+        assert r.audit is not None and set(r.audit.kinds) == set(KINDS), system
+        assert r.audit.judge == "lexical" and r.audit.sample is None
+        assert r.audit.kinds["hedged"].pass_rate == 0.0 and r.audit.kinds["correct"].pass_rate == 1.0
+        assert r.judge_reliability is not None and r.judge_reliability.reliable, r.judge_reliability
+    text = md(report)
+    assert "judge audit (lexical, lexical-2, every item)" in text and "PARTIAL saturation" in text
+    # the audit's verdicts are kept apart from the run's own
+    n = db.execute("SELECT COUNT(*) FROM verdicts WHERE run_id=? AND kind LIKE 'audit:%'",
+                   [f"audit:{ids['oracle']}"]).fetchone()[0]
+    assert n > 0
+    assert db.execute("SELECT COUNT(*) FROM verdicts WHERE run_id=? AND kind LIKE 'audit:%'",
+                      [ids["oracle"]]).fetchone()[0] == 0

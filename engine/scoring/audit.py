@@ -1,21 +1,34 @@
-"""Judge audit: feed the judge deliberately wrong answers built from the ground truth (docs/metrics.md).
+"""Judge audit: feed the judge answers built from the ground truth whose right verdict is known, and
+count what it gives them (docs/metrics.md#judge-audit).
 
 Items are every single question's answer and every final claim (a claim is graded as the answer
 to "what is the current state?"). Per item, the kinds built (a kind is skipped where it cannot be
-built):
+built from that item):
 
-- ``hedged``: the right value next to a wrong one, "<right>, 혹은 <wrong>일 수도 있다"; the wrong
-  value is the item with every number changed (n -> n+1, dates by 10 days), or, without numbers, a
-  stale claim of the trajectory;
-- ``wrong-date``: a date in the item (``M월 D일``, optionally with ``YYYY년``, or ``YYYY-MM-DD``)
-  moved by 8-13 days (seeded generator, forward or back);
-- ``vague``: the topic without any value: "<subject> 건은 논의를 거쳐 일정과 내용이 조정되었고 현재
-  진행 중이다.";
-- ``context-free``: the configured answerer's answer to the question with no context at all;
-- ``correct`` (control): the expected answer itself — should pass.
+wrong answers (right verdict NO):
+- ``hedged``: "<right>, 혹은 <wrong>일 수도 있다"; <wrong> = the item with every number changed
+  (n -> n+1, dates by 10 days), or, without numbers, a stale claim of the trajectory;
+- ``multi-value``: the right value and a wrong one as an unmarked list, "<right> / <wrong>" (the
+  wrong one as for ``hedged`` when the item has numbers, else its closest superseded claim);
+- ``stale-firm``: the trajectory's superseded claim closest to the item, stated firmly ("확정: …");
+- ``retracted``: the right statement, then retracted, cancelled or negated (three templates,
+  seeded);
+- ``wrong-date``: a date of the item moved by 8-13 days (seeded, forward or back);
+- ``vague``: the topic without any value;
+- ``context-free``: the configured answerer's answer with no context at all;
 
-A wrong answer "passes" when judged YES. Pass rates per kind should be near 0 (``correct`` near 1);
-PARTIAL saturation = share of PARTIAL among the parseable verdicts of the wrong kinds.
+one element missing (right verdict PARTIAL):
+- ``missing-one``: the last clause dropped (or, in one clause, its last value stated only once);
+
+controls (right verdict YES):
+- ``correct``: the expected statement itself;
+- ``paraphrase``: built by rule: clauses in reverse order, or the topic particle swapped
+  (는 -> 가, 은 -> 이) and the ending changed (한다 -> 합니다, a bare noun + 이다).
+
+Pass rate = YES / parseable per kind (near 0 for the wrong kinds, near 1 for the controls);
+``ideal_rate`` = share of parseable verdicts that are the right verdict. PARTIAL saturation = PARTIAL
+/ parseable over the wrong kinds. The lexical judge sees every item; a model judge a seeded sample
+(default 20 per kind). :func:`reliability` says when a run's figures cannot be trusted to its judge.
 """
 
 from __future__ import annotations
@@ -25,16 +38,25 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from pydantic import BaseModel, Field
 from sqlite_utils import Database
 
 from engine.corpus import Corpus, Trajectory
 from engine.scoring.verdict import tally
 
-KINDS = ("hedged", "wrong-date", "vague", "context-free", "correct")
-WRONG_KINDS = KINDS[:-1]
+WRONG_KINDS = ("hedged", "multi-value", "stale-firm", "retracted", "wrong-date", "vague", "context-free")
+PARTIAL_KINDS = ("missing-one",)
+CONTROL_KINDS = ("correct", "paraphrase")
+KINDS = WRONG_KINDS + PARTIAL_KINDS + CONTROL_KINDS
+IDEAL = {**{k: "NO" for k in WRONG_KINDS}, "missing-one": "PARTIAL", "correct": "YES", "paraphrase": "YES"}
+DEFAULT_SAMPLE = 20
+"""Items per kind a model judge is audited on (seeded sample); the lexical judge sees all."""
+
 _KO_DATE = re.compile(r"(?:(\d{4})년\s*)?(\d{1,2})월\s*(\d{1,2})일")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _NUM = re.compile(r"\d+")
+_CLAUSE = re.compile(r",(?!(?<=\d,)\d)\s*")
+RETRACTIONS = ("{e}. 그러나 이 계획은 취소됐다.", "{e} — 이 내용은 철회되었다.", "{e}였지만 지금은 아니다.")
 
 
 @dataclass(frozen=True)
@@ -43,7 +65,8 @@ class AuditItem:
     kind: str
     question: str
     expected: str
-    answer: str
+    answer: str | None
+    """None for ``context-free`` until the answerer is asked (only for sampled items)."""
 
 
 def _year(trajectory: Trajectory) -> int:
@@ -67,78 +90,296 @@ def shift_dates(text: str, days: int, year: int) -> str | None:
     return text[: m.start()] + new + text[m.end():]
 
 
+def _stale(trajectory: Trajectory) -> list[str]:
+    final = set(trajectory.final.claims)
+    out: list[str] = []
+    for s in trajectory.states:
+        out += [c for c in s.stale_claims if c not in final and c not in out]
+    return out
+
+
 def wrong_value(text: str, trajectory: Trajectory, year: int) -> str | None:
     moved = shift_dates(text, 10, year)
     if moved is not None:
         return moved
     if _NUM.search(text):
         return _NUM.sub(lambda m: str(int(m[0]) + 1), text)
-    stale = [c for s in trajectory.states for c in s.stale_claims]
+    stale = _stale(trajectory)
     return stale[0] if stale else None
 
 
-def items_for(trajectory: Trajectory, answerer, rng: random.Random) -> list[AuditItem]:
+SAME_SLOT = 0.5
+"""A superseded claim counts as the item's own (same slot) when at least this share of its
+character bigrams appear in the question and expected answer."""
+
+
+def closest_stale(expected: str, question: str, trajectory: Trajectory) -> str | None:
+    """The superseded claim that shares most with the item (character bigrams of question +
+    expected); None when the trajectory has none, when it shares less than ``SAME_SLOT`` (another
+    slot), or when it states the item anyway."""
+    from engine.scoring import lexical
+
+    best = max(((lexical.recall(c, f"{question} {expected}"), c) for c in _stale(trajectory)), default=None)
+    if best is None or best[0] < SAME_SLOT or lexical.holds(expected, best[1]):
+        return None
+    return best[1]
+
+
+def drop_one(expected: str) -> str | None:
+    """The expected statement with one element missing: its last clause dropped, or, in a single
+    clause holding two or more values, its last value that is stated only once removed. None when
+    it has one element."""
+    from engine.scoring import lexical
+
+    clauses = [c for c in _CLAUSE.split(expected) if c.strip()]
+    if len(clauses) >= 2:
+        return ", ".join(clauses[:-1])
+    vals = [v for v in lexical.values(expected) if v.type != "name"]
+    if len(vals) < 2:
+        return None
+    for v in reversed(vals):
+        if sum(lexical.same(v, w) for w in vals) == 1:
+            return " ".join((expected[:v.start] + expected[v.end:]).split())
+    return None
+
+
+def _has_final_consonant(ch: str) -> bool:
+    return "가" <= ch <= "힣" and (ord(ch) - 0xAC00) % 28 != 0
+
+
+def paraphrase(expected: str) -> str | None:
+    """A correct paraphrase by rule (module docstring); None when no rule changes the text."""
+    clauses = [c.strip() for c in _CLAUSE.split(expected.rstrip(". ")) if c.strip()]
+    if len(clauses) >= 2:
+        out = ", ".join(reversed(clauses))
+        return out if out != expected else None
+    text = expected.rstrip(". ")
+    swapped = re.sub(r"(?<=[가-힣])([은는]) ", lambda m: ("이 " if m[1] == "은" else "가 "), text, count=1)
+    if swapped.endswith("한다"):
+        swapped = swapped[:-2] + "합니다"
+    elif swapped.endswith("했다"):
+        swapped = swapped[:-2] + "했습니다"
+    elif swapped and "가" <= swapped[-1] <= "힣" and not swapped.endswith("다"):
+        swapped += "이다" if _has_final_consonant(swapped[-1]) else "다"
+    return swapped if swapped != expected else None
+
+
+def items_for(trajectory: Trajectory, rng: random.Random) -> list[AuditItem]:
     year = _year(trajectory)
     pairs = [(q.question, q.answer) for q in trajectory.single_qa]
     pairs += [(f"{trajectory.subject or trajectory.title}의 현재 상황은?", c) for c in trajectory.final.claims]
-    out = []
+    out: list[AuditItem] = []
     for question, expected in pairs:
-        add = lambda kind, answer: out.append(AuditItem(trajectory.id, kind, question, expected, answer))  # noqa: E731
+        def add(kind: str, answer: str | None) -> None:
+            out.append(AuditItem(trajectory.id, kind, question, expected, answer))
+
         wrong = wrong_value(expected, trajectory, year)
+        stale = closest_stale(expected, question, trajectory)
         if wrong and wrong != expected:
             add("hedged", f"{expected}, 혹은 {wrong}일 수도 있다")
+        other = wrong if wrong and wrong != expected and _NUM.search(expected) else stale
+        if other:
+            add("multi-value", f"{expected} / {other}")
+        if stale:
+            add("stale-firm", f"확정: {stale}")
+        add("retracted", rng.choice(RETRACTIONS).format(e=expected.rstrip(". ")))
         days = rng.randint(8, 13) * rng.choice((-1, 1))
         moved = shift_dates(expected, days, year)
         if moved is not None:
             add("wrong-date", moved)
         add("vague", f"{trajectory.subject or trajectory.title} 건은 논의를 거쳐 일정과 내용이 조정되었고 현재 진행 중이다.")
-        add("context-free", answerer.answer(question, []))
+        add("context-free", None)
+        missing = drop_one(expected)
+        if missing:
+            add("missing-one", missing)
         add("correct", expected)
+        para = paraphrase(expected)
+        if para:
+            add("paraphrase", para)
     return out
+
+
+class KindFigures(BaseModel):
+    kind: str
+    ideal: str
+    """The right verdict for this kind (NO, PARTIAL or YES)."""
+    n: int = 0
+    yes: int = 0
+    partial: int = 0
+    no: int = 0
+    unparseable: int = 0
+    pass_rate: float | None = None
+    """YES / parseable."""
+    ideal_rate: float | None = None
+    """Right verdicts / parseable."""
+    partial_share: float | None = None
+    """PARTIAL / parseable."""
+
+
+class AuditFigures(BaseModel):
+    judge: str
+    rules: str | None = None
+    """The judge's rules (lexical) or prompt version (model)."""
+    seed: int = 0
+    sample: int | None = None
+    """Items per kind (seeded sample) for a model judge; null: every item (lexical judge)."""
+    kinds: dict[str, KindFigures] = Field(default_factory=dict)
+    partial_saturation: float | None = None
+    """PARTIAL / parseable over the wrong kinds."""
+    wrong_pass: float | None = None
+    """YES / parseable over the wrong kinds pooled."""
+    control_pass: float | None = None
+    """YES / parseable over the controls (correct, paraphrase) pooled."""
+    separation: float | None = None
+    """control_pass minus the highest pass rate of any wrong kind: how well it tells right from wrong."""
 
 
 @dataclass
 class AuditResult:
     judge: str
-    by_kind: dict[str, dict] = field(default_factory=dict)
-    """kind -> {n, yes, partial, no, unparseable, pass_rate, partial_or_better}."""
-    partial_saturation: float | None = None
+    rules: str | None = None
+    seed: int = 0
+    sample: int | None = None
     verdicts: list[dict] = field(default_factory=list)
 
+    @property
+    def by_kind(self) -> dict[str, dict]:
+        return {k: v.model_dump() for k, v in self.figures().kinds.items()}
 
-def run_audit(corpus: Corpus, judge, answerer, *, seed: int = 0) -> AuditResult:
-    rng = random.Random(seed)
-    rows = []
-    for trajectory in corpus.trajectories:
-        for item in items_for(trajectory, answerer, rng):
-            v = judge.grade_answer(item.question, item.expected, item.answer)
-            rows.append({"trajectory_id": item.trajectory_id, "kind": item.kind, "question": item.question,
-                         "expected": item.expected, "candidate": item.answer, "label": v.label,
-                         "score": v.score, "rationale": v.rationale, "call_key": v.call_key,
-                         "cached": int(v.cached)})
-    result = AuditResult(judge=judge.name, verdicts=rows)
+    @property
+    def partial_saturation(self) -> float | None:
+        return self.figures().partial_saturation
+
+    def figures(self) -> AuditFigures:
+        return figures_from_rows(self.verdicts, judge=self.judge, rules=self.rules, seed=self.seed,
+                                 sample=self.sample)
+
+
+def _share(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
+
+
+def audit_lines(figures: AuditFigures | None) -> list[str]:
+    """The audit in two report lines: pass rate (YES) per kind, then saturation and separation."""
+    if figures is None:
+        return []
+    pct = lambda x: "—" if x is None else f"{x:.0%}"  # noqa: E731
+    scope = "every item" if figures.sample is None else f"sample {figures.sample}/kind"
+    kinds = [f"{k} {pct(f.pass_rate)}" for k, f in figures.kinds.items() if k in WRONG_KINDS]
+    missing = figures.kinds.get("missing-one")
+    controls = [f"{k} {pct(f.pass_rate)}" for k, f in figures.kinds.items() if k in CONTROL_KINDS]
+    return [f"judge audit ({figures.judge}, {figures.rules or 'no rules version'}, {scope}), pass rate = YES: "
+            + " · ".join(kinds) + " (should be ~0)"
+            + (f" · missing-one PARTIAL {pct(missing.ideal_rate)} (should be ~100%)" if missing else "")
+            + " · controls " + " · ".join(controls) + " (should be ~100%)",
+            f"judge PARTIAL saturation {pct(figures.partial_saturation)} (audit wrong answers) · separation "
+            f"{pct(figures.separation)} (controls minus worst wrong kind)"]
+
+
+def figures_from_rows(rows: list[dict], *, judge: str, rules: str | None = None, seed: int = 0,
+                      sample: int | None = None) -> AuditFigures:
+    out = AuditFigures(judge=judge, rules=rules, seed=seed, sample=sample)
     for kind in KINDS:
         t = tally(r["label"] for r in rows if r["kind"] == kind)
+        if not t.n:
+            continue
         parsed = t.yes + t.partial + t.no
-        result.by_kind[kind] = {"n": t.n, "yes": t.yes, "partial": t.partial, "no": t.no,
-                                "unparseable": t.unparseable,
-                                "pass_rate": t.yes / parsed if parsed else None,
-                                "partial_or_better": (t.yes + t.partial) / parsed if parsed else None}
+        right = {"YES": t.yes, "PARTIAL": t.partial, "NO": t.no}[IDEAL[kind]]
+        out.kinds[kind] = KindFigures(kind=kind, ideal=IDEAL[kind], n=t.n, yes=t.yes, partial=t.partial,
+                                      no=t.no, unparseable=t.unparseable, pass_rate=_share(t.yes, parsed),
+                                      ideal_rate=_share(right, parsed), partial_share=_share(t.partial, parsed))
     wrong = tally(r["label"] for r in rows if r["kind"] in WRONG_KINDS)
-    result.partial_saturation = wrong.partial_share
-    return result
+    control = tally(r["label"] for r in rows if r["kind"] in CONTROL_KINDS)
+    out.partial_saturation = wrong.partial_share
+    out.wrong_pass = _share(wrong.yes, wrong.yes + wrong.partial + wrong.no)
+    out.control_pass = _share(control.yes, control.yes + control.partial + control.no)
+    worst = [f.pass_rate for k, f in out.kinds.items() if k in WRONG_KINDS and f.pass_rate is not None]
+    if out.control_pass is not None and worst:
+        out.separation = out.control_pass - max(worst)
+    return out
 
 
-def save_audit(db: Database, result: AuditResult, audit_id: str) -> None:
-    """Store the audit's verdicts (run_id = ``audit_id``, kind = ``audit:<kind>``)."""
+def run_audit(corpus: Corpus, judge, answerer, *, seed: int = 0, sample: int | None = None,
+              trajectory_ids: set[str] | None = None) -> AuditResult:
+    """Build the items, keep a seeded sample of ``sample`` per kind (None: all), ask the answerer for
+    the context-free answers of the kept items only, and judge them."""
+    rng = random.Random(seed)
+    items = [item for t in corpus.trajectories if trajectory_ids is None or t.id in trajectory_ids
+             for item in items_for(t, rng)]
+    if sample is not None:
+        pick = random.Random(seed)
+        kept: list[AuditItem] = []
+        for kind in KINDS:
+            of_kind = [i for i in items if i.kind == kind]
+            chosen = set(pick.sample(range(len(of_kind)), min(sample, len(of_kind))))
+            kept += [i for n, i in enumerate(of_kind) if n in chosen]
+        items = kept
+    rows = []
+    for item in items:
+        answer = item.answer if item.answer is not None else answerer.answer(item.question, [])
+        v = judge.grade_answer(item.question, item.expected, answer)
+        rows.append({"trajectory_id": item.trajectory_id, "kind": item.kind, "question": item.question,
+                     "expected": item.expected, "candidate": answer, "label": v.label,
+                     "score": v.score, "rationale": v.rationale, "call_key": v.call_key,
+                     "cached": int(v.cached)})
+    return AuditResult(judge=judge.name, rules=getattr(judge, "rules", None), seed=seed, sample=sample,
+                       verdicts=rows)
+
+
+def save_audit(db: Database, result: AuditResult, audit_id: str, *, scoring: str | None = None) -> None:
+    """Store the audit's verdicts (run_id = ``audit_id``, kind = ``audit:<kind>``, scoring = the
+    scoring setup it audits, or the judge's name for a stand-alone audit)."""
     from engine.scoring.tables import ensure_tables, now, row_id
 
+    scoring = scoring or result.judge
     ensure_tables(db)
-    db.execute("DELETE FROM verdicts WHERE run_id=? AND scoring=?", [audit_id, result.judge])
+    db.execute("DELETE FROM verdicts WHERE run_id=? AND scoring=?", [audit_id, scoring])
     created = now()
     db.table("verdicts").insert_all([
         {**{k: v for k, v in r.items() if k != "kind"}, "kind": f"audit:{r['kind']}",
-         "id": row_id(audit_id, result.judge, n), "run_id": audit_id, "scoring": result.judge,
-         "judge": result.judge, "setup": "audit", "source": "audit", "k": None, "state_index": None,
-         "item": str(n), "created_at": created}
+         "id": row_id(audit_id, scoring, n), "run_id": audit_id, "scoring": scoring,
+         "judge": result.judge, "rules": result.rules, "setup": "audit", "source": "audit", "k": None,
+         "state_index": None, "item": str(n), "created_at": created}
         for n, r in enumerate(result.verdicts)], replace=True)
+
+
+# ---- can this run's figures be trusted to its judge? ---------------------------------------------
+
+PARTIAL_LIMIT = 0.8
+"""A judge that gives PARTIAL to at least this share of a run's answers (or of the audit's wrong
+answers) is saturated: its 0.5s are its own, not the answerer's."""
+UNPARSEABLE_LIMIT = 0.2
+"""More than this share of unparseable verdicts: the figures rest on too few verdicts."""
+SEPARATION_MIN = 0.5
+"""Control pass rate minus the worst wrong kind's pass rate below this: it cannot tell right from
+wrong."""
+DIGITS = 9
+"""Shares are rounded to this many decimals before a limit is compared (so 0.7999999999 from a
+float sum is not mistaken for 0.8)."""
+
+
+class Reliability(BaseModel):
+    reliable: bool = True
+    reasons: list[str] = Field(default_factory=list)
+    """One sentence per limit crossed, with the figure."""
+
+
+def reliability(audit: AuditFigures | None, *, partial_share: float | None = None,
+                unparseable_share: float | None = None) -> Reliability:
+    """Whether diagnoses (quadrants, MAD/DivRate, tour cases) may be stated for a run judged by this
+    judge: ``partial_share`` and ``unparseable_share`` are the run's own (memory answers), ``audit``
+    the audit of the same judge. Limits: docs/metrics.md#judge-audit."""
+    reasons = []
+    r = lambda x: round(x, DIGITS)  # noqa: E731
+    if partial_share is not None and r(partial_share) >= PARTIAL_LIMIT:
+        reasons.append(f"the judge gave PARTIAL to {partial_share:.0%} of the answers (limit {PARTIAL_LIMIT:.0%})")
+    if unparseable_share is not None and r(unparseable_share) > UNPARSEABLE_LIMIT:
+        reasons.append(f"{unparseable_share:.0%} of the judge's replies were unparseable "
+                       f"(limit {UNPARSEABLE_LIMIT:.0%})")
+    if audit is not None:
+        if audit.partial_saturation is not None and r(audit.partial_saturation) >= PARTIAL_LIMIT:
+            reasons.append(f"the judge gave PARTIAL to {audit.partial_saturation:.0%} of the audit's wrong answers")
+        if audit.separation is not None and r(audit.separation) < SEPARATION_MIN:
+            reasons.append(f"in the audit it passes correct answers only {audit.separation:+.0%} more often "
+                           f"than its worst kind of wrong answer (needs {SEPARATION_MIN:+.0%})")
+    return Reliability(reliable=not reasons, reasons=reasons)

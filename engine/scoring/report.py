@@ -14,6 +14,7 @@ from itertools import combinations
 from sqlite_utils import Database
 
 from engine import accounting
+from engine.scoring import audit
 from engine.scoring import overrides as ov
 from engine.scoring import stats
 from engine.scoring.rulers import full_vs_filter
@@ -65,7 +66,8 @@ def run_report(db: Database, run_id: str, *, scoring: str | None = None,
                      full_vs_filter=full_vs_filter(db, run_id, name).counts(),
                      rulers=rulers, rulers_spread=max(spread) - min(spread) if len(spread) > 1 else None,
                      similarity=SimilarityFigures.model_validate(extras["similarity"])
-                     if extras.get("similarity") else None)
+                     if extras.get("similarity") else None,
+                     **_audit(extras, agg))
 
 
 def trajectory_report(trajectory_id: str, card: dict) -> TrajectoryReport:
@@ -298,6 +300,15 @@ def seed_figures(db: Database, run_id: str, scoring: str) -> SeedFigures | None:
     em, esd = stats.mean_sd([g[3] for g in group])
     return SeedFigures(n=len(group), run_ids=[g[0] for g in group], seeds=[g[1] for g in group],
                        intrinsic_mean=im, intrinsic_sd=isd, extrinsic_mean=em, extrinsic_sd=esd)
+
+
+def _audit(extras: dict, aggregate) -> dict:
+    """The scoring pass's judge audit and what it says about the judge's reliability."""
+    if not extras.get("audit"):
+        return {}
+    figures = audit.AuditFigures.model_validate(extras["audit"])
+    return {"audit": figures,
+            "judge_reliability": audit.reliability(figures, partial_share=aggregate.partial_share)}
 
 
 def calls(db: Database, run_id: str, extras: dict) -> Calls:

@@ -8,6 +8,7 @@ import io
 
 from engine import accounting
 from engine.fmt import cell as fmt
+from engine.scoring import audit
 from engine.scoring import similarity as sim
 from engine.scoring.diagnosis import UNRELIABLE
 from engine.scoring.report import COLUMNS, rows
@@ -97,6 +98,9 @@ def summary_lines(run: RunReport) -> list[str]:
         lines.append(f"seeds: n {s.n} · intrinsic {fmt(s.intrinsic_mean)} ± {fmt(s.intrinsic_sd)} · "
                      f"extrinsic {fmt(s.extrinsic_mean)} ± {fmt(s.extrinsic_sd)}")
     lines += ruler_lines(run)
+    lines += audit.audit_lines(run.audit)
+    if run.judge_reliability is not None and not run.judge_reliability.reliable:
+        lines.append("judge unreliable — see audit: " + "; ".join(run.judge_reliability.reasons))
     if run.similarity is not None:
         lines.append(sim.summary_line(run.similarity))
     return lines

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from engine.scoring.audit import AuditFigures, Reliability
+
 REPORT_VERSION = 5
 """2: adds rulers, rulers_spread, aggregate.seeds, group CIs and overrides.by_trajectory (all additive).
 3: adds RunReport.similarity (cosine distributions, suggested threshold; additive).
@@ -434,6 +436,12 @@ class RunReport(BaseModel):
     similarity: SimilarityFigures | None = None
     """Cosine distributions of matched / unmatched (claim, fact) pairs with the run's embedder and
     the suggested filter threshold; null when the scoring pass had no full mode (or predates v3)."""
+    audit: AuditFigures | None = None
+    """The judge audit of the judge this scoring used: pass rate per kind, PARTIAL saturation
+    (engine/scoring/audit.py); null for a scoring pass made before the audit was always on."""
+    judge_reliability: Reliability | None = None
+    """Whether this run's judge can carry diagnoses (audit.reliability over the audit and the run's
+    PARTIAL share); null without an audit."""
 
 
 class Comparison(BaseModel):

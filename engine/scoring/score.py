@@ -25,8 +25,9 @@ from engine.corpus import Corpus, Trajectory, load_corpus
 from engine.errors import NoSuggestedThreshold, UsageError
 from engine.progress import NullProgress, Progress
 from engine.scoring import diagnosis, extrinsic, figures, intrinsic, metrics, similarity
+from engine.scoring import audit as audit_mod
 from engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS, make_answerer
-from engine.scoring.judges import make_judge
+from engine.scoring.judges import LexicalJudge, make_judge
 from engine.scoring.tables import ensure_tables, now, row_id
 
 JUDGE_MODES = ("full", "filter")
@@ -88,11 +89,13 @@ def score_run(db: Database, run_id: str, config: Config, *, judge_mode: Sequence
             full_rows[trajectory.id] = rows
         progress.advance(trajectory.id, 1, "scored")
     progress.finish_phase()
-    unreliable = mark_reliability(db, run_id, name)
+    audit = _audit(db, run_id, name, corpus, judge, answerer, trajectories)
+    rates = {("control" if k == "correct" else k): f.pass_rate for k, f in audit.kinds.items()}
+    unreliable = mark_reliability(db, run_id, name, rates)
     threshold = next((m.threshold for m in modes if m.threshold is not None), config.judging.filter_threshold)
     sim = similarity.from_rows([r for rows in full_rows.values() for r in rows], embed,
                                filter_threshold=threshold, judge=judge.name) if full_rows else None
-    _save_run_extras(db, run_id, name, judge, answerer, client, calls_before, modes, sim, unreliable)
+    _save_run_extras(db, run_id, name, judge, answerer, client, calls_before, modes, sim, unreliable, audit)
     figures.save(db, run_id, name)
     return name
 
@@ -119,6 +122,17 @@ def mark_reliability(db, run_id: str, name: str,
         db.execute("UPDATE scores SET card=? WHERE run_id=? AND trajectory_id=? AND scoring=?",
                    [json.dumps(card, ensure_ascii=False), run_id, row["trajectory_id"], name])
     return reason
+
+
+def _audit(db: Database, run_id, name, corpus, judge, answerer, trajectories):
+    """The judge audit for the judge this scoring used, always (docs/metrics.md#judge-audit): every
+    item for the lexical judge, a seeded sample per kind for a model judge. Verdicts are stored under
+    run ``audit:<run_id>`` (so they never mix with the run's own), figures in the run's extras."""
+    sample = None if isinstance(judge, LexicalJudge) else audit_mod.DEFAULT_SAMPLE
+    result = audit_mod.run_audit(corpus, judge, answerer, seed=0, sample=sample,
+                                 trajectory_ids={t.id for t in trajectories})
+    audit_mod.save_audit(db, result, f"audit:{run_id}", scoring=name)
+    return result.figures()
 
 
 def _full_rows(db, run_id, trajectories, judge, embed) -> dict[str, list[dict]]:
@@ -254,7 +268,7 @@ def _counters(client) -> dict:
 
 
 def _save_run_extras(db, run_id, name, judge, answerer, client, before, modes, sim=None,
-                     unreliable: str | None = None) -> None:
+                     unreliable: str | None = None, audit=None) -> None:
     after = _counters(client)
     extras = {"judge": judge.name, "judge_rules": getattr(judge, "rules", None), "answerer": answerer.name,
               "judge_prompt": getattr(judge, "prompt", None),
@@ -264,7 +278,8 @@ def _save_run_extras(db, run_id, name, judge, answerer, client, before, modes, s
               "scoring_calls": after["calls"] - before["calls"],
               "scoring_cached": after["cached"] - before["cached"],
               "similarity": None if sim is None else sim.model_dump(),
-              "judge_unreliable": unreliable}
+              "judge_unreliable": unreliable,
+              "audit": None if audit is None else audit.model_dump()}
     db["scores"].insert({"run_id": run_id, "trajectory_id": "", "scoring": name,
                          "card": json.dumps(extras, ensure_ascii=False), "created_at": now()},
                         replace=True)
