@@ -693,9 +693,13 @@ def measure(expected: str, candidate: str, question: str | None = None) -> Match
         topic = set(seg.topic) | (set(q.nouns) if q is not None else set())
         if words and all(_noun_in(w, cand.nouns, cand.compact) for w in words) and topic:
             known = exp.compact + (q.compact if q is not None else "")
+            # the first word of the statement (or question) names the subject, not the slot
+            head = _compact(((q.text if q is not None and not seg.topic else expected).split() or [""])[0])
             for cseg in cand.segments:
                 if not cseg.topic or not all(_noun_in(t, topic, "".join(topic)) or t in known
                                              for t in cseg.topic):
+                    continue
+                if not any(t not in head and (t in topic or t in known) for t in cseg.topic):
                     continue
                 new = sorted(n for n in cseg.comment if n not in known and not _noun_in(n, exp.nouns, exp.compact))
                 if new:
