@@ -190,8 +190,7 @@ def _decimal(text: str) -> Decimal:
 
 
 def _canon(d: Decimal) -> str:
-    d = d.normalize()
-    return format(d, "f") if d == d.to_integral_value() or d.as_tuple().exponent < 0 else str(d)
+    return format(d.normalize(), "f")
 
 
 def _korean_number(text: str) -> Decimal:
@@ -591,9 +590,8 @@ def _competitors(v: Value, exp: Analysis, cand: Analysis, q: Analysis | None, st
         if w.type == "name" and q is not None and w.key[0] in q.compact:
             continue
         seg = cand.segment_of(w)
-        bare = seg is None or not seg.nouns
-        if bare:
-            out.append(w)
+        if seg is None or not seg.nouns:
+            out.append(w)  # a bare value
         elif w.type == "name" and stated and not _variant(w.key[0], v.key[0]):
             continue
         elif keys and all(_noun_in(n, seg.nouns, seg.compact) for n in keys):
