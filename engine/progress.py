@@ -12,6 +12,7 @@ import threading
 from typing import Protocol, runtime_checkable
 
 
+
 @runtime_checkable
 class Progress(Protocol):
     def start_phase(self, name: str, total: int) -> None:

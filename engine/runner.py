@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 import threading
 import time
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
@@ -49,7 +50,7 @@ from engine.manifest import ModelInfo, RunManifest, package_versions
 from engine.memory import get_system
 from engine.memory.facts import TrajectoryMemory
 from engine.progress import NullProgress, Progress
-from engine.store import done_positions, dumps, open_db
+from engine.store import db_file, done_positions, dumps, open_db, translate_sqlite_error, writer
 
 if TYPE_CHECKING:  # the runner imports the model clients only when a run needs them
     from engine.models.base import Embedder
@@ -173,10 +174,24 @@ def run(corpus: Corpus, systems: list[str], db: Database, config: Config | None 
     stop = _Stop(cancel)
     if client is not None and hasattr(client, "cancel"):
         stop.clients.append(client)
-    contexts = []
-    for name, system in resolved:
-        run_id = make_run_id(name, corpus, system, config) + (f"~{label}" if label else "")
-        _start_run(db, run_id, name, system, corpus, config, offline, replay, corpus_label, client, emb)
+    ids = [make_run_id(name, corpus, system, config) + (f"~{label}" if label else "")
+           for name, system in resolved]
+    try:
+        with writer(db, "run", ids):  # one writer at a time (docs/store.md)
+            _write_all(db, corpus, resolved, ids, config, trajs, workers, progress, stop, offline,
+                       replay, corpus_label, client, emb, score)
+    except sqlite3.Error as exc:
+        raise (translate_sqlite_error(exc, db_file(db)) or exc) from exc
+    return ids
+
+
+def _write_all(db, corpus, resolved, ids, config, trajs, workers, progress, stop, offline, replay,
+               corpus_label, client, emb, score) -> None:
+    contexts, new = [], []  # new: replays this call created (removed again if they write nothing)
+    for (name, system), run_id in zip(resolved, ids):
+        if _start_run(db, run_id, name, system, corpus, config, offline, replay, corpus_label,
+                      client, emb) and replay:
+            new.append(run_id)
         contexts.append((system, RunContext(run_id, config, name, client, emb, progress)))
     try:
         _extract_phase(contexts, trajs, db, workers, progress, stop)
@@ -188,17 +203,17 @@ def run(corpus: Corpus, systems: list[str], db: Database, config: Config | None 
         stop.stop()
         for _, ctx in contexts:
             with ctx.lock:  # a worker still committing a document finishes its transaction first
-                _mark_unfinished(db, ctx.run_id, "cancelled")
+                _mark_unfinished(db, ctx.run_id, "cancelled", new=ctx.run_id in new)
         raise RunCancelled(cancelled_sentence(db, [c.run_id for _, c in contexts], trajs)) from (
             None if isinstance(exc, KeyboardInterrupt) else exc)
     except BaseException as exc:
         for _, ctx in contexts:
             with ctx.lock:
-                _mark_unfinished(db, ctx.run_id, "failed", f"{type(exc).__name__}: {exc}")
+                _mark_unfinished(db, ctx.run_id, "failed", f"{type(exc).__name__}: {exc}",
+                                 new=ctx.run_id in new)
         raise
     if score:
         _score(db, [ctx.run_id for _, ctx in contexts], config, progress)
-    return [ctx.run_id for _, ctx in contexts]
 
 
 # ---- setup ----------------------------------------------------------------------------------------
@@ -254,7 +269,8 @@ def make_write_embedder(config: Config, db: Database, offline: bool):
 
 
 def _start_run(db: Database, run_id, name, system, corpus, config: Config, offline, replay, label,
-               client: ModelClient | None, emb: Embedder | None) -> None:
+               client: ModelClient | None, emb: Embedder | None) -> bool:
+    """Insert or restart the run's row; True when the run is new."""
     models = {}
     if system.uses_llm:
         chat = getattr(client, "backend", None)
@@ -277,6 +293,7 @@ def _start_run(db: Database, run_id, name, system, corpus, config: Config, offli
     else:
         db.table("runs").insert({**row, "manifest": manifest.model_dump_json(),
                            "created_at": manifest.created_at})
+    return not existing
 
 
 def _server_facts(chat) -> dict:
@@ -317,9 +334,19 @@ def _finish_run(db: Database, run_id: str, status: str) -> None:
                                "finished_at": _now()})
 
 
-def _mark_unfinished(db: Database, run_id: str, status: str, error: str | None = None) -> None:
-    if db.table("runs").get(run_id)["status"] == "running":
-        db.table("runs").update(run_id, {"status": status, "error": error})
+def _mark_unfinished(db: Database, run_id: str, status: str, error: str | None = None, *,
+                     new: bool = False) -> None:
+    """Mark a run that stopped; a replay this call created that wrote no document is removed
+    instead (a failed or cancelled replay leaves no empty run behind; a cancelled run stays, to
+    resume). A database that cannot be written (disk full) keeps ``running``, which reads as
+    ``interrupted`` once the lease lapses."""
+    try:
+        if new and db.table("documents").count_where("run_id = ?", [run_id]) == 0:
+            db.execute("DELETE FROM runs WHERE run_id = ?", [run_id])
+        elif db.table("runs").get(run_id)["status"] == "running":
+            db.table("runs").update(run_id, {"status": status, "error": error})
+    except sqlite3.Error:
+        pass
 
 
 def _now() -> str:

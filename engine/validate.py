@@ -1,8 +1,11 @@
 """`seorap validate`: every problem of a corpus, each with its file and JSON path (docs/corpus-format.md).
 
-Checks run in two passes. The schema pass (pydantic) reports types, enums and missing fields. The
-semantic pass runs on every trajectory that parsed and checks what a schema cannot: index order,
-claim bookkeeping, references in range, ids unique across the corpus, non-empty documents.
+Both kinds of problem are reported in one pass. The schema check (pydantic) reports types, enums
+and missing fields. The semantic check covers what a schema cannot: index order, claim bookkeeping,
+references in range, ids unique across the corpus, non-empty documents; it also runs on a file whose
+schema check failed (on the values it can read), so a user fixes everything in one round trip.
+Input is bounded: a file above MAX_FILE_BYTES or nested deeper than Python's parser allows is one
+problem, not a crash.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
+
+from types import SimpleNamespace
 
 from pydantic import ValidationError
 
@@ -86,15 +91,39 @@ def validate_path(path: str | Path) -> ValidationReport:
     return validate_files(corpus_files(path))
 
 
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""The largest trajectory file read (the bundled ones are under 100 kB)."""
+
+
+def read_json(path: Path):
+    """The file's JSON value; raises ValueError (size, nesting), UnicodeDecodeError or
+    json.JSONDecodeError. Never reads more than MAX_FILE_BYTES + 1 bytes (``/dev/zero`` included)."""
+    with open(path, "rb") as fh:
+        raw = fh.read(MAX_FILE_BYTES + 1)
+    if len(raw) > MAX_FILE_BYTES:
+        raise ValueError(f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; a trajectory file is far "
+                         "smaller (split the corpus into one file per trajectory)")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except RecursionError:
+        raise ValueError("JSON nested too deeply to be a trajectory") from None
+
+
 def _parse(path: Path, report: ValidationReport) -> Trajectory | None:
     name = str(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path)
+    except OSError as exc:
+        report.problems.append(Problem(name, "$", f"cannot read: {exc.strerror or exc}"))
+        return None
     except UnicodeDecodeError as exc:
         report.problems.append(Problem(name, f"byte {exc.start}", "not UTF-8 text"))
         return None
     except json.JSONDecodeError as exc:
         report.problems.append(Problem(name, f"{exc.lineno}:{exc.colno}", f"JSON syntax: {exc.msg}"))
+        return None
+    except ValueError as exc:
+        report.problems.append(Problem(name, "$", str(exc)))
         return None
     if not isinstance(data, dict):
         report.problems.append(Problem(name, "$", "a trajectory must be a JSON object"))
@@ -102,9 +131,44 @@ def _parse(path: Path, report: ValidationReport) -> Trajectory | None:
     try:
         return Trajectory.model_validate(data)
     except ValidationError as exc:
-        for error in exc.errors():
-            report.problems.append(Problem(name, json_path(error["loc"]), _message(error)))
+        schema = [Problem(name, json_path(error["loc"]), _message(error)) for error in exc.errors()]
+    except RecursionError:
+        report.problems.append(Problem(name, "$", "JSON nested too deeply to be a trajectory"))
         return None
+    report.problems += schema
+    # the semantic checks too, on what can be read, so nothing waits for a second round trip
+    seen = {p.location for p in schema}
+    report.problems += [Problem(name, loc, msg) for loc, msg in check_trajectory(_lenient(data))
+                        if loc not in seen]
+    return None
+
+
+def _get(data, key, kind, default=None):
+    value = data.get(key) if isinstance(data, dict) else None
+    return value if isinstance(value, kind) and not (kind is int and isinstance(value, bool)) else default
+
+
+def _lenient(data: dict) -> SimpleNamespace:
+    """The parts of a trajectory the semantic checks read, from raw JSON: a value of the wrong type
+    becomes None (the schema check reported it) and its checks are skipped."""
+    def strings(d, key):
+        return [c for c in _get(d, key, list, []) if isinstance(c, str)]
+
+    def doc(d):
+        return SimpleNamespace(text=_get(d, "text", str))
+
+    states = [SimpleNamespace(index=_get(s, "index", int), action=_get(s, "action", str),
+                              claims=strings(s, "claims"), doc_claims=strings(s, "docClaims"),
+                              stale_claims=strings(s, "staleClaims"),
+                              document=doc(_get(s, "document", dict, {})))
+              for s in _get(data, "states", list, [])]
+    qa = [SimpleNamespace(state=_get(q, "state", int), question=_get(q, "question", str),
+                          answer=_get(q, "answer", str)) for q in _get(data, "singleQA", list, [])]
+    xqa = [SimpleNamespace(question=_get(q, "question", str), answer=_get(q, "answer", str))
+           for q in _get(data, "extrinsicQA", list, [])]
+    distractors = [SimpleNamespace(after_state=_get(d, "afterState", int), text=_get(d, "text", str))
+                   for d in _get(data, "distractors", list, [])]
+    return SimpleNamespace(states=states, single_qa=qa, extrinsic_qa=xqa, distractors=distractors)
 
 
 def _message(error: Mapping[str, Any]) -> str:
@@ -113,7 +177,7 @@ def _message(error: Mapping[str, Any]) -> str:
     return error["msg"]
 
 
-def check_trajectory(t: Trajectory) -> list[tuple[str, str]]:
+def check_trajectory(t: Any) -> list[tuple[str, str]]:
     """Semantic checks on a parsed trajectory: (location, message) pairs."""
     problems: list[tuple[str, str]] = []
     n = len(t.states)
@@ -121,9 +185,9 @@ def check_trajectory(t: Trajectory) -> list[tuple[str, str]]:
         problems.append(("states", "a trajectory needs at least one state"))
     for i, state in enumerate(t.states):
         where = f"states[{i}]"
-        if state.index != i:
+        if state.index is not None and state.index != i:
             problems.append((f"{where}.index", f"expected {i} (states are in arrival order), got {state.index}"))
-        if i == 0 and state.action != "create":
+        if i == 0 and state.action is not None and state.action != "create":
             problems.append((f"{where}.action", f"the first state must be 'create', got {state.action!r}"))
         claims = set(state.claims)
         if not state.claims:
@@ -137,22 +201,26 @@ def check_trajectory(t: Trajectory) -> list[tuple[str, str]]:
         dupes = [c for c, k in Counter(state.claims).items() if k > 1]
         for claim in dupes:
             problems.append((f"{where}.claims", f"duplicate claim: {claim!r}"))
-        if not state.document.text.strip():
+        if state.document.text is not None and not state.document.text.strip():
             problems.append((f"{where}.document.text", "document text is empty"))
     for j, qa in enumerate(t.single_qa):
         if qa.state is not None and not 0 <= qa.state < n:
             problems.append((f"singleQA[{j}].state", f"out of range: {qa.state} (states 0..{n - 1})"))
-        if not qa.question.strip() or not qa.answer.strip():
+        if _blank(qa.question) or _blank(qa.answer):
             problems.append((f"singleQA[{j}]", "question and answer must be non-empty"))
     for j, compound in enumerate(t.extrinsic_qa):
-        if not compound.question.strip() or not compound.answer.strip():
+        if _blank(compound.question) or _blank(compound.answer):
             problems.append((f"extrinsicQA[{j}]", "question and answer must be non-empty"))
     for j, d in enumerate(t.distractors):
-        if not 0 <= d.after_state < n:
+        if d.after_state is not None and not 0 <= d.after_state < n:
             problems.append((f"distractors[{j}].afterState", f"out of range: {d.after_state} (states 0..{n - 1})"))
-        if not d.text.strip():
+        if d.text is not None and not d.text.strip():
             problems.append((f"distractors[{j}].text", "document text is empty"))
     return problems
+
+
+def _blank(value) -> bool:
+    return isinstance(value, str) and not value.strip()
 
 
 def _check_unique(t: Trajectory, name: str, seen_traj: dict, seen_docs: dict) -> list[tuple[str, str]]:

@@ -6,6 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from engine.config import Config, load_config
+from engine.errors import ConfigError
 
 
 def test_defaults_follow_the_reference_study(monkeypatch):
@@ -43,7 +44,7 @@ def test_toml_then_overrides(tmp_path):
 def test_unknown_keys_are_refused(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text("temprature = 0.5\n", encoding="utf-8")
-    with pytest.raises(ValidationError):
+    with pytest.raises(ConfigError, match=r"bad.toml:1: temprature: unknown key.*'temperature'"):
         load_config(path)
     with pytest.raises(ValueError):
         Config().with_overrides({"nosuch.key": 1})

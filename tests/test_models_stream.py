@@ -104,7 +104,7 @@ def test_a_looping_reply_is_stopped_and_counted(ollama_server):
     client = client_for(ollama_server, num_predict=4096, db=db)
     result = client.structured("answerer", MODEL, MESSAGES, Extraction)
     assert client.stats.loops == 1 and result.value is not None and result.retried
-    looped = next(db.query("select raw, done_reason from calls order by id limit 1"))
+    looped = next(db.query("select unzip(raw_z) as raw, done_reason from calls order by id limit 1"))
     assert looped["done_reason"] == "loop"
     assert looped["raw"].count("같은 문장을 다시 씁니다") < 10
     retry = ollama_server.bodies("/api/chat")[1]

@@ -62,7 +62,7 @@ def test_every_fault_is_counted(faulty):
     assert errors == server.injected["500"]
     assert db["calls"].count == len(server.bodies("/api/chat"))
     # every malformed reply is logged as it came, and triggered a re-ask
-    malformed = list(db.query("SELECT key, messages FROM calls WHERE raw = ?", [MALFORMED]))
+    malformed = list(db.query("SELECT key, messages FROM calls WHERE unzip(raw_z) = ?", [MALFORMED]))
     assert len(malformed) == server.injected["malformed"]
     reasks = db["calls"].count_where("error IS NULL AND messages LIKE ?", [f"%{REASK}%"])
     first_tries = [m for m in malformed if REASK not in m["messages"]]

@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 import numpy as np
 from sqlite_utils import Database
 
+from engine import compact
 from engine.corpus import Arrival
 from engine.store import dumps, loads, transaction
 
@@ -312,7 +313,7 @@ class DocumentWrite:
         with guard, transaction(db):
             _insert(db, "observations", self.observations)
             _insert(db, "fact_versions", self.versions)
-            _insert(db, "decisions", self.decisions)
+            compact.insert(db, "decisions", self.decisions)
             _insert(db, "write_failures", self.failures)
             facts = [f.row(rid, tid) for f in self.touched.values()]
             if facts:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from json.encoder import encode_basestring as _json_str
 
 from engine.corpus import Arrival
@@ -17,11 +18,13 @@ PAYLOAD_OPEN, PAYLOAD_CLOSE = "<payload>", "</payload>"
 DOC_OPEN, DOC_CLOSE = "<document>", "</document>"
 
 
+_TAG = re.compile(r"<(\s*/?\s*)(document|payload)", re.IGNORECASE)
+
+
 def _fence(text: str) -> str:
-    """Keep untrusted text from closing our delimiters."""
-    for tag in (DOC_OPEN, DOC_CLOSE, PAYLOAD_OPEN, PAYLOAD_CLOSE):
-        text = text.replace(tag, tag.replace("<", "< "))
-    return text
+    """Keep untrusted text from opening or closing our delimiters, in any letter case or spacing
+    (``</DOCUMENT>``, ``< /payload>``): a space goes after the ``<``."""
+    return _TAG.sub(lambda m: "< " + m.group(1).lstrip() + m.group(2), text)
 
 
 def _payload(data: dict) -> str:

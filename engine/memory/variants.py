@@ -9,11 +9,12 @@ up next to the TOML first, then in ``engine/prompts``. A system name may overrid
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from engine.errors import ConfigError
 
 from engine.errors import UnknownSystem, UsageError
 
@@ -51,11 +52,21 @@ class Variant(BaseModel):
     """The TOML file it came from (set by the loader)."""
 
     def prompt_path(self, filename: str) -> Path:
+        """The prompt file: a plain file name, looked up next to the variant's TOML, then among the
+        bundled prompts. A name that leads out of those folders (``../``, an absolute path, a link
+        pointing elsewhere) is refused: a variant file cannot send any file as a prompt."""
         for folder in (Path(self.source).parent if self.source else None, PROMPTS_DIR):
-            if folder is not None and (folder / filename).is_file():
-                return folder / filename
-        raise FileNotFoundError(f"variant {self.name!r}: prompt file {filename!r} not found next to "
-                                f"{self.source or 'the variant'} or in {PROMPTS_DIR}")
+            if folder is None:
+                continue
+            candidate = folder / filename
+            if not candidate.resolve().is_relative_to(folder.resolve()):
+                raise ConfigError(f"{self.source or 'variant ' + repr(self.name)}: prompt file "
+                                  f"{filename!r} is outside the variant's folder; give a file name "
+                                  "next to the variant file")
+            if candidate.is_file():
+                return candidate
+        raise ConfigError(f"{self.source or 'variant ' + repr(self.name)}: prompt file {filename!r} "
+                          f"not found next to the variant file or in {PROMPTS_DIR}")
 
     def prompt(self, filename: str) -> str:
         return self.prompt_path(filename).read_text(encoding="utf-8")
@@ -71,19 +82,35 @@ class Variant(BaseModel):
 
 
 def load_variant(path: str | Path) -> Variant:
+    """One variant file; ConfigError located as FILE:LINE: key: message."""
+    from engine.tomlfile import load_toml, validation_error
+
     path = Path(path)
-    with open(path, "rb") as fh:
-        data = tomllib.load(fh)
+    data, text = load_toml(path)
+    if not isinstance(data.get("name", ""), str):
+        data.pop("name")
     data.setdefault("name", path.stem)
-    return Variant.model_validate({**data, "source": str(path)})
+    try:
+        return Variant.model_validate({**data, "source": str(path)})
+    except ValidationError as exc:
+        raise validation_error(path, text, exc, {"": set(Variant.model_fields) - {"source"}}) from None
 
 
-def load_variants(dirs: list[str | Path] | None = None) -> dict[str, Variant]:
-    """name -> Variant, bundled first; later directories override earlier names."""
+def load_variants(dirs: list[str | Path] | None = None,
+                  errors: dict[str, ConfigError] | None = None) -> dict[str, Variant]:
+    """name -> Variant, bundled first; later directories override earlier names. A file that does
+    not load is left out (so it cannot break the others); its error goes into ``errors`` under the
+    file's stem when given, else it is raised."""
     out: dict[str, Variant] = {}
     for folder in [BUNDLED_DIR, *(Path(d) for d in dirs or [])]:
         for path in sorted(Path(folder).glob("*.toml")):
-            variant = load_variant(path)
+            try:
+                variant = load_variant(path)
+            except ConfigError as exc:
+                if errors is None:
+                    raise
+                errors[path.stem] = exc
+                continue
             out[variant.name] = variant
     return out
 
@@ -103,13 +130,29 @@ def resolve_variant(name: str, dirs: list[str | Path] | None = None) -> Variant:
     from engine.memory.reference import REFERENCE_SYSTEMS
 
     base, _, overrides = name.partition(":")
-    variants = load_variants(dirs)
+    broken: dict[str, ConfigError] = {}
+    variants = load_variants(dirs, broken)
+    if base not in variants and base in broken:
+        raise broken[base]
     if base not in variants:
         known = ", ".join(list(REFERENCE_SYSTEMS) + sorted(variants))
         raise UnknownSystem(f"unknown system {base!r}; known: {known} (or add a variant TOML with "
                             f"--variants-dir)")
     variant = variants[base]
     if overrides:
-        variant = Variant.model_validate({**variant.model_dump(), **parse_overrides(overrides),
-                                          "name": name})
+        changes = parse_overrides(overrides)
+        allowed = set(Variant.model_fields) - {"name", "source", "description"}
+        unknown = sorted(set(changes) - allowed)
+        if unknown:
+            raise UsageError(f"system {name!r}: unknown key {unknown[0]!r}; a variant override sets "
+                             f"one of {', '.join(sorted(allowed))}")
+        try:
+            variant = Variant.model_validate({**variant.model_dump(), **changes, "name": name})
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            key = ".".join(str(p) for p in first["loc"])
+            raise UsageError(f"system {name!r}: {key}: {first['msg']}") from None
+        for key in ("extraction_prompt", "synthesis_prompt"):  # confined like the file's own
+            if key in changes and changes[key]:
+                variant.prompt_path(changes[key])
     return variant

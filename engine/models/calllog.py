@@ -23,14 +23,19 @@ CALL_COLUMNS = {
 }
 
 
-def ensure_calls_table(db: Database) -> None:
-    db.table("calls").create(CALL_COLUMNS, pk="id", if_not_exists=True)
-    have = db.table("calls").columns_dict
-    for column in ("prompt_truncated", "first_token_ms", "host"):  # databases made before the column
-        if column not in have:
-            db.table("calls").add_column(column, CALL_COLUMNS[column])
-    db.table("calls").create_index(["key"], if_not_exists=True)
-    db.table("calls").create_index(["run_id", "phase"], if_not_exists=True)
+CALL_INDEXES = [["key"], ["run_id", "phase"]]
+
+
+def ensure_calls_table(db) -> None:
+    """The call log, stored compactly (engine/compact.py): ``calls`` is a view over ``calls_data``."""
+    from engine import compact
+
+    if getattr(db, "readonly", False):
+        return
+    if compact.is_compact(db, "calls") and set(compact.data_columns("calls", CALL_COLUMNS)) <= \
+            set(db.table("calls_data").columns_dict):
+        return
+    compact.ensure(db, "calls", CALL_COLUMNS, "id", CALL_INDEXES)
 
 
 def put_call(db: Database, request: ChatRequest, *, reply: ChatReply | None = None, run_id: str | None = None,
@@ -53,24 +58,24 @@ def put_call(db: Database, request: ChatRequest, *, reply: ChatReply | None = No
         "first_token_ms": reply.first_token_ms if reply else None, "host": reply.host if reply else None,
     }
     # one prepared INSERT (sqlite-utils' Table.insert re-inspects the table on every call: half the
-    # cost of logging a call, docs/benchmarks.md)
-    return db.execute(_INSERT_SQL, [row[c] for c in _INSERT_COLUMNS]).lastrowid
+    # cost of logging a call, docs/benchmarks.md); texts interned, the reply compressed
+    from engine import compact
 
-
-_INSERT_COLUMNS = [c for c in CALL_COLUMNS if c != "id"]
-_INSERT_SQL = (f"INSERT INTO calls ({', '.join(_INSERT_COLUMNS)}) "
-               f"VALUES ({', '.join('?' for _ in _INSERT_COLUMNS)})")
+    return compact.insert_one(db, "calls", row)
 
 
 def get_call(db: Database, key: str) -> dict | None:
     """The newest successful (error IS NULL) call with this key, or None."""
+    table = "calls_data" if "calls_data" in db.table_names() else "calls"
     rows = list(db.query(
-        "select * from calls where key = ? and error is null order by id desc limit 1", [key]))
+        f"select * from {table} where key = ? and error is null order by id desc limit 1", [key]))
     return rows[0] if rows else None
 
 
 def reply_from_row(row: dict) -> ChatReply:
-    return ChatReply(content=row["raw"] or "", model=row["model"], digest=row["digest"],
+    from engine.compact import raw_reply
+
+    return ChatReply(content=raw_reply(row) or "", model=row["model"], digest=row["digest"],
                      tokens_in=row["tokens_in"] or 0, tokens_out=row["tokens_out"] or 0,
                      duration_ms=row["duration_ms"] or 0.0, done_reason=row["done_reason"],
                      first_token_ms=row.get("first_token_ms"))

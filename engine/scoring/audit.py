@@ -329,13 +329,15 @@ def run_audit(corpus: Corpus, judge, answerer, *, seed: int = 0, sample: int | N
 def save_audit(db: Database, result: AuditResult, audit_id: str, *, scoring: str | None = None) -> None:
     """Store the audit's verdicts (run_id = ``audit_id``, kind = ``audit:<kind>``, scoring = the
     scoring setup it audits, or the judge's name for a stand-alone audit)."""
+    from engine import compact
     from engine.scoring.tables import ensure_tables, now, row_id
 
     scoring = scoring or result.judge
     ensure_tables(db)
-    db.execute("DELETE FROM verdicts WHERE run_id=? AND scoring=?", [audit_id, scoring])
+    db.execute(f"DELETE FROM {compact.data_table(db, 'verdicts')} WHERE run_id=? AND scoring=?",
+               [audit_id, scoring])
     created = now()
-    db.table("verdicts").insert_all([
+    compact.insert(db, "verdicts", [
         {**{k: v for k, v in r.items() if k != "kind"}, "kind": f"audit:{r['kind']}",
          "id": row_id(audit_id, scoring, n), "run_id": audit_id, "scoring": scoring,
          "judge": result.judge, "rules": result.rules, "setup": "audit", "source": "audit", "k": None,

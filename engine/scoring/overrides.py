@@ -86,7 +86,19 @@ def find_verdict(db: Database, run_id: str, kind: str, trajectory_id: str, item:
 
 def load_file(db: Database, path: str | Path) -> int:
     """Apply overrides from a JSON file: [{"verdict_id", "label", "reason", "who"?}, ...]."""
-    items = json.loads(Path(path).read_text(encoding="utf-8"))
+    from engine.errors import InputProblems
+
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(16 * 1024 * 1024 + 1)
+        items = json.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:  # JSON and UTF-8 errors are ValueErrors
+        detail = exc.strerror if isinstance(exc, OSError) else type(exc).__name__
+        raise InputProblems(f"{path}: not a readable JSON list of overrides ({detail}: {exc})") from None
+    if len(raw) > 16 * 1024 * 1024 or not isinstance(items, list) or not all(
+            isinstance(i, dict) and {"verdict_id", "label", "reason"} <= set(i) for i in items):
+        raise InputProblems(f"{path}: expected a JSON list of {{verdict_id, label, reason, who?}} "
+                            "objects")
     for item in items:
         add_override(db, item["verdict_id"], item["label"], item["reason"], item.get("who"))
     return len(items)

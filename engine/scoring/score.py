@@ -20,6 +20,7 @@ from typing import Sequence
 
 from sqlite_utils import Database
 
+from engine import compact
 from engine.config import Config
 from engine.corpus import Corpus, Trajectory, load_corpus
 from engine.errors import NoSuggestedThreshold, UsageError
@@ -244,9 +245,9 @@ def _save(db: Database, run_id, trajectory_id, name, judge, verdicts, asker, car
     created = now()
     key = dict(run_id=run_id, trajectory_id=trajectory_id, scoring=name)
     for table in ("verdicts", "answers", "retrievals"):
-        db.execute(f"DELETE FROM {table} WHERE run_id=? AND trajectory_id=? AND scoring=?",
-                   [run_id, trajectory_id, name])
-    db.table("verdicts").insert_all(
+        db.execute(f"DELETE FROM {compact.data_table(db, table)} WHERE run_id=? AND trajectory_id=? "
+                   "AND scoring=?", [run_id, trajectory_id, name])
+    compact.insert(db, "verdicts",
         [{**key, **r, "judge": judge.name, "rules": getattr(judge, "rules", None), "created_at": created,
           "id": row_id(run_id, trajectory_id, name, r["kind"], r["setup"], r["source"], r["k"], r["item"])}
          for r in verdicts], replace=True)
@@ -254,7 +255,7 @@ def _save(db: Database, run_id, trajectory_id, name, judge, verdicts, asker, car
         [{**key, **r, "created_at": created,
           "id": row_id(run_id, trajectory_id, name, r["kind"], r["source"], r["k"], r["item"])}
          for r in asker.answers], replace=True)
-    db.table("retrievals").insert_all(
+    compact.insert(db, "retrievals",
         [{**key, **r, "embedder": "", "id": row_id(run_id, trajectory_id, name, r["source"], r["item"])}
          for r in asker.retrievals], replace=True)
     db.table("scores").insert({**key, "card": json.dumps(card, ensure_ascii=False), "created_at": created},

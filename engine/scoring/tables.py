@@ -64,15 +64,30 @@ INDEXES = [
 ]
 
 
-def ensure_tables(db: Database) -> None:
+COMPACT = {"verdicts", "retrievals"}
+"""Stored as ``<name>_data`` with texts referenced, behind a view of the name (engine/compact.py)."""
+
+
+def ensure_tables(db) -> None:
+    if getattr(db, "readonly", False):  # a read-only open: engine.store supplied what is missing
+        return
+    from engine import compact
+
     for name, (columns, pk) in TABLES.items():
+        if name in COMPACT:
+            data = f"{name}_data"
+            if not (compact.is_compact(db, name) and set(compact.data_columns(name, columns))
+                    <= set(db.table(data).columns_dict)):
+                compact.ensure(db, name, columns, pk, [c for t, c in INDEXES if t == name])
+            continue
         db.table(name).create(columns, pk=pk, if_not_exists=True)
         have = set(db.table(name).columns_dict)
         for column, kind in columns.items():  # columns added later reach older files here
             if column not in have:
                 db.table(name).add_column(column, kind)
     for table, cols in INDEXES:
-        db.table(table).create_index(cols, if_not_exists=True)
+        if table not in COMPACT:
+            db.table(table).create_index(cols, if_not_exists=True)
 
 
 def scorings(db: Database, run_id: str) -> list[str]:

@@ -56,15 +56,25 @@ def quadrant(intrinsic: float | None, extrinsic: float | None, cut: float = 0.5)
     return "both-low"
 
 
+def readable_names(db: sqlite_utils.Database) -> set[str]:
+    """Tables and views a query can read (the compact tables are views; a read-only open of an
+    older file adds temporary ones)."""
+    return {r[0] for r in db.execute(
+        "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') UNION "
+        "SELECT name FROM sqlite_temp_master WHERE type IN ('table', 'view')")}
+
+
 def has_rows(db: sqlite_utils.Database, table: str, where: str = "", args: Iterable = ()) -> bool:
-    if table not in db.table_names():
+    if table not in readable_names(db):
         return False
     sql = f"SELECT 1 FROM [{table}]" + (f" WHERE {where}" if where else "") + " LIMIT 1"
     return next(db.query(sql, list(args)), None) is not None
 
 
 def columns(db: sqlite_utils.Database, table: str) -> set[str]:
-    return set(db.table(table).columns_dict) if table in db.table_names() else set()
+    if table not in readable_names(db):
+        return set()
+    return {r[1] for r in db.execute(f"PRAGMA table_info([{table}])")}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -73,7 +83,7 @@ def columns(db: sqlite_utils.Database, table: str) -> set[str]:
 
 def latest_scoring(db: sqlite_utils.Database, run_id: str) -> str | None:
     """The most recent scoring setup name of a run (e.g. ``lexical+extractive``), or None."""
-    if "scores" not in db.table_names():
+    if "scores" not in readable_names(db):
         return None
     row = next(db.query("SELECT scoring FROM scores WHERE run_id=? AND trajectory_id != '' "
                         "ORDER BY created_at DESC LIMIT 1", [run_id]), None)

@@ -11,7 +11,7 @@ from engine.corpus import Corpus
 from engine.models.base import Embedder
 from engine.retrieval import Hit
 from engine.store import facts_at, loads
-from engine.views.common import NOT_SCORED, has_rows, human_overrides, latest_scoring
+from engine.views.common import NOT_SCORED, has_rows, human_overrides, latest_scoring, readable_names
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class QuestionsView:
 def questions_view(db: Database, run_id: str, trajectory_id: str, top_k: int = 5) -> QuestionsView:
     """Each question with its ranking (BM25/dense/hybrid), answer-holding ranks, answer, verdict."""
     scoring = latest_scoring(db, run_id)
-    if scoring is None or not {"verdicts", "retrievals", "answers"} <= set(db.table_names()):
+    if scoring is None or not {"verdicts", "retrievals", "answers"} <= readable_names(db):
         return QuestionsView(run_id, trajectory_id, False, [])
     if not has_rows(db, "retrievals", "run_id=? AND trajectory_id=? AND scoring=?",
                     [run_id, trajectory_id, scoring]):

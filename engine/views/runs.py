@@ -9,7 +9,7 @@ import sqlite_utils
 from sqlite_utils import Database
 
 from engine.corpus import CATEGORY_NAMES, Corpus
-from engine.store import loads
+from engine.store import loads, run_statuses
 from engine.views.common import REFERENCE_SYSTEMS, _scores_table, quadrant
 
 
@@ -87,7 +87,9 @@ def list_runs(db: sqlite_utils.Database) -> list[RunSummary]:
     docs = _count_by_run(db, "documents")
     facts = _count_by_run(db, "facts")
     scored = set(_scores_table(db))
-    return [RunSummary(r["run_id"], r["system"] or "?", r["status"] or "", r["created_at"] or "",
+    statuses = run_statuses(db)  # `running` with no live writer reads `interrupted`
+    return [RunSummary(r["run_id"], r["system"] or "?", statuses.get(r["run_id"], r["status"] or ""),
+                       r["created_at"] or "",
                        docs.get(r["run_id"], 0), facts.get(r["run_id"], 0),
                        any(k[0] == r["run_id"] for k in scored), _standin(r.get("manifest")))
             for r in db.query("SELECT * FROM runs ORDER BY created_at, run_id")]

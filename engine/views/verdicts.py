@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from engine.store import loads
-from engine.views.common import human_overrides, latest_scoring
+from engine.views.common import human_overrides, latest_scoring, readable_names
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ def claim_verdicts(db: Database, run_id: str, trajectory_id: str, state_index: i
                    judge_mode: str) -> dict[str, Verdict] | None:
     """expected claim -> verdict for one state and judge mode (latest scoring); None if unscored."""
     scoring = latest_scoring(db, run_id)
-    if scoring is None or "verdicts" not in db.table_names():
+    if scoring is None or "verdicts" not in readable_names(db):
         return None
     rows = list(db.query(
         "SELECT * FROM verdicts WHERE run_id=? AND trajectory_id=? AND scoring=? AND kind='claim' "

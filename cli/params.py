@@ -1,0 +1,99 @@
+"""Values checked where they enter: click types and callbacks shared by every command.
+
+Each rejects a bad value with one sentence naming the option (click turns it into exit code 2):
+thresholds in (0, 1] or ``auto``, counts ≥ 1, database and output paths that cannot lose data.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+class ThresholdType(click.ParamType):
+    """A cosine threshold in (0, 1], or ``auto``."""
+
+    name = "NUMBER|auto"
+
+    def convert(self, value, param, ctx):
+        if value == "auto":
+            return value
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is neither a number nor 'auto'", param, ctx)
+        if not 0 < number <= 1:
+            self.fail(f"{value!r} is outside (0, 1]: a cosine threshold above 0 and at most 1, "
+                      "or 'auto'", param, ctx)
+        return number
+
+
+POSITIVE = click.IntRange(min=1)
+"""An integer ≥ 1 (concurrency, counts)."""
+
+
+def db_path_option(*, exists: bool = True, help: str = "The run database."):
+    """``--db FILE``: never empty, never a directory; ``exists`` for commands that only read."""
+
+    def check(ctx, param, value):
+        if value is None:
+            return value
+        if not str(value).strip():
+            raise click.BadParameter("is empty: give the database file (e.g. --db runs.db)",
+                                     ctx, param)
+        path = Path(value)
+        if path.is_dir():
+            raise click.BadParameter(f"{value} is a folder, not a database file", ctx, param)
+        if exists and not path.exists():
+            raise click.BadParameter(f"{value} does not exist", ctx, param)
+        return str(value)
+
+    return click.option("--db", "db_path", required=True, type=str, callback=check, help=help)
+
+
+def check_output(path: str | None, db_path: str | None = None, *, option: str = "-o") -> None:
+    """Refuse to write a report over the database itself or over any existing SQLite file, or into a
+    folder that does not exist."""
+    if path is None:
+        return
+    from engine.store import is_sqlite_file
+
+    out = Path(path)
+    if not str(path).strip():
+        raise click.BadParameter("is empty: give a file name", param_hint=option)
+    if db_path and out.exists() and Path(db_path).exists() and out.resolve() == Path(db_path).resolve():
+        raise click.BadParameter(f"{path} is the run database itself; give another file name",
+                                 param_hint=option)
+    if is_sqlite_file(out):
+        raise click.BadParameter(f"{path} is an SQLite database; a report never overwrites one, "
+                                 "give another file name", param_hint=option)
+    if out.is_dir():
+        raise click.BadParameter(f"{path} is a folder; give a file name", param_hint=option)
+    if not out.parent.is_dir():
+        raise click.BadParameter(f"folder {str(out.parent)!r} does not exist", param_hint=option)
+
+
+def resolve_runs(db, values, option: str = "--run") -> list[str]:
+    """Every ``--run`` value resolved the same way in every command (id, unique prefix, system
+    name with one run); duplicates dropped, order kept."""
+    from cli.runref import resolve_run
+
+    out: list[str] = []
+    for value in values:
+        run_id = resolve_run(db, value, option)
+        if run_id not in out:
+            out.append(run_id)
+    return out
+
+
+def check_scoring(db, run_ids: list[str], scoring: str | None, option: str = "--scoring") -> None:
+    """A named scoring setup must exist for at least one of the runs."""
+    if scoring is None:
+        return
+    where = f" WHERE run_id IN ({', '.join('?' for _ in run_ids)})" if run_ids else ""
+    known = [r["scoring"] for r in db.query(f"SELECT DISTINCT scoring FROM scores{where} ORDER BY scoring",
+                                            list(run_ids))]
+    if scoring not in known:
+        listed = ", ".join(known) or "none (run `seorap score` first)"
+        raise click.BadParameter(f"no scoring setup {scoring!r}; stored: {listed}", param_hint=option)

@@ -1,0 +1,32 @@
+"""Test helper: turn a database of today's schema into the first schema's layout (plain tables, texts
+inline, raw replies as text, no application id, user_version 1), to test recognition and migration
+of files written by earlier versions."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from engine.compact import COMPACT, unzip_function
+
+
+def downgrade(path: Path, *, drop: tuple[str, ...] = ()) -> None:
+    conn = sqlite3.connect(path, isolation_level=None)
+    unzip_function(conn)
+    conn.execute("BEGIN")
+    for table in COMPACT:
+        columns = [r[1] for r in conn.execute(f"PRAGMA table_info([{table}])")]
+        select = ", ".join("unzip(raw_z) AS raw" if c == "raw_z" else f"[{c}]" for c in columns)
+        conn.execute(f"CREATE TABLE [{table}_plain] AS SELECT {select} FROM [{table}]")
+        conn.execute(f"DROP VIEW [{table}]")
+        conn.execute(f"DROP TABLE [{table}_data]")
+        conn.execute(f"ALTER TABLE [{table}_plain] RENAME TO [{table}]")
+    conn.execute("DROP TABLE texts")
+    conn.execute("DROP TABLE IF EXISTS writers")
+    for table in drop:
+        conn.execute(f"DROP TABLE [{table}]")
+    conn.execute("PRAGMA application_id=0")
+    conn.execute("PRAGMA user_version=1")
+    conn.execute("COMMIT")
+    conn.execute("VACUUM")
+    conn.close()

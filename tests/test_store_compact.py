@@ -1,0 +1,144 @@
+"""Compact storage (docs/store.md, "Compact storage"): texts stored once behind views that show
+every row whole, raw replies compressed, older databases migrated with every row kept — recorded
+runs still replay with no model call — and a run taking a fraction of the old size."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import zlib
+from pathlib import Path
+
+import pytest
+
+from engine import compact
+from engine.config import Config
+from engine.corpus import load_corpus
+from engine.models import calllog
+from engine.models.base import ChatReply, ChatRequest
+from engine.runner import replay_run, run
+from engine.standin import StandinBackend, ollama_handler
+from engine.store import SCHEMA_VERSION, facts_at, open_db
+from store_support import downgrade
+
+ROOT = Path(__file__).resolve().parents[1]
+FILE = ROOT / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
+LOGICAL = ("calls", "decisions", "verdicts", "retrievals")
+
+
+def rows(db, table: str) -> list[dict]:
+    out = []
+    for r in db.query(f"SELECT * FROM [{table}] ORDER BY rowid" if table != "calls" else
+                      "SELECT * FROM calls ORDER BY id"):
+        r = dict(r)
+        if "raw_z" in r:
+            r["raw"] = compact.unzip(r.pop("raw_z"))
+        for key in ("candidates", "before", "after", "ranking", "messages"):
+            if r.get(key):
+                r[key] = json.loads(r[key])
+        out.append(r)
+    return out
+
+
+def test_a_call_reads_back_whole_and_its_reply_is_compressed():
+    db = open_db(None)
+    system = "시스템 프롬프트\n둘째 줄"
+    request = ChatRequest(role="extractor", model="m", schema={"type": "object"},
+                          messages=({"role": "system", "content": system},
+                                    {"role": "user", "content": "문서\n\n<document>\n본문\n</document>\n"}))
+    reply = ChatReply(content='{"observations": []}', model="m", digest="d", tokens_in=3,
+                      tokens_out=4, duration_ms=1.0, done_reason="stop")
+    for _ in range(3):
+        calllog.put_call(db, request, reply=reply, run_id="r", phase="extract",
+                         parsed={"observations": []})
+    [row] = list(db.query("SELECT * FROM calls LIMIT 1"))
+    assert json.loads(row["messages"]) == list(request.messages)
+    assert json.loads(row["schema"]) == {"type": "object"}
+    assert compact.unzip(row["raw_z"]) == reply.content
+    assert zlib.decompress(db.execute("SELECT raw_z FROM calls_data LIMIT 1").fetchone()[0])
+    assert calllog.reply_from_row(calllog.get_call(db, request.key())).content == reply.content
+    # the system prompt is stored once however many calls carry it
+    assert db.execute("SELECT count(*) FROM texts WHERE text = ?", [system]).fetchone()[0] == 1
+    assert db.execute("SELECT count(*) FROM calls WHERE unzip(raw_z) LIKE '%observations%'").fetchone()[0] == 3
+
+
+def test_texts_are_stored_once(tmp_path):
+    db = open_db(tmp_path / "runs.db")
+    run(load_corpus(FILE), ["A", "B"], db, Config.offline(), offline=True)
+    dupes = db.execute("SELECT count(*) - count(DISTINCT text) FROM texts").fetchone()[0]
+    assert dupes == 0
+    fact = db.execute("SELECT text FROM facts LIMIT 1").fetchone()[0]
+    assert db.execute("SELECT count(*) FROM texts WHERE text = ?", [fact]).fetchone()[0] == 1
+    # ... and shown whole: a candidate list names the fact's full id and text
+    cands = [c for r in db.query("SELECT candidates FROM decisions") for c in json.loads(r["candidates"])]
+    assert cands and all(c["fact_id"].count("/") == 2 and isinstance(c["text"], str) for c in cands)
+
+
+@pytest.fixture
+def recorded(ollama_server, tmp_path):
+    ollama_server.handler = ollama_handler(StandinBackend())
+    path = tmp_path / "runs.db"
+    db = open_db(path)
+    [run_id] = run(load_corpus(FILE), ["A"], db, Config.offline(host=ollama_server.url))
+    before = {t: rows(db, t) for t in LOGICAL}
+    db.conn.close()
+    return path, run_id, before
+
+
+def test_migration_keeps_every_row_and_a_recorded_run_replays(recorded, ollama_server):
+    path, run_id, before = recorded
+    downgrade(path)
+    old = open_db(path, readonly=True)  # the old layout reads as it is
+    assert {t: rows(old, t) for t in LOGICAL if t != "calls"} == \
+        {t: v for t, v in before.items() if t != "calls"}
+    old.conn.close()
+    db = open_db(path)  # first write: migrated
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert sorted(db.view_names()) == sorted(LOGICAL)
+    after = {t: rows(db, t) for t in LOGICAL}
+    for t in LOGICAL:
+        assert after[t] == before[t], t
+    sent = len(ollama_server.requests)
+    ollama_server.handler = lambda body: pytest.fail("a replay reached the model")
+    replayed = replay_run(db, run_id, load_corpus(FILE), label="after-migration")
+    assert len(ollama_server.requests) == sent
+    assert [f.text for f in facts_at(db, replayed, "ko-c3-hiring-plan")] == \
+        [f.text for f in facts_at(db, run_id, "ko-c3-hiring-plan")]
+
+
+def test_the_same_run_takes_a_fraction_of_the_old_size(tmp_path):
+    path = tmp_path / "runs.db"
+    db = open_db(path)
+    run(load_corpus(FILE), ["A", "B", "C"], db, Config.offline(), offline=True)
+    db.execute("VACUUM")
+    db.conn.close()
+    compact_size = path.stat().st_size
+    old = tmp_path / "old.db"
+    shutil.copy(path, old)
+    downgrade(old)
+    old_size = old.stat().st_size
+    assert compact_size < 0.6 * old_size, (compact_size, old_size)  # whole corpus: docs/benchmarks.md
+
+
+def test_one_text_from_two_connections_and_a_hash_collision(tmp_path):
+    import threading
+    import time
+
+    from engine.store import transaction
+
+    path = tmp_path / "t.db"
+    a, b = open_db(path), open_db(path)
+    got = {}
+    with transaction(a):  # a document being written holds the write lock
+        first = compact.text_id(a, "같은 문장")
+        other = threading.Thread(target=lambda: got.setdefault("b", compact.text_id(b, "같은 문장")))
+        other.start()
+        time.sleep(0.2)
+    other.join()
+    assert got["b"] == first
+    assert a.execute("SELECT count(*) FROM texts WHERE text = '같은 문장'").fetchone()[0] == 1
+    # a text whose hash is taken by another text goes to the next free value, and reads back
+    a.execute("INSERT INTO texts (hash, text) VALUES (?, 'squatter')", [compact._hash("x")])
+    x = compact.text_id(a, "x")
+    assert a.execute("SELECT text FROM texts WHERE id = ?", [x]).fetchone()[0] == "x"
+    assert compact.text_id(open_db(path), "x") == x
