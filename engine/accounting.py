@@ -157,7 +157,7 @@ ROLE_ORDER = ("extractor", "synthesizer", "answerer", "judge", "embedder")
 def run_accounting(db, run_id: str) -> RunAccounting:
     """The accounting of one run, read from the database (works on a read-only connection and on
     databases made before the accounting tables existed)."""
-    tables = set(db.table_names())
+    tables = set(db.table_names()) | set(db.view_names())  # calls is a view over calls_data
     by_key: dict[tuple[str, str], dict] = {}
 
     def entry(role: str, model: str) -> dict:

@@ -122,7 +122,7 @@ class Calibration:
         self._cache: dict = {}
 
     def _rows(self, model: str) -> list[dict]:
-        if self.db is None or "calls" not in self.db.table_names():
+        if not _has(self.db, "calls"):
             return []
         key = ("rows", model)
         if key not in self._cache:
@@ -403,7 +403,8 @@ def _logged_keys(db) -> dict[str, int | None]:
 
 
 def _has(db, table: str) -> bool:
-    return db is not None and table in db.table_names()
+    """A table or a view (the call log is a view over calls_data in compact files)."""
+    return db is not None and (table in db.table_names() or table in db.view_names())
 
 
 def _mean(values: list[int]) -> float:
