@@ -160,3 +160,16 @@ def test_cancel_mid_stream_makes_the_server_stop_sending(ollama_server):
     while ollama_server.disconnects == 0 and time.monotonic() < deadline:
         time.sleep(0.02)
     assert ollama_server.disconnects == 1  # the server saw the client go and stopped generating
+
+
+def test_the_configured_client_lets_a_slow_first_token_wait_past_timeout_s(ollama_server):
+    """The backend a config builds sets no read timeout of its own: a model still loading (first
+    chunk after timeout_s, within first_token_s) is waited for, not cut by the HTTP layer."""
+    from engine.config import Config
+
+    ollama_server.handler = lambda body: "ok"
+    ollama_server.fail("delay", seconds=0.8)
+    config = Config(host=ollama_server.url, timeout_s=0.3, first_token_s=3.0)
+    client = ModelClient.from_config(config, open_db(None))
+    assert client.text("judge", MODEL, MESSAGES) == "ok"
+    assert client.stats.timeouts == 0 and client.stats.transient_retries == 0

@@ -209,7 +209,9 @@ def chat_hosts(config) -> list[str]:
 def make_chat_backend(config, *, timeout_s: float | None = None):
     """The chat backend a config asks for: Ollama at ``host``, a :class:`HostPool` over ``hosts``,
     or an OpenAI-compatible server at ``base_url`` (``backend = "openai"``)."""
-    timeout = timeout_s if timeout_s is not None else getattr(config, "timeout_s", None)
+    # No read timeout by default: the client's watchdog owns every wait (first chunk first_token_s,
+    # then silence timeout_s); a read timeout of timeout_s would cut a model still loading.
+    timeout = timeout_s
     backends: list[Any]
     if getattr(config, "backend", "ollama") == "openai":
         from engine.models.openai_chat import OpenAIChat
