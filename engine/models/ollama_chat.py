@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import threading
 import time
 from typing import Iterator
@@ -47,6 +46,7 @@ except ValueError:  # ollama builds a default client from OLLAMA_HOST on import:
 from engine.errors import BadHost
 from engine.models.base import (ChatReply, ChatRequest, ModelError, ModelMissing,
                                 ModelUnavailable)
+from engine.models.closing import ClosableStream
 
 CONNECT_TIMEOUT_S = 10.0
 """Connecting to the server (a refused connection fails at once; this bounds a black hole)."""
@@ -73,7 +73,7 @@ def bad_host_message(host: str | None, exc: BaseException | None = None) -> str:
             f"host or --host to something like http://localhost:11434.")
 
 
-class OllamaStream:
+class OllamaStream(ClosableStream):
     """A :class:`engine.models.base.ChatStream` over one streamed ``/api/chat`` request."""
 
     def __init__(self, chat: "OllamaChat", request: ChatRequest) -> None:
@@ -82,9 +82,7 @@ class OllamaStream:
         self._final: dict | None = None
         self._pieces: list[str] = []
         self._started = 0.0
-        self._sock: socket.socket | None = None
-        self._closed = threading.Event()
-        self._lock = threading.Lock()
+        self._init_closing()
 
     def body(self) -> dict:
         r = self._request
@@ -97,15 +95,6 @@ class OllamaStream:
         if r.think is not None:
             body["think"] = r.think
         return body
-
-    def _trace(self, event: str, info: dict) -> None:
-        if event == "connection.connect_tcp.complete":
-            stream = info.get("return_value")
-            sock = stream.get_extra_info("socket") if stream is not None else None
-            with self._lock:
-                self._sock = sock
-            if self._closed.is_set():
-                self._shutdown()
 
     def __iter__(self) -> Iterator[str]:
         if self._closed.is_set():
@@ -141,18 +130,6 @@ class OllamaStream:
             duration_ms=(time.perf_counter() - self._started) * 1000,
             done_reason=final.get("done_reason"))
 
-    def close(self) -> None:
-        self._closed.set()
-        self._shutdown()
-
-    def _shutdown(self) -> None:
-        with self._lock:
-            sock = self._sock
-        if sock is not None:
-            try:  # shutdown (not close) wakes a recv blocked in another thread
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
 
 
 def _error_text(response: httpx.Response) -> str:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import threading
 import time
 from typing import Iterator
@@ -34,6 +33,7 @@ import httpx
 
 from engine.errors import ModelError, ModelMissing, ModelUnavailable
 from engine.models.base import ChatReply, ChatRequest
+from engine.models.closing import ClosableStream
 
 CONNECT_TIMEOUT_S = 10.0
 NAME = "openai"
@@ -47,7 +47,7 @@ class ServerError(Exception):
         self.status_code = status_code
 
 
-class OpenAIStream:
+class OpenAIStream(ClosableStream):
     """A ChatStream over one streamed ``/chat/completions`` request."""
 
     def __init__(self, chat: "OpenAIChat", request: ChatRequest) -> None:
@@ -59,21 +59,10 @@ class OpenAIStream:
         self._served: str | None = None
         self._done = False
         self._started = 0.0
-        self._sock: socket.socket | None = None
-        self._closed = threading.Event()
-        self._lock = threading.Lock()
+        self._init_closing()
 
     def body(self) -> dict:
         return request_body(self._request, self._chat.schema_mode)
-
-    def _trace(self, event: str, info: dict) -> None:
-        if event == "connection.connect_tcp.complete":
-            stream = info.get("return_value")
-            sock = stream.get_extra_info("socket") if stream is not None else None
-            with self._lock:
-                self._sock = sock
-            if self._closed.is_set():
-                self._shutdown()
 
     def __iter__(self) -> Iterator[str]:
         if self._closed.is_set():
@@ -126,18 +115,6 @@ class OpenAIStream:
             duration_ms=(time.perf_counter() - self._started) * 1000,
             done_reason={"length": "length"}.get(self._finish or "", self._finish or "stop"))
 
-    def close(self) -> None:
-        self._closed.set()
-        self._shutdown()
-
-    def _shutdown(self) -> None:
-        with self._lock:
-            sock = self._sock
-        if sock is not None:
-            try:  # shutdown (not close) wakes a recv blocked in another thread
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
 
 
 def request_body(r: ChatRequest, schema_mode: str = "json_schema") -> dict:
