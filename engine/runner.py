@@ -485,8 +485,19 @@ def _pool(fn, items, workers: int, stop: _Stop | None = None) -> None:
     stop = stop or _Stop(None)
     if not items:
         return
+
+    def guarded(item):
+        # The failing worker stops everything itself, before its thread can take the next item:
+        # left to the watching thread, a busy machine lets a queued item start first.
+        _check(stop)
+        try:
+            return fn(item)
+        except BaseException:
+            stop.stop()
+            raise
+
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="seorap")
-    futures = [pool.submit(fn, item) for item in items]
+    futures = [pool.submit(guarded, item) for item in items]
     try:
         pending = set(futures)
         while pending:

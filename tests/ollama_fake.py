@@ -199,6 +199,7 @@ class FakeOllama:
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 128  # like a real server's listen backlog (socketserver's default is 5)
 
     def handle_error(self, request, client_address) -> None:
         import sys

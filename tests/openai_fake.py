@@ -29,6 +29,11 @@ from typing import Any, Callable
 from ollama_fake import schema_example
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # like a real server's listen backlog (socketserver's default is 5)
+
+
 class FakeOpenAI:
     def __init__(self, models: list[str] | None = None, version: str = "0.11.0-fake") -> None:
         self.models = list(models or ["qwen3.5:9b", "qwen3.8:27b"])
@@ -53,8 +58,7 @@ class FakeOpenAI:
         class Handler(_Handler):
             server_fake = fake
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
+        self._server = _Server(("127.0.0.1", 0), Handler)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 
