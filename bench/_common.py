@@ -6,13 +6,10 @@ import os
 import platform
 import resource
 import statistics
-import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 
 def machine() -> str:
@@ -49,7 +46,7 @@ def maxrss_mb() -> float:
 
 def fact_texts(n: int, seed: int = 0) -> tuple[list[str], list[str]]:
     """``n`` distinct fact-like Korean texts and the synthetic corpus's questions, from `seorap synth`."""
-    from engine.synth import generate
+    from seorap.engine.synth import generate
 
     scale = 1
     while True:

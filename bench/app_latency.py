@@ -14,7 +14,7 @@ For the bundled corpus and a `seorap synth --scale N` corpus: write an oracle-st
   harness's own waiting (`step_wall` = pilot.press + pause, harness included, kept for comparison);
   `step_first_frame`: key press to the first frame showing the new step (later frames of the same
   step only repaint scrollbars);
-- `step_view`: the stepper's own view-building time (engine.views.step_view + widget updates).
+- `step_view`: the stepper's own view-building time (seorap.engine.views.step_view + widget updates).
 Headless timings exclude the terminal's drawing; they measure the app's work.
 """
 
@@ -33,10 +33,10 @@ from _common import ROOT, machine
 
 
 def build(corpus_dir: Path, db_path: Path, score: bool) -> str:
-    from engine.config import load_config
-    from engine.corpus import load_corpus
-    from engine.runner import run
-    from engine.store import open_db
+    from seorap.engine.config import load_config
+    from seorap.engine.corpus import load_corpus
+    from seorap.engine.runner import run
+    from seorap.engine.store import open_db
 
     corpus = load_corpus(corpus_dir)
     return run(corpus, ["oracle-stale"], open_db(db_path), load_config(offline=True), offline=True,
@@ -44,8 +44,8 @@ def build(corpus_dir: Path, db_path: Path, score: bool) -> str:
 
 
 async def measure(db_path: Path, corpus_dir: Path, run_id: str, steps: int) -> dict:
-    from engine.corpus import load_corpus
-    from tui.factory import make_app
+    from seorap.engine.corpus import load_corpus
+    from seorap.tui.factory import make_app
 
     t0 = time.perf_counter()
     corpus = load_corpus(corpus_dir)
@@ -128,8 +128,8 @@ async def keys_of(pilot, app, frames: list, rounds: int) -> dict[str, list[float
 
 async def measure_keys(db_path: Path, corpus_dir: Path, run_id: str, rounds: int,
                        size=(160, 45)) -> dict[str, list[float]]:
-    from engine.corpus import load_corpus
-    from tui.factory import make_app
+    from seorap.engine.corpus import load_corpus
+    from seorap.tui.factory import make_app
 
     app = make_app(db_path, run_id=run_id, corpus=load_corpus(corpus_dir))
     frames = record_frames(app)
@@ -181,7 +181,7 @@ def main() -> None:
         tmp = Path(tmp)
         rows = {"bundled (ko-mini)": bench(ROOT / "fixtures" / "ko-mini", tmp, "mini", args.steps, True)}
         synth = tmp / "synth"
-        subprocess.run([sys.executable, "-c", "from cli.main import main; main()", "synth", "--scale", str(args.scale),
+        subprocess.run([sys.executable, "-c", "from seorap.cli.main import main; main()", "synth", "--scale", str(args.scale),
                         "--out", str(synth)], check=True, cwd=ROOT, capture_output=True)
         rows[f"synthetic {args.scale}×"] = bench(synth, tmp, "synth", args.steps, False)
     keys = ["corpus_load_ms", "first_paint_runs_ms", "first_paint_stepper_ms", "step_median_ms",

@@ -44,8 +44,8 @@ class TimedBackend:
 
 
 def ingest(corpus, system: str, db_path: Path, latency: float, concurrency: int, score: bool):
-    from engine.runner import open_run_db, run
-    from engine.standin import StandinBackend
+    from seorap.engine.runner import open_run_db, run
+    from seorap.engine.standin import StandinBackend
 
     backend = TimedBackend(StandinBackend(latency_s=latency))
     db = open_run_db(db_path)
@@ -62,8 +62,8 @@ def ingest(corpus, system: str, db_path: Path, latency: float, concurrency: int,
 
 
 def scorer():
-    from engine.config import load_config
-    from engine.scoring import score_run
+    from seorap.engine.config import load_config
+    from seorap.engine.scoring import score_run
 
     config = load_config(offline=True)
     return lambda db, run_id: score_run(db, run_id, config)
@@ -74,7 +74,7 @@ def docs_of(corpus) -> int:
 
 
 def subset(corpus, n: int):
-    from engine.corpus import Corpus
+    from seorap.engine.corpus import Corpus
 
     trajs = corpus.trajectories[:n]
     return Corpus(root=corpus.root, trajectories=trajs, files={t.id: corpus.files[t.id] for t in trajs})
@@ -138,7 +138,7 @@ def main() -> None:
     parser.add_argument("--conc-latency", type=float, default=0.02, help="seconds per call for (d)")
     parser.add_argument("--only", default="cde", help="which parts to run, e.g. 'c' or 'd'")
     args = parser.parse_args()
-    from engine.corpus import load_corpus
+    from seorap.engine.corpus import load_corpus
 
     print(machine())
     corpus = load_corpus(args.corpus)

@@ -16,8 +16,8 @@ import numpy as np
 
 from _common import fact_texts, machine, per_call_ms
 
-from engine.retrieval import HybridIndex  # noqa: E402
-from engine.tokenize import bigram_tokens  # noqa: E402
+from seorap.engine.retrieval import HybridIndex  # noqa: E402
+from seorap.engine.tokenize import bigram_tokens  # noqa: E402
 
 
 class NaiveHybrid:
@@ -62,7 +62,7 @@ class NaiveHybrid:
 
 
 def embedder(dim: int):
-    from engine.models.embedders import HashingEmbedder
+    from seorap.engine.models.embedders import HashingEmbedder
 
     return HashingEmbedder(dim=dim)
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from cli.params import db_path_option
-from engine.memory.reference import ORACLES, REFERENCE_SYSTEMS
+from seorap.cli.params import db_path_option
+from seorap.engine.memory.reference import ORACLES, REFERENCE_SYSTEMS
 
 REFERENCE_BANNER = (f"These runs are the offline reference systems ({', '.join(ORACLES)}): "
                     "stand-ins with no LLM, not a model's results. "
@@ -48,9 +48,9 @@ def demo(db_path, corpus_path, tour, probe) -> None:
     server has the write-path models it runs variant A live over the corpus in the live view (x
     cancels, a resumes); otherwise a banner says Ollama is not reachable and how to start it.
     """
-    from engine.corpus import load_corpus
-    from engine.store import open_db
-    from tui.factory import bundled_corpus_path, make_app
+    from seorap.engine.corpus import load_corpus
+    from seorap.engine.store import open_db
+    from seorap.tui.factory import bundled_corpus_path, make_app
 
     corpus = load_corpus(corpus_path or bundled_corpus_path())  # a bad corpus stops before any file
     path = Path(db_path) if db_path else default_demo_db()
@@ -75,13 +75,13 @@ def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
     """Open the app on an existing run database (read-only use; a run may be writing to it).
 
     --run takes a run id, a unique prefix of one, or a system name (A, oracle) with one run."""
-    from engine.corpus import CorpusError, load_corpus
-    from engine.store import open_db
-    from tui.factory import corpus_for, make_app
+    from seorap.engine.corpus import CorpusError, load_corpus
+    from seorap.engine.store import open_db
+    from seorap.tui.factory import corpus_for, make_app
 
     db = open_db(db_path, readonly=True)
     if run_id is not None:
-        from cli.runref import resolve_run
+        from seorap.cli.runref import resolve_run
 
         run_id = resolve_run(db, run_id)
     try:

@@ -6,8 +6,8 @@ import json
 
 import click
 
-from cli.params import db_path_option, resolve_runs
-from engine.untrusted import visible
+from seorap.cli.params import db_path_option, resolve_runs
+from seorap.engine.untrusted import visible
 
 CHANGE_NAMES = {"credited": "newly credited", "penalised": "newly penalised",
                 "unparseable": "to/from unparseable", "unchanged": "unchanged"}
@@ -29,8 +29,8 @@ def diff(db_path, run_ids, setups, kind, show_all, fmt) -> None:
     """List every verdict that moved between two judging setups of one run (default: full -> filter
     of the latest scoring) or between two runs, classified newly credited / newly penalised /
     unchanged, with the claim or question text. No model calls."""
-    from engine.scoring.rulers import compare, parse_setup
-    from engine.store import open_db
+    from seorap.engine.scoring.rulers import compare, parse_setup
+    from seorap.engine.store import open_db
 
     db = open_db(db_path, readonly=True)
     run_ids = resolve_runs(db, run_ids)

@@ -15,7 +15,7 @@ import click
 
 def read_pairs(path: str) -> list[dict]:
     """The pairs of a JSONL file; every malformed line is reported with its line number."""
-    from engine.errors import InputProblems
+    from seorap.engine.errors import InputProblems
 
     pairs, problems = [], []
     try:
@@ -69,10 +69,10 @@ def judge(expected, answer, question, pairs_path, judge_model, judge_prompt, db_
     """Grade one pair (--expected and --answer, optional --question) or every pair of a JSONL file
     (--pairs) and print each verdict (YES, PARTIAL, NO or UNPARSEABLE) with the judge's rationale.
     Exit 0 when every pair was judged (whatever the verdicts)."""
-    from engine.config import Config
-    from engine.errors import UsageError
-    from engine.scoring.judges import make_judge
-    from engine.untrusted import visible
+    from seorap.engine.config import Config
+    from seorap.engine.errors import UsageError
+    from seorap.engine.scoring.judges import make_judge
+    from seorap.engine.untrusted import visible
 
     if pairs_path and (expected is not None or answer is not None):
         raise UsageError("give either --pairs FILE or --expected and --answer, not both")
@@ -83,8 +83,8 @@ def judge(expected, answer, question, pairs_path, judge_model, judge_prompt, db_
     config = Config.offline().with_overrides({"models.judge": judge_model, "judging.prompt": judge_prompt})
     client = None
     if judge_model != "lexical":
-        from engine.models.client import ModelClient
-        from engine.store import open_db
+        from seorap.engine.models.client import ModelClient
+        from seorap.engine.store import open_db
 
         client = ModelClient.from_config(config, open_db(db_path) if db_path else None)
     grader = make_judge(config, client)

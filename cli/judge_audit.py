@@ -27,12 +27,12 @@ def judge_audit(corpus_path, db_path, judge_model, judge_prompt, answerer_model,
     from rich.console import Console
     from rich.table import Table
 
-    from engine.config import Config
-    from engine.corpus import load_corpus
-    from engine.scoring.answerers import make_answerer
-    from engine.scoring.audit import DEFAULT_SAMPLE, audit_lines, run_audit, save_audit
-    from engine.scoring.judges import make_judge
-    from engine.store import open_db
+    from seorap.engine.config import Config
+    from seorap.engine.corpus import load_corpus
+    from seorap.engine.scoring.answerers import make_answerer
+    from seorap.engine.scoring.audit import DEFAULT_SAMPLE, audit_lines, run_audit, save_audit
+    from seorap.engine.scoring.judges import make_judge
+    from seorap.engine.store import open_db
 
     corpus = load_corpus(corpus_path)
     db = open_db(db_path)
@@ -40,7 +40,7 @@ def judge_audit(corpus_path, db_path, judge_model, judge_prompt, answerer_model,
                                               "judging.prompt": judge_prompt})
     client = None
     if judge_model != "lexical" or answerer_model != "extractive":
-        from engine.models.client import ModelClient
+        from seorap.engine.models.client import ModelClient
 
         client = ModelClient.from_config(config, db)
     if sample is None and judge_model != "lexical":

@@ -17,23 +17,23 @@ from pathlib import Path
 
 import click
 
-from engine.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, InputProblems, SeorapError
-from engine.untrusted import visible
+from seorap.engine.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, InputProblems, SeorapError
+from seorap.engine.untrusted import visible
 
 # Modules that define click commands (every top-level `click.Command` in them is added).
 COMMAND_MODULES = [
-    "cli.models",
-    "cli.validate",
-    "cli.run",
-    "cli.synth",
-    "cli.app",
-    "cli.score",
-    "cli.report",
-    "cli.judge",
-    "cli.judge_audit",
-    "cli.diff",
-    "cli.override",
-    "cli.runs",
+    "seorap.cli.models",
+    "seorap.cli.validate",
+    "seorap.cli.run",
+    "seorap.cli.synth",
+    "seorap.cli.app",
+    "seorap.cli.score",
+    "seorap.cli.report",
+    "seorap.cli.judge",
+    "seorap.cli.judge_audit",
+    "seorap.cli.diff",
+    "seorap.cli.override",
+    "seorap.cli.runs",
 ]
 
 

@@ -8,7 +8,7 @@ import click
 
 def _config(config_path, host, offline):
     """Options given to the subcommand win over those given to `models` itself."""
-    from engine.config import load_config
+    from seorap.engine.config import load_config
 
     parent = click.get_current_context().find_object(dict) or {}
     return load_config(config_path or parent.get("config_path"),
@@ -49,7 +49,7 @@ def check(config_path, host, offline) -> None:
 @_options
 def pull(names, config_path, host, offline) -> None:
     """Pull NAMES (default: every configured Ollama model the server lacks) with a progress bar."""
-    from engine.models.manage import model_status
+    from seorap.engine.models.manage import model_status
 
     config = _config(config_path, host, offline)
     todo = list(names) or [s.model for s in model_status(config) if s.present is False]
@@ -63,7 +63,7 @@ def pull(names, config_path, host, offline) -> None:
 def _pull_one(config, name: str) -> None:
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from engine.models.manage import pull_model
+    from seorap.engine.models.manage import pull_model
 
     columns = (TextColumn("[bold]{task.fields[model]}"), TextColumn("{task.description}"), BarColumn(),
                DownloadColumn(), TimeRemainingColumn())
@@ -83,7 +83,7 @@ def _check(config) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from engine.models.manage import model_status
+    from seorap.engine.models.manage import model_status
 
     statuses = model_status(config)
     table = Table(title=f"models (Ollama at {config.host})")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from engine.untrusted import visible
+from seorap.engine.untrusted import visible
 
-from cli.params import db_path_option
+from seorap.cli.params import db_path_option
 
 
 @click.command()
@@ -31,12 +31,12 @@ def override(db_path, file_path, run_id, kind, trajectory_id, item, label, reaso
              source, k, state) -> None:
     """Record a human override. The verdict row is never edited: the override (who, when, why) goes to
     the `overrides` table and `seorap report` shows raw and overridden figures side by side."""
-    from engine.scoring import overrides
-    from engine.store import open_db
+    from seorap.engine.scoring import overrides
+    from seorap.engine.store import open_db
 
     db = open_db(db_path)
     if run_id is not None:
-        from cli.runref import resolve_run
+        from seorap.cli.runref import resolve_run
 
         run_id = resolve_run(db, run_id)
     if file_path:

@@ -57,7 +57,7 @@ def check_output(path: str | None, db_path: str | None = None, *, option: str = 
     folder that does not exist."""
     if path is None:
         return
-    from engine.store import is_sqlite_file
+    from seorap.engine.store import is_sqlite_file
 
     out = Path(path)
     if not str(path).strip():
@@ -77,7 +77,7 @@ def check_output(path: str | None, db_path: str | None = None, *, option: str = 
 def resolve_runs(db, values, option: str = "--run") -> list[str]:
     """Every ``--run`` value resolved the same way in every command (id, unique prefix, system
     name with one run); duplicates dropped, order kept."""
-    from cli.runref import resolve_run
+    from seorap.cli.runref import resolve_run
 
     out: list[str] = []
     for value in values:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from engine.untrusted import visible
+from seorap.engine.untrusted import visible
 
 
 class RichProgress:

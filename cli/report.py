@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from cli.params import check_output, check_scoring, db_path_option, resolve_runs
-from engine.untrusted import visible
+from seorap.cli.params import check_output, check_scoring, db_path_option, resolve_runs
+from seorap.engine.untrusted import visible
 
 
 @click.command()
@@ -28,11 +28,11 @@ def report(db_path, run_ids, fmt, scoring, overrides_file, output) -> None:
     figures with 95% cluster-bootstrap intervals and the diagnosis of every trajectory."""
     from rich.console import Console
 
-    from engine.scoring import overrides
-    from cli.report_table import render_table
-    from engine.scoring.report import build_report
-    from engine.scoring.report_text import to_csv, to_json, to_markdown
-    from engine.store import open_db
+    from seorap.engine.scoring import overrides
+    from seorap.cli.report_table import render_table
+    from seorap.engine.scoring.report import build_report
+    from seorap.engine.scoring.report_text import to_csv, to_json, to_markdown
+    from seorap.engine.store import open_db
 
     check_output(output, db_path)
     db = open_db(db_path, readonly=not overrides_file)  # writes only to record overrides

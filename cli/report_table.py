@@ -11,10 +11,10 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from engine.scoring.report import rows
-from engine.scoring.report_text import cost_lines, fmt, histogram_lines, summary_lines
-from engine.scoring.schema import Report, RunReport
-from engine.untrusted import visible
+from seorap.engine.scoring.report import rows
+from seorap.engine.scoring.report_text import cost_lines, fmt, histogram_lines, summary_lines
+from seorap.engine.scoring.schema import Report, RunReport
+from seorap.engine.untrusted import visible
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import click
 
-from engine.untrusted import visible
+from seorap.engine.untrusted import visible
 
-from cli.params import POSITIVE, db_path_option
+from seorap.cli.params import POSITIVE, db_path_option
 
-from engine.corpus import load_corpus
+from seorap.engine.corpus import load_corpus
 
 
 @click.command()
@@ -62,10 +62,10 @@ def run(corpus_path, systems, db_path, offline, replay, concurrency, host, embed
     (the run is marked cancelled, exit code 130; the same command resumes); a second Ctrl+C exits at
     once. Prints one line per run id.
     """
-    from engine.config import load_config
-    from cli.progress import RichProgress
-    from engine.runner import open_run_db
-    from engine.runner import run as run_corpus
+    from seorap.engine.config import load_config
+    from seorap.cli.progress import RichProgress
+    from seorap.engine.runner import open_run_db
+    from seorap.engine.runner import run as run_corpus
 
     corpus = load_corpus(corpus_path)
     hosts = list(dict.fromkeys(host))
@@ -74,7 +74,7 @@ def run(corpus_path, systems, db_path, offline, replay, concurrency, host, embed
     if len(hosts) > 1:
         base = base.with_overrides(hosts=hosts)
     configs = [base.with_overrides(seed=seed) for seed in seeds] or [base]
-    from engine.memory import get_system
+    from seorap.engine.memory import get_system
 
     for name in systems:  # an unknown or broken system stops before the database is touched
         get_system(name, base, list(variants_dirs))
@@ -123,8 +123,8 @@ def _second_interrupt_exits():
 
 def _plan(corpus, systems, db_path, configs, offline, probe, variants_dirs, trajectories, no_score):
     """--plan: the estimate per role and model; with --probe, one short call per chat model first."""
-    from engine.planner import open_readonly, plan_lines, plan_run, probe as probe_models
-    from engine.runner import STANDIN
+    from seorap.engine.planner import open_readonly, plan_lines, plan_run, probe as probe_models
+    from seorap.engine.runner import STANDIN
 
     db = open_readonly(db_path)
     probes = None
@@ -142,14 +142,14 @@ def _plan(corpus, systems, db_path, configs, offline, probe, variants_dirs, traj
 
 
 def _probe(config, probe_models, no_score):
-    from engine.models.hosts import make_chat_backend
+    from seorap.engine.models.hosts import make_chat_backend
 
     roles = ("extractor", "synthesizer") + (() if no_score else ("answerer", "judge"))
     models = [m for m in (config.role_model(r) for r in roles)
               if m not in ("standin", "extractive", "lexical")]
     if not models:
         return {}
-    from engine.runner import preflight
+    from seorap.engine.runner import preflight
 
     preflight(config, [r for r in roles if config.role_model(r) in models])  # chat roles only
     backend = make_chat_backend(config)

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from cli.params import db_path_option
+from seorap.cli.params import db_path_option
 
 
 @click.group(invoke_without_command=True)
@@ -22,9 +22,9 @@ def runs(ctx, db_path, as_json) -> None:
         return
     if not db_path or not db_path.strip():
         raise click.BadParameter("give the database file (e.g. --db runs.db)", param_hint="--db")
-    from engine.store import open_db, run_statuses
-    from engine.untrusted import visible
-    from engine.views import list_runs
+    from seorap.engine.store import open_db, run_statuses
+    from seorap.engine.untrusted import visible
+    from seorap.engine.views import list_runs
 
     db = open_db(db_path, readonly=True)
     statuses = run_statuses(db)
@@ -54,15 +54,15 @@ def runs(ctx, db_path, as_json) -> None:
 def rm(run, db_path, with_calls) -> None:
     """Delete RUN (id, unique prefix or system name with one run): its documents, facts, decisions,
     verdicts, answers and score cards. The shared call log stays unless --calls is given."""
-    from engine.store import delete_run, open_db, writer
+    from seorap.engine.store import delete_run, open_db, writer
 
-    from cli.runref import resolve_run
+    from seorap.cli.runref import resolve_run
 
     db = open_db(db_path)
     run_id = resolve_run(db, run, "RUN")
     with writer(db, "runs rm", [run_id]):
         counts = delete_run(db, run_id, calls=with_calls)
-    from engine.untrusted import visible
+    from seorap.engine.untrusted import visible
 
     detail = ", ".join(f"{n} {table}" for table, n in counts.items() if n)
     click.echo(f"deleted {visible(run_id)}" + (f" ({detail})" if detail else ""))

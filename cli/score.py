@@ -6,15 +6,15 @@ import json
 
 import click
 
-from engine.untrusted import visible
+from seorap.engine.untrusted import visible
 
-from cli.params import ThresholdType, db_path_option, resolve_runs
-from engine.fmt import figure
+from seorap.cli.params import ThresholdType, db_path_option, resolve_runs
+from seorap.engine.fmt import figure
 
 
 def scoring_config(db, run_id: str, config_path, offline: bool, overrides: dict):
     """The run's own config (as stored in its row), then a TOML file, then the flags."""
-    from engine.config import Config, load_config
+    from seorap.engine.config import Config, load_config
 
     if config_path:
         base = load_config(config_path, offline=offline)
@@ -59,10 +59,10 @@ def score(db_path, run_ids, judge_mode, threshold, judge_prompt, judge_model, an
     cosines; a run where nothing separates matched from unmatched pairs (e.g. one fact per state)
     is reported on stderr and skipped, and the command exits 2 after scoring the others.
     """
-    from cli.progress import RichProgress
-    from engine.scoring.report import run_report
-    from engine.scoring.score import NoSuggestedThreshold, score_run
-    from engine.store import open_db
+    from seorap.cli.progress import RichProgress
+    from seorap.engine.scoring.report import run_report
+    from seorap.engine.scoring.score import NoSuggestedThreshold, score_run
+    from seorap.engine.store import open_db
 
     db = open_db(db_path)
     targets = resolve_runs(db, run_ids) or [r["run_id"] for r in db.query("SELECT run_id FROM runs ORDER BY run_id")]
@@ -70,7 +70,7 @@ def score(db_path, run_ids, judge_mode, threshold, judge_prompt, judge_model, an
     overrides = {"models.judge": judge_model, "models.answerer": answerer_model,
                  "judging.filter_threshold": None if auto else threshold, "judging.prompt": judge_prompt}
     failed = 0
-    from engine.store import writer
+    from seorap.engine.store import writer
 
     with writer(db, "score", targets), RichProgress() as progress:
         for run_id in targets:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from engine.synth import SLOTS, write_corpus
-from engine.validate import summary, validate_files
+from seorap.engine.synth import SLOTS, write_corpus
+from seorap.engine.validate import summary, validate_files
 
 
 @click.command()

@@ -6,9 +6,9 @@ import json
 
 import click
 
-from engine.errors import InputProblems
-from engine.untrusted import visible
-from engine.validate import summary, validate_path
+from seorap.engine.errors import InputProblems
+from seorap.engine.untrusted import visible
+from seorap.engine.validate import summary, validate_path
 
 
 @click.command()

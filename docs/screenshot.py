@@ -14,10 +14,10 @@ import asyncio
 import tempfile
 from pathlib import Path
 
-from engine.corpus import load_corpus
-from engine.runner import run
-from engine.store import open_db
-from tui.factory import bundled_corpus_path, make_app
+from seorap.engine.corpus import load_corpus
+from seorap.engine.runner import run
+from seorap.engine.store import open_db
+from seorap.tui.factory import bundled_corpus_path, make_app
 
 OUT = Path(__file__).resolve().parent / "stepper.svg"
 

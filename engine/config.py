@@ -33,7 +33,7 @@ from typing import Any, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.errors import UsageError
+from seorap.engine.errors import UsageError
 
 DEFAULT_HOST = "http://localhost:11434"
 
@@ -195,7 +195,7 @@ def load_config(path: str | Path | None = None, *, offline: bool = False, **over
     """Defaults (or the offline preset) ← TOML file ← overrides (dotted or ``__`` keys; None skipped)."""
     base = Config.offline() if offline else Config()
     if path is not None:
-        from engine.tomlfile import load_toml, validation_error
+        from seorap.engine.tomlfile import load_toml, validation_error
 
         data, text = load_toml(path)
         try:

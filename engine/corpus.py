@@ -13,12 +13,12 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.errors import CorpusError  # noqa: F401 (re-exported)
-from engine.trajectory import (  # noqa: F401 (re-exported)
+from seorap.engine.errors import CorpusError  # noqa: F401 (re-exported)
+from seorap.engine.trajectory import (  # noqa: F401 (re-exported)
     CATEGORY_NAMES, QA, Action, Arrival, Author, Category, Difficulty, Distractor, DocType, Document,
     SingleQA, State, Trajectory, TrajectoryType, parse_timestamp,
 )
-from engine.validate import corpus_files, validate_files
+from seorap.engine.validate import corpus_files, validate_files
 
 
 @dataclass(frozen=True)

@@ -235,16 +235,16 @@ def plan_run(corpus, systems: list[str], config, db=None, *, variants_dirs=None,
              trajectories: list[str] | None = None, probes: dict[str, Throughput] | None = None,
              hosts: list[str] | int | None = None) -> Plan:
     """Estimate a ``seorap run`` without running it: no model call, nothing written to ``db``."""
-    from engine.memory import get_system
-    from engine.memory.prompts import extraction_messages, synthesis_messages
-    from engine.memory.schemas import Extraction
-    from engine.memory.sentences import split_sentences
-    from engine.models.client import ModelClient, json_schema
-    from engine.runner import make_run_id
-    from engine.store import done_positions
+    from seorap.engine.memory import get_system
+    from seorap.engine.memory.prompts import extraction_messages, synthesis_messages
+    from seorap.engine.memory.schemas import Extraction
+    from seorap.engine.memory.sentences import split_sentences
+    from seorap.engine.models.client import ModelClient, json_schema
+    from seorap.engine.runner import make_run_id
+    from seorap.engine.store import done_positions
 
     if hosts is None:
-        from engine.models.hosts import chat_hosts
+        from seorap.engine.models.hosts import chat_hosts
 
         hosts = chat_hosts(config)
     cal = Calibration(db, probes, hosts)
@@ -321,8 +321,8 @@ def plan_run(corpus, systems: list[str], config, db=None, *, variants_dirs=None,
 def _plan_scoring(plan, corpus, trajs, config, role, add, fact_chars: float, first: bool) -> None:
     """One run's scoring. Naive RAG, full context and no context do not depend on the store: after
     the first run they are served from the call log (``first=False`` leaves them out)."""
-    from engine.scoring import prompts
-    from engine.scoring.extrinsic import CHUNK_CHARS, TOP_K, chunk_documents, questions
+    from seorap.engine.scoring import prompts
+    from seorap.engine.scoring.extrinsic import CHUNK_CHARS, TOP_K, chunk_documents, questions
 
     answerer, judge = config.models.answerer, config.models.judge
     llm_answer, llm_judge = answerer != "extractive", judge != "lexical"
@@ -445,7 +445,7 @@ def probe(backend, models: list[str], *, keep_alive: str | None = "10m") -> dict
     A backend that reports the server's own timings (``ChatReply.prompt_ms`` / ``eval_ms``) gives
     prefill and generation separately; otherwise generation alone over the whole call.
     """
-    from engine.models.base import ChatRequest
+    from seorap.engine.models.base import ChatRequest
 
     out: dict[str, Throughput] = {}
     for model in dict.fromkeys(models):
@@ -493,7 +493,7 @@ PLAN_HEADERS = ("role", "model", "calls", "in log", "prompt tok", "output tok", 
 
 
 def plan_rows(plan: Plan) -> list[tuple[str, ...]]:
-    from engine.accounting import seconds
+    from seorap.engine.accounting import seconds
 
     rows: list[tuple[str, ...]] = []
     for r in plan.roles:
@@ -506,7 +506,7 @@ def plan_rows(plan: Plan) -> list[tuple[str, ...]]:
 
 def plan_lines(plan: Plan) -> list[str]:
     """The plan as plain text lines (the CLI prints a table; tests read these)."""
-    from engine.accounting import seconds
+    from seorap.engine.accounting import seconds
 
     rows = [PLAN_HEADERS, *plan_rows(plan)]
     widths = [max(len(r[i]) for r in rows) for i in range(len(PLAN_HEADERS))]

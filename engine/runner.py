@@ -42,19 +42,19 @@ from typing import TYPE_CHECKING
 
 from sqlite_utils import Database
 
-from engine import accounting
-from engine.config import Config
-from engine.corpus import Corpus, Trajectory
-from engine.errors import NothingToReplay, RunCancelled  # noqa: F401 (RunCancelled re-exported)
-from engine.manifest import ModelInfo, RunManifest, package_versions
-from engine.memory import get_system
-from engine.memory.facts import TrajectoryMemory
-from engine.progress import NullProgress, Progress
-from engine.store import db_file, done_positions, dumps, open_db, translate_sqlite_error, writer
+from seorap.engine import accounting
+from seorap.engine.config import Config
+from seorap.engine.corpus import Corpus, Trajectory
+from seorap.engine.errors import NothingToReplay, RunCancelled  # noqa: F401 (RunCancelled re-exported)
+from seorap.engine.manifest import ModelInfo, RunManifest, package_versions
+from seorap.engine.memory import get_system
+from seorap.engine.memory.facts import TrajectoryMemory
+from seorap.engine.progress import NullProgress, Progress
+from seorap.engine.store import db_file, done_positions, dumps, open_db, translate_sqlite_error, writer
 
 if TYPE_CHECKING:  # the runner imports the model clients only when a run needs them
-    from engine.models.base import Embedder
-    from engine.models.client import ModelClient
+    from seorap.engine.models.base import Embedder
+    from seorap.engine.models.client import ModelClient
 
 STANDIN = "standin"
 WRITE_CONFIG_KEYS = ("seed", "temperature", "num_ctx", "num_predict", "think", "embedder_backend")
@@ -117,7 +117,7 @@ def replay_run(db: Database, run_id: str, corpus: Corpus, *, label: str = "repla
     """Re-enact a recorded run from the call log alone (no model loaded, a miss raises
     :class:`engine.models.base.ReplayMiss`) as the new run ``{run_id}~{label}``: the same system
     and configuration (read from the run's manifest), so facts appear as they were written."""
-    from engine.config import Config
+    from seorap.engine.config import Config
 
     row = db.table("runs").get(run_id)
     manifest = json.loads(row["manifest"])
@@ -149,7 +149,7 @@ def run(corpus: Corpus, systems: list[str], db: Database, config: Config | None 
     otherwise). Raises :class:`engine.models.base.ModelError` before any work when Ollama or a model
     is missing, :class:`RunCancelled` when ``cancel`` was set.
     """
-    from engine.config import load_config
+    from seorap.engine.config import load_config
 
     config = config or load_config(offline=offline)
     progress = progress or NullProgress()
@@ -166,7 +166,7 @@ def run(corpus: Corpus, systems: list[str], db: Database, config: Config | None 
         preflight(config, [r for r in roles if not (r == "embedder" and embedder is not None)],
                   server=backend is None)
     if llm and not replay:
-        from engine.models.hosts import chat_hosts
+        from seorap.engine.models.hosts import chat_hosts
 
         workers *= len(chat_hosts(config))  # concurrency is per host
     client = _client(config, db, offline, replay, backend) if llm else None
@@ -220,7 +220,7 @@ def _write_all(db, corpus, resolved, ids, config, trajs, workers, progress, stop
 def preflight(config: Config, roles=("extractor", "synthesizer", "embedder"), *, server: bool = True) -> None:
     """Raise ModelError (one sentence with the fix) unless every role the run will use is servable:
     see :func:`engine.models.manage.preflight`."""
-    from engine.models.manage import preflight as check
+    from seorap.engine.models.manage import preflight as check
 
     check(config, roles, server=server)
 
@@ -245,10 +245,10 @@ def _client_db(db: Database):
 
 
 def _client(config: Config, db: Database, offline, replay, backend):
-    from engine.models.client import ModelClient
+    from seorap.engine.models.client import ModelClient
 
     if backend is None and offline:
-        from engine.standin import StandinBackend
+        from seorap.engine.standin import StandinBackend
 
         backend = StandinBackend.from_env()
     return ModelClient.from_config(config, _client_db(db), backend=backend, replay=replay)
@@ -256,7 +256,7 @@ def _client(config: Config, db: Database, offline, replay, backend):
 
 def make_write_embedder(config: Config, db: Database, offline: bool):
     """The embedder for the write path: the configured one, wrapped in the vector cache."""
-    from engine.models import embedders
+    from seorap.engine.models import embedders
 
     inner: Embedder
     if offline or config.embedder_backend == "hashing":
@@ -519,7 +519,7 @@ def _pool(fn, items, workers: int, stop: _Stop | None = None) -> None:
 
 def _first_error(failed) -> BaseException:
     """The error that stopped the pool: a real one before the cancellations it caused."""
-    from engine.models.base import CallCancelled
+    from seorap.engine.models.base import CallCancelled
 
     errors = [f.exception() for f in failed]
     real = [e for e in errors if not isinstance(e, (CallCancelled, RunCancelled))]
@@ -533,7 +533,7 @@ def _join_workers(pool: ThreadPoolExecutor, grace_s: float) -> None:
 
 
 def _score(db: Database, run_ids: list[str], config: Config, progress: Progress) -> None:
-    from engine.scoring import score_run
+    from seorap.engine.scoring import score_run
 
     for run_id in run_ids:
         with accounting.phase_timer(db, [run_id], "score"):

@@ -23,9 +23,9 @@ import re
 import threading
 import time
 
-from engine.memory.prompts import read_payload
-from engine.memory.sentences import statements
-from engine.models.base import ChatReply, ChatRequest, ReplyStream
+from seorap.engine.memory.prompts import read_payload
+from seorap.engine.memory.sentences import statements
+from seorap.engine.models.base import ChatReply, ChatRequest, ReplyStream
 
 CHANGE_WORDS = re.compile(r"취소|연기|변경|대신|철회|바뀌|바꾸|전환|중단|폐기")
 

@@ -26,8 +26,8 @@ from urllib.parse import quote
 
 import sqlite_utils
 
-from engine.compact import unzip_function
-from engine.errors import StoreError
+from seorap.engine.compact import unzip_function
+from seorap.engine.errors import StoreError
 
 SCHEMA_VERSION = 3
 """1: the first schema (no application id); 2: stamped with APPLICATION_ID; 3: compact storage
@@ -257,7 +257,7 @@ def _columns(db: sqlite_utils.Database, table: str) -> set[str]:
 def _complete(db: sqlite_utils.Database) -> bool:
     """Every table and column today's code uses is in the file (a column added to the schema
     later reaches files of the same version this way)."""
-    from engine import compact
+    from seorap.engine import compact
 
     kinds = {r[0]: r[1] for r in db.execute("SELECT name, type FROM sqlite_master")}
     if "texts" not in kinds:
@@ -290,8 +290,8 @@ _SQL_TYPES = {str: "TEXT", int: "INTEGER", float: "FLOAT", bytes: "BLOB"}
 
 
 def _all_tables() -> dict[str, dict[str, type]]:
-    from engine.models.calllog import CALL_COLUMNS
-    from engine.scoring.tables import TABLES as SCORING_TABLES
+    from seorap.engine.models.calllog import CALL_COLUMNS
+    from seorap.engine.scoring.tables import TABLES as SCORING_TABLES
 
     out = {name: dict(columns) for name, (columns, _) in TABLES.items()}
     for name, extra in EXTRA_COLUMNS.items():
@@ -321,7 +321,7 @@ COMPACT_TABLES = {"decisions"}
 
 
 def ensure_schema(db: sqlite_utils.Database) -> None:
-    from engine import compact
+    from seorap.engine import compact
 
     db.table("texts").create({"id": int, "hash": int, "text": str}, pk="id",
                              not_null={"hash", "text"}, if_not_exists=True)
@@ -342,9 +342,9 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
     for table, cols in INDEXES:
         if table not in COMPACT_TABLES:
             db.table(table).create_index(cols, if_not_exists=True)
-    from engine.accounting import ensure_tables as ensure_accounting_tables
-    from engine.models.calllog import ensure_calls_table
-    from engine.scoring.tables import ensure_tables
+    from seorap.engine.accounting import ensure_tables as ensure_accounting_tables
+    from seorap.engine.models.calllog import ensure_calls_table
+    from seorap.engine.scoring.tables import ensure_tables
 
     ensure_calls_table(db)
     ensure_tables(db)
@@ -634,7 +634,7 @@ def delete_run(db: sqlite_utils.Database, run_id: str, *, calls: bool = False) -
     """Delete one run's rows in one transaction; returns {table: rows deleted}. A run that another
     process is writing is refused by :func:`writer`, which the caller holds."""
     counts: dict[str, int] = {}
-    from engine.compact import data_table
+    from seorap.engine.compact import data_table
 
     names = set(db.table_names())
     with transaction(db):

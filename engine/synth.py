@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
 
-from engine.corpus import Trajectory, dump_trajectory
-from engine.errors import UsageError
+from seorap.engine.corpus import Trajectory, dump_trajectory
+from seorap.engine.errors import UsageError
 
 # (category, difficulty, trajectory type, number of states) for each of the 12 slots of a block.
 SLOTS: list[tuple[str, str, str, int]] = [

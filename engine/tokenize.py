@@ -21,7 +21,7 @@ import re
 from functools import lru_cache
 from typing import Callable
 
-from engine.errors import UsageError
+from seorap.engine.errors import UsageError
 
 TOKENIZERS = ("bigram", "kiwi")
 

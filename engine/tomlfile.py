@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from pydantic import ValidationError
 
-from engine.errors import ConfigError
+from seorap.engine.errors import ConfigError
 
 MAX_TOML_BYTES = 1024 * 1024
 

@@ -94,7 +94,7 @@ def default_handler(body: dict) -> str:
 
 
 def default_embed(texts: list[str]) -> list[list[float]]:
-    from engine.models.embedders import HashingEmbedder
+    from seorap.engine.models.embedders import HashingEmbedder
 
     return HashingEmbedder(dim=64).embed(texts).tolist()
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from engine.compact import COMPACT, unzip_function
+from seorap.engine.compact import COMPACT, unzip_function
 
 
 def downgrade(path: Path, *, drop: tuple[str, ...] = ()) -> None:

@@ -10,8 +10,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from engine import errors
+from seorap.cli.main import cli
+from seorap.engine import errors
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -4,8 +4,8 @@ import json
 
 from click.testing import CliRunner
 
-from cli.main import cli
-from engine.scoring import lexical
+from seorap.cli.main import cli
+from seorap.engine.scoring import lexical
 
 
 def invoke(*args):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from click.testing import CliRunner
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
-from cli.main import cli
+from seorap.cli.main import cli
 
 
 def invoke(*args):
@@ -43,8 +43,8 @@ def test_resolve_run_by_system_and_prefix(ref):
     import click
     import pytest
 
-    from cli.runref import resolve_run
-    from engine.store import open_db
+    from seorap.cli.runref import resolve_run
+    from seorap.engine.store import open_db
 
     path, ids = ref
     db = open_db(path)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cli.main import cli
+from seorap.cli.main import cli
 
 KO_MINI = Path(__file__).resolve().parents[1] / "fixtures" / "ko-mini"
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cli.main import cli
-from engine.corpus import load_corpus
+from seorap.cli.main import cli
+from seorap.engine.corpus import load_corpus
 
 KO_MINI = Path(__file__).resolve().parents[1] / "fixtures" / "ko-mini"
 RANGES = {"L1": (200, 400), "L2": (400, 800), "L3": (600, 1000)}

@@ -6,14 +6,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-import engine
+from seorap import engine
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def engine_modules() -> list[str]:
     return sorted(
-        m.name for m in pkgutil.walk_packages(engine.__path__, prefix="engine.")
+        m.name for m in pkgutil.walk_packages(engine.__path__, prefix="seorap.engine.")
     )
 
 
@@ -22,7 +22,7 @@ def test_engine_modules_do_not_import_tui_or_heavy_backends():
         "import importlib, sys\n"
         f"mods = {engine_modules()!r}\n"
         "for m in mods: importlib.import_module(m)\n"
-        "bad = [n for n in ('textual', 'tui', 'torch', 'FlagEmbedding', 'transformers') if n in sys.modules]\n"
+        "bad = [n for n in ('textual', 'seorap.tui', 'seorap.cli', 'torch', 'FlagEmbedding', 'transformers') if n in sys.modules]\n"
         "print(','.join(bad))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)

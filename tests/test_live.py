@@ -16,18 +16,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.config import load_config
-from engine.corpus import load_corpus
-from engine.models.base import ModelError
-from engine.runner import run
-from engine.store import open_db
+from seorap.engine.config import load_config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.models.base import ModelError
+from seorap.engine.runner import run
+from seorap.engine.store import open_db
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "ko-mini" / "ko-c5-seminar.json"
 
 
 @pytest.fixture(scope="module")
 def live_config():
-    from engine.models.manage import check_models
+    from seorap.engine.models.manage import check_models
 
     config = load_config(timeout_s=600.0).with_overrides({"embedder_backend": "hashing"})
     try:
@@ -39,7 +39,7 @@ def live_config():
 
 @pytest.mark.live
 def test_live_variant_a_writes_scores_and_rescoring_is_free(live_config, tmp_path):
-    from engine.scoring import score_run
+    from seorap.engine.scoring import score_run
 
     db = open_db(tmp_path / "live.db")
     corpus = load_corpus(CORPUS)
@@ -71,7 +71,7 @@ def bge_m3_path() -> str:
 @pytest.mark.weights
 def test_real_bge_m3_ranks_a_paraphrase_above_an_unrelated_sentence():
     pytest.importorskip("FlagEmbedding", reason="needs FlagEmbedding: pip install -e '.[bge]'")
-    from engine.models.embedders import BGEM3Embedder
+    from seorap.engine.models.embedders import BGEM3Embedder
 
     emb = BGEM3Embedder(bge_m3_path())
     vecs = emb.embed(["11월 세미나는 온라인 웨비나로 바뀌었다", "11월 고객 행사는 온라인으로 진행한다",

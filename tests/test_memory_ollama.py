@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.config import Config
-from engine.corpus import load_corpus
-from engine.memory import get_system
-from engine.memory.schemas import Extraction, SynthesisChoice
-from engine.runner import run
-from engine.standin import StandinBackend, ollama_handler
-from engine.store import open_db
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.memory import get_system
+from seorap.engine.memory.schemas import Extraction, SynthesisChoice
+from seorap.engine.runner import run
+from seorap.engine.standin import StandinBackend, ollama_handler
+from seorap.engine.store import open_db
 
 CORPUS = Path(__file__).parent.parent / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
 

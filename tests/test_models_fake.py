@@ -6,8 +6,8 @@ import httpx
 import ollama
 import pytest
 
-from engine.models.base import ChatRequest
-from engine.models.ollama_chat import OllamaChat, is_transient, translate_error
+from seorap.engine.models.base import ChatRequest
+from seorap.engine.models.ollama_chat import OllamaChat, is_transient, translate_error
 from ollama_fake import closed_port_url, schema_example
 
 

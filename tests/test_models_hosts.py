@@ -8,14 +8,14 @@ import threading
 
 import pytest
 
-from engine.config import Config
-from engine.corpus import load_corpus
-from engine.models.base import ChatRequest, ModelError, ModelMissing, ModelUnavailable
-from engine.models.client import ModelClient
-from engine.models.hosts import HostPool, chat_hosts, check_hosts, make_chat_backend
-from engine.models.ollama_chat import OllamaChat
-from engine.standin import ollama_handler
-from engine.store import open_db
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.models.base import ChatRequest, ModelError, ModelMissing, ModelUnavailable
+from seorap.engine.models.client import ModelClient
+from seorap.engine.models.hosts import HostPool, chat_hosts, check_hosts, make_chat_backend
+from seorap.engine.models.ollama_chat import OllamaChat
+from seorap.engine.standin import ollama_handler
+from seorap.engine.store import open_db
 from ollama_fake import FakeOllama, closed_port_url
 
 MODEL = "qwen3.5:9b"
@@ -47,7 +47,7 @@ def _store(db, run_id) -> list[tuple]:
 
 
 def _run(tmp_path, name, config, trajectories):
-    from engine.runner import run
+    from seorap.engine.runner import run
 
     db = open_db(tmp_path / f"{name}.db")
     (rid,) = run(load_corpus(CORPUS), ["A"], db, config, backend=make_chat_backend(config),
@@ -126,7 +126,7 @@ def test_cache_keys_do_not_depend_on_the_host(two_servers):
 def test_cli_repeated_host_checks_every_host_and_spreads_the_work(tmp_path, two_servers):
     from click.testing import CliRunner
 
-    from cli.main import cli
+    from seorap.cli.main import cli
 
     cfg = tmp_path / "seorap.toml"
     cfg.write_text('embedder_backend = "hashing"\n[models]\nembedder = "hashing"\n', encoding="utf-8")

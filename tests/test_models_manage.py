@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from engine.config import Config
-from engine.models.base import ModelMissing, ModelUnavailable
-from engine.models.manage import check_models, configured_models, model_status, pull_model
+from seorap.cli.main import cli
+from seorap.engine.config import Config
+from seorap.engine.models.base import ModelMissing, ModelUnavailable
+from seorap.engine.models.manage import check_models, configured_models, model_status, pull_model
 from ollama_fake import closed_port_url
 
 

@@ -8,14 +8,14 @@ import json
 import pytest
 from pydantic import BaseModel
 
-from engine.config import Config
-from engine.corpus import load_corpus
-from engine.models.base import ChatRequest, ModelMissing, ModelUnavailable
-from engine.models.client import ModelClient
-from engine.models.hosts import make_chat_backend
-from engine.models.openai_chat import OpenAIChat, request_body
-from engine.standin import ollama_handler
-from engine.store import open_db
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.models.base import ChatRequest, ModelMissing, ModelUnavailable
+from seorap.engine.models.client import ModelClient
+from seorap.engine.models.hosts import make_chat_backend
+from seorap.engine.models.openai_chat import OpenAIChat, request_body
+from seorap.engine.standin import ollama_handler
+from seorap.engine.store import open_db
 from ollama_fake import closed_port_url
 
 MODEL = "qwen3.5:9b"
@@ -130,7 +130,7 @@ def test_config_backend_openai_makes_this_backend(openai_server):
 
 def test_a_run_over_the_openai_backend_writes_the_same_store_as_over_ollama(tmp_path, openai_server,
                                                                           ollama_server):
-    from engine.runner import run
+    from seorap.engine.runner import run
 
     corpus = load_corpus("fixtures/ko-mini")
     one = [corpus.trajectories[0].id]
@@ -174,7 +174,7 @@ def test_a_server_refusing_json_schema_gets_json_object_with_the_schema(openai_s
 
 
 def test_silence_mid_reply_is_a_timeout_not_a_hang(openai_server):
-    from engine.errors import ModelTimeout
+    from seorap.engine.errors import ModelTimeout
 
     openai_server.handler = lambda body: GOOD
     openai_server.chunk_chars = 2
@@ -194,7 +194,7 @@ def test_cancel_closes_the_open_stream(openai_server):
     import threading
     import time
 
-    from engine.models.base import CallCancelled
+    from seorap.engine.models.base import CallCancelled
 
     openai_server.handler = lambda body: "가" * 400
     openai_server.chunk_chars = 1

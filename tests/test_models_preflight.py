@@ -18,11 +18,11 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from engine.config import Config
-from engine.models import manage
-from engine.models.base import ModelError, ModelMissing, ModelUnavailable
-from engine.models.manage import NotOllama, preflight
+from seorap.cli.main import cli
+from seorap.engine.config import Config
+from seorap.engine.models import manage
+from seorap.engine.models.base import ModelError, ModelMissing, ModelUnavailable
+from seorap.engine.models.manage import NotOllama, preflight
 from ollama_fake import closed_port_url
 from test_reliability_support import SEORAP
 
@@ -104,8 +104,8 @@ def test_a_malformed_ollama_host_is_one_sentence_exit_2(host, tmp_path):
 
 
 def test_answerer_and_judge_are_checked_when_scoring_follows(ollama_server, tmp_path):
-    from engine.corpus import load_corpus
-    from engine.runner import run
+    from seorap.engine.corpus import load_corpus
+    from seorap.engine.runner import run
 
     config = Config(host=ollama_server.url, embedder_backend="hashing").with_overrides(
         {"models.judge": "no-such-judge:1b"})
@@ -144,7 +144,7 @@ def test_an_ollama_embedder_must_be_on_the_server(ollama_server):
 
 
 def _db(tmp_path):
-    from engine.store import open_db
+    from seorap.engine.store import open_db
 
     return open_db(tmp_path / "p.db")
 

@@ -10,10 +10,10 @@ import time
 import pytest
 from pydantic import BaseModel
 
-from engine.models.base import CallCancelled, ModelTimeout
-from engine.models.client import TIMEOUT_ATTEMPTS, ModelClient, find_loop
-from engine.models.ollama_chat import OllamaChat
-from engine.store import open_db
+from seorap.engine.models.base import CallCancelled, ModelTimeout
+from seorap.engine.models.client import TIMEOUT_ATTEMPTS, ModelClient, find_loop
+from seorap.engine.models.ollama_chat import OllamaChat
+from seorap.engine.store import open_db
 
 MODEL = "qwen3.5:9b"
 MESSAGES = [{"role": "user", "content": "<document>회의는 3월 5일로 연기되었다.</document>"}]
@@ -165,7 +165,7 @@ def test_cancel_mid_stream_makes_the_server_stop_sending(ollama_server):
 def test_the_configured_client_lets_a_slow_first_token_wait_past_timeout_s(ollama_server):
     """The backend a config builds sets no read timeout of its own: a model still loading (first
     chunk after timeout_s, within first_token_s) is waited for, not cut by the HTTP layer."""
-    from engine.config import Config
+    from seorap.engine.config import Config
 
     ollama_server.handler = lambda body: "ok"
     ollama_server.fail("delay", seconds=0.8)

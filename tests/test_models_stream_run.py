@@ -10,12 +10,12 @@ import time
 
 import pytest
 
-from engine.config import Config
-from engine.corpus import load_corpus
-from engine.models.base import ModelTimeout, ModelUnavailable
-from engine.runner import RunCancelled, run
-from engine.standin import StandinBackend, ollama_handler
-from engine.store import open_db
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.models.base import ModelTimeout, ModelUnavailable
+from seorap.engine.runner import RunCancelled, run
+from seorap.engine.standin import StandinBackend, ollama_handler
+from seorap.engine.store import open_db
 from test_reliability_support import ROOT, fast_retries
 
 
@@ -117,8 +117,8 @@ def cut_extractions(fraction: float):
 
 
 def test_every_extraction_cut_at_60_percent_still_writes_facts(ollama_server, tmp_path):
-    report = pytest.importorskip("engine.scoring.report")
-    from engine.scoring import score_run
+    report = pytest.importorskip("seorap.engine.scoring.report")
+    from seorap.engine.scoring import score_run
 
     ollama_server.handler = cut_extractions(0.6)
     corpus = tiny_corpus(tmp_path / "corpus", chars=400)
@@ -139,7 +139,7 @@ def test_every_extraction_cut_at_60_percent_still_writes_facts(ollama_server, tm
     [run_report] = report.build_report(db, [run_id]).runs
     assert sum(t.partial_write_failures for t in run_report.trajectories) == documents
     assert sum(t.write_failures for t in run_report.trajectories) >= documents
-    from engine.scoring.report_text import summary_lines
+    from seorap.engine.scoring.report_text import summary_lines
 
     assert any(f"({documents} partial: cut extractions" in line for line in summary_lines(run_report))
 
@@ -177,8 +177,8 @@ def test_a_resumed_run_salvages_cut_replies_from_the_call_log(ollama_server, tmp
 def test_limits_are_part_of_the_run_id_and_a_recorded_run_replays_with_its_own(ollama_server, tmp_path):
     """A run recorded with one num_predict for every role (the old default) keeps it in its manifest:
     its replay asks the log for exactly the calls it made, with no server."""
-    from engine.runner import make_run_id, replay_run
-    from engine.memory import get_system
+    from seorap.engine.runner import make_run_id, replay_run
+    from seorap.engine.memory import get_system
 
     ollama_server.handler = ollama_handler(StandinBackend())
     corpus = tiny_corpus(tmp_path / "corpus")

@@ -7,10 +7,10 @@ import json
 
 from pydantic import BaseModel
 
-from engine.models.base import ChatReply
-from engine.models.client import ModelClient, salvage_items
-from engine.models.ollama_chat import OllamaChat
-from engine.memory.schemas import Extraction
+from seorap.engine.models.base import ChatReply
+from seorap.engine.models.client import ModelClient, salvage_items
+from seorap.engine.models.ollama_chat import OllamaChat
+from seorap.engine.memory.schemas import Extraction
 
 MODEL = "qwen3.5:9b"
 MESSAGES = [{"role": "user", "content": "<document>x</document>"}]
@@ -93,7 +93,7 @@ def test_re_ask_room_is_capped_at_num_ctx(ollama_server):
 
 
 def test_per_role_num_predict_reaches_the_server(ollama_server):
-    from engine.config import Config
+    from seorap.engine.config import Config
 
     ollama_server.handler = lambda body: '{"operation": "create", "reason": "r"}'
     client = ModelClient.from_config(Config(host=ollama_server.url))

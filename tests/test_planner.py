@@ -9,15 +9,15 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from engine import planner
-from engine.config import Config
-from engine.corpus import load_corpus
-from engine.memory import get_system
-from engine.memory.prompts import extraction_messages
-from engine.models.base import ChatReply, ChatRequest
-from engine.standin import StandinBackend
-from engine.store import open_db
+from seorap.cli.main import cli
+from seorap.engine import planner
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.memory import get_system
+from seorap.engine.memory.prompts import extraction_messages
+from seorap.engine.models.base import ChatReply, ChatRequest
+from seorap.engine.standin import StandinBackend
+from seorap.engine.store import open_db
 
 CORPUS = "fixtures/ko-mini"
 
@@ -134,7 +134,7 @@ def test_overlap_is_busy_time_over_wall_span():
 
 def test_plan_eta_within_a_factor_of_two_of_a_paced_run(tmp_path):
     """Calibrate on one run (trajectory 1), plan another (trajectory 2), run it, compare."""
-    from engine.runner import run
+    from seorap.engine.runner import run
 
     corpus = load_corpus(CORPUS)
     config = Config.offline(models={"extractor": "paced:1b", "synthesizer": "paced:1b",

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.config import Config
-from engine.corpus import load_corpus
-from engine.runner import run
-from engine.standin import StandinBackend, ollama_handler
-from engine.store import open_db
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.runner import run
+from seorap.engine.standin import StandinBackend, ollama_handler
+from seorap.engine.store import open_db
 from test_reliability_support import copy_corpus, document_counts_match, fast_retries, orphan_rows
 
 SEED = 20261101
@@ -91,8 +91,8 @@ def test_no_observation_is_silently_dropped(faulty):
 
 
 def test_report_counts_the_write_failures(faulty):
-    report = pytest.importorskip("engine.scoring.report")
-    from engine.scoring import score_run
+    report = pytest.importorskip("seorap.engine.scoring.report")
+    from seorap.engine.scoring import score_run
 
     server, _, db, run_id, config = faulty
     before = len(server.requests)

@@ -19,11 +19,11 @@ import threading
 
 import pytest
 
-from engine.config import load_config
-from engine.corpus import load_corpus
-from engine.runner import run
-from engine.standin import StandinBackend, ollama_handler
-from engine.store import open_db
+from seorap.engine.config import load_config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.runner import run
+from seorap.engine.standin import StandinBackend, ollama_handler
+from seorap.engine.store import open_db
 from test_reliability_support import (SEORAP, CountingHandler, call_keys, copy_corpus, integrity,
                                       live_toml, orphan_rows, seorap, store_of)
 

@@ -15,11 +15,11 @@ import threading
 
 import pytest
 
-from engine.config import load_config
-from engine.corpus import load_corpus
-from engine.runner import run
-from engine.standin import StandinBackend, ollama_handler
-from engine.store import open_db
+from seorap.engine.config import load_config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.runner import run
+from seorap.engine.standin import StandinBackend, ollama_handler
+from seorap.engine.store import open_db
 from test_reliability_support import (CountingHandler, call_keys, copy_corpus, integrity, live_toml,
                                       orphan_rows, seorap, store_of)
 
@@ -108,7 +108,7 @@ class DroppingBackend:
     def chat(self, request):
         import httpx
 
-        from engine.models.base import ChatReply
+        from seorap.engine.models.base import ChatReply
 
         self.calls += 1
         if self.calls <= self.drops:
@@ -119,8 +119,8 @@ class DroppingBackend:
 def test_a_connection_reset_is_retried_then_one_clear_sentence():
     """Found by the test above: a reset mid-request escaped as a raw httpx.ReadError (traceback,
     exit code 1) instead of ModelUnavailable (exit code 2, one sentence)."""
-    from engine.models.base import ModelUnavailable
-    from engine.models.client import ModelClient
+    from seorap.engine.models.base import ModelUnavailable
+    from seorap.engine.models.client import ModelClient
 
     messages = [{"role": "user", "content": "안녕"}]
     once = DroppingBackend(drops=1)

@@ -37,7 +37,7 @@ def live_toml(tmp_path: Path) -> Path:
 @contextlib.contextmanager
 def fast_retries(backoff_s: float = 0.005):
     """The runner builds its ModelClient itself; shorten the transient-retry backoff in tests."""
-    from engine.models.client import ModelClient
+    from seorap.engine.models.client import ModelClient
 
     original = ModelClient.from_config.__func__
 

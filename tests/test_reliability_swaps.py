@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from engine.config import Config
-from engine.corpus import load_corpus
-from engine.runner import run
-from engine.standin import StandinBackend, ollama_handler
-from engine.store import open_db
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.runner import run
+from seorap.engine.standin import StandinBackend, ollama_handler
+from seorap.engine.store import open_db
 from test_reliability_support import copy_corpus
 
 X, Y = "qwen3.5:9b", "qwen3.8:27b"  # both known to tests/ollama_fake.py

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from engine.tokenize import bigram_tokens, bigrams, get_tokenizer, tokenize_many, words
+from seorap.engine.tokenize import bigram_tokens, bigrams, get_tokenizer, tokenize_many, words
 
 
 def test_bigrams_of_a_korean_word():
@@ -76,13 +76,13 @@ def test_memoised_tokens_are_fresh_lists():
 
 
 def test_bigram_set():
-    from engine.tokenize import bigram_set
+    from seorap.engine.tokenize import bigram_set
 
     assert bigram_set("가람 가람 상사") == frozenset({"가람", "상사"})
 
 
 def test_long_texts_are_tokenized_the_same_without_memo():
-    from engine.tokenize import MEMO_MAX_CHARS, bigram_set
+    from seorap.engine.tokenize import MEMO_MAX_CHARS, bigram_set
 
     long_text = "가람상사 데이터베이스 " * (MEMO_MAX_CHARS // 5)
     assert len(long_text) > MEMO_MAX_CHARS

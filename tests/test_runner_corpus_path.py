@@ -5,8 +5,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cli.main import cli
-from engine.store import open_db
+from seorap.cli.main import cli
+from seorap.engine.store import open_db
 
 KO_MINI = Path(__file__).resolve().parents[1] / "fixtures" / "ko-mini"
 

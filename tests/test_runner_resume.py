@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.config import Config
-from engine.corpus import load_corpus
-from engine.progress import RecordingProgress
-from engine.runner import RunCancelled, run
-from engine.store import active_facts_at, open_db
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.progress import RecordingProgress
+from seorap.engine.runner import RunCancelled, run
+from seorap.engine.store import active_facts_at, open_db
 
 ROOT = Path(__file__).parent.parent
 SEORAP = str(Path(sys.executable).parent / "seorap")

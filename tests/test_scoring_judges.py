@@ -3,14 +3,14 @@
 import json
 import random
 
-from engine.corpus import load_corpus
-from engine.models.base import ChatReply
-from engine.models.client import ModelClient
-from engine.scoring import lexical
-from engine.scoring.answerers import NO_ANSWER, ExtractiveAnswerer, LLMAnswerer
-from engine.scoring.audit import KINDS, drop_one, paraphrase, reliability, run_audit, shift_dates
-from engine.scoring.judges import LexicalJudge, LLMJudge
-from engine.store import open_db
+from seorap.engine.corpus import load_corpus
+from seorap.engine.models.base import ChatReply
+from seorap.engine.models.client import ModelClient
+from seorap.engine.scoring import lexical
+from seorap.engine.scoring.answerers import NO_ANSWER, ExtractiveAnswerer, LLMAnswerer
+from seorap.engine.scoring.audit import KINDS, drop_one, paraphrase, reliability, run_audit, shift_dates
+from seorap.engine.scoring.judges import LexicalJudge, LLMJudge
+from seorap.engine.store import open_db
 
 J = LexicalJudge()
 
@@ -130,7 +130,7 @@ def test_audit_samples_per_kind_for_model_judges():
 
 
 def test_reliability_limits_are_exact():
-    from engine.scoring.audit import AuditFigures
+    from seorap.engine.scoring.audit import AuditFigures
 
     assert reliability(None, partial_share=1.0).reasons == [
         "the judge gave PARTIAL to 100% of the answers (limit 80%)"]
@@ -146,7 +146,7 @@ def test_reliability_limits_are_exact():
 # ---- the verdict parser: nothing but the exact word is a pass --------------------------------------
 
 def test_parse_label_never_reads_a_negated_or_longer_word_as_a_pass():
-    from engine.scoring.verdict import parse_label
+    from seorap.engine.scoring.verdict import parse_label
 
     assert parse_label("YES") == "YES" and parse_label(' "yes". ') == "YES"
     assert parse_label("**Partial**") == "PARTIAL" and parse_label("no") == "NO"
@@ -157,7 +157,7 @@ def test_parse_label_never_reads_a_negated_or_longer_word_as_a_pass():
 
 
 def test_parse_free_text_takes_one_verdict_line_only():
-    from engine.scoring.verdict import parse_free_text
+    from seorap.engine.scoring.verdict import parse_free_text
 
     assert parse_free_text("NO") == ("NO", "")
     assert parse_free_text("판정: PARTIAL\n이유: 값 하나가 빠졌다") == ("PARTIAL", "이유: 값 하나가 빠졌다")

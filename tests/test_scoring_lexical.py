@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from engine.scoring import lexical
-from engine.scoring.judges import LexicalJudge
+from seorap.engine.scoring import lexical
+from seorap.engine.scoring.judges import LexicalJudge
 
 J = LexicalJudge()
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from engine.memory.sentences import split_sentences
-from engine.scoring import lexical, metrics as m
-from engine.scoring.verdict import label_of, tally
+from seorap.engine.memory.sentences import split_sentences
+from seorap.engine.scoring import lexical, metrics as m
+from seorap.engine.scoring.verdict import label_of, tally
 
 
 def test_coverage_and_fact_accuracy_eq1_eq2():

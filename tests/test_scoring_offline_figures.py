@@ -4,11 +4,11 @@ import json
 
 import pytest
 
-from engine.config import Config
-from engine.corpus import load_corpus
-from engine.runner import run
-from engine.scoring.score import append_only, score_run
-from engine.store import open_db
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.runner import run
+from seorap.engine.scoring.score import append_only, score_run
+from seorap.engine.store import open_db
 
 CORPUS = "fixtures/ko-mini"
 SYSTEMS = ["oracle", "oracle-stale", "oracle-merged", "raw", "C"]
@@ -65,8 +65,8 @@ def test_fact_shape_tells_merged_blobs_from_single_facts(cards):
 
 
 def test_report_carries_cis_ranges_fact_shape_and_udr_na(cards):
-    from engine.scoring.report import build_report
-    from engine.scoring.report_text import summary_lines, to_csv, to_markdown
+    from seorap.engine.scoring.report import build_report
+    from seorap.engine.scoring.report_text import summary_lines, to_csv, to_markdown
 
     db, ids, _ = cards
     report = build_report(db, [ids["oracle"], ids["raw"]], resamples=200)

@@ -2,7 +2,7 @@
 
 from types import SimpleNamespace
 
-from engine.scoring.answerers import (NO_ANSWER, ExtractiveAnswerer, ReaderAnswerer, make_answerer)
+from seorap.engine.scoring.answerers import (NO_ANSWER, ExtractiveAnswerer, ReaderAnswerer, make_answerer)
 
 STALE = "하반기 백엔드 개발자 채용은 3명"
 CURRENT = "하반기 백엔드 개발자 채용은 2명"

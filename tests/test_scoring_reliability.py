@@ -4,13 +4,13 @@ import json
 
 import pytest
 
-from engine.config import Config
-from engine.corpus import load_corpus
-from engine.runner import run
-from engine.scoring import diagnosis as d
-from engine.scoring import score as score_mod
-from engine.scoring.verdict import Verdict
-from engine.store import open_db
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.runner import run
+from seorap.engine.scoring import diagnosis as d
+from seorap.engine.scoring import score as score_mod
+from seorap.engine.scoring.verdict import Verdict
+from seorap.engine.store import open_db
 
 
 def test_limits_are_strict_and_exact():
@@ -77,8 +77,8 @@ def test_a_saturated_run_gets_no_quadrant_only_the_warning(saturated):
 
 
 def test_the_report_withholds_quadrants_mad_and_divrate(saturated):
-    from engine.scoring.report import build_report
-    from engine.scoring.report_text import summary_lines, to_markdown
+    from seorap.engine.scoring.report import build_report
+    from seorap.engine.scoring.report_text import summary_lines, to_markdown
 
     db, rid, _ = saturated
     [run_report] = build_report(db, [rid], resamples=50).runs

@@ -4,13 +4,13 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
-from engine.config import Config
-from engine.corpus import load_corpus
-from engine.runner import run
-from cli.report_table import DROP_ORDER, TABLE_COLUMNS, pack, render_table
-from engine.scoring.report import Report, build_report
-from engine.scoring.report_text import to_csv, to_markdown
-from engine.store import open_db
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.runner import run
+from seorap.cli.report_table import DROP_ORDER, TABLE_COLUMNS, pack, render_table
+from seorap.engine.scoring.report import Report, build_report
+from seorap.engine.scoring.report_text import to_csv, to_markdown
+from seorap.engine.store import open_db
 
 CORPUS = "fixtures/ko-mini"
 SYSTEMS = ["oracle", "oracle-stale"]
@@ -109,7 +109,7 @@ def test_markdown_and_csv_keep_full_names(scored):
 
 
 def test_cli_table_uses_columns_env(scored):
-    from cli.main import cli
+    from seorap.cli.main import cli
 
     path, report = scored
     result = CliRunner(env={"COLUMNS": "100"}).invoke(cli, ["report", "--db", str(path), "--format", "table"])

@@ -8,19 +8,19 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from engine.config import Config
-from engine.corpus import load_corpus
-from engine.runner import run
-from engine.scoring import lexical, rulers
-from engine.scoring.intrinsic import ClaimJudging
-from engine.scoring.judges import LexicalJudge
-from engine.scoring.report import _group, build_report, run_report, seed_figures
-from engine.scoring.report_text import to_markdown
-from engine.scoring.schema import Baselines, ExtrinsicFigures, IntrinsicFigures, TrajectoryReport
-from engine.scoring.score import score_run, scoring_name
-from engine.scoring.tables import ensure_tables
-from engine.store import open_db
+from seorap.cli.main import cli
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.runner import run
+from seorap.engine.scoring import lexical, rulers
+from seorap.engine.scoring.intrinsic import ClaimJudging
+from seorap.engine.scoring.judges import LexicalJudge
+from seorap.engine.scoring.report import _group, build_report, run_report, seed_figures
+from seorap.engine.scoring.report_text import to_markdown
+from seorap.engine.scoring.schema import Baselines, ExtrinsicFigures, IntrinsicFigures, TrajectoryReport
+from seorap.engine.scoring.score import score_run, scoring_name
+from seorap.engine.scoring.tables import ensure_tables
+from seorap.engine.store import open_db
 
 CORPUS = "fixtures/ko-mini"
 TRAJ = ["ko-c5-garam-db", "ko-c5-seminar"]
@@ -295,8 +295,8 @@ def test_group_cis_in_the_report(setups):
 
 
 def test_audit_shows_the_lenient_lexical_ruler_bend():
-    from engine.scoring.answerers import ExtractiveAnswerer
-    from engine.scoring.audit import run_audit
+    from seorap.engine.scoring.answerers import ExtractiveAnswerer
+    from seorap.engine.scoring.audit import run_audit
 
     corpus = load_corpus(CORPUS)
     strict = run_audit(corpus, LexicalJudge(), ExtractiveAnswerer(), seed=0).by_kind

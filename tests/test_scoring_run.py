@@ -5,14 +5,14 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from engine.config import Config
-from engine.corpus import load_corpus
-from engine.runner import run
-from engine.scoring import overrides
-from engine.scoring.report import build_report
-from engine.scoring.report_text import to_csv, to_markdown
-from engine.scoring.score import score_run
-from engine.store import open_db
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.runner import run
+from seorap.engine.scoring import overrides
+from seorap.engine.scoring.report import build_report
+from seorap.engine.scoring.report_text import to_csv, to_markdown
+from seorap.engine.scoring.score import score_run
+from seorap.engine.store import open_db
 
 CORPUS = "fixtures/ko-mini"
 SYSTEMS = ["oracle", "oracle-stale", "oracle-merged"]
@@ -96,7 +96,7 @@ def test_overrides_reported_beside_raw(scored):
 
 
 def test_cli_score_report_and_audit(scored, tmp_path):
-    from cli.main import cli
+    from seorap.cli.main import cli
 
     path, _, ids, _, _ = scored
     runner = CliRunner()
@@ -135,15 +135,15 @@ def test_live_path_both_cards_and_rescoring_is_free(ollama_server, tmp_path):
 
 
 def test_verdicts_record_the_judge_rules_version(scored):
-    from engine.scoring import lexical
+    from seorap.engine.scoring import lexical
 
     _, db, _, _, _ = scored
     assert {r["rules"] for r in db.query("SELECT DISTINCT rules FROM verdicts")} == {lexical.RULES_VERSION}
 
 
 def test_every_report_carries_the_judge_audit(scored):
-    from engine.scoring.audit import KINDS
-    from engine.scoring.report_text import to_markdown as md
+    from seorap.engine.scoring.audit import KINDS
+    from seorap.engine.scoring.report_text import to_markdown as md
 
     _, db, ids, runs, report = scored
     for system, r in runs.items():

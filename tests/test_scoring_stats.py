@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from engine.scoring import stats
+from seorap.engine.scoring import stats
 
 I = [1.0, 0.5, 0.25, 0.75]
 E = [0.5, 0.5, 0.75, 0.0]
@@ -150,7 +150,7 @@ def test_ci_for_every_agreement_figure():
 
 
 def test_the_one_formatter_never_prints_negative_zero():
-    from engine.fmt import figure
+    from seorap.engine.fmt import figure
 
     assert figure(-0.001) == "0.00" and figure(-0.0) == "0.00" and figure(-0.2) == "-0.20"
     assert figure(-0.0004, digits=3) == "0.000" and figure(None, "n/a") == "n/a"

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from engine import compact
-from engine.config import Config
-from engine.corpus import load_corpus
-from engine.models import calllog
-from engine.models.base import ChatReply, ChatRequest
-from engine.runner import replay_run, run
-from engine.standin import StandinBackend, ollama_handler
-from engine.store import SCHEMA_VERSION, facts_at, open_db
+from seorap.engine import compact
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.models import calllog
+from seorap.engine.models.base import ChatReply, ChatRequest
+from seorap.engine.runner import replay_run, run
+from seorap.engine.standin import StandinBackend, ollama_handler
+from seorap.engine.store import SCHEMA_VERSION, facts_at, open_db
 from store_support import downgrade
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -124,7 +124,7 @@ def test_one_text_from_two_connections_and_a_hash_collision(tmp_path):
     import threading
     import time
 
-    from engine.store import transaction
+    from seorap.engine.store import transaction
 
     path = tmp_path / "t.db"
     a, b = open_db(path), open_db(path)

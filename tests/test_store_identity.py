@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.store import APPLICATION_ID, SCHEMA_VERSION, StoreError, open_db
+from seorap.engine.store import APPLICATION_ID, SCHEMA_VERSION, StoreError, open_db
 
 ROOT = Path(__file__).resolve().parents[1]
 FILE = ROOT / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
@@ -39,9 +39,9 @@ def last_line(stderr: str) -> str:
 @pytest.fixture(scope="module")
 def scored_db(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("identity") / "runs.db"
-    from engine.config import load_config
-    from engine.corpus import load_corpus
-    from engine.runner import run
+    from seorap.engine.config import load_config
+    from seorap.engine.corpus import load_corpus
+    from seorap.engine.runner import run
 
     db = open_db(path)
     run(load_corpus(FILE), ["oracle"], db, load_config(offline=True), offline=True)

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.config import Config
-from engine.corpus import load_corpus
-from engine.errors import StoreError
-from engine.models.base import ReplayMiss
-from engine.runner import run
-from engine.store import LEASE_SECONDS, open_db, run_statuses, writer
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.errors import StoreError
+from seorap.engine.models.base import ReplayMiss
+from seorap.engine.runner import run
+from seorap.engine.store import LEASE_SECONDS, open_db, run_statuses, writer
 
 ROOT = Path(__file__).resolve().parents[1]
 FILE = ROOT / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"

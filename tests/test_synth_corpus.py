@@ -5,10 +5,10 @@ from collections import Counter
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from engine.corpus import load_corpus
-from engine.synth import SLOTS, generate, topic_marker, trajectory, write_corpus
-from engine.validate import check_trajectory, summary, validate_path
+from seorap.cli.main import cli
+from seorap.engine.corpus import load_corpus
+from seorap.engine.synth import SLOTS, generate, topic_marker, trajectory, write_corpus
+from seorap.engine.validate import check_trajectory, summary, validate_path
 
 
 def test_same_seed_gives_identical_files(tmp_path):

@@ -19,11 +19,11 @@ from textual.widgets import DataTable
 
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
-from tui.factory import make_app
-from tui.widgets import fast_table, one_frame
-from tui.widgets.claims_table import ClaimsTable
-from tui.widgets.store_table import StoreTable
-from tui.widgets.timeline import Timeline
+from seorap.tui.factory import make_app
+from seorap.tui.widgets import fast_table, one_frame
+from seorap.tui.widgets.claims_table import ClaimsTable
+from seorap.tui.widgets.store_table import StoreTable
+from seorap.tui.widgets.timeline import Timeline
 
 ROOT = Path(__file__).resolve().parents[1]
 

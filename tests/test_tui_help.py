@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from tui.app import VIEWS, SeorapApp
-from tui.screens.help import GLOBAL
+from seorap.tui.app import VIEWS, SeorapApp
+from seorap.tui.screens.help import GLOBAL
 
-SCREENS = [v[2] for v in VIEWS.values()] + ["tui.screens.side_by_side:SideBySideScreen",
-                                             "tui.screens.fact_history:FactHistoryScreen"]
+SCREENS = [v[2] for v in VIEWS.values()] + ["seorap.tui.screens.side_by_side:SideBySideScreen",
+                                             "seorap.tui.screens.fact_history:FactHistoryScreen"]
 SHOWN = {"left": "←", "right": "→", "up": "↑", "down": "↓", "home": "Home", "end": "End",
          "escape": "Esc", "enter": "Enter", "tab": "Tab", "slash": "/", "question_mark": "?",
          "left_square_bracket": "[", "right_square_bracket": "]", "f1": "F1"}

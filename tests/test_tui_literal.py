@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from test_tui_support import hostile_corpus, reference_db
 
-from tui.factory import make_app
-from tui.text import literal, visible
-from tui.widgets.claims_table import ClaimsTable
-from tui.widgets.store_table import StoreTable
+from seorap.tui.factory import make_app
+from seorap.tui.text import literal, visible
+from seorap.tui.widgets.claims_table import ClaimsTable
+from seorap.tui.widgets.store_table import StoreTable
 
 
 def test_visible_escapes_control_characters():
@@ -37,8 +37,8 @@ async def test_markup_and_escapes_in_a_document_are_shown_literally(tmp_path):
 
 
 def test_claim_spans_are_styled_without_parsing_markup_or_escapes():
-    from engine.views import DocLine, claim_spans
-    from tui.widgets.document import CLAIM_STYLE, render_line
+    from seorap.engine.views import DocLine, claim_spans
+    from seorap.tui.widgets.document import CLAIM_STYLE, render_line
 
     raw = "[b]용량[/b] \x1b[31m 가람상사 운영 DB 용량은 3TB"
     line = DocLine(raw, "c", claim_spans(raw, ["가람상사 운영 DB 용량 3TB"]))

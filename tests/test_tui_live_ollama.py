@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
-from engine.config import Config
-from engine.standin import StandinBackend, ollama_handler
-from engine.store import open_db
+from seorap.engine.config import Config
+from seorap.engine.standin import StandinBackend, ollama_handler
+from seorap.engine.store import open_db
 from ollama_fake import closed_port_url
-from tui.factory import make_app
-from tui.ollama_probe import probe
-from tui.widgets.store_table import StoreTable
+from seorap.tui.factory import make_app
+from seorap.tui.ollama_probe import probe
+from seorap.tui.widgets.store_table import StoreTable
 
 SIZE = (160, 45)
 GARAM = "ko-c5-garam-db"
@@ -100,7 +100,7 @@ async def test_live_a_from_the_live_view_writes_facts_the_stepper_shows(ref, oll
 async def test_fresh_demo_runs_reference_systems_and_keeps_the_banner_in_view(tmp_path):
     """A first `seorap demo`: empty database → reference systems run in the live view → the runs
     view opens with the banner visible on screen (not scrolled away above the table)."""
-    from tui.factory import bundled_corpus_path
+    from seorap.tui.factory import bundled_corpus_path
 
     path = tmp_path / "demo.db"
     host = closed_port_url()

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
-from engine.views import Candidate, Operation, StoreFact
-from tui.factory import make_app
-from tui.screens.stepper import StepperScreen
-from tui.widgets.operations import render_operation
-from tui.widgets.store_table import StoreTable, changed_first
+from seorap.engine.views import Candidate, Operation, StoreFact
+from seorap.tui.factory import make_app
+from seorap.tui.screens.stepper import StepperScreen
+from seorap.tui.widgets.operations import render_operation
+from seorap.tui.widgets.store_table import StoreTable, changed_first
 
 GARAM = "ko-c5-garam-db"
 

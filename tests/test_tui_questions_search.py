@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
-from engine import views
-from engine.store import open_db
-from tui.factory import make_app
+from seorap.engine import views
+from seorap.engine.store import open_db
+from seorap.tui.factory import make_app
 
 SIZE = (180, 50)
 GARAM = "ko-c5-garam-db"

@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
 
-from engine.config import Config
-from engine.corpus import load_corpus
-from engine.runner import run
-from engine.standin import StandinBackend, ollama_handler
-from engine.store import facts_at, open_db
-from tui.factory import make_app
-from tui.widgets.store_table import StoreTable
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.runner import run
+from seorap.engine.standin import StandinBackend, ollama_handler
+from seorap.engine.store import facts_at, open_db
+from seorap.tui.factory import make_app
+from seorap.tui.widgets.store_table import StoreTable
 
 SIZE = (160, 45)
 GARAM = "ko-c5-garam-db"

@@ -6,10 +6,10 @@ import re
 
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
-from engine import views
-from engine.scoring.schema import Interval
-from engine.store import open_db
-from tui.screens.scores import _value_ci, agreement_text
+from seorap.engine import views
+from seorap.engine.scoring.schema import Interval
+from seorap.engine.store import open_db
+from seorap.tui.screens.scores import _value_ci, agreement_text
 
 
 def test_mad_line_prints_the_value_once_with_its_ci(ref):
@@ -35,7 +35,7 @@ def test_value_ci_formats():
 
 
 async def test_bars_have_gaps_and_group_labels(ref):
-    from tui.factory import make_app
+    from seorap.tui.factory import make_app
 
     path, ids = ref
     app = make_app(path, run_id=ids["oracle-merged"])

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
-from tui.factory import make_app
+from seorap.tui.factory import make_app
 
 SIZE = (160, 45)
 GARAM = "ko-c5-garam-db"

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
-from engine import views
-from engine.corpus import load_corpus
-from engine.memory.reference import successor_of
-from engine.store import open_db
-from tui.factory import make_app
-from tui.screens.fact_history import FactHistoryScreen
-from tui.text import shared_start, without_start, word_diff
-from tui.widgets.claims_table import ClaimsTable
-from tui.widgets.detail import DetailPane
-from tui.widgets.operations import OperationLog
-from tui.widgets.store_table import StoreTable
+from seorap.engine import views
+from seorap.engine.corpus import load_corpus
+from seorap.engine.memory.reference import successor_of
+from seorap.engine.store import open_db
+from seorap.tui.factory import make_app
+from seorap.tui.screens.fact_history import FactHistoryScreen
+from seorap.tui.text import shared_start, without_start, word_diff
+from seorap.tui.widgets.claims_table import ClaimsTable
+from seorap.tui.widgets.detail import DetailPane
+from seorap.tui.widgets.operations import OperationLog
+from seorap.tui.widgets.store_table import StoreTable
 
 from test_tui_support import CORPUS
 
@@ -166,8 +166,8 @@ async def test_q_quits_but_is_typed_inside_a_search(ref):
 
 
 async def test_a_long_operation_log_shows_25_then_all_on_a(tmp_path):
-    from tui.widgets.operations import SHOWN_OPERATIONS, render_operations
-    from engine.views import Operation, StepView
+    from seorap.tui.widgets.operations import SHOWN_OPERATIONS, render_operations
+    from seorap.engine.views import Operation, StepView
 
     ops = [Operation(f"o{n}", f"관찰 {n}", "status", [], "create", "create", "off", "", f"r/t/f{n:04d}",
                      "", f"관찰 {n}") for n in range(40)]
@@ -180,7 +180,7 @@ async def test_a_long_operation_log_shows_25_then_all_on_a(tmp_path):
 
 
 def test_score_cards_read_the_figures_stored_at_score_time(ref):
-    from engine.scoring.overrides import add_override
+    from seorap.engine.scoring.overrides import add_override
 
     path, ids = ref
     db = open_db(path)
@@ -196,8 +196,8 @@ def test_score_cards_read_the_figures_stored_at_score_time(ref):
 
 
 def test_stand_in_runs_are_labelled(tmp_path):
-    from engine.store import open_db as open_
-    from engine.store import dumps
+    from seorap.engine.store import open_db as open_
+    from seorap.engine.store import dumps
 
     db = open_(tmp_path / "s.db")
     for run_id, system, backend in (("A-x", "A", "standin"), ("B-x", "B", "standin"),

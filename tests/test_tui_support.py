@@ -9,8 +9,8 @@ import pytest
 import shutil
 from pathlib import Path
 
-from engine.corpus import load_corpus
-from engine.store import open_db
+from seorap.engine.corpus import load_corpus
+from seorap.engine.store import open_db
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "fixtures" / "ko-mini"
@@ -21,8 +21,8 @@ HOSTILE = "[bold]x[/bold] [link=https://e.x]y[/link] \x1b[31mred \x07bell"
 def reference_db(path: Path, systems=SYSTEMS, corpus_path: Path = CORPUS,
                  trajectories: list[str] | None = None):
     """Run the reference systems offline into ``path``; returns (db, corpus, {system: run_id})."""
-    from engine.config import load_config
-    from engine.runner import run
+    from seorap.engine.config import load_config
+    from seorap.engine.runner import run
 
     corpus = load_corpus(corpus_path)
     db = open_db(path)

@@ -7,14 +7,14 @@ import time
 
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
-from engine import views
-from engine.corpus import load_corpus
-from engine.scoring import lexical
-from engine.store import facts_at, open_db
+from seorap.engine import views
+from seorap.engine.corpus import load_corpus
+from seorap.engine.scoring import lexical
+from seorap.engine.store import facts_at, open_db
 from test_tui_support import CORPUS
-from tui.factory import make_app
-from tui.widgets.document import DocumentPane
-from tui.widgets.operations import OperationLog
+from seorap.tui.factory import make_app
+from seorap.tui.widgets.document import DocumentPane
+from seorap.tui.widgets.operations import OperationLog
 
 SIZE = (160, 45)
 GARAM = "ko-c5-garam-db"
@@ -134,7 +134,7 @@ async def test_score_cards_show_rulers_seeds_group_cis_and_moved_verdicts(ref):
 
 
 def test_moved_text_lists_each_moved_verdict():
-    from tui.screens.scores import moved_text
+    from seorap.tui.screens.scores import moved_text
 
     diff = views.RulerDiff("full", "filter", {"credited": 1, "penalised": 1, "unchanged": 3},
                            [views.MovedVerdict("credited", "t1", "s0/c1", "[b]claim one[/b]", "NO", "YES"),

@@ -2,8 +2,8 @@
 
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
-from tui.context import Selection
-from tui.factory import make_app
+from seorap.tui.context import Selection
+from seorap.tui.factory import make_app
 
 
 def test_step_trajectory_wraps_and_resets_the_position():

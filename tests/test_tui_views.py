@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
-from tui.factory import make_app
-from tui.screens.live import LiveScreen
+from seorap.tui.factory import make_app
+from seorap.tui.screens.live import LiveScreen
 
 SIZE = (180, 50)
 GARAM = "ko-c5-garam-db"
@@ -98,7 +98,7 @@ async def test_command_palette_opens_a_view(ref):
 
 
 async def test_demo_side_by_side_shows_both_cases_in_two_panels(ref):
-    from engine import views
+    from seorap.engine import views
 
     path, ids = ref
     app = make_app(path)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from seorap.cli.main import cli
 
 MINIMAL = {
     "id": "t-min",

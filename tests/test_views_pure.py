@@ -1,7 +1,7 @@
-"""engine.views pure helpers: quadrant, filters, sorting, docClaim highlighting."""
+"""seorap.engine.views pure helpers: quadrant, filters, sorting, docClaim highlighting."""
 
-from engine import views
-from engine.views import TrajectoryRow
+from seorap.engine import views
+from seorap.engine.views import TrajectoryRow
 
 
 def row(tid, cat="C1", diff="L1", intr=None, extr=None, system="oracle"):
@@ -36,7 +36,7 @@ def test_short_id_and_snapshots():
 
 
 def test_delta_is_intrinsic_minus_extrinsic_like_the_report():
-    from engine.scoring.stats import signed_mean
+    from seorap.engine.scoring.stats import signed_mean
 
     r = row("a", intr=0.9, extr=0.3)
     assert r.delta == 0.9 - 0.3

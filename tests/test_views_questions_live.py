@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from test_tui_support import reference_db
 
-from engine import views
-from tui.factory import make_app
+from seorap.engine import views
+from seorap.tui.factory import make_app
 
 GARAM = "ko-c5-garam-db"
 
 
 def unscored(tmp_path):
-    from engine.config import load_config
-    from engine.runner import run
+    from seorap.engine.config import load_config
+    from seorap.engine.runner import run
 
     db, corpus, _ = reference_db(tmp_path / "seed.db", systems=["oracle"], trajectories=[GARAM])
     [run_id] = run(corpus, ["oracle-stale"], db, load_config(offline=True), offline=True,

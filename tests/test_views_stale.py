@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
-from engine import views
-from engine.corpus import load_corpus
-from engine.scoring import intrinsic
-from engine.store import last_position_of_state, open_db
+from seorap.engine import views
+from seorap.engine.corpus import load_corpus
+from seorap.engine.scoring import intrinsic
+from seorap.engine.store import last_position_of_state, open_db
 from test_tui_support import CORPUS
 
 

@@ -8,12 +8,12 @@ from textual.app import App
 from textual.binding import Binding
 from textual.worker import Worker, WorkerState
 
-from tui.commands import SeorapCommands
-from tui.context import AppContext
-from tui.messages import OpenFact, OpenTrajectory, RunsChanged
-from tui.modes import VIEWS, screen_class
-from engine import views
-from tui import overrides
+from seorap.tui.commands import SeorapCommands
+from seorap.tui.context import AppContext
+from seorap.tui.messages import OpenFact, OpenTrajectory, RunsChanged
+from seorap.tui.modes import VIEWS, screen_class
+from seorap.engine import views
+from seorap.tui import overrides
 
 
 def _lazy(name: str):
@@ -61,20 +61,20 @@ class SeorapApp(App):
 
         for _, _, target in VIEWS.values():
             importlib.import_module(target.split(":")[0])
-        for module in ("tui.screens.side_by_side", "tui.screens.fact_history", "tui.screens.help",
-                       "engine.scoring.report", "engine.scoring.figures"):
+        for module in ("seorap.tui.screens.side_by_side", "seorap.tui.screens.fact_history", "seorap.tui.screens.help",
+                       "seorap.engine.scoring.report", "seorap.engine.scoring.figures"):
             importlib.import_module(module)
 
     def live_config(self):
         """The Config live runs use (ctx.live_config, else load_config())."""
         if self.ctx.live_config is None:
-            from engine.config import load_config
+            from seorap.engine.config import load_config
             self.ctx.live_config = load_config()
         return self.ctx.live_config
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="probe", description="ollama probe")
     def probe_ollama(self):
-        from tui.ollama_probe import probe
+        from seorap.tui.ollama_probe import probe
         return probe(self.live_config())
 
     @on(Worker.StateChanged)
@@ -106,7 +106,7 @@ class SeorapApp(App):
             self.switch_mode("runs")
 
     def action_help(self) -> None:
-        from tui.screens.help import HelpScreen
+        from seorap.tui.screens.help import HelpScreen
 
         if isinstance(self.screen, HelpScreen):
             return
@@ -124,7 +124,7 @@ class SeorapApp(App):
 
     @on(OpenFact)
     def open_fact(self, message: OpenFact) -> None:
-        from tui.screens.fact_history import FactHistoryScreen
+        from seorap.tui.screens.fact_history import FactHistoryScreen
 
         self.push_screen(FactHistoryScreen(message.run_id, message.fact_id))
 

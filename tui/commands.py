@@ -7,9 +7,9 @@ from typing import Callable
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from tui.messages import OpenTrajectory
-from tui.modes import VIEWS
-from tui.text import visible
+from seorap.tui.messages import OpenTrajectory
+from seorap.tui.modes import VIEWS
+from seorap.tui.text import visible
 
 
 class SeorapCommands(Provider):

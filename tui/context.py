@@ -10,7 +10,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from engine.corpus import Corpus
+from seorap.engine.corpus import Corpus
 
 
 @dataclass
@@ -46,7 +46,7 @@ class AppContext:
     """Check Ollama after the first paint (`seorap demo`): reachable → run variant A live;
     not → a banner saying so."""
     live_config: object | None = None
-    """engine.config.Config for live runs (key a, the demo's autostart); None: load_config()
+    """seorap.engine.config.Config for live runs (key a, the demo's autostart); None: load_config()
     (OLLAMA_HOST and the configured models)."""
     live_autostart: list[str] = field(default_factory=list)
     """Systems the live view starts on Ollama as soon as it is free (set by the probe)."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.corpus import Corpus, load_corpus
-from engine.store import open_db, runs
-from tui.context import AppContext, Selection
+from seorap.engine.corpus import Corpus, load_corpus
+from seorap.engine.store import open_db, runs
+from seorap.tui.context import AppContext, Selection
 
 BUNDLED_CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "ko-mini"
 
@@ -34,7 +34,7 @@ def make_app(db_path: str | Path | None, run_id: str | None = None,
     ``autorun`` (system names) it opens the live view and runs them offline first. With
     ``probe_ollama`` it checks Ollama after the first paint and, when reachable, runs variant A
     live (``live_config``: the Config for live runs, default load_config())."""
-    from tui.app import SeorapApp
+    from seorap.tui.app import SeorapApp
 
     db = db if db is not None else open_db(db_path)
     if corpus is None:

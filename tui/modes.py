@@ -6,13 +6,13 @@ from __future__ import annotations
 import importlib
 
 VIEWS = {
-    "runs": ("1", "Runs and trajectories", "tui.screens.runs:RunsScreen"),
-    "stepper": ("2", "Trajectory stepper", "tui.screens.stepper:StepperScreen"),
-    "questions": ("3", "Questions and retrieval", "tui.screens.questions:QuestionsScreen"),
-    "scores": ("4", "Score cards", "tui.screens.scores:ScoresScreen"),
-    "compare": ("5", "Compare two runs", "tui.screens.compare:CompareScreen"),
-    "live": ("6", "Live run", "tui.screens.live:LiveScreen"),
-    "demo": ("7", "Demo tour", "tui.screens.demo:DemoScreen"),
+    "runs": ("1", "Runs and trajectories", "seorap.tui.screens.runs:RunsScreen"),
+    "stepper": ("2", "Trajectory stepper", "seorap.tui.screens.stepper:StepperScreen"),
+    "questions": ("3", "Questions and retrieval", "seorap.tui.screens.questions:QuestionsScreen"),
+    "scores": ("4", "Score cards", "seorap.tui.screens.scores:ScoresScreen"),
+    "compare": ("5", "Compare two runs", "seorap.tui.screens.compare:CompareScreen"),
+    "live": ("6", "Live run", "seorap.tui.screens.live:LiveScreen"),
+    "demo": ("7", "Demo tour", "seorap.tui.screens.demo:DemoScreen"),
 }
 """name -> (key, title, "module:Screen"); screens are imported when first shown (first paint)."""
 

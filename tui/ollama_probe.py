@@ -28,8 +28,8 @@ def offline_banner(host: str, reason: str = "") -> str:
 
 def probe(config, timeout_s: float = PROBE_TIMEOUT_S) -> OllamaProbe:
     """Check the server and the write-path models with a short timeout; never raises."""
-    from engine.errors import ModelError, ModelMissing, UsageError
-    from engine.models.manage import check_models
+    from seorap.engine.errors import ModelError, ModelMissing, UsageError
+    from seorap.engine.models.manage import check_models
 
     quick = config.with_overrides(timeout_s=timeout_s)
     try:

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import getpass
 
-from engine.errors import UsageError
-from tui.screens.prompt import PromptModal
+from seorap.engine.errors import UsageError
+from seorap.tui.screens.prompt import PromptModal
 
 LABELS = ("YES", "PARTIAL", "NO")
 
 
 def store(db, verdict_id: str, label: str, reason: str) -> str | None:
     """Store one override; returns an error sentence, or None on success."""
-    from engine.scoring.overrides import add_override
+    from seorap.engine.scoring.overrides import add_override
 
     try:
         add_override(db, verdict_id, label, reason, who=getpass.getuser())

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from engine.untrusted import visible
+from seorap.engine.untrusted import visible
 
 __all__ = ["visible", "literal", "one_line"]
 

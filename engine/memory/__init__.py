@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.config import Config
-from engine.errors import UnknownSystem  # noqa: F401 (re-exported)
-from engine.memory.reference import REFERENCE_SYSTEMS
+from seorap.engine.config import Config
+from seorap.engine.errors import UnknownSystem  # noqa: F401 (re-exported)
+from seorap.engine.memory.reference import REFERENCE_SYSTEMS
 
 
 def list_systems(variants_dirs: list[str | Path] | None = None) -> list[str]:
-    from engine.memory.variants import load_variants
+    from seorap.engine.memory.variants import load_variants
 
     return list(REFERENCE_SYSTEMS) + sorted(load_variants(variants_dirs))
 
@@ -26,7 +26,7 @@ def get_system(name: str, config: Config | None = None, variants_dirs: list[str 
     """The system called ``name`` (a reference system or a variant, with optional overrides)."""
     if name in REFERENCE_SYSTEMS:
         return REFERENCE_SYSTEMS[name]
-    from engine.memory.llm import LLMSystem
-    from engine.memory.variants import resolve_variant
+    from seorap.engine.memory.llm import LLMSystem
+    from seorap.engine.memory.variants import resolve_variant
 
     return LLMSystem(resolve_variant(name, list(variants_dirs or [])))

@@ -18,9 +18,9 @@ from datetime import datetime, timezone
 import numpy as np
 from sqlite_utils import Database
 
-from engine import compact
-from engine.corpus import Arrival
-from engine.store import dumps, loads, transaction
+from seorap.engine import compact
+from seorap.engine.corpus import Arrival
+from seorap.engine.store import dumps, loads, transaction
 
 
 @dataclass

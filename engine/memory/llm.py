@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.corpus import Arrival, Trajectory
-from engine.memory import policy
-from engine.memory.facts import DocumentWrite, Fact, Observation, TrajectoryMemory
-from engine.memory.prompts import extraction_messages, synthesis_messages
-from engine.memory.schemas import Extraction, SynthesisChoice
-from engine.memory.variants import Variant
+from seorap.engine.corpus import Arrival, Trajectory
+from seorap.engine.memory import policy
+from seorap.engine.memory.facts import DocumentWrite, Fact, Observation, TrajectoryMemory
+from seorap.engine.memory.prompts import extraction_messages, synthesis_messages
+from seorap.engine.memory.schemas import Extraction, SynthesisChoice
+from seorap.engine.memory.variants import Variant
 
 
 @dataclass

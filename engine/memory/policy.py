@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from engine.corpus import parse_timestamp
-from engine.errors import UsageError
+from seorap.engine.corpus import parse_timestamp
+from seorap.engine.errors import UsageError
 
 CHANGING = ("update", "supersede")
 

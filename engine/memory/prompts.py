@@ -12,7 +12,7 @@ import math
 import re
 from json.encoder import encode_basestring as _json_str
 
-from engine.corpus import Arrival
+from seorap.engine.corpus import Arrival
 
 PAYLOAD_OPEN, PAYLOAD_CLOSE = "<payload>", "</payload>"
 DOC_OPEN, DOC_CLOSE = "<document>", "</document>"

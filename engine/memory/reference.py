@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.corpus import Trajectory
-from engine.memory.facts import DocumentWrite, Fact, Observation
-from engine.memory.sentences import split_sentences
+from seorap.engine.corpus import Trajectory
+from seorap.engine.memory.facts import DocumentWrite, Fact, Observation
+from seorap.engine.memory.sentences import split_sentences
 
 RAW_CONFIDENCE = 0.5
 

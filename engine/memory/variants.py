@@ -14,9 +14,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.errors import ConfigError
+from seorap.engine.errors import ConfigError
 
-from engine.errors import UnknownSystem, UsageError
+from seorap.engine.errors import UnknownSystem, UsageError
 
 ENGINE = Path(__file__).resolve().parent.parent
 BUNDLED_DIR = ENGINE / "variants"
@@ -83,7 +83,7 @@ class Variant(BaseModel):
 
 def load_variant(path: str | Path) -> Variant:
     """One variant file; ConfigError located as FILE:LINE: key: message."""
-    from engine.tomlfile import load_toml, validation_error
+    from seorap.engine.tomlfile import load_toml, validation_error
 
     path = Path(path)
     data, text = load_toml(path)
@@ -127,7 +127,7 @@ def parse_overrides(text: str) -> dict[str, str]:
 
 def resolve_variant(name: str, dirs: list[str | Path] | None = None) -> Variant:
     """``A`` or ``A:guard=merge,confidence=authors``; raises UnknownSystem for unknown names."""
-    from engine.memory.reference import REFERENCE_SYSTEMS
+    from seorap.engine.memory.reference import REFERENCE_SYSTEMS
 
     base, _, overrides = name.partition(":")
     broken: dict[str, ConfigError] = {}

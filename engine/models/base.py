@@ -17,7 +17,7 @@ from typing import Iterator, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
-from engine.errors import (ModelError, ModelMissing, ModelTimeout,  # noqa: F401 (re-exported)
+from seorap.engine.errors import (ModelError, ModelMissing, ModelTimeout,  # noqa: F401 (re-exported)
                            ModelUnavailable, ReplayMiss)
 
 ROLES = ("extractor", "synthesizer", "answerer", "judge", "embedder")

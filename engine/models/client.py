@@ -53,12 +53,12 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import from_json
 from sqlite_utils import Database
 
-from engine import accounting
-from engine.config import Config
-from engine.models import calllog
-from engine.models.base import (CallCancelled, ChatBackend, ChatReply, ChatRequest, ModelError,
+from seorap.engine import accounting
+from seorap.engine.config import Config
+from seorap.engine.models import calllog
+from seorap.engine.models.base import (CallCancelled, ChatBackend, ChatReply, ChatRequest, ModelError,
                                 ModelTimeout, ReplayMiss, ReplyStream, open_stream)
-from engine.models.ollama_chat import is_transient, translate_error
+from seorap.engine.models.ollama_chat import is_transient, translate_error
 
 T = TypeVar("T", bound=BaseModel)
 log = logging.getLogger(__name__)
@@ -178,7 +178,7 @@ class ModelClient:
         """A client for a :class:`engine.config.Config`; the backend defaults to the config's
         (:func:`engine.models.hosts.make_chat_backend`: Ollama at host, several hosts, or openai)."""
         if backend is None and not replay:
-            from engine.models.hosts import make_chat_backend
+            from seorap.engine.models.hosts import make_chat_backend
 
             backend = make_chat_backend(config)
         limits = config.num_predict

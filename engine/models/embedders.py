@@ -20,8 +20,8 @@ from typing import Sequence
 import numpy as np
 from sqlite_utils import Database
 
-from engine.config import Config
-from engine.models.base import Embedder, ModelError
+from seorap.engine.config import Config
+from seorap.engine.models.base import Embedder, ModelError
 
 
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:
@@ -102,7 +102,7 @@ class OllamaEmbedder:
 
     def __init__(self, host: str | None = None, model: str = "bge-m3", *, timeout_s: float = 120.0,
                  batch_size: int = 64, keep_alive: str | None = "10m"):
-        from engine.models.ollama_chat import make_client
+        from seorap.engine.models.ollama_chat import make_client
 
         self.client = make_client(host, timeout_s)
         self.host = str(self.client._client.base_url).rstrip("/")
@@ -128,7 +128,7 @@ class OllamaEmbedder:
         return matrix
 
     def _embed_batch(self, batch: list[str]) -> np.ndarray:
-        from engine.models.ollama_chat import translate_error
+        from seorap.engine.models.ollama_chat import translate_error
 
         try:
             response = self.client.embed(model=self.model, input=batch, keep_alive=self.keep_alive)

@@ -21,8 +21,8 @@ from typing import Any, Iterator
 
 import httpx
 
-from engine.errors import ModelError, ModelMissing, ModelUnavailable
-from engine.models.base import ChatReply, ChatRequest
+from seorap.engine.errors import ModelError, ModelMissing, ModelUnavailable
+from seorap.engine.models.base import ChatReply, ChatRequest
 
 DOWN_ERRORS = (ConnectionError, httpx.ConnectError, httpx.ConnectTimeout)
 """Failures that mean the host is gone (before any reply piece): try another host."""
@@ -127,13 +127,13 @@ class HostPool:
         return {}
 
     def translate_error(self, exc: BaseException, host: str | None, model: str) -> ModelError | None:
-        from engine.models import ollama_chat
+        from seorap.engine.models import ollama_chat
 
         fn = getattr(self.backends[0], "translate_error", None) or ollama_chat.translate_error
         return fn(exc, host, model)
 
     def is_transient(self, exc: BaseException) -> bool:
-        from engine.models import ollama_chat
+        from seorap.engine.models import ollama_chat
 
         fn = getattr(self.backends[0], "is_transient", None) or ollama_chat.is_transient
         return fn(exc)
@@ -152,7 +152,7 @@ class PoolStream:
         self._lock = threading.Lock()
 
     def __iter__(self) -> Iterator[str]:
-        from engine.models.base import open_stream
+        from seorap.engine.models.base import open_stream
 
         tried: set[int] = set()
         while not self._closed.is_set():
@@ -214,12 +214,12 @@ def make_chat_backend(config, *, timeout_s: float | None = None):
     timeout = timeout_s
     backends: list[Any]
     if getattr(config, "backend", "ollama") == "openai":
-        from engine.models.openai_chat import OpenAIChat
+        from seorap.engine.models.openai_chat import OpenAIChat
 
         urls = [u for u in (getattr(config, "hosts", None) or []) if u] or [config.base_url or config.host]
         backends = [OpenAIChat(u, api_key_env=config.api_key_env, timeout_s=timeout) for u in urls]
     else:
-        from engine.models.ollama_chat import OllamaChat
+        from seorap.engine.models.ollama_chat import OllamaChat
 
         backends = [OllamaChat(h, timeout) for h in chat_hosts(config)]
     if len(backends) == 1:
@@ -257,7 +257,7 @@ def preflight_hosts(config, models: list[str]) -> None:
         try:
             installed[b.host] = b.installed()
         except Exception as exc:  # noqa: BLE001 - translated to one sentence
-            from engine.models import ollama_chat
+            from seorap.engine.models import ollama_chat
 
             translate = getattr(b, "translate_error", None) or ollama_chat.translate_error
             raise (translate(exc, b.host, models[0] if models else "") or exc) from exc

@@ -17,10 +17,10 @@ from typing import Callable, Iterable
 
 import httpx
 
-from engine.config import Config
-from engine.errors import BadHost, NotOllama  # noqa: F401 (NotOllama re-exported)
-from engine.models.base import ROLES, ModelError, ModelMissing
-from engine.models.ollama_chat import (OllamaChat, make_client, missing_message, translate_error)
+from seorap.engine.config import Config
+from seorap.engine.errors import BadHost, NotOllama  # noqa: F401 (NotOllama re-exported)
+from seorap.engine.models.base import ROLES, ModelError, ModelMissing
+from seorap.engine.models.ollama_chat import (OllamaChat, make_client, missing_message, translate_error)
 
 PREFLIGHT_CONNECT_S = 1.5
 """Connecting for the preflight: a refused connection fails at once, a black hole within this."""
@@ -74,7 +74,7 @@ def installed_models(config: Config, chat: OllamaChat | None = None) -> dict[str
     try:
         response = client._client.get("/api/tags")
     except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
-        from engine.models.ollama_chat import bad_host_message
+        from seorap.engine.models.ollama_chat import bad_host_message
 
         raise BadHost(bad_host_message(config.host, exc)) from exc
     except Exception as exc:  # noqa: BLE001 - connection refused, timeouts, resets
@@ -115,7 +115,7 @@ def check_models(config: Config, roles: Iterable[str] = ROLES) -> list[ModelStat
     Ollama model the given roles need."""
     roles = list(roles)
     hosted: list[ModelStatus] = []
-    from engine.models.hosts import multi_or_openai, preflight_hosts
+    from seorap.engine.models.hosts import multi_or_openai, preflight_hosts
 
     if multi_or_openai(config):  # several chat servers, or an OpenAI-compatible one: each checked
         chat = [r for r in roles if r != "embedder"]
@@ -149,7 +149,7 @@ def check_embedder(config: Config) -> None:
     """The configured embedder backend can be built here (no model is loaded)."""
     backend = config.embedder_backend
     if backend == "bge-m3":
-        from engine.models.embedders import BGE_INSTALL_HINT
+        from seorap.engine.models.embedders import BGE_INSTALL_HINT
 
         if importlib.util.find_spec("FlagEmbedding") is None:
             raise ModelError(BGE_INSTALL_HINT)

@@ -43,10 +43,10 @@ except ValueError:  # ollama builds a default client from OLLAMA_HOST on import:
         if _host is not None:
             os.environ["OLLAMA_HOST"] = _host
 
-from engine.errors import BadHost
-from engine.models.base import (ChatReply, ChatRequest, ModelError, ModelMissing,
+from seorap.engine.errors import BadHost
+from seorap.engine.models.base import (ChatReply, ChatRequest, ModelError, ModelMissing,
                                 ModelUnavailable)
-from engine.models.closing import ClosableStream
+from seorap.engine.models.closing import ClosableStream
 
 CONNECT_TIMEOUT_S = 10.0
 """Connecting to the server (a refused connection fails at once; this bounds a black hole)."""
@@ -158,7 +158,7 @@ class OllamaChat:
 
     def chat(self, request: ChatRequest) -> ChatReply:
         """The whole reply (no client-side waits): for tools and tests."""
-        from engine.models.base import collect
+        from seorap.engine.models.base import collect
 
         return collect(self.stream(request))
 

@@ -31,9 +31,9 @@ from typing import Iterator
 
 import httpx
 
-from engine.errors import ModelError, ModelMissing, ModelUnavailable
-from engine.models.base import ChatReply, ChatRequest
-from engine.models.closing import ClosableStream
+from seorap.engine.errors import ModelError, ModelMissing, ModelUnavailable
+from seorap.engine.models.base import ChatReply, ChatRequest
+from seorap.engine.models.closing import ClosableStream
 
 CONNECT_TIMEOUT_S = 10.0
 NAME = "openai"

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
-from engine.config import Config
+from seorap.engine.config import Config
 
 
 def score_run(db: Database, run_id, config: Config, **kwargs):
     """Score one run in the store; see :func:`engine.scoring.score.score_run`."""
-    from engine.scoring.score import score_run as _score_run
+    from seorap.engine.scoring.score import score_run as _score_run
 
     return _score_run(db, run_id, config, **kwargs)

@@ -21,9 +21,9 @@ import math
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
-from engine.config import Config
-from engine.memory.sentences import split_sentences
-from engine.scoring import lexical, prompts
+from seorap.engine.config import Config
+from seorap.engine.memory.sentences import split_sentences
+from seorap.engine.scoring import lexical, prompts
 
 NO_ANSWER = "정보 없음"
 MAX_ITEMS = 5

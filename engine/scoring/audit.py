@@ -41,8 +41,8 @@ from datetime import date, timedelta
 from pydantic import BaseModel, Field
 from sqlite_utils import Database
 
-from engine.corpus import Corpus, Trajectory
-from engine.scoring.verdict import tally
+from seorap.engine.corpus import Corpus, Trajectory
+from seorap.engine.scoring.verdict import tally
 
 WRONG_KINDS = ("hedged", "multi-value", "stale-firm", "retracted", "wrong-date", "vague", "context-free")
 PARTIAL_KINDS = ("missing-one",)
@@ -117,7 +117,7 @@ def closest_stale(expected: str, question: str, trajectory: Trajectory) -> str |
     """The superseded claim that shares most with the item (character bigrams of question +
     expected); None when the trajectory has none, when it shares less than ``SAME_SLOT`` (another
     slot), or when it states the item anyway."""
-    from engine.scoring import lexical
+    from seorap.engine.scoring import lexical
 
     best = max(((lexical.recall(c, f"{question} {expected}"), c) for c in _stale(trajectory)), default=None)
     if best is None or best[0] < SAME_SLOT or lexical.holds(expected, best[1]):
@@ -129,7 +129,7 @@ def drop_one(expected: str) -> str | None:
     """The expected statement with one element missing: its last clause dropped, or, in a single
     clause holding two or more values, its last value that is stated only once removed. None when
     it has one element."""
-    from engine.scoring import lexical
+    from seorap.engine.scoring import lexical
 
     clauses = [c for c in _CLAUSE.split(expected) if c.strip()]
     if len(clauses) >= 2:
@@ -329,8 +329,8 @@ def run_audit(corpus: Corpus, judge, answerer, *, seed: int = 0, sample: int | N
 def save_audit(db: Database, result: AuditResult, audit_id: str, *, scoring: str | None = None) -> None:
     """Store the audit's verdicts (run_id = ``audit_id``, kind = ``audit:<kind>``, scoring = the
     scoring setup it audits, or the judge's name for a stand-alone audit)."""
-    from engine import compact
-    from engine.scoring.tables import ensure_tables, now, row_id
+    from seorap.engine import compact
+    from seorap.engine.scoring.tables import ensure_tables, now, row_id
 
     scoring = scoring or result.judge
     ensure_tables(db)

@@ -12,10 +12,10 @@ import json
 
 from typing import Iterable, Mapping
 
-from engine.fmt import figure
-from engine.scoring import lexical
-from engine.scoring.extrinsic import TOP_K
-from engine.scoring.stats import above
+from seorap.engine.fmt import figure
+from seorap.engine.scoring import lexical
+from seorap.engine.scoring.extrinsic import TOP_K
+from seorap.engine.scoring.stats import above
 
 MAX_ITEMS = 3
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from engine.corpus import Trajectory
-from engine.memory.sentences import split_sentences
-from engine.retrieval import HybridIndex
-from engine.scoring import lexical
+from seorap.engine.corpus import Trajectory
+from seorap.engine.memory.sentences import split_sentences
+from seorap.engine.retrieval import HybridIndex
+from seorap.engine.scoring import lexical
 
 DEPTHS = (1, 3, 5, 10)
 TOP_K = 5
@@ -127,8 +127,8 @@ class Asker:
 
 def card(verdicts: list[dict]) -> dict:
     """Extrinsic figures from the answer verdict rows of one trajectory."""
-    from engine.scoring import metrics
-    from engine.scoring.stats import mean
+    from seorap.engine.scoring import metrics
+    from seorap.engine.scoring.stats import mean
 
     def scores(kind, source, k=None):
         return [v["score"] for v in verdicts

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from sqlite_utils import Database
 
-from engine.corpus import Trajectory
-from engine.memory.sentences import split_sentences
-from engine.scoring import lexical, metrics, stats
-from engine.scoring.judges import Judge
-from engine.store import active_facts_at, facts_at, last_position_of_state
+from seorap.engine.corpus import Trajectory
+from seorap.engine.memory.sentences import split_sentences
+from seorap.engine.scoring import lexical, metrics, stats
+from seorap.engine.scoring.judges import Judge
+from seorap.engine.store import active_facts_at, facts_at, last_position_of_state
 
 
 @dataclass

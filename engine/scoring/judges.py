@@ -18,10 +18,10 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from engine.config import Config
-from engine.errors import UsageError
-from engine.scoring import lexical, prompts
-from engine.scoring.verdict import JudgeReply, Verdict, parse_free_text
+from seorap.engine.config import Config
+from seorap.engine.errors import UsageError
+from seorap.engine.scoring import lexical, prompts
+from seorap.engine.scoring.verdict import JudgeReply, Verdict, parse_free_text
 
 
 class Judge(Protocol):

@@ -30,7 +30,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import lru_cache
 
-from engine.tokenize import bigram_set as _memo_bigram_set
+from seorap.engine.tokenize import bigram_set as _memo_bigram_set
 
 RULES_VERSION = "lexical-2"
 """Bumped whenever a rule changes: a re-score under new rules is visible as such."""

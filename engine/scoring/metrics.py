@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence
 
-from engine.scoring.stats import PASS_THRESHOLD, at_least, mean
+from seorap.engine.scoring.stats import PASS_THRESHOLD, at_least, mean
 
 UPDATE_ACTIONS = ("update", "supersede")
 OPERATION_PRECEDENCE = ("supersede", "update", "create", "reinforce")

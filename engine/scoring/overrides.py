@@ -13,12 +13,12 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from engine.scoring import metrics
-from engine.scoring.extrinsic import TOP_K
-from engine.scoring.stats import mean
-from engine.scoring.tables import drop_figures, ensure_tables, now
-from engine.scoring.verdict import SCORES
-from engine.errors import UsageError
+from seorap.engine.scoring import metrics
+from seorap.engine.scoring.extrinsic import TOP_K
+from seorap.engine.scoring.stats import mean
+from seorap.engine.scoring.tables import drop_figures, ensure_tables, now
+from seorap.engine.scoring.verdict import SCORES
+from seorap.engine.errors import UsageError
 
 LABELS = ("YES", "PARTIAL", "NO")
 
@@ -52,7 +52,7 @@ def find_verdict(db: Database, run_id: str, kind: str, trajectory_id: str, item:
     ``setup``) or question (``item`` = ``compound/0``, ``single/1`` or the question text, answer
     ``source`` at depth ``k``; k is ignored for the baselines), in ``scoring`` (default: the run's
     latest). ValueError with the candidates when nothing or more than one row matches."""
-    from engine.scoring.rulers import latest_scoring
+    from seorap.engine.scoring.rulers import latest_scoring
 
     ensure_tables(db)
     scoring = scoring or latest_scoring(db, run_id)
@@ -86,7 +86,7 @@ def find_verdict(db: Database, run_id: str, kind: str, trajectory_id: str, item:
 
 def load_file(db: Database, path: str | Path) -> int:
     """Apply overrides from a JSON file: [{"verdict_id", "label", "reason", "who"?}, ...]."""
-    from engine.errors import InputProblems
+    from seorap.engine.errors import InputProblems
 
     try:
         with open(path, "rb") as fh:

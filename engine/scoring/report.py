@@ -13,19 +13,19 @@ from itertools import combinations
 
 from sqlite_utils import Database
 
-from engine import accounting
-from engine.scoring import audit
-from engine.scoring import overrides as ov
-from engine.scoring import stats
-from engine.scoring.rulers import full_vs_filter
-from engine.scoring.extrinsic import TOP_K
-from engine.scoring.schema import (Accounting, Aggregate, Baselines, BenefitTax, Calls, Comparison,
+from seorap.engine import accounting
+from seorap.engine.scoring import audit
+from seorap.engine.scoring import overrides as ov
+from seorap.engine.scoring import stats
+from seorap.engine.scoring.rulers import full_vs_filter
+from seorap.engine.scoring.extrinsic import TOP_K
+from seorap.engine.scoring.schema import (Accounting, Aggregate, Baselines, BenefitTax, Calls, Comparison,
                                    ExtrinsicFigures, FactShape, GroupFigures, IntrinsicFigures, Interval,
                                    OverrideFigures, Report, RulerFigures, RunReport, SeedFigures,
                                    SimilarityFigures, TrajectoryReport)
-from engine.scoring.similarity import DEFAULT_THRESHOLD
-from engine.scoring.tables import ensure_tables, now, scorings
-from engine.scoring.verdict import tally
+from seorap.engine.scoring.similarity import DEFAULT_THRESHOLD
+from seorap.engine.scoring.tables import ensure_tables, now, scorings
+from seorap.engine.scoring.verdict import tally
 
 
 def build_report(db: Database, run_ids: list[str] | None = None, *, scoring: str | None = None,
@@ -129,7 +129,7 @@ def _group(ts: list[TrajectoryReport], unreliable: bool = False, **boot) -> Grou
 
 
 def _op_hits(card: dict) -> list[float]:
-    from engine.scoring import metrics
+    from seorap.engine.scoring import metrics
 
     return [1.0 if metrics.op_correct(a, o) else 0.0 for a, o in _state_ops(card)]
 
@@ -163,7 +163,7 @@ def aggregate(ts: list[TrajectoryReport], cards: dict, verdicts: list[dict], *,
     e = [t.extrinsic.compound for t in ts]
     memory = tally(v["label"] for v in verdicts if v["source"] == "memory" and v["k"] == TOP_K)
     states = [(a, o) for c in cards.values() for a, o in _state_ops(c)]
-    from engine.scoring import metrics
+    from seorap.engine.scoring import metrics
 
     exp, eff = [a for a, _ in states], [o for _, o in states]
     withheld = unreliable is not None

@@ -6,13 +6,13 @@ from __future__ import annotations
 import csv
 import io
 
-from engine import accounting
-from engine.fmt import cell as fmt
-from engine.scoring import audit
-from engine.scoring import similarity as sim
-from engine.scoring.diagnosis import UNRELIABLE
-from engine.scoring.report import COLUMNS, rows
-from engine.scoring.schema import Interval, Report, RunReport
+from seorap.engine import accounting
+from seorap.engine.fmt import cell as fmt
+from seorap.engine.scoring import audit
+from seorap.engine.scoring import similarity as sim
+from seorap.engine.scoring.diagnosis import UNRELIABLE
+from seorap.engine.scoring.report import COLUMNS, rows
+from seorap.engine.scoring.schema import Interval, Report, RunReport
 
 
 def to_json(report: Report) -> str:

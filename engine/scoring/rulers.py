@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
-from engine.errors import UsageError
+from seorap.engine.errors import UsageError
 
 CLAIM_MODES = ("full", "filter")
 CLASSES = ("credited", "penalised", "unparseable", "unchanged")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from engine.scoring.audit import AuditFigures, Reliability
+from seorap.engine.scoring.audit import AuditFigures, Reliability
 
 REPORT_VERSION = 5
 """2: adds rulers, rulers_spread, aggregate.seeds, group CIs and overrides.by_trajectory (all additive).

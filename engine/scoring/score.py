@@ -20,16 +20,16 @@ from typing import Sequence
 
 from sqlite_utils import Database
 
-from engine import compact
-from engine.config import Config
-from engine.corpus import Corpus, Trajectory, load_corpus
-from engine.errors import NoSuggestedThreshold, UsageError
-from engine.progress import NullProgress, Progress
-from engine.scoring import diagnosis, extrinsic, figures, intrinsic, metrics, similarity
-from engine.scoring import audit as audit_mod
-from engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS, make_answerer
-from engine.scoring.judges import LexicalJudge, make_judge
-from engine.scoring.tables import ensure_tables, now, row_id
+from seorap.engine import compact
+from seorap.engine.config import Config
+from seorap.engine.corpus import Corpus, Trajectory, load_corpus
+from seorap.engine.errors import NoSuggestedThreshold, UsageError
+from seorap.engine.progress import NullProgress, Progress
+from seorap.engine.scoring import diagnosis, extrinsic, figures, intrinsic, metrics, similarity
+from seorap.engine.scoring import audit as audit_mod
+from seorap.engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS, make_answerer
+from seorap.engine.scoring.judges import LexicalJudge, make_judge
+from seorap.engine.scoring.tables import ensure_tables, now, row_id
 
 JUDGE_MODES = ("full", "filter")
 DEFAULT_THRESHOLD = similarity.DEFAULT_THRESHOLD
@@ -177,13 +177,13 @@ def _modes(judge_mode, threshold: float) -> list[intrinsic.ClaimJudging]:
 def _client(config: Config, db: Database, run_id):
     if config.models.judge == "lexical" and config.models.answerer == "extractive":
         return None
-    from engine.models.client import ModelClient
+    from seorap.engine.models.client import ModelClient
 
     return ModelClient.from_config(config, db, run_id=run_id)
 
 
 def _embedder(config: Config, db: Database):
-    from engine.models.embedders import make_embedder
+    from seorap.engine.models.embedders import make_embedder
 
     return make_embedder(config, db)
 

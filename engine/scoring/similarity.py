@@ -25,10 +25,10 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 from sqlite_utils import Database
 
-from engine.config import Config
-from engine.fmt import figure
-from engine.scoring.schema import Histogram, SimilarityFigures, SimilaritySummary
-from engine.scoring.tables import scorings
+from seorap.engine.config import Config
+from seorap.engine.fmt import figure
+from seorap.engine.scoring.schema import Histogram, SimilarityFigures, SimilaritySummary
+from seorap.engine.scoring.tables import scorings
 
 DEFAULT_THRESHOLD = 0.8
 """The filter threshold that the short setup name implies (FEB-30's filter@0.8)."""
@@ -135,7 +135,7 @@ def credited(row: dict) -> tuple[list[int], str]:
       conflict, either direction: engine.scoring.lexical.related), an embedder-free attribution.
 
     A verdict that is not YES/PARTIAL credits nothing."""
-    from engine.scoring.judges import credited_index
+    from seorap.engine.scoring.judges import credited_index
 
     if row["label"] not in CREDITED_LABELS:
         return [], ""
@@ -143,7 +143,7 @@ def credited(row: dict) -> tuple[list[int], str]:
     index = credited_index(row.get("rationale") or "")
     if index is not None and 0 <= index < len(facts):
         return [index], "lexical-best"
-    from engine.scoring.lexical import related
+    from seorap.engine.scoring.lexical import related
 
     return [i for i, f in enumerate(facts) if related(row["expected"], f)], "lexical-related"
 
@@ -215,7 +215,7 @@ def run_similarity(db: Database, run_id: str, scoring: str | None = None, *, emb
         if config is None:
             stored = db.table("runs").get(run_id)["config"]
             config = Config.model_validate(json.loads(stored)) if stored else Config()
-        from engine.models.embedders import make_embedder
+        from seorap.engine.models.embedders import make_embedder
 
         embedder = make_embedder(config, db)
     if filter_threshold is None:

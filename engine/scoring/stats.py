@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from engine.fmt import figure
+from seorap.engine.fmt import figure
 
 PASS_THRESHOLD = 0.5
 DIV_TAU = 0.15

@@ -71,7 +71,7 @@ COMPACT = {"verdicts", "retrievals"}
 def ensure_tables(db) -> None:
     if getattr(db, "readonly", False):  # a read-only open: engine.store supplied what is missing
         return
-    from engine import compact
+    from seorap.engine import compact
 
     for name, (columns, pk) in TABLES.items():
         if name in COMPACT:

@@ -11,52 +11,52 @@ Text in these views is untrusted document/model text; the app renders it literal
 
 from __future__ import annotations
 
-from engine.views.common import (  # noqa: F401
+from seorap.engine.views.common import (  # noqa: F401
     bigrams, columns, containment, DELTA_LABEL, has_rows, human_overrides, item_label, JUDGE_MODES,
     latest_scoring, MARKS, NOT_SCORED, quadrant, QUADRANTS, REFERENCE_SYSTEMS, score_cards,
     _scores_table,
 )
-from engine.views.runs import (  # noqa: F401
+from seorap.engine.views.runs import (  # noqa: F401
     data_version, filter_rows, list_runs, replay_label, run_labels, RunSummary, standin_twins, STANDIN, system_label, SORT_KEYS, sort_rows, trajectory_rows, TrajectoryRow,
     _count_by_run,
 )
-from engine.views.doclines import (  # noqa: F401
+from seorap.engine.views.doclines import (  # noqa: F401
     claim_spans, doc_lines, DocLine, merge_spans, MIN_SPAN, number_spans, shared_spans, _doc_lines,
     _NUMBER,
 )
-from engine.views.operations import (  # noqa: F401
+from seorap.engine.views.operations import (  # noqa: F401
     Candidate, Operation, operations_at, short_id, _as_text, _failures_at, _operation, _snapshot,
 )
-from engine.views.verdicts import (  # noqa: F401
+from seorap.engine.views.verdicts import (  # noqa: F401
     claim_verdicts, Verdict, _verdict,
 )
-from engine.views.stepper import (  # noqa: F401
+from seorap.engine.views.stepper import (  # noqa: F401
     ClaimRow, fact_positions_matching, stale_fact_ids, step_view, StepView, StoreFact, timeline, TimelineEntry, _claim_rows,
     _stale_claims_until, _store_at,
 )
-from engine.views.lineage import (  # noqa: F401
+from seorap.engine.views.lineage import (  # noqa: F401
     Lineage, lineage, Link, replaces_text, successor_text, UNKNOWN,
 )
-from engine.views.truth import (  # noqa: F401
+from seorap.engine.views.truth import (  # noqa: F401
     ground_truth, GroundTruth, late_mark, LateMark, op_count, OpCount,
 )
-from engine.views.history import (  # noqa: F401
+from seorap.engine.views.history import (  # noqa: F401
     fact_history, FactHistory, FactVersion, _documents_by_position,
 )
-from engine.views.questions import (  # noqa: F401
+from seorap.engine.views.questions import (  # noqa: F401
     filter_questions, live_questions_view, QuestionRow, questions_view, QuestionsView, RankedFact,
     _question,
 )
-from engine.views.scores import (  # noqa: F401
+from seorap.engine.views.scores import (  # noqa: F401
     full_vs_filter_diff, MovedVerdict, RulerDiff, run_report, stored_figures,
 )
-from engine.views.compare import (  # noqa: F401
+from seorap.engine.views.compare import (  # noqa: F401
     compare_runs, Flip, _fact_flips, _final_verdicts, _verdict_flips,
 )
-from engine.views.demo import (  # noqa: F401
+from seorap.engine.views.demo import (  # noqa: F401
     AnsweredQuestion, demo_tour, stale_case, StaleCase, StaleFactRow, TourStop, _stale_count,
     _stale_rows, _tour_stop,
 )
-from engine.views.accounting import (  # noqa: F401
+from seorap.engine.views.accounting import (  # noqa: F401
     accounting_view, AccountingView,
 )

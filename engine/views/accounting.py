@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import accounting
+from seorap.engine import accounting
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from typing import Iterable
 import sqlite_utils
 from sqlite_utils import Database
 
-from engine.memory import reference
-from engine.store import loads
+from seorap.engine.memory import reference
+from seorap.engine.store import loads
 
 
 NOT_SCORED = "not scored yet — run `seorap score`"

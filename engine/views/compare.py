@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from engine.corpus import Corpus
-from engine.store import facts_at
-from engine.views.common import latest_scoring
+from seorap.engine.corpus import Corpus
+from seorap.engine.store import facts_at
+from seorap.engine.views.common import latest_scoring
 
 
 @dataclass(frozen=True)

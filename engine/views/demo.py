@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from engine.corpus import Corpus, Trajectory
-from engine.store import facts_at
-from engine.views.common import score_cards
-from engine.views.questions import questions_view
-from engine.views.runs import run_labels
+from seorap.engine.corpus import Corpus, Trajectory
+from seorap.engine.store import facts_at
+from seorap.engine.views.common import score_cards
+from seorap.engine.views.questions import questions_view
+from seorap.engine.views.runs import run_labels
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ def _first_stale_position(t: Trajectory, card: dict) -> int:
 
 def _stale_rows(db: Database, t: Trajectory, run_id: str, fact_ids: list[str]) -> list[StaleFactRow]:
     """The stored stale facts (ids from the score card) with the stale claims each still states."""
-    from engine.scoring import lexical, metrics
+    from seorap.engine.scoring import lexical, metrics
 
     last = len(t.states) - 1
     stale = metrics.stale_claims_at([s.claims for s in t.states], [s.stale_claims for s in t.states], last)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
-from engine.views.common import containment
+from seorap.engine.views.common import containment
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from engine.corpus import Corpus
-from engine.store import loads
-from engine.views.common import columns
-from engine.views.lineage import Link, lineage
+from seorap.engine.corpus import Corpus
+from seorap.engine.store import loads
+from seorap.engine.views.common import columns
+from seorap.engine.views.lineage import Link, lineage
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from engine.store import loads
-from engine.views.common import columns
+from seorap.engine.store import loads
+from seorap.engine.views.common import columns
 
 UNKNOWN = "unknown"
 """What a link says when the database predates stored lineage."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from engine.store import loads
+from seorap.engine.store import loads
 
 
 @dataclass(frozen=True)

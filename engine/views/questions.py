@@ -7,11 +7,11 @@ from typing import Iterable
 
 from sqlite_utils import Database
 
-from engine.corpus import Corpus
-from engine.models.base import Embedder
-from engine.retrieval import Hit
-from engine.store import facts_at, loads
-from engine.views.common import NOT_SCORED, has_rows, human_overrides, latest_scoring, readable_names
+from seorap.engine.corpus import Corpus
+from seorap.engine.models.base import Embedder
+from seorap.engine.retrieval import Hit
+from seorap.engine.store import facts_at, loads
+from seorap.engine.views.common import NOT_SCORED, has_rows, human_overrides, latest_scoring, readable_names
 
 
 @dataclass(frozen=True)
@@ -89,12 +89,12 @@ def live_questions_view(db: Database, corpus: Corpus, run_id: str, trajectory_id
     empty until `seorap score`. ``embedder`` defaults to the offline hashing embedder."""
     import numpy as np
 
-    from engine.retrieval import HybridIndex
-    from engine.scoring.extrinsic import questions as trajectory_questions
-    from engine.scoring.lexical import related
+    from seorap.engine.retrieval import HybridIndex
+    from seorap.engine.scoring.extrinsic import questions as trajectory_questions
+    from seorap.engine.scoring.lexical import related
 
     if embedder is None:
-        from engine.models.embedders import HashingEmbedder
+        from seorap.engine.models.embedders import HashingEmbedder
         embedder = HashingEmbedder()
     t = corpus.get(trajectory_id)
     facts = [f for f in facts_at(db, run_id, trajectory_id) if f.status == "active"]

@@ -8,9 +8,9 @@ from typing import Iterable
 import sqlite_utils
 from sqlite_utils import Database
 
-from engine.corpus import CATEGORY_NAMES, Corpus
-from engine.store import loads, run_statuses
-from engine.views.common import REFERENCE_SYSTEMS, _scores_table, quadrant
+from seorap.engine.corpus import CATEGORY_NAMES, Corpus
+from seorap.engine.store import loads, run_statuses
+from seorap.engine.views.common import REFERENCE_SYSTEMS, _scores_table, quadrant
 
 
 @dataclass(frozen=True)

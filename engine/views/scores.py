@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from engine.views.common import latest_scoring
+from seorap.engine.views.common import latest_scoring
 
 
 def run_report(db: Database, run_id: str, resamples: int | None = None):
     """The RunReport for one run (None when the run is not scored)."""
-    from engine.scoring import report
+    from seorap.engine.scoring import report
 
     if resamples is None:
         return report.run_report(db, run_id)
@@ -41,7 +41,7 @@ class RulerDiff:
 def full_vs_filter_diff(db: Database, run_id: str, scoring: str | None = None) -> RulerDiff | None:
     """Every claim verdict the similarity filter moved in one run's (latest) scoring, classified
     by engine.scoring.rulers; None when the run is not scored."""
-    from engine.scoring.rulers import full_vs_filter
+    from seorap.engine.scoring.rulers import full_vs_filter
 
     scoring = scoring or latest_scoring(db, run_id)
     if scoring is None:
@@ -56,7 +56,7 @@ def stored_figures(db: Database, run_id: str) -> tuple[object | None, RulerDiff 
     """(RunReport, RulerDiff) of a run's latest scoring as stored at score time
     (engine.scoring.figures); (None, None) when the run is not scored or its figures are not stored
     (scored before they were kept, or an override made them stale)."""
-    from engine.scoring import figures
+    from seorap.engine.scoring import figures
 
     scoring = latest_scoring(db, run_id)
     if scoring is None:

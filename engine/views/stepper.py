@@ -7,14 +7,14 @@ from dataclasses import dataclass
 import sqlite_utils
 from sqlite_utils import Database
 
-from engine.corpus import Corpus, Trajectory
-from engine.store import facts_at
-from engine.views.common import MARKS, containment
-from engine.views.doclines import DocLine, doc_lines
-from engine.views.lineage import Lineage, Link, lineage
-from engine.views.operations import Operation, _failures_at, operations_at
-from engine.views.truth import GroundTruth, LateMark, OpCount, ground_truth, late_mark, op_count
-from engine.views.verdicts import Verdict, claim_verdicts
+from seorap.engine.corpus import Corpus, Trajectory
+from seorap.engine.store import facts_at
+from seorap.engine.views.common import MARKS, containment
+from seorap.engine.views.doclines import DocLine, doc_lines
+from seorap.engine.views.lineage import Lineage, Link, lineage
+from seorap.engine.views.operations import Operation, _failures_at, operations_at
+from seorap.engine.views.truth import GroundTruth, LateMark, OpCount, ground_truth, late_mark, op_count
+from seorap.engine.views.verdicts import Verdict, claim_verdicts
 
 
 @dataclass(frozen=True)
@@ -172,7 +172,7 @@ def step_view(db: sqlite_utils.Database, corpus: Corpus, run_id: str, trajectory
 def _stale_claims_until(t: Trajectory, state_index: int) -> list[str]:
     """Stale claims of every state up to this one that the current claims do not hold again
     (the scoring rule: engine.scoring.metrics.stale_claims_at)."""
-    from engine.scoring import metrics
+    from seorap.engine.scoring import metrics
 
     return metrics.stale_claims_at([s.claims for s in t.states], [s.stale_claims for s in t.states],
                                    state_index)
@@ -182,14 +182,14 @@ def stale_fact_ids(facts: dict[str, str], stale: list[str]) -> list[str]:
     """Ids of the active facts {id: text} that still state a stale claim: the scoring's own rule
     (engine.scoring.metrics.stale_facts with engine.scoring.lexical.holds, as the score card's
     stale-fact count uses it), so the app and the report always agree."""
-    from engine.scoring import lexical, metrics
+    from seorap.engine.scoring import lexical, metrics
 
     return metrics.stale_facts(facts, stale, lexical.holds)
 
 
 def _store_at(db: Database, run_id: str, trajectory_id: str, position: int, stale: list[str],
               links: Lineage, operations: list[Operation]) -> list[StoreFact]:
-    from engine.scoring import lexical
+    from seorap.engine.scoring import lexical
 
     facts = facts_at(db, run_id, trajectory_id, position)
     flagged = set(stale_fact_ids({f.id: f.text for f in facts if f.status == "active"}, stale))

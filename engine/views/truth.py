@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from engine.corpus import Trajectory
+from seorap.engine.corpus import Trajectory
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class OpCount:
     def sentence(self) -> str:
         """'expected update · applied create ×2, supersede ×1 → counts as supersede (strongest of
         supersede > update > create > reinforce) → op accuracy: miss (needs update)'."""
-        from engine.scoring import metrics
+        from seorap.engine.scoring import metrics
 
         applied = ", ".join(f"{op} ×{n}" for op, n in self.applied.items()) or "nothing"
         order = " > ".join(metrics.OPERATION_PRECEDENCE)
@@ -67,7 +67,7 @@ class OpCount:
 def op_count(expected: str, operations: list[str], counted: bool) -> OpCount:
     """``operations``: those applied on the state's own document; ``counted``: False for a
     distractor or a document not written yet."""
-    from engine.scoring import metrics
+    from seorap.engine.scoring import metrics
 
     applied = dict(Counter(op for op in operations if op))
     effective = metrics.effective_operation(operations)

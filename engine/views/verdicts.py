@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from engine.store import loads
-from engine.views.common import human_overrides, latest_scoring, readable_names
+from seorap.engine.store import loads
+from seorap.engine.views.common import human_overrides, latest_scoring, readable_names
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,10 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker, WorkerState
 
-from engine import views
-from engine.store import open_db
-from tui.text import literal, one_line
-from tui.widgets.claims_table import VERDICT_STYLE
+from seorap.engine import views
+from seorap.engine.store import open_db
+from seorap.tui.text import literal, one_line
+from seorap.tui.widgets.claims_table import VERDICT_STYLE
 
 
 def _cell(label: str) -> Text:
@@ -146,7 +146,7 @@ differs, and final active facts held by only one run.
             self.fill()  # the same flips, another kind: nothing to recompute
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        from tui.messages import OpenTrajectory
+        from seorap.tui.messages import OpenTrajectory
 
         trajectory_id = str(event.row_key.value).split("\t")[1]
         self.post_message(OpenTrajectory(self.app.ctx.selection.run_id, trajectory_id))

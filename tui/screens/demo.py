@@ -10,10 +10,10 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from engine import views
-from engine.fmt import figure
-from tui.messages import OpenTrajectory
-from tui.text import literal
+from seorap.engine import views
+from seorap.engine.fmt import figure
+from seorap.tui.messages import OpenTrajectory
+from seorap.tui.text import literal
 
 MEANING = {
     "compensation": ("LLM compensation: the store is wrong (stale, duplicated or missing facts) "
@@ -148,12 +148,12 @@ while its answers scored ≥ 0.5 — from the current run if it has one, else fr
         if stop is None:
             self.notify(f"no {quadrant} case in this database", severity="warning")
             return
-        from tui.screens.side_by_side import open_position
+        from seorap.tui.screens.side_by_side import open_position
 
         self.post_message(OpenTrajectory(stop.run_id, stop.trajectory_id, open_position(stop)))
 
     def action_side_by_side(self) -> None:
-        from tui.screens.side_by_side import SideBySideScreen
+        from seorap.tui.screens.side_by_side import SideBySideScreen
 
         self.app.push_screen(SideBySideScreen())
 

@@ -9,9 +9,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from engine import views
-from tui.text import literal, one_line
-from tui.widgets.operations import OP_STYLE
+from seorap.engine import views
+from seorap.tui.text import literal, one_line
+from seorap.tui.widgets.operations import OP_STYLE
 
 
 def chain_text(history: views.FactHistory) -> Text:

@@ -15,14 +15,14 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, ProgressBar, RichLog, Static
 from textual.worker import Worker, WorkerState
 
-from engine.memory.reference import ORACLES
-from engine.store import open_db
-from engine import views
-from engine.views import replay_label, short_id
-from tui.messages import RunsChanged
-from tui.progress import Advanced, FactWritten, MessageProgress, Note, PhaseFinished, PhaseStarted
-from tui.text import literal
-from tui.widgets.operations import OP_STYLE
+from seorap.engine.memory.reference import ORACLES
+from seorap.engine.store import open_db
+from seorap.engine import views
+from seorap.engine.views import replay_label, short_id
+from seorap.tui.messages import RunsChanged
+from seorap.tui.progress import Advanced, FactWritten, MessageProgress, Note, PhaseFinished, PhaseStarted
+from seorap.tui.text import literal
+from seorap.tui.widgets.operations import OP_STYLE
 
 REFERENCE = list(ORACLES)
 VARIANTS = ["A", "B", "C"]
@@ -128,8 +128,8 @@ each applied decision appears in the log as it is written.
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="live", description="live run")
     def run_systems(self, systems: list[str], offline: bool) -> list[str]:
-        from engine.config import load_config
-        from engine.runner import run
+        from seorap.engine.config import load_config
+        from seorap.engine.runner import run
 
         ctx = self.app.ctx
         self.cancel_event.clear()
@@ -153,7 +153,7 @@ each applied decision appears in the log as it is written.
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="live", description="replay")
     def replay(self, run_id: str) -> list[str]:
-        from engine.runner import replay_run
+        from seorap.engine.runner import replay_run
 
         ctx = self.app.ctx
         self.cancel_event.clear()
@@ -237,7 +237,7 @@ each applied decision appears in the log as it is written.
 
 def failure_text(error: BaseException | None, replay: bool) -> str:
     """One line for a stopped worker; replays name their two expected failures plainly."""
-    from engine.errors import NothingToReplay, ReplayMiss, RunCancelled
+    from seorap.engine.errors import NothingToReplay, ReplayMiss, RunCancelled
 
     if isinstance(error, RunCancelled):
         return f"cancelled: {error}" if str(error) else "cancelled (finished documents stay)"

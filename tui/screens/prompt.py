@@ -9,7 +9,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from tui.text import literal
+from seorap.tui.text import literal
 
 
 class PromptModal(ModalScreen[str | None]):

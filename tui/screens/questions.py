@@ -11,11 +11,11 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from engine import views
-from tui.text import literal, one_line
-from tui.widgets.claims_table import VERDICT_STYLE
-from tui.widgets.fast_table import settle
-from tui.widgets.search_bar import SearchBar
+from seorap.engine import views
+from seorap.tui.text import literal, one_line
+from seorap.tui.widgets.claims_table import VERDICT_STYLE
+from seorap.tui.widgets.fast_table import settle
+from seorap.tui.widgets.search_bar import SearchBar
 
 
 def _verdict(label: str | None) -> Text:

@@ -9,11 +9,11 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from engine import views
-from engine.corpus import CATEGORY_NAMES
-from tui.messages import OpenTrajectory
-from tui.text import literal, one_line, score
-from tui.widgets.search_bar import SearchBar
+from seorap.engine import views
+from seorap.engine.corpus import CATEGORY_NAMES
+from seorap.tui.messages import OpenTrajectory
+from seorap.tui.text import literal, one_line, score
+from seorap.tui.widgets.search_bar import SearchBar
 
 QUADRANT_STYLE = {"healthy": "green", "compensation": "yellow", "bottleneck": "magenta",
                   "both-low": "red"}

@@ -14,10 +14,10 @@ from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import Worker, WorkerState
 from textual_plotext import PlotextPlot
 
-from engine import views
-from engine.fmt import figure
-from engine.store import open_db
-from tui.text import literal
+from seorap.engine import views
+from seorap.engine.fmt import figure
+from seorap.engine.store import open_db
+from seorap.tui.text import literal
 
 MARKERS = {"healthy": "●", "compensation": "▲", "bottleneck": "■", "both-low": "✖"}
 BAR_WIDTH = 0.5
@@ -131,7 +131,7 @@ def cost_text(report, cost=None) -> Text:
     """What the run cost (engine/accounting.py): per role calls, cache hits, tokens, latency,
     tokens/s and trouble, then the wall time per phase. ``cost``: the run's accounting read now
     (``views.accounting_view``); without it, the figures stored with the report at score time."""
-    from engine import accounting
+    from seorap.engine import accounting
 
     text = Text("Cost", "bold")
     acc = getattr(report, "accounting", None)

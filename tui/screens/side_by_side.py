@@ -11,12 +11,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from engine import views
-from engine.fmt import figure
-from tui.messages import OpenTrajectory
-from tui.text import literal, one_line
-from tui.widgets.claims_table import ClaimsTable
-from tui.widgets.store_table import StoreTable
+from seorap.engine import views
+from seorap.engine.fmt import figure
+from seorap.tui.messages import OpenTrajectory
+from seorap.tui.text import literal, one_line
+from seorap.tui.widgets.claims_table import ClaimsTable
+from seorap.tui.widgets.store_table import StoreTable
 
 CASES = ("compensation", "bottleneck")
 

@@ -12,17 +12,17 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from engine import views
-from tui.messages import OpenFact
-from tui.screens.prompt import PromptModal
-from tui.text import literal
-from tui.widgets.claims_table import ClaimsTable
-from tui.widgets.detail import DetailPane
-from tui.widgets.document import DocumentPane
-from tui.widgets.operations import OperationLog
-from tui.widgets.search_bar import SearchBar
-from tui.widgets.store_table import StoreTable
-from tui.widgets.timeline import Timeline
+from seorap.engine import views
+from seorap.tui.messages import OpenFact
+from seorap.tui.screens.prompt import PromptModal
+from seorap.tui.text import literal
+from seorap.tui.widgets.claims_table import ClaimsTable
+from seorap.tui.widgets.detail import DetailPane
+from seorap.tui.widgets.document import DocumentPane
+from seorap.tui.widgets.operations import OperationLog
+from seorap.tui.widgets.search_bar import SearchBar
+from seorap.tui.widgets.store_table import StoreTable
+from seorap.tui.widgets.timeline import Timeline
 
 
 class StepperScreen(Screen):

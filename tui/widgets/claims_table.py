@@ -9,10 +9,10 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import DataTable
 
-from engine.views import ClaimRow, StepView, short_id
-from tui.text import one_line, shared_start, without_start
-from tui.widgets.one_frame import OneFrameScroll
-from tui.widgets.fast_table import replace_rows
+from seorap.engine.views import ClaimRow, StepView, short_id
+from seorap.tui.text import one_line, shared_start, without_start
+from seorap.tui.widgets.one_frame import OneFrameScroll
+from seorap.tui.widgets.fast_table import replace_rows
 
 VERDICT_STYLE = {"YES": "bold green", "PARTIAL": "bold yellow", "NO": "bold red",
                  "UNPARSEABLE": "bold magenta"}

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from engine.views import ClaimRow, StepView, StoreFact, replaces_text, short_id, successor_text
-from tui.text import literal
-from tui.widgets.claims_table import VERDICT_STYLE
-from tui.widgets.text_pane import TextPane
+from seorap.engine.views import ClaimRow, StepView, StoreFact, replaces_text, short_id, successor_text
+from seorap.tui.text import literal
+from seorap.tui.widgets.claims_table import VERDICT_STYLE
+from seorap.tui.widgets.text_pane import TextPane
 
 
 def render_fact(f: StoreFact, step: StepView) -> Text:

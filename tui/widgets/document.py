@@ -5,9 +5,9 @@ from __future__ import annotations
 from rich.text import Text
 from textual.reactive import reactive
 
-from engine.views import StepView
-from tui.text import literal
-from tui.widgets.text_pane import TextPane
+from seorap.engine.views import StepView
+from seorap.tui.text import literal
+from seorap.tui.widgets.text_pane import TextPane
 
 CLAIM_STYLE = "bold black on #b5e3a6"
 LINE_STYLE = "on #23361f"

@@ -9,9 +9,9 @@ from __future__ import annotations
 from rich.text import Text
 from textual.reactive import reactive
 
-from engine.views import Operation, StepView, replaces_text, short_id, successor_text
-from tui.text import literal, one_line, word_diff
-from tui.widgets.text_pane import TextPane
+from seorap.engine.views import Operation, StepView, replaces_text, short_id, successor_text
+from seorap.tui.text import literal, one_line, word_diff
+from seorap.tui.widgets.text_pane import TextPane
 
 OP_STYLE = {"create": "green", "update": "cyan", "reinforce": "blue", "supersede": "magenta"}
 

@@ -9,10 +9,10 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import DataTable
 
-from engine.views import StepView, StoreFact, short_id
-from tui.text import one_line, shared_start, without_start
-from tui.widgets.one_frame import OneFrameScroll
-from tui.widgets.fast_table import replace_rows
+from seorap.engine.views import StepView, StoreFact, short_id
+from seorap.tui.text import one_line, shared_start, without_start
+from seorap.tui.widgets.one_frame import OneFrameScroll
+from seorap.tui.widgets.fast_table import replace_rows
 
 MARK_STYLE = {"NEW": "bold green", "UPDATED": "bold cyan", "REINFORCED": "bold blue",
               "SUPERSEDED": "bold magenta"}

@@ -15,7 +15,7 @@ from rich.text import Text
 from textual import events
 from textual.widgets import RichLog
 
-from tui.widgets.one_frame import OneFrameScroll
+from seorap.tui.widgets.one_frame import OneFrameScroll
 
 
 class TextPane(OneFrameScroll, RichLog):

@@ -6,10 +6,10 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import DataTable
 
-from engine.views import StepView
-from tui.text import literal
-from tui.widgets.one_frame import OneFrameScroll
-from tui.widgets.fast_table import settle
+from seorap.engine.views import StepView
+from seorap.tui.text import literal
+from seorap.tui.widgets.one_frame import OneFrameScroll
+from seorap.tui.widgets.fast_table import settle
 
 ACTION_STYLE = {"create": "green", "update": "cyan", "reinforce": "blue", "supersede": "magenta",
                 "conflict": "red", "distractor": "dim"}

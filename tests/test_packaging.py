@@ -1,0 +1,48 @@
+"""A real package: one top-level import name, the bundled corpus inside the wheel, and nothing in
+the test session imported under the old top-level names (a module loaded twice breaks isinstance)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.slow
+def test_the_wheel_has_one_top_level_name_and_the_corpus(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                          "-q", "-w", str(tmp_path), str(ROOT)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    [wheel] = tmp_path.glob("seorap-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert top == {"seorap"}
+    corpus = sorted(p.name for p in (ROOT / "fixtures" / "ko-mini").glob("*.json"))
+    assert corpus and all(f"seorap/fixtures/ko-mini/{name}" in names for name in corpus)
+    for needed in ("seorap/cli/main.py", "seorap/engine/prompts/extract.txt", "seorap/tui/seorap.tcss",
+                   "seorap/engine/variants/A.toml"):
+        assert needed in names
+    entry = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
+    assert "seorap = seorap.cli.main:main" in entry
+
+
+def test_every_subpackage_is_listed_for_the_wheel():
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {"seorap"} | {"seorap." + ".".join(p.parent.relative_to(ROOT).parts)
+                          for top in ("engine", "tui", "cli") for p in (ROOT / top).rglob("__init__.py")}
+    assert listed == found
+
+
+def test_nothing_is_imported_under_the_old_top_level_names():
+    import seorap.cli.main  # noqa: F401 - loads every command module
+    import seorap.tui.app  # noqa: F401
+
+    old = sorted(m for m in sys.modules if m.split(".")[0] in {"engine", "tui", "cli"})
+    assert old == []
