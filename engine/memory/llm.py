@@ -38,18 +38,9 @@ class Candidate:
                 "authors": self.fact.authors}
 
 
-def nearest(facts: list[Fact], vector: np.ndarray, k: int) -> list[Candidate]:
-    """The k active facts most similar to ``vector`` (cosine; vectors are L2-normalised).
-    Reference implementation over a list; the write path uses :meth:`TrajectoryMemory.nearest`."""
-    if not facts:
-        return []
-    sims = np.vstack([f.vector for f in facts]) @ vector
-    order = sorted(range(len(facts)), key=lambda i: (-float(sims[i]), facts[i].id))[:k]
-    return [Candidate(f"F{n + 1}", facts[i], float(sims[i])) for n, i in enumerate(order)]
-
-
 def memory_nearest(memory: TrajectoryMemory, vector: np.ndarray, k: int) -> list[Candidate]:
-    """:func:`nearest` over the memory's active facts, as one product with its vector matrix."""
+    """The k active facts most similar to ``vector`` (cosine; vectors are L2-normalised), labelled
+    F1..Fk as the synthesis prompt shows them: one product with the memory's vector matrix."""
     return [Candidate(f"F{n + 1}", fact, sim)
             for n, (fact, sim) in enumerate(memory.nearest(vector, k))]
 
