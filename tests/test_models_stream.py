@@ -59,7 +59,7 @@ def test_silence_mid_stream_fails_within_timeout_times_attempts(ollama_server):
     with pytest.raises(ModelTimeout) as info:
         client.text("extractor", MODEL, MESSAGES)
     elapsed = time.monotonic() - started
-    assert elapsed < 0.4 * TIMEOUT_ATTEMPTS + 0.6
+    assert elapsed < 0.4 * TIMEOUT_ATTEMPTS + 2.0  # slack for a busy machine; the fault waits 30 s
     message = str(info.value)
     assert "stopped sending in the middle of a reply" in message and "timeout_s" in message
     assert message.count(". ") == 0 and message.endswith(".")
@@ -73,7 +73,7 @@ def test_no_first_token_waits_first_token_s_not_timeout_s(ollama_server):
     with pytest.raises(ModelTimeout, match="first_token_s"):
         client.text("judge", MODEL, MESSAGES)
     elapsed = time.monotonic() - started
-    assert 0.6 * TIMEOUT_ATTEMPTS <= elapsed < 0.6 * TIMEOUT_ATTEMPTS + 0.6
+    assert 0.6 * TIMEOUT_ATTEMPTS <= elapsed < 0.6 * TIMEOUT_ATTEMPTS + 2.0  # the fault waits 30 s
 
 
 def test_a_slow_first_token_within_the_wait_is_fine(ollama_server):

@@ -71,7 +71,7 @@ def test_silence_mid_stream_stops_the_run_with_no_queued_document_tried(ollama_s
     with fast_retries(), pytest.raises(ModelTimeout) as info:
         run(corpus, ["A"], db, config, score=False, concurrency=1)
     stopped = time.monotonic()
-    assert stopped - arrivals[0] < 0.5 * 2 + 1.0  # timeout_s x attempts (+ backoff, slack for load)
+    assert stopped - arrivals[0] < 0.5 * 2 + 2.0  # timeout_s x attempts (+ backoff, slack for load)
     assert stopped - started < 30  # not one wait per queued document (~40 of them)
     assert "stopped sending in the middle of a reply" in str(info.value)
     assert len(arrivals) == 2 and all(t <= stopped for t in arrivals)
