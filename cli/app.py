@@ -49,12 +49,14 @@ def demo(db_path, corpus_path, tour, probe) -> None:
     cancels, a resumes); otherwise a banner says Ollama is not reachable and how to start it.
     """
     from seorap.engine.corpus import load_corpus
-    from seorap.engine.store import open_db
+    from seorap.engine.store import check_intact, open_db
     from seorap.tui.factory import bundled_corpus_path, make_app
 
     corpus = load_corpus(corpus_path or bundled_corpus_path())  # a bad corpus stops before any file
     path = Path(db_path) if db_path else default_demo_db()
-    db = open_db(path)
+    open_db(path).conn.close()  # create (or bring up to date) the file; the app then browses
+    db = open_db(path, readonly=True)  # read-only: runs and replays take write access themselves
+    check_intact(db)
     autorun = list(ORACLES) if _reference_runs_missing(db) else []
     systems = {r["system"] for r in db.query("SELECT system FROM runs")}
     banner = REFERENCE_BANNER if autorun or systems <= set(REFERENCE_SYSTEMS) else ""
@@ -79,7 +81,10 @@ def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
     from seorap.engine.store import open_db
     from seorap.tui.factory import corpus_for, make_app
 
+    from seorap.engine.store import check_intact
+
     db = open_db(db_path, readonly=True)
+    check_intact(db)  # damage is one sentence here, not an error in the middle of a screen
     if run_id is not None:
         from seorap.cli.runref import resolve_run
 

@@ -8,6 +8,7 @@ strings) and optionally ``question`` and ``id``; blank lines are skipped.
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import click
@@ -81,13 +82,23 @@ def judge(expected, answer, question, pairs_path, judge_model, judge_prompt, db_
     pairs = read_pairs(pairs_path) if pairs_path else [
         {"id": 1, "line": None, "question": question, "expected": expected, "answer": answer}]
     config = Config.offline().with_overrides({"models.judge": judge_model, "judging.prompt": judge_prompt})
-    client = None
+    client, lease = None, contextlib.nullcontext()
     if judge_model != "lexical":
         from seorap.engine.models.client import ModelClient
-        from seorap.engine.store import open_db
+        from seorap.engine.store import open_db, writer
 
-        client = ModelClient.from_config(config, open_db(db_path) if db_path else None)
+        db = open_db(db_path) if db_path else None
+        client = ModelClient.from_config(config, db)
+        if db is not None:  # the call log is written: one writer at a time
+            lease = writer(db, "judge")
     grader = make_judge(config, client)
+    with lease:
+        _grade(grader, pairs, pairs_path, as_json)
+
+
+def _grade(grader, pairs, pairs_path, as_json) -> None:
+    from seorap.engine.untrusted import visible
+
     for pair in pairs:
         v = grader.grade_answer(pair["question"], pair["expected"], pair["answer"])
         if as_json:

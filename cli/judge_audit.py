@@ -45,9 +45,12 @@ def judge_audit(corpus_path, db_path, judge_model, judge_prompt, answerer_model,
         client = ModelClient.from_config(config, db)
     if sample is None and judge_model != "lexical":
         sample = DEFAULT_SAMPLE
-    result = run_audit(corpus, make_judge(config, client), make_answerer(config, client), seed=seed,
-                       sample=sample)
-    save_audit(db, result, f"audit-{corpus.digest[:8]}")
+    from seorap.engine.store import writer
+
+    with writer(db, "judge-audit"):  # the call log and the verdicts: one writer at a time
+        result = run_audit(corpus, make_judge(config, client), make_answerer(config, client),
+                           seed=seed, sample=sample)
+        save_audit(db, result, f"audit-{corpus.digest[:8]}")
     figures = result.figures()
     table = Table(title=f"judge audit · {figures.judge}")
     table.add_column("kind", no_wrap=True)  # multi-value, context-free: never cut

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as _dt
 import importlib
 import os
+import sqlite3
 import sys
 import tempfile
 import traceback
@@ -87,12 +88,36 @@ class SeorapGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("interrupted.", err=True)
             ctx.exit(EXIT_INTERRUPTED)
+        except sqlite3.Error as exc:  # a full disk, a locked, read-only or damaged file: one sentence
+            from seorap.engine.store import translate_sqlite_error
+
+            known = translate_sqlite_error(exc, _db_argument(sys.argv[1:]))
+            if known is None:
+                _internal(ctx, exc)
+            else:
+                click.echo(f"error: {sentence(str(known))}", err=True)
+                ctx.exit(known.exit_code)
         except Exception as exc:  # a bug: keep the traceback, say one sentence
-            path = _write_traceback(exc)
-            where = f"the traceback is in {path}" if path else "no log file could be written"
-            detail = sentence(f"{type(exc).__name__}: {exc}")[:200].rstrip(".")
-            click.echo(f"internal error ({detail}); {where}; please report it.", err=True)
-            ctx.exit(EXIT_INTERNAL)
+            _internal(ctx, exc)
+
+
+def _internal(ctx: click.Context, exc: BaseException) -> None:
+    """A bug: the traceback goes to a log file, the user reads one sentence naming it (exit 70)."""
+    path = _write_traceback(exc)
+    where = f"the traceback is in {path}" if path else "no log file could be written"
+    detail = sentence(f"{type(exc).__name__}: {exc}")[:200].rstrip(".")
+    click.echo(f"internal error ({detail}); {where}; please report it.", err=True)
+    ctx.exit(EXIT_INTERNAL)
+
+
+def _db_argument(args: list[str]) -> str:
+    """The ``--db`` value of the command line ('' when none): where an SQLite error happened."""
+    for i, arg in enumerate(args):
+        if arg == "--db" and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--db="):
+            return arg[len("--db="):]
+    return ""
 
 
 @click.group(cls=SeorapGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -31,10 +31,17 @@ def override(db_path, file_path, run_id, kind, trajectory_id, item, label, reaso
              source, k, state) -> None:
     """Record a human override. The verdict row is never edited: the override (who, when, why) goes to
     the `overrides` table and `seorap report` shows raw and overridden figures side by side."""
-    from seorap.engine.scoring import overrides
-    from seorap.engine.store import open_db
+    from seorap.engine.store import writing
 
-    db = open_db(db_path)
+    with writing(db_path, "override") as db:  # one writer at a time (docs/store.md)
+        _override(db, file_path, run_id, kind, trajectory_id, item, label, reason, who, scoring, setup,
+                  source, k, state)
+
+
+def _override(db, file_path, run_id, kind, trajectory_id, item, label, reason, who, scoring, setup,
+              source, k, state) -> None:
+    from seorap.engine.scoring import overrides
+
     if run_id is not None:
         from seorap.cli.runref import resolve_run
 

@@ -39,7 +39,10 @@ def report(db_path, run_ids, fmt, scoring, overrides_file, output) -> None:
     run_ids = resolve_runs(db, run_ids)
     check_scoring(db, run_ids, scoring)
     if overrides_file:
-        n = overrides.load_file(db, overrides_file)
+        from seorap.engine.store import writer
+
+        with writer(db, "report --overrides"):  # one writer at a time (docs/store.md)
+            n = overrides.load_file(db, overrides_file)
         click.echo(f"{n} override(s) recorded", err=True)
     built = build_report(db, list(run_ids) or None, scoring=scoring)
     if not built.runs:

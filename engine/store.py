@@ -153,6 +153,13 @@ def open_db(path: str | Path | None, *, readonly: bool = False) -> sqlite_utils.
     unzip_function(conn)
     db = sqlite_utils.Database(conn)
     kind = _identify(db, path)
+    if kind != "new" and str(path.resolve()) not in _INTACT:
+        try:  # never write into a damaged file: writing would spread the damage
+            check_intact(db)
+        except StoreError:
+            conn.close()
+            raise
+        _INTACT.add(str(path.resolve()))
     try:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
@@ -231,6 +238,9 @@ def _identify(db: sqlite_utils.Database, path: Path) -> str:
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
     except sqlite3.DatabaseError as exc:
         db.conn.close()
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise DatabaseBusy(f"{path} is locked by another program ({exc}); try again when it is "
+                               "done") from None
         if "file is not a database" in str(exc):
             raise StoreError(f"{path} is not a seorap database (not an SQLite file); it was left "
                              "untouched") from None
@@ -271,6 +281,23 @@ def _complete(db: sqlite_utils.Database) -> bool:
         elif name not in kinds or not set(columns) <= _columns(db, name):
             return False
     return True
+
+
+_INTACT: set[str] = set()
+"""Files this process found intact before its first write to them (checked once per process)."""
+
+
+def check_intact(db: sqlite_utils.Database) -> None:
+    """Raise StoreError when the file's pages are damaged (``PRAGMA quick_check``): for the app,
+    which would otherwise meet the damage in the middle of a screen."""
+    try:
+        rows = [r[0] for r in db.execute("PRAGMA quick_check(3)").fetchall()]
+    except sqlite3.DatabaseError as exc:
+        rows = [str(exc)]
+    if rows != ["ok"]:
+        path = db_file(db) or "the database"
+        raise StoreError(f"{path} is damaged ({rows[0][:160]}); restore it from a copy or write "
+                         "the runs again to a new --db")
 
 
 def is_readonly(db: sqlite_utils.Database) -> bool:
@@ -599,6 +626,19 @@ def writer(db: sqlite_utils.Database, command: str, run_ids: list[str] | None = 
                 lease._release()
 
 
+@contextmanager
+def writing(path: str | Path, command: str, run_ids: list[str] | None = None) -> Iterator[sqlite_utils.Database]:
+    """Open ``path`` for writing and hold its writer lease while the block runs: every command that
+    writes (an override, a replay, a run, ``runs rm``) goes through here or :func:`writer`. A
+    read-only file raises :class:`ReadOnlyStore`, another live writer :class:`DatabaseBusy`."""
+    db = open_db(path)
+    try:
+        with writer(db, command, run_ids):
+            yield db
+    finally:
+        db.conn.close()
+
+
 def _utcnow() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -622,6 +662,9 @@ def translate_sqlite_error(exc: BaseException, path: str) -> StoreError | None:
                           "large); finished documents are saved, run the same command again to resume")
     if "malformed" in text or "not a database" in text:
         return StoreError(f"{where} is damaged ({text})")
+    if "unable to open" in text:
+        return StoreError(f"cannot open {where} ({text}): check that its folder exists and may be "
+                          "written")
     return None
 
 

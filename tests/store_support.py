@@ -30,3 +30,23 @@ def downgrade(path: Path, *, drop: tuple[str, ...] = ()) -> None:
     conn.execute("COMMIT")
     conn.execute("VACUUM")
     conn.close()
+
+
+def seorap_env(**extra: str) -> dict[str, str]:
+    """Environment for a ``seorap`` subprocess that runs THIS checkout's code: the repository root is
+    the package, so PYTHONPATH must name a folder holding a ``seorap`` link to it (PYTHONPATH=ROOT
+    would import whatever seorap is installed)."""
+    import hashlib
+    import os
+    import tempfile
+
+    root = Path(__file__).resolve().parents[1]
+    folder = Path(tempfile.gettempdir()) / f"seorap-path-{hashlib.sha1(str(root).encode()).hexdigest()[:10]}"
+    link = folder / "seorap"
+    if not link.exists():
+        folder.mkdir(exist_ok=True)
+        try:
+            link.symlink_to(root)
+        except FileExistsError:
+            pass
+    return {**os.environ, "PYTHONPATH": str(folder), **extra}

@@ -4,12 +4,15 @@ and no traceback is printed (docs/cli.md, exit codes). Files that are not ours s
 from __future__ import annotations
 
 import hashlib
-import os
+import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from store_support import seorap_env
 
 ROOT = Path(__file__).resolve().parents[1]
 SEORAP = str(Path(sys.executable).parent / "seorap")
@@ -17,7 +20,7 @@ FILE = ROOT / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
 
 
 def seorap(*args: str, cwd: Path, shell_prefix: str = "") -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "SEORAP_LOG_DIR": str(cwd / "logs")}
+    env = seorap_env(SEORAP_LOG_DIR=str(cwd / "logs"))
     if shell_prefix:
         command = shell_prefix + " " + " ".join(f"'{a}'" for a in [SEORAP, *args])
         return subprocess.run(["sh", "-c", command], capture_output=True, text=True, cwd=cwd,
@@ -45,6 +48,19 @@ def place(tmp_path_factory) -> Path:
     db = d / "runs.db"
     made = seorap("run", "--corpus", str(FILE), "--system", "oracle", "--offline", "--db", str(db), cwd=d)
     assert made.returncode == 0, made.stderr
+    (d / "none.json").write_text("[]")
+    shutil.copy(db, d / "ro.db")
+    (d / "ro.db").chmod(0o444)
+    shutil.copy(db, d / "bad.db")  # damaged pages in tables score reads; the schema is intact
+    conn = sqlite3.connect(d / "bad.db")
+    pages = [r[0] for r in conn.execute("SELECT pageno FROM dbstat WHERE name IN ('facts', 'scores', "
+                                        "'verdicts_data') AND pagetype = 'leaf'")]
+    size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    with open(d / "bad.db", "r+b") as fh:
+        for n in pages:
+            fh.seek((n - 1) * size + 8)
+            fh.write(b"\xff" * (size - 8))
     return d
 
 
@@ -76,6 +92,14 @@ CASES = [
     ("concurrency -1", ["run", "--corpus", str(FILE), "--system", "oracle", "--db", "x.db", "--concurrency", "-1"], 2, "--concurrency"),
     ("unknown scoring", ["report", "--db", "runs.db", "--scoring", "nosuch"], 2, "no scoring setup 'nosuch'"),
     ("unknown run", ["score", "--db", "runs.db", "--run", "nosuch", "--offline"], 2, "no run 'nosuch'"),
+    ("score a damaged db", ["score", "--db", "bad.db", "--offline"], 2, "bad.db is damaged"),
+    ("report a damaged db", ["report", "--db", "bad.db"], 2, "bad.db is damaged"),
+    ("runs on a damaged db", ["runs", "--db", "bad.db"], 2, "bad.db is damaged"),
+    ("inspect a damaged db", ["inspect", "--db", "bad.db"], 2, "bad.db is damaged"),
+    ("score a read-only db", ["score", "--db", "ro.db", "--offline"], 2, "ro.db is read-only"),
+    ("override a read-only db", ["override", "--db", "ro.db", "--file", "none.json"], 2, "ro.db is read-only"),
+    ("runs rm on a read-only db", ["runs", "rm", "oracle", "--db", "ro.db"], 2, "ro.db is read-only"),
+    ("judge-audit on a read-only db", ["judge-audit", "--corpus", str(FILE), "--db", "ro.db"], 2, "ro.db is read-only"),
 ]
 
 
@@ -122,3 +146,12 @@ def test_disk_full_is_one_sentence_and_the_run_reads_interrupted(place, tmp_path
                      "--offline", "--db", str(db), cwd=place)
     assert resumed.returncode == 0, resumed.stderr
     assert set(run_statuses(open_db(db, readonly=True)).values()) == {"done"}
+
+
+def test_disk_full_while_scoring_is_one_sentence(place, tmp_path):
+    db = tmp_path / "s.db"
+    shutil.copy(place / "runs.db", db)
+    out = seorap("score", "--db", str(db), "--offline", cwd=place, shell_prefix="ulimit -f 100;")
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr
+    assert "s.db" in out.stderr.strip().splitlines()[-1]

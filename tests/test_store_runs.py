@@ -6,7 +6,6 @@ empty run; `seorap runs` lists and `seorap runs rm` deletes."""
 from __future__ import annotations
 
 import json
-import os
 import socket
 import subprocess
 import sys
@@ -21,11 +20,12 @@ from seorap.engine.errors import StoreError
 from seorap.engine.models.base import ReplayMiss
 from seorap.engine.runner import run
 from seorap.engine.store import LEASE_SECONDS, open_db, run_statuses, writer
+from store_support import seorap_env
 
 ROOT = Path(__file__).resolve().parents[1]
 FILE = ROOT / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
 SEORAP = str(Path(sys.executable).parent / "seorap")
-ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+ENV = seorap_env()
 
 
 def seorap(*args: str) -> subprocess.CompletedProcess:

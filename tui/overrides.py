@@ -11,13 +11,21 @@ from seorap.tui.screens.prompt import PromptModal
 LABELS = ("YES", "PARTIAL", "NO")
 
 
-def store(db, verdict_id: str, label: str, reason: str) -> str | None:
-    """Store one override; returns an error sentence, or None on success."""
+def store(ctx, verdict_id: str, label: str, reason: str) -> str | None:
+    """Store one override; returns an error sentence, or None on success. The app browses read-only:
+    write access (and the writer lease) is taken for this one write (a read-only file says so)."""
+    from seorap.engine.errors import SeorapError
     from seorap.engine.scoring.overrides import add_override
+    from seorap.engine.store import writer, writing
 
     try:
-        add_override(db, verdict_id, label, reason, who=getpass.getuser())
-    except UsageError as exc:
+        if ctx.db_path is None:  # an in-memory database (tests)
+            with writer(ctx.db, "override"):
+                add_override(ctx.db, verdict_id, label, reason, who=getpass.getuser())
+        else:
+            with writing(ctx.db_path, "override") as db:
+                add_override(db, verdict_id, label, reason, who=getpass.getuser())
+    except (UsageError, SeorapError) as exc:
         return str(exc)
     return None
 
@@ -26,7 +34,7 @@ def ask_and_store(app, verdict_id: str, target: str) -> None:
     def got_reason(label: str, reason: str | None) -> None:
         if reason is None:
             return
-        error = store(app.ctx.db, verdict_id, label, reason)
+        error = store(app.ctx, verdict_id, label, reason)
         if error:
             app.notify(error, severity="warning", markup=False)
             return

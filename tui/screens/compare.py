@@ -87,7 +87,7 @@ differs, and final active facts held by only one run.
     @work(thread=True, exclusive=True, exit_on_error=False, group="compare", description="compare")
     def compute(self, a: str, b: str, judge_mode: str):
         ctx = self.app.ctx
-        db = open_db(ctx.db_path) if ctx.db_path else ctx.db
+        db = open_db(ctx.db_path, readonly=True) if ctx.db_path else ctx.db  # browsing: read-only
         return (a, b, judge_mode), views.compare_runs(db, ctx.corpus, a, b, judge_mode)
 
     @on(Worker.StateChanged)

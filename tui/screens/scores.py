@@ -271,7 +271,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
           description="score cards")
     def compute(self, run_ids: list[str]) -> tuple:
         ctx = self.app.ctx
-        db = open_db(ctx.db_path) if ctx.db_path else ctx.db
+        db = open_db(ctx.db_path, readonly=True) if ctx.db_path else ctx.db  # browsing: read-only
         reports = [r for r in (views.run_report(db, rid) for rid in run_ids) if r]
         return reports, {r.run_id: views.full_vs_filter_diff(db, r.run_id, r.scoring) for r in reports}
 
