@@ -3,13 +3,14 @@ screens read the engine through engine.views; long work runs in workers that pos
 
 from __future__ import annotations
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.worker import Worker, WorkerState
 
 from seorap.tui.commands import SeorapCommands
 from seorap.tui.context import AppContext
+from seorap.tui.idle_gc import CHECK_S, IdleCollector
 from seorap.tui.messages import OpenFact, OpenTrajectory, RunsChanged
 from seorap.tui.modes import VIEWS, screen_class
 from seorap.engine import views
@@ -46,12 +47,27 @@ class SeorapApp(App):
         self.ollama = None
         """The Ollama probe's result (tui.ollama_probe.OllamaProbe) once it ran."""
         self.start_mode = start_mode
+        self.idle_gc = IdleCollector()
+        """Full garbage collections wait for an idle moment (tui/idle_gc.py)."""
 
     def on_mount(self) -> None:
         self.sub_title = str(self.ctx.db_path or ":memory:")
         if self.ctx.probe_ollama:
             self.call_after_refresh(self.probe_ollama)
         self.set_timer(0.3, self.warm_views)
+        self.call_after_refresh(self._idle_gc_start)
+
+    def _idle_gc_start(self) -> None:
+        self.idle_gc.start()
+        self.set_interval(CHECK_S, self.idle_gc.tick, name="idle gc")
+
+    def on_unmount(self) -> None:
+        self.idle_gc.stop()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.MouseDown)):
+            self.idle_gc.touched()
+        await super().on_event(event)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="warm", description="warm views")
     def warm_views(self) -> None:

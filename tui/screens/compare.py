@@ -7,13 +7,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 from textual.worker import Worker, WorkerState
 
 from seorap.engine import views
 from seorap.engine.store import open_db
 from seorap.tui.text import literal, one_line
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
+from seorap.tui.widgets.footer import KeysFooter
 
 
 def _cell(label: str) -> Text:
@@ -48,7 +49,7 @@ differs, and final active facts held by only one run.
         yield Header()
         yield Static(id="compare-title")
         yield DataTable(id="compare-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

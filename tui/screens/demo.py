@@ -8,12 +8,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from seorap.engine import views
 from seorap.engine.fmt import figure
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.text import literal
+from seorap.tui.widgets.footer import KeysFooter
 
 MEANING = {
     "compensation": ("LLM compensation: the store is wrong (stale, duplicated or missing facts) "
@@ -117,7 +118,7 @@ while its answers scored ≥ 0.5 — from the current run if it has one, else fr
                 yield Static(id="demo-compensation")
             with VerticalScroll(classes="demo-col"):
                 yield Static(id="demo-bottleneck")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.show()

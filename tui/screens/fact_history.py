@@ -7,11 +7,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from seorap.engine import views
 from seorap.tui.text import literal, one_line
 from seorap.tui.widgets.operations import OP_STYLE
+from seorap.tui.widgets.footer import KeysFooter
 
 
 def chain_text(history: views.FactHistory) -> Text:
@@ -64,7 +65,7 @@ where and why ("unknown" when the database was written before lineage was stored
         yield Header()
         yield Static(id="fact-title")
         yield DataTable(id="fact-versions", cursor_type="row")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

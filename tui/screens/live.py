@@ -12,7 +12,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, ProgressBar, RichLog, Static
+from textual.widgets import DataTable, Header, ProgressBar, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 from seorap.engine.memory.reference import ORACLES
@@ -23,6 +23,7 @@ from seorap.tui.messages import RunsChanged
 from seorap.tui.progress import Advanced, FactWritten, MessageProgress, Note, PhaseFinished, PhaseStarted
 from seorap.tui.text import literal
 from seorap.tui.widgets.operations import OP_STYLE
+from seorap.tui.widgets.footer import KeysFooter
 
 REFERENCE = list(ORACLES)
 VARIANTS = ["A", "B", "C"]
@@ -71,7 +72,7 @@ each applied decision appears in the log as it is written.
         yield ProgressBar(id="live-bar", show_eta=False)
         yield DataTable(id="live-trajectories", cursor_type="none")
         yield RichLog(id="live-log", max_lines=2000, markup=False, wrap=False)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#live-trajectories", DataTable)

@@ -9,13 +9,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from seorap.engine import views
 from seorap.tui.text import literal, one_line
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
 from seorap.tui.widgets.fast_table import settle
 from seorap.tui.widgets.search_bar import SearchBar
+from seorap.tui.widgets.footer import KeysFooter
 
 
 def _verdict(label: str | None) -> Text:
@@ -95,7 +96,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         yield DataTable(id="questions-list", cursor_type="row")
         with VerticalScroll(id="q-detail"):
             yield Static(id="q-detail-body")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

@@ -7,13 +7,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from seorap.engine import views
 from seorap.engine.corpus import CATEGORY_NAMES
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.text import literal, one_line, score
 from seorap.tui.widgets.search_bar import SearchBar
+from seorap.tui.widgets.footer import KeysFooter
 
 QUADRANT_STYLE = {"healthy": "green", "compensation": "yellow", "bottleneck": "magenta",
                   "both-low": "red"}
@@ -74,7 +75,7 @@ looks better than the answers) and the quadrant.
         yield SearchBar(placeholder="search trajectories (Enter/Esc to close)", id="search")
         yield Static(id="filters")
         yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

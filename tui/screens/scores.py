@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 from textual.worker import Worker, WorkerState
 from textual_plotext import PlotextPlot
 
@@ -18,6 +18,7 @@ from seorap.engine import views
 from seorap.engine.fmt import figure
 from seorap.engine.store import open_db
 from seorap.tui.text import literal
+from seorap.tui.widgets.footer import KeysFooter
 
 MARKERS = {"healthy": "●", "compensation": "▲", "bottleneck": "■", "both-low": "✖"}
 BAR_WIDTH = 0.5
@@ -229,7 +230,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
             with VerticalScroll(id="rulers-box"):
                 yield Static(id="rulers")
         yield DataTable(id="variants", cursor_type="row")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#variants", DataTable)

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from seorap.engine import views
 from seorap.engine.fmt import figure
@@ -17,6 +17,7 @@ from seorap.tui.messages import OpenTrajectory
 from seorap.tui.text import literal, one_line
 from seorap.tui.widgets.claims_table import ClaimsTable
 from seorap.tui.widgets.store_table import StoreTable
+from seorap.tui.widgets.footer import KeysFooter
 
 CASES = ("compensation", "bottleneck")
 
@@ -75,7 +76,7 @@ expected claims of the final state with the judge's verdicts, under the run's ow
                     yield StoreTable(id=f"side-{q}-store", classes="side-store")
                     yield Static("Expected claims of the final state", classes="pane-title")
                     yield ClaimsTable(id=f"side-{q}-claims", classes="side-claims")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         ctx = self.app.ctx

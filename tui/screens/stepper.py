@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from seorap.engine import views
 from seorap.tui.messages import OpenFact
@@ -23,6 +23,7 @@ from seorap.tui.widgets.operations import OperationLog
 from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.store_table import StoreTable
 from seorap.tui.widgets.timeline import Timeline
+from seorap.tui.widgets.footer import KeysFooter
 
 
 class StepperScreen(Screen):
@@ -102,7 +103,7 @@ before → after with the changed words highlighted.
                         yield ClaimsTable(id="claims")
                         yield DetailPane(id="detail")
                 yield OperationLog(id="operations")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.show()

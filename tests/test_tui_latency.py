@@ -1,0 +1,55 @@
+"""What keeps every key within its budget (docs/benchmarks.md, section (h)): full garbage collections
+wait for an idle moment, and a view's footer is not rebuilt when its keys did not change."""
+
+from __future__ import annotations
+
+import gc
+
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+
+from seorap.tui import idle_gc
+from seorap.tui.factory import make_app
+from seorap.tui.widgets.footer import KeysFooter
+
+
+def test_full_collections_wait_for_idle_and_settings_come_back():
+    before = gc.get_threshold()
+    collector = idle_gc.IdleCollector()
+    collector.start()
+    try:
+        assert gc.get_threshold()[2] == idle_gc.THRESHOLD_2  # never automatic
+        assert gc.get_freeze_count() > 0  # what lives as long as the app is not walked again
+        gc.collect(1)  # a young collection: generation 2's count moves, garbage may wait
+        collector.touched()
+        assert not collector.tick()  # a key was just pressed: not now
+        collector.last_input -= idle_gc.IDLE_S + 0.1
+        assert gc.get_count()[2] > 0
+        assert collector.tick() and collector.collections == 1
+        assert not collector.tick()  # nothing collected young since: nothing to do
+    finally:
+        collector.stop()
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+async def test_the_app_collects_off_the_key_path_and_restores_on_exit(ref):
+    path, ids = ref
+    before = gc.get_threshold()
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.pause()
+        assert gc.get_threshold()[2] == idle_gc.THRESHOLD_2
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+async def test_returning_to_a_view_keeps_its_footer_keys(ref):
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.pause()
+        keys = list(app.screen.query_one(KeysFooter).children)
+        assert keys  # the footer shows the view's keys
+        await pilot.press("4")
+        await pilot.pause()
+        await pilot.press("1")
+        await pilot.pause()
+        assert list(app.screen.query_one(KeysFooter).children) == keys  # the same widgets, not rebuilt
