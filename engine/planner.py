@@ -32,8 +32,10 @@ import sqlite3
 import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
 from pathlib import Path
+from typing import Any
+
+from seorap.engine.config import Config
 
 DEFAULT_RATIO = 0.5
 """Prompt tokens per character without a log: the Qwen2.5 tokenizer on the bundled corpus's real
@@ -231,7 +233,7 @@ def _chars(messages) -> int:
 
 
 # ---- the plan -----------------------------------------------------------------------------------
-def plan_run(corpus, systems: list[str], config, db=None, *, variants_dirs=None, score: bool = True,
+def plan_run(corpus, systems: list[str], config: Config, db=None, *, variants_dirs=None, score: bool = True,
              trajectories: list[str] | None = None, probes: dict[str, Throughput] | None = None,
              hosts: list[str] | int | None = None) -> Plan:
     """Estimate a ``seorap run`` without running it: no model call, nothing written to ``db``."""
@@ -255,7 +257,7 @@ def plan_run(corpus, systems: list[str], config, db=None, *, variants_dirs=None,
     est: dict[tuple[str, str], RoleEstimate] = {}
     seen_keys: set[str] = set()
     logged_keys = _logged_keys(db)
-    think = getattr(config, "think", False)
+    think = config.think
     obs_chars: list[int] = []
 
     def role(name: str, model: str) -> RoleEstimate:
@@ -379,9 +381,8 @@ _NO_BACKEND: Any = object()
 """Stands in for a chat backend in the planner's request builder: it is never called."""
 
 
-def _limit(config, role: str) -> float:
-    per_role = getattr(config, "predict_for", None)
-    value = per_role(role) if callable(per_role) else getattr(config, "num_predict", None)
+def _limit(config: Config, role: str) -> float:
+    value = config.predict_for(role)
     return float(value) if value else math.inf
 
 

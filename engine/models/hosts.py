@@ -21,6 +21,7 @@ from typing import Any, Iterator
 
 import httpx
 
+from seorap.engine.config import Config
 from seorap.engine.errors import ModelError, ModelMissing, ModelUnavailable
 from seorap.engine.models.base import ChatReply, ChatRequest
 
@@ -200,23 +201,23 @@ def _with_host(reply: ChatReply, host: str | None) -> ChatReply:
 
 
 # ---- making the backend of a config ----------------------------------------------------------------
-def chat_hosts(config) -> list[str]:
+def chat_hosts(config: Config) -> list[str]:
     """The chat servers of a config: ``hosts`` when given, else ``[host]`` (deduplicated, in order)."""
-    hosts = [h for h in (getattr(config, "hosts", None) or []) if h] or [config.host]
+    hosts = [h for h in config.hosts if h] or [config.host]
     return list(dict.fromkeys(h.rstrip("/") for h in hosts))
 
 
-def make_chat_backend(config, *, timeout_s: float | None = None):
+def make_chat_backend(config: Config, *, timeout_s: float | None = None):
     """The chat backend a config asks for: Ollama at ``host``, a :class:`HostPool` over ``hosts``,
     or an OpenAI-compatible server at ``base_url`` (``backend = "openai"``)."""
     # No read timeout by default: the client's watchdog owns every wait (first chunk first_token_s,
     # then silence timeout_s); a read timeout of timeout_s would cut a model still loading.
     timeout = timeout_s
     backends: list[Any]
-    if getattr(config, "backend", "ollama") == "openai":
+    if config.backend == "openai":
         from seorap.engine.models.openai_chat import OpenAIChat
 
-        urls = [u for u in (getattr(config, "hosts", None) or []) if u] or [config.base_url or config.host]
+        urls = [u for u in config.hosts if u] or [config.base_url or config.host]
         backends = [OpenAIChat(u, api_key_env=config.api_key_env, timeout_s=timeout) for u in urls]
     else:
         from seorap.engine.models.ollama_chat import OllamaChat
@@ -224,7 +225,7 @@ def make_chat_backend(config, *, timeout_s: float | None = None):
         backends = [OllamaChat(h, timeout) for h in chat_hosts(config)]
     if len(backends) == 1:
         return backends[0]
-    return HostPool(backends, per_host=getattr(config, "concurrency", 2) or 1)
+    return HostPool(backends, per_host=config.concurrency or 1)
 
 
 def check_hosts(installed_by_host: dict[str, dict[str, str | None]], models: list[str]) -> None:
@@ -242,12 +243,12 @@ def check_hosts(installed_by_host: dict[str, dict[str, str | None]], models: lis
                              f"same version on every host, so cached replies mean the same model.")
 
 
-def multi_or_openai(config) -> bool:
+def multi_or_openai(config: Config) -> bool:
     """True when the chat servers are not one Ollama (several hosts, or backend openai)."""
-    return getattr(config, "backend", "ollama") == "openai" or len(chat_hosts(config)) > 1
+    return config.backend == "openai" or len(chat_hosts(config)) > 1
 
 
-def preflight_hosts(config, models: list[str]) -> None:
+def preflight_hosts(config: Config, models: list[str]) -> None:
     """Before any work: every chat server answers and serves every model (the same digests on
     every Ollama host). Raises one-sentence ModelErrors."""
     backend = make_chat_backend(config, timeout_s=10.0)
@@ -261,7 +262,7 @@ def preflight_hosts(config, models: list[str]) -> None:
 
             translate = getattr(b, "translate_error", None) or ollama_chat.translate_error
             raise (translate(exc, b.host, models[0] if models else "") or exc) from exc
-    if getattr(config, "backend", "ollama") == "openai":
+    if config.backend == "openai":
         for host, names in installed.items():
             for model in models:
                 if model not in names:
