@@ -172,7 +172,7 @@ def run(corpus: Corpus, systems: list[str], db: Database, config: Config | None 
     client = _client(config, db, offline, replay, backend) if llm else None
     emb = (embedder or make_write_embedder(config, db, offline)) if llm else None
     stop = _Stop(cancel)
-    if client is not None and hasattr(client, "cancel"):
+    if client is not None:
         stop.clients.append(client)
     ids = [make_run_id(name, corpus, system, config) + (f"~{label}" if label else "")
            for name, system in resolved]
@@ -244,7 +244,7 @@ def _client_db(db: Database):
     return open_db(path) if path else db
 
 
-def _client(config: Config, db: Database, offline, replay, backend):
+def _client(config: Config, db: Database, offline, replay, backend) -> ModelClient:
     from seorap.engine.models.client import ModelClient
 
     if backend is None and offline:
@@ -273,8 +273,8 @@ def _start_run(db: Database, run_id, name, system, corpus, config: Config, offli
     """Insert or restart the run's row; True when the run is new."""
     models = {}
     if system.uses_llm:
-        chat = getattr(client, "backend", None)
-        backend = getattr(chat, "name", "")
+        chat = client.backend if client is not None else None
+        backend = chat.name if chat is not None else ""
         server = _server_facts(chat)
         models = {r: ModelInfo(name=config.role_model(r), backend=backend, **server)
                   for r in ("extractor", "synthesizer")}
@@ -397,14 +397,16 @@ def _prefetch_vectors(jobs, cancel=None) -> None:
     document by document (docs/design.md#quality-bars: one model swap per model per phase).
     Extractions are re-read from the call log (no model call) and embedded EMBED_BATCH texts at a
     time, so memory stays bounded by a batch; a text seen before is served from the vector cache."""
+    from seorap.engine.models.embedders import CachedEmbedder
+
     embedder = next((ctx.embedder for _, ctx, _, _ in jobs if ctx.embedder is not None), None)
-    if embedder is None or not hasattr(embedder, "db"):  # no cache: nothing to gain
+    if not isinstance(embedder, CachedEmbedder):  # no cache: nothing to gain
         return
     batch: dict[str, None] = {}
     for system, ctx, trajectory, arrival in jobs:
         _check(cancel)
         result = ctx.extractions.get((trajectory.id, arrival.position)) or system.extract(arrival, ctx)
-        if getattr(result, "value", None) is None:
+        if result.value is None:
             continue
         batch.update((o.text.strip(), None) for o in result.value.observations if o.text.strip())
         if len(batch) >= EMBED_BATCH:
@@ -449,12 +451,12 @@ def write_trajectory(system, ctx: RunContext, trajectory: Trajectory, arrivals, 
         _tokens(ctx.progress, ctx.client)
 
 
-def _tokens(progress, client) -> None:
-    """Feed the live tokens/s of a progress display that shows it (RichProgress.tokens)."""
+def _tokens(progress: Progress, client: ModelClient | None) -> None:
+    """Feed the live tokens/s of a progress display that shows it (RichProgress.tokens): an
+    optional method, not part of the Progress Protocol."""
     show = getattr(progress, "tokens", None)
-    stats = getattr(client, "stats", None)
-    if show is not None and stats is not None:
-        show(stats.tokens_out)
+    if show is not None and client is not None:
+        show(client.stats.tokens_out)
 
 
 def cancelled_sentence(db: Database, run_ids: list[str], trajs) -> str:
