@@ -84,31 +84,43 @@ def phase_timer(db, run_ids: Iterable[str], phase: str, units: int = 0) -> Itera
 # ---- reading ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class RoleAccounting:
-    """One role (and model) of one run. Latencies and rates cover successful model calls only."""
+    """One role (and model) of one run: a row of the report's ``accounting`` (engine/scoring/schema.py
+    uses this class itself). Latencies and rates cover successful model calls only."""
 
     role: str
-    model: str
+    """extractor | synthesizer | answerer | judge (``all`` in :attr:`RunAccounting.total`)."""
+    model: str = ""
+    """The model that served the role."""
     calls: int = 0
-    """Backend calls that returned a reply (cache hits excluded)."""
+    """Model calls that returned a reply (cache hits excluded)."""
     cached: int = 0
-    """Calls answered from the call log instead of the model."""
+    """Calls answered from the call log instead of the model (stored, so re-scoring counts too)."""
     failed: int = 0
-    """Backend calls that raised (connection, timeout, server error); each was retried or fatal."""
+    """Model calls that raised (connection, timeout, server error); each was retried or fatal."""
     tokens_in: int = 0
+    """Prompt tokens reported by the server."""
     tokens_out: int = 0
+    """Generated tokens reported by the server."""
     busy_s: float = 0.0
-    """Sum of call durations (calls overlap when concurrency > 1, so this exceeds wall time)."""
+    """Summed call durations in seconds (parallel calls overlap, so this can exceed wall time)."""
     p50_ms: float | None = None
+    """Median call latency (nearest rank), ms."""
     p95_ms: float | None = None
+    """95th percentile call latency (nearest rank), ms."""
     tokens_per_s: float | None = None
     """Generated tokens per second of call time (tokens_out / busy_s)."""
     retries: int = 0
+    """Re-asks after an invalid or cut reply."""
     repairs: int = 0
+    """Replies accepted after stripping fences or surrounding prose."""
     failures: int = 0
+    """Structured calls that gave up after the re-ask."""
     cut: int = 0
     """Replies cut at the token limit (done_reason "length")."""
     salvaged: int = 0
+    """Complete items kept from cut replies."""
     loops: int = 0
+    """Replies stopped because they repeated themselves."""
     truncated: int = 0
     """Prompts that reached num_ctx (the server may have cut them)."""
     write_failures: int = 0
@@ -118,10 +130,17 @@ class RoleAccounting:
 
 @dataclass(frozen=True)
 class PhaseTime:
+    """Wall time of one phase of one run (the report's ``accounting.phases``)."""
+
     phase: str
-    wall_s: float
-    units: int
-    sessions: int
+    """extract | write | score."""
+    wall_s: float = 0.0
+    """Wall time in seconds, summed over sessions (a resumed run adds its sessions). The extract
+    phase serves every system of one command at once, so each of their runs shows its full time."""
+    units: int = 0
+    """Documents done in the phase (extract, write)."""
+    sessions: int = 0
+    """How many times the phase ran (resume, re-scoring)."""
 
 
 @dataclass(frozen=True)

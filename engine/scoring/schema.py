@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from seorap.engine.accounting import PhaseTime, RoleAccounting
 from seorap.engine.scoring.audit import AuditFigures, Reliability
 
 REPORT_VERSION = 5
@@ -254,65 +255,12 @@ class Calls(BaseModel):
     """Generated tokens over the logged calls."""
 
 
-class RoleCost(BaseModel):
-    role: str
-    """extractor | synthesizer | answerer | judge (``all`` in ``Accounting.total``)."""
-    model: str = ""
-    """The model that served the role."""
-    calls: int = 0
-    """Model calls that returned a reply (cache hits excluded)."""
-    cached: int = 0
-    """Calls answered from the call log instead of the model (stored, so re-scoring counts too)."""
-    failed: int = 0
-    """Model calls that raised (connection, timeout, server error); each was retried or fatal."""
-    tokens_in: int = 0
-    """Prompt tokens reported by the server."""
-    tokens_out: int = 0
-    """Generated tokens reported by the server."""
-    busy_s: float = 0.0
-    """Summed call durations in seconds (parallel calls overlap, so this can exceed wall time)."""
-    p50_ms: float | None = None
-    """Median call latency (nearest rank), ms."""
-    p95_ms: float | None = None
-    """95th percentile call latency (nearest rank), ms."""
-    tokens_per_s: float | None = None
-    """Generated tokens per second of call time (tokens_out / busy_s)."""
-    retries: int = 0
-    """Re-asks after an invalid or cut reply."""
-    repairs: int = 0
-    """Replies accepted after stripping fences or surrounding prose."""
-    failures: int = 0
-    """Structured calls that gave up after the re-ask."""
-    cut: int = 0
-    """Replies cut at the token limit."""
-    salvaged: int = 0
-    """Complete items kept from cut replies."""
-    loops: int = 0
-    """Replies stopped because they repeated themselves."""
-    truncated: int = 0
-    """Prompts that reached num_ctx (the server may have cut them)."""
-    write_failures: int = 0
-    """Write failures charged to the role (extract -> extractor, synthesize -> synthesizer)."""
-
-
-class PhaseCost(BaseModel):
-    phase: str
-    """extract | write | score."""
-    wall_s: float = 0.0
-    """Wall time in seconds, summed over sessions (a resumed run adds its sessions). The extract
-    phase serves every system of one command at once, so each of their runs shows its full time."""
-    units: int = 0
-    """Documents done in the phase (extract, write)."""
-    sessions: int = 0
-    """How many times the phase ran (resume, re-scoring)."""
-
-
 class Accounting(BaseModel):
-    roles: list[RoleCost] = Field(default_factory=list)
-    """One row per role and model."""
-    total: RoleCost = Field(default_factory=lambda: RoleCost(role="all"))
+    roles: list[RoleAccounting] = Field(default_factory=list)
+    """One row per role and model (the figures are defined once, in engine/accounting.py)."""
+    total: RoleAccounting = Field(default_factory=lambda: RoleAccounting(role="all"))
     """Every role summed (no latency percentiles: they do not add up)."""
-    phases: list[PhaseCost] = Field(default_factory=list)
+    phases: list[PhaseTime] = Field(default_factory=list)
     """Wall time per phase."""
     wall_s: float = 0.0
     """Summed phase wall time."""
