@@ -32,7 +32,7 @@ from typing import Iterator
 import httpx
 
 from seorap.engine.errors import ModelError, ModelMissing, ModelUnavailable
-from seorap.engine.models.base import ChatReply, ChatRequest
+from seorap.engine.models.base import ChatReply, ChatRequest, collect
 from seorap.engine.models.closing import ClosableStream
 
 CONNECT_TIMEOUT_S = 10.0
@@ -176,13 +176,8 @@ class OpenAIChat:
         return OpenAIStream(self, request)
 
     def chat(self, request: ChatRequest) -> ChatReply:
-        stream = self.stream(request)
-        try:
-            for _ in stream:
-                pass
-            return stream.result()
-        finally:
-            stream.close()
+        """The whole reply (no client-side waits): for tools and tests."""
+        return collect(self.stream(request))
 
     def note_served(self, model: str, served: str | None) -> None:
         if served:
