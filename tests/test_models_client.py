@@ -6,26 +6,14 @@ import json
 import threading
 
 import pytest
-from pydantic import BaseModel
 
 from seorap.engine.models import calllog
 from seorap.engine.models.base import ModelError, ModelMissing, ModelUnavailable, ReplayMiss
 from seorap.engine.models.client import SERVER_ERROR_ATTEMPTS, ModelClient, repair_json
 from seorap.engine.models.ollama_chat import OllamaChat
 from seorap.engine.store import open_db
+from models_support import GOOD, MESSAGES, MODEL, Facts
 from ollama_fake import closed_port_url
-
-MODEL = "qwen3.5:9b"
-MESSAGES = [{"role": "system", "content": "Extract facts."},
-            {"role": "user", "content": "<document>김민수 팀장은 3월 5일 회의를 연기했다.</document>"}]
-
-
-class Facts(BaseModel):
-    facts: list[str]
-    who: str
-
-
-GOOD = json.dumps({"facts": ["회의가 연기되었다"], "who": "김민수"}, ensure_ascii=False)
 
 
 def make_client(server, db=None, **kwargs) -> ModelClient:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from pydantic import BaseModel
 
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
@@ -16,19 +15,8 @@ from seorap.engine.models.hosts import make_chat_backend
 from seorap.engine.models.openai_chat import OpenAIChat, request_body
 from seorap.engine.standin import ollama_handler
 from seorap.engine.store import open_db
+from models_support import GOOD, MESSAGES, MODEL, Facts
 from ollama_fake import closed_port_url
-
-MODEL = "qwen3.5:9b"
-MESSAGES = [{"role": "system", "content": "Extract facts."},
-            {"role": "user", "content": "<document>김민수 팀장은 3월 5일 회의를 연기했다.</document>"}]
-
-
-class Facts(BaseModel):
-    facts: list[str]
-    who: str
-
-
-GOOD = json.dumps({"facts": ["회의가 연기되었다"], "who": "김민수"}, ensure_ascii=False)
 
 
 def client_for(server, db=None, **kwargs) -> ModelClient:
