@@ -1,9 +1,11 @@
-"""Test helper: turn a database of today's schema into the first schema's layout (plain tables, texts
-inline, raw replies as text, no application id, user_version 1), to test recognition and migration
-of files written by earlier versions."""
+"""Test helpers for database files: turn a database of today's schema into the first schema's layout
+(plain tables, texts inline, raw replies as text, no application id, user_version 1), to test
+recognition and migration of files written by earlier versions; copy a database with its WAL; the
+environment of a `seorap` subprocess."""
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -50,3 +52,12 @@ def seorap_env(**extra: str) -> dict[str, str]:
         except FileExistsError:
             pass
     return {**os.environ, "PYTHONPATH": str(folder), **extra}
+
+
+def copy_db(src: Path, dst: Path) -> Path:
+    """A copy of the database file ``src`` at ``dst``, with its -wal and -shm files when present."""
+    shutil.copy(src, dst)
+    for suffix in ("-wal", "-shm"):
+        if Path(str(src) + suffix).exists():
+            shutil.copy(str(src) + suffix, str(dst) + suffix)
+    return dst

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from seorap.engine.store import APPLICATION_ID, SCHEMA_VERSION, StoreError, open_db
+from store_support import copy_db
 
 ROOT = Path(__file__).resolve().parents[1]
 FILE = ROOT / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
@@ -47,14 +47,6 @@ def scored_db(tmp_path_factory) -> Path:
     run(load_corpus(FILE), ["oracle"], db, load_config(offline=True), offline=True)
     db.conn.close()
     return path
-
-
-def copy(src: Path, dst: Path) -> Path:
-    shutil.copy(src, dst)
-    for suffix in ("-wal", "-shm"):
-        if Path(str(src) + suffix).exists():
-            shutil.copy(str(src) + suffix, str(dst) + suffix)
-    return dst
 
 
 def test_new_database_is_stamped(tmp_path):
@@ -110,7 +102,7 @@ def _make_older(path: Path) -> None:
 
 
 def test_older_database_read_only_untouched_then_stamped_on_first_write(tmp_path, scored_db):
-    path = copy(scored_db, tmp_path / "old.db")
+    path = copy_db(scored_db, tmp_path / "old.db")
     _make_older(path)
     before = digest(path)
     db = open_db(path, readonly=True)
@@ -124,7 +116,7 @@ def test_older_database_read_only_untouched_then_stamped_on_first_write(tmp_path
 
 
 def test_report_works_on_a_read_only_file_and_writers_say_so(tmp_path, scored_db):
-    path = copy(scored_db, tmp_path / "ro.db")
+    path = copy_db(scored_db, tmp_path / "ro.db")
     os.chmod(path, 0o444)
     before = digest(path)
     out = seorap("report", "--db", str(path), "--format", "json")
@@ -152,11 +144,11 @@ def test_cli_refuses_foreign_file_with_one_sentence(tmp_path):
 
 
 def test_output_never_overwrites_a_database(tmp_path, scored_db):
-    path = copy(scored_db, tmp_path / "v.db")
+    path = copy_db(scored_db, tmp_path / "v.db")
     before = digest(path)
     same = seorap("report", "--db", str(path), "-o", str(path))
     assert same.returncode == 2 and "the run database itself" in same.stderr
-    other = copy(scored_db, tmp_path / "other.db")
+    other = copy_db(scored_db, tmp_path / "other.db")
     over = seorap("report", "--db", str(path), "--format", "md", "-o", str(other))
     assert over.returncode == 2 and "SQLite database" in over.stderr
     missing = seorap("report", "--db", str(path), "-o", str(tmp_path / "nowhere" / "r.md"))

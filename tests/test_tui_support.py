@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
-import shutil
 from pathlib import Path
 
 from seorap.engine.corpus import load_corpus
 from seorap.engine.store import open_db
+from store_support import copy_db
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "fixtures" / "ko-mini"
@@ -47,14 +47,6 @@ def hostile_corpus(tmp: Path, source: str = "ko-c5-garam-db") -> Path:
     out.mkdir(exist_ok=True)
     (out / "ko-hostile.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     return out
-
-
-def copy_db(src: Path, dst: Path) -> Path:
-    shutil.copy(src, dst)
-    for suffix in ("-wal", "-shm"):
-        if Path(str(src) + suffix).exists():
-            shutil.copy(str(src) + suffix, str(dst) + suffix)
-    return dst
 
 
 @pytest.fixture(scope="session")
