@@ -7,12 +7,12 @@ Order of work (grouped by model so Ollama does not swap back and forth):
    depend on the store); results are NOT kept in memory: the call log holds them, and the write
    phase re-reads each document's extraction from it (a cache hit: no model call), so memory stays
    bounded however large the corpus (docs/design.md#quality-bars: 100× under 500 MB) while the
-   grouping by model stays global; then, when vectors are cached, every extracted observation is embedded in batches (so
-   the embedding model is not interleaved with the synthesizer);
+   grouping by model stays global; then, when vectors are cached, every extracted observation is
+   embedded in batches (so the embedding model is not interleaved with the synthesizer);
 3. phase ``write <system>``: per trajectory the documents are written in arrival order (each
    synthesis reads the store the previous document left), trajectories in parallel on a pool of
    ``concurrency`` threads; each document commits in ONE transaction with its ``documents`` row;
-4. scoring (``engine.scoring.score_run``) when available and not skipped.
+4. scoring (``engine.scoring.score_run``) unless skipped (``score=False``, ``seorap run --no-score``).
 
 Resume: the run id is deterministic, ``{system}-{corpus_digest[:8]}-{config_hash[:6]}``, so the same
 command on the same database skips every (run, trajectory, position) already in ``documents``;

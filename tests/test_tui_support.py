@@ -1,5 +1,5 @@
 """Shared helpers for the TUI and views tests (no tests here): real runs of the offline reference
-systems through the engine runner (which scores them when engine.scoring is present)."""
+systems through the engine runner (which scores them too)."""
 
 from __future__ import annotations
 
