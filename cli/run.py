@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from seorap.engine.memory.reference import REFERENCE_SYSTEMS
 from seorap.engine.untrusted import visible
 
 from seorap.cli.params import POSITIVE, db_path_option
@@ -21,7 +22,7 @@ from seorap.engine.corpus import load_corpus
 @click.option("--corpus", "corpus_path", required=True, type=click.Path(exists=True),
               help="A directory of trajectory *.json files, or one file.")
 @click.option("--system", "systems", multiple=True, required=True,
-              help="A system: oracle, oracle-stale, oracle-merged, raw, A, B, C, a variant of "
+              help=f"A system: {', '.join(REFERENCE_SYSTEMS)}, A, B, C, a variant of "
                    "--variants-dir, optionally with overrides (A:guard=merge,confidence=authors). "
                    "Repeat for several.")
 @db_path_option(exists=False, help="SQLite run database (created if missing; many runs share one file).")
