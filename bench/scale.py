@@ -4,8 +4,9 @@
 
 Each (scale, system) runs in a fresh subprocess (so peak RSS is that run's own) against a fresh
 SQLite file: `seorap synth` corpus -> seorap.engine.runner.run(offline=True, score=False) with the
-hashing embedder and, for LLM variants, the zero-latency stand-in model. Targets (SPEC §8, issue 6):
-per-document cost at N× within 1.2× of 1×, peak memory < 500 MB, 100× in about a minute.
+hashing embedder and, for LLM variants, the zero-latency stand-in model. Targets
+(docs/design.md#quality-bars): per-document cost at N× within 1.2× of 1×, peak memory < 500 MB,
+100× in about a minute.
 """
 
 from __future__ import annotations
