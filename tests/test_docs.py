@@ -32,7 +32,7 @@ def test_spec_commands_exist():
 # ---- the repository reads on its own: no outside document cited, every docs citation resolves ----
 
 ROOT = Path(__file__).resolve().parents[1]
-CHECKED = ["engine", "tui", "cli", "docs", "tests", "README.md", "pyproject.toml", ".ci"]
+CHECKED = ["engine", "tui", "cli", "docs", "tests", "bench", "README.md", "pyproject.toml", ".ci"]
 SUFFIXES = {".py", ".md", ".toml", ".tcss", ".txt", ""}
 
 
