@@ -51,3 +51,60 @@ async def test_bars_have_gaps_and_group_labels(ref):
         bottom = next(x for x in plain.splitlines() if x.lstrip().startswith("0.00"))
         inside = bottom.split("┤", 1)[1].rstrip("│ ")
         assert "█" in inside and re.search(r"█ +█", inside), inside  # separate bars, not one block
+
+
+def _unreliable(report):
+    """The same run as the engine reports it when its judge saturates on PARTIAL: the audit's
+    figures with 90% PARTIAL on wrong answers, judged by engine.scoring.audit.reliability, and the
+    quadrants withheld as engine.scoring.report does it."""
+    from seorap.engine.scoring import audit
+
+    figures = report.audit.model_copy(update={"partial_saturation": 0.9})
+    verdict = audit.reliability(figures, partial_share=report.aggregate.partial_share)
+    assert not verdict.reliable
+    aggregate = report.aggregate.model_copy(update={
+        "judge_unreliable": verdict.reasons[0], "quadrants": {}, "mad": None, "div_rate": None})
+    trajectories = [t.model_copy(update={"quadrant": None, "quadrant_raw": t.quadrant})
+                    for t in report.trajectories]
+    return report.model_copy(update={"audit": figures, "judge_reliability": verdict,
+                                     "aggregate": aggregate, "trajectories": trajectories})
+
+
+def test_score_cards_show_the_judge_audit_of_the_scoring(ref):
+    path, ids = ref
+    report, _ = views.stored_figures(open_db(path), ids["oracle"])
+    audit = views.judge_audit(report)
+    assert audit is not None and audit.reliable and audit.judge == "lexical"
+    assert [k.kind for k in audit.controls] == ["correct", "paraphrase"]
+    assert {k.ideal for k in audit.wrong} == {"NO"} and "hedged" in [k.kind for k in audit.wrong]
+    text = agreement_text(report).plain
+    hedged = next(k for k in audit.wrong if k.kind == "hedged")
+    assert f"judge audit (lexical, {audit.rules}, every item) · reliable" in text
+    assert f"hedged {hedged.pass_rate:.0%}" in text
+    assert f"PARTIAL saturation {audit.partial_saturation:.0%}" in text
+    assert "quadrants: healthy" in text and views.UNRELIABLE not in text
+
+
+async def test_an_unreliable_judge_gets_no_quadrant_on_the_cards(ref):
+    from seorap.tui.factory import make_app
+
+    path, ids = ref
+    report = _unreliable(views.stored_figures(open_db(path), ids["oracle"])[0])
+    text = agreement_text(report).plain
+    assert f"quadrants: {views.UNRELIABLE}" in text
+    assert "PARTIAL to 90% of the audit's wrong answers" in text  # the engine's reason, shown
+    assert "healthy 0" not in text and "healthy" not in text.split("quadrants:")[1].splitlines()[0]
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("4")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        screen.reports[screen.current] = report
+        screen.draw()
+        await pilot.pause()
+        plot = screen.query_one("#scatter").render().plain
+        assert views.UNRELIABLE in plot and "○" in plot
+        assert not any(m in plot for m in ("●", "▲", "■", "✖"))  # no quadrant markers
+        row = screen.query_one("#variants").get_row(report.run_id)
+        assert [str(c) for c in row[-4:]] == ["unreliable", "—", "—", "—"]

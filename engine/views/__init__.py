@@ -48,7 +48,8 @@ from seorap.engine.views.questions import (  # noqa: F401
     _question,
 )
 from seorap.engine.views.scores import (  # noqa: F401
-    full_vs_filter_diff, MovedVerdict, RulerDiff, run_report, stored_figures,
+    AuditKind, full_vs_filter_diff, judge_audit, JudgeAudit, MovedVerdict, RulerDiff, run_report,
+    stored_figures, UNRELIABLE,
 )
 from seorap.engine.views.compare import (  # noqa: F401
     compare_runs, Flip, _fact_flips, _final_verdicts, _verdict_flips,

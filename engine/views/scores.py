@@ -69,3 +69,64 @@ def stored_figures(db: Database, run_id: str) -> tuple[object | None, RulerDiff 
             MovedVerdict(m["change"], m["trajectory_id"], m["item"], m["text"] or "", m["from"] or "",
                          m["to"] or "") for m in raw["moved"]])
     return report, diff
+
+
+UNRELIABLE = "judge unreliable — see audit"
+"""What stands where a quadrant would when the engine says the run's judge cannot carry one."""
+
+
+@dataclass(frozen=True)
+class AuditKind:
+    kind: str
+    ideal: str
+    """The right verdict for this kind of answer (NO for the wrong kinds, PARTIAL for missing-one,
+    YES for the controls)."""
+    n: int
+    pass_rate: float | None
+    """YES / parseable verdicts."""
+    ideal_rate: float | None
+    """Right verdicts / parseable verdicts."""
+
+
+@dataclass(frozen=True)
+class JudgeAudit:
+    """The judge audit of the judge a run's scoring used (engine/scoring/audit.py) and whether the
+    engine lets its figures carry a diagnosis (quadrants, MAD, DivRate)."""
+
+    judge: str
+    rules: str | None
+    sample: int | None
+    """Items per kind for a model judge; None: every item (the lexical judge)."""
+    wrong: list[AuditKind]
+    """Kinds of wrong answers: their pass rate should be about 0."""
+    partial: list[AuditKind]
+    """Answers missing one part: PARTIAL is right."""
+    controls: list[AuditKind]
+    """Right answers (as written, paraphrased): their pass rate should be about 1."""
+    partial_saturation: float | None
+    separation: float | None
+    reliable: bool
+    reasons: list[str]
+
+
+def judge_audit(report) -> JudgeAudit | None:
+    """The audit of a RunReport as shown beside its score cards; None when the run has none (scored
+    before the audit was always on) and the engine has no verdict on its judge either."""
+    reasons = list(report.judge_reliability.reasons) if report.judge_reliability is not None else []
+    withheld = report.aggregate.judge_unreliable
+    if withheld and not any(withheld in r or r in withheld for r in reasons):
+        reasons.append(withheld)
+    reliable = not withheld and (report.judge_reliability is None or report.judge_reliability.reliable)
+    a = report.audit
+    if a is None and reliable:
+        return None
+
+    def kinds(pick) -> list[AuditKind]:
+        return [AuditKind(k, f.ideal, f.n, f.pass_rate, f.ideal_rate)
+                for k, f in (a.kinds.items() if a is not None else []) if pick(f.ideal)]
+
+    return JudgeAudit(a.judge if a else "?", a.rules if a else None, a.sample if a else None,
+                      kinds(lambda ideal: ideal == "NO"), kinds(lambda ideal: ideal == "PARTIAL"),
+                      kinds(lambda ideal: ideal == "YES"),
+                      a.partial_saturation if a else None, a.separation if a else None,
+                      bool(reliable), reasons)

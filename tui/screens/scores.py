@@ -60,11 +60,48 @@ def agreement_text(report, label: str | None = None) -> Text:
                 f"{views.DELTA_LABEL} {figure(a.signed_mean)}   Pearson r {figure(a.pearson_r)}   "
                 f"κ {figure(a.kappa)}   pass agreement {figure(a.pass_agreement)}   "
                 f"PARTIAL share {figure(a.partial_share)}\n")
+    audit = views.judge_audit(report)
     text.append("quadrants: ")
-    for q in views.QUADRANTS:
-        text.append(f"{q} {a.quadrants.get(q, 0)}  ", COLORS[q])
+    if audit is not None and not audit.reliable:
+        text.append(views.UNRELIABLE, "bold red")
+        text.append(" (no quadrant, MAD or DivRate from this judge)", "dim")
+    else:
+        for q in views.QUADRANTS:
+            text.append(f"{q} {a.quadrants.get(q, 0)}  ", COLORS[q])
     text.append("\n")
     text.append_text(similarity_text(report.similarity))
+    text.append("\n")
+    text.append_text(audit_text(audit))
+    return text
+
+
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{x:.0%}"
+
+
+def audit_text(audit: views.JudgeAudit | None) -> Text:
+    """The judge audit of the judge this scoring used: pass rate (YES) per kind of planted answer,
+    PARTIAL saturation, separation, and the engine's verdict on the judge with its reasons."""
+    if audit is None:
+        return Text("judge audit: none stored for this scoring (scored before the audit ran; "
+                    "`seorap score` again)", "dim")
+    text = literal(f"judge audit ({audit.judge}, {audit.rules or 'no rules version'}, "
+                   f"{'every item' if audit.sample is None else f'{audit.sample} per kind'})", "bold")
+    if audit.reliable:
+        text.append(" · reliable", "green")
+    else:
+        text.append(" · " + views.UNRELIABLE, "bold red")
+        for reason in audit.reasons:
+            text.append_text(literal(f"\n  {reason}", "red"))
+    text.append("\n  pass rate (YES) on wrong answers, should be ~0: ", "dim")
+    text.append(" · ".join(f"{k.kind} {_pct(k.pass_rate)}" for k in audit.wrong) or "—")
+    if audit.partial:
+        text.append("\n  PARTIAL where one part is missing, should be ~100%: ", "dim")
+        text.append(" · ".join(f"{k.kind} {_pct(k.ideal_rate)}" for k in audit.partial))
+    text.append("\n  pass rate on right answers, should be ~100%: ", "dim")
+    text.append(" · ".join(f"{k.kind} {_pct(k.pass_rate)}" for k in audit.controls) or "—")
+    text.append(f"\n  PARTIAL saturation {_pct(audit.partial_saturation)} (of wrong answers) · "
+                f"separation {_pct(audit.separation)} (right minus the worst wrong kind)")
     return text
 
 
@@ -182,7 +219,12 @@ bottleneck (store right, answers wrong), both low. Right: per-category and per-d
 Bottom left: agreement figures with cluster-bootstrap 95% CIs, and the similarity line: with the
 run's embedder, the median cosine of claims and the facts the judge credited, the 90th percentile
 for the other facts, how many true matches the filter threshold drops, and the threshold that
-separates the two (`seorap score --threshold auto` uses it). Bottom right: the rulers
+separates the two (`seorap score --threshold auto` uses it), and the judge audit of the judge this
+scoring used: its pass rate (YES) on each kind of planted wrong answer (should be ~0), PARTIAL where
+one part is missing, its pass rate on right answers (should be ~100%), PARTIAL saturation and
+separation. When the engine finds the judge unreliable (docs/metrics.md, judge audit) the cards say
+"judge unreliable — see audit" with the reasons instead of quadrants, MAD and DivRate, and the
+scatter draws plain points. Bottom right: the rulers
 (intrinsic per judging setup stored for the run, and their spread), repeated seeds (mean ± sd when
 n ≥ 2), intrinsic and extrinsic per category and difficulty with 95% CIs, and the verdicts that
 moved between the `full` and `filter` judge views (newly credited / penalised, listed), and what
@@ -226,7 +268,8 @@ changed by an override) is computed in the background, with a placeholder meanwh
             yield PlotextPlot(id="scatter")
             yield PlotextPlot(id="bars")
         with Horizontal(id="scores-bottom"):
-            yield Static(id="agreement")
+            with VerticalScroll(id="agreement-box"):  # scrolls at 100×30 (Tab, then ↑/↓)
+                yield Static(id="agreement")
             with VerticalScroll(id="rulers-box"):
                 yield Static(id="rulers")
         yield DataTable(id="variants", cursor_type="row")
@@ -325,6 +368,18 @@ changed by an override) is computed in the background, with a placeholder meanwh
         plt.yticks(ticks, [f"{t:g}" for t in ticks])
         plt.vline(0.5, "gray")
         plt.hline(0.5, "gray")
+        audit = views.judge_audit(report)
+        if audit is not None and not audit.reliable:  # the engine withholds quadrants: no colours
+            plt.title(f"n {n} · {views.UNRELIABLE}: no quadrants · ×k: k on one spot")
+            points = overlap_counts([(t.intrinsic.full, t.extrinsic.compound) for t in report.trajectories
+                                     if t.intrinsic.full is not None and t.extrinsic.compound is not None])
+            if points:
+                plt.scatter([p[0] for p in points], [p[1] for p in points], marker="○", color="gray")
+                for x, y, k in points:
+                    if k > 1:
+                        plt.text(f"×{k}", x + 0.04, y, color="gray")
+            widget.refresh()
+            return
         for q in views.QUADRANTS:
             points = overlap_counts([(t.intrinsic.full, t.extrinsic.compound) for t in report.trajectories
                                      if t.quadrant == q and t.intrinsic.full is not None
@@ -370,12 +425,14 @@ changed by an override) is computed in the background, with a placeholder meanwh
         table.clear()
         for r in self.reports:
             a = r.aggregate
+            audit = views.judge_audit(r)
+            quadrants = ([Text("unreliable", "red"), *[Text("—", "dim")] * (len(views.QUADRANTS) - 1)]
+                         if audit is not None and not audit.reliable else
+                         [Text(str(a.quadrants.get(q, 0)), COLORS[q]) for q in views.QUADRANTS])
             table.add_row(literal(self.labels.get(r.run_id, r.system)), Text(_ci(a.intrinsic)),
                           Text(_ci(a.extrinsic)),
                           Text(figure(a.mad)), Text(figure(a.div_rate)), Text(figure(a.pearson_r)),
-                          Text(figure(a.kappa)),
-                          *[Text(str(a.quadrants.get(q, 0)), COLORS[q]) for q in views.QUADRANTS],
-                          key=r.run_id)
+                          Text(figure(a.kappa)), *quadrants, key=r.run_id)
 
     def action_next_run(self) -> None:
         if self.reports:
