@@ -12,8 +12,8 @@ import click
 @click.option("--judge", "judge_model", default="lexical", show_default=True,
               help="'lexical' or an Ollama model name.")
 @click.option("--judge-prompt", type=click.Choice(["strict", "lenient"]), default="strict", show_default=True)
-@click.option("--answerer", "answerer_model", default="extractive", show_default=True,
-              help="Answerer for the context-free answers: 'extractive' or a model name.")
+@click.option("--answerer", "answerer_model", default="reader", show_default=True,
+              help="Answerer for the context-free answers: 'reader', 'extractive' or a model name.")
 @click.option("--sample", type=click.IntRange(min=1), default=None,
               help="Items per kind (seeded sample). Default: every item for the lexical judge, "
                    "20 per kind for a model judge.")
@@ -39,7 +39,7 @@ def judge_audit(corpus_path, db_path, judge_model, judge_prompt, answerer_model,
     config = Config.offline().with_overrides({"models.judge": judge_model, "models.answerer": answerer_model,
                                               "judging.prompt": judge_prompt})
     client = None
-    if judge_model != "lexical" or answerer_model != "extractive":
+    if judge_model != "lexical" or answerer_model not in ("reader", "extractive"):
         from seorap.engine.models.client import ModelClient
 
         client = ModelClient.from_config(config, db)

@@ -147,7 +147,7 @@ def _probe(config, probe_models, no_score):
 
     roles = ("extractor", "synthesizer") + (() if no_score else ("answerer", "judge"))
     models = [m for m in (config.role_model(r) for r in roles)
-              if m not in ("standin", "extractive", "lexical")]
+              if m not in ("standin", "reader", "extractive", "lexical")]
     if not models:
         return {}
     from seorap.engine.runner import preflight

@@ -41,7 +41,7 @@ def scoring_config(db, run_id: str, config_path, offline: bool, overrides: dict)
                    "lenient rules). Part of the setup name (default: config, strict).")
 @click.option("--judge", "judge_model", default=None, help="Judge: 'lexical' or an Ollama model name.")
 @click.option("--answerer", "answerer_model", default=None, help="Answerer: 'extractive', 'reader' or a model name.")
-@click.option("--offline", is_flag=True, help="Lexical judge, extractive answerer, hashing embedder.")
+@click.option("--offline", is_flag=True, help="Lexical judge, reference reader (answerer), hashing embedder.")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="A TOML config.")
 def score(db_path, run_ids, judge_mode, threshold, judge_prompt, judge_model, answerer_model, offline,
           config_path) -> None:

@@ -5,7 +5,7 @@ study. Sources, later ones winning: the defaults, a TOML file (``load_config(pat
 (``config.with_overrides({...})``; ``None`` values mean "flag not given" and are ignored).
 
 Presets: ``Config()`` (live Ollama models) and ``Config.offline()`` (deterministic stand-ins, no
-server: hashing embedder, extractive answerer, lexical judge).
+server: hashing embedder, reference reader as answerer, lexical judge).
 
 TOML example (every key optional)::
 
@@ -53,10 +53,10 @@ class ModelRoles(BaseModel):
     synthesizer: str = "qwen3.5:9b"
     """Classifies an observation against candidate facts (create/update/reinforce/supersede)."""
     answerer: str = "qwen3.8:27b"
-    """Answers questions from retrieved facts; offline: ``extractive`` (every retrieved fact) or
-    ``reader`` (the best-matching, most recent fact(s); docs/metrics.md)."""
+    """Answers questions from retrieved facts; offline: ``reader`` (the best-matching, most recent
+    fact(s); the offline default) or ``extractive`` (every retrieved fact; the baseline; docs/metrics.md)."""
     judge: str = "qwen3.8:27b"
-    """Grades answers; ``lexical`` = token-F1 thresholds (offline)."""
+    """Grades answers; ``lexical`` = the rule-based offline judge (docs/metrics.md)."""
     embedder: str = "bge-m3"
     """Embedding model: an Ollama name, a BGE-M3 path/hub name, or ignored for ``hashing``."""
 
@@ -147,9 +147,9 @@ class Config(BaseModel):
 
     @classmethod
     def offline(cls, **kwargs: Any) -> "Config":
-        """Deterministic stand-ins: hashing embedder, extractive answerer, lexical judge."""
+        """Deterministic stand-ins: hashing embedder, reference reader, lexical judge."""
         base = cls(embedder_backend="hashing",
-                   models=ModelRoles(answerer="extractive", judge="lexical", embedder="hashing"))
+                   models=ModelRoles(answerer="reader", judge="lexical", embedder="hashing"))
         return base.with_overrides(kwargs) if kwargs else base
 
     def with_overrides(self, overrides: Mapping[str, Any] | None = None, **kwargs: Any) -> "Config":

@@ -27,7 +27,7 @@ def test_host_from_environment(monkeypatch):
 def test_offline_preset():
     c = Config.offline()
     assert c.embedder_backend == "hashing"
-    assert (c.models.answerer, c.models.judge) == ("extractive", "lexical")
+    assert (c.models.answerer, c.models.judge) == ("reader", "lexical")
     assert Config.offline(seed=3).seed == 3
 
 
@@ -38,7 +38,7 @@ def test_toml_then_overrides(tmp_path):
     c = load_config(path, **{"models.extractor": "qwen3:4b", "retrieval__top_k": None, "seed": 1})
     assert (c.seed, c.embedder_backend, c.models.judge, c.models.extractor) == (1, "ollama", "gemma3:12b", "qwen3:4b")
     assert c.retrieval.top_k == 3 and c.models.answerer == "qwen3.8:27b"  # untouched keys keep defaults
-    assert load_config(path, offline=True).models.answerer == "extractive"
+    assert load_config(path, offline=True).models.answerer == "reader"
 
 
 def test_unknown_keys_are_refused(tmp_path):

@@ -203,3 +203,45 @@ def test_versions_of_a_name_compete():
 def test_a_cancellation_retracted_again_is_no():
     assert answer("코엑스 E홀 대관 취소", "코엑스 E홀 대관 취소. 그러나 이 계획은 취소됐다.").label == "NO"
     assert answer("카드 결제 승인이 중단됨", "카드 결제 승인이 중단됨 — 이 내용은 철회되었다.").label == "NO"
+
+
+# ---- a clause left out is missing, not contradicted (lexical-3) -------------------------------------
+
+SEUM_Q = "세움페이 5월 정기 점검은 언제 몇 시부터 몇 시까지 하고, 무슨 작업이며, 그동안 어떤 결제가 멈추나요?"
+SEUM = "5월 16일 토요일 오전 2시부터 7시까지, 결제 승인 DB 이중화 전환 작업이며, 점검 중에는 카드 결제 승인이 중단된다."
+SEUM_TWO_PARTS = "점검 시간은 오전 2시부터 7시까지 / 점검 작업은 결제 승인 DB 이중화 전환 / 정기 점검 일자는 5월 16일 토요일"
+
+
+def test_a_left_out_clause_is_partial_not_a_polarity_clash():
+    # the 작업 fact shares 결제, 승인 with the 중단 clause; it used to be read as that clause without
+    # its 중단 (NO [polarity]) although it states another clause and the 중단 clause is simply absent
+    v = answer(SEUM, SEUM_TWO_PARTS, SEUM_Q)
+    assert v.label == "PARTIAL" and "[missing-clause]" in v.rationale and "카드 결제 승인이 중단" in v.rationale
+
+
+def test_the_clause_stated_without_its_marker_is_still_no():
+    # the fooling case the other way: the 중단 clause is there, but says payments continue
+    v = answer(SEUM, SEUM_TWO_PARTS + " / 점검 중에도 카드 결제 승인은 계속된다", SEUM_Q)
+    assert v.label == "NO" and "[polarity]" in v.rationale
+
+
+def test_all_clauses_stated_is_yes():
+    v = answer(SEUM, SEUM_TWO_PARTS + " / 점검 중에는 카드 결제 승인 중단", SEUM_Q)
+    assert v.label == "YES", v.rationale
+
+
+def test_missing_clause_counts_only_the_clause_own_words():
+    # 점검 is the question's subject (every part shares it): it does not make the 중단 clause stated
+    m = lexical.measure(SEUM, SEUM_TWO_PARTS, SEUM_Q)
+    assert m.missing_clauses == ("점검 중에는 카드 결제 승인이 중단된다",)
+    # one clause: nothing to leave out (the recall and value rules judge it)
+    assert lexical.measure("채용은 2명", "채용은 2명").missing_clauses == ()
+
+
+def test_the_predicate_of_the_stating_clause_is_no_second_value():
+    q = "솔빛마켓이 주문 API 후보에서 Lambda를 뺀 이유는 무엇인가요?"
+    listed = "Lambda는 콜드 스타트 문제로 제외 / Fargate를 택한 이유는 주문 API의 100ms 이하 응답 요구"
+    assert answer("콜드 스타트 문제", listed, q).label == "YES"   # 제외 was read as a second reason
+    # ... while a second clause giving another reason for the same topic still hedges
+    v = answer("콜드 스타트 문제", "Lambda는 콜드 스타트 문제로 제외 / Lambda는 비용 문제로 제외", q)
+    assert v.label == "NO" and "[multi-value]" in v.rationale

@@ -11,21 +11,47 @@ from seorap.engine.scoring.score import append_only, score_run
 from seorap.engine.store import open_db
 
 CORPUS = "fixtures/ko-mini"
-SYSTEMS = ["oracle", "oracle-stale", "oracle-merged", "raw", "C"]
+SYSTEMS = ["oracle", "oracle-stale", "oracle-merged", "raw", "A", "B", "C"]
 
 
 @pytest.fixture(scope="module")
 def cards(tmp_path_factory):
+    """Every system scored with the offline default (the reference reader); ``raw`` also with the
+    extractive baseline (``out["raw/extractive"]``)."""
     db = open_db(tmp_path_factory.mktemp("figures") / "runs.db")
-    config = Config.offline().with_overrides({"models.answerer": "extractive"})
+    config = Config.offline()
     ids = dict(zip(SYSTEMS, run(load_corpus(CORPUS), SYSTEMS, db, config, offline=True, score=False)))
     out = {}
-    for system, rid in ids.items():
-        name = score_run(db, rid, config)
-        out[system] = {r["trajectory_id"]: json.loads(r["card"]) for r in db.query(
+
+    def load(rid, name):
+        return {r["trajectory_id"]: json.loads(r["card"]) for r in db.query(
             "SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? AND trajectory_id != ''",
             [rid, name])}
+
+    for system, rid in ids.items():
+        out[system] = load(rid, score_run(db, rid, config))
+    extractive = config.with_overrides({"models.answerer": "extractive"})
+    out["raw/extractive"] = load(ids["raw"], score_run(db, ids["raw"], extractive))
     return db, ids, out
+
+
+def test_offline_default_is_the_reader(cards):
+    db, ids, _ = cards
+    assert {r["answerer"] for r in db.query("SELECT DISTINCT answerer FROM answers WHERE run_id=?",
+                                            [ids["oracle"]])} == {"reader"}
+
+
+def test_oracle_scores_full_intrinsic_on_every_trajectory(cards):
+    _, _, c = cards
+    assert len(c["oracle"]) == 12 and all(card["intrinsic_full"] == 1.0 for card in c["oracle"].values())
+
+
+def test_compound_extrinsic_is_above_zero_somewhere_for_every_written_system(cards):
+    # a compound answer missing one part is PARTIAL (0.5), not NO: stores that hold some of a
+    # compound answer's facts score above 0 (it was 0.00 on every trajectory for A, B, C and raw)
+    _, _, c = cards
+    for system in ("A", "B", "C", "raw"):
+        assert any(card["extrinsic"]["compound"] > 0 for card in c[system].values()), system
 
 
 def test_oracle_confidence_mae_is_zero_on_every_trajectory(cards):
@@ -50,7 +76,8 @@ def test_udr_is_na_for_append_only_and_exact_for_the_oracles(cards):
 def test_depth_10_answers_with_more_than_depth_5(cards):
     db, ids, _ = cards
     rows = {(r["trajectory_id"], r["item"], r["k"]): r["answer"] for r in db.query(
-        "SELECT trajectory_id, item, k, answer FROM answers WHERE run_id=? AND source='memory'", [ids["raw"]])}
+        "SELECT trajectory_id, item, k, answer FROM answers WHERE run_id=? AND source='memory' "
+        "AND answerer='extractive'", [ids["raw"]])}
     differ = [key for key in rows if key[2] == 5 and rows[key] != rows[(key[0], key[1], 10)]]
     assert differ
 

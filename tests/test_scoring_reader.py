@@ -59,3 +59,36 @@ def test_make_answerer_offline_names():
     config = lambda name: SimpleNamespace(models=SimpleNamespace(answerer=name))  # noqa: E731
     assert make_answerer(config("reader")).name == "reader"
     assert make_answerer(config("extractive")).name == "extractive"
+
+
+def test_asked_types_from_question_words():
+    from seorap.engine.scoring.answerers import CLOCK, FREQUENCY, MONEY, PERCENT, WHEN, asked_types
+
+    assert asked_types("백업에서 데이터를 되살리는 연습을 얼마나 자주 하나요?") == {"frequency": FREQUENCY}
+    assert asked_types("실패해도 되는 비율의 상한은 얼마인가요?") == {"percent": PERCENT}
+    assert asked_types("어떤 요금제를 쓰고 있고, 한 달에 얼마를 내며, 언제부터 적용됐나요?") == \
+        {"money": MONEY, "when": WHEN | CLOCK}        # 요금제 names a plan, not a price
+    assert asked_types("최대 좌석 수는 몇 석인가?") == {"counter:석": frozenset({"석"})}
+    assert asked_types("점검은 몇 시에 끝나나요?") == {"clock": CLOCK}
+    assert asked_types("몇 시간 걸렸나?") == {"counter:시간": frozenset({"시간"})}  # 몇 시간 is no clock
+    assert asked_types("잔액은 얼마인가?") == {"amount": frozenset()}
+    assert asked_types("누가 책임지나요?") == {}
+
+
+BACKUP = ["다온헬스케어 진료 데이터 백업 보관 기간은 5년", "다온헬스케어 진료 데이터 백업 사본은 서울과 부산 두 곳에 저장",
+          "다온헬스케어 진료 데이터 백업은 매일 새벽 3시에 수행", "다온헬스케어 진료 데이터 복구 테스트는 분기마다 1회"]
+
+
+def test_reader_adds_the_fact_holding_the_asked_type():
+    # a paraphrased question ("되살리는 연습" for 복구 테스트) shares no distinguishing word with the
+    # fact; "얼마나 자주" asks for a frequency, and only the 1회 fact holds one (weight log(4/1))
+    q = "다온헬스케어는 백업에서 데이터를 되살리는 연습을 얼마나 자주 하나요?"
+    got = ReaderAnswerer().answer(q, BACKUP, [0.52, 0.49, 0.48, 0.39], recency=[1, 1, 1, 1])
+    assert got.endswith("복구 테스트는 분기마다 1회") and "사본" not in got
+
+
+def test_asked_type_does_not_beat_recency():
+    # the fooling case: both counts hold 명; the more recent still wins the same part
+    q = "하반기 백엔드 개발자 채용 인원은 몇 명인가요?"
+    assert ReaderAnswerer().answer(q, [STALE, CURRENT, LUNCH], [0.9, 0.8, 0.1], recency=[0, 2, 3]) == CURRENT
+

@@ -43,16 +43,16 @@ def setups(tmp_path_factory):
 
 def test_setup_names_carry_threshold_modes_and_prompt():
     class A:
-        name = "extractive"
+        name = "reader"
 
     strict, lenient = LexicalJudge(), LexicalJudge("lenient")
     assert (strict.name, lenient.name) == ("lexical", "lexical/lenient")
     default = [ClaimJudging("full"), ClaimJudging("filter", 0.8)]
-    assert scoring_name(strict, A(), default) == "lexical+extractive"  # the default stays short
+    assert scoring_name(strict, A(), default) == "lexical+reader"  # the default stays short
     assert scoring_name(strict, A(), [ClaimJudging("full"), ClaimJudging("filter", 0.85)]) == \
-        "lexical+extractive+full,filter@0.85"
-    assert scoring_name(lenient, A(), [ClaimJudging("full")]) == "lexical/lenient+extractive+full"
-    assert scoring_name(strict, A(), [ClaimJudging("filter", 0.825)]) == "lexical+extractive+filter@0.825"
+        "lexical+reader+full,filter@0.85"
+    assert scoring_name(lenient, A(), [ClaimJudging("full")]) == "lexical/lenient+reader+full"
+    assert scoring_name(strict, A(), [ClaimJudging("filter", 0.825)]) == "lexical+reader+filter@0.825"
     with pytest.raises(ValueError):
         LexicalJudge("sloppy")
 
@@ -77,9 +77,9 @@ def test_lenient_lexical_rules():
 
 def test_setups_are_stored_side_by_side(setups):
     _, db, rid, names = setups
-    assert names == ["lexical+extractive+full,filter@0.85", "lexical/lenient+extractive"]
+    assert names == ["lexical+reader+full,filter@0.85", "lexical/lenient+reader"]
     stored = {r["scoring"] for r in db.query("SELECT DISTINCT scoring FROM scores WHERE run_id=?", [rid])}
-    assert stored == {"lexical+extractive", *names}
+    assert stored == {"lexical+reader", *names}
     for name in stored:  # each setup keeps its own filter verdicts
         n = db.execute("SELECT COUNT(*) FROM verdicts WHERE run_id=? AND scoring=? AND setup='filter'",
                        [rid, name]).fetchone()[0]
@@ -90,20 +90,20 @@ def test_report_rulers_section_and_spread(setups):
     _, db, rid, _ = setups
     report = run_report(db, rid, resamples=50)
     table = {(r.scoring, r.mode): r for r in report.rulers}
-    assert set(table) == {("lexical+extractive", "full"), ("lexical+extractive", "filter@0.80"),
-                          ("lexical+extractive+full,filter@0.85", "full"),
-                          ("lexical+extractive+full,filter@0.85", "filter@0.85"),
-                          ("lexical/lenient+extractive", "full"), ("lexical/lenient+extractive", "filter@0.80")}
+    assert set(table) == {("lexical+reader", "full"), ("lexical+reader", "filter@0.80"),
+                          ("lexical+reader+full,filter@0.85", "full"),
+                          ("lexical+reader+full,filter@0.85", "filter@0.85"),
+                          ("lexical/lenient+reader", "full"), ("lexical/lenient+reader", "filter@0.80")}
     # the figures are the per-trajectory means of each setup's stored cards
     for (name, mode), r in table.items():
         key = "intrinsic_full" if mode == "full" else "intrinsic_filter"
         cards = [json.loads(c["card"]) for c in db.query(
             "SELECT card FROM scores WHERE run_id=? AND scoring=? AND trajectory_id != ''", [rid, name])]
         assert r.n == 2 and r.intrinsic == pytest.approx(sum(c[key] for c in cards) / 2)
-    assert table[("lexical+extractive", "full")].intrinsic == 1.0  # merged store: full sees everything
+    assert table[("lexical+reader", "full")].intrinsic == 1.0  # merged store: full sees everything
     # a higher threshold cannot show the judge more facts
-    assert table[("lexical+extractive+full,filter@0.85", "filter@0.85")].intrinsic <= \
-        table[("lexical+extractive", "filter@0.80")].intrinsic < 0.5
+    assert table[("lexical+reader+full,filter@0.85", "filter@0.85")].intrinsic <= \
+        table[("lexical+reader", "filter@0.80")].intrinsic < 0.5
     values = [r.intrinsic for r in report.rulers]
     assert report.rulers_spread == pytest.approx(max(values) - min(values))
     assert report.rulers_spread > 0.5
@@ -135,18 +135,18 @@ def test_diff_classifies_every_pair_by_hand():
 def test_cli_diff_two_setups_of_one_run(setups):
     path, db, rid, _ = setups
     runner = CliRunner()
-    out = runner.invoke(cli, ["diff", "--db", str(path), "--run", rid, "--setup", "lexical+extractive:full",
-                              "--setup", "lexical+extractive:filter", "--format", "json"])
+    out = runner.invoke(cli, ["diff", "--db", str(path), "--run", rid, "--setup", "lexical+reader:full",
+                              "--setup", "lexical+reader:filter", "--format", "json"])
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
-    expected = rulers.full_vs_filter(db, rid, "lexical+extractive").counts()
+    expected = rulers.full_vs_filter(db, rid, "lexical+reader").counts()
     assert data["counts"] == expected and expected["penalised"] > 0
     claims = {c for t in load_corpus(CORPUS).trajectories if t.id in TRAJ for s in t.states for c in s.claims}
     assert len(data["verdicts"]) == expected["penalised"] + expected["credited"] + expected["unparseable"]
     assert all(v["change"] == "penalised" and v["text"] in claims for v in data["verdicts"])
     # strict -> lenient over the answers: only credits, each with its question text
-    out = runner.invoke(cli, ["diff", "--db", str(path), "--run", rid, "--setup", "lexical+extractive",
-                              "--setup", "lexical/lenient+extractive", "--kind", "question", "--format", "json"])
+    out = runner.invoke(cli, ["diff", "--db", str(path), "--run", rid, "--setup", "lexical+reader",
+                              "--setup", "lexical/lenient+reader", "--kind", "question", "--format", "json"])
     data = json.loads(out.output)
     assert data["counts"]["penalised"] == 0 and data["counts"]["credited"] > 0
     assert all(v["text"] == v["question"] and v["text"] for v in data["verdicts"])
@@ -154,7 +154,7 @@ def test_cli_diff_two_setups_of_one_run(setups):
     out = runner.invoke(cli, ["diff", "--db", str(path), "--run", rid])
     assert out.exit_code == 0 and "newly penalised" in out.output
     out = runner.invoke(cli, ["diff", "--db", str(path), "--run", rid, "--setup", "nope", "--setup", "full"])
-    assert out.exit_code != 0 and "lexical+extractive" in out.output
+    assert out.exit_code != 0 and "lexical+reader" in out.output
 
 
 def test_cli_diff_two_runs(tmp_path):
@@ -165,8 +165,8 @@ def test_cli_diff_two_runs(tmp_path):
                                    "--format", "json"])
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
-    a = rulers.select(db, ids[0], "lexical+extractive")
-    b = rulers.select(db, ids[1], "lexical+extractive")
+    a = rulers.select(db, ids[0], "lexical+reader")
+    b = rulers.select(db, ids[1], "lexical+reader")
     assert data["counts"] == rulers.diff_verdicts(a, b).counts()
     assert data["counts"]["unmatched"] == 0
     assert sum(data["counts"][k] for k in ("credited", "penalised", "unchanged", "unparseable")) == len(a)
@@ -194,7 +194,7 @@ def test_cli_override_one_verdict(tmp_path, monkeypatch):
     assert all(r["at"] for r in rows)
     report = run_report(db, rid, resamples=20)
     side = report.overrides.by_trajectory["ko-c5-garam-db"]
-    card = json.loads(db["scores"].get((rid, "ko-c5-garam-db", "lexical+extractive"))["card"])
+    card = json.loads(db["scores"].get((rid, "ko-c5-garam-db", "lexical+reader"))["card"])
     # states have 2, 4, 4, 5 claims, all YES for oracle; s0/c0 -> NO: (1/2 + 1 + 1 + 1) / 4 = 0.875;
     # the one compound question -> NO: 0.0
     assert side == {"intrinsic_raw": 1.0, "intrinsic": 0.875, "extrinsic_raw": card["extrinsic"]["compound"],
@@ -216,7 +216,7 @@ def _seed_db(tmp_path, runs):
         db["runs"].insert({"run_id": run_id, "system": system, "corpus": CORPUS, "corpus_digest": "d",
                            "config": json.dumps(config)})
         for n, (i, e) in enumerate(zip(intrinsic, compound)):
-            db["scores"].insert({"run_id": run_id, "trajectory_id": f"t{n}", "scoring": "lexical+extractive",
+            db["scores"].insert({"run_id": run_id, "trajectory_id": f"t{n}", "scoring": "lexical+reader",
                                  "card": json.dumps({"intrinsic_full": i, "extrinsic": {"compound": e}}),
                                  "created_at": "2026-01-01"})
     return db
@@ -231,15 +231,15 @@ def test_seed_figures_by_hand(tmp_path):
         ("d", "A", {"models": {"judge": "x"}, "seed": 3}, [0.0, 0.0], [0.0, 0.0]),  # other config
         ("e", "B", {**base, "seed": 4}, [0.0, 0.0], [0.0, 0.0]),    # other system, alone
     ])
-    s = seed_figures(db, "a", "lexical+extractive")
+    s = seed_figures(db, "a", "lexical+reader")
     assert (s.n, s.run_ids, s.seeds) == (3, ["a", "b", "c"], [0, 1, 2])
     # intrinsic run means 0.75, 0.5, 1.0: mean 0.75, sd sqrt((0 + 0.0625 + 0.0625) / 2) = 0.25
     assert s.intrinsic_mean == pytest.approx(0.75) and s.intrinsic_sd == pytest.approx(0.25)
     # extrinsic 1.0, 0.5, 0.25: mean 7/12, sd sqrt(((5/12)^2 + (1/12)^2 + (4/12)^2) / 2)
     assert s.extrinsic_mean == pytest.approx(7 / 12)
     assert s.extrinsic_sd == pytest.approx(math.sqrt((25 + 1 + 16) / 144 / 2))
-    assert seed_figures(db, "e", "lexical+extractive") is None
-    assert seed_figures(db, "d", "lexical+extractive") is None
+    assert seed_figures(db, "e", "lexical+reader") is None
+    assert seed_figures(db, "d", "lexical+reader") is None
 
 
 def test_seeds_wired_into_the_aggregate(tmp_path):

@@ -142,6 +142,7 @@ def test_verdicts_record_the_judge_rules_version(scored):
 
 
 def test_every_report_carries_the_judge_audit(scored):
+    from seorap.engine.scoring import lexical
     from seorap.engine.scoring.audit import KINDS
     from seorap.engine.scoring.report_text import to_markdown as md
 
@@ -152,7 +153,7 @@ def test_every_report_carries_the_judge_audit(scored):
         assert r.audit.kinds["hedged"].pass_rate == 0.0 and r.audit.kinds["correct"].pass_rate == 1.0
         assert r.judge_reliability is not None and r.judge_reliability.reliable, r.judge_reliability
     text = md(report)
-    assert "judge audit (lexical, lexical-2, every item)" in text and "PARTIAL saturation" in text
+    assert f"judge audit (lexical, {lexical.RULES_VERSION}, every item)" in text and "PARTIAL saturation" in text
     # the audit's verdicts are kept apart from the run's own
     n = db.execute("SELECT COUNT(*) FROM verdicts WHERE run_id=? AND kind LIKE 'audit:%'",
                    [f"audit:{ids['oracle']}"]).fetchone()[0]

@@ -173,7 +173,7 @@ def test_score_threshold_auto_cli(runs):
                                       "--run", ids["oracle"], "--run", ids["oracle-merged"]])
     # oracle-merged has one fact per state: no unmatched pair, no threshold to suggest
     assert result.exit_code == 2, result.output
-    name = f"lexical+extractive+full,filter@auto({suggested:.2f})"
+    name = f"lexical+reader+full,filter@auto({suggested:.2f})"
     assert f"{ids['oracle']}\t{name}" in result.output
     assert "no threshold separates" in result.output
     extras = json.loads(db["scores"].get((ids["oracle"], "", name))["card"])

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
@@ -55,6 +56,50 @@ class ExtractiveAnswerer:
         ranked = sorted(zip(scores, range(len(items))), key=lambda p: (-p[0], p[1]))
         chosen = [i for _, i in ranked[:limit]]
         return " / ".join(items[i] for i in chosen)
+
+
+MONEY = frozenset({"원", "달러", "유로", "엔"})
+PERCENT = frozenset({"%", "%p"})
+FREQUENCY = frozenset({"회"})
+DURATION = frozenset({"년", "개월", "주", "일", "시간", "분", "초"})
+WHEN = frozenset({"date", "month", "weekday", "year", "분기"})
+CLOCK = frozenset({"time"})
+NOT_AMOUNTS = WHEN | CLOCK | {"name"}
+_UNIT = "|".join(sorted((re.escape(u) for u in lexical._UNITS), key=len, reverse=True))
+ASKS: tuple[tuple[str, re.Pattern[str], frozenset[str] | None], ...] = (
+    ("clock", re.compile(r"몇\s*시(?!간)"), CLOCK),
+    ("counter", re.compile(rf"몇\s*({_UNIT})"), None),
+    ("frequency", re.compile(r"자주|주기|몇\s*번"), FREQUENCY),
+    ("percent", re.compile(r"비율|[가-힣]율|퍼센트|%"), PERCENT),
+    ("duration", re.compile(r"얼마\s*동안|얼마나\s*오래|기간"), DURATION),
+    ("money", re.compile(r"금액|비용|요금(?!제)|이용료|가격|지출|예산|얼마를\s*내"), MONEY),
+    ("when", re.compile(r"언제|며칠|날짜|일자|시점|마감일|기한|몇\s*월"), WHEN | CLOCK),
+)
+"""Question words that ask for a typed value, and the value types that answer them
+(docs/metrics.md, reader rule 2). ``counter``: the counter after 몇 (몇 명 -> 명)."""
+
+
+def asked_types(question: str) -> dict[str, frozenset[str]]:
+    """{ask: value types} for each kind of value the question asks for; a bare 얼마 (no money,
+    percentage or duration word) asks for any amount."""
+    out: dict[str, frozenset[str]] = {}
+    for name, pattern, types in ASKS:
+        for m in pattern.finditer(question):
+            if types is None:
+                unit = lexical._UNIT_ALIASES.get(m[1].lower(), m[1].lower())
+                out[f"{name}:{unit}"] = frozenset({unit})
+            else:
+                out[name] = types
+    if "얼마" in question and not out.keys() & {"percent", "duration", "money", "frequency"}:
+        out["amount"] = frozenset()
+    return out
+
+
+def _typed(text: str, asks: dict[str, frozenset[str]]) -> set[str]:
+    """The ask tokens ``text`` answers: ``⟨ask⟩`` for each ask one of its values fills."""
+    types = {v.type for v in lexical.values(text) if not v.former}
+    return {f"⟨{name}⟩" for name, want in asks.items()
+            if (types & want if want else types - NOT_AMOUNTS)}
 
 
 SAME_PART = 0.8
@@ -108,9 +153,10 @@ class ReaderAnswerer:
             texts, ages, ranks = [u[0] for u in units], [u[1] for u in units], [u[2] for u in units]
         if not texts:
             return NO_ANSWER
-        sets = [lexical.bigram_set(t) for t in texts]
+        asks = asked_types(question)
+        sets = [lexical.bigram_set(t) | _typed(t, asks) for t in texts]
         weight = {}
-        for b in lexical.bigram_set(question):
+        for b in lexical.bigram_set(question) | {f"⟨{name}⟩" for name in asks}:
             df = sum(1 for s in sets if b in s)
             if 0 < df < len(texts):
                 weight[b] = math.log(len(texts) / df)

@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from seorap.engine.tokenize import bigram_set as _memo_bigram_set
 
-RULES_VERSION = "lexical-2"
+RULES_VERSION = "lexical-3"
 """Bumped whenever a rule changes: a re-score under new rules is visible as such."""
 
 YES_RECALL = Fraction(4, 5)
@@ -530,6 +530,9 @@ class Match:
     segment_complete: bool = False
     """Some clause of the expected statement is found whole (all its values and nouns)."""
     missing_nouns: tuple[str, ...] = ()
+    missing_clauses: tuple[str, ...] = ()
+    """Clauses of the expected statement none of whose own elements (those no other clause of it
+    shares) is in the candidate: a part of the answer left out."""
 
     @property
     def recall(self) -> Fraction:
@@ -699,6 +702,8 @@ def measure(expected: str, candidate: str, question: str | None = None) -> Match
                     continue
                 if not any(t not in head and (t in topic or t in known) for t in cseg.topic):
                     continue
+                if all(_noun_in(w, cseg.nouns, cseg.compact) for w in words):
+                    continue  # the clause stating the value: its other words are its predicate
                 new = sorted(n for n in cseg.comment if n not in known and not _noun_in(n, exp.nouns, exp.compact))
                 if new:
                     multi.append((" ".join(sorted(words)), " ".join(new)))
@@ -706,7 +711,7 @@ def measure(expected: str, candidate: str, question: str | None = None) -> Match
     # polarity, clause by clause: the candidate clauses that state this expected clause
     polarity = []
     for seg in exp.segments:
-        chosen = _stating_segments(seg, cand)
+        chosen = [c for c in _stating_segments(seg, cand) if _states_best(seg, c, exp)]
         if not chosen:
             continue
         theirs = Counter(m for c in chosen for m in c.markers)
@@ -723,7 +728,27 @@ def measure(expected: str, candidate: str, question: str | None = None) -> Match
             polarity.append((seg.text.strip(), _count(mine), _count(theirs)))
     hedges = tuple(sorted(cand.hedges - exp.hedges))
     return Match(found, elements, tuple(missing), tuple(wrong), tuple(multi), tuple(polarity), hedges,
-                 len(current), len(stated), complete, missing_nouns)
+                 len(current), len(stated), complete, missing_nouns, _missing_clauses(exp, cand, q))
+
+
+def _missing_clauses(exp: Analysis, cand: Analysis, q: Analysis | None) -> tuple[str, ...]:
+    """Expected clauses (of a statement with several) whose own nouns and values — those no other
+    clause of the statement has and the question does not use (the question's words name the
+    subject, every part of the answer shares them) — are all absent from the candidate."""
+    if len(exp.segments) < 2:
+        return ()
+    out = []
+    for seg in exp.segments:
+        others = [o for o in exp.segments if o is not seg]
+        own_nouns = [n for n in seg.nouns if not any(n in o.nouns for o in others)
+                     and not (q is not None and _noun_in(n, q.nouns, q.compact))]
+        own_values = [v for v in seg.values if not any(same(v, w) for o in others for w in o.values)]
+        if not own_nouns and not own_values:
+            continue
+        if not any(_noun_in(n, cand.nouns, cand.compact) for n in own_nouns) and not any(
+                _value_in(v, cand.values, cand.compact, current=False) for v in own_values):
+            out.append(seg.text.strip())
+    return tuple(out)
 
 
 def _count(markers: Counter) -> str:
@@ -733,6 +758,25 @@ def _count(markers: Counter) -> str:
 def _touches(seg: Segment, c: Segment) -> bool:
     return (any(_noun_in(n, c.nouns, c.compact) for n in seg.nouns)
             or any(_value_in(v, c.values, c.compact, current=False) for v in seg.values))
+
+
+def _share(seg: Segment, c: Segment) -> Fraction:
+    """Share of the expected clause's elements (nouns and values) the candidate clause holds."""
+    total = len(seg.nouns) + len(seg.values)
+    if not total:
+        return Fraction(0)
+    found = (sum(1 for n in seg.nouns if _noun_in(n, c.nouns, c.compact))
+             + sum(1 for v in seg.values if _value_in(v, c.values, c.compact, current=False)))
+    return Fraction(found, total)
+
+
+def _states_best(seg: Segment, c: Segment, exp: Analysis) -> bool:
+    """Is ``seg`` the expected clause candidate clause ``c`` states best (ties count)? A clause that
+    states another expected clause better says nothing about this one: "점검 작업은 결제 승인 DB
+    이중화 전환" is the 작업 clause, not a "카드 결제 승인이 중단된다" without its 중단 — that clause
+    is missing (PARTIAL), not contradicted (NO)."""
+    mine = _share(seg, c)
+    return all(mine >= _share(other, c) for other in exp.segments)
 
 
 def _stating_segments(seg: Segment, cand: Analysis) -> list[Segment]:
@@ -760,7 +804,7 @@ def _stating_segments(seg: Segment, cand: Analysis) -> list[Segment]:
 # ---- the rules --------------------------------------------------------------------------------------
 
 RULES = ("polarity", "wrong-value", "hedge", "multi-value", "no-value", "low-recall", "missing-value",
-         "partial-recall", "all-found")
+         "missing-clause", "partial-recall", "all-found")
 """Rule names, in the order they are applied (docs/metrics.md lists each with its test)."""
 
 
@@ -793,6 +837,9 @@ def grade(match: Match, *, check_hedge: bool) -> tuple[str, str]:
     if match.missing:
         return "PARTIAL", (f"PARTIAL [missing-value]: {', '.join(match.missing)} not stated (no other value "
                            f"given for it); {elements}")
+    if match.missing_clauses:
+        return "PARTIAL", (f"PARTIAL [missing-clause]: nothing of «{match.missing_clauses[0]}» is stated; "
+                           f"{elements}")
     if match.recall < YES_RECALL:
         lacking = ", ".join(match.missing_nouns[:5])
         return "PARTIAL", (f"PARTIAL [partial-recall]: {elements} ({ratio} < {_frac(YES_RECALL)}); "

@@ -7,8 +7,8 @@ log: zero model calls.
 
 A scoring setup is named after the judge (``lexical``, ``lexical/lenient`` or ``MODEL/PROMPT``) plus
 the answerer, plus the candidate modes when they are not the default pair (full + filter@0.80):
-``lexical+extractive`` (default modes), ``lexical+extractive+full,filter@0.85``,
-``lexical/lenient+extractive+full``. One run carries several setups side by side (that is how
+``lexical+reader`` (default modes), ``lexical+reader+full,filter@0.85``,
+``lexical/lenient+reader+full``. One run carries several setups side by side (that is how
 rulers are compared, docs/metrics.md): scoring again under another setup adds rows, it never replaces
 another setup's.
 """
@@ -175,7 +175,7 @@ def _modes(judge_mode, threshold: float) -> list[intrinsic.ClaimJudging]:
 
 
 def _client(config: Config, db: Database, run_id):
-    if config.models.judge == "lexical" and config.models.answerer == "extractive":
+    if config.models.judge == "lexical" and config.models.answerer in OFFLINE_ANSWERERS:
         return None
     from seorap.engine.models.client import ModelClient
 
