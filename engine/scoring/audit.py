@@ -37,12 +37,16 @@ import random
 import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 from sqlite_utils import Database
 
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.scoring.verdict import tally
+
+if TYPE_CHECKING:
+    from seorap.engine.scoring.judges import Judge
 
 WRONG_KINDS = ("hedged", "multi-value", "stale-firm", "retracted", "wrong-date", "vague", "context-free")
 PARTIAL_KINDS = ("missing-one",)
@@ -299,7 +303,7 @@ def figures_from_rows(rows: list[dict], *, judge: str, rules: str | None = None,
     return out
 
 
-def run_audit(corpus: Corpus, judge, answerer, *, seed: int = 0, sample: int | None = None,
+def run_audit(corpus: Corpus, judge: Judge, answerer, *, seed: int = 0, sample: int | None = None,
               trajectory_ids: set[str] | None = None) -> AuditResult:
     """Build the items, keep a seeded sample of ``sample`` per kind (None: all), ask the answerer for
     the context-free answers of the kept items only, and judge them."""
@@ -322,7 +326,7 @@ def run_audit(corpus: Corpus, judge, answerer, *, seed: int = 0, sample: int | N
                      "expected": item.expected, "candidate": answer, "label": v.label,
                      "score": v.score, "rationale": v.rationale, "call_key": v.call_key,
                      "cached": int(v.cached)})
-    return AuditResult(judge=judge.name, rules=getattr(judge, "rules", None), seed=seed, sample=sample,
+    return AuditResult(judge=judge.name, rules=judge.rules, seed=seed, sample=sample,
                        verdicts=rows)
 
 

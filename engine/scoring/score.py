@@ -28,7 +28,7 @@ from seorap.engine.progress import NullProgress, Progress
 from seorap.engine.scoring import diagnosis, extrinsic, figures, intrinsic, metrics, similarity
 from seorap.engine.scoring import audit as audit_mod
 from seorap.engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS, make_answerer
-from seorap.engine.scoring.judges import LexicalJudge, make_judge
+from seorap.engine.scoring.judges import Judge, LexicalJudge, make_judge
 from seorap.engine.scoring.tables import ensure_tables, now, row_id
 
 JUDGE_MODES = ("full", "filter")
@@ -73,7 +73,7 @@ def score_run(db: Database, run_id: str, config: Config, *, judge_mode: Sequence
     client = client if client is not None else _client(config, db, run_id)
     judge = make_judge(config, client, prompt=judge_prompt)
     answerer = make_answerer(config, client)
-    embed = similarity.embed_fn(embedder or _embedder(config, db))
+    embed = similarity.EmbedFn(embedder or _embedder(config, db))
     modes = _modes(judge_mode, config.judging.filter_threshold)
     calls_before = _counters(client)
     trajectories = [t for t in corpus.trajectories if _written(db, run_id, t.id)]
@@ -241,14 +241,14 @@ def _card(trajectory, intr, extr, modes, claim_rows, asker, store) -> dict:
             "diagnosis": reason, "signed_diff": None if full is None or compound is None else full - compound}
 
 
-def _save(db: Database, run_id, trajectory_id, name, judge, verdicts, asker, card) -> None:
+def _save(db: Database, run_id, trajectory_id, name, judge: Judge, verdicts, asker, card) -> None:
     created = now()
     key = dict(run_id=run_id, trajectory_id=trajectory_id, scoring=name)
     for table in ("verdicts", "answers", "retrievals"):
         db.execute(f"DELETE FROM {compact.data_table(db, table)} WHERE run_id=? AND trajectory_id=? "
                    "AND scoring=?", [run_id, trajectory_id, name])
     compact.insert(db, "verdicts",
-        [{**key, **r, "judge": judge.name, "rules": getattr(judge, "rules", None), "created_at": created,
+        [{**key, **r, "judge": judge.name, "rules": judge.rules, "created_at": created,
           "id": row_id(run_id, trajectory_id, name, r["kind"], r["setup"], r["source"], r["k"], r["item"])}
          for r in verdicts], replace=True)
     db.table("answers").insert_all(
@@ -268,10 +268,10 @@ def _counters(client) -> dict:
     return {"calls": client.stats.calls, "cached": client.stats.cached}
 
 
-def _save_run_extras(db, run_id, name, judge, answerer, client, before, modes, sim=None,
+def _save_run_extras(db, run_id, name, judge: Judge, answerer, client, before, modes, sim=None,
                      unreliable: str | None = None, audit=None) -> None:
     after = _counters(client)
-    extras = {"judge": judge.name, "judge_rules": getattr(judge, "rules", None), "answerer": answerer.name,
+    extras = {"judge": judge.name, "judge_rules": judge.rules, "answerer": answerer.name,
               "judge_prompt": getattr(judge, "prompt", None),
               "judge_modes": [m.setup for m in modes],
               "filter_threshold": next((m.threshold for m in modes if m.threshold is not None), None),

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 import numpy as np
 from sqlite_utils import Database
@@ -29,6 +29,9 @@ from seorap.engine.config import Config
 from seorap.engine.fmt import figure
 from seorap.engine.scoring.schema import Histogram, SimilarityFigures, SimilaritySummary
 from seorap.engine.scoring.tables import scorings
+
+if TYPE_CHECKING:
+    from seorap.engine.models.base import Embedder
 
 DEFAULT_THRESHOLD = 0.8
 """The filter threshold that the short setup name implies (FEB-30's filter@0.8)."""
@@ -223,18 +226,19 @@ def run_similarity(db: Database, run_id: str, scoring: str | None = None, *, emb
                                [run_id, name]), None)
         filter_threshold = (json.loads(extras["card"]).get("filter_threshold") if extras else None) \
             or DEFAULT_THRESHOLD
-    return from_rows(rows, embed_fn(embedder), filter_threshold=filter_threshold, judge=rows[0]["judge"])
+    return from_rows(rows, EmbedFn(embedder), filter_threshold=filter_threshold, judge=rows[0]["judge"])
 
 
-def embed_fn(embedder) -> Callable[[Sequence[str]], np.ndarray]:
+class EmbedFn:
     """The embedder as a function of texts (float32 rows) that carries its ``name``: what the filter
     mode and these figures call."""
 
-    def embed(texts: Sequence[str]) -> np.ndarray:
-        return np.asarray(embedder.embed(list(texts)), dtype=np.float32)
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self.name = embedder.name
 
-    embed.name = getattr(embedder, "name", "")  # type: ignore[attr-defined]
-    return embed
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        return np.asarray(self.embedder.embed(list(texts)), dtype=np.float32)
 
 
 # ---- text ------------------------------------------------------------------------------------------
