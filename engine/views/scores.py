@@ -4,13 +4,17 @@ diff full vs filter (docs/metrics.md, Rulers)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sqlite_utils import Database
 
 from seorap.engine.views.common import latest_scoring
 
+if TYPE_CHECKING:
+    from seorap.engine.scoring.schema import RunReport
 
-def run_report(db: Database, run_id: str, resamples: int | None = None):
+
+def run_report(db: Database, run_id: str, resamples: int | None = None) -> RunReport | None:
     """The RunReport for one run (None when the run is not scored)."""
     from seorap.engine.scoring import report
 
@@ -52,11 +56,12 @@ def full_vs_filter_diff(db: Database, run_id: str, scoring: str | None = None) -
                      m["to"] or "") for m in diff.moved()])
 
 
-def stored_figures(db: Database, run_id: str) -> tuple[object | None, RulerDiff | None]:
+def stored_figures(db: Database, run_id: str) -> tuple[RunReport | None, RulerDiff | None]:
     """(RunReport, RulerDiff) of a run's latest scoring as stored at score time
     (engine.scoring.figures); (None, None) when the run is not scored or its figures are not stored
     (scored before they were kept, or an override made them stale)."""
     from seorap.engine.scoring import figures
+    from seorap.engine.scoring.schema import RunReport
 
     scoring = latest_scoring(db, run_id)
     if scoring is None:
@@ -68,7 +73,7 @@ def stored_figures(db: Database, run_id: str) -> tuple[object | None, RulerDiff 
         diff = RulerDiff("full", "filter", raw["counts"], [
             MovedVerdict(m["change"], m["trajectory_id"], m["item"], m["text"] or "", m["from"] or "",
                          m["to"] or "") for m in raw["moved"]])
-    return report, diff
+    return (report if isinstance(report, RunReport) else None), diff  # load parses it as one
 
 
 UNRELIABLE = "judge unreliable — see audit"
