@@ -193,7 +193,7 @@ class PoolStream:
 
 
 def _with_host(reply: ChatReply, host: str | None) -> ChatReply:
-    if host is None or not hasattr(reply, "host") or getattr(reply, "host", None):
+    if host is None or reply.host:
         return reply
     from dataclasses import replace
 
