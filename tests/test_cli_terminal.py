@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from store_support import seorap_env
+
 ROOT = Path(__file__).resolve().parents[1]
 SEORAP = str(Path(sys.executable).parent / "seorap")
 FILE = ROOT / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
@@ -25,7 +27,7 @@ MARKUP_ID = "evil[link=file:///etc/passwd]x[/link]"
 def in_pty(*args: str) -> tuple[int, str]:
     """Run seorap with stdout and stderr on a pseudo-terminal; (exit code, everything printed)."""
     master, slave = pty.openpty()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200", "TERM": "xterm-256color"}
+    env = seorap_env(COLUMNS="200", TERM="xterm-256color")
     proc = subprocess.Popen([SEORAP, *args], stdin=subprocess.DEVNULL, stdout=slave, stderr=slave,
                             env=env, close_fds=True)
     os.close(slave)
@@ -60,7 +62,7 @@ def hostile_db(tmp_path_factory) -> Path:
     db = folder / "runs.db"
     made = subprocess.run([SEORAP, "run", "--corpus", str(folder / "corpus"), "--system", "oracle",
                            "--system", "raw", "--offline", "--db", str(db)],
-                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                          capture_output=True, text=True, env=seorap_env())
     assert made.returncode == 0, made.stderr
     return db
 

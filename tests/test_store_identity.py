@@ -15,16 +15,15 @@ from pathlib import Path
 import pytest
 
 from seorap.engine.store import APPLICATION_ID, SCHEMA_VERSION, StoreError, open_db
-from store_support import copy_db
+from store_support import copy_db, seorap_env
 
 ROOT = Path(__file__).resolve().parents[1]
 FILE = ROOT / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
 
 
 def seorap(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([str(Path(sys.executable).parent / "seorap"), *args], capture_output=True, text=True,
-                          cwd=cwd or ROOT, env=env, timeout=120)
+                          cwd=cwd or ROOT, env=seorap_env(), timeout=120)
 
 
 def digest(path: Path) -> str:
