@@ -14,9 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from seorap.engine.errors import ConfigError
-
-from seorap.engine.errors import UnknownSystem, UsageError
+from seorap.engine.errors import ConfigError, UnknownSystem, UsageError
 
 ENGINE = Path(__file__).resolve().parent.parent
 BUNDLED_DIR = ENGINE / "variants"
