@@ -8,7 +8,8 @@ from seorap.engine.models.base import ChatReply
 from seorap.engine.models.client import ModelClient
 from seorap.engine.scoring import lexical
 from seorap.engine.scoring.answerers import NO_ANSWER, ExtractiveAnswerer, LLMAnswerer
-from seorap.engine.scoring.audit import KINDS, drop_one, paraphrase, reliability, run_audit, shift_dates
+from seorap.engine.scoring.audit import KINDS, Reliability, drop_one, paraphrase, run_audit, shift_dates
+from seorap.engine.scoring.diagnosis import judge_unreliable
 from seorap.engine.scoring.judges import LexicalJudge, LLMJudge
 from seorap.engine.store import open_db
 
@@ -104,7 +105,8 @@ def test_audit_offline_lexical_rates():
     # the lenient rules let the wrong kinds through: the audit shows it
     lenient = run_audit(corpus, LexicalJudge("lenient"), ExtractiveAnswerer(), seed=0).figures()
     assert lenient.kinds["hedged"].pass_rate == 1.0 and lenient.kinds["retracted"].pass_rate == 1.0
-    assert lenient.separation == 0.0 and not reliability(lenient).reliable
+    rates = {k: f.pass_rate for k, f in lenient.kinds.items()}
+    assert lenient.separation == 0.0 and judge_unreliable(["YES", "NO"], rates, audit_separation=lenient.separation)
     # the date shifts are 8-13 days
     rng = random.Random(0)
     assert all(8 <= abs(rng.randint(8, 13)) <= 13 for _ in range(20))
@@ -129,18 +131,21 @@ def test_audit_samples_per_kind_for_model_judges():
     assert all(f.n <= 5 for f in counts.values()) and counts["correct"].n == 5
 
 
-def test_reliability_limits_are_exact():
-    from seorap.engine.scoring.audit import AuditFigures
+def test_audit_saturation_and_separation_limits_are_strict_and_exact():
+    ok = ["YES", "NO"] * 5
+    assert judge_unreliable(ok, audit_partial_saturation=0.8, audit_separation=0.5) is None  # at the limits
+    # float noise at the limit is no crossing: 0.8000000000000001 is 0.8
+    assert judge_unreliable(ok, audit_partial_saturation=0.8000000000000001) is None
+    assert "PARTIAL share of the wrong answers 0.81 > 0.80" in judge_unreliable(ok, audit_partial_saturation=0.81)
+    assert "separation 0.40 < 0.50" in judge_unreliable(ok, audit_separation=0.4)
+    assert judge_unreliable(ok, audit_separation=0.49999999999999994) is None
 
-    assert reliability(None, partial_share=1.0).reasons == [
-        "the judge gave PARTIAL to 100% of the answers (limit 80%)"]
-    assert reliability(None, partial_share=0.8000000000000001).reliable is False  # 0.8 after rounding
-    assert reliability(None, partial_share=0.7999999999).reliable is False
-    assert reliability(None, partial_share=0.79).reliable is True
-    assert reliability(None, unparseable_share=11 / 35).reliable is False
-    ok = AuditFigures(judge="j", partial_saturation=0.0, separation=0.9)
-    assert reliability(ok, partial_share=0.1).reliable
-    assert not reliability(AuditFigures(judge="j", separation=0.4)).reliable
+
+def test_the_report_carries_the_one_decision():
+    # the report's judge_reliability is the stored decision, split into its reasons; never recomputed
+    r = Reliability.from_reason("PARTIAL share 1.00 > 0.80; unparseable share 0.31 > 0.20")
+    assert not r.reliable and r.reasons == ["PARTIAL share 1.00 > 0.80", "unparseable share 0.31 > 0.20"]
+    assert Reliability.from_reason(None) == Reliability(reliable=True, reasons=[])
 
 
 # ---- the verdict parser: nothing but the exact word is a pass --------------------------------------

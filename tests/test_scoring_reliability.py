@@ -89,3 +89,38 @@ def test_the_report_withholds_quadrants_mad_and_divrate(saturated):
     assert any(d.UNRELIABLE in line for line in summary_lines(run_report))
     md = to_markdown(build_report(db, [rid], resamples=50))
     assert "(no quadrant)" in md and d.UNRELIABLE in md
+
+
+def test_the_warning_is_printed_once_per_run_in_md_and_table(saturated):
+    import io
+
+    from rich.console import Console
+
+    from seorap.cli.report_table import render_table
+    from seorap.engine.scoring.report import build_report
+    from seorap.engine.scoring.report_text import to_markdown
+
+    db, rid, _ = saturated
+    report = build_report(db, [rid], resamples=50)
+    md = to_markdown(report)
+    # one run section: the summary says it once, with the reasons; the diagnosis list does not repeat it
+    assert md.count("judge unreliable") == 1 and "PARTIAL share 1.00 > 0.80" in md
+    assert md.count("(no quadrant)") == 2
+    buf = io.StringIO()
+    render_table(report, Console(file=buf, width=200, color_system=None))
+    assert buf.getvalue().count("judge unreliable") == 1
+    # the JSON carries the decision once per run (and the card diagnoses as data)
+    data = json.loads(report.model_dump_json())
+    [run_json] = data["runs"]
+    assert run_json["aggregate"]["judge_unreliable"].startswith("PARTIAL share 1.00")
+    assert run_json["judge_reliability"]["reliable"] is False
+
+
+def test_the_app_rows_show_the_warning_instead_of_a_quadrant(saturated):
+    from seorap.engine import views
+
+    db, rid, _ = saturated
+    rows = [r for r in views.trajectory_rows(db, load_corpus("fixtures/ko-mini"), [rid]) if r.intrinsic is not None]
+    assert len(rows) == 2
+    # intrinsic 0.5 and extrinsic 0.5 would read "healthy"
+    assert all(r.quadrant == views.UNRELIABLE and r.judge_unreliable.startswith("PARTIAL share 1.00") for r in rows)

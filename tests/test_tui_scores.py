@@ -55,12 +55,13 @@ async def test_bars_have_gaps_and_group_labels(ref):
 
 def _unreliable(report):
     """The same run as the engine reports it when its judge saturates on PARTIAL: the audit's
-    figures with 90% PARTIAL on wrong answers, judged by engine.scoring.audit.reliability, and the
-    quadrants withheld as engine.scoring.report does it."""
-    from seorap.engine.scoring import audit
+    figures with 90% PARTIAL on wrong answers, judged by engine.scoring.diagnosis.judge_unreliable
+    (the one decision), and the quadrants withheld as engine.scoring.report does it."""
+    from seorap.engine.scoring import audit, diagnosis
 
     figures = report.audit.model_copy(update={"partial_saturation": 0.9})
-    verdict = audit.reliability(figures, partial_share=report.aggregate.partial_share)
+    verdict = audit.Reliability.from_reason(diagnosis.judge_unreliable(
+        ["YES", "NO"], audit_partial_saturation=figures.partial_saturation))
     assert not verdict.reliable
     aggregate = report.aggregate.model_copy(update={
         "judge_unreliable": verdict.reasons[0], "quadrants": {}, "mad": None, "div_rate": None})
@@ -92,7 +93,7 @@ async def test_an_unreliable_judge_gets_no_quadrant_on_the_cards(ref):
     report = _unreliable(views.stored_figures(open_db(path), ids["oracle"])[0])
     text = agreement_text(report).plain
     assert f"quadrants: {views.UNRELIABLE}" in text
-    assert "PARTIAL to 90% of the audit's wrong answers" in text  # the engine's reason, shown
+    assert "PARTIAL share of the wrong answers 0.90 > 0.80" in text  # the engine's reason, shown
     assert "healthy 0" not in text and "healthy" not in text.split("quadrants:")[1].splitlines()[0]
     app = make_app(path, run_id=ids["oracle"])
     async with app.run_test(size=(160, 45)) as pilot:

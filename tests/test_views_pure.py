@@ -51,3 +51,18 @@ def test_claim_spans_mark_shared_phrases_and_numbers_only():
     assert views.claim_spans("짧은 줄", ["전혀 다른 주장입니다"]) == ()
     assert views.claim_spans("12345", ["1234"]) == ()  # a number only as a whole number
     assert views.merge_spans([(5, 9), (0, 3), (2, 6)]) == ((0, 9),)
+
+
+def test_quadrant_is_the_engines_exact_one():
+    from seorap.engine.scoring import metrics
+
+    assert views.quadrant is metrics.quadrant     # one place decides; the app has no copy
+    # a float mean of 0.5 (0.49999999999999994) is 0.5: healthy, not "compensation"
+    assert views.quadrant(sum([0.1, 0.6, 0.6, 0.7]) / 4, 0.5) == "healthy"
+    assert row("x", intr=sum([0.1, 0.6, 0.6, 0.7]) / 4, extr=0.5).quadrant == "healthy"
+
+
+def test_a_row_whose_judge_is_unreliable_shows_the_warning_not_a_quadrant():
+    r = TrajectoryRow("r", "A", "t", "t", "C1", "L1", "stable", 1, 1, 0.5, 0.5, "PARTIAL share 1.00 > 0.80")
+    assert r.quadrant == views.UNRELIABLE == "judge unreliable — see audit"
+    assert views.filter_rows([r], quadrant_="healthy") == []

@@ -28,7 +28,8 @@ controls (right verdict YES):
 Pass rate = YES / parseable per kind (near 0 for the wrong kinds, near 1 for the controls);
 ``ideal_rate`` = share of parseable verdicts that are the right verdict. PARTIAL saturation = PARTIAL
 / parseable over the wrong kinds. The lexical judge sees every item; a model judge a seeded sample
-(default 20 per kind). :func:`reliability` says when a run's figures cannot be trusted to its judge.
+(default 20 per kind). Whether a run's figures can be trusted to its judge is decided by
+diagnosis.judge_unreliable (with this audit's figures).
 """
 
 from __future__ import annotations
@@ -349,43 +350,17 @@ def save_audit(db: Database, result: AuditResult, audit_id: str, *, scoring: str
         for n, r in enumerate(result.verdicts)], replace=True)
 
 
-# ---- can this run's figures be trusted to its judge? ---------------------------------------------
-
-PARTIAL_LIMIT = 0.8
-"""A judge that gives PARTIAL to at least this share of a run's answers (or of the audit's wrong
-answers) is saturated: its 0.5s are its own, not the answerer's."""
-UNPARSEABLE_LIMIT = 0.2
-"""More than this share of unparseable verdicts: the figures rest on too few verdicts."""
-SEPARATION_MIN = 0.5
-"""Control pass rate minus the worst wrong kind's pass rate below this: it cannot tell right from
-wrong."""
-DIGITS = 9
-"""Shares are rounded to this many decimals before a limit is compared (so 0.7999999999 from a
-float sum is not mistaken for 0.8)."""
-
+# ---- what the report says about the judge ---------------------------------------------------------
 
 class Reliability(BaseModel):
+    """Whether a run's judge can carry diagnoses, as decided once per scoring pass by
+    engine/scoring/diagnosis.py ``judge_unreliable`` (the run's answers and this audit)."""
+
     reliable: bool = True
     reasons: list[str] = Field(default_factory=list)
     """One sentence per limit crossed, with the figure."""
 
-
-def reliability(audit: AuditFigures | None, *, partial_share: float | None = None,
-                unparseable_share: float | None = None) -> Reliability:
-    """Whether diagnoses (quadrants, MAD/DivRate, tour cases) may be stated for a run judged by this
-    judge: ``partial_share`` and ``unparseable_share`` are the run's own (memory answers), ``audit``
-    the audit of the same judge. Limits: docs/metrics.md#judge-audit."""
-    reasons = []
-    r = lambda x: round(x, DIGITS)  # noqa: E731
-    if partial_share is not None and r(partial_share) >= PARTIAL_LIMIT:
-        reasons.append(f"the judge gave PARTIAL to {partial_share:.0%} of the answers (limit {PARTIAL_LIMIT:.0%})")
-    if unparseable_share is not None and r(unparseable_share) > UNPARSEABLE_LIMIT:
-        reasons.append(f"{unparseable_share:.0%} of the judge's replies were unparseable "
-                       f"(limit {UNPARSEABLE_LIMIT:.0%})")
-    if audit is not None:
-        if audit.partial_saturation is not None and r(audit.partial_saturation) >= PARTIAL_LIMIT:
-            reasons.append(f"the judge gave PARTIAL to {audit.partial_saturation:.0%} of the audit's wrong answers")
-        if audit.separation is not None and r(audit.separation) < SEPARATION_MIN:
-            reasons.append(f"in the audit it passes correct answers only {audit.separation:+.0%} more often "
-                           f"than its worst kind of wrong answer (needs {SEPARATION_MIN:+.0%})")
-    return Reliability(reliable=not reasons, reasons=reasons)
+    @classmethod
+    def from_reason(cls, reason: str | None) -> "Reliability":
+        """From the stored decision (``judge_unreliable``: the reasons joined with "; ", or None)."""
+        return cls(reliable=not reason, reasons=[r for r in (reason or "").split("; ") if r])

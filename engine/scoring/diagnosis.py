@@ -28,18 +28,25 @@ UNPARSEABLE_LIMIT = 0.2
 AUDIT_WRONG_PASS_LIMIT = 0.5
 """Cannot tell wrong from right: a deliberately wrong audit kind passes more often than this..."""
 AUDIT_CONTROL_MIN = 0.5
-"""... or the correct control passes less often than this."""
+"""... or the correct control passes less often than this..."""
+AUDIT_SEPARATION_MIN = 0.5
+"""... or the controls' pass rate exceeds the worst wrong kind's by less than this (separation)."""
 
 
 def judge_unreliable(labels: Iterable[str], audit_pass_rates: Mapping[str, float | None] | None = None,
-                     control_kinds: Iterable[str] = ("control", "paraphrase")) -> str | None:
-    """Why the judge's verdicts cannot carry a diagnosis, or None when they can.
+                     control_kinds: Iterable[str] = ("control", "paraphrase"), *,
+                     audit_partial_saturation: float | None = None,
+                     audit_separation: float | None = None) -> str | None:
+    """Why the judge's verdicts cannot carry a diagnosis, or None when they can. The one place
+    that decides it: the cards, the report and the app all show this decision.
 
     ``labels``: the run's answer verdicts that make the quadrants (memory, top-5). ``audit_pass_rates``:
-    {audit kind: pass rate} of the same judge when an audit was run. Limits (strict ">"; shares
-    compared exactly, stats.above): PARTIAL share of the parseable labels > PARTIAL_LIMIT;
-    unparseable share of all labels > UNPARSEABLE_LIMIT; no parseable label at all; an audit kind
-    built to be wrong passing > AUDIT_WRONG_PASS_LIMIT; a control kind passing < AUDIT_CONTROL_MIN."""
+    {audit kind: pass rate} of the same judge when an audit was run, with its PARTIAL saturation
+    and separation. Limits (strict; shares compared exactly, stats.above): PARTIAL share of the
+    parseable labels > PARTIAL_LIMIT; unparseable share of all labels > UNPARSEABLE_LIMIT; no
+    parseable label at all; an audit kind built to be wrong passing > AUDIT_WRONG_PASS_LIMIT; a
+    control kind passing < AUDIT_CONTROL_MIN; the audit's wrong answers given PARTIAL > PARTIAL_LIMIT;
+    separation < AUDIT_SEPARATION_MIN."""
     labels = list(labels)
     parseable = [x for x in labels if x != "UNPARSEABLE"]
     reasons = []
@@ -60,6 +67,12 @@ def judge_unreliable(labels: Iterable[str], audit_pass_rates: Mapping[str, float
             reasons.append(f"audit: correct {kind} answers pass {rate:.2f} < {AUDIT_CONTROL_MIN:.2f}")
         elif kind not in controls and above(rate, AUDIT_WRONG_PASS_LIMIT):
             reasons.append(f"audit: wrong '{kind}' answers pass {rate:.2f} > {AUDIT_WRONG_PASS_LIMIT:.2f}")
+    if audit_partial_saturation is not None and above(audit_partial_saturation, PARTIAL_LIMIT):
+        reasons.append(f"audit: PARTIAL share of the wrong answers {audit_partial_saturation:.2f} > "
+                       f"{PARTIAL_LIMIT:.2f}")
+    if audit_separation is not None and above(AUDIT_SEPARATION_MIN, audit_separation):
+        reasons.append(f"audit: separation {audit_separation:.2f} < {AUDIT_SEPARATION_MIN:.2f} (correct "
+                       f"answers pass barely more often than the worst kind of wrong answer)")
     return "; ".join(reasons) or None
 
 

@@ -308,7 +308,7 @@ def _audit(extras: dict, aggregate) -> dict:
         return {}
     figures = audit.AuditFigures.model_validate(extras["audit"])
     return {"audit": figures,
-            "judge_reliability": audit.reliability(figures, partial_share=aggregate.partial_share)}
+            "judge_reliability": audit.Reliability.from_reason(extras.get("judge_unreliable"))}
 
 
 def calls(db: Database, run_id: str, extras: dict) -> Calls:

@@ -99,8 +99,6 @@ def summary_lines(run: RunReport) -> list[str]:
                      f"extrinsic {fmt(s.extrinsic_mean)} ± {fmt(s.extrinsic_sd)}")
     lines += ruler_lines(run)
     lines += audit.audit_lines(run.audit)
-    if run.judge_reliability is not None and not run.judge_reliability.reliable:
-        lines.append("judge unreliable — see audit: " + "; ".join(run.judge_reliability.reasons))
     if run.similarity is not None:
         lines.append(sim.summary_line(run.similarity))
     return lines
@@ -145,7 +143,12 @@ def to_markdown(report: Report) -> str:
         for row in rows(Report(runs=[run])):
             out.append("| " + " | ".join(fmt(row[c]) for c in SHORT) + " |")
         out += ["", "### Diagnosis", ""]
-        out += [f"- **{t.id}** ({t.quadrant or 'no quadrant'}): {t.diagnosis}" for t in run.trajectories] + [""]
+        if run.aggregate.judge_unreliable:
+            # withheld: the summary above says so once, with the reasons
+            out += [f"- **{t.id}** (no quadrant): intrinsic {fmt(t.intrinsic.full)}, extrinsic "
+                    f"{fmt(t.extrinsic.compound)}" for t in run.trajectories] + [""]
+        else:
+            out += [f"- **{t.id}** ({t.quadrant or 'no quadrant'}): {t.diagnosis}" for t in run.trajectories] + [""]
     if report.comparisons:
         out += ["## Comparisons", "", "| a | b | Δ intrinsic | MDD |", "|---|---|---|---|"]
         out += [f"| {c.a} | {c.b} | {fmt(c.difference)} | {fmt(c.mdd)} |" for c in report.comparisons]

@@ -388,8 +388,9 @@ class RunReport(BaseModel):
     """The judge audit of the judge this scoring used: pass rate per kind, PARTIAL saturation
     (engine/scoring/audit.py); null for a scoring pass made before the audit was always on."""
     judge_reliability: Reliability | None = None
-    """Whether this run's judge can carry diagnoses (audit.reliability over the audit and the run's
-    PARTIAL share); null without an audit."""
+    """Whether this run's judge can carry diagnoses: the scoring pass's one decision
+    (diagnosis.judge_unreliable, stored as aggregate.judge_unreliable) as a flag and its reasons;
+    null without an audit."""
 
 
 class Comparison(BaseModel):

@@ -92,7 +92,8 @@ def score_run(db: Database, run_id: str, config: Config, *, judge_mode: Sequence
     progress.finish_phase()
     audit = _audit(db, run_id, name, corpus, judge, answerer, trajectories)
     rates = {("control" if k == "correct" else k): f.pass_rate for k, f in audit.kinds.items()}
-    unreliable = mark_reliability(db, run_id, name, rates)
+    unreliable = mark_reliability(db, run_id, name, rates, partial_saturation=audit.partial_saturation,
+                                  separation=audit.separation)
     threshold = next((m.threshold for m in modes if m.threshold is not None), config.judging.filter_threshold)
     sim = similarity.from_rows([r for rows in full_rows.values() for r in rows], embed,
                                filter_threshold=threshold, judge=judge.name) if full_rows else None
@@ -102,7 +103,8 @@ def score_run(db: Database, run_id: str, config: Config, *, judge_mode: Sequence
 
 
 def mark_reliability(db, run_id: str, name: str,
-                     audit_pass_rates: dict[str, float | None] | None = None) -> str | None:
+                     audit_pass_rates: dict[str, float | None] | None = None, *,
+                     partial_saturation: float | None = None, separation: float | None = None) -> str | None:
     """Decide whether the judge of this scoring pass can carry a diagnosis (diagnosis.judge_unreliable
     over the run's memory top-5 answer verdicts, plus the audit's pass rates when given). When it
     cannot, every card of the pass loses its quadrant (kept as ``quadrant_raw``) and its diagnosis
@@ -110,7 +112,8 @@ def mark_reliability(db, run_id: str, name: str,
     labels = [r["label"] for r in db.query(
         "SELECT label FROM verdicts WHERE run_id=? AND scoring=? AND setup='answer' AND source='memory' "
         "AND k=?", [run_id, name, extrinsic.TOP_K])]
-    reason = diagnosis.judge_unreliable(labels, audit_pass_rates)
+    reason = diagnosis.judge_unreliable(labels, audit_pass_rates, audit_partial_saturation=partial_saturation,
+                                        audit_separation=separation)
     for row in list(db.query("SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? AND "
                              "trajectory_id != ''", [run_id, name])):
         card = json.loads(row["card"])

@@ -10,7 +10,14 @@ import sqlite_utils
 from sqlite_utils import Database
 
 from seorap.engine.memory import reference
+from seorap.engine.scoring.diagnosis import UNRELIABLE
+from seorap.engine.scoring.metrics import quadrant
 from seorap.engine.store import loads
+
+__all__ = ["quadrant", "UNRELIABLE"]
+"""``quadrant`` is the engine's (exact comparisons, engine/scoring/metrics.py): the app never
+recomputes one its own way. ``UNRELIABLE`` stands where a quadrant would when the run's judge cannot
+carry one (engine/scoring/diagnosis.py decides)."""
 
 
 NOT_SCORED = "not scored yet — run `seorap score`"
@@ -41,19 +48,6 @@ def containment(needle: str, haystack: str) -> float:
     """Share of ``needle``'s bigrams found in ``haystack`` (0..1): a cheap lexical 'states it'."""
     grams = bigrams(needle)
     return len(grams & bigrams(haystack)) / len(grams) if grams else 0.0
-
-
-def quadrant(intrinsic: float | None, extrinsic: float | None, cut: float = 0.5) -> str | None:
-    """Agreement quadrant (docs/metrics.md) of one trajectory; None when either score is missing."""
-    if intrinsic is None or extrinsic is None:
-        return None
-    if intrinsic >= cut and extrinsic >= cut:
-        return "healthy"
-    if extrinsic >= cut:
-        return "compensation"
-    if intrinsic >= cut:
-        return "bottleneck"
-    return "both-low"
 
 
 def readable_names(db: sqlite_utils.Database) -> set[str]:
@@ -105,6 +99,13 @@ def _scores_table(db: sqlite_utils.Database) -> dict[tuple[str, str], tuple[floa
     """(run, trajectory) -> (intrinsic full, extrinsic compound), as the quadrant uses them."""
     return {key: (card.get("intrinsic_full"), (card.get("extrinsic") or {}).get("compound"))
             for key, card in score_cards(db).items()}
+
+
+def judge_withheld(db: sqlite_utils.Database) -> dict[tuple[str, str], str]:
+    """(run, trajectory) -> why its quadrant is withheld (the card's ``judge_unreliable``: the
+    scoring pass's judge cannot carry a diagnosis), for the trajectories where it is."""
+    return {key: card["judge_unreliable"] for key, card in score_cards(db).items()
+            if card.get("judge_unreliable")}
 
 
 def human_overrides(db: Database, verdict_ids: list[str]) -> dict[str, dict]:

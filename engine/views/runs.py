@@ -10,7 +10,7 @@ from sqlite_utils import Database
 
 from seorap.engine.corpus import CATEGORY_NAMES, Corpus
 from seorap.engine.store import loads, run_statuses
-from seorap.engine.views.common import REFERENCE_SYSTEMS, _scores_table, quadrant
+from seorap.engine.views.common import REFERENCE_SYSTEMS, UNRELIABLE, _scores_table, judge_withheld, quadrant
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,8 @@ class TrajectoryRow:
     documents_total: int
     intrinsic: float | None
     extrinsic: float | None
+    judge_unreliable: str | None = None
+    """Why the scoring's judge cannot carry a quadrant (None: it can)."""
 
     @property
     def delta(self) -> float | None:
@@ -75,6 +77,10 @@ class TrajectoryRow:
 
     @property
     def quadrant(self) -> str | None:
+        """The engine's quadrant of the stored figures, or "judge unreliable — see audit" when the
+        run's judge cannot carry one."""
+        if self.judge_unreliable:
+            return UNRELIABLE
         return quadrant(self.intrinsic, self.extrinsic)
 
     def haystack(self) -> str:
@@ -123,13 +129,15 @@ def trajectory_rows(db: sqlite_utils.Database, corpus: Corpus,
     done = {(r["run_id"], r["trajectory_id"]): r["n"] for r in db.query(
         "SELECT run_id, trajectory_id, COUNT(*) AS n FROM documents GROUP BY run_id, trajectory_id")}
     scores = _scores_table(db)
+    withheld = judge_withheld(db)
     rows = []
     for run in (r for r in runs if r.run_id in wanted):
         for t in corpus.trajectories:
             intrinsic, extrinsic = scores.get((run.run_id, t.id), (None, None))
             rows.append(TrajectoryRow(
                 run.run_id, run.label, t.id, t.title, t.category, t.difficulty, t.trajectory_type,
-                done.get((run.run_id, t.id), 0), sum(1 for _ in t.arrivals()), intrinsic, extrinsic))
+                done.get((run.run_id, t.id), 0), sum(1 for _ in t.arrivals()), intrinsic, extrinsic,
+                withheld.get((run.run_id, t.id))))
     return rows
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from sqlite_utils import Database
 
-from seorap.engine.views.common import latest_scoring
+from seorap.engine.views.common import UNRELIABLE, latest_scoring  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:
     from seorap.engine.scoring.schema import RunReport
@@ -76,8 +76,6 @@ def stored_figures(db: Database, run_id: str) -> tuple[RunReport | None, RulerDi
     return (report if isinstance(report, RunReport) else None), diff  # load parses it as one
 
 
-UNRELIABLE = "judge unreliable — see audit"
-"""What stands where a quadrant would when the engine says the run's judge cannot carry one."""
 
 
 @dataclass(frozen=True)
