@@ -39,6 +39,7 @@ class AlwaysPartial:
     """A saturated judge: PARTIAL for everything (what the 0.5B judge did to parseable answers)."""
 
     name = "always-partial"
+    rules = "always-partial"
 
     def grade_claim(self, claim, facts):
         return Verdict("PARTIAL", "always PARTIAL")
