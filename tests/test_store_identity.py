@@ -54,13 +54,18 @@ def test_new_database_is_stamped(tmp_path):
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
-@pytest.mark.parametrize("readonly", [False, True])
-def test_foreign_sqlite_file_is_refused_untouched(tmp_path, readonly):
-    path = tmp_path / "other.db"
+def foreign_db(path: Path) -> Path:
+    """An SQLite file of another program (one table of its own)."""
     conn = sqlite3.connect(path)
     conn.execute("CREATE TABLE notes (body TEXT)")
     conn.commit()
     conn.close()
+    return path
+
+
+@pytest.mark.parametrize("readonly", [False, True])
+def test_foreign_sqlite_file_is_refused_untouched(tmp_path, readonly):
+    path = foreign_db(tmp_path / "other.db")
     before = digest(path)
     with pytest.raises(StoreError, match="not a seorap database"):
         open_db(path, readonly=readonly)
@@ -128,11 +133,7 @@ def test_report_works_on_a_read_only_file_and_writers_say_so(tmp_path, scored_db
 
 
 def test_cli_refuses_foreign_file_with_one_sentence(tmp_path):
-    path = tmp_path / "other.db"
-    conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE notes (body TEXT)")
-    conn.commit()
-    conn.close()
+    path = foreign_db(tmp_path / "other.db")
     before = digest(path)
     for args in (["report"], ["score", "--offline"], ["diff", "--run", "x"]):
         out = seorap(*args, "--db", str(path))
