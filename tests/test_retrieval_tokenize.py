@@ -43,7 +43,7 @@ def test_get_tokenizer_rejects_unknown():
 def test_importing_retrieval_does_not_import_kiwi():
     code = (
         "import sys, numpy as np\n"
-        "from engine.retrieval import HybridIndex\n"
+        "from seorap.engine.retrieval import HybridIndex\n"
         "HybridIndex(['a'], ['가람상사'], np.ones((1, 2))).search('가람', np.ones(2))\n"
         "assert 'kiwipiepy' not in sys.modules\n"
     )

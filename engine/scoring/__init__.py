@@ -1,6 +1,6 @@
 """Score cards: intrinsic (the store), extrinsic (questions), agreement, rulers (docs/metrics.md).
 
-``score_run`` is imported lazily so that ``import engine.scoring`` stays light.
+``score_run`` is imported lazily so that ``import seorap.engine.scoring`` stays light.
 """
 
 from __future__ import annotations
