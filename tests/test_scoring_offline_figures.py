@@ -113,3 +113,45 @@ def test_report_carries_cis_ranges_fact_shape_and_udr_na(cards):
     udr = header.index("udr")
     assert {r.split(",")[udr] for r in csv_rows[1:] if ",raw," in r} == {"n/a"}
     assert "-0.00" not in to_markdown(report) and "-0.00" not in "\n".join(summary_lines(raw))
+
+
+def test_every_format_carries_the_audit_and_a_ci_on_every_agreement_figure(cards):
+    import io
+    import re
+
+    from rich.console import Console
+
+    from seorap.cli.report_table import render_table
+    from seorap.engine.scoring.audit import KINDS
+    from seorap.engine.scoring.report import build_report
+    from seorap.engine.scoring.report_text import to_json, to_markdown
+
+    db, ids, _ = cards
+    report = build_report(db, [ids["raw"]], resamples=200)
+    [run_report] = report.runs
+    a = run_report.aggregate
+    # raw's intrinsic and extrinsic both vary over trajectories: every agreement figure is defined
+    cis = {"κ": a.kappa_ci, "r": a.pearson_r_ci, "DivRate": a.div_rate_ci, "signed": a.signed_mean_ci,
+           "pass agreement": a.pass_agreement_ci, "op accuracy": a.op_accuracy_ci}
+    for name, iv in cis.items():
+        assert iv.method == "bootstrap" and iv.ci_low is not None and iv.ci_high is not None, name
+    data = json.loads(to_json(report))["runs"][0]
+    for key in ("kappa_ci", "pearson_r_ci", "div_rate_ci", "signed_mean_ci", "pass_agreement_ci",
+                "op_accuracy_ci"):
+        assert data["aggregate"][key]["ci_low"] is not None and data["aggregate"][key]["ci_high"] is not None, key
+    assert set(data["audit"]["kinds"]) == set(KINDS)
+    assert all(k["pass_rate"] is not None for k in data["audit"]["kinds"].values())
+    assert data["audit"]["partial_saturation"] is not None
+    buf = io.StringIO()
+    render_table(report, Console(file=buf, width=240, color_system=None))
+    for text in (to_markdown(report), buf.getvalue()):
+        flat = " ".join(text.split())
+        for name in cis:
+            # "κ 0.17 [-0.20, 0.50]": the figure and its 95% interval
+            assert re.search(rf"{re.escape(name)} -?\d\.\d\d \[-?\d\.\d\d, -?\d\.\d\d\]", flat), name
+        audit = run_report.audit
+        for kind in ("hedged", "multi-value", "stale-firm", "retracted", "wrong-date", "vague", "context-free",
+                     "correct", "paraphrase"):
+            assert f"{kind} {audit.kinds[kind].pass_rate:.0%}" in flat, kind
+        assert f"missing-one PARTIAL {audit.kinds['missing-one'].ideal_rate:.0%}" in flat
+        assert f"PARTIAL saturation {audit.partial_saturation:.0%}" in flat
