@@ -16,12 +16,16 @@ Two implementations behind one small interface:
 from __future__ import annotations
 
 import re
-from typing import Protocol
+from fractions import Fraction
+from typing import TYPE_CHECKING, Protocol
 
 from seorap.engine.config import Config
 from seorap.engine.errors import UsageError
 from seorap.engine.scoring import lexical, prompts
 from seorap.engine.scoring.verdict import JudgeReply, Verdict, parse_free_text
+
+if TYPE_CHECKING:
+    from seorap.engine.models.client import ModelClient
 
 
 class Judge(Protocol):
@@ -62,7 +66,7 @@ class LexicalJudge:
         self.name = "lexical" if prompt == "strict" else f"lexical/{prompt}"
         self.rules = lexical.RULES_VERSION
 
-    def _grade(self, match: lexical.Match, *, check_hedge: bool) -> tuple[str, str]:
+    def _grade(self, match: lexical.Match, *, check_hedge: bool) -> lexical.Graded:
         if self.prompt == "lenient":
             return lexical.grade_lenient(match)
         return lexical.grade(match, check_hedge=check_hedge)
@@ -75,20 +79,21 @@ class LexicalJudge:
         if not facts:
             return NO_FACTS
         rank = {"YES": 2, "PARTIAL": 1, "NO": 0}
-        best = None
+        best_key: tuple[int, Fraction, int] | None = None
+        best = NO_FACTS
         for i, text in enumerate(facts, 1):
             match = lexical.measure(claim, text)
             label, why = self._grade(match, check_hedge=False)
             key = (rank[label], match.recall, -i)
-            if best is None or key > best[0]:
-                best = (key, label, f"best of {len(facts)} fact(s) is #{i}: {why}")
-        return Verdict(best[1], best[2])
+            if best_key is None or key > best_key:
+                best_key, best = key, Verdict(label, f"best of {len(facts)} fact(s) is #{i}: {why}")
+        return best
 
 
 class LLMJudge:
     """A model judge; ``prompt`` names engine/prompts/judge_<prompt>.txt."""
 
-    def __init__(self, client, model: str, prompt: str = "strict", *, phase: str = "judge") -> None:
+    def __init__(self, client: ModelClient, model: str, prompt: str = "strict", *, phase: str = "judge") -> None:
         prompts.load(f"judge_{prompt}")  # fail early on an unknown prompt
         self.client = client
         self.model = model
@@ -118,7 +123,7 @@ class LLMJudge:
         return Verdict(out.value.verdict, out.value.rationale, out.call_key, out.cached)
 
 
-def make_judge(config: Config, client=None, *, prompt: str | None = None) -> Judge:
+def make_judge(config: Config, client: ModelClient | None = None, *, prompt: str | None = None) -> Judge:
     """The judge named by ``config.models.judge`` (``lexical`` or a model name)."""
     model = config.models.judge
     if model == "lexical":

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import lru_cache
+from typing import Literal
 
 from seorap.engine.tokenize import bigram_set as _memo_bigram_set
 
@@ -812,7 +813,11 @@ def _frac(f: Fraction) -> str:
     return f"{f.numerator}/{f.denominator}"
 
 
-def grade(match: Match, *, check_hedge: bool) -> tuple[str, str]:
+Graded = tuple[Literal["YES", "PARTIAL", "NO"], str]
+"""(label, rationale) of one lexical verdict."""
+
+
+def grade(match: Match, *, check_hedge: bool) -> Graded:
     """(label, rationale) by the rules in docs/metrics.md. ``check_hedge``: the answer rules
     (hedge words, two values for one slot) apply — stored facts are not answers."""
     elements = f"{match.found}/{match.total} expected elements found"
@@ -848,7 +853,7 @@ def grade(match: Match, *, check_hedge: bool) -> tuple[str, str]:
                    f"({ratio} >= {_frac(YES_RECALL)})")
 
 
-def grade_lenient(match: Match) -> tuple[str, str]:
+def grade_lenient(match: Match) -> Graded:
     """The lenient rules (mirroring engine/prompts/judge_lenient.txt): element recall only — no
     value, polarity or hedge rule — YES at recall >= 1/2, PARTIAL at >= 1/4. It exists to show
     offline what a generous grader lets through."""
