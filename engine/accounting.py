@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Iterable, Iterator
 
+from sqlite_utils import Database
+
 COUNTER_NAMES = ("cached", "retries", "repairs", "failures", "salvaged", "loops")
 
 _COUNTERS_SQL = """
@@ -45,19 +47,19 @@ _PHASE_SQL = ("INSERT INTO phases (run_id, phase, started_at, finished_at, wall_
               "units = units + excluded.units, sessions = sessions + 1")
 
 
-def ensure_tables(db) -> None:
+def ensure_tables(db: Database) -> None:
     db.execute(_COUNTERS_SQL)
     db.execute(_PHASES_SQL)
 
 
-def bump(db, run_id: str | None, phase: str, role: str, model: str, name: str, n: int = 1) -> None:
+def bump(db: Database, run_id: str | None, phase: str, role: str, model: str, name: str, n: int = 1) -> None:
     """Add ``n`` to one counter (a no-op for calls outside a run, or n == 0)."""
     if run_id is None or n == 0:
         return
     db.execute(_BUMP_SQL, [run_id, phase or "", role or "", model or "", name, int(n)])
 
 
-def record_phase(db, run_ids: Iterable[str], phase: str, wall_s: float, units: int = 0,
+def record_phase(db: Database, run_ids: Iterable[str], phase: str, wall_s: float, units: int = 0,
                  started_at: str | None = None) -> None:
     """Add one session of ``phase`` (``wall_s`` seconds, ``units`` documents/trajectories done)."""
     finished = _now()
@@ -67,7 +69,7 @@ def record_phase(db, run_ids: Iterable[str], phase: str, wall_s: float, units: i
 
 
 @contextmanager
-def phase_timer(db, run_ids: Iterable[str], phase: str, units: int = 0) -> Iterator[None]:
+def phase_timer(db: Database | None, run_ids: Iterable[str], phase: str, units: int = 0) -> Iterator[None]:
     """Time a phase and record it for every run it served, also when it is cancelled or fails."""
     run_ids = list(run_ids)
     started_at, started = _now(), time.perf_counter()
@@ -173,7 +175,7 @@ WRITE_FAILURE_ROLE = {"extract": "extractor", "synthesize": "synthesizer"}
 ROLE_ORDER = ("extractor", "synthesizer", "answerer", "judge", "embedder")
 
 
-def run_accounting(db, run_id: str) -> RunAccounting:
+def run_accounting(db: Database, run_id: str) -> RunAccounting:
     """The accounting of one run, read from the database (works on a read-only connection and on
     databases made before the accounting tables existed)."""
     tables = set(db.table_names()) | set(db.view_names())  # calls is a view over calls_data

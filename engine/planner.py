@@ -33,7 +33,9 @@ import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
+
+from sqlite_utils import Database
 
 from seorap.engine.config import Config
 
@@ -115,7 +117,7 @@ class Plan:
 class Calibration:
     """Per model: tokens per character, expected output, throughput — from the call log."""
 
-    def __init__(self, db=None, probes: dict[str, Throughput] | None = None,
+    def __init__(self, db: Database | None = None, probes: dict[str, Throughput] | None = None,
                  hosts: list[str] | int = 1):
         self.db = db
         self.probes = probes or {}
@@ -233,7 +235,7 @@ def _chars(messages) -> int:
 
 
 # ---- the plan -----------------------------------------------------------------------------------
-def plan_run(corpus, systems: list[str], config: Config, db=None, *, variants_dirs=None, score: bool = True,
+def plan_run(corpus, systems: list[str], config: Config, db: Database | None = None, *, variants_dirs=None, score: bool = True,
              trajectories: list[str] | None = None, probes: dict[str, Throughput] | None = None,
              hosts: list[str] | int | None = None) -> Plan:
     """Estimate a ``seorap run`` without running it: no model call, nothing written to ``db``."""
@@ -386,7 +388,7 @@ def _limit(config: Config, role: str) -> float:
     return float(value) if value else math.inf
 
 
-def _logged_keys(db) -> dict[str, int | None]:
+def _logged_keys(db: Database | None) -> dict[str, int | None]:
     """{key: observations in the parsed reply (None when not an extraction)} for logged calls."""
     if not _has(db, "calls"):
         return {}
@@ -403,7 +405,7 @@ def _logged_keys(db) -> dict[str, int | None]:
     return out
 
 
-def _has(db, table: str) -> bool:
+def _has(db: Database | None, table: str) -> TypeGuard[Database]:
     """A table or a view (the call log is a view over calls_data in compact files)."""
     return db is not None and (table in db.table_names() or table in db.view_names())
 
@@ -422,7 +424,7 @@ def _fake_candidate(chars: float, i: int) -> dict:
             "last_changed": "2026-03-05T09:00:00", "authors": ["김민수"]}
 
 
-def open_readonly(path: str | Path | None):
+def open_readonly(path: str | Path | None) -> Database | None:
     """The run database read-only (None when the file does not exist): planning writes nothing."""
     import sqlite_utils
 

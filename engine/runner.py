@@ -185,7 +185,7 @@ def run(corpus: Corpus, systems: list[str], db: Database, config: Config | None 
     return ids
 
 
-def _write_all(db, corpus, resolved, ids, config, trajs, workers, progress, stop, offline, replay,
+def _write_all(db: Database, corpus, resolved, ids, config, trajs, workers, progress, stop, offline, replay,
                corpus_label, client, emb, score) -> None:
     contexts, new = [], []  # new: replays this call created (removed again if they write nothing)
     for (name, system), run_id in zip(resolved, ids):
@@ -311,7 +311,7 @@ def _server_facts(chat) -> dict:
     return {"hosts": hosts, "server_version": info.get("version")}
 
 
-def _record_served(db, run_id: str, client) -> None:
+def _record_served(db: Database, run_id: str, client) -> None:
     """The model names the server said it served (OpenAI-compatible backends), into the manifest."""
     served = getattr(getattr(client, "backend", None), "served", None)
     if not callable(served):

@@ -102,7 +102,7 @@ def score_run(db: Database, run_id: str, config: Config, *, judge_mode: Sequence
     return name
 
 
-def mark_reliability(db, run_id: str, name: str,
+def mark_reliability(db: Database, run_id: str, name: str,
                      audit_pass_rates: dict[str, float | None] | None = None, *,
                      partial_saturation: float | None = None, separation: float | None = None) -> str | None:
     """Decide whether the judge of this scoring pass can carry a diagnosis (diagnosis.judge_unreliable
@@ -139,7 +139,7 @@ def _audit(db: Database, run_id, name, corpus, judge, answerer, trajectories):
     return result.figures()
 
 
-def _full_rows(db, run_id, trajectories, judge, embed) -> dict[str, list[dict]]:
+def _full_rows(db: Database, run_id, trajectories, judge, embed) -> dict[str, list[dict]]:
     full = intrinsic.ClaimJudging("full")
     return {t.id: intrinsic.judge_claims(t, intrinsic.load_store(db, run_id, t), judge, full, embed)
             for t in trajectories}
@@ -271,7 +271,7 @@ def _counters(client) -> dict:
     return {"calls": client.stats.calls, "cached": client.stats.cached}
 
 
-def _save_run_extras(db, run_id, name, judge: Judge, answerer, client, before, modes, sim=None,
+def _save_run_extras(db: Database, run_id, name, judge: Judge, answerer, client, before, modes, sim=None,
                      unreliable: str | None = None, audit=None) -> None:
     after = _counters(client)
     extras = {"judge": judge.name, "judge_rules": judge.rules, "answerer": answerer.name,
@@ -284,6 +284,6 @@ def _save_run_extras(db, run_id, name, judge: Judge, answerer, client, before, m
               "similarity": None if sim is None else sim.model_dump(),
               "judge_unreliable": unreliable,
               "audit": None if audit is None else audit.model_dump()}
-    db["scores"].insert({"run_id": run_id, "trajectory_id": "", "scoring": name,
-                         "card": json.dumps(extras, ensure_ascii=False), "created_at": now()},
-                        replace=True)
+    db.table("scores").insert({"run_id": run_id, "trajectory_id": "", "scoring": name,
+                               "card": json.dumps(extras, ensure_ascii=False), "created_at": now()},
+                              replace=True)

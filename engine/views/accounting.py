@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
 from seorap.engine import accounting
 
 
@@ -22,7 +24,7 @@ class AccountingView:
     figures: accounting.RunAccounting
 
 
-def accounting_view(db, run_id: str) -> AccountingView:
+def accounting_view(db: Database, run_id: str) -> AccountingView:
     acc = accounting.run_accounting(db, run_id)
     headers, rows = accounting.table(acc)
     return AccountingView(run_id, headers, rows, accounting.phase_line(acc), accounting.TABLE_LEGEND,
