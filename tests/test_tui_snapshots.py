@@ -47,3 +47,17 @@ def test_snapshot_score_cards(ref, snap_compare):
         await pilot.press("4")
         await _settle(pilot)
     assert snap_compare(_app(ref, "oracle-merged"), terminal_size=SIZE, run_before=before)
+
+
+def test_runs_keep_the_order_they_were_made_in_within_one_second(tmp_path):
+    """The snapshots' run order must not depend on whether the systems' runs straddled a second
+    (a busy machine): ties on created_at keep insertion order, not the ids' alphabetical order."""
+    from seorap.engine.store import open_db
+    from seorap.engine.views import list_runs
+
+    db = open_db(tmp_path / "order.db")
+    for run_id, created in (("z-first", "2026-01-01T00:00:01"), ("b-second", "2026-01-01T00:00:01"),
+                            ("a-third", "2026-01-01T00:00:02")):
+        db.table("runs").insert({"run_id": run_id, "system": run_id, "status": "done",
+                                 "created_at": created})
+    assert [r.run_id for r in list_runs(db)] == ["z-first", "b-second", "a-third"]

@@ -90,6 +90,9 @@ class TrajectoryRow:
 
 
 def list_runs(db: sqlite_utils.Database) -> list[RunSummary]:
+    """Every run in the order it was made: created_at has whole seconds, so runs made in one second
+    (one `seorap run` of several systems) keep the order they were inserted in (rowid), not the
+    order of their ids, and a second boundary falling between them changes nothing."""
     docs = _count_by_run(db, "documents")
     facts = _count_by_run(db, "facts")
     scored = set(_scores_table(db))
@@ -98,7 +101,7 @@ def list_runs(db: sqlite_utils.Database) -> list[RunSummary]:
                        r["created_at"] or "",
                        docs.get(r["run_id"], 0), facts.get(r["run_id"], 0),
                        any(k[0] == r["run_id"] for k in scored), _standin(r.get("manifest")))
-            for r in db.query("SELECT * FROM runs ORDER BY created_at, run_id")]
+            for r in db.query("SELECT * FROM runs ORDER BY created_at, rowid")]
 
 
 def run_labels(db: sqlite_utils.Database) -> dict[str, str]:
