@@ -329,7 +329,7 @@ def _plan_scoring(plan, corpus, trajs, config, role, add, fact_chars: float, fir
     from seorap.engine.scoring.extrinsic import CHUNK_CHARS, TOP_K, chunk_documents, questions
 
     answerer, judge = config.models.answerer, config.models.judge
-    llm_answer, llm_judge = answerer != "extractive", judge != "lexical"
+    llm_answer, llm_judge = answerer not in ("reader", "extractive"), judge != "lexical"
     if not (llm_answer or llm_judge):
         return
     judge_prompt = config.judging.prompt

@@ -59,6 +59,14 @@ def test_extraction_is_counted_exactly_and_nothing_is_called(tmp_path):
     assert plan.seconds > 0 and any("no measured throughput" in n for n in plan.notes)
 
 
+def test_offline_answerers_and_judge_are_no_model_calls():
+    # the reference reader became the offline default: it must plan like the extractive answerer
+    for answerer in ("reader", "extractive"):
+        config = Config.offline().with_overrides({"models.answerer": answerer})
+        plan = planner.plan_run(load_corpus(CORPUS), ["oracle"], config, None)
+        assert not any(r.calls for r in plan.roles if r.role in ("answerer", "judge")), answerer
+
+
 def test_plan_cli_prints_every_role_with_zero_calls_and_creates_no_database(tmp_path, ollama_server):
     db = tmp_path / "none.db"
     result = CliRunner().invoke(cli, ["run", "--corpus", CORPUS, "--system", "A", "--db", str(db),
