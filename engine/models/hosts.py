@@ -23,7 +23,7 @@ import httpx
 
 from seorap.engine.config import Config
 from seorap.engine.errors import ModelError, ModelMissing, ModelUnavailable
-from seorap.engine.models.base import ChatReply, ChatRequest
+from seorap.engine.models.base import ChatBackend, ChatReply, ChatRequest
 
 DOWN_ERRORS = (ConnectionError, httpx.ConnectError, httpx.ConnectTimeout)
 """Failures that mean the host is gone (before any reply piece): try another host."""
@@ -207,13 +207,13 @@ def chat_hosts(config: Config) -> list[str]:
     return list(dict.fromkeys(h.rstrip("/") for h in hosts))
 
 
-def make_chat_backend(config: Config, *, timeout_s: float | None = None):
+def make_chat_backend(config: Config, *, timeout_s: float | None = None) -> ChatBackend:
     """The chat backend a config asks for: Ollama at ``host``, a :class:`HostPool` over ``hosts``,
     or an OpenAI-compatible server at ``base_url`` (``backend = "openai"``)."""
     # No read timeout by default: the client's watchdog owns every wait (first chunk first_token_s,
     # then silence timeout_s); a read timeout of timeout_s would cut a model still loading.
     timeout = timeout_s
-    backends: list[Any]
+    backends: list[ChatBackend]
     if config.backend == "openai":
         from seorap.engine.models.openai_chat import OpenAIChat
 
