@@ -240,6 +240,7 @@ def plan_run(corpus, systems: list[str], config: Config, db: Database | None = N
              hosts: list[str] | int | None = None) -> Plan:
     """Estimate a ``seorap run`` without running it: no model call, nothing written to ``db``."""
     from seorap.engine.memory import get_system
+    from seorap.engine.memory.llm import LLMSystem
     from seorap.engine.memory.prompts import extraction_messages, synthesis_messages
     from seorap.engine.memory.schemas import Extraction
     from seorap.engine.memory.sentences import split_sentences
@@ -280,7 +281,7 @@ def plan_run(corpus, systems: list[str], config: Config, db: Database | None = N
 
     for name in systems:
         system = get_system(name, config, variants_dirs)
-        if not system.uses_llm:
+        if not isinstance(system, LLMSystem):  # reference systems make no model call
             continue
         run_id = make_run_id(name, corpus, system, config)
         ext = role("extractor", config.models.extractor)

@@ -53,6 +53,8 @@ from seorap.engine.progress import NullProgress, Progress
 from seorap.engine.store import db_file, done_positions, dumps, open_db, translate_sqlite_error, writer
 
 if TYPE_CHECKING:  # the runner imports the model clients only when a run needs them
+    from seorap.engine.memory.llm import LLMSystem
+    from seorap.engine.memory.reference import ReferenceSystem
     from seorap.engine.models.base import Embedder
     from seorap.engine.models.client import ModelClient
 
@@ -433,7 +435,7 @@ def _write_phase(system, ctx: RunContext, trajs, db: Database, workers, progress
     progress.finish_phase()
 
 
-def write_trajectory(system, ctx: RunContext, trajectory: Trajectory, arrivals, db: Database,
+def write_trajectory(system: ReferenceSystem | LLMSystem, ctx: RunContext, trajectory: Trajectory, arrivals, db: Database,
                      cancel=None) -> None:
     """Write the given (pending) arrivals of one trajectory in order, one transaction each."""
     with ctx.lock:

@@ -10,10 +10,14 @@ Reference systems (oracle, oracle-stale, oracle-merged, raw) need no model. LLM 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from seorap.engine.config import Config
 from seorap.engine.errors import UnknownSystem  # noqa: F401 (re-exported)
-from seorap.engine.memory.reference import REFERENCE_SYSTEMS
+from seorap.engine.memory.reference import REFERENCE_SYSTEMS, ReferenceSystem
+
+if TYPE_CHECKING:
+    from seorap.engine.memory.llm import LLMSystem
 
 
 def list_systems(variants_dirs: list[str | Path] | None = None) -> list[str]:
@@ -22,7 +26,7 @@ def list_systems(variants_dirs: list[str | Path] | None = None) -> list[str]:
     return list(REFERENCE_SYSTEMS) + sorted(load_variants(variants_dirs))
 
 
-def get_system(name: str, config: Config | None = None, variants_dirs: list[str | Path] | None = None):
+def get_system(name: str, config: Config | None = None, variants_dirs: list[str | Path] | None = None) -> ReferenceSystem | LLMSystem:
     """The system called ``name`` (a reference system or a variant, with optional overrides)."""
     if name in REFERENCE_SYSTEMS:
         return REFERENCE_SYSTEMS[name]
