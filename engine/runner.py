@@ -70,11 +70,22 @@ class _Stop:
         self.halt = threading.Event()
         self.clients: list = []
         """Model clients whose open streams are closed when stopping."""
+        self.error: BaseException | None = None
+        """The first real error that stopped the work (not a cancellation it caused)."""
+        self._lock = threading.Lock()
 
     def is_set(self) -> bool:
         return self.halt.is_set() or (self.cancel is not None and self.cancel.is_set())
 
-    def stop(self) -> None:
+    def stop(self, error: BaseException | None = None) -> None:
+        """Stop everything; ``error`` (from a failing worker) is kept when it is the first real one,
+        so the caller reports it rather than the cancellations it set off."""
+        from seorap.engine.models.base import CallCancelled
+
+        with self._lock:
+            if self.error is None and error is not None and not isinstance(
+                    error, (CallCancelled, RunCancelled)):
+                self.error = error
         self.halt.set()
         for client in self.clients:
             client.cancel()
@@ -496,8 +507,8 @@ def _pool(fn, items, workers: int, stop: _Stop | None = None) -> None:
         _check(stop)
         try:
             return fn(item)
-        except BaseException:
-            stop.stop()
+        except BaseException as exc:
+            stop.stop(exc)
             raise
 
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="seorap")
@@ -507,6 +518,8 @@ def _pool(fn, items, workers: int, stop: _Stop | None = None) -> None:
         while pending:
             done, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)
             failed = [f for f in done if f.exception() is not None]
+            if stop.error is not None:  # set before its future completes: it wins every race
+                raise stop.error
             if failed:
                 raise _first_error(failed)
             if stop.is_set():

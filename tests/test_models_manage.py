@@ -19,7 +19,7 @@ def test_configured_models_group_roles():
         ("qwen3.8:27b", ["answerer", "judge"], "ollama"),
         ("bge-m3", ["embedder"], "bge-m3")]
     offline = {s.model: s.source for s in configured_models(Config.offline())}
-    assert offline["extractive"] == "stand-in" and offline["lexical"] == "stand-in"
+    assert offline["reader"] == "stand-in" and offline["lexical"] == "stand-in"
 
 
 def test_status_marks_present_and_missing(ollama_server):

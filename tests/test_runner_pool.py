@@ -57,3 +57,21 @@ def test_the_failing_worker_cancels_the_clients_itself():
     with pytest.raises(Boom):
         _pool(fn, [1], 1, stop)
     assert Client.cancelled >= 1 and stop.is_set()
+
+
+def test_the_first_real_error_is_reported_even_when_the_stop_is_seen_first():
+    """The failing worker sets the stop before its future completes (cancelling a client can take a
+    while): the caller must still report that error, not a cancellation."""
+
+    class SlowToCancel:
+        def cancel(self) -> None:
+            threading.Event().wait(0.3)  # the watching thread wakes meanwhile and sees the stop
+
+    stop = _Stop(None)
+    stop.clients.append(SlowToCancel())
+
+    def fn(item: int) -> None:
+        raise Boom("the server went away")
+
+    with pytest.raises(Boom, match="went away"):
+        _pool(fn, [1, 2, 3], 1, stop)
