@@ -125,3 +125,26 @@ def test_the_app_rows_show_the_warning_instead_of_a_quadrant(saturated):
     assert len(rows) == 2
     # intrinsic 0.5 and extrinsic 0.5 would read "healthy"
     assert all(r.quadrant == views.UNRELIABLE and r.judge_unreliable.startswith("PARTIAL share 1.00") for r in rows)
+
+
+def test_the_tour_never_offers_a_stale_case_from_an_unreliable_judge(saturated):
+    from seorap.engine import views
+
+    db, rid, name = saturated
+    corpus = load_corpus("fixtures/ko-mini")
+    row = next(db.query("SELECT card FROM scores WHERE run_id=? AND scoring=? AND trajectory_id=?",
+                        [rid, name, "ko-c5-garam-db"]))
+    card = json.loads(row["card"])
+    card["intrinsic"]["stale_facts"] = 1            # a stale fact, and extrinsic 0.5 from PARTIAL only
+    assert card["extrinsic"]["compound"] == 0.5 and card["judge_unreliable"]
+
+    def store(c):
+        db.execute("UPDATE scores SET card=? WHERE run_id=? AND scoring=? AND trajectory_id=?",
+                   [json.dumps(c, ensure_ascii=False), rid, name, "ko-c5-garam-db"])
+
+    store(card)
+    assert views.stale_case(db, corpus, current_run=rid) is None   # "answer right" is the judge's saturation
+    store({**card, "judge_unreliable": None})
+    case = views.stale_case(db, corpus, current_run=rid)        # the same figures from a reliable judge
+    assert case is not None and case.trajectory_id == "ko-c5-garam-db"
+    store(json.loads(row["card"]))                               # leave the module's run as it was

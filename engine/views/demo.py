@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from seorap.engine.corpus import Corpus, Trajectory
+from seorap.engine.scoring.stats import at_least
 from seorap.engine.store import facts_at
 from seorap.engine.views.common import score_cards
 from seorap.engine.views.questions import questions_view
@@ -101,12 +102,14 @@ def _stale_count(card: dict) -> int:
 
 def stale_case(db: Database, corpus: Corpus, current_run: str | None = None,
                cut: float = 0.5) -> StaleCase | None:
-    """The trajectory with stale facts > 0 and extrinsic ≥ ``cut``: from ``current_run`` when it has
-    one, else from any scored run; highest extrinsic, then most stale facts, then ids."""
+    """The trajectory with stale facts > 0 and extrinsic ≥ ``cut`` (exact, stats.at_least): from
+    ``current_run`` when it has one, else from any scored run; highest extrinsic, then most stale
+    facts, then ids. A card whose judge cannot carry a diagnosis (``judge_unreliable``) is never
+    offered: its "answer right" may be the judge's saturation, not the answerer's skill."""
     systems = run_labels(db)
     hits = [(k, c) for k, c in score_cards(db).items()
-            if _stale_count(c) > 0 and ((c.get("extrinsic") or {}).get("compound") or 0) >= cut
-            and k[1] in {t.id for t in corpus.trajectories}]
+            if _stale_count(c) > 0 and at_least((c.get("extrinsic") or {}).get("compound") or 0, cut)
+            and not c.get("judge_unreliable") and k[1] in {t.id for t in corpus.trajectories}]
     if not hits:
         return None
     hits.sort(key=lambda kc: (kc[0][0] != current_run, -(kc[1]["extrinsic"]["compound"]),
