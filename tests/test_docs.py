@@ -24,7 +24,7 @@ def test_command_help(name):
     assert "Usage:" in result.output
 
 
-def test_spec_commands_exist():
+def test_core_commands_exist():
     for name in ["demo", "run", "score", "report", "inspect", "validate", "judge-audit", "models"]:
         assert name in cli.commands
 
