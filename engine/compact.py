@@ -28,8 +28,36 @@ import sqlite3
 import zlib
 from typing import Any, Iterable
 
-COMPACT = ("calls", "decisions", "verdicts", "retrievals")
+COMPACT = ("calls", "decisions", "verdicts", "retrievals", "observations", "facts", "fact_versions",
+           "answers")
 """Logical tables stored compactly (a view of that name over ``<name>_data``)."""
+
+SCOPED = ("observations", "facts", "fact_versions", "decisions", "verdicts", "answers")
+"""Tables whose ``run_id`` and ``trajectory_id`` are stored once, in ``scopes``: the data table holds
+``scope`` (an id into ``scopes``), and ids of the row's own run and trajectory are kept relative
+(``/p003/o002``). Their views also show ``rowid`` (the stored row's: load order)."""
+
+TEXT_COLUMNS: dict[str, tuple[str, ...]] = {
+    "observations": ("text", "what", "who", "author", "author_role"), "facts": ("text", "authors"),
+    "fact_versions": ("text", "authors"), "decisions": ("model_text", "reason"),
+    "verdicts": ("question", "expected", "rationale", "created_at"), "answers": ("question", "answer"),
+}
+"""Columns holding a text id (an integer into ``texts``) for a non-empty text; the view shows the
+text. Declared without a type (BLOB affinity), so a text that looks like a number stays text."""
+
+ID_COLUMNS: dict[str, tuple[str, ...]] = {
+    "observations": ("id",), "facts": ("id",), "fact_versions": ("fact_id", "observation_id", "successor_id"),
+    "decisions": ("id", "observation_id", "fact_id"), "verdicts": ("best_fact",),
+}
+"""Columns holding an id, kept relative to the row's own run and trajectory when it is one of theirs."""
+
+ID_LISTS = {("facts", "observation_ids"), ("answers", "context_ids"), ("retrievals", "answer_fact_ids")}
+"""JSON lists of ids, each kept relative like :data:`ID_COLUMNS`."""
+
+SCOPE_KEYS: dict[str, tuple[str, ...]] = {
+    "observations": ("id",), "facts": ("id",), "fact_versions": ("fact_id", "version"), "decisions": ("id",),
+}
+"""Unique within a scope (the stored ids are relative); verdicts and answers keep their global ``id``."""
 
 
 def unzip(blob: bytes | None) -> str | None:
@@ -56,8 +84,9 @@ def _cache(db) -> dict[str, int]:
 
 
 def forget_texts(db) -> None:
-    """Drop the connection's text-id cache (after a rollback: its new ids may be gone)."""
+    """Drop the connection's text-id and scope caches (after a rollback: new ids may be gone)."""
     db._text_ids = {}
+    db._scope_ids = {}
 
 
 def text_id(db, text: str) -> int:
@@ -79,6 +108,37 @@ def text_id(db, text: str) -> int:
         cache.clear()
     cache[text] = found
     return found
+
+
+def _scope_cache(db) -> dict[tuple, int]:
+    cache = getattr(db, "_scope_ids", None)
+    if cache is None:
+        cache = {}
+        db._scope_ids = cache
+    return cache
+
+
+def scope_id(db, run_id: str | None, trajectory_id: str | None) -> int:
+    """The id of (run, trajectory) in ``scopes``, inserting it when new."""
+    cache = _scope_cache(db)
+    found = cache.get((run_id, trajectory_id))
+    if found is not None:
+        return found
+    db.execute("INSERT OR IGNORE INTO scopes (run_id, trajectory_id) VALUES (?, ?)", [run_id, trajectory_id])
+    found = db.execute("SELECT id FROM scopes WHERE run_id IS ? AND trajectory_id IS ? ORDER BY id LIMIT 1",
+                       [run_id, trajectory_id]).fetchone()[0]
+    cache[(run_id, trajectory_id)] = found
+    return found
+
+
+def _relative(value: Any, prefix: str) -> Any:
+    """``RUN/TRAJ/f0003`` -> ``/f0003`` for the row's own run and trajectory; an id that itself starts
+    with "/" gets a second one (the view keeps it whole)."""
+    if isinstance(value, str) and value.startswith(prefix):
+        return value[len(prefix) - 1:]
+    if isinstance(value, str) and value.startswith("/"):
+        return "/" + value
+    return value
 
 
 LIST_KEYS: dict[tuple[str, str], tuple[str, ...]] = {
@@ -155,6 +215,20 @@ def compact_row(db, table: str, row: dict) -> dict:
             out["parsed"] = None
         return out
     prefix = f"{row.get('run_id')}/{row.get('trajectory_id')}/"
+    if table in SCOPED:
+        for key in ID_COLUMNS.get(table, ()):
+            if key in out:
+                out[key] = _relative(out[key], prefix)
+        for key in TEXT_COLUMNS.get(table, ()):
+            if isinstance(out.get(key), str) and out[key]:
+                out[key] = text_id(db, out[key])
+        out = {"scope": scope_id(db, out.pop("run_id", None), out.pop("trajectory_id", None)), **out}
+    for t, key in ID_LISTS:
+        if t == table and out.get(key) not in (None, ""):
+            items = json.loads(out[key])
+            if isinstance(items, list):
+                out[key] = json.dumps([_relative(i, prefix) for i in items], ensure_ascii=False,
+                                      separators=(",", ":"))
     if table == "decisions":
         for key in ("candidates", "before", "after"):
             out[key] = _compact_list(db, row.get(key), prefix, table, key)
@@ -195,12 +269,47 @@ def insert(db, table: str, rows: Iterable[dict], *, replace: bool = False) -> No
                             [[r[c] for c in columns] for r in group])
 
 
+def upsert(db, table: str, rows: Iterable[dict]) -> None:
+    """Insert logical rows, or update the stored row with the same key (its rowid, i.e. load
+    order, kept): ``facts`` rows are written again whenever a fact changes."""
+    rows = [compact_row(db, table, r) for r in rows]
+    if not rows:
+        return
+    key = ("scope", *SCOPE_KEYS[table]) if table in SCOPE_KEYS else ("id",)
+    groups: dict[tuple, list[dict]] = {}
+    for r in rows:
+        groups.setdefault(tuple(r), []).append(r)
+    for columns, group in groups.items():
+        names = ", ".join(f"[{c}]" for c in columns)
+        marks = ", ".join("?" for _ in columns)
+        updates = ", ".join(f"[{c}] = excluded.[{c}]" for c in columns if c not in key)
+        db.conn.executemany(f"INSERT INTO [{table}_data] ({names}) VALUES ({marks}) ON CONFLICT "
+                            f"({', '.join(key)}) DO UPDATE SET {updates}",
+                            [[r[c] for c in columns] for r in group])
+
+
+def delete_where(db, table: str, where: str, params: list) -> int:
+    """``DELETE FROM table WHERE ...`` (logical columns) on the stored rows; returns the count."""
+    if table in SCOPED and is_compact(db, table) and has_scope(db, table):
+        return db.execute(f"DELETE FROM [{table}_data] WHERE rowid IN (SELECT rowid FROM [{table}] "
+                          f"WHERE {where})", params).rowcount
+    return db.execute(f"DELETE FROM [{data_table(db, table)}] WHERE {where}", params).rowcount
+
+
+def has_scope(db, table: str) -> bool:
+    return any(r[1] == "scope" for r in db.execute(f"PRAGMA table_info([{table}_data])"))
+
+
 # ---- schema -----------------------------------------------------------------------------------------
 def data_columns(table: str, logical: dict[str, type]) -> dict[str, type]:
     """The stored columns of a compact table, from its logical ones."""
-    out: dict[str, type] = {}
+    out: dict[str, type] = {"scope": int} if table in SCOPED else {}
     for name, kind in logical.items():
-        if table == "calls" and name == "schema":
+        if table in SCOPED and name in ("run_id", "trajectory_id"):
+            continue
+        if name in TEXT_COLUMNS.get(table, ()):
+            out[name] = bytes  # BLOB affinity: a text id (integer) or a short text as given
+        elif table == "calls" and name == "schema":
             out["schema_id"] = int
         elif table == "calls" and name == "options":
             out["options_id"] = int
@@ -213,13 +322,22 @@ def data_columns(table: str, logical: dict[str, type]) -> dict[str, type]:
     return out
 
 
+def _prefix(table: str) -> str:
+    return "s.run_id || '/' || s.trajectory_id" if table in SCOPED else "d.run_id || '/' || d.trajectory_id"
+
+
+def _full(v: str, prefix: str) -> str:
+    """SQL for a relative id made whole again (``->>`` binds like ``||``: always in parentheses)."""
+    return (f"CASE WHEN substr(({v}), 1, 2) = '//' THEN substr(({v}), 2) "
+            f"WHEN substr(({v}), 1, 1) = '/' THEN {prefix} || ({v}) ELSE ({v}) END")
+
+
 def _list_expr(table: str, column: str) -> str:
     """SQL rebuilding a compact JSON list column of row ``d`` whole."""
-    prefix = "d.run_id || '/' || d.trajectory_id"
+    prefix = _prefix(table)
 
-    def full(v: str) -> str:  # ->> binds like ||: always in parentheses
-        return (f"CASE WHEN substr(({v}), 1, 2) = '//' THEN substr(({v}), 2) "
-                f"WHEN substr(({v}), 1, 1) = '/' THEN {prefix} || ({v}) ELSE ({v}) END")
+    def full(v: str) -> str:
+        return _full(v, prefix)
 
     def text(path: str) -> str:
         return (f"CASE WHEN json_type(e.value, '{path}') = 'integer' THEN (SELECT text FROM texts "
@@ -259,28 +377,62 @@ def _messages_expr() -> str:
 
 
 def view_sql(table: str, logical: dict[str, type]) -> str:
-    exprs = []
+    exprs = ["d.rowid AS rowid"] if table in SCOPED else []
     for name in logical:
-        if table == "calls" and name == "messages":
+        if table in SCOPED and name in ("run_id", "trajectory_id"):
+            exprs.append(f"s.[{name}]")
+        elif name in TEXT_COLUMNS.get(table, ()):
+            exprs.append(f"CASE WHEN typeof(d.[{name}]) = 'integer' THEN (SELECT text FROM texts WHERE "
+                         f"id = d.[{name}]) ELSE d.[{name}] END AS [{name}]")
+        elif name in ID_COLUMNS.get(table, ()):
+            exprs.append(f"{_full(f'd.[{name}]', _prefix(table))} AS [{name}]")
+        elif (table, name) in ID_LISTS:
+            exprs.append(f"CASE WHEN d.[{name}] IS NULL OR d.[{name}] = '' THEN d.[{name}] ELSE "
+                         f"(SELECT json_group_array({_full('e.value', _prefix(table))}) FROM "
+                         f"json_each(d.[{name}]) e) END AS [{name}]")
+        elif table == "calls" and name == "messages":
             exprs.append(f"{_messages_expr()} AS messages")
         elif table == "calls" and name in ("schema", "options"):
             exprs.append(f"(SELECT text FROM texts WHERE id = d.{name}_id) AS [{name}]")
         elif table == "calls" and name == "raw":
             exprs.append("d.raw_z AS raw_z")
         elif table == "verdicts" and name == "candidate":
-            exprs.append("(SELECT text FROM texts WHERE id = d.candidate_id) AS candidate")
+            exprs.append("CASE WHEN typeof(d.candidate_id) = 'integer' THEN (SELECT text FROM texts "
+                         "WHERE id = d.candidate_id) ELSE d.candidate_id END AS candidate")
         elif (table, name) in {("decisions", "candidates"), ("decisions", "before"),
                                ("decisions", "after"), ("retrievals", "ranking")}:
             exprs.append(f"{_list_expr(table, name)} AS [{name}]")
         else:
             exprs.append(f"d.[{name}]")
-    return f"CREATE VIEW [{table}] AS SELECT {', '.join(exprs)} FROM [{table}_data] d"
+    join = " JOIN scopes s ON s.id = d.scope" if table in SCOPED else ""
+    return f"CREATE VIEW [{table}] AS SELECT {', '.join(exprs)} FROM [{table}_data] d{join}"
 
 
 def trigger_sql(table: str, pk: str) -> str:
     """Deleting from the view deletes the stored row (score re-runs and `runs rm` delete rows)."""
+    where = "rowid = OLD.rowid" if table in SCOPED else f"[{pk}] = OLD.[{pk}]"
     return (f"CREATE TRIGGER [{table}_delete] INSTEAD OF DELETE ON [{table}] BEGIN "
-            f"DELETE FROM [{table}_data] WHERE [{pk}] = OLD.[{pk}]; END")
+            f"DELETE FROM [{table}_data] WHERE {where}; END")
+
+
+def write_triggers_sql(table: str, logical: dict[str, type]) -> list[str]:
+    """INSERT and UPDATE on a scoped table's view (plain SQL from anyone: sqlite3, Datasette, tests)
+    store the values as given — texts and ids whole, which the view shows as they are — with the
+    run and trajectory as a scope. seorap itself writes through :func:`insert` / :func:`upsert`."""
+    if table not in SCOPED:
+        return []
+    names = [n for n in logical if n not in ("run_id", "trajectory_id")]
+    stored = ["candidate_id" if (table, n) == ("verdicts", "candidate") else n for n in names]
+    scope = ("(SELECT id FROM scopes WHERE run_id IS NEW.run_id AND trajectory_id IS NEW.trajectory_id "
+             "ORDER BY id LIMIT 1)")
+    add_scope = "INSERT OR IGNORE INTO scopes (run_id, trajectory_id) VALUES (NEW.run_id, NEW.trajectory_id);"
+    insert = (f"CREATE TRIGGER [{table}_insert] INSTEAD OF INSERT ON [{table}] BEGIN {add_scope} "
+              f"INSERT INTO [{table}_data] (scope, {', '.join(f'[{c}]' for c in stored)}) VALUES "
+              f"({scope}, {', '.join(f'NEW.[{n}]' for n in names)}); END")
+    sets = ", ".join(f"[{c}] = NEW.[{n}]" for c, n in zip(stored, names))
+    update = (f"CREATE TRIGGER [{table}_update] INSTEAD OF UPDATE ON [{table}] BEGIN {add_scope} "
+              f"UPDATE [{table}_data] SET scope = {scope}, {sets} WHERE rowid = OLD.rowid; END")
+    return [insert, update]
 
 
 def is_compact(db, table: str) -> bool:
@@ -288,30 +440,58 @@ def is_compact(db, table: str) -> bool:
     return row is not None and row[0] == "view"
 
 
+def ensure_scopes(db: Any) -> None:
+    db.execute("CREATE TABLE IF NOT EXISTS scopes (id INTEGER PRIMARY KEY, run_id TEXT, "
+               "trajectory_id TEXT, UNIQUE (run_id, trajectory_id))")
+
+
 def ensure(db: Any, table: str, logical: dict[str, type], pk: Any, indexes: list[list[str]]) -> None:
-    """Create ``<table>_data``, its view and trigger; an older plain table of that name is moved
-    into compact form first (rows kept). Runs inside the caller's transaction."""
+    """Create ``<table>_data``, its view and trigger. An older plain table of that name, or a data
+    table of an earlier compact layout, is moved into today's form first (every row kept, read
+    through the old table or view). Runs inside the caller's transaction."""
     columns = data_columns(table, logical)
     db["texts"].create({"id": int, "hash": int, "text": str}, pk="id", not_null={"hash", "text"},
                        if_not_exists=True)
     db["texts"].create_index(["hash"], unique=True, if_not_exists=True)
+    ensure_scopes(db)
     old = db.execute("SELECT type FROM sqlite_master WHERE name = ?", [table]).fetchone()
     data = f"{table}_data"
-    db[data].create(columns, pk=pk, if_not_exists=True)
+    relayout = (table in SCOPED and old is not None and old[0] == "view" and data in db.table_names()
+                and not has_scope(db, table))
+    if relayout:  # an earlier compact layout: its view keeps reading the renamed table
+        for kind in ("delete", "insert", "update"):
+            db.execute(f"DROP TRIGGER IF EXISTS [{table}_{kind}]")
+        db.execute(f"ALTER TABLE [{data}] RENAME TO [{table}_old]")
+    if table in SCOPE_KEYS:
+        db[data].create(columns, if_not_exists=True)
+    else:
+        db[data].create(columns, pk=pk, if_not_exists=True)
     have = set(db[data].columns_dict)
     for name, kind in columns.items():
         if name not in have:
             db[data].add_column(name, kind)
-    for cols in indexes:
-        db[data].create_index(cols, if_not_exists=True)
-    if old is not None and old[0] == "table":
+    if old is not None and (old[0] == "table" or relayout):
         _move(db, table)
+    if old is not None and old[0] == "table":
         db.execute(f"DROP TABLE [{table}]")
     elif old is not None:  # a view: rebuild it (columns may have been added)
         db.execute(f"DROP VIEW [{table}]")
+    if relayout:
+        db.execute(f"DROP TABLE [{table}_old]")
+    if table in SCOPE_KEYS:
+        db[data].create_index(["scope", *SCOPE_KEYS[table]], unique=True, if_not_exists=True)
+    for cols in indexes:
+        if table in SCOPED and cols[:2] == ["run_id", "trajectory_id"]:
+            cols = ["scope", *cols[2:]]
+            if table in SCOPE_KEYS:
+                continue  # the unique (scope, id) index finds a trajectory's rows (a few hundred)
+        db[data].create_index(cols, if_not_exists=True)
     db.execute(view_sql(table, logical))
-    db.execute(f"DROP TRIGGER IF EXISTS [{table}_delete]")
+    for kind in ("delete", "insert", "update"):
+        db.execute(f"DROP TRIGGER IF EXISTS [{table}_{kind}]")
     db.execute(trigger_sql(table, pk))
+    for sql in write_triggers_sql(table, logical):
+        db.execute(sql)
 
 
 def _move(db, table: str) -> None:

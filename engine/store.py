@@ -29,9 +29,10 @@ import sqlite_utils
 from seorap.engine.compact import unzip_function
 from seorap.engine.errors import StoreError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """1: the first schema (no application id); 2: stamped with APPLICATION_ID; 3: compact storage
-(texts stored once, raw replies compressed: engine/compact.py)."""
+(texts stored once, raw replies compressed: engine/compact.py); 4: statements, facts, versions and
+answers compact too, run and trajectory stored once per row as a ``scope``, own ids relative."""
 
 WRITERS_COLUMNS = {"holder": str, "host": str, "pid": int, "command": str, "run_ids": str,
                    "started_at": str, "expires": float}
@@ -270,7 +271,7 @@ def _complete(db: sqlite_utils.Database) -> bool:
     from seorap.engine import compact
 
     kinds = {r[0]: r[1] for r in db.execute("SELECT name, type FROM sqlite_master")}
-    if "texts" not in kinds:
+    if "texts" not in kinds or "scopes" not in kinds:
         return False
     for name, columns in _all_tables().items():
         if name in compact.COMPACT:
@@ -343,8 +344,9 @@ def _readonly_shims(db: sqlite_utils.Database) -> None:
             db.execute(f"CREATE TEMP VIEW [{name}] AS SELECT *, {extra} FROM main.[{name}]")
 
 
-COMPACT_TABLES = {"decisions"}
-"""Stored as ``decisions_data`` with texts referenced, behind a view (engine/compact.py)."""
+COMPACT_TABLES = {"decisions", "observations", "facts", "fact_versions"}
+"""Stored as ``<name>_data`` with texts and run/trajectory referenced, behind a view of the name
+(engine/compact.py)."""
 
 
 def ensure_schema(db: sqlite_utils.Database) -> None:
@@ -387,6 +389,7 @@ def transaction(db: sqlite_utils.Database) -> Iterator[None]:
     except BaseException:
         db.execute("ROLLBACK")
         db._text_ids = {}  # type: ignore[attr-defined]  # text ids handed out inside it are gone
+        db._scope_ids = {}  # type: ignore[attr-defined]
         raise
     else:
         db.execute("COMMIT")
@@ -418,20 +421,16 @@ def facts_at(db: sqlite_utils.Database, run_id: str, trajectory_id: str,
              position: int | None = None) -> list[FactView]:
     """The store after the document at ``position`` (all of it when None), active and superseded."""
     limit = 10**9 if position is None else position
-    rows = db.query(
-        """
-        SELECT v.* FROM fact_versions v
-        JOIN (SELECT fact_id, MAX(version) AS version FROM fact_versions
-              WHERE run_id = ? AND trajectory_id = ? AND position <= ? GROUP BY fact_id) last
-          ON v.fact_id = last.fact_id AND v.version = last.version
-        ORDER BY v.fact_id
-        """,
-        [run_id, trajectory_id, limit],
-    )
+    latest: dict[str, dict] = {}
+    for r in db.query("SELECT fact_id, version, text, confidence, status, operation, position, authors "
+                      "FROM fact_versions WHERE run_id = ? AND trajectory_id = ? AND position <= ?",
+                      [run_id, trajectory_id, limit]):
+        if r["fact_id"] not in latest or r["version"] > latest[r["fact_id"]]["version"]:
+            latest[r["fact_id"]] = r
     return [
         FactView(r["fact_id"], r["text"], r["confidence"], r["status"], r["version"],
                  r["operation"], r["position"], loads(r["authors"], []))
-        for r in rows
+        for _, r in sorted(latest.items())
     ]
 
 
@@ -677,13 +676,13 @@ def delete_run(db: sqlite_utils.Database, run_id: str, *, calls: bool = False) -
     """Delete one run's rows in one transaction; returns {table: rows deleted}. A run that another
     process is writing is refused by :func:`writer`, which the caller holds."""
     counts: dict[str, int] = {}
-    from seorap.engine.compact import data_table
+    from seorap.engine.compact import data_table, delete_where
 
     names = set(db.table_names())
     with transaction(db):
         for table in (*RUN_TABLES, *(("calls",) if calls else ())):
-            stored = data_table(db, table)
-            if stored in names:
-                counts[table] = db.execute(f"DELETE FROM [{stored}] WHERE run_id = ?", [run_id]).rowcount
+            if data_table(db, table) in names:
+                counts[table] = delete_where(db, table, "run_id = ?", [run_id])
+        db.execute("DELETE FROM scopes WHERE run_id = ?", [run_id])
         db.execute("DELETE FROM runs WHERE run_id = ?", [run_id])
     return counts

@@ -17,13 +17,14 @@ def downgrade(path: Path, *, drop: tuple[str, ...] = ()) -> None:
     unzip_function(conn)
     conn.execute("BEGIN")
     for table in COMPACT:
-        columns = [r[1] for r in conn.execute(f"PRAGMA table_info([{table}])")]
+        columns = [r[1] for r in conn.execute(f"PRAGMA table_info([{table}])") if r[1] != "rowid"]
         select = ", ".join("unzip(raw_z) AS raw" if c == "raw_z" else f"[{c}]" for c in columns)
         conn.execute(f"CREATE TABLE [{table}_plain] AS SELECT {select} FROM [{table}]")
         conn.execute(f"DROP VIEW [{table}]")
         conn.execute(f"DROP TABLE [{table}_data]")
         conn.execute(f"ALTER TABLE [{table}_plain] RENAME TO [{table}]")
     conn.execute("DROP TABLE texts")
+    conn.execute("DROP TABLE IF EXISTS scopes")
     conn.execute("DROP TABLE IF EXISTS writers")
     for table in drop:
         conn.execute(f"DROP TABLE [{table}]")

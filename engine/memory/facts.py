@@ -311,13 +311,13 @@ class DocumentWrite:
         guard: AbstractContextManager = lock or _NOLOCK
         rid, tid = self.memory.run_id, self.memory.trajectory_id
         with guard, transaction(db):
-            _insert(db, "observations", self.observations)
-            _insert(db, "fact_versions", self.versions)
+            compact.insert(db, "observations", self.observations)
+            compact.insert(db, "fact_versions", self.versions)
             compact.insert(db, "decisions", self.decisions)
             _insert(db, "write_failures", self.failures)
             facts = [f.row(rid, tid) for f in self.touched.values()]
             if facts:
-                _upsert_facts(db, facts)
+                compact.upsert(db, "facts", facts)
             _insert(db, "documents", [self.document_row()])
 
 
@@ -340,15 +340,6 @@ def _insert(db: Database, table: str, rows: list[dict]) -> None:
     columns = list(rows[0])
     sql = f"INSERT INTO [{table}] ({_names(columns)}) VALUES ({_marks(columns)})"
     _execute_many(db, sql, columns, rows, lambda: db.table(table).insert_all(rows, alter=True))
-
-
-def _upsert_facts(db: Database, rows: list[dict]) -> None:
-    """Insert or update fact rows by id, keeping each fact's rowid (load order) like upsert_all."""
-    columns = list(rows[0])
-    updates = ", ".join(f"[{c}] = excluded.[{c}]" for c in columns if c != "id")
-    sql = (f"INSERT INTO facts ({_names(columns)}) VALUES ({_marks(columns)}) "
-           f"ON CONFLICT(id) DO UPDATE SET {updates}")
-    _execute_many(db, sql, columns, rows, lambda: db.table("facts").upsert_all(rows, pk="id", alter=True))
 
 
 def _names(columns: list[str]) -> str:

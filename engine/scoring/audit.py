@@ -339,8 +339,7 @@ def save_audit(db: Database, result: AuditResult, audit_id: str, *, scoring: str
 
     scoring = scoring or result.judge
     ensure_tables(db)
-    db.execute(f"DELETE FROM {compact.data_table(db, 'verdicts')} WHERE run_id=? AND scoring=?",
-               [audit_id, scoring])
+    compact.delete_where(db, "verdicts", "run_id=? AND scoring=?", [audit_id, scoring])
     created = now()
     compact.insert(db, "verdicts", [
         {**{k: v for k, v in r.items() if k != "kind"}, "kind": f"audit:{r['kind']}",

@@ -248,13 +248,13 @@ def _save(db: Database, run_id, trajectory_id, name, judge: Judge, verdicts, ask
     created = now()
     key = dict(run_id=run_id, trajectory_id=trajectory_id, scoring=name)
     for table in ("verdicts", "answers", "retrievals"):
-        db.execute(f"DELETE FROM {compact.data_table(db, table)} WHERE run_id=? AND trajectory_id=? "
-                   "AND scoring=?", [run_id, trajectory_id, name])
+        compact.delete_where(db, table, "run_id=? AND trajectory_id=? AND scoring=?",
+                             [run_id, trajectory_id, name])
     compact.insert(db, "verdicts",
         [{**key, **r, "judge": judge.name, "rules": judge.rules, "created_at": created,
           "id": row_id(run_id, trajectory_id, name, r["kind"], r["setup"], r["source"], r["k"], r["item"])}
          for r in verdicts], replace=True)
-    db.table("answers").insert_all(
+    compact.insert(db, "answers",
         [{**key, **r, "created_at": created,
           "id": row_id(run_id, trajectory_id, name, r["kind"], r["source"], r["k"], r["item"])}
          for r in asker.answers], replace=True)

@@ -64,7 +64,7 @@ INDEXES = [
 ]
 
 
-COMPACT = {"verdicts", "retrievals"}
+COMPACT = {"verdicts", "retrievals", "answers"}
 """Stored as ``<name>_data`` with texts referenced, behind a view of the name (engine/compact.py)."""
 
 
