@@ -459,8 +459,8 @@ def ensure(db: Any, table: str, logical: dict[str, type], pk: Any, indexes: list
     relayout = (table in SCOPED and old is not None and old[0] == "view" and data in db.table_names()
                 and not has_scope(db, table))
     if relayout:  # an earlier compact layout: its view keeps reading the renamed table
-        for kind in ("delete", "insert", "update"):
-            db.execute(f"DROP TRIGGER IF EXISTS [{table}_{kind}]")
+        for verb in ("delete", "insert", "update"):
+            db.execute(f"DROP TRIGGER IF EXISTS [{table}_{verb}]")
         db.execute(f"ALTER TABLE [{data}] RENAME TO [{table}_old]")
     if table in SCOPE_KEYS:
         db[data].create(columns, if_not_exists=True)
@@ -487,8 +487,8 @@ def ensure(db: Any, table: str, logical: dict[str, type], pk: Any, indexes: list
                 continue  # the unique (scope, id) index finds a trajectory's rows (a few hundred)
         db[data].create_index(cols, if_not_exists=True)
     db.execute(view_sql(table, logical))
-    for kind in ("delete", "insert", "update"):
-        db.execute(f"DROP TRIGGER IF EXISTS [{table}_{kind}]")
+    for verb in ("delete", "insert", "update"):
+        db.execute(f"DROP TRIGGER IF EXISTS [{table}_{verb}]")
     db.execute(trigger_sql(table, pk))
     for sql in write_triggers_sql(table, logical):
         db.execute(sql)

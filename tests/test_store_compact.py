@@ -188,3 +188,21 @@ def test_a_database_written_by_the_previous_layout_migrates_and_replays(tmp_path
     replayed = replay_run(db, a_run, load_corpus(FILE), label="after-migration")
     assert [(f.id.rsplit("/", 1)[1], f.text, f.status) for f in facts_at(db, replayed, "ko-c3-hiring-plan")] == \
         [(f.id.rsplit("/", 1)[1], f.text, f.status) for f in facts_at(db, a_run, "ko-c3-hiring-plan")]
+
+
+@pytest.mark.slow
+def test_the_bundled_stand_in_run_takes_at_most_a_quarter_of_the_first_layout(tmp_path):
+    """docs/benchmarks.md (k): the run that took 54.2 MB in the first layout takes ≤ 13.5 MB."""
+    import subprocess
+    import sys
+
+    from store_support import seorap_env
+
+    seorap = str(Path(sys.executable).parent / "seorap")
+    out = subprocess.run([seorap, "run", "--corpus", str(ROOT / "fixtures" / "ko-mini"), "--system", "A",
+                          "--system", "B", "--system", "C", "--offline", "--db", "runs.db"],
+                         capture_output=True, text=True, cwd=tmp_path, env=seorap_env(), timeout=900)
+    assert out.returncode == 0, out.stderr
+    size = (tmp_path / "runs.db").stat().st_size + sum(
+        p.stat().st_size for p in tmp_path.glob("runs.db-wal"))
+    assert size <= 54.2e6 / 4, size
