@@ -176,3 +176,33 @@ def test_sqlite_errors_in_score_are_one_sentence(db_copy):
     finally:
         locker.kill()
         locker.wait()
+
+
+async def test_app_on_a_read_only_file_browses_and_says_so_for_a_replay(db_copy):
+    """`seorap inspect` on a read-only file: the app opens and shows the runs; a replay (p in the
+    live view) needs write access and says the file is read-only; the file is never written."""
+    from seorap.tui.factory import make_app
+
+    path = db_copy / "runs.db"
+    writable = open_db(path)
+    writable.execute("DELETE FROM score_figures")  # so the score view computes them in the background
+    writable.conn.close()
+    path.chmod(0o444)
+    before = digest(path)
+    db = open_db(path, readonly=True)
+    [run_id] = [r["run_id"] for r in db.query("SELECT run_id FROM runs")]
+    app = make_app(path, run_id=run_id, db=db)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("4")  # the score cards, computed from a read-only connection
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        scores = str(app.screen.query_one("#scores-status").content)
+        assert "failed" not in scores and "run 1/1" in scores, scores
+        await pilot.press("5")  # compare: read-only too
+        await app.workers.wait_for_complete()
+        await pilot.press("6", "p")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        status = str(app.screen.query_one("#live-status").content)
+    assert "is read-only" in status, status
+    assert digest(path) == before
