@@ -206,3 +206,43 @@ def test_the_bundled_stand_in_run_takes_at_most_a_quarter_of_the_first_layout(tm
     size = (tmp_path / "runs.db").stat().st_size + sum(
         p.stat().st_size for p in tmp_path.glob("runs.db-wal"))
     assert size <= 54.2e6 / 4, size
+
+
+@pytest.fixture(scope="module")
+def old_layout(tmp_path_factory):
+    """A scored A/B/C stand-in run on one trajectory, turned into the first layout, with its rows."""
+    path = tmp_path_factory.mktemp("old") / "runs.db"
+    db = open_db(path)
+    run(load_corpus(FILE), ["A", "B", "C"], db, Config.offline(), offline=True)
+    before = {t: rows(db, t) for t in LOGICAL}
+    db.conn.close()
+    downgrade(path)
+    return path, before
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.15, 0.3, 0.45, 0.6, 1.0])
+def test_kill_9_during_the_migration_leaves_the_old_or_the_new_layout_whole(old_layout, tmp_path, delay):
+    """The migration is one transaction: killed at any moment, the file holds the old layout or the
+    new one, and the next open (the resume) gives every row."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from store_support import seorap_env
+
+    path = tmp_path / "runs.db"
+    shutil.copy(old_layout[0], path)
+    child = subprocess.Popen([sys.executable, "-c", "import sys\nfrom seorap.engine.store import open_db\n"
+                              "print('imported', flush=True)\nopen_db(sys.argv[1])", str(path)],
+                             env=seorap_env(), stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None and child.stdout.readline().strip() == "imported"
+    time.sleep(delay)  # the migration of this file takes about 0.4 s on the 2-core test machine
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    version = open_db(path, readonly=True).execute("PRAGMA user_version").fetchone()[0]
+    assert version in (1, SCHEMA_VERSION)
+    again = open_db(path)
+    assert again.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    for t in LOGICAL:
+        assert rows(again, t) == old_layout[1][t], t
