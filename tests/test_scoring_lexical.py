@@ -245,3 +245,24 @@ def test_the_predicate_of_the_stating_clause_is_no_second_value():
     # ... while a second clause giving another reason for the same topic still hedges
     v = answer("콜드 스타트 문제", "Lambda는 콜드 스타트 문제로 제외 / Lambda는 비용 문제로 제외", q)
     assert v.label == "NO" and "[multi-value]" in v.rationale
+
+
+# ---- the right value said about the asked thing, the rest left out: PARTIAL, not low-recall NO ---------
+
+def test_a_stated_value_with_the_rest_missing_is_partial():
+    q = "미리내소프트 하반기 백엔드 개발자 채용 인원은 몇 명인가요?"
+    v = answer("2명 (한 자리는 2027년 1분기로 연기)", "하반기 백엔드 개발자 채용은 2명", q)
+    assert v.label == "PARTIAL" and "[missing-value]" in v.rationale   # was NO [low-recall] 1/5
+    # a fact that drops the subject but states the slot's value
+    c = J.grade_claim("한빛물류 엔터프라이즈 요금제 적용 시작일은 2026년 4월 1일", ["적용 시작일: 2026년 4월 1일"])
+    assert c.label == "PARTIAL"
+
+
+def test_the_same_value_about_something_else_is_still_no():
+    # the date is there, said about lunch: nothing of the meeting is stated
+    v = answer("회의는 3월 5일 본사 대회의실에서 김민수 팀장 주재로 예산 검토", "점심 약속은 3월 5일", "회의는 언제 어디서?")
+    assert v.label == "NO" and "[low-recall]" in v.rationale
+    # a number inside the candidate clause's subject (앱 3.0) is no answer to another slot
+    c = J.grade_claim("라온핏 앱 3.0 핵심 기능은 오프라인 운동 기록", ["라온핏 앱 3.0 출시 목표일은 3월 16일(월)"])
+    assert c.label == "NO"
+    assert not lexical.measure("라온핏 앱 3.0 핵심 기능은 오프라인 운동 기록", "라온핏 앱 3.0 출시 목표일은 3월 16일").anchored

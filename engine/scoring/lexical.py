@@ -380,6 +380,8 @@ class Segment:
     """The text lower-cased without spaces and punctuation (substring matches)."""
     values: tuple = ()
     """The analysis's values inside the segment."""
+    topic_end: int | None = None
+    """Where its last 은/는 topic particle ends (None without one): values before it name the subject."""
 
 
 @dataclass(frozen=True)
@@ -497,7 +499,7 @@ def analyse(text: str) -> Analysis:
         comment = {n for n, s in seg_words if topic_at is None or s >= topic_at}
         segments.append(Segment(a, b, text[a:b], frozenset(n for n, _ in seg_nouns),
                                 tuple(sorted(_markers(seg_morphs))), frozenset(topic), frozenset(comment),
-                                _compact(text[a:b]), tuple(v for v in vals if a <= v.start < b)))
+                                _compact(text[a:b]), tuple(v for v in vals if a <= v.start < b), topic_at))
     seen: dict[str, None] = {}
     for n, _ in nouns:
         seen.setdefault(n, None)
@@ -532,6 +534,11 @@ class Match:
     """Some clause of the expected statement is found whole (all its values and nouns)."""
     missing_nouns: tuple[str, ...] = ()
     missing_clauses: tuple[str, ...] = ()
+    anchored: bool = False
+    """A typed expected value (not a name) is what a candidate clause says (stated as current after
+    the clause's 은/는 topic, not inside its subject) and that clause is about it: a bare value, or
+    a clause sharing a noun with the expected clause or with the question (its first word, the
+    subject, aside)."""
     """Clauses of the expected statement none of whose own elements (those no other clause of it
     shares) is in the candidate: a part of the answer left out."""
 
@@ -729,7 +736,30 @@ def measure(expected: str, candidate: str, question: str | None = None) -> Match
             polarity.append((seg.text.strip(), _count(mine), _count(theirs)))
     hedges = tuple(sorted(cand.hedges - exp.hedges))
     return Match(found, elements, tuple(missing), tuple(wrong), tuple(multi), tuple(polarity), hedges,
-                 len(current), len(stated), complete, missing_nouns, _missing_clauses(exp, cand, q))
+                 len(current), len(stated), complete, missing_nouns, _missing_clauses(exp, cand, q),
+                 _anchored(stated, exp, cand, q))
+
+
+def _anchored(stated: list[Value], exp: Analysis, cand: Analysis, q: Analysis | None) -> bool:
+    """Is one of the stated expected values said in a clause about the same thing? "채용은 2명" for
+    "2명 (한 자리는 연기)" asked as "채용 인원은 몇 명?" is; "점심 약속은 3월 5일" for "회의는 3월
+    5일" is not (the date is there, about something else)."""
+    head = _compact((q.text.split() or [""])[0]) if q is not None else ""
+    asked = {n for n in q.nouns if n not in head} if q is not None else set()
+    for v in stated:
+        seg = exp.segment_of(v)
+        if v.type == "name" or seg is None:
+            continue
+        words = set(seg.nouns) | asked
+        for c in cand.segments:
+            # the value must be what the candidate clause says, not part of its subject:
+            # "라온핏 앱 3.0 출시 목표일은 3월 16일" states 3월 16일, not 3.0
+            if not any(same(v, w) and not w.former and (c.topic_end is None or w.start >= c.topic_end)
+                       for w in c.values):
+                continue
+            if not c.nouns or any(_noun_in(w, c.nouns, c.compact) for w in words):
+                return True
+    return False
 
 
 def _missing_clauses(exp: Analysis, cand: Analysis, q: Analysis | None) -> tuple[str, ...]:
@@ -837,7 +867,7 @@ def grade(match: Match, *, check_hedge: bool) -> Graded:
                       f"marked as former; {elements}")
     if match.values_expected and not match.values_stated:
         return "NO", f"NO [no-value]: none of the {match.values_expected} expected value(s) is stated; {elements}"
-    if match.recall < PARTIAL_RECALL and not match.segment_complete:
+    if match.recall < PARTIAL_RECALL and not match.segment_complete and not match.anchored:
         return "NO", f"NO [low-recall]: {elements} ({ratio} < {_frac(PARTIAL_RECALL)})"
     if match.missing:
         return "PARTIAL", (f"PARTIAL [missing-value]: {', '.join(match.missing)} not stated (no other value "
