@@ -53,3 +53,32 @@ async def test_returning_to_a_view_keeps_its_footer_keys(ref):
         await pilot.press("1")
         await pilot.pause()
         assert list(app.screen.query_one(KeysFooter).children) == keys  # the same widgets, not rebuilt
+
+
+async def test_the_tour_finds_its_stale_case_once_in_a_worker(ref, monkeypatch):
+    """`7` puts the tour up from the stored score cards; the stale-fact case (the lexical judge over
+    its facts) is found in a worker once per database state, and the side-by-side reuses it."""
+    from seorap.engine import views
+
+    calls = []
+    real = views.stale_case
+
+    def counted(*args, **kwargs):
+        calls.append(args[2:])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(views, "stale_case", counted)
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("7")
+        tour = app.screen
+        if tour.stops.get("compensation") is not None:
+            return  # a real compensation case: no fallback to find
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert tour.stale is not None and "OFFERED INSTEAD" in str(tour.query_one("#demo-compensation").content)
+        await pilot.press("1", "7", "s")
+        await pilot.pause()
+        assert app.screen.stale is tour.stale
+        assert len(calls) == 1

@@ -92,6 +92,7 @@ async def test_side_by_side_offers_the_stale_case_like_the_tour(ref):
     app = make_app(path, run_id=ids["oracle"])
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.press("7")
+        await app.workers.wait_for_complete()  # the stale-fact case is found in a worker
         await pilot.pause()
         tour = app.screen
         if tour.stops.get("compensation") is not None or tour.stale is None:

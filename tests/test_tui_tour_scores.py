@@ -78,6 +78,8 @@ async def test_demo_offers_the_stale_fact_case_when_no_compensation(ref):
     app = make_app(path, run_id=ids["oracle"])
     async with app.run_test(size=(180, 60)) as pilot:
         await pilot.press("7")
+        await app.workers.wait_for_complete()  # the stale-fact case is found in a worker
+        await pilot.pause()
         screen = app.screen
         text = str(screen.query_one("#demo-compensation").content)
         if screen.stops["compensation"] is not None:  # a real compensation case: no fallback

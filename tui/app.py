@@ -16,6 +16,9 @@ from seorap.tui.modes import VIEWS, screen_class
 from seorap.engine import views
 from seorap.tui import overrides
 
+WARM_IDLE_S = 1.0
+"""Seconds without input after which the lexical judge is loaded in the background."""
+
 
 def _lazy(name: str):
     return lambda: screen_class(name)()
@@ -47,6 +50,9 @@ class SeorapApp(App):
         self.ollama = None
         """The Ollama probe's result (tui.ollama_probe.OllamaProbe) once it ran."""
         self.start_mode = start_mode
+        self.judge_warm = False
+        self.stale_cases: dict = {}
+        """(database state, run) -> the tour's stale-fact case (views.stale_case), found once."""
         self.idle_gc = IdleCollector()
         """Full garbage collections wait for an idle moment (tui/idle_gc.py)."""
 
@@ -59,7 +65,19 @@ class SeorapApp(App):
 
     def _idle_gc_start(self) -> None:
         self.idle_gc.start()
-        self.set_interval(CHECK_S, self.idle_gc.tick, name="idle gc")
+        self.set_interval(CHECK_S, self._idle_tick, name="idle gc")
+
+    def _idle_tick(self) -> None:
+        """Once idle: a full garbage collection when garbage may wait, and (once) the lexical judge
+        loaded in a worker, which the stepper's and the tour's stale-fact checks need."""
+        if not self.judge_warm and self.idle_gc.idle(WARM_IDLE_S):
+            self.judge_warm = True
+            self.warm_judge()
+        self.idle_gc.tick()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="warm", description="warm judge")
+    def warm_judge(self) -> None:
+        views.warm_judge()
 
     def on_unmount(self) -> None:
         self.idle_gc.stop()

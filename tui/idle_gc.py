@@ -48,10 +48,14 @@ class IdleCollector:
         """An input event arrived."""
         self.last_input = time.monotonic()
 
+    def idle(self, seconds: float = IDLE_S) -> bool:
+        """No input for ``seconds``."""
+        return time.monotonic() - self.last_input >= seconds
+
     def tick(self) -> bool:
         """Collect when idle long enough and young collections happened since the last full one
         (generation 2's count); True when it collected."""
-        if time.monotonic() - self.last_input < IDLE_S or gc.get_count()[2] == 0:
+        if not self.idle() or gc.get_count()[2] == 0:
             return False
         gc.collect()
         self.collections += 1

@@ -178,6 +178,15 @@ def _stale_claims_until(t: Trajectory, state_index: int) -> list[str]:
                                    state_index)
 
 
+def warm_judge() -> None:
+    """Load the lexical judge's morpheme analyser (kiwipiepy: about 1.5 s building its model, then
+    about 3 s on its first sentence) so that the first stale-fact check a screen makes does not
+    pay for it; the app calls this in a worker once it has been idle for a moment."""
+    from seorap.engine.scoring import lexical
+
+    lexical.holds("서랍을 열었다", "서랍을 열었다")
+
+
 def stale_fact_ids(facts: dict[str, str], stale: list[str]) -> list[str]:
     """Ids of the active facts {id: text} that still state a stale claim: the scoring's own rule
     (engine.scoring.metrics.stale_facts with engine.scoring.lexical.holds, as the score card's

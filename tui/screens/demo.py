@@ -4,14 +4,17 @@ explained from its diagnosis (engine.scoring's sentence built from the stored ve
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Static
+from textual.worker import Worker, WorkerState
 
 from seorap.engine import views
 from seorap.engine.fmt import figure
+from seorap.engine.store import open_db
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.text import literal
 from seorap.tui.widgets.footer import KeysFooter
@@ -127,20 +130,58 @@ while its answers scored ≥ 0.5 — from the current run if it has one, else fr
         self.show()
 
     def show(self) -> None:
+        """The tour from the stored score cards; the stale-fact fallback (which runs the lexical judge
+        over the case's facts) is found in a worker, once per database state and run, with a
+        placeholder meanwhile. Coming back to an unchanged database keeps what is on screen."""
         ctx = self.app.ctx
+        key = (views.data_version(ctx.db), ctx.selection.run_id)
+        if key == getattr(self, "shown_for", None):
+            return
+        self.shown_for = key
         self.stops = views.demo_tour(ctx.db, ctx.corpus)
         banner = Text(ctx.banner, "bold yellow") if ctx.banner else Text()
         if not views.score_cards(ctx.db):
             banner.append(f"\n{views.NOT_SCORED}", "dim")
         self.query_one("#demo-banner", Static).update(banner)
         self.stale = None
+        pending = False
         if self.stops.get("compensation") is None:
-            self.stale = views.stale_case(ctx.db, ctx.corpus, ctx.selection.run_id)
+            if key in self.app.stale_cases:
+                self.stale = self.app.stale_cases[key]
+            else:
+                pending = True
+                self.find_stale(key)
+        self.fill(pending)
+
+    def fill(self, pending: bool = False) -> None:
         for q in ("compensation", "bottleneck"):
             text = explain(self.stops.get(q), q)
             if q == "compensation" and self.stale is not None:
-                text.append_text(explain_stale(self.stale, ctx.selection.run_id))
+                text.append_text(explain_stale(self.stale, self.app.ctx.selection.run_id))
+            elif q == "compensation" and pending:
+                text.append("\n\nlooking for a stale-fact case in the stored runs…", "dim")
             self.query_one(f"#demo-{q}", Static).update(text)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="stale-case",
+          description="stale-fact case")
+    def find_stale(self, key: tuple) -> tuple:
+        ctx = self.app.ctx
+        db = open_db(ctx.db_path, readonly=True) if ctx.db_path else ctx.db  # browsing: read-only
+        return key, views.stale_case(db, ctx.corpus, key[1])
+
+    @on(Worker.StateChanged)
+    def _found(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "stale-case":
+            return
+        if event.state == WorkerState.SUCCESS:
+            key, case = event.worker.result
+            self.app.stale_cases[key] = case
+            if key == self.shown_for:  # a newer database state owns the screen otherwise
+                self.stale = case
+                self.fill()
+        elif event.state == WorkerState.ERROR:
+            self.query_one("#demo-compensation", Static).update(
+                literal(f"the stale-fact case failed: {event.worker.error}", "bold red"))
 
     def action_open(self, quadrant: str) -> None:
         stop = self.stops.get(quadrant)

@@ -82,8 +82,11 @@ expected claims of the final state with the judge's verdicts, under the run's ow
         ctx = self.app.ctx
         self.stops = views.demo_tour(ctx.db, ctx.corpus)
         self.stale = None
-        if self.stops.get("compensation") is None:
-            self.stale = views.stale_case(ctx.db, ctx.corpus, ctx.selection.run_id)
+        if self.stops.get("compensation") is None:  # the tour's, when it has found it already
+            key = (views.data_version(ctx.db), ctx.selection.run_id)
+            if key not in self.app.stale_cases:
+                self.app.stale_cases[key] = views.stale_case(ctx.db, ctx.corpus, ctx.selection.run_id)
+            self.stale = self.app.stale_cases[key]
         for q in CASES:
             stop = self.stops.get(q)
             case = stop if stop is not None else (self.stale if q == "compensation" else None)
