@@ -82,3 +82,22 @@ async def test_the_tour_finds_its_stale_case_once_in_a_worker(ref, monkeypatch):
         await pilot.pause()
         assert app.screen.stale is tour.stale
         assert len(calls) == 1
+
+
+async def test_side_by_side_is_mounted_once_and_the_idle_live_bar_does_not_animate(ref):
+    from textual.widgets import ProgressBar
+
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("7", "s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        first = app.screen
+        await pilot.press("escape", "s")
+        await pilot.pause()
+        assert app.screen is first  # pushed again, not composed again
+        await pilot.press("6")
+        await pilot.pause()
+        bar = app.screen.query_one(ProgressBar)
+        assert bar.total is not None  # an indeterminate bar redraws 15 times a second while idle

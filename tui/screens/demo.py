@@ -19,6 +19,9 @@ from seorap.tui.messages import OpenTrajectory
 from seorap.tui.text import literal
 from seorap.tui.widgets.footer import KeysFooter
 
+SIDE_BY_SIDE = "side-by-side"
+"""The installed side-by-side screen's name."""
+
 MEANING = {
     "compensation": ("LLM compensation: the store is wrong (stale, duplicated or missing facts) "
                      "but the answers come out right — the answerer papered over the store."),
@@ -197,7 +200,9 @@ while its answers scored ≥ 0.5 — from the current run if it has one, else fr
     def action_side_by_side(self) -> None:
         from seorap.tui.screens.side_by_side import SideBySideScreen
 
-        self.app.push_screen(SideBySideScreen())
+        if not self.app.is_screen_installed(SIDE_BY_SIDE):  # mounted once, kept between visits
+            self.app.install_screen(SideBySideScreen(), SIDE_BY_SIDE)
+        self.app.push_screen(SIDE_BY_SIDE)
 
     def action_questions(self) -> None:
         stop = self.stops.get("bottleneck")

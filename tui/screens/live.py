@@ -69,7 +69,8 @@ each applied decision appears in the log as it is written.
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="live-status")
-        yield ProgressBar(id="live-bar", show_eta=False)
+        # determinate from the start: an indeterminate bar animates (a frame every 66 ms) while idle
+        yield ProgressBar(id="live-bar", show_eta=False, total=1)
         yield DataTable(id="live-trajectories", cursor_type="none")
         yield RichLog(id="live-log", max_lines=2000, markup=False, wrap=False)
         yield KeysFooter()

@@ -79,7 +79,19 @@ expected claims of the final state with the judge's verdicts, under the run's ow
         yield KeysFooter()
 
     def on_mount(self) -> None:
+        self.show()
+
+    def on_screen_resume(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        """Fill both panels; the screen is installed once and pushed again on every `s`, so an
+        unchanged database (and run, and judge view) keeps what it shows."""
         ctx = self.app.ctx
+        key = (views.data_version(ctx.db), ctx.selection.run_id, ctx.selection.judge_mode)
+        if key == getattr(self, "shown_for", None):
+            return
+        self.shown_for = key
         self.stops = views.demo_tour(ctx.db, ctx.corpus)
         self.stale = None
         if self.stops.get("compensation") is None:  # the tour's, when it has found it already
