@@ -101,3 +101,36 @@ async def test_side_by_side_is_mounted_once_and_the_idle_live_bar_does_not_anima
         await pilot.pause()
         bar = app.screen.query_one(ProgressBar)
         assert bar.total is not None  # an indeterminate bar redraws 15 times a second while idle
+
+
+async def test_enter_fills_the_stepper_before_its_first_frame_and_a_same_step_is_not_rebuilt(ref, monkeypatch):
+    from seorap.engine import views
+    from seorap.tui.screens.stepper import StepperScreen
+
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    shown: list[tuple[str, str | None]] = []
+    display = app._display  # noqa: SLF001 - the frames the app hands to its display
+
+    def recorded(screen, renderable):
+        step = getattr(app.stepper, "step", None)
+        shown.append((type(screen).__name__, step.trajectory_id if step else None))
+        return display(screen, renderable)
+
+    app._display = recorded  # noqa: SLF001
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("enter", "1", "down", "down", "down")  # the stepper is mounted, then back
+        await pilot.pause()
+        shown.clear()
+        await pilot.press("enter")
+        await pilot.pause()
+        wanted = app.ctx.selection.trajectory_id
+        first = next(t for name, t in shown if name == "StepperScreen")
+        assert first == wanted  # the first frame of the switch shows the new trajectory
+        calls = []
+        real = views.step_view
+        monkeypatch.setattr(views, "step_view", lambda *a, **k: calls.append(a) or real(*a, **k))
+        assert isinstance(app.screen, StepperScreen)
+        await pilot.press("home", "home")
+        await pilot.pause()
+        assert len(calls) <= 1  # the first step once, not again for the same step

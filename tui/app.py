@@ -51,6 +51,8 @@ class SeorapApp(App):
         """The Ollama probe's result (tui.ollama_probe.OllamaProbe) once it ran."""
         self.start_mode = start_mode
         self.judge_warm = False
+        self.stepper = None
+        """The stepper screen once mounted (tui/screens/stepper.py)."""
         self.stale_cases: dict = {}
         """(database state, run) -> the tour's stale-fact case (views.stale_case), found once."""
         self.idle_gc = IdleCollector()
@@ -154,6 +156,8 @@ class SeorapApp(App):
         if self.current_mode == "stepper":
             self.screen.show()
         else:
+            if self.stepper is not None:  # filled first: the switch's first frame shows the new step
+                self.stepper.show()
             self.switch_mode("stepper")
 
     @on(OpenFact)

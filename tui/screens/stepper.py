@@ -83,6 +83,7 @@ before → after with the changed words highlighted.
     def __init__(self) -> None:
         super().__init__()
         self.step: views.StepView | None = None
+        self.shown_for: tuple | None = None
         self.last_step_ms = 0.0
         self.search_text = ""
 
@@ -106,6 +107,7 @@ before → after with the changed words highlighted.
         yield KeysFooter()
 
     def on_mount(self) -> None:
+        self.app.stepper = self  # the app fills it before switching to it (tui/app.py)
         self.show()
 
     def on_screen_resume(self) -> None:
@@ -113,16 +115,22 @@ before → after with the changed words highlighted.
 
     # -- data down ------------------------------------------------------------------------
     def show(self) -> None:
+        """Show the selected step; the same step of an unchanged database is already on screen."""
         ctx = self.app.ctx
         sel = ctx.selection
         if not (sel.run_id and sel.trajectory_id):
             self.query_one("#step-title", Static).update(
                 Text("no trajectory selected — pick one in the runs view (1)", "dim"))
             return
+        key = (sel.run_id, sel.trajectory_id, sel.position, sel.judge_mode, ctx.filter_threshold,
+               views.data_version(ctx.db))
+        if self.step is not None and key == self.shown_for:
+            return
         started = time.perf_counter()
         self.step = views.step_view(ctx.db, ctx.corpus, sel.run_id, sel.trajectory_id,
                                     sel.position, sel.judge_mode)
         sel.position = self.step.position
+        self.shown_for = (sel.run_id, sel.trajectory_id, sel.position, *key[3:])
         for widget in (Timeline, DocumentPane, StoreTable, ClaimsTable, OperationLog):
             self.query_one(widget).step = self.step
         self.query_one("#step-title", Static).update(self._title())
