@@ -28,6 +28,10 @@ import sqlite3
 import zlib
 from typing import Any, Iterable
 
+from sqlite_utils import Database
+
+from seorap.engine.connstate import state
+
 COMPACT = ("calls", "decisions", "verdicts", "retrievals", "observations", "facts", "fact_versions",
            "answers")
 """Logical tables stored compactly (a view of that name over ``<name>_data``)."""
@@ -75,21 +79,16 @@ def _hash(text: str) -> int:
 
 
 # ---- texts ------------------------------------------------------------------------------------------
-def _cache(db) -> dict[str, int]:
-    cache = getattr(db, "_text_ids", None)
-    if cache is None:
-        cache = {}
-        db._text_ids = cache
-    return cache
+def _cache(db: Database) -> dict[str, int]:
+    return state(db).text_ids
 
 
-def forget_texts(db) -> None:
+def forget_texts(db: Database) -> None:
     """Drop the connection's text-id and scope caches (after a rollback: new ids may be gone)."""
-    db._text_ids = {}
-    db._scope_ids = {}
+    state(db).forget_ids()
 
 
-def text_id(db, text: str) -> int:
+def text_id(db: Database, text: str) -> int:
     """The id of ``text`` in ``texts``, inserting it when new."""
     cache = _cache(db)
     found = cache.get(text)
@@ -110,15 +109,11 @@ def text_id(db, text: str) -> int:
     return found
 
 
-def _scope_cache(db) -> dict[tuple, int]:
-    cache = getattr(db, "_scope_ids", None)
-    if cache is None:
-        cache = {}
-        db._scope_ids = cache
-    return cache
+def _scope_cache(db: Database) -> dict[tuple[str | None, str | None], int]:
+    return state(db).scope_ids
 
 
-def scope_id(db, run_id: str | None, trajectory_id: str | None) -> int:
+def scope_id(db: Database, run_id: str | None, trajectory_id: str | None) -> int:
     """The id of (run, trajectory) in ``scopes``, inserting it when new."""
     cache = _scope_cache(db)
     found = cache.get((run_id, trajectory_id))
@@ -154,7 +149,8 @@ ROUNDED = {("retrievals", "ranking"): ("bm25", "bm25_norm", "dense", "hybrid")}
 """Scores stored to 6 decimal places (ranks and order are computed before, so they are exact)."""
 
 
-def _compact_list(db, value: str | None, prefix: str, table: str = "", column: str = "") -> str | None:
+def _compact_list(db: Database, value: str | None, prefix: str, table: str = "",
+                  column: str = "") -> str | None:
     """A JSON list of objects with each ``text`` replaced by its id, own-run fact ids shortened to
     ``/f0003`` and objects with the usual keys stored as arrays."""
     if value in (None, ""):
@@ -181,7 +177,7 @@ def _compact_list(db, value: str | None, prefix: str, table: str = "", column: s
     return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
 
 
-def _compact_messages(db, value: str | None) -> str | None:
+def _compact_messages(db: Database, value: str | None) -> str | None:
     if value is None:
         return None
     messages = json.loads(value)
@@ -201,7 +197,7 @@ def _same_json(parsed: str | None, raw: str | None) -> bool:
         return False
 
 
-def compact_row(db, table: str, row: dict) -> dict:
+def compact_row(db: Database, table: str, row: dict) -> dict:
     """One logical row as stored in ``<table>_data``."""
     out = dict(row)
     if table == "calls":
@@ -240,20 +236,23 @@ def compact_row(db, table: str, row: dict) -> dict:
     return out
 
 
-def insert_one(db, table: str, row: dict) -> int:
+def insert_one(db: Database, table: str, row: dict) -> int:
     """Insert one logical row; returns its rowid."""
     stored = compact_row(db, table, row)
     names = ", ".join(f"[{c}]" for c in stored)
     marks = ", ".join("?" for _ in stored)
-    return db.execute(f"INSERT INTO [{table}_data] ({names}) VALUES ({marks})", list(stored.values())).lastrowid
+    rowid = db.execute(f"INSERT INTO [{table}_data] ({names}) VALUES ({marks})",
+                       list(stored.values())).lastrowid
+    assert rowid is not None  # set by every INSERT
+    return rowid
 
 
-def data_table(db, table: str) -> str:
+def data_table(db: Database, table: str) -> str:
     """Where ``table``'s rows are stored: ``<table>_data`` for a compact table, else itself."""
     return f"{table}_data" if is_compact(db, table) else table
 
 
-def insert(db, table: str, rows: Iterable[dict], *, replace: bool = False) -> None:
+def insert(db: Database, table: str, rows: Iterable[dict], *, replace: bool = False) -> None:
     """Insert logical rows of a compact table (one prepared statement per column set)."""
     rows = [compact_row(db, table, r) for r in rows]
     if not rows:
@@ -269,7 +268,7 @@ def insert(db, table: str, rows: Iterable[dict], *, replace: bool = False) -> No
                             [[r[c] for c in columns] for r in group])
 
 
-def upsert(db, table: str, rows: Iterable[dict]) -> None:
+def upsert(db: Database, table: str, rows: Iterable[dict]) -> None:
     """Insert logical rows, or update the stored row with the same key (its rowid, i.e. load
     order, kept): ``facts`` rows are written again whenever a fact changes."""
     rows = [compact_row(db, table, r) for r in rows]
@@ -288,7 +287,7 @@ def upsert(db, table: str, rows: Iterable[dict]) -> None:
                             [[r[c] for c in columns] for r in group])
 
 
-def delete_where(db, table: str, where: str, params: list) -> int:
+def delete_where(db: Database, table: str, where: str, params: list) -> int:
     """``DELETE FROM table WHERE ...`` (logical columns) on the stored rows; returns the count."""
     if table in SCOPED and is_compact(db, table) and has_scope(db, table):
         return db.execute(f"DELETE FROM [{table}_data] WHERE rowid IN (SELECT rowid FROM [{table}] "
@@ -296,7 +295,7 @@ def delete_where(db, table: str, where: str, params: list) -> int:
     return db.execute(f"DELETE FROM [{data_table(db, table)}] WHERE {where}", params).rowcount
 
 
-def has_scope(db, table: str) -> bool:
+def has_scope(db: Database, table: str) -> bool:
     return any(r[1] == "scope" for r in db.execute(f"PRAGMA table_info([{table}_data])"))
 
 
@@ -435,7 +434,7 @@ def write_triggers_sql(table: str, logical: dict[str, type]) -> list[str]:
     return [insert, update]
 
 
-def is_compact(db, table: str) -> bool:
+def is_compact(db: Database, table: str) -> bool:
     row = db.execute("SELECT type FROM sqlite_master WHERE name = ?", [table]).fetchone()
     return row is not None and row[0] == "view"
 
@@ -494,7 +493,7 @@ def ensure(db: Any, table: str, logical: dict[str, type], pk: Any, indexes: list
         db.execute(sql)
 
 
-def _move(db, table: str) -> None:
+def _move(db: Database, table: str) -> None:
     cursor = db.conn.execute(f"SELECT * FROM [{table}]")
     names = [d[0] for d in cursor.description]
     while True:

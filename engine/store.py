@@ -27,6 +27,7 @@ from urllib.parse import quote
 import sqlite_utils
 
 from seorap.engine.compact import unzip_function
+from seorap.engine.connstate import state
 from seorap.engine.errors import StoreError
 
 SCHEMA_VERSION = 4
@@ -145,7 +146,7 @@ def open_db(path: str | Path | None, *, readonly: bool = False) -> sqlite_utils.
                              "write one with `seorap run` first")
         if kind != "current" or not _complete(db):
             _readonly_shims(db)
-        db.readonly = True  # type: ignore[attr-defined]
+        state(db).readonly = True
         return db
     if path.exists() and not _writable(path):
         raise ReadOnlyStore(f"{path} is read-only: this command writes to the database "
@@ -303,7 +304,7 @@ def check_intact(db: sqlite_utils.Database) -> None:
 
 def is_readonly(db: sqlite_utils.Database) -> bool:
     """True for a connection opened with ``open_db(..., readonly=True)``."""
-    return getattr(db, "readonly", False)
+    return state(db).readonly
 
 
 def _initialise(db: sqlite_utils.Database, kind: str) -> None:
@@ -388,8 +389,7 @@ def transaction(db: sqlite_utils.Database) -> Iterator[None]:
         yield
     except BaseException:
         db.execute("ROLLBACK")
-        db._text_ids = {}  # type: ignore[attr-defined]  # text ids handed out inside it are gone
-        db._scope_ids = {}  # type: ignore[attr-defined]
+        state(db).forget_ids()  # ids handed out inside it are gone
         raise
     else:
         db.execute("COMMIT")

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from seorap.engine.connstate import state
 from seorap.engine.models.base import ChatReply, ChatRequest
 
 CALL_COLUMNS = {
@@ -30,7 +31,7 @@ def ensure_calls_table(db) -> None:
     """The call log, stored compactly (engine/compact.py): ``calls`` is a view over ``calls_data``."""
     from seorap.engine import compact
 
-    if getattr(db, "readonly", False):
+    if state(db).readonly:
         return
     if compact.is_compact(db, "calls") and set(compact.data_columns("calls", CALL_COLUMNS)) <= \
             set(db.table("calls_data").columns_dict):

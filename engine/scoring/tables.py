@@ -21,6 +21,8 @@ from datetime import datetime, timezone
 
 from sqlite_utils import Database
 
+from seorap.engine.connstate import state
+
 TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
     "verdicts": (
         {"id": str, "run_id": str, "trajectory_id": str, "scoring": str, "judge": str,
@@ -69,7 +71,7 @@ COMPACT = {"verdicts", "retrievals", "answers"}
 
 
 def ensure_tables(db) -> None:
-    if getattr(db, "readonly", False):  # a read-only open: engine.store supplied what is missing
+    if state(db).readonly:  # a read-only open: engine.store supplied what is missing
         return
     from seorap.engine import compact
 
