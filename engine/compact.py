@@ -26,7 +26,7 @@ import hashlib
 import json
 import sqlite3
 import zlib
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from sqlite_utils import Database
 
@@ -258,14 +258,19 @@ def insert(db: Database, table: str, rows: Iterable[dict], *, replace: bool = Fa
     if not rows:
         return
     verb = "INSERT OR REPLACE" if replace else "INSERT"
-    groups: dict[tuple, list[dict]] = {}
+    for columns, names, marks, values in _by_columns(rows):
+        db.conn.executemany(f"{verb} INTO [{table}_data] ({names}) VALUES ({marks})", values)
+
+
+def _by_columns(rows: list[dict]) -> Iterator[tuple[tuple[str, ...], str, str, list[list]]]:
+    """Rows grouped by their column set, for one prepared statement each: (columns, the quoted
+    column list, the placeholders, the rows' values in column order)."""
+    groups: dict[tuple[str, ...], list[dict]] = {}
     for r in rows:
         groups.setdefault(tuple(r), []).append(r)
     for columns, group in groups.items():
-        names = ", ".join(f"[{c}]" for c in columns)
-        marks = ", ".join("?" for _ in columns)
-        db.conn.executemany(f"{verb} INTO [{table}_data] ({names}) VALUES ({marks})",
-                            [[r[c] for c in columns] for r in group])
+        yield (columns, ", ".join(f"[{c}]" for c in columns), ", ".join("?" for _ in columns),
+               [[r[c] for c in columns] for r in group])
 
 
 def upsert(db: Database, table: str, rows: Iterable[dict]) -> None:
@@ -275,16 +280,10 @@ def upsert(db: Database, table: str, rows: Iterable[dict]) -> None:
     if not rows:
         return
     key = ("scope", *SCOPE_KEYS[table]) if table in SCOPE_KEYS else ("id",)
-    groups: dict[tuple, list[dict]] = {}
-    for r in rows:
-        groups.setdefault(tuple(r), []).append(r)
-    for columns, group in groups.items():
-        names = ", ".join(f"[{c}]" for c in columns)
-        marks = ", ".join("?" for _ in columns)
+    for columns, names, marks, values in _by_columns(rows):
         updates = ", ".join(f"[{c}] = excluded.[{c}]" for c in columns if c not in key)
         db.conn.executemany(f"INSERT INTO [{table}_data] ({names}) VALUES ({marks}) ON CONFLICT "
-                            f"({', '.join(key)}) DO UPDATE SET {updates}",
-                            [[r[c] for c in columns] for r in group])
+                            f"({', '.join(key)}) DO UPDATE SET {updates}", values)
 
 
 def delete_where(db: Database, table: str, where: str, params: list) -> int:
