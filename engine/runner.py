@@ -517,11 +517,11 @@ def _pool(fn, items, workers: int, stop: _Stop | None = None) -> None:
         pending = set(futures)
         while pending:
             done, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)
-            failed = [f for f in done if f.exception() is not None]
             if stop.error is not None:  # set before its future completes: it wins every race
                 raise stop.error
-            if failed:
-                raise _first_error(failed)
+            for future in done:  # only cancellations are left here: a real error is stop.error
+                if (error := future.exception()) is not None:
+                    raise error
             if stop.is_set():
                 raise RunCancelled("run cancelled; run the same command again to resume")
     except BaseException:
@@ -532,15 +532,6 @@ def _pool(fn, items, workers: int, stop: _Stop | None = None) -> None:
         _join_workers(pool, STOP_GRACE_S)
         raise
     pool.shutdown(wait=True)
-
-
-def _first_error(failed) -> BaseException:
-    """The error that stopped the pool: a real one before the cancellations it caused."""
-    from seorap.engine.models.base import CallCancelled
-
-    errors = [f.exception() for f in failed]
-    real = [e for e in errors if not isinstance(e, (CallCancelled, RunCancelled))]
-    return (real or errors)[0]
 
 
 def _join_workers(pool: ThreadPoolExecutor, grace_s: float) -> None:
