@@ -135,6 +135,8 @@ async def measure_keys(db_path: Path, corpus_dir: Path, run_id: str, rounds: int
     frames = record_frames(app)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
+        await asyncio.sleep(THINK_S)  # a person reads the first view before the first key
+        await pilot.pause()
         return await keys_of(pilot, app, frames, rounds)
 
 
@@ -168,18 +170,23 @@ def bench(corpus_dir: Path, tmp: Path, name: str, steps: int, score: bool) -> di
 
 
 ROUNDS = 20
+THINK_S = 3.0
+"""Seconds between the app's first frame and the first key (the app builds its views meanwhile)."""
 
 
 def main() -> None:
-    global ROUNDS
+    global ROUNDS, THINK_S
     parser = argparse.ArgumentParser()
     parser.add_argument("--scale", type=int, default=100)
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=ROUNDS,
                         help="rounds of the view keys (p95 over them; the first round is cold)")
+    parser.add_argument("--think", type=float, default=THINK_S,
+                        help="seconds from the first frame to the first key (0: press at once)")
     args = parser.parse_args()
-    ROUNDS = args.rounds
+    ROUNDS, THINK_S = args.rounds, args.think
     print(machine())
+    print(f"first key {THINK_S:g} s after the first frame")
     print(f"load average (1, 5, 15 min) at the start: {Path('/proc/loadavg').read_text().split()[:3]}")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)

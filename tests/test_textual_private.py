@@ -1,7 +1,8 @@
-"""The fast paths of tui/widgets/one_frame.py and fast_table.py follow private methods of the one
-Textual release pyproject.toml pins: that release is installed, the names exist (and the methods
-they mirror are unchanged), and with the names gone the widgets fall back to Textual's own path and
-show the same rows."""
+"""The fast paths of tui/widgets/one_frame.py, fast_table.py and tui/instant_modes.py follow private
+methods of the one Textual release pyproject.toml pins: that release is installed, the names exist
+(and the methods they mirror are unchanged), and with the names gone the widgets fall back to
+Textual's own path and show the same rows (tests/test_tui_instant_modes.py: views built on first
+use)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,14 @@ from pathlib import Path
 import pytest
 import textual
 from textual.app import App
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import DataTable
 
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
 from seorap.tui.factory import make_app
+from seorap.tui import instant_modes
 from seorap.tui.widgets import fast_table, one_frame
 from seorap.tui.widgets.claims_table import ClaimsTable
 from seorap.tui.widgets.store_table import StoreTable
@@ -32,6 +35,13 @@ MIRRORED = {
     # When a new pin changes one, re-read it against one_frame.py / fast_table.py, then update here.
     (Widget, "_scroll_update"): "edb9f6257285",
     (DataTable, "_on_idle"): "d94152378c36",
+    # instant_modes.py builds a mode's screen as _init_mode does, and relies on switch_mode asking
+    # delay_update before it builds a missing mode and restyling when the CSS counters differ
+    (App, "_init_mode"): "962fb98bc495",
+    (App, "switch_mode"): "0bea775929e2",
+    # ... and on Screen's resume restyling when refresh_styles is set (QuietResume clears it)
+    (Screen, "_on_screen_resume"): "f39caa8ec442",
+    (Screen, "_on_screen_suspend"): "fc21683dcc6d",
 }
 
 
@@ -55,19 +65,22 @@ def test_private_names_exist():
     assert one_frame.missing_private_names() == []
     assert fast_table.missing_private_names() == []
     assert one_frame.FAST_PATH and fast_table.FAST_PATH
+    assert instant_modes.missing_private_names(App()) == [] and instant_modes.FAST_PATH
 
 
 @pytest.mark.parametrize("owner,name", list(MIRRORED))
 def test_mirrored_methods_are_unchanged(owner, name):
     assert digest(owner, name) == MIRRORED[(owner, name)], (
-        f"Textual's {owner.__name__}.{name} changed: re-check tui/widgets/one_frame.py and fast_table.py")
+        f"Textual's {owner.__name__}.{name} changed: re-check tui/widgets/one_frame.py, fast_table.py "
+        "and tui/instant_modes.py")
 
 
 def test_missing_names_are_reported(monkeypatch):
     monkeypatch.delattr(DataTable, "_update_dimensions")
     monkeypatch.delattr(Widget, "_refresh_scrollbars")
     assert fast_table.missing_private_names(object()) == [
-        "_update_dimensions", "_updated_cells", "_require_update_dimensions", "_new_rows"]
+        "_update_dimensions", "_updated_cells", "_require_update_dimensions", "_new_rows",
+        "_component_styles", *fast_table.RENDER_CACHES]
     assert one_frame.missing_private_names() == ["_refresh_scrollbars"]
 
 

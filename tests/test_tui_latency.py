@@ -134,3 +134,56 @@ async def test_enter_fills_the_stepper_before_its_first_frame_and_a_same_step_is
         await pilot.press("home", "home")
         await pilot.pause()
         assert len(calls) <= 1  # the first step once, not again for the same step
+
+
+async def test_a_table_keeps_its_rendered_rows_when_a_restyle_changes_nothing_and_not_otherwise(ref, monkeypatch):
+    """Coming back to a view restyles its widgets (Textual): the runs table keeps the rows it drew;
+    a theme change, which changes its colours, draws them again in the new colours."""
+    from textual.widgets import DataTable
+
+    path, ids = ref
+    cells = []
+    real = DataTable._render_cell  # noqa: SLF001
+    monkeypatch.setattr(DataTable, "_render_cell", lambda self, *a, **k: cells.append(1) or real(self, *a, **k))
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#runs-table", DataTable)
+        before = table.render_line(1)
+        await pilot.press("4")
+        await pilot.pause()
+        cells.clear()
+        await pilot.press("1")
+        await pilot.pause()
+        assert app.screen.query_one("#runs-table") is table
+        assert cells == []  # restyled and focused again, the same styles: no cell drawn anew
+        assert table.render_line(1) == before
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await pilot.pause()
+        assert cells  # new colours: drawn again
+        after = table.render_line(1)
+        assert after.text == before.text and after != before
+
+
+async def test_a_view_hidden_while_the_theme_changed_is_restyled_when_shown_again(ref):
+    """Views shown again are not restyled when nothing their styles depend on changed
+    (tui/instant_modes.py, QuietResume); a theme changed while the view was hidden is such a thing."""
+    from textual.widgets import DataTable
+
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#runs-table", DataTable)
+        before = table.render_line(1)
+        await pilot.press("4")
+        await pilot.pause()
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await pilot.pause()
+        await pilot.press("1")
+        await pilot.pause()
+        after = table.render_line(1)
+        assert after.text == before.text and after != before  # the new theme's colours
+        await pilot.press("4", "1")
+        await pilot.pause()
+        assert table.render_line(1) == after

@@ -24,6 +24,29 @@ async def test_questions_view_shows_ranking_and_answer_ranks(ref):
         assert "hybrid" in detail and "top-5 cut" in detail
 
 
+async def test_an_unscored_run_ranks_its_questions_live_in_a_worker_behind_a_placeholder(tmp_path):
+    from seorap.engine.config import load_config
+    from seorap.engine.corpus import load_corpus
+    from seorap.engine.runner import run
+    from seorap.engine.store import open_db
+
+    from test_tui_support import CORPUS
+
+    corpus = load_corpus(CORPUS)
+    [run_id] = run(corpus, ["oracle"], open_db(tmp_path / "u.db"), load_config(offline=True),
+                   offline=True, score=False, trajectories=[GARAM])
+    app = make_app(tmp_path / "u.db", run_id=run_id, trajectory_id=GARAM)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("3")
+        title = app.screen.query_one("#q-title")
+        if app.screen.query_one("#questions-list").row_count == 0:  # the worker may already be done
+            assert "ranking the questions live…" in str(title.content)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen.query_one("#questions-list").row_count == 4
+        assert "ranking computed live" in str(title.content) and "not scored" in str(title.content)
+
+
 async def test_score_cards_show_quadrant_labels(ref):
     path, ids = ref
     app = make_app(path, run_id=ids["oracle-merged"])

@@ -11,20 +11,28 @@ from textual.worker import Worker, WorkerState
 from seorap.tui.commands import SeorapCommands
 from seorap.tui.context import AppContext
 from seorap.tui.idle_gc import CHECK_S, IdleCollector
+from seorap.tui.instant_modes import InstantModes
 from seorap.tui.messages import OpenFact, OpenTrajectory, RunsChanged
-from seorap.tui.modes import VIEWS, screen_class
+from seorap.tui.modes import KEPT_SCREENS, VIEWS, screen_class
 from seorap.engine import views
 from seorap.tui import overrides
 
 WARM_IDLE_S = 1.0
 """Seconds without input after which the lexical judge is loaded in the background."""
+PREBUILD_IDLE_S = 0.3
+"""Views are built ahead (tui/instant_modes.py) one at a time, each after this long without input."""
+PREBUILD_GAP_S = 0.05
+"""Pause between two building steps, for input and frames to get through."""
+PREBUILD_ORDER = ("stepper", "questions", "scores", "compare", "live", "runs", "demo")
+"""The tour comes last: building it may start the search for its stale-fact case, whose worker (the
+lexical judge) slows whatever is built after it."""
 
 
 def _lazy(name: str):
     return lambda: screen_class(name)()
 
 
-class SeorapApp(App):
+class SeorapApp(InstantModes, App):
     """seorap (서랍): open an agent's memory drawer and grade what is inside."""
 
     CSS_PATH = "seorap.tcss"
@@ -51,10 +59,15 @@ class SeorapApp(App):
         """The Ollama probe's result (tui.ollama_probe.OllamaProbe) once it ran."""
         self.start_mode = start_mode
         self.judge_warm = False
+        self.prebuilt = False
+        """Every view is built ahead (the lexical judge, whose loading holds the interpreter for
+        seconds, is warmed only after)."""
         self.stepper = None
         """The stepper screen once mounted (tui/screens/stepper.py)."""
         self.stale_cases: dict = {}
         """(database state, run) -> the tour's stale-fact case (views.stale_case), found once."""
+        self.stale_pending: tuple | None = None
+        """The (database state, run) whose stale-fact case a worker is finding."""
         self.idle_gc = IdleCollector()
         """Full garbage collections wait for an idle moment (tui/idle_gc.py)."""
 
@@ -68,11 +81,31 @@ class SeorapApp(App):
     def _idle_gc_start(self) -> None:
         self.idle_gc.start()
         self.set_interval(CHECK_S, self._idle_tick, name="idle gc")
+        self.set_timer(PREBUILD_IDLE_S, self._prebuild_next, name="prebuild")
+
+    def _prebuild_next(self) -> None:
+        """Build the next view ahead once the user has not typed for a moment; one per call, so a
+        key pressed meanwhile waits for one view's mount at most."""
+        if not self.idle_gc.idle(PREBUILD_IDLE_S):
+            self.set_timer(PREBUILD_IDLE_S, self._prebuild_next, name="prebuild")
+            return
+        for mode in PREBUILD_ORDER:
+            screen = self.built_screen(mode)
+            if self.prebuild(mode) or self.restyle(screen) or self.prelayout(screen):
+                self.set_timer(PREBUILD_GAP_S, self._prebuild_next, name="prebuild")
+                return
+        for name, target in KEPT_SCREENS.items():
+            if (self.prebuild_installed(name, lambda: screen_class(target)())
+                    or self.prelayout(self.get_screen(name) if self.is_screen_installed(name) else None)):
+                self.set_timer(PREBUILD_GAP_S, self._prebuild_next, name="prebuild")
+                return
+        self.prebuilt = True
 
     def _idle_tick(self) -> None:
-        """Once idle: a full garbage collection when garbage may wait, and (once) the lexical judge
-        loaded in a worker, which the stepper's and the tour's stale-fact checks need."""
-        if not self.judge_warm and self.idle_gc.idle(WARM_IDLE_S):
+        """Once idle: a full garbage collection when garbage may wait, and (once, after the views
+        are built) the lexical judge loaded in a worker, which the stepper's and the tour's
+        stale-fact checks need."""
+        if not self.judge_warm and self.prebuilt and self.idle_gc.idle(WARM_IDLE_S):
             self.judge_warm = True
             self.warm_judge()
         self.idle_gc.tick()
@@ -100,6 +133,44 @@ class SeorapApp(App):
         for module in ("seorap.tui.screens.side_by_side", "seorap.tui.screens.fact_history", "seorap.tui.screens.help",
                        "seorap.engine.scoring.report", "seorap.engine.scoring.figures"):
             importlib.import_module(module)
+
+    def stale_case(self, run_id: str | None) -> tuple[tuple, bool]:
+        """(key, known) of the stale-fact case of ``run_id`` in the database as it is now (the
+        tour's fallback when no run compensates; it runs the lexical judge over the run's facts).
+        When unknown, a worker finds it once and hands it to every view that shows it
+        (``stale_found(key)``); the case itself is ``stale_cases[key]``."""
+        key = (views.data_version(self.ctx.db), run_id)
+        if key in self.stale_cases:
+            return key, True
+        if self.stale_pending != key:
+            self.stale_pending = key
+            self.find_stale(key)
+        return key, False
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="stale-case",
+          description="stale-fact case")
+    def find_stale(self, key: tuple) -> tuple:
+        from seorap.engine.store import open_db
+
+        ctx = self.ctx
+        db = open_db(ctx.db_path, readonly=True) if ctx.db_path else ctx.db  # browsing: read-only
+        return key, views.stale_case(db, ctx.corpus, key[1])
+
+    @on(Worker.StateChanged)
+    def _stale_found(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "stale-case" or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR):
+            return
+        if event.state == WorkerState.ERROR:
+            self.stale_pending = None
+            self.notify(f"the stale-fact case failed: {event.worker.error}", severity="error", markup=False)
+            return
+        key, case = event.worker.result
+        self.stale_cases[key] = case
+        if self.stale_pending == key:
+            self.stale_pending = None
+        for screen in self.built_screens():
+            if hasattr(screen, "stale_found"):
+                screen.stale_found(key)
 
     def live_config(self):
         """The Config live runs use (ctx.live_config, else load_config())."""

@@ -16,8 +16,12 @@ VIEWS = {
 }
 """name -> (key, title, "module:Screen"); screens are imported when first shown (first paint)."""
 
+SIDE_BY_SIDE = "side-by-side"
+KEPT_SCREENS = {SIDE_BY_SIDE: "seorap.tui.screens.side_by_side:SideBySideScreen"}
+"""Pushed screens installed once and kept between visits (name -> "module:Screen")."""
+
 
 def screen_class(name: str) -> type:
-    """The screen class of a view, imported on first use."""
-    module, cls = VIEWS[name][2].split(":")
+    """The screen class of a view (or of a "module:Screen" target), imported on first use."""
+    module, cls = (VIEWS[name][2] if name in VIEWS else name).split(":")
     return getattr(importlib.import_module(module), cls)

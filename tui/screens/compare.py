@@ -12,7 +12,9 @@ from textual.worker import Worker, WorkerState
 
 from seorap.engine import views
 from seorap.engine.store import open_db
+from seorap.tui.instant_modes import QuietResume
 from seorap.tui.text import literal, one_line
+from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
 from seorap.tui.widgets.footer import KeysFooter
 
@@ -21,7 +23,7 @@ def _cell(label: str) -> Text:
     return Text(label, VERDICT_STYLE.get(label, "green" if label == "held" else "dim"))
 
 
-class CompareScreen(Screen):
+class CompareScreen(QuietResume, Screen):
     HELP = """\
 ## Compare two runs
 Run A is the selected run, run B the next one (**a** / **b** cycle them). Rows: expected claims of
@@ -48,14 +50,13 @@ differs, and final active facts held by only one run.
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="compare-title")
-        yield DataTable(id="compare-table", cursor_type="row", zebra_stripes=True)
+        yield Table(id="compare-table", cursor_type="row", zebra_stripes=True)
         yield KeysFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         for label in ("trajectory", "kind", "item", "A", "B", "text"):
             table.add_column(label)
-        self.show()
 
     def on_screen_resume(self) -> None:
         self.show()

@@ -4,23 +4,20 @@ explained from its diagnosis (engine.scoring's sentence built from the stored ve
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Static
-from textual.worker import Worker, WorkerState
 
 from seorap.engine import views
 from seorap.engine.fmt import figure
-from seorap.engine.store import open_db
+from seorap.tui.instant_modes import QuietResume
 from seorap.tui.messages import OpenTrajectory
+from seorap.tui.modes import KEPT_SCREENS, SIDE_BY_SIDE, screen_class
 from seorap.tui.text import literal
 from seorap.tui.widgets.footer import KeysFooter
 
-SIDE_BY_SIDE = "side-by-side"
-"""The installed side-by-side screen's name."""
 
 MEANING = {
     "compensation": ("LLM compensation: the store is wrong (stale, duplicated or missing facts) "
@@ -90,7 +87,7 @@ def explain_stale(case: views.StaleCase, current_run: str | None) -> Text:
     return text
 
 
-class DemoScreen(Screen):
+class DemoScreen(QuietResume, Screen):
     stale: views.StaleCase | None = None
 
     HELP = """\
@@ -127,7 +124,7 @@ while its answers scored ≥ 0.5 — from the current run if it has one, else fr
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self.show()
+        self.show()  # built ahead by the app: the tour is ready before `7`
 
     def on_screen_resume(self) -> None:
         self.show()
@@ -149,12 +146,15 @@ while its answers scored ≥ 0.5 — from the current run if it has one, else fr
         self.stale = None
         pending = False
         if self.stops.get("compensation") is None:
-            if key in self.app.stale_cases:
-                self.stale = self.app.stale_cases[key]
-            else:
-                pending = True
-                self.find_stale(key)
+            self.stale_key, known = self.app.stale_case(ctx.selection.run_id)
+            self.stale, pending = self.app.stale_cases.get(self.stale_key), not known
         self.fill(pending)
+
+    def stale_found(self, key: tuple) -> None:
+        """The app found a stale-fact case (in a worker); shown if it is this screen's."""
+        if key == getattr(self, "stale_key", None) and self.stops.get("compensation") is None:
+            self.stale = self.app.stale_cases[key]
+            self.fill()
 
     def fill(self, pending: bool = False) -> None:
         for q in ("compensation", "bottleneck"):
@@ -164,27 +164,6 @@ while its answers scored ≥ 0.5 — from the current run if it has one, else fr
             elif q == "compensation" and pending:
                 text.append("\n\nlooking for a stale-fact case in the stored runs…", "dim")
             self.query_one(f"#demo-{q}", Static).update(text)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="stale-case",
-          description="stale-fact case")
-    def find_stale(self, key: tuple) -> tuple:
-        ctx = self.app.ctx
-        db = open_db(ctx.db_path, readonly=True) if ctx.db_path else ctx.db  # browsing: read-only
-        return key, views.stale_case(db, ctx.corpus, key[1])
-
-    @on(Worker.StateChanged)
-    def _found(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != "stale-case":
-            return
-        if event.state == WorkerState.SUCCESS:
-            key, case = event.worker.result
-            self.app.stale_cases[key] = case
-            if key == self.shown_for:  # a newer database state owns the screen otherwise
-                self.stale = case
-                self.fill()
-        elif event.state == WorkerState.ERROR:
-            self.query_one("#demo-compensation", Static).update(
-                literal(f"the stale-fact case failed: {event.worker.error}", "bold red"))
 
     def action_open(self, quadrant: str) -> None:
         stop = self.stops.get(quadrant)
@@ -198,10 +177,8 @@ while its answers scored ≥ 0.5 — from the current run if it has one, else fr
         self.post_message(OpenTrajectory(stop.run_id, stop.trajectory_id, open_position(stop)))
 
     def action_side_by_side(self) -> None:
-        from seorap.tui.screens.side_by_side import SideBySideScreen
-
-        if not self.app.is_screen_installed(SIDE_BY_SIDE):  # mounted once, kept between visits
-            self.app.install_screen(SideBySideScreen(), SIDE_BY_SIDE)
+        if not self.app.is_screen_installed(SIDE_BY_SIDE):  # the app builds it ahead when idle
+            self.app.install_screen(screen_class(KEPT_SCREENS[SIDE_BY_SIDE])(), SIDE_BY_SIDE)
         self.app.push_screen(SIDE_BY_SIDE)
 
     def action_questions(self) -> None:

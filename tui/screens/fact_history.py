@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Header, Static
 
 from seorap.engine import views
 from seorap.tui.text import literal, one_line
+from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.operations import OP_STYLE
 from seorap.tui.widgets.footer import KeysFooter
 
@@ -64,7 +65,7 @@ where and why ("unknown" when the database was written before lineage was stored
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="fact-title")
-        yield DataTable(id="fact-versions", cursor_type="row")
+        yield Table(id="fact-versions", cursor_type="row")
         yield KeysFooter()
 
     def on_mount(self) -> None:

@@ -19,9 +19,11 @@ from seorap.engine.memory.reference import ORACLES
 from seorap.engine.store import open_db
 from seorap.engine import views
 from seorap.engine.views import replay_label, short_id
+from seorap.tui.instant_modes import QuietResume
 from seorap.tui.messages import RunsChanged
 from seorap.tui.progress import Advanced, FactWritten, MessageProgress, Note, PhaseFinished, PhaseStarted
 from seorap.tui.text import literal
+from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.operations import OP_STYLE
 from seorap.tui.widgets.footer import KeysFooter
 
@@ -29,7 +31,7 @@ REFERENCE = list(ORACLES)
 VARIANTS = ["A", "B", "C"]
 
 
-class LiveScreen(Screen):
+class LiveScreen(QuietResume, Screen):
     HELP = """\
 ## Live run
 Runs the engine's runner in a background worker; the app stays usable and reads the same database
@@ -71,7 +73,7 @@ each applied decision appears in the log as it is written.
         yield Static(id="live-status")
         # determinate from the start: an indeterminate bar animates (a frame every 66 ms) while idle
         yield ProgressBar(id="live-bar", show_eta=False, total=1)
-        yield DataTable(id="live-trajectories", cursor_type="none")
+        yield Table(id="live-trajectories", cursor_type="none")
         yield RichLog(id="live-log", max_lines=2000, markup=False, wrap=False)
         yield KeysFooter()
 
@@ -82,6 +84,9 @@ each applied decision appears in the log as it is written.
         table.add_column("last", key="note")
         self._status("idle — r: reference systems, s: A/B/C stand-in, a: A/B/C on Ollama, "
                      "p: replay the selected run")
+
+    def on_screen_resume(self) -> None:
+        """Runs start when the view is shown, not when it is built ahead (tui/instant_modes.py)."""
         if self.app.ctx.autorun:
             systems, self.app.ctx.autorun = self.app.ctx.autorun, []
             self.autoran = True
@@ -89,9 +94,6 @@ each applied decision appears in the log as it is written.
             self.run_systems(systems, offline=True)
         else:
             self.autostart()
-
-    def on_screen_resume(self) -> None:
-        self.autostart()
 
     def busy(self) -> bool:
         return any(w.group == "live" and w.is_running for w in self.workers)

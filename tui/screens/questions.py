@@ -4,17 +4,20 @@ rank, the answer and its verdict, the depth curve k = 1, 3, 5, 10 and the baseli
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
+from textual.worker import Worker, WorkerState
 
 from seorap.engine import views
+from seorap.engine.store import open_db
+from seorap.tui.instant_modes import QuietResume
 from seorap.tui.text import literal, one_line
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
-from seorap.tui.widgets.fast_table import settle
+from seorap.tui.widgets.fast_table import Table, settle
 from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.footer import KeysFooter
 
@@ -57,7 +60,7 @@ def render_detail(q: views.QuestionRow, top_k: int = 5) -> Text:
     return text
 
 
-class QuestionsScreen(Screen):
+class QuestionsScreen(QuietResume, Screen):
     HELP = """\
 ## Questions and retrieval
 Top: every question of the trajectory (compound and single) with the memory answer's verdict at
@@ -93,7 +96,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         yield Header()
         yield SearchBar(placeholder="filter questions (Enter/Esc to close)", id="q-search")
         yield Static(id="q-title")
-        yield DataTable(id="questions-list", cursor_type="row")
+        yield Table(id="questions-list", cursor_type="row")
         with VerticalScroll(id="q-detail"):
             yield Static(id="q-detail-body")
         yield KeysFooter()
@@ -102,13 +105,19 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         table = self.query_one(DataTable)
         for label in ("kind", "verdict", "answer ranks", "question"):
             table.add_column(label, key=label)
-        self.show()
+        self.show()  # built ahead by the app: the selected trajectory's questions are ready before `3`
 
     def on_screen_resume(self) -> None:
         self.show()
 
     def show(self) -> None:
+        """The selected trajectory's questions; the same trajectory of an unchanged database is
+        already on screen (with its cursor and search)."""
         sel = self.app.ctx.selection
+        key = (sel.run_id, sel.trajectory_id, views.data_version(self.app.ctx.db))
+        if key == getattr(self, "shown_for", None):
+            return
+        self.shown_for = key
         table = self.query_one(DataTable)
         table.clear()
         if not (sel.run_id and sel.trajectory_id):
@@ -116,9 +125,36 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
             return
         ctx = self.app.ctx
         self.view = views.questions_view(ctx.db, sel.run_id, sel.trajectory_id)
-        if not self.view.questions:
-            self.view = views.live_questions_view(ctx.db, ctx.corpus, sel.run_id, sel.trajectory_id)
-        title = literal(f"{sel.trajectory_id} · run {sel.run_id}", "bold")
+        if not self.view.questions:  # not scored: ranked live, in a worker (the first ranking of a
+            # process loads the Korean tokenizer: seconds)
+            self.query_one("#q-title", Static).update(literal(
+                f"{sel.trajectory_id} · run {sel.run_id}  ranking the questions live…", "dim"))
+            self.query_one("#q-detail-body", Static).update(Text())
+            self.rank_live(key)
+            return
+        self.present()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="questions", description="live ranking")
+    def rank_live(self, key: tuple) -> tuple:
+        ctx = self.app.ctx
+        db = open_db(ctx.db_path, readonly=True) if ctx.db_path else ctx.db  # browsing: read-only
+        return key, views.live_questions_view(db, ctx.corpus, key[0], key[1])
+
+    @on(Worker.StateChanged)
+    def _ranked(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "questions":
+            return
+        if event.state == WorkerState.SUCCESS:
+            key, view = event.worker.result
+            if key == self.shown_for:  # a later selection owns the screen otherwise
+                self.view = view
+                self.present()
+        elif event.state == WorkerState.ERROR:
+            self.query_one("#q-title", Static).update(
+                literal(f"live ranking failed: {event.worker.error}", "bold red"))
+
+    def present(self) -> None:
+        title = literal(f"{self.view.trajectory_id} · run {self.view.run_id}", "bold")
         if self.view.live:
             title.append_text(literal(f"  {self.view.live}", "yellow"))
         elif not self.view.scored:

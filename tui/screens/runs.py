@@ -11,8 +11,10 @@ from textual.widgets import DataTable, Header, Static
 
 from seorap.engine import views
 from seorap.engine.corpus import CATEGORY_NAMES
+from seorap.tui.instant_modes import QuietResume
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.text import literal, one_line, score
+from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.footer import KeysFooter
 
@@ -32,7 +34,7 @@ def _cycle(options: list, current):
     return options[(options.index(current) + 1) % len(options)]
 
 
-class RunsScreen(Screen):
+class RunsScreen(QuietResume, Screen):
     """Runs and trajectories: sort, filter, pick a system, Enter opens the stepper."""
 
     HELP = """\
@@ -74,7 +76,7 @@ looks better than the answers) and the quadrant.
         yield Static(id="banner")
         yield SearchBar(placeholder="search trajectories (Enter/Esc to close)", id="search")
         yield Static(id="filters")
-        yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
+        yield Table(id="runs-table", cursor_type="row", zebra_stripes=True)
         yield KeysFooter()
 
     def on_mount(self) -> None:

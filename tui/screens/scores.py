@@ -17,7 +17,9 @@ from textual_plotext import PlotextPlot
 from seorap.engine import views
 from seorap.engine.fmt import figure
 from seorap.engine.store import open_db
+from seorap.tui.instant_modes import QuietResume
 from seorap.tui.text import literal
+from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.footer import KeysFooter
 
 MARKERS = {"healthy": "●", "compensation": "▲", "bottleneck": "■", "both-low": "✖"}
@@ -210,7 +212,7 @@ def moved_text(diff: views.RulerDiff | None, limit: int = 30) -> Text:
     return text
 
 
-class ScoresScreen(Screen):
+class ScoresScreen(QuietResume, Screen):
     HELP = """\
 ## Score cards
 Left: intrinsic (x) against extrinsic (y) per trajectory of the selected run, split at 0.5 into
@@ -260,6 +262,8 @@ changed by an override) is computed in the background, with a placeholder meanwh
         self.reports: list = []
         self.diffs: dict[str, views.RulerDiff | None] = {}
         self.current = 0
+        self.version: object = None
+        """The database's data version when the figures were read."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -272,7 +276,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
                 yield Static(id="agreement")
             with VerticalScroll(id="rulers-box"):
                 yield Static(id="rulers")
-        yield DataTable(id="variants", cursor_type="row")
+        yield Table(id="variants", cursor_type="row")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -282,10 +286,16 @@ changed by an override) is computed in the background, with a placeholder meanwh
             table.add_column(label)
         self.reload()
 
+    def on_screen_resume(self) -> None:
+        """Built ahead or shown before: read again only when the database changed meanwhile."""
+        if views.data_version(self.app.ctx.db) != self.version:
+            self.reload()
+
     def reload(self) -> None:
         """Read the figures stored at score time (instant); runs scored before they were stored
         (or after an override) are computed in a worker, with a placeholder meanwhile."""
         ctx = self.app.ctx
+        self.version = views.data_version(ctx.db)
         self.reports, self.diffs, missing = [], {}, []
         self.labels = views.run_labels(ctx.db)
         for run in views.list_runs(ctx.db):

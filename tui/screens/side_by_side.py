@@ -13,6 +13,7 @@ from textual.widgets import Header, Static
 
 from seorap.engine import views
 from seorap.engine.fmt import figure
+from seorap.tui.instant_modes import QuietResume
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.text import literal, one_line
 from seorap.tui.widgets.claims_table import ClaimsTable
@@ -50,7 +51,7 @@ def case_title(quadrant: str, stop: views.TourStop | None, step: views.StepView 
     return text
 
 
-class SideBySideScreen(Screen):
+class SideBySideScreen(QuietResume, Screen):
     HELP = """\
 ## Demo tour, side by side
 Left the LLM-compensation case (when no trajectory is in that quadrant, its title names the
@@ -79,7 +80,7 @@ expected claims of the final state with the judge's verdicts, under the run's ow
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self.show()
+        self.show()  # built ahead by the app: ready before `s`
 
     def on_screen_resume(self) -> None:
         self.show()
@@ -93,12 +94,20 @@ expected claims of the final state with the judge's verdicts, under the run's ow
             return
         self.shown_for = key
         self.stops = views.demo_tour(ctx.db, ctx.corpus)
-        self.stale = None
-        if self.stops.get("compensation") is None:  # the tour's, when it has found it already
-            key = (views.data_version(ctx.db), ctx.selection.run_id)
-            if key not in self.app.stale_cases:
-                self.app.stale_cases[key] = views.stale_case(ctx.db, ctx.corpus, ctx.selection.run_id)
+        self.stale, self.stale_key, pending = None, None, False
+        if self.stops.get("compensation") is None:  # found once by the app, in a worker
+            self.stale_key, known = self.app.stale_case(ctx.selection.run_id)
+            self.stale, pending = self.app.stale_cases.get(self.stale_key), not known
+        self.fill(pending)
+
+    def stale_found(self, key: tuple) -> None:
+        """The app found a stale-fact case (in a worker); shown if it is this screen's."""
+        if key == getattr(self, "stale_key", None):
             self.stale = self.app.stale_cases[key]
+            self.fill()
+
+    def fill(self, pending: bool = False) -> None:
+        ctx = self.app.ctx
         for q in CASES:
             stop = self.stops.get(q)
             case = stop if stop is not None else (self.stale if q == "compensation" else None)
@@ -111,6 +120,8 @@ expected claims of the final state with the judge's verdicts, under the run's ow
             title = case_title(q, stop, step)
             if stop is None and q == "compensation" and self.stale is not None:
                 title.append_text(stale_note(self.stale))
+            elif stop is None and q == "compensation" and pending:
+                title.append("\nlooking for a stale-fact case in the stored runs…", "dim")
             self.query_one(f"#side-{q}-title", Static).update(title)
 
     def action_open(self, quadrant: str) -> None:

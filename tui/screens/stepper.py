@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from seorap.engine import views
+from seorap.tui.instant_modes import QuietResume
 from seorap.tui.messages import OpenFact
 from seorap.tui.screens.prompt import PromptModal
 from seorap.tui.text import literal
@@ -26,7 +27,7 @@ from seorap.tui.widgets.timeline import Timeline
 from seorap.tui.widgets.footer import KeysFooter
 
 
-class StepperScreen(Screen):
+class StepperScreen(QuietResume, Screen):
     """Step through a trajectory's documents; the panes follow the current step."""
 
     HELP = """\

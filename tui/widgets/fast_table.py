@@ -1,25 +1,40 @@
-"""DataTable helpers for speed (docs/design.md#quality-bars: a step < 50 ms).
+"""DataTable helpers for speed (docs/design.md#quality-bars: a step < 50 ms, every key ≤ 100 ms).
 
 A DataTable measures new rows and column widths on the next idle message, which changes its
 virtual size *after* the screen has laid out — a second full layout and re-render of every pane
 per step. ``settle`` does that measuring synchronously right after the rows were replaced, so the
 screen lays out once. ``replace_rows`` clears and adds all rows in one batch.
 
+Textual restyles every widget of a screen each time the screen is shown again, and a widget each
+time it gains or loses focus; a DataTable then drops every row it has rendered, though its styles
+mostly came out the same: coming back to the runs view re-rendered each visible cell (~100 ms at
+160×45). ``KeepsRenderedRows`` drops them only when the table's styles (its own, its component
+classes', the colours it inherits) differ from those its rows were rendered with; ``Table`` is a
+DataTable with it.
+
 ``settle`` mirrors the private ``DataTable._on_idle`` of Textual 8.2.8 (pinned exactly in
-pyproject.toml). When a Textual release no longer has the names it uses, ``FAST_PATH`` is False and
-``settle`` does nothing: Textual measures on idle as usual (one extra layout per step, nothing wrong
-on screen); tests/test_textual_private.py checks both.
+pyproject.toml), and ``KeepsRenderedRows`` the private caches ``DataTable.notify_style_update``
+clears. When a Textual release no longer has the names they use, ``FAST_PATH`` is False and both
+leave Textual's own path alone (one extra layout per step, rows rendered again on each return,
+nothing wrong on screen); tests/test_textual_private.py checks both.
 """
 
 from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import DataTable
 
-PRIVATE_METHODS = ("_on_idle", "_update_column_widths", "_update_dimensions")
-PRIVATE_STATE = ("_updated_cells", "_require_update_dimensions", "_new_rows")
-"""Private DataTable methods and instance attributes ``settle`` relies on."""
+RENDER_CACHES = ("_row_render_cache", "_cell_render_cache", "_row_renderable_cache", "_line_cache",
+                 "_styles_cache")
+"""What DataTable.notify_style_update clears (with _get_styles_to_render_cell's cache)."""
+PRIVATE_METHODS = ("_on_idle", "_update_column_widths", "_update_dimensions", "_get_styles_to_render_cell")
+PRIVATE_STATE = ("_updated_cells", "_require_update_dimensions", "_new_rows", "_component_styles",
+                 *RENDER_CACHES)
+"""Private DataTable methods and instance attributes ``settle`` and ``KeepsRenderedRows`` rely on."""
 
 
 def missing_private_names(table: DataTable | None = None) -> list[str]:
@@ -58,3 +73,43 @@ def replace_rows(table: DataTable, rows: Iterable[tuple[str, Sequence]]) -> None
     settle(table)
     if table.row_count and cursor:
         table.move_cursor(row=min(cursor, table.row_count - 1), animate=False)
+
+
+class KeepsRenderedRows:
+    """Mixin for a DataTable (put it first in the bases): rendered rows survive a restyle that
+    changed nothing they show."""
+
+    _restyled = False
+    _rendered_with: tuple | None = None
+
+    def notify_style_update(self) -> None:
+        if not FAST_PATH:
+            super().notify_style_update()  # type: ignore[misc]
+            return
+        Widget.notify_style_update(self)  # type: ignore[arg-type]  # the widget's own style caches
+        self._restyled = True  # the rows: decided when drawn, once the component classes are styled too
+        self.refresh()  # type: ignore[attr-defined]
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        if self._restyled:
+            self._restyled = False
+            seen = self._style_signature()
+            if seen != self._rendered_with:
+                self._rendered_with = seen
+                for name in RENDER_CACHES:
+                    getattr(self, name).clear()
+                self._get_styles_to_render_cell.cache_clear()  # type: ignore[attr-defined]
+        return super().render_lines(crop)  # type: ignore[misc]
+
+    def _style_signature(self) -> tuple:
+        """What a rendered row depends on besides its cells, cursor and hover (which key the
+        DataTable's own caches): the table's rules, its component classes' rules and the style
+        it inherits."""
+        styles = self.styles  # type: ignore[attr-defined]
+        return (styles.base.get_rules(), styles.inline.get_rules(),
+                {name: c.get_rules() for name, c in self._component_styles.items()},  # type: ignore[attr-defined]
+                self.rich_style, self.background_colors)  # type: ignore[attr-defined]
+
+
+class Table(KeepsRenderedRows, DataTable):
+    """A DataTable that keeps its rendered rows across restyles that change nothing."""

@@ -9,13 +9,13 @@ from textual.widgets import DataTable
 from seorap.engine.views import StepView
 from seorap.tui.text import literal
 from seorap.tui.widgets.one_frame import OneFrameScroll
-from seorap.tui.widgets.fast_table import settle
+from seorap.tui.widgets.fast_table import KeepsRenderedRows, settle
 
 ACTION_STYLE = {"create": "green", "update": "cyan", "reinforce": "blue", "supersede": "magenta",
                 "conflict": "red", "distractor": "dim"}
 
 
-class Timeline(OneFrameScroll, DataTable):
+class Timeline(KeepsRenderedRows, OneFrameScroll, DataTable):
     """One row per arriving document; the cursor is the current step."""
 
     step: reactive[StepView | None] = reactive(None, always_update=True, init=False)
