@@ -103,8 +103,9 @@ async def steps_of(pilot, app, steps: int, frames: list) -> dict:
 ROUND = [("2", "2 stepper"), ("right", "→ step"), ("left", "← step"), ("j", "j judge"),
          ("j", "j judge"), ("3", "3 questions"), ("4", "4 score cards"), ("v", "v next run"),
          ("5", "5 compare"), ("7", "7 tour"), ("s", "s side by side"), ("escape", "Esc back"),
-         ("6", "6 live"), ("1", "1 runs"), ("enter", "Enter trajectory")]
-"""One round of view keys, pressed in order from the runs view; `bench_keys` repeats it."""
+         ("6", "6 live"), ("1", "1 runs"), ("down", "↓ next row"), ("enter", "Enter trajectory")]
+"""One round of view keys, pressed in order from the runs view; `bench_keys` repeats it. Each round
+opens the next row of the runs table, i.e. another trajectory (or run) than the round before."""
 
 
 async def keys_of(pilot, app, frames: list, rounds: int) -> dict[str, list[float]]:

@@ -34,7 +34,7 @@ from textual.screen import Screen
 
 PRIVATE_NAMES = ("_get_screen", "_load_screen_css", "_init_mode")
 """Private App methods this module calls or mirrors (and the Screen methods below)."""
-SCREEN_PRIVATE_NAMES = ("_refresh_layout", "_on_screen_resume", "_on_screen_suspend")
+SCREEN_PRIVATE_NAMES = ("_refresh_layout", "_on_screen_resume", "_on_screen_suspend", "_update_auto_focus")
 PRIVATE_ATTRIBUTES = ("_screen_stacks", "_modes", "_css_update_count")
 """Private attributes of an App instance this module reads and fills."""
 
@@ -107,14 +107,30 @@ class InstantModes:
             built.styled_now()
         return built
 
+    PRELAYOUT_PASSES = 3
+    """Layout passes offscreen per screen at most: laying out sends widgets their sizes, and some
+    (wrapped text) then ask for another layout; a widget that always asks cannot keep the app busy."""
+
     def prelayout(self, screen: Screen | None) -> bool:
-        """Lay a screen built ahead out at the app's size once it is mounted (its widgets get their
-        sizes and measure their content now), so that its first showing only draws; True when it
-        did. A screen that is not current is laid out but not drawn (Screen._refresh_layout)."""
+        """Lay a screen built ahead out at the app's size and draw it offscreen once it is mounted,
+        and again while its widgets ask for it, so that its first showing only draws what changed;
+        True when it did. A screen that is not current is laid out but never displayed (as
+        Screen._on_timer_update does for the current one, minus the display)."""
         if (screen is None or not self._fast() or screen is self.screen  # type: ignore[attr-defined]
-                or not screen.is_mounted or screen._size == self.size):  # type: ignore[attr-defined]
+                or not screen.is_mounted):
             return False
+        passes = getattr(screen, "_prelayout_passes", 0)
+        pending = (screen._size != self.size or screen._layout_required  # type: ignore[attr-defined]
+                   or screen._dirty_widgets)  # type: ignore[attr-defined]
+        if not pending or passes >= self.PRELAYOUT_PASSES:
+            return False
+        screen._prelayout_passes = passes + 1  # type: ignore[attr-defined]
+        # focused as on its first showing (Screen._on_screen_resume), so that the styles and the
+        # footer keys that depend on focus settle now, not in the first frames of the switch
+        screen._update_auto_focus()  # type: ignore[attr-defined]
         screen._refresh_layout(self.size)  # type: ignore[attr-defined]
+        screen._layout_required = False  # type: ignore[attr-defined]
+        screen._dirty_widgets.clear()  # type: ignore[attr-defined]
         screen._compositor.render_update(full=True)  # type: ignore[attr-defined]
         return True
 

@@ -264,6 +264,8 @@ changed by an override) is computed in the background, with a placeholder meanwh
         self.current = 0
         self.version: object = None
         """The database's data version when the figures were read."""
+        self.listed: list | None = None
+        """The reports the variants table lists (``reports`` is a new list whenever they are read)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -358,7 +360,11 @@ changed by an override) is computed in the background, with a placeholder meanwh
         self.query_one("#agreement", Static).update(agreement_text(report, self.labels.get(report.run_id)))
         self.query_one("#rulers", Static).update(rulers_text(
             report, self.diffs.get(report.run_id), views.accounting_view(self.app.ctx.db, report.run_id)))
-        self._variants()
+        table = self.query_one("#variants", DataTable)
+        if self.listed is not self.reports:
+            self._variants()  # figures read anew; `v` (another run of the same figures) moves the cursor
+        if table.row_count and table.cursor_row != self.current:
+            table.move_cursor(row=self.current, animate=False)
 
     def _scatter(self, report) -> None:
         widget = self.query_one("#scatter", PlotextPlot)
@@ -433,6 +439,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
     def _variants(self) -> None:
         table = self.query_one("#variants", DataTable)
         table.clear()
+        self.listed = self.reports
         for r in self.reports:
             a = r.aggregate
             audit = views.judge_audit(r)
