@@ -101,8 +101,8 @@ async def test_an_unreliable_judge_gets_no_quadrant_on_the_cards(ref):
         await app.workers.wait_for_complete()
         await pilot.pause()
         screen = app.screen
-        screen.reports[screen.current] = report
-        screen.draw()
+        screen.reports = [report if n == screen.current else r for n, r in enumerate(screen.reports)]
+        screen.draw()  # figures read anew (a new list, as reload makes): the table lists them
         await pilot.pause()
         plot = screen.query_one("#scatter").render().plain
         assert views.UNRELIABLE in plot and "○" in plot
