@@ -122,6 +122,9 @@ async def keys_of(pilot, app, frames: list, rounds: int) -> dict[str, list[float
             last = ((frames[-1][0] if frames else t0) - t0) * 1000
             first = ((frames[0][0] if frames else t0) - t0) * 1000
             out.setdefault(label, []).append((first, last))
+            if PACE_S:
+                await asyncio.sleep(PACE_S)  # a person reads what the key showed
+                await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
     return out
@@ -173,10 +176,13 @@ def bench(corpus_dir: Path, tmp: Path, name: str, steps: int, score: bool) -> di
 ROUNDS = 20
 THINK_S = 3.0
 """Seconds between the app's first frame and the first key (the app builds its views meanwhile)."""
+PACE_S = 0.0
+"""Seconds between a key's last frame and the next key: 0 presses them back to back (a worst
+case no person types); with a pause the app reads ahead what the next key is likely to show."""
 
 
 def main() -> None:
-    global ROUNDS, THINK_S
+    global ROUNDS, THINK_S, PACE_S
     parser = argparse.ArgumentParser()
     parser.add_argument("--scale", type=int, default=100)
     parser.add_argument("--steps", type=int, default=30)
@@ -184,10 +190,12 @@ def main() -> None:
                         help="rounds of the view keys (p95 over them; the first round is cold)")
     parser.add_argument("--think", type=float, default=THINK_S,
                         help="seconds from the first frame to the first key (0: press at once)")
+    parser.add_argument("--pace", type=float, default=PACE_S,
+                        help="seconds between a key's last frame and the next key (0: back to back)")
     args = parser.parse_args()
-    ROUNDS, THINK_S = args.rounds, args.think
+    ROUNDS, THINK_S, PACE_S = args.rounds, args.think, args.pace
     print(machine())
-    print(f"first key {THINK_S:g} s after the first frame")
+    print(f"first key {THINK_S:g} s after the first frame; {PACE_S:g} s between keys")
     print(f"load average (1, 5, 15 min) at the start: {Path('/proc/loadavg').read_text().split()[:3]}")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)

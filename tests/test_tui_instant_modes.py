@@ -95,3 +95,25 @@ async def test_without_the_private_names_views_are_built_on_first_use(ref, monke
         await pilot.press("1", "4")
         await pilot.pause()
         assert len(held) == 3  # Textual's own path: every switch holds frames back
+
+
+async def test_a_hidden_view_reads_ahead_what_was_selected_meanwhile(ref):
+    """After a key and a moment without input, the hidden questions view lists the trajectory
+    selected meanwhile: `3` then only switches."""
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await built_ahead(app, pilot)
+        questions = app.built_screen("questions")
+        before = str(questions.query_one("#q-title").content)
+        await pilot.press("down", "down", "down", "enter")
+        await pilot.pause()
+        sel = app.ctx.selection
+        wanted = f"{sel.trajectory_id} · run {sel.run_id}"
+        assert wanted not in before and str(questions.query_one("#q-title").content) == before
+        await pilot.pause(0.6)  # the user reads the step
+        assert wanted in str(questions.query_one("#q-title").content)
+        shown = questions.shown_for
+        await pilot.press("3")
+        await pilot.pause()
+        assert app.screen is questions and questions.shown_for is shown  # nothing read again

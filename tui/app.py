@@ -21,6 +21,10 @@ WARM_IDLE_S = 1.0
 """Seconds without input after which the lexical judge is loaded in the background."""
 PREBUILD_IDLE_S = 0.3
 """Views are built ahead (tui/instant_modes.py) one at a time, each after this long without input."""
+AHEAD_IDLE_S = 0.3
+"""After a key, once the user has not typed for this long, hidden views read ahead what they would
+show now (the questions of a trajectory selected meanwhile: 30-80 ms); one view per call,
+PREBUILD_GAP_S apart. (A step's own data takes 4 ms, 12 ms p95: not worth reading ahead.)"""
 PREBUILD_GAP_S = 0.05
 """Pause between two building steps, for input and frames to get through."""
 PREBUILD_ORDER = ("stepper", "questions", "scores", "compare", "live", "runs", "demo")
@@ -58,7 +62,7 @@ class SeorapApp(InstantModes, App):
         self.ollama = None
         """The Ollama probe's result (tui.ollama_probe.OllamaProbe) once it ran."""
         self.start_mode = start_mode
-        self.judge_warm = False
+        self.judge_warm_started = False
         self.prebuilt = False
         """Every view is built ahead (the lexical judge, whose loading holds the interpreter for
         seconds, is warmed only after)."""
@@ -70,6 +74,7 @@ class SeorapApp(InstantModes, App):
         """The (database state, run) whose stale-fact case a worker is finding."""
         self.idle_gc = IdleCollector()
         """Full garbage collections wait for an idle moment (tui/idle_gc.py)."""
+        self._ahead_timer = None
 
     def on_mount(self) -> None:
         self.sub_title = str(self.ctx.db_path or ":memory:")
@@ -105,8 +110,8 @@ class SeorapApp(InstantModes, App):
         """Once idle: a full garbage collection when garbage may wait, and (once, after the views
         are built) the lexical judge loaded in a worker, which the stepper's and the tour's
         stale-fact checks need."""
-        if not self.judge_warm and self.prebuilt and self.idle_gc.idle(WARM_IDLE_S):
-            self.judge_warm = True
+        if not self.judge_warm_started and self.prebuilt and self.idle_gc.idle(WARM_IDLE_S) and not views.judge_warm():
+            self.judge_warm_started = True
             self.warm_judge()
         self.idle_gc.tick()
 
@@ -120,7 +125,21 @@ class SeorapApp(InstantModes, App):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown)):
             self.idle_gc.touched()
+            if self._ahead_timer is not None:
+                self._ahead_timer.stop()
+            self._ahead_timer = self.set_timer(AHEAD_IDLE_S, self._read_ahead, name="read ahead")
         await super().on_event(event)
+
+    def _read_ahead(self) -> None:
+        """Let one view read ahead (``read_ahead() -> bool``: True when it did some work), then
+        the next, until none has anything to do or a key arrives."""
+        if not self.idle_gc.idle(AHEAD_IDLE_S):
+            return  # that key scheduled its own
+        for screen in self.built_screens():
+            read_ahead = getattr(screen, "read_ahead", None)
+            if read_ahead is not None and read_ahead():
+                self._ahead_timer = self.set_timer(PREBUILD_GAP_S, self._read_ahead, name="read ahead")
+                return
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="warm", description="warm views")
     def warm_views(self) -> None:

@@ -73,6 +73,8 @@ def f1(expected: str, candidate: str) -> float:
 # ---- kiwipiepy ------------------------------------------------------------------------------------
 
 _KIWI = None
+_WARM = False
+"""kiwipiepy has tokenized once: its model is built and its first sentence (the slow one) done."""
 
 
 def _kiwi():
@@ -82,6 +84,11 @@ def _kiwi():
 
         _KIWI = Kiwi()
     return _KIWI
+
+
+def warm() -> bool:
+    """The morpheme analyser is loaded and has tokenized once: judging no longer waits for it."""
+    return _WARM
 
 
 @dataclass(frozen=True)
@@ -113,7 +120,10 @@ def morphemes(text: str) -> tuple[Morph, ...]:
 def _piece(text: str) -> tuple[Morph, ...]:
     if not text.strip():
         return ()
-    return tuple(Morph(t.form, t.tag, t.start, t.start + t.len) for t in _kiwi().tokenize(text))
+    global _WARM
+    morphs = tuple(Morph(t.form, t.tag, t.start, t.start + t.len) for t in _kiwi().tokenize(text))
+    _WARM = True
+    return morphs
 
 
 # ---- values ---------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from seorap.engine.views.verdicts import (  # noqa: F401
     claim_verdicts, Verdict, _verdict,
 )
 from seorap.engine.views.stepper import (  # noqa: F401
-    ClaimRow, fact_positions_matching, stale_fact_ids, step_view, warm_judge, StepView, StoreFact, timeline, TimelineEntry, _claim_rows,
+    ClaimRow, fact_positions_matching, stale_fact_ids, step_view, warm_judge, judge_warm, StepView, StoreFact, timeline, TimelineEntry, _claim_rows,
     _stale_claims_until, _store_at,
 )
 from seorap.engine.views.lineage import (  # noqa: F401

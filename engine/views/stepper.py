@@ -187,6 +187,14 @@ def warm_judge() -> None:
     lexical.holds("서랍을 열었다", "서랍을 열었다")
 
 
+def judge_warm() -> bool:
+    """The lexical judge is loaded (by ``warm_judge`` or by any judging before it): a stale-fact
+    check no longer waits seconds for it."""
+    from seorap.engine.scoring import lexical
+
+    return lexical.warm()
+
+
 def stale_fact_ids(facts: dict[str, str], stale: list[str]) -> list[str]:
     """Ids of the active facts {id: text} that still state a stale claim: the scoring's own rule
     (engine.scoring.metrics.stale_facts with engine.scoring.lexical.holds, as the score card's

@@ -110,6 +110,15 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
     def on_screen_resume(self) -> None:
         self.show()
 
+    def read_ahead(self) -> bool:
+        """Hidden, the questions of the trajectory selected meanwhile are listed ahead of `3`;
+        True when they were."""
+        if self.is_current:
+            return False
+        before = getattr(self, "shown_for", None)
+        self.show()
+        return self.shown_for != before
+
     def show(self) -> None:
         """The selected trajectory's questions; the same trajectory of an unchanged database is
         already on screen (with its cursor and search)."""
