@@ -80,7 +80,7 @@ def test_missing_names_are_reported(monkeypatch):
     monkeypatch.delattr(Widget, "_refresh_scrollbars")
     assert fast_table.missing_private_names(object()) == [
         "_update_dimensions", "_updated_cells", "_require_update_dimensions", "_new_rows",
-        "_component_styles", *fast_table.RENDER_CACHES]
+        "_component_styles", "_label_column", *fast_table.RENDER_CACHES]
     assert one_frame.missing_private_names() == ["_refresh_scrollbars"]
 
 

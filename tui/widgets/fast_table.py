@@ -33,7 +33,7 @@ RENDER_CACHES = ("_row_render_cache", "_cell_render_cache", "_row_renderable_cac
 """What DataTable.notify_style_update clears (with _get_styles_to_render_cell's cache)."""
 PRIVATE_METHODS = ("_on_idle", "_update_column_widths", "_update_dimensions", "_get_styles_to_render_cell")
 PRIVATE_STATE = ("_updated_cells", "_require_update_dimensions", "_new_rows", "_component_styles",
-                 *RENDER_CACHES)
+                 "_label_column", *RENDER_CACHES)
 """Private DataTable methods and instance attributes ``settle`` and ``KeepsRenderedRows`` rely on."""
 
 
@@ -90,16 +90,29 @@ class KeepsRenderedRows:
         self._restyled = True  # the rows: decided when drawn, once the component classes are styled too
         self.refresh()  # type: ignore[attr-defined]
 
+    _rendered_widths: tuple = ()
+
     def render_lines(self, crop: Region) -> list[Strip]:
-        if self._restyled:
-            self._restyled = False
-            seen = self._style_signature()
-            if seen != self._rendered_with:
-                self._rendered_with = seen
+        if FAST_PATH:
+            stale = False
+            if self._restyled:
+                self._restyled = False
+                seen = self._style_signature()
+                stale, self._rendered_with = seen != self._rendered_with, seen
+            # Column widths measured after rows were drawn (DataTable measures on idle) change no
+            # cache key: Textual's own restyles hid that; here the widths are checked themselves.
+            widths = self._column_widths()
+            if widths != self._rendered_widths:
+                stale, self._rendered_widths = True, widths
+            if stale:
                 for name in RENDER_CACHES:
                     getattr(self, name).clear()
                 self._get_styles_to_render_cell.cache_clear()  # type: ignore[attr-defined]
         return super().render_lines(crop)  # type: ignore[misc]
+
+    def _column_widths(self) -> tuple:
+        columns = [self._label_column, *self.ordered_columns]  # type: ignore[attr-defined]
+        return tuple(column.get_render_width(self) for column in columns)
 
     def _style_signature(self) -> tuple:
         """What a rendered row depends on besides its cells, cursor and hover (which key the
