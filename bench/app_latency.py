@@ -14,7 +14,10 @@ For the bundled corpus and a `seorap synth --scale N` corpus: write an oracle-st
   harness's own waiting (`step_wall` = pilot.press + pause, harness included, kept for comparison);
   `step_first_frame`: key press to the first frame showing the new step (later frames of the same
   step only repaint scrollbars);
-- `step_view`: the stepper's own view-building time (seorap.engine.views.step_view + widget updates).
+- `step_view`: the stepper's own view-building time (seorap.engine.views.step_view + widget updates);
+- every view key (`ROUND`, repeated `--rounds` times at 160×45 and 100×30): the first key comes
+  `--think` seconds after the first frame (the app builds its views meanwhile), then `--pace`
+  seconds between keys (0: back to back; with a pause the app reads ahead).
 Headless timings exclude the terminal's drawing; they measure the app's work.
 """
 
