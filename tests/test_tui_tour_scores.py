@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
 from seorap.engine import views
@@ -20,9 +22,13 @@ SIZE = (160, 45)
 GARAM = "ko-c5-garam-db"
 
 
-async def test_a_step_is_one_frame_and_scrollbars_follow_the_content(ref):
+@pytest.mark.parametrize("size,trajectory", [(SIZE, GARAM), ((100, 30), GARAM),
+                                             ((100, 30), "ko-c1-daon-backup"), ((100, 30), "ko-c4-late-memo")])
+async def test_a_step_is_one_frame_and_scrollbars_follow_the_content(ref, size, trajectory):
+    """At 100x30 a step often makes a table's rows outgrow (or fit) its pane: its scrollbar is
+    always shown, so that is no second layout and frame."""
     path, ids = ref
-    app = make_app(path, run_id=ids["oracle-stale"], trajectory_id=GARAM)
+    app = make_app(path, run_id=ids["oracle-stale"], trajectory_id=trajectory)
     frames: list[float] = []
     display = app._display  # noqa: SLF001
 
@@ -31,7 +37,7 @@ async def test_a_step_is_one_frame_and_scrollbars_follow_the_content(ref):
         return display(screen, renderable)
 
     app._display = counted  # noqa: SLF001
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
         last = app.screen.step.last_position
         for key in ["right"] * last + ["left"] * 2:
