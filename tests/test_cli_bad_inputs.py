@@ -51,10 +51,15 @@ def place(tmp_path_factory) -> Path:
     (d / "none.json").write_text("[]")
     shutil.copy(db, d / "ro.db")
     (d / "ro.db").chmod(0o444)
-    shutil.copy(db, d / "bad.db")  # damaged pages in tables score reads; the schema is intact
+    shutil.copy(db, d / "bad.db")  # damaged pages in what score, report and runs read; schema intact
     conn = sqlite3.connect(d / "bad.db")
-    pages = [r[0] for r in conn.execute("SELECT pageno FROM dbstat WHERE name IN ('facts', 'scores', "
-                                        "'verdicts_data') AND pagetype = 'leaf'")]
+    # every leaf page of these tables and of their indexes: which of them a query reads depends on
+    # the planner (a count may read only an index) and the layout (which varies with the text
+    # lengths of a run, e.g. its timings), so all of them, or a command may miss the damage
+    tables = "('documents', 'facts_data', 'scores', 'verdicts_data')"
+    pages = [r[0] for r in conn.execute(
+        f"SELECT pageno FROM dbstat WHERE pagetype = 'leaf' AND (name IN {tables} OR name IN "
+        f"(SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN {tables}))")]
     size = conn.execute("PRAGMA page_size").fetchone()[0]
     conn.close()
     with open(d / "bad.db", "r+b") as fh:
