@@ -52,6 +52,36 @@ async def test_a_step_is_one_frame_and_scrollbars_follow_the_content(ref, size, 
                 assert bar.window_size == pane.container_size.height - pane.scrollbar_size_horizontal
 
 
+@pytest.mark.parametrize("size", [SIZE, (100, 30)])
+async def test_every_step_of_every_trajectory_is_one_frame(ref, size):
+    """A step whose title wraps differently, or whose rows outgrow a pane, moved the panes below
+    it: a second layout and frame. Every step of the bundled corpus, forward, is one frame."""
+    from seorap.tui.messages import OpenTrajectory
+
+    path, ids = ref
+    run_id = ids["oracle-stale"]
+    app = make_app(path, run_id=run_id, trajectory_id=GARAM)
+    frames: list[str] = []
+    display = app._display  # noqa: SLF001
+
+    def counted(screen, renderable):
+        frames.append(type(screen).__name__)
+        return display(screen, renderable)
+
+    app._display = counted  # noqa: SLF001
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        for trajectory in load_corpus(CORPUS).trajectories:
+            app.post_message(OpenTrajectory(run_id, trajectory.id))
+            await pilot.pause()
+            for n in range(len(trajectory.states) - 1):
+                frames.clear()
+                await pilot.press("right")
+                await pilot.pause()
+                await pilot.pause()
+                assert len(frames) == 1, f"{trajectory.id} step {n + 2}: {len(frames)} frames"
+
+
 def test_stale_case_comes_from_the_stored_run(ref):
     path, ids = ref
     db, corpus = open_db(path), load_corpus(CORPUS)
