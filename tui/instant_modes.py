@@ -54,9 +54,14 @@ class InstantModes:
     """Mixin for an App with MODES; put it first in the bases."""
 
     _instant_switch = False
+    _has_private_names: bool | None = None
 
     def _fast(self) -> bool:
-        return FAST_PATH and not missing_private_names(self)
+        """FAST_PATH, and this app has the private attributes (looked up once: it is asked on
+        every switch and every building step)."""
+        if self._has_private_names is None:
+            self._has_private_names = not missing_private_names(self)
+        return FAST_PATH and self._has_private_names
 
     def mode_built(self, mode: str) -> bool:
         """The mode's screen exists (built ahead or shown before)."""
