@@ -136,6 +136,18 @@ async def test_enter_fills_the_stepper_before_its_first_frame_and_a_same_step_is
         assert len(calls) <= 1  # the first step once, not again for the same step
 
 
+async def _runs_line_then_score_cards(app, pilot):
+    """The runs table and its second line as drawn, then `4`: the runs view is hidden."""
+    from textual.widgets import DataTable
+
+    await pilot.pause()
+    table = app.screen.query_one("#runs-table", DataTable)
+    before = table.render_line(1)
+    await pilot.press("4")
+    await pilot.pause()
+    return table, before
+
+
 async def test_a_table_keeps_its_rendered_rows_when_a_restyle_changes_nothing_and_not_otherwise(ref, monkeypatch):
     """Coming back to a view restyles its widgets (Textual): the runs table keeps the rows it drew;
     a theme change, which changes its colours, draws them again in the new colours."""
@@ -147,11 +159,7 @@ async def test_a_table_keeps_its_rendered_rows_when_a_restyle_changes_nothing_an
     monkeypatch.setattr(DataTable, "_render_cell", lambda self, *a, **k: cells.append(1) or real(self, *a, **k))
     app = make_app(path, run_id=ids["oracle"])
     async with app.run_test(size=(160, 45)) as pilot:
-        await pilot.pause()
-        table = app.screen.query_one("#runs-table", DataTable)
-        before = table.render_line(1)
-        await pilot.press("4")
-        await pilot.pause()
+        table, before = await _runs_line_then_score_cards(app, pilot)
         cells.clear()
         await pilot.press("1")
         await pilot.pause()
@@ -168,16 +176,10 @@ async def test_a_table_keeps_its_rendered_rows_when_a_restyle_changes_nothing_an
 async def test_a_view_hidden_while_the_theme_changed_is_restyled_when_shown_again(ref):
     """Views shown again are not restyled when nothing their styles depend on changed
     (tui/instant_modes.py, QuietResume); a theme changed while the view was hidden is such a thing."""
-    from textual.widgets import DataTable
-
     path, ids = ref
     app = make_app(path, run_id=ids["oracle"])
     async with app.run_test(size=(160, 45)) as pilot:
-        await pilot.pause()
-        table = app.screen.query_one("#runs-table", DataTable)
-        before = table.render_line(1)
-        await pilot.press("4")
-        await pilot.pause()
+        table, before = await _runs_line_then_score_cards(app, pilot)
         app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
         await pilot.pause()
         await pilot.press("1")
