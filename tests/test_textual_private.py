@@ -35,6 +35,11 @@ MIRRORED = {
     # When a new pin changes one, re-read it against one_frame.py / fast_table.py, then update here.
     (Widget, "_scroll_update"): "edb9f6257285",
     (DataTable, "_on_idle"): "d94152378c36",
+    # fast_table.KeepsRenderedRows keeps a row-cursor table's lines across cursor moves: a line
+    # depends on the cursor only through "is it the cursor's row" (what _should_highlight decides
+    # for a row cursor, and all _render_line passes on)
+    (DataTable, "_render_line"): "a32c6991165c",
+    (DataTable, "_should_highlight"): "2a8620abc38c",
     # instant_modes.py builds a mode's screen as _init_mode does, and relies on switch_mode asking
     # delay_update before it builds a missing mode and restyling when the CSS counters differ
     (App, "_init_mode"): "962fb98bc495",
@@ -80,7 +85,8 @@ def test_missing_names_are_reported(monkeypatch):
     monkeypatch.delattr(Widget, "_refresh_scrollbars")
     assert fast_table.missing_private_names(object()) == [
         "_update_dimensions", "_updated_cells", "_require_update_dimensions", "_new_rows",
-        "_component_styles", "_label_column", *fast_table.RENDER_CACHES]
+        "_component_styles", "_label_column", "_header_row_key", "_row_locations", "_update_count",
+        "_show_hover_cursor", "_pseudo_class_state", *fast_table.RENDER_CACHES]
     assert one_frame.missing_private_names() == ["_refresh_scrollbars"]
 
 

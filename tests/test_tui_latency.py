@@ -189,3 +189,35 @@ async def test_a_view_hidden_while_the_theme_changed_is_restyled_when_shown_agai
         await pilot.press("4", "1")
         await pilot.pause()
         assert table.render_line(1) == after
+
+
+async def test_a_step_redraws_only_the_timeline_rows_the_cursor_left_and_reached(ref, monkeypatch):
+    """The timeline's rows do not change on a step, only its cursor: the two rows it left and
+    reached are drawn again, not every line of the table (a whole repaint, and the DataTable's
+    lines keyed by the cursor's coordinate, redrew all of them: ~4 ms a step)."""
+    from textual.widgets import DataTable
+
+    from seorap.tui.widgets.timeline import Timeline
+
+    path, ids = ref
+    rows, lines = [], []
+    real_row, real_line = DataTable._render_line_in_row, Timeline.render_line  # noqa: SLF001
+
+    def row(self, key, *a, **k):
+        if isinstance(self, Timeline):
+            rows.append(str(key.value))
+        return real_row(self, key, *a, **k)
+
+    monkeypatch.setattr(DataTable, "_render_line_in_row", row)
+    monkeypatch.setattr(Timeline, "render_line", lambda self, y: lines.append(y) or real_line(self, y))
+    app = make_app(path, run_id=ids["oracle"], trajectory_id="ko-c5-garam-db")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("2")
+        await pilot.pause()
+        rows.clear(), lines.clear()
+        await pilot.press("right")
+        await pilot.pause()
+        assert app.stepper.step.position == 1
+        assert sorted(set(rows)) == ["0", "1"]
+        assert len(lines) <= 4  # those two lines (each drawn at most twice), not the pane's 40
+

@@ -13,6 +13,7 @@ from seorap.engine.views import ClaimRow, StepView, short_id
 from seorap.tui.text import one_line, shared_start, without_start
 from seorap.tui.widgets.one_frame import OneFrameScroll
 from seorap.tui.widgets.fast_table import KeepsRenderedRows, replace_rows
+from seorap.tui.widgets.render_style import StyleOncePerRender
 
 VERDICT_STYLE = {"YES": "bold green", "PARTIAL": "bold yellow", "NO": "bold red",
                  "UNPARSEABLE": "bold magenta"}
@@ -26,10 +27,10 @@ def cosine_cell(c: ClaimRow) -> Text:
     return Text(f"{c.best_cosine:.2f}{'>' if above else '≤'}θ", "green" if above else "red")
 
 
-class ClaimsTable(KeepsRenderedRows, OneFrameScroll, DataTable):
+class ClaimsTable(StyleOncePerRender, KeepsRenderedRows, OneFrameScroll, DataTable):
     """Row key = claim index within the state."""
 
-    step: reactive[StepView | None] = reactive(None, always_update=True, init=False)
+    step: reactive[StepView | None] = reactive(None, always_update=True, init=False, repaint=False)
     mode = ""
     start = ""
 

@@ -27,13 +27,18 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable
+from seorap.tui.widgets.render_style import StyleOncePerRender
 
 RENDER_CACHES = ("_row_render_cache", "_cell_render_cache", "_row_renderable_cache", "_line_cache",
                  "_styles_cache")
 """What DataTable.notify_style_update clears (with _get_styles_to_render_cell's cache)."""
-PRIVATE_METHODS = ("_on_idle", "_update_column_widths", "_update_dimensions", "_get_styles_to_render_cell")
+PRIVATE_METHODS = ("_on_idle", "_update_column_widths", "_update_dimensions", "_get_styles_to_render_cell",
+                   "_render_line", "_get_offsets")
 PRIVATE_STATE = ("_updated_cells", "_require_update_dimensions", "_new_rows", "_component_styles",
-                 "_label_column", *RENDER_CACHES)
+                 "_label_column", "_header_row_key", "_row_locations", "_update_count",
+                 "_show_hover_cursor", "_pseudo_class_state", *RENDER_CACHES)
+LINES_KEPT = 4000
+"""Lines a row-cursor table keeps across cursor moves (KeepsRenderedRows._render_line)."""
 """Private DataTable methods and instance attributes ``settle`` and ``KeepsRenderedRows`` rely on."""
 
 
@@ -107,8 +112,36 @@ class KeepsRenderedRows:
             if stale:
                 for name in RENDER_CACHES:
                     getattr(self, name).clear()
+                self._lines = None
                 self._get_styles_to_render_cell.cache_clear()  # type: ignore[attr-defined]
         return super().render_lines(crop)  # type: ignore[misc]
+
+    _lines: dict | None = None
+    _lines_for: int | None = None
+
+    def _render_line(self, y: int, x1: int, x2: int, base_style):
+        """DataTable._render_line, kept per line of a row-cursor table while only the cursor moved.
+
+        DataTable keys each rendered line by the cursor's coordinate, so moving the cursor one row
+        draws every visible line again (the timeline: every step). With a row cursor a line depends
+        on the cursor only through "is this the cursor's (or the hover's) row", which is the key here.
+        """
+        if not FAST_PATH or self.cursor_type != "row":  # type: ignore[attr-defined]
+            return super()._render_line(y, x1, x2, base_style)  # type: ignore[misc]
+        try:
+            row_key, _ = self._get_offsets(y)  # type: ignore[attr-defined]
+        except LookupError:
+            return super()._render_line(y, x1, x2, base_style)  # type: ignore[misc]
+        row = -1 if row_key is self._header_row_key else self._row_locations.get(row_key)  # type: ignore[attr-defined]
+        if self._lines is None or self._lines_for != self._update_count or len(self._lines) > LINES_KEPT:  # type: ignore[attr-defined]
+            self._lines, self._lines_for = {}, self._update_count  # type: ignore[attr-defined]
+        key = (y, x1, x2, self.size.width, self.cursor_coordinate.row == row,  # type: ignore[attr-defined]
+               self.hover_coordinate.row == row, base_style, self.show_cursor,  # type: ignore[attr-defined]
+               self._show_hover_cursor, self._pseudo_class_state)  # type: ignore[attr-defined]
+        strip = self._lines.get(key)
+        if strip is None:
+            strip = self._lines[key] = super()._render_line(y, x1, x2, base_style)  # type: ignore[misc]
+        return strip
 
     def _column_widths(self) -> tuple:
         columns = [self._label_column, *self.ordered_columns]  # type: ignore[attr-defined]
@@ -124,5 +157,5 @@ class KeepsRenderedRows:
                 self.rich_style, self.background_colors)  # type: ignore[attr-defined]
 
 
-class Table(KeepsRenderedRows, DataTable):
+class Table(StyleOncePerRender, KeepsRenderedRows, DataTable):
     """A DataTable that keeps its rendered rows across restyles that change nothing."""

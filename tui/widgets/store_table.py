@@ -13,6 +13,7 @@ from seorap.engine.views import StepView, StoreFact, short_id
 from seorap.tui.text import one_line, shared_start, without_start
 from seorap.tui.widgets.one_frame import OneFrameScroll
 from seorap.tui.widgets.fast_table import KeepsRenderedRows, replace_rows
+from seorap.tui.widgets.render_style import StyleOncePerRender
 
 MARK_STYLE = {"NEW": "bold green", "UPDATED": "bold cyan", "REINFORCED": "bold blue",
               "SUPERSEDED": "bold magenta"}
@@ -26,10 +27,10 @@ def changed_first(store: list[StoreFact]) -> list[StoreFact]:
     return sorted(store, key=lambda f: rank[id(f)])
 
 
-class StoreTable(KeepsRenderedRows, OneFrameScroll, DataTable):
+class StoreTable(StyleOncePerRender, KeepsRenderedRows, OneFrameScroll, DataTable):
     """Row key = fact id (Enter opens its history)."""
 
-    step: reactive[StepView | None] = reactive(None, always_update=True, init=False)
+    step: reactive[StepView | None] = reactive(None, always_update=True, init=False, repaint=False)
     start = ""
     """The start every fact of the current store shares (elided in the rows)."""
 
