@@ -59,9 +59,12 @@ def render_document(step: StepView, rule: int = 40) -> Text:
 class DocumentPane(TextPane):
     """Scrollable document view."""
 
-    step: reactive[StepView | None] = reactive(None, always_update=True, init=False)
+    step: reactive[StepView | None] = reactive(None, always_update=True, init=False, repaint=False)
 
     def watch_step(self, step: StepView | None) -> None:
         if step is not None:
-            width = self.scrollable_content_region.width
-            self.show_text(render_document(step, min(40, width) if width > 8 else 40))
+            self.show_text(self.text_for(step))
+
+    def text_for(self, step: StepView) -> Text:
+        width = self.scrollable_content_region.width
+        return render_document(step, min(40, width) if width > 8 else 40)

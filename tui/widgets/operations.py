@@ -187,9 +187,12 @@ def render_operations(step: StepView, show_all: bool = False) -> Text:
 
 
 class OperationLog(TextPane):
-    step: reactive[StepView | None] = reactive(None, always_update=True, init=False)
+    step: reactive[StepView | None] = reactive(None, always_update=True, init=False, repaint=False)
     show_all = False
 
     def watch_step(self, step: StepView | None) -> None:
         if step is not None:
-            self.show_text(render_operations(step, self.show_all))
+            self.show_text(self.text_for(step))
+
+    def text_for(self, step: StepView) -> Text:
+        return render_operations(step, self.show_all)
