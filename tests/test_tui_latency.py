@@ -221,3 +221,33 @@ async def test_a_step_redraws_only_the_timeline_rows_the_cursor_left_and_reached
         assert sorted(set(rows)) == ["0", "1"]
         assert len(lines) <= 4  # those two lines (each drawn at most twice), not the pane's 40
 
+
+async def test_while_the_user_reads_a_step_the_steps_either_side_are_read_ahead(ref, monkeypatch):
+    """A pause on a step reads the next and the previous step and wraps their document and log,
+    so → and ← only show them; a step seen before is not read again."""
+    import asyncio
+
+    from seorap.engine import views
+    from seorap.tui.widgets.document import DocumentPane
+
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"], trajectory_id="ko-c5-garam-db")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("2", "right")
+        await pilot.pause()
+        await asyncio.sleep(1.5)  # AHEAD_IDLE_S, then one piece per PREBUILD_GAP_S
+        await pilot.pause()
+        read, wrapped = [], []
+        real_view, console = views.step_view, app.console
+        real_render = console.render
+        monkeypatch.setattr(views, "step_view", lambda *a, **k: read.append(a[3:5]) or real_view(*a, **k))
+        monkeypatch.setattr(console, "render", lambda r, *a, **k: wrapped.append(getattr(r, "plain", None))
+                            or real_render(r, *a, **k))
+        await pilot.press("right")
+        await pilot.pause()
+        document = app.stepper.query_one(DocumentPane).text.plain
+        assert app.stepper.step.position == 2 and read == []
+        assert document not in wrapped  # wrapped while the user read doc 2
+        await pilot.press("left", "left")
+        await pilot.pause()
+        assert app.stepper.step.position == 0 and read == []

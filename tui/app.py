@@ -22,9 +22,10 @@ WARM_IDLE_S = 1.0
 PREBUILD_IDLE_S = 0.3
 """Views are built ahead (tui/instant_modes.py) one at a time, each after this long without input."""
 AHEAD_IDLE_S = 0.3
-"""After a key, once the user has not typed for this long, hidden views read ahead what they would
-show now (the questions of a trajectory selected meanwhile: 30-80 ms); one view per call,
-PREBUILD_GAP_S apart. (A step's own data takes 4 ms, 12 ms p95: not worth reading ahead.)"""
+"""After a key, once the user has not typed for this long, views read ahead what they would show
+next: hidden views what they would show now (the questions of a trajectory selected meanwhile:
+30-80 ms), the stepper the steps either side (~12 ms each: read, document and log wrapped); one
+piece per call, PREBUILD_GAP_S apart."""
 PREBUILD_GAP_S = 0.05
 """Pause between two building steps, for input and frames to get through."""
 PREBUILD_ORDER = ("stepper", "questions", "scores", "compare", "live", "runs", "demo")

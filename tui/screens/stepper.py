@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 
 from rich.text import Text
 from textual import on
@@ -87,6 +88,7 @@ before → after with the changed words highlighted.
         self.shown_for: tuple | None = None
         self.last_step_ms = 0.0
         self.search_text = ""
+        self.views_kept: OrderedDict[tuple, views.StepView] = OrderedDict()
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -123,13 +125,11 @@ before → after with the changed words highlighted.
             self.query_one("#step-title", Static).update(
                 Text("no trajectory selected — pick one in the runs view (1)", "dim"))
             return
-        key = (sel.run_id, sel.trajectory_id, sel.position, sel.judge_mode, ctx.filter_threshold,
-               views.data_version(ctx.db))
+        key = self._key(sel.position)
         if self.step is not None and key == self.shown_for:
             return
         started = time.perf_counter()
-        self.step = views.step_view(ctx.db, ctx.corpus, sel.run_id, sel.trajectory_id,
-                                    sel.position, sel.judge_mode)
+        self.step = self._view(key)
         sel.position = self.step.position
         self.shown_for = (sel.run_id, sel.trajectory_id, sel.position, *key[3:])
         for widget in (Timeline, DocumentPane, StoreTable, ClaimsTable, OperationLog):
@@ -139,6 +139,43 @@ before → after with the changed words highlighted.
         self.query_one("#store-title", Static).update(self._store_title())
         self._detail()
         self.last_step_ms = (time.perf_counter() - started) * 1000
+
+    VIEWS_KEPT = 16
+    """Step views kept: stepping back, or onto a step read ahead, does not read it again."""
+
+    def _key(self, position: int) -> tuple:
+        ctx, sel = self.app.ctx, self.app.ctx.selection
+        return (sel.run_id, sel.trajectory_id, position, sel.judge_mode, ctx.filter_threshold,
+                views.data_version(ctx.db))
+
+    def _view(self, key: tuple) -> views.StepView:
+        """The step view for ``key`` (see ``_key``), read once while the database is unchanged."""
+        kept = self.views_kept.get(key)
+        if kept is None:
+            run_id, trajectory_id, position, judge_mode = key[:4]
+            ctx = self.app.ctx
+            kept = views.step_view(ctx.db, ctx.corpus, run_id, trajectory_id, position, judge_mode)
+            self.views_kept[key] = kept
+            while len(self.views_kept) > self.VIEWS_KEPT:
+                self.views_kept.popitem(last=False)
+        else:
+            self.views_kept.move_to_end(key)
+        return kept
+
+    def read_ahead(self) -> bool:
+        """While the user reads a step: the next step, then the one before, read and their
+        document and log wrapped at the panes' widths, so → and ← only show them; one step per
+        call (the app calls again while no key arrives). True when it read one."""
+        if not self.is_current or self.step is None:
+            return False
+        for position in (self.step.position + 1, self.step.position - 1):
+            key = self._key(position)
+            if 0 <= position <= self.step.last_position and key not in self.views_kept:
+                step = self._view(key)
+                for pane in (self.query_one(DocumentPane), self.query_one(OperationLog)):
+                    pane.wrapped(pane.text_for(step))
+                return True
+        return False
 
     def _title(self) -> Text:
         s = self.step
