@@ -117,3 +117,18 @@ async def test_a_hidden_view_reads_ahead_what_was_selected_meanwhile(ref):
         await pilot.press("3")
         await pilot.pause()
         assert app.screen is questions and questions.shown_for is shown  # nothing read again
+
+
+async def test_no_view_is_built_once_the_app_is_shutting_down(ref):
+    """Quitting while views are built ahead: App._close_all walks the screen stacks, and a view
+    built meanwhile changed them under it ('dictionary changed size during iteration', seen once
+    in a test run). Shutting down (App._shutdown clears _running first), nothing is built."""
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)):
+        app._running = False  # noqa: SLF001 - what App._shutdown does first
+        try:
+            assert app.prebuild("questions") is False and not app.mode_built("questions")
+            assert app.prebuild_installed("side-by-side-test", lambda: None) is False
+        finally:
+            app._running = True  # noqa: SLF001

@@ -83,8 +83,9 @@ class InstantModes:
     def prebuild(self, mode: str) -> bool:
         """Build and mount the mode's screen without showing it (as ``App._init_mode`` does, minus
         the resume); True when it built one now."""
-        if not self._fast() or mode == self.current_mode or self.mode_built(mode):  # type: ignore[attr-defined]
-            return False
+        if (not self._fast() or not self.is_running  # type: ignore[attr-defined]
+                or mode == self.current_mode or self.mode_built(mode)):  # type: ignore[attr-defined]
+            return False  # (shutting down: App._close_all is walking the stacks a build would add to)
         factory = self._modes.get(mode)  # type: ignore[attr-defined]
         if not callable(factory):
             return False
@@ -94,7 +95,7 @@ class InstantModes:
     def prebuild_installed(self, name: str, factory) -> bool:
         """Install (App.install_screen) and mount a pushed screen ahead, e.g. a view's overlay
         that is kept between visits; True when it built one now."""
-        if not self._fast() or self.is_screen_installed(name):  # type: ignore[attr-defined]
+        if not self._fast() or not self.is_running or self.is_screen_installed(name):  # type: ignore[attr-defined]
             return False
         screen = factory()
         self.install_screen(screen, name)  # type: ignore[attr-defined]
