@@ -251,3 +251,35 @@ async def test_while_the_user_reads_a_step_the_steps_either_side_are_read_ahead(
         await pilot.press("left", "left")
         await pilot.pause()
         assert app.stepper.step.position == 0 and read == []
+
+
+async def test_questions_of_a_new_selection_land_in_one_layout_and_no_late_frame(ref):
+    """`3` pressed at once after another trajectory was opened: the view is filled before the
+    switch, and neither the table's late highlight event (the detail pane shown again) nor its
+    scrollbar (refreshed after the layout) costs another frame: at most the switch's frame, the
+    layout's and the resume's repaint (5 frames before)."""
+    import asyncio
+
+    from seorap.tui.widgets.text_pane import TextPane
+
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    frames = []
+    display = app._display  # noqa: SLF001
+
+    def recorded(screen, renderable):
+        frames.append(type(screen).__name__)
+        return display(screen, renderable)
+
+    app._display = recorded  # noqa: SLF001
+    async with app.run_test(size=(100, 30)) as pilot:
+        await asyncio.sleep(2.5)  # the views are built ahead first (a person reads the runs view)
+        await pilot.press("3", "1", "down", "down", "enter")
+        await pilot.pause()
+        await asyncio.sleep(0.1)  # the stepper's frames are drawn; the app reads ahead after 0.3 s
+        frames.clear()
+        await pilot.press("3")
+        await pilot.pause()
+        pane = app.screen.query_one(TextPane)
+        assert app.ctx.selection.trajectory_id in str(app.screen.query_one("#q-title").content)
+        assert pane.content and frames.count("QuestionsScreen") <= 3

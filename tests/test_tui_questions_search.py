@@ -52,7 +52,7 @@ async def test_slash_filters_the_questions_table(ref):
         await pilot.pause()
         assert not app.screen.query_one("#q-search").display
         assert table.row_count == len(hits)
-        detail = str(app.screen.query_one("#q-detail-body").content)
+        detail = str(app.screen.query_one("#q-detail").content)
         assert hits[0].question in detail
         await pilot.press("slash", *["backspace"] * len(word), "escape")
         await pilot.pause()

@@ -42,5 +42,5 @@ async def test_questions_screen_shows_live_ranking(tmp_path):
         await pilot.pause()
         title = str(app.screen.query_one("#q-title").content)
         assert "computed live" in title
-        detail = str(app.screen.query_one("#q-detail-body").content)
+        detail = str(app.screen.query_one("#q-detail").content)
         assert "answer-holding facts at rank" in detail and "top-5 cut" in detail

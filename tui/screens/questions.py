@@ -7,7 +7,6 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 from textual.worker import Worker, WorkerState
@@ -20,6 +19,7 @@ from seorap.tui.widgets.claims_table import VERDICT_STYLE
 from seorap.tui.widgets.fast_table import Table, settle
 from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.text_pane import TextPane
 
 
 def _verdict(label: str | None) -> Text:
@@ -97,8 +97,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         yield SearchBar(placeholder="filter questions (Enter/Esc to close)", id="q-search")
         yield Static(id="q-title")
         yield Table(id="questions-list", cursor_type="row")
-        with VerticalScroll(id="q-detail"):
-            yield Static(id="q-detail-body")
+        yield TextPane(id="q-detail")  # one scroll view: a Static in a VerticalScroll laid the view out 3 times
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -138,7 +137,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
             # process loads the Korean tokenizer: seconds)
             self.query_one("#q-title", Static).update(literal(
                 f"{sel.trajectory_id} · run {sel.run_id}  ranking the questions live…", "dim"))
-            self.query_one("#q-detail-body", Static).update(Text())
+            self.query_one(TextPane).show_text(Text())
             self.rank_live(key)
             return
         self.present()
@@ -189,14 +188,14 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         self._detail(0)
 
     def _detail(self, row: int) -> None:
-        body = self.query_one("#q-detail-body", Static)
+        body = self.query_one(TextPane)
         if self.shown:
-            body.update(render_detail(self.shown[min(row, len(self.shown) - 1)]))
+            body.show_text(render_detail(self.shown[min(row, len(self.shown) - 1)]))
         elif self.view.questions:
-            body.update(literal(f"no question matches {self.search_text!r} — / to change the search",
-                                "dim"))
+            body.show_text(literal(f"no question matches {self.search_text!r} — / to change the search",
+                                   "dim"))
         else:
-            body.update(Text("no questions scored for this trajectory", "dim"))
+            body.show_text(Text("no questions scored for this trajectory", "dim"))
 
     def action_search(self) -> None:
         self.query_one(SearchBar).open()

@@ -27,6 +27,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable
+from seorap.tui.widgets.one_frame import OneFrameScroll
 from seorap.tui.widgets.render_style import StyleOncePerRender
 
 RENDER_CACHES = ("_row_render_cache", "_cell_render_cache", "_row_renderable_cache", "_line_cache",
@@ -157,5 +158,6 @@ class KeepsRenderedRows:
                 self.rich_style, self.background_colors)  # type: ignore[attr-defined]
 
 
-class Table(StyleOncePerRender, KeepsRenderedRows, DataTable):
-    """A DataTable that keeps its rendered rows across restyles that change nothing."""
+class Table(StyleOncePerRender, KeepsRenderedRows, OneFrameScroll, DataTable):
+    """A DataTable that keeps its rendered rows across restyles that change nothing, draws with
+    one style lookup and repaints its scrollbar only when it changed (tui.widgets.one_frame)."""

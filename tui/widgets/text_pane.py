@@ -53,6 +53,7 @@ class TextPane(StyleOncePerRender, OneFrameScroll, ScrollView, can_focus=True):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.text = Text()
+        self._shown: tuple | None = None
         self._strips: list[Strip] = []
         self._wrapped: OrderedDict[tuple, tuple[list[Strip], int]] = OrderedDict()
         self._drawn: dict[tuple, Strip] = {}
@@ -63,7 +64,12 @@ class TextPane(StyleOncePerRender, OneFrameScroll, ScrollView, can_focus=True):
         return self.text.plain
 
     def show_text(self, text: Text) -> None:
-        self.text = text
+        """Show ``text`` from its top; the text already shown is left as it is (a table's late
+        highlight event after a step or a new selection must not cost another frame)."""
+        key = text_key(text)
+        if key == self._shown and self.text.plain:
+            return
+        self._shown, self.text = key, text
         self._set_lines()
         self.scroll_to(0, 0, animate=False, immediate=True)
         self.sync_scrollbars()
