@@ -253,6 +253,28 @@ async def test_while_the_user_reads_a_step_the_steps_either_side_are_read_ahead(
         assert app.stepper.step.position == 0 and read == []
 
 
+async def test_a_row_the_cursor_rests_on_is_read_ahead_of_enter(ref, monkeypatch):
+    """Resting on a row of the runs view, the stepper reads that trajectory's first step (and
+    wraps its document) before Enter is pressed."""
+    import asyncio
+
+    from seorap.engine import views
+
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await asyncio.sleep(2.5)  # the views are built ahead first
+        await pilot.press("down", "down")
+        await asyncio.sleep(1.0)
+        await pilot.pause()
+        read = []
+        real = views.step_view
+        monkeypatch.setattr(views, "step_view", lambda *a, **k: read.append(a[3:5]) or real(*a, **k))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.stepper.step.trajectory_id == app.ctx.selection.trajectory_id and read == []
+
+
 async def test_questions_of_a_new_selection_land_in_one_layout_and_no_late_frame(ref):
     """`3` pressed at once after another trajectory was opened: the view is filled before the
     switch, and neither the table's late highlight event (the detail pane shown again) nor its

@@ -205,6 +205,16 @@ looks better than the answers) and the quadrant.
         self.query_one(SearchBar).value = ""
         self.refresh_table()
 
+    def read_ahead(self) -> bool:
+        """The cursor resting on a row: the stepper reads that trajectory's first step ahead of
+        Enter (True when it did)."""
+        stepper = getattr(self.app, "stepper", None)
+        table = self.query_one(DataTable)
+        if not self.is_current or stepper is None or not table.row_count:
+            return False
+        run_id, trajectory_id = str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value).split("\t")
+        return stepper.read_step_ahead(stepper.step_key(0, run_id, trajectory_id))
+
     @on(DataTable.RowSelected)
     def _open(self, event: DataTable.RowSelected) -> None:
         run_id, trajectory_id = str(event.row_key.value).split("\t")

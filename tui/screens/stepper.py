@@ -125,7 +125,7 @@ before → after with the changed words highlighted.
             self.query_one("#step-title", Static).update(
                 Text("no trajectory selected — pick one in the runs view (1)", "dim"))
             return
-        key = self._key(sel.position)
+        key = self.step_key(sel.position)
         if self.step is not None and key == self.shown_for:
             return
         started = time.perf_counter()
@@ -143,13 +143,15 @@ before → after with the changed words highlighted.
     VIEWS_KEPT = 16
     """Step views kept: stepping back, or onto a step read ahead, does not read it again."""
 
-    def _key(self, position: int) -> tuple:
+    def step_key(self, position: int, run_id: str | None = None, trajectory_id: str | None = None) -> tuple:
+        """What a step view depends on: the selected run and trajectory (or those given), the
+        position, the judge mode, θ and the database's version."""
         ctx, sel = self.app.ctx, self.app.ctx.selection
-        return (sel.run_id, sel.trajectory_id, position, sel.judge_mode, ctx.filter_threshold,
-                views.data_version(ctx.db))
+        return (run_id or sel.run_id, trajectory_id or sel.trajectory_id, position, sel.judge_mode,
+                ctx.filter_threshold, views.data_version(ctx.db))
 
     def _view(self, key: tuple) -> views.StepView:
-        """The step view for ``key`` (see ``_key``), read once while the database is unchanged."""
+        """The step view for ``key`` (see ``step_key``), read once while the database is unchanged."""
         kept = self.views_kept.get(key)
         if kept is None:
             run_id, trajectory_id, position, judge_mode = key[:4]
@@ -168,14 +170,20 @@ before → after with the changed words highlighted.
         call (the app calls again while no key arrives). True when it read one."""
         if not self.is_current or self.step is None:
             return False
-        for position in (self.step.position + 1, self.step.position - 1):
-            key = self._key(position)
-            if 0 <= position <= self.step.last_position and key not in self.views_kept:
-                step = self._view(key)
-                for pane in (self.query_one(DocumentPane), self.query_one(OperationLog)):
-                    pane.wrapped(pane.text_for(step))
-                return True
-        return False
+        return any(self.read_step_ahead(self.step_key(position))
+                   for position in (self.step.position + 1, self.step.position - 1)
+                   if 0 <= position <= self.step.last_position)
+
+    def read_step_ahead(self, key: tuple) -> bool:
+        """Read the step of ``key`` (see ``step_key``) and wrap its document and log at the panes'
+        widths, unless kept already; True when it read it. The runs view asks for the first step
+        of the row its cursor rests on, ahead of Enter."""
+        if key in self.views_kept or not self.is_mounted:
+            return False
+        step = self._view(key)
+        for pane in (self.query_one(DocumentPane), self.query_one(OperationLog)):
+            pane.wrapped(pane.text_for(step))
+        return True
 
     def _title(self) -> Text:
         s = self.step
