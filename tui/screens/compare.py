@@ -17,6 +17,7 @@ from seorap.tui.text import literal, one_line
 from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
 from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.title import Title
 
 
 def _cell(label: str) -> Text:
@@ -49,7 +50,7 @@ differs, and final active facts held by only one run.
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(id="compare-title")
+        yield Title(id="compare-title")
         yield Table(id="compare-table", cursor_type="row", zebra_stripes=True)
         yield KeysFooter()
 

@@ -20,6 +20,7 @@ from seorap.tui.widgets.fast_table import Table, settle
 from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.text_pane import TextPane
+from seorap.tui.widgets.title import Title
 
 
 def _verdict(label: str | None) -> Text:
@@ -95,7 +96,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
     def compose(self) -> ComposeResult:
         yield Header()
         yield SearchBar(placeholder="filter questions (Enter/Esc to close)", id="q-search")
-        yield Static(id="q-title")
+        yield Title(id="q-title")
         yield Table(id="questions-list", cursor_type="row")
         yield TextPane(id="q-detail")  # one scroll view: a Static in a VerticalScroll laid the view out 3 times
         yield KeysFooter()

@@ -21,6 +21,7 @@ from seorap.tui.instant_modes import QuietResume
 from seorap.tui.text import literal
 from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.title import Title
 
 MARKERS = {"healthy": "●", "compensation": "▲", "bottleneck": "■", "both-low": "✖"}
 BAR_WIDTH = 0.5
@@ -269,7 +270,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(id="scores-status")
+        yield Title(id="scores-status")
         with Horizontal(id="scores-top"):
             yield PlotextPlot(id="scatter")
             yield PlotextPlot(id="bars")

@@ -26,6 +26,7 @@ from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.store_table import StoreTable
 from seorap.tui.widgets.timeline import Timeline
 from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.title import Title
 
 
 class StepperScreen(QuietResume, Screen):
@@ -94,16 +95,16 @@ before → after with the changed words highlighted.
         yield Header()
         yield SearchBar(placeholder="search documents and facts of this trajectory (Enter/Esc to close)",
                         id="search")
-        yield Static(id="step-title")
+        yield Title(id="step-title")
         with Horizontal(id="stepper"):
             yield Timeline(id="timeline")
             with Vertical(id="step-main"):
                 with Horizontal(id="step-upper"):
                     yield DocumentPane(id="document")
                     with Vertical(id="step-right"):
-                        yield Static("Store at this step", id="store-title", classes="pane-title")
+                        yield Title("Store at this step", id="store-title", classes="pane-title")
                         yield StoreTable(id="store")
-                        yield Static(id="claims-title", classes="pane-title")
+                        yield Title(id="claims-title", classes="pane-title")
                         yield ClaimsTable(id="claims")
                         yield DetailPane(id="detail")
                 yield OperationLog(id="operations")
