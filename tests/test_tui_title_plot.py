@@ -1,11 +1,16 @@
-"""Titles ask for a layout only when their height may change (tui/widgets/title.py)."""
+"""Titles ask for a layout only when their height may change (tui/widgets/title.py), and the score
+cards' charts are built once per figure, size and theme (tui/widgets/kept_plot.py)."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.app import App
 from textual.widget import Widget
+from textual_plotext.plot import Plot
 
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+
+from seorap.tui.factory import make_app
 from seorap.tui.widgets.title import Title
 
 
@@ -35,3 +40,29 @@ async def test_a_title_asks_for_a_layout_only_when_its_height_may_change(monkeyp
         await pilot.pause()
         assert auto.size.height > 1 and "두 줄로" in str(auto.content)
 
+
+async def test_a_run_drawn_before_draws_no_chart_again(ref, monkeypatch):
+    """`v` cycles the scored runs; once each was drawn, cycling again builds no chart (plotext
+    built both charts on every `v`, ~25 ms)."""
+    builds = []
+    real = Plot.build
+    monkeypatch.setattr(Plot, "build", lambda self: builds.append(1) or real(self))
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("4")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        runs = len(app.screen.reports)
+        for _ in range(runs):
+            await pilot.press("v")
+            await pilot.pause()
+        assert builds and runs > 1
+        builds.clear()
+        for _ in range(runs):
+            await pilot.press("v")
+            await pilot.pause()
+        assert builds == []
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await pilot.pause()
+        assert builds  # another theme: drawn again in its colours

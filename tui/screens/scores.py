@@ -12,7 +12,6 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 from textual.worker import Worker, WorkerState
-from textual_plotext import PlotextPlot
 
 from seorap.engine import views
 from seorap.engine.fmt import figure
@@ -21,6 +20,7 @@ from seorap.tui.instant_modes import QuietResume
 from seorap.tui.text import literal
 from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.kept_plot import KeptPlot
 from seorap.tui.widgets.title import Title
 
 MARKERS = {"healthy": "●", "compensation": "▲", "bottleneck": "■", "both-low": "✖"}
@@ -272,8 +272,8 @@ changed by an override) is computed in the background, with a placeholder meanwh
         yield Header()
         yield Title(id="scores-status")
         with Horizontal(id="scores-top"):
-            yield PlotextPlot(id="scatter")
-            yield PlotextPlot(id="bars")
+            yield KeptPlot(id="scatter")
+            yield KeptPlot(id="bars")
         with Horizontal(id="scores-bottom"):
             with VerticalScroll(id="agreement-box"):  # scrolls at 100×30 (Tab, then ↑/↓)
                 yield Static(id="agreement")
@@ -368,10 +368,14 @@ changed by an override) is computed in the background, with a placeholder meanwh
             table.move_cursor(row=self.current, animate=False)
 
     def _scatter(self, report) -> None:
-        widget = self.query_one("#scatter", PlotextPlot)
-        plt = widget.plt
-        plt.clear_data()
-        plt.clear_figure()
+        audit = views.judge_audit(report)
+        reliable = audit is None or audit.reliable
+        shown = tuple((t.intrinsic.full, t.extrinsic.compound, t.quadrant) for t in report.trajectories)
+        self.query_one("#scatter", KeptPlot).show(("scatter", reliable, shown),  # what it plots
+                                                 lambda plt: self._plot_scatter(plt, report, reliable))
+
+    @staticmethod
+    def _plot_scatter(plt, report, reliable: bool) -> None:
         n = sum(1 for t in report.trajectories
                 if t.intrinsic.full is not None and t.extrinsic.compound is not None)
         plt.title(f"n {n} · " + " ".join(f"{MARKERS[q]} {q}" for q in views.QUADRANTS)
@@ -385,8 +389,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
         plt.yticks(ticks, [f"{t:g}" for t in ticks])
         plt.vline(0.5, "gray")
         plt.hline(0.5, "gray")
-        audit = views.judge_audit(report)
-        if audit is not None and not audit.reliable:  # the engine withholds quadrants: no colours
+        if not reliable:  # the engine withholds quadrants: no colours
             plt.title(f"n {n} · {views.UNRELIABLE}: no quadrants · ×k: k on one spot")
             points = overlap_counts([(t.intrinsic.full, t.extrinsic.compound) for t in report.trajectories
                                      if t.intrinsic.full is not None and t.extrinsic.compound is not None])
@@ -395,7 +398,6 @@ changed by an override) is computed in the background, with a placeholder meanwh
                 for x, y, k in points:
                     if k > 1:
                         plt.text(f"×{k}", x + 0.04, y, color="gray")
-            widget.refresh()
             return
         for q in views.QUADRANTS:
             points = overlap_counts([(t.intrinsic.full, t.extrinsic.compound) for t in report.trajectories
@@ -408,17 +410,19 @@ changed by an override) is computed in the background, with a placeholder meanwh
             for x, y, k in points:
                 if k > 1:  # points on the same spot are counted, not drawn over each other
                     plt.text(f"×{k}", x + 0.04, y, color=COLORS[q])
-        widget.refresh()
 
     def _bars(self, report) -> None:
-        widget = self.query_one("#bars", PlotextPlot)
-        plt = widget.plt
-        plt.clear_data()
-        plt.clear_figure()
+        widget = self.query_one("#bars", KeptPlot)
+        groups = {**report.aggregate.by_category, **report.aggregate.by_difficulty}
+        roomy = widget.size.width >= 11 * len(groups)
+        shown = tuple((name, g.n, g.intrinsic, g.extrinsic) for name, g in groups.items())
+        widget.show(("bars", roomy, shown), lambda plt: self._plot_bars(plt, report, roomy))  # what it plots
+
+    @staticmethod
+    def _plot_bars(plt, report, roomy: bool) -> None:
         groups = {**report.aggregate.by_category, **report.aggregate.by_difficulty}
         names = list(groups)
         if not names:
-            widget.refresh()
             return
         # width < 1 leaves a gap between groups; no legend box (it covered the bars on small
         # terminals): the title names the colours; each bar carries its value, each group its n
@@ -426,7 +430,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
         ins = [groups[n].intrinsic or 0 for n in names]
         ext = [groups[n].extrinsic or 0 for n in names]
         plt.multiple_bar(labels, [ins, ext], color=["cyan", "orange"], width=BAR_WIDTH)
-        if widget.size.width >= 11 * len(names):  # room for a value over each bar
+        if roomy:  # room for a value over each bar
             for i, (a, b) in enumerate(zip(ins, ext), 1):
                 plt.text(f"{a:.2f}", i - BAR_WIDTH / 4, a + 0.04, color="cyan", alignment="center")
                 plt.text(f"{b:.2f}", i + BAR_WIDTH / 4, b + 0.12, color="orange", alignment="center")
@@ -435,7 +439,6 @@ changed by an override) is computed in the background, with a placeholder meanwh
         plt.title("mean per category and difficulty: intrinsic (cyan) · extrinsic (orange)")
         plt.ylim(0, 1.3)
         plt.yticks([0, 0.25, 0.5, 0.75, 1.0])
-        widget.refresh()
 
     def _variants(self) -> None:
         table = self.query_one("#variants", DataTable)

@@ -1,0 +1,51 @@
+"""A plotext chart that keeps what it drew (docs/design.md#quality-bars: every key ≤ 100 ms).
+
+plotext builds a whole chart as text on every render (~10-15 ms for the score cards' scatter or
+bars). ``KeptPlot.show(key, draw)`` names the figure by what it plots (the points, the bars): the
+plotting calls run only when the figure changes, and each render is kept per (figure, size,
+theme), so `v` back to a run already drawn, a return to the view or a repaint draws no chart
+again. A figure without a key is built on every render, as before.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Callable, Hashable
+
+from textual.app import RenderResult
+from textual_plotext import PlotextPlot
+from textual_plotext.plot import Plot
+
+RENDERS_KEPT = 16
+"""Rendered charts a plot keeps (runs × sizes × themes seen)."""
+
+
+class KeptPlot(PlotextPlot):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.figure: Hashable | None = None
+        """What the plot holds now (the key given to ``show``)."""
+        self._renders: OrderedDict[tuple, RenderResult] = OrderedDict()
+
+    def show(self, key: Hashable, draw: Callable[[Plot], None]) -> None:
+        """Hold the figure ``key``: unless it already does, clear the plot and let ``draw(plt)``
+        plot it. ``key`` must change whenever what ``draw`` would plot changes."""
+        if key != self.figure or key is None:
+            self.plt.clear_data()
+            self.plt.clear_figure()
+            draw(self.plt)
+            self.figure = key
+        self.refresh()
+
+    def render(self) -> RenderResult:
+        if self.figure is None:
+            return super().render()
+        key = (self.figure, self.size, self.app.theme, self.theme)
+        kept = self._renders.get(key)
+        if kept is None:
+            kept = self._renders[key] = super().render()
+            while len(self._renders) > RENDERS_KEPT:
+                self._renders.popitem(last=False)
+        else:
+            self._renders.move_to_end(key)
+        return kept
