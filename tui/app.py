@@ -225,8 +225,8 @@ class SeorapApp(InstantModes, App):
     def action_view(self, name: str) -> None:
         if self.current_mode != name:
             screen = self.built_screen(name)
-            if screen is not None and hasattr(screen, "read_ahead"):
-                screen.read_ahead()  # filled first: the switch's frames show what changed meanwhile
+            if screen is not None and hasattr(screen, "fill_before_switch"):
+                screen.fill_before_switch()  # the switch's frames show what changed meanwhile
             self.switch_mode(name)
 
     def action_home(self) -> None:

@@ -119,6 +119,17 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         self.show()
         return self.shown_for != before
 
+    def fill_before_switch(self) -> None:
+        """Just before `3` shows the view: list the selected trajectory's questions now when they
+        are stored, so the switch draws them in its own frames. A live ranking (an unscored run)
+        starts when the view is shown instead: started here, its placeholder and its result each
+        cost the switch another layout (5 frames, not 3)."""
+        sel, ctx = self.app.ctx.selection, self.app.ctx
+        if (sel.run_id and sel.trajectory_id
+                and (sel.run_id, sel.trajectory_id, views.data_version(ctx.db)) != getattr(self, "shown_for", None)
+                and views.questions_view(ctx.db, sel.run_id, sel.trajectory_id).questions):
+            self.show()
+
     def show(self) -> None:
         """The selected trajectory's questions; the same trajectory of an unchanged database is
         already on screen (with its cursor and search)."""
