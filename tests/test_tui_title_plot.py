@@ -35,6 +35,8 @@ async def test_a_title_asks_for_a_layout_only_when_its_height_may_change(monkeyp
         auto.update(Text("같은 한 줄 제목"))
         fixed.update("아주 긴 제목 " * 10)
         assert asked == [("auto", False), ("fixed", False)]
+        auto.update("[b]같은[/b] 한 줄")  # a string may hold markup: asked, to be safe
+        assert asked[-1] == ("auto", True)
         auto.update("두 줄로 넘어가는 아주 긴 제목 " * 3)
         assert asked[-1] == ("auto", True)
         await pilot.pause()

@@ -25,7 +25,6 @@ class Title(Static):
         if height is not None and not height.is_auto:
             return False  # the stylesheet fixes it
         width = self.content_region.width
-        if width <= 0 or not isinstance(content, (str, Text)):
-            return True
-        text = Text(content) if isinstance(content, str) else content
-        return len(text.wrap(self.app.console, width)) != self.content_region.height
+        if width <= 0 or not isinstance(content, Text):
+            return True  # a string may hold markup: its shown length is not known here
+        return len(content.wrap(self.app.console, width)) != self.content_region.height
