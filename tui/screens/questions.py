@@ -126,13 +126,14 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         cost the switch another layout (5 frames, not 3)."""
         sel, ctx = self.app.ctx.selection, self.app.ctx
         if (sel.run_id and sel.trajectory_id
-                and (sel.run_id, sel.trajectory_id, views.data_version(ctx.db)) != getattr(self, "shown_for", None)
-                and views.questions_view(ctx.db, sel.run_id, sel.trajectory_id).questions):
-            self.show()
+                and (sel.run_id, sel.trajectory_id, views.data_version(ctx.db)) != getattr(self, "shown_for", None)):
+            view = views.questions_view(ctx.db, sel.run_id, sel.trajectory_id)
+            if view.questions:
+                self.show(view)
 
-    def show(self) -> None:
-        """The selected trajectory's questions; the same trajectory of an unchanged database is
-        already on screen (with its cursor and search)."""
+    def show(self, view: views.QuestionsView | None = None) -> None:
+        """The selected trajectory's questions (``view``: already read for it); the same
+        trajectory of an unchanged database is already on screen (with its cursor and search)."""
         sel = self.app.ctx.selection
         key = (sel.run_id, sel.trajectory_id, views.data_version(self.app.ctx.db))
         if key == getattr(self, "shown_for", None):
@@ -144,7 +145,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
             self.query_one("#q-title", Static).update(Text("pick a trajectory in the runs view (1)"))
             return
         ctx = self.app.ctx
-        self.view = views.questions_view(ctx.db, sel.run_id, sel.trajectory_id)
+        self.view = view or views.questions_view(ctx.db, sel.run_id, sel.trajectory_id)
         if not self.view.questions:  # not scored: ranked live, in a worker (the first ranking of a
             # process loads the Korean tokenizer: seconds)
             self.query_one("#q-title", Static).update(literal(
