@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
 
 from seorap.engine import views
 from seorap.engine.scoring.schema import Interval
@@ -40,9 +40,7 @@ async def test_bars_have_gaps_and_group_labels(ref):
     path, ids = ref
     app = make_app(path, run_id=ids["oracle-merged"])
     async with app.run_test(size=(180, 50)) as pilot:
-        await pilot.press("4")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await open_score_cards(pilot)
         screen = app.screen
         report = screen.reports[screen.current]
         plain = screen.query_one("#bars").render().plain
@@ -97,9 +95,7 @@ async def test_an_unreliable_judge_gets_no_quadrant_on_the_cards(ref):
     assert "healthy 0" not in text and "healthy" not in text.split("quadrants:")[1].splitlines()[0]
     app = make_app(path, run_id=ids["oracle"])
     async with app.run_test(size=(160, 45)) as pilot:
-        await pilot.press("4")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await open_score_cards(pilot)
         screen = app.screen
         screen.reports = [report if n == screen.current else r for n, r in enumerate(screen.reports)]
         screen.draw()  # figures read anew (a new list, as reload makes): the table lists them

@@ -64,3 +64,10 @@ def ref(ref_db_path, tmp_path):
     db = open_db(path)
     ids = {r["system"]: r["run_id"] for r in db.query("SELECT system, run_id FROM runs")}
     return path, ids
+
+
+async def open_score_cards(pilot) -> None:
+    """Press 4 and wait until the score cards are read (or computed) and drawn."""
+    await pilot.press("4")
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()

@@ -8,7 +8,7 @@ from textual.app import App
 from textual.widget import Widget
 from textual_plotext.plot import Plot
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
 
 from seorap.tui.factory import make_app
 from seorap.tui.widgets.title import Title
@@ -52,9 +52,7 @@ async def test_a_run_drawn_before_draws_no_chart_again(ref, monkeypatch):
     path, ids = ref
     app = make_app(path, run_id=ids["oracle"])
     async with app.run_test(size=(160, 45)) as pilot:
-        await pilot.press("4")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await open_score_cards(pilot)
         runs = len(app.screen.reports)
         for _ in range(runs):
             await pilot.press("v")

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
 
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus
@@ -143,9 +143,7 @@ async def test_score_cards_show_rulers_seeds_group_cis_and_moved_verdicts(ref):
     path, ids = ref
     app = make_app(path, run_id=ids["oracle-merged"])
     async with app.run_test(size=(180, 60)) as pilot:
-        await pilot.press("4")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await open_score_cards(pilot)
         screen = app.screen
         report = screen.reports[screen.current]
         text = str(screen.query_one("#rulers").content)
