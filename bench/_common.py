@@ -46,7 +46,7 @@ def maxrss_mb() -> float:
 
 def fact_texts(n: int, seed: int = 0) -> tuple[list[str], list[str]]:
     """``n`` distinct fact-like Korean texts and the synthetic corpus's questions, from `seorap synth`."""
-    from seorap.engine.synth import generate
+    from seorap.engine.corpus.synth import generate
 
     scale = 1
     while True:

@@ -38,8 +38,8 @@ from _common import ROOT, machine
 def build(corpus_dir: Path, db_path: Path, score: bool) -> str:
     from seorap.engine.config import load_config
     from seorap.engine.corpus import load_corpus
-    from seorap.engine.runner import run
-    from seorap.engine.store import open_db
+    from seorap.engine.run.runner import run
+    from seorap.engine.store.database import open_db
 
     corpus = load_corpus(corpus_dir)
     return run(corpus, ["oracle-stale"], open_db(db_path), load_config(offline=True), offline=True,

@@ -3,7 +3,7 @@
     python bench/overhead.py [--corpus fixtures/ko-mini] [--latency 0.05] [--subset 3]
                              [--conc-latency 0.02] [--only cde]
 
-(c) variants A, B, C with the zero-latency stand-in (engine/standin.py), concurrency 1: total time
+(c) variants A, B, C with the zero-latency stand-in (engine/models/standin.py), concurrency 1: total time
     (write + score) and engine time per document = write time minus time spent inside the model
     backend. Then variant A on --subset trajectories with a stand-in of fixed latency: overhead as a
     share of model time = (wall - time in backend) / time in backend (target <= 1%).
@@ -44,8 +44,8 @@ class TimedBackend:
 
 
 def ingest(corpus, system: str, db_path: Path, latency: float, concurrency: int, score: bool):
-    from seorap.engine.runner import open_run_db, run
-    from seorap.engine.standin import StandinBackend
+    from seorap.engine.run.runner import open_run_db, run
+    from seorap.engine.models.standin import StandinBackend
 
     backend = TimedBackend(StandinBackend(latency_s=latency))
     db = open_run_db(db_path)

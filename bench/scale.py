@@ -3,7 +3,7 @@
     python bench/scale.py [--scale 100] [--systems oracle,raw,A] [--short]
 
 Each (scale, system) runs in a fresh subprocess (so peak RSS is that run's own) against a fresh
-SQLite file: `seorap synth` corpus -> seorap.engine.runner.run(offline=True, score=False) with the
+SQLite file: `seorap synth` corpus -> seorap.engine.run.runner.run(offline=True, score=False) with the
 hashing embedder and, for LLM variants, the zero-latency stand-in model. Targets
 (docs/design.md#quality-bars): per-document cost at N× within 1.2× of 1×, peak memory < 500 MB,
 100× in about a minute.
@@ -24,7 +24,7 @@ from _common import ROOT, machine, maxrss_mb
 
 def child(corpus_dir: str, system: str, db_path: str) -> dict:
     from seorap.engine.corpus import load_corpus
-    from seorap.engine.runner import open_run_db, run
+    from seorap.engine.run.runner import open_run_db, run
 
     start = time.perf_counter()
     corpus = load_corpus(corpus_dir)
@@ -72,7 +72,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of the 1x corpus (best is kept)")
     parser.add_argument("--short", action="store_true", help="~60-word documents (fewer sentences)")
     args = parser.parse_args()
-    from seorap.engine.synth import write_corpus
+    from seorap.engine.corpus.synth import write_corpus
 
     print(machine())
     with tempfile.TemporaryDirectory(prefix="seorap-bench-") as tmp_name:

@@ -49,7 +49,7 @@ def demo(db_path, corpus_path, tour, probe) -> None:
     cancels, a resumes); otherwise a banner says Ollama is not reachable and how to start it.
     """
     from seorap.engine.corpus import load_corpus
-    from seorap.engine.store import check_intact, open_db
+    from seorap.engine.store.database import check_intact, open_db
     from seorap.tui.factory import bundled_corpus_path, make_app
 
     corpus = load_corpus(corpus_path or bundled_corpus_path())  # a bad corpus stops before any file
@@ -78,10 +78,10 @@ def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
 
     --run takes a run id, a unique prefix of one, or a system name (A, oracle) with one run."""
     from seorap.engine.corpus import CorpusError, load_corpus
-    from seorap.engine.store import open_db
+    from seorap.engine.store.database import open_db
     from seorap.tui.factory import corpus_for, make_app
 
-    from seorap.engine.store import check_intact
+    from seorap.engine.store.database import check_intact
 
     db = open_db(db_path, readonly=True)
     check_intact(db)  # damage is one sentence here, not an error in the middle of a screen

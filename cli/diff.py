@@ -30,7 +30,7 @@ def diff(db_path, run_ids, setups, kind, show_all, fmt) -> None:
     of the latest scoring) or between two runs, classified newly credited / newly penalised /
     unchanged, with the claim or question text. No model calls."""
     from seorap.engine.scoring.rulers import compare, parse_setup
-    from seorap.engine.store import open_db
+    from seorap.engine.store.database import open_db
 
     db = open_db(db_path, readonly=True)
     run_ids = resolve_runs(db, run_ids)

@@ -85,7 +85,7 @@ def judge(expected, answer, question, pairs_path, judge_model, judge_prompt, db_
     client, lease = None, contextlib.nullcontext()
     if judge_model != "lexical":
         from seorap.engine.models.client import ModelClient
-        from seorap.engine.store import open_db, writer
+        from seorap.engine.store.database import open_db, writer
 
         db = open_db(db_path) if db_path else None
         client = ModelClient.from_config(config, db)

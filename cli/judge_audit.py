@@ -32,7 +32,7 @@ def judge_audit(corpus_path, db_path, judge_model, judge_prompt, answerer_model,
     from seorap.engine.scoring.answerers import make_answerer
     from seorap.engine.scoring.audit import DEFAULT_SAMPLE, audit_lines, run_audit, save_audit
     from seorap.engine.scoring.judges import make_judge
-    from seorap.engine.store import open_db
+    from seorap.engine.store.database import open_db
 
     corpus = load_corpus(corpus_path)
     db = open_db(db_path)
@@ -45,7 +45,7 @@ def judge_audit(corpus_path, db_path, judge_model, judge_prompt, answerer_model,
         client = ModelClient.from_config(config, db)
     if sample is None and judge_model != "lexical":
         sample = DEFAULT_SAMPLE
-    from seorap.engine.store import writer
+    from seorap.engine.store.database import writer
 
     with writer(db, "judge-audit"):  # the call log and the verdicts: one writer at a time
         result = run_audit(corpus, make_judge(config, client), make_answerer(config, client),

@@ -31,7 +31,7 @@ def override(db_path, file_path, run_id, kind, trajectory_id, item, label, reaso
              source, k, state) -> None:
     """Record a human override. The verdict row is never edited: the override (who, when, why) goes to
     the `overrides` table and `seorap report` shows raw and overridden figures side by side."""
-    from seorap.engine.store import writing
+    from seorap.engine.store.database import writing
 
     with writing(db_path, "override") as db:  # one writer at a time (docs/store.md)
         _override(db, file_path, run_id, kind, trajectory_id, item, label, reason, who, scoring, setup,

@@ -57,7 +57,7 @@ def check_output(path: str | None, db_path: str | None = None, *, option: str = 
     folder that does not exist."""
     if path is None:
         return
-    from seorap.engine.store import is_sqlite_file
+    from seorap.engine.store.database import is_sqlite_file
 
     out = Path(path)
     if not str(path).strip():

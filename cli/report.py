@@ -32,14 +32,14 @@ def report(db_path, run_ids, fmt, scoring, overrides_file, output) -> None:
     from seorap.cli.report_table import render_table
     from seorap.engine.scoring.report import build_report
     from seorap.engine.scoring.report_text import to_csv, to_json, to_markdown
-    from seorap.engine.store import open_db
+    from seorap.engine.store.database import open_db
 
     check_output(output, db_path)
     db = open_db(db_path, readonly=not overrides_file)  # writes only to record overrides
     run_ids = resolve_runs(db, run_ids)
     check_scoring(db, run_ids, scoring)
     if overrides_file:
-        from seorap.engine.store import writer
+        from seorap.engine.store.database import writer
 
         with writer(db, "report --overrides"):  # one writer at a time (docs/store.md)
             n = overrides.load_file(db, overrides_file)

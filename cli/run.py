@@ -65,8 +65,8 @@ def run(corpus_path, systems, db_path, offline, replay, concurrency, host, embed
     """
     from seorap.engine.config import load_config
     from seorap.cli.progress import RichProgress
-    from seorap.engine.runner import open_run_db
-    from seorap.engine.runner import run as run_corpus
+    from seorap.engine.run.runner import open_run_db
+    from seorap.engine.run.runner import run as run_corpus
 
     corpus = load_corpus(corpus_path)
     hosts = list(dict.fromkeys(host))
@@ -124,8 +124,8 @@ def _second_interrupt_exits():
 
 def _plan(corpus, systems, db_path, configs, offline, probe, variants_dirs, trajectories, no_score):
     """--plan: the estimate per role and model; with --probe, one short call per chat model first."""
-    from seorap.engine.planner import open_readonly, plan_lines, plan_run, probe as probe_models
-    from seorap.engine.runner import STANDIN
+    from seorap.engine.run.planner import open_readonly, plan_lines, plan_run, probe as probe_models
+    from seorap.engine.run.runner import STANDIN
 
     db = open_readonly(db_path)
     probes = None
@@ -150,7 +150,7 @@ def _probe(config, probe_models, no_score):
               if m not in ("standin", "reader", "extractive", "lexical")]
     if not models:
         return {}
-    from seorap.engine.runner import preflight
+    from seorap.engine.run.runner import preflight
 
     preflight(config, [r for r in roles if config.role_model(r) in models])  # chat roles only
     backend = make_chat_backend(config)

@@ -22,7 +22,7 @@ def runs(ctx, db_path, as_json) -> None:
         return
     if not db_path or not db_path.strip():
         raise click.BadParameter("give the database file (e.g. --db runs.db)", param_hint="--db")
-    from seorap.engine.store import open_db, run_statuses
+    from seorap.engine.store.database import open_db, run_statuses
     from seorap.engine.untrusted import visible
     from seorap.engine.views import list_runs
 
@@ -54,7 +54,7 @@ def runs(ctx, db_path, as_json) -> None:
 def rm(run, db_path, with_calls) -> None:
     """Delete RUN (id, unique prefix or system name with one run): its documents, facts, decisions,
     verdicts, answers and score cards. The shared call log stays unless --calls is given."""
-    from seorap.engine.store import delete_run, open_db, writer
+    from seorap.engine.store.database import delete_run, open_db, writer
 
     from seorap.cli.runref import resolve_run
 

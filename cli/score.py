@@ -62,7 +62,7 @@ def score(db_path, run_ids, judge_mode, threshold, judge_prompt, judge_model, an
     from seorap.cli.progress import RichProgress
     from seorap.engine.scoring.report import run_report
     from seorap.engine.scoring.score import NoSuggestedThreshold, score_run
-    from seorap.engine.store import open_db
+    from seorap.engine.store.database import open_db
 
     db = open_db(db_path)
     targets = resolve_runs(db, run_ids) or [r["run_id"] for r in db.query("SELECT run_id FROM runs ORDER BY run_id")]
@@ -70,7 +70,7 @@ def score(db_path, run_ids, judge_mode, threshold, judge_prompt, judge_model, an
     overrides = {"models.judge": judge_model, "models.answerer": answerer_model,
                  "judging.filter_threshold": None if auto else threshold, "judging.prompt": judge_prompt}
     failed = 0
-    from seorap.engine.store import writer
+    from seorap.engine.store.database import writer
 
     with writer(db, "score", targets), RichProgress() as progress:
         for run_id in targets:

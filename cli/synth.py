@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from seorap.engine.synth import SLOTS, write_corpus
-from seorap.engine.validate import summary, validate_files
+from seorap.engine.corpus.synth import SLOTS, write_corpus
+from seorap.engine.corpus.validate import summary, validate_files
 
 
 @click.command()

@@ -8,7 +8,7 @@ import click
 
 from seorap.engine.errors import InputProblems
 from seorap.engine.untrusted import visible
-from seorap.engine.validate import summary, validate_path
+from seorap.engine.corpus.validate import summary, validate_path
 
 
 @click.command()

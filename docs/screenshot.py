@@ -15,8 +15,8 @@ import tempfile
 from pathlib import Path
 
 from seorap.engine.corpus import load_corpus
-from seorap.engine.runner import run
-from seorap.engine.store import open_db
+from seorap.engine.run.runner import run
+from seorap.engine.store.database import open_db
 from seorap.tui.factory import bundled_corpus_path, make_app
 
 OUT = Path(__file__).resolve().parent / "stepper.svg"

@@ -9,7 +9,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from seorap.engine.compact import COMPACT, unzip_function
+from seorap.engine.store.compact import COMPACT, unzip_function
 
 
 def downgrade(path: Path, *, drop: tuple[str, ...] = ()) -> None:

@@ -1,4 +1,4 @@
-"""Accounting per run and role (engine/accounting.py): hand-computed figures from a call log,
+"""Accounting per run and role (engine/run/accounting.py): hand-computed figures from a call log,
 counters stored (they survive the process), re-reads not counted as savings, phases timed by the
 runner, the report and the app's view carry it."""
 
@@ -8,12 +8,12 @@ import json
 
 from pydantic import BaseModel
 
-from seorap.engine import accounting
+from seorap.engine.run import accounting
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models import calllog
 from seorap.engine.models.base import ChatReply, ChatRequest
 from seorap.engine.models.client import ModelClient
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 from seorap.engine.views import accounting_view
 
 CORPUS = "fixtures/ko-mini"
@@ -119,7 +119,7 @@ def test_retries_and_repairs_are_counted_once_even_when_reread(tmp_path):
 
 
 def test_runner_times_each_phase_and_the_report_and_view_carry_it(tmp_path):
-    from seorap.engine.runner import run
+    from seorap.engine.run.runner import run
     from seorap.engine.scoring.report import build_report
 
     db = open_db(tmp_path / "r.db")
@@ -146,7 +146,7 @@ def test_runner_times_each_phase_and_the_report_and_view_carry_it(tmp_path):
 
 
 def test_reference_runs_have_no_model_rows_but_a_timed_write(tmp_path):
-    from seorap.engine.runner import run
+    from seorap.engine.run.runner import run
 
     db = open_db(tmp_path / "r.db")
     corpus = load_corpus(CORPUS)
@@ -158,7 +158,7 @@ def test_reference_runs_have_no_model_rows_but_a_timed_write(tmp_path):
 
 
 def test_the_app_score_cards_show_the_cost_of_the_selected_run(tmp_path):
-    from seorap.engine.runner import run
+    from seorap.engine.run.runner import run
     from seorap.engine.views import run_report
     from seorap.tui.screens.scores import cost_text, rulers_text
 
@@ -194,7 +194,7 @@ def test_every_report_format_carries_the_cost(tmp_path):
     from rich.console import Console
 
     from seorap.cli.report_table import render_table
-    from seorap.engine.runner import run
+    from seorap.engine.run.runner import run
     from seorap.engine.scoring.report import build_report
     from seorap.engine.scoring.report_text import to_csv, to_markdown
 
@@ -217,8 +217,8 @@ def test_every_report_format_carries_the_cost(tmp_path):
 def test_cut_replies_and_salvaged_items_are_counted(tmp_path, ollama_server):
     from seorap.engine.config import Config
     from seorap.engine.models.ollama_chat import OllamaChat
-    from seorap.engine.runner import run
-    from seorap.engine.standin import ollama_handler
+    from seorap.engine.run.runner import run
+    from seorap.engine.models.standin import ollama_handler
 
     ollama_server.handler = ollama_handler()
     corpus = load_corpus(CORPUS)

@@ -44,7 +44,7 @@ def test_resolve_run_by_system_and_prefix(ref):
     import pytest
 
     from seorap.cli.runref import resolve_run
-    from seorap.engine.store import open_db
+    from seorap.engine.store.database import open_db
 
     path, ids = ref
     db = open_db(path)

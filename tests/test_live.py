@@ -19,8 +19,8 @@ import pytest
 from seorap.engine.config import load_config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.base import ModelError
-from seorap.engine.runner import run
-from seorap.engine.store import open_db
+from seorap.engine.run.runner import run
+from seorap.engine.store.database import open_db
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "ko-mini" / "ko-c5-seminar.json"
 

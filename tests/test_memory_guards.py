@@ -19,8 +19,8 @@ from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.memory.prompts import read_payload
 from seorap.engine.models.base import ChatReply
-from seorap.engine.runner import run
-from seorap.engine.store import active_facts_at, facts_at, open_db
+from seorap.engine.run.runner import run
+from seorap.engine.store.database import active_facts_at, facts_at, open_db
 
 CORPUS = Path(__file__).parent.parent / "fixtures" / "ko-mini" / "ko-c4-late-memo.json"
 DECIDED = "주문 API 실행 환경은 ECS Fargate로 결정"

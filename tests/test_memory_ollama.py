@@ -1,6 +1,6 @@
 """Variants A, B and C through the real ollama client against the local fake Ollama server.
 
-The server's chat handler is the stand-in (engine/standin.py), so the write path runs end to end over
+The server's chat handler is the stand-in (engine/models/standin.py), so the write path runs end to end over
 HTTP; the tests assert what was sent (model, format schema, temperature 0, seed, keep_alive, think,
 the variant's system prompt, the untrusted-document delimiters) and that malformed replies and a
 500 are handled.
@@ -14,9 +14,9 @@ from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.memory import get_system
 from seorap.engine.memory.schemas import Extraction, SynthesisChoice
-from seorap.engine.runner import run
-from seorap.engine.standin import StandinBackend, ollama_handler
-from seorap.engine.store import open_db
+from seorap.engine.run.runner import run
+from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.store.database import open_db
 
 CORPUS = Path(__file__).parent.parent / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
 

@@ -12,8 +12,8 @@ from seorap.engine.memory import get_system, list_systems
 from seorap.engine.memory.policy import apply_guard, reinforced_confidence
 from seorap.engine.memory.prompts import read_payload
 from seorap.engine.models.base import ChatReply
-from seorap.engine.runner import run
-from seorap.engine.store import active_facts_at, facts_at, open_db
+from seorap.engine.run.runner import run
+from seorap.engine.store.database import active_facts_at, facts_at, open_db
 
 
 def doc(i, author, date):

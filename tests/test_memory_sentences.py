@@ -1,7 +1,7 @@
 """The stand-in extractor keeps statements and drops document furniture."""
 
 from seorap.engine.memory.sentences import is_statement, statements
-from seorap.engine.standin import StandinBackend
+from seorap.engine.models.standin import StandinBackend
 
 
 def test_headers_speaker_lines_and_fragments_are_not_statements():

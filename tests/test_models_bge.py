@@ -82,7 +82,7 @@ def test_bgem3_sparse_lexical_weights(tiny_bge):
 def test_make_embedder_builds_bge_from_config_and_caches(tiny_bge):
     from seorap.engine.config import Config
     from seorap.engine.models.embedders import CachedEmbedder, make_embedder
-    from seorap.engine.store import open_db
+    from seorap.engine.store.database import open_db
 
     db = open_db(None)
     emb = make_embedder(Config().with_overrides({"models.embedder": str(tiny_bge)}), db)

@@ -11,7 +11,7 @@ from seorap.engine.models import calllog
 from seorap.engine.models.base import ModelError, ModelMissing, ModelUnavailable, ReplayMiss
 from seorap.engine.models.client import SERVER_ERROR_ATTEMPTS, ModelClient, repair_json
 from seorap.engine.models.ollama_chat import OllamaChat
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 from models_support import GOOD, MESSAGES, MODEL, Facts
 from ollama_fake import closed_port_url
 

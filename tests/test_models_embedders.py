@@ -11,7 +11,7 @@ from seorap.engine.config import Config
 from seorap.engine.models.base import Embedder, ModelError, ModelMissing
 from seorap.engine.models.embedders import (BGEM3Embedder, CachedEmbedder, HashingEmbedder, OllamaEmbedder,
                                      make_embedder)
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 
 KO = ["주간 회의는 3월 5일 화요일로 연기되었다", "주간 회의가 3월 5일 화요일로 미뤄졌다",
       "점심 메뉴는 김치찌개와 계란말이였다", "서버 배포는 금요일 오후에 진행한다"]

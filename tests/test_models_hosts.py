@@ -14,8 +14,8 @@ from seorap.engine.models.base import ChatRequest, ModelError, ModelMissing, Mod
 from seorap.engine.models.client import ModelClient
 from seorap.engine.models.hosts import HostPool, chat_hosts, check_hosts, make_chat_backend
 from seorap.engine.models.ollama_chat import OllamaChat
-from seorap.engine.standin import ollama_handler
-from seorap.engine.store import open_db
+from seorap.engine.models.standin import ollama_handler
+from seorap.engine.store.database import open_db
 from ollama_fake import FakeOllama, closed_port_url
 
 MODEL = "qwen3.5:9b"
@@ -47,7 +47,7 @@ def _store(db, run_id) -> list[tuple]:
 
 
 def _run(tmp_path, name, config, trajectories):
-    from seorap.engine.runner import run
+    from seorap.engine.run.runner import run
 
     db = open_db(tmp_path / f"{name}.db")
     (rid,) = run(load_corpus(CORPUS), ["A"], db, config, backend=make_chat_backend(config),

@@ -13,8 +13,8 @@ from seorap.engine.models.base import ChatRequest, ModelMissing, ModelUnavailabl
 from seorap.engine.models.client import ModelClient
 from seorap.engine.models.hosts import make_chat_backend
 from seorap.engine.models.openai_chat import OpenAIChat, request_body
-from seorap.engine.standin import ollama_handler
-from seorap.engine.store import open_db
+from seorap.engine.models.standin import ollama_handler
+from seorap.engine.store.database import open_db
 from models_support import GOOD, MESSAGES, MODEL, Facts
 from ollama_fake import closed_port_url
 
@@ -118,7 +118,7 @@ def test_config_backend_openai_makes_this_backend(openai_server):
 
 def test_a_run_over_the_openai_backend_writes_the_same_store_as_over_ollama(tmp_path, openai_server,
                                                                           ollama_server):
-    from seorap.engine.runner import run
+    from seorap.engine.run.runner import run
 
     corpus = load_corpus("fixtures/ko-mini")
     one = [corpus.trajectories[0].id]

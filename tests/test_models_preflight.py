@@ -105,7 +105,7 @@ def test_a_malformed_ollama_host_is_one_sentence_exit_2(host, tmp_path):
 
 def test_answerer_and_judge_are_checked_when_scoring_follows(ollama_server, tmp_path):
     from seorap.engine.corpus import load_corpus
-    from seorap.engine.runner import run
+    from seorap.engine.run.runner import run
 
     config = Config(host=ollama_server.url, embedder_backend="hashing").with_overrides(
         {"models.judge": "no-such-judge:1b"})
@@ -144,7 +144,7 @@ def test_an_ollama_embedder_must_be_on_the_server(ollama_server):
 
 
 def _db(tmp_path):
-    from seorap.engine.store import open_db
+    from seorap.engine.store.database import open_db
 
     return open_db(tmp_path / "p.db")
 

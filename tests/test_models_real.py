@@ -50,8 +50,8 @@ def shim(request):
 @pytest.mark.timeout(1800)
 def test_variant_a_writes_one_document_through_a_real_model(shim, tmp_path):
     from seorap.engine.config import load_config
-    from seorap.engine.runner import run
-    from seorap.engine.store import open_db
+    from seorap.engine.run.runner import run
+    from seorap.engine.store.database import open_db
 
     corpus = tiny_corpus(tmp_path / "corpus", name="ko-c5-seminar", chars=600, states=1)
     config = load_config(ROOT / "bench" / "real_model.toml", host=shim)

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from seorap.engine.models.base import CallCancelled, ModelTimeout
 from seorap.engine.models.client import TIMEOUT_ATTEMPTS, ModelClient, find_loop
 from seorap.engine.models.ollama_chat import OllamaChat
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 
 MODEL = "qwen3.5:9b"
 MESSAGES = [{"role": "user", "content": "<document>회의는 3월 5일로 연기되었다.</document>"}]

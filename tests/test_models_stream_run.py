@@ -13,9 +13,9 @@ import pytest
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.base import ModelTimeout, ModelUnavailable
-from seorap.engine.runner import RunCancelled, run
-from seorap.engine.standin import StandinBackend, ollama_handler
-from seorap.engine.store import open_db
+from seorap.engine.run.runner import RunCancelled, run
+from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.store.database import open_db
 from test_reliability_support import ROOT, fast_retries
 
 
@@ -177,7 +177,7 @@ def test_a_resumed_run_salvages_cut_replies_from_the_call_log(ollama_server, tmp
 def test_limits_are_part_of_the_run_id_and_a_recorded_run_replays_with_its_own(ollama_server, tmp_path):
     """A run recorded with one num_predict for every role (the old default) keeps it in its manifest:
     its replay asks the log for exactly the calls it made, with no server."""
-    from seorap.engine.runner import make_run_id, replay_run
+    from seorap.engine.run.runner import make_run_id, replay_run
     from seorap.engine.memory import get_system
 
     ollama_server.handler = ollama_handler(StandinBackend())

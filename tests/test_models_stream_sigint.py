@@ -11,7 +11,7 @@ import subprocess
 import threading
 import time
 
-from seorap.engine.standin import StandinBackend, ollama_handler
+from seorap.engine.models.standin import StandinBackend, ollama_handler
 from test_models_stream_run import tiny_corpus
 from test_reliability_support import SEORAP, CountingHandler, live_toml
 

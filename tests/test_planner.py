@@ -1,4 +1,4 @@
-"""`seorap run --plan` (engine/planner.py): exact extraction prompts, no model call, nothing written,
+"""`seorap run --plan` (engine/run/planner.py): exact extraction prompts, no model call, nothing written,
 calibration from the call log, and an ETA within a factor of 2 of a paced run it did not see."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ import pytest
 from click.testing import CliRunner
 
 from seorap.cli.main import cli
-from seorap.engine import planner
+from seorap.engine.run import planner
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.memory import get_system
 from seorap.engine.memory.prompts import extraction_messages
 from seorap.engine.models.base import ChatReply, ChatRequest
-from seorap.engine.standin import StandinBackend
-from seorap.engine.store import open_db
+from seorap.engine.models.standin import StandinBackend
+from seorap.engine.store.database import open_db
 
 CORPUS = "fixtures/ko-mini"
 
@@ -142,7 +142,7 @@ def test_overlap_is_busy_time_over_wall_span():
 
 def test_plan_eta_within_a_factor_of_two_of_a_paced_run(tmp_path):
     """Calibrate on one run (trajectory 1), plan another (trajectory 2), run it, compare."""
-    from seorap.engine.runner import run
+    from seorap.engine.run.runner import run
 
     corpus = load_corpus(CORPUS)
     config = Config.offline(models={"extractor": "paced:1b", "synthesizer": "paced:1b",

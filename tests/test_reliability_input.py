@@ -21,9 +21,9 @@ import pytest
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.memory.prompts import DOC_CLOSE, DOC_OPEN, read_payload
-from seorap.engine.runner import run
-from seorap.engine.standin import StandinBackend, ollama_handler
-from seorap.engine.store import open_db
+from seorap.engine.run.runner import run
+from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.store.database import open_db
 from test_reliability_support import ROOT, seorap
 
 GOOD = "ko-c5-seminar"

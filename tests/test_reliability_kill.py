@@ -21,9 +21,9 @@ import pytest
 
 from seorap.engine.config import load_config
 from seorap.engine.corpus import load_corpus
-from seorap.engine.runner import run
-from seorap.engine.standin import StandinBackend, ollama_handler
-from seorap.engine.store import open_db
+from seorap.engine.run.runner import run
+from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.store.database import open_db
 from test_reliability_support import (SEORAP, CountingHandler, call_keys, copy_corpus, integrity,
                                       live_toml, orphan_rows, seorap, store_of)
 

@@ -13,9 +13,9 @@ from itertools import groupby
 
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
-from seorap.engine.runner import run
-from seorap.engine.standin import StandinBackend, ollama_handler
-from seorap.engine.store import open_db
+from seorap.engine.run.runner import run
+from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.store.database import open_db
 from test_reliability_support import copy_corpus
 
 X, Y = "qwen3.5:9b", "qwen3.8:27b"  # both known to tests/ollama_fake.py

@@ -1,4 +1,4 @@
-"""HybridIndex: hand-computed scores, weights, ties, edge cases (engine/retrieval.py)."""
+"""HybridIndex: hand-computed scores, weights, ties, edge cases (engine/retrieval/hybrid.py)."""
 
 import math
 import random
@@ -6,8 +6,8 @@ import random
 import numpy as np
 import pytest
 
-from seorap.engine.retrieval import HybridIndex
-from seorap.engine.tokenize import bigram_tokens
+from seorap.engine.retrieval.hybrid import HybridIndex
+from seorap.engine.retrieval.tokenize import bigram_tokens
 
 # Tiny index. Bigram tokens: a = [가람, 상사], b = [가람], c = [회의]; N = 3, avgdl = 4/3.
 IDS = ["b", "a", "c"]

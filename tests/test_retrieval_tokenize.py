@@ -1,11 +1,11 @@
-"""The Korean BM25 tokenizers (engine/tokenize.py)."""
+"""The Korean BM25 tokenizers (engine/retrieval/tokenize.py)."""
 
 import subprocess
 import sys
 
 import pytest
 
-from seorap.engine.tokenize import bigram_tokens, bigrams, get_tokenizer, tokenize_many, words
+from seorap.engine.retrieval.tokenize import bigram_tokens, bigrams, get_tokenizer, tokenize_many, words
 
 
 def test_bigrams_of_a_korean_word():
@@ -43,7 +43,7 @@ def test_get_tokenizer_rejects_unknown():
 def test_importing_retrieval_does_not_import_kiwi():
     code = (
         "import sys, numpy as np\n"
-        "from seorap.engine.retrieval import HybridIndex\n"
+        "from seorap.engine.retrieval.hybrid import HybridIndex\n"
         "HybridIndex(['a'], ['가람상사'], np.ones((1, 2))).search('가람', np.ones(2))\n"
         "assert 'kiwipiepy' not in sys.modules\n"
     )
@@ -76,13 +76,13 @@ def test_memoised_tokens_are_fresh_lists():
 
 
 def test_bigram_set():
-    from seorap.engine.tokenize import bigram_set
+    from seorap.engine.retrieval.tokenize import bigram_set
 
     assert bigram_set("가람 가람 상사") == frozenset({"가람", "상사"})
 
 
 def test_long_texts_are_tokenized_the_same_without_memo():
-    from seorap.engine.tokenize import MEMO_MAX_CHARS, bigram_set
+    from seorap.engine.retrieval.tokenize import MEMO_MAX_CHARS, bigram_set
 
     long_text = "가람상사 데이터베이스 " * (MEMO_MAX_CHARS // 5)
     assert len(long_text) > MEMO_MAX_CHARS

@@ -7,7 +7,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from seorap.cli.main import cli
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 
 FILE = Path(__file__).parent.parent / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
 

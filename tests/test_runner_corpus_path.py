@@ -6,7 +6,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from seorap.cli.main import cli
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 
 KO_MINI = Path(__file__).resolve().parents[1] / "fixtures" / "ko-mini"
 

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from seorap.engine.runner import _pool, _Stop
+from seorap.engine.run.runner import _pool, _Stop
 
 
 class Boom(Exception):

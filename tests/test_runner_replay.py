@@ -10,9 +10,9 @@ import pytest
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.base import ReplayMiss
-from seorap.engine.runner import replay_run, run
-from seorap.engine.standin import StandinBackend, ollama_handler
-from seorap.engine.store import facts_at, open_db
+from seorap.engine.run.runner import replay_run, run
+from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.store.database import facts_at, open_db
 
 CORPUS = Path(__file__).parent.parent / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
 

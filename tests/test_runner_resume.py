@@ -16,9 +16,9 @@ import pytest
 
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
-from seorap.engine.progress import RecordingProgress
-from seorap.engine.runner import RunCancelled, run
-from seorap.engine.store import active_facts_at, open_db
+from seorap.engine.run.progress import RecordingProgress
+from seorap.engine.run.runner import RunCancelled, run
+from seorap.engine.store.database import active_facts_at, open_db
 
 ROOT = Path(__file__).parent.parent
 SEORAP = str(Path(sys.executable).parent / "seorap")

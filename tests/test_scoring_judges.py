@@ -11,7 +11,7 @@ from seorap.engine.scoring.answerers import NO_ANSWER, ExtractiveAnswerer, LLMAn
 from seorap.engine.scoring.audit import KINDS, Reliability, drop_one, paraphrase, run_audit, shift_dates
 from seorap.engine.scoring.diagnosis import judge_unreliable
 from seorap.engine.scoring.judges import LexicalJudge, LLMJudge
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 
 J = LexicalJudge()
 

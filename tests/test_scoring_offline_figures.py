@@ -6,9 +6,9 @@ import pytest
 
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
-from seorap.engine.runner import run
+from seorap.engine.run.runner import run
 from seorap.engine.scoring.score import append_only, score_run
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 
 CORPUS = "fixtures/ko-mini"
 SYSTEMS = ["oracle", "oracle-stale", "oracle-merged", "raw", "A", "B", "C"]

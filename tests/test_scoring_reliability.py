@@ -6,11 +6,11 @@ import pytest
 
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
-from seorap.engine.runner import run
+from seorap.engine.run.runner import run
 from seorap.engine.scoring import diagnosis as d
 from seorap.engine.scoring import score as score_mod
 from seorap.engine.scoring.verdict import Verdict
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 
 
 def test_limits_are_strict_and_exact():

@@ -6,11 +6,11 @@ from rich.console import Console
 
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
-from seorap.engine.runner import run
+from seorap.engine.run.runner import run
 from seorap.cli.report_table import DROP_ORDER, TABLE_COLUMNS, pack, render_table
 from seorap.engine.scoring.report import Report, build_report
 from seorap.engine.scoring.report_text import to_csv, to_markdown
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 
 CORPUS = "fixtures/ko-mini"
 SYSTEMS = ["oracle", "oracle-stale"]

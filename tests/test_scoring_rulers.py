@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from seorap.cli.main import cli
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
-from seorap.engine.runner import run
+from seorap.engine.run.runner import run
 from seorap.engine.scoring import lexical, rulers
 from seorap.engine.scoring.intrinsic import ClaimJudging
 from seorap.engine.scoring.judges import LexicalJudge
@@ -20,7 +20,7 @@ from seorap.engine.scoring.report_text import to_markdown
 from seorap.engine.scoring.schema import Baselines, ExtrinsicFigures, IntrinsicFigures, TrajectoryReport
 from seorap.engine.scoring.score import score_run, scoring_name
 from seorap.engine.scoring.tables import ensure_tables
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 
 CORPUS = "fixtures/ko-mini"
 TRAJ = ["ko-c5-garam-db", "ko-c5-seminar"]

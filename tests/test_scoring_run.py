@@ -7,12 +7,12 @@ from click.testing import CliRunner
 
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
-from seorap.engine.runner import run
+from seorap.engine.run.runner import run
 from seorap.engine.scoring import overrides
 from seorap.engine.scoring.report import build_report
 from seorap.engine.scoring.report_text import to_csv, to_markdown
 from seorap.engine.scoring.score import score_run
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 
 CORPUS = "fixtures/ko-mini"
 SYSTEMS = ["oracle", "oracle-stale", "oracle-merged"]

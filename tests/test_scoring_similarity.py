@@ -12,14 +12,14 @@ from click.testing import CliRunner
 
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
-from seorap.engine.runner import run
+from seorap.engine.run.runner import run
 from seorap.engine.scoring import similarity as sim
 from seorap.engine.scoring.intrinsic import ClaimJudging
 from seorap.engine.scoring.judges import LexicalJudge, credited_index
 from seorap.engine.scoring.report import build_report
 from seorap.engine.scoring.report_text import to_markdown
 from seorap.engine.scoring.score import mode_label
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 
 CORPUS = "fixtures/ko-mini"
 

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from seorap.engine import compact
+from seorap.engine.store import compact
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models import calllog
 from seorap.engine.models.base import ChatReply, ChatRequest
-from seorap.engine.runner import replay_run, run
-from seorap.engine.standin import StandinBackend, ollama_handler
-from seorap.engine.store import SCHEMA_VERSION, facts_at, open_db
+from seorap.engine.run.runner import replay_run, run
+from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.store.database import SCHEMA_VERSION, facts_at, open_db
 from store_support import downgrade
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -126,7 +126,7 @@ def test_one_text_from_two_connections_and_a_hash_collision(tmp_path):
     import threading
     import time
 
-    from seorap.engine.store import transaction
+    from seorap.engine.store.database import transaction
 
     path = tmp_path / "t.db"
     a, b = open_db(path), open_db(path)
@@ -233,7 +233,7 @@ def test_kill_9_during_the_migration_leaves_the_old_or_the_new_layout_whole(old_
 
     path = tmp_path / "runs.db"
     shutil.copy(old_layout[0], path)
-    child = subprocess.Popen([sys.executable, "-c", "import sys\nfrom seorap.engine.store import open_db\n"
+    child = subprocess.Popen([sys.executable, "-c", "import sys\nfrom seorap.engine.store.database import open_db\n"
                               "print('imported', flush=True)\nopen_db(sys.argv[1])", str(path)],
                              env=seorap_env(), stdout=subprocess.PIPE, text=True)
     assert child.stdout is not None and child.stdout.readline().strip() == "imported"

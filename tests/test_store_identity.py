@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from seorap.engine.store import APPLICATION_ID, SCHEMA_VERSION, StoreError, open_db
+from seorap.engine.store.database import APPLICATION_ID, SCHEMA_VERSION, StoreError, open_db
 from store_support import copy_db, seorap_env
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +40,7 @@ def scored_db(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("identity") / "runs.db"
     from seorap.engine.config import load_config
     from seorap.engine.corpus import load_corpus
-    from seorap.engine.runner import run
+    from seorap.engine.run.runner import run
 
     db = open_db(path)
     run(load_corpus(FILE), ["oracle"], db, load_config(offline=True), offline=True)

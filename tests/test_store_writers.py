@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from seorap.engine.store import open_db, writer
+from seorap.engine.store.database import open_db, writer
 from store_support import seorap_env
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,7 +55,7 @@ def db_copy(scored, tmp_path) -> Path:
 
 HOLD = """
 import sys, time
-from seorap.engine.store import open_db, writer
+from seorap.engine.store.database import open_db, writer
 db = open_db(sys.argv[1])
 with writer(db, "run", ["oracle-holding"]):
     print("held", flush=True)

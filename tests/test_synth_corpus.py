@@ -1,4 +1,4 @@
-"""`seorap synth`: deterministic, valid, the bundled corpus's shape (engine/synth.py)."""
+"""`seorap synth`: deterministic, valid, the bundled corpus's shape (engine/corpus/synth.py)."""
 
 from collections import Counter
 
@@ -7,8 +7,8 @@ from click.testing import CliRunner
 
 from seorap.cli.main import cli
 from seorap.engine.corpus import load_corpus
-from seorap.engine.synth import SLOTS, generate, topic_marker, trajectory, write_corpus
-from seorap.engine.validate import check_trajectory, summary, validate_path
+from seorap.engine.corpus.synth import SLOTS, generate, topic_marker, trajectory, write_corpus
+from seorap.engine.corpus.validate import check_trajectory, summary, validate_path
 
 
 def test_same_seed_gives_identical_files(tmp_path):

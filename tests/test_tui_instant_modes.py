@@ -10,8 +10,8 @@ from textual.app import App
 
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
-from seorap.engine import store
-from seorap.engine.store import open_db
+from seorap.engine.store import database as store
+from seorap.engine.store.database import open_db
 from seorap.tui import instant_modes
 from seorap.tui.factory import make_app
 from seorap.tui.modes import KEPT_SCREENS, VIEWS, screen_class

@@ -7,8 +7,8 @@ from __future__ import annotations
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
 from seorap.engine.config import Config
-from seorap.engine.standin import StandinBackend, ollama_handler
-from seorap.engine.store import open_db
+from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.store.database import open_db
 from ollama_fake import closed_port_url
 from seorap.tui.factory import make_app
 from seorap.tui.ollama_probe import probe

@@ -9,9 +9,9 @@ from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
 
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
-from seorap.engine.runner import run
-from seorap.engine.standin import StandinBackend, ollama_handler
-from seorap.engine.store import facts_at, open_db
+from seorap.engine.run.runner import run
+from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.store.database import facts_at, open_db
 from seorap.tui.factory import make_app
 from seorap.tui.widgets.store_table import StoreTable
 

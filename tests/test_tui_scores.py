@@ -8,7 +8,7 @@ from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - 
 
 from seorap.engine import views
 from seorap.engine.scoring.schema import Interval
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 from seorap.tui.screens.scores import _value_ci, agreement_text
 
 

@@ -52,7 +52,7 @@ def test_snapshot_score_cards(ref, snap_compare):
 def test_runs_keep_the_order_they_were_made_in_within_one_second(tmp_path):
     """The snapshots' run order must not depend on whether the systems' runs straddled a second
     (a busy machine): ties on created_at keep insertion order, not the ids' alphabetical order."""
-    from seorap.engine.store import open_db
+    from seorap.engine.store.database import open_db
     from seorap.engine.views import list_runs
 
     db = open_db(tmp_path / "order.db")

@@ -8,7 +8,7 @@ from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus
 from seorap.engine.memory.reference import successor_of
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 from seorap.tui.factory import make_app
 from seorap.tui.screens.fact_history import FactHistoryScreen
 from seorap.tui.text import shared_start, without_start, word_diff
@@ -196,8 +196,8 @@ def test_score_cards_read_the_figures_stored_at_score_time(ref):
 
 
 def test_stand_in_runs_are_labelled(tmp_path):
-    from seorap.engine.store import open_db as open_
-    from seorap.engine.store import dumps
+    from seorap.engine.store.database import open_db as open_
+    from seorap.engine.store.database import dumps
 
     db = open_(tmp_path / "s.db")
     for run_id, system, backend in (("A-x", "A", "standin"), ("B-x", "B", "standin"),

@@ -9,7 +9,7 @@ import pytest
 from pathlib import Path
 
 from seorap.engine.corpus import load_corpus
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 from store_support import copy_db
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,7 +22,7 @@ def reference_db(path: Path, systems=SYSTEMS, corpus_path: Path = CORPUS,
                  trajectories: list[str] | None = None):
     """Run the reference systems offline into ``path``; returns (db, corpus, {system: run_id})."""
     from seorap.engine.config import load_config
-    from seorap.engine.runner import run
+    from seorap.engine.run.runner import run
 
     corpus = load_corpus(corpus_path)
     db = open_db(path)

@@ -12,7 +12,7 @@ from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - 
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus
 from seorap.engine.scoring import lexical
-from seorap.engine.store import facts_at, open_db
+from seorap.engine.store.database import facts_at, open_db
 from test_tui_support import CORPUS
 from seorap.tui.factory import make_app
 from seorap.tui.widgets.document import DocumentPane

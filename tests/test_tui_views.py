@@ -27,8 +27,8 @@ async def test_questions_view_shows_ranking_and_answer_ranks(ref):
 async def test_an_unscored_run_ranks_its_questions_live_in_a_worker_behind_a_placeholder(tmp_path):
     from seorap.engine.config import load_config
     from seorap.engine.corpus import load_corpus
-    from seorap.engine.runner import run
-    from seorap.engine.store import open_db
+    from seorap.engine.run.runner import run
+    from seorap.engine.store.database import open_db
 
     from test_tui_support import CORPUS
 

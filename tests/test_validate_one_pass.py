@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from seorap.engine.memory.prompts import _fence
-from seorap.engine.validate import validate_path
+from seorap.engine.corpus.validate import validate_path
 
 FILE = Path(__file__).resolve().parents[1] / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
 

@@ -12,7 +12,7 @@ GARAM = "ko-c5-garam-db"
 
 def unscored(tmp_path):
     from seorap.engine.config import load_config
-    from seorap.engine.runner import run
+    from seorap.engine.run.runner import run
 
     db, corpus, _ = reference_db(tmp_path / "seed.db", systems=["oracle"], trajectories=[GARAM])
     [run_id] = run(corpus, ["oracle-stale"], db, load_config(offline=True), offline=True,

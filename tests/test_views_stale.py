@@ -8,7 +8,7 @@ from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus
 from seorap.engine.scoring import intrinsic
-from seorap.engine.store import last_position_of_state, open_db
+from seorap.engine.store.database import last_position_of_state, open_db
 from test_tui_support import CORPUS
 
 

@@ -170,7 +170,7 @@ class SeorapApp(InstantModes, App):
     @work(thread=True, exclusive=True, exit_on_error=False, group="stale-case",
           description="stale-fact case")
     def find_stale(self, key: tuple) -> tuple:
-        from seorap.engine.store import open_db
+        from seorap.engine.store.database import open_db
 
         ctx = self.ctx
         db = open_db(ctx.db_path, readonly=True) if ctx.db_path else ctx.db  # browsing: read-only

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from seorap.engine.corpus import Corpus, load_corpus
-from seorap.engine.store import open_db, runs
+from seorap.engine.store.database import open_db, runs
 from seorap.tui.context import AppContext, Selection
 
 BUNDLED_CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "ko-mini"

@@ -1,4 +1,4 @@
-"""The engine's Progress protocol (engine/progress.py) for the app: every call, from any worker
+"""The engine's Progress protocol (engine/run/progress.py) for the app: every call, from any worker
 thread, becomes a Textual message posted to a widget (post_message is thread-safe)."""
 
 from __future__ import annotations

@@ -18,9 +18,9 @@ from datetime import datetime, timezone
 import numpy as np
 from sqlite_utils import Database
 
-from seorap.engine import compact
+from seorap.engine.store import compact
 from seorap.engine.corpus import Arrival
-from seorap.engine.store import dumps, loads, transaction
+from seorap.engine.store.database import dumps, loads, transaction
 
 
 @dataclass

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from seorap.engine.connstate import state
+from seorap.engine.store.connstate import state
 from seorap.engine.models.base import ChatReply, ChatRequest
 
 CALL_COLUMNS = {
@@ -28,8 +28,8 @@ CALL_INDEXES = [["key"], ["run_id", "phase"]]
 
 
 def ensure_calls_table(db) -> None:
-    """The call log, stored compactly (engine/compact.py): ``calls`` is a view over ``calls_data``."""
-    from seorap.engine import compact
+    """The call log, stored compactly (engine/store/compact.py): ``calls`` is a view over ``calls_data``."""
+    from seorap.engine.store import compact
 
     if state(db).readonly:
         return
@@ -60,7 +60,7 @@ def put_call(db: Database, request: ChatRequest, *, reply: ChatReply | None = No
     }
     # one prepared INSERT (sqlite-utils' Table.insert re-inspects the table on every call: half the
     # cost of logging a call, docs/benchmarks.md); texts interned, the reply compressed
-    from seorap.engine import compact
+    from seorap.engine.store import compact
 
     return compact.insert_one(db, "calls", row)
 
@@ -74,7 +74,7 @@ def get_call(db: Database, key: str) -> dict | None:
 
 
 def reply_from_row(row: dict) -> ChatReply:
-    from seorap.engine.compact import raw_reply
+    from seorap.engine.store.compact import raw_reply
 
     return ChatReply(content=raw_reply(row) or "", model=row["model"], digest=row["digest"],
                      tokens_in=row["tokens_in"] or 0, tokens_out=row["tokens_out"] or 0,

@@ -53,7 +53,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import from_json
 from sqlite_utils import Database
 
-from seorap.engine import accounting
+from seorap.engine.run import accounting
 from seorap.engine.config import Config
 from seorap.engine.models import calllog
 from seorap.engine.models.base import (CallCancelled, ChatBackend, ChatReply, ChatRequest, ModelError,
@@ -253,7 +253,7 @@ class ModelClient:
                 self.stats.failures += 1
             else:
                 self.stats.salvaged_items += kept
-            if not outcome.cached:  # stored per run (engine/accounting.py); a re-read is not new
+            if not outcome.cached:  # stored per run (engine/run/accounting.py); a re-read is not new
                 self._account("failures" if value is None else "salvaged", outcome.role,
                               outcome.reply.model, outcome.run_id, outcome.phase, 1 if value is None else kept)
         if value is None:
@@ -309,7 +309,7 @@ class ModelClient:
 
     def _account(self, name: str, role: str, model: str, run_id: str | None, phase: str,
                  n: int = 1) -> None:
-        """Store one accounting counter for the run (engine/accounting.py); call under the lock."""
+        """Store one accounting counter for the run (engine/run/accounting.py); call under the lock."""
         if self.db is not None:
             accounting.bump(self.db, run_id or self.run_id, phase, role, model, name, n)
 

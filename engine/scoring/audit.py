@@ -334,7 +334,7 @@ def run_audit(corpus: Corpus, judge: Judge, answerer, *, seed: int = 0, sample: 
 def save_audit(db: Database, result: AuditResult, audit_id: str, *, scoring: str | None = None) -> None:
     """Store the audit's verdicts (run_id = ``audit_id``, kind = ``audit:<kind>``, scoring = the
     scoring setup it audits, or the judge's name for a stand-alone audit)."""
-    from seorap.engine import compact
+    from seorap.engine.store import compact
     from seorap.engine.scoring.tables import ensure_tables, now, row_id
 
     scoring = scoring or result.judge

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from seorap.engine.corpus import Trajectory
 from seorap.engine.memory.sentences import split_sentences
-from seorap.engine.retrieval import HybridIndex
+from seorap.engine.retrieval.hybrid import HybridIndex
 from seorap.engine.scoring import lexical
 
 DEPTHS = (1, 3, 5, 10)

@@ -16,7 +16,7 @@ from seorap.engine.corpus import Trajectory
 from seorap.engine.memory.sentences import split_sentences
 from seorap.engine.scoring import lexical, metrics, stats
 from seorap.engine.scoring.judges import Judge
-from seorap.engine.store import active_facts_at, facts_at, last_position_of_state
+from seorap.engine.store.database import active_facts_at, facts_at, last_position_of_state
 
 
 @dataclass

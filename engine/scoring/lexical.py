@@ -31,7 +31,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
-from seorap.engine.tokenize import bigram_set as _memo_bigram_set
+from seorap.engine.retrieval.tokenize import bigram_set as _memo_bigram_set
 
 RULES_VERSION = "lexical-3"
 """Bumped whenever a rule changes: a re-score under new rules is visible as such."""

@@ -13,7 +13,7 @@ from itertools import combinations
 
 from sqlite_utils import Database
 
-from seorap.engine import accounting
+from seorap.engine.run import accounting
 from seorap.engine.scoring import audit
 from seorap.engine.scoring import overrides as ov
 from seorap.engine.scoring import stats

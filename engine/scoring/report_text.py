@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 
-from seorap.engine import accounting
+from seorap.engine.run import accounting
 from seorap.engine.fmt import cell as fmt
 from seorap.engine.scoring import audit
 from seorap.engine.scoring import similarity as sim
@@ -38,7 +38,7 @@ def _accounting(run: RunReport) -> accounting.RunAccounting:
 
 
 def cost_lines(run: RunReport) -> list[str]:
-    """What the run cost, per role (engine/accounting.py): a few lines for the terminal."""
+    """What the run cost, per role (engine/run/accounting.py): a few lines for the terminal."""
     return accounting.lines(_accounting(run))
 
 

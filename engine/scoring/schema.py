@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from seorap.engine.accounting import PhaseTime, RoleAccounting
+from seorap.engine.run.accounting import PhaseTime, RoleAccounting
 from seorap.engine.scoring.audit import AuditFigures, Reliability
 
 REPORT_VERSION = 5
@@ -257,7 +257,7 @@ class Calls(BaseModel):
 
 class Accounting(BaseModel):
     roles: list[RoleAccounting] = Field(default_factory=list)
-    """One row per role and model (the figures are defined once, in engine/accounting.py)."""
+    """One row per role and model (the figures are defined once, in engine/run/accounting.py)."""
     total: RoleAccounting = Field(default_factory=lambda: RoleAccounting(role="all"))
     """Every role summed (no latency percentiles: they do not add up)."""
     phases: list[PhaseTime] = Field(default_factory=list)

@@ -20,11 +20,11 @@ from typing import Sequence
 
 from sqlite_utils import Database
 
-from seorap.engine import compact
+from seorap.engine.store import compact
 from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus, Trajectory, load_corpus
 from seorap.engine.errors import NoSuggestedThreshold, UsageError
-from seorap.engine.progress import NullProgress, Progress
+from seorap.engine.run.progress import NullProgress, Progress
 from seorap.engine.scoring import diagnosis, extrinsic, figures, intrinsic, metrics, similarity
 from seorap.engine.scoring import audit as audit_mod
 from seorap.engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS, make_answerer

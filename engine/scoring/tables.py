@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 
 from sqlite_utils import Database
 
-from seorap.engine.connstate import state
+from seorap.engine.store.connstate import state
 
 TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
     "verdicts": (
@@ -67,13 +67,13 @@ INDEXES = [
 
 
 COMPACT = {"verdicts", "retrievals", "answers"}
-"""Stored as ``<name>_data`` with texts referenced, behind a view of the name (engine/compact.py)."""
+"""Stored as ``<name>_data`` with texts referenced, behind a view of the name (engine/store/compact.py)."""
 
 
 def ensure_tables(db) -> None:
     if state(db).readonly:  # a read-only open: engine.store supplied what is missing
         return
-    from seorap.engine import compact
+    from seorap.engine.store import compact
 
     for name, (columns, pk) in TABLES.items():
         if name in COMPACT:

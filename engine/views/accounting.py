@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from seorap.engine import accounting
+from seorap.engine.run import accounting
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from sqlite_utils import Database
 from seorap.engine.memory import reference
 from seorap.engine.scoring.diagnosis import UNRELIABLE
 from seorap.engine.scoring.metrics import quadrant
-from seorap.engine.store import loads
+from seorap.engine.store.database import loads
 
 __all__ = ["quadrant", "UNRELIABLE"]
 """``quadrant`` is the engine's (exact comparisons, engine/scoring/metrics.py): the app never

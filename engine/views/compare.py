@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from seorap.engine.corpus import Corpus
-from seorap.engine.store import facts_at
+from seorap.engine.store.database import facts_at
 from seorap.engine.views.common import latest_scoring
 
 

@@ -9,7 +9,7 @@ from sqlite_utils import Database
 
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.scoring.stats import at_least
-from seorap.engine.store import facts_at
+from seorap.engine.store.database import facts_at
 from seorap.engine.views.common import score_cards
 from seorap.engine.views.questions import questions_view
 from seorap.engine.views.runs import run_labels

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from seorap.engine.corpus import Corpus
-from seorap.engine.store import loads
+from seorap.engine.store.database import loads
 from seorap.engine.views.common import columns
 from seorap.engine.views.lineage import Link, lineage
 

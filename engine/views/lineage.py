@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from seorap.engine.store import loads
+from seorap.engine.store.database import loads
 from seorap.engine.views.common import columns
 
 UNKNOWN = "unknown"

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from seorap.engine.store import loads
+from seorap.engine.store.database import loads
 
 
 @dataclass(frozen=True)

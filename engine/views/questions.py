@@ -9,8 +9,8 @@ from sqlite_utils import Database
 
 from seorap.engine.corpus import Corpus
 from seorap.engine.models.base import Embedder
-from seorap.engine.retrieval import Hit
-from seorap.engine.store import facts_at, loads
+from seorap.engine.retrieval.hybrid import Hit
+from seorap.engine.store.database import facts_at, loads
 from seorap.engine.views.common import NOT_SCORED, has_rows, human_overrides, latest_scoring, readable_names
 
 
@@ -89,7 +89,7 @@ def live_questions_view(db: Database, corpus: Corpus, run_id: str, trajectory_id
     empty until `seorap score`. ``embedder`` defaults to the offline hashing embedder."""
     import numpy as np
 
-    from seorap.engine.retrieval import HybridIndex
+    from seorap.engine.retrieval.hybrid import HybridIndex
     from seorap.engine.scoring.extrinsic import questions as trajectory_questions
     from seorap.engine.scoring.lexical import related
 

@@ -9,7 +9,7 @@ import sqlite_utils
 from sqlite_utils import Database
 
 from seorap.engine.corpus import CATEGORY_NAMES, Corpus
-from seorap.engine.store import loads, run_statuses
+from seorap.engine.store.database import loads, run_statuses
 from seorap.engine.views.common import REFERENCE_SYSTEMS, UNRELIABLE, _scores_table, judge_withheld, quadrant
 
 

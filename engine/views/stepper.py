@@ -8,7 +8,7 @@ import sqlite_utils
 from sqlite_utils import Database
 
 from seorap.engine.corpus import Corpus, Trajectory
-from seorap.engine.store import facts_at
+from seorap.engine.store.database import facts_at
 from seorap.engine.views.common import MARKS, containment
 from seorap.engine.views.doclines import DocLine, doc_lines
 from seorap.engine.views.lineage import Lineage, Link, lineage

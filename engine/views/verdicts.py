@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from seorap.engine.store import loads
+from seorap.engine.store.database import loads
 from seorap.engine.views.common import human_overrides, latest_scoring, readable_names
 
 

@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Header, Static
 from textual.worker import Worker, WorkerState
 
 from seorap.engine import views
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 from seorap.tui.instant_modes import QuietResume
 from seorap.tui.text import literal, one_line
 from seorap.tui.widgets.fast_table import Table

@@ -16,7 +16,7 @@ from textual.widgets import DataTable, Header, ProgressBar, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 from seorap.engine.memory.reference import ORACLES
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 from seorap.engine import views
 from seorap.engine.views import replay_label, short_id
 from seorap.tui.instant_modes import QuietResume
@@ -133,7 +133,7 @@ each applied decision appears in the log as it is written.
     @work(thread=True, exclusive=True, exit_on_error=False, group="live", description="live run")
     def run_systems(self, systems: list[str], offline: bool) -> list[str]:
         from seorap.engine.config import load_config
-        from seorap.engine.runner import run
+        from seorap.engine.run.runner import run
 
         ctx = self.app.ctx
         self.cancel_event.clear()
@@ -157,7 +157,7 @@ each applied decision appears in the log as it is written.
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="live", description="replay")
     def replay(self, run_id: str) -> list[str]:
-        from seorap.engine.runner import replay_run
+        from seorap.engine.run.runner import replay_run
 
         ctx = self.app.ctx
         self.cancel_event.clear()

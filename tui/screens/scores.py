@@ -15,7 +15,7 @@ from textual.worker import Worker, WorkerState
 
 from seorap.engine import views
 from seorap.engine.fmt import figure
-from seorap.engine.store import open_db
+from seorap.engine.store.database import open_db
 from seorap.tui.instant_modes import QuietResume
 from seorap.tui.text import literal
 from seorap.tui.widgets.fast_table import Table
@@ -169,10 +169,10 @@ def rulers_text(report, diff: views.RulerDiff | None, cost=None) -> Text:
 
 
 def cost_text(report, cost=None) -> Text:
-    """What the run cost (engine/accounting.py): per role calls, cache hits, tokens, latency,
+    """What the run cost (engine/run/accounting.py): per role calls, cache hits, tokens, latency,
     tokens/s and trouble, then the wall time per phase. ``cost``: the run's accounting read now
     (``views.accounting_view``); without it, the figures stored with the report at score time."""
-    from seorap.engine import accounting
+    from seorap.engine.run import accounting
 
     text = Text("Cost", "bold")
     acc = getattr(report, "accounting", None)

@@ -42,15 +42,15 @@ from typing import TYPE_CHECKING
 
 from sqlite_utils import Database
 
-from seorap.engine import accounting
+from seorap.engine.run import accounting
 from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.errors import NothingToReplay, RunCancelled  # noqa: F401 (RunCancelled re-exported)
-from seorap.engine.manifest import ModelInfo, RunManifest, package_versions
+from seorap.engine.run.manifest import ModelInfo, RunManifest, package_versions
 from seorap.engine.memory import get_system
 from seorap.engine.memory.facts import TrajectoryMemory
-from seorap.engine.progress import NullProgress, Progress
-from seorap.engine.store import db_file, done_positions, dumps, open_db, translate_sqlite_error, writer
+from seorap.engine.run.progress import NullProgress, Progress
+from seorap.engine.store.database import db_file, done_positions, dumps, open_db, translate_sqlite_error, writer
 
 if TYPE_CHECKING:  # the runner imports the model clients only when a run needs them
     from seorap.engine.memory.llm import LLMSystem
@@ -261,7 +261,7 @@ def _client(config: Config, db: Database, offline, replay, backend) -> ModelClie
     from seorap.engine.models.client import ModelClient
 
     if backend is None and offline:
-        from seorap.engine.standin import StandinBackend
+        from seorap.engine.models.standin import StandinBackend
 
         backend = StandinBackend.from_env()
     return ModelClient.from_config(config, _client_db(db), backend=backend, replay=replay)

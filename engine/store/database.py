@@ -26,13 +26,13 @@ from urllib.parse import quote
 
 import sqlite_utils
 
-from seorap.engine.compact import unzip_function
-from seorap.engine.connstate import state
+from seorap.engine.store.compact import unzip_function
+from seorap.engine.store.connstate import state
 from seorap.engine.errors import StoreError
 
 SCHEMA_VERSION = 4
 """1: the first schema (no application id); 2: stamped with APPLICATION_ID; 3: compact storage
-(texts stored once, raw replies compressed: engine/compact.py); 4: statements, facts, versions and
+(texts stored once, raw replies compressed: engine/store/compact.py); 4: statements, facts, versions and
 answers compact too, run and trajectory stored once per row as a ``scope``, own ids relative."""
 
 WRITERS_COLUMNS = {"holder": str, "host": str, "pid": int, "command": str, "run_ids": str,
@@ -269,7 +269,7 @@ def _columns(db: sqlite_utils.Database, table: str) -> set[str]:
 def _complete(db: sqlite_utils.Database) -> bool:
     """Every table and column today's code uses is in the file (a column added to the schema
     later reaches files of the same version this way)."""
-    from seorap.engine import compact
+    from seorap.engine.store import compact
 
     kinds = {r[0]: r[1] for r in db.execute("SELECT name, type FROM sqlite_master")}
     if "texts" not in kinds or "scopes" not in kinds:
@@ -347,11 +347,11 @@ def _readonly_shims(db: sqlite_utils.Database) -> None:
 
 COMPACT_TABLES = {"decisions", "observations", "facts", "fact_versions"}
 """Stored as ``<name>_data`` with texts and run/trajectory referenced, behind a view of the name
-(engine/compact.py)."""
+(engine/store/compact.py)."""
 
 
 def ensure_schema(db: sqlite_utils.Database) -> None:
-    from seorap.engine import compact
+    from seorap.engine.store import compact
 
     db.table("texts").create({"id": int, "hash": int, "text": str}, pk="id",
                              not_null={"hash", "text"}, if_not_exists=True)
@@ -372,7 +372,7 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
     for table, cols in INDEXES:
         if table not in COMPACT_TABLES:
             db.table(table).create_index(cols, if_not_exists=True)
-    from seorap.engine.accounting import ensure_tables as ensure_accounting_tables
+    from seorap.engine.run.accounting import ensure_tables as ensure_accounting_tables
     from seorap.engine.models.calllog import ensure_calls_table
     from seorap.engine.scoring.tables import ensure_tables
 
@@ -676,7 +676,7 @@ def delete_run(db: sqlite_utils.Database, run_id: str, *, calls: bool = False) -
     """Delete one run's rows in one transaction; returns {table: rows deleted}. A run that another
     process is writing is refused by :func:`writer`, which the caller holds."""
     counts: dict[str, int] = {}
-    from seorap.engine.compact import data_table, delete_where
+    from seorap.engine.store.compact import data_table, delete_where
 
     names = set(db.table_names())
     with transaction(db):

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from seorap.engine.tokenize import get_tokenizer, tokenize_many
+from seorap.engine.retrieval.tokenize import get_tokenizer, tokenize_many
 
 K1 = 1.5
 B = 0.75

@@ -1,7 +1,7 @@
 """A trajectory and its parts, as parsed from one JSON file (docs/corpus-format.md).
 
 Field names on disk follow the FEB-30 paper (camelCase); in Python they are snake_case. Loading a
-corpus of them is engine/corpus.py; checking one is engine/validate.py.
+corpus of them is engine/corpus/__init__.py; checking one is engine/corpus/validate.py.
 """
 
 from __future__ import annotations

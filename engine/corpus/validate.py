@@ -21,7 +21,7 @@ from types import SimpleNamespace
 
 from pydantic import ValidationError
 
-from seorap.engine.trajectory import Trajectory
+from seorap.engine.corpus.trajectory import Trajectory
 
 
 @dataclass(frozen=True)

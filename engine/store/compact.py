@@ -30,7 +30,7 @@ from typing import Any, Iterable, Iterator
 
 from sqlite_utils import Database
 
-from seorap.engine.connstate import state
+from seorap.engine.store.connstate import state
 
 COMPACT = ("calls", "decisions", "verdicts", "retrievals", "observations", "facts", "fact_versions",
            "answers")

@@ -245,8 +245,8 @@ def plan_run(corpus, systems: list[str], config: Config, db: Database | None = N
     from seorap.engine.memory.schemas import Extraction
     from seorap.engine.memory.sentences import split_sentences
     from seorap.engine.models.client import ModelClient, json_schema
-    from seorap.engine.runner import make_run_id
-    from seorap.engine.store import done_positions
+    from seorap.engine.run.runner import make_run_id
+    from seorap.engine.store.database import done_positions
 
     if hosts is None:
         from seorap.engine.models.hosts import chat_hosts
@@ -497,7 +497,7 @@ PLAN_HEADERS = ("role", "model", "calls", "in log", "prompt tok", "output tok", 
 
 
 def plan_rows(plan: Plan) -> list[tuple[str, ...]]:
-    from seorap.engine.accounting import seconds
+    from seorap.engine.run.accounting import seconds
 
     rows: list[tuple[str, ...]] = []
     for r in plan.roles:
@@ -510,7 +510,7 @@ def plan_rows(plan: Plan) -> list[tuple[str, ...]]:
 
 def plan_lines(plan: Plan) -> list[str]:
     """The plan as plain text lines (the CLI prints a table; tests read these)."""
-    from seorap.engine.accounting import seconds
+    from seorap.engine.run.accounting import seconds
 
     rows = [PLAN_HEADERS, *plan_rows(plan)]
     widths = [max(len(r[i]) for r in rows) for i in range(len(PLAN_HEADERS))]

@@ -3,7 +3,7 @@
 Field names on disk follow the FEB-30 paper (camelCase); in Python they are snake_case. A corpus is a
 directory of ``*.json`` files, one trajectory each, or a single such file. Loading never calls a model;
 :func:`engine.validate.validate_path` reports every problem with its file and JSON path. The
-trajectory's own classes live in engine/trajectory.py and are re-exported here.
+trajectory's own classes live in engine/corpus/trajectory.py and are re-exported here.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from seorap.engine.errors import CorpusError  # noqa: F401 (re-exported)
-from seorap.engine.trajectory import (  # noqa: F401 (re-exported)
+from seorap.engine.corpus.trajectory import (  # noqa: F401 (re-exported)
     CATEGORY_NAMES, QA, Action, Arrival, Author, Category, Difficulty, Distractor, DocType, Document,
     SingleQA, State, Trajectory, TrajectoryType, parse_timestamp,
 )
-from seorap.engine.validate import corpus_files, validate_files
+from seorap.engine.corpus.validate import corpus_files, validate_files
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """What seorap knows about one open database connection beyond SQLite itself: whether it was
-opened read-only, and the compact layout's caches of text and scope ids (engine/compact.py).
+opened read-only, and the compact layout's caches of text and scope ids (engine/store/compact.py).
 
 Kept beside the connection (keyed by the ``sqlite_utils.Database`` object, dropped with it) rather
 than stuck onto it as attributes, so it is typed and every connection has it."""

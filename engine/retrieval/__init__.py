@@ -1,0 +1,1 @@
+"""The read path: hybrid retrieval (BM25 + dense) and the Korean tokenizers behind its BM25."""

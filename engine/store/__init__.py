@@ -1,0 +1,1 @@
+"""The run database: opening it, its writer lease, and its compact layout (docs/store.md)."""
