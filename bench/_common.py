@@ -22,8 +22,10 @@ def machine() -> str:
     except OSError:
         pass
     ram_gb = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    return (f"{os.cpu_count()} CPUs ({cpu}), {ram_gb:.1f} GB RAM, Python {platform.python_version()}, "
-            f"{platform.system()} {platform.release()}")
+    return (
+        f"{os.cpu_count()} CPUs ({cpu}), {ram_gb:.1f} GB RAM, Python {platform.python_version()}, "
+        f"{platform.system()} {platform.release()}"
+    )
 
 
 def per_call_ms(fn, args_list, repeat: int = 1) -> tuple[float, float]:

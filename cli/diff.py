@@ -5,26 +5,42 @@ from __future__ import annotations
 import json
 
 import click
-
 from seorap.cli.params import db_path_option, resolve_runs
 from seorap.engine.untrusted import visible
 
-CHANGE_NAMES = {"credited": "newly credited", "penalised": "newly penalised",
-                "unparseable": "to/from unparseable", "unchanged": "unchanged"}
+CHANGE_NAMES = {
+    "credited": "newly credited",
+    "penalised": "newly penalised",
+    "unparseable": "to/from unparseable",
+    "unchanged": "unchanged",
+}
 
 
 @click.command()
 @db_path_option()
-@click.option("--run", "run_ids", multiple=True, required=True,
-              help="Run id (or a unique prefix, or a system name with one run); give it twice to "
-                   "compare two runs (A then B).")
-@click.option("--setup", "setups", multiple=True,
-              help="Judging setup: full | filter (claim mode of the latest scoring), a scoring name "
-                   "(e.g. lexical+extractive), or NAME:full / NAME:filter. Twice for A and B; "
-                   "once with two runs (the same setup for both).")
-@click.option("--kind", type=click.Choice(["all", "claim", "question"]), default="all", show_default=True)
+@click.option(
+    "--run",
+    "run_ids",
+    multiple=True,
+    required=True,
+    help="Run id (or a unique prefix, or a system name with one run); give it twice to "
+    "compare two runs (A then B).",
+)
+@click.option(
+    "--setup",
+    "setups",
+    multiple=True,
+    help="Judging setup: full | filter (claim mode of the latest scoring), a scoring name "
+    "(e.g. lexical+extractive), or NAME:full / NAME:filter. Twice for A and B; "
+    "once with two runs (the same setup for both).",
+)
+@click.option(
+    "--kind", type=click.Choice(["all", "claim", "question"]), default="all", show_default=True
+)
 @click.option("--all", "show_all", is_flag=True, help="Also list the unchanged verdicts.")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True
+)
 def diff(db_path, run_ids, setups, kind, show_all, fmt) -> None:
     """List every verdict that moved between two judging setups of one run (default: full -> filter
     of the latest scoring) or between two runs, classified newly credited / newly penalised /
@@ -41,8 +57,19 @@ def diff(db_path, run_ids, setups, kind, show_all, fmt) -> None:
     result = compare(db, a, b, kind=kind)
     listed = result.moved() + (result.same if show_all else [])
     if fmt == "json":
-        click.echo(json.dumps({"a": a.label, "b": b.label, "kind": kind, "counts": result.counts(),
-                               "verdicts": listed}, ensure_ascii=False, indent=2))
+        click.echo(
+            json.dumps(
+                {
+                    "a": a.label,
+                    "b": b.label,
+                    "kind": kind,
+                    "counts": result.counts(),
+                    "verdicts": listed,
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
         return
     _table(a, b, result, listed)
 
@@ -84,9 +111,12 @@ def _table(a, b, result, listed) -> None:
     console = Console()
     counts = result.counts()
     console.print(visible(f"A: {a.label}\nB: {b.label}"), markup=False, highlight=False)
-    console.print("newly credited {credited} · newly penalised {penalised} · unchanged {unchanged} · "
-                  "unparseable {unparseable} · unmatched {unmatched}".format(**counts),
-                  markup=False, highlight=False)
+    console.print(
+        "newly credited {credited} · newly penalised {penalised} · unchanged {unchanged} · "
+        "unparseable {unparseable} · unmatched {unmatched}".format(**counts),
+        markup=False,
+        highlight=False,
+    )
     if not listed:
         console.print("no verdict moved", markup=False)
         return
@@ -98,7 +128,14 @@ def _table(a, b, result, listed) -> None:
         table.add_column(col, no_wrap=True)  # ids and labels are never folded
     table.add_column("claim / question", overflow="fold", ratio=1, min_width=16)
     for v, where in rows:
-        cells = [CHANGE_NAMES[v["change"]], v["trajectory_id"], v["item"],
-                 *((where,) if with_where else ()), v["from"], v["to"], v["text"]]
+        cells = [
+            CHANGE_NAMES[v["change"]],
+            v["trajectory_id"],
+            v["item"],
+            *((where,) if with_where else ()),
+            v["from"],
+            v["to"],
+            v["text"],
+        ]
         table.add_row(*[Text(visible(c)) for c in cells])
     console.print(table)

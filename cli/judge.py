@@ -22,7 +22,9 @@ def read_pairs(path: str) -> list[dict]:
     try:
         text = open(path, encoding="utf-8").read()
     except UnicodeDecodeError as exc:
-        raise InputProblems(f"{path}: not UTF-8 text ({exc.reason})", [f"{path}: not UTF-8 text"]) from None
+        raise InputProblems(
+            f"{path}: not UTF-8 text ({exc.reason})", [f"{path}: not UTF-8 text"]
+        ) from None
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -37,15 +39,27 @@ def read_pairs(path: str) -> list[dict]:
         bad = [k for k in ("expected", "answer") if not isinstance(row.get(k), str)]
         bad += [k for k in ("question",) if k in row and not isinstance(row[k], str)]
         if bad:
-            problems.append(f"{path}:{n}: {', '.join(bad)} must be a string "
-                            f"(each line needs \"expected\" and \"answer\")")
+            problems.append(
+                f"{path}:{n}: {', '.join(bad)} must be a string "
+                f'(each line needs "expected" and "answer")'
+            )
             continue
-        pairs.append({"id": row.get("id", n), "line": n, "question": row.get("question", ""),
-                      "expected": row["expected"], "answer": row["answer"]})
+        pairs.append(
+            {
+                "id": row.get("id", n),
+                "line": n,
+                "question": row.get("question", ""),
+                "expected": row["expected"],
+                "answer": row["answer"],
+            }
+        )
     if problems:
         noun = "line" if len(problems) == 1 else "lines"
-        raise InputProblems(f"{path}: {len(problems)} bad {noun}", problems,
-                            f"{path}: {len(problems)} bad {noun} (listed above); nothing was judged.")
+        raise InputProblems(
+            f"{path}: {len(problems)} bad {noun}",
+            problems,
+            f"{path}: {len(problems)} bad {noun} (listed above); nothing was judged.",
+        )
     if not pairs:
         raise InputProblems(f"{path}: no pairs", [f"{path}: no pairs (one JSON object per line)"])
     return pairs
@@ -54,34 +68,61 @@ def read_pairs(path: str) -> list[dict]:
 @click.command(name="judge")
 @click.option("--expected", help="The expected answer or claim.")
 @click.option("--answer", help="The answer (or fact) to grade against it.")
-@click.option("--question", default="", help="The question (optional; the lexical judge uses it to "
-                                             "tell which values answer it).")
-@click.option("--pairs", "pairs_path", type=click.Path(exists=True, dir_okay=False),
-              help="A JSONL file: one {\"expected\", \"answer\", \"question\"?, \"id\"?} per line.")
-@click.option("--judge", "judge_model", default="lexical", show_default=True,
-              help="'lexical' or an Ollama model name.")
-@click.option("--judge-prompt", type=click.Choice(["strict", "lenient"]), default="strict", show_default=True,
-              help="strict or lenient (a model judge's prompt file; the lexical judge's lenient rules).")
-@click.option("--db", "db_path", type=click.Path(dir_okay=False),
-              help="A database for a model judge's call log (so asking again costs nothing); "
-                   "default: none, every call is made.")
+@click.option(
+    "--question",
+    default="",
+    help="The question (optional; the lexical judge uses it to tell which values answer it).",
+)
+@click.option(
+    "--pairs",
+    "pairs_path",
+    type=click.Path(exists=True, dir_okay=False),
+    help='A JSONL file: one {"expected", "answer", "question"?, "id"?} per line.',
+)
+@click.option(
+    "--judge",
+    "judge_model",
+    default="lexical",
+    show_default=True,
+    help="'lexical' or an Ollama model name.",
+)
+@click.option(
+    "--judge-prompt",
+    type=click.Choice(["strict", "lenient"]),
+    default="strict",
+    show_default=True,
+    help="strict or lenient (a model judge's prompt file; the lexical judge's lenient rules).",
+)
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False),
+    help="A database for a model judge's call log (so asking again costs nothing); "
+    "default: none, every call is made.",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per pair on stdout.")
-def judge(expected, answer, question, pairs_path, judge_model, judge_prompt, db_path, as_json) -> None:
+def judge(
+    expected, answer, question, pairs_path, judge_model, judge_prompt, db_path, as_json
+) -> None:
     """Grade one pair (--expected and --answer, optional --question) or every pair of a JSONL file
     (--pairs) and print each verdict (YES, PARTIAL, NO or UNPARSEABLE) with the judge's rationale.
     Exit 0 when every pair was judged (whatever the verdicts)."""
     from seorap.engine.config import Config
     from seorap.engine.errors import UsageError
     from seorap.engine.scoring.judges import make_judge
-    from seorap.engine.untrusted import visible
 
     if pairs_path and (expected is not None or answer is not None):
         raise UsageError("give either --pairs FILE or --expected and --answer, not both")
     if not pairs_path and (expected is None or answer is None):
         raise UsageError("give --expected and --answer (or --pairs FILE)")
-    pairs = read_pairs(pairs_path) if pairs_path else [
-        {"id": 1, "line": None, "question": question, "expected": expected, "answer": answer}]
-    config = Config.offline().with_overrides({"models.judge": judge_model, "judging.prompt": judge_prompt})
+    pairs = (
+        read_pairs(pairs_path)
+        if pairs_path
+        else [{"id": 1, "line": None, "question": question, "expected": expected, "answer": answer}]
+    )
+    config = Config.offline().with_overrides(
+        {"models.judge": judge_model, "judging.prompt": judge_prompt}
+    )
     client, lease = None, contextlib.nullcontext()
     if judge_model != "lexical":
         from seorap.engine.models.client import ModelClient
@@ -102,11 +143,22 @@ def _grade(grader, pairs, pairs_path, as_json) -> None:
     for pair in pairs:
         v = grader.grade_answer(pair["question"], pair["expected"], pair["answer"])
         if as_json:
-            click.echo(json.dumps({"id": pair["id"], "label": v.label, "score": v.score,
-                                   "rationale": v.rationale, "judge": grader.name,
-                                   "rules": getattr(grader, "rules", None), "question": pair["question"],
-                                   "expected": pair["expected"], "answer": pair["answer"]},
-                                  ensure_ascii=False))
+            click.echo(
+                json.dumps(
+                    {
+                        "id": pair["id"],
+                        "label": v.label,
+                        "score": v.score,
+                        "rationale": v.rationale,
+                        "judge": grader.name,
+                        "rules": getattr(grader, "rules", None),
+                        "question": pair["question"],
+                        "expected": pair["expected"],
+                        "answer": pair["answer"],
+                    },
+                    ensure_ascii=False,
+                )
+            )
         else:
             head = f"{visible(pair['id'])}: " if pairs_path else ""
             click.echo(f"{head}{v.label}  {visible(v.rationale)}")

@@ -17,7 +17,6 @@ import traceback
 from pathlib import Path
 
 import click
-
 from seorap.engine.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, InputProblems, SeorapError
 from seorap.engine.untrusted import visible
 
@@ -88,7 +87,9 @@ class SeorapGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("interrupted.", err=True)
             ctx.exit(EXIT_INTERRUPTED)
-        except sqlite3.Error as exc:  # a full disk, a locked, read-only or damaged file: one sentence
+        except (
+            sqlite3.Error
+        ) as exc:  # a full disk, a locked, read-only or damaged file: one sentence
             from seorap.engine.store.database import translate_sqlite_error
 
             known = translate_sqlite_error(exc, _db_argument(sys.argv[1:]))
@@ -116,7 +117,7 @@ def _db_argument(args: list[str]) -> str:
         if arg == "--db" and i + 1 < len(args):
             return args[i + 1]
         if arg.startswith("--db="):
-            return arg[len("--db="):]
+            return arg[len("--db=") :]
     return ""
 
 
@@ -132,9 +133,14 @@ def cli() -> None:
 def _register() -> None:
     for name in COMMAND_MODULES:
         module = importlib.import_module(name)
-        commands = [v for v in vars(module).values()
-                    if isinstance(v, click.Command) and getattr(v.callback, "__module__", None) == name]
-        nested = {id(sub) for c in commands if isinstance(c, click.Group) for sub in c.commands.values()}
+        commands = [
+            v
+            for v in vars(module).values()
+            if isinstance(v, click.Command) and getattr(v.callback, "__module__", None) == name
+        ]
+        nested = {
+            id(sub) for c in commands if isinstance(c, click.Group) for sub in c.commands.values()
+        }
         for command in commands:
             if id(command) not in nested:
                 cli.add_command(command)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import click
 
 
@@ -11,15 +10,25 @@ def _config(config_path, host, offline):
     from seorap.engine.config import load_config
 
     parent = click.get_current_context().find_object(dict) or {}
-    return load_config(config_path or parent.get("config_path"),
-                       offline=offline or parent.get("offline", False), host=host or parent.get("host"))
+    return load_config(
+        config_path or parent.get("config_path"),
+        offline=offline or parent.get("offline", False),
+        host=host or parent.get("host"),
+    )
 
 
 def _options(f):
-    f = click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
-                     help="A TOML config file (models, host, ...).")(f)
-    f = click.option("--host", default=None, help="Ollama server (default: config, OLLAMA_HOST, "
-                     "http://localhost:11434).")(f)
+    f = click.option(
+        "--config",
+        "config_path",
+        type=click.Path(exists=True, dir_okay=False),
+        help="A TOML config file (models, host, ...).",
+    )(f)
+    f = click.option(
+        "--host",
+        default=None,
+        help="Ollama server (default: config, OLLAMA_HOST, http://localhost:11434).",
+    )(f)
     return click.option("--offline", is_flag=True, help="Use the offline preset's model roles.")(f)
 
 
@@ -62,17 +71,25 @@ def pull(names, config_path, host, offline) -> None:
 
 def _pull_one(config, name: str) -> None:
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
-
     from seorap.engine.models.manage import pull_model
 
-    columns = (TextColumn("[bold]{task.fields[model]}"), TextColumn("{task.description}"), BarColumn(),
-               DownloadColumn(), TimeRemainingColumn())
+    columns = (
+        TextColumn("[bold]{task.fields[model]}"),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, transient=False) as progress:
         task = progress.add_task("starting", total=None, model=name)
 
         def update(status: str, completed: int | None, total: int | None) -> None:
-            progress.update(task, description=status[:40], completed=completed or 0,
-                            total=total if total else None)
+            progress.update(
+                task,
+                description=status[:40],
+                completed=completed or 0,
+                total=total if total else None,
+            )
 
         pull_model(config, name, update)
         progress.update(task, description="done")
@@ -82,7 +99,6 @@ def _pull_one(config, name: str) -> None:
 def _check(config) -> int:
     from rich.console import Console
     from rich.table import Table
-
     from seorap.engine.models.manage import model_status
 
     statuses = model_status(config)
@@ -90,7 +106,9 @@ def _check(config) -> int:
     for column in ("roles", "model", "source", "status", "digest"):
         table.add_column(column)
     for s in statuses:
-        state = {True: "[green]present", False: "[red]missing", None: "[dim]not an Ollama model"}[s.present]
+        state = {True: "[green]present", False: "[red]missing", None: "[dim]not an Ollama model"}[
+            s.present
+        ]
         table.add_row(", ".join(s.roles), s.model, s.source, state, (s.digest or "")[7:19])
     Console().print(table)
     missing = [s.model for s in statuses if s.present is False]

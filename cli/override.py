@@ -3,43 +3,105 @@
 from __future__ import annotations
 
 import click
-
-from seorap.engine.untrusted import visible
-
 from seorap.cli.params import db_path_option
+from seorap.engine.untrusted import visible
 
 
 @click.command()
 @db_path_option()
-@click.option("--file", "file_path", type=click.Path(exists=True, dir_okay=False),
-              help="A JSON list of {verdict_id, label, reason, who?} to apply instead of one override.")
+@click.option(
+    "--file",
+    "file_path",
+    type=click.Path(exists=True, dir_okay=False),
+    help="A JSON list of {verdict_id, label, reason, who?} to apply instead of one override.",
+)
 @click.option("--run", "run_id", help="Run id (or a unique prefix, or a system name with one run).")
-@click.option("--kind", type=click.Choice(["claim", "question"]), help="A claim verdict or an answer verdict.")
+@click.option(
+    "--kind", type=click.Choice(["claim", "question"]), help="A claim verdict or an answer verdict."
+)
 @click.option("--trajectory", "trajectory_id", help="Trajectory id.")
-@click.option("--item", help="Item id (s2/c0, compound/0, single/1) or the exact claim/question text.")
-@click.option("--verdict", "label", type=click.Choice(["YES", "PARTIAL", "NO"]), help="The new verdict.")
+@click.option(
+    "--item", help="Item id (s2/c0, compound/0, single/1) or the exact claim/question text."
+)
+@click.option(
+    "--verdict", "label", type=click.Choice(["YES", "PARTIAL", "NO"]), help="The new verdict."
+)
 @click.option("--reason", help="Why (required).")
 @click.option("--who", help="Who overrules (default: $USER).")
 @click.option("--scoring", help="Scoring setup (default: the run's latest).")
-@click.option("--setup", type=click.Choice(["full", "filter"]), default="full", show_default=True,
-              help="Claim candidate mode.")
-@click.option("--source", type=click.Choice(["memory", "full-context", "naive-rag", "no-context"]),
-              default="memory", show_default=True, help="Which answer of a question.")
-@click.option("--k", type=int, default=5, show_default=True, help="Retrieval depth of a memory answer.")
+@click.option(
+    "--setup",
+    type=click.Choice(["full", "filter"]),
+    default="full",
+    show_default=True,
+    help="Claim candidate mode.",
+)
+@click.option(
+    "--source",
+    type=click.Choice(["memory", "full-context", "naive-rag", "no-context"]),
+    default="memory",
+    show_default=True,
+    help="Which answer of a question.",
+)
+@click.option(
+    "--k", type=int, default=5, show_default=True, help="Retrieval depth of a memory answer."
+)
 @click.option("--state", type=int, default=None, help="State index, when a claim text recurs.")
-def override(db_path, file_path, run_id, kind, trajectory_id, item, label, reason, who, scoring, setup,
-             source, k, state) -> None:
+def override(
+    db_path,
+    file_path,
+    run_id,
+    kind,
+    trajectory_id,
+    item,
+    label,
+    reason,
+    who,
+    scoring,
+    setup,
+    source,
+    k,
+    state,
+) -> None:
     """Record a human override. The verdict row is never edited: the override (who, when, why) goes to
     the `overrides` table and `seorap report` shows raw and overridden figures side by side."""
     from seorap.engine.store.database import writing
 
     with writing(db_path, "override") as db:  # one writer at a time (docs/store.md)
-        _override(db, file_path, run_id, kind, trajectory_id, item, label, reason, who, scoring, setup,
-                  source, k, state)
+        _override(
+            db,
+            file_path,
+            run_id,
+            kind,
+            trajectory_id,
+            item,
+            label,
+            reason,
+            who,
+            scoring,
+            setup,
+            source,
+            k,
+            state,
+        )
 
 
-def _override(db, file_path, run_id, kind, trajectory_id, item, label, reason, who, scoring, setup,
-              source, k, state) -> None:
+def _override(
+    db,
+    file_path,
+    run_id,
+    kind,
+    trajectory_id,
+    item,
+    label,
+    reason,
+    who,
+    scoring,
+    setup,
+    source,
+    k,
+    state,
+) -> None:
     from seorap.engine.scoring import overrides
 
     if run_id is not None:
@@ -49,15 +111,39 @@ def _override(db, file_path, run_id, kind, trajectory_id, item, label, reason, w
     if file_path:
         click.echo(f"{overrides.load_file(db, file_path)} override(s) recorded")
         return
-    missing = [f"--{n}" for n, v in (("run", run_id), ("kind", kind), ("trajectory", trajectory_id),
-                                     ("item", item), ("verdict", label), ("reason", reason)) if not v]
+    missing = [
+        f"--{n}"
+        for n, v in (
+            ("run", run_id),
+            ("kind", kind),
+            ("trajectory", trajectory_id),
+            ("item", item),
+            ("verdict", label),
+            ("reason", reason),
+        )
+        if not v
+    ]
     if missing:
         raise click.UsageError(f"missing {', '.join(missing)} (or give --file)")
     try:
-        row = overrides.find_verdict(db, run_id, kind, trajectory_id, item, scoring=scoring, setup=setup,
-                                     source=source, k=k, state=state)
+        row = overrides.find_verdict(
+            db,
+            run_id,
+            kind,
+            trajectory_id,
+            item,
+            scoring=scoring,
+            setup=setup,
+            source=source,
+            k=k,
+            state=state,
+        )
         saved = overrides.add_override(db, row["id"], label, reason, who)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    click.echo(visible(f"{row['trajectory_id']} {row['item']} ({row['scoring']}): {row['label']} -> {saved['label']} "
-               f"by {saved['who']} at {saved['at']}"))
+    click.echo(
+        visible(
+            f"{row['trajectory_id']} {row['item']} ({row['scoring']}): {row['label']} -> {saved['label']} "
+            f"by {saved['who']} at {saved['at']}"
+        )
+    )

@@ -24,8 +24,11 @@ class ThresholdType(click.ParamType):
         except (TypeError, ValueError):
             self.fail(f"{value!r} is neither a number nor 'auto'", param, ctx)
         if not 0 < number <= 1:
-            self.fail(f"{value!r} is outside (0, 1]: a cosine threshold above 0 and at most 1, "
-                      "or 'auto'", param, ctx)
+            self.fail(
+                f"{value!r} is outside (0, 1]: a cosine threshold above 0 and at most 1, or 'auto'",
+                param,
+                ctx,
+            )
         return number
 
 
@@ -40,8 +43,9 @@ def db_path_option(*, exists: bool = True, help: str = "The run database."):
         if value is None:
             return value
         if not str(value).strip():
-            raise click.BadParameter("is empty: give the database file (e.g. --db runs.db)",
-                                     ctx, param)
+            raise click.BadParameter(
+                "is empty: give the database file (e.g. --db runs.db)", ctx, param
+            )
         path = Path(value)
         if path.is_dir():
             raise click.BadParameter(f"{value} is a folder, not a database file", ctx, param)
@@ -62,12 +66,20 @@ def check_output(path: str | None, db_path: str | None = None, *, option: str = 
     out = Path(path)
     if not str(path).strip():
         raise click.BadParameter("is empty: give a file name", param_hint=option)
-    if db_path and out.exists() and Path(db_path).exists() and out.resolve() == Path(db_path).resolve():
-        raise click.BadParameter(f"{path} is the run database itself; give another file name",
-                                 param_hint=option)
+    if (
+        db_path
+        and out.exists()
+        and Path(db_path).exists()
+        and out.resolve() == Path(db_path).resolve()
+    ):
+        raise click.BadParameter(
+            f"{path} is the run database itself; give another file name", param_hint=option
+        )
     if is_sqlite_file(out):
-        raise click.BadParameter(f"{path} is an SQLite database; a report never overwrites one, "
-                                 "give another file name", param_hint=option)
+        raise click.BadParameter(
+            f"{path} is an SQLite database; a report never overwrites one, give another file name",
+            param_hint=option,
+        )
     if out.is_dir():
         raise click.BadParameter(f"{path} is a folder; give a file name", param_hint=option)
     if not out.parent.is_dir():
@@ -92,8 +104,14 @@ def check_scoring(db, run_ids: list[str], scoring: str | None, option: str = "--
     if scoring is None:
         return
     where = f" WHERE run_id IN ({', '.join('?' for _ in run_ids)})" if run_ids else ""
-    known = [r["scoring"] for r in db.query(f"SELECT DISTINCT scoring FROM scores{where} ORDER BY scoring",
-                                            list(run_ids))]
+    known = [
+        r["scoring"]
+        for r in db.query(
+            f"SELECT DISTINCT scoring FROM scores{where} ORDER BY scoring", list(run_ids)
+        )
+    ]
     if scoring not in known:
         listed = ", ".join(known) or "none (run `seorap score` first)"
-        raise click.BadParameter(f"no scoring setup {scoring!r}; stored: {listed}", param_hint=option)
+        raise click.BadParameter(
+            f"no scoring setup {scoring!r}; stored: {listed}", param_hint=option
+        )

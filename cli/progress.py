@@ -13,21 +13,38 @@ class RichProgress:
 
     def __init__(self, console=None) -> None:
         from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress as _Rich, SpinnerColumn,
-                                   TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            SpinnerColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+        from rich.progress import (
+            Progress as _Rich,
+        )
 
         self.console = console or Console(stderr=True)
         # run ids and trajectory ids come from corpora and variant files: never parsed as markup
-        self._rich = _Rich(SpinnerColumn(), TextColumn("{task.description}", markup=False), BarColumn(),
-                           MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"),
-                           TimeRemainingColumn(), TextColumn("{task.fields[rate]}"),
-                           TextColumn("{task.fields[note]}", style="dim", markup=False), console=self.console)
+        self._rich = _Rich(
+            SpinnerColumn(),
+            TextColumn("{task.description}", markup=False),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("eta"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TextColumn("{task.fields[note]}", style="dim", markup=False),
+            console=self.console,
+        )
         self._task = None
         self._tokens0: tuple[float, int] | None = None
         self._ops: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def __enter__(self) -> "RichProgress":
+    def __enter__(self) -> RichProgress:
         self._rich.start()
         return self
 

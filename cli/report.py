@@ -6,30 +6,45 @@ import sys
 from pathlib import Path
 
 import click
-
 from seorap.cli.params import check_output, check_scoring, db_path_option, resolve_runs
 from seorap.engine.untrusted import visible
 
 
 @click.command()
 @db_path_option()
-@click.option("--run", "run_ids", multiple=True,
-              help="Run id, unique prefix or system name (repeatable); default: every scored run.")
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv", "md"]), default="table",
-              show_default=True)
+@click.option(
+    "--run",
+    "run_ids",
+    multiple=True,
+    help="Run id, unique prefix or system name (repeatable); default: every scored run.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "csv", "md"]),
+    default="table",
+    show_default=True,
+)
 @click.option("--scoring", default=None, help="Scoring setup name (default: the latest per run).")
-@click.option("--overrides", "overrides_file", type=click.Path(exists=True, dir_okay=False),
-              help="Apply human overrides from a JSON file first ([{verdict_id, label, reason, who}]).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
-              help="Write to this file instead of stdout (never over a database).")
+@click.option(
+    "--overrides",
+    "overrides_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Apply human overrides from a JSON file first ([{verdict_id, label, reason, who}]).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="Write to this file instead of stdout (never over a database).",
+)
 def report(db_path, run_ids, fmt, scoring, overrides_file, output) -> None:
     """Build the report from stored score cards (no model calls). JSON follows the versioned schema
     in docs/report.md; CSV has one row per run x trajectory; tables and Markdown add the aggregate
     figures with 95% cluster-bootstrap intervals and the diagnosis of every trajectory."""
     from rich.console import Console
-
-    from seorap.engine.scoring import overrides
     from seorap.cli.report_table import render_table
+    from seorap.engine.scoring import overrides
     from seorap.engine.scoring.report import build_report
     from seorap.engine.scoring.report_text import to_csv, to_json, to_markdown
     from seorap.engine.store.database import open_db
@@ -48,7 +63,9 @@ def report(db_path, run_ids, fmt, scoring, overrides_file, output) -> None:
     if not built.runs:
         raise click.UsageError("no scored runs: run `seorap score --db FILE` first")
     if fmt == "table":
-        console = Console(file=open(output, "w", encoding="utf-8"), width=160) if output else Console()
+        console = (
+            Console(file=open(output, "w", encoding="utf-8"), width=160) if output else Console()
+        )
         render_table(built, console)
         return
     text = {"json": to_json, "csv": to_csv, "md": to_markdown}[fmt](built)

@@ -10,7 +10,6 @@ from rich.cells import cell_len
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
-
 from seorap.engine.scoring.report import rows
 from seorap.engine.scoring.report_text import cost_lines, fmt, histogram_lines, summary_lines
 from seorap.engine.scoring.schema import Report, RunReport
@@ -41,17 +40,32 @@ TABLE_COLUMNS = [
     TableColumn("quadrant", "quad", "quadrant", numeric=False),
 ]
 # Dropped first to last when the terminal is too narrow; trajectory, int, ext·c and quad always stay.
-DROP_ORDER = ["claim_precision", "extrinsic_single", "naive_rag", "stale_facts", "difficulty",
-              "category", "intrinsic_filter"]
+DROP_ORDER = [
+    "claim_precision",
+    "extrinsic_single",
+    "naive_rag",
+    "stale_facts",
+    "difficulty",
+    "category",
+    "intrinsic_filter",
+]
 
 
-def _table(title: str, columns: list[TableColumn], cells: list[dict], trajectory_width: int | None = None):
-    table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
-                  header_style="bold")
+def _table(
+    title: str, columns: list[TableColumn], cells: list[dict], trajectory_width: int | None = None
+):
+    table = Table(
+        title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold"
+    )
     for col in columns:
         narrow = dict(min_width=8, max_width=trajectory_width) if col.key == "trajectory" else {}
-        table.add_column(col.header, justify="right" if col.numeric else "left", no_wrap=True,
-                         overflow="ellipsis", **narrow)
+        table.add_column(
+            col.header,
+            justify="right" if col.numeric else "left",
+            no_wrap=True,
+            overflow="ellipsis",
+            **narrow,
+        )
     for row in cells:
         table.add_row(*[Text(visible(fmt(row[c.key]))) for c in columns])  # never markup
     return table
@@ -61,7 +75,9 @@ def _natural_width(console, table) -> int:
     return console.measure(table, options=console.options.update_width(10_000)).maximum
 
 
-def fit_columns(cells: list[dict], width: int, console) -> tuple[list[TableColumn], list[TableColumn]]:
+def fit_columns(
+    cells: list[dict], width: int, console
+) -> tuple[list[TableColumn], list[TableColumn]]:
     """(shown, dropped) columns: drop by DROP_ORDER until the table's natural width fits ``width``."""
     shown = list(TABLE_COLUMNS)
     drop = list(DROP_ORDER)
@@ -71,7 +87,9 @@ def fit_columns(cells: list[dict], width: int, console) -> tuple[list[TableColum
     return shown, [c for c in TABLE_COLUMNS if c not in shown]
 
 
-def trajectory_width(cells: list[dict], shown: list[TableColumn], width: int, console) -> int | None:
+def trajectory_width(
+    cells: list[dict], shown: list[TableColumn], width: int, console
+) -> int | None:
     """A cap on the trajectory column when even the fewest columns do not fit (ids end in "…")."""
     excess = _natural_width(console, _table("", shown, cells)) - width
     if excess <= 0:
@@ -91,12 +109,15 @@ def pack(items: list[str], width: int, sep: str = " · ") -> list[str]:
     return lines
 
 
-def legend_lines(run: RunReport, shown: list[TableColumn], dropped: list[TableColumn],
-                 width: int) -> list[str]:
+def legend_lines(
+    run: RunReport, shown: list[TableColumn], dropped: list[TableColumn], width: int
+) -> list[str]:
     """What the short headers mean, and which columns the terminal width left out."""
     threshold = fmt(run.filter_threshold)
     name = {c.key: c.legend.format(threshold=threshold) for c in TABLE_COLUMNS}
-    lines = pack([f"{c.header} = {name[c.key]}" for c in shown if name[c.key]] + ["— = no data"], width)
+    lines = pack(
+        [f"{c.header} = {name[c.key]}" for c in shown if name[c.key]] + ["— = no data"], width
+    )
     if dropped:
         items = [f"{c.header} ({name[c.key]})" for c in dropped]
         items[0] = f"not shown at width {width}: {items[0]}"
@@ -124,5 +145,8 @@ def render_table(report: Report, console) -> None:
             console.print(Padding(Text(line), (0, 0, 0, 4), expand=False))
         console.print()
     for c in report.comparisons:
-        console.print(visible(f"{c.a} vs {c.b}: Δ intrinsic {fmt(c.difference)}, MDD {fmt(c.mdd)}"),
-                      markup=False, highlight=False)
+        console.print(
+            visible(f"{c.a} vs {c.b}: Δ intrinsic {fmt(c.difference)}, MDD {fmt(c.mdd)}"),
+            markup=False,
+            highlight=False,
+        )

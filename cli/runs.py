@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import click
-
 from seorap.cli.params import db_path_option
 
 
@@ -28,8 +27,17 @@ def runs(ctx, db_path, as_json) -> None:
 
     db = open_db(db_path, readonly=True)
     statuses = run_statuses(db)
-    rows = [{"run_id": r.run_id, "system": r.system, "status": statuses.get(r.run_id, r.status),
-             "documents": r.documents, "facts": r.facts, "scored": r.scored} for r in list_runs(db)]
+    rows = [
+        {
+            "run_id": r.run_id,
+            "system": r.system,
+            "status": statuses.get(r.run_id, r.status),
+            "documents": r.documents,
+            "facts": r.facts,
+            "scored": r.scored,
+        }
+        for r in list_runs(db)
+    ]
     if as_json:
         for row in rows:
             click.echo(json.dumps(row, ensure_ascii=False))
@@ -38,8 +46,20 @@ def runs(ctx, db_path, as_json) -> None:
         click.echo("no runs yet: `seorap run --db FILE ...` writes one", err=True)
         return
     header = ("run", "system", "status", "documents", "facts", "scored")
-    cells = [tuple(visible(v) for v in (r["run_id"], r["system"], r["status"], r["documents"],
-                                       r["facts"], "yes" if r["scored"] else "no")) for r in rows]
+    cells = [
+        tuple(
+            visible(v)
+            for v in (
+                r["run_id"],
+                r["system"],
+                r["status"],
+                r["documents"],
+                r["facts"],
+                "yes" if r["scored"] else "no",
+            )
+        )
+        for r in rows
+    ]
     widths = [max(len(str(c[i])) for c in [header, *cells]) for i in range(len(header))]
     for line in [header, *cells]:
         click.echo("  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip())
@@ -48,15 +68,18 @@ def runs(ctx, db_path, as_json) -> None:
 @runs.command("rm")
 @click.argument("run")
 @db_path_option()
-@click.option("--calls", "with_calls", is_flag=True,
-              help="Also delete the run's model calls from the shared call log (they serve as the "
-                   "cache of every run that made the same call).")
+@click.option(
+    "--calls",
+    "with_calls",
+    is_flag=True,
+    help="Also delete the run's model calls from the shared call log (they serve as the "
+    "cache of every run that made the same call).",
+)
 def rm(run, db_path, with_calls) -> None:
     """Delete RUN (id, unique prefix or system name with one run): its documents, facts, decisions,
     verdicts, answers and score cards. The shared call log stays unless --calls is given."""
-    from seorap.engine.store.database import delete_run, open_db, writer
-
     from seorap.cli.runref import resolve_run
+    from seorap.engine.store.database import delete_run, open_db, writer
 
     db = open_db(db_path)
     run_id = resolve_run(db, run, "RUN")

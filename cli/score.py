@@ -5,11 +5,9 @@ from __future__ import annotations
 import json
 
 import click
-
-from seorap.engine.untrusted import visible
-
 from seorap.cli.params import ThresholdType, db_path_option, resolve_runs
 from seorap.engine.fmt import figure
+from seorap.engine.untrusted import visible
 
 
 def scoring_config(db, run_id: str, config_path, offline: bool, overrides: dict):
@@ -28,23 +26,60 @@ def scoring_config(db, run_id: str, config_path, offline: bool, overrides: dict)
 
 @click.command()
 @db_path_option()
-@click.option("--run", "run_ids", multiple=True,
-              help="Run id, unique prefix or system name (repeatable); default: every run in --db.")
-@click.option("--judge-mode", type=click.Choice(["full", "filter", "both"]), default="both",
-              show_default=True, help="Intrinsic candidate mode(s): all facts, or facts above --threshold.")
-@click.option("--threshold", type=ThresholdType(), default=None,
-              help="Cosine threshold of filter mode (default 0.8), or 'auto': the threshold that best "
-                   "separates matched from unmatched claim-fact cosines with this run's embedder "
-                   "(setup named filter@auto(θ); docs/metrics.md).")
-@click.option("--judge-prompt", type=click.Choice(["strict", "lenient"]), default=None,
-              help="strict or lenient judge (a model judge's prompt file; the lexical judge's "
-                   "lenient rules). Part of the setup name (default: config, strict).")
-@click.option("--judge", "judge_model", default=None, help="Judge: 'lexical' or an Ollama model name.")
-@click.option("--answerer", "answerer_model", default=None, help="Answerer: 'extractive', 'reader' or a model name.")
-@click.option("--offline", is_flag=True, help="Lexical judge, reference reader (answerer), hashing embedder.")
-@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="A TOML config.")
-def score(db_path, run_ids, judge_mode, threshold, judge_prompt, judge_model, answerer_model, offline,
-          config_path) -> None:
+@click.option(
+    "--run",
+    "run_ids",
+    multiple=True,
+    help="Run id, unique prefix or system name (repeatable); default: every run in --db.",
+)
+@click.option(
+    "--judge-mode",
+    type=click.Choice(["full", "filter", "both"]),
+    default="both",
+    show_default=True,
+    help="Intrinsic candidate mode(s): all facts, or facts above --threshold.",
+)
+@click.option(
+    "--threshold",
+    type=ThresholdType(),
+    default=None,
+    help="Cosine threshold of filter mode (default 0.8), or 'auto': the threshold that best "
+    "separates matched from unmatched claim-fact cosines with this run's embedder "
+    "(setup named filter@auto(θ); docs/metrics.md).",
+)
+@click.option(
+    "--judge-prompt",
+    type=click.Choice(["strict", "lenient"]),
+    default=None,
+    help="strict or lenient judge (a model judge's prompt file; the lexical judge's "
+    "lenient rules). Part of the setup name (default: config, strict).",
+)
+@click.option(
+    "--judge", "judge_model", default=None, help="Judge: 'lexical' or an Ollama model name."
+)
+@click.option(
+    "--answerer",
+    "answerer_model",
+    default=None,
+    help="Answerer: 'extractive', 'reader' or a model name.",
+)
+@click.option(
+    "--offline", is_flag=True, help="Lexical judge, reference reader (answerer), hashing embedder."
+)
+@click.option(
+    "--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="A TOML config."
+)
+def score(
+    db_path,
+    run_ids,
+    judge_mode,
+    threshold,
+    judge_prompt,
+    judge_model,
+    answerer_model,
+    offline,
+    config_path,
+) -> None:
     """Score runs: intrinsic (full and/or filter), extrinsic (compound, single, k = 1/3/5/10),
     baselines (full-context, naive-rag, no-context) and diagnosis, stored in --db.
 
@@ -65,10 +100,16 @@ def score(db_path, run_ids, judge_mode, threshold, judge_prompt, judge_model, an
     from seorap.engine.store.database import open_db
 
     db = open_db(db_path)
-    targets = resolve_runs(db, run_ids) or [r["run_id"] for r in db.query("SELECT run_id FROM runs ORDER BY run_id")]
+    targets = resolve_runs(db, run_ids) or [
+        r["run_id"] for r in db.query("SELECT run_id FROM runs ORDER BY run_id")
+    ]
     auto = threshold == "auto"
-    overrides = {"models.judge": judge_model, "models.answerer": answerer_model,
-                 "judging.filter_threshold": None if auto else threshold, "judging.prompt": judge_prompt}
+    overrides = {
+        "models.judge": judge_model,
+        "models.answerer": answerer_model,
+        "judging.filter_threshold": None if auto else threshold,
+        "judging.prompt": judge_prompt,
+    }
     failed = 0
     from seorap.engine.store.database import writer
 
@@ -76,17 +117,25 @@ def score(db_path, run_ids, judge_mode, threshold, judge_prompt, judge_model, an
         for run_id in targets:
             config = scoring_config(db, run_id, config_path, offline, overrides)
             try:
-                name = score_run(db, run_id, config, judge_mode=judge_mode, progress=progress,
-                                 auto_threshold=auto)
+                name = score_run(
+                    db,
+                    run_id,
+                    config,
+                    judge_mode=judge_mode,
+                    progress=progress,
+                    auto_threshold=auto,
+                )
             except NoSuggestedThreshold as exc:  # this run only; the others are still scored
                 click.echo(f"{visible(run_id)}\terror: {visible(exc)}", err=True)
                 failed += 1
                 continue
             calls = run_report(db, run_id, scoring=name, resamples=0)
             extras = json.loads(db["scores"].get((run_id, "", name))["card"])
-            click.echo(f"{visible(run_id)}\t{visible(name)}\tmodel calls {extras['scoring_calls']}, "
-                       f"cached {extras['scoring_cached']}\tintrinsic "
-                       f"{figure(calls.aggregate.intrinsic.mean)} extrinsic "
-                       f"{figure(calls.aggregate.extrinsic.mean)}")
+            click.echo(
+                f"{visible(run_id)}\t{visible(name)}\tmodel calls {extras['scoring_calls']}, "
+                f"cached {extras['scoring_cached']}\tintrinsic "
+                f"{figure(calls.aggregate.intrinsic.mean)} extrinsic "
+                f"{figure(calls.aggregate.extrinsic.mean)}"
+            )
     if failed:
         raise NoSuggestedThreshold(f"{failed} of {len(targets)} runs were not scored (see above)")

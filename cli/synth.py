@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 import click
-
 from seorap.engine.corpus.synth import SLOTS, write_corpus
 from seorap.engine.corpus.validate import summary, validate_files
 
 
 @click.command()
-@click.option("--scale", type=click.IntRange(min=1), default=1, show_default=True,
-              help=f"Size as a multiple of the bundled corpus ({len(SLOTS)} trajectories each).")
-@click.option("--out", "out", type=click.Path(file_okay=False, path_type=str), required=True,
-              help="Directory to write one JSON file per trajectory into (created if missing).")
+@click.option(
+    "--scale",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help=f"Size as a multiple of the bundled corpus ({len(SLOTS)} trajectories each).",
+)
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(file_okay=False, path_type=str),
+    required=True,
+    help="Directory to write one JSON file per trajectory into (created if missing).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same files.")
 @click.option("--short", is_flag=True, help="~60-word documents instead of the L1-L3 word ranges.")
 def synth(scale: int, out: str, seed: int, short: bool) -> None:

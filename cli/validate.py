@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 
 import click
-
+from seorap.engine.corpus.validate import summary, validate_path
 from seorap.engine.errors import InputProblems
 from seorap.engine.untrusted import visible
-from seorap.engine.corpus.validate import summary, validate_path
 
 
 @click.command()

@@ -25,8 +25,12 @@ OUT = Path(__file__).resolve().parent / "stepper.svg"
 async def main() -> None:
     path = Path(tempfile.mkdtemp()) / "shot.db"
     db = open_db(path)
-    ids = run(load_corpus(bundled_corpus_path()), ["oracle", "oracle-stale", "oracle-merged"], db,
-              offline=True)
+    ids = run(
+        load_corpus(bundled_corpus_path()),
+        ["oracle", "oracle-stale", "oracle-merged"],
+        db,
+        offline=True,
+    )
     app = make_app(path, run_id=ids[0], trajectory_id="ko-c4-late-memo")
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.press("right", "right")

@@ -28,18 +28,25 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
 from seorap.engine.errors import UsageError
 
 DEFAULT_HOST = "http://localhost:11434"
 
 # Fields that change how fast or where a run happens, never what it produces (excluded from digest()).
-OPERATIONAL_FIELDS = {"host", "hosts", "timeout_s", "first_token_s", "concurrency", "keep_alive",
-                      "api_key_env"}
+OPERATIONAL_FIELDS = {
+    "host",
+    "hosts",
+    "timeout_s",
+    "first_token_s",
+    "concurrency",
+    "keep_alive",
+    "api_key_env",
+}
 
 
 class ModelRoles(BaseModel):
@@ -146,13 +153,15 @@ class Config(BaseModel):
     """Judging settings."""
 
     @classmethod
-    def offline(cls, **kwargs: Any) -> "Config":
+    def offline(cls, **kwargs: Any) -> Config:
         """Deterministic stand-ins: hashing embedder, reference reader, lexical judge."""
-        base = cls(embedder_backend="hashing",
-                   models=ModelRoles(answerer="reader", judge="lexical", embedder="hashing"))
+        base = cls(
+            embedder_backend="hashing",
+            models=ModelRoles(answerer="reader", judge="lexical", embedder="hashing"),
+        )
         return base.with_overrides(kwargs) if kwargs else base
 
-    def with_overrides(self, overrides: Mapping[str, Any] | None = None, **kwargs: Any) -> "Config":
+    def with_overrides(self, overrides: Mapping[str, Any] | None = None, **kwargs: Any) -> Config:
         """A copy with overrides applied. Keys may be dotted (``models.judge``) or use ``__``
         (``models__judge``, handy as click/keyword names); ``None`` values are skipped."""
         data = self.model_dump()
@@ -191,7 +200,9 @@ def _merge(base: dict, extra: Mapping[str, Any]) -> dict:
     return out
 
 
-def load_config(path: str | Path | None = None, *, offline: bool = False, **overrides: Any) -> Config:
+def load_config(
+    path: str | Path | None = None, *, offline: bool = False, **overrides: Any
+) -> Config:
     """Defaults (or the offline preset) ← TOML file ← overrides (dotted or ``__`` keys; None skipped)."""
     base = Config.offline() if offline else Config()
     if path is not None:
@@ -207,5 +218,9 @@ def load_config(path: str | Path | None = None, *, offline: bool = False, **over
 
 def config_sections() -> dict[str, set[str]]:
     """{section: keys} of a config file ('' = top level), for locating a misplaced key."""
-    return {"": set(Config.model_fields), "models": set(ModelRoles.model_fields),
-            "retrieval": set(RetrievalConfig.model_fields), "judging": set(JudgingConfig.model_fields)}
+    return {
+        "": set(Config.model_fields),
+        "models": set(ModelRoles.model_fields),
+        "retrieval": set(RetrievalConfig.model_fields),
+        "judging": set(JudgingConfig.model_fields),
+    }

@@ -34,13 +34,16 @@ class SeorapError(Exception):
 
 # ---- exit 1: the input has problems ----------------------------------------------------------------
 
+
 class InputProblems(SeorapError):
     """The input was read and has problems; ``problems`` lists each, located (exit 1).
     ``summary`` is the closing sentence printed after the list."""
 
     exit_code = EXIT_INPUT
 
-    def __init__(self, message: str, problems: list | None = None, summary: str | None = None) -> None:
+    def __init__(
+        self, message: str, problems: list | None = None, summary: str | None = None
+    ) -> None:
         self.problems = list(problems or [])
         self.summary = summary or message
         super().__init__(message)
@@ -53,8 +56,11 @@ class CorpusError(InputProblems):
         lines = "\n".join(str(p) for p in problems[:20])
         more = f"\n... and {len(problems) - 20} more" if len(problems) > 20 else ""
         noun = "problem" if len(problems) == 1 else "problems"
-        super().__init__(f"invalid corpus ({len(problems)} {noun}):\n{lines}{more}", problems,
-                         f"invalid corpus: {len(problems)} {noun} (listed above); nothing was written.")
+        super().__init__(
+            f"invalid corpus ({len(problems)} {noun}):\n{lines}{more}",
+            problems,
+            f"invalid corpus: {len(problems)} {noun} (listed above); nothing was written.",
+        )
 
 
 class ConfigError(InputProblems):
@@ -65,6 +71,7 @@ class ConfigError(InputProblems):
 
 
 # ---- exit 2: cannot proceed ------------------------------------------------------------------------
+
 
 class UsageError(SeorapError, ValueError):
     """A flag value, a setting or a name the command cannot use (exit 2). Also a ``ValueError``, so
@@ -117,6 +124,7 @@ class ModelTimeout(ModelError):
 
 
 # ---- exit 130: interrupted ------------------------------------------------------------------------
+
 
 class RunCancelled(SeorapError):
     """The run was cancelled (Ctrl+C or the app): finished documents are saved and the same command

@@ -10,11 +10,11 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from pydantic import ValidationError
-
 from seorap.engine.errors import ConfigError
 
 MAX_TOML_BYTES = 1024 * 1024
@@ -33,9 +33,10 @@ def load_toml(path: str | Path) -> tuple[dict, str]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        raise ConfigError(f"{path}:{line}: not UTF-8 text (byte {exc.start}); save the file as "
-                          "UTF-8") from None
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ConfigError(
+            f"{path}:{line}: not UTF-8 text (byte {exc.start}); save the file as UTF-8"
+        ) from None
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
@@ -64,13 +65,14 @@ def key_line(text: str, loc: Iterable) -> int | None:
         key = re.match(r'^("?)([A-Za-z0-9_.\-]+)\1\s*=', stripped)
         if key:
             full = section + [p.strip() for p in key.group(2).split(".")]
-            if full == parts[:len(full)] and len(full) >= len(parts):
+            if full == parts[: len(full)] and len(full) >= len(parts):
                 return n
     return None
 
 
-def validation_error(path: str | Path, text: str, exc: ValidationError,
-                     sections: dict[str, set[str]] | None = None) -> ConfigError:
+def validation_error(
+    path: str | Path, text: str, exc: ValidationError, sections: dict[str, set[str]] | None = None
+) -> ConfigError:
     """Every problem of a failed model validation as ``FILE:LINE: key: message`` lines.
     ``sections``: {section: its keys} for suggesting where a misplaced key belongs."""
     lines = []
@@ -93,12 +95,17 @@ def _many(lines: list[str]) -> ConfigError:
 def _message(error: Any, loc: list, sections: dict[str, set[str]]) -> str:
     if error["type"] == "extra_forbidden":
         name = str(loc[-1]) if loc else ""
-        homes = [s for s, keys in sections.items() if name in keys and s != ".".join(map(str, loc[:-1]))]
+        homes = [
+            s for s, keys in sections.items() if name in keys and s != ".".join(map(str, loc[:-1]))
+        ]
         if homes:
             home = homes[0]
-            return (f"unknown key here; it belongs under [{home}]" if home
-                    else "unknown key in this section; it is a top-level setting (put it before the "
-                         "first [section])")
+            return (
+                f"unknown key here; it belongs under [{home}]"
+                if home
+                else "unknown key in this section; it is a top-level setting (put it before the "
+                "first [section])"
+            )
         here = sections.get(".".join(map(str, loc[:-1])), set())
         close = difflib.get_close_matches(name, sorted(here), n=1)
         return f"unknown key; did you mean {close[0]!r}?" if close else "unknown key"

@@ -8,8 +8,10 @@ import json
 from pydantic import BaseModel
 
 MODEL = "qwen3.5:9b"
-MESSAGES = [{"role": "system", "content": "Extract facts."},
-            {"role": "user", "content": "<document>김민수 팀장은 3월 5일 회의를 연기했다.</document>"}]
+MESSAGES = [
+    {"role": "system", "content": "Extract facts."},
+    {"role": "user", "content": "<document>김민수 팀장은 3월 5일 회의를 연기했다.</document>"},
+]
 
 
 class Facts(BaseModel):

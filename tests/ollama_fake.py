@@ -48,8 +48,9 @@ import socket
 import threading
 import time
 from collections import Counter, deque
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 DEFAULT_MODELS = {
     "qwen3.5:9b": "sha256:" + "a" * 64,
@@ -80,10 +81,19 @@ def schema_example(schema: dict, defs: dict | None = None) -> Any:
         return schema["const"]
     kind = schema.get("type", "object")
     if kind == "object":
-        return {name: schema_example(sub, defs) for name, sub in schema.get("properties", {}).items()
-                if name in schema.get("required", [])}
-    return {"array": [], "string": "x", "integer": 0, "number": 0, "boolean": False,
-            "null": None}.get(kind)
+        return {
+            name: schema_example(sub, defs)
+            for name, sub in schema.get("properties", {}).items()
+            if name in schema.get("required", [])
+        }
+    return {
+        "array": [],
+        "string": "x",
+        "integer": 0,
+        "number": 0,
+        "boolean": False,
+        "null": None,
+    }.get(kind)
 
 
 def default_handler(body: dict) -> str:
@@ -118,11 +128,12 @@ class FakeOllama:
         self._stopping = threading.Event()
 
     # ---- control ----
-    def start(self) -> "FakeOllama":
+    def start(self) -> FakeOllama:
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.fake = self  # type: ignore[attr-defined]
-        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
-                         daemon=True).start()
+        threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        ).start()
         return self
 
     def streaming(self, *, chunk_chars: int = 8, delay_s: float = 0.0) -> None:
@@ -141,14 +152,28 @@ class FakeOllama:
         assert self._server is not None, "call start() first"
         return f"http://127.0.0.1:{self._server.server_address[1]}"
 
-    def fail(self, kind: str, *, path: str = "/api/chat", seconds: float = 0.0, times: int = 1,
-             fraction: float = 0.5) -> None:
+    def fail(
+        self,
+        kind: str,
+        *,
+        path: str = "/api/chat",
+        seconds: float = 0.0,
+        times: int = 1,
+        fraction: float = 0.5,
+    ) -> None:
         for _ in range(times):
-            self._faults.append({"kind": kind, "path": path, "seconds": seconds,
-                                 "fraction": fraction})
+            self._faults.append(
+                {"kind": kind, "path": path, "seconds": seconds, "fraction": fraction}
+            )
 
-    def chaos(self, *, seed: int = 0, malformed: float = 0.0, http500: float = 0.0,
-              path: str = "/api/chat") -> None:
+    def chaos(
+        self,
+        *,
+        seed: int = 0,
+        malformed: float = 0.0,
+        http500: float = 0.0,
+        path: str = "/api/chat",
+    ) -> None:
         """From now on answer a ``http500`` share of requests to ``path`` with HTTP 500 and a
         ``malformed`` share with non-JSON content (seeded, per request body; see the docstring)."""
         self._chaos = {"seed": seed, "malformed": malformed, "http500": http500, "path": path}
@@ -163,8 +188,13 @@ class FakeOllama:
             self._seen[text] += 1
         digest = hashlib.sha256(f"{chaos['seed']}|{path}|{n}|{text}".encode()).digest()
         draw = int.from_bytes(digest[:8], "big") / 2**64
-        kind = ("500" if draw < chaos["http500"] else
-                "malformed" if draw < chaos["http500"] + chaos["malformed"] else None)
+        kind = (
+            "500"
+            if draw < chaos["http500"]
+            else "malformed"
+            if draw < chaos["http500"] + chaos["malformed"]
+            else None
+        )
         if kind is None:
             return None
         with self._lock:
@@ -240,8 +270,14 @@ class _Handler(BaseHTTPRequestHandler):
             fault = None
         if fault and fault["kind"] == "500":
             return self._json(500, {"error": "fake internal server error"})
-        routes = {"/api/chat": self._chat, "/api/embed": self._embed, "/api/tags": self._tags,
-                  "/api/show": self._show, "/api/pull": self._pull, "/api/ps": self._ps}
+        routes = {
+            "/api/chat": self._chat,
+            "/api/embed": self._embed,
+            "/api/tags": self._tags,
+            "/api/show": self._show,
+            "/api/pull": self._pull,
+            "/api/ps": self._ps,
+        }
         route = routes.get(self.path)
         if route is None:
             return self._json(404, {"error": f"no route {self.path}"})
@@ -258,8 +294,16 @@ class _Handler(BaseHTTPRequestHandler):
         reply = self._chat_reply(body, fault)
         if body.get("stream"):
             return self._chat_stream(model, reply, fault)
-        self._json(200, {"model": model, "created_at": _now(), "message": {"role": "assistant",
-                   "content": reply["content"]}, "done": True, **_counts(reply)})
+        self._json(
+            200,
+            {
+                "model": model,
+                "created_at": _now(),
+                "message": {"role": "assistant", "content": reply["content"]},
+                "done": True,
+                **_counts(reply),
+            },
+        )
 
     def _chat_reply(self, body: dict, fault: dict | None) -> dict:
         out = self.fake.handler(body)
@@ -278,7 +322,9 @@ class _Handler(BaseHTTPRequestHandler):
             reply["eval_count"] = (body.get("options") or {}).get("num_predict", 1024)
         elif kind == "loop":
             limit = (body.get("options") or {}).get("num_predict", 1024)
-            span = "같은 문장을 다시 씁니다, 회의는 3월 5일 오후 2시에 본관 3층 회의실에서 열립니다. "
+            span = (
+                "같은 문장을 다시 씁니다, 회의는 3월 5일 오후 2시에 본관 3층 회의실에서 열립니다. "
+            )
             reply["content"] = '{"observations": [{"text": "' + span * max(3, limit // 20)
             reply["done_reason"] = "length"
             reply["eval_count"] = limit
@@ -293,7 +339,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         text = reply["content"]
         step = fake.chunk_chars
-        pieces = [text[i:i + step] for i in range(0, len(text), step)] or [""]
+        pieces = [text[i : i + step] for i in range(0, len(text), step)] or [""]
         try:
             for i, piece in enumerate(pieces):
                 if kind == "error_line" and i == len(pieces) // 2:
@@ -303,10 +349,23 @@ class _Handler(BaseHTTPRequestHandler):
                     return
                 if fake.chunk_delay_s and i:
                     time.sleep(fake.chunk_delay_s)
-                self._line({"model": model, "created_at": _now(),
-                            "message": {"role": "assistant", "content": piece}, "done": False})
-            self._line({"model": model, "created_at": _now(),
-                        "message": {"role": "assistant", "content": ""}, "done": True, **_counts(reply)})
+                self._line(
+                    {
+                        "model": model,
+                        "created_at": _now(),
+                        "message": {"role": "assistant", "content": piece},
+                        "done": False,
+                    }
+                )
+            self._line(
+                {
+                    "model": model,
+                    "created_at": _now(),
+                    "message": {"role": "assistant", "content": ""},
+                    "done": True,
+                    **_counts(reply),
+                }
+            )
         except (BrokenPipeError, ConnectionResetError):
             with fake._lock:
                 fake.disconnects += 1
@@ -317,32 +376,60 @@ class _Handler(BaseHTTPRequestHandler):
             return self._json(404, {"error": f"model '{model}' not found"})
         texts = body.get("input") or []
         texts = [texts] if isinstance(texts, str) else list(texts)
-        self._json(200, {"model": model, "embeddings": self.fake.embed_handler(texts),
-                         "total_duration": 1000, "prompt_eval_count": sum(len(t) for t in texts)})
+        self._json(
+            200,
+            {
+                "model": model,
+                "embeddings": self.fake.embed_handler(texts),
+                "total_duration": 1000,
+                "prompt_eval_count": sum(len(t) for t in texts),
+            },
+        )
 
     def _tags(self, body: dict, fault: dict | None) -> None:
         self._json(200, {"models": [_model_entry(n, d) for n, d in self.fake.models.items()]})
 
     def _ps(self, body: dict, fault: dict | None) -> None:
         names = list(dict.fromkeys(self.fake.loaded))
-        self._json(200, {"models": [_model_entry(n, self.fake.models.get(self.fake.knows(n) or n, ""))
-                                    for n in names]})
+        self._json(
+            200,
+            {
+                "models": [
+                    _model_entry(n, self.fake.models.get(self.fake.knows(n) or n, ""))
+                    for n in names
+                ]
+            },
+        )
 
     def _show(self, body: dict, fault: dict | None) -> None:
         name = self.fake.knows(body.get("model", ""))
         if not name:
             return self._json(404, {"error": f"model '{body.get('model')}' not found"})
-        self._json(200, {"modelfile": "", "parameters": "", "template": "{{ .Prompt }}",
-                         "details": _details(), "model_info": {"general.architecture": "fake"},
-                         "capabilities": ["completion"]})
+        self._json(
+            200,
+            {
+                "modelfile": "",
+                "parameters": "",
+                "template": "{{ .Prompt }}",
+                "details": _details(),
+                "model_info": {"general.architecture": "fake"},
+                "capabilities": ["completion"],
+            },
+        )
 
     def _pull(self, body: dict, fault: dict | None) -> None:
         model = body.get("model", "")
         digest = "sha256:" + hashlib.sha256(model.encode()).hexdigest()
         steps = [{"status": "pulling manifest"}]
-        steps += [{"status": f"pulling {digest[7:19]}", "digest": digest, "total": 1000, "completed": c}
-                  for c in (0, 250, 500, 750, 1000)]
-        steps += [{"status": "verifying sha256 digest"}, {"status": "writing manifest"}, {"status": "success"}]
+        steps += [
+            {"status": f"pulling {digest[7:19]}", "digest": digest, "total": 1000, "completed": c}
+            for c in (0, 250, 500, 750, 1000)
+        ]
+        steps += [
+            {"status": "verifying sha256 digest"},
+            {"status": "writing manifest"},
+            {"status": "success"},
+        ]
         if not body.get("stream", True):
             self.fake.models[model] = digest
             return self._json(200, {"status": "success"})
@@ -377,17 +464,34 @@ def _now() -> str:
 
 
 def _counts(reply: dict) -> dict:
-    return {"done_reason": reply["done_reason"], "total_duration": 1_000_000, "load_duration": 1000,
-            "prompt_eval_count": reply["prompt_eval_count"],
-            "prompt_eval_duration": reply.get("prompt_eval_duration", 1000),
-            "eval_count": reply["eval_count"], "eval_duration": reply.get("eval_duration", 1000)}
+    return {
+        "done_reason": reply["done_reason"],
+        "total_duration": 1_000_000,
+        "load_duration": 1000,
+        "prompt_eval_count": reply["prompt_eval_count"],
+        "prompt_eval_duration": reply.get("prompt_eval_duration", 1000),
+        "eval_count": reply["eval_count"],
+        "eval_duration": reply.get("eval_duration", 1000),
+    }
 
 
 def _details() -> dict:
-    return {"parent_model": "", "format": "gguf", "family": "fake", "families": ["fake"],
-            "parameter_size": "1B", "quantization_level": "Q4_K_M"}
+    return {
+        "parent_model": "",
+        "format": "gguf",
+        "family": "fake",
+        "families": ["fake"],
+        "parameter_size": "1B",
+        "quantization_level": "Q4_K_M",
+    }
 
 
 def _model_entry(name: str, digest: str) -> dict:
-    return {"name": name, "model": name, "modified_at": "2026-11-01T00:00:00Z", "size": 1000,
-            "digest": digest, "details": _details()}
+    return {
+        "name": name,
+        "model": name,
+        "modified_at": "2026-11-01T00:00:00Z",
+        "size": 1000,
+        "digest": digest,
+        "details": _details(),
+    }

@@ -23,8 +23,9 @@ import json
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 from ollama_fake import schema_example
 
@@ -52,7 +53,7 @@ class FakeOpenAI:
         self._server: ThreadingHTTPServer | None = None
 
     # ---- control ----
-    def start(self) -> "FakeOpenAI":
+    def start(self) -> FakeOpenAI:
         fake = self
 
         class Handler(_Handler):
@@ -119,10 +120,18 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         fake = self.server_fake
-        fake.requests.append({"method": "GET", "path": self.path, "body": None,
-                              "auth": self.headers.get("Authorization")})
+        fake.requests.append(
+            {
+                "method": "GET",
+                "path": self.path,
+                "body": None,
+                "auth": self.headers.get("Authorization"),
+            }
+        )
         if self.path == "/v1/models":
-            self._json(200, {"object": "list", "data": [{"id": m, "object": "model"} for m in fake.models]})
+            self._json(
+                200, {"object": "list", "data": [{"id": m, "object": "model"} for m in fake.models]}
+            )
         elif self.path == "/version":
             self._json(200, {"version": fake.version})
         else:
@@ -132,20 +141,35 @@ class _Handler(BaseHTTPRequestHandler):
         fake = self.server_fake
         length = int(self.headers.get("Content-Length") or 0)
         body = json.loads(self.rfile.read(length) or b"{}")
-        fake.requests.append({"method": "POST", "path": self.path, "body": body,
-                              "auth": self.headers.get("Authorization")})
+        fake.requests.append(
+            {
+                "method": "POST",
+                "path": self.path,
+                "body": body,
+                "auth": self.headers.get("Authorization"),
+            }
+        )
         if self.path != "/v1/chat/completions":
             return self._json(404, {"error": {"message": f"no route {self.path}"}})
         kind, kw = fake._fault()
         if kind == "500":
             return self._json(500, {"error": {"message": "internal error", "code": 500}})
         if kind == "404" or body.get("model") not in fake.models:
-            return self._json(404, {"error": {"message": f"The model `{body.get('model')}` does not exist."}})
+            return self._json(
+                404, {"error": {"message": f"The model `{body.get('model')}` does not exist."}}
+            )
         rf = body.get("response_format") or {}
         if rf.get("type") == "json_schema" and not fake.json_schema:
-            return self._json(500, {"error": {"message": "1 validation error: {'loc': ('body', "
-                                              "'response_format', 'type'), 'msg': \"Input should be "
-                                              "'text' or 'json_object'\", 'input': 'json_schema'}"}})
+            return self._json(
+                500,
+                {
+                    "error": {
+                        "message": "1 validation error: {'loc': ('body', "
+                        "'response_format', 'type'), 'msg': \"Input should be "
+                        "'text' or 'json_object'\", 'input': 'json_schema'}"
+                    }
+                },
+            )
         if kind == "delay":
             time.sleep(kw.get("seconds", 1.0))
         reply = fake._reply(body)
@@ -168,14 +192,22 @@ class _Handler(BaseHTTPRequestHandler):
                 if kind == "error_event" and i >= len(text) // 2:
                     self._event({"error": {"message": "the engine died", "code": 500}})
                     return
-                self._event(_chunk(body, {"content": text[i:i + step]}, None))
+                self._event(_chunk(body, {"content": text[i : i + step]}, None))
                 if fake.chunk_delay_s:
                     time.sleep(fake.chunk_delay_s)
             self._event(_chunk(body, {}, reply["finish_reason"]))
             if fake.usage and (body.get("stream_options") or {}).get("include_usage"):
-                self._event({**_chunk(body, {}, None), "choices": [], "usage": {
-                    "prompt_tokens": reply["prompt_tokens"], "completion_tokens": reply["completion_tokens"],
-                    "total_tokens": reply["prompt_tokens"] + reply["completion_tokens"]}})
+                self._event(
+                    {
+                        **_chunk(body, {}, None),
+                        "choices": [],
+                        "usage": {
+                            "prompt_tokens": reply["prompt_tokens"],
+                            "completion_tokens": reply["completion_tokens"],
+                            "total_tokens": reply["prompt_tokens"] + reply["completion_tokens"],
+                        },
+                    }
+                )
             self.wfile.write(b"data: [DONE]\n\n")
             self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
@@ -187,12 +219,30 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def _chunk(body: dict, delta: dict, finish: str | None) -> dict:
-    return {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0,
-            "model": body.get("model"), "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": body.get("model"),
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
 
 
 def _completion(body: dict, reply: dict) -> dict:
-    return {"id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": body.get("model"),
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": reply["content"]},
-                         "finish_reason": reply["finish_reason"]}],
-            "usage": {"prompt_tokens": reply["prompt_tokens"], "completion_tokens": reply["completion_tokens"]}}
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": 0,
+        "model": body.get("model"),
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": reply["content"]},
+                "finish_reason": reply["finish_reason"],
+            }
+        ],
+        "usage": {
+            "prompt_tokens": reply["prompt_tokens"],
+            "completion_tokens": reply["completion_tokens"],
+        },
+    }

@@ -44,7 +44,10 @@ def seorap_env(**extra: str) -> dict[str, str]:
     import tempfile
 
     root = Path(__file__).resolve().parents[1]
-    folder = Path(tempfile.gettempdir()) / f"seorap-path-{hashlib.sha1(str(root).encode()).hexdigest()[:10]}"
+    folder = (
+        Path(tempfile.gettempdir())
+        / f"seorap-path-{hashlib.sha1(str(root).encode()).hexdigest()[:10]}"
+    )
     link = folder / "seorap"
     if not link.exists():
         folder.mkdir(exist_ok=True)

@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 
 from pydantic import BaseModel
-
-from seorap.engine.run import accounting
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models import calllog
 from seorap.engine.models.base import ChatReply, ChatRequest
 from seorap.engine.models.client import ModelClient
+from seorap.engine.run import accounting
 from seorap.engine.store.database import open_db
 from seorap.engine.views import accounting_view
 
@@ -53,26 +52,62 @@ def test_figures_from_a_hand_made_call_log():
     db = open_db(None)
     run = "A-x"
     # extractor: 3 calls of 1, 2, 5 s; 100/200/300 tokens in, 10/20/70 out; the last one cut
-    for i, (ms, tin, tout, reason) in enumerate([(1000, 100, 10, "stop"), (2000, 200, 20, "stop"),
-                                                 (5000, 300, 70, "length")]):
-        calllog.put_call(db, _req("extractor", f"doc {i}"), run_id=run, phase="extract",
-                         reply=ChatReply("{}", "m:1b", tokens_in=tin, tokens_out=tout,
-                                         duration_ms=ms, done_reason=reason))
-    calllog.put_call(db, _req("extractor", "doc 3"), run_id=run, phase="extract", error="ReadTimeout: x")
-    calllog.put_call(db, _req("synthesizer", "obs"), run_id=run, phase="synthesize",
-                     reply=ChatReply("{}", "m:1b", tokens_in=8000, tokens_out=5, duration_ms=400,
-                                     done_reason="stop"), prompt_truncated=True)
-    calllog.put_call(db, _req("synthesizer", "other run"), run_id="B-x", phase="synthesize",
-                     reply=ChatReply("{}", "m:1b", tokens_in=1, tokens_out=1, duration_ms=1))
+    for i, (ms, tin, tout, reason) in enumerate(
+        [(1000, 100, 10, "stop"), (2000, 200, 20, "stop"), (5000, 300, 70, "length")]
+    ):
+        calllog.put_call(
+            db,
+            _req("extractor", f"doc {i}"),
+            run_id=run,
+            phase="extract",
+            reply=ChatReply(
+                "{}", "m:1b", tokens_in=tin, tokens_out=tout, duration_ms=ms, done_reason=reason
+            ),
+        )
+    calllog.put_call(
+        db, _req("extractor", "doc 3"), run_id=run, phase="extract", error="ReadTimeout: x"
+    )
+    calllog.put_call(
+        db,
+        _req("synthesizer", "obs"),
+        run_id=run,
+        phase="synthesize",
+        reply=ChatReply(
+            "{}", "m:1b", tokens_in=8000, tokens_out=5, duration_ms=400, done_reason="stop"
+        ),
+        prompt_truncated=True,
+    )
+    calllog.put_call(
+        db,
+        _req("synthesizer", "other run"),
+        run_id="B-x",
+        phase="synthesize",
+        reply=ChatReply("{}", "m:1b", tokens_in=1, tokens_out=1, duration_ms=1),
+    )
     accounting.bump(db, run, "extract", "extractor", "m:1b", "cached", 4)
     accounting.bump(db, run, "extract", "extractor", "m:1b", "salvaged", 6)
     accounting.bump(db, run, "extract", "extractor", "m:1b", "retries")
-    db["write_failures"].insert({"id": "w1", "run_id": run, "trajectory_id": "t", "position": 0,
-                                 "stage": "extract", "reason": "cut", "raw": ""})
+    db["write_failures"].insert(
+        {
+            "id": "w1",
+            "run_id": run,
+            "trajectory_id": "t",
+            "position": 0,
+            "stage": "extract",
+            "reason": "cut",
+            "raw": "",
+        }
+    )
     acc = accounting.run_accounting(db, run)
     ext, syn = acc.roles
-    assert (ext.role, ext.calls, ext.failed, ext.cached, ext.retries, ext.salvaged) == \
-        ("extractor", 3, 1, 4, 1, 6)
+    assert (ext.role, ext.calls, ext.failed, ext.cached, ext.retries, ext.salvaged) == (
+        "extractor",
+        3,
+        1,
+        4,
+        1,
+        6,
+    )
     assert (ext.tokens_in, ext.tokens_out, ext.cut, ext.write_failures) == (600, 100, 1, 1)
     assert ext.busy_s == 8.0 and ext.p50_ms == 2000 and ext.p95_ms == 5000
     assert ext.tokens_per_s == 100 / 8.0  # 12.5 generated tokens per second of call time
@@ -88,7 +123,9 @@ def test_figures_from_a_hand_made_call_log():
 def test_cache_hits_are_stored_and_rereads_are_not_savings(tmp_path):
     path = tmp_path / "r.db"
     db = open_db(path)
-    backend = Scripted(ChatReply('{"items": ["a"]}', "m:1b", tokens_in=5, tokens_out=3, duration_ms=10))
+    backend = Scripted(
+        ChatReply('{"items": ["a"]}', "m:1b", tokens_in=5, tokens_out=3, duration_ms=10)
+    )
     msgs = [{"role": "user", "content": "문서"}]
     first = ModelClient(backend, db, run_id="A-1")
     first.structured("extractor", "m:1b", msgs, Obs, phase="extract")
@@ -107,8 +144,10 @@ def test_cache_hits_are_stored_and_rereads_are_not_savings(tmp_path):
 
 def test_retries_and_repairs_are_counted_once_even_when_reread(tmp_path):
     db = open_db(tmp_path / "r.db")
-    backend = Scripted(ChatReply("not json", "m:1b", duration_ms=1),
-                       ChatReply('```json\n{"items": []}\n```', "m:1b", duration_ms=1))
+    backend = Scripted(
+        ChatReply("not json", "m:1b", duration_ms=1),
+        ChatReply('```json\n{"items": []}\n```', "m:1b", duration_ms=1),
+    )
     client = ModelClient(backend, db, run_id="A-1")
     msgs = [{"role": "user", "content": "x"}]
     for _ in range(3):  # the re-reads walk the same retry path from the log
@@ -124,8 +163,14 @@ def test_runner_times_each_phase_and_the_report_and_view_carry_it(tmp_path):
 
     db = open_db(tmp_path / "r.db")
     corpus = load_corpus(CORPUS)
-    ids = run(corpus, ["A", "B"], db, offline=True, trajectories=[corpus.trajectories[0].id],
-              concurrency=1)  # one worker: A's extractions are made first, B's served from the log
+    ids = run(
+        corpus,
+        ["A", "B"],
+        db,
+        offline=True,
+        trajectories=[corpus.trajectories[0].id],
+        concurrency=1,
+    )  # one worker: A's extractions are made first, B's served from the log
     a = accounting.run_accounting(db, ids[0])
     assert [p.phase for p in a.phases] == ["extract", "write", "score"]
     assert all(p.sessions == 1 and p.wall_s >= 0 for p in a.phases)
@@ -137,7 +182,9 @@ def test_runner_times_each_phase_and_the_report_and_view_carry_it(tmp_path):
     assert (b_ext.calls, b_ext.cached) == (0, docs)
     report = json.loads(build_report(db, ids).model_dump_json())
     acc = report["runs"][0]["accounting"]
-    logged = db.execute("SELECT COUNT(*) FROM calls WHERE run_id=? AND error IS NULL", [ids[0]]).fetchone()[0]
+    logged = db.execute(
+        "SELECT COUNT(*) FROM calls WHERE run_id=? AND error IS NULL", [ids[0]]
+    ).fetchone()[0]
     assert acc["total"]["calls"] == logged > 0
     assert [p["phase"] for p in acc["phases"]] == ["extract", "write", "score"]
     view = accounting_view(db, ids[1])
@@ -150,8 +197,9 @@ def test_reference_runs_have_no_model_rows_but_a_timed_write(tmp_path):
 
     db = open_db(tmp_path / "r.db")
     corpus = load_corpus(CORPUS)
-    (rid,) = run(corpus, ["oracle"], db, offline=True, trajectories=[corpus.trajectories[0].id],
-                 score=False)
+    (rid,) = run(
+        corpus, ["oracle"], db, offline=True, trajectories=[corpus.trajectories[0].id], score=False
+    )
     view = accounting_view(db, rid)
     assert not view.empty and view.rows == [] and view.wall.startswith("wall time: write ")
     assert accounting_view(db, "no-such-run").wall == "wall time: not recorded"
@@ -167,21 +215,41 @@ def test_the_app_score_cards_show_the_cost_of_the_selected_run(tmp_path):
     (rid,) = run(corpus, ["A"], db, offline=True, trajectories=[corpus.trajectories[0].id])
     report = run_report(db, rid, resamples=20)
     text = cost_text(report).plain
-    calls = db.execute("SELECT COUNT(*) FROM calls WHERE run_id=? AND role='extractor'", [rid]).fetchone()[0]
+    calls = db.execute(
+        "SELECT COUNT(*) FROM calls WHERE run_id=? AND role='extractor'", [rid]
+    ).fetchone()[0]
     assert f"extractor standin: {calls} calls, 0 cached" in text
     assert "wall time: extract" in text and "Cost" in rulers_text(report, None).plain
-    live = cost_text(report, accounting_view(db, rid)).plain  # read now: the score phase is timed too
+    live = cost_text(
+        report, accounting_view(db, rid)
+    ).plain  # read now: the score phase is timed too
     assert f"extractor standin: {calls} calls" in live and "score" in live
 
 
 def test_lines_show_trouble_only_when_there_is_some():
-    acc = accounting.RunAccounting("r", [
-        accounting.RoleAccounting("extractor", "m", calls=2, tokens_in=1200, tokens_out=300, p50_ms=1500,
-                                  p95_ms=4000, tokens_per_s=12.5, cut=1, salvaged=7),
-        accounting.RoleAccounting("judge", "m", calls=1)])
+    acc = accounting.RunAccounting(
+        "r",
+        [
+            accounting.RoleAccounting(
+                "extractor",
+                "m",
+                calls=2,
+                tokens_in=1200,
+                tokens_out=300,
+                p50_ms=1500,
+                p95_ms=4000,
+                tokens_per_s=12.5,
+                cut=1,
+                salvaged=7,
+            ),
+            accounting.RoleAccounting("judge", "m", calls=1),
+        ],
+    )
     first, second, wall = accounting.lines(acc)
-    assert first == ("extractor m: 2 calls, 0 cached · tokens 1,200 in, 300 out · p50 1.5 s, p95 4.0 s "
-                     "· 12.5 tok/s · cut 1, salvaged 7")
+    assert first == (
+        "extractor m: 2 calls, 0 cached · tokens 1,200 in, 300 out · p50 1.5 s, p95 4.0 s "
+        "· 12.5 tok/s · cut 1, salvaged 7"
+    )
     assert second == "judge m: 1 calls, 0 cached · tokens 0 in, 0 out · p50 –, p95 –"
     assert wall == "wall time: not recorded"
     assert accounting.from_dict(accounting.as_dict(acc)).roles == acc.roles
@@ -192,7 +260,6 @@ def test_every_report_format_carries_the_cost(tmp_path):
     import io
 
     from rich.console import Console
-
     from seorap.cli.report_table import render_table
     from seorap.engine.run.runner import run
     from seorap.engine.scoring.report import build_report
@@ -202,7 +269,9 @@ def test_every_report_format_carries_the_cost(tmp_path):
     corpus = load_corpus(CORPUS)
     (rid,) = run(corpus, ["A"], db, offline=True, trajectories=[corpus.trajectories[0].id])
     report = build_report(db, [rid], resamples=20)
-    calls = db.execute("SELECT COUNT(*) FROM calls WHERE run_id=? AND error IS NULL", [rid]).fetchone()[0]
+    calls = db.execute(
+        "SELECT COUNT(*) FROM calls WHERE run_id=? AND error IS NULL", [rid]
+    ).fetchone()[0]
     md = to_markdown(report)
     assert "### Cost" in md and f"| all |  | {calls} | 0 |" in md and "wall time: extract" in md
     rows = list(csv.DictReader(io.StringIO(to_csv(report))))
@@ -217,19 +286,34 @@ def test_every_report_format_carries_the_cost(tmp_path):
 def test_cut_replies_and_salvaged_items_are_counted(tmp_path, ollama_server):
     from seorap.engine.config import Config
     from seorap.engine.models.ollama_chat import OllamaChat
-    from seorap.engine.run.runner import run
     from seorap.engine.models.standin import ollama_handler
+    from seorap.engine.run.runner import run
 
     ollama_server.handler = ollama_handler()
     corpus = load_corpus(CORPUS)
     traj = corpus.trajectories[0]
     docs = sum(1 for _ in traj.arrivals())
     ollama_server.fail("length", fraction=0.6, times=docs)  # every extraction cut at 60 %
-    config = Config.offline(models={"extractor": "qwen3.5:9b", "synthesizer": "qwen3.5:9b",
-                                    "answerer": "extractive", "judge": "lexical", "embedder": "hashing"})
+    config = Config.offline(
+        models={
+            "extractor": "qwen3.5:9b",
+            "synthesizer": "qwen3.5:9b",
+            "answerer": "extractive",
+            "judge": "lexical",
+            "embedder": "hashing",
+        }
+    )
     db = open_db(tmp_path / "r.db")
-    (rid,) = run(corpus, ["C"], db, config, backend=OllamaChat(ollama_server.url), trajectories=[traj.id],
-                 score=False, concurrency=1)
+    (rid,) = run(
+        corpus,
+        ["C"],
+        db,
+        config,
+        backend=OllamaChat(ollama_server.url),
+        trajectories=[traj.id],
+        score=False,
+        concurrency=1,
+    )
     (ext,) = [r for r in accounting.run_accounting(db, rid).roles if r.role == "extractor"]
     kept = db.execute("SELECT COUNT(*) FROM observations WHERE run_id=?", [rid]).fetchone()[0]
     assert ext.cut == docs and ext.salvaged == kept > 0 and ext.calls == docs

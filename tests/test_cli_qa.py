@@ -4,9 +4,8 @@ clear message, `--run` takes a system name or a unique prefix, tables keep ids o
 from __future__ import annotations
 
 from click.testing import CliRunner
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
-
 from seorap.cli.main import cli
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
 
 def invoke(*args):
@@ -42,7 +41,6 @@ def test_inspect_refuses_a_corpus_the_run_was_not_made_from(ref, tmp_path):
 def test_resolve_run_by_system_and_prefix(ref):
     import click
     import pytest
-
     from seorap.cli.runref import resolve_run
     from seorap.engine.store.database import open_db
 
@@ -68,9 +66,13 @@ def test_judge_audit_kind_names_are_not_cut():
     from pathlib import Path
 
     from test_tui_support import CORPUS
+
     with tempfile.TemporaryDirectory() as tmp:
-        result = CliRunner().invoke(cli, ["judge-audit", "--corpus", str(CORPUS), "--db",
-                                          str(Path(tmp) / "a.db")], terminal_width=80)
+        result = CliRunner().invoke(
+            cli,
+            ["judge-audit", "--corpus", str(CORPUS), "--db", str(Path(tmp) / "a.db")],
+            terminal_width=80,
+        )
     assert result.exit_code == 0, result.output
     table = result.output.split("hedged: pass rate")[0]
     assert "│ context-free" in table and "│ wrong-date" in table

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from store_support import seorap_env
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,8 +27,14 @@ def in_pty(*args: str) -> tuple[int, str]:
     """Run seorap with stdout and stderr on a pseudo-terminal; (exit code, everything printed)."""
     master, slave = pty.openpty()
     env = seorap_env(COLUMNS="200", TERM="xterm-256color")
-    proc = subprocess.Popen([SEORAP, *args], stdin=subprocess.DEVNULL, stdout=slave, stderr=slave,
-                            env=env, close_fds=True)
+    proc = subprocess.Popen(
+        [SEORAP, *args],
+        stdin=subprocess.DEVNULL,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        close_fds=True,
+    )
     os.close(slave)
     out = b""
     while True:
@@ -58,28 +63,53 @@ def hostile_db(tmp_path_factory) -> Path:
     state["claims"] = [*state["claims"], bad_claim]
     state["document"]["text"] += f"\n{bad_claim}"
     (folder / "corpus").mkdir()
-    (folder / "corpus" / "hostile.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    (folder / "corpus" / "hostile.json").write_text(
+        json.dumps(data, ensure_ascii=False), encoding="utf-8"
+    )
     db = folder / "runs.db"
-    made = subprocess.run([SEORAP, "run", "--corpus", str(folder / "corpus"), "--system", "oracle",
-                           "--system", "raw", "--offline", "--db", str(db)],
-                          capture_output=True, text=True, env=seorap_env())
+    made = subprocess.run(
+        [
+            SEORAP,
+            "run",
+            "--corpus",
+            str(folder / "corpus"),
+            "--system",
+            "oracle",
+            "--system",
+            "raw",
+            "--offline",
+            "--db",
+            str(db),
+        ],
+        capture_output=True,
+        text=True,
+        env=seorap_env(),
+    )
     assert made.returncode == 0, made.stderr
     return db
 
 
 def assert_safe(output: str, shown: bool = True) -> None:
     assert CLEAR not in output and "\x1b]8;" not in output
-    assert not shown or "\\x1b[2J" in output or "\\x1b]8" in output or MARKUP_ID.split("[")[0] in output
+    assert (
+        not shown
+        or "\\x1b[2J" in output
+        or "\\x1b]8" in output
+        or MARKUP_ID.split("[")[0] in output
+    )
 
 
-@pytest.mark.parametrize("args", [
-    ["report", "--format", "table"],
-    ["report", "--format", "md"],
-    ["report", "--format", "csv"],
-    ["report", "--format", "json"],
-    ["diff", "--run", "oracle", "--run", "raw", "--all"],
-    ["runs"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["report", "--format", "table"],
+        ["report", "--format", "md"],
+        ["report", "--format", "csv"],
+        ["report", "--format", "json"],
+        ["diff", "--run", "oracle", "--run", "raw", "--all"],
+        ["runs"],
+    ],
+)
 def test_hostile_text_is_shown_not_executed(hostile_db, args):
     code, output = in_pty(*args, "--db", str(hostile_db))
     assert code == 0, output
@@ -95,15 +125,34 @@ def test_markup_in_trajectory_ids_stays_literal(hostile_db):
 
 
 def test_diff_shows_claim_escapes_visibly(hostile_db):
-    code, output = in_pty("diff", "--run", "oracle", "--run", "raw", "--all", "--kind", "claim",
-                          "--db", str(hostile_db))
+    code, output = in_pty(
+        "diff",
+        "--run",
+        "oracle",
+        "--run",
+        "raw",
+        "--all",
+        "--kind",
+        "claim",
+        "--db",
+        str(hostile_db),
+    )
     assert code == 0, output
     assert "\\x1b[2J" in output and CLEAR not in output
 
 
 def test_run_progress_does_not_interpret_markup(tmp_path, hostile_db):
     corpus = hostile_db.parent / "corpus"
-    code, output = in_pty("run", "--corpus", str(corpus), "--system", "oracle", "--offline",
-                          "--no-score", "--db", str(tmp_path / "p.db"))
+    code, output = in_pty(
+        "run",
+        "--corpus",
+        str(corpus),
+        "--system",
+        "oracle",
+        "--offline",
+        "--no-score",
+        "--db",
+        str(tmp_path / "p.db"),
+    )
     assert code == 0, output
     assert "\x1b]8;id=" not in output and CLEAR not in output

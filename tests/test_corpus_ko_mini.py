@@ -4,7 +4,6 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-
 from seorap.cli.main import cli
 from seorap.engine.corpus import load_corpus
 
@@ -23,8 +22,14 @@ def test_bundled_corpus_counts():
     assert s["trajectories"] == 12
     assert s["by_category"] == {f"C{i}": 2 for i in range(1, 7)}
     assert all(s["by_difficulty"][level] >= 3 for level in ("L1", "L2", "L3"))
-    assert set(s["by_type"]) == {"linear-evolution", "contradiction", "scope-expansion",
-                                 "retraction", "stable", "gradual-drift"}
+    assert set(s["by_type"]) == {
+        "linear-evolution",
+        "contradiction",
+        "scope-expansion",
+        "retraction",
+        "stable",
+        "gradual-drift",
+    }
     assert set(s["by_doc_type"]) == {"meeting", "slack", "email", "ticket", "wiki"}
     assert s["documents"] >= 37
     assert s["distractors"] >= 4
@@ -61,15 +66,31 @@ def test_superseded_values_are_listed_as_stale():
         for before, after in zip(t.states, t.states[1:]):
             dropped = set(before.claims) - set(after.claims)
             if dropped - set(after.stale_claims):
-                missing.append(f"{t.id} state {after.index}: {sorted(dropped - set(after.stale_claims))}")
+                missing.append(
+                    f"{t.id} state {after.index}: {sorted(dropped - set(after.stale_claims))}"
+                )
     assert missing == []
 
 
 def test_reference_cases_are_in_the_corpus():
     text = "\n".join(
         " ".join(s.claims) + " " + s.document.text
-        for t in load_corpus(KO_MINI).trajectories for s in t.states
+        for t in load_corpus(KO_MINI).trajectories
+        for s in t.states
     ).replace(" ", "")
-    for needle in ["PostgreSQL14", "Aurora", "AlloyDB", "3TB", "120만", "310만", "엔터프라이즈",
-                   "백엔드", "웨비나", "인증서", "Fargate", "EKS", "콜드스타트"]:
+    for needle in [
+        "PostgreSQL14",
+        "Aurora",
+        "AlloyDB",
+        "3TB",
+        "120만",
+        "310만",
+        "엔터프라이즈",
+        "백엔드",
+        "웨비나",
+        "인증서",
+        "Fargate",
+        "EKS",
+        "콜드스타트",
+    ]:
         assert needle in text, needle

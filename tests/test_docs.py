@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from seorap.cli.main import cli
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
@@ -41,7 +40,11 @@ def _files():
         path = ROOT / name
         paths = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
         for p in paths:
-            if p.suffix in SUFFIXES and "__snapshots__" not in p.parts and "__pycache__" not in p.parts:
+            if (
+                p.suffix in SUFFIXES
+                and "__snapshots__" not in p.parts
+                and "__pycache__" not in p.parts
+            ):
                 yield p
 
 
@@ -53,8 +56,12 @@ def _anchor(heading: str) -> str:
 
 def test_no_outside_spec_is_cited():
     needle = "SP" + "EC"  # split so this file does not match itself
-    hits = [f"{p.relative_to(ROOT)}:{n}" for p in _files()
-            for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if needle in line]
+    hits = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in _files()
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if needle in line
+    ]
     assert hits == []
 
 
@@ -69,7 +76,11 @@ def test_docs_citations_resolve():
             cited += re.findall(r"\]\(([\w-]+\.md)#([\w-]+)\)", text)
         for page, anchor in cited:
             target = ROOT / "docs" / page
-            headings = re.findall(r"^#+ (.+)$", target.read_text(encoding="utf-8"), re.M) if target.exists() else []
+            headings = (
+                re.findall(r"^#+ (.+)$", target.read_text(encoding="utf-8"), re.M)
+                if target.exists()
+                else []
+            )
             if anchor not in {_anchor(h) for h in headings}:
                 broken.append(f"{p.relative_to(ROOT)}: docs/{page}#{anchor}")
     assert broken == []

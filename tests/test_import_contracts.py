@@ -61,7 +61,9 @@ def import_cycles(graph: grimp.ImportGraph, packages=PACKAGES) -> list[set[str]]
 
 
 def test_import_linter_contracts_hold():
-    assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True) == 0
+    assert (
+        lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True) == 0
+    )
 
 
 def test_no_import_cycles():

@@ -12,9 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def engine_modules() -> list[str]:
-    return sorted(
-        m.name for m in pkgutil.walk_packages(engine.__path__, prefix="seorap.engine.")
-    )
+    return sorted(m.name for m in pkgutil.walk_packages(engine.__path__, prefix="seorap.engine."))
 
 
 def test_engine_modules_do_not_import_tui_or_heavy_backends():

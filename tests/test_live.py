@@ -15,7 +15,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from seorap.engine.config import load_config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.base import ModelError
@@ -48,12 +47,18 @@ def test_live_variant_a_writes_scores_and_rescoring_is_free(live_config, tmp_pat
     assert docs == len(corpus.trajectories[0].states)
     failures = db["write_failures"].count_where("run_id = ?", [run_id])
     observations = db["observations"].count_where("run_id = ?", [run_id])
-    assert observations + failures > 0  # every document either gave observations or a counted failure
-    card = next(db.query("SELECT card FROM scores WHERE run_id = ? AND trajectory_id = ''", [run_id]))
+    assert (
+        observations + failures > 0
+    )  # every document either gave observations or a counted failure
+    card = next(
+        db.query("SELECT card FROM scores WHERE run_id = ? AND trajectory_id = ''", [run_id])
+    )
     first = json.loads(card["card"])
     assert first["scoring_calls"] > 0
     score_run(db, run_id, live_config, corpus=corpus)
-    card = next(db.query("SELECT card FROM scores WHERE run_id = ? AND trajectory_id = ''", [run_id]))
+    card = next(
+        db.query("SELECT card FROM scores WHERE run_id = ? AND trajectory_id = ''", [run_id])
+    )
     assert json.loads(card["card"])["scoring_calls"] == 0
 
 
@@ -74,8 +79,13 @@ def test_real_bge_m3_ranks_a_paraphrase_above_an_unrelated_sentence():
     from seorap.engine.models.embedders import BGEM3Embedder
 
     emb = BGEM3Embedder(bge_m3_path())
-    vecs = emb.embed(["11월 세미나는 온라인 웨비나로 바뀌었다", "11월 고객 행사는 온라인으로 진행한다",
-                      "결제 API 장애의 원인은 인증서 만료였다"])
+    vecs = emb.embed(
+        [
+            "11월 세미나는 온라인 웨비나로 바뀌었다",
+            "11월 고객 행사는 온라인으로 진행한다",
+            "결제 API 장애의 원인은 인증서 만료였다",
+        ]
+    )
     assert vecs.shape == (3, 1024)
     sims = vecs @ vecs.T
     assert sims[0, 1] > sims[0, 2]

@@ -14,7 +14,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.memory.prompts import read_payload
@@ -55,16 +54,22 @@ class ScriptedBackend:
         self.calls += 1
         payload, _ = read_payload(request.messages)
         if payload["task"] == "extract":
-            obs = [{"text": t, "category": "decision", "confidence": 0.8}
-                   for t in self.docs[payload["document"]["id"]]]
+            obs = [
+                {"text": t, "category": "decision", "confidence": 0.8}
+                for t in self.docs[payload["document"]["id"]]
+            ]
             return ChatReply(json.dumps({"observations": obs}, ensure_ascii=False), request.model)
         return ChatReply(json.dumps(self.choose(payload), ensure_ascii=False), request.model)
 
     def choose(self, payload):
         obs = payload["observation"]
-        key = ("LATE:" if obs["document_date"] == self.late and obs["text"] == COMPARING else "") + obs["text"]
+        key = (
+            "LATE:" if obs["document_date"] == self.late and obs["text"] == COMPARING else ""
+        ) + obs["text"]
         op, target_sub, text = SCRIPT.get(key, ("create", None, obs["text"]))
-        target = next((c for c in payload["candidates"] if target_sub and target_sub in c["text"]), None)
+        target = next(
+            (c for c in payload["candidates"] if target_sub and target_sub in c["text"]), None
+        )
         if target is None:
             return {"operation": "create", "target": "", "text": obs["text"], "confidence": 0.7}
         if text is None:
@@ -76,8 +81,15 @@ def run_guard(guard: str, tmp_path, confidence: str = "paper"):
     corpus = load_corpus(CORPUS)
     db = open_db(tmp_path / f"{guard}.db")
     backend = ScriptedBackend(corpus.trajectories[0])
-    [run_id] = run(corpus, [f"A:guard={guard},confidence={confidence}"], db, Config.offline(),
-                   backend=backend, score=False, concurrency=1)
+    [run_id] = run(
+        corpus,
+        [f"A:guard={guard},confidence={confidence}"],
+        db,
+        Config.offline(),
+        backend=backend,
+        score=False,
+        concurrency=1,
+    )
     return db, run_id, corpus.trajectories[0].id
 
 
@@ -100,10 +112,17 @@ def test_guard_downgrade_keeps_decision_drops_reasons(tmp_path):
     assert any(t.startswith(DECIDED) for t in texts)
     assert not any("콜드 스타트" in t for t in texts)
     assert COMPARING not in texts
-    rows = list(db.query("SELECT raw_operation, operation, guard_effect FROM decisions "
-                         "WHERE run_id=? AND position=2", [run_id]))
-    assert {(r["raw_operation"], r["operation"]) for r in rows} == {("update", "reinforce"),
-                                                                    ("supersede", "reinforce")}
+    rows = list(
+        db.query(
+            "SELECT raw_operation, operation, guard_effect FROM decisions "
+            "WHERE run_id=? AND position=2",
+            [run_id],
+        )
+    )
+    assert {(r["raw_operation"], r["operation"]) for r in rows} == {
+        ("update", "reinforce"),
+        ("supersede", "reinforce"),
+    }
     assert all(r["guard_effect"].startswith("downgrade:") for r in rows)
     decision = next(f for f in active_facts_at(db, run_id, tid, 2) if f.text.startswith(DECIDED))
     assert decision.confidence == pytest.approx(1.0)  # 0.8 + 3 reinforces, capped at 1
@@ -115,19 +134,27 @@ def test_guard_merge_keeps_decision_and_adds_reasons(tmp_path):
     decision = next(t for t in texts if t.startswith(DECIDED))
     assert LAMBDA in decision and EKS in decision and "2026-01-20" in decision
     assert all(f.status == "active" for f in facts_at(db, run_id, tid, 2) if DECIDED in f.text)
-    rows = list(db.query("SELECT operation, guard_effect FROM decisions WHERE run_id=? AND position=2",
-                         [run_id]))
+    rows = list(
+        db.query(
+            "SELECT operation, guard_effect FROM decisions WHERE run_id=? AND position=2", [run_id]
+        )
+    )
     assert {r["operation"] for r in rows} == {"update"}
     assert all(r["guard_effect"].startswith("merge:") for r in rows)
 
 
 def test_three_guards_three_different_stores(tmp_path):
-    stores = {g: sorted(texts_after_memo(*run_guard(g, tmp_path))) for g in ("off", "downgrade", "merge")}
+    stores = {
+        g: sorted(texts_after_memo(*run_guard(g, tmp_path))) for g in ("off", "downgrade", "merge")
+    }
     assert len({json.dumps(s, ensure_ascii=False) for s in stores.values()}) == 3
 
 
 def test_merge_guard_keeps_the_newer_date(tmp_path):
     db, run_id, tid = run_guard("merge", tmp_path)
-    row = next(db.query("SELECT updated_at FROM facts WHERE run_id=? AND text LIKE ?",
-                        [run_id, DECIDED + "%"]))
+    row = next(
+        db.query(
+            "SELECT updated_at FROM facts WHERE run_id=? AND text LIKE ?", [run_id, DECIDED + "%"]
+        )
+    )
     assert row["updated_at"] == "2026-03-10"

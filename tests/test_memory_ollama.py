@@ -14,8 +14,8 @@ from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.memory import get_system
 from seorap.engine.memory.schemas import Extraction, SynthesisChoice
-from seorap.engine.run.runner import run
 from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.run.runner import run
 from seorap.engine.store.database import open_db
 
 CORPUS = Path(__file__).parent.parent / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.memory import get_system, list_systems
@@ -17,17 +16,33 @@ from seorap.engine.store.database import active_facts_at, facts_at, open_db
 
 
 def doc(i, author, date):
-    return {"index": i, "timestamp": date, "action": "create", "confidence": 0.7, "claims": ["x"],
-            "document": {"id": f"t-d{i}", "type": "slack", "author": {"name": author},
-                         "text": f"문서 {i}"}}
+    return {
+        "index": i,
+        "timestamp": date,
+        "action": "create",
+        "confidence": 0.7,
+        "claims": ["x"],
+        "document": {
+            "id": f"t-d{i}",
+            "type": "slack",
+            "author": {"name": author},
+            "text": f"문서 {i}",
+        },
+    }
 
 
 def trajectory(authors=("가", "나", "다", "라")) -> Trajectory:
     dates = ["2026-01-01", "2026-02-01", "2026-03-01", "2026-04-01"]
-    return Trajectory.model_validate({
-        "id": "t", "title": "t", "category": "C3", "difficulty": "L1",
-        "trajectoryType": "linear-evolution",
-        "states": [doc(i, a, d) for i, (a, d) in enumerate(zip(authors, dates))]})
+    return Trajectory.model_validate(
+        {
+            "id": "t",
+            "title": "t",
+            "category": "C3",
+            "difficulty": "L1",
+            "trajectoryType": "linear-evolution",
+            "states": [doc(i, a, d) for i, (a, d) in enumerate(zip(authors, dates))],
+        }
+    )
 
 
 class Script:
@@ -45,34 +60,57 @@ class Script:
         payload, body = read_payload(request.messages)
         if payload["task"] == "extract":
             i = int(payload["document"]["id"].split("-d")[1])
-            content = json.dumps({"observations": [{"text": f"관찰 {i}", "confidence": 0.6}]},
-                                 ensure_ascii=False)
+            content = json.dumps(
+                {"observations": [{"text": f"관찰 {i}", "confidence": 0.6}]}, ensure_ascii=False
+            )
             return ChatReply(content, request.model)
         i = int(payload["observation"]["text"].split()[1])
         if i in self.malformed:
             return ChatReply("I think this should be an update, probably.", request.model)
         op, text, conf = self.plan[i]
-        target = payload["candidates"][0]["label"] if payload["candidates"] and op != "create" else ""
-        return ChatReply(json.dumps({"operation": op, "target": target, "text": text,
-                                     "confidence": conf}, ensure_ascii=False), request.model)
+        target = (
+            payload["candidates"][0]["label"] if payload["candidates"] and op != "create" else ""
+        )
+        return ChatReply(
+            json.dumps(
+                {"operation": op, "target": target, "text": text, "confidence": conf},
+                ensure_ascii=False,
+            ),
+            request.model,
+        )
 
 
 def write(tmp_path, system, plan, authors=("가", "나", "다", "라"), malformed=()):
     t = trajectory(authors)
     db = open_db(tmp_path / "m.db")
     backend = Script(plan, malformed)
-    [run_id] = run(Corpus(tmp_path, [t], {}), [system], db, Config.offline(), backend=backend,
-                   score=False, concurrency=1)
+    [run_id] = run(
+        Corpus(tmp_path, [t], {}),
+        [system],
+        db,
+        Config.offline(),
+        backend=backend,
+        score=False,
+        concurrency=1,
+    )
     return db, run_id, backend
 
 
 def ops(db, run_id):
-    return [r["operation"] for r in db.query(
-        "SELECT operation FROM decisions WHERE run_id=? ORDER BY position, id", [run_id])]
+    return [
+        r["operation"]
+        for r in db.query(
+            "SELECT operation FROM decisions WHERE run_id=? ORDER BY position, id", [run_id]
+        )
+    ]
 
 
-PLAN = [("create", "값은 1", 0.6), ("reinforce", "", 0.9), ("update", "값은 2", 0.75),
-        ("supersede", "값은 3", 0.85)]
+PLAN = [
+    ("create", "값은 1", 0.6),
+    ("reinforce", "", 0.9),
+    ("update", "값은 2", 0.75),
+    ("supersede", "값은 3", 0.85),
+]
 
 
 def test_every_operation(tmp_path):
@@ -83,10 +121,19 @@ def test_every_operation(tmp_path):
     assert first.status == "superseded" and first.text == "값은 2"
     [active] = active_facts_at(db, run_id, "t")
     assert active.text == "값은 3" and active.confidence == pytest.approx(0.85)
-    versions = list(db.query("SELECT operation, text, confidence FROM fact_versions "
-                             "WHERE fact_id=? ORDER BY version", [first.id]))
+    versions = list(
+        db.query(
+            "SELECT operation, text, confidence FROM fact_versions "
+            "WHERE fact_id=? ORDER BY version",
+            [first.id],
+        )
+    )
     assert [(v["operation"], v["text"]) for v in versions] == [
-        ("create", "값은 1"), ("reinforce", "값은 1"), ("update", "값은 2"), ("supersede", "값은 2")]
+        ("create", "값은 1"),
+        ("reinforce", "값은 1"),
+        ("update", "값은 2"),
+        ("supersede", "값은 2"),
+    ]
     # paper rule: model confidence on create/update, +0.1 on reinforce
     assert [round(v["confidence"], 3) for v in versions][:3] == [0.6, 0.7, 0.75]
 
@@ -106,10 +153,13 @@ def test_decision_records_inputs(tmp_path):
 REINFORCE = [("create", "값", 0.5)] + [("reinforce", "", 0.9)] * 3
 
 
-@pytest.mark.parametrize("authors,expected", [
-    (("가", "나", "다", "라"), 0.8),   # three new people confirm: +0.3 in both designs
-    (("가", "가", "가", "가"), None),  # one person repeating
-])
+@pytest.mark.parametrize(
+    "authors,expected",
+    [
+        (("가", "나", "다", "라"), 0.8),  # three new people confirm: +0.3 in both designs
+        (("가", "가", "가", "가"), None),  # one person repeating
+    ],
+)
 def test_confidence_designs(tmp_path, authors, expected):
     paper_db, paper_run, _ = write(tmp_path / "p", "A:confidence=paper", REINFORCE, authors)
     auth_db, auth_run, _ = write(tmp_path / "a", "A:confidence=authors", REINFORCE, authors)
@@ -137,7 +187,9 @@ def test_guard_is_pure():
 def test_variant_c_never_removes_or_rewrites(tmp_path):
     db, run_id, backend = write(tmp_path, "C", PLAN)
     assert ops(db, run_id) == ["create"] * 4
-    rows = list(db.query("SELECT operation, status, version FROM fact_versions WHERE run_id=?", [run_id]))
+    rows = list(
+        db.query("SELECT operation, status, version FROM fact_versions WHERE run_id=?", [run_id])
+    )
     assert {(r["operation"], r["status"], r["version"]) for r in rows} == {("create", "active", 1)}
     assert backend.calls == 4  # extraction only: append-only makes no synthesis call
 
@@ -147,7 +199,9 @@ def test_malformed_reply_is_a_counted_write_failure(tmp_path):
     [failure] = list(db.query("SELECT * FROM write_failures WHERE run_id=?", [run_id]))
     assert failure["stage"] == "synthesize" and "invalid JSON" in failure["reason"]
     assert "probably" in failure["raw"] and failure["observation_id"]
-    doc_row = next(db.query("SELECT failures FROM documents WHERE run_id=? AND position=2", [run_id]))
+    doc_row = next(
+        db.query("SELECT failures FROM documents WHERE run_id=? AND position=2", [run_id])
+    )
     assert doc_row["failures"] == 1
     assert db["documents"].count_where("run_id=?", [run_id]) == 4  # the run went on
 
@@ -156,7 +210,9 @@ def test_systems_are_listed_and_resolved(tmp_path):
     names = list_systems()
     for name in ("oracle", "oracle-stale", "oracle-merged", "raw", "A", "B", "C"):
         assert name in names
-    (tmp_path / "D.toml").write_text('name = "D"\nsynthesis_prompt = "synthesis_B.txt"\nguard = "merge"\n')
+    (tmp_path / "D.toml").write_text(
+        'name = "D"\nsynthesis_prompt = "synthesis_B.txt"\nguard = "merge"\n'
+    )
     system = get_system("D", variants_dirs=[tmp_path])
     assert system.variant.guard == "merge" and system.uses_llm
 

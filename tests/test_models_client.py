@@ -6,14 +6,13 @@ import json
 import threading
 
 import pytest
-
+from models_support import GOOD, MESSAGES, MODEL, Facts
+from ollama_fake import closed_port_url
 from seorap.engine.models import calllog
 from seorap.engine.models.base import ModelError, ModelMissing, ModelUnavailable, ReplayMiss
 from seorap.engine.models.client import SERVER_ERROR_ATTEMPTS, ModelClient, repair_json
 from seorap.engine.models.ollama_chat import OllamaChat
 from seorap.engine.store.database import open_db
-from models_support import GOOD, MESSAGES, MODEL, Facts
-from ollama_fake import closed_port_url
 
 
 def make_client(server, db=None, **kwargs) -> ModelClient:
@@ -184,12 +183,21 @@ def test_failed_calls_are_logged_but_never_served_from_cache(ollama_server):
 
 def test_text_logs_run_phase_tokens(ollama_server):
     db = open_db(None)
-    ollama_server.handler = lambda body: {"content": "서울", "prompt_eval_count": 30, "eval_count": 2}
+    ollama_server.handler = lambda body: {
+        "content": "서울",
+        "prompt_eval_count": 30,
+        "eval_count": 2,
+    }
     client = make_client(ollama_server, db, run_id="run-1")
     assert client.text("answerer", "qwen3.8:27b", MESSAGES, phase="answer") == "서울"
     row = next(db.query("select * from calls"))
-    assert (row["run_id"], row["phase"], row["role"], row["tokens_in"], row["tokens_out"]) == \
-        ("run-1", "answer", "answerer", 30, 2)
+    assert (row["run_id"], row["phase"], row["role"], row["tokens_in"], row["tokens_out"]) == (
+        "run-1",
+        "answer",
+        "answerer",
+        30,
+        2,
+    )
     assert row["digest"] == ollama_server.models["qwen3.8:27b"]
     assert json.loads(row["options"])["temperature"] == 0.0
     assert calllog.call_counts(db, "phase") == {"answer": 1}
@@ -199,12 +207,16 @@ def test_text_logs_run_phase_tokens(ollama_server):
 
 def test_thread_safe_under_a_pool(ollama_server):
     db = open_db(None)
-    ollama_server.handler = lambda body: json.dumps({"facts": [body["messages"][-1]["content"]], "who": "x"})
+    ollama_server.handler = lambda body: json.dumps(
+        {"facts": [body["messages"][-1]["content"]], "who": "x"}
+    )
     client = make_client(ollama_server, db)
     results: list = []
 
     def work(i: int) -> None:
-        results.append(client.structured("extractor", MODEL, [{"role": "user", "content": f"d{i}"}], Facts))
+        results.append(
+            client.structured("extractor", MODEL, [{"role": "user", "content": f"d{i}"}], Facts)
+        )
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(16)]
     for t in threads:

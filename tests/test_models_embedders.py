@@ -6,15 +6,23 @@ import time
 
 import numpy as np
 import pytest
-
 from seorap.engine.config import Config
 from seorap.engine.models.base import Embedder, ModelError, ModelMissing
-from seorap.engine.models.embedders import (BGEM3Embedder, CachedEmbedder, HashingEmbedder, OllamaEmbedder,
-                                     make_embedder)
+from seorap.engine.models.embedders import (
+    BGEM3Embedder,
+    CachedEmbedder,
+    HashingEmbedder,
+    OllamaEmbedder,
+    make_embedder,
+)
 from seorap.engine.store.database import open_db
 
-KO = ["주간 회의는 3월 5일 화요일로 연기되었다", "주간 회의가 3월 5일 화요일로 미뤄졌다",
-      "점심 메뉴는 김치찌개와 계란말이였다", "서버 배포는 금요일 오후에 진행한다"]
+KO = [
+    "주간 회의는 3월 5일 화요일로 연기되었다",
+    "주간 회의가 3월 5일 화요일로 미뤄졌다",
+    "점심 메뉴는 김치찌개와 계란말이였다",
+    "서버 배포는 금요일 오후에 진행한다",
+]
 
 
 def test_hashing_is_deterministic_normalised_and_float32():
@@ -23,7 +31,9 @@ def test_hashing_is_deterministic_normalised_and_float32():
     assert a.dtype == np.float32 and a.shape == (4, 512)
     assert np.array_equal(a, b)
     assert np.allclose(np.linalg.norm(a, axis=1), 1.0, atol=1e-5)
-    assert isinstance(HashingEmbedder(), Embedder) and HashingEmbedder().name == "hashing-ngram-v1-512"
+    assert (
+        isinstance(HashingEmbedder(), Embedder) and HashingEmbedder().name == "hashing-ngram-v1-512"
+    )
 
 
 def test_hashing_same_in_a_batch_and_alone():
@@ -47,7 +57,9 @@ def test_hashing_empty_inputs():
 
 
 def test_hashing_is_fast_enough_for_ten_thousand_facts():
-    texts = [f"{i}번 회의에서 김민수 팀장이 사무실 이전을 {i % 12 + 1}월로 미뤘다" for i in range(10_000)]
+    texts = [
+        f"{i}번 회의에서 김민수 팀장이 사무실 이전을 {i % 12 + 1}월로 미뤘다" for i in range(10_000)
+    ]
     started = time.perf_counter()
     matrix = HashingEmbedder().embed(texts)
     assert matrix.shape == (10_000, 512)
@@ -108,7 +120,7 @@ def test_bge_without_flagembedding_names_the_install(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_flag)
-    with pytest.raises(ModelError, match=r'seorap\[bge\]') as info:
+    with pytest.raises(ModelError, match=r"seorap\[bge\]") as info:
         BGEM3Embedder("/nonexistent/bge").embed(["x"])
     assert "torch" in str(info.value)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-
+from ollama_fake import FakeOllama, closed_port_url
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.base import ChatRequest, ModelError, ModelMissing, ModelUnavailable
@@ -16,7 +16,6 @@ from seorap.engine.models.hosts import HostPool, chat_hosts, check_hosts, make_c
 from seorap.engine.models.ollama_chat import OllamaChat
 from seorap.engine.models.standin import ollama_handler
 from seorap.engine.store.database import open_db
-from ollama_fake import FakeOllama, closed_port_url
 
 MODEL = "qwen3.5:9b"
 CORPUS = "fixtures/ko-mini"
@@ -35,23 +34,42 @@ def two_servers():
 
 
 def _config(hosts: list[str], concurrency: int = 1) -> Config:
-    return Config.offline(hosts=hosts, concurrency=concurrency,
-                          models={"extractor": MODEL, "synthesizer": MODEL, "answerer": "extractive",
-                                  "judge": "lexical", "embedder": "hashing"})
+    return Config.offline(
+        hosts=hosts,
+        concurrency=concurrency,
+        models={
+            "extractor": MODEL,
+            "synthesizer": MODEL,
+            "answerer": "extractive",
+            "judge": "lexical",
+            "embedder": "hashing",
+        },
+    )
 
 
 def _store(db, run_id) -> list[tuple]:
-    return [(r["trajectory_id"], r["text"], r["status"], r["version"]) for r in db.query(
-        "SELECT trajectory_id, text, status, version FROM facts WHERE run_id=? ORDER BY trajectory_id, text",
-        [run_id])]
+    return [
+        (r["trajectory_id"], r["text"], r["status"], r["version"])
+        for r in db.query(
+            "SELECT trajectory_id, text, status, version FROM facts WHERE run_id=? ORDER BY trajectory_id, text",
+            [run_id],
+        )
+    ]
 
 
 def _run(tmp_path, name, config, trajectories):
     from seorap.engine.run.runner import run
 
     db = open_db(tmp_path / f"{name}.db")
-    (rid,) = run(load_corpus(CORPUS), ["A"], db, config, backend=make_chat_backend(config),
-                 trajectories=trajectories, score=False)
+    (rid,) = run(
+        load_corpus(CORPUS),
+        ["A"],
+        db,
+        config,
+        backend=make_chat_backend(config),
+        trajectories=trajectories,
+        score=False,
+    )
     return db, rid
 
 
@@ -83,7 +101,9 @@ def test_two_servers_both_serve_and_a_killed_one_hands_its_work_over(tmp_path, t
 
     victim.handler = dying
     db, rid = _run(tmp_path, "two", _config(urls, concurrency=1), trajs)
-    by_host = dict(db.execute("SELECT host, COUNT(*) FROM calls WHERE error IS NULL GROUP BY host").fetchall())
+    by_host = dict(
+        db.execute("SELECT host, COUNT(*) FROM calls WHERE error IS NULL GROUP BY host").fetchall()
+    )
     assert by_host.get(urls[0], 0) >= 4 and by_host.get(urls[1], 0) > by_host[urls[0]]
     assert _store(db, rid) == reference  # the same store as the one-server run
 
@@ -119,20 +139,35 @@ def test_cache_keys_do_not_depend_on_the_host(two_servers):
     db = open_db(None)
     msgs = [{"role": "user", "content": "같은 질문"}]
     ModelClient(OllamaChat(two_servers[0].url), db).text("judge", MODEL, msgs)
-    ModelClient(OllamaChat(two_servers[1].url), db).text("judge", MODEL, msgs)  # served from the log
+    ModelClient(OllamaChat(two_servers[1].url), db).text(
+        "judge", MODEL, msgs
+    )  # served from the log
     assert len(two_servers[0].bodies("/api/chat")) == 1 and two_servers[1].bodies("/api/chat") == []
 
 
 def test_cli_repeated_host_checks_every_host_and_spreads_the_work(tmp_path, two_servers):
     from click.testing import CliRunner
-
     from seorap.cli.main import cli
 
     cfg = tmp_path / "seorap.toml"
-    cfg.write_text('embedder_backend = "hashing"\n[models]\nembedder = "hashing"\n', encoding="utf-8")
+    cfg.write_text(
+        'embedder_backend = "hashing"\n[models]\nembedder = "hashing"\n', encoding="utf-8"
+    )
     traj = load_corpus(CORPUS).trajectories[0].id
-    args = ["run", "--corpus", CORPUS, "--system", "A", "--trajectory", traj, "--no-score",
-            "--config", str(cfg), "--db", str(tmp_path / "r.db")]
+    args = [
+        "run",
+        "--corpus",
+        CORPUS,
+        "--system",
+        "A",
+        "--trajectory",
+        traj,
+        "--no-score",
+        "--config",
+        str(cfg),
+        "--db",
+        str(tmp_path / "r.db"),
+    ]
     result = CliRunner().invoke(cli, args + sum((["--host", s.url] for s in two_servers), []))
     assert result.exit_code == 0, result.output
     for server in two_servers:
@@ -142,9 +177,16 @@ def test_cli_repeated_host_checks_every_host_and_spreads_the_work(tmp_path, two_
     extra = FakeOllama(models={"other:1b": "sha256:" + "d" * 64}).start()
     try:
         before = [len(s.bodies("/api/chat")) for s in two_servers]
-        result = CliRunner().invoke(cli, args[:-1] + [str(tmp_path / "r2.db"), "--host", two_servers[0].url,
-                                                    "--host", extra.url])
-        assert result.exit_code == 2 and extra.url in result.output and "qwen3.5:9b" in result.output
-        assert [len(s.bodies("/api/chat")) for s in two_servers] == before and not extra.bodies("/api/chat")
+        result = CliRunner().invoke(
+            cli,
+            args[:-1]
+            + [str(tmp_path / "r2.db"), "--host", two_servers[0].url, "--host", extra.url],
+        )
+        assert (
+            result.exit_code == 2 and extra.url in result.output and "qwen3.5:9b" in result.output
+        )
+        assert [len(s.bodies("/api/chat")) for s in two_servers] == before and not extra.bodies(
+            "/api/chat"
+        )
     finally:
         extra.stop()

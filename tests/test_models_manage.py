@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-
+from ollama_fake import closed_port_url
 from seorap.cli.main import cli
 from seorap.engine.config import Config
 from seorap.engine.models.base import ModelMissing, ModelUnavailable
 from seorap.engine.models.manage import check_models, configured_models, model_status, pull_model
-from ollama_fake import closed_port_url
 
 
 def test_configured_models_group_roles():
@@ -17,7 +16,8 @@ def test_configured_models_group_roles():
     assert [(s.model, s.roles, s.source) for s in statuses] == [
         ("qwen3.5:9b", ["extractor", "synthesizer"], "ollama"),
         ("qwen3.8:27b", ["answerer", "judge"], "ollama"),
-        ("bge-m3", ["embedder"], "bge-m3")]
+        ("bge-m3", ["embedder"], "bge-m3"),
+    ]
     offline = {s.model: s.source for s in configured_models(Config.offline())}
     assert offline["reader"] == "stand-in" and offline["lexical"] == "stand-in"
 

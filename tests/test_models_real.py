@@ -8,20 +8,18 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import subprocess
 import sys
 import time
 
 import pytest
-
 from test_models_stream_run import tiny_corpus
 from test_reliability_support import ROOT
 
 pytestmark = pytest.mark.real
 
 sys.path.insert(0, str(ROOT / "bench"))
-from llama_shim import DEFAULT_GGUF, DEFAULT_NAME  # noqa: E402
+from llama_shim import DEFAULT_GGUF  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -32,14 +30,19 @@ def shim(request):
         if importlib.util.find_spec(package) is None:
             pytest.skip(f"{package} is not installed (pip install 'seorap[real]')")
     if not DEFAULT_GGUF.exists():
-        pytest.skip(f"no model file at {DEFAULT_GGUF}: run python bench/fetch_real_model.py "
-                    f"(or set SEORAP_REAL_GGUF)")
+        pytest.skip(
+            f"no model file at {DEFAULT_GGUF}: run python bench/fetch_real_model.py "
+            f"(or set SEORAP_REAL_GGUF)"
+        )
     from ollama_fake import closed_port_url
 
     url = closed_port_url()
-    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "llama_shim.py"), "--port",
-                             url.rsplit(":", 1)[1]], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True)
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "bench" / "llama_shim.py"), "--port", url.rsplit(":", 1)[1]],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     line = proc.stdout.readline()
     assert line.startswith("serving"), line
     yield url
@@ -66,8 +69,16 @@ def test_variant_a_writes_one_document_through_a_real_model(shim, tmp_path):
     assert {c["role"] for c in calls} >= {"extractor"}
     out = sum(c["tokens_out"] for c in calls)
     took = sum(c["duration_ms"] for c in calls) / 1000
-    print(json.dumps({"calls": len(calls), "tokens_out": out, "tok_s": round(out / took, 2),
-                      "cut": sum(c["done_reason"] == "length" for c in calls),
-                      "loops": sum(c["done_reason"] == "loop" for c in calls),
-                      "observations": db["observations"].count_where("run_id=?", [run_id]),
-                      "wall_s": round(wall, 1)}))
+    print(
+        json.dumps(
+            {
+                "calls": len(calls),
+                "tokens_out": out,
+                "tok_s": round(out / took, 2),
+                "cut": sum(c["done_reason"] == "length" for c in calls),
+                "loops": sum(c["done_reason"] == "loop" for c in calls),
+                "observations": db["observations"].count_where("run_id=?", [run_id]),
+                "wall_s": round(wall, 1),
+            }
+        )
+    )

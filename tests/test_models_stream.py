@@ -9,7 +9,6 @@ import time
 
 import pytest
 from pydantic import BaseModel
-
 from seorap.engine.models.base import CallCancelled, ModelTimeout
 from seorap.engine.models.client import TIMEOUT_ATTEMPTS, ModelClient, find_loop
 from seorap.engine.models.ollama_chat import OllamaChat
@@ -33,8 +32,10 @@ def client_for(server, **kwargs) -> ModelClient:
 
 
 def long_reply(n: int = 30) -> str:
-    return json.dumps({"observations": [{"text": f"관찰 {i}: 회의가 연기되었다"} for i in range(n)]},
-                      ensure_ascii=False)
+    return json.dumps(
+        {"observations": [{"text": f"관찰 {i}: 회의가 연기되었다"} for i in range(n)]},
+        ensure_ascii=False,
+    )
 
 
 def test_a_slow_but_steady_stream_is_never_cut(ollama_server):
@@ -104,7 +105,9 @@ def test_a_looping_reply_is_stopped_and_counted(ollama_server):
     client = client_for(ollama_server, num_predict=4096, db=db)
     result = client.structured("answerer", MODEL, MESSAGES, Extraction)
     assert client.stats.loops == 1 and result.value is not None and result.retried
-    looped = next(db.query("select unzip(raw_z) as raw, done_reason from calls order by id limit 1"))
+    looped = next(
+        db.query("select unzip(raw_z) as raw, done_reason from calls order by id limit 1")
+    )
     assert looped["done_reason"] == "loop"
     assert looped["raw"].count("같은 문장을 다시 씁니다") < 10
     retry = ollama_server.bodies("/api/chat")[1]
@@ -150,8 +153,9 @@ def test_cancel_mid_stream_makes_the_server_stop_sending(ollama_server):
     ollama_server.handler = lambda body: long_reply(40)
     ollama_server.streaming(chunk_chars=2, delay_s=0.02)
     client = client_for(ollama_server)
-    worker = threading.Thread(target=lambda: pytest.raises(CallCancelled, client.text, "judge",
-                                                           MODEL, MESSAGES))
+    worker = threading.Thread(
+        target=lambda: pytest.raises(CallCancelled, client.text, "judge", MODEL, MESSAGES)
+    )
     worker.start()
     time.sleep(0.3)
     client.cancel()

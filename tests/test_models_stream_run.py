@@ -9,12 +9,11 @@ import threading
 import time
 
 import pytest
-
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.base import ModelTimeout, ModelUnavailable
-from seorap.engine.run.runner import RunCancelled, run
 from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.run.runner import RunCancelled, run
 from seorap.engine.store.database import open_db
 from test_reliability_support import ROOT, fast_retries
 
@@ -28,7 +27,9 @@ def tiny_corpus(folder, name="ko-c5-seminar", chars=90, states=None):
         data["singleQA"] = [q for q in data["singleQA"] if q["state"] < states]
     for state in data["states"]:
         text = state["document"]["text"]
-        state["document"]["text"] = text[text.find("\n\n") + 2:][:chars] if "\n\n" in text else text[:chars]
+        state["document"]["text"] = (
+            text[text.find("\n\n") + 2 :][:chars] if "\n\n" in text else text[:chars]
+        )
     data["distractors"] = []
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"{name}.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
@@ -48,7 +49,9 @@ def test_a_run_over_a_slow_steady_stream_completes(ollama_server, tmp_path):
     config = Config.offline(host=ollama_server.url, timeout_s=2)
     [run_id] = run(corpus, ["A"], db, config, score=False, concurrency=2)
     assert db["runs"].get(run_id)["status"] == "done"
-    assert db["documents"].count_where("run_id=?", [run_id]) == len(list(corpus.trajectories[0].arrivals()))
+    assert db["documents"].count_where("run_id=?", [run_id]) == len(
+        list(corpus.trajectories[0].arrivals())
+    )
     longest = db.execute("SELECT max(duration_ms) FROM calls WHERE error IS NULL").fetchone()[0]
     assert longest > 2000  # a call worked longer than timeout_s and was not cut
     assert db["calls"].count_where("error IS NOT NULL") == 0
@@ -109,8 +112,11 @@ def cut_extractions(fraction: float):
     def handler(body):
         content = inner(body)
         if is_extraction(body):
-            return {"content": content[: int(len(content) * fraction)], "done_reason": "length",
-                    "eval_count": body["options"]["num_predict"]}
+            return {
+                "content": content[: int(len(content) * fraction)],
+                "done_reason": "length",
+                "eval_count": body["options"]["num_predict"],
+            }
         return content
 
     return handler
@@ -131,8 +137,9 @@ def test_every_extraction_cut_at_60_percent_still_writes_facts(ollama_server, tm
     assert db["facts"].count_where("run_id=?", [run_id]) > 0
     partial = list(db.query("SELECT * FROM write_failures WHERE run_id=? AND partial=1", [run_id]))
     assert len(partial) == documents
-    assert all(p["reason"].startswith("partial: cut at num_predict (4096 tokens): kept ")
-               for p in partial)
+    assert all(
+        p["reason"].startswith("partial: cut at num_predict (4096 tokens): kept ") for p in partial
+    )
     kept = sum(int(p["reason"].split("kept ")[1].split()[0]) for p in partial)
     assert db["observations"].count_where("run_id=?", [run_id]) == kept > 0
     score_run(db, run_id, config)
@@ -141,7 +148,9 @@ def test_every_extraction_cut_at_60_percent_still_writes_facts(ollama_server, tm
     assert sum(t.write_failures for t in run_report.trajectories) >= documents
     from seorap.engine.scoring.report_text import summary_lines
 
-    assert any(f"({documents} partial: cut extractions" in line for line in summary_lines(run_report))
+    assert any(
+        f"({documents} partial: cut extractions" in line for line in summary_lines(run_report)
+    )
 
 
 def test_a_resumed_run_salvages_cut_replies_from_the_call_log(ollama_server, tmp_path):
@@ -171,21 +180,28 @@ def test_a_resumed_run_salvages_cut_replies_from_the_call_log(ollama_server, tmp
     assert db["documents"].count_where("run_id=?", [run_id]) == documents
     partial = db["write_failures"].count_where("run_id=? AND partial=1", [run_id])
     assert partial == documents
-    assert db["write_failures"].count_where("run_id=? AND partial=0 AND stage='extract'", [run_id]) == 0
+    assert (
+        db["write_failures"].count_where("run_id=? AND partial=0 AND stage='extract'", [run_id])
+        == 0
+    )
 
 
-def test_limits_are_part_of_the_run_id_and_a_recorded_run_replays_with_its_own(ollama_server, tmp_path):
+def test_limits_are_part_of_the_run_id_and_a_recorded_run_replays_with_its_own(
+    ollama_server, tmp_path
+):
     """A run recorded with one num_predict for every role (the old default) keeps it in its manifest:
     its replay asks the log for exactly the calls it made, with no server."""
-    from seorap.engine.run.runner import make_run_id, replay_run
     from seorap.engine.memory import get_system
+    from seorap.engine.run.runner import make_run_id, replay_run
 
     ollama_server.handler = ollama_handler(StandinBackend())
     corpus = tiny_corpus(tmp_path / "corpus")
     db = open_db(tmp_path / "old.db")
     old = Config.offline(host=ollama_server.url).with_overrides(num_predict=1024)
     [run_id] = run(corpus, ["A"], db, old, score=False)
-    assert {json.loads(o)["num_predict"] for (o,) in db.execute("SELECT options FROM calls")} == {1024}
+    assert {json.loads(o)["num_predict"] for (o,) in db.execute("SELECT options FROM calls")} == {
+        1024
+    }
     new = Config.offline(host=ollama_server.url)
     system = get_system("A", new)
     assert make_run_id("A", corpus, system, new) != run_id  # new defaults, new run
@@ -193,4 +209,5 @@ def test_limits_are_part_of_the_run_id_and_a_recorded_run_replays_with_its_own(o
     replayed = replay_run(db, run_id, corpus)
     assert db["runs"].get(replayed)["status"] == "done"
     assert db["documents"].count_where("run_id=?", [replayed]) == db["documents"].count_where(
-        "run_id=?", [run_id])
+        "run_id=?", [run_id]
+    )

@@ -6,19 +6,19 @@ from __future__ import annotations
 import json
 
 from pydantic import BaseModel
-
+from seorap.engine.memory.schemas import Extraction
 from seorap.engine.models.base import ChatReply
 from seorap.engine.models.client import ModelClient, salvage_items
 from seorap.engine.models.ollama_chat import OllamaChat
-from seorap.engine.memory.schemas import Extraction
 
 MODEL = "qwen3.5:9b"
 MESSAGES = [{"role": "user", "content": "<document>x</document>"}]
 
 
 def obs(text: str) -> str:
-    return json.dumps({"text": text, "category": "status", "who": "김", "confidence": 0.7},
-                      ensure_ascii=False)
+    return json.dumps(
+        {"text": text, "category": "status", "who": "김", "confidence": 0.7}, ensure_ascii=False
+    )
 
 
 def test_the_unfinished_last_item_is_dropped():
@@ -70,22 +70,33 @@ class Choice(BaseModel):
 
 def test_structured_salvages_without_a_re_ask(ollama_server):
     full = '{"observations": [' + ", ".join(obs(f"관찰 {i}") for i in range(5)) + "]}"
-    ollama_server.handler = lambda body: {"content": full[: int(len(full) * 0.6)],
-                                          "done_reason": "length", "eval_count": 4096}
-    client = ModelClient(OllamaChat(ollama_server.url), retry_backoff_s=0.01,
-                         num_predict={"extractor": 4096})
+    ollama_server.handler = lambda body: {
+        "content": full[: int(len(full) * 0.6)],
+        "done_reason": "length",
+        "eval_count": 4096,
+    }
+    client = ModelClient(
+        OllamaChat(ollama_server.url), retry_backoff_s=0.01, num_predict={"extractor": 4096}
+    )
     result = client.structured("extractor", MODEL, MESSAGES, Extraction, salvage=True)
     assert result.partial and result.salvaged == 2  # 60 % of 5 items: 3 started, 2 closed
     assert [o.text for o in result.value.observations] == ["관찰 0", "관찰 1"]
-    assert result.failure == "cut at num_predict (4096 tokens): kept 2 complete item(s), dropped 1 unfinished"
+    assert (
+        result.failure
+        == "cut at num_predict (4096 tokens): kept 2 complete item(s), dropped 1 unfinished"
+    )
     assert len(ollama_server.bodies("/api/chat")) == 1
     assert client.stats.salvaged_items == 2 and client.stats.cut_replies == 1
 
 
 def test_re_ask_room_is_capped_at_num_ctx(ollama_server):
     ollama_server.handler = lambda body: {"content": '{"operation": "cre', "done_reason": "length"}
-    client = ModelClient(OllamaChat(ollama_server.url), retry_backoff_s=0.01, num_ctx=1500,
-                         num_predict={"judge": 1000})
+    client = ModelClient(
+        OllamaChat(ollama_server.url),
+        retry_backoff_s=0.01,
+        num_ctx=1500,
+        num_predict={"judge": 1000},
+    )
     result = client.structured("judge", MODEL, MESSAGES, Choice)
     assert result.value is None and result.failure == "cut at num_predict (1500 tokens) after retry"
     first, retry = ollama_server.bodies("/api/chat")
@@ -122,10 +133,13 @@ def test_a_loop_reply_from_a_stand_in_backend_is_salvaged_too():
 
 
 def test_a_cut_plain_answer_is_re_asked_with_twice_the_room(ollama_server):
-    replies = iter([{"content": "회의는 3월", "done_reason": "length"}, "회의는 3월 5일로 연기되었다."])
+    replies = iter(
+        [{"content": "회의는 3월", "done_reason": "length"}, "회의는 3월 5일로 연기되었다."]
+    )
     ollama_server.handler = lambda body: next(replies)
-    client = ModelClient(OllamaChat(ollama_server.url), retry_backoff_s=0.01,
-                         num_predict={"answerer": 300})
+    client = ModelClient(
+        OllamaChat(ollama_server.url), retry_backoff_s=0.01, num_predict={"answerer": 300}
+    )
     assert client.text("answerer", MODEL, MESSAGES) == "회의는 3월 5일로 연기되었다."
     first, retry = ollama_server.bodies("/api/chat")
     assert (first["options"]["num_predict"], retry["options"]["num_predict"]) == (300, 600)
@@ -135,8 +149,12 @@ def test_a_cut_plain_answer_is_re_asked_with_twice_the_room(ollama_server):
 
 def test_a_plain_answer_cut_twice_is_a_counted_failure(ollama_server):
     ollama_server.handler = lambda body: {"content": "잘린 답", "done_reason": "length"}
-    client = ModelClient(OllamaChat(ollama_server.url), retry_backoff_s=0.01, num_ctx=500,
-                         num_predict={"answerer": 300})
+    client = ModelClient(
+        OllamaChat(ollama_server.url),
+        retry_backoff_s=0.01,
+        num_ctx=500,
+        num_predict={"answerer": 300},
+    )
     assert client.text("answerer", MODEL, MESSAGES) == "잘린 답"
     assert [b["options"]["num_predict"] for b in ollama_server.bodies("/api/chat")] == [300, 500]
     assert client.stats.failures == 1 and client.stats.cut_replies == 2

@@ -18,10 +18,26 @@ from test_reliability_support import SEORAP, CountingHandler, live_toml
 
 def start_run(corpus_dir, db_path, toml, url):
     return subprocess.Popen(
-        [SEORAP, "run", "--corpus", str(corpus_dir), "--system", "A", "--db", str(db_path),
-         "--no-score", "--concurrency", "2", "--config", str(toml)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "OLLAMA_HOST": url})
+        [
+            SEORAP,
+            "run",
+            "--corpus",
+            str(corpus_dir),
+            "--system",
+            "A",
+            "--db",
+            str(db_path),
+            "--no-score",
+            "--concurrency",
+            "2",
+            "--config",
+            str(toml),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "OLLAMA_HOST": url},
+    )
 
 
 def interrupt_at(server, k: int, proc_box: list, after_s: float = 0.3):
@@ -33,10 +49,12 @@ def interrupt_at(server, k: int, proc_box: list, after_s: float = 0.3):
     def hook(n):
         if n == k:
             server.streaming(chunk_chars=2, delay_s=0.05)
+
             def later():
                 time.sleep(after_s)
                 sent.append(time.monotonic())
                 proc_box[0].send_signal(signal.SIGINT)
+
             threading.Thread(target=later, daemon=True).start()
 
     server.handler = CountingHandler(ollama_handler(StandinBackend()), hook)
@@ -70,8 +88,9 @@ def test_sigint_stops_within_two_seconds_and_the_rerun_resumes(ollama_server, tm
     assert again.returncode == 0, err
     with sqlite3.connect(db_path) as con:
         assert con.execute("SELECT status FROM runs").fetchone()[0] == "done"
-        repeated = con.execute("SELECT key FROM calls WHERE error IS NULL GROUP BY key "
-                               "HAVING count(*) > 1").fetchall()
+        repeated = con.execute(
+            "SELECT key FROM calls WHERE error IS NULL GROUP BY key HAVING count(*) > 1"
+        ).fetchall()
         new = {k for (k,) in con.execute("SELECT key FROM calls WHERE error IS NULL")} - finished
     assert repeated == []  # no finished call was made again
     assert len(ollama_server.bodies("/api/chat")) == len(new)
@@ -81,8 +100,9 @@ def test_a_second_sigint_exits_at_once(ollama_server, tmp_path):
     tiny_corpus(tmp_path / "corpus", chars=300)
     box: list = []
     sent = interrupt_at(ollama_server, 2, box, after_s=0.2)
-    box.append(start_run(tmp_path / "corpus", tmp_path / "run.db", live_toml(tmp_path),
-                         ollama_server.url))
+    box.append(
+        start_run(tmp_path / "corpus", tmp_path / "run.db", live_toml(tmp_path), ollama_server.url)
+    )
     deadline = time.monotonic() + 60
     while not sent and time.monotonic() < deadline:
         time.sleep(0.01)

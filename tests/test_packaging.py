@@ -15,8 +15,22 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.slow
 def test_the_wheel_has_one_top_level_name_and_the_corpus(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                          "-v", "-w", str(tmp_path), str(ROOT)], capture_output=True, text=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-v",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     assert "absent from the `packages` configuration" not in out.stdout + out.stderr
     [wheel] = tmp_path.glob("seorap-*.whl")
@@ -25,19 +39,32 @@ def test_the_wheel_has_one_top_level_name_and_the_corpus(tmp_path):
     assert top == {"seorap"}
     corpus = sorted(p.name for p in (ROOT / "fixtures" / "ko-mini").glob("*.json"))
     assert corpus and all(f"seorap/fixtures/ko-mini/{name}" in names for name in corpus)
-    for needed in ("seorap/cli/main.py", "seorap/engine/prompts/extract.txt", "seorap/tui/seorap.tcss",
-                   "seorap/engine/variants/A.toml"):
+    for needed in (
+        "seorap/cli/main.py",
+        "seorap/engine/prompts/extract.txt",
+        "seorap/tui/seorap.tcss",
+        "seorap/engine/variants/A.toml",
+    ):
         assert needed in names
-    entry = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
+    entry = (
+        zipfile.ZipFile(wheel)
+        .read(next(n for n in names if n.endswith("entry_points.txt")))
+        .decode()
+    )
     assert "seorap = seorap.cli.main:main" in entry
 
 
 def test_every_subpackage_is_listed_for_the_wheel():
     import tomllib
 
-    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    found = {"seorap"} | {"seorap." + ".".join(p.parent.relative_to(ROOT).parts)
-                          for top in ("engine", "tui", "cli") for p in (ROOT / top).rglob("__init__.py")}
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    found = {"seorap"} | {
+        "seorap." + ".".join(p.parent.relative_to(ROOT).parts)
+        for top in ("engine", "tui", "cli")
+        for p in (ROOT / top).rglob("__init__.py")
+    }
     data_only = {"seorap.fixtures", "seorap.engine.prompts", "seorap.engine.variants"}
     assert listed == found | data_only
 

@@ -4,19 +4,18 @@ calibration from the call log, and an ETA within a factor of 2 of a paced run it
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from click.testing import CliRunner
-
 from seorap.cli.main import cli
-from seorap.engine.run import planner
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.memory import get_system
 from seorap.engine.memory.prompts import extraction_messages
 from seorap.engine.models.base import ChatReply, ChatRequest
 from seorap.engine.models.standin import StandinBackend
+from seorap.engine.run import planner
 from seorap.engine.store.database import open_db
 
 CORPUS = "fixtures/ko-mini"
@@ -40,8 +39,14 @@ class Paced:
         tout = max(1, len(reply.content) // 3)
         started = time.perf_counter()
         time.sleep(tin * self.in_s + tout * self.out_s)
-        return ChatReply(reply.content, request.model, tokens_in=tin, tokens_out=tout,
-                         duration_ms=(time.perf_counter() - started) * 1000, done_reason="stop")
+        return ChatReply(
+            reply.content,
+            request.model,
+            tokens_in=tin,
+            tokens_out=tout,
+            duration_ms=(time.perf_counter() - started) * 1000,
+            done_reason="stop",
+        )
 
 
 def test_extraction_is_counted_exactly_and_nothing_is_called(tmp_path):
@@ -50,8 +55,11 @@ def test_extraction_is_counted_exactly_and_nothing_is_called(tmp_path):
     plan = planner.plan_run(corpus, ["A", "oracle"], config, None)
     ext = next(r for r in plan.roles if r.role == "extractor")
     system = get_system("A", config)
-    chars = sum(sum(len(m["content"]) for m in extraction_messages(system.extraction_prompt, a))
-                for t in corpus.trajectories for a in t.arrivals())
+    chars = sum(
+        sum(len(m["content"]) for m in extraction_messages(system.extraction_prompt, a))
+        for t in corpus.trajectories
+        for a in t.arrivals()
+    )
     docs = sum(1 for t in corpus.trajectories for _ in t.arrivals())
     assert ext.exact and ext.calls == docs and ext.logged == 0
     assert ext.prompt_tokens == pytest.approx(chars * planner.DEFAULT_RATIO)
@@ -67,10 +75,15 @@ def test_offline_answerers_and_judge_are_no_model_calls():
         assert not any(r.calls for r in plan.roles if r.role in ("answerer", "judge")), answerer
 
 
-def test_plan_cli_prints_every_role_with_zero_calls_and_creates_no_database(tmp_path, ollama_server):
+def test_plan_cli_prints_every_role_with_zero_calls_and_creates_no_database(
+    tmp_path, ollama_server
+):
     db = tmp_path / "none.db"
-    result = CliRunner().invoke(cli, ["run", "--corpus", CORPUS, "--system", "A", "--db", str(db),
-                                      "--plan"], env={"OLLAMA_HOST": ollama_server.url})
+    result = CliRunner().invoke(
+        cli,
+        ["run", "--corpus", CORPUS, "--system", "A", "--db", str(db), "--plan"],
+        env={"OLLAMA_HOST": ollama_server.url},
+    )
     assert result.exit_code == 0, result.output
     for role in ("extractor", "synthesizer ≈", "answerer ≈", "judge ≈", "estimated time"):
         assert role in result.output
@@ -79,18 +92,36 @@ def test_plan_cli_prints_every_role_with_zero_calls_and_creates_no_database(tmp_
 
 
 def test_probe_needs_plan(tmp_path):
-    result = CliRunner().invoke(cli, ["run", "--corpus", CORPUS, "--system", "A", "--db",
-                                      str(tmp_path / "x.db"), "--probe"])
+    result = CliRunner().invoke(
+        cli, ["run", "--corpus", CORPUS, "--system", "A", "--db", str(tmp_path / "x.db"), "--probe"]
+    )
     assert result.exit_code == 2 and "--plan" in result.output
 
 
 def test_probe_makes_one_short_call_per_model_and_uses_it(tmp_path, ollama_server):
-    ollama_server.handler = lambda body: {"content": "1 2 3 4 5", "prompt_eval_count": 100,
-                                          "eval_count": 40, "prompt_eval_duration": 250_000_000,
-                                          "eval_duration": 2_000_000_000}
-    result = CliRunner().invoke(cli, ["run", "--corpus", CORPUS, "--system", "A", "--db",
-                                      str(tmp_path / "x.db"), "--plan", "--probe", "--no-score"],
-                                env={"OLLAMA_HOST": ollama_server.url})
+    ollama_server.handler = lambda body: {
+        "content": "1 2 3 4 5",
+        "prompt_eval_count": 100,
+        "eval_count": 40,
+        "prompt_eval_duration": 250_000_000,
+        "eval_duration": 2_000_000_000,
+    }
+    result = CliRunner().invoke(
+        cli,
+        [
+            "run",
+            "--corpus",
+            CORPUS,
+            "--system",
+            "A",
+            "--db",
+            str(tmp_path / "x.db"),
+            "--plan",
+            "--probe",
+            "--no-score",
+        ],
+        env={"OLLAMA_HOST": ollama_server.url},
+    )
     assert result.exit_code == 0, result.output
     chats = ollama_server.bodies("/api/chat")
     assert [b["model"] for b in chats] == ["qwen3.5:9b"]  # extractor = synthesizer: one probe
@@ -111,9 +142,17 @@ def test_probe_throughput_from_server_timings():
 
 def test_fit_recovers_prefill_and_generation_rates():
     # duration = tin / 100 + tout / 4 (seconds), hand-made
-    rows = [{"tokens_in": tin, "tokens_out": tout, "duration_ms": (tin / 100 + tout / 4) * 1000,
-             "run_id": "r", "phase": "p", "created_at": None}
-            for tin, tout in [(100, 10), (500, 5), (2000, 40), (300, 80), (1000, 20)]]
+    rows = [
+        {
+            "tokens_in": tin,
+            "tokens_out": tout,
+            "duration_ms": (tin / 100 + tout / 4) * 1000,
+            "run_id": "r",
+            "phase": "p",
+            "created_at": None,
+        }
+        for tin, tout in [(100, 10), (500, 5), (2000, 40), (300, 80), (1000, 20)]
+    ]
     rate = planner.fit_throughput(rows)
     assert rate.prefill == pytest.approx(100) and rate.generate == pytest.approx(4)
     assert rate.seconds(1000, 8) == pytest.approx(12.0)
@@ -121,22 +160,40 @@ def test_fit_recovers_prefill_and_generation_rates():
 
 def test_rates_from_the_logged_wait_for_the_first_chunk():
     # 600 prompt tokens over 2 s of first-chunk waits (300 tok/s); 50 output tokens over 10 s (5 tok/s)
-    rows = [{"tokens_in": 200, "tokens_out": 20, "duration_ms": 4500, "first_token_ms": 500,
-             "run_id": "r", "phase": "p", "created_at": None},
-            {"tokens_in": 400, "tokens_out": 30, "duration_ms": 7500, "first_token_ms": 1500,
-             "run_id": "r", "phase": "p", "created_at": None}]
+    rows = [
+        {
+            "tokens_in": 200,
+            "tokens_out": 20,
+            "duration_ms": 4500,
+            "first_token_ms": 500,
+            "run_id": "r",
+            "phase": "p",
+            "created_at": None,
+        },
+        {
+            "tokens_in": 400,
+            "tokens_out": 30,
+            "duration_ms": 7500,
+            "first_token_ms": 1500,
+            "run_id": "r",
+            "phase": "p",
+            "created_at": None,
+        },
+    ]
     rate = planner.fit_throughput(rows)
     assert rate.prefill == pytest.approx(300) and rate.generate == pytest.approx(5)
 
 
 def test_overlap_is_busy_time_over_wall_span():
-    t0 = datetime(2026, 12, 1, tzinfo=timezone.utc)
+    t0 = datetime(2026, 12, 1, tzinfo=UTC)
     end = lambda s: (t0 + timedelta(seconds=s)).isoformat()  # noqa: E731
     # two calls of 4 s each, in parallel from 0 to 4, then one of 2 s from 4 to 6: busy 10 s, span 6 s
-    rows = [{"run_id": "r", "phase": "extract", "duration_ms": 4000, "created_at": end(4)},
-            {"run_id": "r", "phase": "extract", "duration_ms": 4000, "created_at": end(4)},
-            {"run_id": "r", "phase": "extract", "duration_ms": 2000, "created_at": end(6)},
-            {"run_id": "r", "phase": "lonely", "duration_ms": 9000, "created_at": end(9)}]
+    rows = [
+        {"run_id": "r", "phase": "extract", "duration_ms": 4000, "created_at": end(4)},
+        {"run_id": "r", "phase": "extract", "duration_ms": 4000, "created_at": end(4)},
+        {"run_id": "r", "phase": "extract", "duration_ms": 2000, "created_at": end(6)},
+        {"run_id": "r", "phase": "lonely", "duration_ms": 9000, "created_at": end(9)},
+    ]
     assert planner.overlap(rows) == pytest.approx(10 / 6)
 
 
@@ -145,14 +202,29 @@ def test_plan_eta_within_a_factor_of_two_of_a_paced_run(tmp_path):
     from seorap.engine.run.runner import run
 
     corpus = load_corpus(CORPUS)
-    config = Config.offline(models={"extractor": "paced:1b", "synthesizer": "paced:1b",
-                                    "answerer": "extractive", "judge": "lexical", "embedder": "hashing"})
+    config = Config.offline(
+        models={
+            "extractor": "paced:1b",
+            "synthesizer": "paced:1b",
+            "answerer": "extractive",
+            "judge": "lexical",
+            "embedder": "hashing",
+        }
+    )
     db = open_db(tmp_path / "r.db")
     first, second = corpus.trajectories[0].id, corpus.trajectories[1].id
     run(corpus, ["A"], db, config, backend=Paced(), trajectories=[first], score=False)
-    plan = planner.plan_run(corpus, ["A"], config, planner.open_readonly(tmp_path / "r.db"),
-                            trajectories=[second], score=False)
-    assert all(r.rate_source.startswith("log") and r.ratio_source.startswith("log") for r in plan.roles)
+    plan = planner.plan_run(
+        corpus,
+        ["A"],
+        config,
+        planner.open_readonly(tmp_path / "r.db"),
+        trajectories=[second],
+        score=False,
+    )
+    assert all(
+        r.rate_source.startswith("log") and r.ratio_source.startswith("log") for r in plan.roles
+    )
     ext = next(r for r in plan.roles if r.role == "extractor")
     assert ext.ratio == pytest.approx(0.5, abs=0.01)  # the paced backend's own tokens per character
     started = time.perf_counter()

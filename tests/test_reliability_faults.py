@@ -10,11 +10,10 @@ that is malformed again is exactly one ``write_failures`` row (and in the report
 from __future__ import annotations
 
 import pytest
-
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
-from seorap.engine.run.runner import run
 from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.run.runner import run
 from seorap.engine.store.database import open_db
 from test_reliability_support import copy_corpus, document_counts_match, fast_retries, orphan_rows
 
@@ -52,7 +51,11 @@ def test_run_completes_under_500s_and_malformed_replies(faulty):
     assert 0.07 < server.injected["500"] / chats < 0.13
     assert 0.15 < server.injected["malformed"] / chats < 0.25
     assert orphan_rows(db.conn.execute("PRAGMA database_list").fetchone()[2]) == {
-        "observations": 0, "decisions": 0, "fact_versions": 0, "write_failures": 0}
+        "observations": 0,
+        "decisions": 0,
+        "fact_versions": 0,
+        "write_failures": 0,
+    }
 
 
 def test_every_fault_is_counted(faulty):
@@ -62,7 +65,9 @@ def test_every_fault_is_counted(faulty):
     assert errors == server.injected["500"]
     assert db["calls"].count == len(server.bodies("/api/chat"))
     # every malformed reply is logged as it came, and triggered a re-ask
-    malformed = list(db.query("SELECT key, messages FROM calls WHERE unzip(raw_z) = ?", [MALFORMED]))
+    malformed = list(
+        db.query("SELECT key, messages FROM calls WHERE unzip(raw_z) = ?", [MALFORMED])
+    )
     assert len(malformed) == server.injected["malformed"]
     reasks = db["calls"].count_where("error IS NULL AND messages LIKE ?", [f"%{REASK}%"])
     first_tries = [m for m in malformed if REASK not in m["messages"]]

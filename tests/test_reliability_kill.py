@@ -18,14 +18,22 @@ import subprocess
 import threading
 
 import pytest
-
 from seorap.engine.config import load_config
 from seorap.engine.corpus import load_corpus
-from seorap.engine.run.runner import run
 from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.run.runner import run
 from seorap.engine.store.database import open_db
-from test_reliability_support import (SEORAP, CountingHandler, call_keys, copy_corpus, integrity,
-                                      live_toml, orphan_rows, seorap, store_of)
+from test_reliability_support import (
+    SEORAP,
+    CountingHandler,
+    call_keys,
+    copy_corpus,
+    integrity,
+    live_toml,
+    orphan_rows,
+    seorap,
+    store_of,
+)
 
 SEED = 8
 TRAJECTORIES = ("ko-c1-daon-backup", "ko-c5-seminar")
@@ -41,8 +49,14 @@ def reference(tmp_path_factory):
     server.handler = ollama_handler(StandinBackend())
     try:
         db_path = tmp / "whole.db"
-        run(load_corpus(corpus_dir), ["A"], open_db(db_path), load_config(toml, host=server.url),
-            score=False, concurrency=2)
+        run(
+            load_corpus(corpus_dir),
+            ["A"],
+            open_db(db_path),
+            load_config(toml, host=server.url),
+            score=False,
+            concurrency=2,
+        )
         total = len(server.bodies("/api/chat"))
     finally:
         server.stop()
@@ -57,8 +71,20 @@ def kill_points(total: int) -> list[int]:
 
 
 def args(reference, db_path):
-    return ["run", "--corpus", str(reference["corpus"]), "--system", "A", "--db", str(db_path),
-            "--no-score", "--concurrency", "2", "--config", str(reference["toml"])]
+    return [
+        "run",
+        "--corpus",
+        str(reference["corpus"]),
+        "--system",
+        "A",
+        "--db",
+        str(db_path),
+        "--no-score",
+        "--concurrency",
+        "2",
+        "--config",
+        str(reference["toml"]),
+    ]
 
 
 def run_and_kill_at(reference, db_path, kill_at: int) -> int:
@@ -76,9 +102,14 @@ def run_and_kill_at(reference, db_path, kill_at: int) -> int:
 
     server.handler = CountingHandler(ollama_handler(StandinBackend()), kill)
     try:
-        proc.append(subprocess.Popen([SEORAP, *args(reference, db_path)], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL,
-                                     env={**os.environ, "OLLAMA_HOST": server.url}))
+        proc.append(
+            subprocess.Popen(
+                [SEORAP, *args(reference, db_path)],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                env={**os.environ, "OLLAMA_HOST": server.url},
+            )
+        )
         started.set()
         code = proc[0].wait(timeout=60)
     finally:
@@ -109,7 +140,7 @@ def test_kill_9_at_a_seeded_point_then_restart(reference, tmp_path, which):
     assert store_of(db_path) == store_of(reference["db"])
     assert integrity(db_path) == "ok"
     keys = call_keys(db_path)
-    assert keys[:len(finished)] == finished and len(keys) == len(set(keys))
+    assert keys[: len(finished)] == finished and len(keys) == len(set(keys))
     assert set(keys) == set(call_keys(reference["db"]))
     # the restart asked the server exactly for the calls that had not finished
     assert len(asked) == reference["requests"] - len(finished)

@@ -14,14 +14,21 @@ import os
 import threading
 
 import pytest
-
 from seorap.engine.config import load_config
 from seorap.engine.corpus import load_corpus
-from seorap.engine.run.runner import run
 from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.run.runner import run
 from seorap.engine.store.database import open_db
-from test_reliability_support import (CountingHandler, call_keys, copy_corpus, integrity, live_toml,
-                                      orphan_rows, seorap, store_of)
+from test_reliability_support import (
+    CountingHandler,
+    call_keys,
+    copy_corpus,
+    integrity,
+    live_toml,
+    orphan_rows,
+    seorap,
+    store_of,
+)
 
 
 @pytest.fixture(scope="module")
@@ -35,8 +42,13 @@ def reference(tmp_path_factory):
     server.handler = ollama_handler(StandinBackend())
     try:
         db_path = tmp / "whole.db"
-        run(load_corpus(corpus_dir), ["A"], open_db(db_path), load_config(toml, host=server.url),
-            score=False)
+        run(
+            load_corpus(corpus_dir),
+            ["A"],
+            open_db(db_path),
+            load_config(toml, host=server.url),
+            score=False,
+        )
         total = len(server.bodies("/api/chat"))
     finally:
         server.stop()
@@ -44,9 +56,19 @@ def reference(tmp_path_factory):
 
 
 def cli_run(reference, db_path, host):
-    return seorap("run", "--corpus", str(reference["corpus"]), "--system", "A", "--db", str(db_path),
-                  "--no-score", "--config", str(reference["toml"]),
-                  env={**os.environ, "OLLAMA_HOST": host})
+    return seorap(
+        "run",
+        "--corpus",
+        str(reference["corpus"]),
+        "--system",
+        "A",
+        "--db",
+        str(db_path),
+        "--no-score",
+        "--config",
+        str(reference["toml"]),
+        env={**os.environ, "OLLAMA_HOST": host},
+    )
 
 
 @pytest.mark.parametrize("stop_after", [4, 150], ids=["during-extract", "during-write"])
@@ -107,7 +129,6 @@ class DroppingBackend:
 
     def chat(self, request):
         import httpx
-
         from seorap.engine.models.base import ChatReply
 
         self.calls += 1

@@ -12,7 +12,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from test_runner_resume import ROOT, SEORAP, seorap, store_of  # noqa: F401 - re-exported
 
 # Three small bundled trajectories (3 documents each, ~115 sentences each).

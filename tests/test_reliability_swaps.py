@@ -13,8 +13,8 @@ from itertools import groupby
 
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
-from seorap.engine.run.runner import run
 from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.run.runner import run
 from seorap.engine.store.database import open_db
 from test_reliability_support import copy_corpus
 
@@ -42,7 +42,8 @@ def test_switches_and_loads_are_pure_functions():
 def test_two_chat_models_switch_once(ollama_server, tmp_path):
     ollama_server.handler = ollama_handler(StandinBackend())
     config = Config.offline(host=ollama_server.url).with_overrides(
-        {"models.extractor": X, "models.synthesizer": Y})
+        {"models.extractor": X, "models.synthesizer": Y}
+    )
     corpus = load_corpus(copy_corpus(tmp_path / "corpus"))
     db = open_db(tmp_path / "swaps.db")
     run_ids = run(corpus, ["A", "B"], db, config, score=False, concurrency=2)
@@ -53,13 +54,20 @@ def test_two_chat_models_switch_once(ollama_server, tmp_path):
     assert {b["model"] for b in extraction} == {X} and set(models) == {X, Y}
     # A and B share the extraction prompt: B's extractions are served from the call log
     assert len(extraction) == db["documents"].count // 2
-    print(f"\nmodel switches: {switches(models)} over {len(models)} chat requests; "
-          f"loads per model: {loads_per_model(models)}")
+    print(
+        f"\nmodel switches: {switches(models)} over {len(models)} chat requests; "
+        f"loads per model: {loads_per_model(models)}"
+    )
     assert switches(models) == 1
     assert loads_per_model(models) == {X: 1, Y: 1}
     # the call log agrees with the server, phase by phase
-    phases = [(r["phase"], r["model"]) for r in db.query("SELECT phase, model FROM calls ORDER BY id")]
-    assert loads_per_model([f"{p}:{m}" for p, m in phases]) == {f"extract:{X}": 1, f"synthesize:{Y}": 1}
+    phases = [
+        (r["phase"], r["model"]) for r in db.query("SELECT phase, model FROM calls ORDER BY id")
+    ]
+    assert loads_per_model([f"{p}:{m}" for p, m in phases]) == {
+        f"extract:{X}": 1,
+        f"synthesize:{Y}": 1,
+    }
     assert all(db["runs"].get(r)["status"] == "done" for r in run_ids)
 
 
@@ -67,7 +75,8 @@ def test_resume_keeps_the_grouping(ollama_server, tmp_path):
     """A resumed run (half the documents already written) still changes model at most once."""
     ollama_server.handler = ollama_handler(StandinBackend())
     config = Config.offline(host=ollama_server.url).with_overrides(
-        {"models.extractor": X, "models.synthesizer": Y})
+        {"models.extractor": X, "models.synthesizer": Y}
+    )
     corpus = load_corpus(copy_corpus(tmp_path / "corpus"))
     db = open_db(tmp_path / "resume.db")
     first = corpus.trajectories[0].id
@@ -83,13 +92,21 @@ def test_ollama_embedder_is_not_interleaved_with_the_synthesizer(ollama_server, 
     the phases: X…X E…E Y…Y, each model loaded once (before the fix: 14 switches on this corpus)."""
     ollama_server.handler = ollama_handler(StandinBackend())
     config = Config.offline(host=ollama_server.url).with_overrides(
-        {"models.extractor": X, "models.synthesizer": Y, "models.embedder": "bge-m3",
-         "embedder_backend": "ollama"})
+        {
+            "models.extractor": X,
+            "models.synthesizer": Y,
+            "models.embedder": "bge-m3",
+            "embedder_backend": "ollama",
+        }
+    )
     corpus = load_corpus(copy_corpus(tmp_path / "corpus"))
     db = open_db(tmp_path / "embed.db")
     run(corpus, ["A"], db, config, score=False, concurrency=2)
-    models = [r["body"]["model"] for r in ollama_server.requests
-              if r["path"] in ("/api/chat", "/api/embed")]
+    models = [
+        r["body"]["model"]
+        for r in ollama_server.requests
+        if r["path"] in ("/api/chat", "/api/embed")
+    ]
     print(f"\nwith an Ollama embedder: {switches(models)} switches over {len(models)} requests")
     assert loads_per_model(models) == {X: 1, "bge-m3": 1, Y: 1}
     assert db["embeddings"].count > 0

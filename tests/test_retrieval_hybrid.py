@@ -5,7 +5,6 @@ import random
 
 import numpy as np
 import pytest
-
 from seorap.engine.retrieval.hybrid import HybridIndex
 from seorap.engine.retrieval.tokenize import bigram_tokens
 
@@ -36,7 +35,9 @@ def test_hand_computed_scores():
     assert hits["b"].hybrid == pytest.approx(0.3)
     assert hits["c"].hybrid == pytest.approx(0.7 / math.sqrt(2))
     assert [(h.fact_id, h.rank) for h in sorted(hits.values(), key=lambda h: h.rank)] == [
-        ("a", 1), ("c", 2), ("b", 3)
+        ("a", 1),
+        ("c", 2),
+        ("b", 3),
     ]
 
 
@@ -171,7 +172,9 @@ def test_top_k_equals_ranked_prefix_even_with_many_ties(k):
 
 def test_kiwi_option_matches_across_particles():
     pytest.importorskip("kiwipiepy", reason="kiwipiepy not installed")
-    index = HybridIndex(["a", "b"], ["데이터베이스를 이전했다", "예산이 늘었다"], np.eye(2), tokenizer="kiwi")
+    index = HybridIndex(
+        ["a", "b"], ["데이터베이스를 이전했다", "예산이 늘었다"], np.eye(2), tokenizer="kiwi"
+    )
     hits = by_id(index.explain("데이터베이스가 이전되나요", None))
     assert hits["a"].bm25 > 0 and hits["b"].bm25 == 0
     assert hits["a"].rank == 1

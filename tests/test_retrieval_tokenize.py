@@ -4,8 +4,13 @@ import subprocess
 import sys
 
 import pytest
-
-from seorap.engine.retrieval.tokenize import bigram_tokens, bigrams, get_tokenizer, tokenize_many, words
+from seorap.engine.retrieval.tokenize import (
+    bigram_tokens,
+    bigrams,
+    get_tokenizer,
+    tokenize_many,
+    words,
+)
 
 
 def test_bigrams_of_a_korean_word():

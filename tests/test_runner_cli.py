@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from click.testing import CliRunner
-
 from seorap.cli.main import cli
 from seorap.engine.store.database import open_db
 
@@ -14,8 +13,21 @@ FILE = Path(__file__).parent.parent / "fixtures" / "ko-mini" / "ko-c3-hiring-pla
 
 def test_run_offline_reference_systems_and_resume(tmp_path):
     db_path = tmp_path / "x.db"
-    args = ["run", "--corpus", str(FILE), "--system", "oracle", "--system", "oracle-stale",
-            "--system", "oracle-merged", "--db", str(db_path), "--offline", "--no-score"]
+    args = [
+        "run",
+        "--corpus",
+        str(FILE),
+        "--system",
+        "oracle",
+        "--system",
+        "oracle-stale",
+        "--system",
+        "oracle-merged",
+        "--db",
+        str(db_path),
+        "--offline",
+        "--no-score",
+    ]
     first = CliRunner().invoke(cli, args)
     assert first.exit_code == 0, first.output
     ids = [line for line in first.stdout.splitlines() if line.startswith("oracle")]
@@ -29,6 +41,17 @@ def test_run_offline_reference_systems_and_resume(tmp_path):
 
 
 def test_unknown_system_exit_2(tmp_path):
-    result = CliRunner().invoke(cli, ["run", "--corpus", str(FILE), "--system", "Z", "--db",
-                                      str(tmp_path / "z.db"), "--offline"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "run",
+            "--corpus",
+            str(FILE),
+            "--system",
+            "Z",
+            "--db",
+            str(tmp_path / "z.db"),
+            "--offline",
+        ],
+    )
     assert result.exit_code == 2 and "unknown system 'Z'" in result.output

@@ -6,20 +6,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.base import ReplayMiss
-from seorap.engine.run.runner import replay_run, run
 from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.run.runner import replay_run, run
 from seorap.engine.store.database import facts_at, open_db
 
 CORPUS = Path(__file__).parent.parent / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
 
 
 def store(db, run_id):
-    return [(f.text, f.status, round(f.confidence, 6), f.version)
-            for f in facts_at(db, run_id, "ko-c3-hiring-plan")]
+    return [
+        (f.text, f.status, round(f.confidence, 6), f.version)
+        for f in facts_at(db, run_id, "ko-c3-hiring-plan")
+    ]
 
 
 @pytest.fixture
@@ -39,9 +40,13 @@ def test_replay_reenacts_a_recorded_run_with_no_model(recorded, ollama_server):
     assert replayed == f"{run_id}~demo"
     assert len(ollama_server.requests) == sent
     assert store(db, replayed) == store(db, run_id) != []
-    positions = db.execute("SELECT COUNT(*) FROM documents WHERE run_id = ?", [replayed]).fetchone()[0]
-    assert positions == db.execute("SELECT COUNT(*) FROM documents WHERE run_id = ?",
-                                   [run_id]).fetchone()[0]
+    positions = db.execute(
+        "SELECT COUNT(*) FROM documents WHERE run_id = ?", [replayed]
+    ).fetchone()[0]
+    assert (
+        positions
+        == db.execute("SELECT COUNT(*) FROM documents WHERE run_id = ?", [run_id]).fetchone()[0]
+    )
 
 
 def test_replay_miss_is_a_clear_error(recorded):

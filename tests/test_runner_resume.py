@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.run.progress import RecordingProgress
@@ -35,30 +34,50 @@ def corpus_dir(tmp_path):
 
 
 def seorap(*args, env=None, **kw):
-    return subprocess.run([SEORAP, *args], capture_output=True, text=True, env=env, timeout=120, **kw)
+    return subprocess.run(
+        [SEORAP, *args], capture_output=True, text=True, env=env, timeout=120, **kw
+    )
 
 
 def store_of(db_path):
     con = sqlite3.connect(db_path)
-    facts = con.execute("SELECT id, text, status, round(confidence, 6), version, observation_ids, "
-                        "authors FROM facts ORDER BY id").fetchall()
-    versions = con.execute("SELECT fact_id, version, position, text, operation FROM fact_versions "
-                           "ORDER BY fact_id, version").fetchall()
-    decisions = con.execute("SELECT id, raw_operation, operation, fact_id, candidates FROM decisions "
-                            "ORDER BY id").fetchall()
+    facts = con.execute(
+        "SELECT id, text, status, round(confidence, 6), version, observation_ids, "
+        "authors FROM facts ORDER BY id"
+    ).fetchall()
+    versions = con.execute(
+        "SELECT fact_id, version, position, text, operation FROM fact_versions "
+        "ORDER BY fact_id, version"
+    ).fetchall()
+    decisions = con.execute(
+        "SELECT id, raw_operation, operation, fact_id, candidates FROM decisions ORDER BY id"
+    ).fetchall()
     return facts, versions, decisions
 
 
 def test_kill_9_then_resume_matches_uninterrupted(corpus_dir, tmp_path):
-    args = ["run", "--corpus", str(corpus_dir), "--system", "A", "--offline", "--no-score",
-            "--concurrency", "2"]
+    args = [
+        "run",
+        "--corpus",
+        str(corpus_dir),
+        "--system",
+        "A",
+        "--offline",
+        "--no-score",
+        "--concurrency",
+        "2",
+    ]
     whole = tmp_path / "whole.db"
     assert seorap(*args, "--db", str(whole)).returncode == 0
 
     killed = tmp_path / "killed.db"
     env = {**os.environ, "SEORAP_STANDIN_LATENCY": "0.004"}
-    proc = subprocess.Popen([SEORAP, *args, "--db", str(killed)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [SEORAP, *args, "--db", str(killed)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.time() + 60
     while time.time() < deadline:
         time.sleep(0.05)
@@ -80,8 +99,9 @@ def test_kill_9_then_resume_matches_uninterrupted(corpus_dir, tmp_path):
     assert store_of(killed) == store_of(whole)
     with sqlite3.connect(killed) as con:
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        repeated = con.execute("SELECT key FROM calls WHERE error IS NULL GROUP BY key "
-                               "HAVING count(*) > 1").fetchall()
+        repeated = con.execute(
+            "SELECT key FROM calls WHERE error IS NULL GROUP BY key HAVING count(*) > 1"
+        ).fetchall()
         assert repeated == []
         calls_after = con.execute("SELECT count(*) FROM calls WHERE error IS NULL").fetchone()[0]
     with sqlite3.connect(whole) as con:
@@ -112,8 +132,17 @@ def test_ollama_down_stops_before_any_work(corpus_dir, tmp_path):
 
     db_path = tmp_path / "down.db"
     env = {**os.environ, "OLLAMA_HOST": closed_port_url()}
-    result = seorap("run", "--corpus", str(corpus_dir), "--system", "A", "--db", str(db_path),
-                    "--no-score", env=env)
+    result = seorap(
+        "run",
+        "--corpus",
+        str(corpus_dir),
+        "--system",
+        "A",
+        "--db",
+        str(db_path),
+        "--no-score",
+        env=env,
+    )
     assert result.returncode == 2
     assert "ollama serve" in result.stderr and len(result.stderr.strip().splitlines()) == 1
     with sqlite3.connect(db_path) as con:
@@ -123,8 +152,17 @@ def test_ollama_down_stops_before_any_work(corpus_dir, tmp_path):
 def test_missing_model_stops_before_any_work(ollama_server, corpus_dir, tmp_path):
     ollama_server.models = {"bge-m3:latest": "sha256:" + "c" * 64}
     env = {**os.environ, "OLLAMA_HOST": ollama_server.url}
-    result = seorap("run", "--corpus", str(corpus_dir), "--system", "A", "--db",
-                    str(tmp_path / "m.db"), "--no-score", env=env)
+    result = seorap(
+        "run",
+        "--corpus",
+        str(corpus_dir),
+        "--system",
+        "A",
+        "--db",
+        str(tmp_path / "m.db"),
+        "--no-score",
+        env=env,
+    )
     assert result.returncode == 2 and "qwen3.5:9b" in result.stderr and "pull" in result.stderr
     assert ollama_server.bodies("/api/chat") == []
 
@@ -133,19 +171,30 @@ def test_reference_systems_offline(corpus_dir, tmp_path):
     corpus = load_corpus(corpus_dir)
     db = open_db(tmp_path / "ref.db")
     progress = RecordingProgress()
-    ids = run(corpus, ["oracle", "oracle-stale", "oracle-merged", "raw"], db, Config.offline(),
-              offline=True, score=False, progress=progress)
+    ids = run(
+        corpus,
+        ["oracle", "oracle-stale", "oracle-merged", "raw"],
+        db,
+        Config.offline(),
+        offline=True,
+        score=False,
+        progress=progress,
+    )
     oracle, stale, merged, raw = ids
     for t in corpus.trajectories:
         last = max(a.position for a in t.arrivals())
-        assert sorted(f.text for f in active_facts_at(db, oracle, t.id, last)) == sorted(t.final.claims)
+        assert sorted(f.text for f in active_facts_at(db, oracle, t.id, last)) == sorted(
+            t.final.claims
+        )
         held = {f.text for f in active_facts_at(db, stale, t.id, last)}
         assert set(t.all_claims()) <= held
         [blob] = active_facts_at(db, merged, t.id, last)
         assert all(c in blob.text for c in t.final.claims)
         for state in t.states:  # oracle is exact after every state
             pos = max(a.position for a in t.arrivals() if a.state_index == state.index)
-            assert sorted(f.text for f in active_facts_at(db, oracle, t.id, pos)) == sorted(state.claims)
+            assert sorted(f.text for f in active_facts_at(db, oracle, t.id, pos)) == sorted(
+                state.claims
+            )
     assert db["facts"].count_where("run_id=?", [raw]) > 3 * len(corpus.trajectories)
     assert db["decisions"].count_where("run_id=? AND operation='supersede'", [oracle]) > 0
     assert progress.of("fact") and {r["status"] for r in db["runs"].rows} == {"done"}
@@ -165,8 +214,17 @@ def test_cancel_stops_between_documents(corpus_dir, tmp_path):
                 cancel.set()
 
     with pytest.raises(RunCancelled):
-        run(corpus, ["raw"], db, Config.offline(), offline=True, score=False, concurrency=1,
-            progress=CancelAfterTwo(), cancel=cancel)
+        run(
+            corpus,
+            ["raw"],
+            db,
+            Config.offline(),
+            offline=True,
+            score=False,
+            concurrency=1,
+            progress=CancelAfterTwo(),
+            cancel=cancel,
+        )
     assert db["documents"].count == 2
     assert next(db["runs"].rows)["status"] == "cancelled"
     [run_id] = run(corpus, ["raw"], db, Config.offline(), offline=True, score=False)

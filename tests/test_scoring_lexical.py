@@ -5,7 +5,6 @@ out by hand from the rules."""
 from fractions import Fraction
 
 import pytest
-
 from seorap.engine.scoring import lexical
 from seorap.engine.scoring.judges import LexicalJudge
 
@@ -17,6 +16,7 @@ def answer(expected, candidate, question=""):
 
 
 # ---- values: typed, normalised ---------------------------------------------------------------------
+
 
 def test_dates_numbers_amounts_normalise():
     key = lambda text: [(v.type, v.key) for v in lexical.values(text)]  # noqa: E731
@@ -49,6 +49,7 @@ def test_thousands_separator_and_korean_multiplier():
 
 # ---- missing vs wrong -------------------------------------------------------------------------------
 
+
 def test_missing_value_is_partial():
     v = answer("5년 동안 보관, 매일 새벽 3시에 수행", "매일 새벽 3시에 수행")
     assert v.label == "PARTIAL" and "[missing-value]" in v.rationale and "5년" in v.rationale
@@ -77,10 +78,17 @@ def test_no_expected_value_stated_is_no():
 
 # ---- polarity: negation, cancellation/retraction, postponement --------------------------------------
 
+
 def test_retraction_cancellation_postponement_on_one_side_is_no():
-    for said in ("3월 5일 배포 예정은 취소되었다", "3월 5일 배포 예정. 취소되었다.",
-                 "3월 5일 배포는 연기됐다", "3월 5일 배포는 미뤄졌다", "3월 5일 배포는 하지 않는다",
-                 "3월 5일 배포 계획은 철회됐다", "3월 5일 배포 예정. 그러나 이 계획은 취소됐다."):
+    for said in (
+        "3월 5일 배포 예정은 취소되었다",
+        "3월 5일 배포 예정. 취소되었다.",
+        "3월 5일 배포는 연기됐다",
+        "3월 5일 배포는 미뤄졌다",
+        "3월 5일 배포는 하지 않는다",
+        "3월 5일 배포 계획은 철회됐다",
+        "3월 5일 배포 예정. 그러나 이 계획은 취소됐다.",
+    ):
         v = answer("3월 5일 배포 예정", said)
         assert v.label == "NO" and "[polarity]" in v.rationale, said
     # and the other way round: the expected statement says it was cancelled
@@ -108,11 +116,14 @@ def test_markers_of_other_clauses_do_not_leak():
 
 # ---- two values for one slot ------------------------------------------------------------------------
 
+
 def test_unmarked_multi_value_answer_is_no():
     v = answer("3월 5일", "3월 5일, 3월 7일")
     assert v.label == "NO" and "[multi-value]" in v.rationale
-    listed = ("라온핏 앱 3.0 출시 목표일은 4월 13일 / 라온핏 앱 3.0 출시 목표일은 3월 30일 / "
-              "1차 지연 사유는 구독 결제 회귀 테스트 2주 추가")
+    listed = (
+        "라온핏 앱 3.0 출시 목표일은 4월 13일 / 라온핏 앱 3.0 출시 목표일은 3월 30일 / "
+        "1차 지연 사유는 구독 결제 회귀 테스트 2주 추가"
+    )
     assert answer("4월 13일", listed, "라온핏 앱 3.0의 현재 출시 목표일은 언제인가?").label == "NO"
 
 
@@ -132,6 +143,7 @@ def test_value_marked_former_is_not_a_hedge():
 
 # ---- hedges as words --------------------------------------------------------------------------------
 
+
 def test_hedge_markers_are_words():
     assert answer("채용은 3명", "채용은 3명일수도 있다").label == "NO"
     assert answer("채용은 3명", "채용은 아마 3명").label == "NO"
@@ -139,23 +151,36 @@ def test_hedge_markers_are_words():
     # "운동 일수도" (the number of exercise days too) is no hedge
     assert answer("운동 일수도 주 3회", "운동 일수도 주 3회").label == "YES"
     # a hedge the expected statement itself makes is not held against the answer
-    assert answer("원인은 DB 커넥션 풀 고갈로 추정", "원인은 DB 커넥션 풀 고갈로 추정").label == "YES"
+    assert (
+        answer("원인은 DB 커넥션 풀 고갈로 추정", "원인은 DB 커넥션 풀 고갈로 추정").label == "YES"
+    )
     # stored facts are not answers: the claim rules ignore hedges
     assert J.grade_claim("채용은 2명", ["채용은 2명 또는 그 이상"]).label == "YES"
 
 
 # ---- particles and endings --------------------------------------------------------------------------
 
+
 def test_paraphrase_with_other_particles_passes():
     assert answer("Aurora로 이전한다", "Aurora에 이전합니다").label == "YES"
-    assert answer("가람상사 DB 이전 대상은 Aurora로 결정", "가람상사 DB 이전 대상은 Aurora에 이전합니다").label == "YES"
+    assert (
+        answer(
+            "가람상사 DB 이전 대상은 Aurora로 결정", "가람상사 DB 이전 대상은 Aurora에 이전합니다"
+        ).label
+        == "YES"
+    )
 
 
 # ---- the rationale agrees with the label ------------------------------------------------------------
 
-PAIRS = [("5년 동안 보관, 매일 새벽 3시에 수행", "매일 새벽 3시에 수행"), ("3월 5일", "3월 5일, 3월 7일"),
-         ("가나다 라마바 사아자", "가나다 라마바"), ("가나다 라마바 사아자 차카타 파하", "가나다 라마바 사아자 차카타"),
-         ("채용은 2명", "채용은 2명"), ("채용은 2명", "점심은 김밥")]
+PAIRS = [
+    ("5년 동안 보관, 매일 새벽 3시에 수행", "매일 새벽 3시에 수행"),
+    ("3월 5일", "3월 5일, 3월 7일"),
+    ("가나다 라마바 사아자", "가나다 라마바"),
+    ("가나다 라마바 사아자 차카타 파하", "가나다 라마바 사아자 차카타"),
+    ("채용은 2명", "채용은 2명"),
+    ("채용은 2명", "점심은 김밥"),
+]
 
 
 @pytest.mark.parametrize("expected,candidate", PAIRS)
@@ -186,23 +211,46 @@ def test_rules_version_is_recorded():
 def test_two_word_values_for_one_topic_is_no():
     q = "한빛물류의 현재 요금제는 무엇인가요?"
     assert answer("엔터프라이즈", "엔터프라이즈 / 한빛물류 요금제는 스탠다드", q).label == "NO"
-    assert answer("한빛물류 요금제는 엔터프라이즈", "한빛물류 요금제는 엔터프라이즈 / 한빛물류 요금제는 스탠다드").label == "NO"
+    assert (
+        answer(
+            "한빛물류 요금제는 엔터프라이즈",
+            "한빛물류 요금제는 엔터프라이즈 / 한빛물류 요금제는 스탠다드",
+        ).label
+        == "NO"
+    )
     # another topic in the list is no second value
     listed = "한빛물류 요금제는 엔터프라이즈 / 한빛물류 월 이용료는 310만 원"
     assert answer("엔터프라이즈", listed, q).label == "YES"
     # the subject alone ("가람상사는 …") is no slot
     listed = "가람상사 DB 이전 대상은 Aurora로 결정 / 가람상사는 사내 서버에서 PostgreSQL 14 운영"
-    assert answer("Aurora", listed, "가람상사가 이전 대상 데이터베이스로 최종 결정한 것은 무엇인가?").label == "YES"
+    assert (
+        answer(
+            "Aurora", listed, "가람상사가 이전 대상 데이터베이스로 최종 결정한 것은 무엇인가?"
+        ).label
+        == "YES"
+    )
 
 
 def test_versions_of_a_name_compete():
-    assert answer("백업 파일은 AES-256으로 암호화", "백업 파일은 AES-256으로 암호화 / 백업 파일은 AES-257으로 암호화").label == "NO"
+    assert (
+        answer(
+            "백업 파일은 AES-256으로 암호화",
+            "백업 파일은 AES-256으로 암호화 / 백업 파일은 AES-257으로 암호화",
+        ).label
+        == "NO"
+    )
     assert answer("백업 파일은 AES-256으로 암호화", "백업 파일은 AES-128으로 암호화").label == "NO"
 
 
 def test_a_cancellation_retracted_again_is_no():
-    assert answer("코엑스 E홀 대관 취소", "코엑스 E홀 대관 취소. 그러나 이 계획은 취소됐다.").label == "NO"
-    assert answer("카드 결제 승인이 중단됨", "카드 결제 승인이 중단됨 — 이 내용은 철회되었다.").label == "NO"
+    assert (
+        answer("코엑스 E홀 대관 취소", "코엑스 E홀 대관 취소. 그러나 이 계획은 취소됐다.").label
+        == "NO"
+    )
+    assert (
+        answer("카드 결제 승인이 중단됨", "카드 결제 승인이 중단됨 — 이 내용은 철회되었다.").label
+        == "NO"
+    )
 
 
 # ---- a clause left out is missing, not contradicted (lexical-3) -------------------------------------
@@ -216,7 +264,11 @@ def test_a_left_out_clause_is_partial_not_a_polarity_clash():
     # the 작업 fact shares 결제, 승인 with the 중단 clause; it used to be read as that clause without
     # its 중단 (NO [polarity]) although it states another clause and the 중단 clause is simply absent
     v = answer(SEUM, SEUM_TWO_PARTS, SEUM_Q)
-    assert v.label == "PARTIAL" and "[missing-clause]" in v.rationale and "카드 결제 승인이 중단" in v.rationale
+    assert (
+        v.label == "PARTIAL"
+        and "[missing-clause]" in v.rationale
+        and "카드 결제 승인이 중단" in v.rationale
+    )
 
 
 def test_the_clause_stated_without_its_marker_is_still_no():
@@ -240,29 +292,44 @@ def test_missing_clause_counts_only_the_clause_own_words():
 
 def test_the_predicate_of_the_stating_clause_is_no_second_value():
     q = "솔빛마켓이 주문 API 후보에서 Lambda를 뺀 이유는 무엇인가요?"
-    listed = "Lambda는 콜드 스타트 문제로 제외 / Fargate를 택한 이유는 주문 API의 100ms 이하 응답 요구"
-    assert answer("콜드 스타트 문제", listed, q).label == "YES"   # 제외 was read as a second reason
+    listed = (
+        "Lambda는 콜드 스타트 문제로 제외 / Fargate를 택한 이유는 주문 API의 100ms 이하 응답 요구"
+    )
+    assert answer("콜드 스타트 문제", listed, q).label == "YES"  # 제외 was read as a second reason
     # ... while a second clause giving another reason for the same topic still hedges
-    v = answer("콜드 스타트 문제", "Lambda는 콜드 스타트 문제로 제외 / Lambda는 비용 문제로 제외", q)
+    v = answer(
+        "콜드 스타트 문제", "Lambda는 콜드 스타트 문제로 제외 / Lambda는 비용 문제로 제외", q
+    )
     assert v.label == "NO" and "[multi-value]" in v.rationale
 
 
 # ---- the right value said about the asked thing, the rest left out: PARTIAL, not low-recall NO ---------
 
+
 def test_a_stated_value_with_the_rest_missing_is_partial():
     q = "미리내소프트 하반기 백엔드 개발자 채용 인원은 몇 명인가요?"
     v = answer("2명 (한 자리는 2027년 1분기로 연기)", "하반기 백엔드 개발자 채용은 2명", q)
-    assert v.label == "PARTIAL" and "[missing-value]" in v.rationale   # was NO [low-recall] 1/5
+    assert v.label == "PARTIAL" and "[missing-value]" in v.rationale  # was NO [low-recall] 1/5
     # a fact that drops the subject but states the slot's value
-    c = J.grade_claim("한빛물류 엔터프라이즈 요금제 적용 시작일은 2026년 4월 1일", ["적용 시작일: 2026년 4월 1일"])
+    c = J.grade_claim(
+        "한빛물류 엔터프라이즈 요금제 적용 시작일은 2026년 4월 1일", ["적용 시작일: 2026년 4월 1일"]
+    )
     assert c.label == "PARTIAL"
 
 
 def test_the_same_value_about_something_else_is_still_no():
     # the date is there, said about lunch: nothing of the meeting is stated
-    v = answer("회의는 3월 5일 본사 대회의실에서 김민수 팀장 주재로 예산 검토", "점심 약속은 3월 5일", "회의는 언제 어디서?")
+    v = answer(
+        "회의는 3월 5일 본사 대회의실에서 김민수 팀장 주재로 예산 검토",
+        "점심 약속은 3월 5일",
+        "회의는 언제 어디서?",
+    )
     assert v.label == "NO" and "[low-recall]" in v.rationale
     # a number inside the candidate clause's subject (앱 3.0) is no answer to another slot
-    c = J.grade_claim("라온핏 앱 3.0 핵심 기능은 오프라인 운동 기록", ["라온핏 앱 3.0 출시 목표일은 3월 16일(월)"])
+    c = J.grade_claim(
+        "라온핏 앱 3.0 핵심 기능은 오프라인 운동 기록", ["라온핏 앱 3.0 출시 목표일은 3월 16일(월)"]
+    )
     assert c.label == "NO"
-    assert not lexical.measure("라온핏 앱 3.0 핵심 기능은 오프라인 운동 기록", "라온핏 앱 3.0 출시 목표일은 3월 16일").anchored
+    assert not lexical.measure(
+        "라온핏 앱 3.0 핵심 기능은 오프라인 운동 기록", "라온핏 앱 3.0 출시 목표일은 3월 16일"
+    ).anchored

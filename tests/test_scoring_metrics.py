@@ -1,9 +1,9 @@
 """Hand-computed expected values for every score-card metric."""
 
 import pytest
-
 from seorap.engine.memory.sentences import split_sentences
-from seorap.engine.scoring import lexical, metrics as m
+from seorap.engine.scoring import lexical
+from seorap.engine.scoring import metrics as m
 from seorap.engine.scoring.verdict import label_of, tally
 
 
@@ -18,11 +18,16 @@ def test_miss_rate_counts_partial_as_miss():
 
 def test_store_delta_udr_fur():
     s0 = {"a": "x"}
-    s1 = {"a": "x", "b": "y"}          # created
-    s2 = {"a": "x2", "b": "y"}         # rewritten
-    s3 = {"a": "x2", "b": "y"}         # nothing
-    s4 = {"b": "y"}                    # removed
-    deltas = [m.store_delta(s0, s1), m.store_delta(s1, s2), m.store_delta(s2, s3), m.store_delta(s3, s4)]
+    s1 = {"a": "x", "b": "y"}  # created
+    s2 = {"a": "x2", "b": "y"}  # rewritten
+    s3 = {"a": "x2", "b": "y"}  # nothing
+    s4 = {"b": "y"}  # removed
+    deltas = [
+        m.store_delta(s0, s1),
+        m.store_delta(s1, s2),
+        m.store_delta(s2, s3),
+        m.store_delta(s3, s4),
+    ]
     assert [d.changed for d in deltas] == [True, True, False, True]
     assert [d.overwrote for d in deltas] == [False, True, False, True]
     actions = ["update", "supersede", "update", "reinforce"]
@@ -45,8 +50,11 @@ def test_op_accuracy_majority_confusion():
     assert m.op_accuracy(expected, effective) == pytest.approx(3 / 5)  # conflict accepts supersede
     assert m.majority_baseline(expected) == ("update", pytest.approx(2 / 5))
     assert m.confusion(expected, effective) == {
-        "create": {"create": 1}, "update": {"update": 1, "create": 1},
-        "reinforce": {"update": 1}, "conflict": {"supersede": 1}}
+        "create": {"create": 1},
+        "update": {"update": 1, "create": 1},
+        "reinforce": {"update": 1},
+        "conflict": {"supersede": 1},
+    }
 
 
 def test_confidence_mae():
@@ -61,13 +69,18 @@ def test_stale_claims_accumulate_unless_reinstated():
 
 
 def test_stale_facts_and_claim_precision():
-    facts = {"f1": "요금제는 스탠다드 월 120만 원", "f2": "요금제는 엔터프라이즈 월 310만 원",
-             "f3": "점심 메뉴는 김치찌개"}
+    facts = {
+        "f1": "요금제는 스탠다드 월 120만 원",
+        "f2": "요금제는 엔터프라이즈 월 310만 원",
+        "f3": "점심 메뉴는 김치찌개",
+    }
     claims = ["요금제는 엔터프라이즈 월 310만 원"]
     stale = ["요금제는 스탠다드 월 120만 원"]
     assert m.stale_facts(facts, stale, lexical.holds) == ["f1"]
     # f2 consistent; f1 stale; f3 unrelated -> 1/3
-    assert m.claim_precision(facts, claims, stale, lexical.holds, lexical.related) == pytest.approx(1 / 3)
+    assert m.claim_precision(facts, claims, stale, lexical.holds, lexical.related) == pytest.approx(
+        1 / 3
+    )
     assert m.claim_precision({}, claims, stale, lexical.holds, lexical.related) is None
 
 
@@ -98,14 +111,16 @@ def test_depth_curve():
 def test_tally_and_labels():
     t = tally(["YES", "PARTIAL", "PARTIAL", "NO", "UNPARSEABLE"])
     assert (t.n, t.unparseable) == (5, 1)
-    assert t.mean == pytest.approx(0.5)   # (1+.5+.5+0)/4
+    assert t.mean == pytest.approx(0.5)  # (1+.5+.5+0)/4
     assert t.partial_share == pytest.approx(0.5)
     assert label_of(0.5) == "PARTIAL" and label_of(None) == "UNPARSEABLE"
 
 
 def test_udr_creation_alone_is_not_an_update_and_append_only_is_na():
     # The case that fooled the old UDR: the store adds the new value next to the stale one.
-    appended = m.store_delta({"f1": "배포일은 3월 5일"}, {"f1": "배포일은 3월 5일", "f2": "배포일은 3월 7일"})
+    appended = m.store_delta(
+        {"f1": "배포일은 3월 5일"}, {"f1": "배포일은 3월 5일", "f2": "배포일은 3월 7일"}
+    )
     assert appended.changed and not appended.overwrote
     assert m.udr(["update"], [appended]) == 0.0
     rewritten = m.store_delta({"f1": "배포일은 3월 5일"}, {"f1": "배포일은 3월 7일"})
@@ -120,7 +135,7 @@ def test_udr_creation_alone_is_not_an_update_and_append_only_is_na():
 
 def test_thresholds_are_exact():
     # A mean that is exactly 0.5 can compute as 0.49999999999999994 (float sum of 0.1, 0.6, 0.6, 0.7).
-    assert sum([0.1, 0.6, 0.6, 0.7]) / 4 < 0.5          # what fooled the quadrant
+    assert sum([0.1, 0.6, 0.6, 0.7]) / 4 < 0.5  # what fooled the quadrant
     assert m.quadrant(sum([0.1, 0.6, 0.6, 0.7]) / 4, 0.5) == "healthy"
     assert m.quadrant(0.49999999, 0.5) == "compensation"  # a real shortfall still counts
     assert m.miss_rate([0.9999999999999999, 0.5]) == 0.5
@@ -131,10 +146,10 @@ def test_thresholds_are_exact():
 def test_fact_shape_counts_sentences_and_joined_claims():
     claims = ["채용은 2명", "마감일은 8월 28일", "면접은 9월"]
     facts = [
-        "채용은 2명",                                        # 6 chars, one statement
-        "채용은 2명, 마감일은 8월 28일, 면접은 9월.",            # one sentence, three claims (merged)
-        "회의는 끝났다. 다음 회의는 금요일이다.",                # two sentences, no claim
-        "마감일은 8월 28일이며 지원서는 온라인으로 받는다",        # one sentence, one claim
+        "채용은 2명",  # 6 chars, one statement
+        "채용은 2명, 마감일은 8월 28일, 면접은 9월.",  # one sentence, three claims (merged)
+        "회의는 끝났다. 다음 회의는 금요일이다.",  # two sentences, no claim
+        "마감일은 8월 28일이며 지원서는 온라인으로 받는다",  # one sentence, one claim
     ]
     shape = m.fact_shape(facts, claims, lexical.holds, split_sentences)
     assert shape.n == 4

@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.run.runner import run
@@ -20,13 +19,19 @@ def cards(tmp_path_factory):
     extractive baseline (``out["raw/extractive"]``)."""
     db = open_db(tmp_path_factory.mktemp("figures") / "runs.db")
     config = Config.offline()
-    ids = dict(zip(SYSTEMS, run(load_corpus(CORPUS), SYSTEMS, db, config, offline=True, score=False)))
+    ids = dict(
+        zip(SYSTEMS, run(load_corpus(CORPUS), SYSTEMS, db, config, offline=True, score=False))
+    )
     out = {}
 
     def load(rid, name):
-        return {r["trajectory_id"]: json.loads(r["card"]) for r in db.query(
-            "SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? AND trajectory_id != ''",
-            [rid, name])}
+        return {
+            r["trajectory_id"]: json.loads(r["card"])
+            for r in db.query(
+                "SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? AND trajectory_id != ''",
+                [rid, name],
+            )
+        }
 
     for system, rid in ids.items():
         out[system] = load(rid, score_run(db, rid, config))
@@ -37,13 +42,17 @@ def cards(tmp_path_factory):
 
 def test_offline_default_is_the_reader(cards):
     db, ids, _ = cards
-    assert {r["answerer"] for r in db.query("SELECT DISTINCT answerer FROM answers WHERE run_id=?",
-                                            [ids["oracle"]])} == {"reader"}
+    assert {
+        r["answerer"]
+        for r in db.query("SELECT DISTINCT answerer FROM answers WHERE run_id=?", [ids["oracle"]])
+    } == {"reader"}
 
 
 def test_oracle_scores_full_intrinsic_on_every_trajectory(cards):
     _, _, c = cards
-    assert len(c["oracle"]) == 12 and all(card["intrinsic_full"] == 1.0 for card in c["oracle"].values())
+    assert len(c["oracle"]) == 12 and all(
+        card["intrinsic_full"] == 1.0 for card in c["oracle"].values()
+    )
 
 
 def test_compound_extrinsic_is_above_zero_somewhere_for_every_written_system(cards):
@@ -63,21 +72,39 @@ def test_oracle_confidence_mae_is_zero_on_every_trajectory(cards):
 
 def test_udr_is_na_for_append_only_and_exact_for_the_oracles(cards):
     db, ids, c = cards
-    assert append_only(db, ids["raw"]) and append_only(db, ids["C"]) and not append_only(db, ids["oracle"])
+    assert (
+        append_only(db, ids["raw"])
+        and append_only(db, ids["C"])
+        and not append_only(db, ids["oracle"])
+    )
     for system in ("raw", "C"):
-        assert all(card["intrinsic"]["udr"] is None and card["intrinsic"]["append_only"]
-                   for card in c[system].values())
-    udr = lambda s: [card["intrinsic"]["udr"] for card in c[s].values() if card["intrinsic"]["udr"] is not None]  # noqa: E731
-    assert udr("oracle") and set(udr("oracle")) == {1.0}          # it retires every stale claim
-    assert set(udr("oracle-stale")) == {0.0}                       # it never does
+        assert all(
+            card["intrinsic"]["udr"] is None and card["intrinsic"]["append_only"]
+            for card in c[system].values()
+        )
+
+    def udr(s: str) -> list[float]:
+        return [
+            card["intrinsic"]["udr"]
+            for card in c[s].values()
+            if card["intrinsic"]["udr"] is not None
+        ]
+
+    assert udr("oracle") and set(udr("oracle")) == {1.0}  # it retires every stale claim
+    assert set(udr("oracle-stale")) == {0.0}  # it never does
     assert set(udr("oracle-merged")) == {1.0}
 
 
 def test_depth_10_answers_with_more_than_depth_5(cards):
     db, ids, _ = cards
-    rows = {(r["trajectory_id"], r["item"], r["k"]): r["answer"] for r in db.query(
-        "SELECT trajectory_id, item, k, answer FROM answers WHERE run_id=? AND source='memory' "
-        "AND answerer='extractive'", [ids["raw"]])}
+    rows = {
+        (r["trajectory_id"], r["item"], r["k"]): r["answer"]
+        for r in db.query(
+            "SELECT trajectory_id, item, k, answer FROM answers WHERE run_id=? AND source='memory' "
+            "AND answerer='extractive'",
+            [ids["raw"]],
+        )
+    }
     differ = [key for key in rows if key[2] == 5 and rows[key] != rows[(key[0], key[1], 10)]]
     assert differ
 
@@ -120,7 +147,6 @@ def test_every_format_carries_the_audit_and_a_ci_on_every_agreement_figure(cards
     import re
 
     from rich.console import Console
-
     from seorap.cli.report_table import render_table
     from seorap.engine.scoring.audit import KINDS
     from seorap.engine.scoring.report import build_report
@@ -131,14 +157,29 @@ def test_every_format_carries_the_audit_and_a_ci_on_every_agreement_figure(cards
     [run_report] = report.runs
     a = run_report.aggregate
     # raw's intrinsic and extrinsic both vary over trajectories: every agreement figure is defined
-    cis = {"κ": a.kappa_ci, "r": a.pearson_r_ci, "DivRate": a.div_rate_ci, "signed": a.signed_mean_ci,
-           "pass agreement": a.pass_agreement_ci, "op accuracy": a.op_accuracy_ci}
+    cis = {
+        "κ": a.kappa_ci,
+        "r": a.pearson_r_ci,
+        "DivRate": a.div_rate_ci,
+        "signed": a.signed_mean_ci,
+        "pass agreement": a.pass_agreement_ci,
+        "op accuracy": a.op_accuracy_ci,
+    }
     for name, iv in cis.items():
         assert iv.method == "bootstrap" and iv.ci_low is not None and iv.ci_high is not None, name
     data = json.loads(to_json(report))["runs"][0]
-    for key in ("kappa_ci", "pearson_r_ci", "div_rate_ci", "signed_mean_ci", "pass_agreement_ci",
-                "op_accuracy_ci"):
-        assert data["aggregate"][key]["ci_low"] is not None and data["aggregate"][key]["ci_high"] is not None, key
+    for key in (
+        "kappa_ci",
+        "pearson_r_ci",
+        "div_rate_ci",
+        "signed_mean_ci",
+        "pass_agreement_ci",
+        "op_accuracy_ci",
+    ):
+        assert (
+            data["aggregate"][key]["ci_low"] is not None
+            and data["aggregate"][key]["ci_high"] is not None
+        ), key
     assert set(data["audit"]["kinds"]) == set(KINDS)
     assert all(k["pass_rate"] is not None for k in data["audit"]["kinds"].values())
     assert data["audit"]["partial_saturation"] is not None
@@ -148,10 +189,21 @@ def test_every_format_carries_the_audit_and_a_ci_on_every_agreement_figure(cards
         flat = " ".join(text.split())
         for name in cis:
             # "κ 0.17 [-0.20, 0.50]": the figure and its 95% interval
-            assert re.search(rf"{re.escape(name)} -?\d\.\d\d \[-?\d\.\d\d, -?\d\.\d\d\]", flat), name
+            assert re.search(rf"{re.escape(name)} -?\d\.\d\d \[-?\d\.\d\d, -?\d\.\d\d\]", flat), (
+                name
+            )
         audit = run_report.audit
-        for kind in ("hedged", "multi-value", "stale-firm", "retracted", "wrong-date", "vague", "context-free",
-                     "correct", "paraphrase"):
+        for kind in (
+            "hedged",
+            "multi-value",
+            "stale-firm",
+            "retracted",
+            "wrong-date",
+            "vague",
+            "context-free",
+            "correct",
+            "paraphrase",
+        ):
             assert f"{kind} {audit.kinds[kind].pass_rate:.0%}" in flat, kind
         assert f"missing-one PARTIAL {audit.kinds['missing-one'].ideal_rate:.0%}" in flat
         assert f"PARTIAL saturation {audit.partial_saturation:.0%}" in flat

@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.run.runner import run
@@ -15,7 +14,7 @@ from seorap.engine.store.database import open_db
 
 def test_limits_are_strict_and_exact():
     assert d.judge_unreliable(["YES", "NO", "PARTIAL"]) is None
-    assert d.judge_unreliable([]) is None                            # nothing judged: nothing to say
+    assert d.judge_unreliable([]) is None  # nothing judged: nothing to say
     # 4 of 5 PARTIAL = 0.80 is at the limit, not above it; 5 of 5 is saturated
     assert d.judge_unreliable(["PARTIAL"] * 4 + ["YES"]) is None
     assert "PARTIAL share 1.00 > 0.80" in d.judge_unreliable(["PARTIAL"] * 5)
@@ -31,7 +30,9 @@ def test_audit_pass_rates_can_make_a_judge_unreliable():
     ok = ["YES", "NO"] * 5
     assert d.judge_unreliable(ok, {"hedged": 0.0, "paraphrase": 1.0}) is None
     assert "wrong 'hedged' answers pass 0.60 > 0.50" in d.judge_unreliable(ok, {"hedged": 0.6})
-    assert "correct paraphrase answers pass 0.40 < 0.50" in d.judge_unreliable(ok, {"paraphrase": 0.4})
+    assert "correct paraphrase answers pass 0.40 < 0.50" in d.judge_unreliable(
+        ok, {"paraphrase": 0.4}
+    )
     assert d.judge_unreliable(ok, {"hedged": 0.5, "control": 0.5, "vague": None}) is None
 
 
@@ -52,8 +53,15 @@ class AlwaysPartial:
 def saturated(tmp_path_factory):
     db = open_db(tmp_path_factory.mktemp("sat") / "runs.db")
     corpus = load_corpus("fixtures/ko-mini")
-    [rid] = run(corpus, ["oracle"], db, Config.offline(), offline=True, score=False,
-                trajectories=["ko-c5-garam-db", "ko-c4-late-memo"])
+    [rid] = run(
+        corpus,
+        ["oracle"],
+        db,
+        Config.offline(),
+        offline=True,
+        score=False,
+        trajectories=["ko-c5-garam-db", "ko-c4-late-memo"],
+    )
     mp = pytest.MonkeyPatch()
     mp.setattr(score_mod, "make_judge", lambda *a, **k: AlwaysPartial())
     try:
@@ -65,15 +73,28 @@ def saturated(tmp_path_factory):
 
 def test_a_saturated_run_gets_no_quadrant_only_the_warning(saturated):
     db, rid, name = saturated
-    cards = [json.loads(r["card"]) for r in db.query(
-        "SELECT card FROM scores WHERE run_id=? AND scoring=? AND trajectory_id != ''", [rid, name])]
+    cards = [
+        json.loads(r["card"])
+        for r in db.query(
+            "SELECT card FROM scores WHERE run_id=? AND scoring=? AND trajectory_id != ''",
+            [rid, name],
+        )
+    ]
     assert len(cards) == 2
     for card in cards:
         # intrinsic 0.5 and extrinsic 0.5 would have read "healthy"
         assert card["quadrant"] is None and card["quadrant_raw"] == "healthy"
-        assert d.UNRELIABLE in card["diagnosis"] and "PARTIAL share 1.00 > 0.80" in card["diagnosis"]
-    extras = json.loads(next(db.query("SELECT card FROM scores WHERE run_id=? AND scoring=? AND "
-                                      "trajectory_id = ''", [rid, name]))["card"])
+        assert (
+            d.UNRELIABLE in card["diagnosis"] and "PARTIAL share 1.00 > 0.80" in card["diagnosis"]
+        )
+    extras = json.loads(
+        next(
+            db.query(
+                "SELECT card FROM scores WHERE run_id=? AND scoring=? AND trajectory_id = ''",
+                [rid, name],
+            )
+        )["card"]
+    )
     assert extras["judge_unreliable"].startswith("PARTIAL share 1.00")
 
 
@@ -96,7 +117,6 @@ def test_the_warning_is_printed_once_per_run_in_md_and_table(saturated):
     import io
 
     from rich.console import Console
-
     from seorap.cli.report_table import render_table
     from seorap.engine.scoring.report import build_report
     from seorap.engine.scoring.report_text import to_markdown
@@ -121,10 +141,17 @@ def test_the_app_rows_show_the_warning_instead_of_a_quadrant(saturated):
     from seorap.engine import views
 
     db, rid, _ = saturated
-    rows = [r for r in views.trajectory_rows(db, load_corpus("fixtures/ko-mini"), [rid]) if r.intrinsic is not None]
+    rows = [
+        r
+        for r in views.trajectory_rows(db, load_corpus("fixtures/ko-mini"), [rid])
+        if r.intrinsic is not None
+    ]
     assert len(rows) == 2
     # intrinsic 0.5 and extrinsic 0.5 would read "healthy"
-    assert all(r.quadrant == views.UNRELIABLE and r.judge_unreliable.startswith("PARTIAL share 1.00") for r in rows)
+    assert all(
+        r.quadrant == views.UNRELIABLE and r.judge_unreliable.startswith("PARTIAL share 1.00")
+        for r in rows
+    )
 
 
 def test_the_tour_never_offers_a_stale_case_from_an_unreliable_judge(saturated):
@@ -132,19 +159,27 @@ def test_the_tour_never_offers_a_stale_case_from_an_unreliable_judge(saturated):
 
     db, rid, name = saturated
     corpus = load_corpus("fixtures/ko-mini")
-    row = next(db.query("SELECT card FROM scores WHERE run_id=? AND scoring=? AND trajectory_id=?",
-                        [rid, name, "ko-c5-garam-db"]))
+    row = next(
+        db.query(
+            "SELECT card FROM scores WHERE run_id=? AND scoring=? AND trajectory_id=?",
+            [rid, name, "ko-c5-garam-db"],
+        )
+    )
     card = json.loads(row["card"])
-    card["intrinsic"]["stale_facts"] = 1            # a stale fact, and extrinsic 0.5 from PARTIAL only
+    card["intrinsic"]["stale_facts"] = 1  # a stale fact, and extrinsic 0.5 from PARTIAL only
     assert card["extrinsic"]["compound"] == 0.5 and card["judge_unreliable"]
 
     def store(c):
-        db.execute("UPDATE scores SET card=? WHERE run_id=? AND scoring=? AND trajectory_id=?",
-                   [json.dumps(c, ensure_ascii=False), rid, name, "ko-c5-garam-db"])
+        db.execute(
+            "UPDATE scores SET card=? WHERE run_id=? AND scoring=? AND trajectory_id=?",
+            [json.dumps(c, ensure_ascii=False), rid, name, "ko-c5-garam-db"],
+        )
 
     store(card)
-    assert views.stale_case(db, corpus, current_run=rid) is None   # "answer right" is the judge's saturation
+    assert (
+        views.stale_case(db, corpus, current_run=rid) is None
+    )  # "answer right" is the judge's saturation
     store({**card, "judge_unreliable": None})
-    case = views.stale_case(db, corpus, current_run=rid)        # the same figures from a reliable judge
+    case = views.stale_case(db, corpus, current_run=rid)  # the same figures from a reliable judge
     assert case is not None and case.trajectory_id == "ko-c5-garam-db"
-    store(json.loads(row["card"]))                               # leave the module's run as it was
+    store(json.loads(row["card"]))  # leave the module's run as it was

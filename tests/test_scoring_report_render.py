@@ -3,11 +3,10 @@
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
-
+from seorap.cli.report_table import DROP_ORDER, TABLE_COLUMNS, pack, render_table
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.run.runner import run
-from seorap.cli.report_table import DROP_ORDER, TABLE_COLUMNS, pack, render_table
 from seorap.engine.scoring.report import Report, build_report
 from seorap.engine.scoring.report_text import to_csv, to_markdown
 from seorap.engine.store.database import open_db
@@ -46,7 +45,9 @@ def test_ids_and_headers_never_wrap(scored, width):
         assert words[0] == "trajectory" and words[-1] == "quad" and set(words) <= set(HEADERS)
         # no header fragment spills onto the line below: that is the rule
         assert set(lines[lines.index(header) + 1].strip()) == {"─"}
-        body = lines[lines.index(header) + 2:lines.index(header) + 2 + len(run_report.trajectories)]
+        body = lines[
+            lines.index(header) + 2 : lines.index(header) + 2 + len(run_report.trajectories)
+        ]
         for t, line in zip(run_report.trajectories, body):
             # one line per trajectory holding its whole id, category, difficulty and quadrant
             cells = line.split()
@@ -63,8 +64,13 @@ def test_wide_terminal_shows_every_column_and_legend(scored):
     lines = render(report, 160)
     assert header_line(lines).split() == HEADERS
     text = "\n".join(lines)
-    for legend in ("int = intrinsic (full)", "ext·c = extrinsic compound", "prec = claim precision",
-                   "RAG = naive-RAG baseline", "quad = quadrant"):
+    for legend in (
+        "int = intrinsic (full)",
+        "ext·c = extrinsic compound",
+        "prec = claim precision",
+        "RAG = naive-RAG baseline",
+        "quad = quadrant",
+    ):
         assert legend in text
     assert "not shown" not in text
 
@@ -77,7 +83,7 @@ def test_narrow_terminal_drops_least_important_columns_and_says_so(scored):
     dropped = [c for c in TABLE_COLUMNS if c.header not in shown]
     assert dropped, "the full table does not fit 95 columns; something must be left out"
     keys = [c.key for c in dropped]
-    assert keys == DROP_ORDER[:len(keys)]  # the least important go first
+    assert keys == DROP_ORDER[: len(keys)]  # the least important go first
     text = "\n".join(lines)
     assert "not shown at width 95: " + dropped[0].header in text
     for c in dropped:
@@ -85,7 +91,7 @@ def test_narrow_terminal_drops_least_important_columns_and_says_so(scored):
     # numbers are right-aligned: a numeric header ends where its values end
     ints = [line for line in lines if line.startswith(report.runs[0].trajectories[0].id + " ")]
     end = header_line(lines).index("int") + len("int")
-    assert ints[0][end - 4:end].replace(".", "").isdigit()
+    assert ints[0][end - 4 : end].replace(".", "").isdigit()
 
 
 def test_very_narrow_terminal_keeps_the_core_columns(scored):
@@ -105,14 +111,18 @@ def test_markdown_and_csv_keep_full_names(scored):
     _, report = scored
     md, csv = to_markdown(report), to_csv(report)
     assert "| trajectory | category | difficulty | intrinsic_full |" in md
-    assert csv.splitlines()[0].startswith("run_id,system,trajectory,category,difficulty,intrinsic_full")
+    assert csv.splitlines()[0].startswith(
+        "run_id,system,trajectory,category,difficulty,intrinsic_full"
+    )
 
 
 def test_cli_table_uses_columns_env(scored):
     from seorap.cli.main import cli
 
     path, report = scored
-    result = CliRunner(env={"COLUMNS": "100"}).invoke(cli, ["report", "--db", str(path), "--format", "table"])
+    result = CliRunner(env={"COLUMNS": "100"}).invoke(
+        cli, ["report", "--db", str(path), "--format", "table"]
+    )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert all(len(line.rstrip()) <= 100 for line in lines)

@@ -4,7 +4,6 @@ import json
 
 import pytest
 from click.testing import CliRunner
-
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.run.runner import run
@@ -59,33 +58,63 @@ def test_report_json_has_the_issue_keys(scored):
     r = data["runs"][0]
     assert {"run_id", "system", "trajectories", "aggregate", "calls"} <= r.keys()
     t = r["trajectories"][0]
-    for key in ("id", "category", "difficulty", "udr", "fur", "op_accuracy", "confidence_mae",
-                "final_fact_count", "stale_facts", "claim_precision", "quadrant", "write_failures"):
+    for key in (
+        "id",
+        "category",
+        "difficulty",
+        "udr",
+        "fur",
+        "op_accuracy",
+        "confidence_mae",
+        "final_fact_count",
+        "stale_facts",
+        "claim_precision",
+        "quadrant",
+        "write_failures",
+    ):
         assert key in t
     assert {"full", "filter"} <= t["intrinsic"].keys()
     assert {"compound", "single"} <= t["extrinsic"].keys()
     assert {"full_context", "naive_rag", "no_context"} <= t["baselines"].keys()
     assert t["quadrant"] in ("healthy", "compensation", "bottleneck", "both-low")
     a = r["aggregate"]
-    for key in ("mad", "div_rate", "signed_mean", "pearson_r", "kappa", "pass_agreement",
-                "partial_share", "by_category", "by_difficulty"):
+    for key in (
+        "mad",
+        "div_rate",
+        "signed_mean",
+        "pearson_r",
+        "kappa",
+        "pass_agreement",
+        "partial_share",
+        "by_category",
+        "by_difficulty",
+    ):
         assert key in a
-    assert {"mean", "ci_low", "ci_high"} <= a["intrinsic"].keys() and a["extrinsic"]["mean"] is not None
+    assert {"mean", "ci_low", "ci_high"} <= a["intrinsic"].keys() and a["extrinsic"][
+        "mean"
+    ] is not None
     assert {"total", "cached", "by_role", "tokens_in", "tokens_out"} <= r["calls"].keys()
     assert "ko-c5-garam-db" in to_csv(report) and "### Diagnosis" in to_markdown(report)
 
 
 def test_every_verdict_has_a_rationale_and_diagnosis_text(scored):
     _, db, ids, runs, _ = scored
-    missing = db.execute("SELECT COUNT(*) FROM verdicts WHERE rationale IS NULL OR rationale = ''").fetchone()[0]
+    missing = db.execute(
+        "SELECT COUNT(*) FROM verdicts WHERE rationale IS NULL OR rationale = ''"
+    ).fetchone()[0]
     assert missing == 0
     assert all(t.diagnosis for t in runs["oracle"].trajectories)
 
 
 def test_overrides_reported_beside_raw(scored):
     _, db, ids, _, _ = scored
-    row = next(db.query("SELECT id FROM verdicts WHERE run_id=? AND kind='claim' AND setup='full' "
-                        "AND trajectory_id='ko-c5-garam-db' AND state_index=0", [ids["oracle"]]))
+    row = next(
+        db.query(
+            "SELECT id FROM verdicts WHERE run_id=? AND kind='claim' AND setup='full' "
+            "AND trajectory_id='ko-c5-garam-db' AND state_index=0",
+            [ids["oracle"]],
+        )
+    )
     overrides.add_override(db, row["id"], "NO", "reviewer disagrees", who="tester")
     run_report = build_report(db, [ids["oracle"]], resamples=50).runs[0]
     assert run_report.overrides.count == 1
@@ -100,7 +129,9 @@ def test_cli_score_report_and_audit(scored, tmp_path):
 
     path, _, ids, _, _ = scored
     runner = CliRunner()
-    out = runner.invoke(cli, ["score", "--db", str(path), "--run", ids["oracle-merged"], "--judge-mode", "full"])
+    out = runner.invoke(
+        cli, ["score", "--db", str(path), "--run", ids["oracle-merged"], "--judge-mode", "full"]
+    )
     assert out.exit_code == 0, out.output
     assert "model calls 0" in out.output
     target = tmp_path / "r.json"
@@ -114,18 +145,32 @@ def test_cli_score_report_and_audit(scored, tmp_path):
 
 def test_live_path_both_cards_and_rescoring_is_free(ollama_server, tmp_path):
     ollama_server.handler = lambda body: (
-        json.dumps({"rationale": "맞다", "verdict": "YES"}) if body.get("format") else "가람상사는 Aurora로 이전한다")
+        json.dumps({"rationale": "맞다", "verdict": "YES"})
+        if body.get("format")
+        else "가람상사는 Aurora로 이전한다"
+    )
     model = next(iter(ollama_server.models))
     config = Config.offline(host=ollama_server.url).with_overrides(
-        {"models.judge": model, "models.answerer": model})
+        {"models.judge": model, "models.answerer": model}
+    )
     db = open_db(tmp_path / "live.db")
     corpus = load_corpus(CORPUS)
-    [run_id] = run(corpus, ["oracle"], db, config, offline=True, trajectories=["ko-c5-garam-db"],
-                   score=False, corpus_label=CORPUS)
+    [run_id] = run(
+        corpus,
+        ["oracle"],
+        db,
+        config,
+        offline=True,
+        trajectories=["ko-c5-garam-db"],
+        score=False,
+        corpus_label=CORPUS,
+    )
     score_run(db, run_id, config, corpus=corpus)
     first = json.loads(db["scores"].get((run_id, "", f"{model}/strict+{model}"))["card"])
     assert first["scoring_calls"] > 0
-    card = json.loads(db["scores"].get((run_id, "ko-c5-garam-db", f"{model}/strict+{model}"))["card"])
+    card = json.loads(
+        db["scores"].get((run_id, "ko-c5-garam-db", f"{model}/strict+{model}"))["card"]
+    )
     assert card["intrinsic_full"] == 1.0 and card["extrinsic"]["compound"] == 1.0
     requests = len(ollama_server.bodies("/api/chat"))
     score_run(db, run_id, config, corpus=corpus)
@@ -138,7 +183,9 @@ def test_verdicts_record_the_judge_rules_version(scored):
     from seorap.engine.scoring import lexical
 
     _, db, _, _, _ = scored
-    assert {r["rules"] for r in db.query("SELECT DISTINCT rules FROM verdicts")} == {lexical.RULES_VERSION}
+    assert {r["rules"] for r in db.query("SELECT DISTINCT rules FROM verdicts")} == {
+        lexical.RULES_VERSION
+    }
 
 
 def test_every_report_carries_the_judge_audit(scored):
@@ -150,13 +197,24 @@ def test_every_report_carries_the_judge_audit(scored):
     for system, r in runs.items():
         assert r.audit is not None and set(r.audit.kinds) == set(KINDS), system
         assert r.audit.judge == "lexical" and r.audit.sample is None
-        assert r.audit.kinds["hedged"].pass_rate == 0.0 and r.audit.kinds["correct"].pass_rate == 1.0
+        assert (
+            r.audit.kinds["hedged"].pass_rate == 0.0 and r.audit.kinds["correct"].pass_rate == 1.0
+        )
         assert r.judge_reliability is not None and r.judge_reliability.reliable, r.judge_reliability
     text = md(report)
-    assert f"judge audit (lexical, {lexical.RULES_VERSION}, every item)" in text and "PARTIAL saturation" in text
+    assert (
+        f"judge audit (lexical, {lexical.RULES_VERSION}, every item)" in text
+        and "PARTIAL saturation" in text
+    )
     # the audit's verdicts are kept apart from the run's own
-    n = db.execute("SELECT COUNT(*) FROM verdicts WHERE run_id=? AND kind LIKE 'audit:%'",
-                   [f"audit:{ids['oracle']}"]).fetchone()[0]
+    n = db.execute(
+        "SELECT COUNT(*) FROM verdicts WHERE run_id=? AND kind LIKE 'audit:%'",
+        [f"audit:{ids['oracle']}"],
+    ).fetchone()[0]
     assert n > 0
-    assert db.execute("SELECT COUNT(*) FROM verdicts WHERE run_id=? AND kind LIKE 'audit:%'",
-                      [ids["oracle"]]).fetchone()[0] == 0
+    assert (
+        db.execute(
+            "SELECT COUNT(*) FROM verdicts WHERE run_id=? AND kind LIKE 'audit:%'", [ids["oracle"]]
+        ).fetchone()[0]
+        == 0
+    )

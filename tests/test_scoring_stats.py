@@ -4,7 +4,6 @@ import math
 
 import numpy as np
 import pytest
-
 from seorap.engine.scoring import stats
 
 I = [1.0, 0.5, 0.25, 0.75]
@@ -57,11 +56,13 @@ def test_bootstrap_matches_independent_loop():
         idx = rng.integers(0, 5, 5)
         means.append(sum(values[i] for i in idx) / 5)
     means.sort()
+
     # numpy linear quantile, done by hand: position q*(n-1)
     def q(p):
         pos = p * (len(means) - 1)
         lo = math.floor(pos)
         return means[lo] + (means[min(lo + 1, len(means) - 1)] - means[lo]) * (pos - lo)
+
     assert got.estimate == pytest.approx(0.55)
     assert got.low == pytest.approx(q(0.025))
     assert got.high == pytest.approx(q(0.975))
@@ -91,7 +92,9 @@ def test_paired_ci_default_resamples_is_reproducible():
 def test_min_detectable_difference_hand():
     # paired diffs 0.1, 0.3 -> sd = sqrt(((-.1)^2+(.1)^2)/1) = 0.141421 ; se = 0.1
     factor = 1.959964 + 0.841621
-    assert stats.min_detectable_difference([0.5, 0.6], [0.4, 0.3]) == pytest.approx(factor * 0.1, rel=1e-5)
+    assert stats.min_detectable_difference([0.5, 0.6], [0.4, 0.3]) == pytest.approx(
+        factor * 0.1, rel=1e-5
+    )
     # unpaired: var a = 0.005, var b = 0.005 -> se = sqrt(.0025+.0025) = .070711
     got = stats.min_detectable_difference([0.5, 0.6], [0.4, 0.3], paired=False)
     assert got == pytest.approx(factor * math.sqrt(0.005), rel=1e-5)
@@ -107,10 +110,10 @@ def test_mean_sd_over_seeds():
 def test_threshold_comparisons_are_exact():
     # float artefacts that fooled the raw comparisons
     assert 0.65 - 0.5 > 0.15 and sum([0.1, 0.6, 0.6, 0.7]) / 4 < 0.5
-    assert stats.div_rate([0.65], [0.5]) == 0.0          # |diff| is exactly tau: not divergent
+    assert stats.div_rate([0.65], [0.5]) == 0.0  # |diff| is exactly tau: not divergent
     assert stats.div_rate([0.66], [0.5]) == 1.0
-    assert stats.mean([0.1, 0.6, 0.6, 0.7]) == 0.5        # fsum: the exactly rounded sum
-    x = sum([0.1, 0.6, 0.6, 0.7]) / 4                    # 0.49999999999999994
+    assert stats.mean([0.1, 0.6, 0.6, 0.7]) == 0.5  # fsum: the exactly rounded sum
+    x = sum([0.1, 0.6, 0.6, 0.7]) / 4  # 0.49999999999999994
     assert stats.at_least(x, 0.5) and not stats.above(0.15000000000000002, 0.15)
     assert stats.pass_agreement([x], [0.5]) == 1.0
     # kappa with both raters passing everything is undefined, not computed from 0.4999...
@@ -142,8 +145,13 @@ def test_small_groups_show_range_with_n():
 
 def test_ci_for_every_agreement_figure():
     # every figure of the agreement block gets an interval from the same trajectory bootstrap
-    for fn in (stats.div_rate, stats.signed_mean, stats.pearson_r, stats.pass_agreement,
-               stats.cohen_kappa):
+    for fn in (
+        stats.div_rate,
+        stats.signed_mean,
+        stats.pearson_r,
+        stats.pass_agreement,
+        stats.cohen_kappa,
+    ):
         ci = stats.paired_ci(I, E, fn, resamples=300, seed=1)
         assert ci.estimate == fn(I, E) and ci.n == 4
         assert ci.low is not None and ci.low <= ci.high

@@ -10,14 +10,13 @@ import zlib
 from pathlib import Path
 
 import pytest
-
-from seorap.engine.store import compact
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models import calllog
 from seorap.engine.models.base import ChatReply, ChatRequest
-from seorap.engine.run.runner import replay_run, run
 from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.run.runner import replay_run, run
+from seorap.engine.store import compact
 from seorap.engine.store.database import SCHEMA_VERSION, facts_at, open_db
 from store_support import downgrade
 
@@ -28,14 +27,26 @@ LOGICAL = compact.COMPACT
 
 def rows(db, table: str) -> list[dict]:
     out = []
-    for r in db.query(f"SELECT * FROM [{table}] ORDER BY rowid" if table != "calls" else
-                      "SELECT * FROM calls ORDER BY id"):
+    for r in db.query(
+        f"SELECT * FROM [{table}] ORDER BY rowid"
+        if table != "calls"
+        else "SELECT * FROM calls ORDER BY id"
+    ):
         r = dict(r)
         r.pop("rowid", None)  # shown by the views of scoped tables
         if "raw_z" in r:
             r["raw"] = compact.unzip(r.pop("raw_z"))
-        for key in ("candidates", "before", "after", "ranking", "messages", "observation_ids",
-                    "context_ids", "authors", "answer_fact_ids"):
+        for key in (
+            "candidates",
+            "before",
+            "after",
+            "ranking",
+            "messages",
+            "observation_ids",
+            "context_ids",
+            "authors",
+            "answer_fact_ids",
+        ):
             if r.get(key):
                 r[key] = json.loads(r[key])
         out.append(r)
@@ -45,14 +56,28 @@ def rows(db, table: str) -> list[dict]:
 def test_a_call_reads_back_whole_and_its_reply_is_compressed():
     db = open_db(None)
     system = "시스템 프롬프트\n둘째 줄"
-    request = ChatRequest(role="extractor", model="m", schema={"type": "object"},
-                          messages=({"role": "system", "content": system},
-                                    {"role": "user", "content": "문서\n\n<document>\n본문\n</document>\n"}))
-    reply = ChatReply(content='{"observations": []}', model="m", digest="d", tokens_in=3,
-                      tokens_out=4, duration_ms=1.0, done_reason="stop")
+    request = ChatRequest(
+        role="extractor",
+        model="m",
+        schema={"type": "object"},
+        messages=(
+            {"role": "system", "content": system},
+            {"role": "user", "content": "문서\n\n<document>\n본문\n</document>\n"},
+        ),
+    )
+    reply = ChatReply(
+        content='{"observations": []}',
+        model="m",
+        digest="d",
+        tokens_in=3,
+        tokens_out=4,
+        duration_ms=1.0,
+        done_reason="stop",
+    )
     for _ in range(3):
-        calllog.put_call(db, request, reply=reply, run_id="r", phase="extract",
-                         parsed={"observations": []})
+        calllog.put_call(
+            db, request, reply=reply, run_id="r", phase="extract", parsed={"observations": []}
+        )
     [row] = list(db.query("SELECT * FROM calls LIMIT 1"))
     assert json.loads(row["messages"]) == list(request.messages)
     assert json.loads(row["schema"]) == {"type": "object"}
@@ -61,7 +86,12 @@ def test_a_call_reads_back_whole_and_its_reply_is_compressed():
     assert calllog.reply_from_row(calllog.get_call(db, request.key())).content == reply.content
     # the system prompt is stored once however many calls carry it
     assert db.execute("SELECT count(*) FROM texts WHERE text = ?", [system]).fetchone()[0] == 1
-    assert db.execute("SELECT count(*) FROM calls WHERE unzip(raw_z) LIKE '%observations%'").fetchone()[0] == 3
+    assert (
+        db.execute(
+            "SELECT count(*) FROM calls WHERE unzip(raw_z) LIKE '%observations%'"
+        ).fetchone()[0]
+        == 3
+    )
 
 
 def test_texts_are_stored_once(tmp_path):
@@ -72,7 +102,9 @@ def test_texts_are_stored_once(tmp_path):
     fact = db.execute("SELECT text FROM facts LIMIT 1").fetchone()[0]
     assert db.execute("SELECT count(*) FROM texts WHERE text = ?", [fact]).fetchone()[0] == 1
     # ... and shown whole: a candidate list names the fact's full id and text
-    cands = [c for r in db.query("SELECT candidates FROM decisions") for c in json.loads(r["candidates"])]
+    cands = [
+        c for r in db.query("SELECT candidates FROM decisions") for c in json.loads(r["candidates"])
+    ]
     assert cands and all(c["fact_id"].count("/") == 2 and isinstance(c["text"], str) for c in cands)
 
 
@@ -91,8 +123,9 @@ def test_migration_keeps_every_row_and_a_recorded_run_replays(recorded, ollama_s
     path, run_id, before = recorded
     downgrade(path)
     old = open_db(path, readonly=True)  # the old layout reads as it is
-    assert {t: rows(old, t) for t in LOGICAL if t != "calls"} == \
-        {t: v for t, v in before.items() if t != "calls"}
+    assert {t: rows(old, t) for t in LOGICAL if t != "calls"} == {
+        t: v for t, v in before.items() if t != "calls"
+    }
     old.conn.close()
     db = open_db(path)  # first write: migrated
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
@@ -104,8 +137,9 @@ def test_migration_keeps_every_row_and_a_recorded_run_replays(recorded, ollama_s
     ollama_server.handler = lambda body: pytest.fail("a replay reached the model")
     replayed = replay_run(db, run_id, load_corpus(FILE), label="after-migration")
     assert len(ollama_server.requests) == sent
-    assert [f.text for f in facts_at(db, replayed, "ko-c3-hiring-plan")] == \
-        [f.text for f in facts_at(db, run_id, "ko-c3-hiring-plan")]
+    assert [f.text for f in facts_at(db, replayed, "ko-c3-hiring-plan")] == [
+        f.text for f in facts_at(db, run_id, "ko-c3-hiring-plan")
+    ]
 
 
 def test_the_same_run_takes_a_fraction_of_the_old_size(tmp_path):
@@ -119,7 +153,10 @@ def test_the_same_run_takes_a_fraction_of_the_old_size(tmp_path):
     shutil.copy(path, old)
     downgrade(old)
     old_size = old.stat().st_size
-    assert compact_size < 0.45 * old_size, (compact_size, old_size)  # whole corpus: docs/benchmarks.md (k)
+    assert compact_size < 0.45 * old_size, (
+        compact_size,
+        old_size,
+    )  # whole corpus: docs/benchmarks.md (k)
 
 
 def test_one_text_from_two_connections_and_a_hash_collision(tmp_path):
@@ -133,7 +170,9 @@ def test_one_text_from_two_connections_and_a_hash_collision(tmp_path):
     got = {}
     with transaction(a):  # a document being written holds the write lock
         first = compact.text_id(a, "같은 문장")
-        other = threading.Thread(target=lambda: got.setdefault("b", compact.text_id(b, "같은 문장")))
+        other = threading.Thread(
+            target=lambda: got.setdefault("b", compact.text_id(b, "같은 문장"))
+        )
         other.start()
         time.sleep(0.2)
     other.join()
@@ -160,7 +199,9 @@ def test_a_database_written_by_the_previous_layout_migrates_and_replays(tmp_path
     from seorap.engine.scoring.report_text import to_json
 
     path = tmp_path / "old.db"
-    path.write_bytes(gzip.decompress((ROOT / "tests" / "data" / "schema3-e04205f.db.gz").read_bytes()))
+    path.write_bytes(
+        gzip.decompress((ROOT / "tests" / "data" / "schema3-e04205f.db.gz").read_bytes())
+    )
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
 
     def report(db) -> dict:
@@ -186,8 +227,12 @@ def test_a_database_written_by_the_previous_layout_migrates_and_replays(tmp_path
     assert report(db) == before_report
     [a_run] = [r for r in runs if r.startswith("A-")]
     replayed = replay_run(db, a_run, load_corpus(FILE), label="after-migration")
-    assert [(f.id.rsplit("/", 1)[1], f.text, f.status) for f in facts_at(db, replayed, "ko-c3-hiring-plan")] == \
-        [(f.id.rsplit("/", 1)[1], f.text, f.status) for f in facts_at(db, a_run, "ko-c3-hiring-plan")]
+    assert [
+        (f.id.rsplit("/", 1)[1], f.text, f.status)
+        for f in facts_at(db, replayed, "ko-c3-hiring-plan")
+    ] == [
+        (f.id.rsplit("/", 1)[1], f.text, f.status) for f in facts_at(db, a_run, "ko-c3-hiring-plan")
+    ]
 
 
 @pytest.mark.slow
@@ -199,12 +244,32 @@ def test_the_bundled_stand_in_run_takes_at_most_a_quarter_of_the_first_layout(tm
     from store_support import seorap_env
 
     seorap = str(Path(sys.executable).parent / "seorap")
-    out = subprocess.run([seorap, "run", "--corpus", str(ROOT / "fixtures" / "ko-mini"), "--system", "A",
-                          "--system", "B", "--system", "C", "--offline", "--db", "runs.db"],
-                         capture_output=True, text=True, cwd=tmp_path, env=seorap_env(), timeout=900)
+    out = subprocess.run(
+        [
+            seorap,
+            "run",
+            "--corpus",
+            str(ROOT / "fixtures" / "ko-mini"),
+            "--system",
+            "A",
+            "--system",
+            "B",
+            "--system",
+            "C",
+            "--offline",
+            "--db",
+            "runs.db",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=seorap_env(),
+        timeout=900,
+    )
     assert out.returncode == 0, out.stderr
     size = (tmp_path / "runs.db").stat().st_size + sum(
-        p.stat().st_size for p in tmp_path.glob("runs.db-wal"))
+        p.stat().st_size for p in tmp_path.glob("runs.db-wal")
+    )
     assert size <= 54.2e6 / 4, size
 
 
@@ -221,7 +286,9 @@ def old_layout(tmp_path_factory):
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.15, 0.3, 0.45, 0.6, 1.0])
-def test_kill_9_during_the_migration_leaves_the_old_or_the_new_layout_whole(old_layout, tmp_path, delay):
+def test_kill_9_during_the_migration_leaves_the_old_or_the_new_layout_whole(
+    old_layout, tmp_path, delay
+):
     """The migration is one transaction: killed at any moment, the file holds the old layout or the
     new one, and the next open (the resume) gives every row."""
     import signal
@@ -233,9 +300,18 @@ def test_kill_9_during_the_migration_leaves_the_old_or_the_new_layout_whole(old_
 
     path = tmp_path / "runs.db"
     shutil.copy(old_layout[0], path)
-    child = subprocess.Popen([sys.executable, "-c", "import sys\nfrom seorap.engine.store.database import open_db\n"
-                              "print('imported', flush=True)\nopen_db(sys.argv[1])", str(path)],
-                             env=seorap_env(), stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys\nfrom seorap.engine.store.database import open_db\n"
+            "print('imported', flush=True)\nopen_db(sys.argv[1])",
+            str(path),
+        ],
+        env=seorap_env(),
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert child.stdout is not None and child.stdout.readline().strip() == "imported"
     time.sleep(delay)  # the migration of this file takes about 0.4 s on the 2-core test machine
     child.send_signal(signal.SIGKILL)

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from seorap.engine.store.database import APPLICATION_ID, SCHEMA_VERSION, StoreError, open_db
 from store_support import copy_db, seorap_env
 
@@ -22,8 +21,14 @@ FILE = ROOT / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
 
 
 def seorap(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([str(Path(sys.executable).parent / "seorap"), *args], capture_output=True, text=True,
-                          cwd=cwd or ROOT, env=seorap_env(), timeout=120)
+    return subprocess.run(
+        [str(Path(sys.executable).parent / "seorap"), *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd or ROOT,
+        env=seorap_env(),
+        timeout=120,
+    )
 
 
 def digest(path: Path) -> str:
@@ -157,7 +162,8 @@ def test_output_never_overwrites_a_database(tmp_path, scored_db):
 
 
 def test_empty_db_path_is_refused(tmp_path):
-    out = seorap("run", "--corpus", str(FILE), "--system", "oracle", "--offline", "--db", "",
-                 cwd=tmp_path)
+    out = seorap(
+        "run", "--corpus", str(FILE), "--system", "oracle", "--offline", "--db", "", cwd=tmp_path
+    )
     assert out.returncode == 2 and "--db" in out.stderr and "empty" in out.stderr
     assert list(tmp_path.iterdir()) == []

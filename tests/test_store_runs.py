@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.errors import StoreError
@@ -37,9 +36,17 @@ def last_line(stderr: str) -> str:
 
 
 def hold_lease(db, pid: int, run_ids: list[str], expires: float) -> None:
-    db["writers"].insert({"holder": f"{socket.gethostname()}:{pid}", "host": socket.gethostname(),
-                          "pid": pid, "command": "run", "run_ids": json.dumps(run_ids),
-                          "started_at": "2026-12-01T20:00:00+00:00", "expires": expires})
+    db["writers"].insert(
+        {
+            "holder": f"{socket.gethostname()}:{pid}",
+            "host": socket.gethostname(),
+            "pid": pid,
+            "command": "run",
+            "run_ids": json.dumps(run_ids),
+            "started_at": "2026-12-01T20:00:00+00:00",
+            "expires": expires,
+        }
+    )
 
 
 def test_second_writer_refused_naming_the_run_then_resumes_after_the_writer_dies(tmp_path):
@@ -48,7 +55,9 @@ def test_second_writer_refused_naming_the_run_then_resumes_after_the_writer_dies
     sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         hold_lease(db, sleeper.pid, ["oracle-aaaa"], time.time() + 60)
-        busy = seorap("run", "--corpus", str(FILE), "--system", "oracle", "--offline", "--db", str(path))
+        busy = seorap(
+            "run", "--corpus", str(FILE), "--system", "oracle", "--offline", "--db", str(path)
+        )
         assert busy.returncode == 2, busy.stderr
         assert "oracle-aaaa" in last_line(busy.stderr) and "being written" in last_line(busy.stderr)
         assert "Traceback" not in busy.stderr
@@ -57,7 +66,9 @@ def test_second_writer_refused_naming_the_run_then_resumes_after_the_writer_dies
         sleeper.kill()
         sleeper.wait()
     # the holder is gone (as after kill -9): its lease no longer blocks anyone
-    done = seorap("run", "--corpus", str(FILE), "--system", "oracle", "--offline", "--db", str(path))
+    done = seorap(
+        "run", "--corpus", str(FILE), "--system", "oracle", "--offline", "--db", str(path)
+    )
     assert done.returncode == 0, done.stderr
     assert set(run_statuses(db).values()) == {"done"}
 
@@ -65,9 +76,13 @@ def test_second_writer_refused_naming_the_run_then_resumes_after_the_writer_dies
 def test_two_runs_at_once_one_writes_the_other_says_why(tmp_path):
     path = tmp_path / "runs.db"
     corpus = str(ROOT / "fixtures" / "ko-mini")
-    first = subprocess.Popen([SEORAP, "run", "--corpus", corpus, "--system", "raw", "--offline",
-                              "--db", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, env=ENV)
+    first = subprocess.Popen(
+        [SEORAP, "run", "--corpus", corpus, "--system", "raw", "--offline", "--db", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
     deadline = time.time() + 60
     while time.time() < deadline:  # wait until the first one holds the lease
         try:
@@ -100,7 +115,9 @@ def test_expired_lease_reads_interrupted(tmp_path):
 def test_failed_replay_leaves_no_empty_run(tmp_path):
     db = open_db(tmp_path / "runs.db")
     with pytest.raises(ReplayMiss):
-        run(load_corpus(FILE), ["A"], db, Config.offline(), replay=True, label="replay", score=False)
+        run(
+            load_corpus(FILE), ["A"], db, Config.offline(), replay=True, label="replay", score=False
+        )
     assert db["runs"].count == 0
 
 
@@ -118,7 +135,10 @@ def test_runs_lists_and_rm_deletes_but_keeps_the_call_log(tmp_path):
     assert removed.returncode == 0, removed.stderr
     assert [r["system"] for r in db.query("SELECT system FROM runs")] == ["A"]
     for table in ("documents", "facts", "verdicts", "scores"):
-        assert db.execute(f"SELECT count(*) FROM {table} WHERE run_id LIKE 'oracle%'").fetchone()[0] == 0
+        assert (
+            db.execute(f"SELECT count(*) FROM {table} WHERE run_id LIKE 'oracle%'").fetchone()[0]
+            == 0
+        )
     assert db["calls"].count == calls
     again = seorap("runs", "rm", "oracle", "--db", str(path))
     assert again.returncode == 2 and "no run 'oracle'" in again.stderr

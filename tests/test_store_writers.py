@@ -14,7 +14,6 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-
 from seorap.engine.store.database import open_db, writer
 from store_support import seorap_env
 
@@ -24,8 +23,14 @@ SEORAP = str(Path(sys.executable).parent / "seorap")
 
 
 def seorap(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([SEORAP, *args], capture_output=True, text=True, cwd=cwd, timeout=300,
-                          env=seorap_env(SEORAP_LOG_DIR=str(cwd / "logs")))
+    return subprocess.run(
+        [SEORAP, *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+        env=seorap_env(SEORAP_LOG_DIR=str(cwd / "logs")),
+    )
 
 
 def last_line(out: subprocess.CompletedProcess) -> str:
@@ -40,7 +45,9 @@ def digest(path: Path) -> str:
 @pytest.fixture(scope="module")
 def scored(tmp_path_factory) -> Path:
     d = tmp_path_factory.mktemp("writers")
-    made = seorap("run", "--corpus", str(FILE), "--system", "oracle", "--offline", "--db", "runs.db", cwd=d)
+    made = seorap(
+        "run", "--corpus", str(FILE), "--system", "oracle", "--offline", "--db", "runs.db", cwd=d
+    )
     assert made.returncode == 0, made.stderr
     (d / "none.json").write_text("[]")
     return d
@@ -73,8 +80,12 @@ WRITERS = [
 
 
 def test_every_writer_refuses_while_another_process_writes(db_copy):
-    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(db_copy / "runs.db")],
-                              stdout=subprocess.PIPE, text=True, env=seorap_env())
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(db_copy / "runs.db")],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=seorap_env(),
+    )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         for name, args in WRITERS:
@@ -96,7 +107,9 @@ def test_every_writer_refuses_while_another_process_writes(db_copy):
 def test_override_writes_under_the_lease_and_releases_it(db_copy):
     db = open_db(db_copy / "runs.db", readonly=True)
     vid = next(db.query("SELECT id FROM verdicts WHERE setup='full' LIMIT 1"))["id"]
-    (db_copy / "one.json").write_text(json.dumps([{"verdict_id": vid, "label": "NO", "reason": "r"}]))
+    (db_copy / "one.json").write_text(
+        json.dumps([{"verdict_id": vid, "label": "NO", "reason": "r"}])
+    )
     out = seorap("override", "--db", "runs.db", "--file", "one.json", cwd=db_copy)
     assert out.returncode == 0, out.stderr
     assert [r["label"] for r in db.query("SELECT label FROM overrides")] == ["NO"]
@@ -140,7 +153,9 @@ def test_app_browses_read_only_and_takes_write_access_for_an_override(db_copy):
     assert [r["label"] for r in browsing.query("SELECT label FROM overrides")] == ["NO"]
     for screen in ("scores", "compare"):
         source = (ROOT / "tui" / "screens" / f"{screen}.py").read_text()
-        assert "open_db(ctx.db_path, readonly=True)" in source and "open_db(ctx.db_path)" not in source
+        assert (
+            "open_db(ctx.db_path, readonly=True)" in source and "open_db(ctx.db_path)" not in source
+        )
 
 
 def test_sqlite_errors_in_score_are_one_sentence(db_copy):
@@ -149,25 +164,43 @@ def test_sqlite_errors_in_score_are_one_sentence(db_copy):
     bad = db_copy / "bad.db"
     shutil.copy(path, bad)
     conn = sqlite3.connect(bad)
-    pages = [r[0] for r in conn.execute("SELECT pageno FROM dbstat WHERE name IN ('facts', 'scores', "
-                                        "'verdicts_data') AND pagetype = 'leaf'")]
+    pages = [
+        r[0]
+        for r in conn.execute(
+            "SELECT pageno FROM dbstat WHERE name IN ('facts', 'scores', "
+            "'verdicts_data') AND pagetype = 'leaf'"
+        )
+    ]
     page = conn.execute("PRAGMA page_size").fetchone()[0]
     conn.close()
     with open(bad, "r+b") as fh:
         for n in pages:
             fh.seek((n - 1) * page + 8)
             fh.write(b"\xff" * (page - 8))
-    for args in (["score", "--db", "bad.db", "--offline"], ["report", "--db", "bad.db"],
-                 ["inspect", "--db", "bad.db"]):
+    for args in (
+        ["score", "--db", "bad.db", "--offline"],
+        ["report", "--db", "bad.db"],
+        ["inspect", "--db", "bad.db"],
+    ):
         out = seorap(*args, cwd=db_copy)
         assert out.returncode == 2, (args, out.stderr)
         assert "bad.db is damaged" in last_line(out), (args, out.stderr)
     # a file another program keeps locked: waits for the busy timeout, then one sentence
-    locker = subprocess.Popen([sys.executable, "-c", (
-        "import sqlite3, sys, time\n"
-        "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-        "c.execute('PRAGMA journal_mode=DELETE'); c.execute('BEGIN EXCLUSIVE')\n"
-        "print('locked', flush=True); time.sleep(120)"), str(path)], stdout=subprocess.PIPE, text=True)
+    locker = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sqlite3, sys, time\n"
+                "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                "c.execute('PRAGMA journal_mode=DELETE'); c.execute('BEGIN EXCLUSIVE')\n"
+                "print('locked', flush=True); time.sleep(120)"
+            ),
+            str(path),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert locker.stdout is not None and locker.stdout.readline().strip() == "locked"
         out = seorap("score", "--db", "runs.db", "--offline", cwd=db_copy)
@@ -185,7 +218,9 @@ async def test_app_on_a_read_only_file_browses_and_says_so_for_a_replay(db_copy)
 
     path = db_copy / "runs.db"
     writable = open_db(path)
-    writable.execute("DELETE FROM score_figures")  # so the score view computes them in the background
+    writable.execute(
+        "DELETE FROM score_figures"
+    )  # so the score view computes them in the background
     writable.conn.close()
     path.chmod(0o444)
     before = digest(path)

@@ -4,7 +4,6 @@ from collections import Counter
 
 import pytest
 from click.testing import CliRunner
-
 from seorap.cli.main import cli
 from seorap.engine.corpus import load_corpus
 from seorap.engine.corpus.synth import SLOTS, generate, topic_marker, trajectory, write_corpus
@@ -38,7 +37,12 @@ def test_valid_and_counts_per_block(tmp_path):
     assert counts["distractors"] == 2 * 4
     assert counts["by_category"] == {c: 4 for c in ("C1", "C2", "C3", "C4", "C5", "C6")}
     assert set(counts["by_type"]) == {
-        "linear-evolution", "contradiction", "scope-expansion", "retraction", "stable", "gradual-drift"
+        "linear-evolution",
+        "contradiction",
+        "scope-expansion",
+        "retraction",
+        "stable",
+        "gradual-drift",
     }
     assert len(counts["by_doc_type"]) == 5
     assert counts["single_questions"] >= 24 and counts["compound_questions"] == 24
@@ -93,7 +97,9 @@ def test_topic_marker():
 
 def test_cli_synth(tmp_path):
     out = tmp_path / "syn"
-    result = CliRunner().invoke(cli, ["synth", "--scale", "1", "--out", str(out), "--seed", "4", "--short"])
+    result = CliRunner().invoke(
+        cli, ["synth", "--scale", "1", "--out", str(out), "--seed", "4", "--short"]
+    )
     assert result.exit_code == 0, result.output
     assert "41 documents" in result.output
     assert len(list(out.glob("*.json"))) == 12

@@ -14,19 +14,17 @@ from pathlib import Path
 
 import pytest
 import textual
-from textual.app import App
-from textual.screen import Screen
-from textual.widget import Widget
-from textual.widgets import DataTable
-
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
-
-from seorap.tui.factory import make_app
 from seorap.tui import instant_modes
+from seorap.tui.factory import make_app
 from seorap.tui.widgets import fast_table, one_frame
 from seorap.tui.widgets.claims_table import ClaimsTable
 from seorap.tui.widgets.store_table import StoreTable
 from seorap.tui.widgets.timeline import Timeline
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+from textual.app import App
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import DataTable
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,7 +49,9 @@ MIRRORED = {
 
 
 def pinned_textual() -> str:
-    deps = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "dependencies"
+    ]
     [spec] = [d for d in deps if re.match(r"textual\s*[=<>!~]", d)]
     match = re.fullmatch(r"textual==([\w.]+)", spec.replace(" ", ""))
     assert match, f"textual must be pinned exactly (==), not {spec!r}"
@@ -77,16 +77,27 @@ def test_private_names_exist():
 def test_mirrored_methods_are_unchanged(owner, name):
     assert digest(owner, name) == MIRRORED[(owner, name)], (
         f"Textual's {owner.__name__}.{name} changed: re-check tui/widgets/one_frame.py, fast_table.py "
-        "and tui/instant_modes.py")
+        "and tui/instant_modes.py"
+    )
 
 
 def test_missing_names_are_reported(monkeypatch):
     monkeypatch.delattr(DataTable, "_update_dimensions")
     monkeypatch.delattr(Widget, "_refresh_scrollbars")
     assert fast_table.missing_private_names(object()) == [
-        "_update_dimensions", "_updated_cells", "_require_update_dimensions", "_new_rows",
-        "_component_styles", "_label_column", "_header_row_key", "_row_locations", "_update_count",
-        "_show_hover_cursor", "_pseudo_class_state", *fast_table.RENDER_CACHES]
+        "_update_dimensions",
+        "_updated_cells",
+        "_require_update_dimensions",
+        "_new_rows",
+        "_component_styles",
+        "_label_column",
+        "_header_row_key",
+        "_row_locations",
+        "_update_count",
+        "_show_hover_cursor",
+        "_pseudo_class_state",
+        *fast_table.RENDER_CACHES,
+    ]
     assert one_frame.missing_private_names() == ["_refresh_scrollbars"]
 
 
@@ -98,8 +109,11 @@ async def _stepper_rows(path, run_id) -> list[list[str]]:
         await pilot.press("2")
         for _ in range(3):
             await pilot.pause()
-            for table in (app.screen.query_one(StoreTable), app.screen.query_one(ClaimsTable),
-                          app.screen.query_one(Timeline)):
+            for table in (
+                app.screen.query_one(StoreTable),
+                app.screen.query_one(ClaimsTable),
+                app.screen.query_one(Timeline),
+            ):
                 seen.append([str(table.row_count)] + [str(c) for c in table.get_row_at(0)])
             await pilot.press("right")
     return seen

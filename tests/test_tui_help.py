@@ -6,21 +6,37 @@ import importlib
 import re
 
 import pytest
-
 from seorap.tui.app import VIEWS, SeorapApp
 from seorap.tui.screens.help import GLOBAL
 
-SCREENS = [v[2] for v in VIEWS.values()] + ["seorap.tui.screens.side_by_side:SideBySideScreen",
-                                             "seorap.tui.screens.fact_history:FactHistoryScreen"]
-SHOWN = {"left": "←", "right": "→", "up": "↑", "down": "↓", "home": "Home", "end": "End",
-         "escape": "Esc", "enter": "Enter", "tab": "Tab", "slash": "/", "question_mark": "?",
-         "left_square_bracket": "[", "right_square_bracket": "]", "f1": "F1"}
+SCREENS = [v[2] for v in VIEWS.values()] + [
+    "seorap.tui.screens.side_by_side:SideBySideScreen",
+    "seorap.tui.screens.fact_history:FactHistoryScreen",
+]
+SHOWN = {
+    "left": "←",
+    "right": "→",
+    "up": "↑",
+    "down": "↓",
+    "home": "Home",
+    "end": "End",
+    "escape": "Esc",
+    "enter": "Enter",
+    "tab": "Tab",
+    "slash": "/",
+    "question_mark": "?",
+    "left_square_bracket": "[",
+    "right_square_bracket": "]",
+    "f1": "F1",
+}
 
 
 def keys_in(help_text: str) -> set[str]:
     """The keys a help text names: the tokens of its **bold** spans (`**[ / ]**` → [, ])."""
     spans = re.findall(r"\*\*(.+?)\*\*", help_text)
-    return {t for span in spans for t in ([span] if span == "/" else re.split(r"[\s,/]+", span)) if t}
+    return {
+        t for span in spans for t in ([span] if span == "/" else re.split(r"[\s,/]+", span)) if t
+    }
 
 
 def binding_keys(cls) -> list[str]:

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import asyncio
 
-from textual.app import App
-
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
-
 from seorap.engine.store import database as store
 from seorap.engine.store.database import open_db
 from seorap.tui import instant_modes
 from seorap.tui.factory import make_app
 from seorap.tui.modes import KEPT_SCREENS, VIEWS, screen_class
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+from textual.app import App
 
 KEYS = {name: key for name, (key, _, _) in VIEWS.items()}
 
@@ -32,7 +30,9 @@ def delays(monkeypatch) -> list[float]:
     """Every hold-back of frames Textual is asked for (App.delay_update)."""
     calls: list[float] = []
     real = App.delay_update
-    monkeypatch.setattr(App, "delay_update", lambda self, delay=0.05: calls.append(delay) or real(self, delay))
+    monkeypatch.setattr(
+        App, "delay_update", lambda self, delay=0.05: calls.append(delay) or real(self, delay)
+    )
     return calls
 
 
@@ -52,7 +52,9 @@ async def test_every_view_is_built_ahead_and_shown_without_a_hold_back(ref, monk
         assert held == []  # not one switch waited Textual's 50 ms
 
 
-async def test_a_view_built_ahead_shows_what_is_selected_and_what_the_database_holds_when_shown(ref):
+async def test_a_view_built_ahead_shows_what_is_selected_and_what_the_database_holds_when_shown(
+    ref,
+):
     path, ids = ref
     app = make_app(path, run_id=ids["oracle"])
     async with app.run_test(size=(160, 45)) as pilot:

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import gc
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
-
 from seorap.tui import idle_gc
 from seorap.tui.factory import make_app
 from seorap.tui.widgets.footer import KeysFooter
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
 
 def test_full_collections_wait_for_idle_and_settings_come_back():
@@ -52,7 +51,9 @@ async def test_returning_to_a_view_keeps_its_footer_keys(ref):
         await pilot.pause()
         await pilot.press("1")
         await pilot.pause()
-        assert list(app.screen.query_one(KeysFooter).children) == keys  # the same widgets, not rebuilt
+        assert (
+            list(app.screen.query_one(KeysFooter).children) == keys
+        )  # the same widgets, not rebuilt
 
 
 async def test_the_tour_finds_its_stale_case_once_in_a_worker(ref, monkeypatch):
@@ -77,7 +78,9 @@ async def test_the_tour_finds_its_stale_case_once_in_a_worker(ref, monkeypatch):
             return  # a real compensation case: no fallback to find
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert tour.stale is not None and "OFFERED INSTEAD" in str(tour.query_one("#demo-compensation").content)
+        assert tour.stale is not None and "OFFERED INSTEAD" in str(
+            tour.query_one("#demo-compensation").content
+        )
         await pilot.press("1", "7", "s")
         await pilot.pause()
         assert app.screen.stale is tour.stale
@@ -103,7 +106,9 @@ async def test_side_by_side_is_mounted_once_and_the_idle_live_bar_does_not_anima
         assert bar.total is not None  # an indeterminate bar redraws 15 times a second while idle
 
 
-async def test_enter_fills_the_stepper_before_its_first_frame_and_a_same_step_is_not_rebuilt(ref, monkeypatch):
+async def test_enter_fills_the_stepper_before_its_first_frame_and_a_same_step_is_not_rebuilt(
+    ref, monkeypatch
+):
     from seorap.engine import views
     from seorap.tui.screens.stepper import StepperScreen
 
@@ -148,7 +153,9 @@ async def _runs_line_then_score_cards(app, pilot):
     return table, before
 
 
-async def test_a_table_keeps_its_rendered_rows_when_a_restyle_changes_nothing_and_not_otherwise(ref, monkeypatch):
+async def test_a_table_keeps_its_rendered_rows_when_a_restyle_changes_nothing_and_not_otherwise(
+    ref, monkeypatch
+):
     """Coming back to a view restyles its widgets (Textual): the runs table keeps the rows it drew;
     a theme change, which changes its colours, draws them again in the new colours."""
     from textual.widgets import DataTable
@@ -156,7 +163,9 @@ async def test_a_table_keeps_its_rendered_rows_when_a_restyle_changes_nothing_an
     path, ids = ref
     cells = []
     real = DataTable._render_cell  # noqa: SLF001
-    monkeypatch.setattr(DataTable, "_render_cell", lambda self, *a, **k: cells.append(1) or real(self, *a, **k))
+    monkeypatch.setattr(
+        DataTable, "_render_cell", lambda self, *a, **k: cells.append(1) or real(self, *a, **k)
+    )
     app = make_app(path, run_id=ids["oracle"])
     async with app.run_test(size=(160, 45)) as pilot:
         table, before = await _runs_line_then_score_cards(app, pilot)
@@ -195,9 +204,8 @@ async def test_a_step_redraws_only_the_timeline_rows_the_cursor_left_and_reached
     """The timeline's rows do not change on a step, only its cursor: the two rows it left and
     reached are drawn again, not every line of the table (a whole repaint, and the DataTable's
     lines keyed by the cursor's coordinate, redrew all of them: ~4 ms a step)."""
-    from textual.widgets import DataTable
-
     from seorap.tui.widgets.timeline import Timeline
+    from textual.widgets import DataTable
 
     path, ids = ref
     rows, lines = [], []
@@ -209,7 +217,9 @@ async def test_a_step_redraws_only_the_timeline_rows_the_cursor_left_and_reached
         return real_row(self, key, *a, **k)
 
     monkeypatch.setattr(DataTable, "_render_line_in_row", row)
-    monkeypatch.setattr(Timeline, "render_line", lambda self, y: lines.append(y) or real_line(self, y))
+    monkeypatch.setattr(
+        Timeline, "render_line", lambda self, y: lines.append(y) or real_line(self, y)
+    )
     app = make_app(path, run_id=ids["oracle"], trajectory_id="ko-c5-garam-db")
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.press("2")
@@ -240,9 +250,14 @@ async def test_while_the_user_reads_a_step_the_steps_either_side_are_read_ahead(
         read, wrapped = [], []
         real_view, console = views.step_view, app.console
         real_render = console.render
-        monkeypatch.setattr(views, "step_view", lambda *a, **k: read.append(a[3:5]) or real_view(*a, **k))
-        monkeypatch.setattr(console, "render", lambda r, *a, **k: wrapped.append(getattr(r, "plain", None))
-                            or real_render(r, *a, **k))
+        monkeypatch.setattr(
+            views, "step_view", lambda *a, **k: read.append(a[3:5]) or real_view(*a, **k)
+        )
+        monkeypatch.setattr(
+            console,
+            "render",
+            lambda r, *a, **k: wrapped.append(getattr(r, "plain", None)) or real_render(r, *a, **k),
+        )
         await pilot.press("right")
         await pilot.pause()
         document = app.stepper.query_one(DocumentPane).text.plain
@@ -269,7 +284,9 @@ async def test_a_row_the_cursor_rests_on_is_read_ahead_of_enter(ref, monkeypatch
         await pilot.pause()
         read = []
         real = views.step_view
-        monkeypatch.setattr(views, "step_view", lambda *a, **k: read.append(a[3:5]) or real(*a, **k))
+        monkeypatch.setattr(
+            views, "step_view", lambda *a, **k: read.append(a[3:5]) or real(*a, **k)
+        )
         await pilot.press("enter")
         await pilot.pause()
         assert app.stepper.step.trajectory_id == app.ctx.selection.trajectory_id and read == []

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from test_tui_support import hostile_corpus, reference_db
-
 from seorap.tui.factory import make_app
 from seorap.tui.text import literal, visible
 from seorap.tui.widgets.claims_table import ClaimsTable
 from seorap.tui.widgets.store_table import StoreTable
+from test_tui_support import hostile_corpus, reference_db
 
 
 def test_visible_escapes_control_characters():
@@ -19,8 +18,9 @@ def test_visible_escapes_control_characters():
 async def test_markup_and_escapes_in_a_document_are_shown_literally(tmp_path):
     corpus = hostile_corpus(tmp_path)
     db, _, ids = reference_db(tmp_path / "h.db", ["oracle"], corpus)
-    app = make_app(tmp_path / "h.db", run_id=ids["oracle"], trajectory_id="ko-hostile",
-                   corpus=corpus)
+    app = make_app(
+        tmp_path / "h.db", run_id=ids["oracle"], trajectory_id="ko-hostile", corpus=corpus
+    )
     async with app.run_test(size=(180, 50)) as pilot:
         await pilot.pause()
         body = app.screen.query_one("#document").content
@@ -44,5 +44,5 @@ def test_claim_spans_are_styled_without_parsing_markup_or_escapes():
     line = DocLine(raw, "c", claim_spans(raw, ["가람상사 운영 DB 용량 3TB"]))
     text = render_line(line)
     assert text.plain == visible(raw)  # escapes made visible, markup kept as characters
-    styled = [text.plain[s.start:s.end] for s in text.spans if str(s.style) == CLAIM_STYLE]
+    styled = [text.plain[s.start : s.end] for s in text.spans if str(s.style) == CLAIM_STYLE]
     assert styled == ["가람상사 운영 DB 용량", "3"]

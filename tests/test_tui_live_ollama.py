@@ -4,15 +4,14 @@ A run started by keyboard from the live view writes facts that the stepper then 
 
 from __future__ import annotations
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
-
+from ollama_fake import closed_port_url
 from seorap.engine.config import Config
 from seorap.engine.models.standin import StandinBackend, ollama_handler
 from seorap.engine.store.database import open_db
-from ollama_fake import closed_port_url
 from seorap.tui.factory import make_app
 from seorap.tui.ollama_probe import probe
 from seorap.tui.widgets.store_table import StoreTable
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
 SIZE = (160, 45)
 GARAM = "ko-c5-garam-db"
@@ -77,8 +76,9 @@ async def test_demo_with_ollama_runs_variant_a_live(ref, ollama_server):
 async def test_live_a_from_the_live_view_writes_facts_the_stepper_shows(ref, ollama_server):
     ollama_server.handler = ollama_handler(StandinBackend())
     path, ids = ref
-    app = make_app(path, run_id=ids["oracle"], trajectory_id=GARAM,
-                   live_config=live_config(ollama_server.url))
+    app = make_app(
+        path, run_id=ids["oracle"], trajectory_id=GARAM, live_config=live_config(ollama_server.url)
+    )
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("6", "t", "a")  # live view, scope: this trajectory, A/B/C on Ollama
         await app.workers.wait_for_complete()
@@ -104,9 +104,15 @@ async def test_fresh_demo_runs_reference_systems_and_keeps_the_banner_in_view(tm
 
     path = tmp_path / "demo.db"
     host = closed_port_url()
-    app = make_app(path, corpus=bundled_corpus_path(), db=open_db(path), banner="reference systems",
-                   autorun=["oracle", "oracle-stale", "oracle-merged"], probe_ollama=True,
-                   live_config=live_config(host))
+    app = make_app(
+        path,
+        corpus=bundled_corpus_path(),
+        db=open_db(path),
+        banner="reference systems",
+        autorun=["oracle", "oracle-stale", "oracle-merged"],
+        probe_ollama=True,
+        live_config=live_config(host),
+    )
     async with app.run_test(size=(150, 30)) as pilot:  # fewer lines than rows: the table scrolls
         for _ in range(120):
             await pilot.pause(0.25)

@@ -4,21 +4,31 @@ side-by-side fallback and the fact-history title."""
 
 from __future__ import annotations
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
-
 from seorap.engine.views import Candidate, Operation, StoreFact
 from seorap.tui.factory import make_app
 from seorap.tui.screens.stepper import StepperScreen
 from seorap.tui.widgets.operations import render_operation
 from seorap.tui.widgets.store_table import StoreTable, changed_first
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
 GARAM = "ko-c5-garam-db"
 
 
 def test_operation_names_candidate_facts_and_the_guard_once():
-    op = Operation("o1", "obs", "status", [Candidate("run/t/f0007", "old fact", 0.91)], "update",
-                   "reinforce", "downgrade", "downgrade: update → reinforce (older observation)",
-                   "run/t/f0007", "old fact", "old fact", "")
+    op = Operation(
+        "o1",
+        "obs",
+        "status",
+        [Candidate("run/t/f0007", "old fact", 0.91)],
+        "update",
+        "reinforce",
+        "downgrade",
+        "downgrade: update → reinforce (older observation)",
+        "run/t/f0007",
+        "old fact",
+        "old fact",
+        "",
+    )
     plain = render_operation(1, op).plain
     assert "0.910 f0007 old fact" in plain
     assert "guard downgrade: update → reinforce" in plain
@@ -26,8 +36,10 @@ def test_operation_names_candidate_facts_and_the_guard_once():
 
 
 def test_changed_facts_come_first_then_stale():
-    facts = [StoreFact(f"f{n}", "t", 0.5, "active", 1, mark, stale)
-             for n, (mark, stale) in enumerate([("", None), ("", "old"), ("NEW", None), ("", None)])]
+    facts = [
+        StoreFact(f"f{n}", "t", 0.5, "active", 1, mark, stale)
+        for n, (mark, stale) in enumerate([("", None), ("", "old"), ("NEW", None), ("", None)])
+    ]
     assert [f.id for f in changed_first(facts)] == ["f2", "f1", "f0", "f3"]
 
 

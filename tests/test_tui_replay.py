@@ -5,15 +5,14 @@ offline run and a call-log miss each get one clear line."""
 from __future__ import annotations
 
 import pytest
-from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
-
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
-from seorap.engine.run.runner import run
 from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.run.runner import run
 from seorap.engine.store.database import facts_at, open_db
 from seorap.tui.factory import make_app
 from seorap.tui.widgets.store_table import StoreTable
+from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
 
 SIZE = (160, 45)
 GARAM = "ko-c5-garam-db"
@@ -29,8 +28,14 @@ def recorded(ref, ollama_server):
     path, ids = ref
     ollama_server.handler = ollama_handler(StandinBackend())
     db = open_db(path)
-    [run_a] = run(load_corpus(CORPUS), ["A"], db, Config.offline(host=ollama_server.url),
-                  trajectories=[GARAM], score=False)
+    [run_a] = run(
+        load_corpus(CORPUS),
+        ["A"],
+        db,
+        Config.offline(host=ollama_server.url),
+        trajectories=[GARAM],
+        score=False,
+    )
     assert store(db, run_a)
     return path, ids, run_a
 
@@ -46,8 +51,9 @@ async def test_replay_shows_the_recorded_facts_with_no_model(recorded, ollama_se
     path, ids, run_a = recorded
     sent = len(ollama_server.requests)
     ollama_server.handler = lambda body: pytest.fail("a replay reached the model")
-    app = make_app(path, run_id=run_a, trajectory_id=GARAM,
-                   live_config=Config.offline(host=ollama_server.url))
+    app = make_app(
+        path, run_id=run_a, trajectory_id=GARAM, live_config=Config.offline(host=ollama_server.url)
+    )
     async with app.run_test(size=SIZE) as pilot:
         status = await replay_in_app(app, pilot)
         replayed = f"{run_a}~replay"
@@ -77,8 +83,9 @@ async def test_replay_miss_is_named(recorded, ollama_server):
     path, ids, run_a = recorded
     open_db(path).execute("DELETE FROM calls WHERE role = 'synthesizer'")
     sent = len(ollama_server.requests)
-    app = make_app(path, run_id=run_a, trajectory_id=GARAM,
-                   live_config=Config.offline(host=ollama_server.url))
+    app = make_app(
+        path, run_id=run_a, trajectory_id=GARAM, live_config=Config.offline(host=ollama_server.url)
+    )
     async with app.run_test(size=SIZE) as pilot:
         status = await replay_in_app(app, pilot)
         assert "missing from the call log" in status and "synthesizer" in status, status

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import re
 
-from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
-
 from seorap.engine import views
 from seorap.engine.scoring.schema import Interval
 from seorap.engine.store.database import open_db
 from seorap.tui.screens.scores import _value_ci, agreement_text
+from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
 
 
 def test_mad_line_prints_the_value_once_with_its_ci(ref):
@@ -58,15 +57,32 @@ def _unreliable(report):
     from seorap.engine.scoring import audit, diagnosis
 
     figures = report.audit.model_copy(update={"partial_saturation": 0.9})
-    verdict = audit.Reliability.from_reason(diagnosis.judge_unreliable(
-        ["YES", "NO"], audit_partial_saturation=figures.partial_saturation))
+    verdict = audit.Reliability.from_reason(
+        diagnosis.judge_unreliable(
+            ["YES", "NO"], audit_partial_saturation=figures.partial_saturation
+        )
+    )
     assert not verdict.reliable
-    aggregate = report.aggregate.model_copy(update={
-        "judge_unreliable": verdict.reasons[0], "quadrants": {}, "mad": None, "div_rate": None})
-    trajectories = [t.model_copy(update={"quadrant": None, "quadrant_raw": t.quadrant})
-                    for t in report.trajectories]
-    return report.model_copy(update={"audit": figures, "judge_reliability": verdict,
-                                     "aggregate": aggregate, "trajectories": trajectories})
+    aggregate = report.aggregate.model_copy(
+        update={
+            "judge_unreliable": verdict.reasons[0],
+            "quadrants": {},
+            "mad": None,
+            "div_rate": None,
+        }
+    )
+    trajectories = [
+        t.model_copy(update={"quadrant": None, "quadrant_raw": t.quadrant})
+        for t in report.trajectories
+    ]
+    return report.model_copy(
+        update={
+            "audit": figures,
+            "judge_reliability": verdict,
+            "aggregate": aggregate,
+            "trajectories": trajectories,
+        }
+    )
 
 
 def test_score_cards_show_the_judge_audit_of_the_scoring(ref):
@@ -97,7 +113,9 @@ async def test_an_unreliable_judge_gets_no_quadrant_on_the_cards(ref):
     async with app.run_test(size=(160, 45)) as pilot:
         await open_score_cards(pilot)
         screen = app.screen
-        screen.reports = [report if n == screen.current else r for n, r in enumerate(screen.reports)]
+        screen.reports = [
+            report if n == screen.current else r for n, r in enumerate(screen.reports)
+        ]
         screen.draw()  # figures read anew (a new list, as reload makes): the table lists them
         await pilot.pause()
         plot = screen.query_one("#scatter").render().plain

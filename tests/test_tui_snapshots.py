@@ -5,9 +5,8 @@ deterministic (corpus digest + config hash). Update with `pytest --snapshot-upda
 
 from __future__ import annotations
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
-
 from seorap.tui.factory import make_app
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
 SIZE = (160, 45)
 GARAM = "ko-c5-garam-db"
@@ -32,6 +31,7 @@ def test_snapshot_stepper(ref, snap_compare):
     async def before(pilot):
         await pilot.press("right", "right", "right")
         await _settle(pilot)
+
     assert snap_compare(_app(ref, "oracle-stale", GARAM), terminal_size=SIZE, run_before=before)
 
 
@@ -39,6 +39,7 @@ def test_snapshot_questions(ref, snap_compare):
     async def before(pilot):
         await pilot.press("3")
         await _settle(pilot)
+
     assert snap_compare(_app(ref, "oracle", GARAM), terminal_size=SIZE, run_before=before)
 
 
@@ -46,6 +47,7 @@ def test_snapshot_score_cards(ref, snap_compare):
     async def before(pilot):
         await pilot.press("4")
         await _settle(pilot)
+
     assert snap_compare(_app(ref, "oracle-merged"), terminal_size=SIZE, run_before=before)
 
 
@@ -56,8 +58,12 @@ def test_runs_keep_the_order_they_were_made_in_within_one_second(tmp_path):
     from seorap.engine.views import list_runs
 
     db = open_db(tmp_path / "order.db")
-    for run_id, created in (("z-first", "2026-01-01T00:00:01"), ("b-second", "2026-01-01T00:00:01"),
-                            ("a-third", "2026-01-01T00:00:02")):
-        db.table("runs").insert({"run_id": run_id, "system": run_id, "status": "done",
-                                 "created_at": created})
+    for run_id, created in (
+        ("z-first", "2026-01-01T00:00:01"),
+        ("b-second", "2026-01-01T00:00:01"),
+        ("a-third", "2026-01-01T00:00:02"),
+    ):
+        db.table("runs").insert(
+            {"run_id": run_id, "system": run_id, "status": "done", "created_at": created}
+        )
     assert [r.run_id for r in list_runs(db)] == ["z-first", "b-second", "a-third"]

@@ -3,8 +3,6 @@ operations, the late memo, full text, filter evidence, `q` and 1-based `g`."""
 
 from __future__ import annotations
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
-
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus
 from seorap.engine.memory.reference import successor_of
@@ -16,8 +14,7 @@ from seorap.tui.widgets.claims_table import ClaimsTable
 from seorap.tui.widgets.detail import DetailPane
 from seorap.tui.widgets.operations import OperationLog
 from seorap.tui.widgets.store_table import StoreTable
-
-from test_tui_support import CORPUS
+from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
 
 LATE = "ko-c4-late-memo"
 SMALL = (100, 30)
@@ -29,7 +26,10 @@ def _fid(ids, system, n):
 
 def test_successor_rule_pairs_by_shared_wording_and_leaves_retractions_alone():
     old = "플랫폼팀은 주문 API 실행 환경으로 Lambda, ECS Fargate, EKS를 비교 검토 중"
-    new = ["Fargate를 택한 이유는 주문 API의 100ms 이하 응답 요구", "주문 API 실행 환경은 ECS Fargate로 결정"]
+    new = [
+        "Fargate를 택한 이유는 주문 API의 100ms 이하 응답 요구",
+        "주문 API 실행 환경은 ECS Fargate로 결정",
+    ]
     assert successor_of(old, new) == new[1]
     # a claim sharing almost nothing is not a successor: the value was retracted
     assert successor_of("세미나 정원 120명", ["온라인 웨비나 링크는 메일로 발송"]) is None
@@ -75,15 +75,18 @@ def test_op_count_says_how_accuracy_counts_a_state():
 
 
 def test_text_helpers_elide_shared_starts_and_highlight_changed_words():
-    facts = ["다온헬스케어 진료 데이터 백업 보관 기간은 5년", "다온헬스케어 진료 데이터 복구 테스트는 분기마다 1회"]
+    facts = [
+        "다온헬스케어 진료 데이터 백업 보관 기간은 5년",
+        "다온헬스케어 진료 데이터 복구 테스트는 분기마다 1회",
+    ]
     start = shared_start(facts)
     assert start == "다온헬스케어 진료 데이터 "
     assert without_start(facts[0], start) == "…백업 보관 기간은 5년"
     assert shared_start(["같은 말", "같은 말"]) == ""  # nothing would be left of a row
     old, new = word_diff("월 이용료는 120만 원", "월 이용료는 310만 원")
     assert old.plain == "월 이용료는 120만 원" and new.plain == "월 이용료는 310만 원"
-    assert [old.plain[s.start:s.end] for s in old.spans] == ["120만"]
-    assert [new.plain[s.start:s.end] for s in new.spans] == ["310만"]
+    assert [old.plain[s.start : s.end] for s in old.spans] == ["120만"]
+    assert [new.plain[s.start : s.end] for s in new.spans] == ["310만"]
 
 
 async def test_late_memo_stepper_names_the_replacing_fact_and_the_corpus_reason(ref):
@@ -144,7 +147,11 @@ async def test_filter_verdict_shows_its_cosine_and_fact(ref):
     async with app.run_test(size=SMALL) as pilot:
         await pilot.press("right", "right", "j")
         claims = app.screen.query_one(ClaimsTable)
-        assert [str(c.label) for c in claims.columns.values()][:3] == ["verdict", "cosine", "best fact"]
+        assert [str(c.label) for c in claims.columns.values()][:3] == [
+            "verdict",
+            "cosine",
+            "best fact",
+        ]
         row = claims.claims[0]
         assert row.best_cosine is not None and row.threshold == 0.8 and row.best_fact
         assert str(claims.get_row_at(0)[1]).endswith("θ")
@@ -166,13 +173,52 @@ async def test_q_quits_but_is_typed_inside_a_search(ref):
 
 
 async def test_a_long_operation_log_shows_25_then_all_on_a(tmp_path):
-    from seorap.tui.widgets.operations import SHOWN_OPERATIONS, render_operations
     from seorap.engine.views import Operation, StepView
+    from seorap.tui.widgets.operations import SHOWN_OPERATIONS, render_operations
 
-    ops = [Operation(f"o{n}", f"관찰 {n}", "status", [], "create", "create", "off", "", f"r/t/f{n:04d}",
-                     "", f"관찰 {n}") for n in range(40)]
-    step = StepView("r", "t", "title", "C1", "L1", "stable", 0, 0, [], "doc", "wiki", "a", "2026-01-01",
-                    True, "distractor", [], [], [], True, ops, [], [], [], "full", False)
+    ops = [
+        Operation(
+            f"o{n}",
+            f"관찰 {n}",
+            "status",
+            [],
+            "create",
+            "create",
+            "off",
+            "",
+            f"r/t/f{n:04d}",
+            "",
+            f"관찰 {n}",
+        )
+        for n in range(40)
+    ]
+    step = StepView(
+        "r",
+        "t",
+        "title",
+        "C1",
+        "L1",
+        "stable",
+        0,
+        0,
+        [],
+        "doc",
+        "wiki",
+        "a",
+        "2026-01-01",
+        True,
+        "distractor",
+        [],
+        [],
+        [],
+        True,
+        ops,
+        [],
+        [],
+        [],
+        "full",
+        False,
+    )
     text = render_operations(step).plain
     assert f"{SHOWN_OPERATIONS}. 관찰 {SHOWN_OPERATIONS - 1}" in text and "26. " not in text
     assert "15 more observations: a shows all" in text
@@ -189,23 +235,36 @@ def test_score_cards_read_the_figures_stored_at_score_time(ref):
     assert stored is not None and diff is not None
     assert stored.aggregate.intrinsic == fresh.aggregate.intrinsic
     assert stored.aggregate.mad == fresh.aggregate.mad
-    verdict = next(db.query("SELECT id FROM verdicts WHERE run_id=? LIMIT 1", [ids["oracle"]]))["id"]
+    verdict = next(db.query("SELECT id FROM verdicts WHERE run_id=? LIMIT 1", [ids["oracle"]]))[
+        "id"
+    ]
     add_override(db, verdict, "NO", "a person disagrees", who="test")
     assert views.stored_figures(db, ids["oracle"]) == (None, None)  # stale: computed in a worker
     assert views.stored_figures(db, ids["oracle-stale"])[0] is not None  # other runs keep theirs
 
 
 def test_stand_in_runs_are_labelled(tmp_path):
-    from seorap.engine.store.database import open_db as open_
     from seorap.engine.store.database import dumps
+    from seorap.engine.store.database import open_db as open_
 
     db = open_(tmp_path / "s.db")
-    for run_id, system, backend in (("A-x", "A", "standin"), ("B-x", "B", "standin"),
-                                     ("A-y", "A", "ollama")):
-        db["runs"].insert({"run_id": run_id, "system": system, "created_at": run_id,
-                           "manifest": dumps({"models": {"synthesizer": {"backend": backend}}})})
+    for run_id, system, backend in (
+        ("A-x", "A", "standin"),
+        ("B-x", "B", "standin"),
+        ("A-y", "A", "ollama"),
+    ):
+        db["runs"].insert(
+            {
+                "run_id": run_id,
+                "system": system,
+                "created_at": run_id,
+                "manifest": dumps({"models": {"synthesizer": {"backend": backend}}}),
+            }
+        )
     for r in ("A-x", "B-x", "A-y"):  # facts is a view (docs/store.md): plain SQL inserts through it
-        db.execute("INSERT INTO facts (id, run_id, trajectory_id, text, status) VALUES (?, ?, ?, ?, ?)",
-                   [f"{r}/t/f1", r, "t", "같은 사실", "active"])
+        db.execute(
+            "INSERT INTO facts (id, run_id, trajectory_id, text, status) VALUES (?, ?, ?, ?, ?)",
+            [f"{r}/t/f1", r, "t", "같은 사실", "active"],
+        )
     assert views.run_labels(db) == {"A-x": "A (stand-in)", "B-x": "B (stand-in)", "A-y": "A"}
     assert views.standin_twins(db) == [("A", "B")]

@@ -4,10 +4,9 @@ systems through the engine runner (which scores them too)."""
 from __future__ import annotations
 
 import json
-
-import pytest
 from pathlib import Path
 
+import pytest
 from seorap.engine.corpus import load_corpus
 from seorap.engine.store.database import open_db
 from store_support import copy_db
@@ -18,16 +17,23 @@ SYSTEMS = ["oracle", "oracle-stale", "oracle-merged"]
 HOSTILE = "[bold]x[/bold] [link=https://e.x]y[/link] \x1b[31mred \x07bell"
 
 
-def reference_db(path: Path, systems=SYSTEMS, corpus_path: Path = CORPUS,
-                 trajectories: list[str] | None = None):
+def reference_db(
+    path: Path, systems=SYSTEMS, corpus_path: Path = CORPUS, trajectories: list[str] | None = None
+):
     """Run the reference systems offline into ``path``; returns (db, corpus, {system: run_id})."""
     from seorap.engine.config import load_config
     from seorap.engine.run.runner import run
 
     corpus = load_corpus(corpus_path)
     db = open_db(path)
-    ids = run(corpus, list(systems), db, load_config(offline=True), offline=True,
-              trajectories=trajectories)
+    ids = run(
+        corpus,
+        list(systems),
+        db,
+        load_config(offline=True),
+        offline=True,
+        trajectories=trajectories,
+    )
     return db, corpus, dict(zip(systems, ids))
 
 

@@ -4,14 +4,12 @@ cards' charts are built once per figure, size and theme (tui/widgets/kept_plot.p
 from __future__ import annotations
 
 from rich.text import Text
+from seorap.tui.factory import make_app
+from seorap.tui.widgets.title import Title
+from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
 from textual.app import App
 from textual.widget import Widget
 from textual_plotext.plot import Plot
-
-from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
-
-from seorap.tui.factory import make_app
-from seorap.tui.widgets.title import Title
 
 
 class Titled(App):
@@ -25,9 +23,14 @@ class Titled(App):
 async def test_a_title_asks_for_a_layout_only_when_its_height_may_change(monkeypatch):
     asked = []
     real = Widget.refresh
-    monkeypatch.setattr(Widget, "refresh", lambda self, *a, layout=False, **k:
-                        (asked.append((self.id, layout)) if isinstance(self, Title) else None)
-                        or real(self, *a, layout=layout, **k))
+    monkeypatch.setattr(
+        Widget,
+        "refresh",
+        lambda self, *a, layout=False, **k: (
+            (asked.append((self.id, layout)) if isinstance(self, Title) else None)
+            or real(self, *a, layout=layout, **k)
+        ),
+    )
     async with Titled().run_test(size=(40, 10)) as pilot:
         await pilot.pause()
         auto, fixed = pilot.app.query_one("#auto", Title), pilot.app.query_one("#fixed", Title)

@@ -6,24 +6,28 @@ from __future__ import annotations
 import time
 
 import pytest
-
-from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
-
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus
 from seorap.engine.scoring import lexical
 from seorap.engine.store.database import facts_at, open_db
-from test_tui_support import CORPUS
 from seorap.tui.factory import make_app
 from seorap.tui.widgets.document import DocumentPane
 from seorap.tui.widgets.operations import OperationLog
+from test_tui_support import CORPUS, open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
 
 SIZE = (160, 45)
 GARAM = "ko-c5-garam-db"
 
 
-@pytest.mark.parametrize("size,trajectory", [(SIZE, GARAM), ((100, 30), GARAM),
-                                             ((100, 30), "ko-c1-daon-backup"), ((100, 30), "ko-c4-late-memo")])
+@pytest.mark.parametrize(
+    "size,trajectory",
+    [
+        (SIZE, GARAM),
+        ((100, 30), GARAM),
+        ((100, 30), "ko-c1-daon-backup"),
+        ((100, 30), "ko-c4-late-memo"),
+    ],
+)
 async def test_a_step_is_one_frame_and_scrollbars_follow_the_content(ref, size, trajectory):
     """At 100x30 a step often makes a table's rows outgrow (or fit) its pane: its scrollbar is
     always shown, so that is no second layout and frame."""
@@ -49,7 +53,9 @@ async def test_a_step_is_one_frame_and_scrollbars_follow_the_content(ref, size, 
             for pane in (app.screen.query_one(DocumentPane), app.screen.query_one(OperationLog)):
                 bar = pane.vertical_scrollbar
                 assert bar.window_virtual_size == pane.virtual_size.height
-                assert bar.window_size == pane.container_size.height - pane.scrollbar_size_horizontal
+                assert (
+                    bar.window_size == pane.container_size.height - pane.scrollbar_size_horizontal
+                )
 
 
 @pytest.mark.parametrize("size", [SIZE, (100, 30)])
@@ -92,7 +98,9 @@ def test_stale_case_comes_from_the_stored_run(ref):
     assert case.stale_count == card["intrinsic"]["stale_facts"] > 0
     assert case.extrinsic == card["extrinsic"]["compound"] >= 0.5
     assert case.intrinsic == card["intrinsic_full"]
-    if not any(c["intrinsic"].get("stale_facts") for (run, _), c in cards.items() if run == ids["oracle"]):
+    if not any(
+        c["intrinsic"].get("stale_facts") for (run, _), c in cards.items() if run == ids["oracle"]
+    ):
         assert not case.current_run and case.run_id != ids["oracle"]
     final = {f.id: f.text for f in facts_at(db, case.run_id, case.trajectory_id)}
     stale_claims = {c for s in corpus.get(case.trajectory_id).states for c in s.stale_claims}
@@ -102,8 +110,9 @@ def test_stale_case_comes_from_the_stored_run(ref):
         assert f.stale_claims and set(f.stale_claims) <= stale_claims
         assert all(lexical.holds(c, f.text) for c in f.stale_claims)
     stored = views.questions_view(db, case.run_id, case.trajectory_id).questions
-    assert [(q.item, q.answer, q.verdict) for q in case.questions] == \
-        [(q.item, q.answer, q.verdict) for q in stored]
+    assert [(q.item, q.answer, q.verdict) for q in case.questions] == [
+        (q.item, q.answer, q.verdict) for q in stored
+    ]
     # the current run wins when it has a case of its own
     own = views.stale_case(db, corpus, current_run=case.run_id)
     assert own.run_id == case.run_id and own.current_run
@@ -172,9 +181,15 @@ async def test_score_cards_show_rulers_seeds_group_cis_and_moved_verdicts(ref):
 def test_moved_text_lists_each_moved_verdict():
     from seorap.tui.screens.scores import moved_text
 
-    diff = views.RulerDiff("full", "filter", {"credited": 1, "penalised": 1, "unchanged": 3},
-                           [views.MovedVerdict("credited", "t1", "s0/c1", "[b]claim one[/b]", "NO", "YES"),
-                            views.MovedVerdict("penalised", "t2", "s1/c0", "claim two", "YES", "PARTIAL")])
+    diff = views.RulerDiff(
+        "full",
+        "filter",
+        {"credited": 1, "penalised": 1, "unchanged": 3},
+        [
+            views.MovedVerdict("credited", "t1", "s0/c1", "[b]claim one[/b]", "NO", "YES"),
+            views.MovedVerdict("penalised", "t2", "s1/c0", "claim two", "YES", "PARTIAL"),
+        ],
+    )
     plain = moved_text(diff).plain
     assert "credited 1" in plain and "penalised 1" in plain and "unchanged 3" in plain
     assert "NO → YES  t1 state 1, claim 2  [b]claim one[/b]" in plain  # item ids in words

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
-
 from seorap.tui.factory import make_app
 from seorap.tui.screens.live import LiveScreen
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
 SIZE = (180, 50)
 GARAM = "ko-c5-garam-db"
@@ -29,12 +28,18 @@ async def test_an_unscored_run_ranks_its_questions_live_in_a_worker_behind_a_pla
     from seorap.engine.corpus import load_corpus
     from seorap.engine.run.runner import run
     from seorap.engine.store.database import open_db
-
     from test_tui_support import CORPUS
 
     corpus = load_corpus(CORPUS)
-    [run_id] = run(corpus, ["oracle"], open_db(tmp_path / "u.db"), load_config(offline=True),
-                   offline=True, score=False, trajectories=[GARAM])
+    [run_id] = run(
+        corpus,
+        ["oracle"],
+        open_db(tmp_path / "u.db"),
+        load_config(offline=True),
+        offline=True,
+        score=False,
+        trajectories=[GARAM],
+    )
     app = make_app(tmp_path / "u.db", run_id=run_id, trajectory_id=GARAM)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("3")

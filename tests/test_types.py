@@ -15,6 +15,14 @@ def test_engine_type_checks(tmp_path, monkeypatch):
     (tmp_path / "path" / "seorap").symlink_to(ROOT, target_is_directory=True)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MYPYPATH", str(tmp_path / "path"))
-    out, err, status = api.run(["--config-file", str(ROOT / "pyproject.toml"), "-p", "seorap.engine",
-                                "--cache-dir", str(tmp_path / "mypy")])
+    out, err, status = api.run(
+        [
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            "-p",
+            "seorap.engine",
+            "--cache-dir",
+            str(tmp_path / "mypy"),
+        ]
+    )
     assert status == 0, out + err

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from seorap.engine.memory.prompts import _fence
 from seorap.engine.corpus.validate import validate_path
+from seorap.engine.memory.prompts import _fence
 
 FILE = Path(__file__).resolve().parents[1] / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
 
@@ -15,15 +15,20 @@ FILE = Path(__file__).resolve().parents[1] / "fixtures" / "ko-mini" / "ko-c3-hir
 def test_schema_and_logic_problems_in_one_pass(tmp_path):
     data = json.loads(FILE.read_text(encoding="utf-8"))
     n = len(data["states"])
-    data["category"] = "C9"                      # schema
-    data["states"][1]["confidence"] = "high"     # schema
-    data["singleQA"][0]["state"] = 99            # logic: out of range
-    data["states"][0]["action"] = "update"       # logic (a valid enum value, wrong place)
+    data["category"] = "C9"  # schema
+    data["states"][1]["confidence"] = "high"  # schema
+    data["singleQA"][0]["state"] = 99  # logic: out of range
+    data["states"][0]["action"] = "update"  # logic (a valid enum value, wrong place)
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     found = {(p.location, p.message) for p in validate_path(path).problems}
     locations = {loc for loc, _ in found}
-    assert {"category", "states[1].confidence", "singleQA[0].state", "states[0].action"} <= locations
+    assert {
+        "category",
+        "states[1].confidence",
+        "singleQA[0].state",
+        "states[0].action",
+    } <= locations
     assert ("singleQA[0].state", f"out of range: 99 (states 0..{n - 1})") in found
 
 

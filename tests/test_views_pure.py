@@ -21,18 +21,27 @@ def test_filter_and_sort_rows():
     assert [r.trajectory_id for r in views.filter_rows(rows, category="C2")] == ["b", "c"]
     assert [r.trajectory_id for r in views.filter_rows(rows, quadrant_="bottleneck")] == ["a"]
     assert [r.trajectory_id for r in views.filter_rows(rows, text="retrieval")] == ["b", "c"]
-    assert [r.trajectory_id for r in views.sort_rows(rows, "intrinsic", reverse=True)] == ["a", "b", "c"]
+    assert [r.trajectory_id for r in views.sort_rows(rows, "intrinsic", reverse=True)] == [
+        "a",
+        "b",
+        "c",
+    ]
     assert rows[1].delta == 0.2 - 0.8  # intrinsic − extrinsic, as engine.scoring.stats.signed_mean
 
 
 def test_doc_lines_mark_lines_stating_a_doc_claim():
-    lines = views.doc_lines("회의 시작\n가람상사 운영 DB 용량은 약 3TB로 확인됨\n기타", ["가람상사 운영 DB 용량 약 3TB"])
+    lines = views.doc_lines(
+        "회의 시작\n가람상사 운영 DB 용량은 약 3TB로 확인됨\n기타", ["가람상사 운영 DB 용량 약 3TB"]
+    )
     assert [l.claim is not None for l in lines] == [False, True, False]
 
 
 def test_short_id_and_snapshots():
     assert views.short_id("run/traj/f0005") == "f0005"
-    assert views._as_text('[{"text": "x", "confidence": 0.5, "status": "superseded"}]') == "x (0.50) [superseded]"
+    assert (
+        views._as_text('[{"text": "x", "confidence": 0.5, "status": "superseded"}]')
+        == "x (0.50) [superseded]"
+    )
 
 
 def test_delta_is_intrinsic_minus_extrinsic_like_the_report():
@@ -56,13 +65,15 @@ def test_claim_spans_mark_shared_phrases_and_numbers_only():
 def test_quadrant_is_the_engines_exact_one():
     from seorap.engine.scoring import metrics
 
-    assert views.quadrant is metrics.quadrant     # one place decides; the app has no copy
+    assert views.quadrant is metrics.quadrant  # one place decides; the app has no copy
     # a float mean of 0.5 (0.49999999999999994) is 0.5: healthy, not "compensation"
     assert views.quadrant(sum([0.1, 0.6, 0.6, 0.7]) / 4, 0.5) == "healthy"
     assert row("x", intr=sum([0.1, 0.6, 0.6, 0.7]) / 4, extr=0.5).quadrant == "healthy"
 
 
 def test_a_row_whose_judge_is_unreliable_shows_the_warning_not_a_quadrant():
-    r = TrajectoryRow("r", "A", "t", "t", "C1", "L1", "stable", 1, 1, 0.5, 0.5, "PARTIAL share 1.00 > 0.80")
+    r = TrajectoryRow(
+        "r", "A", "t", "t", "C1", "L1", "stable", 1, 1, 0.5, 0.5, "PARTIAL share 1.00 > 0.80"
+    )
     assert r.quadrant == views.UNRELIABLE == "judge unreliable — see audit"
     assert views.filter_rows([r], quadrant_="healthy") == []

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from test_tui_support import reference_db
-
 from seorap.engine import views
 from seorap.tui.factory import make_app
+from test_tui_support import reference_db
 
 GARAM = "ko-c5-garam-db"
 
@@ -15,8 +14,15 @@ def unscored(tmp_path):
     from seorap.engine.run.runner import run
 
     db, corpus, _ = reference_db(tmp_path / "seed.db", systems=["oracle"], trajectories=[GARAM])
-    [run_id] = run(corpus, ["oracle-stale"], db, load_config(offline=True), offline=True,
-                   score=False, trajectories=[GARAM])
+    [run_id] = run(
+        corpus,
+        ["oracle-stale"],
+        db,
+        load_config(offline=True),
+        offline=True,
+        score=False,
+        trajectories=[GARAM],
+    )
     return tmp_path / "seed.db", db, corpus, run_id
 
 

@@ -3,19 +3,18 @@ screens read the engine through engine.views; long work runs in workers that pos
 
 from __future__ import annotations
 
-from textual import events, on, work
-from textual.app import App
-from textual.binding import Binding
-from textual.worker import Worker, WorkerState
-
+from seorap.engine import views
+from seorap.tui import overrides
 from seorap.tui.commands import SeorapCommands
 from seorap.tui.context import AppContext
 from seorap.tui.idle_gc import CHECK_S, IdleCollector
 from seorap.tui.instant_modes import InstantModes
 from seorap.tui.messages import OpenFact, OpenTrajectory, RunsChanged
 from seorap.tui.modes import KEPT_SCREENS, VIEWS, screen_class
-from seorap.engine import views
-from seorap.tui import overrides
+from textual import events, on, work
+from textual.app import App
+from textual.binding import Binding
+from textual.worker import Worker, WorkerState
 
 WARM_IDLE_S = 1.0
 """Seconds without input after which the lexical judge is loaded in the background."""
@@ -46,8 +45,10 @@ class SeorapApp(InstantModes, App):
     DEFAULT_MODE = "runs"
     COMMANDS = App.COMMANDS | {SeorapCommands}
     BINDINGS = [
-        *[Binding(key, f"view('{name}')", title.split()[0].lower(), show=False)
-          for name, (key, title, _) in VIEWS.items()],
+        *[
+            Binding(key, f"view('{name}')", title.split()[0].lower(), show=False)
+            for name, (key, title, _) in VIEWS.items()
+        ],
         Binding("f1,question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
         Binding("escape", "home", "back", show=False),
@@ -101,8 +102,9 @@ class SeorapApp(InstantModes, App):
                 self.set_timer(PREBUILD_GAP_S, self._prebuild_next, name="prebuild")
                 return
         for name, target in KEPT_SCREENS.items():
-            if (self.prebuild_installed(name, lambda: screen_class(target)())
-                    or self.prelayout(self.get_screen(name) if self.is_screen_installed(name) else None)):
+            if self.prebuild_installed(
+                name, lambda target=target: screen_class(target)()
+            ) or self.prelayout(self.get_screen(name) if self.is_screen_installed(name) else None):
                 self.set_timer(PREBUILD_GAP_S, self._prebuild_next, name="prebuild")
                 return
         self.prebuilt = True
@@ -111,7 +113,12 @@ class SeorapApp(InstantModes, App):
         """Once idle: a full garbage collection when garbage may wait, and (once, after the views
         are built) the lexical judge loaded in a worker, which the stepper's and the tour's
         stale-fact checks need."""
-        if not self.judge_warm_started and self.prebuilt and self.idle_gc.idle(WARM_IDLE_S) and not views.judge_warm():
+        if (
+            not self.judge_warm_started
+            and self.prebuilt
+            and self.idle_gc.idle(WARM_IDLE_S)
+            and not views.judge_warm()
+        ):
             self.judge_warm_started = True
             self.warm_judge()
         self.idle_gc.tick()
@@ -139,7 +146,9 @@ class SeorapApp(InstantModes, App):
         for screen in self.built_screens():
             read_ahead = getattr(screen, "read_ahead", None)
             if read_ahead is not None and read_ahead():
-                self._ahead_timer = self.set_timer(PREBUILD_GAP_S, self._read_ahead, name="read ahead")
+                self._ahead_timer = self.set_timer(
+                    PREBUILD_GAP_S, self._read_ahead, name="read ahead"
+                )
                 return
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="warm", description="warm views")
@@ -150,8 +159,13 @@ class SeorapApp(InstantModes, App):
 
         for _, _, target in VIEWS.values():
             importlib.import_module(target.split(":")[0])
-        for module in ("seorap.tui.screens.side_by_side", "seorap.tui.screens.fact_history", "seorap.tui.screens.help",
-                       "seorap.engine.scoring.report", "seorap.engine.scoring.figures"):
+        for module in (
+            "seorap.tui.screens.side_by_side",
+            "seorap.tui.screens.fact_history",
+            "seorap.tui.screens.help",
+            "seorap.engine.scoring.report",
+            "seorap.engine.scoring.figures",
+        ):
             importlib.import_module(module)
 
     def stale_case(self, run_id: str | None) -> tuple[tuple, bool]:
@@ -167,8 +181,13 @@ class SeorapApp(InstantModes, App):
             self.find_stale(key)
         return key, False
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="stale-case",
-          description="stale-fact case")
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group="stale-case",
+        description="stale-fact case",
+    )
     def find_stale(self, key: tuple) -> tuple:
         from seorap.engine.store.database import open_db
 
@@ -178,11 +197,16 @@ class SeorapApp(InstantModes, App):
 
     @on(Worker.StateChanged)
     def _stale_found(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != "stale-case" or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR):
+        if event.worker.group != "stale-case" or event.state not in (
+            WorkerState.SUCCESS,
+            WorkerState.ERROR,
+        ):
             return
         if event.state == WorkerState.ERROR:
             self.stale_pending = None
-            self.notify(f"the stale-fact case failed: {event.worker.error}", severity="error", markup=False)
+            self.notify(
+                f"the stale-fact case failed: {event.worker.error}", severity="error", markup=False
+            )
             return
         key, case = event.worker.result
         self.stale_cases[key] = case
@@ -196,12 +220,16 @@ class SeorapApp(InstantModes, App):
         """The Config live runs use (ctx.live_config, else load_config())."""
         if self.ctx.live_config is None:
             from seorap.engine.config import load_config
+
             self.ctx.live_config = load_config()
         return self.ctx.live_config
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="probe", description="ollama probe")
+    @work(
+        thread=True, exclusive=True, exit_on_error=False, group="probe", description="ollama probe"
+    )
     def probe_ollama(self):
         from seorap.tui.ollama_probe import probe
+
         return probe(self.live_config())
 
     @on(Worker.StateChanged)
@@ -245,12 +273,17 @@ class SeorapApp(InstantModes, App):
     @on(OpenTrajectory)
     def open_trajectory(self, message: OpenTrajectory) -> None:
         sel = self.ctx.selection
-        sel.run_id, sel.trajectory_id, sel.position = (message.run_id, message.trajectory_id,
-                                                       message.position)
+        sel.run_id, sel.trajectory_id, sel.position = (
+            message.run_id,
+            message.trajectory_id,
+            message.position,
+        )
         if self.current_mode == "stepper":
             self.screen.show()
         else:
-            if self.stepper is not None:  # filled first: the switch's first frame shows the new step
+            if (
+                self.stepper is not None
+            ):  # filled first: the switch's first frame shows the new step
                 self.stepper.show()
             self.switch_mode("stepper")
 
@@ -268,6 +301,8 @@ class SeorapApp(InstantModes, App):
     def override_verdict(self, verdict_id: str, target: str) -> None:
         """Human override of one verdict (docs/metrics.md), stored through engine.scoring."""
         if not verdict_id:
-            self.notify(f"nothing to override: {views.NOT_SCORED}", severity="warning", markup=False)
+            self.notify(
+                f"nothing to override: {views.NOT_SCORED}", severity="warning", markup=False
+            )
             return
         overrides.ask_and_store(self, verdict_id, target)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import Callable
-
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.modes import VIEWS
 from seorap.tui.text import visible
+from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 
 class SeorapCommands(Provider):
@@ -17,18 +16,29 @@ class SeorapCommands(Provider):
 
     def _commands(self) -> list[tuple[str, str, Callable]]:
         app = self.app
-        out = [(f"View: {title}", f"key {key}", partial(app.action_view, name))
-               for name, (key, title, _) in VIEWS.items()]
+        out = [
+            (f"View: {title}", f"key {key}", partial(app.action_view, name))
+            for name, (key, title, _) in VIEWS.items()
+        ]
         screen = app.screen_stack[0] if len(app.screen_stack) > 1 else app.screen
         for binding in getattr(type(screen), "BINDINGS", []):
-            out.append((f"{type(screen).__name__.removesuffix('Screen')}: {binding.description}",
-                        f"key {binding.key}",
-                        partial(app.run_action, binding.action, screen)))
+            out.append(
+                (
+                    f"{type(screen).__name__.removesuffix('Screen')}: {binding.description}",
+                    f"key {binding.key}",
+                    partial(app.run_action, binding.action, screen),
+                )
+            )
         run_id = app.ctx.selection.run_id
         if run_id:
             for t in app.ctx.corpus.trajectories:
-                out.append((f"Open trajectory {t.id}", visible(t.title),
-                            partial(app.post_message, OpenTrajectory(run_id, t.id))))
+                out.append(
+                    (
+                        f"Open trajectory {t.id}",
+                        visible(t.title),
+                        partial(app.post_message, OpenTrajectory(run_id, t.id)),
+                    )
+                )
         out.append(("Help for this view", "F1 or ?", app.action_help))
         return out
 

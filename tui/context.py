@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import sqlite_utils
-
 from seorap.engine.corpus import Corpus
 
 

@@ -26,10 +26,18 @@ def corpus_for(db, run_id: str | None) -> Corpus:
     return load_corpus(bundled_corpus_path())
 
 
-def make_app(db_path: str | Path | None, run_id: str | None = None,
-             trajectory_id: str | None = None, corpus: Corpus | str | Path | None = None,
-             banner: str = "", db=None, autorun: list[str] | None = None,
-             start_mode: str | None = None, probe_ollama: bool = False, live_config=None):
+def make_app(
+    db_path: str | Path | None,
+    run_id: str | None = None,
+    trajectory_id: str | None = None,
+    corpus: Corpus | str | Path | None = None,
+    banner: str = "",
+    db=None,
+    autorun: list[str] | None = None,
+    start_mode: str | None = None,
+    probe_ollama: bool = False,
+    live_config=None,
+):
     """Build the app on a run database. With ``trajectory_id`` it opens in the stepper; with
     ``autorun`` (system names) it opens the live view and runs them offline first. With
     ``probe_ollama`` it checks Ollama after the first paint and, when reachable, runs variant A
@@ -47,10 +55,16 @@ def make_app(db_path: str | Path | None, run_id: str | None = None,
     start = "stepper" if trajectory_id else "runs"
     if trajectory_id is None and corpus.trajectories:
         trajectory_id = corpus.trajectories[0].id
-    ctx = AppContext(Path(db_path) if db_path else None, db, corpus,
-                     Selection(run_id=run_id, trajectory_id=trajectory_id), banner=banner,
-                     autorun=list(autorun or []), probe_ollama=probe_ollama,
-                     live_config=live_config)
+    ctx = AppContext(
+        Path(db_path) if db_path else None,
+        db,
+        corpus,
+        Selection(run_id=run_id, trajectory_id=trajectory_id),
+        banner=banner,
+        autorun=list(autorun or []),
+        probe_ollama=probe_ollama,
+        live_config=live_config,
+    )
     if autorun:
         start = "live"
     return SeorapApp(ctx, start_mode=start_mode or start)

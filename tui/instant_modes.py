@@ -34,7 +34,12 @@ from textual.screen import Screen
 
 PRIVATE_NAMES = ("_get_screen", "_load_screen_css", "_init_mode")
 """Private App methods this module calls or mirrors (and the Screen methods below)."""
-SCREEN_PRIVATE_NAMES = ("_refresh_layout", "_on_screen_resume", "_on_screen_suspend", "_update_auto_focus")
+SCREEN_PRIVATE_NAMES = (
+    "_refresh_layout",
+    "_on_screen_resume",
+    "_on_screen_suspend",
+    "_update_auto_focus",
+)
 PRIVATE_ATTRIBUTES = ("_screen_stacks", "_modes", "_css_update_count")
 """Private attributes of an App instance this module reads and fills."""
 
@@ -83,9 +88,15 @@ class InstantModes:
     def prebuild(self, mode: str) -> bool:
         """Build and mount the mode's screen without showing it (as ``App._init_mode`` does, minus
         the resume); True when it built one now."""
-        if (not self._fast() or not self.is_running  # type: ignore[attr-defined]
-                or mode == self.current_mode or self.mode_built(mode)):  # type: ignore[attr-defined]
-            return False  # (shutting down: App._close_all is walking the stacks a build would add to)
+        if (
+            not self._fast()
+            or not self.is_running  # type: ignore[attr-defined]
+            or mode == self.current_mode
+            or self.mode_built(mode)
+        ):  # type: ignore[attr-defined]
+            return (
+                False  # (shutting down: App._close_all is walking the stacks a build would add to)
+            )
         factory = self._modes.get(mode)  # type: ignore[attr-defined]
         if not callable(factory):
             return False
@@ -122,12 +133,19 @@ class InstantModes:
         and again while its widgets ask for it, so that its first showing only draws what changed;
         True when it did. A screen that is not current is laid out but never displayed (as
         Screen._on_timer_update does for the current one, minus the display)."""
-        if (screen is None or not self._fast() or screen is self.screen  # type: ignore[attr-defined]
-                or not screen.is_mounted):
+        if (
+            screen is None
+            or not self._fast()
+            or screen is self.screen  # type: ignore[attr-defined]
+            or not screen.is_mounted
+        ):
             return False
         passes = getattr(screen, "_prelayout_passes", 0)
-        pending = (screen._size != self.size or screen._layout_required  # type: ignore[attr-defined]
-                   or screen._dirty_widgets)  # type: ignore[attr-defined]
+        pending = (
+            screen._size != self.size
+            or screen._layout_required  # type: ignore[attr-defined]
+            or screen._dirty_widgets
+        )  # type: ignore[attr-defined]
         if not pending or passes >= self.PRELAYOUT_PASSES:
             return False
         screen._prelayout_passes = passes + 1  # type: ignore[attr-defined]
@@ -145,9 +163,13 @@ class InstantModes:
         start was styled before the theme settled, and a theme change restyles only the current
         screen): what App.refresh_css would do to every screen of the app at its next switch,
         for this screen alone; True when it did."""
-        if (screen is None or not self._fast() or screen is self.screen  # type: ignore[attr-defined]
-                or not screen.is_mounted
-                or screen._css_update_count == self._css_update_count):  # type: ignore[attr-defined]
+        if (
+            screen is None
+            or not self._fast()
+            or screen is self.screen  # type: ignore[attr-defined]
+            or not screen.is_mounted
+            or screen._css_update_count == self._css_update_count
+        ):  # type: ignore[attr-defined]
             return False
         self.stylesheet.update(screen)  # type: ignore[attr-defined]
         screen._css_update_count = self._css_update_count  # type: ignore[attr-defined]
@@ -158,8 +180,11 @@ class InstantModes:
     def built_screens(self) -> list[Screen]:
         """Every view's screen built so far (ahead or when shown) and every installed screen."""
         stacks = getattr(self, "_screen_stacks", None)  # private: the current stack without it
-        screens = ([screen for stack in stacks.values() for screen in stack] if isinstance(stacks, dict)
-                   else list(self.screen_stack))  # type: ignore[attr-defined]
+        screens = (
+            [screen for stack in stacks.values() for screen in stack]
+            if isinstance(stacks, dict)
+            else list(self.screen_stack)
+        )  # type: ignore[attr-defined]
         installed = getattr(self, "_installed_screens", {})
         screens += [screen for screen in installed.values() if isinstance(screen, Screen)]
         return list(dict.fromkeys(screens))

@@ -22,8 +22,10 @@ class OllamaProbe:
 
 def offline_banner(host: str, reason: str = "") -> str:
     why = f" ({reason})" if reason else ""
-    return (f"Ollama not reachable at {host}{why} — showing offline reference systems (no model); "
-            "start `ollama serve` and press 6 → a to run variants live")
+    return (
+        f"Ollama not reachable at {host}{why} — showing offline reference systems (no model); "
+        "start `ollama serve` and press 6 → a to run variants live"
+    )
 
 
 def probe(config, timeout_s: float = PROBE_TIMEOUT_S) -> OllamaProbe:
@@ -39,7 +41,10 @@ def probe(config, timeout_s: float = PROBE_TIMEOUT_S) -> OllamaProbe:
         reason = str(exc).rstrip(".") if missing else ""
         return OllamaProbe(False, config.host, offline_banner(config.host, reason))
     models = ", ".join(s.model for s in statuses if s.source == "ollama") or "stand-ins"
-    return OllamaProbe(True, config.host,
-                       f"Ollama reachable at {config.host} ({models}) — running variant A live over "
-                       "the corpus in the live view (6; x cancels, a resumes); the reference runs "
-                       "stay browsable (1)")
+    return OllamaProbe(
+        True,
+        config.host,
+        f"Ollama reachable at {config.host} ({models}) — running variant A live over "
+        "the corpus in the live view (6; x cancels, a resumes); the reference runs "
+        "stay browsable (1)",
+    )

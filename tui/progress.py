@@ -54,8 +54,9 @@ class MessageProgress:
         self.target.post_message(Advanced(trajectory_id, n, note))
 
     def fact_written(self, run_id, trajectory_id, position, operation, fact_id, text) -> None:
-        self.target.post_message(FactWritten(run_id, trajectory_id, position, operation, fact_id,
-                                             text or ""))
+        self.target.post_message(
+            FactWritten(run_id, trajectory_id, position, operation, fact_id, text or "")
+        )
 
     def finish_phase(self) -> None:
         self.target.post_message(PhaseFinished())

@@ -11,7 +11,6 @@ a document cannot move the cursor, recolour the terminal or hide text.
 from __future__ import annotations
 
 from rich.text import Text
-
 from seorap.engine.untrusted import visible
 
 __all__ = ["visible", "literal", "one_line"]
@@ -53,7 +52,7 @@ def shared_start(texts: list[str], min_chars: int = 6) -> str:
 
 def without_start(text: str, start: str) -> str:
     """``text`` with a shared start (from :func:`shared_start`) replaced by '…'."""
-    return "…" + text[len(start):] if start and text.startswith(start) else text
+    return "…" + text[len(start) :] if start and text.startswith(start) else text
 
 
 def word_diff(before: str, after: str) -> tuple[Text, Text]:

@@ -13,12 +13,25 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from seorap.engine.errors import CorpusError  # noqa: F401 (re-exported)
 from seorap.engine.corpus.trajectory import (  # noqa: F401 (re-exported)
-    CATEGORY_NAMES, QA, Action, Arrival, Author, Category, Difficulty, Distractor, DocType, Document,
-    SingleQA, State, Trajectory, TrajectoryType, parse_timestamp,
+    CATEGORY_NAMES,
+    QA,
+    Action,
+    Arrival,
+    Author,
+    Category,
+    Difficulty,
+    Distractor,
+    DocType,
+    Document,
+    SingleQA,
+    State,
+    Trajectory,
+    TrajectoryType,
+    parse_timestamp,
 )
 from seorap.engine.corpus.validate import corpus_files, validate_files
+from seorap.engine.errors import CorpusError  # noqa: F401 (re-exported)
 
 
 @dataclass(frozen=True)

@@ -44,9 +44,17 @@ IRRELEVANT = {"L1": (0, 0), "L2": (2, 3), "L3": (4, 5)}
 # Topic -> attributes: (label, paraphrase label, value templates). {n} 1-30, {m} month, {k} amount.
 TOPICS: dict[str, list[tuple[str, str, list[str]]]] = {
     "데이터베이스 이전": [
-        ("이전 대상 DB", "옮겨야 하는 데이터 저장소", ["PostgreSQL 14", "MySQL 8.0", "Oracle 19c", "MariaDB 10.6", "SQL Server 2019"]),
+        (
+            "이전 대상 DB",
+            "옮겨야 하는 데이터 저장소",
+            ["PostgreSQL 14", "MySQL 8.0", "Oracle 19c", "MariaDB 10.6", "SQL Server 2019"],
+        ),
         ("DB 용량", "데이터 규모", ["약 {n}TB"]),
-        ("이전 목적지", "새로 쓰게 될 관리형 서비스", ["Aurora", "AlloyDB", "Cloud SQL", "Azure Database", "온프레미스 유지"]),
+        (
+            "이전 목적지",
+            "새로 쓰게 될 관리형 서비스",
+            ["Aurora", "AlloyDB", "Cloud SQL", "Azure Database", "온프레미스 유지"],
+        ),
         ("이전 완료 목표", "작업을 끝내려는 시점", ["{m}월 말"]),
     ],
     "요금제 변경": [
@@ -60,24 +68,44 @@ TOPICS: dict[str, list[tuple[str, str, list[str]]]] = {
         ("1차 면접 시기", "첫 면접이 열리는 때", ["{m}월 {n}일 주간"]),
     ],
     "세미나 준비": [
-        ("세미나 장소", "행사가 열리는 곳", ["본사 대강당", "코엑스 회의실", "온라인 웨비나", "판교 사옥 세미나실", "역삼 센터"]),
+        (
+            "세미나 장소",
+            "행사가 열리는 곳",
+            ["본사 대강당", "코엑스 회의실", "온라인 웨비나", "판교 사옥 세미나실", "역삼 센터"],
+        ),
         ("세미나 날짜", "행사 날짜", ["{m}월 {n}일"]),
         ("참가 인원 제한", "받을 수 있는 최대 인원", ["{n}0명", "제한 없음"]),
     ],
     "결제 장애 대응": [
-        ("장애 원인", "문제가 생긴 이유", ["인증서 만료", "DB 커넥션 고갈", "배포 설정 오류", "외부 PG사 장애", "디스크 가득 참"]),
-        ("영향 범위", "피해를 본 서비스", ["결제 API 전체", "카드 결제만", "정기 결제 배치", "모바일 앱 결제"]),
+        (
+            "장애 원인",
+            "문제가 생긴 이유",
+            ["인증서 만료", "DB 커넥션 고갈", "배포 설정 오류", "외부 PG사 장애", "디스크 가득 참"],
+        ),
+        (
+            "영향 범위",
+            "피해를 본 서비스",
+            ["결제 API 전체", "카드 결제만", "정기 결제 배치", "모바일 앱 결제"],
+        ),
         ("복구 시각", "정상화된 때", ["{n}시 {m}0분"]),
     ],
     "서버 구성": [
-        ("배포 플랫폼", "서비스를 올릴 실행 환경", ["ECS Fargate", "Lambda", "EKS", "EC2 직접 운영", "Cloud Run"]),
+        (
+            "배포 플랫폼",
+            "서비스를 올릴 실행 환경",
+            ["ECS Fargate", "Lambda", "EKS", "EC2 직접 운영", "Cloud Run"],
+        ),
         ("월 인프라 예산", "한 달 서버 비용 한도", ["월 {k}만 원"]),
         ("운영 담당 팀", "관리를 맡은 조직", ["플랫폼팀", "SRE팀", "백엔드팀", "인프라팀"]),
     ],
     "백업 정책": [
         ("백업 주기", "복사본을 만드는 간격", ["매일 새벽", "{n}시간마다", "매주 일요일"]),
         ("백업 보관 기간", "사본을 남겨 두는 기간", ["{n}일", "{n}개월"]),
-        ("백업 저장소", "사본을 두는 곳", ["S3 Glacier", "사내 NAS", "GCS Archive", "테이프 보관소"]),
+        (
+            "백업 저장소",
+            "사본을 두는 곳",
+            ["S3 Glacier", "사내 NAS", "GCS Archive", "테이프 보관소"],
+        ),
     ],
     "정기 점검": [
         ("점검 일시", "작업이 잡힌 날", ["{m}월 {n}일 새벽"]),
@@ -88,7 +116,18 @@ TOPICS: dict[str, list[tuple[str, str, list[str]]]] = {
 
 SYLLABLES = "가나다라마바사아자하람솔빛누리온새별한결세움다온해든"
 SUFFIXES = ["상사", "소프트", "물류", "테크", "랩스", "커머스", "네트웍스", "헬스"]
-NAMES = ["정미경", "김도윤", "이서연", "박지훈", "최유진", "한태호", "오세린", "윤재성", "장하늘", "서민재"]
+NAMES = [
+    "정미경",
+    "김도윤",
+    "이서연",
+    "박지훈",
+    "최유진",
+    "한태호",
+    "오세린",
+    "윤재성",
+    "장하늘",
+    "서민재",
+]
 ROLES = ["팀장", "인프라 엔지니어", "PM", "인사팀장", "CTO", "SRE", "재무 담당", "백엔드 개발자"]
 DOC_TYPES = ["meeting", "slack", "email", "ticket", "wiki"]
 TEAMS = ["영업팀", "디자인팀", "재무팀", "마케팅팀", "고객지원팀", "QA팀"]
@@ -326,8 +365,16 @@ def _body(step: _Step, difficulty: str, rng: random.Random, short: bool) -> str:
     return "\n".join(lines)
 
 
-def _document(doc_id: str, step: _Step, title: str, when: str, difficulty: str, author: dict,
-              rng: random.Random, short: bool) -> dict:
+def _document(
+    doc_id: str,
+    step: _Step,
+    title: str,
+    when: str,
+    difficulty: str,
+    author: dict,
+    rng: random.Random,
+    short: bool,
+) -> dict:
     kind = rng.choice(DOC_TYPES)
     head = _header(kind, title, when, author["name"], rng)
     text = head + _body(step, difficulty, rng, short) + f"\n\n{author['name']} 드림"
@@ -362,12 +409,21 @@ def _states(tid: str, plan: _Plan, slot: tuple, short: bool) -> list[dict]:
         title = f"{plan.subject} {plan.topic} " + ("메모" if step.late else f"{s + 1}차 공유")
         author = authors[s % len(authors)]
         doc = _document(f"{tid}-d{s}", step, title, dates[s], difficulty, author, rng, short)
-        states.append({
-            "index": s, "timestamp": dates[s], "action": step.action, "confidence": confidence,
-            "claims": claims, "docClaims": step.doc_claims, "staleClaims": step.stale,
-            "changeReason": None if step.action in ("create", "reinforce") else "새 문서의 내용 반영",
-            "document": doc,
-        })
+        states.append(
+            {
+                "index": s,
+                "timestamp": dates[s],
+                "action": step.action,
+                "confidence": confidence,
+                "claims": claims,
+                "docClaims": step.doc_claims,
+                "staleClaims": step.stale,
+                "changeReason": None
+                if step.action in ("create", "reinforce")
+                else "새 문서의 내용 반영",
+                "document": doc,
+            }
+        )
     return states
 
 
@@ -400,8 +456,16 @@ def _distractors(tid: str, plan: _Plan, slot: tuple, n: int, short: bool) -> lis
         other = _Plan(rng, _subject(rng), plan.topic, attrs)
         other.live = list(range(min(2, len(other.attrs))))
         step = _Step("create", other.claims(), [])
-        doc = _document(f"{tid}-x{j}", step, f"{other.subject} {plan.topic} 공유", "", difficulty,
-                        _author(rng), rng, short)
+        doc = _document(
+            f"{tid}-x{j}",
+            step,
+            f"{other.subject} {plan.topic} 공유",
+            "",
+            difficulty,
+            _author(rng),
+            rng,
+            short,
+        )
         out.append({**doc, "afterState": rng.randrange(n)})
     return out
 
@@ -416,9 +480,15 @@ def trajectory(i: int, seed: int = 0, *, short: bool = False) -> Trajectory:
     states = _states(tid, plan, slot, short)
     single, compound = _questions(plan, category, n)
     data = {
-        "id": tid, "title": f"{plan.subject} {plan.topic}", "subject": plan.subject,
-        "category": category, "difficulty": difficulty, "trajectoryType": kind,
-        "extrinsicQA": compound, "singleQA": single, "states": states,
+        "id": tid,
+        "title": f"{plan.subject} {plan.topic}",
+        "subject": plan.subject,
+        "category": category,
+        "difficulty": difficulty,
+        "trajectoryType": kind,
+        "extrinsicQA": compound,
+        "singleQA": single,
+        "states": states,
         "distractors": _distractors(tid, plan, slot, n, short),
     }
     return Trajectory.model_validate(data)

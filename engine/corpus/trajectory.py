@@ -6,9 +6,10 @@ corpus of them is engine/corpus/__init__.py; checking one is engine/corpus/valid
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Iterator, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
@@ -132,7 +133,7 @@ class Trajectory(_Model):
     def final(self) -> State:
         return self.states[-1]
 
-    def arrivals(self) -> Iterator["Arrival"]:
+    def arrivals(self) -> Iterator[Arrival]:
         """Documents in arrival order: each state's document, then distractors placed after it."""
         position = 0
         for state in self.states:

@@ -13,14 +13,13 @@ from __future__ import annotations
 import json
 import statistics
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
-
 from types import SimpleNamespace
+from typing import Any
 
 from pydantic import ValidationError
-
 from seorap.engine.corpus.trajectory import Trajectory
 
 
@@ -101,8 +100,10 @@ def read_json(path: Path):
     with open(path, "rb") as fh:
         raw = fh.read(MAX_FILE_BYTES + 1)
     if len(raw) > MAX_FILE_BYTES:
-        raise ValueError(f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; a trajectory file is far "
-                         "smaller (split the corpus into one file per trajectory)")
+        raise ValueError(
+            f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; a trajectory file is far "
+            "smaller (split the corpus into one file per trajectory)"
+        )
     try:
         return json.loads(raw.decode("utf-8"))
     except RecursionError:
@@ -120,7 +121,9 @@ def _parse(path: Path, report: ValidationReport) -> Trajectory | None:
         report.problems.append(Problem(name, f"byte {exc.start}", "not UTF-8 text"))
         return None
     except json.JSONDecodeError as exc:
-        report.problems.append(Problem(name, f"{exc.lineno}:{exc.colno}", f"JSON syntax: {exc.msg}"))
+        report.problems.append(
+            Problem(name, f"{exc.lineno}:{exc.colno}", f"JSON syntax: {exc.msg}")
+        )
         return None
     except ValueError as exc:
         report.problems.append(Problem(name, "$", str(exc)))
@@ -138,36 +141,58 @@ def _parse(path: Path, report: ValidationReport) -> Trajectory | None:
     report.problems += schema
     # the semantic checks too, on what can be read, so nothing waits for a second round trip
     seen = {p.location for p in schema}
-    report.problems += [Problem(name, loc, msg) for loc, msg in check_trajectory(_lenient(data))
-                        if loc not in seen]
+    report.problems += [
+        Problem(name, loc, msg) for loc, msg in check_trajectory(_lenient(data)) if loc not in seen
+    ]
     return None
 
 
 def _get(data, key, kind, default=None):
     value = data.get(key) if isinstance(data, dict) else None
-    return value if isinstance(value, kind) and not (kind is int and isinstance(value, bool)) else default
+    return (
+        value
+        if isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+        else default
+    )
 
 
 def _lenient(data: dict) -> SimpleNamespace:
     """The parts of a trajectory the semantic checks read, from raw JSON: a value of the wrong type
     becomes None (the schema check reported it) and its checks are skipped."""
+
     def strings(d, key):
         return [c for c in _get(d, key, list, []) if isinstance(c, str)]
 
     def doc(d):
         return SimpleNamespace(text=_get(d, "text", str))
 
-    states = [SimpleNamespace(index=_get(s, "index", int), action=_get(s, "action", str),
-                              claims=strings(s, "claims"), doc_claims=strings(s, "docClaims"),
-                              stale_claims=strings(s, "staleClaims"),
-                              document=doc(_get(s, "document", dict, {})))
-              for s in _get(data, "states", list, [])]
-    qa = [SimpleNamespace(state=_get(q, "state", int), question=_get(q, "question", str),
-                          answer=_get(q, "answer", str)) for q in _get(data, "singleQA", list, [])]
-    xqa = [SimpleNamespace(question=_get(q, "question", str), answer=_get(q, "answer", str))
-           for q in _get(data, "extrinsicQA", list, [])]
-    distractors = [SimpleNamespace(after_state=_get(d, "afterState", int), text=_get(d, "text", str))
-                   for d in _get(data, "distractors", list, [])]
+    states = [
+        SimpleNamespace(
+            index=_get(s, "index", int),
+            action=_get(s, "action", str),
+            claims=strings(s, "claims"),
+            doc_claims=strings(s, "docClaims"),
+            stale_claims=strings(s, "staleClaims"),
+            document=doc(_get(s, "document", dict, {})),
+        )
+        for s in _get(data, "states", list, [])
+    ]
+    qa = [
+        SimpleNamespace(
+            state=_get(q, "state", int),
+            question=_get(q, "question", str),
+            answer=_get(q, "answer", str),
+        )
+        for q in _get(data, "singleQA", list, [])
+    ]
+    xqa = [
+        SimpleNamespace(question=_get(q, "question", str), answer=_get(q, "answer", str))
+        for q in _get(data, "extrinsicQA", list, [])
+    ]
+    distractors = [
+        SimpleNamespace(after_state=_get(d, "afterState", int), text=_get(d, "text", str))
+        for d in _get(data, "distractors", list, [])
+    ]
     return SimpleNamespace(states=states, single_qa=qa, extrinsic_qa=xqa, distractors=distractors)
 
 
@@ -186,18 +211,26 @@ def check_trajectory(t: Any) -> list[tuple[str, str]]:
     for i, state in enumerate(t.states):
         where = f"states[{i}]"
         if state.index is not None and state.index != i:
-            problems.append((f"{where}.index", f"expected {i} (states are in arrival order), got {state.index}"))
+            problems.append(
+                (f"{where}.index", f"expected {i} (states are in arrival order), got {state.index}")
+            )
         if i == 0 and state.action is not None and state.action != "create":
-            problems.append((f"{where}.action", f"the first state must be 'create', got {state.action!r}"))
+            problems.append(
+                (f"{where}.action", f"the first state must be 'create', got {state.action!r}")
+            )
         claims = set(state.claims)
         if not state.claims:
             problems.append((f"{where}.claims", "a state needs at least one expected claim"))
         for j, claim in enumerate(state.doc_claims):
             if claim not in claims:
-                problems.append((f"{where}.docClaims[{j}]", f"not in this state's claims: {claim!r}"))
+                problems.append(
+                    (f"{where}.docClaims[{j}]", f"not in this state's claims: {claim!r}")
+                )
         for j, claim in enumerate(state.stale_claims):
             if claim in claims:
-                problems.append((f"{where}.staleClaims[{j}]", f"still in this state's claims: {claim!r}"))
+                problems.append(
+                    (f"{where}.staleClaims[{j}]", f"still in this state's claims: {claim!r}")
+                )
         dupes = [c for c, k in Counter(state.claims).items() if k > 1]
         for claim in dupes:
             problems.append((f"{where}.claims", f"duplicate claim: {claim!r}"))
@@ -205,7 +238,9 @@ def check_trajectory(t: Any) -> list[tuple[str, str]]:
             problems.append((f"{where}.document.text", "document text is empty"))
     for j, qa in enumerate(t.single_qa):
         if qa.state is not None and not 0 <= qa.state < n:
-            problems.append((f"singleQA[{j}].state", f"out of range: {qa.state} (states 0..{n - 1})"))
+            problems.append(
+                (f"singleQA[{j}].state", f"out of range: {qa.state} (states 0..{n - 1})")
+            )
         if _blank(qa.question) or _blank(qa.answer):
             problems.append((f"singleQA[{j}]", "question and answer must be non-empty"))
     for j, compound in enumerate(t.extrinsic_qa):
@@ -213,7 +248,12 @@ def check_trajectory(t: Any) -> list[tuple[str, str]]:
             problems.append((f"extrinsicQA[{j}]", "question and answer must be non-empty"))
     for j, d in enumerate(t.distractors):
         if d.after_state is not None and not 0 <= d.after_state < n:
-            problems.append((f"distractors[{j}].afterState", f"out of range: {d.after_state} (states 0..{n - 1})"))
+            problems.append(
+                (
+                    f"distractors[{j}].afterState",
+                    f"out of range: {d.after_state} (states 0..{n - 1})",
+                )
+            )
         if d.text is not None and not d.text.strip():
             problems.append((f"distractors[{j}].text", "document text is empty"))
     return problems
@@ -223,7 +263,9 @@ def _blank(value) -> bool:
     return isinstance(value, str) and not value.strip()
 
 
-def _check_unique(t: Trajectory, name: str, seen_traj: dict, seen_docs: dict) -> list[tuple[str, str]]:
+def _check_unique(
+    t: Trajectory, name: str, seen_traj: dict, seen_docs: dict
+) -> list[tuple[str, str]]:
     problems = []
     if t.id in seen_traj:
         problems.append(("id", f"trajectory id {t.id!r} already used in {seen_traj[t.id]}"))

@@ -26,7 +26,9 @@ def list_systems(variants_dirs: list[str | Path] | None = None) -> list[str]:
     return list(REFERENCE_SYSTEMS) + sorted(load_variants(variants_dirs))
 
 
-def get_system(name: str, config: Config | None = None, variants_dirs: list[str | Path] | None = None) -> ReferenceSystem | LLMSystem:
+def get_system(
+    name: str, config: Config | None = None, variants_dirs: list[str | Path] | None = None
+) -> ReferenceSystem | LLMSystem:
     """The system called ``name`` (a reference system or a variant, with optional overrides)."""
     if name in REFERENCE_SYSTEMS:
         return REFERENCE_SYSTEMS[name]

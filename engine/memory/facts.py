@@ -13,14 +13,13 @@ import threading
 import time
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import numpy as np
-from sqlite_utils import Database
-
-from seorap.engine.store import compact
 from seorap.engine.corpus import Arrival
+from seorap.engine.store import compact
 from seorap.engine.store.database import dumps, loads, transaction
+from sqlite_utils import Database
 
 
 @dataclass
@@ -43,17 +42,33 @@ class Fact:
     vector: np.ndarray | None = None
 
     def snapshot(self) -> dict:
-        return {"id": self.id, "text": self.text, "confidence": round(self.confidence, 6),
-                "status": self.status, "version": self.version, "updated_at": self.updated_at,
-                "authors": list(self.authors)}
+        return {
+            "id": self.id,
+            "text": self.text,
+            "confidence": round(self.confidence, 6),
+            "status": self.status,
+            "version": self.version,
+            "updated_at": self.updated_at,
+            "authors": list(self.authors),
+        }
 
     def row(self, run_id: str, trajectory_id: str) -> dict:
-        return {"id": self.id, "run_id": run_id, "trajectory_id": trajectory_id, "text": self.text,
-                "confidence": self.confidence, "status": self.status, "created_at": self.created_at,
-                "updated_at": self.updated_at, "created_position": self.created_position,
-                "updated_position": self.updated_position,
-                "observation_ids": dumps(self.observation_ids), "authors": dumps(self.authors),
-                "author_count": len(self.authors), "version": self.version}
+        return {
+            "id": self.id,
+            "run_id": run_id,
+            "trajectory_id": trajectory_id,
+            "text": self.text,
+            "confidence": self.confidence,
+            "status": self.status,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "created_position": self.created_position,
+            "updated_position": self.updated_position,
+            "observation_ids": dumps(self.observation_ids),
+            "authors": dumps(self.authors),
+            "author_count": len(self.authors),
+            "version": self.version,
+        }
 
 
 @dataclass
@@ -103,7 +118,9 @@ class VectorIndex:
         if live.size > k:  # keep every candidate tied with the k-th so the id tie-break is exact
             keep = sims >= np.partition(sims, live.size - k)[live.size - k]
             live, sims = live[keep], sims[keep]
-        order = sorted(zip(sims.tolist(), live.tolist()), key=lambda p: (-p[0], self.facts[p[1]].id))
+        order = sorted(
+            zip(sims.tolist(), live.tolist()), key=lambda p: (-p[0], self.facts[p[1]].id)
+        )
         return [(self.facts[i], sim) for sim, i in order[:k]]
 
     def _flush(self) -> None:
@@ -126,9 +143,10 @@ class VectorIndex:
         if self.matrix is None:
             self.matrix = np.zeros((max(64, rows), like.shape[-1]), dtype=like.dtype)
         elif rows > self.matrix.shape[0]:
-            grown = np.zeros((max(rows, 2 * self.matrix.shape[0]), self.matrix.shape[1]),
-                             dtype=self.matrix.dtype)
-            grown[:self.matrix.shape[0]] = self.matrix
+            grown = np.zeros(
+                (max(rows, 2 * self.matrix.shape[0]), self.matrix.shape[1]), dtype=self.matrix.dtype
+            )
+            grown[: self.matrix.shape[0]] = self.matrix
             self.matrix = grown
         return self.matrix
 
@@ -153,13 +171,27 @@ class TrajectoryMemory:
         return self.index.nearest(vector, k)
 
     @classmethod
-    def load(cls, db: Database, run_id: str, trajectory_id: str) -> "TrajectoryMemory":
-        rows = db.query("SELECT * FROM facts WHERE run_id=? AND trajectory_id=? ORDER BY rowid",
-                        [run_id, trajectory_id])
-        facts = [Fact(r["id"], r["text"], r["confidence"], r["status"], r["created_at"],
-                      r["updated_at"], r["created_position"], r["updated_position"],
-                      loads(r["observation_ids"], []), loads(r["authors"], []), r["version"])
-                 for r in rows]
+    def load(cls, db: Database, run_id: str, trajectory_id: str) -> TrajectoryMemory:
+        rows = db.query(
+            "SELECT * FROM facts WHERE run_id=? AND trajectory_id=? ORDER BY rowid",
+            [run_id, trajectory_id],
+        )
+        facts = [
+            Fact(
+                r["id"],
+                r["text"],
+                r["confidence"],
+                r["status"],
+                r["created_at"],
+                r["updated_at"],
+                r["created_position"],
+                r["updated_position"],
+                loads(r["observation_ids"], []),
+                loads(r["authors"], []),
+                r["version"],
+            )
+            for r in rows
+        ]
         return cls(run_id, trajectory_id, facts)
 
     def active(self) -> list[Fact]:
@@ -168,12 +200,12 @@ class TrajectoryMemory:
     def next_fact_id(self) -> str:
         return f"{self.run_id}/{self.trajectory_id}/f{len(self.facts) + 1:04d}"
 
-    def begin(self, arrival: Arrival) -> "DocumentWrite":
+    def begin(self, arrival: Arrival) -> DocumentWrite:
         return DocumentWrite(self, arrival)
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class DocumentWrite:
@@ -193,34 +225,76 @@ class DocumentWrite:
     # -- observations -------------------------------------------------------------------------
     def observe(self, text: str, **fields) -> Observation:
         doc = self.arrival.document
-        obs = Observation(id=f"{self._prefix}/o{len(self.observations) + 1:03d}", text=text,
-                          author=doc.author.name, doc_date=self.arrival.timestamp,
-                          position=self.arrival.position, **fields)
-        self.observations.append({
-            "id": obs.id, "run_id": self.memory.run_id, "trajectory_id": self.memory.trajectory_id,
-            "position": self.arrival.position, "state_index": self.arrival.state_index,
-            "doc_id": doc.id, "seq": len(self.observations) + 1, "text": text,
-            "category": obs.category, "who": obs.who, "what": obs.what, "when_": obs.when_,
-            "where_": obs.where_, "why": obs.why, "author": doc.author.name,
-            "author_role": doc.author.role, "doc_date": self.arrival.timestamp,
-            "confidence": obs.confidence})
+        obs = Observation(
+            id=f"{self._prefix}/o{len(self.observations) + 1:03d}",
+            text=text,
+            author=doc.author.name,
+            doc_date=self.arrival.timestamp,
+            position=self.arrival.position,
+            **fields,
+        )
+        self.observations.append(
+            {
+                "id": obs.id,
+                "run_id": self.memory.run_id,
+                "trajectory_id": self.memory.trajectory_id,
+                "position": self.arrival.position,
+                "state_index": self.arrival.state_index,
+                "doc_id": doc.id,
+                "seq": len(self.observations) + 1,
+                "text": text,
+                "category": obs.category,
+                "who": obs.who,
+                "what": obs.what,
+                "when_": obs.when_,
+                "where_": obs.where_,
+                "why": obs.why,
+                "author": doc.author.name,
+                "author_role": doc.author.role,
+                "doc_date": self.arrival.timestamp,
+                "confidence": obs.confidence,
+            }
+        )
         return obs
 
     # -- fact changes ---------------------------------------------------------------------------
-    def create(self, text: str, confidence: float, obs: Observation | None,
-               vector: np.ndarray | None = None) -> Fact:
+    def create(
+        self,
+        text: str,
+        confidence: float,
+        obs: Observation | None,
+        vector: np.ndarray | None = None,
+    ) -> Fact:
         date = obs.doc_date if obs else self.arrival.timestamp
-        fact = Fact(self.memory.next_fact_id(), text, _clip(confidence), "active", date, date,
-                    self.arrival.position, self.arrival.position, vector=vector)
+        fact = Fact(
+            self.memory.next_fact_id(),
+            text,
+            _clip(confidence),
+            "active",
+            date,
+            date,
+            self.arrival.position,
+            self.arrival.position,
+            vector=vector,
+        )
         self.memory.facts[fact.id] = fact
         self.memory.touch(fact)
         self._support(fact, obs)
         self._version(fact, "create", obs)
         return fact
 
-    def change(self, fact: Fact, operation: str, obs: Observation | None, *, text: str | None = None,
-               confidence: float | None = None, status: str | None = None,
-               vector: np.ndarray | None = None, touch_date: bool = True) -> Fact:
+    def change(
+        self,
+        fact: Fact,
+        operation: str,
+        obs: Observation | None,
+        *,
+        text: str | None = None,
+        confidence: float | None = None,
+        status: str | None = None,
+        vector: np.ndarray | None = None,
+        touch_date: bool = True,
+    ) -> Fact:
         if text is not None and text != fact.text:
             fact.text = text
             fact.vector = vector
@@ -248,14 +322,24 @@ class DocumentWrite:
     def _version(self, fact: Fact, operation: str, obs: Observation | None) -> None:
         self.touched[fact.id] = fact
         retired = operation == "supersede" and fact.status == "superseded"
-        self.versions.append({
-            "fact_id": fact.id, "version": fact.version, "run_id": self.memory.run_id,
-            "trajectory_id": self.memory.trajectory_id, "position": self.arrival.position,
-            "state_index": self.arrival.state_index, "text": fact.text,
-            "confidence": fact.confidence, "status": fact.status, "operation": operation,
-            "observation_id": obs.id if obs else None, "authors": dumps(fact.authors),
-            "doc_date": obs.doc_date if obs else self.arrival.timestamp,
-            "successor_id": "" if retired else None})
+        self.versions.append(
+            {
+                "fact_id": fact.id,
+                "version": fact.version,
+                "run_id": self.memory.run_id,
+                "trajectory_id": self.memory.trajectory_id,
+                "position": self.arrival.position,
+                "state_index": self.arrival.state_index,
+                "text": fact.text,
+                "confidence": fact.confidence,
+                "status": fact.status,
+                "operation": operation,
+                "observation_id": obs.id if obs else None,
+                "authors": dumps(fact.authors),
+                "doc_date": obs.doc_date if obs else self.arrival.timestamp,
+                "successor_id": "" if retired else None,
+            }
+        )
 
     # -- lineage --------------------------------------------------------------------------------
     def link(self, old_id: str, new_id: str) -> bool:
@@ -268,43 +352,94 @@ class DocumentWrite:
         return False
 
     # -- decisions and failures ---------------------------------------------------------------
-    def decide(self, obs: Observation | None, *, candidates: list[dict], raw_operation: str | None,
-               operation: str, guard: str = "off", guard_effect: str = "", fact_id: str | None,
-               before: list[dict] | None = None, after: list[dict] | None = None,
-               call_key: str | None = None, model_text: str | None = None,
-               model_confidence: float | None = None, reason: str = "") -> None:
-        if operation == "supersede" and fact_id:  # the model's supersede: the old fact -> the new one
+    def decide(
+        self,
+        obs: Observation | None,
+        *,
+        candidates: list[dict],
+        raw_operation: str | None,
+        operation: str,
+        guard: str = "off",
+        guard_effect: str = "",
+        fact_id: str | None,
+        before: list[dict] | None = None,
+        after: list[dict] | None = None,
+        call_key: str | None = None,
+        model_text: str | None = None,
+        model_confidence: float | None = None,
+        reason: str = "",
+    ) -> None:
+        if (
+            operation == "supersede" and fact_id
+        ):  # the model's supersede: the old fact -> the new one
             for snap in before or []:
                 if snap.get("id") and snap["id"] != fact_id:
                     self.link(snap["id"], fact_id)
-        self.decisions.append({
-            "id": f"{self._prefix}/d{len(self.decisions) + 1:03d}", "run_id": self.memory.run_id,
-            "trajectory_id": self.memory.trajectory_id, "position": self.arrival.position,
-            "state_index": self.arrival.state_index, "observation_id": obs.id if obs else None,
-            "candidates": dumps(candidates), "raw_operation": raw_operation, "operation": operation,
-            "guard": guard, "guard_effect": guard_effect, "fact_id": fact_id,
-            "before": dumps(before or []), "after": dumps(after or []), "call_key": call_key,
-            "model_text": model_text, "model_confidence": model_confidence, "reason": reason})
+        self.decisions.append(
+            {
+                "id": f"{self._prefix}/d{len(self.decisions) + 1:03d}",
+                "run_id": self.memory.run_id,
+                "trajectory_id": self.memory.trajectory_id,
+                "position": self.arrival.position,
+                "state_index": self.arrival.state_index,
+                "observation_id": obs.id if obs else None,
+                "candidates": dumps(candidates),
+                "raw_operation": raw_operation,
+                "operation": operation,
+                "guard": guard,
+                "guard_effect": guard_effect,
+                "fact_id": fact_id,
+                "before": dumps(before or []),
+                "after": dumps(after or []),
+                "call_key": call_key,
+                "model_text": model_text,
+                "model_confidence": model_confidence,
+                "reason": reason,
+            }
+        )
 
-    def fail(self, stage: str, reason: str, raw: str = "", observation_id: str | None = None,
-             call_key: str | None = None, partial: bool = False) -> None:
+    def fail(
+        self,
+        stage: str,
+        reason: str,
+        raw: str = "",
+        observation_id: str | None = None,
+        call_key: str | None = None,
+        partial: bool = False,
+    ) -> None:
         """Record a write failure; ``partial``: the document was still written from what survived
         (an extraction cut at its token limit keeps its complete observations)."""
-        self.failures.append({
-            "id": f"{self._prefix}/w{len(self.failures) + 1:03d}", "run_id": self.memory.run_id,
-            "trajectory_id": self.memory.trajectory_id, "position": self.arrival.position,
-            "stage": stage, "reason": reason, "raw": raw, "observation_id": observation_id,
-            "call_key": call_key, "partial": int(partial)})
+        self.failures.append(
+            {
+                "id": f"{self._prefix}/w{len(self.failures) + 1:03d}",
+                "run_id": self.memory.run_id,
+                "trajectory_id": self.memory.trajectory_id,
+                "position": self.arrival.position,
+                "stage": stage,
+                "reason": reason,
+                "raw": raw,
+                "observation_id": observation_id,
+                "call_key": call_key,
+                "partial": int(partial),
+            }
+        )
 
     # -- commit ---------------------------------------------------------------------------------
     def document_row(self) -> dict:
         a = self.arrival
-        return {"run_id": self.memory.run_id, "trajectory_id": self.memory.trajectory_id,
-                "position": a.position, "state_index": a.state_index, "doc_id": a.document.id,
-                "is_distractor": int(a.is_distractor), "timestamp": a.timestamp,
-                "observations": len(self.observations), "failures": len(self.failures),
-                "duration_ms": round((time.perf_counter() - self.started) * 1000, 3),
-                "written_at": _now()}
+        return {
+            "run_id": self.memory.run_id,
+            "trajectory_id": self.memory.trajectory_id,
+            "position": a.position,
+            "state_index": a.state_index,
+            "doc_id": a.document.id,
+            "is_distractor": int(a.is_distractor),
+            "timestamp": a.timestamp,
+            "observations": len(self.observations),
+            "failures": len(self.failures),
+            "duration_ms": round((time.perf_counter() - self.started) * 1000, 3),
+            "written_at": _now(),
+        }
 
     def commit(self, db: Database, lock: threading.Lock | None = None) -> None:
         """Write every row of this document in one transaction (under ``lock`` when shared)."""

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
-
 from seorap.engine.config import Config
 from seorap.engine.corpus import Arrival, Trajectory
 from seorap.engine.memory import policy
@@ -69,20 +68,30 @@ class Candidate:
     similarity: float
 
     def record(self) -> dict:
-        return {"label": self.label, "fact_id": self.fact.id, "text": self.fact.text,
-                "similarity": round(self.similarity, 4)}
+        return {
+            "label": self.label,
+            "fact_id": self.fact.id,
+            "text": self.fact.text,
+            "similarity": round(self.similarity, 4),
+        }
 
     def prompt(self) -> dict:
-        return {"label": self.label, "text": self.fact.text, "similarity": round(self.similarity, 3),
-                "confidence": round(self.fact.confidence, 2), "last_changed": self.fact.updated_at,
-                "authors": self.fact.authors}
+        return {
+            "label": self.label,
+            "text": self.fact.text,
+            "similarity": round(self.similarity, 3),
+            "confidence": round(self.fact.confidence, 2),
+            "last_changed": self.fact.updated_at,
+            "authors": self.fact.authors,
+        }
 
 
 def memory_nearest(memory: TrajectoryMemory, vector: np.ndarray, k: int) -> list[Candidate]:
     """The k active facts most similar to ``vector`` (cosine; vectors are L2-normalised), labelled
     F1..Fk as the synthesis prompt shows them: one product with the memory's vector matrix."""
-    return [Candidate(f"F{n + 1}", fact, sim)
-            for n, (fact, sim) in enumerate(memory.nearest(vector, k))]
+    return [
+        Candidate(f"F{n + 1}", fact, sim) for n, (fact, sim) in enumerate(memory.nearest(vector, k))
+    ]
 
 
 class LLMSystem:
@@ -92,8 +101,9 @@ class LLMSystem:
         self.variant = variant
         self.name = variant.name
         self.extraction_prompt = variant.prompt(variant.extraction_prompt)
-        self.synthesis_prompt = (variant.prompt(variant.synthesis_prompt or "")
-                                 if variant.policy == "synthesize" else "")
+        self.synthesis_prompt = (
+            variant.prompt(variant.synthesis_prompt or "") if variant.policy == "synthesize" else ""
+        )
 
     def spec(self) -> dict:
         return self.variant.spec()
@@ -101,26 +111,52 @@ class LLMSystem:
     # ---- phase 1 ----------------------------------------------------------------------------
     def extract(self, arrival: Arrival, ctx: WriteContext) -> Structured[Extraction]:
         return _client(ctx).structured(
-            "extractor", ctx.config.models.extractor,
-            extraction_messages(self.extraction_prompt, arrival), Extraction, phase="extract",
-            think=ctx.config.think, run_id=ctx.run_id, salvage=True)
+            "extractor",
+            ctx.config.models.extractor,
+            extraction_messages(self.extraction_prompt, arrival),
+            Extraction,
+            phase="extract",
+            think=ctx.config.think,
+            run_id=ctx.run_id,
+            salvage=True,
+        )
 
     # ---- phase 2 ----------------------------------------------------------------------------
     def write(self, doc: DocumentWrite, trajectory: Trajectory, ctx: WriteContext) -> None:
         key = (trajectory.id, doc.arrival.position)
-        extraction: Structured[Extraction] = (ctx.extractions.get(key)
-                                              or self.extract(doc.arrival, ctx))
+        extraction: Structured[Extraction] = ctx.extractions.get(key) or self.extract(
+            doc.arrival, ctx
+        )
         if extraction.value is None:
-            doc.fail("extract", extraction.failure or "no value", extraction.raw,
-                     call_key=extraction.call_key)
+            doc.fail(
+                "extract",
+                extraction.failure or "no value",
+                extraction.raw,
+                call_key=extraction.call_key,
+            )
             return
         if extraction.partial:
-            doc.fail("extract", f"partial: {extraction.failure}", extraction.raw,
-                     call_key=extraction.call_key, partial=True)
+            doc.fail(
+                "extract",
+                f"partial: {extraction.failure}",
+                extraction.raw,
+                call_key=extraction.call_key,
+                partial=True,
+            )
         items = [o for o in extraction.value.observations if o.text.strip()]
-        observations = [doc.observe(o.text.strip(), category=o.category, who=o.who, what=o.what,
-                                    when_=o.when, where_=o.where, why=o.why,
-                                    confidence=o.confidence) for o in items]
+        observations = [
+            doc.observe(
+                o.text.strip(),
+                category=o.category,
+                who=o.who,
+                what=o.what,
+                when_=o.when,
+                where_=o.where,
+                why=o.why,
+                confidence=o.confidence,
+            )
+            for o in items
+        ]
         if not observations:
             return
         embedder = _embedder(ctx)
@@ -137,15 +173,23 @@ class LLMSystem:
                 fact.vector = vector
                 memory.touch(fact)
 
-    def _observation(self, doc: DocumentWrite, obs: Observation, vector: np.ndarray,
-                     ctx: WriteContext) -> None:
+    def _observation(
+        self, doc: DocumentWrite, obs: Observation, vector: np.ndarray, ctx: WriteContext
+    ) -> None:
         candidates = memory_nearest(doc.memory, vector, self.variant.k)
         if self.variant.policy == "append":
             conf = obs.confidence if obs.confidence is not None else self.variant.default_confidence
             fact = doc.create(obs.text, conf, obs, vector=vector)
-            doc.decide(obs, candidates=[c.record() for c in candidates], raw_operation="create",
-                       operation="create", guard=self.variant.guard, fact_id=fact.id,
-                       after=[fact.snapshot()], reason="append-only: every observation is a fact")
+            doc.decide(
+                obs,
+                candidates=[c.record() for c in candidates],
+                raw_operation="create",
+                operation="create",
+                guard=self.variant.guard,
+                fact_id=fact.id,
+                after=[fact.snapshot()],
+                reason="append-only: every observation is a fact",
+            )
             return
         reply = self._classify(obs, candidates, ctx)
         if reply.value is None:
@@ -153,23 +197,41 @@ class LLMSystem:
             return
         Decision(self.variant, doc, obs, candidates, reply, _embedder(ctx)).apply()
 
-    def _classify(self, obs: Observation, candidates: list[Candidate],
-                  ctx: WriteContext) -> Structured[SynthesisChoice]:
-        observation = {"text": obs.text, "category": obs.category, "author": obs.author,
-                       "document_date": obs.doc_date}
-        messages = synthesis_messages(self.synthesis_prompt, observation,
-                                      [c.prompt() for c in candidates])
-        return _client(ctx).structured("synthesizer", ctx.config.models.synthesizer, messages,
-                                       SynthesisChoice, phase="synthesize",
-                                       think=ctx.config.think, run_id=ctx.run_id)
+    def _classify(
+        self, obs: Observation, candidates: list[Candidate], ctx: WriteContext
+    ) -> Structured[SynthesisChoice]:
+        observation = {
+            "text": obs.text,
+            "category": obs.category,
+            "author": obs.author,
+            "document_date": obs.doc_date,
+        }
+        messages = synthesis_messages(
+            self.synthesis_prompt, observation, [c.prompt() for c in candidates]
+        )
+        return _client(ctx).structured(
+            "synthesizer",
+            ctx.config.models.synthesizer,
+            messages,
+            SynthesisChoice,
+            phase="synthesize",
+            think=ctx.config.think,
+            run_id=ctx.run_id,
+        )
 
 
 class Decision:
     """Apply one model choice: resolve the target, run the guard and the confidence design."""
 
-    def __init__(self, variant: Variant, doc: DocumentWrite, obs: Observation,
-                 candidates: list[Candidate], reply: Structured[SynthesisChoice],
-                 embedder: Embedder) -> None:
+    def __init__(
+        self,
+        variant: Variant,
+        doc: DocumentWrite,
+        obs: Observation,
+        candidates: list[Candidate],
+        reply: Structured[SynthesisChoice],
+        embedder: Embedder,
+    ) -> None:
         assert reply.value is not None, "a decision applies a parsed choice"
         self.variant, self.doc, self.obs, self.candidates = variant, doc, obs, candidates
         self.choice: SynthesisChoice = reply.value
@@ -185,17 +247,28 @@ class Decision:
         if raw != "create" and target is None:
             operation = "create"
             self.notes.append(f"no valid target {self.choice.target!r}: {raw} → create")
-        operation, effect = policy.apply_guard(self.variant.guard, operation, self.obs.doc_date,
-                                               target.updated_at if target else None)
+        operation, effect = policy.apply_guard(
+            self.variant.guard, operation, self.obs.doc_date, target.updated_at if target else None
+        )
         if effect:
             self.notes.append(effect)
         before = [target.snapshot()] if target is not None and operation != "create" else []
         fact, after, final = self._apply_operation(operation, target)
-        self.doc.decide(self.obs, candidates=self.inputs,
-                        raw_operation=raw, operation=final, guard=self.variant.guard,
-                        guard_effect="; ".join(self.notes), fact_id=fact.id, before=before,
-                        after=after, call_key=self.call_key, model_text=self.choice.text,
-                        model_confidence=self.choice.confidence, reason=self.choice.reason)
+        self.doc.decide(
+            self.obs,
+            candidates=self.inputs,
+            raw_operation=raw,
+            operation=final,
+            guard=self.variant.guard,
+            guard_effect="; ".join(self.notes),
+            fact_id=fact.id,
+            before=before,
+            after=after,
+            call_key=self.call_key,
+            model_text=self.choice.text,
+            model_confidence=self.choice.confidence,
+            reason=self.choice.reason,
+        )
 
     def _apply_operation(self, operation: str, target: Fact | None) -> Outcome:
         """create, update, reinforce, supersede, or the guard's merge. Every operation but create
@@ -203,8 +276,12 @@ class Decision:
         if operation == "create":
             return self._create()
         assert target is not None, "only create goes without a target"
-        steps = {"update": self._update, "reinforce": self._reinforce,
-                 "supersede": self._supersede, "merge": self._merge}
+        steps = {
+            "update": self._update,
+            "reinforce": self._reinforce,
+            "supersede": self._supersede,
+            "merge": self._merge,
+        }
         return steps[operation](target)
 
     def _target(self) -> Fact | None:
@@ -227,14 +304,24 @@ class Decision:
 
     def _update(self, target: Fact) -> Outcome:
         text = self._text(target.text)
-        self.doc.change(target, "update", self.obs, text=text, confidence=self.choice.confidence,
-                        vector=self._vector(text) if text != target.text else target.vector)
+        self.doc.change(
+            target,
+            "update",
+            self.obs,
+            text=text,
+            confidence=self.choice.confidence,
+            vector=self._vector(text) if text != target.text else target.vector,
+        )
         return target, [target.snapshot()], "update"
 
     def _reinforce(self, target: Fact) -> Outcome:
-        conf = policy.reinforced_confidence(self.variant.confidence, target.confidence,
-                                            self.variant.reinforce_step, self.obs.author,
-                                            target.authors)
+        conf = policy.reinforced_confidence(
+            self.variant.confidence,
+            target.confidence,
+            self.variant.reinforce_step,
+            self.obs.author,
+            target.authors,
+        )
         self.doc.change(target, "reinforce", self.obs, confidence=conf)
         return target, [target.snapshot()], "reinforce"
 
@@ -249,6 +336,12 @@ class Decision:
         if self.obs.text in target.text:
             return self._reinforce(target)
         text = policy.merged_text(target.text, self.obs.text, self.obs.doc_date)
-        self.doc.change(target, "update", self.obs, text=text, vector=self.embedder.embed([text])[0],
-                        touch_date=False)
+        self.doc.change(
+            target,
+            "update",
+            self.obs,
+            text=text,
+            vector=self.embedder.embed([text])[0],
+            touch_date=False,
+        )
         return target, [target.snapshot()], "update"

@@ -13,7 +13,9 @@ def is_older(observation_date: str, fact_date: str) -> bool:
     return parse_timestamp(observation_date) < parse_timestamp(fact_date)
 
 
-def apply_guard(mode: str, operation: str, observation_date: str, fact_date: str | None) -> tuple[str, str]:
+def apply_guard(
+    mode: str, operation: str, observation_date: str, fact_date: str | None
+) -> tuple[str, str]:
     """(operation after the guard, what it changed or "").
 
     off: nothing. downgrade (the paper): an observation dated before the fact's last change turns
@@ -32,8 +34,9 @@ def apply_guard(mode: str, operation: str, observation_date: str, fact_date: str
     raise UsageError(f"unknown guard {mode!r}: use off, downgrade or merge")
 
 
-def reinforced_confidence(design: str, current: float, step: float, author: str,
-                          authors: list[str]) -> float:
+def reinforced_confidence(
+    design: str, current: float, step: float, author: str, authors: list[str]
+) -> float:
     """paper: +step (cap 1). authors: +step only when ``author`` has not supported the fact yet."""
     if design == "paper" or (design == "authors" and author not in authors):
         return min(1.0, current + step)

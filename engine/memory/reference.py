@@ -48,25 +48,46 @@ def _observe_claims(doc: DocumentWrite, claims: list[str]) -> dict[str, Observat
     return {c: doc.observe(c, category="claim", what=c) for c in claims}
 
 
-def _create(doc: DocumentWrite, text: str, confidence: float, obs: Observation | None,
-            reason: str = "") -> Fact:
+def _create(
+    doc: DocumentWrite, text: str, confidence: float, obs: Observation | None, reason: str = ""
+) -> Fact:
     fact = doc.create(text, confidence, obs)
-    doc.decide(obs, candidates=[], raw_operation="create", operation="create", fact_id=fact.id,
-               after=[fact.snapshot()], reason=reason)
+    doc.decide(
+        obs,
+        candidates=[],
+        raw_operation="create",
+        operation="create",
+        fact_id=fact.id,
+        after=[fact.snapshot()],
+        reason=reason,
+    )
     return fact
 
 
-def _apply(doc: DocumentWrite, fact: Fact, operation: str, obs: Observation | None,
-           reason: str = "", **change) -> None:
+def _apply(
+    doc: DocumentWrite,
+    fact: Fact,
+    operation: str,
+    obs: Observation | None,
+    reason: str = "",
+    **change,
+) -> None:
     before = fact.snapshot()
     doc.change(fact, operation, obs, **change)
-    doc.decide(obs, candidates=[{"fact_id": fact.id, "text": before["text"], "similarity": None}],
-               raw_operation=operation, operation=operation, fact_id=fact.id, before=[before],
-               after=[fact.snapshot()], reason=reason)
+    doc.decide(
+        obs,
+        candidates=[{"fact_id": fact.id, "text": before["text"], "similarity": None}],
+        raw_operation=operation,
+        operation=operation,
+        fact_id=fact.id,
+        before=[before],
+        after=[fact.snapshot()],
+        reason=reason,
+    )
 
 
 def _grams(text: str) -> set[str]:
-    return {text[i:i + 2] for i in range(len(text) - 1) if not text[i:i + 2].isspace()}
+    return {text[i : i + 2] for i in range(len(text) - 1) if not text[i : i + 2].isspace()}
 
 
 SUCCESSOR_SHARE = 0.3
@@ -93,17 +114,25 @@ def write_oracle(doc: DocumentWrite, trajectory: Trajectory, remove_stale: bool 
         return
     state = _state(doc, trajectory)
     held = _by_text(doc)
-    mentioned = _observe_claims(doc, list(dict.fromkeys(state.doc_claims + [
-        c for c in state.claims if c not in held])))
+    mentioned = _observe_claims(
+        doc, list(dict.fromkeys(state.doc_claims + [c for c in state.claims if c not in held]))
+    )
     created: dict[str, Fact] = {}
     for claim in state.claims:
         obs = mentioned.get(claim)
         if claim not in held:
-            created[claim] = _create(doc, claim, state.confidence, obs,
-                                     "oracle: a new expected claim of this state")
+            created[claim] = _create(
+                doc, claim, state.confidence, obs, "oracle: a new expected claim of this state"
+            )
         elif obs is not None:
-            _apply(doc, held[claim], "reinforce", obs, confidence=state.confidence,
-                   reason="oracle: this document restates an expected claim")
+            _apply(
+                doc,
+                held[claim],
+                "reinforce",
+                obs,
+                confidence=state.confidence,
+                reason="oracle: this document restates an expected claim",
+            )
     if remove_stale:
         for text, fact in held.items():
             if text not in state.claims:
@@ -115,8 +144,12 @@ def _supersede(doc: DocumentWrite, fact: Fact, created: dict[str, Fact]) -> None
     (paired by rule: :func:`successor_of`; none when it was retracted)."""
     new = successor_of(fact.text, list(created))
     reason = "oracle: no longer among this state's expected claims"
-    reason += (f"; replaced by {created[new].id.rsplit('/', 1)[-1]} (the new claim sharing most of "
-               "its wording)" if new else "; no new claim replaces it")
+    reason += (
+        f"; replaced by {created[new].id.rsplit('/', 1)[-1]} (the new claim sharing most of "
+        "its wording)"
+        if new
+        else "; no new claim replaces it"
+    )
     _apply(doc, fact, "supersede", None, reason=reason, status="superseded")
     if new:
         doc.link(fact.id, created[new].id)

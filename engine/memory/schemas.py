@@ -6,7 +6,9 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, Field
 
-Category = Literal["decision", "commitment", "milestone", "status", "preference", "plan", "issue", "figure"]
+Category = Literal[
+    "decision", "commitment", "milestone", "status", "preference", "plan", "issue", "figure"
+]
 Operation = Literal["create", "update", "reinforce", "supersede"]
 CATEGORIES = get_args(Category)
 OPERATIONS = get_args(Operation)

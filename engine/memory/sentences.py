@@ -23,9 +23,34 @@ def split_sentences(text: str, min_chars: int = 4) -> list[str]:
 # Document furniture rather than statements: mail/minutes/ticket headers ("받는 사람: …"), Slack
 # speaker lines ("09:31 차은호 (플랫폼팀장)"), section intros ending in ':' and short fragments.
 HEADER_LABELS = frozenset(
-    ["받는 사람", "보낸 사람", "수신", "발신", "참조", "제목", "일시", "날짜", "시간", "장소", "참석자",
-     "작성자", "작성", "상태", "우선순위", "담당자", "담당", "보고자", "라벨", "유형", "분류", "채널",
-     "기간", "관련 티켓", "티켓"])
+    [
+        "받는 사람",
+        "보낸 사람",
+        "수신",
+        "발신",
+        "참조",
+        "제목",
+        "일시",
+        "날짜",
+        "시간",
+        "장소",
+        "참석자",
+        "작성자",
+        "작성",
+        "상태",
+        "우선순위",
+        "담당자",
+        "담당",
+        "보고자",
+        "라벨",
+        "유형",
+        "분류",
+        "채널",
+        "기간",
+        "관련 티켓",
+        "티켓",
+    ]
+)
 _SPEAKER = re.compile(r"^\d{1,2}:\d{2}\s+\S+(\s*\([^)]*\))?\s*$")
 _TIME = re.compile(r"\d{1,2}:\d{2}")
 _ENDINGS = ("다.", "요.", "다", "요", ".", "!", "?")

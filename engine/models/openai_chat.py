@@ -27,10 +27,9 @@ import json
 import os
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import httpx
-
 from seorap.engine.errors import ModelError, ModelMissing, ModelUnavailable
 from seorap.engine.models.base import ChatReply, ChatRequest, collect
 from seorap.engine.models.closing import ClosableStream
@@ -50,7 +49,7 @@ class ServerError(Exception):
 class OpenAIStream(ClosableStream):
     """A ChatStream over one streamed ``/chat/completions`` request."""
 
-    def __init__(self, chat: "OpenAIChat", request: ChatRequest) -> None:
+    def __init__(self, chat: OpenAIChat, request: ChatRequest) -> None:
         self._chat = chat
         self._request = request
         self._pieces: list[str] = []
@@ -71,8 +70,9 @@ class OpenAIStream(ClosableStream):
         yield from self._read(fallback=self._request.schema is not None)
 
     def _read(self, fallback: bool) -> Iterator[str]:
-        with self._chat.http.stream("POST", "chat/completions", json=self.body(),
-                                    extensions={"trace": self._trace}) as response:
+        with self._chat.http.stream(
+            "POST", "chat/completions", json=self.body(), extensions={"trace": self._trace}
+        ) as response:
             if response.status_code >= 400:
                 response.read()
                 text = _error_text(response)
@@ -83,7 +83,7 @@ class OpenAIStream(ClosableStream):
             for line in response.iter_lines():
                 if not line.startswith("data:"):
                     continue
-                data = line[len("data:"):].strip()
+                data = line[len("data:") :].strip()
                 if data == "[DONE]":
                     self._done = True
                     break
@@ -109,12 +109,14 @@ class OpenAIStream(ClosableStream):
         # and on vLLM; the prompt's size stays unknown (0)
         tokens_out = self._usage.get("completion_tokens")
         return ChatReply(
-            content="".join(self._pieces), model=self._request.model, digest=None,
+            content="".join(self._pieces),
+            model=self._request.model,
+            digest=None,
             tokens_in=int(self._usage.get("prompt_tokens") or 0),
             tokens_out=int(tokens_out if tokens_out is not None else len(self._pieces)),
             duration_ms=(time.perf_counter() - self._started) * 1000,
-            done_reason={"length": "length"}.get(self._finish or "", self._finish or "stop"))
-
+            done_reason={"length": "length"}.get(self._finish or "", self._finish or "stop"),
+        )
 
 
 def request_body(r: ChatRequest, schema_mode: str = "json_schema") -> dict:
@@ -123,8 +125,12 @@ def request_body(r: ChatRequest, schema_mode: str = "json_schema") -> dict:
     ``schema_mode``: ``json_schema`` (the OpenAI form: vLLM, llama.cpp's C++ server) or
     ``json_object`` with the schema beside it (llama-cpp-python's server, which refuses the former)."""
     opts = dict(r.options)
-    body: dict = {"model": r.model, "messages": list(r.messages), "stream": True,
-                  "stream_options": {"include_usage": True}}
+    body: dict = {
+        "model": r.model,
+        "messages": list(r.messages),
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    }
     if "temperature" in opts:
         body["temperature"] = opts["temperature"]
     if "seed" in opts:
@@ -134,8 +140,10 @@ def request_body(r: ChatRequest, schema_mode: str = "json_schema") -> dict:
     if r.schema is not None and schema_mode == "json_object":
         body["response_format"] = {"type": "json_object", "schema": r.schema}
     elif r.schema is not None:
-        body["response_format"] = {"type": "json_schema", "json_schema": {
-            "name": "reply", "schema": r.schema, "strict": True}}
+        body["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": "reply", "schema": r.schema, "strict": True},
+        }
     return body
 
 
@@ -144,17 +152,23 @@ class OpenAIChat:
 
     name = NAME
 
-    def __init__(self, base_url: str, *, api_key_env: str = "OPENAI_API_KEY",
-                 timeout_s: float | None = None):
+    def __init__(
+        self, base_url: str, *, api_key_env: str = "OPENAI_API_KEY", timeout_s: float | None = None
+    ):
         if not base_url or not str(base_url).startswith(("http://", "https://")):
-            raise ModelError(f"The OpenAI-compatible base URL {base_url!r} is not a usable URL; set "
-                             f"base_url in the config (or --host) to something like http://localhost:8000/v1.")
+            raise ModelError(
+                f"The OpenAI-compatible base URL {base_url!r} is not a usable URL; set "
+                f"base_url in the config (or --host) to something like http://localhost:8000/v1."
+            )
         self.host = str(base_url).rstrip("/")
         key = os.environ.get(api_key_env or "") or None
         headers = {"Authorization": f"Bearer {key}"} if key else {}
-        self.http = httpx.Client(base_url=self.host + "/", headers=headers,
-                                 timeout=httpx.Timeout(timeout_s, connect=CONNECT_TIMEOUT_S),
-                                 limits=httpx.Limits(max_keepalive_connections=0))
+        self.http = httpx.Client(
+            base_url=self.host + "/",
+            headers=headers,
+            timeout=httpx.Timeout(timeout_s, connect=CONNECT_TIMEOUT_S),
+            limits=httpx.Limits(max_keepalive_connections=0),
+        )
         self._served: dict[str, str] = {}
         self._lock = threading.Lock()
         self.schema_mode = "json_schema"
@@ -165,8 +179,11 @@ class OpenAIChat:
         """True (and switch to json_object for every later call) when an error says the server does
         not know the ``json_schema`` response format (llama-cpp-python answers 500 with its
         validation error: "response_format ... Input should be 'text' or 'json_object'")."""
-        if ("json_schema" in error_text and "response_format" in error_text
-                and self.schema_mode == "json_schema"):
+        if (
+            "json_schema" in error_text
+            and "response_format" in error_text
+            and self.schema_mode == "json_schema"
+        ):
             with self._lock:
                 self.schema_mode = "json_object"
             return True
@@ -214,7 +231,9 @@ class OpenAIChat:
                 continue
         return {}
 
-    def translate_error(self, exc: BaseException, host: str | None, model: str) -> ModelError | None:
+    def translate_error(
+        self, exc: BaseException, host: str | None, model: str
+    ) -> ModelError | None:
         return translate_error(exc, host or self.host, model)
 
     def is_transient(self, exc: BaseException) -> bool:
@@ -226,22 +245,34 @@ def translate_error(exc: BaseException, host: str | None, model: str) -> ModelEr
     if isinstance(exc, ModelError):
         return exc
     if isinstance(exc, (ConnectionError, httpx.ConnectError)):
-        return ModelUnavailable(f"Cannot reach the OpenAI-compatible server at {host}: start it (vLLM: "
-                                f"`vllm serve MODEL`, llama.cpp: `llama-server -m FILE`) or fix base_url.")
+        return ModelUnavailable(
+            f"Cannot reach the OpenAI-compatible server at {host}: start it (vLLM: "
+            f"`vllm serve MODEL`, llama.cpp: `llama-server -m FILE`) or fix base_url."
+        )
     if isinstance(exc, ServerError):
         if exc.status_code == 404:
-            return ModelMissing(f"The server at {host} does not serve model {model!r}: start it with "
-                                f"that model, or set the role's model to a name `GET /v1/models` lists.")
+            return ModelMissing(
+                f"The server at {host} does not serve model {model!r}: start it with "
+                f"that model, or set the role's model to a name `GET /v1/models` lists."
+            )
         if exc.status_code in (401, 403):
-            return ModelError(f"The server at {host} refused the API key (status {exc.status_code}); "
-                              f"set the environment variable named by api_key_env.")
-        return ModelError(f"The server at {host} failed for model {model!r}: {exc} (status "
-                          f"{exc.status_code}); check the server log.")
+            return ModelError(
+                f"The server at {host} refused the API key (status {exc.status_code}); "
+                f"set the environment variable named by api_key_env."
+            )
+        return ModelError(
+            f"The server at {host} failed for model {model!r}: {exc} (status "
+            f"{exc.status_code}); check the server log."
+        )
     if isinstance(exc, httpx.TimeoutException):
-        return ModelError(f"The server at {host} did not answer for model {model!r} in time; check that "
-                          f"it is not overloaded.")
+        return ModelError(
+            f"The server at {host} did not answer for model {model!r} in time; check that "
+            f"it is not overloaded."
+        )
     if isinstance(exc, httpx.TransportError):
-        return ModelUnavailable(f"The OpenAI-compatible server at {host} went away mid-reply; restart it.")
+        return ModelUnavailable(
+            f"The OpenAI-compatible server at {host} went away mid-reply; restart it."
+        )
     return None
 
 
@@ -249,8 +280,9 @@ def is_transient(exc: BaseException) -> bool:
     """Worth a retry: a 5xx or 429, an error event inside a stream (-1), a timeout, a dropped connection."""
     if isinstance(exc, ServerError):
         return exc.status_code >= 500 or exc.status_code in (-1, 429)
-    return isinstance(exc, (httpx.TimeoutException, httpx.RemoteProtocolError, httpx.ReadError,
-                            httpx.WriteError))
+    return isinstance(
+        exc, (httpx.TimeoutException, httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
+    )
 
 
 def _error_text(response: httpx.Response) -> str:

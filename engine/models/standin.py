@@ -33,7 +33,9 @@ CHANGE_WORDS = re.compile(r"취소|연기|변경|대신|철회|바뀌|바꾸|전
 class StandinBackend:
     name = "standin"
 
-    def __init__(self, *, latency_s: float = 0.0, reinforce_at: float = 0.9, update_at: float = 0.55):
+    def __init__(
+        self, *, latency_s: float = 0.0, reinforce_at: float = 0.9, update_at: float = 0.55
+    ):
         self.latency_s = latency_s
         self.reinforce_at = reinforce_at
         self.update_at = update_at
@@ -41,7 +43,7 @@ class StandinBackend:
         self._lock = threading.Lock()
 
     @classmethod
-    def from_env(cls) -> "StandinBackend":
+    def from_env(cls) -> StandinBackend:
         return cls(latency_s=float(os.environ.get("SEORAP_STANDIN_LATENCY", "0") or 0))
 
     def stream(self, request: ChatRequest) -> ReplyStream:
@@ -66,8 +68,9 @@ class StandinBackend:
 
     def reply(self, request: ChatRequest) -> ChatReply:
         content = self.answer(list(request.messages))
-        return ChatReply(content=content, model=request.model, digest="standin-v1",
-                         done_reason="stop")
+        return ChatReply(
+            content=content, model=request.model, digest="standin-v1", done_reason="stop"
+        )
 
     def answer(self, messages: list[dict]) -> str:
         try:
@@ -82,10 +85,21 @@ class StandinBackend:
 
     def extract(self, payload: dict, document: str) -> dict:
         meta = payload.get("document", {})
-        return {"observations": [
-            {"text": s, "category": "status", "who": meta.get("author", ""), "what": s,
-             "when": meta.get("date", ""), "where": "", "why": "", "confidence": 0.7}
-            for s in statements(document)]}
+        return {
+            "observations": [
+                {
+                    "text": s,
+                    "category": "status",
+                    "who": meta.get("author", ""),
+                    "what": s,
+                    "when": meta.get("date", ""),
+                    "where": "",
+                    "why": "",
+                    "confidence": 0.7,
+                }
+                for s in statements(document)
+            ]
+        }
 
     def synthesize(self, payload: dict) -> dict:
         text = payload["observation"]["text"]
@@ -95,16 +109,31 @@ class StandinBackend:
         if best is None or sim < self.update_at:
             return _choice("create", "", text, 0.7, f"best similarity {sim:.2f} < {self.update_at}")
         if sim >= self.reinforce_at:
-            return _choice("reinforce", best["label"], best["text"], best.get("confidence", 0.7),
-                           f"similarity {sim:.2f} >= {self.reinforce_at}")
+            return _choice(
+                "reinforce",
+                best["label"],
+                best["text"],
+                best.get("confidence", 0.7),
+                f"similarity {sim:.2f} >= {self.reinforce_at}",
+            )
         op = "supersede" if CHANGE_WORDS.search(text) else "update"
-        return _choice(op, best["label"], text, 0.8 if op == "supersede" else 0.7,
-                       f"similarity {sim:.2f} >= {self.update_at}")
+        return _choice(
+            op,
+            best["label"],
+            text,
+            0.8 if op == "supersede" else 0.7,
+            f"similarity {sim:.2f} >= {self.update_at}",
+        )
 
 
 def _choice(operation: str, target: str, text: str, confidence: float, reason: str) -> dict:
-    return {"operation": operation, "target": target, "text": text,
-            "confidence": round(float(confidence), 3), "reason": "standin: " + reason}
+    return {
+        "operation": operation,
+        "target": target,
+        "text": text,
+        "confidence": round(float(confidence), 3),
+        "reason": "standin: " + reason,
+    }
 
 
 def ollama_handler(backend: StandinBackend | None = None):

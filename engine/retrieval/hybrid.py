@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
 from seorap.engine.retrieval.tokenize import get_tokenizer, tokenize_many
 
 K1 = 1.5
@@ -86,7 +85,7 @@ class HybridIndex:
     @classmethod
     def from_settings(
         cls, ids: list[str], texts: list[str], vectors: np.ndarray | None, settings: Any = None
-    ) -> "HybridIndex":
+    ) -> HybridIndex:
         """Build with weights and tokenizer from a retrieval settings object or dict (config)."""
         keys = ("bm25_weight", "dense_weight", "tokenizer")
         if settings is None:

@@ -18,8 +18,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Callable
 
 from seorap.engine.errors import UsageError
 

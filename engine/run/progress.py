@@ -12,7 +12,6 @@ import threading
 from typing import Protocol, runtime_checkable
 
 
-
 @runtime_checkable
 class Progress(Protocol):
     def start_phase(self, name: str, total: int) -> None:
@@ -21,8 +20,15 @@ class Progress(Protocol):
     def advance(self, trajectory_id: str, n: int = 1, note: str = "") -> None:
         """``n`` units of the current phase are done (``note``: a short human label)."""
 
-    def fact_written(self, run_id: str, trajectory_id: str, position: int, operation: str,
-                     fact_id: str | None, text: str) -> None:
+    def fact_written(
+        self,
+        run_id: str,
+        trajectory_id: str,
+        position: int,
+        operation: str,
+        fact_id: str | None,
+        text: str,
+    ) -> None:
         """A decision was applied to the store (for live displays)."""
 
     def finish_phase(self) -> None:

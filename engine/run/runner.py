@@ -36,21 +36,27 @@ import threading
 import time
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlite_utils import Database
-
-from seorap.engine.run import accounting
 from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.errors import NothingToReplay, RunCancelled  # noqa: F401 (RunCancelled re-exported)
-from seorap.engine.run.manifest import ModelInfo, RunManifest, package_versions
 from seorap.engine.memory import get_system
 from seorap.engine.memory.facts import TrajectoryMemory
+from seorap.engine.run import accounting
+from seorap.engine.run.manifest import ModelInfo, RunManifest, package_versions
 from seorap.engine.run.progress import NullProgress, Progress
-from seorap.engine.store.database import db_file, done_positions, dumps, open_db, translate_sqlite_error, writer
+from seorap.engine.store.database import (
+    db_file,
+    done_positions,
+    dumps,
+    open_db,
+    translate_sqlite_error,
+    writer,
+)
+from sqlite_utils import Database
 
 if TYPE_CHECKING:  # the runner imports the model clients only when a run needs them
     from seorap.engine.memory.llm import LLMSystem
@@ -83,8 +89,11 @@ class _Stop:
         from seorap.engine.models.base import CallCancelled
 
         with self._lock:
-            if self.error is None and error is not None and not isinstance(
-                    error, (CallCancelled, RunCancelled)):
+            if (
+                self.error is None
+                and error is not None
+                and not isinstance(error, (CallCancelled, RunCancelled))
+            ):
                 self.error = error
         self.halt.set()
         for client in self.clients:
@@ -124,9 +133,16 @@ def make_run_id(name: str, corpus: Corpus, system, config: Config) -> str:
     return f"{name}-{corpus.digest[:8]}-{config_hash(system, config)[:6]}"
 
 
-def replay_run(db: Database, run_id: str, corpus: Corpus, *, label: str = "replay",
-               progress: Progress | None = None, cancel: threading.Event | None = None,
-               concurrency: int | None = None) -> str:
+def replay_run(
+    db: Database,
+    run_id: str,
+    corpus: Corpus,
+    *,
+    label: str = "replay",
+    progress: Progress | None = None,
+    cancel: threading.Event | None = None,
+    concurrency: int | None = None,
+) -> str:
     """Re-enact a recorded run from the call log alone (no model loaded, a miss raises
     :class:`engine.models.base.ReplayMiss`) as the new run ``{run_id}~{label}``: the same system
     and configuration (read from the run's manifest), so facts appear as they were written."""
@@ -138,21 +154,48 @@ def replay_run(db: Database, run_id: str, corpus: Corpus, *, label: str = "repla
     base = run_id.split("~", 1)[0]
     system = manifest.get("system") or row["system"]
     if manifest.get("offline"):
-        raise NothingToReplay(f"{run_id} was written offline by stand-ins: there is no model call to replay")
-    written = [r["trajectory_id"] for r in db.query(
-        "SELECT DISTINCT trajectory_id FROM documents WHERE run_id = ?", [base])]
-    ids = run(corpus, [system], db, config, replay=True, progress=progress, cancel=cancel,
-              concurrency=concurrency, trajectories=written, corpus_label=manifest.get("corpus"),
-              label=label)
+        raise NothingToReplay(
+            f"{run_id} was written offline by stand-ins: there is no model call to replay"
+        )
+    written = [
+        r["trajectory_id"]
+        for r in db.query("SELECT DISTINCT trajectory_id FROM documents WHERE run_id = ?", [base])
+    ]
+    ids = run(
+        corpus,
+        [system],
+        db,
+        config,
+        replay=True,
+        progress=progress,
+        cancel=cancel,
+        concurrency=concurrency,
+        trajectories=written,
+        corpus_label=manifest.get("corpus"),
+        label=label,
+    )
     return ids[0]
 
 
-def run(corpus: Corpus, systems: list[str], db: Database, config: Config | None = None, *,
-        offline: bool = False, replay: bool = False, concurrency: int | None = None,
-        progress: Progress | None = None, cancel: threading.Event | None = None,
-        variants_dirs: list | None = None, backend=None, embedder=None, score: bool = True,
-        trajectories: list[str] | None = None, corpus_label: str | None = None,
-        label: str | None = None) -> list[str]:
+def run(
+    corpus: Corpus,
+    systems: list[str],
+    db: Database,
+    config: Config | None = None,
+    *,
+    offline: bool = False,
+    replay: bool = False,
+    concurrency: int | None = None,
+    progress: Progress | None = None,
+    cancel: threading.Event | None = None,
+    variants_dirs: list | None = None,
+    backend=None,
+    embedder=None,
+    score: bool = True,
+    trajectories: list[str] | None = None,
+    corpus_label: str | None = None,
+    label: str | None = None,
+) -> list[str]:
     """Write (and score) every system over the corpus; returns the run ids, in ``systems`` order.
 
     ``label`` makes a separate run (id suffix ``~label``) that shares the call log: with
@@ -176,8 +219,11 @@ def run(corpus: Corpus, systems: list[str], db: Database, config: Config | None 
         config = config.with_overrides({"models.extractor": STANDIN, "models.synthesizer": STANDIN})
     roles = _roles_used(resolved, config, offline=offline, replay=replay, score=score)
     if roles and not offline:  # an injected backend / embedder is the caller's business
-        preflight(config, [r for r in roles if not (r == "embedder" and embedder is not None)],
-                  server=backend is None)
+        preflight(
+            config,
+            [r for r in roles if not (r == "embedder" and embedder is not None)],
+            server=backend is None,
+        )
     if llm and not replay:
         from seorap.engine.models.hosts import chat_hosts
 
@@ -187,23 +233,59 @@ def run(corpus: Corpus, systems: list[str], db: Database, config: Config | None 
     stop = _Stop(cancel)
     if client is not None:
         stop.clients.append(client)
-    ids = [make_run_id(name, corpus, system, config) + (f"~{label}" if label else "")
-           for name, system in resolved]
+    ids = [
+        make_run_id(name, corpus, system, config) + (f"~{label}" if label else "")
+        for name, system in resolved
+    ]
     try:
         with writer(db, "run", ids):  # one writer at a time (docs/store.md)
-            _write_all(db, corpus, resolved, ids, config, trajs, workers, progress, stop, offline,
-                       replay, corpus_label, client, emb, score)
+            _write_all(
+                db,
+                corpus,
+                resolved,
+                ids,
+                config,
+                trajs,
+                workers,
+                progress,
+                stop,
+                offline,
+                replay,
+                corpus_label,
+                client,
+                emb,
+                score,
+            )
     except sqlite3.Error as exc:
         raise (translate_sqlite_error(exc, db_file(db)) or exc) from exc
     return ids
 
 
-def _write_all(db: Database, corpus, resolved, ids, config, trajs, workers, progress, stop, offline, replay,
-               corpus_label, client, emb, score) -> None:
+def _write_all(
+    db: Database,
+    corpus,
+    resolved,
+    ids,
+    config,
+    trajs,
+    workers,
+    progress,
+    stop,
+    offline,
+    replay,
+    corpus_label,
+    client,
+    emb,
+    score,
+) -> None:
     contexts, new = [], []  # new: replays this call created (removed again if they write nothing)
     for (name, system), run_id in zip(resolved, ids):
-        if _start_run(db, run_id, name, system, corpus, config, offline, replay, corpus_label,
-                      client, emb) and replay:
+        if (
+            _start_run(
+                db, run_id, name, system, corpus, config, offline, replay, corpus_label, client, emb
+            )
+            and replay
+        ):
             new.append(run_id)
         contexts.append((system, RunContext(run_id, config, name, client, emb, progress)))
     try:
@@ -218,19 +300,23 @@ def _write_all(db: Database, corpus, resolved, ids, config, trajs, workers, prog
             with ctx.lock:  # a worker still committing a document finishes its transaction first
                 _mark_unfinished(db, ctx.run_id, "cancelled", new=ctx.run_id in new)
         raise RunCancelled(cancelled_sentence(db, [c.run_id for _, c in contexts], trajs)) from (
-            None if isinstance(exc, KeyboardInterrupt) else exc)
+            None if isinstance(exc, KeyboardInterrupt) else exc
+        )
     except BaseException as exc:
         for _, ctx in contexts:
             with ctx.lock:
-                _mark_unfinished(db, ctx.run_id, "failed", f"{type(exc).__name__}: {exc}",
-                                 new=ctx.run_id in new)
+                _mark_unfinished(
+                    db, ctx.run_id, "failed", f"{type(exc).__name__}: {exc}", new=ctx.run_id in new
+                )
         raise
     if score:
         _score(db, [ctx.run_id for _, ctx in contexts], config, progress)
 
 
 # ---- setup ----------------------------------------------------------------------------------------
-def preflight(config: Config, roles=("extractor", "synthesizer", "embedder"), *, server: bool = True) -> None:
+def preflight(
+    config: Config, roles=("extractor", "synthesizer", "embedder"), *, server: bool = True
+) -> None:
     """Raise ModelError (one sentence with the fix) unless every role the run will use is servable:
     see :func:`engine.models.manage.preflight`."""
     from seorap.engine.models.manage import preflight as check
@@ -281,31 +367,61 @@ def make_write_embedder(config: Config, db: Database, offline: bool):
     return embedders.CachedEmbedder(inner, _client_db(db))
 
 
-def _start_run(db: Database, run_id, name, system, corpus, config: Config, offline, replay, label,
-               client: ModelClient | None, emb: Embedder | None) -> bool:
+def _start_run(
+    db: Database,
+    run_id,
+    name,
+    system,
+    corpus,
+    config: Config,
+    offline,
+    replay,
+    label,
+    client: ModelClient | None,
+    emb: Embedder | None,
+) -> bool:
     """Insert or restart the run's row; True when the run is new."""
     models = {}
     if system.uses_llm:
         chat = client.backend if client is not None else None
         backend = chat.name if chat is not None else ""
         server = _server_facts(chat)
-        models = {r: ModelInfo(name=config.role_model(r), backend=backend, **server)
-                  for r in ("extractor", "synthesizer")}
+        models = {
+            r: ModelInfo(name=config.role_model(r), backend=backend, **server)
+            for r in ("extractor", "synthesizer")
+        }
         models["embedder"] = ModelInfo(name=emb.name if emb is not None else "", backend="embedder")
     manifest = RunManifest(
-        run_id=run_id, system=name, system_spec=system.spec(), corpus=label or str(corpus.root),
-        corpus_digest=corpus.digest, trajectories=[t.id for t in corpus.trajectories],
-        config=config.model_dump(mode="json"), config_hash=config_hash(system, config),
-        offline=offline, replay=replay, models=models, packages=package_versions())
+        run_id=run_id,
+        system=name,
+        system_spec=system.spec(),
+        corpus=label or str(corpus.root),
+        corpus_digest=corpus.digest,
+        trajectories=[t.id for t in corpus.trajectories],
+        config=config.model_dump(mode="json"),
+        config_hash=config_hash(system, config),
+        offline=offline,
+        replay=replay,
+        models=models,
+        packages=package_versions(),
+    )
     existing = db.table("runs").count_where("run_id = ?", [run_id])
-    row = {"run_id": run_id, "system": name, "corpus": manifest.corpus,
-           "corpus_digest": corpus.digest, "config": dumps(manifest.config), "status": "running",
-           "finished_at": None, "error": None}
+    row = {
+        "run_id": run_id,
+        "system": name,
+        "corpus": manifest.corpus,
+        "corpus_digest": corpus.digest,
+        "config": dumps(manifest.config),
+        "status": "running",
+        "finished_at": None,
+        "error": None,
+    }
     if existing:
         db.table("runs").update(run_id, row)
     else:
-        db.table("runs").insert({**row, "manifest": manifest.model_dump_json(),
-                           "created_at": manifest.created_at})
+        db.table("runs").insert(
+            {**row, "manifest": manifest.model_dump_json(), "created_at": manifest.created_at}
+        )
     return not existing
 
 
@@ -313,7 +429,10 @@ def _server_facts(chat) -> dict:
     """Hosts and the server's reported version, for the manifest (no I/O for a stand-in)."""
     if chat is None or getattr(chat, "name", "") in ("", STANDIN):
         return {}
-    hosts = list(getattr(chat, "hosts", None) or ([chat.host] if isinstance(getattr(chat, "host", None), str) else []))
+    hosts = list(
+        getattr(chat, "hosts", None)
+        or ([chat.host] if isinstance(getattr(chat, "host", None), str) else [])
+    )
     info: dict = {}
     server_info = getattr(chat, "server_info", None)
     if callable(server_info):
@@ -339,16 +458,27 @@ def _record_served(db: Database, run_id: str, client) -> None:
 
 def _finish_run(db: Database, run_id: str, status: str) -> None:
     manifest = json.loads(db.table("runs").get(run_id)["manifest"])
-    digests = {r["model"]: r["digest"] for r in db.query(
-        "SELECT model, digest FROM calls WHERE digest IS NOT NULL GROUP BY model, digest")}
+    digests = {
+        r["model"]: r["digest"]
+        for r in db.query(
+            "SELECT model, digest FROM calls WHERE digest IS NOT NULL GROUP BY model, digest"
+        )
+    }
     for info in manifest.get("models", {}).values():
         info["digest"] = digests.get(info["name"], info.get("digest"))
-    db.table("runs").update(run_id, {"status": status, "manifest": json.dumps(manifest, ensure_ascii=False),
-                               "finished_at": _now()})
+    db.table("runs").update(
+        run_id,
+        {
+            "status": status,
+            "manifest": json.dumps(manifest, ensure_ascii=False),
+            "finished_at": _now(),
+        },
+    )
 
 
-def _mark_unfinished(db: Database, run_id: str, status: str, error: str | None = None, *,
-                     new: bool = False) -> None:
+def _mark_unfinished(
+    db: Database, run_id: str, status: str, error: str | None = None, *, new: bool = False
+) -> None:
     """Mark a run that stopped; a replay this call created that wrote no document is removed
     instead (a failed or cancelled replay leaves no empty run behind; a cancelled run stays, to
     resume). A database that cannot be written (disk full) keeps ``running``, which reads as
@@ -363,7 +493,7 @@ def _mark_unfinished(db: Database, run_id: str, status: str, error: str | None =
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 # ---- phases ---------------------------------------------------------------------------------------
@@ -374,8 +504,13 @@ def _pending(db: Database, run_id: str, trajectory: Trajectory, lock) -> list:
 
 
 def _extract_phase(contexts, trajs, db: Database, workers, progress, stop) -> None:
-    jobs = [(system, ctx, t, a) for system, ctx in contexts if system.uses_llm
-            for t in trajs for a in _pending(db, ctx.run_id, t, ctx.lock)]
+    jobs = [
+        (system, ctx, t, a)
+        for system, ctx in contexts
+        if system.uses_llm
+        for t in trajs
+        for a in _pending(db, ctx.run_id, t, ctx.lock)
+    ]
     if not jobs:
         return
     progress.start_phase("extract", len(jobs))
@@ -418,7 +553,9 @@ def _prefetch_vectors(jobs, cancel=None) -> None:
     batch: dict[str, None] = {}
     for system, ctx, trajectory, arrival in jobs:
         _check(cancel)
-        result = ctx.extractions.get((trajectory.id, arrival.position)) or system.extract(arrival, ctx)
+        result = ctx.extractions.get((trajectory.id, arrival.position)) or system.extract(
+            arrival, ctx
+        )
         if result.value is None:
             continue
         batch.update((o.text.strip(), None) for o in result.value.observations if o.text.strip())
@@ -446,8 +583,14 @@ def _write_phase(system, ctx: RunContext, trajs, db: Database, workers, progress
     progress.finish_phase()
 
 
-def write_trajectory(system: ReferenceSystem | LLMSystem, ctx: RunContext, trajectory: Trajectory, arrivals, db: Database,
-                     cancel=None) -> None:
+def write_trajectory(
+    system: ReferenceSystem | LLMSystem,
+    ctx: RunContext,
+    trajectory: Trajectory,
+    arrivals,
+    db: Database,
+    cancel=None,
+) -> None:
     """Write the given (pending) arrivals of one trajectory in order, one transaction each."""
     with ctx.lock:
         memory = TrajectoryMemory.load(db, ctx.run_id, trajectory.id)
@@ -458,8 +601,9 @@ def write_trajectory(system: ReferenceSystem | LLMSystem, ctx: RunContext, traje
         doc.commit(db, ctx.lock)
         ctx.extractions.pop((trajectory.id, arrival.position), None)
         for d in doc.decisions:
-            ctx.progress.fact_written(ctx.run_id, trajectory.id, arrival.position, d["operation"],
-                                      d["fact_id"], "")
+            ctx.progress.fact_written(
+                ctx.run_id, trajectory.id, arrival.position, d["operation"], d["fact_id"], ""
+            )
         ctx.progress.advance(trajectory.id, 1, arrival.document.id)
         _tokens(ctx.progress, ctx.client)
 
@@ -477,11 +621,19 @@ def cancelled_sentence(db: Database, run_ids: list[str], trajs) -> str:
     total = sum(len(list(t.arrivals())) for t in trajs) * len(run_ids)
     marks = ",".join("?" for _ in run_ids)
     ids = [t.id for t in trajs]
-    saved = db.execute(
-        f"SELECT count(*) FROM documents WHERE run_id IN ({marks}) AND trajectory_id IN "
-        f"({','.join('?' for _ in ids)})", [*run_ids, *ids]).fetchone()[0] if run_ids and ids else 0
-    return (f"Cancelled: {saved} of {total} documents are saved; run the same command again to "
-            f"resume from there.")
+    saved = (
+        db.execute(
+            f"SELECT count(*) FROM documents WHERE run_id IN ({marks}) AND trajectory_id IN "
+            f"({','.join('?' for _ in ids)})",
+            [*run_ids, *ids],
+        ).fetchone()[0]
+        if run_ids and ids
+        else 0
+    )
+    return (
+        f"Cancelled: {saved} of {total} documents are saved; run the same command again to "
+        f"resume from there."
+    )
 
 
 def _check(stop) -> None:

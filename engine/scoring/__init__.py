@@ -5,9 +5,8 @@
 
 from __future__ import annotations
 
-from sqlite_utils import Database
-
 from seorap.engine.config import Config
+from sqlite_utils import Database
 
 
 def score_run(db: Database, run_id, config: Config, **kwargs):

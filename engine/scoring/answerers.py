@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Protocol
 
 from seorap.engine.config import Config
 from seorap.engine.memory.sentences import split_sentences
@@ -33,8 +34,15 @@ MAX_ITEMS = 5
 class Answerer(Protocol):
     name: str
 
-    def answer(self, question: str, context: Sequence[str], scores: Sequence[float] | None = None,
-               *, kind: str = "facts", recency: Sequence[int] | None = None) -> str: ...
+    def answer(
+        self,
+        question: str,
+        context: Sequence[str],
+        scores: Sequence[float] | None = None,
+        *,
+        kind: str = "facts",
+        recency: Sequence[int] | None = None,
+    ) -> str: ...
 
 
 class ExtractiveAnswerer:
@@ -42,8 +50,15 @@ class ExtractiveAnswerer:
 
     name = "extractive"
 
-    def answer(self, question: str, context: Sequence[str], scores: Sequence[float] | None = None,
-               *, kind: str = "facts", recency: Sequence[int] | None = None) -> str:
+    def answer(
+        self,
+        question: str,
+        context: Sequence[str],
+        scores: Sequence[float] | None = None,
+        *,
+        kind: str = "facts",
+        recency: Sequence[int] | None = None,
+    ) -> str:
         items = list(context)
         if scores is None and kind == "documents":
             items = [s for text in items for s in split_sentences(text)]
@@ -98,8 +113,11 @@ def asked_types(question: str) -> dict[str, frozenset[str]]:
 def _typed(text: str, asks: dict[str, frozenset[str]]) -> set[str]:
     """The ask tokens ``text`` answers: ``⟨ask⟩`` for each ask one of its values fills."""
     types = {v.type for v in lexical.values(text) if not v.former}
-    return {f"⟨{name}⟩" for name, want in asks.items()
-            if (types & want if want else types - NOT_AMOUNTS)}
+    return {
+        f"⟨{name}⟩"
+        for name, want in asks.items()
+        if (types & want if want else types - NOT_AMOUNTS)
+    }
 
 
 SAME_PART = 0.8
@@ -143,13 +161,24 @@ class ReaderAnswerer:
 
     name = "reader"
 
-    def answer(self, question: str, context: Sequence[str], scores: Sequence[float] | None = None,
-               *, kind: str = "facts", recency: Sequence[int] | None = None) -> str:
+    def answer(
+        self,
+        question: str,
+        context: Sequence[str],
+        scores: Sequence[float] | None = None,
+        *,
+        kind: str = "facts",
+        recency: Sequence[int] | None = None,
+    ) -> str:
         texts = list(context)
         ages = list(recency) if recency is not None else [0] * len(texts)
         ranks = list(scores) if scores is not None else [0.0] * len(texts)
         if kind == "documents":
-            units = [(s, age, r) for text, age, r in zip(texts, ages, ranks) for s in split_sentences(text)]
+            units = [
+                (s, age, r)
+                for text, age, r in zip(texts, ages, ranks)
+                for s in split_sentences(text)
+            ]
             texts, ages, ranks = [u[0] for u in units], [u[1] for u in units], [u[2] for u in units]
         if not texts:
             return NO_ANSWER
@@ -163,11 +192,15 @@ class ReaderAnswerer:
         matched = [frozenset(b for b in weight if b in s) for s in sets]
         match = [sum(weight[b] for b in m) for m in matched]
         key = (lambda i: (-ranks[i], i)) if scores is not None else (lambda i: (-match[i], i))
-        items = [_Item(texts[i], rank, ages[i], matched[i], match[i])
-                 for rank, i in enumerate(sorted(range(len(texts)), key=key))]
+        items = [
+            _Item(texts[i], rank, ages[i], matched[i], match[i])
+            for rank, i in enumerate(sorted(range(len(texts)), key=key))
+        ]
         remaining: list[_Item] = []
         for it in sorted(items, key=lambda it: (-it.recency, it.rank)):
-            if not any(newer.recency > it.recency and _same_part(it, newer, weight) for newer in remaining):
+            if not any(
+                newer.recency > it.recency and _same_part(it, newer, weight) for newer in remaining
+            ):
                 remaining.append(it)
         remaining.sort(key=lambda it: it.rank)
         chosen = [remaining.pop(0)]
@@ -190,8 +223,15 @@ class LLMAnswerer:
         self.phase = phase
         self.name = model
 
-    def answer(self, question: str, context: Sequence[str], scores: Sequence[float] | None = None,
-               *, kind: str = "facts", recency: Sequence[int] | None = None) -> str:
+    def answer(
+        self,
+        question: str,
+        context: Sequence[str],
+        scores: Sequence[float] | None = None,
+        *,
+        kind: str = "facts",
+        recency: Sequence[int] | None = None,
+    ) -> str:
         messages = prompts.answer_messages(question, list(context), kind=kind)
         return self.client.text("answerer", self.model, messages, phase=self.phase).strip()
 
@@ -206,5 +246,7 @@ def make_answerer(config: Config, client=None) -> Answerer:
 
 
 OFFLINE: dict[str, type[ReaderAnswerer] | type[ExtractiveAnswerer]] = {
-    "reader": ReaderAnswerer, "extractive": ExtractiveAnswerer}
+    "reader": ReaderAnswerer,
+    "extractive": ExtractiveAnswerer,
+}
 """Offline answerers by the name used for ``models.answerer``."""

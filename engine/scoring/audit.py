@@ -41,19 +41,31 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
-from sqlite_utils import Database
-
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.scoring.verdict import tally
+from sqlite_utils import Database
 
 if TYPE_CHECKING:
     from seorap.engine.scoring.judges import Judge
 
-WRONG_KINDS = ("hedged", "multi-value", "stale-firm", "retracted", "wrong-date", "vague", "context-free")
+WRONG_KINDS = (
+    "hedged",
+    "multi-value",
+    "stale-firm",
+    "retracted",
+    "wrong-date",
+    "vague",
+    "context-free",
+)
 PARTIAL_KINDS = ("missing-one",)
 CONTROL_KINDS = ("correct", "paraphrase")
 KINDS = WRONG_KINDS + PARTIAL_KINDS + CONTROL_KINDS
-IDEAL = {**{k: "NO" for k in WRONG_KINDS}, "missing-one": "PARTIAL", "correct": "YES", "paraphrase": "YES"}
+IDEAL = {
+    **{k: "NO" for k in WRONG_KINDS},
+    "missing-one": "PARTIAL",
+    "correct": "YES",
+    "paraphrase": "YES",
+}
 DEFAULT_SAMPLE = 20
 """Items per kind a model judge is audited on (seeded sample); the lexical judge sees all."""
 
@@ -61,7 +73,11 @@ _KO_DATE = re.compile(r"(?:(\d{4})년\s*)?(\d{1,2})월\s*(\d{1,2})일")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _NUM = re.compile(r"\d+")
 _CLAUSE = re.compile(r",(?!(?<=\d,)\d)\s*")
-RETRACTIONS = ("{e}. 그러나 이 계획은 취소됐다.", "{e} — 이 내용은 철회되었다.", "{e}였지만 지금은 아니다.")
+RETRACTIONS = (
+    "{e}. 그러나 이 계획은 취소됐다.",
+    "{e} — 이 내용은 철회되었다.",
+    "{e}였지만 지금은 아니다.",
+)
 
 
 @dataclass(frozen=True)
@@ -83,7 +99,7 @@ def shift_dates(text: str, days: int, year: int) -> str | None:
     m = _ISO_DATE.search(text)
     if m:
         d = date(int(m[1]), int(m[2]), int(m[3])) + timedelta(days=days)
-        return text[: m.start()] + d.isoformat() + text[m.end():]
+        return text[: m.start()] + d.isoformat() + text[m.end() :]
     m = _KO_DATE.search(text)
     if not m:
         return None
@@ -92,7 +108,7 @@ def shift_dates(text: str, days: int, year: int) -> str | None:
     except ValueError:
         return None
     new = (f"{d.year}년 " if m[1] else "") + f"{d.month}월 {d.day}일"
-    return text[: m.start()] + new + text[m.end():]
+    return text[: m.start()] + new + text[m.end() :]
 
 
 def _stale(trajectory: Trajectory) -> list[str]:
@@ -124,7 +140,9 @@ def closest_stale(expected: str, question: str, trajectory: Trajectory) -> str |
     slot), or when it states the item anyway."""
     from seorap.engine.scoring import lexical
 
-    best = max(((lexical.recall(c, f"{question} {expected}"), c) for c in _stale(trajectory)), default=None)
+    best = max(
+        ((lexical.recall(c, f"{question} {expected}"), c) for c in _stale(trajectory)), default=None
+    )
     if best is None or best[0] < SAME_SLOT or lexical.holds(expected, best[1]):
         return None
     return best[1]
@@ -144,7 +162,7 @@ def drop_one(expected: str) -> str | None:
         return None
     for v in reversed(vals):
         if sum(lexical.same(v, w) for w in vals) == 1:
-            return " ".join((expected[:v.start] + expected[v.end:]).split())
+            return " ".join((expected[: v.start] + expected[v.end :]).split())
     return None
 
 
@@ -159,7 +177,9 @@ def paraphrase(expected: str) -> str | None:
         out = ", ".join(reversed(clauses))
         return out if out != expected else None
     text = expected.rstrip(". ")
-    swapped = re.sub(r"(?<=[가-힣])([은는]) ", lambda m: ("이 " if m[1] == "은" else "가 "), text, count=1)
+    swapped = re.sub(
+        r"(?<=[가-힣])([은는]) ", lambda m: "이 " if m[1] == "은" else "가 ", text, count=1
+    )
     if swapped.endswith("한다"):
         swapped = swapped[:-2] + "합니다"
     elif swapped.endswith("했다"):
@@ -172,10 +192,16 @@ def paraphrase(expected: str) -> str | None:
 def items_for(trajectory: Trajectory, rng: random.Random) -> list[AuditItem]:
     year = _year(trajectory)
     pairs = [(q.question, q.answer) for q in trajectory.single_qa]
-    pairs += [(f"{trajectory.subject or trajectory.title}의 현재 상황은?", c) for c in trajectory.final.claims]
+    pairs += [
+        (f"{trajectory.subject or trajectory.title}의 현재 상황은?", c)
+        for c in trajectory.final.claims
+    ]
     out: list[AuditItem] = []
     for question, expected in pairs:
-        def add(kind: str, answer: str | None) -> None:
+
+        def add(
+            kind: str, answer: str | None, question: str = question, expected: str = expected
+        ) -> None:
             out.append(AuditItem(trajectory.id, kind, question, expected, answer))
 
         wrong = wrong_value(expected, trajectory, year)
@@ -192,7 +218,10 @@ def items_for(trajectory: Trajectory, rng: random.Random) -> list[AuditItem]:
         moved = shift_dates(expected, days, year)
         if moved is not None:
             add("wrong-date", moved)
-        add("vague", f"{trajectory.subject or trajectory.title} 건은 논의를 거쳐 일정과 내용이 조정되었고 현재 진행 중이다.")
+        add(
+            "vague",
+            f"{trajectory.subject or trajectory.title} 건은 논의를 거쳐 일정과 내용이 조정되었고 현재 진행 중이다.",
+        )
         add("context-free", None)
         missing = drop_one(expected)
         if missing:
@@ -256,8 +285,9 @@ class AuditResult:
         return self.figures().partial_saturation
 
     def figures(self) -> AuditFigures:
-        return figures_from_rows(self.verdicts, judge=self.judge, rules=self.rules, seed=self.seed,
-                                 sample=self.sample)
+        return figures_from_rows(
+            self.verdicts, judge=self.judge, rules=self.rules, seed=self.seed, sample=self.sample
+        )
 
 
 def _share(part: int, whole: int) -> float | None:
@@ -273,16 +303,27 @@ def audit_lines(figures: AuditFigures | None) -> list[str]:
     kinds = [f"{k} {pct(f.pass_rate)}" for k, f in figures.kinds.items() if k in WRONG_KINDS]
     missing = figures.kinds.get("missing-one")
     controls = [f"{k} {pct(f.pass_rate)}" for k, f in figures.kinds.items() if k in CONTROL_KINDS]
-    return [f"judge audit ({figures.judge}, {figures.rules or 'no rules version'}, {scope}), pass rate = YES: "
-            + " · ".join(kinds) + " (should be ~0)"
-            + (f" · missing-one PARTIAL {pct(missing.ideal_rate)} (should be ~100%)" if missing else "")
-            + " · controls " + " · ".join(controls) + " (should be ~100%)",
-            f"judge PARTIAL saturation {pct(figures.partial_saturation)} (audit wrong answers) · separation "
-            f"{pct(figures.separation)} (controls minus worst wrong kind)"]
+    return [
+        f"judge audit ({figures.judge}, {figures.rules or 'no rules version'}, {scope}), pass rate = YES: "
+        + " · ".join(kinds)
+        + " (should be ~0)"
+        + (f" · missing-one PARTIAL {pct(missing.ideal_rate)} (should be ~100%)" if missing else "")
+        + " · controls "
+        + " · ".join(controls)
+        + " (should be ~100%)",
+        f"judge PARTIAL saturation {pct(figures.partial_saturation)} (audit wrong answers) · separation "
+        f"{pct(figures.separation)} (controls minus worst wrong kind)",
+    ]
 
 
-def figures_from_rows(rows: list[dict], *, judge: str, rules: str | None = None, seed: int = 0,
-                      sample: int | None = None) -> AuditFigures:
+def figures_from_rows(
+    rows: list[dict],
+    *,
+    judge: str,
+    rules: str | None = None,
+    seed: int = 0,
+    sample: int | None = None,
+) -> AuditFigures:
     out = AuditFigures(judge=judge, rules=rules, seed=seed, sample=sample)
     for kind in KINDS:
         t = tally(r["label"] for r in rows if r["kind"] == kind)
@@ -290,27 +331,49 @@ def figures_from_rows(rows: list[dict], *, judge: str, rules: str | None = None,
             continue
         parsed = t.yes + t.partial + t.no
         right = {"YES": t.yes, "PARTIAL": t.partial, "NO": t.no}[IDEAL[kind]]
-        out.kinds[kind] = KindFigures(kind=kind, ideal=IDEAL[kind], n=t.n, yes=t.yes, partial=t.partial,
-                                      no=t.no, unparseable=t.unparseable, pass_rate=_share(t.yes, parsed),
-                                      ideal_rate=_share(right, parsed), partial_share=_share(t.partial, parsed))
+        out.kinds[kind] = KindFigures(
+            kind=kind,
+            ideal=IDEAL[kind],
+            n=t.n,
+            yes=t.yes,
+            partial=t.partial,
+            no=t.no,
+            unparseable=t.unparseable,
+            pass_rate=_share(t.yes, parsed),
+            ideal_rate=_share(right, parsed),
+            partial_share=_share(t.partial, parsed),
+        )
     wrong = tally(r["label"] for r in rows if r["kind"] in WRONG_KINDS)
     control = tally(r["label"] for r in rows if r["kind"] in CONTROL_KINDS)
     out.partial_saturation = wrong.partial_share
     out.wrong_pass = _share(wrong.yes, wrong.yes + wrong.partial + wrong.no)
     out.control_pass = _share(control.yes, control.yes + control.partial + control.no)
-    worst = [f.pass_rate for k, f in out.kinds.items() if k in WRONG_KINDS and f.pass_rate is not None]
+    worst = [
+        f.pass_rate for k, f in out.kinds.items() if k in WRONG_KINDS and f.pass_rate is not None
+    ]
     if out.control_pass is not None and worst:
         out.separation = out.control_pass - max(worst)
     return out
 
 
-def run_audit(corpus: Corpus, judge: Judge, answerer, *, seed: int = 0, sample: int | None = None,
-              trajectory_ids: set[str] | None = None) -> AuditResult:
+def run_audit(
+    corpus: Corpus,
+    judge: Judge,
+    answerer,
+    *,
+    seed: int = 0,
+    sample: int | None = None,
+    trajectory_ids: set[str] | None = None,
+) -> AuditResult:
     """Build the items, keep a seeded sample of ``sample`` per kind (None: all), ask the answerer for
     the context-free answers of the kept items only, and judge them."""
     rng = random.Random(seed)
-    items = [item for t in corpus.trajectories if trajectory_ids is None or t.id in trajectory_ids
-             for item in items_for(t, rng)]
+    items = [
+        item
+        for t in corpus.trajectories
+        if trajectory_ids is None or t.id in trajectory_ids
+        for item in items_for(t, rng)
+    ]
     if sample is not None:
         pick = random.Random(seed)
         kept: list[AuditItem] = []
@@ -323,33 +386,62 @@ def run_audit(corpus: Corpus, judge: Judge, answerer, *, seed: int = 0, sample: 
     for item in items:
         answer = item.answer if item.answer is not None else answerer.answer(item.question, [])
         v = judge.grade_answer(item.question, item.expected, answer)
-        rows.append({"trajectory_id": item.trajectory_id, "kind": item.kind, "question": item.question,
-                     "expected": item.expected, "candidate": answer, "label": v.label,
-                     "score": v.score, "rationale": v.rationale, "call_key": v.call_key,
-                     "cached": int(v.cached)})
-    return AuditResult(judge=judge.name, rules=judge.rules, seed=seed, sample=sample,
-                       verdicts=rows)
+        rows.append(
+            {
+                "trajectory_id": item.trajectory_id,
+                "kind": item.kind,
+                "question": item.question,
+                "expected": item.expected,
+                "candidate": answer,
+                "label": v.label,
+                "score": v.score,
+                "rationale": v.rationale,
+                "call_key": v.call_key,
+                "cached": int(v.cached),
+            }
+        )
+    return AuditResult(judge=judge.name, rules=judge.rules, seed=seed, sample=sample, verdicts=rows)
 
 
-def save_audit(db: Database, result: AuditResult, audit_id: str, *, scoring: str | None = None) -> None:
+def save_audit(
+    db: Database, result: AuditResult, audit_id: str, *, scoring: str | None = None
+) -> None:
     """Store the audit's verdicts (run_id = ``audit_id``, kind = ``audit:<kind>``, scoring = the
     scoring setup it audits, or the judge's name for a stand-alone audit)."""
-    from seorap.engine.store import compact
     from seorap.engine.scoring.tables import ensure_tables, now, row_id
+    from seorap.engine.store import compact
 
     scoring = scoring or result.judge
     ensure_tables(db)
     compact.delete_where(db, "verdicts", "run_id=? AND scoring=?", [audit_id, scoring])
     created = now()
-    compact.insert(db, "verdicts", [
-        {**{k: v for k, v in r.items() if k != "kind"}, "kind": f"audit:{r['kind']}",
-         "id": row_id(audit_id, scoring, n), "run_id": audit_id, "scoring": scoring,
-         "judge": result.judge, "rules": result.rules, "setup": "audit", "source": "audit", "k": None,
-         "state_index": None, "item": str(n), "created_at": created}
-        for n, r in enumerate(result.verdicts)], replace=True)
+    compact.insert(
+        db,
+        "verdicts",
+        [
+            {
+                **{k: v for k, v in r.items() if k != "kind"},
+                "kind": f"audit:{r['kind']}",
+                "id": row_id(audit_id, scoring, n),
+                "run_id": audit_id,
+                "scoring": scoring,
+                "judge": result.judge,
+                "rules": result.rules,
+                "setup": "audit",
+                "source": "audit",
+                "k": None,
+                "state_index": None,
+                "item": str(n),
+                "created_at": created,
+            }
+            for n, r in enumerate(result.verdicts)
+        ],
+        replace=True,
+    )
 
 
 # ---- what the report says about the judge ---------------------------------------------------------
+
 
 class Reliability(BaseModel):
     """Whether a run's judge can carry diagnoses, as decided once per scoring pass by
@@ -360,6 +452,6 @@ class Reliability(BaseModel):
     """One sentence per limit crossed, with the figure."""
 
     @classmethod
-    def from_reason(cls, reason: str | None) -> "Reliability":
+    def from_reason(cls, reason: str | None) -> Reliability:
         """From the stored decision (``judge_unreliable``: the reasons joined with "; ", or None)."""
         return cls(reliable=not reason, reasons=[r for r in (reason or "").split("; ") if r])

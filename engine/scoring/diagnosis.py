@@ -9,8 +9,7 @@
 from __future__ import annotations
 
 import json
-
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from seorap.engine.fmt import figure
 from seorap.engine.scoring import lexical
@@ -33,10 +32,14 @@ AUDIT_SEPARATION_MIN = 0.5
 """... or the controls' pass rate exceeds the worst wrong kind's by less than this (separation)."""
 
 
-def judge_unreliable(labels: Iterable[str], audit_pass_rates: Mapping[str, float | None] | None = None,
-                     control_kinds: Iterable[str] = ("control", "paraphrase"), *,
-                     audit_partial_saturation: float | None = None,
-                     audit_separation: float | None = None) -> str | None:
+def judge_unreliable(
+    labels: Iterable[str],
+    audit_pass_rates: Mapping[str, float | None] | None = None,
+    control_kinds: Iterable[str] = ("control", "paraphrase"),
+    *,
+    audit_partial_saturation: float | None = None,
+    audit_separation: float | None = None,
+) -> str | None:
     """Why the judge's verdicts cannot carry a diagnosis, or None when they can. The one place
     that decides it: the cards, the report and the app all show this decision.
 
@@ -64,15 +67,23 @@ def judge_unreliable(labels: Iterable[str], audit_pass_rates: Mapping[str, float
         if rate is None:
             continue
         if kind in controls and above(AUDIT_CONTROL_MIN, rate):
-            reasons.append(f"audit: correct {kind} answers pass {rate:.2f} < {AUDIT_CONTROL_MIN:.2f}")
+            reasons.append(
+                f"audit: correct {kind} answers pass {rate:.2f} < {AUDIT_CONTROL_MIN:.2f}"
+            )
         elif kind not in controls and above(rate, AUDIT_WRONG_PASS_LIMIT):
-            reasons.append(f"audit: wrong '{kind}' answers pass {rate:.2f} > {AUDIT_WRONG_PASS_LIMIT:.2f}")
+            reasons.append(
+                f"audit: wrong '{kind}' answers pass {rate:.2f} > {AUDIT_WRONG_PASS_LIMIT:.2f}"
+            )
     if audit_partial_saturation is not None and above(audit_partial_saturation, PARTIAL_LIMIT):
-        reasons.append(f"audit: PARTIAL share of the wrong answers {audit_partial_saturation:.2f} > "
-                       f"{PARTIAL_LIMIT:.2f}")
+        reasons.append(
+            f"audit: PARTIAL share of the wrong answers {audit_partial_saturation:.2f} > "
+            f"{PARTIAL_LIMIT:.2f}"
+        )
     if audit_separation is not None and above(AUDIT_SEPARATION_MIN, audit_separation):
-        reasons.append(f"audit: separation {audit_separation:.2f} < {AUDIT_SEPARATION_MIN:.2f} (correct "
-                       f"answers pass barely more often than the worst kind of wrong answer)")
+        reasons.append(
+            f"audit: separation {audit_separation:.2f} < {AUDIT_SEPARATION_MIN:.2f} (correct "
+            f"answers pass barely more often than the worst kind of wrong answer)"
+        )
     return "; ".join(reasons) or None
 
 
@@ -81,12 +92,24 @@ def _short(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def explain(quadrant: str | None, intrinsic: float | None, extrinsic: float | None, *,
-            stale_ids: list[str], final_claims: list[str], final_missed: list[str],
-            retrievals: list[dict], verdicts: list[dict]) -> str:
-    head = (f"intrinsic {figure(intrinsic, 'n/a')}, extrinsic {figure(extrinsic, 'n/a')}")
+def explain(
+    quadrant: str | None,
+    intrinsic: float | None,
+    extrinsic: float | None,
+    *,
+    stale_ids: list[str],
+    final_claims: list[str],
+    final_missed: list[str],
+    retrievals: list[dict],
+    verdicts: list[dict],
+) -> str:
+    head = f"intrinsic {figure(intrinsic, 'n/a')}, extrinsic {figure(extrinsic, 'n/a')}"
     if quadrant == "compensation":
-        return head + " — " + _compensation(stale_ids, final_claims, final_missed, retrievals, verdicts)
+        return (
+            head
+            + " — "
+            + _compensation(stale_ids, final_claims, final_missed, retrievals, verdicts)
+        )
     if quadrant == "bottleneck":
         return head + " — " + _bottleneck(retrievals, verdicts)
     if quadrant == "healthy":
@@ -98,12 +121,16 @@ def explain(quadrant: str | None, intrinsic: float | None, extrinsic: float | No
 
 def unreliable_text(intrinsic: float | None, extrinsic: float | None, reason: str) -> str:
     """The diagnosis line of a trajectory whose quadrant is withheld."""
-    return (f"intrinsic {figure(intrinsic, 'n/a')}, extrinsic {figure(extrinsic, 'n/a')} — "
-            f"{UNRELIABLE}: {reason}.")
+    return (
+        f"intrinsic {figure(intrinsic, 'n/a')}, extrinsic {figure(extrinsic, 'n/a')} — "
+        f"{UNRELIABLE}: {reason}."
+    )
 
 
 def _memory_verdicts(verdicts: list[dict]) -> dict[tuple[str, str], dict]:
-    return {(v["kind"], v["item"]): v for v in verdicts if v["source"] == "memory" and v["k"] == TOP_K}
+    return {
+        (v["kind"], v["item"]): v for v in verdicts if v["source"] == "memory" and v["k"] == TOP_K
+    }
 
 
 def _compensation(stale_ids, final_claims, final_missed, retrievals, verdicts) -> str:
@@ -120,13 +147,17 @@ def _compensation(stale_ids, final_claims, final_missed, retrievals, verdicts) -
             unsupported = not any(lexical.related(c, hit["text"]) for c in final_claims)
             if stale or unsupported:
                 why = "stale" if stale else "not in the current claims"
-                seen.append(f"rank {hit['rank']} {why} fact \"{_short(hit['text'])}\" ({r['item']})")
+                seen.append(f'rank {hit["rank"]} {why} fact "{_short(hit["text"])}" ({r["item"]})')
     parts = []
     if seen:
-        parts.append(f"the answerer saw {len(seen)} stale/wrong fact(s) and still answered right: "
-                     + "; ".join(seen[:MAX_ITEMS]))
+        parts.append(
+            f"the answerer saw {len(seen)} stale/wrong fact(s) and still answered right: "
+            + "; ".join(seen[:MAX_ITEMS])
+        )
     if final_missed:
-        parts.append(f"the store misses {len(final_missed)} final claim(s), e.g. \"{_short(final_missed[0])}\"")
+        parts.append(
+            f'the store misses {len(final_missed)} final claim(s), e.g. "{_short(final_missed[0])}"'
+        )
     return "; ".join(parts) or "answers passed although the store's coverage is below 0.5."
 
 
@@ -146,8 +177,17 @@ def _bottleneck(retrievals, verdicts) -> str:
             notes.append(f"{r['item']} ({v['label']}): no active fact holds the answer")
             continue
         above = [h for h in ranking if h["rank"] < ranks[0]][:MAX_ITEMS]
-        outranked = ", ".join(f"#{h['rank']} \"{_short(h['text'], 40)}\" (hybrid {h['hybrid']:.2f}, "
-                              f"bm25 {h['bm25_norm']:.2f}, cos {h['dense']:.2f})" for h in above)
+        outranked = ", ".join(
+            f'#{h["rank"]} "{_short(h["text"], 40)}" (hybrid {h["hybrid"]:.2f}, '
+            f"bm25 {h['bm25_norm']:.2f}, cos {h['dense']:.2f})"
+            for h in above
+        )
         where = f"answer-holding fact(s) at rank {', '.join(map(str, ranks[:MAX_ITEMS]))}"
-        notes.append(f"{r['item']} ({v['label']}): {where}" + (f"; outranked by {outranked}" if above else ""))
-    return "; ".join(notes[:MAX_ITEMS + 1]) or "every question passed at top-5 yet the compound score is low."
+        notes.append(
+            f"{r['item']} ({v['label']}): {where}"
+            + (f"; outranked by {outranked}" if above else "")
+        )
+    return (
+        "; ".join(notes[: MAX_ITEMS + 1])
+        or "every question passed at top-5 yet the compound score is low."
+    )

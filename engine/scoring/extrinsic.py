@@ -36,9 +36,14 @@ class Question:
 
 
 def questions(trajectory: Trajectory) -> list[Question]:
-    out = [Question("compound", f"compound/{i}", q.question, q.answer)
-           for i, q in enumerate(trajectory.extrinsic_qa)]
-    out += [Question("single", f"single/{i}", q.question, q.answer) for i, q in enumerate(trajectory.single_qa)]
+    out = [
+        Question("compound", f"compound/{i}", q.question, q.answer)
+        for i, q in enumerate(trajectory.extrinsic_qa)
+    ]
+    out += [
+        Question("single", f"single/{i}", q.question, q.answer)
+        for i, q in enumerate(trajectory.single_qa)
+    ]
     return out
 
 
@@ -75,8 +80,9 @@ class Asker:
             return None
         return HybridIndex.from_settings(ids, texts, self.embed(texts), self.settings)
 
-    def run(self, trajectory: Trajectory, facts: dict[str, str],
-            recency: dict[str, int] | None = None) -> None:
+    def run(
+        self, trajectory: Trajectory, facts: dict[str, str], recency: dict[str, int] | None = None
+    ) -> None:
         """``recency``: {fact id: arrival position of its current version} (the reader prefers the
         more recent of two facts answering the same part of a question)."""
         recency = recency or {}
@@ -91,38 +97,110 @@ class Asker:
             self._record_retrieval(q, "memory", ranking)
             for k in DEPTHS:
                 top = ranking[:k]
-                self._ask(q, "memory", k, [h.text for h in top], [h.hybrid for h in top], [h.fact_id for h in top],
-                          recency=[recency.get(h.fact_id, 0) for h in top])
+                self._ask(
+                    q,
+                    "memory",
+                    k,
+                    [h.text for h in top],
+                    [h.hybrid for h in top],
+                    [h.fact_id for h in top],
+                    recency=[recency.get(h.fact_id, 0) for h in top],
+                )
             rag = chunk_index.search(q.question, qvec, TOP_K) if chunk_index else []
             self._record_retrieval(q, "naive-rag", rag)
-            self._ask(q, "naive-rag", TOP_K, [h.text for h in rag], [h.hybrid for h in rag],
-                      [h.fact_id for h in rag], kind="documents",
-                      recency=[doc_order.get(h.fact_id.rsplit("#", 1)[0], 0) for h in rag])
-            self._ask(q, "full-context", None, documents, None, [], kind="documents",
-                      recency=list(range(len(documents))))
+            self._ask(
+                q,
+                "naive-rag",
+                TOP_K,
+                [h.text for h in rag],
+                [h.hybrid for h in rag],
+                [h.fact_id for h in rag],
+                kind="documents",
+                recency=[doc_order.get(h.fact_id.rsplit("#", 1)[0], 0) for h in rag],
+            )
+            self._ask(
+                q,
+                "full-context",
+                None,
+                documents,
+                None,
+                [],
+                kind="documents",
+                recency=list(range(len(documents))),
+            )
             self._ask(q, "no-context", None, [], None, [])
 
-    def _ask(self, q: Question, source: str, k, context, scores, ids, *, kind: str = "facts",
-             recency: list[int] | None = None) -> None:
+    def _ask(
+        self,
+        q: Question,
+        source: str,
+        k,
+        context,
+        scores,
+        ids,
+        *,
+        kind: str = "facts",
+        recency: list[int] | None = None,
+    ) -> None:
         answer = self.answerer.answer(q.question, context, scores, kind=kind, recency=recency)
         verdict = self.judge.grade_answer(q.question, q.answer, answer)
-        self.answers.append({"kind": q.kind, "item": q.item, "source": source, "k": k,
-                             "answerer": self.answerer.name, "question": q.question, "answer": answer,
-                             "context_ids": json.dumps(ids, ensure_ascii=False)})
-        self.verdicts.append({"kind": q.kind, "setup": "answer", "source": source, "k": k,
-                              "state_index": None, "item": q.item, "question": q.question,
-                              "expected": q.answer, "candidate": answer, "label": verdict.label,
-                              "score": verdict.score, "rationale": verdict.rationale,
-                              "call_key": verdict.call_key, "cached": int(verdict.cached)})
+        self.answers.append(
+            {
+                "kind": q.kind,
+                "item": q.item,
+                "source": source,
+                "k": k,
+                "answerer": self.answerer.name,
+                "question": q.question,
+                "answer": answer,
+                "context_ids": json.dumps(ids, ensure_ascii=False),
+            }
+        )
+        self.verdicts.append(
+            {
+                "kind": q.kind,
+                "setup": "answer",
+                "source": source,
+                "k": k,
+                "state_index": None,
+                "item": q.item,
+                "question": q.question,
+                "expected": q.answer,
+                "candidate": answer,
+                "label": verdict.label,
+                "score": verdict.score,
+                "rationale": verdict.rationale,
+                "call_key": verdict.call_key,
+                "cached": int(verdict.cached),
+            }
+        )
 
     def _record_retrieval(self, q: Question, source: str, hits) -> None:
         holders = [h.fact_id for h in hits if lexical.related(q.answer, h.text)]
-        self.retrievals.append({
-            "kind": q.kind, "item": q.item, "source": source, "question": q.question,
-            "ranking": json.dumps([{"fact_id": h.fact_id, "text": h.text, "bm25": h.bm25,
-                                    "bm25_norm": h.bm25_norm, "dense": h.dense, "hybrid": h.hybrid,
-                                    "rank": h.rank} for h in hits], ensure_ascii=False),
-            "answer_fact_ids": json.dumps(holders, ensure_ascii=False)})
+        self.retrievals.append(
+            {
+                "kind": q.kind,
+                "item": q.item,
+                "source": source,
+                "question": q.question,
+                "ranking": json.dumps(
+                    [
+                        {
+                            "fact_id": h.fact_id,
+                            "text": h.text,
+                            "bm25": h.bm25,
+                            "bm25_norm": h.bm25_norm,
+                            "dense": h.dense,
+                            "hybrid": h.hybrid,
+                            "rank": h.rank,
+                        }
+                        for h in hits
+                    ],
+                    ensure_ascii=False,
+                ),
+                "answer_fact_ids": json.dumps(holders, ensure_ascii=False),
+            }
+        )
 
 
 def card(verdicts: list[dict]) -> dict:
@@ -131,8 +209,11 @@ def card(verdicts: list[dict]) -> dict:
     from seorap.engine.scoring.stats import mean
 
     def scores(kind, source, k=None):
-        return [v["score"] for v in verdicts
-                if v["kind"] == kind and v["source"] == source and (k is None or v["k"] == k)]
+        return [
+            v["score"]
+            for v in verdicts
+            if v["kind"] == kind and v["source"] == source and (k is None or v["k"] == k)
+        ]
 
     both = lambda source, k=None: scores("compound", source, k) + scores("single", source, k)  # noqa: E731
     memory = [v for v in verdicts if v["source"] == "memory" and v["k"] == TOP_K]
@@ -146,10 +227,18 @@ def card(verdicts: list[dict]) -> dict:
             "full_context": mean(both("full-context")),
             "naive_rag": mean(both("naive-rag")),
             "no_context": mean(both("no-context")),
-            "compound": {s: mean(scores("compound", s)) for s in ("full-context", "naive-rag", "no-context")},
+            "compound": {
+                s: mean(scores("compound", s)) for s in ("full-context", "naive-rag", "no-context")
+            },
         },
         "depth_curve": {k: mean(both("memory", k)) for k in DEPTHS},
-        "benefit_tax": {"n": bt.n, "benefit": bt.benefit, "tax": bt.tax, "both_right": bt.both_right,
-                        "both_wrong": bt.both_wrong, "net": bt.net},
+        "benefit_tax": {
+            "n": bt.n,
+            "benefit": bt.benefit,
+            "tax": bt.tax,
+            "both_right": bt.both_right,
+            "both_wrong": bt.both_wrong,
+            "net": bt.net,
+        },
         "unparseable": sum(v["label"] == "UNPARSEABLE" for v in verdicts),
     }

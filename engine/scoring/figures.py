@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import json
 
-from sqlite_utils import Database
-
 from seorap.engine.scoring.tables import drop_figures, ensure_tables, now
+from sqlite_utils import Database
 
 KINDS = ("report", "ruler_diff")
 
@@ -29,12 +28,28 @@ def save(db: Database, run_id: str, scoring: str) -> None:
         return
     diff = full_vs_filter(db, run_id, scoring)
     created = now()
-    db.table("score_figures").insert_all([
-        {"run_id": run_id, "scoring": scoring, "kind": "report", "figures": report.model_dump_json(),
-         "created_at": created},
-        {"run_id": run_id, "scoring": scoring, "kind": "ruler_diff",
-         "figures": json.dumps({"counts": diff.counts(), "moved": diff.moved()}, ensure_ascii=False),
-         "created_at": created}], pk=("run_id", "scoring", "kind"), replace=True)
+    db.table("score_figures").insert_all(
+        [
+            {
+                "run_id": run_id,
+                "scoring": scoring,
+                "kind": "report",
+                "figures": report.model_dump_json(),
+                "created_at": created,
+            },
+            {
+                "run_id": run_id,
+                "scoring": scoring,
+                "kind": "ruler_diff",
+                "figures": json.dumps(
+                    {"counts": diff.counts(), "moved": diff.moved()}, ensure_ascii=False
+                ),
+                "created_at": created,
+            },
+        ],
+        pk=("run_id", "scoring", "kind"),
+        replace=True,
+    )
 
 
 def drop(db: Database, run_id: str) -> None:
@@ -50,8 +65,12 @@ def load(db: Database, run_id: str, scoring: str) -> dict[str, object]:
     if "score_figures" not in db.table_names():
         return {}
     out: dict[str, object] = {}
-    for r in db.query("SELECT kind, figures FROM score_figures WHERE run_id=? AND scoring=?",
-                      [run_id, scoring]):
-        out[r["kind"]] = (RunReport.model_validate_json(r["figures"]) if r["kind"] == "report"
-                          else json.loads(r["figures"]))
+    for r in db.query(
+        "SELECT kind, figures FROM score_figures WHERE run_id=? AND scoring=?", [run_id, scoring]
+    ):
+        out[r["kind"]] = (
+            RunReport.model_validate_json(r["figures"])
+            if r["kind"] == "report"
+            else json.loads(r["figures"])
+        )
     return out

@@ -10,13 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from sqlite_utils import Database
-
 from seorap.engine.corpus import Trajectory
 from seorap.engine.memory.sentences import split_sentences
 from seorap.engine.scoring import lexical, metrics, stats
 from seorap.engine.scoring.judges import Judge
 from seorap.engine.store.database import active_facts_at, facts_at, last_position_of_state
+from sqlite_utils import Database
 
 
 @dataclass
@@ -53,33 +52,66 @@ def load_store(db: Database, run_id: str, trajectory: Trajectory) -> StoreView:
     after, positions, ops, confs, obs = [], [], [], [], []
     for state in trajectory.states:
         last = last_position_of_state(db, run_id, trajectory.id, state.index)
-        after.append(None if last is None else
-                     {f.id: f.text for f in active_facts_at(db, run_id, trajectory.id, last)})
+        after.append(
+            None
+            if last is None
+            else {f.id: f.text for f in active_facts_at(db, run_id, trajectory.id, last)}
+        )
         pos = _own_position(db, run_id, trajectory.id, state.index)
         positions.append(pos)
         ops.append(_column(db, "decisions", "operation", run_id, trajectory.id, pos))
-        conf = _column(db, "fact_versions", "confidence", run_id, trajectory.id, pos, "status = 'active'")
+        conf = _column(
+            db, "fact_versions", "confidence", run_id, trajectory.id, pos, "status = 'active'"
+        )
         mean = stats.mean(conf)
         confs.append(round(mean, stats.DECIMALS) if mean is not None else None)  # no float residue
         obs.append(_column(db, "observations", "text", run_id, trajectory.id, pos))
-    failures = db.table("write_failures").count_where("run_id = ? AND trajectory_id = ?",
-                                                      [run_id, trajectory.id])
-    done = [p for p in (last_position_of_state(db, run_id, trajectory.id, s.index)
-                        for s in trajectory.states) if p is not None]
+    failures = db.table("write_failures").count_where(
+        "run_id = ? AND trajectory_id = ?", [run_id, trajectory.id]
+    )
+    done = [
+        p
+        for p in (
+            last_position_of_state(db, run_id, trajectory.id, s.index) for s in trajectory.states
+        )
+        if p is not None
+    ]
     final_pos = max(done) if done else None
-    current = [] if final_pos is None else [
-        f for f in facts_at(db, run_id, trajectory.id, None) if f.status == "active"]
-    partial = (db.table("write_failures").count_where(
-        "run_id = ? AND trajectory_id = ? AND partial = 1", [run_id, trajectory.id])
-        if "partial" in db.table("write_failures").columns_dict else 0)
-    return StoreView(after, positions, ops, confs, obs, failures, partial,
-                     {f.id: f.text for f in current}, final_pos, {f.id: f.position for f in current})
+    current = (
+        []
+        if final_pos is None
+        else [f for f in facts_at(db, run_id, trajectory.id, None) if f.status == "active"]
+    )
+    partial = (
+        db.table("write_failures").count_where(
+            "run_id = ? AND trajectory_id = ? AND partial = 1", [run_id, trajectory.id]
+        )
+        if "partial" in db.table("write_failures").columns_dict
+        else 0
+    )
+    return StoreView(
+        after,
+        positions,
+        ops,
+        confs,
+        obs,
+        failures,
+        partial,
+        {f.id: f.text for f in current},
+        final_pos,
+        {f.id: f.position for f in current},
+    )
 
 
 def _own_position(db: Database, run_id, trajectory_id, state_index) -> int | None:
-    row = next(db.query("SELECT position FROM documents WHERE run_id=? AND trajectory_id=? AND "
-                        "state_index=? AND is_distractor=0 ORDER BY position LIMIT 1",
-                        [run_id, trajectory_id, state_index]), None)
+    row = next(
+        db.query(
+            "SELECT position FROM documents WHERE run_id=? AND trajectory_id=? AND "
+            "state_index=? AND is_distractor=0 ORDER BY position LIMIT 1",
+            [run_id, trajectory_id, state_index],
+        ),
+        None,
+    )
     return None if row is None else row["position"]
 
 
@@ -87,9 +119,15 @@ def _column(db: Database, table, column, run_id, trajectory_id, position, where:
     if position is None:
         return []
     extra = f" AND {where}" if where else ""
-    return [r[column] for r in db.query(
-        f"SELECT {column} FROM {table} WHERE run_id=? AND trajectory_id=? AND position=?{extra} "
-        f"ORDER BY rowid", [run_id, trajectory_id, position]) if r[column] is not None]
+    return [
+        r[column]
+        for r in db.query(
+            f"SELECT {column} FROM {table} WHERE run_id=? AND trajectory_id=? AND position=?{extra} "
+            f"ORDER BY rowid",
+            [run_id, trajectory_id, position],
+        )
+        if r[column] is not None
+    ]
 
 
 @dataclass
@@ -102,8 +140,9 @@ class ClaimJudging:
     """The threshold was suggested from the run's own cosines (``--threshold auto``)."""
 
 
-def judge_claims(trajectory: Trajectory, store: StoreView, judge: Judge, mode: ClaimJudging,
-                 embed=None) -> list[dict]:
+def judge_claims(
+    trajectory: Trajectory, store: StoreView, judge: Judge, mode: ClaimJudging, embed=None
+) -> list[dict]:
     """A verdict row per (state, expected claim); states not written yet are skipped."""
     rows = []
     for state, facts in zip(trajectory.states, store.after):
@@ -117,17 +156,32 @@ def judge_claims(trajectory: Trajectory, store: StoreView, judge: Judge, mode: C
             else:
                 shown, best = _similar(claim, texts, ids, mode.threshold, embed)
             verdict = judge.grade_claim(claim, shown)
-            rows.append({"kind": "claim", "setup": mode.setup, "source": "store", "k": None,
-                         "state_index": state.index, "item": f"s{state.index}/c{n}", "question": "",
-                         "expected": claim, "candidate": _dumps(shown), "label": verdict.label,
-                         "score": verdict.score, "rationale": _filter_note(mode, shown, texts) + verdict.rationale,
-                         "call_key": verdict.call_key, "cached": int(verdict.cached),
-                         "best_cosine": best[0], "best_fact": best[1]})
+            rows.append(
+                {
+                    "kind": "claim",
+                    "setup": mode.setup,
+                    "source": "store",
+                    "k": None,
+                    "state_index": state.index,
+                    "item": f"s{state.index}/c{n}",
+                    "question": "",
+                    "expected": claim,
+                    "candidate": _dumps(shown),
+                    "label": verdict.label,
+                    "score": verdict.score,
+                    "rationale": _filter_note(mode, shown, texts) + verdict.rationale,
+                    "call_key": verdict.call_key,
+                    "cached": int(verdict.cached),
+                    "best_cosine": best[0],
+                    "best_fact": best[1],
+                }
+            )
     return rows
 
 
-def _similar(claim: str, texts: list[str], ids: list[str], threshold: float,
-             embed) -> tuple[list[str], tuple[float | None, str | None]]:
+def _similar(
+    claim: str, texts: list[str], ids: list[str], threshold: float, embed
+) -> tuple[list[str], tuple[float | None, str | None]]:
     """The fact texts above ``threshold``, and the evidence: (best cosine, its fact id)."""
     if not texts:
         return [], (None, None)
@@ -149,19 +203,29 @@ def _dumps(texts: list[str]) -> str:
     return json.dumps(texts, ensure_ascii=False)
 
 
-def card(trajectory: Trajectory, store: StoreView, claim_rows: dict[str, list[dict]], *,
-         append_only: bool = False) -> dict:
+def card(
+    trajectory: Trajectory,
+    store: StoreView,
+    claim_rows: dict[str, list[dict]],
+    *,
+    append_only: bool = False,
+) -> dict:
     """The intrinsic figures of one trajectory from its verdict rows (keyed by setup);
     ``append_only``: the system never changes a fact by design (UDR is n/a)."""
     states = trajectory.states
     written = [i for i, a in enumerate(store.after) if a is not None]
     out: dict = {"states_scored": len(written), "states_total": len(states)}
     for setup, rows in claim_rows.items():
-        per_state = {i: metrics.coverage([r["score"] for r in rows if r["state_index"] == i]) for i in written}
-        out[setup] = {"fact_accuracy": metrics.fact_accuracy(list(per_state.values())),
-                      "coverage": per_state,
-                      "miss_rate": metrics.miss_rate(r["score"] for r in rows),
-                      "unparseable": sum(r["label"] == "UNPARSEABLE" for r in rows)}
+        per_state = {
+            i: metrics.coverage([r["score"] for r in rows if r["state_index"] == i])
+            for i in written
+        }
+        out[setup] = {
+            "fact_accuracy": metrics.fact_accuracy(list(per_state.values())),
+            "coverage": per_state,
+            "miss_rate": metrics.miss_rate(r["score"] for r in rows),
+            "unparseable": sum(r["label"] == "UNPARSEABLE" for r in rows),
+        }
     out.update(_operations(trajectory, store, written, append_only))
     out.update(_precision(trajectory, store, written))
     out["final_fact_count"] = len(store.final) if store.final_position is not None else None
@@ -183,14 +247,22 @@ def _shape(trajectory: Trajectory, store: StoreView) -> dict | None:
     return {"n": shape.n, "mean_length": shape.mean_length, "multi_share": shape.multi_share}
 
 
-def _operations(trajectory: Trajectory, store: StoreView, written: list[int], append_only: bool) -> dict:
+def _operations(
+    trajectory: Trajectory, store: StoreView, written: list[int], append_only: bool
+) -> dict:
     actions = [trajectory.states[i].action for i in written]
-    deltas = [metrics.store_delta(store.held(i - 1) if i > 0 else {}, store.held(i)) for i in written]
+    deltas = [
+        metrics.store_delta(store.held(i - 1) if i > 0 else {}, store.held(i)) for i in written
+    ]
     effective = [metrics.effective_operation(store.operations[i]) for i in written]
     majority, baseline = metrics.majority_baseline(actions)
     return {
-        "udr": metrics.udr(actions, deltas, retiring=[_retires(trajectory, i) for i in written],
-                           append_only=append_only),
+        "udr": metrics.udr(
+            actions,
+            deltas,
+            retiring=[_retires(trajectory, i) for i in written],
+            append_only=append_only,
+        ),
         "append_only": append_only,
         "fur": metrics.fur(actions, deltas),
         "op_accuracy": metrics.op_accuracy(actions, effective),
@@ -198,8 +270,10 @@ def _operations(trajectory: Trajectory, store: StoreView, written: list[int], ap
         "op_majority_baseline": baseline,
         "op_confusion": metrics.confusion(actions, effective),
         "effective_operations": effective,
-        "confidence_mae": metrics.confidence_mae([trajectory.states[i].confidence for i in written],
-                                                 [store.confidences[i] for i in written]),
+        "confidence_mae": metrics.confidence_mae(
+            [trajectory.states[i].confidence for i in written],
+            [store.confidences[i] for i in written],
+        ),
     }
 
 
@@ -215,19 +289,27 @@ def _precision(trajectory: Trajectory, store: StoreView, written: list[int]) -> 
         values = metrics.stale_claims_at(claims, stale, i)
         per_state[i] = metrics.stale_facts(store.held(i), values, lexical.holds)
     if not written:
-        return {"stale_facts": None, "stale_fact_ids": [], "stale_per_state": {}, "claim_precision": None}
+        return {
+            "stale_facts": None,
+            "stale_fact_ids": [],
+            "stale_per_state": {},
+            "claim_precision": None,
+        }
     last = written[-1]
     final_stale = metrics.stale_claims_at(claims, stale, last)
     return {
         "stale_facts": len(per_state[last]),
         "stale_fact_ids": per_state[last],
         "stale_per_state": {i: len(v) for i, v in per_state.items()},
-        "claim_precision": metrics.claim_precision(store.held(last), claims[last], final_stale,
-                                                   lexical.holds, lexical.related),
+        "claim_precision": metrics.claim_precision(
+            store.held(last), claims[last], final_stale, lexical.holds, lexical.related
+        ),
     }
 
 
-def localize(trajectory: Trajectory, store: StoreView, full_rows: list[dict], written: list[int]) -> dict:
+def localize(
+    trajectory: Trajectory, store: StoreView, full_rows: list[dict], written: list[int]
+) -> dict:
     """Failure localization (docs/metrics.md), counted over the states written:
 
     - extraction: a docClaim of the state that no observation of its document relates to;
@@ -240,8 +322,14 @@ def localize(trajectory: Trajectory, store: StoreView, full_rows: list[dict], wr
     - conflict: stale facts left after conflict/supersede states.
     """
     score = {(r["state_index"], r["expected"]): r["score"] for r in full_rows}
-    counts = {"extraction": 0, "synthesis": 0, "lost_later": 0, "missed_update": 0,
-              "false_update": 0, "conflict_kept": 0}
+    counts = {
+        "extraction": 0,
+        "synthesis": 0,
+        "lost_later": 0,
+        "missed_update": 0,
+        "false_update": 0,
+        "conflict_kept": 0,
+    }
     held_before: set[str] = set()
     for i in written:
         state = trajectory.states[i]
@@ -255,11 +343,17 @@ def localize(trajectory: Trajectory, store: StoreView, full_rows: list[dict], wr
         counts["lost_later"] += len({c for c in held_before if c in state.claims} - now_held)
         held_before = now_held | {c for c in held_before if c not in state.claims}
         delta = metrics.store_delta(store.held(i - 1) if i > 0 else {}, store.held(i))
-        counts["missed_update"] += int(state.action in metrics.UPDATE_ACTIONS and _retires(trajectory, i)
-                                       and not delta.overwrote)
+        counts["missed_update"] += int(
+            state.action in metrics.UPDATE_ACTIONS
+            and _retires(trajectory, i)
+            and not delta.overwrote
+        )
         counts["false_update"] += int(state.action == "reinforce" and delta.overwrote)
         if state.action in ("conflict", "supersede"):
-            stale = metrics.stale_claims_at([s.claims for s in trajectory.states],
-                                            [s.stale_claims for s in trajectory.states], i)
+            stale = metrics.stale_claims_at(
+                [s.claims for s in trajectory.states],
+                [s.stale_claims for s in trajectory.states],
+                i,
+            )
             counts["conflict_kept"] += len(metrics.stale_facts(store.held(i), stale, lexical.holds))
     return counts

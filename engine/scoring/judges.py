@@ -61,7 +61,9 @@ class LexicalJudge:
 
     def __init__(self, prompt: str = "strict") -> None:
         if prompt not in prompts.JUDGE_PROMPTS:
-            raise UsageError(f"unknown judge prompt {prompt!r}: use {', '.join(prompts.JUDGE_PROMPTS)}")
+            raise UsageError(
+                f"unknown judge prompt {prompt!r}: use {', '.join(prompts.JUDGE_PROMPTS)}"
+            )
         self.prompt = prompt
         self.name = "lexical" if prompt == "strict" else f"lexical/{prompt}"
         self.rules = lexical.RULES_VERSION
@@ -72,7 +74,9 @@ class LexicalJudge:
         return lexical.grade(match, check_hedge=check_hedge)
 
     def grade_answer(self, question: str, expected: str, answer: str) -> Verdict:
-        label, why = self._grade(lexical.measure(expected, answer, question or None), check_hedge=True)
+        label, why = self._grade(
+            lexical.measure(expected, answer, question or None), check_hedge=True
+        )
         return Verdict(label, why)
 
     def grade_claim(self, claim: str, facts: list[str]) -> Verdict:
@@ -93,7 +97,9 @@ class LexicalJudge:
 class LLMJudge:
     """A model judge; ``prompt`` names engine/prompts/judge_<prompt>.txt."""
 
-    def __init__(self, client: ModelClient, model: str, prompt: str = "strict", *, phase: str = "judge") -> None:
+    def __init__(
+        self, client: ModelClient, model: str, prompt: str = "strict", *, phase: str = "judge"
+    ) -> None:
         prompts.load(f"judge_{prompt}")  # fail early on an unknown prompt
         self.client = client
         self.model = model
@@ -118,12 +124,15 @@ class LLMJudge:
             if free is not None:  # not the JSON asked for, but one unambiguous verdict word
                 label, why = free
                 return Verdict(label, f"(free-text reply) {why}".strip(), out.call_key, out.cached)
-            return Verdict("UNPARSEABLE", f"unparseable judge output: {out.failure}", out.call_key,
-                           out.cached)
+            return Verdict(
+                "UNPARSEABLE", f"unparseable judge output: {out.failure}", out.call_key, out.cached
+            )
         return Verdict(out.value.verdict, out.value.rationale, out.call_key, out.cached)
 
 
-def make_judge(config: Config, client: ModelClient | None = None, *, prompt: str | None = None) -> Judge:
+def make_judge(
+    config: Config, client: ModelClient | None = None, *, prompt: str | None = None
+) -> Judge:
     """The judge named by ``config.models.judge`` (``lexical`` or a model name)."""
     model = config.models.judge
     if model == "lexical":

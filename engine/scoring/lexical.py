@@ -48,6 +48,7 @@ LENIENT_PARTIAL_RECALL = Fraction(1, 4)
 
 # ---- character bigrams (ranking helpers, not verdicts) ---------------------------------------------
 
+
 def bigram_set(text: str) -> frozenset[str]:
     """Distinct bigrams of ``text`` (memoised in engine.tokenize)."""
     return _memo_bigram_set(text)
@@ -128,6 +129,7 @@ def _piece(text: str) -> tuple[Morph, ...]:
 
 # ---- values ---------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Value:
     """One value of a text. ``type`` is ``date``, ``month``, ``year``, ``time``, ``weekday``,
@@ -155,18 +157,74 @@ def same(a: Value, b: Value) -> bool:
     if a.type == "time":
         if a.key == b.key:
             return True
-        return (a.ambiguous or b.ambiguous) and a.key[0] % 12 == b.key[0] % 12 and a.key[1] == b.key[1]
+        return (
+            (a.ambiguous or b.ambiguous) and a.key[0] % 12 == b.key[0] % 12 and a.key[1] == b.key[1]
+        )
     return a.key == b.key
 
 
 _NUM = r"\d+(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?"
 _MULT = r"천만|백만|십만|조|억|만|천"
-_MULTIPLIERS = {"조": 10 ** 12, "억": 10 ** 8, "천만": 10 ** 7, "백만": 10 ** 6, "십만": 10 ** 5,
-                "만": 10 ** 4, "천": 10 ** 3}
-_UNITS = ("원", "달러", "유로", "엔", "%p", "%", "퍼센트", "프로", "명", "회", "번", "개월", "개", "건",
-          "대", "차", "층", "곳", "권", "주", "일", "시간", "분기", "분", "초", "년", "배", "점", "위",
-          "등", "호", "석", "장", "박", "세", "살", "평", "인분", "ms", "tb", "gb", "mb", "kb", "km",
-          "kg", "cm", "mm", "m", "g")
+_MULTIPLIERS = {
+    "조": 10**12,
+    "억": 10**8,
+    "천만": 10**7,
+    "백만": 10**6,
+    "십만": 10**5,
+    "만": 10**4,
+    "천": 10**3,
+}
+_UNITS = (
+    "원",
+    "달러",
+    "유로",
+    "엔",
+    "%p",
+    "%",
+    "퍼센트",
+    "프로",
+    "명",
+    "회",
+    "번",
+    "개월",
+    "개",
+    "건",
+    "대",
+    "차",
+    "층",
+    "곳",
+    "권",
+    "주",
+    "일",
+    "시간",
+    "분기",
+    "분",
+    "초",
+    "년",
+    "배",
+    "점",
+    "위",
+    "등",
+    "호",
+    "석",
+    "장",
+    "박",
+    "세",
+    "살",
+    "평",
+    "인분",
+    "ms",
+    "tb",
+    "gb",
+    "mb",
+    "kb",
+    "km",
+    "kg",
+    "cm",
+    "mm",
+    "m",
+    "g",
+)
 _UNIT_ALIASES = {"번": "회", "퍼센트": "%", "프로": "%"}
 _LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
@@ -175,25 +233,55 @@ _ISO_DATE = re.compile(r"(?<!\d)(\d{4})[-./](\d{1,2})[-./](\d{1,2})(?![\d.])\.?"
 _KO_DATE = re.compile(r"(?:(\d{4})\s*년\s*)?(?<!\d)(\d{1,2})\s*월\s*(\d{1,2})\s*일")
 _KO_MONTH = re.compile(r"(?:(\d{4})\s*년\s*)?(?<!\d)(\d{1,2})\s*월(?!\s*\d)")
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})\s*년")
-_TIME = re.compile(r"(?:(오전|오후|새벽|아침|저녁|밤|낮)\s*)?(?<![\d.])(\d{1,2})\s*시(?!간|즌|청|스템|작|점|리즈)"
-                   r"(?:\s*(\d{1,2})\s*분|\s*(반))?")
+_TIME = re.compile(
+    r"(?:(오전|오후|새벽|아침|저녁|밤|낮)\s*)?(?<![\d.])(\d{1,2})\s*시(?!간|즌|청|스템|작|점|리즈)"
+    r"(?:\s*(\d{1,2})\s*분|\s*(반))?"
+)
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])")
 _WEEKDAY = re.compile(r"([월화수목금토일])요일")
 _NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*")
-_NUMBER = re.compile(rf"(?<![\d.])(\$\s*)?((?:{_NUM})(?:\s*(?:{_MULT}))?(?:\s*(?:{_NUM})\s*(?:{_MULT}))*)"
-                     rf"(?:\s*({_UNIT_RE}))?", re.IGNORECASE)
+_NUMBER = re.compile(
+    rf"(?<![\d.])(\$\s*)?((?:{_NUM})(?:\s*(?:{_MULT}))?(?:\s*(?:{_NUM})\s*(?:{_MULT}))*)"
+    rf"(?:\s*({_UNIT_RE}))?",
+    re.IGNORECASE,
+)
 _NUM_PART = re.compile(rf"({_NUM})\s*({_MULT})?")
 _LIST_JOIN = re.compile(r"^\s*[,·~∼\-]\s*$")
-_CHANGE_TARGET = re.compile(r"^\s*(?:으로|로)\s*(?:변경|연기|미뤄|미루|늦춰|늦추|밀려|밀리|앞당|조정|바뀌|바꿔|바꾸|바꿨|"
-                            r"옮|정정|수정|상향|하향|인상|인하|줄|늘|확대|축소|교체|전환|재조정)")
+_CHANGE_TARGET = re.compile(
+    r"^\s*(?:으로|로)\s*(?:변경|연기|미뤄|미루|늦춰|늦추|밀려|밀리|앞당|조정|바뀌|바꿔|바꾸|바꿨|"
+    r"옮|정정|수정|상향|하향|인상|인하|줄|늘|확대|축소|교체|전환|재조정)"
+)
 _FROM = re.compile(r"^\s*(?:에서|→|->|⇒)")
 _ARROW = re.compile(r"^\s*(?:→|->|⇒)")
-_FORMER_MARK = re.compile(r"(?<![가-힣])(기존|이전에는|이전엔|예전에는|예전엔|예전|원래는|원래|당초에는|당초|종전|"
-                          r"처음에는|처음엔|과거에는|전에는)(?![가-힣])")
+_FORMER_MARK = re.compile(
+    r"(?<![가-힣])(기존|이전에는|이전엔|예전에는|예전엔|예전|원래는|원래|당초에는|당초|종전|"
+    r"처음에는|처음엔|과거에는|전에는)(?![가-힣])"
+)
 _CLAUSE_BREAK = re.compile(r"지만|으나|였으나|는데|었다가|였다가|지금|현재|이제|이후|[,;./\n]")
 _REFERENCE = re.compile(r"\(참고[^)]*\)")
-_ENGLISH_STOP = frozenset({"or", "and", "the", "a", "an", "of", "to", "in", "is", "are", "be", "maybe",
-                           "perhaps", "possibly", "probably", "not", "no", "yes", "it"})
+_ENGLISH_STOP = frozenset(
+    {
+        "or",
+        "and",
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "in",
+        "is",
+        "are",
+        "be",
+        "maybe",
+        "perhaps",
+        "possibly",
+        "probably",
+        "not",
+        "no",
+        "yes",
+        "it",
+    }
+)
 
 
 def _decimal(text: str) -> Decimal:
@@ -233,7 +321,7 @@ def _extract(text: str, morphs: tuple[Morph, ...] = ()) -> list[Value]:
         word = m[0].lower()
         if word in _ENGLISH_STOP:
             continue
-        prev = text[:m.start()].rstrip()
+        prev = text[: m.start()].rstrip()
         if word in _LATIN_UNITS and prev[-1:].isdigit():
             continue
         add(Value("name", (word,), m[0], m.start(), m.end()))
@@ -277,7 +365,11 @@ def _extract(text: str, morphs: tuple[Morph, ...] = ()) -> list[Value]:
         if not _free(mask, start, m.end(2)):
             continue
         unit = (m[3] or "").lower()
-        if unit in _LATIN_UNITS and text[m.end():m.end() + 1].isalpha() and text[m.end()].isascii():
+        if (
+            unit in _LATIN_UNITS
+            and text[m.end() : m.end() + 1].isalpha()
+            and text[m.end()].isascii()
+        ):
             unit = ""  # "3mo", "5gbps": not a unit we know
         elif unit and not unit.isascii() and len(unit) == 1 and m.start(3) in longer:
             unit = ""  # "118 건물": the 건 starts a longer noun, it is no counter
@@ -293,7 +385,7 @@ def _extract(text: str, morphs: tuple[Morph, ...] = ()) -> list[Value]:
     # lists share their counter: "1,2차" = 1차, 2차; "3~5명" = 3명, 5명
     for i in range(len(numbers) - 2, -1, -1):
         a, b = numbers[i], numbers[i + 1]
-        if a.type == "수" and b.type != "수" and _LIST_JOIN.match(text[a.end:b.start]):
+        if a.type == "수" and b.type != "수" and _LIST_JOIN.match(text[a.end : b.start]):
             numbers[i] = Value(b.type, a.key, a.text, a.start, a.end)
     for value in numbers:
         add(value)
@@ -304,16 +396,23 @@ def _mark_changes(text: str, found: list[Value], segments: list[tuple[int, int]]
     """Mark change targets and former values (see the module docstring)."""
     out = list(found)
     for i, v in enumerate(out):
-        if _CHANGE_TARGET.match(text[v.end:]):
+        if _CHANGE_TARGET.match(text[v.end :]):
             out[i] = _replace(v, target=True)
     candidate = [False] * len(out)
     for i, v in enumerate(out):
-        later_same = any(w.type == v.type and w.start > v.end and _seg(segments, w) == _seg(segments, v)
-                         for w in out)
-        if later_same and (_FROM.match(text[v.end:]) or _ARROW.match(text[v.end:])):
+        later_same = any(
+            w.type == v.type and w.start > v.end and _seg(segments, w) == _seg(segments, v)
+            for w in out
+        )
+        if later_same and (_FROM.match(text[v.end :]) or _ARROW.match(text[v.end :])):
             candidate[i] = True
-        if v.type != "name" and any(w.target and w.type == v.type and w.start > v.end
-                                    and _seg(segments, w) == _seg(segments, v) for w in out):
+        if v.type != "name" and any(
+            w.target
+            and w.type == v.type
+            and w.start > v.end
+            and _seg(segments, w) == _seg(segments, v)
+            for w in out
+        ):
             candidate[i] = True
     for m in _FORMER_MARK.finditer(text):
         brk = _CLAUSE_BREAK.search(text, m.end())
@@ -327,8 +426,9 @@ def _mark_changes(text: str, found: list[Value], segments: list[tuple[int, int]]
                 candidate[i] = True
     for i, v in enumerate(out):
         # a value is former only next to a current value of the same type (a newer one)
-        if candidate[i] and any(not candidate[j] and w.type == v.type and not same(w, v)
-                                for j, w in enumerate(out)):
+        if candidate[i] and any(
+            not candidate[j] and w.type == v.type and not same(w, v) for j, w in enumerate(out)
+        ):
             out[i] = _replace(out[i], former=True)
     return out
 
@@ -345,32 +445,91 @@ def values(text: str) -> tuple[Value, ...]:
 
 # ---- segments, nouns, markers -------------------------------------------------------------------
 
-_SPLIT = re.compile(r"[;\n/]|\.(?!\d)|,(?!(?<=\d,)\d)|(?<![가-힣])(?:그러나|하지만|그런데)(?![가-힣])")
+_SPLIT = re.compile(
+    r"[;\n/]|\.(?!\d)|,(?!(?<=\d,)\d)|(?<![가-힣])(?:그러나|하지만|그런데)(?![가-힣])"
+)
 _COMPACT_DROP = re.compile(r"[\W_]+")
 NOUN_TAGS = frozenset({"NNG", "NNP", "SH", "XR", "SL"})
-_STOP_NOUNS = frozenset({"현재", "지금", "기존", "예전", "원래", "당초", "종전", "이전에", "경우", "정도", "관련",
-                         "이후", "이제", "최종", "참고", "기록", "사항", "내용",
-                         # nouns naming the kind of a value, not a value: 시간 in "점검 시간은 2시부터"
-                         "시간", "일자", "날짜", "시각", "시점", "일시", "기간"})
+_STOP_NOUNS = frozenset(
+    {
+        "현재",
+        "지금",
+        "기존",
+        "예전",
+        "원래",
+        "당초",
+        "종전",
+        "이전에",
+        "경우",
+        "정도",
+        "관련",
+        "이후",
+        "이제",
+        "최종",
+        "참고",
+        "기록",
+        "사항",
+        "내용",
+        # nouns naming the kind of a value, not a value: 시간 in "점검 시간은 2시부터"
+        "시간",
+        "일자",
+        "날짜",
+        "시각",
+        "시점",
+        "일시",
+        "기간",
+    }
+)
 NEGATION = "negation"
 CANCEL = "cancellation"
 RETRACT = "retraction"
 POSTPONE = "postponement"
-_NEG_MORPHS = {("않", "VX"), ("안", "MAG"), ("못", "MAG"), ("아니", "VCN"), ("없", "VA"), ("말", "VX"),
-               ("못하", "VX")}
+_NEG_MORPHS = {
+    ("않", "VX"),
+    ("안", "MAG"),
+    ("못", "MAG"),
+    ("아니", "VCN"),
+    ("없", "VA"),
+    ("말", "VX"),
+    ("못하", "VX"),
+}
 _NEG_NOUNS = {"불가", "불가능"}
 _CANCEL_NOUNS = {"취소", "중단", "중지", "폐지", "무산", "불발", "폐기"}
 _RETRACT_NOUNS = {"철회", "번복", "백지", "백지화", "무효", "정정"}
 _POSTPONE_NOUNS = {"연기", "보류", "순연"}
 _POSTPONE_VERBS = {"미루", "늦추", "밀리"}
 _MARKER_NOUNS = _NEG_NOUNS | _CANCEL_NOUNS | _RETRACT_NOUNS | _POSTPONE_NOUNS
-_ANAPHOR_NOUNS = {"계획", "일정", "결정", "건", "방침", "방안", "예정", "얘기", "소식", "발표", "공지"}
+_ANAPHOR_NOUNS = {
+    "계획",
+    "일정",
+    "결정",
+    "건",
+    "방침",
+    "방안",
+    "예정",
+    "얘기",
+    "소식",
+    "발표",
+    "공지",
+}
 """Nouns that only point back ("그러나 이 계획은 취소됐다"): a clause with no other content belongs
 to the clause before it, so its markers count for that clause."""
-_HEDGE_WORDS = {("또는", "MAJ"), ("또는", "MAG"), ("혹은", "MAJ"), ("혹은", "MAG"), ("아마", "MAG"),
-                ("아마도", "MAG"), ("거나", "EC"), ("추정", "NNG"), ("모르", "VV"), ("듯", "NNB"),
-                ("듯이", "NNB")}
-_HEDGE_EN = re.compile(r"(?<![A-Za-z])(or|maybe|perhaps|possibly|probably)(?![A-Za-z])", re.IGNORECASE)
+_HEDGE_WORDS = {
+    ("또는", "MAJ"),
+    ("또는", "MAG"),
+    ("혹은", "MAJ"),
+    ("혹은", "MAG"),
+    ("아마", "MAG"),
+    ("아마도", "MAG"),
+    ("거나", "EC"),
+    ("추정", "NNG"),
+    ("모르", "VV"),
+    ("듯", "NNB"),
+    ("듯이", "NNB"),
+}
+_HEDGE_EN = re.compile(
+    r"(?<![A-Za-z])(or|maybe|perhaps|possibly|probably)(?![A-Za-z])", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -417,7 +576,11 @@ def _raw_segments(text: str) -> list[tuple[int, int]]:
     for m in _SPLIT.finditer(text):
         cuts += [m.start(), m.end()]
     cuts.append(len(text))
-    return [(cuts[i], cuts[i + 1]) for i in range(0, len(cuts), 2) if text[cuts[i]:cuts[i + 1]].strip()]
+    return [
+        (cuts[i], cuts[i + 1])
+        for i in range(0, len(cuts), 2)
+        if text[cuts[i] : cuts[i + 1]].strip()
+    ]
 
 
 def _nouns(text: str, morphs, spans: list[tuple[int, int]]) -> list[tuple[str, int]]:
@@ -452,7 +615,9 @@ def _markers(morphs) -> list[str]:
             found.append(CANCEL)
         elif m.tag.startswith("NN") and m.form in _RETRACT_NOUNS:
             found.append(RETRACT)
-        elif (m.tag.startswith("NN") and m.form in _POSTPONE_NOUNS) or (m.tag == "VV" and m.form in _POSTPONE_VERBS):
+        elif (m.tag.startswith("NN") and m.form in _POSTPONE_NOUNS) or (
+            m.tag == "VV" and m.form in _POSTPONE_VERBS
+        ):
             found.append(POSTPONE)
     return found
 
@@ -462,12 +627,25 @@ def _hedges(text: str, morphs) -> set[str]:
     for i, m in enumerate(morphs):
         if (m.form, m.tag) in _HEDGE_WORDS:
             found.add(m.form)
-        elif m.form == "아니" and m.tag == "VCN" and i + 1 < len(morphs) and morphs[i + 1].form == "면":
+        elif (
+            m.form == "아니"
+            and m.tag == "VCN"
+            and i + 1 < len(morphs)
+            and morphs[i + 1].form == "면"
+        ):
             found.add("아니면")
-        elif (m.tag == "ETM" and m.form in ("ᆯ", "을", "를") and i + 3 < len(morphs)
-              and morphs[i + 1].form == "수" and morphs[i + 2].form == "도" and morphs[i + 3].form in ("있", "없")):
+        elif (
+            m.tag == "ETM"
+            and m.form in ("ᆯ", "을", "를")
+            and i + 3 < len(morphs)
+            and morphs[i + 1].form == "수"
+            and morphs[i + 2].form == "도"
+            and morphs[i + 3].form in ("있", "없")
+        ):
             found.add("…ㄹ 수도 있다")
-        elif m.form == "것" and m.tag == "NNB" and i + 1 < len(morphs) and morphs[i + 1].form == "같":
+        elif (
+            m.form == "것" and m.tag == "NNB" and i + 1 < len(morphs) and morphs[i + 1].form == "같"
+        ):
             found.add("것 같다")
     return found
 
@@ -482,9 +660,14 @@ def analyse(text: str) -> Analysis:
     names_from_nnp = []
     nouns = _nouns(text, morphs, value_spans)
     for m in morphs:
-        if (m.tag == "NNP" and len(m.form) >= 2 and m.form not in _STOP_NOUNS
-                and m.form not in _CANCEL_NOUNS and not any(a <= m.start < b for a, b in value_spans)
-                and m.form != "미정"):
+        if (
+            m.tag == "NNP"
+            and len(m.form) >= 2
+            and m.form not in _STOP_NOUNS
+            and m.form not in _CANCEL_NOUNS
+            and not any(a <= m.start < b for a, b in value_spans)
+            and m.form != "미정"
+        ):
             names_from_nnp.append(Value("name", (m.form.lower(),), m.form, m.start, m.end))
     if names_from_nnp:
         vals = sorted(_mark_changes(text, [*raw, *names_from_nnp], spans), key=lambda v: v.start)
@@ -492,9 +675,9 @@ def analyse(text: str) -> Analysis:
     # segments: a segment with no noun and no value (a bare "취소되었다") belongs to the one before it
     merged: list[list[int]] = []
     for a, b in spans:
-        has_content = (any(a <= s < b and n not in _MARKER_NOUNS and n not in _ANAPHOR_NOUNS
-                               for n, s in nouns)
-                       or any(a <= v.start < b for v in vals))
+        has_content = any(
+            a <= s < b and n not in _MARKER_NOUNS and n not in _ANAPHOR_NOUNS for n, s in nouns
+        ) or any(a <= v.start < b for v in vals)
         if merged and not has_content:
             merged[-1][1] = b
         else:
@@ -503,21 +686,44 @@ def analyse(text: str) -> Analysis:
     for a, b in merged:
         seg_morphs = [m for m in morphs if a <= m.start < b]
         seg_nouns = [(n, s) for n, s in nouns if a <= s < b]
-        seg_words = seg_nouns + [(v.key[0], v.start) for v in vals if v.type == "name" and a <= v.start < b]
-        topic_at = max((m.end for m in seg_morphs if m.tag == "JX" and m.form in ("은", "는", "ᆫ")), default=None)
+        seg_words = seg_nouns + [
+            (v.key[0], v.start) for v in vals if v.type == "name" and a <= v.start < b
+        ]
+        topic_at = max(
+            (m.end for m in seg_morphs if m.tag == "JX" and m.form in ("은", "는", "ᆫ")),
+            default=None,
+        )
         topic = {n for n, s in seg_words if topic_at is not None and s < topic_at}
         comment = {n for n, s in seg_words if topic_at is None or s >= topic_at}
-        segments.append(Segment(a, b, text[a:b], frozenset(n for n, _ in seg_nouns),
-                                tuple(sorted(_markers(seg_morphs))), frozenset(topic), frozenset(comment),
-                                _compact(text[a:b]), tuple(v for v in vals if a <= v.start < b), topic_at))
+        segments.append(
+            Segment(
+                a,
+                b,
+                text[a:b],
+                frozenset(n for n, _ in seg_nouns),
+                tuple(sorted(_markers(seg_morphs))),
+                frozenset(topic),
+                frozenset(comment),
+                _compact(text[a:b]),
+                tuple(v for v in vals if a <= v.start < b),
+                topic_at,
+            )
+        )
     seen: dict[str, None] = {}
     for n, _ in nouns:
         seen.setdefault(n, None)
-    return Analysis(text, _COMPACT_DROP.sub("", text.lower()), tuple(vals), tuple(seen), tuple(segments),
-                    frozenset(_hedges(text, morphs)))
+    return Analysis(
+        text,
+        _COMPACT_DROP.sub("", text.lower()),
+        tuple(vals),
+        tuple(seen),
+        tuple(segments),
+        frozenset(_hedges(text, morphs)),
+    )
 
 
 # ---- measuring one candidate against one expected statement ---------------------------------------
+
 
 @dataclass(frozen=True)
 class Match:
@@ -573,7 +779,9 @@ def _value_in(v: Value, vals, compact: str, *, current: bool) -> bool:
         return True
     if v.type != "name" or v.key[0] not in compact:
         return False
-    return not current or not any(w.former and w.type == "name" and v.key[0] in w.key[0] for w in vals)
+    return not current or not any(
+        w.former and w.type == "name" and v.key[0] in w.key[0] for w in vals
+    )
 
 
 def _slot_words(seg: Segment | None, question: Analysis | None) -> frozenset[str]:
@@ -586,10 +794,14 @@ def _slot_words(seg: Segment | None, question: Analysis | None) -> frozenset[str
 
 def _variant(a: str, b: str) -> bool:
     """Two names that differ only in their digits (AES-256, AES-257): versions of one thing."""
-    return a != b and re.sub(r"\d", "", a) == re.sub(r"\d", "", b) and any(c.isdigit() for c in a + b)
+    return (
+        a != b and re.sub(r"\d", "", a) == re.sub(r"\d", "", b) and any(c.isdigit() for c in a + b)
+    )
 
 
-def _competitors(v: Value, exp: Analysis, cand: Analysis, q: Analysis | None, stated: bool) -> list[Value]:
+def _competitors(
+    v: Value, exp: Analysis, cand: Analysis, q: Analysis | None, stated: bool
+) -> list[Value]:
     """Candidate values that fill the slot of expected value ``v`` with something else.
 
     A candidate value competes when it has v's type, is not one of the expected values, is not
@@ -645,7 +857,9 @@ def _local(seg: Segment, cand: Analysis) -> tuple[int, bool]:
     hits, current = [], []
     for c in cand.segments:
         found = {n for n in seg.nouns if _noun_in(n, c.nouns, c.compact)}
-        vals = {i for i, v in enumerate(seg.values) if _value_in(v, c.values, c.compact, current=False)}
+        vals = {
+            i for i, v in enumerate(seg.values) if _value_in(v, c.values, c.compact, current=False)
+        }
         cur = {i for i in vals if _value_in(seg.values[i], c.values, c.compact, current=True)}
         hits.append((found, vals))
         current.append(cur)
@@ -667,11 +881,16 @@ def measure(expected: str, candidate: str, question: str | None = None) -> Match
     q = analyse(question) if question else None
     current = [v for v in exp.values if not v.former]
     if not any(_noun_in(n, cand.nouns, cand.compact) for n in exp.nouns) and not any(
-            _value_in(v, cand.values, cand.compact, current=False) for v in exp.values):
+        _value_in(v, cand.values, cand.compact, current=False) for v in exp.values
+    ):
         # nothing in common: no rule below can credit it (the common case when a claim meets
         # every fact of a store)
-        return Match(0, len(exp.nouns) + len(exp.values), values_expected=len(current),
-                     missing_nouns=exp.nouns)
+        return Match(
+            0,
+            len(exp.nouns) + len(exp.values),
+            values_expected=len(current),
+            missing_nouns=exp.nouns,
+        )
     # recall: each expected clause's nouns and values, found within a few adjacent candidate clauses
     found, complete = 0, False
     for seg in exp.segments:
@@ -701,7 +920,9 @@ def measure(expected: str, candidate: str, question: str | None = None) -> Match
         for cseg in cand.segments:
             if not (seg.topic & (cseg.nouns | cseg.topic)):
                 continue
-            new = sorted(n for n in (cseg.comment - seg.topic) if not _noun_in(n, exp.nouns, exp.compact))
+            new = sorted(
+                n for n in (cseg.comment - seg.topic) if not _noun_in(n, exp.nouns, exp.compact)
+            )
             if new:
                 wrong.append((" ".join(sorted(seg.comment)), " ".join(new)))
                 break
@@ -713,16 +934,23 @@ def measure(expected: str, candidate: str, question: str | None = None) -> Match
         if words and all(_noun_in(w, cand.nouns, cand.compact) for w in words) and topic:
             known = exp.compact + (q.compact if q is not None else "")
             # the first word of the statement (or question) names the subject, not the slot
-            head = _compact(((q.text if q is not None and not seg.topic else expected).split() or [""])[0])
+            head = _compact(
+                ((q.text if q is not None and not seg.topic else expected).split() or [""])[0]
+            )
             for cseg in cand.segments:
-                if not cseg.topic or not all(_noun_in(t, topic, "".join(topic)) or t in known
-                                             for t in cseg.topic):
+                if not cseg.topic or not all(
+                    _noun_in(t, topic, "".join(topic)) or t in known for t in cseg.topic
+                ):
                     continue
                 if not any(t not in head and (t in topic or t in known) for t in cseg.topic):
                     continue
                 if all(_noun_in(w, cseg.nouns, cseg.compact) for w in words):
                     continue  # the clause stating the value: its other words are its predicate
-                new = sorted(n for n in cseg.comment if n not in known and not _noun_in(n, exp.nouns, exp.compact))
+                new = sorted(
+                    n
+                    for n in cseg.comment
+                    if n not in known and not _noun_in(n, exp.nouns, exp.compact)
+                )
                 if new:
                     multi.append((" ".join(sorted(words)), " ".join(new)))
                     break
@@ -745,9 +973,21 @@ def measure(expected: str, candidate: str, question: str | None = None) -> Match
         if extra or lacking:
             polarity.append((seg.text.strip(), _count(mine), _count(theirs)))
     hedges = tuple(sorted(cand.hedges - exp.hedges))
-    return Match(found, elements, tuple(missing), tuple(wrong), tuple(multi), tuple(polarity), hedges,
-                 len(current), len(stated), complete, missing_nouns, _missing_clauses(exp, cand, q),
-                 _anchored(stated, exp, cand, q))
+    return Match(
+        found,
+        elements,
+        tuple(missing),
+        tuple(wrong),
+        tuple(multi),
+        tuple(polarity),
+        hedges,
+        len(current),
+        len(stated),
+        complete,
+        missing_nouns,
+        _missing_clauses(exp, cand, q),
+        _anchored(stated, exp, cand, q),
+    )
 
 
 def _anchored(stated: list[Value], exp: Analysis, cand: Analysis, q: Analysis | None) -> bool:
@@ -764,8 +1004,10 @@ def _anchored(stated: list[Value], exp: Analysis, cand: Analysis, q: Analysis | 
         for c in cand.segments:
             # the value must be what the candidate clause says, not part of its subject:
             # "라온핏 앱 3.0 출시 목표일은 3월 16일" states 3월 16일, not 3.0
-            if not any(same(v, w) and not w.former and (c.topic_end is None or w.start >= c.topic_end)
-                       for w in c.values):
+            if not any(
+                same(v, w) and not w.former and (c.topic_end is None or w.start >= c.topic_end)
+                for w in c.values
+            ):
                 continue
             if not c.nouns or any(_noun_in(w, c.nouns, c.compact) for w in words):
                 return True
@@ -781,13 +1023,20 @@ def _missing_clauses(exp: Analysis, cand: Analysis, q: Analysis | None) -> tuple
     out = []
     for seg in exp.segments:
         others = [o for o in exp.segments if o is not seg]
-        own_nouns = [n for n in seg.nouns if not any(n in o.nouns for o in others)
-                     and not (q is not None and _noun_in(n, q.nouns, q.compact))]
-        own_values = [v for v in seg.values if not any(same(v, w) for o in others for w in o.values)]
+        own_nouns = [
+            n
+            for n in seg.nouns
+            if not any(n in o.nouns for o in others)
+            and not (q is not None and _noun_in(n, q.nouns, q.compact))
+        ]
+        own_values = [
+            v for v in seg.values if not any(same(v, w) for o in others for w in o.values)
+        ]
         if not own_nouns and not own_values:
             continue
         if not any(_noun_in(n, cand.nouns, cand.compact) for n in own_nouns) and not any(
-                _value_in(v, cand.values, cand.compact, current=False) for v in own_values):
+            _value_in(v, cand.values, cand.compact, current=False) for v in own_values
+        ):
             out.append(seg.text.strip())
     return tuple(out)
 
@@ -797,8 +1046,9 @@ def _count(markers: Counter) -> str:
 
 
 def _touches(seg: Segment, c: Segment) -> bool:
-    return (any(_noun_in(n, c.nouns, c.compact) for n in seg.nouns)
-            or any(_value_in(v, c.values, c.compact, current=False) for v in seg.values))
+    return any(_noun_in(n, c.nouns, c.compact) for n in seg.nouns) or any(
+        _value_in(v, c.values, c.compact, current=False) for v in seg.values
+    )
 
 
 def _share(seg: Segment, c: Segment) -> Fraction:
@@ -806,8 +1056,9 @@ def _share(seg: Segment, c: Segment) -> Fraction:
     total = len(seg.nouns) + len(seg.values)
     if not total:
         return Fraction(0)
-    found = (sum(1 for n in seg.nouns if _noun_in(n, c.nouns, c.compact))
-             + sum(1 for v in seg.values if _value_in(v, c.values, c.compact, current=False)))
+    found = sum(1 for n in seg.nouns if _noun_in(n, c.nouns, c.compact)) + sum(
+        1 for v in seg.values if _value_in(v, c.values, c.compact, current=False)
+    )
     return Fraction(found, total)
 
 
@@ -823,12 +1074,16 @@ def _states_best(seg: Segment, c: Segment, exp: Analysis) -> bool:
 def _stating_segments(seg: Segment, cand: Analysis) -> list[Segment]:
     """Candidate clauses holding the expected clause's values (the best-overlapping among them), or,
     without values, the clause(s) with the best noun overlap (at least half of the clause's nouns)."""
+
     def overlap(c: Segment) -> int:
         return sum(1 for n in seg.nouns if _noun_in(n, c.nouns, c.compact))
 
     if seg.values:
-        holding = [c for c in cand.segments
-                   if any(_value_in(v, c.values, c.compact, current=False) for v in seg.values)]
+        holding = [
+            c
+            for c in cand.segments
+            if any(_value_in(v, c.values, c.compact, current=False) for v in seg.values)
+        ]
         if not holding:
             return []
         best = max(overlap(c) for c in holding)
@@ -844,8 +1099,18 @@ def _stating_segments(seg: Segment, cand: Analysis) -> list[Segment]:
 
 # ---- the rules --------------------------------------------------------------------------------------
 
-RULES = ("polarity", "wrong-value", "hedge", "multi-value", "no-value", "low-recall", "missing-value",
-         "missing-clause", "partial-recall", "all-found")
+RULES = (
+    "polarity",
+    "wrong-value",
+    "hedge",
+    "multi-value",
+    "no-value",
+    "low-recall",
+    "missing-value",
+    "missing-clause",
+    "partial-recall",
+    "all-found",
+)
 """Rule names, in the order they are applied (docs/metrics.md lists each with its test)."""
 
 
@@ -864,33 +1129,50 @@ def grade(match: Match, *, check_hedge: bool) -> Graded:
     ratio = f"{match.found}/{match.total}" if match.total else "1/1"
     if match.polarity:
         seg, mine, theirs = match.polarity[0]
-        return "NO", (f"NO [polarity]: for «{seg}» the expected statement has {mine} while the "
-                      f"candidate has {theirs}")
+        return "NO", (
+            f"NO [polarity]: for «{seg}» the expected statement has {mine} while the "
+            f"candidate has {theirs}"
+        )
     if match.wrong:
         want, got = match.wrong[0]
-        return "NO", f"NO [wrong-value]: expected {want}, the candidate states {got} instead; {elements}"
+        return (
+            "NO",
+            f"NO [wrong-value]: expected {want}, the candidate states {got} instead; {elements}",
+        )
     if check_hedge and match.hedges:
         return "NO", f"NO [hedge]: the answer hedges ({', '.join(match.hedges)}); {elements}"
     if check_hedge and match.multi:
         want, other = match.multi[0]
-        return "NO", (f"NO [multi-value]: the answer gives {want} and {other} for one slot, neither "
-                      f"marked as former; {elements}")
+        return "NO", (
+            f"NO [multi-value]: the answer gives {want} and {other} for one slot, neither "
+            f"marked as former; {elements}"
+        )
     if match.values_expected and not match.values_stated:
-        return "NO", f"NO [no-value]: none of the {match.values_expected} expected value(s) is stated; {elements}"
+        return (
+            "NO",
+            f"NO [no-value]: none of the {match.values_expected} expected value(s) is stated; {elements}",
+        )
     if match.recall < PARTIAL_RECALL and not match.segment_complete and not match.anchored:
         return "NO", f"NO [low-recall]: {elements} ({ratio} < {_frac(PARTIAL_RECALL)})"
     if match.missing:
-        return "PARTIAL", (f"PARTIAL [missing-value]: {', '.join(match.missing)} not stated (no other value "
-                           f"given for it); {elements}")
+        return "PARTIAL", (
+            f"PARTIAL [missing-value]: {', '.join(match.missing)} not stated (no other value "
+            f"given for it); {elements}"
+        )
     if match.missing_clauses:
-        return "PARTIAL", (f"PARTIAL [missing-clause]: nothing of «{match.missing_clauses[0]}» is stated; "
-                           f"{elements}")
+        return "PARTIAL", (
+            f"PARTIAL [missing-clause]: nothing of «{match.missing_clauses[0]}» is stated; "
+            f"{elements}"
+        )
     if match.recall < YES_RECALL:
         lacking = ", ".join(match.missing_nouns[:5])
-        return "PARTIAL", (f"PARTIAL [partial-recall]: {elements} ({ratio} < {_frac(YES_RECALL)}); "
-                           f"missing: {lacking}")
-    return "YES", (f"YES [all-found]: every expected value stated; {elements} "
-                   f"({ratio} >= {_frac(YES_RECALL)})")
+        return "PARTIAL", (
+            f"PARTIAL [partial-recall]: {elements} ({ratio} < {_frac(YES_RECALL)}); "
+            f"missing: {lacking}"
+        )
+    return "YES", (
+        f"YES [all-found]: every expected value stated; {elements} ({ratio} >= {_frac(YES_RECALL)})"
+    )
 
 
 def grade_lenient(match: Match) -> Graded:
@@ -902,8 +1184,10 @@ def grade_lenient(match: Match) -> Graded:
     if match.recall >= LENIENT_YES_RECALL:
         return "YES", f"YES [lenient]: {elements} ({ratio} >= {_frac(LENIENT_YES_RECALL)})"
     if match.recall >= LENIENT_PARTIAL_RECALL:
-        return "PARTIAL", (f"PARTIAL [lenient]: {elements} ({ratio} < {_frac(LENIENT_YES_RECALL)}, "
-                           f">= {_frac(LENIENT_PARTIAL_RECALL)})")
+        return "PARTIAL", (
+            f"PARTIAL [lenient]: {elements} ({ratio} < {_frac(LENIENT_YES_RECALL)}, "
+            f">= {_frac(LENIENT_PARTIAL_RECALL)})"
+        )
     return "NO", f"NO [lenient]: {elements} ({ratio} < {_frac(LENIENT_PARTIAL_RECALL)})"
 
 

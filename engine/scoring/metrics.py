@@ -8,8 +8,8 @@ docs/metrics.md. ``None`` means "not defined here" and is never replaced by a gu
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Sequence
 
 from seorap.engine.scoring.stats import PASS_THRESHOLD, at_least, mean
 
@@ -23,6 +23,7 @@ QUADRANTS = ("healthy", "compensation", "bottleneck", "both-low")
 
 
 # --- coverage (eq. 1, 2) and misses -------------------------------------------------------------
+
 
 def coverage(claim_scores: Sequence[float | None]) -> float | None:
     """Eq. 1: mean judged score of the state's expected claims (unparseable verdicts left out)."""
@@ -40,6 +41,7 @@ def miss_rate(claim_scores: Iterable[float | None]) -> float | None:
 
 
 # --- store changes, UDR (eq. 3), FUR (eq. 4) -----------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Delta:
@@ -64,9 +66,11 @@ class Delta:
 def store_delta(before: Mapping[str, str], after: Mapping[str, str]) -> Delta:
     """Compare two active-store snapshots {fact_id: text}."""
     common = before.keys() & after.keys()
-    return Delta(frozenset(after.keys() - before.keys()),
-                 frozenset(f for f in common if before[f] != after[f]),
-                 frozenset(before.keys() - after.keys()))
+    return Delta(
+        frozenset(after.keys() - before.keys()),
+        frozenset(f for f in common if before[f] != after[f]),
+        frozenset(before.keys() - after.keys()),
+    )
 
 
 def retires(previous_claims: Sequence[str], claims: Sequence[str]) -> bool:
@@ -76,8 +80,13 @@ def retires(previous_claims: Sequence[str], claims: Sequence[str]) -> bool:
     return any(c not in current for c in previous_claims)
 
 
-def udr(actions: Sequence[str], deltas: Sequence[Delta], *, retiring: Sequence[bool] | None = None,
-        append_only: bool = False) -> float | None:
+def udr(
+    actions: Sequence[str],
+    deltas: Sequence[Delta],
+    *,
+    retiring: Sequence[bool] | None = None,
+    append_only: bool = False,
+) -> float | None:
     """Eq. 3: among update/supersede states (that retire a value, when ``retiring`` is given), the
     share where an existing fact was rewritten or removed. Creating a fact is not a change to what
     the store knew (an append-only store would otherwise score 1.0 by adding the new value next to
@@ -86,8 +95,11 @@ def udr(actions: Sequence[str], deltas: Sequence[Delta], *, retiring: Sequence[b
     if append_only:
         return None
     retiring = retiring if retiring is not None else [True] * len(actions)
-    hits = [1.0 if d.overwrote else 0.0 for a, d, r in zip(actions, deltas, retiring)
-            if a in UPDATE_ACTIONS and r]
+    hits = [
+        1.0 if d.overwrote else 0.0
+        for a, d, r in zip(actions, deltas, retiring)
+        if a in UPDATE_ACTIONS and r
+    ]
     return mean(hits)
 
 
@@ -98,6 +110,7 @@ def fur(actions: Sequence[str], deltas: Sequence[Delta]) -> float | None:
 
 
 # --- operation accuracy --------------------------------------------------------------------------
+
 
 def effective_operation(operations: Iterable[str]) -> str:
     """The strongest operation applied in a state (supersede > update > create > reinforce), or
@@ -137,6 +150,7 @@ def confusion(expected: Sequence[str], effective: Sequence[str]) -> dict[str, di
 
 # --- confidence ----------------------------------------------------------------------------------
 
+
 def confidence_mae(expected: Sequence[float], actual: Sequence[float | None]) -> float | None:
     """Mean |expected - actual| over states with an actual confidence."""
     return mean([abs(e - a) for e, a in zip(expected, actual) if a is not None])
@@ -144,8 +158,10 @@ def confidence_mae(expected: Sequence[float], actual: Sequence[float | None]) ->
 
 # --- precision side (ours) -----------------------------------------------------------------------
 
-def stale_claims_at(claims: Sequence[Sequence[str]], stale: Sequence[Sequence[str]],
-                    index: int) -> list[str]:
+
+def stale_claims_at(
+    claims: Sequence[Sequence[str]], stale: Sequence[Sequence[str]], index: int
+) -> list[str]:
     """Values that must not be held after state ``index``: every staleClaim of states 0..index
     that is not (again) one of the current claims."""
     current = set(claims[index])
@@ -166,22 +182,32 @@ def stale_facts(facts: Mapping[str, str], stale: Sequence[str], holds: Holds) ->
     return [fid for fid, text in facts.items() if any(holds(s, text) for s in stale)]
 
 
-def claim_precision(facts: Mapping[str, str], claims: Sequence[str], stale: Sequence[str],
-                    holds: Holds, related: Holds) -> float | None:
+def claim_precision(
+    facts: Mapping[str, str],
+    claims: Sequence[str],
+    stale: Sequence[str],
+    holds: Holds,
+    related: Holds,
+) -> float | None:
     """Share of active facts consistent with the current claims: related to at least one current
     claim and stating no stale value. None for an empty store."""
     if not facts:
         return None
     stale_ids = set(stale_facts(facts, stale, holds))
-    good = [fid for fid, text in facts.items()
-            if fid not in stale_ids and any(related(c, text) for c in claims)]
+    good = [
+        fid
+        for fid, text in facts.items()
+        if fid not in stale_ids and any(related(c, text) for c in claims)
+    ]
     return len(good) / len(facts)
 
 
 # --- agreement -----------------------------------------------------------------------------------
 
-def quadrant(intrinsic: float | None, extrinsic: float | None,
-             threshold: float = PASS_THRESHOLD) -> str | None:
+
+def quadrant(
+    intrinsic: float | None, extrinsic: float | None, threshold: float = PASS_THRESHOLD
+) -> str | None:
     """healthy (both >= t), compensation (e >= t > i), bottleneck (i >= t > e), both-low; the
     comparisons are exact (stats.at_least)."""
     if intrinsic is None or extrinsic is None:
@@ -215,8 +241,9 @@ class BenefitTax:
         return self.net / self.n if self.n else None
 
 
-def benefit_tax(memory: Sequence[float | None], rag: Sequence[float | None],
-                right: float = 1.0) -> BenefitTax:
+def benefit_tax(
+    memory: Sequence[float | None], rag: Sequence[float | None], right: float = 1.0
+) -> BenefitTax:
     """Per-question comparison against naive RAG; a question is 'right' when its score >= ``right``
     (YES by default). Questions with an unparseable verdict on either side are left out."""
     counts: Counter[tuple[bool, bool]] = Counter()
@@ -224,8 +251,13 @@ def benefit_tax(memory: Sequence[float | None], rag: Sequence[float | None],
         if m is None or r is None:
             continue
         counts[(at_least(m, right), at_least(r, right))] += 1
-    return BenefitTax(sum(counts.values()), counts[(True, False)], counts[(False, True)],
-                      counts[(True, True)], counts[(False, False)])
+    return BenefitTax(
+        sum(counts.values()),
+        counts[(True, False)],
+        counts[(False, True)],
+        counts[(True, True)],
+        counts[(False, False)],
+    )
 
 
 def depth_curve(scores_by_k: Mapping[int, Sequence[float | None]]) -> dict[int, float | None]:
@@ -234,6 +266,7 @@ def depth_curve(scores_by_k: Mapping[int, Sequence[float | None]]) -> dict[int, 
 
 
 # --- fact shape (ours) ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class FactShape:
@@ -247,7 +280,9 @@ class FactShape:
     """Share of facts holding more than one statement."""
 
 
-def statement_count(text: str, claims: Sequence[str], holds: Holds, split: Callable[[str], list[str]]) -> int:
+def statement_count(
+    text: str, claims: Sequence[str], holds: Holds, split: Callable[[str], list[str]]
+) -> int:
     """Statements a fact holds: the larger of its sentence count (``split``) and the number of
     distinct ground-truth claims it states (``holds``). The second catches a merged fact that joins
     claims with commas in one sentence ("A, B, C.")."""
@@ -255,8 +290,9 @@ def statement_count(text: str, claims: Sequence[str], holds: Holds, split: Calla
     return max(len(split(text)), held)
 
 
-def fact_shape(facts: Iterable[str], claims: Sequence[str], holds: Holds,
-               split: Callable[[str], list[str]]) -> FactShape:
+def fact_shape(
+    facts: Iterable[str], claims: Sequence[str], holds: Holds, split: Callable[[str], list[str]]
+) -> FactShape:
     """Mean fact length and the share of facts holding more than one statement (a store of
     219-character blobs and a store of short facts can cover the same claims under ``full`` and
     part ways under ``filter``: this is the figure that explains such a gap)."""

@@ -11,19 +11,20 @@ import json
 import os
 from pathlib import Path
 
-from sqlite_utils import Database
-
+from seorap.engine.errors import UsageError
 from seorap.engine.scoring import metrics
 from seorap.engine.scoring.extrinsic import TOP_K
 from seorap.engine.scoring.stats import mean
 from seorap.engine.scoring.tables import drop_figures, ensure_tables, now
 from seorap.engine.scoring.verdict import SCORES
-from seorap.engine.errors import UsageError
+from sqlite_utils import Database
 
 LABELS = ("YES", "PARTIAL", "NO")
 
 
-def add_override(db: Database, verdict_id: str, label: str, reason: str, who: str | None = None) -> dict:
+def add_override(
+    db: Database, verdict_id: str, label: str, reason: str, who: str | None = None
+) -> dict:
     """Record an override; raises ValueError for an unknown verdict, label or an empty reason."""
     ensure_tables(db)
     if label not in LABELS:
@@ -33,8 +34,14 @@ def add_override(db: Database, verdict_id: str, label: str, reason: str, who: st
     rows = list(db.query("SELECT run_id FROM verdicts WHERE id = ?", [verdict_id]))
     if not rows:
         raise UsageError(f"no verdict with id {verdict_id!r}")
-    row = {"verdict_id": verdict_id, "run_id": rows[0]["run_id"], "label": label, "reason": reason,
-           "who": who or default_who(), "at": now()}
+    row = {
+        "verdict_id": verdict_id,
+        "run_id": rows[0]["run_id"],
+        "label": label,
+        "reason": reason,
+        "who": who or default_who(),
+        "at": now(),
+    }
     db.table("overrides").insert(row)
     drop_figures(db, row["run_id"])  # the figures stored at score time no longer hold
     return row
@@ -45,9 +52,19 @@ def default_who() -> str:
     return os.environ.get("USER") or getpass.getuser()
 
 
-def find_verdict(db: Database, run_id: str, kind: str, trajectory_id: str, item: str, *,
-                 scoring: str | None = None, setup: str = "full", source: str = "memory", k: int | None = 5,
-                 state: int | None = None) -> dict:
+def find_verdict(
+    db: Database,
+    run_id: str,
+    kind: str,
+    trajectory_id: str,
+    item: str,
+    *,
+    scoring: str | None = None,
+    setup: str = "full",
+    source: str = "memory",
+    k: int | None = 5,
+    state: int | None = None,
+) -> dict:
     """The verdict row a person means: ``kind`` claim (``item`` = ``s2/c0`` or the claim text, mode
     ``setup``) or question (``item`` = ``compound/0``, ``single/1`` or the question text, answer
     ``source`` at depth ``k``; k is ignored for the baselines), in ``scoring`` (default: the run's
@@ -73,9 +90,13 @@ def find_verdict(db: Database, run_id: str, kind: str, trajectory_id: str, item:
         sql += " AND state_index=?"
         args.append(state)
     text = "expected" if kind == "claim" else "question"
-    rows = list(db.query(f"SELECT * FROM verdicts WHERE run_id=? AND trajectory_id=? AND scoring=? AND "
-                         f"{sql} AND (item=? OR {text}=?) ORDER BY state_index, item",
-                         [run_id, trajectory_id, scoring, *args, item, item]))
+    rows = list(
+        db.query(
+            f"SELECT * FROM verdicts WHERE run_id=? AND trajectory_id=? AND scoring=? AND "
+            f"{sql} AND (item=? OR {text}=?) ORDER BY state_index, item",
+            [run_id, trajectory_id, scoring, *args, item, item],
+        )
+    )
     if len(rows) == 1:
         return rows[0]
     if not rows:
@@ -94,11 +115,19 @@ def load_file(db: Database, path: str | Path) -> int:
         items = json.loads(raw.decode("utf-8"))
     except (OSError, ValueError, RecursionError) as exc:  # JSON and UTF-8 errors are ValueErrors
         detail = exc.strerror if isinstance(exc, OSError) else type(exc).__name__
-        raise InputProblems(f"{path}: not a readable JSON list of overrides ({detail}: {exc})") from None
-    if len(raw) > 16 * 1024 * 1024 or not isinstance(items, list) or not all(
-            isinstance(i, dict) and {"verdict_id", "label", "reason"} <= set(i) for i in items):
-        raise InputProblems(f"{path}: expected a JSON list of {{verdict_id, label, reason, who?}} "
-                            "objects")
+        raise InputProblems(
+            f"{path}: not a readable JSON list of overrides ({detail}: {exc})"
+        ) from None
+    if (
+        len(raw) > 16 * 1024 * 1024
+        or not isinstance(items, list)
+        or not all(
+            isinstance(i, dict) and {"verdict_id", "label", "reason"} <= set(i) for i in items
+        )
+    ):
+        raise InputProblems(
+            f"{path}: expected a JSON list of {{verdict_id, label, reason, who?}} objects"
+        )
     for item in items:
         add_override(db, item["verdict_id"], item["label"], item["reason"], item.get("who"))
     return len(items)
@@ -115,7 +144,9 @@ def overrides_for(db: Database, verdict_ids: list[str]) -> list[dict]:
     return list(latest.values())
 
 
-def figures(verdicts: list[dict], labels: dict[str, str]) -> dict[str, tuple[float | None, float | None]]:
+def figures(
+    verdicts: list[dict], labels: dict[str, str]
+) -> dict[str, tuple[float | None, float | None]]:
     """Per trajectory (intrinsic full, extrinsic compound) recomputed from verdict rows with the
     overriding labels applied (eq. 1-2 for intrinsic; mean compound memory score at top-5)."""
     by_traj: dict[str, list[dict]] = {}
@@ -123,13 +154,21 @@ def figures(verdicts: list[dict], labels: dict[str, str]) -> dict[str, tuple[flo
         by_traj.setdefault(v["trajectory_id"], []).append(v)
     out = {}
     for tid, rows in by_traj.items():
+
         def score(v):
             return SCORES[labels[v["id"]]] if v["id"] in labels else v["score"]
+
         claims = [v for v in rows if v["kind"] == "claim" and v["setup"] == "full"]
         states = sorted({v["state_index"] for v in claims})
         intrinsic = metrics.fact_accuracy(
-            [metrics.coverage([score(v) for v in claims if v["state_index"] == s]) for s in states])
-        extrinsic = mean([score(v) for v in rows if v["kind"] == "compound" and v["source"] == "memory"
-                          and v["k"] == TOP_K])
+            [metrics.coverage([score(v) for v in claims if v["state_index"] == s]) for s in states]
+        )
+        extrinsic = mean(
+            [
+                score(v)
+                for v in rows
+                if v["kind"] == "compound" and v["source"] == "memory" and v["k"] == TOP_K
+            ]
+        )
         out[tid] = (intrinsic, extrinsic)
     return out

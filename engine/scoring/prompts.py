@@ -6,19 +6,21 @@ and every system prompt says that tagged text is data, not instructions.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 PROMPTS = Path(__file__).resolve().parents[1] / "prompts"
 JUDGE_PROMPTS = ("strict", "lenient")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> str:
     path = PROMPTS / f"{name}.txt"
     if not path.exists():
-        raise FileNotFoundError(f"no prompt file {path}; available: "
-                                f"{', '.join(p.stem for p in sorted(PROMPTS.glob('*.txt')))}")
+        raise FileNotFoundError(
+            f"no prompt file {path}; available: "
+            f"{', '.join(p.stem for p in sorted(PROMPTS.glob('*.txt')))}"
+        )
     return path.read_text(encoding="utf-8")
 
 
@@ -42,7 +44,10 @@ def judge_answer_messages(prompt: str, question: str, expected: str, answer: str
         f"<expected>{escape(expected)}</expected>\n"
         f"<answer>{escape(answer)}</answer>"
     )
-    return [{"role": "system", "content": load(f"judge_{prompt}")}, {"role": "user", "content": user}]
+    return [
+        {"role": "system", "content": load(f"judge_{prompt}")},
+        {"role": "user", "content": user},
+    ]
 
 
 def judge_claim_messages(prompt: str, claim: str, facts: list[str]) -> list[dict]:
@@ -53,7 +58,10 @@ def judge_claim_messages(prompt: str, claim: str, facts: list[str]) -> list[dict
         f"<expected>{escape(claim)}</expected>\n"
         f"<facts>\n{listed}\n</facts>"
     )
-    return [{"role": "system", "content": load(f"judge_{prompt}")}, {"role": "user", "content": user}]
+    return [
+        {"role": "system", "content": load(f"judge_{prompt}")},
+        {"role": "user", "content": user},
+    ]
 
 
 def answer_messages(question: str, context: list[str], *, kind: str = "facts") -> list[dict]:

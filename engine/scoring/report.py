@@ -11,85 +11,143 @@ from __future__ import annotations
 import json
 from itertools import combinations
 
-from sqlite_utils import Database
-
 from seorap.engine.run import accounting
-from seorap.engine.scoring import audit
+from seorap.engine.scoring import audit, stats
 from seorap.engine.scoring import overrides as ov
-from seorap.engine.scoring import stats
-from seorap.engine.scoring.rulers import full_vs_filter
 from seorap.engine.scoring.extrinsic import TOP_K
-from seorap.engine.scoring.schema import (Accounting, Aggregate, Baselines, BenefitTax, Calls, Comparison,
-                                   ExtrinsicFigures, FactShape, GroupFigures, IntrinsicFigures, Interval,
-                                   OverrideFigures, Report, RulerFigures, RunReport, SeedFigures,
-                                   SimilarityFigures, TrajectoryReport)
+from seorap.engine.scoring.rulers import full_vs_filter
+from seorap.engine.scoring.schema import (
+    Accounting,
+    Aggregate,
+    Baselines,
+    BenefitTax,
+    Calls,
+    Comparison,
+    ExtrinsicFigures,
+    FactShape,
+    GroupFigures,
+    Interval,
+    IntrinsicFigures,
+    OverrideFigures,
+    Report,
+    RulerFigures,
+    RunReport,
+    SeedFigures,
+    SimilarityFigures,
+    TrajectoryReport,
+)
 from seorap.engine.scoring.similarity import DEFAULT_THRESHOLD
 from seorap.engine.scoring.tables import ensure_tables, now, scorings
 from seorap.engine.scoring.verdict import tally
+from sqlite_utils import Database
 
 
-def build_report(db: Database, run_ids: list[str] | None = None, *, scoring: str | None = None,
-                 resamples: int = stats.DEFAULT_RESAMPLES, seed: int = stats.DEFAULT_SEED) -> Report:
+def build_report(
+    db: Database,
+    run_ids: list[str] | None = None,
+    *,
+    scoring: str | None = None,
+    resamples: int = stats.DEFAULT_RESAMPLES,
+    seed: int = stats.DEFAULT_SEED,
+) -> Report:
     ensure_tables(db)
     if not run_ids:
-        run_ids = [r["run_id"] for r in db.query(
-            "SELECT DISTINCT run_id FROM scores ORDER BY run_id")]
-    found = [run_report(db, rid, scoring=scoring, resamples=resamples, seed=seed) for rid in run_ids]
+        run_ids = [
+            r["run_id"] for r in db.query("SELECT DISTINCT run_id FROM scores ORDER BY run_id")
+        ]
+    found = [
+        run_report(db, rid, scoring=scoring, resamples=resamples, seed=seed) for rid in run_ids
+    ]
     runs = [r for r in found if r is not None]
     return Report(created_at=now(), runs=runs, comparisons=_comparisons(runs))
 
 
-def run_report(db: Database, run_id: str, *, scoring: str | None = None,
-               resamples: int = stats.DEFAULT_RESAMPLES, seed: int = stats.DEFAULT_SEED) -> RunReport | None:
+def run_report(
+    db: Database,
+    run_id: str,
+    *,
+    scoring: str | None = None,
+    resamples: int = stats.DEFAULT_RESAMPLES,
+    seed: int = stats.DEFAULT_SEED,
+) -> RunReport | None:
     names = scorings(db, run_id)
     if not names:
         return None
     name = scoring if scoring in names else names[0]
     run = db.table("runs").get(run_id)
-    cards = {r["trajectory_id"]: json.loads(r["card"]) for r in db.query(
-        "SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? ORDER BY trajectory_id",
-        [run_id, name])}
+    cards = {
+        r["trajectory_id"]: json.loads(r["card"])
+        for r in db.query(
+            "SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? ORDER BY trajectory_id",
+            [run_id, name],
+        )
+    }
     extras = cards.pop("", {})
     trajectories = [trajectory_report(tid, card) for tid, card in cards.items()]
     verdicts = list(db.query("SELECT * FROM verdicts WHERE run_id=? AND scoring=?", [run_id, name]))
     boot = dict(resamples=resamples, seed=seed)
-    agg = aggregate(trajectories, cards, verdicts, unreliable=extras.get("judge_unreliable"), **boot)
+    agg = aggregate(
+        trajectories, cards, verdicts, unreliable=extras.get("judge_unreliable"), **boot
+    )
     agg.seeds = seed_figures(db, run_id, name)
     rulers = ruler_figures(db, run_id)
     spread = [r.intrinsic for r in rulers if r.intrinsic is not None]
-    return RunReport(run_id=run_id, system=run["system"], scoring=name,
-                     filter_threshold=extras.get("filter_threshold"), trajectories=trajectories,
-                     aggregate=agg, overrides=override_figures(db, verdicts, **boot),
-                     calls=calls(db, run_id, extras),
-                     accounting=Accounting.model_validate(accounting.as_dict(
-                         accounting.run_accounting(db, run_id))),
-                     full_vs_filter=full_vs_filter(db, run_id, name).counts(),
-                     rulers=rulers, rulers_spread=max(spread) - min(spread) if len(spread) > 1 else None,
-                     similarity=SimilarityFigures.model_validate(extras["similarity"])
-                     if extras.get("similarity") else None,
-                     **_audit(extras, agg))
+    return RunReport(
+        run_id=run_id,
+        system=run["system"],
+        scoring=name,
+        filter_threshold=extras.get("filter_threshold"),
+        trajectories=trajectories,
+        aggregate=agg,
+        overrides=override_figures(db, verdicts, **boot),
+        calls=calls(db, run_id, extras),
+        accounting=Accounting.model_validate(
+            accounting.as_dict(accounting.run_accounting(db, run_id))
+        ),
+        full_vs_filter=full_vs_filter(db, run_id, name).counts(),
+        rulers=rulers,
+        rulers_spread=max(spread) - min(spread) if len(spread) > 1 else None,
+        similarity=SimilarityFigures.model_validate(extras["similarity"])
+        if extras.get("similarity")
+        else None,
+        **_audit(extras, agg),
+    )
 
 
 def trajectory_report(trajectory_id: str, card: dict) -> TrajectoryReport:
     intr, extr = card["intrinsic"], card["extrinsic"]
     bt = extr["benefit_tax"]
     return TrajectoryReport(
-        id=trajectory_id, category=card["category"], difficulty=card["difficulty"],
+        id=trajectory_id,
+        category=card["category"],
+        difficulty=card["difficulty"],
         intrinsic=IntrinsicFigures(full=card["intrinsic_full"], filter=card["intrinsic_filter"]),
         extrinsic=ExtrinsicFigures(compound=extr["compound"], single=extr["single"]),
-        baselines=Baselines(**{k: extr["baselines"][k] for k in ("full_context", "naive_rag", "no_context")}),
-        udr=intr["udr"], fur=intr["fur"], op_accuracy=intr["op_accuracy"],
-        op_majority_baseline=intr["op_majority_baseline"], op_confusion=intr["op_confusion"],
-        confidence_mae=intr["confidence_mae"], final_fact_count=intr["final_fact_count"],
+        baselines=Baselines(
+            **{k: extr["baselines"][k] for k in ("full_context", "naive_rag", "no_context")}
+        ),
+        udr=intr["udr"],
+        fur=intr["fur"],
+        op_accuracy=intr["op_accuracy"],
+        op_majority_baseline=intr["op_majority_baseline"],
+        op_confusion=intr["op_confusion"],
+        confidence_mae=intr["confidence_mae"],
+        final_fact_count=intr["final_fact_count"],
         append_only=bool(intr.get("append_only")),
         fact_shape=FactShape(**intr["fact_shape"]) if intr.get("fact_shape") else None,
         quadrant_raw=card.get("quadrant_raw"),
-        miss_rate=(intr.get("full") or {}).get("miss_rate"), stale_facts=intr["stale_facts"],
-        claim_precision=intr["claim_precision"], quadrant=card["quadrant"], diagnosis=card["diagnosis"],
-        signed_diff=card["signed_diff"], depth_curve={str(k): v for k, v in extr["depth_curve"].items()},
+        miss_rate=(intr.get("full") or {}).get("miss_rate"),
+        stale_facts=intr["stale_facts"],
+        claim_precision=intr["claim_precision"],
+        quadrant=card["quadrant"],
+        diagnosis=card["diagnosis"],
+        signed_diff=card["signed_diff"],
+        depth_curve={str(k): v for k, v in extr["depth_curve"].items()},
         benefit_tax=BenefitTax(n=bt["n"], benefit=bt["benefit"], tax=bt["tax"], net=bt["net"]),
-        failures=intr["failures"], write_failures=intr["write_failures"],
-        partial_write_failures=intr.get("partial_write_failures", 0))
+        failures=intr["failures"],
+        write_failures=intr["write_failures"],
+        partial_write_failures=intr.get("partial_write_failures", 0),
+    )
 
 
 def _iv(ci: stats.Interval) -> Interval:
@@ -105,8 +163,11 @@ PER_PAIR = {
     "mad": lambda x, y: abs(x - y),
     "signed_mean": lambda x, y: x - y,
     "div_rate": lambda x, y: 1.0 if stats.above(abs(x - y), stats.DIV_TAU) else 0.0,
-    "pass_agreement": lambda x, y: 1.0 if stats.at_least(x, stats.PASS_THRESHOLD) ==
-    stats.at_least(y, stats.PASS_THRESHOLD) else 0.0,
+    "pass_agreement": lambda x, y: (
+        1.0
+        if stats.at_least(x, stats.PASS_THRESHOLD) == stats.at_least(y, stats.PASS_THRESHOLD)
+        else 0.0
+    ),
 }
 """Per-trajectory values whose range stands in for a CI below 5 pairs (r and kappa have none)."""
 
@@ -121,11 +182,16 @@ def _group(ts: list[TrajectoryReport], unreliable: bool = False, **boot) -> Grou
     i = [t.intrinsic.full for t in ts]
     e = [t.extrinsic.compound for t in ts]
     return GroupFigures(
-        n=len(ts), intrinsic=stats.mean(i), extrinsic=stats.mean(e),
+        n=len(ts),
+        intrinsic=stats.mean(i),
+        extrinsic=stats.mean(e),
         mad=None if unreliable else stats.mad(i, e),
-        div_rate=None if unreliable else stats.div_rate(i, e), kappa=stats.cohen_kappa(i, e),
-        intrinsic_ci=_interval(i, **boot), extrinsic_ci=_interval(e, **boot),
-        mad_ci=None if unreliable else _paired(i, e, "mad", **boot))
+        div_rate=None if unreliable else stats.div_rate(i, e),
+        kappa=stats.cohen_kappa(i, e),
+        intrinsic_ci=_interval(i, **boot),
+        extrinsic_ci=_interval(e, **boot),
+        mad_ci=None if unreliable else _paired(i, e, "mad", **boot),
+    )
 
 
 def _op_hits(card: dict) -> list[float]:
@@ -146,17 +212,32 @@ def _op_accuracy_ci(cards: dict, **boot) -> Interval:
 
 def _fact_shape(ts: list[TrajectoryReport]) -> FactShape:
     """Fact shape pooled over the final facts of all trajectories (weighted by their fact counts)."""
-    shapes = [(s.n, s.mean_length, s.multi_share) for t in ts if (s := t.fact_shape) is not None
-              and s.n and s.mean_length is not None and s.multi_share is not None]
+    shapes = [
+        (s.n, s.mean_length, s.multi_share)
+        for t in ts
+        if (s := t.fact_shape) is not None
+        and s.n
+        and s.mean_length is not None
+        and s.multi_share is not None
+    ]
     n = sum(k for k, _, _ in shapes)
     if not n:
         return FactShape()
-    return FactShape(n=n, mean_length=sum(k * length for k, length, _ in shapes) / n,
-                     multi_share=sum(k * share for k, _, share in shapes) / n)
+    return FactShape(
+        n=n,
+        mean_length=sum(k * length for k, length, _ in shapes) / n,
+        multi_share=sum(k * share for k, _, share in shapes) / n,
+    )
 
 
-def aggregate(ts: list[TrajectoryReport], cards: dict, verdicts: list[dict], *,
-              unreliable: str | None = None, **boot) -> Aggregate:
+def aggregate(
+    ts: list[TrajectoryReport],
+    cards: dict,
+    verdicts: list[dict],
+    *,
+    unreliable: str | None = None,
+    **boot,
+) -> Aggregate:
     """Figures over the run; with ``unreliable`` (the judge cannot carry a diagnosis) quadrants,
     MAD and DivRate are withheld (null) and the reason is kept."""
     i = [t.intrinsic.full for t in ts]
@@ -168,35 +249,55 @@ def aggregate(ts: list[TrajectoryReport], cards: dict, verdicts: list[dict], *,
     exp, eff = [a for a, _ in states], [o for _, o in states]
     withheld = unreliable is not None
     return Aggregate(
-        intrinsic=_interval(i, **boot), extrinsic=_interval(e, **boot),
+        intrinsic=_interval(i, **boot),
+        extrinsic=_interval(e, **boot),
         intrinsic_filter=_interval([t.intrinsic.filter for t in ts], **boot),
         extrinsic_single=_interval([t.extrinsic.single for t in ts], **boot),
         mad=None if withheld else stats.mad(i, e),
         mad_ci=Interval() if withheld else _paired(i, e, "mad", **boot),
         div_rate=None if withheld else stats.div_rate(i, e),
         div_rate_ci=Interval() if withheld else _paired(i, e, "div_rate", **boot),
-        signed_mean=stats.signed_mean(i, e), signed_mean_ci=_paired(i, e, "signed_mean", **boot),
-        pearson_r=stats.pearson_r(i, e), pearson_r_ci=_paired(i, e, "pearson_r", **boot),
-        kappa=stats.cohen_kappa(i, e), kappa_ci=_paired(i, e, "cohen_kappa", **boot),
+        signed_mean=stats.signed_mean(i, e),
+        signed_mean_ci=_paired(i, e, "signed_mean", **boot),
+        pearson_r=stats.pearson_r(i, e),
+        pearson_r_ci=_paired(i, e, "pearson_r", **boot),
+        kappa=stats.cohen_kappa(i, e),
+        kappa_ci=_paired(i, e, "cohen_kappa", **boot),
         pass_agreement=stats.pass_agreement(i, e),
         pass_agreement_ci=_paired(i, e, "pass_agreement", **boot),
         partial_share=memory.partial_share,
         unparseable=sum(v["label"] == "UNPARSEABLE" for v in verdicts),
-        op_accuracy=metrics.op_accuracy(exp, eff), op_accuracy_ci=_op_accuracy_ci(cards, **boot),
+        op_accuracy=metrics.op_accuracy(exp, eff),
+        op_accuracy_ci=_op_accuracy_ci(cards, **boot),
         op_majority_baseline=metrics.majority_baseline(exp)[1],
-        fact_shape=_fact_shape(ts), judge_unreliable=unreliable,
-        baselines=Baselines(**{k: stats.mean([getattr(t.baselines, k) for t in ts])
-                               for k in ("full_context", "naive_rag", "no_context")}),
-        benefit_tax=BenefitTax(**{k: sum(getattr(t.benefit_tax, k) for t in ts)
-                                  for k in ("n", "benefit", "tax", "net")}),
-        depth_curve={k: stats.mean([t.depth_curve.get(k) for t in ts]) for k in ("1", "3", "5", "10")},
+        fact_shape=_fact_shape(ts),
+        judge_unreliable=unreliable,
+        baselines=Baselines(
+            **{
+                k: stats.mean([getattr(t.baselines, k) for t in ts])
+                for k in ("full_context", "naive_rag", "no_context")
+            }
+        ),
+        benefit_tax=BenefitTax(
+            **{
+                k: sum(getattr(t.benefit_tax, k) for t in ts)
+                for k in ("n", "benefit", "tax", "net")
+            }
+        ),
+        depth_curve={
+            k: stats.mean([t.depth_curve.get(k) for t in ts]) for k in ("1", "3", "5", "10")
+        },
         stale_facts=sum(t.stale_facts for t in ts if t.stale_facts is not None) if ts else None,
         claim_precision=stats.mean([t.claim_precision for t in ts]),
         quadrants={} if withheld else _count(t.quadrant for t in ts),
-        by_category={c: _group([t for t in ts if t.category == c], withheld, **boot)
-                     for c in sorted({t.category for t in ts})},
-        by_difficulty={d: _group([t for t in ts if t.difficulty == d], withheld, **boot)
-                       for d in sorted({t.difficulty for t in ts})},
+        by_category={
+            c: _group([t for t in ts if t.category == c], withheld, **boot)
+            for c in sorted({t.category for t in ts})
+        },
+        by_difficulty={
+            d: _group([t for t in ts if t.difficulty == d], withheld, **boot)
+            for d in sorted({t.difficulty for t in ts})
+        },
     )
 
 
@@ -221,27 +322,46 @@ def override_figures(db: Database, verdicts: list[dict], **boot) -> OverrideFigu
     labels = {o["verdict_id"]: o["label"] for o in items}
     figures = ov.figures(verdicts, labels)
     raw = {v["id"]: v for v in verdicts}
-    listed = [{**o, "trajectory_id": raw[o["verdict_id"]]["trajectory_id"],
-               "item": raw[o["verdict_id"]]["item"], "raw_label": raw[o["verdict_id"]]["label"]}
-              for o in items]
+    listed = [
+        {
+            **o,
+            "trajectory_id": raw[o["verdict_id"]]["trajectory_id"],
+            "item": raw[o["verdict_id"]]["item"],
+            "raw_label": raw[o["verdict_id"]]["label"],
+        }
+        for o in items
+    ]
     raw_figures = ov.figures(verdicts, {})
     touched = sorted({raw[o["verdict_id"]]["trajectory_id"] for o in items})
-    side_by_side = {tid: {"intrinsic_raw": raw_figures[tid][0], "intrinsic": figures[tid][0],
-                          "extrinsic_raw": raw_figures[tid][1], "extrinsic": figures[tid][1]}
-                    for tid in touched}
-    return OverrideFigures(count=len(items),
-                           intrinsic=_interval([f[0] for f in figures.values()], **boot),
-                           extrinsic=_interval([f[1] for f in figures.values()], **boot), items=listed,
-                           by_trajectory=side_by_side)
+    side_by_side = {
+        tid: {
+            "intrinsic_raw": raw_figures[tid][0],
+            "intrinsic": figures[tid][0],
+            "extrinsic_raw": raw_figures[tid][1],
+            "extrinsic": figures[tid][1],
+        }
+        for tid in touched
+    }
+    return OverrideFigures(
+        count=len(items),
+        intrinsic=_interval([f[0] for f in figures.values()], **boot),
+        extrinsic=_interval([f[1] for f in figures.values()], **boot),
+        items=listed,
+        by_trajectory=side_by_side,
+    )
 
 
 # ---- rulers (docs/metrics.md) and repeated runs ------------------------------------------------
 
+
 def _cards(db: Database, run_id: str, scoring: str) -> tuple[dict, list[dict]]:
     """(the scoring pass's extras, the trajectory cards) of one run and scoring setup."""
     extras, cards = {}, []
-    for r in db.query("SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? "
-                      "ORDER BY trajectory_id", [run_id, scoring]):
+    for r in db.query(
+        "SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? "
+        "ORDER BY trajectory_id",
+        [run_id, scoring],
+    ):
         if r["trajectory_id"] == "":
             extras = json.loads(r["card"])
         else:
@@ -260,12 +380,25 @@ def ruler_figures(db: Database, run_id: str) -> list[RulerFigures]:
             if not values:
                 continue
             threshold = extras.get("filter_threshold") or next(
-                (c.get("filter_threshold") for c in cards if c.get("filter_threshold")), DEFAULT_THRESHOLD)
+                (c.get("filter_threshold") for c in cards if c.get("filter_threshold")),
+                DEFAULT_THRESHOLD,
+            )
             auto = "auto" if extras.get("filter_auto") else ""
-            label = mode if mode == "full" else (
-                f"filter@auto({threshold:.2f})" if auto else f"filter@{threshold:.2f}")
-            out.append(RulerFigures(scoring=name, mode=label, judge=extras.get("judge"),
-                                    intrinsic=stats.mean(values), extrinsic=extrinsic, n=len(values)))
+            label = (
+                mode
+                if mode == "full"
+                else (f"filter@auto({threshold:.2f})" if auto else f"filter@{threshold:.2f}")
+            )
+            out.append(
+                RulerFigures(
+                    scoring=name,
+                    mode=label,
+                    judge=extras.get("judge"),
+                    intrinsic=stats.mean(values),
+                    extrinsic=extrinsic,
+                    n=len(values),
+                )
+            )
     return out
 
 
@@ -282,8 +415,10 @@ def seed_figures(db: Database, run_id: str, scoring: str) -> SeedFigures | None:
     me = db.table("runs").get(run_id)
     key = (me["system"], me["corpus_digest"], _seedless(me["config"])[0])
     group = []
-    for r in db.query("SELECT run_id, system, corpus_digest, config FROM runs WHERE system=? ORDER BY run_id",
-                      [me["system"]]):
+    for r in db.query(
+        "SELECT run_id, system, corpus_digest, config FROM runs WHERE system=? ORDER BY run_id",
+        [me["system"]],
+    ):
         config, seed = _seedless(r["config"])
         if (r["system"], r["corpus_digest"], config) != key:
             continue
@@ -291,15 +426,28 @@ def seed_figures(db: Database, run_id: str, scoring: str) -> SeedFigures | None:
         if not names:
             continue
         _, cards = _cards(db, r["run_id"], scoring if scoring in names else names[0])
-        group.append((r["run_id"], seed, stats.mean([c.get("intrinsic_full") for c in cards]),
-                      stats.mean([(c.get("extrinsic") or {}).get("compound") for c in cards])))
+        group.append(
+            (
+                r["run_id"],
+                seed,
+                stats.mean([c.get("intrinsic_full") for c in cards]),
+                stats.mean([(c.get("extrinsic") or {}).get("compound") for c in cards]),
+            )
+        )
     if len(group) < 2:
         return None
     group.sort(key=lambda g: (g[1] is None, g[1] or 0, g[0]))
     im, isd = stats.mean_sd([g[2] for g in group])
     em, esd = stats.mean_sd([g[3] for g in group])
-    return SeedFigures(n=len(group), run_ids=[g[0] for g in group], seeds=[g[1] for g in group],
-                       intrinsic_mean=im, intrinsic_sd=isd, extrinsic_mean=em, extrinsic_sd=esd)
+    return SeedFigures(
+        n=len(group),
+        run_ids=[g[0] for g in group],
+        seeds=[g[1] for g in group],
+        intrinsic_mean=im,
+        intrinsic_sd=isd,
+        extrinsic_mean=em,
+        extrinsic_sd=esd,
+    )
 
 
 def _audit(extras: dict, aggregate) -> dict:
@@ -307,18 +455,34 @@ def _audit(extras: dict, aggregate) -> dict:
     if not extras.get("audit"):
         return {}
     figures = audit.AuditFigures.model_validate(extras["audit"])
-    return {"audit": figures,
-            "judge_reliability": audit.Reliability.from_reason(extras.get("judge_unreliable"))}
+    return {
+        "audit": figures,
+        "judge_reliability": audit.Reliability.from_reason(extras.get("judge_unreliable")),
+    }
 
 
 def calls(db: Database, run_id: str, extras: dict) -> Calls:
-    row = next(db.query("SELECT COUNT(*) AS n, COALESCE(SUM(tokens_in),0) AS ti, "
-                        "COALESCE(SUM(tokens_out),0) AS tout FROM calls WHERE run_id=? AND error IS NULL",
-                        [run_id]))
-    roles = {r["role"]: r["n"] for r in db.query(
-        "SELECT role, COUNT(*) AS n FROM calls WHERE run_id=? AND error IS NULL GROUP BY role", [run_id])}
-    return Calls(total=row["n"], cached=extras.get("scoring_cached", 0), by_role=roles,
-                 tokens_in=row["ti"], tokens_out=row["tout"])
+    row = next(
+        db.query(
+            "SELECT COUNT(*) AS n, COALESCE(SUM(tokens_in),0) AS ti, "
+            "COALESCE(SUM(tokens_out),0) AS tout FROM calls WHERE run_id=? AND error IS NULL",
+            [run_id],
+        )
+    )
+    roles = {
+        r["role"]: r["n"]
+        for r in db.query(
+            "SELECT role, COUNT(*) AS n FROM calls WHERE run_id=? AND error IS NULL GROUP BY role",
+            [run_id],
+        )
+    }
+    return Calls(
+        total=row["n"],
+        cached=extras.get("scoring_cached", 0),
+        by_role=roles,
+        tokens_in=row["ti"],
+        tokens_out=row["tout"],
+    )
 
 
 def _comparisons(runs: list[RunReport]) -> list[Comparison]:
@@ -328,29 +492,80 @@ def _comparisons(runs: list[RunReport]) -> list[Comparison]:
         ib = {t.id: t.intrinsic.full for t in b.trajectories}
         shared = sorted(ia.keys() & ib.keys())
         xs, ys = [ia[t] for t in shared], [ib[t] for t in shared]
-        out.append(Comparison(a=a.run_id, b=b.run_id, difference=stats.signed_mean(xs, ys),
-                              mdd=stats.min_detectable_difference(xs, ys)))
+        out.append(
+            Comparison(
+                a=a.run_id,
+                b=b.run_id,
+                difference=stats.signed_mean(xs, ys),
+                mdd=stats.min_detectable_difference(xs, ys),
+            )
+        )
     return out
 
 
-
-COLUMNS = ["run_id", "system", "trajectory", "category", "difficulty", "intrinsic_full",
-           "intrinsic_filter", "extrinsic_compound", "extrinsic_single", "full_context", "naive_rag",
-           "no_context", "udr", "fur", "op_accuracy", "confidence_mae", "final_fact_count",
-           "stale_facts", "claim_precision", "quadrant", "write_failures", "partial_write_failures",
-           "fact_mean_length", "fact_multi_share"]
+COLUMNS = [
+    "run_id",
+    "system",
+    "trajectory",
+    "category",
+    "difficulty",
+    "intrinsic_full",
+    "intrinsic_filter",
+    "extrinsic_compound",
+    "extrinsic_single",
+    "full_context",
+    "naive_rag",
+    "no_context",
+    "udr",
+    "fur",
+    "op_accuracy",
+    "confidence_mae",
+    "final_fact_count",
+    "stale_facts",
+    "claim_precision",
+    "quadrant",
+    "write_failures",
+    "partial_write_failures",
+    "fact_mean_length",
+    "fact_multi_share",
+]
 
 
 def rows(report: Report) -> list[dict]:
     out = []
     for run in report.runs:
         for t in run.trajectories:
-            out.append(dict(zip(COLUMNS, [
-                run.run_id, run.system, t.id, t.category, t.difficulty, t.intrinsic.full,
-                t.intrinsic.filter, t.extrinsic.compound, t.extrinsic.single, t.baselines.full_context,
-                t.baselines.naive_rag, t.baselines.no_context, "n/a" if t.append_only else t.udr,
-                t.fur, t.op_accuracy, t.confidence_mae, t.final_fact_count, t.stale_facts,
-                t.claim_precision, t.quadrant, t.write_failures, t.partial_write_failures,
-                t.fact_shape.mean_length if t.fact_shape else None,
-                t.fact_shape.multi_share if t.fact_shape else None])))
+            out.append(
+                dict(
+                    zip(
+                        COLUMNS,
+                        [
+                            run.run_id,
+                            run.system,
+                            t.id,
+                            t.category,
+                            t.difficulty,
+                            t.intrinsic.full,
+                            t.intrinsic.filter,
+                            t.extrinsic.compound,
+                            t.extrinsic.single,
+                            t.baselines.full_context,
+                            t.baselines.naive_rag,
+                            t.baselines.no_context,
+                            "n/a" if t.append_only else t.udr,
+                            t.fur,
+                            t.op_accuracy,
+                            t.confidence_mae,
+                            t.final_fact_count,
+                            t.stale_facts,
+                            t.claim_precision,
+                            t.quadrant,
+                            t.write_failures,
+                            t.partial_write_failures,
+                            t.fact_shape.mean_length if t.fact_shape else None,
+                            t.fact_shape.multi_share if t.fact_shape else None,
+                        ],
+                    )
+                )
+            )
     return out

@@ -6,8 +6,8 @@ from __future__ import annotations
 import csv
 import io
 
-from seorap.engine.run import accounting
 from seorap.engine.fmt import cell as fmt
+from seorap.engine.run import accounting
 from seorap.engine.scoring import audit
 from seorap.engine.scoring import similarity as sim
 from seorap.engine.scoring.diagnosis import UNRELIABLE
@@ -56,14 +56,28 @@ def _ci(iv: Interval) -> str:
     return f"{fmt(iv.mean)} [{fmt(iv.ci_low)}, {fmt(iv.ci_high)}]"
 
 
-SHORT = ["trajectory", "category", "difficulty", "intrinsic_full", "intrinsic_filter",
-         "extrinsic_compound", "extrinsic_single", "naive_rag", "stale_facts", "claim_precision", "quadrant"]
+SHORT = [
+    "trajectory",
+    "category",
+    "difficulty",
+    "intrinsic_full",
+    "intrinsic_filter",
+    "extrinsic_compound",
+    "extrinsic_single",
+    "naive_rag",
+    "stale_facts",
+    "claim_precision",
+    "quadrant",
+]
 
 
 def summary_lines(run: RunReport) -> list[str]:
     a = run.aggregate
-    divergence = (f"MAD, DivRate, quadrants: {UNRELIABLE} ({a.judge_unreliable})" if a.judge_unreliable
-                  else f"MAD {_ci(a.mad_ci)} · DivRate {_ci(a.div_rate_ci)}")
+    divergence = (
+        f"MAD, DivRate, quadrants: {UNRELIABLE} ({a.judge_unreliable})"
+        if a.judge_unreliable
+        else f"MAD {_ci(a.mad_ci)} · DivRate {_ci(a.div_rate_ci)}"
+    )
     lines = [
         f"intrinsic full {_ci(a.intrinsic)} · filter@{fmt(run.filter_threshold)} {_ci(a.intrinsic_filter)}"
         f" · {fact_shape_text(a.fact_shape)}",
@@ -77,26 +91,38 @@ def summary_lines(run: RunReport) -> list[str]:
         f"no-context {fmt(a.baselines.no_context)} · benefit {a.benefit_tax.benefit} / tax "
         f"{a.benefit_tax.tax} / net {a.benefit_tax.net}",
         "depth curve: " + " · ".join(f"k={k} {fmt(v)}" for k, v in a.depth_curve.items()),
-        "full → filter claim verdicts: " + ", ".join(f"{k} {v}" for k, v in run.full_vs_filter.items()),
+        "full → filter claim verdicts: "
+        + ", ".join(f"{k} {v}" for k, v in run.full_vs_filter.items()),
         f"calls: {run.calls.total} logged, {run.calls.cached} served from cache in the last scoring",
     ]
     failures = sum(t.write_failures for t in run.trajectories)
     if failures:
         partial = sum(t.partial_write_failures for t in run.trajectories)
-        lines.append(f"write failures: {failures}" + (
-            f" ({partial} partial: cut extractions whose complete observations were written)"
-            if partial else ""))
+        lines.append(
+            f"write failures: {failures}"
+            + (
+                f" ({partial} partial: cut extractions whose complete observations were written)"
+                if partial
+                else ""
+            )
+        )
     if run.overrides.count:
-        lines.append(f"overrides: {run.overrides.count} · intrinsic raw {_ci(a.intrinsic)} → "
-                     f"{_ci(run.overrides.intrinsic)} · extrinsic raw {_ci(a.extrinsic)} → "
-                     f"{_ci(run.overrides.extrinsic)}")
-        lines += [f"  {tid}: intrinsic {fmt(f['intrinsic_raw'])} → {fmt(f['intrinsic'])} · extrinsic "
-                  f"{fmt(f['extrinsic_raw'])} → {fmt(f['extrinsic'])}"
-                  for tid, f in run.overrides.by_trajectory.items()]
+        lines.append(
+            f"overrides: {run.overrides.count} · intrinsic raw {_ci(a.intrinsic)} → "
+            f"{_ci(run.overrides.intrinsic)} · extrinsic raw {_ci(a.extrinsic)} → "
+            f"{_ci(run.overrides.extrinsic)}"
+        )
+        lines += [
+            f"  {tid}: intrinsic {fmt(f['intrinsic_raw'])} → {fmt(f['intrinsic'])} · extrinsic "
+            f"{fmt(f['extrinsic_raw'])} → {fmt(f['extrinsic'])}"
+            for tid, f in run.overrides.by_trajectory.items()
+        ]
     if a.seeds is not None:
         s = a.seeds
-        lines.append(f"seeds: n {s.n} · intrinsic {fmt(s.intrinsic_mean)} ± {fmt(s.intrinsic_sd)} · "
-                     f"extrinsic {fmt(s.extrinsic_mean)} ± {fmt(s.extrinsic_sd)}")
+        lines.append(
+            f"seeds: n {s.n} · intrinsic {fmt(s.intrinsic_mean)} ± {fmt(s.intrinsic_sd)} · "
+            f"extrinsic {fmt(s.extrinsic_mean)} ± {fmt(s.extrinsic_sd)}"
+        )
     lines += ruler_lines(run)
     lines += audit.audit_lines(run.audit)
     if run.similarity is not None:
@@ -108,8 +134,10 @@ def fact_shape_text(shape) -> str:
     """``facts: 24 chars, 3% multi-statement (n 96)``: what explains a full vs filter gap."""
     if shape is None or not shape.n:
         return "facts: —"
-    return (f"facts: {shape.mean_length:.0f} chars, {shape.multi_share:.0%} multi-statement "
-            f"(n {shape.n})")
+    return (
+        f"facts: {shape.mean_length:.0f} chars, {shape.multi_share:.0%} multi-statement "
+        f"(n {shape.n})"
+    )
 
 
 def histogram_lines(run: RunReport) -> list[str]:
@@ -121,8 +149,10 @@ def ruler_lines(run: RunReport) -> list[str]:
     """The rulers section: intrinsic mean per judging setup stored for the run, and the spread."""
     if len(run.rulers) < 2:
         return []
-    return [f"rulers (spread {fmt(run.rulers_spread)}): " + " · ".join(
-        f"{r.scoring} {r.mode} {fmt(r.intrinsic)}" for r in run.rulers)]
+    return [
+        f"rulers (spread {fmt(run.rulers_spread)}): "
+        + " · ".join(f"{r.scoring} {r.mode} {fmt(r.intrinsic)}" for r in run.rulers)
+    ]
 
 
 def to_markdown(report: Report) -> str:
@@ -133,10 +163,16 @@ def to_markdown(report: Report) -> str:
         if histogram_lines(run):
             out += ["```"] + histogram_lines(run) + ["```", ""]
         if len(run.rulers) >= 2:
-            out += [f"### Rulers (spread {fmt(run.rulers_spread)})", "",
-                    "| scoring | mode | judge | intrinsic | extrinsic |", "|---|---|---|---|---|"]
-            out += [f"| {r.scoring} | {r.mode} | {r.judge or '—'} | {fmt(r.intrinsic)} | {fmt(r.extrinsic)} |"
-                    for r in run.rulers] + [""]
+            out += [
+                f"### Rulers (spread {fmt(run.rulers_spread)})",
+                "",
+                "| scoring | mode | judge | intrinsic | extrinsic |",
+                "|---|---|---|---|---|",
+            ]
+            out += [
+                f"| {r.scoring} | {r.mode} | {r.judge or '—'} | {fmt(r.intrinsic)} | {fmt(r.extrinsic)} |"
+                for r in run.rulers
+            ] + [""]
         out += ["### Cost", ""] + accounting.markdown_lines(_accounting(run)) + [""]
         out.append("| " + " | ".join(SHORT) + " |")
         out.append("|" + "---|" * len(SHORT))
@@ -145,11 +181,19 @@ def to_markdown(report: Report) -> str:
         out += ["", "### Diagnosis", ""]
         if run.aggregate.judge_unreliable:
             # withheld: the summary above says so once, with the reasons
-            out += [f"- **{t.id}** (no quadrant): intrinsic {fmt(t.intrinsic.full)}, extrinsic "
-                    f"{fmt(t.extrinsic.compound)}" for t in run.trajectories] + [""]
+            out += [
+                f"- **{t.id}** (no quadrant): intrinsic {fmt(t.intrinsic.full)}, extrinsic "
+                f"{fmt(t.extrinsic.compound)}"
+                for t in run.trajectories
+            ] + [""]
         else:
-            out += [f"- **{t.id}** ({t.quadrant or 'no quadrant'}): {t.diagnosis}" for t in run.trajectories] + [""]
+            out += [
+                f"- **{t.id}** ({t.quadrant or 'no quadrant'}): {t.diagnosis}"
+                for t in run.trajectories
+            ] + [""]
     if report.comparisons:
         out += ["## Comparisons", "", "| a | b | Δ intrinsic | MDD |", "|---|---|---|---|"]
-        out += [f"| {c.a} | {c.b} | {fmt(c.difference)} | {fmt(c.mdd)} |" for c in report.comparisons]
+        out += [
+            f"| {c.a} | {c.b} | {fmt(c.difference)} | {fmt(c.mdd)} |" for c in report.comparisons
+        ]
     return "\n".join(out) + "\n"

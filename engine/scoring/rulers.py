@@ -18,9 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlite_utils import Database
-
 from seorap.engine.errors import UsageError
+from sqlite_utils import Database
 
 CLAIM_MODES = ("full", "filter")
 CLASSES = ("credited", "penalised", "unparseable", "unchanged")
@@ -46,8 +45,13 @@ class Diff:
     """The unchanged pairs (listed on request)."""
 
     def counts(self) -> dict[str, int]:
-        return {"credited": len(self.credited), "penalised": len(self.penalised),
-                "unchanged": self.unchanged, "unparseable": self.unparseable, "unmatched": self.unmatched}
+        return {
+            "credited": len(self.credited),
+            "penalised": len(self.penalised),
+            "unchanged": self.unchanged,
+            "unparseable": self.unparseable,
+            "unmatched": self.unmatched,
+        }
 
     def moved(self) -> list[dict]:
         """Every verdict that moved: credited, then penalised, then to/from UNPARSEABLE."""
@@ -80,15 +84,28 @@ def diff_verdicts(before: list[dict], after: list[dict]) -> Diff:
 
 def _moved(prev: dict, v: dict, change: str) -> dict:
     claim = v["kind"] == "claim"
-    return {"change": change, "trajectory_id": v["trajectory_id"], "kind": v["kind"], "item": v["item"],
-            "state_index": v.get("state_index"), "setup": v.get("setup"), "source": v["source"],
-            "k": v["k"], "text": v["expected"] if claim else v["question"],
-            "question": v.get("question") or "", "expected": v["expected"],
-            "from": prev["label"], "to": v["label"],
-            "rationale_before": prev["rationale"], "rationale_after": v["rationale"]}
+    return {
+        "change": change,
+        "trajectory_id": v["trajectory_id"],
+        "kind": v["kind"],
+        "item": v["item"],
+        "state_index": v.get("state_index"),
+        "setup": v.get("setup"),
+        "source": v["source"],
+        "k": v["k"],
+        "text": v["expected"] if claim else v["question"],
+        "question": v.get("question") or "",
+        "expected": v["expected"],
+        "from": prev["label"],
+        "to": v["label"],
+        "rationale_before": prev["rationale"],
+        "rationale_after": v["rationale"],
+    }
 
 
-def select(db: Database, run_id: str, scoring: str | None, *, setup: str | None = None) -> list[dict]:
+def select(
+    db: Database, run_id: str, scoring: str | None, *, setup: str | None = None
+) -> list[dict]:
     """Verdict rows of one run and scoring; with ``setup`` only the claims of that candidate mode,
     their mode blanked so that they match the claims of another mode."""
     sql = "SELECT * FROM verdicts WHERE run_id=? AND scoring=?"
@@ -105,10 +122,13 @@ def select(db: Database, run_id: str, scoring: str | None, *, setup: str | None 
 
 def full_vs_filter(db: Database, run_id: str, scoring: str) -> Diff:
     """How the similarity filter moves the claim verdicts of one store."""
-    return diff_verdicts(select(db, run_id, scoring, setup="full"), select(db, run_id, scoring, setup="filter"))
+    return diff_verdicts(
+        select(db, run_id, scoring, setup="full"), select(db, run_id, scoring, setup="filter")
+    )
 
 
 # ---- sides of a comparison ------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Side:
@@ -124,21 +144,33 @@ class Side:
 
 
 def latest_scoring(db: Database, run_id: str) -> str | None:
-    row = next(db.query("SELECT scoring FROM scores WHERE run_id=? AND trajectory_id != '' "
-                        "ORDER BY created_at DESC LIMIT 1", [run_id]), None)
+    row = next(
+        db.query(
+            "SELECT scoring FROM scores WHERE run_id=? AND trajectory_id != '' "
+            "ORDER BY created_at DESC LIMIT 1",
+            [run_id],
+        ),
+        None,
+    )
     return row["scoring"] if row else None
 
 
 def scorings_of(db: Database, run_id: str) -> list[str]:
-    return [r["scoring"] for r in db.query(
-        "SELECT DISTINCT scoring FROM scores WHERE run_id=? ORDER BY scoring", [run_id])]
+    return [
+        r["scoring"]
+        for r in db.query(
+            "SELECT DISTINCT scoring FROM scores WHERE run_id=? ORDER BY scoring", [run_id]
+        )
+    ]
 
 
 def parse_setup(db: Database, run_id: str, spec: str | None) -> Side:
     """Resolve a setup spec (module docstring) for a run; ValueError naming the setups on a miss."""
     known = scorings_of(db, run_id)
     if not known:
-        raise UsageError(f"run {run_id!r} has no scoring: run `seorap score --db FILE --run {run_id}` first")
+        raise UsageError(
+            f"run {run_id!r} has no scoring: run `seorap score --db FILE --run {run_id}` first"
+        )
     if spec is None:
         return Side(run_id, latest_scoring(db, run_id))
     if spec in CLAIM_MODES:
@@ -148,7 +180,9 @@ def parse_setup(db: Database, run_id: str, spec: str | None) -> Side:
     if head and tail in CLAIM_MODES:
         name, mode = head, tail
     if name not in known:
-        raise UsageError(f"run {run_id!r} has no scoring setup {name!r}; it has: {', '.join(known)}")
+        raise UsageError(
+            f"run {run_id!r} has no scoring setup {name!r}; it has: {', '.join(known)}"
+        )
     return Side(run_id, name, mode)
 
 
@@ -164,6 +198,10 @@ def compare(db: Database, a: Side, b: Side, *, kind: str = "all") -> Diff:
     blank = a.mode is not None or b.mode is not None
     before, after = side_verdicts(db, a, blank_mode=blank), side_verdicts(db, b, blank_mode=blank)
     if kind != "all":
-        want = (lambda v: v["kind"] == "claim") if kind == "claim" else (lambda v: v["kind"] != "claim")
+        want = (
+            (lambda v: v["kind"] == "claim")
+            if kind == "claim"
+            else (lambda v: v["kind"] != "claim")
+        )
         before, after = [v for v in before if want(v)], [v for v in after if want(v)]
     return diff_verdicts(before, after)

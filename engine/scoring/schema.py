@@ -6,7 +6,6 @@ Figures not defined for a run are ``null`` (None), never invented.
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
-
 from seorap.engine.run.accounting import PhaseTime, RoleAccounting
 from seorap.engine.scoring.audit import AuditFigures, Reliability
 

@@ -16,20 +16,20 @@ another setup's.
 from __future__ import annotations
 
 import json
-from typing import Sequence
+from collections.abc import Sequence
 
-from sqlite_utils import Database
-
-from seorap.engine.store import compact
 from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus, Trajectory, load_corpus
 from seorap.engine.errors import NoSuggestedThreshold, UsageError
 from seorap.engine.run.progress import NullProgress, Progress
-from seorap.engine.scoring import diagnosis, extrinsic, figures, intrinsic, metrics, similarity
 from seorap.engine.scoring import audit as audit_mod
-from seorap.engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS, make_answerer
+from seorap.engine.scoring import diagnosis, extrinsic, figures, intrinsic, metrics, similarity
+from seorap.engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS
+from seorap.engine.scoring.answerers import make_answerer
 from seorap.engine.scoring.judges import Judge, LexicalJudge, make_judge
 from seorap.engine.scoring.tables import ensure_tables, now, row_id
+from seorap.engine.store import compact
+from sqlite_utils import Database
 
 JUDGE_MODES = ("full", "filter")
 DEFAULT_THRESHOLD = similarity.DEFAULT_THRESHOLD
@@ -57,9 +57,19 @@ def scoring_name(judge, answerer, modes: Sequence[intrinsic.ClaimJudging] | None
     return f"{name}+{','.join(labels)}"
 
 
-def score_run(db: Database, run_id: str, config: Config, *, judge_mode: Sequence[str] | str = JUDGE_MODES,
-              progress: Progress | None = None, corpus: Corpus | None = None, client=None,
-              embedder=None, judge_prompt: str | None = None, auto_threshold: bool = False) -> str:
+def score_run(
+    db: Database,
+    run_id: str,
+    config: Config,
+    *,
+    judge_mode: Sequence[str] | str = JUDGE_MODES,
+    progress: Progress | None = None,
+    corpus: Corpus | None = None,
+    client=None,
+    embedder=None,
+    judge_prompt: str | None = None,
+    auto_threshold: bool = False,
+) -> str:
     """Score ``run_id``; returns the scoring setup name under which the results are stored.
 
     ``auto_threshold``: the filter mode uses the threshold suggested from this run's own cosines
@@ -84,47 +94,98 @@ def score_run(db: Database, run_id: str, config: Config, *, judge_mode: Sequence
     name = scoring_name(judge, answerer, modes)
     progress.start_phase(f"score {run_id}", len(trajectories))
     for trajectory in trajectories:
-        rows = _score_trajectory(db, run_id, trajectory, name, judge, answerer, embed, modes, config,
-                                 full_rows.get(trajectory.id))
+        rows = _score_trajectory(
+            db,
+            run_id,
+            trajectory,
+            name,
+            judge,
+            answerer,
+            embed,
+            modes,
+            config,
+            full_rows.get(trajectory.id),
+        )
         if rows is not None:
             full_rows[trajectory.id] = rows
         progress.advance(trajectory.id, 1, "scored")
     progress.finish_phase()
     audit = _audit(db, run_id, name, corpus, judge, answerer, trajectories)
     rates = {("control" if k == "correct" else k): f.pass_rate for k, f in audit.kinds.items()}
-    unreliable = mark_reliability(db, run_id, name, rates, partial_saturation=audit.partial_saturation,
-                                  separation=audit.separation)
-    threshold = next((m.threshold for m in modes if m.threshold is not None), config.judging.filter_threshold)
-    sim = similarity.from_rows([r for rows in full_rows.values() for r in rows], embed,
-                               filter_threshold=threshold, judge=judge.name) if full_rows else None
-    _save_run_extras(db, run_id, name, judge, answerer, client, calls_before, modes, sim, unreliable, audit)
+    unreliable = mark_reliability(
+        db,
+        run_id,
+        name,
+        rates,
+        partial_saturation=audit.partial_saturation,
+        separation=audit.separation,
+    )
+    threshold = next(
+        (m.threshold for m in modes if m.threshold is not None), config.judging.filter_threshold
+    )
+    sim = (
+        similarity.from_rows(
+            [r for rows in full_rows.values() for r in rows],
+            embed,
+            filter_threshold=threshold,
+            judge=judge.name,
+        )
+        if full_rows
+        else None
+    )
+    _save_run_extras(
+        db, run_id, name, judge, answerer, client, calls_before, modes, sim, unreliable, audit
+    )
     figures.save(db, run_id, name)
     return name
 
 
-def mark_reliability(db: Database, run_id: str, name: str,
-                     audit_pass_rates: dict[str, float | None] | None = None, *,
-                     partial_saturation: float | None = None, separation: float | None = None) -> str | None:
+def mark_reliability(
+    db: Database,
+    run_id: str,
+    name: str,
+    audit_pass_rates: dict[str, float | None] | None = None,
+    *,
+    partial_saturation: float | None = None,
+    separation: float | None = None,
+) -> str | None:
     """Decide whether the judge of this scoring pass can carry a diagnosis (diagnosis.judge_unreliable
     over the run's memory top-5 answer verdicts, plus the audit's pass rates when given). When it
     cannot, every card of the pass loses its quadrant (kept as ``quadrant_raw``) and its diagnosis
     says "judge unreliable — see audit" with the reason. Returns the reason (None: reliable)."""
-    labels = [r["label"] for r in db.query(
-        "SELECT label FROM verdicts WHERE run_id=? AND scoring=? AND setup='answer' AND source='memory' "
-        "AND k=?", [run_id, name, extrinsic.TOP_K])]
-    reason = diagnosis.judge_unreliable(labels, audit_pass_rates, audit_partial_saturation=partial_saturation,
-                                        audit_separation=separation)
-    for row in list(db.query("SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? AND "
-                             "trajectory_id != ''", [run_id, name])):
+    labels = [
+        r["label"]
+        for r in db.query(
+            "SELECT label FROM verdicts WHERE run_id=? AND scoring=? AND setup='answer' AND source='memory' "
+            "AND k=?",
+            [run_id, name, extrinsic.TOP_K],
+        )
+    ]
+    reason = diagnosis.judge_unreliable(
+        labels,
+        audit_pass_rates,
+        audit_partial_saturation=partial_saturation,
+        audit_separation=separation,
+    )
+    for row in list(
+        db.query(
+            "SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? AND "
+            "trajectory_id != ''",
+            [run_id, name],
+        )
+    ):
         card = json.loads(row["card"])
         card["judge_unreliable"] = reason
         if reason:
             card["quadrant_raw"] = card.get("quadrant_raw", card.get("quadrant"))
             card["quadrant"] = None
-            card["diagnosis"] = diagnosis.unreliable_text(card.get("intrinsic_full"),
-                                                          (card.get("extrinsic") or {}).get("compound"), reason)
-        db.execute("UPDATE scores SET card=? WHERE run_id=? AND trajectory_id=? AND scoring=?",
-                   [json.dumps(card, ensure_ascii=False), run_id, row["trajectory_id"], name])
+            card["diagnosis"] = diagnosis.unreliable_text(
+                card.get("intrinsic_full"), (card.get("extrinsic") or {}).get("compound"), reason
+            )
+        db.execute(
+            "UPDATE scores SET card=? WHERE run_id=? AND trajectory_id=? AND scoring=?",
+            [json.dumps(card, ensure_ascii=False), run_id, row["trajectory_id"], name],
+        )
     return reason
 
 
@@ -133,32 +194,42 @@ def _audit(db: Database, run_id, name, corpus, judge, answerer, trajectories):
     item for the lexical judge, a seeded sample per kind for a model judge. Verdicts are stored under
     run ``audit:<run_id>`` (so they never mix with the run's own), figures in the run's extras."""
     sample = None if isinstance(judge, LexicalJudge) else audit_mod.DEFAULT_SAMPLE
-    result = audit_mod.run_audit(corpus, judge, answerer, seed=0, sample=sample,
-                                 trajectory_ids={t.id for t in trajectories})
+    result = audit_mod.run_audit(
+        corpus, judge, answerer, seed=0, sample=sample, trajectory_ids={t.id for t in trajectories}
+    )
     audit_mod.save_audit(db, result, f"audit:{run_id}", scoring=name)
     return result.figures()
 
 
 def _full_rows(db: Database, run_id, trajectories, judge, embed) -> dict[str, list[dict]]:
     full = intrinsic.ClaimJudging("full")
-    return {t.id: intrinsic.judge_claims(t, intrinsic.load_store(db, run_id, t), judge, full, embed)
-            for t in trajectories}
+    return {
+        t.id: intrinsic.judge_claims(t, intrinsic.load_store(db, run_id, t), judge, full, embed)
+        for t in trajectories
+    }
 
 
 def _suggest(full_rows, embed, judge, config: Config) -> float:
-    sim = similarity.from_rows([r for rows in full_rows.values() for r in rows], embed,
-                               filter_threshold=config.judging.filter_threshold, judge=judge.name)
+    sim = similarity.from_rows(
+        [r for rows in full_rows.values() for r in rows],
+        embed,
+        filter_threshold=config.judging.filter_threshold,
+        judge=judge.name,
+    )
     if sim.suggested_threshold is None:
         raise NoSuggestedThreshold(
             f"--threshold auto: no threshold separates the {sim.matched.n} matched from the "
-            f"{sim.unmatched.n} unmatched pairs with {sim.embedder or 'this embedder'}; give a number")
+            f"{sim.unmatched.n} unmatched pairs with {sim.embedder or 'this embedder'}; give a number"
+        )
     return sim.suggested_threshold
 
 
 def _auto_modes(modes, threshold: float) -> list[intrinsic.ClaimJudging]:
     """The filter mode takes the suggested threshold (marked auto); the full mode stays."""
-    return [intrinsic.ClaimJudging(m.setup, threshold, auto=True) if m.threshold is not None else m
-            for m in modes]
+    return [
+        intrinsic.ClaimJudging(m.setup, threshold, auto=True) if m.threshold is not None else m
+        for m in modes
+    ]
 
 
 def _modes(judge_mode, threshold: float) -> list[intrinsic.ClaimJudging]:
@@ -199,22 +270,43 @@ def append_only(db: Database, run_id: str) -> bool:
     """True when the run's system never rewrites or removes a fact by design: the ``raw``
     reference system, or a variant with ``policy = "append"`` (from the run's manifest)."""
     row = db.table("runs").get(run_id)
-    spec = (json.loads(row["manifest"] or "{}") if row.get("manifest") else {}).get("system_spec") or {}
+    spec = (json.loads(row["manifest"] or "{}") if row.get("manifest") else {}).get(
+        "system_spec"
+    ) or {}
     if spec.get("kind") == "variant":
         return spec.get("policy") == "append"
     return (spec.get("name") or row["system"]) in APPEND_ONLY_REFERENCES
 
 
 def _written(db: Database, run_id: str, trajectory_id: str) -> bool:
-    return db.table("documents").count_where("run_id = ? AND trajectory_id = ?", [run_id, trajectory_id]) > 0
+    return (
+        db.table("documents").count_where(
+            "run_id = ? AND trajectory_id = ?", [run_id, trajectory_id]
+        )
+        > 0
+    )
 
 
-def _score_trajectory(db: Database, run_id, trajectory: Trajectory, name, judge, answerer, embed, modes,
-                      config: Config, full_rows: list[dict] | None = None) -> list[dict] | None:
+def _score_trajectory(
+    db: Database,
+    run_id,
+    trajectory: Trajectory,
+    name,
+    judge,
+    answerer,
+    embed,
+    modes,
+    config: Config,
+    full_rows: list[dict] | None = None,
+) -> list[dict] | None:
     """Score one trajectory and save it; returns its full-mode claim rows (None without full)."""
     store = intrinsic.load_store(db, run_id, trajectory)
-    claim_rows = {m.setup: full_rows if m.setup == "full" and full_rows is not None
-                  else intrinsic.judge_claims(trajectory, store, judge, m, embed) for m in modes}
+    claim_rows = {
+        m.setup: full_rows
+        if m.setup == "full" and full_rows is not None
+        else intrinsic.judge_claims(trajectory, store, judge, m, embed)
+        for m in modes
+    }
     intr = intrinsic.card(trajectory, store, claim_rows, append_only=append_only(db, run_id))
     asker = extrinsic.Asker(answerer, judge, embed, config.retrieval)
     asker.run(trajectory, store.final, store.final_recency)
@@ -231,38 +323,101 @@ def _card(trajectory, intr, extr, modes, claim_rows, asker, store) -> dict:
     compound = extr["compound"]
     quadrant = metrics.quadrant(full, compound)
     last = max((r["state_index"] for r in claim_rows.get("full", [])), default=None)
-    missed = [r["expected"] for r in claim_rows.get("full", [])
-              if r["state_index"] == last and r["score"] != 1.0]
+    missed = [
+        r["expected"]
+        for r in claim_rows.get("full", [])
+        if r["state_index"] == last and r["score"] != 1.0
+    ]
     reason = diagnosis.explain(
-        quadrant, full, compound, stale_ids=intr["stale_fact_ids"],
-        final_claims=trajectory.final.claims, final_missed=missed,
-        retrievals=asker.retrievals, verdicts=asker.verdicts)
+        quadrant,
+        full,
+        compound,
+        stale_ids=intr["stale_fact_ids"],
+        final_claims=trajectory.final.claims,
+        final_missed=missed,
+        retrievals=asker.retrievals,
+        verdicts=asker.verdicts,
+    )
     threshold = next((m.threshold for m in modes if m.threshold is not None), None)
-    return {"category": trajectory.category, "difficulty": trajectory.difficulty,
-            "intrinsic": intr, "intrinsic_full": full, "intrinsic_filter": filt,
-            "filter_threshold": threshold, "extrinsic": extr, "quadrant": quadrant,
-            "diagnosis": reason, "signed_diff": None if full is None or compound is None else full - compound}
+    return {
+        "category": trajectory.category,
+        "difficulty": trajectory.difficulty,
+        "intrinsic": intr,
+        "intrinsic_full": full,
+        "intrinsic_filter": filt,
+        "filter_threshold": threshold,
+        "extrinsic": extr,
+        "quadrant": quadrant,
+        "diagnosis": reason,
+        "signed_diff": None if full is None or compound is None else full - compound,
+    }
 
 
 def _save(db: Database, run_id, trajectory_id, name, judge: Judge, verdicts, asker, card) -> None:
     created = now()
     key = dict(run_id=run_id, trajectory_id=trajectory_id, scoring=name)
     for table in ("verdicts", "answers", "retrievals"):
-        compact.delete_where(db, table, "run_id=? AND trajectory_id=? AND scoring=?",
-                             [run_id, trajectory_id, name])
-    compact.insert(db, "verdicts",
-        [{**key, **r, "judge": judge.name, "rules": judge.rules, "created_at": created,
-          "id": row_id(run_id, trajectory_id, name, r["kind"], r["setup"], r["source"], r["k"], r["item"])}
-         for r in verdicts], replace=True)
-    compact.insert(db, "answers",
-        [{**key, **r, "created_at": created,
-          "id": row_id(run_id, trajectory_id, name, r["kind"], r["source"], r["k"], r["item"])}
-         for r in asker.answers], replace=True)
-    compact.insert(db, "retrievals",
-        [{**key, **r, "embedder": "", "id": row_id(run_id, trajectory_id, name, r["source"], r["item"])}
-         for r in asker.retrievals], replace=True)
-    db.table("scores").insert({**key, "card": json.dumps(card, ensure_ascii=False), "created_at": created},
-                        replace=True)
+        compact.delete_where(
+            db, table, "run_id=? AND trajectory_id=? AND scoring=?", [run_id, trajectory_id, name]
+        )
+    compact.insert(
+        db,
+        "verdicts",
+        [
+            {
+                **key,
+                **r,
+                "judge": judge.name,
+                "rules": judge.rules,
+                "created_at": created,
+                "id": row_id(
+                    run_id,
+                    trajectory_id,
+                    name,
+                    r["kind"],
+                    r["setup"],
+                    r["source"],
+                    r["k"],
+                    r["item"],
+                ),
+            }
+            for r in verdicts
+        ],
+        replace=True,
+    )
+    compact.insert(
+        db,
+        "answers",
+        [
+            {
+                **key,
+                **r,
+                "created_at": created,
+                "id": row_id(
+                    run_id, trajectory_id, name, r["kind"], r["source"], r["k"], r["item"]
+                ),
+            }
+            for r in asker.answers
+        ],
+        replace=True,
+    )
+    compact.insert(
+        db,
+        "retrievals",
+        [
+            {
+                **key,
+                **r,
+                "embedder": "",
+                "id": row_id(run_id, trajectory_id, name, r["source"], r["item"]),
+            }
+            for r in asker.retrievals
+        ],
+        replace=True,
+    )
+    db.table("scores").insert(
+        {**key, "card": json.dumps(card, ensure_ascii=False), "created_at": created}, replace=True
+    )
 
 
 def _counters(client) -> dict:
@@ -271,19 +426,41 @@ def _counters(client) -> dict:
     return {"calls": client.stats.calls, "cached": client.stats.cached}
 
 
-def _save_run_extras(db: Database, run_id, name, judge: Judge, answerer, client, before, modes, sim=None,
-                     unreliable: str | None = None, audit=None) -> None:
+def _save_run_extras(
+    db: Database,
+    run_id,
+    name,
+    judge: Judge,
+    answerer,
+    client,
+    before,
+    modes,
+    sim=None,
+    unreliable: str | None = None,
+    audit=None,
+) -> None:
     after = _counters(client)
-    extras = {"judge": judge.name, "judge_rules": judge.rules, "answerer": answerer.name,
-              "judge_prompt": getattr(judge, "prompt", None),
-              "judge_modes": [m.setup for m in modes],
-              "filter_threshold": next((m.threshold for m in modes if m.threshold is not None), None),
-              "filter_auto": any(m.auto for m in modes),
-              "scoring_calls": after["calls"] - before["calls"],
-              "scoring_cached": after["cached"] - before["cached"],
-              "similarity": None if sim is None else sim.model_dump(),
-              "judge_unreliable": unreliable,
-              "audit": None if audit is None else audit.model_dump()}
-    db.table("scores").insert({"run_id": run_id, "trajectory_id": "", "scoring": name,
-                               "card": json.dumps(extras, ensure_ascii=False), "created_at": now()},
-                              replace=True)
+    extras = {
+        "judge": judge.name,
+        "judge_rules": judge.rules,
+        "answerer": answerer.name,
+        "judge_prompt": getattr(judge, "prompt", None),
+        "judge_modes": [m.setup for m in modes],
+        "filter_threshold": next((m.threshold for m in modes if m.threshold is not None), None),
+        "filter_auto": any(m.auto for m in modes),
+        "scoring_calls": after["calls"] - before["calls"],
+        "scoring_cached": after["cached"] - before["cached"],
+        "similarity": None if sim is None else sim.model_dump(),
+        "judge_unreliable": unreliable,
+        "audit": None if audit is None else audit.model_dump(),
+    }
+    db.table("scores").insert(
+        {
+            "run_id": run_id,
+            "trajectory_id": "",
+            "scoring": name,
+            "card": json.dumps(extras, ensure_ascii=False),
+            "created_at": now(),
+        },
+        replace=True,
+    )

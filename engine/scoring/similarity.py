@@ -19,16 +19,16 @@ Pure functions over arrays (:func:`summarize`, :func:`histogram`, :func:`suggest
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-from sqlite_utils import Database
-
 from seorap.engine.config import Config
 from seorap.engine.fmt import figure
 from seorap.engine.scoring.schema import Histogram, SimilarityFigures, SimilaritySummary
 from seorap.engine.scoring.tables import scorings
+from sqlite_utils import Database
 
 if TYPE_CHECKING:
     from seorap.engine.models.base import Embedder
@@ -43,6 +43,7 @@ CREDITED_LABELS = ("YES", "PARTIAL")
 
 # ---- pure figures --------------------------------------------------------------------------------
 
+
 def summarize(values: Sequence[float]) -> SimilaritySummary:
     """n, min, p10, p25, median, p75, p90, max (percentiles with linear interpolation, numpy's
     default: position p/100 * (n - 1) in the sorted values). Empty -> n 0, figures null."""
@@ -50,8 +51,16 @@ def summarize(values: Sequence[float]) -> SimilaritySummary:
     if v.size == 0:
         return SimilaritySummary(n=0)
     p = np.percentile(v, [10, 25, 50, 75, 90])
-    return SimilaritySummary(n=int(v.size), min=float(v.min()), p10=float(p[0]), p25=float(p[1]),
-                             median=float(p[2]), p75=float(p[3]), p90=float(p[4]), max=float(v.max()))
+    return SimilaritySummary(
+        n=int(v.size),
+        min=float(v.min()),
+        p10=float(p[0]),
+        p25=float(p[1]),
+        median=float(p[2]),
+        p75=float(p[3]),
+        p90=float(p[4]),
+        max=float(v.max()),
+    )
 
 
 def histogram(matched: Sequence[float], unmatched: Sequence[float], bins: int = BINS) -> Histogram:
@@ -112,20 +121,36 @@ def kept_share(unmatched: Sequence[float], threshold: float) -> float | None:
     return float((u > threshold).mean()) if u.size else None
 
 
-def figures(matched: Sequence[float], unmatched: Sequence[float], *, embedder: str,
-            filter_threshold: float, judge: str | None = None, attribution: str = "") -> SimilarityFigures:
+def figures(
+    matched: Sequence[float],
+    unmatched: Sequence[float],
+    *,
+    embedder: str,
+    filter_threshold: float,
+    judge: str | None = None,
+    attribution: str = "",
+) -> SimilarityFigures:
     """Everything the report shows about one run's cosines."""
     s = suggest_threshold(matched, unmatched)
     return SimilarityFigures(
-        embedder=embedder, judge=judge, attribution=attribution,
-        matched=summarize(matched), unmatched=summarize(unmatched),
-        histogram=histogram(matched, unmatched), suggested_threshold=s.threshold, youden_j=s.j,
-        suggested_tpr=s.tpr, suggested_fpr=s.fpr, filter_threshold=filter_threshold,
+        embedder=embedder,
+        judge=judge,
+        attribution=attribution,
+        matched=summarize(matched),
+        unmatched=summarize(unmatched),
+        histogram=histogram(matched, unmatched),
+        suggested_threshold=s.threshold,
+        youden_j=s.j,
+        suggested_tpr=s.tpr,
+        suggested_fpr=s.fpr,
+        filter_threshold=filter_threshold,
         matched_dropped=dropped_share(matched, filter_threshold),
-        unmatched_kept=kept_share(unmatched, filter_threshold))
+        unmatched_kept=kept_share(unmatched, filter_threshold),
+    )
 
 
 # ---- pairs from verdict rows -----------------------------------------------------------------------
+
 
 def credited(row: dict) -> tuple[list[int], str]:
     """Indexes (into the row's candidate facts) of the facts a full-mode verdict credited, and how
@@ -179,7 +204,9 @@ def pairs_from_rows(rows: Iterable[dict]) -> Pairs:
     return Pairs(matched, unmatched, ",".join(sorted(how)))
 
 
-def cosines(pairs: list[tuple[str, str]], embed: Callable, vectors: dict | None = None) -> list[float]:
+def cosines(
+    pairs: list[tuple[str, str]], embed: Callable, vectors: dict | None = None
+) -> list[float]:
     """Cosine of each pair as the filter computes it: dot product of the embedder's L2-normalised
     vectors. Each distinct text is embedded once (``vectors`` caches across calls)."""
     vectors = {} if vectors is None else vectors
@@ -189,19 +216,31 @@ def cosines(pairs: list[tuple[str, str]], embed: Callable, vectors: dict | None 
     return [float(vectors[c] @ vectors[f]) for c, f in pairs]
 
 
-def from_rows(rows: Iterable[dict], embed: Callable, *, filter_threshold: float,
-              judge: str | None = None) -> SimilarityFigures:
+def from_rows(
+    rows: Iterable[dict], embed: Callable, *, filter_threshold: float, judge: str | None = None
+) -> SimilarityFigures:
     """The figures of a run from its full-mode claim verdict rows and the run's embed function."""
     pairs = pairs_from_rows(rows)
     cache: dict = {}
-    return figures(cosines(pairs.matched, embed, cache), cosines(pairs.unmatched, embed, cache),
-                   embedder=getattr(embed, "name", "") or "", filter_threshold=filter_threshold,
-                   judge=judge, attribution=pairs.attribution)
+    return figures(
+        cosines(pairs.matched, embed, cache),
+        cosines(pairs.unmatched, embed, cache),
+        embedder=getattr(embed, "name", "") or "",
+        filter_threshold=filter_threshold,
+        judge=judge,
+        attribution=pairs.attribution,
+    )
 
 
-def run_similarity(db: Database, run_id: str, scoring: str | None = None, *, embedder=None,
-                   config: Config | None = None,
-                   filter_threshold: float | None = None) -> SimilarityFigures | None:
+def run_similarity(
+    db: Database,
+    run_id: str,
+    scoring: str | None = None,
+    *,
+    embedder=None,
+    config: Config | None = None,
+    filter_threshold: float | None = None,
+) -> SimilarityFigures | None:
     """Read a scored run's full-mode claim verdicts (``scoring``, default its latest setup) and
     measure them with ``embedder`` (default: the one the run's stored config names, built through
     make_embedder with the run database as its cache). None when the run has no full verdicts."""
@@ -209,9 +248,14 @@ def run_similarity(db: Database, run_id: str, scoring: str | None = None, *, emb
     if not names:
         return None
     name = scoring if scoring in names else names[0]
-    rows = list(db.query("SELECT kind, setup, label, expected, candidate, rationale, judge FROM verdicts "
-                         "WHERE run_id=? AND scoring=? AND kind='claim' AND setup='full' "
-                         "ORDER BY trajectory_id, state_index, item", [run_id, name]))
+    rows = list(
+        db.query(
+            "SELECT kind, setup, label, expected, candidate, rationale, judge FROM verdicts "
+            "WHERE run_id=? AND scoring=? AND kind='claim' AND setup='full' "
+            "ORDER BY trajectory_id, state_index, item",
+            [run_id, name],
+        )
+    )
     if not rows:
         return None
     if embedder is None:
@@ -222,11 +266,19 @@ def run_similarity(db: Database, run_id: str, scoring: str | None = None, *, emb
 
         embedder = make_embedder(config, db)
     if filter_threshold is None:
-        extras = next(db.query("SELECT card FROM scores WHERE run_id=? AND trajectory_id='' AND scoring=?",
-                               [run_id, name]), None)
-        filter_threshold = (json.loads(extras["card"]).get("filter_threshold") if extras else None) \
-            or DEFAULT_THRESHOLD
-    return from_rows(rows, EmbedFn(embedder), filter_threshold=filter_threshold, judge=rows[0]["judge"])
+        extras = next(
+            db.query(
+                "SELECT card FROM scores WHERE run_id=? AND trajectory_id='' AND scoring=?",
+                [run_id, name],
+            ),
+            None,
+        )
+        filter_threshold = (
+            json.loads(extras["card"]).get("filter_threshold") if extras else None
+        ) or DEFAULT_THRESHOLD
+    return from_rows(
+        rows, EmbedFn(embedder), filter_threshold=filter_threshold, judge=rows[0]["judge"]
+    )
 
 
 class EmbedFn:
@@ -251,18 +303,21 @@ def spark(counts: Sequence[int]) -> str:
     top = max(counts, default=0)
     if not top:
         return " " * len(counts)
-    return "".join(BLOCKS[0] if c == 0 else BLOCKS[max(1, round(c / top * (len(BLOCKS) - 1)))]
-                   for c in counts)
+    return "".join(
+        BLOCKS[0] if c == 0 else BLOCKS[max(1, round(c / top * (len(BLOCKS) - 1)))] for c in counts
+    )
 
 
 def summary_line(s: SimilarityFigures) -> str:
     """``similarity (EMBEDDER): matched median X, unmatched p90 Y; filter@0.80 drops Z% of true
     matches; suggested threshold T``."""
     dropped = "—" if s.matched_dropped is None else f"{100 * s.matched_dropped:.0f}%"
-    return (f"similarity ({s.embedder}): matched median {figure(s.matched.median)} (n {s.matched.n}), "
-            f"unmatched p90 {figure(s.unmatched.p90)} (n {s.unmatched.n}); filter@{s.filter_threshold:.2f} "
-            f"drops {dropped} of true matches; suggested threshold {figure(s.suggested_threshold)}"
-            + ("" if s.youden_j is None or s.suggested_threshold is None else f" (J {s.youden_j:.2f})"))
+    return (
+        f"similarity ({s.embedder}): matched median {figure(s.matched.median)} (n {s.matched.n}), "
+        f"unmatched p90 {figure(s.unmatched.p90)} (n {s.unmatched.n}); filter@{s.filter_threshold:.2f} "
+        f"drops {dropped} of true matches; suggested threshold {figure(s.suggested_threshold)}"
+        + ("" if s.youden_j is None or s.suggested_threshold is None else f" (J {s.youden_j:.2f})")
+    )
 
 
 def histogram_lines(s: SimilarityFigures) -> list[str]:
@@ -270,6 +325,8 @@ def histogram_lines(s: SimilarityFigures) -> list[str]:
     h = s.histogram
     if h.lo is None:
         return []
-    return [f"cosine {h.lo:.2f} … {h.hi:.2f} ({len(h.matched)} bins)",
-            f"  matched   |{spark(h.matched)}|",
-            f"  unmatched |{spark(h.unmatched)}|"]
+    return [
+        f"cosine {h.lo:.2f} … {h.hi:.2f} ({len(h.matched)} bins)",
+        f"  matched   |{spark(h.matched)}|",
+        f"  unmatched |{spark(h.unmatched)}|",
+    ]

@@ -9,12 +9,11 @@ docs/metrics.md.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Callable, Sequence
 
 import numpy as np
-
 from seorap.engine.fmt import figure
 
 PASS_THRESHOLD = 0.5
@@ -65,13 +64,16 @@ def mad(intrinsic: Sequence[float | None], extrinsic: Sequence[float | None]) ->
     return mean([abs(x - y) for x, y in pairs(intrinsic, extrinsic)])
 
 
-def signed_mean(intrinsic: Sequence[float | None], extrinsic: Sequence[float | None]) -> float | None:
+def signed_mean(
+    intrinsic: Sequence[float | None], extrinsic: Sequence[float | None]
+) -> float | None:
     """Mean of i - e: positive when the store looks better than the answers."""
     return mean([x - y for x, y in pairs(intrinsic, extrinsic)])
 
 
-def div_rate(intrinsic: Sequence[float | None], extrinsic: Sequence[float | None],
-             tau: float = DIV_TAU) -> float | None:
+def div_rate(
+    intrinsic: Sequence[float | None], extrinsic: Sequence[float | None], tau: float = DIV_TAU
+) -> float | None:
     """Share of trajectories whose two scores differ by strictly more than ``tau``."""
     return mean([1.0 if above(abs(x - y), tau) else 0.0 for x, y in pairs(intrinsic, extrinsic)])
 
@@ -91,14 +93,18 @@ def pearson_r(a: Sequence[float | None], b: Sequence[float | None]) -> float | N
     return sxy / math.sqrt(sxx * syy)
 
 
-def pass_agreement(a: Sequence[float | None], b: Sequence[float | None],
-                   threshold: float = PASS_THRESHOLD) -> float | None:
+def pass_agreement(
+    a: Sequence[float | None], b: Sequence[float | None], threshold: float = PASS_THRESHOLD
+) -> float | None:
     """Share of trajectories where both scores pass (>= threshold) or both fail."""
-    return mean([1.0 if at_least(x, threshold) == at_least(y, threshold) else 0.0 for x, y in pairs(a, b)])
+    return mean(
+        [1.0 if at_least(x, threshold) == at_least(y, threshold) else 0.0 for x, y in pairs(a, b)]
+    )
 
 
-def cohen_kappa(a: Sequence[float | None], b: Sequence[float | None],
-                threshold: float = PASS_THRESHOLD) -> float | None:
+def cohen_kappa(
+    a: Sequence[float | None], b: Sequence[float | None], threshold: float = PASS_THRESHOLD
+) -> float | None:
     """Cohen's kappa of the two pass/fail labellings: (p_o - p_e) / (1 - p_e).
 
     p_o is the observed agreement; p_e = p_a * p_b + (1 - p_a)(1 - p_b) with p_a, p_b the pass
@@ -130,9 +136,14 @@ class Interval:
     """Clusters (trajectories) the figure is computed over."""
 
 
-def bootstrap(n_clusters: int, statistic: Callable[[np.ndarray], float | None], *,
-              resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-              level: float = 0.95) -> Interval:
+def bootstrap(
+    n_clusters: int,
+    statistic: Callable[[np.ndarray], float | None],
+    *,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    level: float = 0.95,
+) -> Interval:
     """Cluster bootstrap percentile interval.
 
     ``statistic(idx)`` computes the figure from the clusters (trajectories) at the integer indices
@@ -171,8 +182,12 @@ def cluster_mean_ci(clusters: Sequence[Sequence[float | None]], **kwargs) -> Int
     return bootstrap(len(groups), stat, **kwargs)
 
 
-def paired_ci(a: Sequence[float | None], b: Sequence[float | None],
-              fn: Callable[[Sequence[float], Sequence[float]], float | None], **kwargs) -> Interval:
+def paired_ci(
+    a: Sequence[float | None],
+    b: Sequence[float | None],
+    fn: Callable[[Sequence[float], Sequence[float]], float | None],
+    **kwargs,
+) -> Interval:
     """CI of a paired statistic (MAD, kappa, r, ...) resampling trajectories."""
     ps = pairs(a, b)
     xs = [x for x, _ in ps]
@@ -203,9 +218,13 @@ def group_mean(values: Sequence[float | None], **kwargs) -> Interval:
     return cluster_mean_ci([[v] for v in xs], **kwargs)
 
 
-def group_paired(a: Sequence[float | None], b: Sequence[float | None],
-                 fn: Callable[[Sequence[float], Sequence[float]], float | None],
-                 per_pair: Callable[[float, float], float] | None = None, **kwargs) -> Interval:
+def group_paired(
+    a: Sequence[float | None],
+    b: Sequence[float | None],
+    fn: Callable[[Sequence[float], Sequence[float]], float | None],
+    per_pair: Callable[[float, float], float] | None = None,
+    **kwargs,
+) -> Interval:
     """A paired statistic over a group: bootstrap CI from ``SMALL_GROUP`` pairs on; below that the
     range of ``per_pair(x, y)`` over the pairs (e.g. |x - y| for MAD) when given, else no interval."""
     ps = pairs(a, b)
@@ -221,9 +240,14 @@ def _z(p: float) -> float:
     return NormalDist().inv_cdf(p)
 
 
-def min_detectable_difference(a: Sequence[float | None], b: Sequence[float | None] | None = None, *,
-                              paired: bool = True, alpha: float = 0.05,
-                              power: float = 0.8) -> float | None:
+def min_detectable_difference(
+    a: Sequence[float | None],
+    b: Sequence[float | None] | None = None,
+    *,
+    paired: bool = True,
+    alpha: float = 0.05,
+    power: float = 0.8,
+) -> float | None:
     """Smallest true difference between two runs a two-sided test would detect.
 
     MDD = (z_{1-alpha/2} + z_{power}) * SE. Paired (same trajectories): SE = sd(a_i - b_i) / sqrt(n).
@@ -232,7 +256,9 @@ def min_detectable_difference(a: Sequence[float | None], b: Sequence[float | Non
     """
     factor = _z(1 - alpha / 2) + _z(power)
     if b is None or paired:
-        diffs = [float(x) for x in a if x is not None] if b is None else [x - y for x, y in pairs(a, b)]
+        diffs = (
+            [float(x) for x in a if x is not None] if b is None else [x - y for x, y in pairs(a, b)]
+        )
         if len(diffs) < 2:
             return None
         return factor * _sd(diffs) / math.sqrt(len(diffs))

@@ -17,35 +17,84 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime, timezone
-
-from sqlite_utils import Database
+from datetime import UTC, datetime
 
 from seorap.engine.store.connstate import state
+from sqlite_utils import Database
 
 TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
     "verdicts": (
-        {"id": str, "run_id": str, "trajectory_id": str, "scoring": str, "judge": str,
-         "setup": str, "kind": str, "source": str, "k": int, "state_index": int, "item": str,
-         "question": str, "expected": str, "candidate": str, "label": str, "score": float,
-         "rationale": str, "call_key": str, "cached": int, "created_at": str,
-         "best_cosine": float, "best_fact": str, "rules": str},
+        {
+            "id": str,
+            "run_id": str,
+            "trajectory_id": str,
+            "scoring": str,
+            "judge": str,
+            "setup": str,
+            "kind": str,
+            "source": str,
+            "k": int,
+            "state_index": int,
+            "item": str,
+            "question": str,
+            "expected": str,
+            "candidate": str,
+            "label": str,
+            "score": float,
+            "rationale": str,
+            "call_key": str,
+            "cached": int,
+            "created_at": str,
+            "best_cosine": float,
+            "best_fact": str,
+            "rules": str,
+        },
         "id",
     ),
     "answers": (
-        {"id": str, "run_id": str, "trajectory_id": str, "scoring": str, "kind": str, "item": str,
-         "source": str, "k": int, "answerer": str, "question": str, "answer": str,
-         "context_ids": str, "created_at": str},
+        {
+            "id": str,
+            "run_id": str,
+            "trajectory_id": str,
+            "scoring": str,
+            "kind": str,
+            "item": str,
+            "source": str,
+            "k": int,
+            "answerer": str,
+            "question": str,
+            "answer": str,
+            "context_ids": str,
+            "created_at": str,
+        },
         "id",
     ),
     "retrievals": (
-        {"id": str, "run_id": str, "trajectory_id": str, "scoring": str, "kind": str, "item": str,
-         "source": str, "question": str, "ranking": str, "answer_fact_ids": str, "embedder": str},
+        {
+            "id": str,
+            "run_id": str,
+            "trajectory_id": str,
+            "scoring": str,
+            "kind": str,
+            "item": str,
+            "source": str,
+            "question": str,
+            "ranking": str,
+            "answer_fact_ids": str,
+            "embedder": str,
+        },
         "id",
     ),
     "overrides": (
-        {"id": int, "verdict_id": str, "run_id": str, "label": str, "reason": str, "who": str,
-         "at": str},
+        {
+            "id": int,
+            "verdict_id": str,
+            "run_id": str,
+            "label": str,
+            "reason": str,
+            "who": str,
+            "at": str,
+        },
         "id",
     ),
     "scores": (
@@ -78,8 +127,10 @@ def ensure_tables(db) -> None:
     for name, (columns, pk) in TABLES.items():
         if name in COMPACT:
             data = f"{name}_data"
-            if not (compact.is_compact(db, name) and set(compact.data_columns(name, columns))
-                    <= set(db.table(data).columns_dict)):
+            if not (
+                compact.is_compact(db, name)
+                and set(compact.data_columns(name, columns)) <= set(db.table(data).columns_dict)
+            ):
                 compact.ensure(db, name, columns, pk, [c for t, c in INDEXES if t == name])
             continue
         db.table(name).create(columns, pk=pk, if_not_exists=True)
@@ -94,17 +145,24 @@ def ensure_tables(db) -> None:
 
 def scorings(db: Database, run_id: str) -> list[str]:
     """Scoring setups stored for a run, most recent first."""
-    return [r["scoring"] for r in db.query(
-        "SELECT scoring, MAX(created_at) AS at FROM scores WHERE run_id=? GROUP BY scoring "
-        "ORDER BY at DESC, scoring", [run_id])]
+    return [
+        r["scoring"]
+        for r in db.query(
+            "SELECT scoring, MAX(created_at) AS at FROM scores WHERE run_id=? GROUP BY scoring "
+            "ORDER BY at DESC, scoring",
+            [run_id],
+        )
+    ]
 
 
 def row_id(*parts) -> str:
-    return hashlib.sha256(json.dumps(parts, ensure_ascii=False, default=str).encode()).hexdigest()[:24]
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=False, default=str).encode()).hexdigest()[
+        :24
+    ]
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def drop_figures(db: Database, run_id: str) -> None:

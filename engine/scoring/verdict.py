@@ -5,10 +5,10 @@ An unparseable verdict is kept and counted on its own; it never silently becomes
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable, Literal
-
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -30,9 +30,16 @@ class Verdict:
 
 
 _LABEL_WORDS: dict[str, Label] = {
-    "YES": "YES", "PARTIAL": "PARTIAL", "NO": "NO",
+    "YES": "YES",
+    "PARTIAL": "PARTIAL",
+    "NO": "NO",
     # Korean replies from small models: exact words only
-    "예": "YES", "네": "YES", "부분": "PARTIAL", "부분적": "PARTIAL", "아니오": "NO", "아니요": "NO",
+    "예": "YES",
+    "네": "YES",
+    "부분": "PARTIAL",
+    "부분적": "PARTIAL",
+    "아니오": "NO",
+    "아니요": "NO",
 }
 _TRIM = " \t\r\n\"'`*_.,!:;()[]{}<>「」『』"
 
@@ -50,8 +57,10 @@ def parse_label(text: str | None) -> Label | None:
     return _LABEL_WORDS.get(word)
 
 
-_VERDICT_LINE = re.compile(r"^[\s*#>\-]*[\"']?(?:verdict|판정|평가)[\"']?\s*[:：=]\s*(.+?)\s*$",
-                           re.IGNORECASE | re.MULTILINE)
+_VERDICT_LINE = re.compile(
+    r"^[\s*#>\-]*[\"']?(?:verdict|판정|평가)[\"']?\s*[:：=]\s*(.+?)\s*$",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def parse_free_text(raw: str) -> tuple[Label, str] | None:
@@ -76,7 +85,9 @@ def parse_free_text(raw: str) -> tuple[Label, str] | None:
 class JudgeReply(BaseModel):
     """What an LLM judge must return (structured output)."""
 
-    rationale: str = Field(description="One or two sentences: what matches, what is missing or wrong.")
+    rationale: str = Field(
+        description="One or two sentences: what matches, what is missing or wrong."
+    )
     verdict: Literal["YES", "PARTIAL", "NO"] = Field(description="YES, PARTIAL or NO.")
 
     @field_validator("verdict", mode="before")
@@ -117,5 +128,11 @@ def tally(labels: Iterable[str]) -> Tally:
         counts[label] += 1
     parsed = counts["YES"] + counts["PARTIAL"] + counts["NO"]
     total = counts["YES"] + 0.5 * counts["PARTIAL"]
-    return Tally(sum(counts.values()), counts["YES"], counts["PARTIAL"], counts["NO"],
-                 counts["UNPARSEABLE"], total / parsed if parsed else None)
+    return Tally(
+        sum(counts.values()),
+        counts["YES"],
+        counts["PARTIAL"],
+        counts["NO"],
+        counts["UNPARSEABLE"],
+        total / parsed if parsed else None,
+    )

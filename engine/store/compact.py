@@ -26,14 +26,22 @@ import hashlib
 import json
 import sqlite3
 import zlib
-from typing import Any, Iterable, Iterator
-
-from sqlite_utils import Database
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from seorap.engine.store.connstate import state
+from sqlite_utils import Database
 
-COMPACT = ("calls", "decisions", "verdicts", "retrievals", "observations", "facts", "fact_versions",
-           "answers")
+COMPACT = (
+    "calls",
+    "decisions",
+    "verdicts",
+    "retrievals",
+    "observations",
+    "facts",
+    "fact_versions",
+    "answers",
+)
 """Logical tables stored compactly (a view of that name over ``<name>_data``)."""
 
 SCOPED = ("observations", "facts", "fact_versions", "decisions", "verdicts", "answers")
@@ -42,24 +50,37 @@ SCOPED = ("observations", "facts", "fact_versions", "decisions", "verdicts", "an
 (``/p003/o002``). Their views also show ``rowid`` (the stored row's: load order)."""
 
 TEXT_COLUMNS: dict[str, tuple[str, ...]] = {
-    "observations": ("text", "what", "who", "author", "author_role"), "facts": ("text", "authors"),
-    "fact_versions": ("text", "authors"), "decisions": ("model_text", "reason"),
-    "verdicts": ("question", "expected", "rationale", "created_at"), "answers": ("question", "answer"),
+    "observations": ("text", "what", "who", "author", "author_role"),
+    "facts": ("text", "authors"),
+    "fact_versions": ("text", "authors"),
+    "decisions": ("model_text", "reason"),
+    "verdicts": ("question", "expected", "rationale", "created_at"),
+    "answers": ("question", "answer"),
 }
 """Columns holding a text id (an integer into ``texts``) for a non-empty text; the view shows the
 text. Declared without a type (BLOB affinity), so a text that looks like a number stays text."""
 
 ID_COLUMNS: dict[str, tuple[str, ...]] = {
-    "observations": ("id",), "facts": ("id",), "fact_versions": ("fact_id", "observation_id", "successor_id"),
-    "decisions": ("id", "observation_id", "fact_id"), "verdicts": ("best_fact",),
+    "observations": ("id",),
+    "facts": ("id",),
+    "fact_versions": ("fact_id", "observation_id", "successor_id"),
+    "decisions": ("id", "observation_id", "fact_id"),
+    "verdicts": ("best_fact",),
 }
 """Columns holding an id, kept relative to the row's own run and trajectory when it is one of theirs."""
 
-ID_LISTS = {("facts", "observation_ids"), ("answers", "context_ids"), ("retrievals", "answer_fact_ids")}
+ID_LISTS = {
+    ("facts", "observation_ids"),
+    ("answers", "context_ids"),
+    ("retrievals", "answer_fact_ids"),
+}
 """JSON lists of ids, each kept relative like :data:`ID_COLUMNS`."""
 
 SCOPE_KEYS: dict[str, tuple[str, ...]] = {
-    "observations": ("id",), "facts": ("id",), "fact_versions": ("fact_id", "version"), "decisions": ("id",),
+    "observations": ("id",),
+    "facts": ("id",),
+    "fact_versions": ("fact_id", "version"),
+    "decisions": ("id",),
 }
 """Unique within a scope (the stored ids are relative); verdicts and answers keep their global ``id``."""
 
@@ -74,8 +95,9 @@ def _zip(text: str | None) -> bytes | None:
 
 
 def _hash(text: str) -> int:
-    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big",
-                          signed=True)
+    return int.from_bytes(
+        hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big", signed=True
+    )
 
 
 # ---- texts ------------------------------------------------------------------------------------------
@@ -119,9 +141,14 @@ def scope_id(db: Database, run_id: str | None, trajectory_id: str | None) -> int
     found = cache.get((run_id, trajectory_id))
     if found is not None:
         return found
-    db.execute("INSERT OR IGNORE INTO scopes (run_id, trajectory_id) VALUES (?, ?)", [run_id, trajectory_id])
-    found = db.execute("SELECT id FROM scopes WHERE run_id IS ? AND trajectory_id IS ? ORDER BY id LIMIT 1",
-                       [run_id, trajectory_id]).fetchone()[0]
+    db.execute(
+        "INSERT OR IGNORE INTO scopes (run_id, trajectory_id) VALUES (?, ?)",
+        [run_id, trajectory_id],
+    )
+    found = db.execute(
+        "SELECT id FROM scopes WHERE run_id IS ? AND trajectory_id IS ? ORDER BY id LIMIT 1",
+        [run_id, trajectory_id],
+    ).fetchone()[0]
     cache[(run_id, trajectory_id)] = found
     return found
 
@@ -130,7 +157,7 @@ def _relative(value: Any, prefix: str) -> Any:
     """``RUN/TRAJ/f0003`` -> ``/f0003`` for the row's own run and trajectory; an id that itself starts
     with "/" gets a second one (the view keeps it whole)."""
     if isinstance(value, str) and value.startswith(prefix):
-        return value[len(prefix) - 1:]
+        return value[len(prefix) - 1 :]
     if isinstance(value, str) and value.startswith("/"):
         return "/" + value
     return value
@@ -138,8 +165,24 @@ def _relative(value: Any, prefix: str) -> Any:
 
 LIST_KEYS: dict[tuple[str, str], tuple[str, ...]] = {
     ("decisions", "candidates"): ("fact_id", "label", "similarity", "text"),
-    ("decisions", "before"): ("authors", "confidence", "id", "status", "text", "updated_at", "version"),
-    ("decisions", "after"): ("authors", "confidence", "id", "status", "text", "updated_at", "version"),
+    ("decisions", "before"): (
+        "authors",
+        "confidence",
+        "id",
+        "status",
+        "text",
+        "updated_at",
+        "version",
+    ),
+    ("decisions", "after"): (
+        "authors",
+        "confidence",
+        "id",
+        "status",
+        "text",
+        "updated_at",
+        "version",
+    ),
     ("retrievals", "ranking"): ("fact_id", "text", "bm25", "bm25_norm", "dense", "hybrid", "rank"),
 }
 """The usual keys of each list column's objects, in order: an object with exactly these is stored as
@@ -149,8 +192,9 @@ ROUNDED = {("retrievals", "ranking"): ("bm25", "bm25_norm", "dense", "hybrid")}
 """Scores stored to 6 decimal places (ranks and order are computed before, so they are exact)."""
 
 
-def _compact_list(db: Database, value: str | None, prefix: str, table: str = "",
-                  column: str = "") -> str | None:
+def _compact_list(
+    db: Database, value: str | None, prefix: str, table: str = "", column: str = ""
+) -> str | None:
     """A JSON list of objects with each ``text`` replaced by its id, own-run fact ids shortened to
     ``/f0003`` and objects with the usual keys stored as arrays."""
     if value in (None, ""):
@@ -167,7 +211,7 @@ def _compact_list(db: Database, value: str | None, prefix: str, table: str = "",
         for key in ("fact_id", "id"):
             v = item.get(key)
             if isinstance(v, str) and v.startswith(prefix):
-                item[key] = v[len(prefix) - 1:]  # keeps the leading "/"
+                item[key] = v[len(prefix) - 1 :]  # keeps the leading "/"
             elif isinstance(v, str) and v.startswith("/"):
                 item[key] = "/" + v  # an id that itself starts with "/" (kept whole by the view)
         for key in rounded:
@@ -183,8 +227,11 @@ def _compact_messages(db: Database, value: str | None) -> str | None:
     messages = json.loads(value)
     for m in messages:
         if isinstance(m.get("content"), str):  # a system prompt whole, other messages by line
-            m["content"] = text_id(db, m["content"]) if m.get("role") == "system" else \
-                [text_id(db, line) for line in m["content"].split("\n")]
+            m["content"] = (
+                text_id(db, m["content"])
+                if m.get("role") == "system"
+                else [text_id(db, line) for line in m["content"].split("\n")]
+            )
     return json.dumps(messages, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -218,13 +265,17 @@ def compact_row(db: Database, table: str, row: dict) -> dict:
         for key in TEXT_COLUMNS.get(table, ()):
             if isinstance(out.get(key), str) and out[key]:
                 out[key] = text_id(db, out[key])
-        out = {"scope": scope_id(db, out.pop("run_id", None), out.pop("trajectory_id", None)), **out}
+        out = {
+            "scope": scope_id(db, out.pop("run_id", None), out.pop("trajectory_id", None)),
+            **out,
+        }
     for t, key in ID_LISTS:
         if t == table and out.get(key) not in (None, ""):
             items = json.loads(out[key])
             if isinstance(items, list):
-                out[key] = json.dumps([_relative(i, prefix) for i in items], ensure_ascii=False,
-                                      separators=(",", ":"))
+                out[key] = json.dumps(
+                    [_relative(i, prefix) for i in items], ensure_ascii=False, separators=(",", ":")
+                )
     if table == "decisions":
         for key in ("candidates", "before", "after"):
             out[key] = _compact_list(db, row.get(key), prefix, table, key)
@@ -241,8 +292,9 @@ def insert_one(db: Database, table: str, row: dict) -> int:
     stored = compact_row(db, table, row)
     names = ", ".join(f"[{c}]" for c in stored)
     marks = ", ".join("?" for _ in stored)
-    rowid = db.execute(f"INSERT INTO [{table}_data] ({names}) VALUES ({marks})",
-                       list(stored.values())).lastrowid
+    rowid = db.execute(
+        f"INSERT INTO [{table}_data] ({names}) VALUES ({marks})", list(stored.values())
+    ).lastrowid
     assert rowid is not None  # set by every INSERT
     return rowid
 
@@ -258,7 +310,7 @@ def insert(db: Database, table: str, rows: Iterable[dict], *, replace: bool = Fa
     if not rows:
         return
     verb = "INSERT OR REPLACE" if replace else "INSERT"
-    for columns, names, marks, values in _by_columns(rows):
+    for _columns, names, marks, values in _by_columns(rows):
         db.conn.executemany(f"{verb} INTO [{table}_data] ({names}) VALUES ({marks})", values)
 
 
@@ -269,8 +321,12 @@ def _by_columns(rows: list[dict]) -> Iterator[tuple[tuple[str, ...], str, str, l
     for r in rows:
         groups.setdefault(tuple(r), []).append(r)
     for columns, group in groups.items():
-        yield (columns, ", ".join(f"[{c}]" for c in columns), ", ".join("?" for _ in columns),
-               [[r[c] for c in columns] for r in group])
+        yield (
+            columns,
+            ", ".join(f"[{c}]" for c in columns),
+            ", ".join("?" for _ in columns),
+            [[r[c] for c in columns] for r in group],
+        )
 
 
 def upsert(db: Database, table: str, rows: Iterable[dict]) -> None:
@@ -282,15 +338,21 @@ def upsert(db: Database, table: str, rows: Iterable[dict]) -> None:
     key = ("scope", *SCOPE_KEYS[table]) if table in SCOPE_KEYS else ("id",)
     for columns, names, marks, values in _by_columns(rows):
         updates = ", ".join(f"[{c}] = excluded.[{c}]" for c in columns if c not in key)
-        db.conn.executemany(f"INSERT INTO [{table}_data] ({names}) VALUES ({marks}) ON CONFLICT "
-                            f"({', '.join(key)}) DO UPDATE SET {updates}", values)
+        db.conn.executemany(
+            f"INSERT INTO [{table}_data] ({names}) VALUES ({marks}) ON CONFLICT "
+            f"({', '.join(key)}) DO UPDATE SET {updates}",
+            values,
+        )
 
 
 def delete_where(db: Database, table: str, where: str, params: list) -> int:
     """``DELETE FROM table WHERE ...`` (logical columns) on the stored rows; returns the count."""
     if table in SCOPED and is_compact(db, table) and has_scope(db, table):
-        return db.execute(f"DELETE FROM [{table}_data] WHERE rowid IN (SELECT rowid FROM [{table}] "
-                          f"WHERE {where})", params).rowcount
+        return db.execute(
+            f"DELETE FROM [{table}_data] WHERE rowid IN (SELECT rowid FROM [{table}] "
+            f"WHERE {where})",
+            params,
+        ).rowcount
     return db.execute(f"DELETE FROM [{data_table(db, table)}] WHERE {where}", params).rowcount
 
 
@@ -321,13 +383,19 @@ def data_columns(table: str, logical: dict[str, type]) -> dict[str, type]:
 
 
 def _prefix(table: str) -> str:
-    return "s.run_id || '/' || s.trajectory_id" if table in SCOPED else "d.run_id || '/' || d.trajectory_id"
+    return (
+        "s.run_id || '/' || s.trajectory_id"
+        if table in SCOPED
+        else "d.run_id || '/' || d.trajectory_id"
+    )
 
 
 def _full(v: str, prefix: str) -> str:
     """SQL for a relative id made whole again (``->>`` binds like ``||``: always in parentheses)."""
-    return (f"CASE WHEN substr(({v}), 1, 2) = '//' THEN substr(({v}), 2) "
-            f"WHEN substr(({v}), 1, 1) = '/' THEN {prefix} || ({v}) ELSE ({v}) END")
+    return (
+        f"CASE WHEN substr(({v}), 1, 2) = '//' THEN substr(({v}), 2) "
+        f"WHEN substr(({v}), 1, 1) = '/' THEN {prefix} || ({v}) ELSE ({v}) END"
+    )
 
 
 def _list_expr(table: str, column: str) -> str:
@@ -338,12 +406,16 @@ def _list_expr(table: str, column: str) -> str:
         return _full(v, prefix)
 
     def text(path: str) -> str:
-        return (f"CASE WHEN json_type(e.value, '{path}') = 'integer' THEN (SELECT text FROM texts "
-                f"WHERE id = e.value ->> '{path}') ELSE e.value ->> '{path}' END")
+        return (
+            f"CASE WHEN json_type(e.value, '{path}') = 'integer' THEN (SELECT text FROM texts "
+            f"WHERE id = e.value ->> '{path}') ELSE e.value ->> '{path}' END"
+        )
 
     fact_id, own_id = full("e.value ->> '$.fact_id'"), full("e.value ->> '$.id'")
-    as_object = (f"json_replace(e.value, '$.text', {text('$.text')}, "
-                 f"'$.fact_id', {fact_id}, '$.id', {own_id})")
+    as_object = (
+        f"json_replace(e.value, '$.text', {text('$.text')}, "
+        f"'$.fact_id', {fact_id}, '$.id', {own_id})"
+    )
     keys = LIST_KEYS.get((table, column))
     element = f"json({as_object})"
     if keys:
@@ -357,21 +429,29 @@ def _list_expr(table: str, column: str) -> str:
             else:
                 value = f"e.value -> '{path}'"
             parts.append(f"'{key}', {value}")
-        element = (f"CASE WHEN json_type(e.value) = 'array' THEN json_object({', '.join(parts)}) "
-                   f"ELSE json({as_object}) END")
-    return (f"CASE WHEN d.[{column}] IS NULL OR d.[{column}] = '' THEN d.[{column}] ELSE "
-            f"(SELECT json_group_array({element}) FROM json_each(d.[{column}]) e) END")
+        element = (
+            f"CASE WHEN json_type(e.value) = 'array' THEN json_object({', '.join(parts)}) "
+            f"ELSE json({as_object}) END"
+        )
+    return (
+        f"CASE WHEN d.[{column}] IS NULL OR d.[{column}] = '' THEN d.[{column}] ELSE "
+        f"(SELECT json_group_array({element}) FROM json_each(d.[{column}]) e) END"
+    )
 
 
 def _messages_expr() -> str:
-    lines = ("CASE WHEN json_type(m.value, '$.content') = 'integer' THEN (SELECT text FROM texts "
-             "WHERE id = m.value ->> '$.content') ELSE "
-             "(SELECT group_concat(coalesce(t.text, ''), char(10)) FROM "
-             "(SELECT l.value AS id FROM json_each(m.value, '$.content') l ORDER BY l.key) x "
-             "LEFT JOIN texts t ON t.id = x.id) END")
-    return ("CASE WHEN d.messages IS NULL THEN NULL ELSE "
-            f"(SELECT json_group_array(json(json_replace(m.value, '$.content', {lines}))) "
-            "FROM json_each(d.messages) m) END")
+    lines = (
+        "CASE WHEN json_type(m.value, '$.content') = 'integer' THEN (SELECT text FROM texts "
+        "WHERE id = m.value ->> '$.content') ELSE "
+        "(SELECT group_concat(coalesce(t.text, ''), char(10)) FROM "
+        "(SELECT l.value AS id FROM json_each(m.value, '$.content') l ORDER BY l.key) x "
+        "LEFT JOIN texts t ON t.id = x.id) END"
+    )
+    return (
+        "CASE WHEN d.messages IS NULL THEN NULL ELSE "
+        f"(SELECT json_group_array(json(json_replace(m.value, '$.content', {lines}))) "
+        "FROM json_each(d.messages) m) END"
+    )
 
 
 def view_sql(table: str, logical: dict[str, type]) -> str:
@@ -380,14 +460,18 @@ def view_sql(table: str, logical: dict[str, type]) -> str:
         if table in SCOPED and name in ("run_id", "trajectory_id"):
             exprs.append(f"s.[{name}]")
         elif name in TEXT_COLUMNS.get(table, ()):
-            exprs.append(f"CASE WHEN typeof(d.[{name}]) = 'integer' THEN (SELECT text FROM texts WHERE "
-                         f"id = d.[{name}]) ELSE d.[{name}] END AS [{name}]")
+            exprs.append(
+                f"CASE WHEN typeof(d.[{name}]) = 'integer' THEN (SELECT text FROM texts WHERE "
+                f"id = d.[{name}]) ELSE d.[{name}] END AS [{name}]"
+            )
         elif name in ID_COLUMNS.get(table, ()):
             exprs.append(f"{_full(f'd.[{name}]', _prefix(table))} AS [{name}]")
         elif (table, name) in ID_LISTS:
-            exprs.append(f"CASE WHEN d.[{name}] IS NULL OR d.[{name}] = '' THEN d.[{name}] ELSE "
-                         f"(SELECT json_group_array({_full('e.value', _prefix(table))}) FROM "
-                         f"json_each(d.[{name}]) e) END AS [{name}]")
+            exprs.append(
+                f"CASE WHEN d.[{name}] IS NULL OR d.[{name}] = '' THEN d.[{name}] ELSE "
+                f"(SELECT json_group_array({_full('e.value', _prefix(table))}) FROM "
+                f"json_each(d.[{name}]) e) END AS [{name}]"
+            )
         elif table == "calls" and name == "messages":
             exprs.append(f"{_messages_expr()} AS messages")
         elif table == "calls" and name in ("schema", "options"):
@@ -395,10 +479,16 @@ def view_sql(table: str, logical: dict[str, type]) -> str:
         elif table == "calls" and name == "raw":
             exprs.append("d.raw_z AS raw_z")
         elif table == "verdicts" and name == "candidate":
-            exprs.append("CASE WHEN typeof(d.candidate_id) = 'integer' THEN (SELECT text FROM texts "
-                         "WHERE id = d.candidate_id) ELSE d.candidate_id END AS candidate")
-        elif (table, name) in {("decisions", "candidates"), ("decisions", "before"),
-                               ("decisions", "after"), ("retrievals", "ranking")}:
+            exprs.append(
+                "CASE WHEN typeof(d.candidate_id) = 'integer' THEN (SELECT text FROM texts "
+                "WHERE id = d.candidate_id) ELSE d.candidate_id END AS candidate"
+            )
+        elif (table, name) in {
+            ("decisions", "candidates"),
+            ("decisions", "before"),
+            ("decisions", "after"),
+            ("retrievals", "ranking"),
+        }:
             exprs.append(f"{_list_expr(table, name)} AS [{name}]")
         else:
             exprs.append(f"d.[{name}]")
@@ -409,8 +499,10 @@ def view_sql(table: str, logical: dict[str, type]) -> str:
 def trigger_sql(table: str, pk: str) -> str:
     """Deleting from the view deletes the stored row (score re-runs and `runs rm` delete rows)."""
     where = "rowid = OLD.rowid" if table in SCOPED else f"[{pk}] = OLD.[{pk}]"
-    return (f"CREATE TRIGGER [{table}_delete] INSTEAD OF DELETE ON [{table}] BEGIN "
-            f"DELETE FROM [{table}_data] WHERE {where}; END")
+    return (
+        f"CREATE TRIGGER [{table}_delete] INSTEAD OF DELETE ON [{table}] BEGIN "
+        f"DELETE FROM [{table}_data] WHERE {where}; END"
+    )
 
 
 def write_triggers_sql(table: str, logical: dict[str, type]) -> list[str]:
@@ -421,15 +513,21 @@ def write_triggers_sql(table: str, logical: dict[str, type]) -> list[str]:
         return []
     names = [n for n in logical if n not in ("run_id", "trajectory_id")]
     stored = ["candidate_id" if (table, n) == ("verdicts", "candidate") else n for n in names]
-    scope = ("(SELECT id FROM scopes WHERE run_id IS NEW.run_id AND trajectory_id IS NEW.trajectory_id "
-             "ORDER BY id LIMIT 1)")
+    scope = (
+        "(SELECT id FROM scopes WHERE run_id IS NEW.run_id AND trajectory_id IS NEW.trajectory_id "
+        "ORDER BY id LIMIT 1)"
+    )
     add_scope = "INSERT OR IGNORE INTO scopes (run_id, trajectory_id) VALUES (NEW.run_id, NEW.trajectory_id);"
-    insert = (f"CREATE TRIGGER [{table}_insert] INSTEAD OF INSERT ON [{table}] BEGIN {add_scope} "
-              f"INSERT INTO [{table}_data] (scope, {', '.join(f'[{c}]' for c in stored)}) VALUES "
-              f"({scope}, {', '.join(f'NEW.[{n}]' for n in names)}); END")
+    insert = (
+        f"CREATE TRIGGER [{table}_insert] INSTEAD OF INSERT ON [{table}] BEGIN {add_scope} "
+        f"INSERT INTO [{table}_data] (scope, {', '.join(f'[{c}]' for c in stored)}) VALUES "
+        f"({scope}, {', '.join(f'NEW.[{n}]' for n in names)}); END"
+    )
     sets = ", ".join(f"[{c}] = NEW.[{n}]" for c, n in zip(stored, names))
-    update = (f"CREATE TRIGGER [{table}_update] INSTEAD OF UPDATE ON [{table}] BEGIN {add_scope} "
-              f"UPDATE [{table}_data] SET scope = {scope}, {sets} WHERE rowid = OLD.rowid; END")
+    update = (
+        f"CREATE TRIGGER [{table}_update] INSTEAD OF UPDATE ON [{table}] BEGIN {add_scope} "
+        f"UPDATE [{table}_data] SET scope = {scope}, {sets} WHERE rowid = OLD.rowid; END"
+    )
     return [insert, update]
 
 
@@ -439,23 +537,36 @@ def is_compact(db: Database, table: str) -> bool:
 
 
 def ensure_scopes(db: Any) -> None:
-    db.execute("CREATE TABLE IF NOT EXISTS scopes (id INTEGER PRIMARY KEY, run_id TEXT, "
-               "trajectory_id TEXT, UNIQUE (run_id, trajectory_id))")
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS scopes (id INTEGER PRIMARY KEY, run_id TEXT, "
+        "trajectory_id TEXT, UNIQUE (run_id, trajectory_id))"
+    )
 
 
-def ensure(db: Any, table: str, logical: dict[str, type], pk: Any, indexes: list[list[str]]) -> None:
+def ensure(
+    db: Any, table: str, logical: dict[str, type], pk: Any, indexes: list[list[str]]
+) -> None:
     """Create ``<table>_data``, its view and trigger. An older plain table of that name, or a data
     table of an earlier compact layout, is moved into today's form first (every row kept, read
     through the old table or view). Runs inside the caller's transaction."""
     columns = data_columns(table, logical)
-    db["texts"].create({"id": int, "hash": int, "text": str}, pk="id", not_null={"hash", "text"},
-                       if_not_exists=True)
+    db["texts"].create(
+        {"id": int, "hash": int, "text": str},
+        pk="id",
+        not_null={"hash", "text"},
+        if_not_exists=True,
+    )
     db["texts"].create_index(["hash"], unique=True, if_not_exists=True)
     ensure_scopes(db)
     old = db.execute("SELECT type FROM sqlite_master WHERE name = ?", [table]).fetchone()
     data = f"{table}_data"
-    relayout = (table in SCOPED and old is not None and old[0] == "view" and data in db.table_names()
-                and not has_scope(db, table))
+    relayout = (
+        table in SCOPED
+        and old is not None
+        and old[0] == "view"
+        and data in db.table_names()
+        and not has_scope(db, table)
+    )
     if relayout:  # an earlier compact layout: its view keeps reading the renamed table
         for verb in ("delete", "insert", "update"):
             db.execute(f"DROP TRIGGER IF EXISTS [{table}_{verb}]")

@@ -17,70 +17,156 @@ import socket
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import quote
 
 import sqlite_utils
-
+from seorap.engine.errors import StoreError
 from seorap.engine.store.compact import unzip_function
 from seorap.engine.store.connstate import state
-from seorap.engine.errors import StoreError
 
 SCHEMA_VERSION = 4
 """1: the first schema (no application id); 2: stamped with APPLICATION_ID; 3: compact storage
 (texts stored once, raw replies compressed: engine/store/compact.py); 4: statements, facts, versions and
 answers compact too, run and trajectory stored once per row as a ``scope``, own ids relative."""
 
-WRITERS_COLUMNS = {"holder": str, "host": str, "pid": int, "command": str, "run_ids": str,
-                   "started_at": str, "expires": float}
+WRITERS_COLUMNS = {
+    "holder": str,
+    "host": str,
+    "pid": int,
+    "command": str,
+    "run_ids": str,
+    "started_at": str,
+    "expires": float,
+}
 """The writer lease (one row per process writing the file; see :func:`writer`)."""
 
 # table -> (columns, primary key). Every JSON column is TEXT holding JSON.
 TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
     "runs": (
-        {"run_id": str, "system": str, "corpus": str, "corpus_digest": str, "config": str,
-         "manifest": str, "status": str, "created_at": str, "finished_at": str},
+        {
+            "run_id": str,
+            "system": str,
+            "corpus": str,
+            "corpus_digest": str,
+            "config": str,
+            "manifest": str,
+            "status": str,
+            "created_at": str,
+            "finished_at": str,
+        },
         "run_id",
     ),
     "documents": (
-        {"run_id": str, "trajectory_id": str, "position": int, "state_index": int, "doc_id": str,
-         "is_distractor": int, "timestamp": str, "observations": int, "failures": int,
-         "duration_ms": float, "written_at": str},
+        {
+            "run_id": str,
+            "trajectory_id": str,
+            "position": int,
+            "state_index": int,
+            "doc_id": str,
+            "is_distractor": int,
+            "timestamp": str,
+            "observations": int,
+            "failures": int,
+            "duration_ms": float,
+            "written_at": str,
+        },
         ("run_id", "trajectory_id", "position"),
     ),
     "observations": (
-        {"id": str, "run_id": str, "trajectory_id": str, "position": int, "state_index": int,
-         "doc_id": str, "seq": int, "text": str, "category": str, "who": str, "what": str,
-         "when_": str, "where_": str, "why": str, "author": str, "author_role": str, "doc_date": str},
+        {
+            "id": str,
+            "run_id": str,
+            "trajectory_id": str,
+            "position": int,
+            "state_index": int,
+            "doc_id": str,
+            "seq": int,
+            "text": str,
+            "category": str,
+            "who": str,
+            "what": str,
+            "when_": str,
+            "where_": str,
+            "why": str,
+            "author": str,
+            "author_role": str,
+            "doc_date": str,
+        },
         "id",
     ),
     "facts": (
-        {"id": str, "run_id": str, "trajectory_id": str, "text": str, "confidence": float,
-         "status": str, "created_at": str, "updated_at": str, "created_position": int,
-         "updated_position": int, "observation_ids": str, "authors": str, "author_count": int,
-         "version": int},
+        {
+            "id": str,
+            "run_id": str,
+            "trajectory_id": str,
+            "text": str,
+            "confidence": float,
+            "status": str,
+            "created_at": str,
+            "updated_at": str,
+            "created_position": int,
+            "updated_position": int,
+            "observation_ids": str,
+            "authors": str,
+            "author_count": int,
+            "version": int,
+        },
         "id",
     ),
     "fact_versions": (
-        {"fact_id": str, "version": int, "run_id": str, "trajectory_id": str, "position": int,
-         "state_index": int, "text": str, "confidence": float, "status": str, "operation": str,
-         "observation_id": str, "authors": str, "doc_date": str},
+        {
+            "fact_id": str,
+            "version": int,
+            "run_id": str,
+            "trajectory_id": str,
+            "position": int,
+            "state_index": int,
+            "text": str,
+            "confidence": float,
+            "status": str,
+            "operation": str,
+            "observation_id": str,
+            "authors": str,
+            "doc_date": str,
+        },
         ("fact_id", "version"),
     ),
     "decisions": (
-        {"id": str, "run_id": str, "trajectory_id": str, "position": int, "state_index": int,
-         "observation_id": str, "candidates": str, "raw_operation": str, "operation": str,
-         "guard": str, "guard_effect": str, "fact_id": str, "before": str, "after": str,
-         "call_key": str},
+        {
+            "id": str,
+            "run_id": str,
+            "trajectory_id": str,
+            "position": int,
+            "state_index": int,
+            "observation_id": str,
+            "candidates": str,
+            "raw_operation": str,
+            "operation": str,
+            "guard": str,
+            "guard_effect": str,
+            "fact_id": str,
+            "before": str,
+            "after": str,
+            "call_key": str,
+        },
         "id",
     ),
     "write_failures": (
-        {"id": str, "run_id": str, "trajectory_id": str, "position": int, "stage": str,
-         "reason": str, "raw": str},
+        {
+            "id": str,
+            "run_id": str,
+            "trajectory_id": str,
+            "position": int,
+            "stage": str,
+            "reason": str,
+            "raw": str,
+        },
         "id",
     ),
     "writers": (WRITERS_COLUMNS, "holder"),
@@ -142,15 +228,19 @@ def open_db(path: str | Path | None, *, readonly: bool = False) -> sqlite_utils.
         kind = _identify(db, path)
         if kind == "new":
             db.conn.close()
-            raise StoreError(f"{path} holds no seorap runs yet (an empty database); "
-                             "write one with `seorap run` first")
+            raise StoreError(
+                f"{path} holds no seorap runs yet (an empty database); "
+                "write one with `seorap run` first"
+            )
         if kind != "current" or not _complete(db):
             _readonly_shims(db)
         state(db).readonly = True
         return db
     if path.exists() and not _writable(path):
-        raise ReadOnlyStore(f"{path} is read-only: this command writes to the database "
-                            "(reading commands such as `seorap report` work on it as it is)")
+        raise ReadOnlyStore(
+            f"{path} is read-only: this command writes to the database "
+            "(reading commands such as `seorap report` work on it as it is)"
+        )
     conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30, isolation_level=None)
     unzip_function(conn)
     db = sqlite_utils.Database(conn)
@@ -223,8 +313,9 @@ def _connect_readonly(path: Path) -> sqlite_utils.Database:
     except sqlite3.OperationalError:
         # a WAL database in a folder we cannot write (no -shm possible): read the file as it is
         conn.close()
-        conn = sqlite3.connect(f"{uri}&immutable=1", uri=True, check_same_thread=False,
-                               isolation_level=None)
+        conn = sqlite3.connect(
+            f"{uri}&immutable=1", uri=True, check_same_thread=False, isolation_level=None
+        )
     except sqlite3.DatabaseError:
         pass  # corrupt: _identify says so in one sentence
     unzip_function(conn)
@@ -237,29 +328,39 @@ def _identify(db: sqlite_utils.Database, path: Path) -> str:
     try:
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
-        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
+        tables = {
+            r[0]
+            for r in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
+        }
     except sqlite3.DatabaseError as exc:
         db.conn.close()
         if "locked" in str(exc) or "busy" in str(exc):
-            raise DatabaseBusy(f"{path} is locked by another program ({exc}); try again when it is "
-                               "done") from None
+            raise DatabaseBusy(
+                f"{path} is locked by another program ({exc}); try again when it is done"
+            ) from None
         if "file is not a database" in str(exc):
-            raise StoreError(f"{path} is not a seorap database (not an SQLite file); it was left "
-                             "untouched") from None
-        raise StoreError(f"{path} is not a readable SQLite database ({exc}); it was left untouched") from None
+            raise StoreError(
+                f"{path} is not a seorap database (not an SQLite file); it was left untouched"
+            ) from None
+        raise StoreError(
+            f"{path} is not a readable SQLite database ({exc}); it was left untouched"
+        ) from None
     if app_id == APPLICATION_ID:
         if version > SCHEMA_VERSION:
             db.conn.close()
-            raise StoreError(f"{path} was written by a newer seorap (schema {version}; this one "
-                             f"reads up to {SCHEMA_VERSION}): upgrade seorap to open it")
+            raise StoreError(
+                f"{path} was written by a newer seorap (schema {version}; this one "
+                f"reads up to {SCHEMA_VERSION}): upgrade seorap to open it"
+            )
         return "current" if version == SCHEMA_VERSION else "older"
     if app_id == 0 and not tables:
         return "new"
     if app_id == 0 and set(CORE_TABLES) <= tables and "run_id" in _columns(db, "runs"):
         return "older"
     db.conn.close()
-    raise StoreError(f"{path} is not a seorap database (another program's SQLite file); it was "
-                     "left untouched")
+    raise StoreError(
+        f"{path} is not a seorap database (another program's SQLite file); it was left untouched"
+    )
 
 
 def _columns(db: sqlite_utils.Database, table: str) -> set[str]:
@@ -277,8 +378,11 @@ def _complete(db: sqlite_utils.Database) -> bool:
     for name, columns in _all_tables().items():
         if name in compact.COMPACT:
             data = f"{name}_data"
-            if kinds.get(name) != "view" or data not in kinds or \
-                    not set(compact.data_columns(name, columns)) <= _columns(db, data):
+            if (
+                kinds.get(name) != "view"
+                or data not in kinds
+                or not set(compact.data_columns(name, columns)) <= _columns(db, data)
+            ):
                 return False
         elif name not in kinds or not set(columns) <= _columns(db, name):
             return False
@@ -298,8 +402,10 @@ def check_intact(db: sqlite_utils.Database) -> None:
         rows = [str(exc)]
     if rows != ["ok"]:
         path = db_file(db) or "the database"
-        raise StoreError(f"{path} is damaged ({rows[0][:160]}); restore it from a copy or write "
-                         "the runs again to a new --db")
+        raise StoreError(
+            f"{path} is damaged ({rows[0][:160]}); restore it from a copy or write "
+            "the runs again to a new --db"
+        )
 
 
 def is_readonly(db: sqlite_utils.Database) -> bool:
@@ -333,7 +439,9 @@ def _all_tables() -> dict[str, dict[str, type]]:
 def _readonly_shims(db: sqlite_utils.Database) -> None:
     """On a read-only connection to an older database: every table and column today's code reads,
     supplied for this connection only (TEMP objects shadow the file's; the file is not written)."""
-    have = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
+    have = {
+        r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
+    }
     for name, columns in _all_tables().items():
         if name not in have:
             cols = ", ".join(f"[{c}] {_SQL_TYPES[t]}" for c, t in columns.items())
@@ -353,13 +461,22 @@ COMPACT_TABLES = {"decisions", "observations", "facts", "fact_versions"}
 def ensure_schema(db: sqlite_utils.Database) -> None:
     from seorap.engine.store import compact
 
-    db.table("texts").create({"id": int, "hash": int, "text": str}, pk="id",
-                             not_null={"hash", "text"}, if_not_exists=True)
+    db.table("texts").create(
+        {"id": int, "hash": int, "text": str},
+        pk="id",
+        not_null={"hash", "text"},
+        if_not_exists=True,
+    )
     db.table("texts").create_index(["hash"], unique=True, if_not_exists=True)
     for name, (columns, pk) in TABLES.items():
         if name in COMPACT_TABLES:
-            compact.ensure(db, name, {**columns, **EXTRA_COLUMNS.get(name, {})}, pk,
-                           [cols for table, cols in INDEXES if table == name])
+            compact.ensure(
+                db,
+                name,
+                {**columns, **EXTRA_COLUMNS.get(name, {})},
+                pk,
+                [cols for table, cols in INDEXES if table == name],
+            )
             continue
         db.table(name).create(columns, pk=pk, if_not_exists=True)
     for name, extra in EXTRA_COLUMNS.items():
@@ -372,8 +489,8 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
     for table, cols in INDEXES:
         if table not in COMPACT_TABLES:
             db.table(table).create_index(cols, if_not_exists=True)
-    from seorap.engine.run.accounting import ensure_tables as ensure_accounting_tables
     from seorap.engine.models.calllog import ensure_calls_table
+    from seorap.engine.run.accounting import ensure_tables as ensure_accounting_tables
     from seorap.engine.scoring.tables import ensure_tables
 
     ensure_calls_table(db)
@@ -417,40 +534,62 @@ class FactView:
     authors: list[str]
 
 
-def facts_at(db: sqlite_utils.Database, run_id: str, trajectory_id: str,
-             position: int | None = None) -> list[FactView]:
+def facts_at(
+    db: sqlite_utils.Database, run_id: str, trajectory_id: str, position: int | None = None
+) -> list[FactView]:
     """The store after the document at ``position`` (all of it when None), active and superseded."""
     limit = 10**9 if position is None else position
     latest: dict[str, dict] = {}
-    for r in db.query("SELECT fact_id, version, text, confidence, status, operation, position, authors "
-                      "FROM fact_versions WHERE run_id = ? AND trajectory_id = ? AND position <= ?",
-                      [run_id, trajectory_id, limit]):
+    for r in db.query(
+        "SELECT fact_id, version, text, confidence, status, operation, position, authors "
+        "FROM fact_versions WHERE run_id = ? AND trajectory_id = ? AND position <= ?",
+        [run_id, trajectory_id, limit],
+    ):
         if r["fact_id"] not in latest or r["version"] > latest[r["fact_id"]]["version"]:
             latest[r["fact_id"]] = r
     return [
-        FactView(r["fact_id"], r["text"], r["confidence"], r["status"], r["version"],
-                 r["operation"], r["position"], loads(r["authors"], []))
+        FactView(
+            r["fact_id"],
+            r["text"],
+            r["confidence"],
+            r["status"],
+            r["version"],
+            r["operation"],
+            r["position"],
+            loads(r["authors"], []),
+        )
         for _, r in sorted(latest.items())
     ]
 
 
-def active_facts_at(db: sqlite_utils.Database, run_id: str, trajectory_id: str,
-                    position: int | None = None) -> list[FactView]:
+def active_facts_at(
+    db: sqlite_utils.Database, run_id: str, trajectory_id: str, position: int | None = None
+) -> list[FactView]:
     return [f for f in facts_at(db, run_id, trajectory_id, position) if f.status == "active"]
 
 
-def last_position_of_state(db: sqlite_utils.Database, run_id: str, trajectory_id: str,
-                           state_index: int) -> int | None:
+def last_position_of_state(
+    db: sqlite_utils.Database, run_id: str, trajectory_id: str, state_index: int
+) -> int | None:
     """The arrival position of the last document (state document or distractor) of a state."""
-    row = next(db.query(
-        "SELECT MAX(position) AS p FROM documents WHERE run_id=? AND trajectory_id=? AND state_index=?",
-        [run_id, trajectory_id, state_index]), None)
+    row = next(
+        db.query(
+            "SELECT MAX(position) AS p FROM documents WHERE run_id=? AND trajectory_id=? AND state_index=?",
+            [run_id, trajectory_id, state_index],
+        ),
+        None,
+    )
     return None if row is None else row["p"]
 
 
 def done_positions(db: sqlite_utils.Database, run_id: str, trajectory_id: str) -> set[int]:
-    return {r["position"] for r in db.query(
-        "SELECT position FROM documents WHERE run_id=? AND trajectory_id=?", [run_id, trajectory_id])}
+    return {
+        r["position"]
+        for r in db.query(
+            "SELECT position FROM documents WHERE run_id=? AND trajectory_id=?",
+            [run_id, trajectory_id],
+        )
+    }
 
 
 def runs(db: sqlite_utils.Database) -> list[dict]:
@@ -503,9 +642,14 @@ def run_statuses(db: sqlite_utils.Database) -> dict[str, str]:
     """run_id -> status as it is now: a run stored as ``running`` that no live writer holds was
     stopped without a word (killed, disk full, power cut) and reads ``interrupted``."""
     held = {rid for w in live_writers(db) for rid in loads(w["run_ids"], [])}
-    return {r["run_id"]: ("interrupted" if r["status"] == "running" and r["run_id"] not in held
-                          else r["status"] or "")
-            for r in db.query("SELECT run_id, status FROM runs")}
+    return {
+        r["run_id"]: (
+            "interrupted"
+            if r["status"] == "running" and r["run_id"] not in held
+            else r["status"] or ""
+        )
+        for r in db.query("SELECT run_id, status FROM runs")
+    }
 
 
 def db_file(db: sqlite_utils.Database) -> str:
@@ -517,7 +661,7 @@ def db_file(db: sqlite_utils.Database) -> str:
 class WriterLease:
     """This process's claim to write one database file (see :func:`writer`)."""
 
-    _held: dict[str, "WriterLease"] = {}
+    _held: dict[str, WriterLease] = {}
     _guard = threading.Lock()
 
     def __init__(self, path: str, command: str) -> None:
@@ -549,10 +693,20 @@ class WriterLease:
                 raise DatabaseBusy(
                     f"{self.path} is being written by `seorap {row['command']}` ({runs}; pid "
                     f"{row['pid']} on {row['host']} since {row['started_at']}): wait for it to "
-                    "finish, or write to another --db")
-            conn.execute(f"INSERT OR REPLACE INTO writers ({', '.join(cols)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         [self.holder, socket.gethostname(), os.getpid(), self.command,
-                          dumps(self.run_ids), _utcnow(), now + LEASE_SECONDS])
+                    "finish, or write to another --db"
+                )
+            conn.execute(
+                f"INSERT OR REPLACE INTO writers ({', '.join(cols)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    self.holder,
+                    socket.gethostname(),
+                    os.getpid(),
+                    self.command,
+                    dumps(self.run_ids),
+                    _utcnow(),
+                    now + LEASE_SECONDS,
+                ],
+            )
             conn.execute("COMMIT")
         finally:
             conn.close()
@@ -567,8 +721,10 @@ class WriterLease:
         try:
             conn = self._conn()
             try:
-                conn.execute("UPDATE writers SET expires = ?, run_ids = ? WHERE holder = ?",
-                             [time.time() + LEASE_SECONDS, dumps(self.run_ids), self.holder])
+                conn.execute(
+                    "UPDATE writers SET expires = ?, run_ids = ? WHERE holder = ?",
+                    [time.time() + LEASE_SECONDS, dumps(self.run_ids), self.holder],
+                )
             finally:
                 conn.close()
         except sqlite3.Error:
@@ -626,7 +782,9 @@ def writer(db: sqlite_utils.Database, command: str, run_ids: list[str] | None = 
 
 
 @contextmanager
-def writing(path: str | Path, command: str, run_ids: list[str] | None = None) -> Iterator[sqlite_utils.Database]:
+def writing(
+    path: str | Path, command: str, run_ids: list[str] | None = None
+) -> Iterator[sqlite_utils.Database]:
     """Open ``path`` for writing and hold its writer lease while the block runs: every command that
     writes (an override, a replay, a run, ``runs rm``) goes through here or :func:`writer`. A
     read-only file raises :class:`ReadOnlyStore`, another live writer :class:`DatabaseBusy`."""
@@ -639,7 +797,7 @@ def writing(path: str | Path, command: str, run_ids: list[str] | None = None) ->
 
 
 def _utcnow() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def translate_sqlite_error(exc: BaseException, path: str) -> StoreError | None:
@@ -650,25 +808,43 @@ def translate_sqlite_error(exc: BaseException, path: str) -> StoreError | None:
     text = str(exc)
     where = path or "the database"
     if "full" in text:
-        return StoreError(f"the disk holding {where} is full ({text}); finished documents are "
-                          "saved: free some space and run the same command again to resume")
+        return StoreError(
+            f"the disk holding {where} is full ({text}); finished documents are "
+            "saved: free some space and run the same command again to resume"
+        )
     if "readonly" in text or "read-only" in text:
         return ReadOnlyStore(f"{where} cannot be written ({text})")
     if "locked" in text or "busy" in text:
-        return DatabaseBusy(f"{where} is locked by another program ({text}); try again when it is done")
+        return DatabaseBusy(
+            f"{where} is locked by another program ({text}); try again when it is done"
+        )
     if "disk I/O error" in text:
-        return StoreError(f"cannot write {where} ({text}: the disk may be full or the file too "
-                          "large); finished documents are saved, run the same command again to resume")
+        return StoreError(
+            f"cannot write {where} ({text}: the disk may be full or the file too "
+            "large); finished documents are saved, run the same command again to resume"
+        )
     if "malformed" in text or "not a database" in text:
         return StoreError(f"{where} is damaged ({text})")
     if "unable to open" in text:
-        return StoreError(f"cannot open {where} ({text}): check that its folder exists and may be "
-                          "written")
+        return StoreError(
+            f"cannot open {where} ({text}): check that its folder exists and may be written"
+        )
     return None
 
 
-RUN_TABLES = ("documents", "observations", "facts", "fact_versions", "decisions", "write_failures",
-              "verdicts", "answers", "retrievals", "overrides", "scores")
+RUN_TABLES = (
+    "documents",
+    "observations",
+    "facts",
+    "fact_versions",
+    "decisions",
+    "write_failures",
+    "verdicts",
+    "answers",
+    "retrievals",
+    "overrides",
+    "scores",
+)
 """Tables holding one run's rows (by ``run_id``); ``calls`` is shared and kept unless asked."""
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
 from seorap.engine.run import accounting
+from sqlite_utils import Database
 
 
 @dataclass(frozen=True)
@@ -27,5 +26,6 @@ class AccountingView:
 def accounting_view(db: Database, run_id: str) -> AccountingView:
     acc = accounting.run_accounting(db, run_id)
     headers, rows = accounting.table(acc)
-    return AccountingView(run_id, headers, rows, accounting.phase_line(acc), accounting.TABLE_LEGEND,
-                          acc.empty, acc)
+    return AccountingView(
+        run_id, headers, rows, accounting.phase_line(acc), accounting.TABLE_LEGEND, acc.empty, acc
+    )

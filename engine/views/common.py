@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable
 
 import sqlite_utils
-from sqlite_utils import Database
-
 from seorap.engine.memory import reference
 from seorap.engine.scoring.diagnosis import UNRELIABLE
 from seorap.engine.scoring.metrics import quadrant
 from seorap.engine.store.database import loads
+from sqlite_utils import Database
 
 __all__ = ["quadrant", "UNRELIABLE"]
 """``quadrant`` is the engine's (exact comparisons, engine/scoring/metrics.py): the app never
@@ -40,7 +39,9 @@ def bigrams(text: str) -> frozenset[str]:
     (the stepper compares the same claims and lines on every step)."""
     out: set[str] = set()
     for token in re.sub(r"[^\w]+", " ", text.lower()).split():
-        out.update(token[i:i + 2] for i in range(len(token) - 1)) if len(token) > 1 else out.add(token)
+        out.update(token[i : i + 2] for i in range(len(token) - 1)) if len(token) > 1 else out.add(
+            token
+        )
     return frozenset(out)
 
 
@@ -53,9 +54,13 @@ def containment(needle: str, haystack: str) -> float:
 def readable_names(db: sqlite_utils.Database) -> set[str]:
     """Tables and views a query can read (the compact tables are views; a read-only open of an
     older file adds temporary ones)."""
-    return {r[0] for r in db.execute(
-        "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') UNION "
-        "SELECT name FROM sqlite_temp_master WHERE type IN ('table', 'view')")}
+    return {
+        r[0]
+        for r in db.execute(
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') UNION "
+            "SELECT name FROM sqlite_temp_master WHERE type IN ('table', 'view')"
+        )
+    }
 
 
 def has_rows(db: sqlite_utils.Database, table: str, where: str = "", args: Iterable = ()) -> bool:
@@ -79,8 +84,14 @@ def latest_scoring(db: sqlite_utils.Database, run_id: str) -> str | None:
     """The most recent scoring setup name of a run (e.g. ``lexical+extractive``), or None."""
     if "scores" not in readable_names(db):
         return None
-    row = next(db.query("SELECT scoring FROM scores WHERE run_id=? AND trajectory_id != '' "
-                        "ORDER BY created_at DESC LIMIT 1", [run_id]), None)
+    row = next(
+        db.query(
+            "SELECT scoring FROM scores WHERE run_id=? AND trajectory_id != '' "
+            "ORDER BY created_at DESC LIMIT 1",
+            [run_id],
+        ),
+        None,
+    )
     return row["scoring"] if row else None
 
 
@@ -90,22 +101,31 @@ def score_cards(db: sqlite_utils.Database) -> dict[tuple[str, str], dict]:
         return {}
     out: dict[tuple[str, str], dict] = {}
     for r in db.query("SELECT * FROM scores WHERE trajectory_id != '' ORDER BY created_at"):
-        out[(r["run_id"], r["trajectory_id"])] = {**(loads(r["card"], {}) or {}),
-                                                  "scoring": r["scoring"]}
+        out[(r["run_id"], r["trajectory_id"])] = {
+            **(loads(r["card"], {}) or {}),
+            "scoring": r["scoring"],
+        }
     return out
 
 
-def _scores_table(db: sqlite_utils.Database) -> dict[tuple[str, str], tuple[float | None, float | None]]:
+def _scores_table(
+    db: sqlite_utils.Database,
+) -> dict[tuple[str, str], tuple[float | None, float | None]]:
     """(run, trajectory) -> (intrinsic full, extrinsic compound), as the quadrant uses them."""
-    return {key: (card.get("intrinsic_full"), (card.get("extrinsic") or {}).get("compound"))
-            for key, card in score_cards(db).items()}
+    return {
+        key: (card.get("intrinsic_full"), (card.get("extrinsic") or {}).get("compound"))
+        for key, card in score_cards(db).items()
+    }
 
 
 def judge_withheld(db: sqlite_utils.Database) -> dict[tuple[str, str], str]:
     """(run, trajectory) -> why its quadrant is withheld (the card's ``judge_unreliable``: the
     scoring pass's judge cannot carry a diagnosis), for the trajectories where it is."""
-    return {key: card["judge_unreliable"] for key, card in score_cards(db).items()
-            if card.get("judge_unreliable")}
+    return {
+        key: card["judge_unreliable"]
+        for key, card in score_cards(db).items()
+        if card.get("judge_unreliable")
+    }
 
 
 def human_overrides(db: Database, verdict_ids: list[str]) -> dict[str, dict]:
@@ -113,8 +133,12 @@ def human_overrides(db: Database, verdict_ids: list[str]) -> dict[str, dict]:
     if not verdict_ids or "verdict_id" not in columns(db, "overrides"):
         return {}
     marks = ",".join("?" * len(verdict_ids))
-    return {r["verdict_id"]: r for r in db.query(
-        f"SELECT * FROM overrides WHERE verdict_id IN ({marks}) ORDER BY id", verdict_ids)}
+    return {
+        r["verdict_id"]: r
+        for r in db.query(
+            f"SELECT * FROM overrides WHERE verdict_id IN ({marks}) ORDER BY id", verdict_ids
+        )
+    }
 
 
 def item_label(item: str) -> str:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
 from seorap.engine.corpus import Corpus
 from seorap.engine.store.database import facts_at
 from seorap.engine.views.common import latest_scoring
+from sqlite_utils import Database
 
 
 @dataclass(frozen=True)
@@ -23,8 +22,9 @@ class Flip:
     """Labels (verdicts) or presence ('held' / '—') in run A and run B."""
 
 
-def compare_runs(db: Database, corpus: Corpus, run_a: str, run_b: str,
-                 judge_mode: str = "full") -> list[Flip]:
+def compare_runs(
+    db: Database, corpus: Corpus, run_a: str, run_b: str, judge_mode: str = "full"
+) -> list[Flip]:
     """Claims (final state, judge mode), questions (top-5) whose verdict moved, and final facts
     held by one run and not the other (exact text)."""
     flips: list[Flip] = []
@@ -34,15 +34,18 @@ def compare_runs(db: Database, corpus: Corpus, run_a: str, run_b: str,
     return flips
 
 
-def _final_verdicts(db: Database, run_id, trajectory_id, judge_mode) -> dict[tuple[str, str],
-                    tuple[str, str]]:
+def _final_verdicts(
+    db: Database, run_id, trajectory_id, judge_mode
+) -> dict[tuple[str, str], tuple[str, str]]:
     scoring = latest_scoring(db, run_id)
     if scoring is None:
         return {}
     out = {}
-    for v in db.query("SELECT * FROM verdicts WHERE run_id=? AND trajectory_id=? AND scoring=? AND "
-                      "((kind='claim' AND setup=?) OR (source='memory' AND k=5))",
-                      [run_id, trajectory_id, scoring, judge_mode]):
+    for v in db.query(
+        "SELECT * FROM verdicts WHERE run_id=? AND trajectory_id=? AND scoring=? AND "
+        "((kind='claim' AND setup=?) OR (source='memory' AND k=5))",
+        [run_id, trajectory_id, scoring, judge_mode],
+    ):
         kind = "claim" if v["kind"] == "claim" else "question"
         out[(kind, v["item"])] = (v["expected"] if kind == "claim" else v["question"], v["label"])
     return out
@@ -51,12 +54,16 @@ def _final_verdicts(db: Database, run_id, trajectory_id, judge_mode) -> dict[tup
 def _verdict_flips(db: Database, trajectory_id, run_a, run_b, judge_mode) -> list[Flip]:
     a = _final_verdicts(db, run_a, trajectory_id, judge_mode)
     b = _final_verdicts(db, run_b, trajectory_id, judge_mode)
-    return [Flip(trajectory_id, key[0], key[1], a[key][0], a[key][1], b[key][1])
-            for key in sorted(a.keys() & b.keys()) if a[key][1] != b[key][1]]
+    return [
+        Flip(trajectory_id, key[0], key[1], a[key][0], a[key][1], b[key][1])
+        for key in sorted(a.keys() & b.keys())
+        if a[key][1] != b[key][1]
+    ]
 
 
 def _fact_flips(db: Database, trajectory_id, run_a, run_b) -> list[Flip]:
     held_a = {f.text for f in facts_at(db, run_a, trajectory_id) if f.status == "active"}
     held_b = {f.text for f in facts_at(db, run_b, trajectory_id) if f.status == "active"}
-    return ([Flip(trajectory_id, "fact", "", t, "held", "—") for t in sorted(held_a - held_b)]
-            + [Flip(trajectory_id, "fact", "", t, "—", "held") for t in sorted(held_b - held_a)])
+    return [Flip(trajectory_id, "fact", "", t, "held", "—") for t in sorted(held_a - held_b)] + [
+        Flip(trajectory_id, "fact", "", t, "—", "held") for t in sorted(held_b - held_a)
+    ]

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.scoring.stats import at_least
 from seorap.engine.store.database import facts_at
 from seorap.engine.views.common import score_cards
 from seorap.engine.views.questions import questions_view
 from seorap.engine.views.runs import run_labels
+from sqlite_utils import Database
 
 
 @dataclass(frozen=True)
@@ -46,9 +45,16 @@ def _tour_stop(q, hit, systems, corpus) -> TourStop:
         title = corpus.get(trajectory_id).title
     except KeyError:
         title = trajectory_id
-    return TourStop(q, run_id, systems.get(run_id, "?"), trajectory_id, title,
-                    card.get("intrinsic_full"), (card.get("extrinsic") or {}).get("compound"),
-                    card.get("diagnosis") or "")
+    return TourStop(
+        q,
+        run_id,
+        systems.get(run_id, "?"),
+        trajectory_id,
+        title,
+        card.get("intrinsic_full"),
+        (card.get("extrinsic") or {}).get("compound"),
+        card.get("diagnosis") or "",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -100,28 +106,52 @@ def _stale_count(card: dict) -> int:
     return int((card.get("intrinsic") or {}).get("stale_facts") or 0)
 
 
-def stale_case(db: Database, corpus: Corpus, current_run: str | None = None,
-               cut: float = 0.5) -> StaleCase | None:
+def stale_case(
+    db: Database, corpus: Corpus, current_run: str | None = None, cut: float = 0.5
+) -> StaleCase | None:
     """The trajectory with stale facts > 0 and extrinsic ≥ ``cut`` (exact, stats.at_least): from
     ``current_run`` when it has one, else from any scored run; highest extrinsic, then most stale
     facts, then ids. A card whose judge cannot carry a diagnosis (``judge_unreliable``) is never
     offered: its "answer right" may be the judge's saturation, not the answerer's skill."""
     systems = run_labels(db)
-    hits = [(k, c) for k, c in score_cards(db).items()
-            if _stale_count(c) > 0 and at_least((c.get("extrinsic") or {}).get("compound") or 0, cut)
-            and not c.get("judge_unreliable") and k[1] in {t.id for t in corpus.trajectories}]
+    hits = [
+        (k, c)
+        for k, c in score_cards(db).items()
+        if _stale_count(c) > 0
+        and at_least((c.get("extrinsic") or {}).get("compound") or 0, cut)
+        and not c.get("judge_unreliable")
+        and k[1] in {t.id for t in corpus.trajectories}
+    ]
     if not hits:
         return None
-    hits.sort(key=lambda kc: (kc[0][0] != current_run, -(kc[1]["extrinsic"]["compound"]),
-                              -_stale_count(kc[1]), kc[0]))
+    hits.sort(
+        key=lambda kc: (
+            kc[0][0] != current_run,
+            -(kc[1]["extrinsic"]["compound"]),
+            -_stale_count(kc[1]),
+            kc[0],
+        )
+    )
     (run_id, trajectory_id), card = hits[0]
     t = corpus.get(trajectory_id)
-    questions = [AnsweredQuestion(q.kind, q.item, q.question, q.answer, q.verdict)
-                 for q in questions_view(db, run_id, trajectory_id).questions]
-    return StaleCase(run_id, systems.get(run_id, "?"), trajectory_id, t.title, card.get("quadrant"),
-                     card.get("intrinsic_full"), card["extrinsic"]["compound"], _stale_count(card),
-                     _stale_rows(db, t, run_id, (card.get("intrinsic") or {}).get("stale_fact_ids") or []),
-                     questions, run_id == current_run, _first_stale_position(t, card))
+    questions = [
+        AnsweredQuestion(q.kind, q.item, q.question, q.answer, q.verdict)
+        for q in questions_view(db, run_id, trajectory_id).questions
+    ]
+    return StaleCase(
+        run_id,
+        systems.get(run_id, "?"),
+        trajectory_id,
+        t.title,
+        card.get("quadrant"),
+        card.get("intrinsic_full"),
+        card["extrinsic"]["compound"],
+        _stale_count(card),
+        _stale_rows(db, t, run_id, (card.get("intrinsic") or {}).get("stale_fact_ids") or []),
+        questions,
+        run_id == current_run,
+        _first_stale_position(t, card),
+    )
 
 
 def _first_stale_position(t: Trajectory, card: dict) -> int:
@@ -134,12 +164,20 @@ def _first_stale_position(t: Trajectory, card: dict) -> int:
     return next((a.position for a in arrivals if a.state_index == stale[0]), 0)
 
 
-def _stale_rows(db: Database, t: Trajectory, run_id: str, fact_ids: list[str]) -> list[StaleFactRow]:
+def _stale_rows(
+    db: Database, t: Trajectory, run_id: str, fact_ids: list[str]
+) -> list[StaleFactRow]:
     """The stored stale facts (ids from the score card) with the stale claims each still states."""
     from seorap.engine.scoring import lexical, metrics
 
     last = len(t.states) - 1
-    stale = metrics.stale_claims_at([s.claims for s in t.states], [s.stale_claims for s in t.states], last)
+    stale = metrics.stale_claims_at(
+        [s.claims for s in t.states], [s.stale_claims for s in t.states], last
+    )
     facts = {f.id: f.text for f in facts_at(db, run_id, t.id)}
-    return [StaleFactRow(fid, facts.get(fid, ""), [c for c in stale if lexical.holds(c, facts.get(fid, ""))])
-            for fid in fact_ids]
+    return [
+        StaleFactRow(
+            fid, facts.get(fid, ""), [c for c in stale if lexical.holds(c, facts.get(fid, ""))]
+        )
+        for fid in fact_ids
+    ]

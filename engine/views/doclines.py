@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
 
 from seorap.engine.views.common import containment
 
@@ -29,14 +29,14 @@ def shared_spans(line: str, claim: str, min_len: int = MIN_SPAN) -> list[tuple[i
     occur in ``claim``, left to right, non-overlapping (pure; seeds by ``min_len``-grams)."""
     if len(claim) < min_len:
         return []
-    grams = {claim[i:i + min_len] for i in range(len(claim) - min_len + 1)}
+    grams = {claim[i : i + min_len] for i in range(len(claim) - min_len + 1)}
     spans, i = [], 0
     while i <= len(line) - min_len:
-        if line[i:i + min_len] not in grams:
+        if line[i : i + min_len] not in grams:
             i += 1
             continue
         j = i + min_len
-        while j < len(line) and line[i:j + 1] in claim:
+        while j < len(line) and line[i : j + 1] in claim:
             j += 1
         start, end = i, j
         while start < end and line[start].isspace():
@@ -67,8 +67,9 @@ def merge_spans(spans: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]
 
 def claim_spans(line: str, doc_claims: list[str]) -> tuple[tuple[int, int], ...]:
     """The docClaims' key phrases in one line: shared stretches ≥ 6 characters and numbers."""
-    return merge_spans(span for c in doc_claims
-                       for span in shared_spans(line, c) + number_spans(line, c))
+    return merge_spans(
+        span for c in doc_claims for span in shared_spans(line, c) + number_spans(line, c)
+    )
 
 
 def doc_lines(text: str, doc_claims: list[str], threshold: float = 0.6) -> list[DocLine]:
@@ -82,6 +83,10 @@ def _doc_lines(text: str, doc_claims: tuple[str, ...], threshold: float) -> tupl
     out = []
     for line in text.split("\n"):
         best = max(doc_claims, key=lambda c: containment(c, line), default=None)
-        hit = best if best is not None and line.strip() and containment(best, line) >= threshold else None
+        hit = (
+            best
+            if best is not None and line.strip() and containment(best, line) >= threshold
+            else None
+        )
         out.append(DocLine(line, hit, claim_spans(line, list(doc_claims)) if doc_claims else ()))
     return tuple(out)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
 from seorap.engine.corpus import Corpus
 from seorap.engine.store.database import loads
 from seorap.engine.views.common import columns
 from seorap.engine.views.lineage import Link, lineage
+from sqlite_utils import Database
 
 
 @dataclass(frozen=True)
@@ -44,24 +43,46 @@ class FactHistory:
 
 def fact_history(db: Database, corpus: Corpus, run_id: str, fact_id: str) -> FactHistory:
     """Every version of one fact with the observation and document that produced it."""
-    rows = list(db.query(
-        "SELECT v.*, o.text AS obs_text, o.doc_id AS obs_doc FROM fact_versions v "
-        "LEFT JOIN observations o ON o.id = v.observation_id "
-        "WHERE v.run_id=? AND v.fact_id=? ORDER BY v.version", [run_id, fact_id]))
+    rows = list(
+        db.query(
+            "SELECT v.*, o.text AS obs_text, o.doc_id AS obs_doc FROM fact_versions v "
+            "LEFT JOIN observations o ON o.id = v.observation_id "
+            "WHERE v.run_id=? AND v.fact_id=? ORDER BY v.version",
+            [run_id, fact_id],
+        )
+    )
     trajectory_id = rows[0]["trajectory_id"] if rows else ""
     docs = _documents_by_position(corpus, trajectory_id)
     why = _reasons(db, run_id, fact_id)
     versions = []
     for r in rows:
         doc_id, title = docs.get(r["position"], ("", ""))
-        versions.append(FactVersion(
-            r["version"], r["position"], r["state_index"], r["operation"] or "", r["text"] or "",
-            r["confidence"] or 0.0, r["status"] or "", r["obs_text"] or "", r["obs_doc"] or doc_id,
-            title, r["doc_date"] or "", loads(r["authors"], []), why.get(r["position"], "")))
+        versions.append(
+            FactVersion(
+                r["version"],
+                r["position"],
+                r["state_index"],
+                r["operation"] or "",
+                r["text"] or "",
+                r["confidence"] or 0.0,
+                r["status"] or "",
+                r["obs_text"] or "",
+                r["obs_doc"] or doc_id,
+                title,
+                r["doc_date"] or "",
+                loads(r["authors"], []),
+                why.get(r["position"], ""),
+            )
+        )
     links = lineage(db, run_id, trajectory_id) if rows else None
-    return FactHistory(run_id, trajectory_id, fact_id, versions,
-                       links.successor.get(fact_id) if links else None,
-                       tuple(links.replaces.get(fact_id, ())) if links else ())
+    return FactHistory(
+        run_id,
+        trajectory_id,
+        fact_id,
+        versions,
+        links.successor.get(fact_id) if links else None,
+        tuple(links.replaces.get(fact_id, ())) if links else (),
+    )
 
 
 def _reasons(db: Database, run_id: str, fact_id: str) -> dict[int, str]:
@@ -69,11 +90,16 @@ def _reasons(db: Database, run_id: str, fact_id: str) -> dict[int, str]:
     if "reason" not in columns(db, "decisions"):
         return {}
     out: dict[int, str] = {}
-    for d in db.query("SELECT position, reason, guard_effect, before FROM decisions WHERE run_id=? "
-                      "AND (fact_id=? OR instr(before, ?) > 0) ORDER BY rowid",
-                      [run_id, fact_id, f'"{fact_id}"']):
-        text = "; ".join(p for p in (d["reason"] or "", f"guard {d['guard_effect']}"
-                                     if d["guard_effect"] else "") if p)
+    for d in db.query(
+        "SELECT position, reason, guard_effect, before FROM decisions WHERE run_id=? "
+        "AND (fact_id=? OR instr(before, ?) > 0) ORDER BY rowid",
+        [run_id, fact_id, f'"{fact_id}"'],
+    ):
+        text = "; ".join(
+            p
+            for p in (d["reason"] or "", f"guard {d['guard_effect']}" if d["guard_effect"] else "")
+            if p
+        )
         if text:
             out.setdefault(d["position"], text)
     return out

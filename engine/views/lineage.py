@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
 from seorap.engine.store.database import loads
 from seorap.engine.views.common import columns
+from sqlite_utils import Database
 
 UNKNOWN = "unknown"
 """What a link says when the database predates stored lineage."""
@@ -37,7 +36,9 @@ class Link:
 
     def why(self) -> str:
         """Reason and guard effect in one phrase ("" when neither was recorded)."""
-        parts = [p for p in (self.reason, f"guard {self.guard_effect}" if self.guard_effect else "") if p]
+        parts = [
+            p for p in (self.reason, f"guard {self.guard_effect}" if self.guard_effect else "") if p
+        ]
         return "; ".join(parts)
 
 
@@ -50,7 +51,7 @@ class Lineage:
     replaces: dict[str, list[Link]]
     """new fact id -> the links of the facts it replaced."""
 
-    def upto(self, position: int) -> "Lineage":
+    def upto(self, position: int) -> Lineage:
         """The links made at or before an arrival position (the store as it stood then)."""
         succ = {k: v for k, v in self.successor.items() if v.position <= position}
         reps = {k: [v for v in vs if v.position <= position] for k, vs in self.replaces.items()}
@@ -61,10 +62,13 @@ def lineage(db: Database, run_id: str, trajectory_id: str) -> Lineage:
     """Every recorded supersede of a trajectory with the decision's reason and guard effect."""
     has_link = "successor_id" in columns(db, "fact_versions")
     link_col = "successor_id" if has_link else "NULL AS successor_id"
-    rows = list(db.query(
-        f"SELECT fact_id, position, {link_col} FROM fact_versions WHERE run_id=? AND trajectory_id=? "
-        "AND operation='supersede' AND status='superseded' ORDER BY position, fact_id",
-        [run_id, trajectory_id]))
+    rows = list(
+        db.query(
+            f"SELECT fact_id, position, {link_col} FROM fact_versions WHERE run_id=? AND trajectory_id=? "
+            "AND operation='supersede' AND status='superseded' ORDER BY position, fact_id",
+            [run_id, trajectory_id],
+        )
+    )
     why = _reasons(db, run_id, trajectory_id)
     successor: dict[str, Link] = {}
     replaces: dict[str, list[Link]] = {}
@@ -77,15 +81,19 @@ def lineage(db: Database, run_id: str, trajectory_id: str) -> Lineage:
     return Lineage(successor, replaces)
 
 
-def _reasons(db: Database, run_id: str, trajectory_id: str) -> dict[tuple[int, str], tuple[str, str]]:
+def _reasons(
+    db: Database, run_id: str, trajectory_id: str
+) -> dict[tuple[int, str], tuple[str, str]]:
     """(position, superseded fact id) -> (reason, guard effect) of the supersede decision: the
     model's decision names the new fact and carries the old one in ``before``; a reference system's
     names the old fact itself."""
     reason_col = "reason" if "reason" in columns(db, "decisions") else "'' AS reason"
     out: dict[tuple[int, str], tuple[str, str]] = {}
-    for d in db.query(f"SELECT position, fact_id, before, guard_effect, {reason_col} FROM decisions "
-                      "WHERE run_id=? AND trajectory_id=? AND operation='supersede'",
-                      [run_id, trajectory_id]):
+    for d in db.query(
+        f"SELECT position, fact_id, before, guard_effect, {reason_col} FROM decisions "
+        "WHERE run_id=? AND trajectory_id=? AND operation='supersede'",
+        [run_id, trajectory_id],
+    ):
         value = (d["reason"] or "", d["guard_effect"] or "")
         for snap in loads(d["before"], []) or []:
             if isinstance(snap, dict) and snap.get("id"):

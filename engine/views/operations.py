@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
 from seorap.engine.store.database import loads
+from sqlite_utils import Database
 
 
 @dataclass(frozen=True)
@@ -40,12 +39,19 @@ class Operation:
 
 
 def operations_at(db: Database, run_id: str, trajectory_id: str, position: int) -> list[Operation]:
-    obs = {r["id"]: r for r in db.query(
-        "SELECT * FROM observations WHERE run_id=? AND trajectory_id=? AND position=? ORDER BY seq",
-        [run_id, trajectory_id, position])}
-    decisions = list(db.query(
-        "SELECT * FROM decisions WHERE run_id=? AND trajectory_id=? AND position=? ORDER BY rowid",
-        [run_id, trajectory_id, position]))
+    obs = {
+        r["id"]: r
+        for r in db.query(
+            "SELECT * FROM observations WHERE run_id=? AND trajectory_id=? AND position=? ORDER BY seq",
+            [run_id, trajectory_id, position],
+        )
+    }
+    decisions = list(
+        db.query(
+            "SELECT * FROM decisions WHERE run_id=? AND trajectory_id=? AND position=? ORDER BY rowid",
+            [run_id, trajectory_id, position],
+        )
+    )
     out = [_operation(d, obs.get(d["observation_id"])) for d in decisions]
     decided = {d["observation_id"] for d in decisions}
     out += [_operation(None, o) for oid, o in obs.items() if oid not in decided]
@@ -54,14 +60,26 @@ def operations_at(db: Database, run_id: str, trajectory_id: str, position: int) 
 
 def _operation(d: dict | None, o: dict | None) -> Operation:
     d = d or {}
-    cands = [Candidate(c.get("fact_id", ""), c.get("text", ""), c.get("similarity"))
-             for c in loads(d.get("candidates"), [])][:3]
+    cands = [
+        Candidate(c.get("fact_id", ""), c.get("text", ""), c.get("similarity"))
+        for c in loads(d.get("candidates"), [])
+    ][:3]
     return Operation(
-        (o or {}).get("id", d.get("observation_id", "")), (o or {}).get("text", ""),
-        (o or {}).get("category", "") or "", cands, d.get("raw_operation") or "",
-        d.get("operation") or "", d.get("guard") or "", d.get("guard_effect") or "",
-        d.get("fact_id") or "", _as_text(d.get("before")), _as_text(d.get("after")),
-        d.get("reason") or "", _snapshots(d.get("before")), _snapshots(d.get("after")))
+        (o or {}).get("id", d.get("observation_id", "")),
+        (o or {}).get("text", ""),
+        (o or {}).get("category", "") or "",
+        cands,
+        d.get("raw_operation") or "",
+        d.get("operation") or "",
+        d.get("guard") or "",
+        d.get("guard_effect") or "",
+        d.get("fact_id") or "",
+        _as_text(d.get("before")),
+        _as_text(d.get("after")),
+        d.get("reason") or "",
+        _snapshots(d.get("before")),
+        _snapshots(d.get("after")),
+    )
 
 
 def _snapshots(value: str | None) -> tuple[dict, ...]:
@@ -101,6 +119,10 @@ def short_id(fact_id: str) -> str:
 
 
 def _failures_at(db: Database, run_id: str, trajectory_id: str, position: int) -> list[str]:
-    return [f"{r['stage']}: {r['reason']}" for r in db.query(
-        "SELECT * FROM write_failures WHERE run_id=? AND trajectory_id=? AND position=?",
-        [run_id, trajectory_id, position])]
+    return [
+        f"{r['stage']}: {r['reason']}"
+        for r in db.query(
+            "SELECT * FROM write_failures WHERE run_id=? AND trajectory_id=? AND position=?",
+            [run_id, trajectory_id, position],
+        )
+    ]

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
-
-from sqlite_utils import Database
 
 from seorap.engine.corpus import Corpus
 from seorap.engine.models.base import Embedder
 from seorap.engine.retrieval.hybrid import Hit
 from seorap.engine.store.database import facts_at, loads
-from seorap.engine.views.common import NOT_SCORED, has_rows, human_overrides, latest_scoring, readable_names
+from seorap.engine.views.common import (
+    NOT_SCORED,
+    has_rows,
+    human_overrides,
+    latest_scoring,
+    readable_names,
+)
+from sqlite_utils import Database
 
 
 @dataclass(frozen=True)
@@ -62,39 +67,75 @@ def questions_view(db: Database, run_id: str, trajectory_id: str, top_k: int = 5
     scoring = latest_scoring(db, run_id)
     if scoring is None or not {"verdicts", "retrievals", "answers"} <= readable_names(db):
         return QuestionsView(run_id, trajectory_id, False, [])
-    if not has_rows(db, "retrievals", "run_id=? AND trajectory_id=? AND scoring=?",
-                    [run_id, trajectory_id, scoring]):
+    if not has_rows(
+        db,
+        "retrievals",
+        "run_id=? AND trajectory_id=? AND scoring=?",
+        [run_id, trajectory_id, scoring],
+    ):
         return QuestionsView(run_id, trajectory_id, False, [])
     key = [run_id, trajectory_id, scoring]
-    verdicts = list(db.query("SELECT * FROM verdicts WHERE run_id=? AND trajectory_id=? AND "
-                             "scoring=? AND kind != 'claim'", key))
-    rankings = {r["item"]: r for r in db.query(
-        "SELECT * FROM retrievals WHERE run_id=? AND trajectory_id=? AND scoring=? AND "
-        "source='memory'", key)}
-    answers = {(r["item"], r["source"], r["k"]): r["answer"] for r in db.query(
-        "SELECT * FROM answers WHERE run_id=? AND trajectory_id=? AND scoring=?", key)}
+    verdicts = list(
+        db.query(
+            "SELECT * FROM verdicts WHERE run_id=? AND trajectory_id=? AND "
+            "scoring=? AND kind != 'claim'",
+            key,
+        )
+    )
+    rankings = {
+        r["item"]: r
+        for r in db.query(
+            "SELECT * FROM retrievals WHERE run_id=? AND trajectory_id=? AND scoring=? AND "
+            "source='memory'",
+            key,
+        )
+    }
+    answers = {
+        (r["item"], r["source"], r["k"]): r["answer"]
+        for r in db.query(
+            "SELECT * FROM answers WHERE run_id=? AND trajectory_id=? AND scoring=?", key
+        )
+    }
     over = human_overrides(db, [v["id"] for v in verdicts])
-    items = sorted({(v["kind"], v["item"]) for v in verdicts}, key=lambda x: (x[0] != "compound", x[1]))
-    out = [_question(kind, item, [v for v in verdicts if v["item"] == item], rankings.get(item),
-                     answers, over, top_k) for kind, item in items]
+    items = sorted(
+        {(v["kind"], v["item"]) for v in verdicts}, key=lambda x: (x[0] != "compound", x[1])
+    )
+    out = [
+        _question(
+            kind,
+            item,
+            [v for v in verdicts if v["item"] == item],
+            rankings.get(item),
+            answers,
+            over,
+            top_k,
+        )
+        for kind, item in items
+    ]
     return QuestionsView(run_id, trajectory_id, True, out)
 
 
-def live_questions_view(db: Database, corpus: Corpus, run_id: str, trajectory_id: str,
-                        embedder: Embedder | None = None, settings=None) -> QuestionsView:
+def live_questions_view(
+    db: Database,
+    corpus: Corpus,
+    run_id: str,
+    trajectory_id: str,
+    embedder: Embedder | None = None,
+    settings=None,
+) -> QuestionsView:
     """The questions of a trajectory ranked live over the run's final active facts with
     engine.retrieval.HybridIndex.explain (BM25 / dense / hybrid / rank per fact), for a run with no
     stored retrievals. Answer-holding facts are those the scoring's lexical ruler relates to the
     expected answer (engine.scoring.lexical.related). No answer or verdict is invented: both stay
     empty until `seorap score`. ``embedder`` defaults to the offline hashing embedder."""
     import numpy as np
-
     from seorap.engine.retrieval.hybrid import HybridIndex
     from seorap.engine.scoring.extrinsic import questions as trajectory_questions
     from seorap.engine.scoring.lexical import related
 
     if embedder is None:
         from seorap.engine.models.embedders import HashingEmbedder
+
         embedder = HashingEmbedder()
     t = corpus.get(trajectory_id)
     facts = [f for f in facts_at(db, run_id, trajectory_id) if f.status == "active"]
@@ -102,19 +143,39 @@ def live_questions_view(db: Database, corpus: Corpus, run_id: str, trajectory_id
     index = None
     if facts:
         vectors = np.asarray(embedder.embed([f.text for f in facts]), dtype=np.float32)
-        index = HybridIndex.from_settings([f.id for f in facts], [f.text for f in facts], vectors,
-                                          settings)
-    qvecs = (np.asarray(embedder.embed([q.question for q in qs]), dtype=np.float32) if qs
-             else np.zeros((0, 0), dtype=np.float32))
+        index = HybridIndex.from_settings(
+            [f.id for f in facts], [f.text for f in facts], vectors, settings
+        )
+    qvecs = (
+        np.asarray(embedder.embed([q.question for q in qs]), dtype=np.float32)
+        if qs
+        else np.zeros((0, 0), dtype=np.float32)
+    )
     out = []
     for q, qvec in zip(qs, qvecs):
         hits = index.explain(q.question, qvec) if index is not None else []
-        ranking = [RankedFact(h.fact_id, h.text, h.bm25, h.bm25_norm, h.dense, h.hybrid, h.rank,
-                              related(q.answer, h.text)) for h in hits]
-        out.append(QuestionRow(q.kind, q.item, q.question, q.answer, "", None, "", "", False,
-                               ranking, {}, {}))
-    note = (f"ranking computed live over {len(facts)} active facts (embedder {embedder.name}); "
-            f"answers and verdicts: {NOT_SCORED}")
+        ranking = [
+            RankedFact(
+                h.fact_id,
+                h.text,
+                h.bm25,
+                h.bm25_norm,
+                h.dense,
+                h.hybrid,
+                h.rank,
+                related(q.answer, h.text),
+            )
+            for h in hits
+        ]
+        out.append(
+            QuestionRow(
+                q.kind, q.item, q.question, q.answer, "", None, "", "", False, ranking, {}, {}
+            )
+        )
+    note = (
+        f"ranking computed live over {len(facts)} active facts (embedder {embedder.name}); "
+        f"answers and verdicts: {NOT_SCORED}"
+    )
     return QuestionsView(run_id, trajectory_id, False, out, note)
 
 
@@ -122,22 +183,46 @@ def filter_questions(questions: Iterable[QuestionRow], text: str = "") -> list[Q
     """Pure filter: every word of ``text`` (case-insensitive) in the question, its expected answer,
     the memory answer, the item id, the kind or the verdict."""
     words = text.lower().split()
-    return [q for q in questions
-            if all(w in " ".join([q.kind, q.item, q.question, q.expected, q.answer,
-                                  q.verdict or ""]).lower() for w in words)]
+    return [
+        q
+        for q in questions
+        if all(
+            w
+            in " ".join([q.kind, q.item, q.question, q.expected, q.answer, q.verdict or ""]).lower()
+            for w in words
+        )
+    ]
 
 
 def _question(kind, item, rows, retrieval, answers, over, top_k) -> QuestionRow:
     memory = {v["k"]: v for v in rows if v["source"] == "memory"}
     main = memory.get(top_k) or next(iter(memory.values()), rows[0])
     holders = set(loads(retrieval["answer_fact_ids"], [])) if retrieval else set()
-    ranking = [RankedFact(h["fact_id"], h["text"], h["bm25"], h["bm25_norm"], h["dense"],
-                          h["hybrid"], h["rank"], h["fact_id"] in holders)
-               for h in (loads(retrieval["ranking"], []) if retrieval else [])]
+    ranking = [
+        RankedFact(
+            h["fact_id"],
+            h["text"],
+            h["bm25"],
+            h["bm25_norm"],
+            h["dense"],
+            h["hybrid"],
+            h["rank"],
+            h["fact_id"] in holders,
+        )
+        for h in (loads(retrieval["ranking"], []) if retrieval else [])
+    ]
     o = over.get(main["id"])
     return QuestionRow(
-        kind, item, main["question"] or "", main["expected"] or "",
+        kind,
+        item,
+        main["question"] or "",
+        main["expected"] or "",
         answers.get((item, "memory", main["k"]), main.get("candidate") or ""),
-        o["label"] if o else main["label"], main["id"], main["rationale"] or "", bool(o), ranking,
+        o["label"] if o else main["label"],
+        main["id"],
+        main["rationale"] or "",
+        bool(o),
+        ranking,
         {k: v["score"] for k, v in sorted(memory.items()) if k is not None},
-        {v["source"]: v["label"] for v in rows if v["source"] != "memory"})
+        {v["source"]: v["label"] for v in rows if v["source"] != "memory"},
+    )

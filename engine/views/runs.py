@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 import sqlite_utils
-from sqlite_utils import Database
-
 from seorap.engine.corpus import CATEGORY_NAMES, Corpus
 from seorap.engine.store.database import loads, run_statuses
-from seorap.engine.views.common import REFERENCE_SYSTEMS, UNRELIABLE, _scores_table, judge_withheld, quadrant
+from seorap.engine.views.common import (
+    REFERENCE_SYSTEMS,
+    UNRELIABLE,
+    _scores_table,
+    judge_withheld,
+    quadrant,
+)
+from sqlite_utils import Database
 
 
 @dataclass(frozen=True)
@@ -84,9 +89,19 @@ class TrajectoryRow:
         return quadrant(self.intrinsic, self.extrinsic)
 
     def haystack(self) -> str:
-        return " ".join([self.trajectory_id, self.title, self.system, self.run_id,
-                         self.category, CATEGORY_NAMES.get(self.category, ""), self.difficulty,
-                         self.trajectory_type, self.quadrant or ""]).lower()
+        return " ".join(
+            [
+                self.trajectory_id,
+                self.title,
+                self.system,
+                self.run_id,
+                self.category,
+                CATEGORY_NAMES.get(self.category, ""),
+                self.difficulty,
+                self.trajectory_type,
+                self.quadrant or "",
+            ]
+        ).lower()
 
 
 def list_runs(db: sqlite_utils.Database) -> list[RunSummary]:
@@ -97,11 +112,19 @@ def list_runs(db: sqlite_utils.Database) -> list[RunSummary]:
     facts = _count_by_run(db, "facts")
     scored = set(_scores_table(db))
     statuses = run_statuses(db)  # `running` with no live writer reads `interrupted`
-    return [RunSummary(r["run_id"], r["system"] or "?", statuses.get(r["run_id"], r["status"] or ""),
-                       r["created_at"] or "",
-                       docs.get(r["run_id"], 0), facts.get(r["run_id"], 0),
-                       any(k[0] == r["run_id"] for k in scored), _standin(r.get("manifest")))
-            for r in db.query("SELECT * FROM runs ORDER BY created_at, rowid")]
+    return [
+        RunSummary(
+            r["run_id"],
+            r["system"] or "?",
+            statuses.get(r["run_id"], r["status"] or ""),
+            r["created_at"] or "",
+            docs.get(r["run_id"], 0),
+            facts.get(r["run_id"], 0),
+            any(k[0] == r["run_id"] for k in scored),
+            _standin(r.get("manifest")),
+        )
+        for r in db.query("SELECT * FROM runs ORDER BY created_at, rowid")
+    ]
 
 
 def run_labels(db: sqlite_utils.Database) -> dict[str, str]:
@@ -109,70 +132,117 @@ def run_labels(db: sqlite_utils.Database) -> dict[str, str]:
     return {r.run_id: r.label for r in list_runs(db)}
 
 
-def standin_twins(db: sqlite_utils.Database, runs: list[RunSummary] | None = None) -> list[tuple[str, str]]:
+def standin_twins(
+    db: sqlite_utils.Database, runs: list[RunSummary] | None = None
+) -> list[tuple[str, str]]:
     """Pairs of stand-in runs (systems in run order) whose stores hold exactly the same fact texts:
     the stand-in ignores the prompt, so A and B (B = A without its bias lines) come out identical."""
     runs = [r for r in (runs if runs is not None else list_runs(db)) if r.standin]
-    stores = {r.run_id: frozenset((f["trajectory_id"], f["text"], f["status"]) for f in db.query(
-        "SELECT trajectory_id, text, status FROM facts WHERE run_id=?", [r.run_id])) for r in runs}
-    return [(a.system, b.system) for i, a in enumerate(runs) for b in runs[i + 1:]
-            if stores[a.run_id] and stores[a.run_id] == stores[b.run_id]]
+    stores = {
+        r.run_id: frozenset(
+            (f["trajectory_id"], f["text"], f["status"])
+            for f in db.query(
+                "SELECT trajectory_id, text, status FROM facts WHERE run_id=?", [r.run_id]
+            )
+        )
+        for r in runs
+    }
+    return [
+        (a.system, b.system)
+        for i, a in enumerate(runs)
+        for b in runs[i + 1 :]
+        if stores[a.run_id] and stores[a.run_id] == stores[b.run_id]
+    ]
 
 
 def _count_by_run(db: sqlite_utils.Database, table: str) -> dict[str, int]:
-    return {r["run_id"]: r["n"] for r in
-            db.query(f"SELECT run_id, COUNT(*) AS n FROM [{table}] GROUP BY run_id")}
+    return {
+        r["run_id"]: r["n"]
+        for r in db.query(f"SELECT run_id, COUNT(*) AS n FROM [{table}] GROUP BY run_id")
+    }
 
 
-def trajectory_rows(db: sqlite_utils.Database, corpus: Corpus,
-                    run_ids: Iterable[str] | None = None) -> list[TrajectoryRow]:
+def trajectory_rows(
+    db: sqlite_utils.Database, corpus: Corpus, run_ids: Iterable[str] | None = None
+) -> list[TrajectoryRow]:
     """One row per (run, trajectory) of the corpus, scores from the scoring tables when present."""
     runs = list_runs(db)
     wanted = set(run_ids) if run_ids is not None else {r.run_id for r in runs}
-    done = {(r["run_id"], r["trajectory_id"]): r["n"] for r in db.query(
-        "SELECT run_id, trajectory_id, COUNT(*) AS n FROM documents GROUP BY run_id, trajectory_id")}
+    done = {
+        (r["run_id"], r["trajectory_id"]): r["n"]
+        for r in db.query(
+            "SELECT run_id, trajectory_id, COUNT(*) AS n FROM documents GROUP BY run_id, trajectory_id"
+        )
+    }
     scores = _scores_table(db)
     withheld = judge_withheld(db)
     rows = []
     for run in (r for r in runs if r.run_id in wanted):
         for t in corpus.trajectories:
             intrinsic, extrinsic = scores.get((run.run_id, t.id), (None, None))
-            rows.append(TrajectoryRow(
-                run.run_id, run.label, t.id, t.title, t.category, t.difficulty, t.trajectory_type,
-                done.get((run.run_id, t.id), 0), sum(1 for _ in t.arrivals()), intrinsic, extrinsic,
-                withheld.get((run.run_id, t.id))))
+            rows.append(
+                TrajectoryRow(
+                    run.run_id,
+                    run.label,
+                    t.id,
+                    t.title,
+                    t.category,
+                    t.difficulty,
+                    t.trajectory_type,
+                    done.get((run.run_id, t.id), 0),
+                    sum(1 for _ in t.arrivals()),
+                    intrinsic,
+                    extrinsic,
+                    withheld.get((run.run_id, t.id)),
+                )
+            )
     return rows
 
 
-def filter_rows(rows: Iterable[TrajectoryRow], text: str = "", category: str | None = None,
-                difficulty: str | None = None, quadrant_: str | None = None) -> list[TrajectoryRow]:
+def filter_rows(
+    rows: Iterable[TrajectoryRow],
+    text: str = "",
+    category: str | None = None,
+    difficulty: str | None = None,
+    quadrant_: str | None = None,
+) -> list[TrajectoryRow]:
     """Pure filter: free text over ids/titles/system, and exact category/difficulty/quadrant."""
     words = text.lower().split()
-    return [r for r in rows
-            if (category is None or r.category == category)
-            and (difficulty is None or r.difficulty == difficulty)
-            and (quadrant_ is None or r.quadrant == quadrant_)
-            and all(w in r.haystack() for w in words)]
+    return [
+        r
+        for r in rows
+        if (category is None or r.category == category)
+        and (difficulty is None or r.difficulty == difficulty)
+        and (quadrant_ is None or r.quadrant == quadrant_)
+        and all(w in r.haystack() for w in words)
+    ]
 
 
 SORT_KEYS = ("trajectory", "category", "difficulty", "intrinsic", "extrinsic", "delta", "system")
 
 
-def sort_rows(rows: Iterable[TrajectoryRow], key: str, reverse: bool = False) -> list[TrajectoryRow]:
+def sort_rows(
+    rows: Iterable[TrajectoryRow], key: str, reverse: bool = False
+) -> list[TrajectoryRow]:
     """Sort by one of SORT_KEYS; rows without a score go last either way."""
     attr = {"trajectory": "trajectory_id"}.get(key, key)
     rows = list(rows)
     present = [r for r in rows if getattr(r, attr) is not None]
     missing = [r for r in rows if getattr(r, attr) is None]
-    return sorted(present, key=lambda r: (getattr(r, attr), r.trajectory_id), reverse=reverse) + missing
+    return (
+        sorted(present, key=lambda r: (getattr(r, attr), r.trajectory_id), reverse=reverse)
+        + missing
+    )
 
 
 def replay_label(db: Database, run_id: str) -> str:
     """``replay`` for the first replay of a run, then ``replay-2``, ``replay-3``…: each press is a
     fresh re-enactment (the same label would resume the earlier replay and write nothing)."""
     base = run_id.split("~", 1)[0]
-    taken = {r["run_id"] for r in db.query("SELECT run_id FROM runs WHERE run_id LIKE ?",
-                                           [f"{base}~replay%"])}
+    taken = {
+        r["run_id"]
+        for r in db.query("SELECT run_id FROM runs WHERE run_id LIKE ?", [f"{base}~replay%"])
+    }
     n = 1
     while f"{base}~{'replay' if n == 1 else f'replay-{n}'}" in taken:
         n += 1
@@ -182,8 +252,16 @@ def replay_label(db: Database, run_id: str) -> str:
 def data_version(db: sqlite_utils.Database) -> tuple:
     """A cheap signature of what the runs view shows (runs, written documents, score cards and
     overrides): equal signatures mean nothing to reload."""
-    parts = [("runs", "run_id"), ("documents", "position"), ("scores", "created_at"),
-             ("overrides", "id")]
+    parts = [
+        ("runs", "run_id"),
+        ("documents", "position"),
+        ("scores", "created_at"),
+        ("overrides", "id"),
+    ]
     tables = set(db.table_names())
-    return tuple(tuple(next(db.query(f"SELECT COUNT(*) AS n, MAX([{col}]) AS m FROM [{t}]"), {}).values())
-                 if t in tables else None for t, col in parts)
+    return tuple(
+        tuple(next(db.query(f"SELECT COUNT(*) AS n, MAX([{col}]) AS m FROM [{t}]"), {}).values())
+        if t in tables
+        else None
+        for t, col in parts
+    )

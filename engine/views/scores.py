@@ -6,9 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sqlite_utils import Database
-
 from seorap.engine.views.common import UNRELIABLE, latest_scoring  # noqa: F401 (re-exported)
+from sqlite_utils import Database
 
 if TYPE_CHECKING:
     from seorap.engine.scoring.schema import RunReport
@@ -51,9 +50,22 @@ def full_vs_filter_diff(db: Database, run_id: str, scoring: str | None = None) -
     if scoring is None:
         return None
     diff = full_vs_filter(db, run_id, scoring)
-    return RulerDiff("full", "filter", diff.counts(), [
-        MovedVerdict(m["change"], m["trajectory_id"], m["item"], m["text"] or "", m["from"] or "",
-                     m["to"] or "") for m in diff.moved()])
+    return RulerDiff(
+        "full",
+        "filter",
+        diff.counts(),
+        [
+            MovedVerdict(
+                m["change"],
+                m["trajectory_id"],
+                m["item"],
+                m["text"] or "",
+                m["from"] or "",
+                m["to"] or "",
+            )
+            for m in diff.moved()
+        ],
+    )
 
 
 def stored_figures(db: Database, run_id: str) -> tuple[RunReport | None, RulerDiff | None]:
@@ -70,12 +82,23 @@ def stored_figures(db: Database, run_id: str) -> tuple[RunReport | None, RulerDi
     report, raw = stored.get("report"), stored.get("ruler_diff")
     diff = None
     if isinstance(raw, dict):  # stored as {counts, moved}
-        diff = RulerDiff("full", "filter", raw["counts"], [
-            MovedVerdict(m["change"], m["trajectory_id"], m["item"], m["text"] or "", m["from"] or "",
-                         m["to"] or "") for m in raw["moved"]])
+        diff = RulerDiff(
+            "full",
+            "filter",
+            raw["counts"],
+            [
+                MovedVerdict(
+                    m["change"],
+                    m["trajectory_id"],
+                    m["item"],
+                    m["text"] or "",
+                    m["from"] or "",
+                    m["to"] or "",
+                )
+                for m in raw["moved"]
+            ],
+        )
     return (report if isinstance(report, RunReport) else None), diff  # load parses it as one
-
-
 
 
 @dataclass(frozen=True)
@@ -119,17 +142,29 @@ def judge_audit(report) -> JudgeAudit | None:
     withheld = report.aggregate.judge_unreliable
     if withheld and not any(withheld in r or r in withheld for r in reasons):
         reasons.append(withheld)
-    reliable = not withheld and (report.judge_reliability is None or report.judge_reliability.reliable)
+    reliable = not withheld and (
+        report.judge_reliability is None or report.judge_reliability.reliable
+    )
     a = report.audit
     if a is None and reliable:
         return None
 
     def kinds(pick) -> list[AuditKind]:
-        return [AuditKind(k, f.ideal, f.n, f.pass_rate, f.ideal_rate)
-                for k, f in (a.kinds.items() if a is not None else []) if pick(f.ideal)]
+        return [
+            AuditKind(k, f.ideal, f.n, f.pass_rate, f.ideal_rate)
+            for k, f in (a.kinds.items() if a is not None else [])
+            if pick(f.ideal)
+        ]
 
-    return JudgeAudit(a.judge if a else "?", a.rules if a else None, a.sample if a else None,
-                      kinds(lambda ideal: ideal == "NO"), kinds(lambda ideal: ideal == "PARTIAL"),
-                      kinds(lambda ideal: ideal == "YES"),
-                      a.partial_saturation if a else None, a.separation if a else None,
-                      bool(reliable), reasons)
+    return JudgeAudit(
+        a.judge if a else "?",
+        a.rules if a else None,
+        a.sample if a else None,
+        kinds(lambda ideal: ideal == "NO"),
+        kinds(lambda ideal: ideal == "PARTIAL"),
+        kinds(lambda ideal: ideal == "YES"),
+        a.partial_saturation if a else None,
+        a.separation if a else None,
+        bool(reliable),
+        reasons,
+    )

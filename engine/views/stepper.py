@@ -5,16 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import sqlite_utils
-from sqlite_utils import Database
-
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.store.database import facts_at
 from seorap.engine.views.common import MARKS, containment
 from seorap.engine.views.doclines import DocLine, doc_lines
 from seorap.engine.views.lineage import Lineage, Link, lineage
 from seorap.engine.views.operations import Operation, _failures_at, operations_at
-from seorap.engine.views.truth import GroundTruth, LateMark, OpCount, ground_truth, late_mark, op_count
+from seorap.engine.views.truth import (
+    GroundTruth,
+    LateMark,
+    OpCount,
+    ground_truth,
+    late_mark,
+    op_count,
+)
 from seorap.engine.views.verdicts import Verdict, claim_verdicts
+from sqlite_utils import Database
 
 
 @dataclass(frozen=True)
@@ -123,21 +129,42 @@ class StepView:
 
 
 def timeline(db: sqlite_utils.Database, run_id: str, trajectory: Trajectory) -> list[TimelineEntry]:
-    written = {r["position"] for r in db.query(
-        "SELECT position FROM documents WHERE run_id=? AND trajectory_id=?", [run_id, trajectory.id])}
+    written = {
+        r["position"]
+        for r in db.query(
+            "SELECT position FROM documents WHERE run_id=? AND trajectory_id=?",
+            [run_id, trajectory.id],
+        )
+    }
     out, latest = [], ""
     for a in trajectory.arrivals():
         state = trajectory.states[a.state_index]
-        out.append(TimelineEntry(
-            a.position, a.state_index, a.document.id, a.document.type, a.document.title,
-            a.timestamp, "distractor" if a.is_distractor else state.action, a.is_distractor,
-            a.position in written, bool(latest) and a.timestamp < latest and not a.is_distractor))
+        out.append(
+            TimelineEntry(
+                a.position,
+                a.state_index,
+                a.document.id,
+                a.document.type,
+                a.document.title,
+                a.timestamp,
+                "distractor" if a.is_distractor else state.action,
+                a.is_distractor,
+                a.position in written,
+                bool(latest) and a.timestamp < latest and not a.is_distractor,
+            )
+        )
         latest = max(latest, a.timestamp)
     return out
 
 
-def step_view(db: sqlite_utils.Database, corpus: Corpus, run_id: str, trajectory_id: str,
-              position: int = 0, judge_mode: str = "full") -> StepView:
+def step_view(
+    db: sqlite_utils.Database,
+    corpus: Corpus,
+    run_id: str,
+    trajectory_id: str,
+    position: int = 0,
+    judge_mode: str = "full",
+) -> StepView:
     """Everything the stepper shows for one arrival position of one trajectory in one run."""
     t = corpus.get(trajectory_id)
     line = timeline(db, run_id, t)
@@ -156,17 +183,45 @@ def step_view(db: sqlite_utils.Database, corpus: Corpus, run_id: str, trajectory
         truth = ground_truth(t, arrival.state_index)
         ops = op_count(state.action, [o.operation for o in operations], entry.written)
     if entry.late and entry.written:
-        late = late_mark(db, run_id, t.id, position, arrival.timestamp,
-                         [(o.guard, o.guard_effect) for o in operations])
+        late = late_mark(
+            db,
+            run_id,
+            t.id,
+            position,
+            arrival.timestamp,
+            [(o.guard, o.guard_effect) for o in operations],
+        )
     return StepView(
-        run_id, t.id, t.title, t.category, t.difficulty, t.trajectory_type, position,
-        arrival.state_index, line, doc.title, doc.type,
+        run_id,
+        t.id,
+        t.title,
+        t.category,
+        t.difficulty,
+        t.trajectory_type,
+        position,
+        arrival.state_index,
+        line,
+        doc.title,
+        doc.type,
         f"{doc.author.name} ({doc.author.role})" if doc.author.role else doc.author.name,
-        arrival.timestamp, arrival.is_distractor, entry.action,
-        doc_lines(doc.text, doc_claims), doc_claims, stale, entry.written,
-        operations, _failures_at(db, run_id, t.id, position),
-        store, _claim_rows(state.claims, doc_claims, store, verdicts), judge_mode,
-        verdicts is not None, truth, ops, late, links)
+        arrival.timestamp,
+        arrival.is_distractor,
+        entry.action,
+        doc_lines(doc.text, doc_claims),
+        doc_claims,
+        stale,
+        entry.written,
+        operations,
+        _failures_at(db, run_id, t.id, position),
+        store,
+        _claim_rows(state.claims, doc_claims, store, verdicts),
+        judge_mode,
+        verdicts is not None,
+        truth,
+        ops,
+        late,
+        links,
+    )
 
 
 def _stale_claims_until(t: Trajectory, state_index: int) -> list[str]:
@@ -174,8 +229,9 @@ def _stale_claims_until(t: Trajectory, state_index: int) -> list[str]:
     (the scoring rule: engine.scoring.metrics.stale_claims_at)."""
     from seorap.engine.scoring import metrics
 
-    return metrics.stale_claims_at([s.claims for s in t.states], [s.stale_claims for s in t.states],
-                                   state_index)
+    return metrics.stale_claims_at(
+        [s.claims for s in t.states], [s.stale_claims for s in t.states], state_index
+    )
 
 
 def warm_judge() -> None:
@@ -204,8 +260,15 @@ def stale_fact_ids(facts: dict[str, str], stale: list[str]) -> list[str]:
     return metrics.stale_facts(facts, stale, lexical.holds)
 
 
-def _store_at(db: Database, run_id: str, trajectory_id: str, position: int, stale: list[str],
-              links: Lineage, operations: list[Operation]) -> list[StoreFact]:
+def _store_at(
+    db: Database,
+    run_id: str,
+    trajectory_id: str,
+    position: int,
+    stale: list[str],
+    links: Lineage,
+    operations: list[Operation],
+) -> list[StoreFact]:
     from seorap.engine.scoring import lexical
 
     facts = facts_at(db, run_id, trajectory_id, position)
@@ -214,12 +277,28 @@ def _store_at(db: Database, run_id: str, trajectory_id: str, position: int, stal
     out = []
     for f in facts:
         changed = f.position == position
-        mark = ("SUPERSEDED" if f.status != "active" else MARKS.get(f.operation, f.operation.upper())) \
-            if changed else ""
-        hit = next((c for c in stale if lexical.holds(c, f.text)), None) if f.id in flagged else None
-        out.append(StoreFact(f.id, f.text, f.confidence, f.status, f.version, mark, hit,
-                             links.successor.get(f.id) if f.status != "active" else None,
-                             tuple(links.replaces.get(f.id, ())), why.get(f.id, "") if changed else ""))
+        mark = (
+            ("SUPERSEDED" if f.status != "active" else MARKS.get(f.operation, f.operation.upper()))
+            if changed
+            else ""
+        )
+        hit = (
+            next((c for c in stale if lexical.holds(c, f.text)), None) if f.id in flagged else None
+        )
+        out.append(
+            StoreFact(
+                f.id,
+                f.text,
+                f.confidence,
+                f.status,
+                f.version,
+                mark,
+                hit,
+                links.successor.get(f.id) if f.status != "active" else None,
+                tuple(links.replaces.get(f.id, ())),
+                why.get(f.id, "") if changed else "",
+            )
+        )
     out.sort(key=lambda f: (f.status != "active", f.id))
     return out
 
@@ -227,35 +306,69 @@ def _store_at(db: Database, run_id: str, trajectory_id: str, position: int, stal
 def _changes(operations: list[Operation], links: Lineage) -> dict[str, str]:
     """fact id -> why this step's decision changed it (reason; guard effect)."""
     out: dict[str, str] = {}
-    said = [(op, "; ".join(p for p in (op.reason, f"guard {op.guard_effect}" if op.guard_effect
-                                        else "") if p)) for op in operations if op.fact_id]
+    said = [
+        (
+            op,
+            "; ".join(
+                p for p in (op.reason, f"guard {op.guard_effect}" if op.guard_effect else "") if p
+            ),
+        )
+        for op in operations
+        if op.fact_id
+    ]
     for op, text in said:
         if text:
             out.setdefault(op.fact_id, text)
     for op, text in said:  # a model's supersede names the new fact; the old one shares its reason
-        for link in links.replaces.get(op.fact_id, []) if op.operation == "supersede" and text else []:
+        for link in (
+            links.replaces.get(op.fact_id, []) if op.operation == "supersede" and text else []
+        ):
             out.setdefault(link.old, text)
     return out
 
 
-def _claim_rows(claims: list[str], doc_claims: list[str], store: list[StoreFact],
-                verdicts: dict[str, Verdict] | None) -> list[ClaimRow]:
+def _claim_rows(
+    claims: list[str],
+    doc_claims: list[str],
+    store: list[StoreFact],
+    verdicts: dict[str, Verdict] | None,
+) -> list[ClaimRow]:
     active = [f for f in store if f.status == "active"]
     out = []
     for c in claims:
         v = (verdicts or {}).get(c)
         pool = [f for f in active if f.text in v.shown] if v else active
         best = max(pool, key=lambda f: containment(c, f.text), default=None)
-        matched = [best.id] if best is not None and containment(c, best.text) >= (0.5 if v else 0.8) else []
-        out.append(ClaimRow(c, c in doc_claims, v.label if v else None, bool(v and v.overridden),
-                            matched, v.rationale if v else "", v.id if v else "",
-                            len(v.shown) if v else None, v.best_cosine if v else None,
-                            v.best_fact if v else "", v.threshold if v else None))
+        matched = (
+            [best.id]
+            if best is not None and containment(c, best.text) >= (0.5 if v else 0.8)
+            else []
+        )
+        out.append(
+            ClaimRow(
+                c,
+                c in doc_claims,
+                v.label if v else None,
+                bool(v and v.overridden),
+                matched,
+                v.rationale if v else "",
+                v.id if v else "",
+                len(v.shown) if v else None,
+                v.best_cosine if v else None,
+                v.best_fact if v else "",
+                v.threshold if v else None,
+            )
+        )
     return out
 
 
 def fact_positions_matching(db: Database, run_id: str, trajectory_id: str, query: str) -> set[int]:
     """Arrival positions where a fact version containing ``query`` (case-insensitive) was written."""
-    return {r["position"] for r in db.query(
-        "SELECT DISTINCT position FROM fact_versions WHERE run_id=? AND trajectory_id=? "
-        "AND instr(lower(text), ?) > 0", [run_id, trajectory_id, query.strip().casefold()])}
+    return {
+        r["position"]
+        for r in db.query(
+            "SELECT DISTINCT position FROM fact_versions WHERE run_id=? AND trajectory_id=? "
+            "AND instr(lower(text), ?) > 0",
+            [run_id, trajectory_id, query.strip().casefold()],
+        )
+    }

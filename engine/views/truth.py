@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
 from seorap.engine.corpus import Trajectory
+from sqlite_utils import Database
 
 
 @dataclass(frozen=True)
@@ -36,7 +35,9 @@ def ground_truth(t: Trajectory, state_index: int) -> GroundTruth:
     state = t.states[state_index]
     prev = t.states[state_index - 1].claims if state_index > 0 else []
     added = [c for c in state.claims if c not in prev]
-    stale = list(dict.fromkeys(list(state.stale_claims) + [c for c in prev if c not in state.claims]))
+    stale = list(
+        dict.fromkeys(list(state.stale_claims) + [c for c in prev if c not in state.claims])
+    )
     return GroundTruth(state.action, state.change_reason or "", added, stale, state_index == 0)
 
 
@@ -60,8 +61,10 @@ class OpCount:
         applied = ", ".join(f"{op} ×{n}" for op, n in self.applied.items()) or "nothing"
         order = " > ".join(metrics.OPERATION_PRECEDENCE)
         verdict = "hit" if self.correct else f"miss (needs {' or '.join(self.accepted)})"
-        return (f"expected {self.expected} · applied {applied} → counts as {self.effective} "
-                f"(strongest of {order}) → op accuracy: {verdict}")
+        return (
+            f"expected {self.expected} · applied {applied} → counts as {self.effective} "
+            f"(strongest of {order}) → op accuracy: {verdict}"
+        )
 
 
 def op_count(expected: str, operations: list[str], counted: bool) -> OpCount:
@@ -72,8 +75,13 @@ def op_count(expected: str, operations: list[str], counted: bool) -> OpCount:
     applied = dict(Counter(op for op in operations if op))
     effective = metrics.effective_operation(operations)
     accepted = tuple(sorted(metrics.ACCEPTED.get(expected, {expected})))
-    return OpCount(expected, applied, effective, accepted,
-                   metrics.op_correct(expected, effective) if counted else None)
+    return OpCount(
+        expected,
+        applied,
+        effective,
+        accepted,
+        metrics.op_correct(expected, effective) if counted else None,
+    )
 
 
 @dataclass(frozen=True)
@@ -89,8 +97,11 @@ class LateMark:
     """What the guard changed on this document (empty: nothing)."""
 
     def sentence(self) -> str:
-        when = (f"the store's last change ({self.store_date[:10]}, doc {self.store_position + 1})"
-                if self.store_position is not None else "anything in the store")
+        when = (
+            f"the store's last change ({self.store_date[:10]}, doc {self.store_position + 1})"
+            if self.store_position is not None
+            else "anything in the store"
+        )
         text = f"late document: dated {self.doc_date[:10]}, older than {when}; "
         if self.effects:
             return text + "guard " + "; ".join(self.effects)
@@ -99,14 +110,25 @@ class LateMark:
         return text + f"guard {self.guard}: no operation needed changing"
 
 
-def late_mark(db: Database, run_id: str, trajectory_id: str, position: int, doc_date: str,
-              guards: list[tuple[str, str]]) -> LateMark:
+def late_mark(
+    db: Database,
+    run_id: str,
+    trajectory_id: str,
+    position: int,
+    doc_date: str,
+    guards: list[tuple[str, str]],
+) -> LateMark:
     """``guards``: (guard, guard_effect) of this document's decisions."""
-    row = next(db.query(
-        "SELECT doc_date, position FROM fact_versions WHERE run_id=? AND trajectory_id=? AND "
-        "position<? AND operation != 'reinforce' ORDER BY doc_date DESC, position DESC LIMIT 1",
-        [run_id, trajectory_id, position]), None)
+    row = next(
+        db.query(
+            "SELECT doc_date, position FROM fact_versions WHERE run_id=? AND trajectory_id=? AND "
+            "position<? AND operation != 'reinforce' ORDER BY doc_date DESC, position DESC LIMIT 1",
+            [run_id, trajectory_id, position],
+        ),
+        None,
+    )
     guard = next((g for g, _ in guards if g), "off")
     effects = list(dict.fromkeys(e for _, e in guards if e))
-    return LateMark(doc_date, row["doc_date"] if row else "", row["position"] if row else None,
-                    guard, effects)
+    return LateMark(
+        doc_date, row["doc_date"] if row else "", row["position"] if row else None, guard, effects
+    )

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
 from seorap.engine.store.database import loads
 from seorap.engine.views.common import human_overrides, latest_scoring, readable_names
+from sqlite_utils import Database
 
 
 @dataclass(frozen=True)
@@ -27,15 +26,20 @@ class Verdict:
     """filter@θ: θ of the scoring pass."""
 
 
-def claim_verdicts(db: Database, run_id: str, trajectory_id: str, state_index: int,
-                   judge_mode: str) -> dict[str, Verdict] | None:
+def claim_verdicts(
+    db: Database, run_id: str, trajectory_id: str, state_index: int, judge_mode: str
+) -> dict[str, Verdict] | None:
     """expected claim -> verdict for one state and judge mode (latest scoring); None if unscored."""
     scoring = latest_scoring(db, run_id)
     if scoring is None or "verdicts" not in readable_names(db):
         return None
-    rows = list(db.query(
-        "SELECT * FROM verdicts WHERE run_id=? AND trajectory_id=? AND scoring=? AND kind='claim' "
-        "AND setup=? AND state_index=?", [run_id, trajectory_id, scoring, judge_mode, state_index]))
+    rows = list(
+        db.query(
+            "SELECT * FROM verdicts WHERE run_id=? AND trajectory_id=? AND scoring=? AND kind='claim' "
+            "AND setup=? AND state_index=?",
+            [run_id, trajectory_id, scoring, judge_mode, state_index],
+        )
+    )
     if not rows:
         return None
     over = human_overrides(db, [r["id"] for r in rows])
@@ -44,8 +48,13 @@ def claim_verdicts(db: Database, run_id: str, trajectory_id: str, state_index: i
 
 
 def _threshold(db: Database, run_id: str, scoring: str) -> float | None:
-    row = next(db.query("SELECT card FROM scores WHERE run_id=? AND trajectory_id='' AND scoring=?",
-                        [run_id, scoring]), None)
+    row = next(
+        db.query(
+            "SELECT card FROM scores WHERE run_id=? AND trajectory_id='' AND scoring=?",
+            [run_id, scoring],
+        ),
+        None,
+    )
     return (loads(row["card"], {}) or {}).get("filter_threshold") if row else None
 
 
@@ -55,5 +64,14 @@ def _verdict(r: dict, override: dict | None, threshold: float | None = None) -> 
     rationale = r.get("rationale") or ""
     if override:
         rationale = f"overridden by {override.get('who')}: {override.get('reason')} (judge: {r['label']}) · {rationale}"
-    return Verdict(r["id"], label or "?", rationale, shown, bool(override), r["label"] or "",
-                   r.get("best_cosine"), r.get("best_fact") or "", threshold)
+    return Verdict(
+        r["id"],
+        label or "?",
+        rationale,
+        shown,
+        bool(override),
+        r["label"] or "",
+        r.get("best_cosine"),
+        r.get("best_fact") or "",
+        threshold,
+    )

@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 from rich.text import Text
+from seorap.engine import views
+from seorap.engine.store.database import open_db
+from seorap.tui.instant_modes import QuietResume
+from seorap.tui.text import literal, one_line
+from seorap.tui.widgets.claims_table import VERDICT_STYLE
+from seorap.tui.widgets.fast_table import Table
+from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.title import Title
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 from textual.worker import Worker, WorkerState
-
-from seorap.engine import views
-from seorap.engine.store.database import open_db
-from seorap.tui.instant_modes import QuietResume
-from seorap.tui.text import literal, one_line
-from seorap.tui.widgets.fast_table import Table
-from seorap.tui.widgets.claims_table import VERDICT_STYLE
-from seorap.tui.widgets.footer import KeysFooter
-from seorap.tui.widgets.title import Title
 
 
 def _cell(label: str) -> Text:
@@ -81,7 +80,9 @@ differs, and final active facts held by only one run.
         self.pair = (a, sel.compare_run_id, sel.judge_mode)
         labels = views.run_labels(self.app.ctx.db)
         self.names = (labels.get(a, a), labels.get(sel.compare_run_id, sel.compare_run_id))
-        text = literal(f"A = {self.names[0]} ({a})   B = {self.names[1]} ({sel.compare_run_id})", "bold")
+        text = literal(
+            f"A = {self.names[0]} ({a})   B = {self.names[1]} ({sel.compare_run_id})", "bold"
+        )
         text.append("   comparing…", "dim")
         title.update(text)
         self.flips = None
@@ -104,7 +105,8 @@ differs, and final active facts held by only one run.
                 self.fill()
         elif event.state == WorkerState.ERROR:
             self.query_one("#compare-title", Static).update(
-                literal(f"compare failed: {event.worker.error}", "bold red"))
+                literal(f"compare failed: {event.worker.error}", "bold red")
+            )
 
     def fill(self) -> None:
         a, b, judge_mode = self.pair
@@ -112,25 +114,40 @@ differs, and final active facts held by only one run.
         shown = [f for f in flips if self.kind is None or f.kind == self.kind]
         text = literal(f"A = {self.names[0]} ({a})   B = {self.names[1]} ({b})", "bold")
         counts = {k: sum(1 for f in flips if f.kind == k) for k in ("claim", "question", "fact")}
-        text.append(f"   flipped: {counts['claim']} claims ({judge_mode}), "
-                    f"{counts['question']} questions, {counts['fact']} facts held by one side"
-                    + (f" · showing {self.kind}" if self.kind else ""), "dim")
+        text.append(
+            f"   flipped: {counts['claim']} claims ({judge_mode}), "
+            f"{counts['question']} questions, {counts['fact']} facts held by one side"
+            + (f" · showing {self.kind}" if self.kind else ""),
+            "dim",
+        )
         if not shown:
-            text.append("\nnothing flipped between these two runs" + (" for this kind (k)" if
-                        self.kind and flips else ""), "bold yellow")
+            text.append(
+                "\nnothing flipped between these two runs"
+                + (" for this kind (k)" if self.kind and flips else ""),
+                "bold yellow",
+            )
         self.query_one("#compare-title", Static).update(text)
         table = self.query_one(DataTable)
         table.clear()
         for n, f in enumerate(shown):
-            table.add_row(literal(f.trajectory_id), Text(f.kind), literal(views.item_label(f.item)), _cell(f.a),
-                          _cell(f.b), one_line(f.text, 100), key=f"{n}\t{f.trajectory_id}")
+            table.add_row(
+                literal(f.trajectory_id),
+                Text(f.kind),
+                literal(views.item_label(f.item)),
+                _cell(f.a),
+                _cell(f.b),
+                one_line(f.text, 100),
+                key=f"{n}\t{f.trajectory_id}",
+            )
 
     def action_cycle(self, which: str) -> None:
         runs, sel = self._runs(), self.app.ctx.selection
         if len(runs) < 2:
             return
         if which == "a":
-            sel.run_id = runs[(runs.index(sel.run_id) + 1) % len(runs)] if sel.run_id in runs else runs[0]
+            sel.run_id = (
+                runs[(runs.index(sel.run_id) + 1) % len(runs)] if sel.run_id in runs else runs[0]
+            )
         else:
             current = sel.compare_run_id if sel.compare_run_id in runs else sel.run_id
             sel.compare_run_id = runs[(runs.index(current) + 1) % len(runs)]

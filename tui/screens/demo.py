@@ -4,12 +4,6 @@ explained from its diagnosis (engine.scoring's sentence built from the stored ve
 from __future__ import annotations
 
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Header, Static
-
 from seorap.engine import views
 from seorap.engine.fmt import figure
 from seorap.tui.instant_modes import QuietResume
@@ -17,13 +11,21 @@ from seorap.tui.messages import OpenTrajectory
 from seorap.tui.modes import KEPT_SCREENS, SIDE_BY_SIDE, screen_class
 from seorap.tui.text import literal
 from seorap.tui.widgets.footer import KeysFooter
-
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Header, Static
 
 MEANING = {
-    "compensation": ("LLM compensation: the store is wrong (stale, duplicated or missing facts) "
-                     "but the answers come out right — the answerer papered over the store."),
-    "bottleneck": ("Retrieval bottleneck: the store holds the right facts but the questions do "
-                   "not reach them — the facts that hold the answer rank too low."),
+    "compensation": (
+        "LLM compensation: the store is wrong (stale, duplicated or missing facts) "
+        "but the answers come out right — the answerer papered over the store."
+    ),
+    "bottleneck": (
+        "Retrieval bottleneck: the store holds the right facts but the questions do "
+        "not reach them — the facts that hold the answer rank too low."
+    ),
 }
 
 
@@ -31,17 +33,23 @@ def explain(stop: views.TourStop | None, quadrant: str) -> Text:
     text = Text(quadrant.upper() + "\n", "bold reverse")
     text.append(MEANING[quadrant] + "\n\n", "italic")
     if stop is None:
-        text.append(f"No trajectory of the scored runs in this database falls in the {quadrant} "
-                    "quadrant. Reference systems rarely do; run live variants A/B/C (view 6) "
-                    "to look for one.", "dim")
+        text.append(
+            f"No trajectory of the scored runs in this database falls in the {quadrant} "
+            "quadrant. Reference systems rarely do; run live variants A/B/C (view 6) "
+            "to look for one.",
+            "dim",
+        )
         return text
     text.append("In run ")
     text.append_text(literal(stop.system, "bold"))
     text.append(", trajectory ")
     text.append_text(literal(f"{stop.trajectory_id} ({stop.title})", "bold"))
-    text.append(f" scores intrinsic {stop.intrinsic:.2f} against extrinsic {stop.extrinsic:.2f} "
-                f"({views.DELTA_LABEL} {stop.intrinsic - stop.extrinsic:+.2f}). "
-                if stop.intrinsic is not None and stop.extrinsic is not None else ". ")
+    text.append(
+        f" scores intrinsic {stop.intrinsic:.2f} against extrinsic {stop.extrinsic:.2f} "
+        f"({views.DELTA_LABEL} {stop.intrinsic - stop.extrinsic:+.2f}). "
+        if stop.intrinsic is not None and stop.extrinsic is not None
+        else ". "
+    )
     text.append("Why, from this run's diagnosis: ")
     text.append_text(literal(stop.diagnosis))
     return text
@@ -50,8 +58,10 @@ def explain(stop: views.TourStop | None, quadrant: str) -> Text:
 def explain_stale(case: views.StaleCase, current_run: str | None) -> Text:
     """The labelled fallback when no trajectory is in the compensation quadrant: store wrong,
     answer right, caught by the stale-fact count — every figure and text from the stored run."""
-    text = Text("\n\nOFFERED INSTEAD: A STALE-FACT CASE (not in the compensation quadrant)\n",
-                "bold black on yellow")
+    text = Text(
+        "\n\nOFFERED INSTEAD: A STALE-FACT CASE (not in the compensation quadrant)\n",
+        "bold black on yellow",
+    )
     text.append("From ")
     text.append("the current run " if case.current_run else "run ")
     text.append_text(literal(f"{case.system} ({case.run_id})", "bold"))
@@ -59,10 +69,15 @@ def explain_stale(case: views.StaleCase, current_run: str | None) -> Text:
         text.append_text(literal(f" — the current run {current_run} has none", "dim"))
     text.append(": trajectory ")
     text.append_text(literal(f"{case.trajectory_id} ({case.title})", "bold"))
-    text.append(f", intrinsic {figure(case.intrinsic)}, extrinsic {figure(case.extrinsic)}, quadrant "
-                f"{case.quadrant or '—'}.\n\n")
-    text.append(f"Its final store still holds {case.stale_count} stale fact"
-                f"{'s' if case.stale_count != 1 else ''}:\n", "bold red")
+    text.append(
+        f", intrinsic {figure(case.intrinsic)}, extrinsic {figure(case.extrinsic)}, quadrant "
+        f"{case.quadrant or '—'}.\n\n"
+    )
+    text.append(
+        f"Its final store still holds {case.stale_count} stale fact"
+        f"{'s' if case.stale_count != 1 else ''}:\n",
+        "bold red",
+    )
     for f in case.stale_facts:
         text.append("  ✗ ")
         text.append_text(literal(f.text or views.short_id(f.fact_id), "red"))
@@ -79,11 +94,14 @@ def explain_stale(case: views.StaleCase, current_run: str | None) -> Text:
         text.append("  ")
         text.append(q.verdict or "—", "bold green" if q.verdict == "YES" else "bold")
         text.append("\n")
-    text.append("\nWhy it is not flagged as compensation: intrinsic coverage is recall-only — it "
-                f"counts the expected claims the store holds ({figure(case.intrinsic)} here) and never "
-                "looks at what else the store holds, so it did not see these facts. The stale-fact "
-                f"count ({case.stale_count}) did: the store is wrong, and the answers still scored "
-                f"extrinsic {figure(case.extrinsic)}.", "italic")
+    text.append(
+        "\nWhy it is not flagged as compensation: intrinsic coverage is recall-only — it "
+        f"counts the expected claims the store holds ({figure(case.intrinsic)} here) and never "
+        "looks at what else the store holds, so it did not see these facts. The stale-fact "
+        f"count ({case.stale_count}) did: the store is wrong, and the answers still scored "
+        f"extrinsic {figure(case.extrinsic)}.",
+        "italic",
+    )
     return text
 
 

@@ -4,16 +4,15 @@ its lineage both ways, a chain you walk with ← (the fact it replaced) and → 
 from __future__ import annotations
 
 from rich.text import Text
+from seorap.engine import views
+from seorap.tui.text import literal, one_line
+from seorap.tui.widgets.fast_table import Table
+from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.operations import OP_STYLE
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
-
-from seorap.engine import views
-from seorap.tui.text import literal, one_line
-from seorap.tui.widgets.fast_table import Table
-from seorap.tui.widgets.operations import OP_STYLE
-from seorap.tui.widgets.footer import KeysFooter
 
 
 def chain_text(history: views.FactHistory) -> Text:
@@ -21,7 +20,9 @@ def chain_text(history: views.FactHistory) -> Text:
     text = Text()
     for link in history.replaces:
         text.append("← ", "bold cyan")
-        text.append_text(literal(f"{views.replaces_text([link])} at doc {link.position + 1}", "cyan"))
+        text.append_text(
+            literal(f"{views.replaces_text([link])} at doc {link.position + 1}", "cyan")
+        )
         if link.why():
             text.append_text(literal(f" — {link.why()}", "dim italic"))
         text.append("\n")
@@ -92,12 +93,16 @@ where and why ("unknown" when the database was written before lineage was stored
         width = max(30, self.app.size.width // 3)
         for v in history.versions:
             table.add_row(
-                Text(str(v.version)), Text(str(v.position + 1)),
-                Text(v.operation, OP_STYLE.get(v.operation, "")), Text(f"{v.confidence:.2f}"),
-                Text(v.status, "" if v.status == "active" else "magenta"), one_line(v.text, width),
+                Text(str(v.version)),
+                Text(str(v.position + 1)),
+                Text(v.operation, OP_STYLE.get(v.operation, "")),
+                Text(f"{v.confidence:.2f}"),
+                Text(v.status, "" if v.status == "active" else "magenta"),
+                one_line(v.text, width),
                 one_line(v.reason or "—", 50, "dim italic"),
                 one_line(v.observation or "—", 40, "dim"),
-                one_line(f"{v.doc_id} {v.doc_date} {', '.join(v.authors)}", 44, "dim"))
+                one_line(f"{v.doc_id} {v.doc_date} {', '.join(v.authors)}", 44, "dim"),
+            )
 
     def action_walk(self, direction: int) -> None:
         h = self.history
@@ -109,8 +114,11 @@ where and why ("unknown" when the database was written before lineage was stored
         else:
             link = h.successor
             target = link.new if link is not None and link.new else None
-            missing = ("nothing replaced this fact" if link is None or link.new == "" else
-                       "its successor is unknown: the database predates stored lineage")
+            missing = (
+                "nothing replaced this fact"
+                if link is None or link.new == ""
+                else "its successor is unknown: the database predates stored lineage"
+            )
         if target is None:
             self.notify(missing, severity="warning")
             return

@@ -8,24 +8,30 @@ from __future__ import annotations
 import threading
 
 from rich.text import Text
+from seorap.engine import views
+from seorap.engine.memory.reference import ORACLES
+from seorap.engine.store.database import open_db
+from seorap.engine.views import replay_label, short_id
+from seorap.tui.instant_modes import QuietResume
+from seorap.tui.messages import RunsChanged
+from seorap.tui.progress import (
+    Advanced,
+    FactWritten,
+    MessageProgress,
+    Note,
+    PhaseFinished,
+    PhaseStarted,
+)
+from seorap.tui.text import literal
+from seorap.tui.widgets.fast_table import Table
+from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.operations import OP_STYLE
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, ProgressBar, RichLog, Static
 from textual.worker import Worker, WorkerState
-
-from seorap.engine.memory.reference import ORACLES
-from seorap.engine.store.database import open_db
-from seorap.engine import views
-from seorap.engine.views import replay_label, short_id
-from seorap.tui.instant_modes import QuietResume
-from seorap.tui.messages import RunsChanged
-from seorap.tui.progress import Advanced, FactWritten, MessageProgress, Note, PhaseFinished, PhaseStarted
-from seorap.tui.text import literal
-from seorap.tui.widgets.fast_table import Table
-from seorap.tui.widgets.operations import OP_STYLE
-from seorap.tui.widgets.footer import KeysFooter
 
 REFERENCE = list(ORACLES)
 VARIANTS = ["A", "B", "C"]
@@ -82,8 +88,10 @@ each applied decision appears in the log as it is written.
         table.add_column("trajectory", key="t")
         table.add_column("documents done (this phase)", key="n")
         table.add_column("last", key="note")
-        self._status("idle — r: reference systems, s: A/B/C stand-in, a: A/B/C on Ollama, "
-                     "p: replay the selected run")
+        self._status(
+            "idle — r: reference systems, s: A/B/C stand-in, a: A/B/C on Ollama, "
+            "p: replay the selected run"
+        )
 
     def on_screen_resume(self) -> None:
         """Runs start when the view is shown, not when it is built ahead (tui/instant_modes.py)."""
@@ -104,12 +112,18 @@ each applied decision appears in the log as it is written.
         if ctx.live_autostart and not self.busy():
             systems, ctx.live_autostart = ctx.live_autostart, []
             self.whole_corpus = True
-            self._status(f"Ollama reachable: running {', '.join(systems)} live over the corpus …",
-                         "bold green")
+            self._status(
+                f"Ollama reachable: running {', '.join(systems)} live over the corpus …",
+                "bold green",
+            )
             self.run_systems(systems, offline=False)
 
     def _status(self, text: str, style: str = "") -> None:
-        scope = "whole corpus" if self.whole_corpus else f"trajectory {self.app.ctx.selection.trajectory_id}"
+        scope = (
+            "whole corpus"
+            if self.whole_corpus
+            else f"trajectory {self.app.ctx.selection.trajectory_id}"
+        )
         line = literal(text, style)
         line.append(f"   scope: {scope}", "dim")
         self.query_one("#live-status", Static).update(line)
@@ -140,9 +154,17 @@ each applied decision appears in the log as it is written.
         db = open_db(ctx.db_path) if ctx.db_path else ctx.db
         only = None if self.whole_corpus else [ctx.selection.trajectory_id]
         config = load_config(offline=True) if offline else self.app.live_config()
-        return run(ctx.corpus, systems, db, config, offline=offline,
-                   progress=MessageProgress(self), cancel=self.cancel_event, trajectories=only,
-                   corpus_label=str(ctx.corpus.root))
+        return run(
+            ctx.corpus,
+            systems,
+            db,
+            config,
+            offline=offline,
+            progress=MessageProgress(self),
+            cancel=self.cancel_event,
+            trajectories=only,
+            corpus_label=str(ctx.corpus.root),
+        )
 
     def action_replay(self) -> None:
         if self.busy():
@@ -162,8 +184,16 @@ each applied decision appears in the log as it is written.
         ctx = self.app.ctx
         self.cancel_event.clear()
         db = open_db(ctx.db_path) if ctx.db_path else ctx.db
-        return [replay_run(db, run_id, ctx.corpus, label=replay_label(db, run_id),
-                           progress=MessageProgress(self), cancel=self.cancel_event)]
+        return [
+            replay_run(
+                db,
+                run_id,
+                ctx.corpus,
+                label=replay_label(db, run_id),
+                progress=MessageProgress(self),
+                cancel=self.cancel_event,
+            )
+        ]
 
     @on(Worker.StateChanged)
     def _worker(self, event: Worker.StateChanged) -> None:
@@ -171,8 +201,9 @@ each applied decision appears in the log as it is written.
             return
         if event.state == WorkerState.SUCCESS and event.worker.description == "replay":
             [replayed] = event.worker.result
-            self._status(f"replayed: {replayed} (no model call) — selected; 2 steps through it",
-                         "bold green")
+            self._status(
+                f"replayed: {replayed} (no model call) — selected; 2 steps through it", "bold green"
+            )
             self.app.ctx.selection.run_id = replayed
             self.app.post_message(RunsChanged())
         elif event.state == WorkerState.SUCCESS:
@@ -190,8 +221,9 @@ each applied decision appears in the log as it is written.
                 self.autoran = False
                 self.app.switch_mode("runs")
         elif event.state == WorkerState.ERROR:
-            self._status(failure_text(event.worker.error, event.worker.description == "replay"),
-                         "bold red")
+            self._status(
+                failure_text(event.worker.error, event.worker.description == "replay"), "bold red"
+            )
             self.app.post_message(RunsChanged())
 
     @on(PhaseStarted)
@@ -206,7 +238,11 @@ each applied decision appears in the log as it is written.
         self.query_one(ProgressBar).advance(m.n)
         table = self.query_one("#live-trajectories", DataTable)
         self.done[m.trajectory_id] = self.done.get(m.trajectory_id, 0) + m.n
-        cells = [literal(m.trajectory_id), Text(str(self.done[m.trajectory_id])), literal(m.note, "dim")]
+        cells = [
+            literal(m.trajectory_id),
+            Text(str(self.done[m.trajectory_id])),
+            literal(m.note, "dim"),
+        ]
         if m.trajectory_id in table.rows:
             for key, value in zip(("t", "n", "note"), cells):
                 table.update_cell(m.trajectory_id, key, value)
@@ -248,6 +284,8 @@ def failure_text(error: BaseException | None, replay: bool) -> str:
     if replay and isinstance(error, NothingToReplay):
         return f"written by stand-ins: nothing to replay ({error})"
     if replay and isinstance(error, ReplayMiss):
-        return (f"replay stopped — a model call is missing from the call log, and a replay never "
-                f"asks the model: {error}")
+        return (
+            f"replay stopped — a model call is missing from the call log, and a replay never "
+            f"asks the model: {error}"
+        )
     return f"stopped: {error}"

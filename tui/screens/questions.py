@@ -4,23 +4,22 @@ rank, the answer and its verdict, the depth curve k = 1, 3, 5, 10 and the baseli
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on, work
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
-from textual.worker import Worker, WorkerState
-
 from seorap.engine import views
 from seorap.engine.store.database import open_db
 from seorap.tui.instant_modes import QuietResume
 from seorap.tui.text import literal, one_line
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
 from seorap.tui.widgets.fast_table import Table, settle
-from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.text_pane import TextPane
 from seorap.tui.widgets.title import Title
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Header, Static
+from textual.worker import Worker, WorkerState
 
 
 def _verdict(label: str | None) -> Text:
@@ -44,15 +43,22 @@ def render_detail(q: views.QuestionRow, top_k: int = 5) -> Text:
     ranks = ", ".join(map(str, q.answer_ranks)) or "no active fact holds the answer"
     text.append(f"\nanswer-holding facts at rank: {ranks}", "bold")
     if q.depth:
-        text.append("\ndepth curve  " + "  ".join(
-            f"k={k}: {'—' if v is None else f'{v:.2f}'}" for k, v in q.depth.items()), "cyan")
+        text.append(
+            "\ndepth curve  "
+            + "  ".join(f"k={k}: {'—' if v is None else f'{v:.2f}'}" for k, v in q.depth.items()),
+            "cyan",
+        )
     if q.baselines:
-        text.append("\nbaselines    " + "  ".join(f"{s}: {l}" for s, l in q.baselines.items()), "dim")
+        text.append(
+            "\nbaselines    " + "  ".join(f"{s}: {l}" for s, l in q.baselines.items()), "dim"
+        )
     text.append("\n\n rank  hybrid  bm25 (norm)    dense   fact\n", "bold")
     for h in q.ranking[:12]:
         style = "bold green" if h.holds_answer else ("" if h.rank <= top_k else "dim")
-        text.append(f" {h.rank:>4}  {h.hybrid:6.3f}  {h.bm25:5.2f} ({h.bm25_norm:4.2f})  "
-                    f"{h.dense:6.3f}  ", style)
+        text.append(
+            f" {h.rank:>4}  {h.hybrid:6.3f}  {h.bm25:5.2f} ({h.bm25_norm:4.2f})  {h.dense:6.3f}  ",
+            style,
+        )
         text.append("★ " if h.holds_answer else "  ", "green")
         text.append_text(one_line(h.text, 90, style))
         text.append("\n")
@@ -98,7 +104,9 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         yield SearchBar(placeholder="filter questions (Enter/Esc to close)", id="q-search")
         yield Title(id="q-title")
         yield Table(id="questions-list", cursor_type="row")
-        yield TextPane(id="q-detail")  # one scroll view: a Static in a VerticalScroll laid the view out 3 times
+        yield TextPane(
+            id="q-detail"
+        )  # one scroll view: a Static in a VerticalScroll laid the view out 3 times
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -125,8 +133,12 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         starts when the view is shown instead: started here, its placeholder and its result each
         cost the switch another layout (5 frames, not 3)."""
         sel, ctx = self.app.ctx.selection, self.app.ctx
-        if (sel.run_id and sel.trajectory_id
-                and (sel.run_id, sel.trajectory_id, views.data_version(ctx.db)) != getattr(self, "shown_for", None)):
+        if (
+            sel.run_id
+            and sel.trajectory_id
+            and (sel.run_id, sel.trajectory_id, views.data_version(ctx.db))
+            != getattr(self, "shown_for", None)
+        ):
             view = views.questions_view(ctx.db, sel.run_id, sel.trajectory_id)
             if view.questions:
                 self.show(view)
@@ -142,20 +154,31 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         table = self.query_one(DataTable)
         table.clear()
         if not (sel.run_id and sel.trajectory_id):
-            self.query_one("#q-title", Static).update(Text("pick a trajectory in the runs view (1)"))
+            self.query_one("#q-title", Static).update(
+                Text("pick a trajectory in the runs view (1)")
+            )
             return
         ctx = self.app.ctx
         self.view = view or views.questions_view(ctx.db, sel.run_id, sel.trajectory_id)
         if not self.view.questions:  # not scored: ranked live, in a worker (the first ranking of a
             # process loads the Korean tokenizer: seconds)
-            self.query_one("#q-title", Static).update(literal(
-                f"{sel.trajectory_id} · run {sel.run_id}  ranking the questions live…", "dim"))
+            self.query_one("#q-title", Static).update(
+                literal(
+                    f"{sel.trajectory_id} · run {sel.run_id}  ranking the questions live…", "dim"
+                )
+            )
             self.query_one(TextPane).show_text(Text())
             self.rank_live(key)
             return
         self.present()
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="questions", description="live ranking")
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group="questions",
+        description="live ranking",
+    )
     def rank_live(self, key: tuple) -> tuple:
         ctx = self.app.ctx
         db = open_db(ctx.db_path, readonly=True) if ctx.db_path else ctx.db  # browsing: read-only
@@ -172,7 +195,8 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
                 self.present()
         elif event.state == WorkerState.ERROR:
             self.query_one("#q-title", Static).update(
-                literal(f"live ranking failed: {event.worker.error}", "bold red"))
+                literal(f"live ranking failed: {event.worker.error}", "bold red")
+            )
 
     def present(self) -> None:
         title = literal(f"{self.view.trajectory_id} · run {self.view.run_id}", "bold")
@@ -190,13 +214,23 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         self.shown = views.filter_questions(self.view.questions, self.search_text)
         title = self.title_text.copy()
         if self.search_text:
-            title.append_text(literal(f"  · search {self.search_text!r}: {len(self.shown)} of "
-                                      f"{len(self.view.questions)} questions", "bold"))
+            title.append_text(
+                literal(
+                    f"  · search {self.search_text!r}: {len(self.shown)} of "
+                    f"{len(self.view.questions)} questions",
+                    "bold",
+                )
+            )
         self.query_one("#q-title", Static).update(title)
         for n, q in enumerate(self.shown):
             ranks = ", ".join(map(str, q.answer_ranks)) or "none"
-            table.add_row(Text(q.kind), _verdict(q.verdict), Text(ranks), one_line(q.question, 100),
-                          key=str(n))
+            table.add_row(
+                Text(q.kind),
+                _verdict(q.verdict),
+                Text(ranks),
+                one_line(q.question, 100),
+                key=str(n),
+            )
         settle(table)
         self._detail(0)
 
@@ -205,8 +239,9 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         if self.shown:
             body.show_text(render_detail(self.shown[min(row, len(self.shown) - 1)]))
         elif self.view.questions:
-            body.show_text(literal(f"no question matches {self.search_text!r} — / to change the search",
-                                   "dim"))
+            body.show_text(
+                literal(f"no question matches {self.search_text!r} — / to change the search", "dim")
+            )
         else:
             body.show_text(Text("no questions scored for this trajectory", "dim"))
 

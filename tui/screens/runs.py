@@ -3,23 +3,26 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
-
 from seorap.engine import views
 from seorap.engine.corpus import CATEGORY_NAMES
 from seorap.tui.instant_modes import QuietResume
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.text import literal, one_line, score
 from seorap.tui.widgets.fast_table import Table
-from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.search_bar import SearchBar
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Header, Static
 
-QUADRANT_STYLE = {"healthy": "green", "compensation": "yellow", "bottleneck": "magenta",
-                  "both-low": "red"}
+QUADRANT_STYLE = {
+    "healthy": "green",
+    "compensation": "yellow",
+    "bottleneck": "magenta",
+    "both-low": "red",
+}
 CATEGORIES = [None, *CATEGORY_NAMES]
 DIFFICULTIES = [None, "L1", "L2", "L3"]
 QUADRANTS = [None, *views.QUADRANTS]
@@ -83,10 +86,18 @@ looks better than the answers) and the quadrant.
         table = self.query_one(DataTable)
         table.focus()
         # the scores and the quadrant before type and docs: at 100 columns they stay on screen
-        for label, key in [("system", "system"), ("trajectory", "trajectory"), ("cat", "category"),
-                           ("diff", "difficulty"), ("intrinsic", "intrinsic"), ("extrinsic", "extrinsic"),
-                           (views.DELTA_LABEL, "delta"), ("quadrant", "quadrant"), ("type", "type"),
-                           ("docs", "docs")]:
+        for label, key in [
+            ("system", "system"),
+            ("trajectory", "trajectory"),
+            ("cat", "category"),
+            ("diff", "difficulty"),
+            ("intrinsic", "intrinsic"),
+            ("extrinsic", "extrinsic"),
+            (views.DELTA_LABEL, "delta"),
+            ("quadrant", "quadrant"),
+            ("type", "type"),
+            ("docs", "docs"),
+        ]:
             table.add_column(label, key=key)
         self.reload()
 
@@ -98,7 +109,9 @@ looks better than the answers) and the quadrant.
             self.reload()  # coming back to an unchanged database keeps the table (1,200 rows at 100×)
 
     def reload(self) -> None:
-        if not self.query("#banner"):  # a RunsChanged can arrive before compose; on_mount loads then
+        if not self.query(
+            "#banner"
+        ):  # a RunsChanged can arrive before compose; on_mount loads then
             return
         ctx = self.app.ctx
         self._version = views.data_version(ctx.db)
@@ -113,11 +126,17 @@ looks better than the answers) and the quadrant.
         if ctx.banner:
             text.append(ctx.banner + "\n", style="bold yellow")
         if any(r.standin for r in self.runs):
-            text.append("(stand-in) runs were written offline by the stand-in model, not an LLM: "
-                        "it ignores the variant's prompt\n", "yellow")
+            text.append(
+                "(stand-in) runs were written offline by the stand-in model, not an LLM: "
+                "it ignores the variant's prompt\n",
+                "yellow",
+            )
             for a, b in views.standin_twins(ctx.db, self.runs):
-                text.append(f"{a} and {b} (stand-in) wrote identical stores: the stand-in ignores "
-                            "the prompt lines that tell them apart\n", "yellow")
+                text.append(
+                    f"{a} and {b} (stand-in) wrote identical stores: the stand-in ignores "
+                    "the prompt lines that tell them apart\n",
+                    "yellow",
+                )
         if not self.runs:
             text.append("no runs in this database yet — `seorap run` or the live view (6)", "dim")
         elif not any(r.scored for r in self.runs):
@@ -125,8 +144,13 @@ looks better than the answers) and the quadrant.
         return text
 
     def shown(self) -> list[views.TrajectoryRow]:
-        rows = views.filter_rows(self.rows, self.search_text, self.filters["category"],
-                                 self.filters["difficulty"], self.filters["quadrant"])
+        rows = views.filter_rows(
+            self.rows,
+            self.search_text,
+            self.filters["category"],
+            self.filters["difficulty"],
+            self.filters["quadrant"],
+        )
         if self.filters["system"]:
             rows = [r for r in rows if r.system == self.filters["system"]]
         return views.sort_rows(rows, self.sort_key, self.reverse)
@@ -155,18 +179,27 @@ looks better than the answers) and the quadrant.
         def fill() -> None:
             if generation != self._fill_generation or not self.is_attached:
                 return  # the filter changed meanwhile: a newer fill owns the table
-            self._add(rows[start:start + CHUNK])
+            self._add(rows[start : start + CHUNK])
             if start + CHUNK < len(rows):
                 self._fill_later(rows, start + CHUNK, generation)
+
         self.set_timer(0.01, fill)
 
     def _cells(self, r: views.TrajectoryRow) -> list:
         q = r.quadrant
         delta = Text("—", "dim") if r.delta is None else Text(f"{r.delta:+.2f}")
-        return [literal(r.system), one_line(r.trajectory_id, 28), literal(r.category),
-                literal(r.difficulty), score(r.intrinsic), score(r.extrinsic), delta,
-                Text(q, QUADRANT_STYLE.get(q, "")) if q else Text("not scored", "dim"),
-                literal(r.trajectory_type), Text(f"{r.documents_done}/{r.documents_total}")]
+        return [
+            literal(r.system),
+            one_line(r.trajectory_id, 28),
+            literal(r.category),
+            literal(r.difficulty),
+            score(r.intrinsic),
+            score(r.extrinsic),
+            delta,
+            Text(q, QUADRANT_STYLE.get(q, "")) if q else Text("not scored", "dim"),
+            literal(r.trajectory_type),
+            Text(f"{r.documents_done}/{r.documents_total}"),
+        ]
 
     def _filter_line(self, count: int) -> Text:
         parts = [f"{k}={v}" for k, v in self.filters.items() if v]
@@ -186,8 +219,12 @@ looks better than the answers) and the quadrant.
         self.refresh_table()
 
     def action_cycle(self, name: str) -> None:
-        options = {"category": CATEGORIES, "difficulty": DIFFICULTIES, "quadrant": QUADRANTS,
-                   "system": [None, *dict.fromkeys(r.label for r in self.runs)]}[name]
+        options = {
+            "category": CATEGORIES,
+            "difficulty": DIFFICULTIES,
+            "quadrant": QUADRANTS,
+            "system": [None, *dict.fromkeys(r.label for r in self.runs)],
+        }[name]
         self.filters[name] = _cycle(options, self.filters[name])
         self.refresh_table()
 
@@ -212,7 +249,9 @@ looks better than the answers) and the quadrant.
         table = self.query_one(DataTable)
         if not self.is_current or stepper is None or not table.row_count:
             return False
-        run_id, trajectory_id = str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value).split("\t")
+        run_id, trajectory_id = str(
+            table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        ).split("\t")
         return stepper.read_step_ahead(stepper.step_key(0, run_id, trajectory_id))
 
     @on(DataTable.RowSelected)

@@ -5,14 +5,6 @@ Figures come from engine.scoring.report (computed in a worker: bootstrap takes a
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on, work
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
-from textual.worker import Worker, WorkerState
-
 from seorap.engine import views
 from seorap.engine.fmt import figure
 from seorap.engine.store.database import open_db
@@ -22,6 +14,13 @@ from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.kept_plot import KeptPlot
 from seorap.tui.widgets.title import Title
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Header, Static
+from textual.worker import Worker, WorkerState
 
 MARKERS = {"healthy": "●", "compensation": "▲", "bottleneck": "■", "both-low": "✖"}
 BAR_WIDTH = 0.5
@@ -55,14 +54,19 @@ def _value_ci(value, iv) -> str:
 def agreement_text(report, label: str | None = None) -> Text:
     a = report.aggregate
     text = Text()
-    text.append_text(literal(f"{label or report.system}  ({report.run_id}, scoring {report.scoring})\n",
-                             "bold"))
-    text.append(f"intrinsic {_ci(a.intrinsic)}   extrinsic {_ci(a.extrinsic)}   "
-                f"filter@θ {_ci(a.intrinsic_filter)}\n")
-    text.append(f"MAD {_value_ci(a.mad, a.mad_ci)}   DivRate {figure(a.div_rate)}   signed mean "
-                f"{views.DELTA_LABEL} {figure(a.signed_mean)}   Pearson r {figure(a.pearson_r)}   "
-                f"κ {figure(a.kappa)}   pass agreement {figure(a.pass_agreement)}   "
-                f"PARTIAL share {figure(a.partial_share)}\n")
+    text.append_text(
+        literal(f"{label or report.system}  ({report.run_id}, scoring {report.scoring})\n", "bold")
+    )
+    text.append(
+        f"intrinsic {_ci(a.intrinsic)}   extrinsic {_ci(a.extrinsic)}   "
+        f"filter@θ {_ci(a.intrinsic_filter)}\n"
+    )
+    text.append(
+        f"MAD {_value_ci(a.mad, a.mad_ci)}   DivRate {figure(a.div_rate)}   signed mean "
+        f"{views.DELTA_LABEL} {figure(a.signed_mean)}   Pearson r {figure(a.pearson_r)}   "
+        f"κ {figure(a.kappa)}   pass agreement {figure(a.pass_agreement)}   "
+        f"PARTIAL share {figure(a.partial_share)}\n"
+    )
     audit = views.judge_audit(report)
     text.append("quadrants: ")
     if audit is not None and not audit.reliable:
@@ -86,10 +90,16 @@ def audit_text(audit: views.JudgeAudit | None) -> Text:
     """The judge audit of the judge this scoring used: pass rate (YES) per kind of planted answer,
     PARTIAL saturation, separation, and the engine's verdict on the judge with its reasons."""
     if audit is None:
-        return Text("judge audit: none stored for this scoring (scored before the audit ran; "
-                    "`seorap score` again)", "dim")
-    text = literal(f"judge audit ({audit.judge}, {audit.rules or 'no rules version'}, "
-                   f"{'every item' if audit.sample is None else f'{audit.sample} per kind'})", "bold")
+        return Text(
+            "judge audit: none stored for this scoring (scored before the audit ran; "
+            "`seorap score` again)",
+            "dim",
+        )
+    text = literal(
+        f"judge audit ({audit.judge}, {audit.rules or 'no rules version'}, "
+        f"{'every item' if audit.sample is None else f'{audit.sample} per kind'})",
+        "bold",
+    )
     if audit.reliable:
         text.append(" · reliable", "green")
     else:
@@ -103,8 +113,10 @@ def audit_text(audit: views.JudgeAudit | None) -> Text:
         text.append(" · ".join(f"{k.kind} {_pct(k.ideal_rate)}" for k in audit.partial))
     text.append("\n  pass rate on right answers, should be ~100%: ", "dim")
     text.append(" · ".join(f"{k.kind} {_pct(k.pass_rate)}" for k in audit.controls) or "—")
-    text.append(f"\n  PARTIAL saturation {_pct(audit.partial_saturation)} (of wrong answers) · "
-                f"separation {_pct(audit.separation)} (right minus the worst wrong kind)")
+    text.append(
+        f"\n  PARTIAL saturation {_pct(audit.partial_saturation)} (of wrong answers) · "
+        f"separation {_pct(audit.separation)} (right minus the worst wrong kind)"
+    )
     return text
 
 
@@ -115,9 +127,13 @@ def similarity_text(s) -> Text:
         return Text("similarity: no full-mode verdicts in this scoring pass", "dim")
     dropped = "—" if s.matched_dropped is None else f"{100 * s.matched_dropped:.0f}%"
     text = literal(f"similarity ({s.embedder})", "bold")
-    text.append(f": matched median {figure(s.matched.median)}, unmatched p90 {figure(s.unmatched.p90)}; ")
-    text.append(f"filter@{s.filter_threshold:.2f} drops {dropped} of true matches",
-                "red" if (s.matched_dropped or 0) >= 0.5 else "")
+    text.append(
+        f": matched median {figure(s.matched.median)}, unmatched p90 {figure(s.unmatched.p90)}; "
+    )
+    text.append(
+        f"filter@{s.filter_threshold:.2f} drops {dropped} of true matches",
+        "red" if (s.matched_dropped or 0) >= 0.5 else "",
+    )
     text.append(f"; suggested threshold {figure(s.suggested_threshold)}")
     return text
 
@@ -145,15 +161,19 @@ def rulers_text(report, diff: views.RulerDiff | None, cost=None) -> Text:
     text.append(f" (intrinsic per judging setup{spread})\n", "dim")
     for r in report.rulers:
         text.append_text(literal(f"  {r.scoring} {r.mode}", "bold"))
-        text.append(f"  intrinsic {figure(r.intrinsic)} · extrinsic {figure(r.extrinsic)} · n {r.n}\n")
+        text.append(
+            f"  intrinsic {figure(r.intrinsic)} · extrinsic {figure(r.extrinsic)} · n {r.n}\n"
+        )
     if not report.rulers:
         text.append("  one judging setup stored\n", "dim")
     s = report.aggregate.seeds
     text.append("Seeds ", "bold")
     if s is not None and s.n >= 2:
-        text.append(f"n {s.n} (seeds {', '.join('—' if x is None else str(x) for x in s.seeds)}): "
-                    f"intrinsic {_sd(s.intrinsic_mean, s.intrinsic_sd)} · "
-                    f"extrinsic {_sd(s.extrinsic_mean, s.extrinsic_sd)}\n")
+        text.append(
+            f"n {s.n} (seeds {', '.join('—' if x is None else str(x) for x in s.seeds)}): "
+            f"intrinsic {_sd(s.intrinsic_mean, s.intrinsic_sd)} · "
+            f"extrinsic {_sd(s.extrinsic_mean, s.extrinsic_sd)}\n"
+        )
     else:
         text.append("one run of this configuration (mean ± sd needs n ≥ 2 seeds)\n", "dim")
     text.append("By category and difficulty", "bold")
@@ -161,8 +181,10 @@ def rulers_text(report, diff: views.RulerDiff | None, cost=None) -> Text:
     a = report.aggregate
     for name, g in {**a.by_category, **a.by_difficulty}.items():
         text.append_text(literal(f"  {name:<4}", "bold"))
-        text.append(f" n {g.n:<2} intrinsic {_ci(g.intrinsic_ci) if g.intrinsic_ci else figure(g.intrinsic)}"
-                    f" · extrinsic {_ci(g.extrinsic_ci) if g.extrinsic_ci else figure(g.extrinsic)}\n")
+        text.append(
+            f" n {g.n:<2} intrinsic {_ci(g.intrinsic_ci) if g.intrinsic_ci else figure(g.intrinsic)}"
+            f" · extrinsic {_ci(g.extrinsic_ci) if g.extrinsic_ci else figure(g.extrinsic)}\n"
+        )
     text.append_text(moved_text(diff))
     text.append_text(cost_text(report, cost))
     return text
@@ -202,8 +224,11 @@ def moved_text(diff: views.RulerDiff | None, limit: int = 30) -> Text:
     text.append("\n")
     for m in diff.moved[:limit]:
         text.append(f"  {m.change:<11}", CHANGE_STYLE.get(m.change, ""))
-        text.append_text(literal(f" {m.before} → {m.after}  {m.trajectory_id} {views.item_label(m.item)}  ",
-                                 "dim"))
+        text.append_text(
+            literal(
+                f" {m.before} → {m.after}  {m.trajectory_id} {views.item_label(m.item)}  ", "dim"
+            )
+        )
         text.append_text(literal(m.text))
         text.append("\n")
     if len(diff.moved) > limit:
@@ -284,8 +309,19 @@ changed by an override) is computed in the background, with a placeholder meanwh
 
     def on_mount(self) -> None:
         table = self.query_one("#variants", DataTable)
-        for label in ("system", "intrinsic [95% CI]", "extrinsic [95% CI]", "MAD", "DivRate",
-                      "r", "κ", "healthy", "comp.", "bottl.", "low"):
+        for label in (
+            "system",
+            "intrinsic [95% CI]",
+            "extrinsic [95% CI]",
+            "MAD",
+            "DivRate",
+            "r",
+            "κ",
+            "healthy",
+            "comp.",
+            "bottl.",
+            "low",
+        ):
             table.add_column(label)
         self.reload()
 
@@ -311,9 +347,13 @@ changed by an override) is computed in the background, with a placeholder meanwh
         self._select()
         self.draw()
         if missing:
-            self.query_one("#scores-status", Static).update(Text(
-                f"computing score cards for {len(missing)} run(s) scored before their figures were "
-                "stored (or changed by an override)…", "dim"))
+            self.query_one("#scores-status", Static).update(
+                Text(
+                    f"computing score cards for {len(missing)} run(s) scored before their figures were "
+                    "stored (or changed by an override)…",
+                    "dim",
+                )
+            )
             self.compute(missing)
 
     def _select(self) -> None:
@@ -324,13 +364,16 @@ changed by an override) is computed in the background, with a placeholder meanwh
     def action_reload(self) -> None:
         self.reload()
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="scores",
-          description="score cards")
+    @work(
+        thread=True, exclusive=True, exit_on_error=False, group="scores", description="score cards"
+    )
     def compute(self, run_ids: list[str]) -> tuple:
         ctx = self.app.ctx
         db = open_db(ctx.db_path, readonly=True) if ctx.db_path else ctx.db  # browsing: read-only
         reports = [r for r in (views.run_report(db, rid) for rid in run_ids) if r]
-        return reports, {r.run_id: views.full_vs_filter_diff(db, r.run_id, r.scoring) for r in reports}
+        return reports, {
+            r.run_id: views.full_vs_filter_diff(db, r.run_id, r.scoring) for r in reports
+        }
 
     @on(Worker.StateChanged)
     def _done(self, event: Worker.StateChanged) -> None:
@@ -345,7 +388,8 @@ changed by an override) is computed in the background, with a placeholder meanwh
             self.draw()
         elif event.state == WorkerState.ERROR:
             self.query_one("#scores-status", Static).update(
-                literal(f"score cards failed: {event.worker.error}", "bold red"))
+                literal(f"score cards failed: {event.worker.error}", "bold red")
+            )
 
     def draw(self) -> None:
         status = self.query_one("#scores-status", Static)
@@ -353,14 +397,26 @@ changed by an override) is computed in the background, with a placeholder meanwh
             status.update(Text(f"no scored run — {views.NOT_SCORED}", "dim"))
             return
         report = self.reports[self.current]
-        status.update(literal(f"run {self.current + 1}/{len(self.reports)}: "
-                              f"{self.labels.get(report.run_id, report.system)} · v next run · F1 "
-                              "explains MAD, DivRate, κ, UDR, FUR", "bold"))
+        status.update(
+            literal(
+                f"run {self.current + 1}/{len(self.reports)}: "
+                f"{self.labels.get(report.run_id, report.system)} · v next run · F1 "
+                "explains MAD, DivRate, κ, UDR, FUR",
+                "bold",
+            )
+        )
         self._scatter(report)
         self._bars(report)
-        self.query_one("#agreement", Static).update(agreement_text(report, self.labels.get(report.run_id)))
-        self.query_one("#rulers", Static).update(rulers_text(
-            report, self.diffs.get(report.run_id), views.accounting_view(self.app.ctx.db, report.run_id)))
+        self.query_one("#agreement", Static).update(
+            agreement_text(report, self.labels.get(report.run_id))
+        )
+        self.query_one("#rulers", Static).update(
+            rulers_text(
+                report,
+                self.diffs.get(report.run_id),
+                views.accounting_view(self.app.ctx.db, report.run_id),
+            )
+        )
         table = self.query_one("#variants", DataTable)
         if self.listed is not self.reports:
             self._variants()  # figures read anew; `v` (another run of the same figures) moves the cursor
@@ -370,16 +426,26 @@ changed by an override) is computed in the background, with a placeholder meanwh
     def _scatter(self, report) -> None:
         audit = views.judge_audit(report)
         reliable = audit is None or audit.reliable
-        shown = tuple((t.intrinsic.full, t.extrinsic.compound, t.quadrant) for t in report.trajectories)
-        self.query_one("#scatter", KeptPlot).show(("scatter", reliable, shown),  # what it plots
-                                                 lambda plt: self._plot_scatter(plt, report, reliable))
+        shown = tuple(
+            (t.intrinsic.full, t.extrinsic.compound, t.quadrant) for t in report.trajectories
+        )
+        self.query_one("#scatter", KeptPlot).show(
+            ("scatter", reliable, shown),  # what it plots
+            lambda plt: self._plot_scatter(plt, report, reliable),
+        )
 
     @staticmethod
     def _plot_scatter(plt, report, reliable: bool) -> None:
-        n = sum(1 for t in report.trajectories
-                if t.intrinsic.full is not None and t.extrinsic.compound is not None)
-        plt.title(f"n {n} · " + " ".join(f"{MARKERS[q]} {q}" for q in views.QUADRANTS)
-                  + " · ×k: k on one spot · lines at 0.5")
+        n = sum(
+            1
+            for t in report.trajectories
+            if t.intrinsic.full is not None and t.extrinsic.compound is not None
+        )
+        plt.title(
+            f"n {n} · "
+            + " ".join(f"{MARKERS[q]} {q}" for q in views.QUADRANTS)
+            + " · ×k: k on one spot · lines at 0.5"
+        )
         plt.xlabel("intrinsic")
         plt.ylabel("extrinsic")
         plt.xlim(-0.05, 1.15)
@@ -391,22 +457,36 @@ changed by an override) is computed in the background, with a placeholder meanwh
         plt.hline(0.5, "gray")
         if not reliable:  # the engine withholds quadrants: no colours
             plt.title(f"n {n} · {views.UNRELIABLE}: no quadrants · ×k: k on one spot")
-            points = overlap_counts([(t.intrinsic.full, t.extrinsic.compound) for t in report.trajectories
-                                     if t.intrinsic.full is not None and t.extrinsic.compound is not None])
+            points = overlap_counts(
+                [
+                    (t.intrinsic.full, t.extrinsic.compound)
+                    for t in report.trajectories
+                    if t.intrinsic.full is not None and t.extrinsic.compound is not None
+                ]
+            )
             if points:
-                plt.scatter([p[0] for p in points], [p[1] for p in points], marker="○", color="gray")
+                plt.scatter(
+                    [p[0] for p in points], [p[1] for p in points], marker="○", color="gray"
+                )
                 for x, y, k in points:
                     if k > 1:
                         plt.text(f"×{k}", x + 0.04, y, color="gray")
             return
         for q in views.QUADRANTS:
-            points = overlap_counts([(t.intrinsic.full, t.extrinsic.compound) for t in report.trajectories
-                                     if t.quadrant == q and t.intrinsic.full is not None
-                                     and t.extrinsic.compound is not None])
+            points = overlap_counts(
+                [
+                    (t.intrinsic.full, t.extrinsic.compound)
+                    for t in report.trajectories
+                    if t.quadrant == q
+                    and t.intrinsic.full is not None
+                    and t.extrinsic.compound is not None
+                ]
+            )
             if not points:
                 continue
-            plt.scatter([p[0] for p in points], [p[1] for p in points], marker=MARKERS[q],
-                        color=COLORS[q])  # no legend box (it hid points): the title names markers
+            plt.scatter(
+                [p[0] for p in points], [p[1] for p in points], marker=MARKERS[q], color=COLORS[q]
+            )  # no legend box (it hid points): the title names markers
             for x, y, k in points:
                 if k > 1:  # points on the same spot are counted, not drawn over each other
                     plt.text(f"×{k}", x + 0.04, y, color=COLORS[q])
@@ -416,7 +496,9 @@ changed by an override) is computed in the background, with a placeholder meanwh
         groups = {**report.aggregate.by_category, **report.aggregate.by_difficulty}
         roomy = widget.size.width >= 11 * len(groups)
         shown = tuple((name, g.n, g.intrinsic, g.extrinsic) for name, g in groups.items())
-        widget.show(("bars", roomy, shown), lambda plt: self._plot_bars(plt, report, roomy))  # what it plots
+        widget.show(
+            ("bars", roomy, shown), lambda plt: self._plot_bars(plt, report, roomy)
+        )  # what it plots
 
     @staticmethod
     def _plot_bars(plt, report, roomy: bool) -> None:
@@ -433,7 +515,9 @@ changed by an override) is computed in the background, with a placeholder meanwh
         if roomy:  # room for a value over each bar
             for i, (a, b) in enumerate(zip(ins, ext), 1):
                 plt.text(f"{a:.2f}", i - BAR_WIDTH / 4, a + 0.04, color="cyan", alignment="center")
-                plt.text(f"{b:.2f}", i + BAR_WIDTH / 4, b + 0.12, color="orange", alignment="center")
+                plt.text(
+                    f"{b:.2f}", i + BAR_WIDTH / 4, b + 0.12, color="orange", alignment="center"
+                )
         else:
             plt.xlabel("too narrow for values on the bars: they are listed under Rulers")
         plt.title("mean per category and difficulty: intrinsic (cyan) · extrinsic (orange)")
@@ -447,13 +531,22 @@ changed by an override) is computed in the background, with a placeholder meanwh
         for r in self.reports:
             a = r.aggregate
             audit = views.judge_audit(r)
-            quadrants = ([Text("unreliable", "red"), *[Text("—", "dim")] * (len(views.QUADRANTS) - 1)]
-                         if audit is not None and not audit.reliable else
-                         [Text(str(a.quadrants.get(q, 0)), COLORS[q]) for q in views.QUADRANTS])
-            table.add_row(literal(self.labels.get(r.run_id, r.system)), Text(_ci(a.intrinsic)),
-                          Text(_ci(a.extrinsic)),
-                          Text(figure(a.mad)), Text(figure(a.div_rate)), Text(figure(a.pearson_r)),
-                          Text(figure(a.kappa)), *quadrants, key=r.run_id)
+            quadrants = (
+                [Text("unreliable", "red"), *[Text("—", "dim")] * (len(views.QUADRANTS) - 1)]
+                if audit is not None and not audit.reliable
+                else [Text(str(a.quadrants.get(q, 0)), COLORS[q]) for q in views.QUADRANTS]
+            )
+            table.add_row(
+                literal(self.labels.get(r.run_id, r.system)),
+                Text(_ci(a.intrinsic)),
+                Text(_ci(a.extrinsic)),
+                Text(figure(a.mad)),
+                Text(figure(a.div_rate)),
+                Text(figure(a.pearson_r)),
+                Text(figure(a.kappa)),
+                *quadrants,
+                key=r.run_id,
+            )
 
     def action_next_run(self) -> None:
         if self.reports:

@@ -5,20 +5,19 @@ claims with the judge's verdicts, under the run's own diagnosis."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.widgets import Header, Static
-
 from seorap.engine import views
 from seorap.engine.fmt import figure
 from seorap.tui.instant_modes import QuietResume
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.text import literal, one_line
 from seorap.tui.widgets.claims_table import ClaimsTable
-from seorap.tui.widgets.store_table import StoreTable
 from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.store_table import StoreTable
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Header, Static
 
 CASES = ("compensation", "bottleneck")
 
@@ -26,7 +25,9 @@ CASES = ("compensation", "bottleneck")
 def stale_note(case: views.StaleCase) -> Text:
     """Under "no compensation case": the stale-fact case the tour offers instead, named, so the
     two views agree; its store and claims fill the panel below; c opens it at the stale step."""
-    text = Text("\noffered instead (not a compensation case): the stale-fact case ", "bold black on yellow")
+    text = Text(
+        "\noffered instead (not a compensation case): the stale-fact case ", "bold black on yellow"
+    )
     text.append_text(literal(f" {case.system} · {case.trajectory_id}", "bold"))
     text.append(f"  intrinsic {figure(case.intrinsic)} · extrinsic {figure(case.extrinsic)}")
     text.append(f" · {case.stale_count} stale", "bold red")  # the scored count, as in the tour
@@ -42,8 +43,10 @@ def case_title(quadrant: str, stop: views.TourStop | None, step: views.StepView 
     text.append(" ")
     text.append_text(literal(f"{stop.system} · {stop.trajectory_id}", "bold"))
     if stop.intrinsic is not None and stop.extrinsic is not None:
-        text.append(f"  intrinsic {stop.intrinsic:.2f} · extrinsic {stop.extrinsic:.2f} · "
-                    f"{views.DELTA_LABEL} {stop.intrinsic - stop.extrinsic:+.2f}")
+        text.append(
+            f"  intrinsic {stop.intrinsic:.2f} · extrinsic {stop.extrinsic:.2f} · "
+            f"{views.DELTA_LABEL} {stop.intrinsic - stop.extrinsic:+.2f}"
+        )
     if step is not None and step.stale_facts:
         text.append(f"  · {len(step.stale_facts)} stale", "bold red")
     text.append("\n")
@@ -113,8 +116,14 @@ expected claims of the final state with the judge's verdicts, under the run's ow
             case = stop if stop is not None else (self.stale if q == "compensation" else None)
             step = None
             if case is not None:  # the stale-fact case fills the left panel when it stands in
-                step = views.step_view(ctx.db, ctx.corpus, case.run_id, case.trajectory_id, 10**6,
-                                       ctx.selection.judge_mode)
+                step = views.step_view(
+                    ctx.db,
+                    ctx.corpus,
+                    case.run_id,
+                    case.trajectory_id,
+                    10**6,
+                    ctx.selection.judge_mode,
+                )
                 self.query_one(f"#side-{q}-store", StoreTable).step = step
                 self.query_one(f"#side-{q}-claims", ClaimsTable).step = step
             title = case_title(q, stop, step)

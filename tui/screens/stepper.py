@@ -6,13 +6,6 @@ import time
 from collections import OrderedDict
 
 from rich.text import Text
-from textual import on
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
-
 from seorap.engine import views
 from seorap.tui.instant_modes import QuietResume
 from seorap.tui.messages import OpenFact
@@ -21,12 +14,18 @@ from seorap.tui.text import literal
 from seorap.tui.widgets.claims_table import ClaimsTable
 from seorap.tui.widgets.detail import DetailPane
 from seorap.tui.widgets.document import DocumentPane
+from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.operations import OperationLog
 from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.store_table import StoreTable
 from seorap.tui.widgets.timeline import Timeline
-from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.title import Title
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Header, Static
 
 
 class StepperScreen(QuietResume, Screen):
@@ -93,8 +92,10 @@ before → after with the changed words highlighted.
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield SearchBar(placeholder="search documents and facts of this trajectory (Enter/Esc to close)",
-                        id="search")
+        yield SearchBar(
+            placeholder="search documents and facts of this trajectory (Enter/Esc to close)",
+            id="search",
+        )
         yield Title(id="step-title")
         with Horizontal(id="stepper"):
             yield Timeline(id="timeline")
@@ -124,7 +125,8 @@ before → after with the changed words highlighted.
         sel = ctx.selection
         if not (sel.run_id and sel.trajectory_id):
             self.query_one("#step-title", Static).update(
-                Text("no trajectory selected — pick one in the runs view (1)", "dim"))
+                Text("no trajectory selected — pick one in the runs view (1)", "dim")
+            )
             return
         key = self.step_key(sel.position)
         if self.step is not None and key == self.shown_for:
@@ -144,12 +146,20 @@ before → after with the changed words highlighted.
     VIEWS_KEPT = 16
     """Step views kept: stepping back, or onto a step read ahead, does not read it again."""
 
-    def step_key(self, position: int, run_id: str | None = None, trajectory_id: str | None = None) -> tuple:
+    def step_key(
+        self, position: int, run_id: str | None = None, trajectory_id: str | None = None
+    ) -> tuple:
         """What a step view depends on: the selected run and trajectory (or those given), the
         position, the judge mode, θ and the database's version."""
         ctx, sel = self.app.ctx, self.app.ctx.selection
-        return (run_id or sel.run_id, trajectory_id or sel.trajectory_id, position, sel.judge_mode,
-                ctx.filter_threshold, views.data_version(ctx.db))
+        return (
+            run_id or sel.run_id,
+            trajectory_id or sel.trajectory_id,
+            position,
+            sel.judge_mode,
+            ctx.filter_threshold,
+            views.data_version(ctx.db),
+        )
 
     def _view(self, key: tuple) -> views.StepView:
         """The step view for ``key`` (see ``step_key``), read once while the database is unchanged."""
@@ -171,9 +181,11 @@ before → after with the changed words highlighted.
         call (the app calls again while no key arrives). True when it read one."""
         if not self.is_current or self.step is None:
             return False
-        return any(self.read_step_ahead(self.step_key(position))
-                   for position in (self.step.position + 1, self.step.position - 1)
-                   if 0 <= position <= self.step.last_position)
+        return any(
+            self.read_step_ahead(self.step_key(position))
+            for position in (self.step.position + 1, self.step.position - 1)
+            if 0 <= position <= self.step.last_position
+        )
 
     def read_step_ahead(self, key: tuple) -> bool:
         """Read the step of ``key`` (see ``step_key``) and wrap its document and log at the panes'
@@ -258,6 +270,7 @@ before → after with the changed words highlighted.
         def done(value: str | None) -> None:
             if value and value.strip().isdigit():
                 self._jump_state(int(value))
+
         last = self.step.last_position + 1 if self.step else 1
         self.app.push_screen(PromptModal(f"Go to document (1-{last})"), done)
 
@@ -266,8 +279,10 @@ before → after with the changed words highlighted.
         if self.step and 1 <= doc <= self.step.last_position + 1:
             self.action_goto(doc - 1)
             return
-        self.notify(f"no document {doc}: this trajectory has {self.step.last_position + 1 if self.step else 0}",
-                    severity="warning")
+        self.notify(
+            f"no document {doc}: this trajectory has {self.step.last_position + 1 if self.step else 0}",
+            severity="warning",
+        )
 
     def action_search(self) -> None:
         self.query_one(SearchBar).open()
@@ -291,8 +306,11 @@ before → after with the changed words highlighted.
         if not (query and self.step):
             return []
         t = self.app.ctx.corpus.get(self.step.trajectory_id)
-        hits = {a.position for a in t.arrivals()
-                if query in f"{a.document.title}\n{a.document.text}".casefold()}
+        hits = {
+            a.position
+            for a in t.arrivals()
+            if query in f"{a.document.title}\n{a.document.text}".casefold()
+        }
         hits |= views.fact_positions_matching(self.app.ctx.db, self.step.run_id, t.id, query)
         return sorted(hits)
 
@@ -303,16 +321,22 @@ before → after with the changed words highlighted.
         if not found and quiet:
             return
         if not found:
-            self.notify(f"no document or fact mentions {self.search_text!r}", severity="warning",
-                        markup=False)
+            self.notify(
+                f"no document or fact mentions {self.search_text!r}",
+                severity="warning",
+                markup=False,
+            )
             return
         here = self.app.ctx.selection.position + offset
         target = next((p for p in found if p >= here), found[0])
         n = found.index(target) + 1
         self.action_goto(target)
         if not quiet:
-            self.notify(f"{self.search_text!r}: match {n}/{len(found)} (doc {target + 1}); n = next",
-                        markup=False, timeout=3)
+            self.notify(
+                f"{self.search_text!r}: match {n}/{len(found)} (doc {target + 1}); n = next",
+                markup=False,
+                timeout=3,
+            )
 
     def action_judge(self) -> None:
         sel = self.app.ctx.selection

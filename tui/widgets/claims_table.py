@@ -6,17 +6,20 @@ at score time)."""
 from __future__ import annotations
 
 from rich.text import Text
+from seorap.engine.views import ClaimRow, StepView, short_id
+from seorap.tui.text import one_line, shared_start, without_start
+from seorap.tui.widgets.fast_table import KeepsRenderedRows, replace_rows
+from seorap.tui.widgets.one_frame import OneFrameScroll
+from seorap.tui.widgets.render_style import StyleOncePerRender
 from textual.reactive import reactive
 from textual.widgets import DataTable
 
-from seorap.engine.views import ClaimRow, StepView, short_id
-from seorap.tui.text import one_line, shared_start, without_start
-from seorap.tui.widgets.one_frame import OneFrameScroll
-from seorap.tui.widgets.fast_table import KeepsRenderedRows, replace_rows
-from seorap.tui.widgets.render_style import StyleOncePerRender
-
-VERDICT_STYLE = {"YES": "bold green", "PARTIAL": "bold yellow", "NO": "bold red",
-                 "UNPARSEABLE": "bold magenta"}
+VERDICT_STYLE = {
+    "YES": "bold green",
+    "PARTIAL": "bold yellow",
+    "NO": "bold red",
+    "UNPARSEABLE": "bold magenta",
+}
 
 
 def cosine_cell(c: ClaimRow) -> Text:
@@ -41,8 +44,11 @@ class ClaimsTable(StyleOncePerRender, KeepsRenderedRows, OneFrameScroll, DataTab
     def _columns(self, mode: str) -> None:
         self.mode = mode
         self.clear(columns=True)
-        labels = ("verdict", "cosine", "best fact", "claim") if mode == "filter" else \
-            ("verdict", "matched", "claim")  # the claim last: cut at the pane's edge
+        labels = (
+            ("verdict", "cosine", "best fact", "claim")
+            if mode == "filter"
+            else ("verdict", "matched", "claim")
+        )  # the claim last: cut at the pane's edge
         for label in labels:
             self.add_column(label, key=label)
 
@@ -53,8 +59,10 @@ class ClaimsTable(StyleOncePerRender, KeepsRenderedRows, OneFrameScroll, DataTab
             self._columns(step.judge_mode)
         self.start = shared_start([c.claim for c in step.claims])
         self.claims = step.claims
-        replace_rows(self, ((str(n), self.cells(c, self.mode, self.start))
-                            for n, c in enumerate(step.claims)))
+        replace_rows(
+            self,
+            ((str(n), self.cells(c, self.mode, self.start)) for n, c in enumerate(step.claims)),
+        )
 
     def focused_claim(self) -> ClaimRow | None:
         claims = getattr(self, "claims", [])
@@ -65,11 +73,15 @@ class ClaimsTable(StyleOncePerRender, KeepsRenderedRows, OneFrameScroll, DataTab
         if c.verdict is None:
             verdict = Text("—", "dim")
         else:
-            verdict = Text(c.verdict + ("*" if c.overridden else ""), VERDICT_STYLE.get(c.verdict, ""))
+            verdict = Text(
+                c.verdict + ("*" if c.overridden else ""), VERDICT_STYLE.get(c.verdict, "")
+            )
         claim = Text("▸ " if c.is_doc_claim else "  ", "green")
         claim.append_text(one_line(without_start(c.claim, start), 60))
         if mode == "filter":
             best = Text(short_id(c.best_fact) if c.best_fact else "none", "dim")
             return [verdict, cosine_cell(c), best, claim]
-        matched = Text(", ".join(short_id(m) for m in c.matched[:3]) or "none", "dim" if c.matched else "red")
+        matched = Text(
+            ", ".join(short_id(m) for m in c.matched[:3]) or "none", "dim" if c.matched else "red"
+        )
         return [verdict, matched, claim]

@@ -5,15 +5,23 @@ the fact it matched in full and, under filter@θ, its best cosine against θ."""
 from __future__ import annotations
 
 from rich.text import Text
-
-from seorap.engine.views import ClaimRow, StepView, StoreFact, replaces_text, short_id, successor_text
+from seorap.engine.views import (
+    ClaimRow,
+    StepView,
+    StoreFact,
+    replaces_text,
+    short_id,
+    successor_text,
+)
 from seorap.tui.text import literal
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
 from seorap.tui.widgets.text_pane import TextPane
 
 
 def render_fact(f: StoreFact, step: StepView) -> Text:
-    text = Text(f"{short_id(f.id)} v{f.version} · {f.status} · confidence {f.confidence:.2f}", "bold")
+    text = Text(
+        f"{short_id(f.id)} v{f.version} · {f.status} · confidence {f.confidence:.2f}", "bold"
+    )
     if f.mark:
         text.append(f" · {f.mark} at this document", "bold cyan")
     text.append("\n")
@@ -42,8 +50,12 @@ def render_fact(f: StoreFact, step: StepView) -> Text:
 
 
 def render_claim(c: ClaimRow, step: StepView) -> Text:
-    text = Text(f"expected claim of state {step.state_index + 1}"
-                + (" (this document states it)" if c.is_doc_claim else "") + "\n", "bold")
+    text = Text(
+        f"expected claim of state {step.state_index + 1}"
+        + (" (this document states it)" if c.is_doc_claim else "")
+        + "\n",
+        "bold",
+    )
     text.append_text(literal(c.claim))
     text.append("\n")
     facts = {f.id: f.text for f in step.store}
@@ -58,9 +70,13 @@ def render_claim(c: ClaimRow, step: StepView) -> Text:
     if step.judge_mode == "filter" and c.best_cosine is not None:
         theta = f"θ {c.threshold:.2f}" if c.threshold is not None else "θ"
         above = c.threshold is None or c.best_cosine > c.threshold
-        text.append(f"best cosine {c.best_cosine:.3f} {'>' if above else '≤'} {theta}",
-                    "green" if above else "red")
-        text.append_text(literal(f" with {short_id(c.best_fact)}: {facts.get(c.best_fact, '')}", "dim"))
+        text.append(
+            f"best cosine {c.best_cosine:.3f} {'>' if above else '≤'} {theta}",
+            "green" if above else "red",
+        )
+        text.append_text(
+            literal(f" with {short_id(c.best_fact)}: {facts.get(c.best_fact, '')}", "dim")
+        )
         text.append("\n")
     elif step.judge_mode == "filter":
         text.append("best cosine not stored (scored before it was recorded: score again)\n", "dim")
@@ -86,9 +102,15 @@ class DetailPane(TextPane):
             self.show_text(render())
 
     def show_fact(self, f: StoreFact | None, step: StepView) -> None:
-        self._show(("fact", id(step), f.id if f else None), lambda: render_fact(f, step) if f else
-                   Text("the store is empty at this document", "dim"))
+        self._show(
+            ("fact", id(step), f.id if f else None),
+            lambda: (
+                render_fact(f, step) if f else Text("the store is empty at this document", "dim")
+            ),
+        )
 
     def show_claim(self, c: ClaimRow | None, step: StepView) -> None:
-        self._show(("claim", id(step), c.claim if c else None), lambda: render_claim(c, step) if c
-                   else Text("no expected claims", "dim"))
+        self._show(
+            ("claim", id(step), c.claim if c else None),
+            lambda: render_claim(c, step) if c else Text("no expected claims", "dim"),
+        )

@@ -21,23 +21,44 @@ nothing wrong on screen); tests/test_textual_private.py checks both.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
+from seorap.tui.widgets.one_frame import OneFrameScroll
+from seorap.tui.widgets.render_style import StyleOncePerRender
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable
-from seorap.tui.widgets.one_frame import OneFrameScroll
-from seorap.tui.widgets.render_style import StyleOncePerRender
 
-RENDER_CACHES = ("_row_render_cache", "_cell_render_cache", "_row_renderable_cache", "_line_cache",
-                 "_styles_cache")
+RENDER_CACHES = (
+    "_row_render_cache",
+    "_cell_render_cache",
+    "_row_renderable_cache",
+    "_line_cache",
+    "_styles_cache",
+)
 """What DataTable.notify_style_update clears (with _get_styles_to_render_cell's cache)."""
-PRIVATE_METHODS = ("_on_idle", "_update_column_widths", "_update_dimensions", "_get_styles_to_render_cell",
-                   "_render_line", "_get_offsets")
-PRIVATE_STATE = ("_updated_cells", "_require_update_dimensions", "_new_rows", "_component_styles",
-                 "_label_column", "_header_row_key", "_row_locations", "_update_count",
-                 "_show_hover_cursor", "_pseudo_class_state", *RENDER_CACHES)
+PRIVATE_METHODS = (
+    "_on_idle",
+    "_update_column_widths",
+    "_update_dimensions",
+    "_get_styles_to_render_cell",
+    "_render_line",
+    "_get_offsets",
+)
+PRIVATE_STATE = (
+    "_updated_cells",
+    "_require_update_dimensions",
+    "_new_rows",
+    "_component_styles",
+    "_label_column",
+    "_header_row_key",
+    "_row_locations",
+    "_update_count",
+    "_show_hover_cursor",
+    "_pseudo_class_state",
+    *RENDER_CACHES,
+)
 LINES_KEPT = 4000
 """Lines a row-cursor table keeps across cursor moves (KeepsRenderedRows._render_line)."""
 """Private DataTable methods and instance attributes ``settle`` and ``KeepsRenderedRows`` rely on."""
@@ -45,8 +66,9 @@ LINES_KEPT = 4000
 
 def missing_private_names(table: DataTable | None = None) -> list[str]:
     table = DataTable() if table is None else table
-    return ([name for name in PRIVATE_METHODS if not callable(getattr(DataTable, name, None))]
-            + [name for name in PRIVATE_STATE if not hasattr(table, name)])
+    return [name for name in PRIVATE_METHODS if not callable(getattr(DataTable, name, None))] + [
+        name for name in PRIVATE_STATE if not hasattr(table, name)
+    ]
 
 
 FAST_PATH = not missing_private_names()
@@ -65,7 +87,9 @@ def settle(table: DataTable) -> None:
         new_rows = table._new_rows.copy()
         table._new_rows.clear()
         table._update_dimensions(new_rows)
-    if hasattr(table, "sync_scrollbars"):  # tui.widgets.one_frame: the scrollbars too, before layout
+    if hasattr(
+        table, "sync_scrollbars"
+    ):  # tui.widgets.one_frame: the scrollbars too, before layout
         table.sync_scrollbars()
 
 
@@ -93,7 +117,9 @@ class KeepsRenderedRows:
             super().notify_style_update()  # type: ignore[misc]
             return
         Widget.notify_style_update(self)  # type: ignore[arg-type]  # the widget's own style caches
-        self._restyled = True  # the rows: decided when drawn, once the component classes are styled too
+        self._restyled = (
+            True  # the rows: decided when drawn, once the component classes are styled too
+        )
         self.refresh()  # type: ignore[attr-defined]
 
     _rendered_widths: tuple = ()
@@ -134,11 +160,24 @@ class KeepsRenderedRows:
         except LookupError:
             return super()._render_line(y, x1, x2, base_style)  # type: ignore[misc]
         row = -1 if row_key is self._header_row_key else self._row_locations.get(row_key)  # type: ignore[attr-defined]
-        if self._lines is None or self._lines_for != self._update_count or len(self._lines) > LINES_KEPT:  # type: ignore[attr-defined]
+        if (
+            self._lines is None
+            or self._lines_for != self._update_count
+            or len(self._lines) > LINES_KEPT
+        ):  # type: ignore[attr-defined]
             self._lines, self._lines_for = {}, self._update_count  # type: ignore[attr-defined]
-        key = (y, x1, x2, self.size.width, self.cursor_coordinate.row == row,  # type: ignore[attr-defined]
-               self.hover_coordinate.row == row, base_style, self.show_cursor,  # type: ignore[attr-defined]
-               self._show_hover_cursor, self._pseudo_class_state)  # type: ignore[attr-defined]
+        key = (
+            y,
+            x1,
+            x2,
+            self.size.width,
+            self.cursor_coordinate.row == row,  # type: ignore[attr-defined]
+            self.hover_coordinate.row == row,
+            base_style,
+            self.show_cursor,  # type: ignore[attr-defined]
+            self._show_hover_cursor,
+            self._pseudo_class_state,
+        )  # type: ignore[attr-defined]
         strip = self._lines.get(key)
         if strip is None:
             strip = self._lines[key] = super()._render_line(y, x1, x2, base_style)  # type: ignore[misc]
@@ -153,9 +192,13 @@ class KeepsRenderedRows:
         DataTable's own caches): the table's rules, its component classes' rules and the style
         it inherits."""
         styles = self.styles  # type: ignore[attr-defined]
-        return (styles.base.get_rules(), styles.inline.get_rules(),
-                {name: c.get_rules() for name, c in self._component_styles.items()},  # type: ignore[attr-defined]
-                self.rich_style, self.background_colors)  # type: ignore[attr-defined]
+        return (
+            styles.base.get_rules(),
+            styles.inline.get_rules(),
+            {name: c.get_rules() for name, c in self._component_styles.items()},  # type: ignore[attr-defined]
+            self.rich_style,
+            self.background_colors,
+        )  # type: ignore[attr-defined]
 
 
 class Table(StyleOncePerRender, KeepsRenderedRows, OneFrameScroll, DataTable):

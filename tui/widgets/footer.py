@@ -15,9 +15,11 @@ class KeysFooter(Footer):
     _shown: tuple | None = None
 
     def _signature(self, screen: Screen) -> tuple:
-        return tuple((binding.key, binding.action, binding.description, enabled, tooltip)
-                     for (_, binding, enabled, tooltip) in screen.active_bindings.values()
-                     if binding.show or binding.action == "command_palette")
+        return tuple(
+            (binding.key, binding.action, binding.description, enabled, tooltip)
+            for (_, binding, enabled, tooltip) in screen.active_bindings.values()
+            if binding.show or binding.action == "command_palette"
+        )
 
     def bindings_changed(self, screen: Screen) -> None:
         if not (screen.app.app_focus and self.is_attached and screen is self.screen):

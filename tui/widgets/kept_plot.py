@@ -10,7 +10,7 @@ again. A figure without a key is built on every render, as before.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Callable, Hashable
+from collections.abc import Callable, Hashable
 
 from textual.app import RenderResult
 from textual_plotext import PlotextPlot

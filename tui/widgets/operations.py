@@ -7,11 +7,10 @@ observation, the top-3 candidates with similarity, the operation, the guard's ef
 from __future__ import annotations
 
 from rich.text import Text
-from textual.reactive import reactive
-
 from seorap.engine.views import Operation, StepView, replaces_text, short_id, successor_text
 from seorap.tui.text import literal, one_line, word_diff
 from seorap.tui.widgets.text_pane import TextPane
+from textual.reactive import reactive
 
 OP_STYLE = {"create": "green", "update": "cyan", "reinforce": "blue", "supersede": "magenta"}
 
@@ -27,8 +26,11 @@ def render_truth(step: StepView) -> Text:
     """The corpus's change for this state, expected vs applied, and the late-document mark."""
     text = Text()
     if step.truth is None:
-        text.append("distractor (another topic): the corpus expects no change; op accuracy does not "
-                    "count it\n", "dim")
+        text.append(
+            "distractor (another topic): the corpus expects no change; op accuracy does not "
+            "count it\n",
+            "dim",
+        )
         return text
     t = step.truth
     text.append(f"Corpus, state {step.state_index + 1}: ", "bold")
@@ -97,7 +99,11 @@ def render_change(op: Operation) -> Text:
         elif old.get("text") == snap.get("text"):
             text.append(head + "text unchanged", "dim")
             conf_a, conf_b = old.get("confidence"), snap.get("confidence")
-            if isinstance(conf_a, (int, float)) and isinstance(conf_b, (int, float)) and conf_a != conf_b:
+            if (
+                isinstance(conf_a, (int, float))
+                and isinstance(conf_b, (int, float))
+                and conf_a != conf_b
+            ):
                 text.append(f" · confidence {conf_a:.2f} → {conf_b:.2f}", "cyan")
             if old.get("status") != snap.get("status"):
                 text.append(f" · now {snap.get('status')}", "magenta")
@@ -116,8 +122,10 @@ def render_operation(n: int, op: Operation, step: StepView | None = None) -> Tex
     if op.observation:
         text.append_text(literal(op.observation))
     elif op.operation == "supersede":
-        text.append("(no observation: the reference rule retires a value that left the expected "
-                    "claims)", "dim italic")
+        text.append(
+            "(no observation: the reference rule retires a value that left the expected claims)",
+            "dim italic",
+        )
     else:
         text.append("(no observation recorded)", "dim italic")
     if op.category:
@@ -139,8 +147,11 @@ def render_operation(n: int, op: Operation, step: StepView | None = None) -> Tex
         text.append(op.operation, OP_STYLE.get(op.operation, "bold red"))
     else:
         failed = bool(step and step.failures)
-        text.append("not applied: " + ("a write failure above stopped it" if failed else
-                                       "no decision was recorded for it"), "bold red")
+        text.append(
+            "not applied: "
+            + ("a write failure above stopped it" if failed else "no decision was recorded for it"),
+            "bold red",
+        )
     if op.raw_operation and op.raw_operation != op.operation:
         text.append(f"  (model said {op.raw_operation})", "yellow")
     if op.guard_effect:
@@ -181,8 +192,9 @@ def render_operations(step: StepView, show_all: bool = False) -> Text:
     for n, op in enumerate(shown, 1):
         text.append_text(render_operation(n, op, step))
     if len(shown) < len(step.operations):
-        text.append(f"… {len(step.operations) - len(shown)} more observations: a shows all\n",
-                    "bold yellow")
+        text.append(
+            f"… {len(step.operations) - len(shown)} more observations: a shows all\n", "bold yellow"
+        )
     return text
 
 

@@ -22,6 +22,7 @@ class SearchBar(Input):
     @dataclass
     class Closed(Message):
         """Enter or Esc: the search is done (a screen may report how it went)."""
+
         query: str
 
     def open(self) -> None:

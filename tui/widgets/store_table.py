@@ -6,17 +6,20 @@ shares ('다온헬스케어 진료 데이터 ') is shown once in the pane title 
 from __future__ import annotations
 
 from rich.text import Text
+from seorap.engine.views import StepView, StoreFact, short_id
+from seorap.tui.text import one_line, shared_start, without_start
+from seorap.tui.widgets.fast_table import KeepsRenderedRows, replace_rows
+from seorap.tui.widgets.one_frame import OneFrameScroll
+from seorap.tui.widgets.render_style import StyleOncePerRender
 from textual.reactive import reactive
 from textual.widgets import DataTable
 
-from seorap.engine.views import StepView, StoreFact, short_id
-from seorap.tui.text import one_line, shared_start, without_start
-from seorap.tui.widgets.one_frame import OneFrameScroll
-from seorap.tui.widgets.fast_table import KeepsRenderedRows, replace_rows
-from seorap.tui.widgets.render_style import StyleOncePerRender
-
-MARK_STYLE = {"NEW": "bold green", "UPDATED": "bold cyan", "REINFORCED": "bold blue",
-              "SUPERSEDED": "bold magenta"}
+MARK_STYLE = {
+    "NEW": "bold green",
+    "UPDATED": "bold cyan",
+    "REINFORCED": "bold blue",
+    "SUPERSEDED": "bold magenta",
+}
 
 
 def changed_first(store: list[StoreFact]) -> list[StoreFact]:
@@ -53,10 +56,17 @@ class StoreTable(StyleOncePerRender, KeepsRenderedRows, OneFrameScroll, DataTabl
     @staticmethod
     def cells(f: StoreFact, start: str = "") -> list:
         style = "red" if f.stale else ("dim strike" if f.status != "active" else "")
-        mark = Text(f.mark or ("STALE" if f.stale else ""),
-                    MARK_STYLE.get(f.mark, "bold red" if f.stale else ""))
-        return [mark, Text(f"{f.confidence:.2f}", style), Text(short_id(f.id), "dim"),
-                lineage_cell(f), one_line(without_start(f.text, start), 80, style)]
+        mark = Text(
+            f.mark or ("STALE" if f.stale else ""),
+            MARK_STYLE.get(f.mark, "bold red" if f.stale else ""),
+        )
+        return [
+            mark,
+            Text(f"{f.confidence:.2f}", style),
+            Text(short_id(f.id), "dim"),
+            lineage_cell(f),
+            one_line(without_start(f.text, start), 80, style),
+        ]
 
 
 def lineage_cell(f: StoreFact) -> Text:

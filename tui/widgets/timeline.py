@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 from rich.text import Text
+from seorap.engine.views import StepView
+from seorap.tui.text import literal
+from seorap.tui.widgets.fast_table import KeepsRenderedRows, settle
+from seorap.tui.widgets.one_frame import OneFrameScroll
+from seorap.tui.widgets.render_style import StyleOncePerRender
 from textual.reactive import reactive
 from textual.widgets import DataTable
 
-from seorap.engine.views import StepView
-from seorap.tui.text import literal
-from seorap.tui.widgets.one_frame import OneFrameScroll
-from seorap.tui.widgets.fast_table import KeepsRenderedRows, settle
-from seorap.tui.widgets.render_style import StyleOncePerRender
-
-ACTION_STYLE = {"create": "green", "update": "cyan", "reinforce": "blue", "supersede": "magenta",
-                "conflict": "red", "distractor": "dim"}
+ACTION_STYLE = {
+    "create": "green",
+    "update": "cyan",
+    "reinforce": "blue",
+    "supersede": "magenta",
+    "conflict": "red",
+    "distractor": "dim",
+}
 
 
 class Timeline(StyleOncePerRender, KeepsRenderedRows, OneFrameScroll, DataTable):
