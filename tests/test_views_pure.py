@@ -2,6 +2,7 @@
 
 from seorap.engine import views
 from seorap.engine.views import TrajectoryRow
+from seorap.engine.views.operations import _as_text
 
 
 def row(tid, cat="C1", diff="L1", intr=None, extr=None, system="oracle"):
@@ -39,7 +40,7 @@ def test_doc_lines_mark_lines_stating_a_doc_claim():
 def test_short_id_and_snapshots():
     assert views.short_id("run/traj/f0005") == "f0005"
     assert (
-        views._as_text('[{"text": "x", "confidence": 0.5, "status": "superseded"}]')
+        _as_text('[{"text": "x", "confidence": 0.5, "status": "superseded"}]')
         == "x (0.50) [superseded]"
     )
 

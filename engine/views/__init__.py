@@ -22,7 +22,6 @@ from seorap.engine.views.common import (  # noqa: F401
     NOT_SCORED,
     QUADRANTS,
     REFERENCE_SYSTEMS,
-    _scores_table,
     bigrams,
     columns,
     containment,
@@ -35,9 +34,6 @@ from seorap.engine.views.common import (  # noqa: F401
 )
 from seorap.engine.views.compare import (  # noqa: F401
     Flip,
-    _fact_flips,
-    _final_verdicts,
-    _verdict_flips,
     compare_runs,
 )
 from seorap.engine.views.demo import (  # noqa: F401
@@ -45,17 +41,12 @@ from seorap.engine.views.demo import (  # noqa: F401
     StaleCase,
     StaleFactRow,
     TourStop,
-    _stale_count,
-    _stale_rows,
-    _tour_stop,
     demo_tour,
     stale_case,
 )
 from seorap.engine.views.doclines import (  # noqa: F401
-    _NUMBER,
     MIN_SPAN,
     DocLine,
-    _doc_lines,
     claim_spans,
     doc_lines,
     merge_spans,
@@ -65,7 +56,6 @@ from seorap.engine.views.doclines import (  # noqa: F401
 from seorap.engine.views.history import (  # noqa: F401
     FactHistory,
     FactVersion,
-    _documents_by_position,
     fact_history,
 )
 from seorap.engine.views.lineage import (  # noqa: F401
@@ -79,10 +69,6 @@ from seorap.engine.views.lineage import (  # noqa: F401
 from seorap.engine.views.operations import (  # noqa: F401
     Candidate,
     Operation,
-    _as_text,
-    _failures_at,
-    _operation,
-    _snapshot,
     operations_at,
     short_id,
 )
@@ -90,7 +76,6 @@ from seorap.engine.views.questions import (  # noqa: F401
     QuestionRow,
     QuestionsView,
     RankedFact,
-    _question,
     filter_questions,
     live_questions_view,
     questions_view,
@@ -100,7 +85,6 @@ from seorap.engine.views.runs import (  # noqa: F401
     STANDIN,
     RunSummary,
     TrajectoryRow,
-    _count_by_run,
     data_version,
     filter_rows,
     list_runs,
@@ -127,9 +111,6 @@ from seorap.engine.views.stepper import (  # noqa: F401
     StepView,
     StoreFact,
     TimelineEntry,
-    _claim_rows,
-    _stale_claims_until,
-    _store_at,
     fact_positions_matching,
     judge_warm,
     stale_fact_ids,
@@ -147,6 +128,5 @@ from seorap.engine.views.truth import (  # noqa: F401
 )
 from seorap.engine.views.verdicts import (  # noqa: F401
     Verdict,
-    _verdict,
     claim_verdicts,
 )
