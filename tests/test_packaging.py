@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -52,6 +53,34 @@ def test_the_wheel_has_one_top_level_name_and_the_corpus(tmp_path):
         .decode()
     )
     assert "seorap = seorap.cli.main:main" in entry
+
+
+@pytest.mark.slow
+def test_the_sdist_is_the_package_and_its_metadata(tmp_path):
+    """No half of the test suite in the sdist: tests, benchmarks, docs and examples stay in the
+    repository (MANIFEST.in), so what is shipped is exactly what installs."""
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "build",
+            "--sdist",
+            "--no-isolation",
+            "-o",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    if out.returncode != 0 and "No module named build" in out.stderr:
+        pytest.skip("the `build` package is not installed")
+    assert out.returncode == 0, out.stderr[-2000:]
+    [sdist] = tmp_path.glob("seorap-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        tops = {n.split("/")[1] for n in tar.getnames() if n.count("/") >= 1}
+    assert not tops & {"tests", "bench", "docs", "examples", ".ci"}
+    assert {"engine", "tui", "cli", "fixtures", "pyproject.toml", "README.md"} <= tops
 
 
 def test_every_subpackage_is_listed_for_the_wheel():
