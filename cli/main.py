@@ -32,6 +32,7 @@ COMMAND_MODULES = [
     "seorap.cli.judge",
     "seorap.cli.judge_audit",
     "seorap.cli.diff",
+    "seorap.cli.compare",
     "seorap.cli.override",
     "seorap.cli.runs",
 ]

@@ -1,5 +1,6 @@
-"""Resolve what a person types after `--run`: a full run id, a unique prefix of one, or a system
-name (`A`, `oracle`) that only one run of the database has. Errors name the runs that exist."""
+"""Resolve what a person types after `--run`: a full run id, a unique prefix of one, a system
+name (`A`, `oracle`) that only one run of the database has, or the label of a labelled run
+(`seorap run --label NAME` writes `…~NAME`). Errors name the runs that exist."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ def resolve_run(db, value: str, option: str = "--run") -> str:
         return value
     for matches in (
         [r["run_id"] for r in rows if r["system"] == value],
+        [i for i in ids if i.partition("~")[2] == value],  # a labelled run's label
         [i for i in ids if i.startswith(value)],
     ):
         if len(matches) == 1:

@@ -1,0 +1,257 @@
+"""Is the candidate worse than the base, beyond noise? Two scored runs of one corpus compared
+figure by figure, paired by trajectory (``seorap compare``; docs/metrics.md#comparing-two-runs).
+
+For each headline figure the per-trajectory values of both runs are paired on the trajectories
+both have a value for; the difference is CANDIDATE - BASE, its estimate the mean of the per-
+trajectory differences, and its 95% interval a *paired* cluster bootstrap: every resample draws
+trajectories with replacement and takes the same trajectories from both runs, so what the two
+runs share (an easy trajectory is easy for both) cancels out. Beside it, the minimum detectable
+difference (alpha 0.05, power 0.8) says how large a true difference this corpus could see.
+
+A gate (``--fail-if-worse FIGURE[:MARGIN]``) fails only when the *whole* interval lies on the
+worse side of the margin: below -MARGIN for a figure where higher is better, above +MARGIN where
+lower is better. Fewer than ``MIN_PAIRS`` paired trajectories decide nothing (a percentile
+interval over so few resamples means little): the gate says so and does not fail.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from seorap.engine.errors import UsageError
+from seorap.engine.scoring import stats
+from seorap.engine.scoring.schema import RunReport, TrajectoryReport
+from sqlite_utils import Database
+
+MIN_PAIRS = stats.SMALL_GROUP
+"""Below this many paired trajectories a gate decides nothing."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    label: str
+    value: Callable[[TrajectoryReport], float | None]
+    higher_is_better: bool = True
+
+
+def _count(value: int | None) -> float | None:
+    return None if value is None else float(value)
+
+
+FIGURES: dict[str, Figure] = {
+    "intrinsic": Figure("intrinsic (full)", lambda t: t.intrinsic.full),
+    "intrinsic_filter": Figure("intrinsic (filter)", lambda t: t.intrinsic.filter),
+    "extrinsic": Figure("extrinsic (compound)", lambda t: t.extrinsic.compound),
+    "extrinsic_single": Figure("extrinsic (single)", lambda t: t.extrinsic.single),
+    "claim_precision": Figure("claim precision", lambda t: t.claim_precision),
+    "op_accuracy": Figure("operation accuracy", lambda t: t.op_accuracy),
+    "udr": Figure("update detection (UDR)", lambda t: t.udr),
+    "fur": Figure("false updates (FUR)", lambda t: t.fur, higher_is_better=False),
+    "confidence_mae": Figure("confidence MAE", lambda t: t.confidence_mae, higher_is_better=False),
+    "stale_facts": Figure("stale facts", lambda t: _count(t.stale_facts), higher_is_better=False),
+    "miss_rate": Figure("miss rate", lambda t: t.miss_rate, higher_is_better=False),
+}
+"""Every figure a comparison reports and a gate can name, in report order."""
+
+
+@dataclass
+class Difference:
+    figure: str
+    label: str
+    higher_is_better: bool
+    base: float | None
+    """Mean of the base run over the paired trajectories."""
+    candidate: float | None
+    """Mean of the candidate run over the same trajectories."""
+    estimate: float | None
+    """Mean of candidate - base over the paired trajectories."""
+    low: float | None
+    high: float | None
+    n: int
+    """Paired trajectories (both runs have a value)."""
+    mdd: float | None
+    """Minimum detectable difference, paired (alpha 0.05, power 0.8)."""
+
+    @property
+    def verdict(self) -> str:
+        """``better`` / ``worse`` when the whole interval is on one side of zero, ``same`` when
+        every resample gives zero, else ``unclear`` (``too few`` below MIN_PAIRS pairs)."""
+        if self.n < MIN_PAIRS or self.low is None or self.high is None:
+            return "too few"
+        if self.low == self.high == 0:
+            return "same"
+        if self.low > 0:
+            return "better" if self.higher_is_better else "worse"
+        if self.high < 0:
+            return "worse" if self.higher_is_better else "better"
+        return "unclear"
+
+
+def paired_difference(
+    base: list[float | None],
+    candidate: list[float | None],
+    *,
+    resamples: int = stats.DEFAULT_RESAMPLES,
+    seed: int = stats.DEFAULT_SEED,
+) -> tuple[float | None, float | None, float | None, int]:
+    """(estimate, low, high, n) of mean(candidate - base) over the pairs with both values, by a
+    paired cluster bootstrap (one draw of trajectory indices serves both runs)."""
+    diffs = np.asarray([c - b for b, c in stats.pairs(base, candidate)], dtype=float)
+    if len(diffs) == 0:
+        return None, None, None, 0
+
+    def stat(idx: np.ndarray) -> float:
+        return float(diffs[idx].mean())
+
+    iv = stats.bootstrap(len(diffs), stat, resamples=resamples, seed=seed)
+    return iv.estimate, iv.low, iv.high, len(diffs)
+
+
+def difference(name: str, base: RunReport, candidate: RunReport, **boot) -> Difference:
+    fig = FIGURES[name]
+    a = {t.id: fig.value(t) for t in base.trajectories}
+    b = {t.id: fig.value(t) for t in candidate.trajectories}
+    shared = sorted(a.keys() & b.keys())
+    xs, ys = [a[t] for t in shared], [b[t] for t in shared]
+    estimate, low, high, n = paired_difference(xs, ys, **boot)
+    paired = stats.pairs(xs, ys)
+    return Difference(
+        figure=name,
+        label=fig.label,
+        higher_is_better=fig.higher_is_better,
+        base=stats.mean([x for x, _ in paired]) if paired else None,
+        candidate=stats.mean([y for _, y in paired]) if paired else None,
+        estimate=estimate,
+        low=low,
+        high=high,
+        n=n,
+        mdd=stats.min_detectable_difference(xs, ys),
+    )
+
+
+# ---- the gate -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Condition:
+    figure: str
+    margin: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> Condition:
+        """``FIGURE`` or ``FIGURE:MARGIN`` (MARGIN a number ≥ 0, in the figure's own units)."""
+        name, _, margin = text.partition(":")
+        name = name.strip()
+        if name not in FIGURES:
+            raise UsageError(
+                f"--fail-if-worse: unknown figure {name!r}; one of: {', '.join(FIGURES)}"
+            )
+        if not margin:
+            return cls(name)
+        try:
+            value = float(margin)
+        except ValueError:
+            raise UsageError(
+                f"--fail-if-worse {text!r}: the margin {margin!r} is not a number"
+            ) from None
+        if not (value >= 0 and np.isfinite(value)):
+            raise UsageError(f"--fail-if-worse {text!r}: the margin must be a finite number ≥ 0")
+        return cls(name, value)
+
+
+@dataclass
+class GateResult:
+    condition: Condition
+    failed: bool
+    reason: str
+
+
+def gate(condition: Condition, diff: Difference) -> GateResult:
+    """Fail when the whole interval of candidate - base lies beyond -margin on the worse side."""
+    m = condition.margin
+    where = f"{diff.label}: candidate - base"
+    if diff.n < MIN_PAIRS or diff.low is None or diff.high is None:
+        return GateResult(
+            condition,
+            False,
+            f"{where} undecided: {diff.n} paired trajectories (a gate needs {MIN_PAIRS})",
+        )
+    ci = f"{stats.number(diff.estimate)} [{stats.number(diff.low)}, {stats.number(diff.high)}]"
+    edge = f"-{stats.number(m)}" if m else "0"
+    if not diff.higher_is_better:
+        edge = f"+{stats.number(m)}" if m else "0"
+    failed = diff.high < -m if diff.higher_is_better else diff.low > m
+    side = "below" if diff.higher_is_better else "above"
+    bound = f"wholly {side} {edge}" if failed else f"not wholly {side} {edge}"
+    word = "worse" if failed else "not worse beyond the margin"
+    return GateResult(condition, failed, f"{where} = {ci}, interval {bound}: {word}")
+
+
+# ---- two runs -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Comparison:
+    base: RunReport
+    candidate: RunReport
+    differences: list[Difference]
+    labels: list[str] = field(default_factory=list)
+    """Warnings the user allowed (different judges), shown with the figures."""
+
+
+def _setup(db: Database, run_id: str, scoring: str) -> dict:
+    row = next(
+        db.query(
+            "SELECT card FROM scores WHERE run_id=? AND scoring=? AND trajectory_id=''",
+            [run_id, scoring],
+        ),
+        None,
+    )
+    extras = json.loads(row["card"]) if row else {}
+    return {"scoring": scoring, "judge_rules": extras.get("judge_rules")}
+
+
+def check_comparable(
+    db: Database, base: RunReport, candidate: RunReport, *, allow_different_judges: bool
+) -> list[str]:
+    """Refuse what cannot be compared (another corpus, a run still being written); runs judged
+    differently are refused too unless allowed, then labelled. Returns the labels."""
+    from seorap.engine.store.database import run_statuses
+
+    runs = {r["run_id"]: r for r in db.query("SELECT run_id, corpus_digest FROM runs")}
+    if runs[base.run_id]["corpus_digest"] != runs[candidate.run_id]["corpus_digest"]:
+        raise UsageError(
+            f"runs {base.run_id} and {candidate.run_id} were written from different corpora "
+            "(their corpus digests differ): a paired comparison needs the same trajectories"
+        )
+    status = run_statuses(db)
+    for run in (base, candidate):
+        if status.get(run.run_id) == "running":
+            raise UsageError(f"run {run.run_id} is still being written: compare it when it is done")
+    a, b = _setup(db, base.run_id, base.scoring), _setup(db, candidate.run_id, candidate.scoring)
+    if a == b:
+        return []
+    what = (
+        f"base judged by {a['scoring']} ({a['judge_rules'] or 'rules unknown'}), "
+        f"candidate by {b['scoring']} ({b['judge_rules'] or 'rules unknown'})"
+    )
+    if not allow_different_judges:
+        raise UsageError(
+            f"the two runs were judged differently — {what}: score both with one setup "
+            "(seorap score --scoring …), or pass --allow-different-judges to compare anyway"
+        )
+    return [f"different judges: {what}; a difference may be the judge's, not the system's"]
+
+
+def compare_runs(
+    base: RunReport, candidate: RunReport, *, labels: list[str] | None = None, **boot
+) -> Comparison:
+    return Comparison(
+        base,
+        candidate,
+        [difference(name, base, candidate, **boot) for name in FIGURES],
+        labels or [],
+    )

@@ -1,0 +1,195 @@
+"""`seorap compare BASE CANDIDATE`: paired differences, the gate, and what it refuses
+(engine/scoring/gate.py, cli/compare.py)."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from seorap.cli.main import cli
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.run.runner import run
+from seorap.engine.scoring.gate import (
+    Condition,
+    Difference,
+    gate,
+    paired_difference,
+)
+from seorap.engine.store.database import open_db
+
+CORPUS = "fixtures/ko-mini"
+
+
+# ---- the paired bootstrap, by hand ------------------------------------------------------------------
+
+
+def test_constant_differences_have_a_zero_width_interval_however_the_runs_vary():
+    # The runs differ wildly across trajectories, the candidate is always exactly 0.1 better:
+    # pairing cancels the spread (an unpaired bootstrap of the two means would be wide).
+    base = [0.0, 0.9, 0.2, 0.7, 0.4, 0.5]
+    cand = [b + 0.1 for b in base]
+    est, low, high, n = paired_difference(base, cand, resamples=500)
+    assert n == 6
+    assert est == pytest.approx(0.1) and low == pytest.approx(0.1) and high == pytest.approx(0.1)
+
+
+def test_interval_of_one_changed_trajectory_in_five():
+    # Differences [0, 0, 0, 0, 1]: a resample's mean is (number of draws of the changed
+    # trajectory) / 5, a count ~ Binomial(5, 0.2). P(count = 0) = 0.8^5 = 0.328 > 0.025, so the
+    # 2.5 % quantile is 0. P(count <= 2) = 0.942 < 0.975 <= P(count <= 3) = 0.993, so the 97.5 %
+    # quantile is 3/5 = 0.6. The estimate is 1/5.
+    est, low, high, n = paired_difference([0.5] * 5, [0.5, 0.5, 0.5, 0.5, 1.5], resamples=4000)
+    assert (est, low, high, n) == (pytest.approx(0.2), 0.0, pytest.approx(0.6), 5)
+
+
+def test_pairs_missing_a_side_are_left_out():
+    est, _, _, n = paired_difference([1.0, None, 0.5, 0.2], [0.5, 1.0, None, 0.4])
+    assert n == 2 and est == pytest.approx(((0.5 - 1.0) + (0.4 - 0.2)) / 2)
+
+
+# ---- the gate ---------------------------------------------------------------------------------------
+
+
+def _diff(low, high, *, higher=True, n=12):
+    return Difference("x", "x", higher, 0.5, 0.5, (low + high) / 2, low, high, n, 0.1)
+
+
+@pytest.mark.parametrize(
+    "low, high, margin, failed",
+    [
+        (-0.3, -0.1, 0.0, True),  # wholly below zero
+        (-0.3, 0.05, 0.0, False),  # straddles zero
+        (-0.3, -0.1, 0.1, False),  # the high end touches -margin: not wholly beyond it
+        (-0.3, -0.11, 0.1, True),
+        (0.1, 0.3, 0.0, False),  # better
+    ],
+)
+def test_the_gate_fails_only_when_the_whole_interval_is_worse_than_the_margin(
+    low, high, margin, failed
+):
+    result = gate(Condition("intrinsic", margin), _diff(low, high))
+    assert result.failed is failed
+    assert ("worse" in result.reason) and ("not worse" in result.reason) is (not failed)
+
+
+def test_for_a_lower_is_better_figure_worse_means_up():
+    assert gate(Condition("stale_facts"), _diff(0.5, 2.0, higher=False)).failed
+    assert not gate(Condition("stale_facts", 0.5), _diff(0.5, 2.0, higher=False)).failed
+    assert not gate(Condition("stale_facts"), _diff(-2.0, -0.5, higher=False)).failed
+
+
+def test_too_few_trajectories_decide_nothing():
+    result = gate(Condition("intrinsic"), _diff(-0.9, -0.8, n=3))
+    assert not result.failed and "undecided" in result.reason and "3 paired" in result.reason
+
+
+@pytest.mark.parametrize("text", ["nosuch", "intrinsic:abc", "intrinsic:-0.1", "intrinsic:inf"])
+def test_bad_conditions_are_refused_in_one_sentence(text):
+    from seorap.engine.errors import UsageError
+
+    with pytest.raises(UsageError, match="--fail-if-worse"):
+        Condition.parse(text)
+
+
+# ---- the command, on real offline runs ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def runs_db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("compare") / "runs.db"
+    db = open_db(path)
+    run(
+        load_corpus(CORPUS),
+        ["oracle", "oracle-stale", "oracle-merged"],
+        db,
+        Config.offline(),
+        offline=True,
+        corpus_label=CORPUS,
+    )
+    db.close()
+    return path
+
+
+def _compare(path, *args):
+    return CliRunner().invoke(cli, ["compare", *args, "--db", str(path)])
+
+
+def test_a_worse_candidate_fails_the_gate_and_the_margin_is_honoured(runs_db):
+    out = _compare(runs_db, "oracle", "oracle-stale", "--fail-if-worse", "claim_precision")
+    assert out.exit_code == 1, out.output
+    assert "FAIL claim precision" in out.output
+    assert "newly penalised" in out.output  # the moved verdicts are listed too
+    # oracle-stale keeps stale values: precision drops by about 0.2, so a 0.5 margin passes
+    out = _compare(runs_db, "oracle", "oracle-stale", "--fail-if-worse", "claim_precision:0.5")
+    assert out.exit_code == 0, out.output
+    assert "pass claim precision" in out.output
+
+
+def test_an_interval_that_straddles_zero_passes(runs_db):
+    out = _compare(runs_db, "oracle", "oracle-merged", "--json", "--fail-if-worse", "extrinsic")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    [extrinsic] = [f for f in data["figures"] if f["figure"] == "extrinsic"]
+    assert extrinsic["ci_low"] < 0 < extrinsic["ci_high"]
+    assert data["gates"][0]["failed"] is False
+    assert data["moved"]["counts"]["unchanged"] > 0
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["oracle", "nosuch"], "no run 'nosuch'"),
+        (["oracle", "oracle"], "the same run"),
+        (["oracle", "oracle-stale", "--fail-if-worse", "nosuch"], "unknown figure"),
+    ],
+)
+def test_bad_input_is_one_sentence_and_exit_2(runs_db, args, words):
+    out = _compare(runs_db, *args)
+    assert out.exit_code == 2, out.output
+    assert words in out.output and "Traceback" not in out.output
+
+
+def test_runs_judged_differently_are_refused_unless_allowed(runs_db, tmp_path):
+    import shutil
+
+    path = tmp_path / "two-judges.db"
+    shutil.copy(runs_db, path)
+    rescored = CliRunner().invoke(
+        cli, ["score", "--db", str(path), "--run", "oracle-stale", "--judge-prompt", "lenient"]
+    )
+    assert rescored.exit_code == 0, rescored.output
+    out = _compare(path, "oracle", "oracle-stale")
+    assert out.exit_code == 2 and "judged differently" in out.output
+    out = _compare(path, "oracle", "oracle-stale", "--allow-different-judges")
+    assert out.exit_code == 0 and "different judges" in out.output
+
+
+def test_runs_of_different_corpora_are_refused(runs_db, tmp_path):
+    import shutil
+
+    path = tmp_path / "two-corpora.db"
+    shutil.copy(runs_db, path)
+    db = open_db(path)
+    db.execute("UPDATE runs SET corpus_digest = 'other' WHERE system = 'oracle-stale'")
+    db.conn.commit()
+    db.close()
+    out = _compare(path, "oracle", "oracle-stale")
+    assert out.exit_code == 2 and "different corpora" in out.output
+
+
+def test_a_labelled_run_is_named_by_its_label():
+    import click
+    import sqlite_utils
+    from seorap.cli.runref import resolve_run
+
+    db = sqlite_utils.Database(memory=True)
+    db["runs"].insert_all(
+        [
+            {"run_id": "mine-c5f8dcb9-aaaaaa~base", "system": "mine", "created_at": "1"},
+            {"run_id": "mine-c5f8dcb9-bbbbbb~candidate", "system": "mine", "created_at": "2"},
+        ]
+    )
+    assert resolve_run(db, "base") == "mine-c5f8dcb9-aaaaaa~base"
+    assert resolve_run(db, "candidate") == "mine-c5f8dcb9-bbbbbb~candidate"
+    with pytest.raises(click.BadParameter, match="matches 2 runs"):
+        resolve_run(db, "mine")
