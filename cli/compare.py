@@ -37,7 +37,13 @@ def compare(base, candidate, db_path, conditions, allow_different_judges, show_a
     names): per headline figure the paired difference with a paired cluster-bootstrap 95% interval
     and the minimum detectable difference, then every claim and question verdict that moved. With
     --fail-if-worse, exit 1 when a named figure is worse beyond its margin. No model calls."""
-    from seorap.engine.scoring.gate import Condition, check_comparable, compare_runs, gate
+    from seorap.engine.scoring.gate import (
+        Condition,
+        check_comparable,
+        compare_runs,
+        gate,
+        seed_pairs,
+    )
     from seorap.engine.scoring.report import run_report
     from seorap.engine.scoring.rulers import compare as moved_verdicts
     from seorap.engine.scoring.rulers import parse_setup
@@ -53,7 +59,12 @@ def compare(base, candidate, db_path, conditions, allow_different_judges, show_a
     a, b = reports
     assert a is not None and b is not None  # parse_setup found a scoring for each
     labels = check_comparable(db, a, b, allow_different_judges=allow_different_judges)
-    result = compare_runs(a, b, labels=labels)
+    pairs = []  # both sides repeated over seeds: pair the seeds as well as the trajectories
+    for _, run_a, run_b in seed_pairs(a, b):
+        pa, pb = run_report(db, run_a, scoring=a.scoring), run_report(db, run_b, scoring=b.scoring)
+        if pa is not None and pb is not None:
+            pairs.append((pa, pb))
+    result = compare_runs(a, b, labels=labels, pairs=pairs or None)
     moved = moved_verdicts(db, sides[0], sides[1])
     gates = [gate(c, next(d for d in result.differences if d.figure == c.figure)) for c in parsed]
     if as_json:
@@ -81,6 +92,8 @@ def _as_dict(result, moved, gates) -> dict:
                 "ci_high": d.high,
                 "n": d.n,
                 "mdd": d.mdd,
+                "seeds": d.seeds,
+                "seed_sd": d.seed_sd,
                 "verdict": d.verdict,
             }
             for d in result.differences
@@ -96,6 +109,16 @@ def _as_dict(result, moved, gates) -> dict:
             for g in gates
         ],
     }
+
+
+def _num(value: float | None) -> str:
+    """Two decimals, three for a value that two would show as zero (a verdict of ``worse`` next
+    to "0.00 [0.00, 0.00]" would read as a contradiction)."""
+    from seorap.engine.fmt import figure
+
+    if value and abs(value) < 0.005:
+        return figure(value, digits=3)
+    return figure(value)
 
 
 def _where(v: dict) -> str:
@@ -122,22 +145,20 @@ def _print(result, moved, gates, show_all: bool) -> None:
     )
     for label in result.labels:
         console.print(visible(f"note: {label}"), markup=False, highlight=False, style="yellow")
+    seeds = max(d.seeds for d in result.differences)
+    if seeds > 1:
+        console.print(f"{seeds} seeds on both sides: paired by seed and by trajectory")
     table = Table(show_edge=False, pad_edge=False, box=None)
     table.add_column("figure", overflow="fold")
-    for name in ("base", "cand.", "diff [95% CI]", "n", "MDD"):
+    heads = ["base", "cand.", "diff [95% CI]", "n", "MDD"] + (["seed sd"] if seeds > 1 else [])
+    for name in heads:
         table.add_column(name, justify="right", no_wrap=True)
     table.add_column("", no_wrap=True)
     for d in result.differences:
-        ci = "" if d.low is None else f" [{figure(d.low)}, {figure(d.high)}]"
-        table.add_row(
-            d.figure + ("" if d.higher_is_better else " ↓"),
-            figure(d.base),
-            figure(d.candidate),
-            figure(d.estimate) + ci,
-            str(d.n),
-            figure(d.mdd),
-            d.verdict,
-        )
+        ci = "" if d.low is None else f" [{_num(d.low)}, {_num(d.high)}]"
+        cells = [figure(d.base), figure(d.candidate), _num(d.estimate) + ci, str(d.n)]
+        cells += [figure(d.mdd)] + ([figure(d.seed_sd)] if seeds > 1 else [])
+        table.add_row(d.figure + ("" if d.higher_is_better else " ↓"), *cells, d.verdict)
     console.print(table)
     console.print("↓ lower is better; MDD: the minimum detectable difference", style="dim")
     counts = moved.counts()

@@ -12,9 +12,11 @@ from seorap.engine.run.runner import run
 from seorap.engine.scoring.gate import (
     Condition,
     Difference,
+    difference,
     gate,
     paired_difference,
 )
+from seorap.engine.scoring.schema import RunReport
 from seorap.engine.store.database import open_db
 
 CORPUS = "fixtures/ko-mini"
@@ -45,6 +47,51 @@ def test_interval_of_one_changed_trajectory_in_five():
 def test_pairs_missing_a_side_are_left_out():
     est, _, _, n = paired_difference([1.0, None, 0.5, 0.2], [0.5, 1.0, None, 0.4])
     assert n == 2 and est == pytest.approx(((0.5 - 1.0) + (0.4 - 0.2)) / 2)
+
+
+def _report(run_id: str, values: dict[str, float]) -> RunReport:
+    trajectories = [
+        {
+            "id": t,
+            "category": "C1",
+            "difficulty": "L1",
+            "intrinsic": {"full": v},
+            "extrinsic": {},
+            "baselines": {},
+        }
+        for t, v in values.items()
+    ]
+    return RunReport.model_validate(
+        {
+            "run_id": run_id,
+            "system": run_id,
+            "scoring": "s",
+            "trajectories": trajectories,
+            "aggregate": {
+                "intrinsic": {"mean": None},
+                "extrinsic": {"mean": None},
+            },
+            "calls": {"total": 0},
+        }
+    )
+
+
+def test_seeds_are_paired_as_well_as_trajectories():
+    # Seed 1: candidate - base = +0.2 on t1, 0.0 on t2 (mean 0.1); seed 2: 0.0 and +0.2 (mean 0.1)
+    # plus a trajectory only seed 2 has (t3: +0.4). Per trajectory, d = mean over the seeds that
+    # have it: t1 0.1, t2 0.1, t3 0.4 -> estimate 0.2. Per seed: 0.1 and (0 + 0.2 + 0.4) / 3 = 0.2,
+    # so the between-seed sd is sqrt(((0.1 - 0.15)^2 + (0.2 - 0.15)^2) / 1) = 0.0707.
+    pairs = [
+        (_report("a1", {"t1": 0.5, "t2": 0.5}), _report("b1", {"t1": 0.7, "t2": 0.5})),
+        (
+            _report("a2", {"t1": 0.6, "t2": 0.4, "t3": 0.1}),
+            _report("b2", {"t1": 0.6, "t2": 0.6, "t3": 0.5}),
+        ),
+    ]
+    d = difference("intrinsic", pairs, resamples=200)
+    assert d.seeds == 2 and d.n == 3
+    assert d.estimate == pytest.approx(0.2)
+    assert d.seed_sd == pytest.approx(0.0707107, abs=1e-6)
 
 
 # ---- the gate ---------------------------------------------------------------------------------------
@@ -193,3 +240,27 @@ def test_a_labelled_run_is_named_by_its_label():
     assert resolve_run(db, "candidate") == "mine-c5f8dcb9-bbbbbb~candidate"
     with pytest.raises(click.BadParameter, match="matches 2 runs"):
         resolve_run(db, "mine")
+
+
+@pytest.mark.slow
+def test_runs_repeated_over_seeds_are_compared_seed_by_seed(tmp_path):
+    path = tmp_path / "seeds.db"
+    args = ["run", "--corpus", CORPUS, "--db", str(path), "--offline"]
+    # the offline stand-in variants: a reference system's run does not depend on the seed
+    args += ["--system", "A", "--system", "C", "--seed", "1", "--seed", "2"]
+    made = CliRunner().invoke(cli, args)
+    assert made.exit_code == 0, made.output
+    db = open_db(path)
+    ids = {
+        (r["system"], json.loads(r["config"])["seed"]): r["run_id"]
+        for r in db.query("SELECT run_id, system, config FROM runs")
+    }
+    db.close()
+    assert len(ids) == 4
+    out = _compare(path, ids["A", 1], ids["C", 1], "--json")
+    assert out.exit_code == 0, out.output
+    figures = {f["figure"]: f for f in json.loads(out.output)["figures"]}
+    assert all(f["seeds"] == 2 for f in figures.values())
+    assert figures["intrinsic"]["seed_sd"] is not None
+    table = _compare(path, ids["A", 1], ids["C", 1])
+    assert "2 seeds on both sides" in table.output and "seed sd" in table.output

@@ -74,6 +74,10 @@ class Difference:
     """Paired trajectories (both runs have a value)."""
     mdd: float | None
     """Minimum detectable difference, paired (alpha 0.05, power 0.8)."""
+    seeds: int = 1
+    """Seed pairs behind the figure (runs repeated with --seed on both sides)."""
+    seed_sd: float | None = None
+    """Sample sd over seed pairs of each pair's mean difference; None with one seed."""
 
     @property
     def verdict(self) -> str:
@@ -99,36 +103,70 @@ def paired_difference(
 ) -> tuple[float | None, float | None, float | None, int]:
     """(estimate, low, high, n) of mean(candidate - base) over the pairs with both values, by a
     paired cluster bootstrap (one draw of trajectory indices serves both runs)."""
-    diffs = np.asarray([c - b for b, c in stats.pairs(base, candidate)], dtype=float)
-    if len(diffs) == 0:
+    return _mean_ci([c - b for b, c in stats.pairs(base, candidate)], resamples, seed)
+
+
+def _mean_ci(
+    diffs: list[float], resamples: int, seed: int
+) -> tuple[float | None, float | None, float | None, int]:
+    values = np.asarray(diffs, dtype=float)
+    if len(values) == 0:
         return None, None, None, 0
 
     def stat(idx: np.ndarray) -> float:
-        return float(diffs[idx].mean())
+        return float(values[idx].mean())
 
-    iv = stats.bootstrap(len(diffs), stat, resamples=resamples, seed=seed)
-    return iv.estimate, iv.low, iv.high, len(diffs)
+    iv = stats.bootstrap(len(values), stat, resamples=resamples, seed=seed)
+    return iv.estimate, iv.low, iv.high, len(values)
 
 
-def difference(name: str, base: RunReport, candidate: RunReport, **boot) -> Difference:
+Pair = tuple[RunReport, RunReport]
+"""(base, candidate) runs of one seed."""
+
+
+def difference(
+    name: str,
+    pairs: list[Pair],
+    *,
+    resamples: int = stats.DEFAULT_RESAMPLES,
+    seed: int = stats.DEFAULT_SEED,
+) -> Difference:
+    """One figure over one or more seed pairs: per trajectory, d_t is the mean over the seed
+    pairs where both runs have a value of (candidate - base); the interval bootstraps the
+    trajectories. With two or more seed pairs, ``seed_sd`` is the sample sd over seeds of each
+    pair's mean difference."""
     fig = FIGURES[name]
-    a = {t.id: fig.value(t) for t in base.trajectories}
-    b = {t.id: fig.value(t) for t in candidate.trajectories}
-    shared = sorted(a.keys() & b.keys())
-    xs, ys = [a[t] for t in shared], [b[t] for t in shared]
-    estimate, low, high, n = paired_difference(xs, ys, **boot)
-    paired = stats.pairs(xs, ys)
+    per_t: dict[str, list[tuple[float, float]]] = {}
+    per_seed: list[float] = []
+    for base, cand in pairs:
+        a = {t.id: fig.value(t) for t in base.trajectories}
+        b = {t.id: fig.value(t) for t in cand.trajectories}
+        both = [(a[t], b[t], t) for t in sorted(a.keys() & b.keys())]
+        seed_diffs = []
+        for x, y, t in both:
+            if x is not None and y is not None:
+                per_t.setdefault(t, []).append((x, y))
+                seed_diffs.append(y - x)
+        if seed_diffs:
+            per_seed.append(sum(seed_diffs) / len(seed_diffs))
+    trajectories = sorted(per_t)
+    xs = [stats.mean([x for x, _ in per_t[t]]) for t in trajectories]
+    ys = [stats.mean([y for _, y in per_t[t]]) for t in trajectories]
+    diffs = [stats.mean([y - x for x, y in per_t[t]]) or 0.0 for t in trajectories]
+    estimate, low, high, n = _mean_ci(diffs, resamples, seed)
     return Difference(
         figure=name,
         label=fig.label,
         higher_is_better=fig.higher_is_better,
-        base=stats.mean([x for x, _ in paired]) if paired else None,
-        candidate=stats.mean([y for _, y in paired]) if paired else None,
+        base=stats.mean(xs),
+        candidate=stats.mean(ys),
         estimate=estimate,
         low=low,
         high=high,
         n=n,
-        mdd=stats.min_detectable_difference(xs, ys),
+        mdd=stats.min_detectable_difference(diffs),
+        seeds=len(pairs),
+        seed_sd=stats.mean_sd(per_seed)[1] if len(per_seed) > 1 else None,
     )
 
 
@@ -246,12 +284,31 @@ def check_comparable(
     return [f"different judges: {what}; a difference may be the judge's, not the system's"]
 
 
+def seed_pairs(base: RunReport, candidate: RunReport) -> list[tuple[int, str, str]]:
+    """(seed, base run, candidate run) for each seed both sides were run with, when both were
+    repeated over seeds (``run --seed 1 --seed 2 …``); [] otherwise."""
+    sa, sb = base.aggregate.seeds, candidate.aggregate.seeds
+    if sa is None or sb is None:
+        return []
+    a = {s: r for s, r in zip(sa.seeds, sa.run_ids) if s is not None}
+    b = {s: r for s, r in zip(sb.seeds, sb.run_ids) if s is not None}
+    shared = sorted(a.keys() & b.keys())
+    return [(s, a[s], b[s]) for s in shared] if len(shared) > 1 else []
+
+
 def compare_runs(
-    base: RunReport, candidate: RunReport, *, labels: list[str] | None = None, **boot
+    base: RunReport,
+    candidate: RunReport,
+    *,
+    labels: list[str] | None = None,
+    pairs: list[Pair] | None = None,
+    **boot,
 ) -> Comparison:
+    """Every figure of FIGURES, over ``pairs`` (seed pairs) when given, else the one pair."""
+    over = pairs or [(base, candidate)]
     return Comparison(
         base,
         candidate,
-        [difference(name, base, candidate, **boot) for name in FIGURES],
+        [difference(name, over, **boot) for name in FIGURES],
         labels or [],
     )
