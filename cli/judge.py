@@ -126,7 +126,8 @@ def judge(
     client, lease = None, contextlib.nullcontext()
     if judge_model != "lexical":
         from seorap.engine.models.client import ModelClient
-        from seorap.engine.store.database import open_db, writer
+        from seorap.engine.store.database import open_db
+        from seorap.engine.store.lease import writer
 
         db = open_db(db_path) if db_path else None
         client = ModelClient.from_config(config, db)

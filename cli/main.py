@@ -90,7 +90,7 @@ class SeorapGroup(click.Group):
         except (
             sqlite3.Error
         ) as exc:  # a full disk, a locked, read-only or damaged file: one sentence
-            from seorap.engine.store.database import translate_sqlite_error
+            from seorap.engine.store.sqlerrors import translate_sqlite_error
 
             known = translate_sqlite_error(exc, _db_argument(sys.argv[1:]))
             if known is None:

@@ -54,7 +54,7 @@ def report(db_path, run_ids, fmt, scoring, overrides_file, output) -> None:
     run_ids = resolve_runs(db, run_ids)
     check_scoring(db, run_ids, scoring)
     if overrides_file:
-        from seorap.engine.store.database import writer
+        from seorap.engine.store.lease import writer
 
         with writer(db, "report --overrides"):  # one writer at a time (docs/store.md)
             n = overrides.load_file(db, overrides_file)

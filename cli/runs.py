@@ -21,7 +21,8 @@ def runs(ctx, db_path, as_json) -> None:
         return
     if not db_path or not db_path.strip():
         raise click.BadParameter("give the database file (e.g. --db runs.db)", param_hint="--db")
-    from seorap.engine.store.database import open_db, run_statuses
+    from seorap.engine.store.database import open_db
+    from seorap.engine.store.lease import run_statuses
     from seorap.engine.untrusted import visible
     from seorap.engine.views import list_runs
 
@@ -79,7 +80,8 @@ def rm(run, db_path, with_calls) -> None:
     """Delete RUN (id, unique prefix or system name with one run): its documents, facts, decisions,
     verdicts, answers and score cards. The shared call log stays unless --calls is given."""
     from seorap.cli.runref import resolve_run
-    from seorap.engine.store.database import delete_run, open_db, writer
+    from seorap.engine.store.database import delete_run, open_db
+    from seorap.engine.store.lease import writer
 
     db = open_db(db_path)
     run_id = resolve_run(db, run, "RUN")

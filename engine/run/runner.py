@@ -48,14 +48,9 @@ from seorap.engine.memory.facts import TrajectoryMemory
 from seorap.engine.run import accounting
 from seorap.engine.run.manifest import ModelInfo, RunManifest, package_versions
 from seorap.engine.run.progress import NullProgress, Progress
-from seorap.engine.store.database import (
-    db_file,
-    done_positions,
-    dumps,
-    open_db,
-    translate_sqlite_error,
-    writer,
-)
+from seorap.engine.store.database import db_file, done_positions, dumps, open_db
+from seorap.engine.store.lease import writer
+from seorap.engine.store.sqlerrors import translate_sqlite_error
 from sqlite_utils import Database
 
 if TYPE_CHECKING:  # the runner imports the model clients only when a run needs them
