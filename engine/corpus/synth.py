@@ -21,6 +21,7 @@ from pathlib import Path
 
 from seorap.engine.corpus import Trajectory, dump_trajectory
 from seorap.engine.errors import UsageError
+from seorap.engine.outfile import OutputError, why, write_text
 
 # (category, difficulty, trajectory type, number of states) for each of the 12 slots of a block.
 SLOTS: list[tuple[str, str, str, int]] = [
@@ -503,11 +504,25 @@ def generate(scale: int, seed: int = 0, *, short: bool = False) -> list[Trajecto
 
 def write_corpus(out: str | Path, scale: int, seed: int = 0, *, short: bool = False) -> list[Path]:
     """Write one JSON file per trajectory into ``out`` (created if missing); return the paths."""
+    """Each file is written whole (a temporary file renamed); when the disk, a limit or a permission
+    stops it, the files this call created are removed again and :class:`OutputError` says why."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for t in generate(scale, seed, short=short):
-        path = out / f"{t.id}.json"
-        path.write_text(dump_trajectory(t), encoding="utf-8")
-        paths.append(path)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create the folder {out}: {why(exc)}") from None
+    paths: list[Path] = []
+    created: list[Path] = []
+    try:
+        for t in generate(scale, seed, short=short):
+            path = out / f"{t.id}.json"
+            existed = path.exists()
+            write_text(path, dump_trajectory(t))
+            paths.append(path)
+            if not existed:
+                created.append(path)
+    except OutputError:
+        for path in created:
+            path.unlink(missing_ok=True)
+        raise
     return paths

@@ -48,9 +48,9 @@ from seorap.engine.memory.facts import TrajectoryMemory
 from seorap.engine.run import accounting
 from seorap.engine.run.manifest import ModelInfo, RunManifest, package_versions
 from seorap.engine.run.progress import NullProgress, Progress
-from seorap.engine.store.database import db_file, done_positions, dumps, open_db
+from seorap.engine.store.database import db_file, done_positions, dumps, open_db, transaction
 from seorap.engine.store.lease import writer
-from seorap.engine.store.sqlerrors import translate_sqlite_error
+from seorap.engine.store.sqlerrors import LeaseLost, translate_sqlite_error
 from sqlite_utils import Database
 
 if TYPE_CHECKING:  # the runner imports the model clients only when a run needs them
@@ -298,6 +298,8 @@ def _write_all(
             None if isinstance(exc, KeyboardInterrupt) else exc
         )
     except BaseException as exc:
+        if isinstance(exc, LeaseLost):  # the file is another writer's now: write nothing more
+            raise
         for _, ctx in contexts:
             with ctx.lock:
                 _mark_unfinished(
@@ -461,14 +463,15 @@ def _finish_run(db: Database, run_id: str, status: str) -> None:
     }
     for info in manifest.get("models", {}).values():
         info["digest"] = digests.get(info["name"], info.get("digest"))
-    db.table("runs").update(
-        run_id,
-        {
-            "status": status,
-            "manifest": json.dumps(manifest, ensure_ascii=False),
-            "finished_at": _now(),
-        },
-    )
+    with transaction(db):  # under the writer lease
+        db.table("runs").update(
+            run_id,
+            {
+                "status": status,
+                "manifest": json.dumps(manifest, ensure_ascii=False),
+                "finished_at": _now(),
+            },
+        )
 
 
 def _mark_unfinished(

@@ -24,7 +24,7 @@ from urllib.parse import quote
 import sqlite_utils
 from seorap.engine.errors import StoreError
 from seorap.engine.store.compact import unzip_function
-from seorap.engine.store.connstate import state
+from seorap.engine.store.connstate import commit_guard, state
 from seorap.engine.store.schema import (
     APPLICATION_ID,
     CORE_TABLES,
@@ -133,6 +133,44 @@ def is_sqlite_file(path: str | Path) -> bool:
     try:
         with open(path, "rb") as fh:
             return fh.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
+SIDECARS = ("-wal", "-shm", "-journal")
+"""Files SQLite keeps beside a database while it is written: part of the database."""
+
+_LOG_MAGIC = (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83", b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7")
+"""How a write-ahead log and a rollback journal begin."""
+
+
+def database_of(path: str | Path, db_path: str | Path | None = None) -> str | None:
+    """The database ``path`` belongs to (an SQLite file, or a -wal, -shm or -journal name, whether
+    its database exists yet or not), through links, hard links and relative paths; ``db_path``
+    counts even before it exists. None for any other file."""
+    real = Path(os.path.realpath(path))
+    if is_sqlite_file(real):
+        return str(real)
+    if db_path is not None and str(db_path).strip():
+        db_real = Path(os.path.realpath(db_path))
+        own = [db_real] + [db_real.with_name(db_real.name + s) for s in SIDECARS]
+        if real in own or any(_same(real, f) for f in own):
+            return str(db_real)
+    for name in (Path(path), real):  # a journal's name is SQLite's, database or not (yet)
+        for suffix in SIDECARS:
+            if name.name.endswith(suffix):
+                return str(name.with_name(name.name[: -len(suffix)]))
+    try:
+        with open(real, "rb") as fh:
+            head = fh.read(8)
+    except OSError:
+        return None
+    return str(real) if head and any(head.startswith(m) for m in _LOG_MAGIC) else None
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
     except OSError:
         return False
 
@@ -251,9 +289,14 @@ def _initialise(db: sqlite_utils.Database, kind: str) -> None:
 
 @contextmanager
 def transaction(db: sqlite_utils.Database) -> Iterator[None]:
-    """One atomic write (BEGIN IMMEDIATE ... COMMIT); rolled back on any exception."""
+    """One atomic write (BEGIN IMMEDIATE ... COMMIT); rolled back on any exception. When this
+    process holds the file's writer lease, the lease is confirmed first, inside the transaction
+    (no other writer can change it before the COMMIT): a writer that lost it writes nothing."""
     db.execute("BEGIN IMMEDIATE")
     try:
+        guard = commit_guard(_path_of(db))
+        if guard is not None:
+            guard(db)
         yield
     except BaseException:
         db.execute("ROLLBACK")
@@ -345,6 +388,14 @@ def done_positions(db: sqlite_utils.Database, run_id: str, trajectory_id: str) -
 
 def runs(db: sqlite_utils.Database) -> list[dict]:
     return list(db.query("SELECT * FROM runs ORDER BY created_at"))
+
+
+def _path_of(db: sqlite_utils.Database) -> str:
+    """:func:`db_file`, asked once per connection."""
+    st = state(db)
+    if st.path is None:
+        st.path = db_file(db)
+    return st.path
 
 
 def db_file(db: sqlite_utils.Database) -> str:

@@ -13,9 +13,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlite_utils
+from seorap.engine.store.connstate import set_commit_guard
 from seorap.engine.store.database import db_file, dumps, loads, open_db
 from seorap.engine.store.schema import WRITERS_COLUMNS
-from seorap.engine.store.sqlerrors import DatabaseBusy
+from seorap.engine.store.sqlerrors import DatabaseBusy, LeaseLost
 
 LEASE_SECONDS = 15.0
 """A writer renews its lease every third of this; a writer killed with SIGKILL stops renewing, so its
@@ -81,6 +82,8 @@ class WriterLease:
         self.depth = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self.lost = False
+        """Set once the lease is found gone or taken: nothing more is written under it."""
 
     def _conn(self) -> sqlite3.Connection:
         return sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
@@ -120,8 +123,34 @@ class WriterLease:
             conn.execute("COMMIT")
         finally:
             conn.close()
+        set_commit_guard(self.path, self.confirm)
         self._thread = threading.Thread(target=self._renew, name="seorap-lease", daemon=True)
         self._thread.start()
+
+    def confirm(self, db: sqlite_utils.Database) -> None:
+        """Inside a write transaction (the file's write lock held): raise :class:`LeaseLost` unless
+        this process still holds the lease and no other live writer does; a lease of ours that
+        merely expired while nobody else came is renewed on the spot."""
+        if not self.lost:
+            now = time.time()
+            cols = list(WRITERS)
+            rows = [
+                dict(zip(cols, v)) for v in db.execute(f"SELECT {', '.join(cols)} FROM writers")
+            ]
+            mine = [r for r in rows if r["holder"] == self.holder]
+            others = [r for r in rows if r["holder"] != self.holder and not _stale(r, now)]
+            self.lost = not mine or bool(others)
+            if not self.lost and (mine[0]["expires"] or 0) < now + LEASE_SECONDS / 3:
+                db.execute(
+                    "UPDATE writers SET expires = ? WHERE holder = ?",
+                    [now + LEASE_SECONDS, self.holder],
+                )
+        if self.lost:
+            raise LeaseLost(
+                f"this process lost its writer lease on {self.path} (it was paused or starved "
+                f"for more than {LEASE_SECONDS:.0f} s and another writer took the file over); "
+                "it stopped without writing: run the same command again when the other is done"
+            )
 
     def add_runs(self, run_ids: list[str]) -> None:
         self.run_ids += [r for r in run_ids if r not in self.run_ids]
@@ -131,10 +160,14 @@ class WriterLease:
         try:
             conn = self._conn()
             try:
-                conn.execute(
+                if self.lost:
+                    return
+                done = conn.execute(
                     "UPDATE writers SET expires = ?, run_ids = ? WHERE holder = ?",
                     [time.time() + LEASE_SECONDS, dumps(self.run_ids), self.holder],
                 )
+                if done.rowcount == 0:  # another writer found our lease lapsed and removed it
+                    self.lost = True
             finally:
                 conn.close()
         except sqlite3.Error:
@@ -145,6 +178,7 @@ class WriterLease:
             self._update()
 
     def _release(self) -> None:
+        set_commit_guard(self.path, None)
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)

@@ -15,6 +15,11 @@ class DatabaseBusy(StoreError):
     """Another process is writing the database."""
 
 
+class LeaseLost(DatabaseBusy):
+    """This process's writer lease lapsed (it was paused or starved past the lease's expiry) and
+    another writer may have taken the file: it stops without writing another row."""
+
+
 def translate_sqlite_error(exc: BaseException, path: str) -> StoreError | None:
     """One sentence for the SQLite errors a user can cause (a full disk, a file made read-only or
     locked by another program); None for anything else."""
