@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus, Trajectory
-from seorap.engine.errors import NothingToReplay, RunCancelled  # noqa: F401 (RunCancelled re-exported)
+from seorap.engine.errors import NothingToReplay, RunCancelled, UsageError  # noqa: F401 (RunCancelled re-exported)
 from seorap.engine.memory import get_system
 from seorap.engine.memory.facts import TrajectoryMemory
 from seorap.engine.run import accounting
@@ -206,6 +206,9 @@ def run(
     progress = progress or NullProgress()
     workers = max(1, concurrency or config.concurrency or 1)
     trajs = [t for t in corpus.trajectories if not trajectories or t.id in trajectories]
+    unknown = sorted(set(trajectories or ()) - {t.id for t in corpus.trajectories})
+    if unknown:  # refused before any work: never an empty run marked done
+        raise UsageError(f"trajectory {unknown[0]!r} is not in the corpus")
     resolved = [(name, get_system(name, config, variants_dirs)) for name in systems]
     llm = any(s.uses_llm for _, s in resolved)
     if llm and offline and backend is None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import sqlite_utils
 from seorap.engine.store.connstate import set_commit_guard
-from seorap.engine.store.database import db_file, dumps, loads, open_db
+from seorap.engine.store.database import SIDECARS, db_file, dumps, loads, open_db
 from seorap.engine.store.schema import WRITERS_COLUMNS
 from seorap.engine.store.sqlerrors import DatabaseBusy, LeaseLost
 
@@ -242,3 +242,24 @@ def writing(
 
 def _utcnow() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@contextmanager
+def discard_if_unused(db: sqlite_utils.Database, *, created: bool) -> Iterator[None]:
+    """When the block fails and this command ``created`` the file, remove it again if it holds no
+    run and nobody else writes it: a refused or failed command leaves no empty database behind."""
+    try:
+        yield
+    except BaseException:
+        path = db_file(db)
+        if created and path:
+            try:
+                empty = not db.execute("SELECT 1 FROM runs LIMIT 1").fetchall()
+                empty = empty and not live_writers(db)
+            except sqlite3.Error:
+                empty = False
+            if empty:
+                db.conn.close()
+                for name in (path, *(path + s for s in SIDECARS)):
+                    Path(name).unlink(missing_ok=True)
+        raise
