@@ -15,44 +15,33 @@ import click
 
 
 def read_pairs(path: str) -> list[dict]:
-    """The pairs of a JSONL file; every malformed line is reported with its line number."""
+    """The pairs of a JSONL file, streamed (a line is at most 1 MB; Ctrl+C works while reading);
+    every malformed line is reported with its line number."""
     from seorap.engine.errors import InputProblems
+    from seorap.engine.jsonl import MAX_PROBLEMS, LineTooLong, read_lines
 
-    pairs, problems = [], []
+    pairs: list[dict] = []
+    problems: list[str] = []
     try:
-        text = open(path, encoding="utf-8").read()
-    except UnicodeDecodeError as exc:
-        raise InputProblems(
-            f"{path}: not UTF-8 text ({exc.reason})", [f"{path}: not UTF-8 text"]
-        ) from None
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(f"{path}:{n}: not a JSON object ({exc.msg})")
-            continue
-        if not isinstance(row, dict):
-            problems.append(f"{path}:{n}: not a JSON object")
-            continue
-        bad = [k for k in ("expected", "answer") if not isinstance(row.get(k), str)]
-        bad += [k for k in ("question",) if k in row and not isinstance(row[k], str)]
-        if bad:
-            problems.append(
-                f"{path}:{n}: {', '.join(bad)} must be a string "
-                f'(each line needs "expected" and "answer")'
+        for line in read_lines(path):
+            problem = line.problem or _pair_problem(path, line.number, line.value)
+            if problem:
+                problems.append(problem)
+                if len(problems) >= MAX_PROBLEMS:
+                    break
+                continue
+            row = line.value
+            pairs.append(
+                {
+                    "id": row.get("id", line.number),
+                    "line": line.number,
+                    "question": row.get("question", ""),
+                    "expected": row["expected"],
+                    "answer": row["answer"],
+                }
             )
-            continue
-        pairs.append(
-            {
-                "id": row.get("id", n),
-                "line": n,
-                "question": row.get("question", ""),
-                "expected": row["expected"],
-                "answer": row["answer"],
-            }
-        )
+    except LineTooLong as exc:
+        raise InputProblems(str(exc), [str(exc)]) from None
     if problems:
         noun = "line" if len(problems) == 1 else "lines"
         raise InputProblems(
@@ -63,6 +52,19 @@ def read_pairs(path: str) -> list[dict]:
     if not pairs:
         raise InputProblems(f"{path}: no pairs", [f"{path}: no pairs (one JSON object per line)"])
     return pairs
+
+
+def _pair_problem(path: str, n: int, row) -> str | None:
+    if not isinstance(row, dict):
+        return f"{path}:{n}: not a JSON object"
+    bad = [k for k in ("expected", "answer") if not isinstance(row.get(k), str)]
+    bad += [k for k in ("question",) if k in row and not isinstance(row[k], str)]
+    if bad:
+        return (
+            f"{path}:{n}: {', '.join(bad)} must be a string "
+            f'(each line needs "expected" and "answer")'
+        )
+    return None
 
 
 @click.command(name="judge")
