@@ -9,7 +9,6 @@ strings) and optionally ``question`` and ``id``; blank lines are skipped.
 from __future__ import annotations
 
 import contextlib
-import json
 
 import click
 
@@ -141,13 +140,13 @@ def judge(
 
 
 def _grade(grader, pairs, pairs_path, as_json) -> None:
-    from seorap.engine.untrusted import visible
+    from seorap.engine.untrusted import json_line, visible
 
     for pair in pairs:
         v = grader.grade_answer(pair["question"], pair["expected"], pair["answer"])
         if as_json:
             click.echo(
-                json.dumps(
+                json_line(  # bidi and control characters escaped; Hangul as it is
                     {
                         "id": pair["id"],
                         "label": v.label,
@@ -159,7 +158,6 @@ def _grade(grader, pairs, pairs_path, as_json) -> None:
                         "expected": pair["expected"],
                         "answer": pair["answer"],
                     },
-                    ensure_ascii=False,
                 )
             )
         else:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 from seorap.cli.params import db_path_option
 
@@ -23,7 +21,7 @@ def runs(ctx, db_path, as_json) -> None:
         raise click.BadParameter("give the database file (e.g. --db runs.db)", param_hint="--db")
     from seorap.engine.store.database import open_db
     from seorap.engine.store.lease import run_statuses
-    from seorap.engine.untrusted import visible
+    from seorap.engine.untrusted import json_line, visible
     from seorap.engine.views import list_runs
 
     db = open_db(db_path, readonly=True)
@@ -41,7 +39,7 @@ def runs(ctx, db_path, as_json) -> None:
     ]
     if as_json:
         for row in rows:
-            click.echo(json.dumps(row, ensure_ascii=False))
+            click.echo(json_line(row))  # bidi and control characters escaped
         return
     if not rows:
         click.echo("no runs yet: `seorap run --db FILE ...` writes one", err=True)
