@@ -9,6 +9,7 @@ strings) and optionally ``question`` and ``id``; blank lines are skipped.
 from __future__ import annotations
 
 import contextlib
+import os
 
 import click
 
@@ -124,19 +125,21 @@ def judge(
     config = Config.offline().with_overrides(
         {"models.judge": judge_model, "judging.prompt": judge_prompt}
     )
-    client, lease = None, contextlib.nullcontext()
+    client, lease = None, contextlib.ExitStack()
     if judge_model != "lexical":
         from seorap.engine.models.client import ModelClient
         from seorap.engine.store.database import open_db
-        from seorap.engine.store.lease import writer
+        from seorap.engine.store.lease import discard_if_unused, writer
 
+        created = bool(db_path) and not os.path.exists(db_path)
         db = open_db(db_path) if db_path else None
         client = ModelClient.from_config(config, db)
         if db is not None:  # the call log is written: one writer at a time
-            lease = writer(db, "judge")
-    grader = make_judge(config, client)
+            lease = contextlib.ExitStack()
+            lease.enter_context(discard_if_unused(db, created=created))  # none left if it fails
+            lease.enter_context(writer(db, "judge"))
     with lease:
-        _grade(grader, pairs, pairs_path, as_json)
+        _grade(make_judge(config, client), pairs, pairs_path, as_json)
 
 
 def _grade(grader, pairs, pairs_path, as_json) -> None:

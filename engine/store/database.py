@@ -109,6 +109,12 @@ def _check_path(path: str | Path, readonly: bool) -> Path:
     path = Path(path)
     if path.is_dir():
         raise StoreError(f"{path} is a directory, not a database file")
+    for suffix in SIDECARS:  # SQLite's own file beside a database: never one of ours
+        if path.name.endswith(suffix):
+            raise StoreError(
+                f"{path} is named like the {suffix[1:]} file SQLite keeps beside a database; "
+                "give the database file itself, or another name"
+            )
     if not path.exists():
         if readonly:
             raise StoreError(f"{path} does not exist")

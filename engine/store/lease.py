@@ -247,14 +247,18 @@ def _utcnow() -> str:
 @contextmanager
 def discard_if_unused(db: sqlite_utils.Database, *, created: bool) -> Iterator[None]:
     """When the block fails and this command ``created`` the file, remove it again if it holds no
-    run and nobody else writes it: a refused or failed command leaves no empty database behind."""
+    run, no model reply (failed calls only) and nobody else writes it: a refused or failed command
+    leaves no empty database behind."""
     try:
         yield
     except BaseException:
         path = db_file(db)
         if created and path:
             try:
-                empty = not db.execute("SELECT 1 FROM runs LIMIT 1").fetchall()
+                empty = not any(  # no run, no reply worth keeping
+                    db.execute(f"SELECT 1 FROM {query} LIMIT 1").fetchall()
+                    for query in ("runs", "calls WHERE error IS NULL")
+                )
                 empty = empty and not live_writers(db)
             except sqlite3.Error:
                 empty = False
