@@ -46,8 +46,8 @@ def test_out_of_range_setting_is_refused_before_any_work(tmp_path, foreign, body
         "--config", config,
     )  # fmt: skip
     assert proc.returncode == 1, proc.stderr
-    said = one_sentence(proc.stderr)
-    assert "bad.toml:" in said and key in said
+    one_sentence(proc.stderr)  # the closing sentence; each problem located above it
+    assert "bad.toml:" in proc.stderr and key in proc.stderr
     assert not db.exists()
 
 
