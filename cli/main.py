@@ -182,6 +182,8 @@ _register()
 
 
 def main() -> None:
+    """Run the command; then flush stdout here, so a full disk or a closed pipe met by the last
+    buffered output is one sentence (exit 2) or a quiet stop, not Python's shutdown warning."""
     try:
         cli()
     except SystemExit as exc:
@@ -189,13 +191,14 @@ def main() -> None:
     else:
         code = 0
     try:  # what is still buffered for stdout: a full disk or a closed pipe surfaces here
-        sys.stdout.flush()
+        if sys.stdout is not None:  # None when started with stdout closed (`>&-`)
+            sys.stdout.flush()
     except OSError as exc:
         if exc.errno == errno.EPIPE:
             quiet_exit()
         _say(f"error: {sentence(f'cannot write the output: {why(exc)}')}")
         code = EXIT_CANNOT_PROCEED
-    sys.exit(code)
+    raise SystemExit(code)  # the code the handler above chose (or the output's failure)
 
 
 def _say(line: str) -> None:

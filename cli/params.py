@@ -78,6 +78,8 @@ def check_output(path: str | None, db_path: str | None = None, *, option: str = 
         )
     if out.is_dir():
         raise click.BadParameter(f"{path} is a folder; give a file name", param_hint=option)
+    if out.exists() and not out.is_file():
+        return  # a terminal, a pipe, /dev/null: written in place
     folder = Path(os.path.realpath(out)).parent
     if not folder.is_dir():
         raise click.BadParameter(f"folder {str(out.parent)!r} does not exist", param_hint=option)

@@ -70,26 +70,33 @@ def _mode() -> int:
     return 0o666 & ~mask
 
 
-def write_text(path: str | Path, text: str) -> Path:
+def write_text(path: str | Path, text: str, *, follow_links: bool = True) -> Path:
     """Write ``text`` (UTF-8) to ``path`` whole or not at all; returns the file written (a link is
-    followed: the file it names is replaced, the link stays). Raises :class:`OutputError`, also
-    for a file that belongs to a database (its -wal, -shm, -journal), which is never written."""
+    followed: the file it names is replaced, the link stays; with ``follow_links=False`` the link
+    itself is replaced). Raises :class:`OutputError`, also for a file that belongs to a database
+    (its -wal, -shm, -journal), which is never written."""
     from seorap.engine.store.database import database_of
 
-    owner = database_of(path)
+    owner = database_of(path) if follow_links or not os.path.islink(path) else None
     if owner is not None:  # never over a database or its journal, whatever the caller checked
         raise OutputError(f"{path} belongs to the database {owner}; it was left untouched")
-    target = Path(os.path.realpath(path))
-    try:
-        info = target.stat()
+    try:  # through links (/dev/stdout is whatever stdout is) unless told not to
+        info = os.stat(path) if follow_links else os.lstat(path)
     except FileNotFoundError:
         info = None
     except OSError as exc:
         raise OutputError(f"cannot write {path}: {why(exc)}") from None
     data = text.encode("utf-8")
-    if info is not None and not stat.S_ISREG(info.st_mode):
-        _write_in_place(path, target, data)
-        return target
+    if not follow_links:  # a link in our place is replaced, never written through
+        if info is not None and not (stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode)):
+            raise OutputError(f"cannot write {path}: it is not a regular file; left untouched")
+        target = Path(os.path.realpath(Path(path).parent)) / Path(path).name
+        info = None if info is None or stat.S_ISLNK(info.st_mode) else info
+    elif info is not None and not stat.S_ISREG(info.st_mode):
+        _write_in_place(path, data)
+        return Path(path)
+    else:
+        target = Path(os.path.realpath(path))
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
@@ -111,10 +118,12 @@ def write_text(path: str | Path, text: str) -> Path:
     return target
 
 
-def _write_in_place(path: str | Path, target: Path, data: bytes) -> None:
+def _write_in_place(path: str | Path, data: bytes) -> None:
     try:
-        with open(target, "wb") as fh:
+        with open(path, "wb") as fh:
             fh.write(data)
             fh.flush()
     except OSError as exc:
+        if exc.errno == errno.EPIPE:
+            raise  # the reader went away: the command line stops quietly
         raise OutputError(f"cannot write {path}: {why(exc)}") from None

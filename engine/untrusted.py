@@ -36,8 +36,10 @@ def json_line(value: object, **kwargs) -> str:
 
     text = json.dumps(value, ensure_ascii=False, **kwargs)
     out = []
-    for ch in text:
-        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co") or ch in "\u2028\u2029":
+    for ch in text:  # a raw newline is indent's (json.dumps escapes those inside strings)
+        if ch != "\n" and (
+            unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co") or ch in "\u2028\u2029"
+        ):
             code = ord(ch)
             if code > 0xFFFF:  # as a UTF-16 surrogate pair, the way JSON escapes it
                 code -= 0x10000

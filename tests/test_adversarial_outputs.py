@@ -173,3 +173,22 @@ def test_report_while_a_run_writes_never_touches_its_wal(tmp_path, foreign):
     assert integrity(env_db) == "ok"
     with sqlite3.connect(env_db) as con:
         assert con.execute("SELECT status FROM runs").fetchall() == [("done",)]
+
+
+def test_synth_never_writes_through_a_link_or_into_a_pipe(tmp_path, db, foreign):
+    out = tmp_path / "syn"
+    out.mkdir()
+    (out / "syn-00000-c1.json").symlink_to(foreign.folder / "notes.txt")
+    (out / "syn-00001-c1.json").symlink_to(db)
+    os.mkfifo(out / "syn-00002-c2.json")
+    proc = seorap(tmp_path, "synth", "--out", out, timeout=60)
+    assert proc.returncode == 2 and "not a regular file" in one_sentence(proc.stderr)
+    (out / "syn-00002-c2.json").unlink()
+    proc = seorap(tmp_path, "synth", "--out", out, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert not (out / "syn-00000-c1.json").is_symlink()  # the link was replaced, not followed
+
+
+def test_output_to_a_pipe_is_written_in_place(tmp_path, db, foreign):
+    proc = shell(tmp_path, f"seorap report --db {db} --format json -o /dev/stdout | head -c 1")
+    assert proc.stdout == "{" and proc.stderr == ""

@@ -14,6 +14,7 @@ byte-identical files and the 1Ã— corpus is the first 12 trajectories of the 100Ã
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -516,8 +517,8 @@ def write_corpus(out: str | Path, scale: int, seed: int = 0, *, short: bool = Fa
     try:
         for t in generate(scale, seed, short=short):
             path = out / f"{t.id}.json"
-            existed = path.exists()
-            write_text(path, dump_trajectory(t))
+            existed = os.path.lexists(path)
+            write_text(path, dump_trajectory(t), follow_links=False)  # a link is replaced
             paths.append(path)
             if not existed:
                 created.append(path)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -136,11 +137,19 @@ def _check_path(path: str | Path, readonly: bool) -> Path:
 
 def is_sqlite_file(path: str | Path) -> bool:
     """True when ``path`` is an existing file that starts with the SQLite header."""
+    return _head(path, 16) == b"SQLite format 3\x00"
+
+
+def _head(path: str | Path, n: int) -> bytes:
+    """The first ``n`` bytes of a regular file (b"" for anything else: a pipe or a device is never
+    opened, it could block or never end)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return b""
         with open(path, "rb") as fh:
-            return fh.read(16) == b"SQLite format 3\x00"
+            return fh.read(n)
     except OSError:
-        return False
+        return b""
 
 
 SIDECARS = ("-wal", "-shm", "-journal")
@@ -166,11 +175,7 @@ def database_of(path: str | Path, db_path: str | Path | None = None) -> str | No
         for suffix in SIDECARS:
             if name.name.endswith(suffix):
                 return str(name.with_name(name.name[: -len(suffix)]))
-    try:
-        with open(real, "rb") as fh:
-            head = fh.read(8)
-    except OSError:
-        return None
+    head = _head(real, 8)
     return str(real) if head and any(head.startswith(m) for m in _LOG_MAGIC) else None
 
 
