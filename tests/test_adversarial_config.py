@@ -114,3 +114,36 @@ def test_a_variant_file_is_checked_whole_before_any_work(tmp_path, foreign, body
     assert proc.returncode == 1, proc.stderr
     assert "V.toml" in one_sentence(proc.stderr)
     assert not (tmp_path / "n.db").exists()
+
+
+def test_a_config_that_is_a_pipe_or_endless_is_refused(tmp_path, foreign):
+    import os
+
+    os.mkfifo(tmp_path / "pipe.toml")
+    corpus = small_corpus(tmp_path / "corpus")
+    for config, words in [(tmp_path / "pipe.toml", "not a regular file"), ("/dev/zero", "1 MB")]:
+        proc = seorap(
+            tmp_path, "run", "--corpus", corpus, "--system", "oracle", "--db", tmp_path / "n.db",
+            "--offline", "--config", config, timeout=60,
+        )  # fmt: skip
+        assert proc.returncode == 1 and words in one_sentence(proc.stderr)
+    assert not (tmp_path / "n.db").exists()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dangling", "loop"])
+def test_an_odd_variant_file_is_reported_not_waited_on(tmp_path, foreign, kind):
+    import os
+
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    path = folder / "X.toml"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("nowhere.toml" if kind == "dangling" else "X.toml")
+    corpus = small_corpus(tmp_path / "corpus")
+    proc = seorap(
+        tmp_path, "run", "--corpus", corpus, "--system", "X", "--variants-dir", folder,
+        "--db", tmp_path / "n.db", "--offline", timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 1 and "X.toml" in one_sentence(proc.stderr)

@@ -141,6 +141,8 @@ def _declared_name(path: Path) -> str | None:
     import re
 
     try:
+        if not path.is_file():  # a pipe or a device is never opened (load_toml said why)
+            return None
         with open(path, encoding="utf-8", errors="replace") as fh:
             for line in fh.read(1024 * 1024).splitlines():
                 if line.lstrip().startswith("["):
