@@ -121,7 +121,10 @@ def test_a_config_that_is_a_pipe_or_endless_is_refused(tmp_path, foreign):
 
     os.mkfifo(tmp_path / "pipe.toml")
     corpus = small_corpus(tmp_path / "corpus")
-    for config, words in [(tmp_path / "pipe.toml", "not a regular file"), ("/dev/zero", "1 MB")]:
+    for config, words in [
+        (tmp_path / "pipe.toml", "not a regular file"),
+        ("/dev/zero", "not a regular file"),
+    ]:
         proc = seorap(
             tmp_path, "run", "--corpus", corpus, "--system", "oracle", "--db", tmp_path / "n.db",
             "--offline", "--config", config, timeout=60,
