@@ -13,6 +13,7 @@ import errno
 import os
 import stat
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from seorap.engine.errors import SeorapError
@@ -127,3 +128,29 @@ def _write_in_place(path: str | Path, data: bytes) -> None:
         if exc.errno == errno.EPIPE:
             raise  # the reader went away: the command line stops quietly
         raise OutputError(f"cannot write {path}: {why(exc)}") from None
+
+
+def write_files(folder: str | Path, files: Iterable[tuple[str, str]]) -> list[Path]:
+    """Write each (name, text) into ``folder`` (created if missing), each file whole; a link in the
+    folder is replaced, never written through. When the disk, a limit or a permission stops it, the
+    files this call created are removed again and :class:`OutputError` says why."""
+    out = Path(folder)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create the folder {out}: {why(exc)}") from None
+    paths: list[Path] = []
+    created: list[Path] = []
+    try:
+        for name, text in files:
+            path = out / name
+            existed = os.path.lexists(path)
+            write_text(path, text, follow_links=False)
+            paths.append(path)
+            if not existed:
+                created.append(path)
+    except OutputError:
+        for path in created:
+            path.unlink(missing_ok=True)
+        raise
+    return paths

@@ -14,7 +14,6 @@ byte-identical files and the 1Ã— corpus is the first 12 trajectories of the 100Ã
 
 from __future__ import annotations
 
-import os
 import random
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -22,7 +21,7 @@ from pathlib import Path
 
 from seorap.engine.corpus import Trajectory, dump_trajectory
 from seorap.engine.errors import UsageError
-from seorap.engine.outfile import OutputError, why, write_text
+from seorap.engine.outfile import write_files
 
 # (category, difficulty, trajectory type, number of states) for each of the 12 slots of a block.
 SLOTS: list[tuple[str, str, str, int]] = [
@@ -504,26 +503,7 @@ def generate(scale: int, seed: int = 0, *, short: bool = False) -> list[Trajecto
 
 
 def write_corpus(out: str | Path, scale: int, seed: int = 0, *, short: bool = False) -> list[Path]:
-    """Write one JSON file per trajectory into ``out`` (created if missing); return the paths."""
-    """Each file is written whole (a temporary file renamed); when the disk, a limit or a permission
-    stops it, the files this call created are removed again and :class:`OutputError` says why."""
-    out = Path(out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"cannot create the folder {out}: {why(exc)}") from None
-    paths: list[Path] = []
-    created: list[Path] = []
-    try:
-        for t in generate(scale, seed, short=short):
-            path = out / f"{t.id}.json"
-            existed = os.path.lexists(path)
-            write_text(path, dump_trajectory(t), follow_links=False)  # a link is replaced
-            paths.append(path)
-            if not existed:
-                created.append(path)
-    except OutputError:
-        for path in created:
-            path.unlink(missing_ok=True)
-        raise
-    return paths
+    """Write one JSON file per trajectory into ``out`` (created if missing); return the paths. Each
+    file is whole or absent (:func:`engine.outfile.write_files`; OutputError says why not)."""
+    files = ((f"{t.id}.json", dump_trajectory(t)) for t in generate(scale, seed, short=short))
+    return write_files(out, files)
