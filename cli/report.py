@@ -74,6 +74,6 @@ def report(db_path, run_ids, fmt, scoring, overrides_file, output) -> None:
         text = {"json": to_json, "csv": to_csv, "md": to_markdown}[fmt](built)
     if output:
         write_text(output, text)  # whole or not at all: never a partial report
-        click.echo(f"wrote {output}", err=True)
+        click.echo(f"wrote {visible(output)}", err=True)
     else:  # on a terminal, corpus text cannot send escape sequences
         click.echo(visible(text) if sys.stdout.isatty() else text, nl=False)
