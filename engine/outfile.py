@@ -134,7 +134,12 @@ def write_files(folder: str | Path, files: Iterable[tuple[str, str]]) -> list[Pa
     """Write each (name, text) into ``folder`` (created if missing), each file whole; a link in the
     folder is replaced, never written through. When the disk, a limit or a permission stops it, the
     files this call created are removed again and :class:`OutputError` says why."""
+    from seorap.engine.store.database import database_of
+
     out = Path(folder)
+    owner = database_of(out)
+    if owner is not None:  # a folder named x.db-wal would stop SQLite writing x.db
+        raise OutputError(f"{folder} is a name SQLite uses for the database {owner}; give another")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

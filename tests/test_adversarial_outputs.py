@@ -192,3 +192,12 @@ def test_synth_never_writes_through_a_link_or_into_a_pipe(tmp_path, db, foreign)
 def test_output_to_a_pipe_is_written_in_place(tmp_path, db, foreign):
     proc = shell(tmp_path, f"seorap report --db {db} --format json -o /dev/stdout | head -c 1")
     assert proc.stdout == "{" and "error" not in proc.stderr
+
+
+@pytest.mark.parametrize("name", ["w.db", "w.db-wal", "w.db-journal", "link"])
+def test_synth_never_takes_a_database_name(tmp_path, db, foreign, name):
+    (tmp_path / "link").symlink_to(db)
+    proc = seorap(tmp_path, "synth", "--out", name)
+    assert proc.returncode == 2, proc.stderr
+    one_sentence(proc.stderr)
+    assert not (tmp_path / "w.db-wal").is_dir() and integrity(db) == "ok"
