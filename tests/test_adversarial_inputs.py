@@ -181,3 +181,13 @@ def test_runs_json_escapes_a_hostile_system_name(tmp_path, foreign):
     assert proc.returncode == 0
     assert "\u202e" not in proc.stdout and "서랍" in proc.stdout
     assert json.loads(proc.stdout.splitlines()[0])["system"] == "evil\u202e서랍"
+
+
+@pytest.mark.parametrize("command", ["report", "runs", "run"])
+def test_a_pipe_or_device_as_the_database_is_refused_not_waited_on(tmp_path, foreign, command):
+    os.mkfifo(tmp_path / "pipe.db")
+    corpus = small_corpus(tmp_path / "corpus")
+    extra = ["--corpus", corpus, "--system", "oracle", "--offline"] if command == "run" else []
+    for db in (tmp_path / "pipe.db", "/dev/null", "/dev/zero"):
+        proc = seorap(tmp_path, command, "--db", db, *extra, timeout=60)
+        assert proc.returncode == 2 and "not a regular file" in one_sentence(proc.stderr)

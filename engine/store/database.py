@@ -132,6 +132,11 @@ def _check_path(path: str | Path, readonly: bool) -> Path:
     # checkpoint and delete the WAL under ours. SQLite itself says when a file is not a database.
     if not os.access(path, os.R_OK):
         raise StoreError(f"cannot read {path}: permission denied")
+    if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe could block, a device never ends
+        raise StoreError(
+            f"{path} is not a regular file (a pipe or a device), so not a database; "
+            "it was left untouched"
+        )
     return path
 
 
