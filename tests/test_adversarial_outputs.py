@@ -201,3 +201,13 @@ def test_synth_never_takes_a_database_name(tmp_path, db, foreign, name):
     assert proc.returncode == 2, proc.stderr
     one_sentence(proc.stderr)
     assert not (tmp_path / "w.db-wal").is_dir() and integrity(db) == "ok"
+
+
+def test_a_new_database_never_makes_a_folder_named_like_a_journal(tmp_path, db, foreign):
+    corpus = small_corpus(tmp_path / "corpus")
+    proc = seorap(
+        tmp_path, "run", "--corpus", corpus, "--system", "oracle", "--offline",
+        "--db", "w.db-journal/inner.db",
+    )  # fmt: skip
+    assert proc.returncode == 2 and "journal" in one_sentence(proc.stderr)
+    assert not (tmp_path / "w.db-journal").exists()

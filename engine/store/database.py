@@ -110,10 +110,11 @@ def _check_path(path: str | Path, readonly: bool) -> Path:
     path = Path(path)
     if path.is_dir():
         raise StoreError(f"{path} is a directory, not a database file")
-    for suffix in SIDECARS:  # SQLite's own file beside a database: never one of ours
-        if path.name.endswith(suffix):
+    for part in (path, *[p for p in path.parents if not p.exists()]):
+        suffix = next((s for s in SIDECARS if part.name.endswith(s)), None)
+        if suffix is not None:  # SQLite's own file beside a database: never ours to make
             raise StoreError(
-                f"{path} is named like the {suffix[1:]} file SQLite keeps beside a database; "
+                f"{part} is named like the {suffix[1:]} file SQLite keeps beside a database; "
                 "give the database file itself, or another name"
             )
     if not path.exists():
