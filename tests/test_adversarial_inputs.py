@@ -191,3 +191,22 @@ def test_a_pipe_or_device_as_the_database_is_refused_not_waited_on(tmp_path, for
     for db in (tmp_path / "pipe.db", "/dev/null", "/dev/zero"):
         proc = seorap(tmp_path, command, "--db", db, *extra, timeout=60)
         assert proc.returncode == 2 and "not a regular file" in one_sentence(proc.stderr)
+
+
+def test_a_new_database_another_connection_holds_is_kept(tmp_path, foreign):
+    """Two commands that both found no file: the one that fails must not delete what the other,
+    still working, has open."""
+    from seorap.engine.store.database import open_db
+    from seorap.engine.store.lease import discard_if_unused
+
+    path = tmp_path / "shared.db"
+    mine, other = open_db(path), open_db(path)
+    with pytest.raises(RuntimeError), discard_if_unused(mine, created=True):
+        raise RuntimeError("preflight failed")
+    assert path.exists()
+    other.conn.close()
+    mine.conn.close()
+    alone = open_db(path)
+    with pytest.raises(RuntimeError), discard_if_unused(alone, created=True):
+        raise RuntimeError("preflight failed")
+    assert not path.exists()

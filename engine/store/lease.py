@@ -260,6 +260,8 @@ def discard_if_unused(db: sqlite_utils.Database, *, created: bool) -> Iterator[N
                     for query in ("runs", "calls WHERE error IS NULL")
                 )
                 empty = empty and not live_writers(db)
+                # leaving WAL needs every other connection gone: proof nobody else has it open
+                empty = empty and db.execute("PRAGMA journal_mode=DELETE").fetchone()[0] == "delete"
             except sqlite3.Error:
                 empty = False
             if empty:
