@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 from seorap.cli.params import db_path_option, resolve_runs
-from seorap.engine.untrusted import visible
+from seorap.engine.untrusted import json_line, visible
 
 CHANGE_NAMES = {
     "credited": "newly credited",
@@ -58,7 +56,7 @@ def diff(db_path, run_ids, setups, kind, show_all, fmt) -> None:
     listed = result.moved() + (result.same if show_all else [])
     if fmt == "json":
         click.echo(
-            json.dumps(
+            json_line(  # bidi and control characters escaped
                 {
                     "a": a.label,
                     "b": b.label,
@@ -66,7 +64,6 @@ def diff(db_path, run_ids, setups, kind, show_all, fmt) -> None:
                     "counts": result.counts(),
                     "verdicts": listed,
                 },
-                ensure_ascii=False,
                 indent=2,
             )
         )

@@ -9,50 +9,39 @@ strings) and optionally ``question`` and ``id``; blank lines are skipped.
 from __future__ import annotations
 
 import contextlib
-import json
+import os
 
 import click
 
 
 def read_pairs(path: str) -> list[dict]:
-    """The pairs of a JSONL file; every malformed line is reported with its line number."""
+    """The pairs of a JSONL file, streamed (a line is at most 1 MB; Ctrl+C works while reading);
+    every malformed line is reported with its line number."""
     from seorap.engine.errors import InputProblems
+    from seorap.engine.jsonl import MAX_PROBLEMS, LineTooLong, read_lines
 
-    pairs, problems = [], []
+    pairs: list[dict] = []
+    problems: list[str] = []
     try:
-        text = open(path, encoding="utf-8").read()
-    except UnicodeDecodeError as exc:
-        raise InputProblems(
-            f"{path}: not UTF-8 text ({exc.reason})", [f"{path}: not UTF-8 text"]
-        ) from None
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(f"{path}:{n}: not a JSON object ({exc.msg})")
-            continue
-        if not isinstance(row, dict):
-            problems.append(f"{path}:{n}: not a JSON object")
-            continue
-        bad = [k for k in ("expected", "answer") if not isinstance(row.get(k), str)]
-        bad += [k for k in ("question",) if k in row and not isinstance(row[k], str)]
-        if bad:
-            problems.append(
-                f"{path}:{n}: {', '.join(bad)} must be a string "
-                f'(each line needs "expected" and "answer")'
+        for line in read_lines(path):
+            problem = line.problem or _pair_problem(path, line.number, line.value)
+            if problem:
+                problems.append(problem)
+                if len(problems) >= MAX_PROBLEMS:
+                    break
+                continue
+            row = line.value
+            pairs.append(
+                {
+                    "id": row.get("id", line.number),
+                    "line": line.number,
+                    "question": row.get("question", ""),
+                    "expected": row["expected"],
+                    "answer": row["answer"],
+                }
             )
-            continue
-        pairs.append(
-            {
-                "id": row.get("id", n),
-                "line": n,
-                "question": row.get("question", ""),
-                "expected": row["expected"],
-                "answer": row["answer"],
-            }
-        )
+    except LineTooLong as exc:
+        raise InputProblems(str(exc), [str(exc)]) from None
     if problems:
         noun = "line" if len(problems) == 1 else "lines"
         raise InputProblems(
@@ -63,6 +52,19 @@ def read_pairs(path: str) -> list[dict]:
     if not pairs:
         raise InputProblems(f"{path}: no pairs", [f"{path}: no pairs (one JSON object per line)"])
     return pairs
+
+
+def _pair_problem(path: str, n: int, row) -> str | None:
+    if not isinstance(row, dict):
+        return f"{path}:{n}: not a JSON object"
+    bad = [k for k in ("expected", "answer") if not isinstance(row.get(k), str)]
+    bad += [k for k in ("question",) if k in row and not isinstance(row[k], str)]
+    if bad:
+        return (
+            f"{path}:{n}: {', '.join(bad)} must be a string "
+            f'(each line needs "expected" and "answer")'
+        )
+    return None
 
 
 @click.command(name="judge")
@@ -123,28 +125,31 @@ def judge(
     config = Config.offline().with_overrides(
         {"models.judge": judge_model, "judging.prompt": judge_prompt}
     )
-    client, lease = None, contextlib.nullcontext()
+    client, lease = None, contextlib.ExitStack()
     if judge_model != "lexical":
         from seorap.engine.models.client import ModelClient
-        from seorap.engine.store.database import open_db, writer
+        from seorap.engine.store.database import open_db
+        from seorap.engine.store.lease import discard_if_unused, writer
 
+        created = bool(db_path) and not os.path.exists(db_path)
         db = open_db(db_path) if db_path else None
         client = ModelClient.from_config(config, db)
         if db is not None:  # the call log is written: one writer at a time
-            lease = writer(db, "judge")
-    grader = make_judge(config, client)
+            lease = contextlib.ExitStack()
+            lease.enter_context(discard_if_unused(db, created=created))  # none left if it fails
+            lease.enter_context(writer(db, "judge"))
     with lease:
-        _grade(grader, pairs, pairs_path, as_json)
+        _grade(make_judge(config, client), pairs, pairs_path, as_json)
 
 
 def _grade(grader, pairs, pairs_path, as_json) -> None:
-    from seorap.engine.untrusted import visible
+    from seorap.engine.untrusted import json_line, visible
 
     for pair in pairs:
         v = grader.grade_answer(pair["question"], pair["expected"], pair["answer"])
         if as_json:
             click.echo(
-                json.dumps(
+                json_line(  # bidi and control characters escaped; Hangul as it is
                     {
                         "id": pair["id"],
                         "label": v.label,
@@ -156,7 +161,6 @@ def _grade(grader, pairs, pairs_path, as_json) -> None:
                         "expected": pair["expected"],
                         "answer": pair["answer"],
                     },
-                    ensure_ascii=False,
                 )
             )
         else:

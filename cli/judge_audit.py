@@ -78,7 +78,7 @@ def judge_audit(
         client = ModelClient.from_config(config, db)
     if sample is None and judge_model != "lexical":
         sample = DEFAULT_SAMPLE
-    from seorap.engine.store.database import writer
+    from seorap.engine.store.lease import writer
 
     with writer(db, "judge-audit"):  # the call log and the verdicts: one writer at a time
         result = run_audit(

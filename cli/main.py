@@ -8,6 +8,7 @@ its traceback goes to a log file and the user reads one sentence naming that fil
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import importlib
 import os
 import sqlite3
@@ -15,9 +16,17 @@ import sys
 import tempfile
 import traceback
 from pathlib import Path
+from typing import NoReturn
 
 import click
-from seorap.engine.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, InputProblems, SeorapError
+from seorap.engine.errors import (
+    EXIT_CANNOT_PROCEED,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    InputProblems,
+    SeorapError,
+)
+from seorap.engine.outfile import is_environment, why
 from seorap.engine.untrusted import visible
 
 # Modules that define click commands (every top-level `click.Command` in them is added).
@@ -91,7 +100,7 @@ class SeorapGroup(click.Group):
         except (
             sqlite3.Error
         ) as exc:  # a full disk, a locked, read-only or damaged file: one sentence
-            from seorap.engine.store.database import translate_sqlite_error
+            from seorap.engine.store.sqlerrors import translate_sqlite_error
 
             known = translate_sqlite_error(exc, _db_argument(sys.argv[1:]))
             if known is None:
@@ -99,8 +108,31 @@ class SeorapGroup(click.Group):
             else:
                 click.echo(f"error: {sentence(str(known))}", err=True)
                 ctx.exit(known.exit_code)
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:  # the reader closed the pipe (`| head`): its choice
+                quiet_exit()
+            if not is_environment(exc):
+                _internal(ctx, exc)
+            where = f"use {exc.filename}" if exc.filename else "write the output"
+            click.echo(f"error: {sentence(f'cannot {where}: {why(exc)}')}", err=True)
+            ctx.exit(EXIT_CANNOT_PROCEED)
         except Exception as exc:  # a bug: keep the traceback, say one sentence
             _internal(ctx, exc)
+
+
+EXIT_PIPE = 141
+"""A closed output pipe: what a Unix tool killed by SIGPIPE reports (128 + 13), without a word."""
+
+
+def quiet_exit() -> NoReturn:
+    """The reader of our output went away (`seorap runs | head -1`): stop at once and say nothing,
+    as Unix tools do. stdout is pointed at /dev/null so the final flush cannot complain."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    raise SystemExit(EXIT_PIPE)
 
 
 def _internal(ctx: click.Context, exc: BaseException) -> None:
@@ -151,4 +183,27 @@ _register()
 
 
 def main() -> None:
-    cli()
+    """Run the command; then flush stdout here, so a full disk or a closed pipe met by the last
+    buffered output is one sentence (exit 2) or a quiet stop, not Python's shutdown warning."""
+    try:
+        cli()
+    except SystemExit as exc:
+        code = exc.code
+    else:
+        code = 0
+    try:  # what is still buffered for stdout: a full disk or a closed pipe surfaces here
+        if sys.stdout is not None:  # None when started with stdout closed (`>&-`)
+            sys.stdout.flush()
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:
+            quiet_exit()
+        _say(f"error: {sentence(f'cannot write the output: {why(exc)}')}")
+        code = EXIT_CANNOT_PROCEED
+    raise SystemExit(code)  # the code the handler above chose (or the output's failure)
+
+
+def _say(line: str) -> None:
+    try:
+        click.echo(line, err=True)
+    except OSError:
+        pass  # stderr is gone too: the exit code is all that is left

@@ -65,7 +65,7 @@ def override(
 ) -> None:
     """Record a human override. The verdict row is never edited: the override (who, when, why) goes to
     the `overrides` table and `seorap report` shows raw and overridden figures side by side."""
-    from seorap.engine.store.database import writing
+    from seorap.engine.store.lease import writing
 
     with writing(db_path, "override") as db:  # one writer at a time (docs/store.md)
         _override(

@@ -6,6 +6,7 @@ thresholds in (0, 1] or ``auto``, counts ≥ 1, database and output paths that c
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -57,33 +58,33 @@ def db_path_option(*, exists: bool = True, help: str = "The run database."):
 
 
 def check_output(path: str | None, db_path: str | None = None, *, option: str = "-o") -> None:
-    """Refuse to write a report over the database itself or over any existing SQLite file, or into a
-    folder that does not exist."""
+    """Refuse, before any work, to write over a database or any file that belongs to one (its
+    -wal, -shm or -journal; through links and relative paths), a folder, or into a folder that does
+    not exist or cannot be written."""
     if path is None:
         return
-    from seorap.engine.store.database import is_sqlite_file
+    from seorap.engine.store.database import database_of
 
-    out = Path(path)
     if not str(path).strip():
         raise click.BadParameter("is empty: give a file name", param_hint=option)
-    if (
-        db_path
-        and out.exists()
-        and Path(db_path).exists()
-        and out.resolve() == Path(db_path).resolve()
-    ):
+    out = Path(path)
+    owner = database_of(out, db_path)
+    if owner is not None:
+        what = "the run database itself" if owner == str(out.resolve()) else f"part of {owner}"
         raise click.BadParameter(
-            f"{path} is the run database itself; give another file name", param_hint=option
-        )
-    if is_sqlite_file(out):
-        raise click.BadParameter(
-            f"{path} is an SQLite database; a report never overwrites one, give another file name",
+            f"{path} is {what} (an SQLite database or its journal); a report never writes "
+            "there, give another file name",
             param_hint=option,
         )
     if out.is_dir():
         raise click.BadParameter(f"{path} is a folder; give a file name", param_hint=option)
-    if not out.parent.is_dir():
+    if out.exists() and not out.is_file():
+        return  # a terminal, a pipe, /dev/null: written in place
+    folder = Path(os.path.realpath(out)).parent
+    if not folder.is_dir():
         raise click.BadParameter(f"folder {str(out.parent)!r} does not exist", param_hint=option)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise click.BadParameter(f"folder {str(out.parent)!r} cannot be written", param_hint=option)
 
 
 def resolve_runs(db, values, option: str = "--run") -> list[str]:

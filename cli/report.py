@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import sys
-from pathlib import Path
 
 import click
 from seorap.cli.params import check_output, check_scoring, db_path_option, resolve_runs
+from seorap.engine.outfile import write_text
 from seorap.engine.untrusted import visible
 
 
@@ -54,7 +55,7 @@ def report(db_path, run_ids, fmt, scoring, overrides_file, output) -> None:
     run_ids = resolve_runs(db, run_ids)
     check_scoring(db, run_ids, scoring)
     if overrides_file:
-        from seorap.engine.store.database import writer
+        from seorap.engine.store.lease import writer
 
         with writer(db, "report --overrides"):  # one writer at a time (docs/store.md)
             n = overrides.load_file(db, overrides_file)
@@ -62,15 +63,17 @@ def report(db_path, run_ids, fmt, scoring, overrides_file, output) -> None:
     built = build_report(db, list(run_ids) or None, scoring=scoring)
     if not built.runs:
         raise click.UsageError("no scored runs: run `seorap score --db FILE` first")
-    if fmt == "table":
-        console = (
-            Console(file=open(output, "w", encoding="utf-8"), width=160) if output else Console()
-        )
-        render_table(built, console)
+    if fmt == "table" and not output:
+        render_table(built, Console())
         return
-    text = {"json": to_json, "csv": to_csv, "md": to_markdown}[fmt](built)
+    if fmt == "table":
+        buffer = io.StringIO()
+        render_table(built, Console(file=buffer, width=160))
+        text = buffer.getvalue()
+    else:
+        text = {"json": to_json, "csv": to_csv, "md": to_markdown}[fmt](built)
     if output:
-        Path(output).write_text(text, encoding="utf-8")
-        click.echo(f"wrote {output}", err=True)
+        write_text(output, text)  # whole or not at all: never a partial report
+        click.echo(f"wrote {visible(output)}", err=True)
     else:  # on a terminal, corpus text cannot send escape sequences
         click.echo(visible(text) if sys.stdout.isatty() else text, nl=False)

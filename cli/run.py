@@ -131,12 +131,10 @@ def run(
     (the run is marked cancelled, exit code 130; the same command resumes); a second Ctrl+C exits at
     once. Prints one line per run id.
     """
-    from seorap.cli.progress import RichProgress
     from seorap.engine.config import load_config
-    from seorap.engine.run.runner import open_run_db
-    from seorap.engine.run.runner import run as run_corpus
 
     corpus = load_corpus(corpus_path)
+    _check_trajectories(corpus, trajectories)
     hosts = list(dict.fromkeys(host))
     base = load_config(
         config_path,
@@ -159,27 +157,52 @@ def run(
             corpus, systems, db_path, configs, offline, probe, variants_dirs, trajectories, no_score
         )
         return
-    db = open_run_db(db_path)
-    run_ids: list[str] = []
-    with RichProgress() as progress, _second_interrupt_exits():
-        for config in configs:
-            run_ids += run_corpus(
-                corpus,
-                list(systems),
-                db,
-                config,
-                offline=offline,
-                replay=replay,
-                concurrency=concurrency,
-                progress=progress,
-                variants_dirs=list(variants_dirs),
-                score=not no_score,
-                trajectories=list(trajectories) or None,
-                corpus_label=str(Path(corpus_path).resolve()),
-                label=label,
-            )
+    run_ids = _run_configs(
+        db_path,
+        configs,
+        corpus=corpus,
+        systems=list(systems),
+        offline=offline,
+        replay=replay,
+        concurrency=concurrency,
+        variants_dirs=list(variants_dirs),
+        score=not no_score,
+        trajectories=list(trajectories) or None,
+        corpus_label=str(Path(corpus_path).resolve()),
+        label=label,
+    )
     for run_id in run_ids:
         click.echo(visible(run_id))
+
+
+def _run_configs(db_path: str, configs, **kwargs) -> list[str]:
+    """Run once per config into ``db_path``, with progress; a database this call created is
+    removed again when it fails before writing a run."""
+    from seorap.cli.progress import RichProgress
+    from seorap.engine.run.runner import open_run_db
+    from seorap.engine.run.runner import run as run_corpus
+    from seorap.engine.store.lease import discard_if_unused
+
+    existed = Path(db_path).exists()
+    db = open_run_db(db_path)
+    run_ids: list[str] = []
+    with discard_if_unused(db, created=not existed), RichProgress() as progress:
+        with _second_interrupt_exits():
+            for config in configs:
+                run_ids += run_corpus(db=db, config=config, progress=progress, **kwargs)
+    return run_ids
+
+
+def _check_trajectories(corpus, wanted) -> None:
+    """Every --trajectory id is in the corpus, before any work."""
+    known = {t.id for t in corpus.trajectories}
+    unknown = [t for t in wanted if t not in known]
+    if unknown:
+        listed = ", ".join(sorted(known)[:8]) + (", ..." if len(known) > 8 else "")
+        raise click.BadParameter(
+            f"{unknown[0]!r} is not a trajectory of the corpus (it has {listed})",
+            param_hint="--trajectory",
+        )
 
 
 @contextlib.contextmanager

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 from seorap.cli.params import db_path_option
 
@@ -21,8 +19,9 @@ def runs(ctx, db_path, as_json) -> None:
         return
     if not db_path or not db_path.strip():
         raise click.BadParameter("give the database file (e.g. --db runs.db)", param_hint="--db")
-    from seorap.engine.store.database import open_db, run_statuses
-    from seorap.engine.untrusted import visible
+    from seorap.engine.store.database import open_db
+    from seorap.engine.store.lease import run_statuses
+    from seorap.engine.untrusted import json_line, visible
     from seorap.engine.views import list_runs
 
     db = open_db(db_path, readonly=True)
@@ -40,7 +39,7 @@ def runs(ctx, db_path, as_json) -> None:
     ]
     if as_json:
         for row in rows:
-            click.echo(json.dumps(row, ensure_ascii=False))
+            click.echo(json_line(row))  # bidi and control characters escaped
         return
     if not rows:
         click.echo("no runs yet: `seorap run --db FILE ...` writes one", err=True)
@@ -79,7 +78,8 @@ def rm(run, db_path, with_calls) -> None:
     """Delete RUN (id, unique prefix or system name with one run): its documents, facts, decisions,
     verdicts, answers and score cards. The shared call log stays unless --calls is given."""
     from seorap.cli.runref import resolve_run
-    from seorap.engine.store.database import delete_run, open_db, writer
+    from seorap.engine.store.database import delete_run, open_db
+    from seorap.engine.store.lease import writer
 
     db = open_db(db_path)
     run_id = resolve_run(db, run, "RUN")

@@ -111,7 +111,7 @@ def score(
         "judging.prompt": judge_prompt,
     }
     failed = 0
-    from seorap.engine.store.database import writer
+    from seorap.engine.store.lease import writer
 
     with writer(db, "score", targets), RichProgress() as progress:
         for run_id in targets:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 from seorap.engine.corpus.synth import SLOTS, write_corpus
 from seorap.engine.corpus.validate import summary, validate_files
+from seorap.engine.untrusted import visible
 
 
 @click.command()
@@ -40,7 +41,7 @@ def synth(scale: int, out: str, seed: int, short: bool) -> None:
     counts = summary(report.trajectories)
     docs = counts["documents"] + counts["distractors"]
     click.echo(
-        f"wrote {len(paths)} trajectories to {out}: {docs} documents "
+        f"wrote {len(paths)} trajectories to {visible(out)}: {docs} documents "
         f"({counts['distractors']} distractors), {counts['claims']} claims, "
         f"{counts['single_questions']} single questions (seed {seed})"
     )

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 from seorap.engine.corpus.validate import summary, validate_path
 from seorap.engine.errors import InputProblems
-from seorap.engine.untrusted import visible
+from seorap.engine.untrusted import json_line, visible
 
 
 @click.command()
@@ -26,7 +24,7 @@ def validate(path: str, as_json: bool) -> None:
         out = summary(report.trajectories) if report.trajectories else {}
         out["valid"] = report.ok
         out["problems"] = [str(p) for p in report.problems]
-        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+        click.echo(json_line(out, indent=2))  # bidi and control characters escaped
     elif report.ok:
         n = len(report.trajectories)
         click.echo(f"ok: {n} trajector{'y' if n == 1 else 'ies'} valid")

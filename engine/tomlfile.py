@@ -8,7 +8,9 @@ section gets a suggestion ("put it under [models]").
 from __future__ import annotations
 
 import difflib
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
@@ -24,6 +26,8 @@ def load_toml(path: str | Path) -> tuple[dict, str]:
     """(data, text) of a TOML file; ConfigError (located) when it cannot be read or parsed."""
     path = Path(path)
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe or a device could block or never end
+            raise ConfigError(f"{path}: not a regular file (a pipe, a device); give a TOML file")
         with open(path, "rb") as fh:
             raw = fh.read(MAX_TOML_BYTES + 1)
     except OSError as exc:

@@ -26,3 +26,26 @@ def visible(value: object) -> str:
         else:
             out.append(ch)
     return "".join(out)
+
+
+def json_line(value: object, **kwargs) -> str:
+    """``json.dumps`` with text readable as it is (Hangul stays Hangul) but every control, format
+    or bidi character (U+202E, U+200B, ...) written as a JSON escape: the same JSON value, and
+    printing it cannot reorder or hide what a terminal shows."""
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, **kwargs)
+    out = []
+    for ch in text:  # a raw newline is indent's (json.dumps escapes those inside strings)
+        if ch != "\n" and (
+            unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co") or ch in "\u2028\u2029"
+        ):
+            code = ord(ch)
+            if code > 0xFFFF:  # as a UTF-16 surrogate pair, the way JSON escapes it
+                code -= 0x10000
+                out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+            else:
+                out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)

@@ -361,7 +361,8 @@ def test_disk_full_is_one_sentence_and_the_run_reads_interrupted(place, tmp_path
     assert out.returncode == 2, out.stderr
     assert "Traceback" not in out.stderr
     assert "resume" in out.stderr.strip().splitlines()[-1]
-    from seorap.engine.store.database import open_db, run_statuses
+    from seorap.engine.store.database import open_db
+    from seorap.engine.store.lease import run_statuses
 
     statuses = set(run_statuses(open_db(db, readonly=True)).values())
     assert statuses <= {"interrupted", "failed"}

@@ -17,7 +17,8 @@ from seorap.engine.models.base import ChatReply, ChatRequest
 from seorap.engine.models.standin import StandinBackend, ollama_handler
 from seorap.engine.run.runner import replay_run, run
 from seorap.engine.store import compact
-from seorap.engine.store.database import SCHEMA_VERSION, facts_at, open_db
+from seorap.engine.store.database import facts_at, open_db
+from seorap.engine.store.schema import SCHEMA_VERSION
 from store_support import downgrade
 
 ROOT = Path(__file__).resolve().parents[1]

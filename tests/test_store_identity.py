@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from seorap.engine.store.database import APPLICATION_ID, SCHEMA_VERSION, StoreError, open_db
+from seorap.engine.store.database import StoreError, open_db
+from seorap.engine.store.schema import APPLICATION_ID, SCHEMA_VERSION
 from store_support import copy_db, seorap_env
 
 ROOT = Path(__file__).resolve().parents[1]

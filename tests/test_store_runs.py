@@ -18,7 +18,8 @@ from seorap.engine.corpus import load_corpus
 from seorap.engine.errors import StoreError
 from seorap.engine.models.base import ReplayMiss
 from seorap.engine.run.runner import run
-from seorap.engine.store.database import LEASE_SECONDS, open_db, run_statuses, writer
+from seorap.engine.store.database import open_db
+from seorap.engine.store.lease import LEASE_SECONDS, run_statuses, writer
 from store_support import seorap_env
 
 ROOT = Path(__file__).resolve().parents[1]

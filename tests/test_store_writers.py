@@ -14,7 +14,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from seorap.engine.store.database import open_db, writer
+from seorap.engine.store.database import open_db
+from seorap.engine.store.lease import writer
 from store_support import seorap_env
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,7 +63,8 @@ def db_copy(scored, tmp_path) -> Path:
 
 HOLD = """
 import sys, time
-from seorap.engine.store.database import open_db, writer
+from seorap.engine.store.database import open_db
+from seorap.engine.store.lease import writer
 db = open_db(sys.argv[1])
 with writer(db, "run", ["oracle-holding"]):
     print("held", flush=True)

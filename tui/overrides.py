@@ -16,7 +16,7 @@ def store(ctx, verdict_id: str, label: str, reason: str) -> str | None:
     write access (and the writer lease) is taken for this one write (a read-only file says so)."""
     from seorap.engine.errors import SeorapError
     from seorap.engine.scoring.overrides import add_override
-    from seorap.engine.store.database import writer, writing
+    from seorap.engine.store.lease import writer, writing
 
     try:
         if ctx.db_path is None:  # an in-memory database (tests)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from seorap.engine.corpus import Trajectory, dump_trajectory
 from seorap.engine.errors import UsageError
+from seorap.engine.outfile import write_files
 
 # (category, difficulty, trajectory type, number of states) for each of the 12 slots of a block.
 SLOTS: list[tuple[str, str, str, int]] = [
@@ -502,12 +503,7 @@ def generate(scale: int, seed: int = 0, *, short: bool = False) -> list[Trajecto
 
 
 def write_corpus(out: str | Path, scale: int, seed: int = 0, *, short: bool = False) -> list[Path]:
-    """Write one JSON file per trajectory into ``out`` (created if missing); return the paths."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for t in generate(scale, seed, short=short):
-        path = out / f"{t.id}.json"
-        path.write_text(dump_trajectory(t), encoding="utf-8")
-        paths.append(path)
-    return paths
+    """Write one JSON file per trajectory into ``out`` (created if missing); return the paths. Each
+    file is whole or absent (:func:`engine.outfile.write_files`; OutputError says why not)."""
+    files = ((f"{t.id}.json", dump_trajectory(t)) for t in generate(scale, seed, short=short))
+    return write_files(out, files)

@@ -10,7 +10,10 @@ problem, not a crash.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import stat
 import statistics
 from collections import Counter
 from collections.abc import Mapping
@@ -78,8 +81,10 @@ def validate_files(files: list[Path]) -> ValidationReport:
 def corpus_files(path: Path) -> list[Path]:
     """The trajectory files a corpus path names: a directory's ``*.json`` files, or the one file."""
     path = Path(path)
-    if path.is_dir():
-        return sorted(p for p in path.glob("*.json") if p.is_file())
+    if (
+        path.is_dir()
+    ):  # every entry, links and non-files too: validating says what is wrong with each
+        return sorted(path.glob("*.json"))
     return [path]
 
 
@@ -97,6 +102,7 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 def read_json(path: Path):
     """The file's JSON value; raises ValueError (size, nesting), UnicodeDecodeError or
     json.JSONDecodeError. Never reads more than MAX_FILE_BYTES + 1 bytes (``/dev/zero`` included)."""
+    _check_kind(path)
     with open(path, "rb") as fh:
         raw = fh.read(MAX_FILE_BYTES + 1)
     if len(raw) > MAX_FILE_BYTES:
@@ -108,6 +114,34 @@ def read_json(path: Path):
         return json.loads(raw.decode("utf-8"))
     except RecursionError:
         raise ValueError("JSON nested too deeply to be a trajectory") from None
+
+
+def _check_kind(path: Path) -> None:
+    """Only a regular file is read (a device or a pipe could block or never end): ValueError naming
+    what the path is instead — a link that loops or points at nothing, a folder, a device."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ValueError(
+                "a symbolic link that loops (it leads back to itself); not read"
+            ) from None
+        if exc.errno == errno.ENOENT and os.path.islink(path):
+            target = os.readlink(path)
+            raise ValueError(
+                f"a symbolic link to {target!r}, which does not exist; not read"
+            ) from None
+        raise
+    if stat.S_ISDIR(info.st_mode):
+        raise ValueError("a folder, not a trajectory file; not read")
+    if not stat.S_ISREG(info.st_mode):
+        kind = (
+            "a device"
+            if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+            else "a pipe or socket"
+        )
+        via = " (through a symbolic link)" if os.path.islink(path) else ""
+        raise ValueError(f"{kind}{via}, not a regular file; not read")
 
 
 def _parse(path: Path, report: ValidationReport) -> Trajectory | None:

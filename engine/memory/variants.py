@@ -35,15 +35,15 @@ class Variant(BaseModel):
     """System prompt file for extraction."""
     synthesis_prompt: str | None = "synthesis_A.txt"
     """System prompt file for synthesis (unused by append)."""
-    k: int = Field(3, ge=1)
+    k: int = Field(3, ge=1, le=1000)
     """Candidate facts shown per observation."""
     guard: Literal["off", "downgrade", "merge"] = "downgrade"
     """Temporal guard for observations older than the fact's last change."""
     confidence: Literal["paper", "authors"] = "paper"
     """paper: +reinforce_step per reinforce; authors: only a new distinct author reinforces."""
-    reinforce_step: float = 0.1
+    reinforce_step: float = Field(0.1, ge=0, le=1, allow_inf_nan=False)
     """Confidence added by a counted reinforce (capped at 1)."""
-    default_confidence: float = 0.7
+    default_confidence: float = Field(0.7, ge=0, le=1, allow_inf_nan=False)
     """Confidence when the model gives none (append policy)."""
     source: str = ""
     """The TOML file it came from (set by the loader)."""
@@ -92,11 +92,25 @@ def load_variant(path: str | Path) -> Variant:
         data.pop("name")
     data.setdefault("name", path.stem)
     try:
-        return Variant.model_validate({**data, "source": str(path)})
+        variant = Variant.model_validate({**data, "source": str(path)})
     except ValidationError as exc:
         raise validation_error(
             path, text, exc, {"": set(Variant.model_fields) - {"source"}}
         ) from None
+    synthesis = variant.synthesis_prompt if variant.policy != "append" else None
+    for name in (variant.extraction_prompt, synthesis):
+        if name:  # every prompt file it names exists, is confined and reads, before any work
+            _check_prompt(variant.prompt_path(name), path)
+    return variant
+
+
+def _check_prompt(prompt: Path, source: Path) -> None:
+    try:
+        if prompt.stat().st_size > 256 * 1024:
+            raise ConfigError(f"{source}: prompt file {prompt} is larger than 256 KB")
+        prompt.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{source}: prompt file {prompt} cannot be read ({exc})") from None
 
 
 def load_variants(
@@ -114,9 +128,31 @@ def load_variants(
                 if errors is None:
                     raise
                 errors[path.stem] = exc
+                declared = _declared_name(path)  # asked for by the name it gives itself
+                if declared:
+                    errors.setdefault(declared, exc)
                 continue
             out[variant.name] = variant
     return out
+
+
+def _declared_name(path: Path) -> str | None:
+    """The ``name = "..."`` a variant file that does not load gives itself, read line by line."""
+    import re
+
+    try:
+        if not path.is_file():  # a pipe or a device is never opened (load_toml said why)
+            return None
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for line in fh.read(1024 * 1024).splitlines():
+                if line.lstrip().startswith("["):
+                    return None  # past the top-level keys
+                found = re.match(r"""\s*name\s*=\s*["']([^"']+)["']""", line)
+                if found:
+                    return found.group(1)
+    except OSError:
+        return None
+    return None
 
 
 def parse_overrides(text: str) -> dict[str, str]:

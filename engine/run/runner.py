@@ -42,20 +42,15 @@ from typing import TYPE_CHECKING
 
 from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus, Trajectory
-from seorap.engine.errors import NothingToReplay, RunCancelled  # noqa: F401 (RunCancelled re-exported)
+from seorap.engine.errors import NothingToReplay, RunCancelled, UsageError  # noqa: F401 (RunCancelled re-exported)
 from seorap.engine.memory import get_system
 from seorap.engine.memory.facts import TrajectoryMemory
 from seorap.engine.run import accounting
 from seorap.engine.run.manifest import ModelInfo, RunManifest, package_versions
 from seorap.engine.run.progress import NullProgress, Progress
-from seorap.engine.store.database import (
-    db_file,
-    done_positions,
-    dumps,
-    open_db,
-    translate_sqlite_error,
-    writer,
-)
+from seorap.engine.store.database import db_file, done_positions, dumps, open_db, transaction
+from seorap.engine.store.lease import writer
+from seorap.engine.store.sqlerrors import LeaseLost, translate_sqlite_error
 from sqlite_utils import Database
 
 if TYPE_CHECKING:  # the runner imports the model clients only when a run needs them
@@ -211,6 +206,9 @@ def run(
     progress = progress or NullProgress()
     workers = max(1, concurrency or config.concurrency or 1)
     trajs = [t for t in corpus.trajectories if not trajectories or t.id in trajectories]
+    unknown = sorted(set(trajectories or ()) - {t.id for t in corpus.trajectories})
+    if unknown:  # refused before any work: never an empty run marked done
+        raise UsageError(f"trajectory {unknown[0]!r} is not in the corpus")
     resolved = [(name, get_system(name, config, variants_dirs)) for name in systems]
     llm = any(s.uses_llm for _, s in resolved)
     if llm and offline and backend is None:
@@ -303,6 +301,8 @@ def _write_all(
             None if isinstance(exc, KeyboardInterrupt) else exc
         )
     except BaseException as exc:
+        if isinstance(exc, LeaseLost):  # the file is another writer's now: write nothing more
+            raise
         for _, ctx in contexts:
             with ctx.lock:
                 _mark_unfinished(
@@ -466,14 +466,15 @@ def _finish_run(db: Database, run_id: str, status: str) -> None:
     }
     for info in manifest.get("models", {}).values():
         info["digest"] = digests.get(info["name"], info.get("digest"))
-    db.table("runs").update(
-        run_id,
-        {
-            "status": status,
-            "manifest": json.dumps(manifest, ensure_ascii=False),
-            "finished_at": _now(),
-        },
-    )
+    with transaction(db):  # under the writer lease
+        db.table("runs").update(
+            run_id,
+            {
+                "status": status,
+                "manifest": json.dumps(manifest, ensure_ascii=False),
+                "finished_at": _now(),
+            },
+        )
 
 
 def _mark_unfinished(

@@ -29,6 +29,7 @@ from seorap.engine.scoring.answerers import make_answerer
 from seorap.engine.scoring.judges import Judge, LexicalJudge, make_judge
 from seorap.engine.scoring.tables import ensure_tables, now, row_id
 from seorap.engine.store import compact
+from seorap.engine.store.database import transaction
 from sqlite_utils import Database
 
 JUDGE_MODES = ("full", "filter")
@@ -112,14 +113,15 @@ def score_run(
     progress.finish_phase()
     audit = _audit(db, run_id, name, corpus, judge, answerer, trajectories)
     rates = {("control" if k == "correct" else k): f.pass_rate for k, f in audit.kinds.items()}
-    unreliable = mark_reliability(
-        db,
-        run_id,
-        name,
-        rates,
-        partial_saturation=audit.partial_saturation,
-        separation=audit.separation,
-    )
+    with transaction(db):
+        unreliable = mark_reliability(
+            db,
+            run_id,
+            name,
+            rates,
+            partial_saturation=audit.partial_saturation,
+            separation=audit.separation,
+        )
     threshold = next(
         (m.threshold for m in modes if m.threshold is not None), config.judging.filter_threshold
     )
@@ -133,10 +135,11 @@ def score_run(
         if full_rows
         else None
     )
-    _save_run_extras(
-        db, run_id, name, judge, answerer, client, calls_before, modes, sim, unreliable, audit
-    )
-    figures.save(db, run_id, name)
+    with transaction(db):
+        _save_run_extras(
+            db, run_id, name, judge, answerer, client, calls_before, modes, sim, unreliable, audit
+        )
+        figures.save(db, run_id, name)
     return name
 
 
@@ -313,7 +316,8 @@ def _score_trajectory(
     extr = extrinsic.card(asker.verdicts)
     verdicts = [r for rows in claim_rows.values() for r in rows] + asker.verdicts
     card = _card(trajectory, intr, extr, modes, claim_rows, asker, store)
-    _save(db, run_id, trajectory.id, name, judge, verdicts, asker, card)
+    with transaction(db):  # one trajectory's rows at once, under the writer lease
+        _save(db, run_id, trajectory.id, name, judge, verdicts, asker, card)
     return claim_rows.get("full")
 
 

@@ -13,14 +13,11 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sqlite3
-import threading
-import time
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -28,181 +25,17 @@ from urllib.parse import quote
 import sqlite_utils
 from seorap.engine.errors import StoreError
 from seorap.engine.store.compact import unzip_function
-from seorap.engine.store.connstate import state
-
-SCHEMA_VERSION = 4
-"""1: the first schema (no application id); 2: stamped with APPLICATION_ID; 3: compact storage
-(texts stored once, raw replies compressed: engine/store/compact.py); 4: statements, facts, versions and
-answers compact too, run and trajectory stored once per row as a ``scope``, own ids relative."""
-
-WRITERS_COLUMNS = {
-    "holder": str,
-    "host": str,
-    "pid": int,
-    "command": str,
-    "run_ids": str,
-    "started_at": str,
-    "expires": float,
-}
-"""The writer lease (one row per process writing the file; see :func:`writer`)."""
-
-# table -> (columns, primary key). Every JSON column is TEXT holding JSON.
-TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
-    "runs": (
-        {
-            "run_id": str,
-            "system": str,
-            "corpus": str,
-            "corpus_digest": str,
-            "config": str,
-            "manifest": str,
-            "status": str,
-            "created_at": str,
-            "finished_at": str,
-        },
-        "run_id",
-    ),
-    "documents": (
-        {
-            "run_id": str,
-            "trajectory_id": str,
-            "position": int,
-            "state_index": int,
-            "doc_id": str,
-            "is_distractor": int,
-            "timestamp": str,
-            "observations": int,
-            "failures": int,
-            "duration_ms": float,
-            "written_at": str,
-        },
-        ("run_id", "trajectory_id", "position"),
-    ),
-    "observations": (
-        {
-            "id": str,
-            "run_id": str,
-            "trajectory_id": str,
-            "position": int,
-            "state_index": int,
-            "doc_id": str,
-            "seq": int,
-            "text": str,
-            "category": str,
-            "who": str,
-            "what": str,
-            "when_": str,
-            "where_": str,
-            "why": str,
-            "author": str,
-            "author_role": str,
-            "doc_date": str,
-        },
-        "id",
-    ),
-    "facts": (
-        {
-            "id": str,
-            "run_id": str,
-            "trajectory_id": str,
-            "text": str,
-            "confidence": float,
-            "status": str,
-            "created_at": str,
-            "updated_at": str,
-            "created_position": int,
-            "updated_position": int,
-            "observation_ids": str,
-            "authors": str,
-            "author_count": int,
-            "version": int,
-        },
-        "id",
-    ),
-    "fact_versions": (
-        {
-            "fact_id": str,
-            "version": int,
-            "run_id": str,
-            "trajectory_id": str,
-            "position": int,
-            "state_index": int,
-            "text": str,
-            "confidence": float,
-            "status": str,
-            "operation": str,
-            "observation_id": str,
-            "authors": str,
-            "doc_date": str,
-        },
-        ("fact_id", "version"),
-    ),
-    "decisions": (
-        {
-            "id": str,
-            "run_id": str,
-            "trajectory_id": str,
-            "position": int,
-            "state_index": int,
-            "observation_id": str,
-            "candidates": str,
-            "raw_operation": str,
-            "operation": str,
-            "guard": str,
-            "guard_effect": str,
-            "fact_id": str,
-            "before": str,
-            "after": str,
-            "call_key": str,
-        },
-        "id",
-    ),
-    "write_failures": (
-        {
-            "id": str,
-            "run_id": str,
-            "trajectory_id": str,
-            "position": int,
-            "stage": str,
-            "reason": str,
-            "raw": str,
-        },
-        "id",
-    ),
-    "writers": (WRITERS_COLUMNS, "holder"),
-    "embeddings": (
-        {"embedder": str, "text_hash": str, "dim": int, "vector": bytes},
-        ("embedder", "text_hash"),
-    ),
-}
-
-# Columns added after SCHEMA_VERSION 1 shipped (memory system); ensure_schema adds them to old files.
-EXTRA_COLUMNS: dict[str, dict[str, type]] = {
-    "observations": {"confidence": float},
-    "decisions": {"model_text": str, "model_confidence": float, "reason": str},
-    "write_failures": {"observation_id": str, "call_key": str, "partial": int},
-    "runs": {"error": str},
-    "fact_versions": {"successor_id": str},
-}
-
-INDEXES = [
-    ("observations", ["run_id", "trajectory_id", "position"]),
-    ("facts", ["run_id", "trajectory_id"]),
-    ("fact_versions", ["run_id", "trajectory_id", "position"]),
-    ("decisions", ["run_id", "trajectory_id", "position"]),
-    ("write_failures", ["run_id", "trajectory_id"]),
-]
-
-
-APPLICATION_ID = 0x53524150
-"""``PRAGMA application_id`` of every seorap database ("SRAP"): how a file says it is ours."""
-
-CORE_TABLES = ("runs", "documents")
-"""A file without our application id is an earlier seorap database when it has these tables."""
-
-
-class ReadOnlyStore(StoreError):
-    """A command that writes was given a file (or a database opened) read-only."""
+from seorap.engine.store.connstate import commit_guard, state
+from seorap.engine.store.schema import (
+    APPLICATION_ID,
+    CORE_TABLES,
+    SCHEMA_VERSION,
+    all_tables,
+    ensure_schema,
+    readonly_shims,
+    table_columns,
+)
+from seorap.engine.store.sqlerrors import DatabaseBusy, ReadOnlyStore
 
 
 def open_db(path: str | Path | None, *, readonly: bool = False) -> sqlite_utils.Database:
@@ -233,7 +66,7 @@ def open_db(path: str | Path | None, *, readonly: bool = False) -> sqlite_utils.
                 "write one with `seorap run` first"
             )
         if kind != "current" or not _complete(db):
-            _readonly_shims(db)
+            readonly_shims(db)
         state(db).readonly = True
         return db
     if path.exists() and not _writable(path):
@@ -277,6 +110,13 @@ def _check_path(path: str | Path, readonly: bool) -> Path:
     path = Path(path)
     if path.is_dir():
         raise StoreError(f"{path} is a directory, not a database file")
+    for part in (path, *[p for p in path.parents if not p.exists()]):
+        suffix = next((s for s in SIDECARS if part.name.endswith(s)), None)
+        if suffix is not None:  # SQLite's own file beside a database: never ours to make
+            raise StoreError(
+                f"{part} is named like the {suffix[1:]} file SQLite keeps beside a database; "
+                "give the database file itself, or another name"
+            )
     if not path.exists():
         if readonly:
             raise StoreError(f"{path} does not exist")
@@ -293,14 +133,61 @@ def _check_path(path: str | Path, readonly: bool) -> Path:
     # checkpoint and delete the WAL under ours. SQLite itself says when a file is not a database.
     if not os.access(path, os.R_OK):
         raise StoreError(f"cannot read {path}: permission denied")
+    if not stat.S_ISREG(os.stat(path).st_mode):  # a pipe could block, a device never ends
+        raise StoreError(
+            f"{path} is not a regular file (a pipe or a device), so not a database; "
+            "it was left untouched"
+        )
     return path
 
 
 def is_sqlite_file(path: str | Path) -> bool:
     """True when ``path`` is an existing file that starts with the SQLite header."""
+    return _head(path, 16) == b"SQLite format 3\x00"
+
+
+def _head(path: str | Path, n: int) -> bytes:
+    """The first ``n`` bytes of a regular file (b"" for anything else: a pipe or a device is never
+    opened, it could block or never end)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return b""
         with open(path, "rb") as fh:
-            return fh.read(16) == b"SQLite format 3\x00"
+            return fh.read(n)
+    except OSError:
+        return b""
+
+
+SIDECARS = ("-wal", "-shm", "-journal")
+"""Files SQLite keeps beside a database while it is written: part of the database."""
+
+_LOG_MAGIC = (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83", b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7")
+"""How a write-ahead log and a rollback journal begin."""
+
+
+def database_of(path: str | Path, db_path: str | Path | None = None) -> str | None:
+    """The database ``path`` belongs to (an SQLite file, or a -wal, -shm or -journal name, whether
+    its database exists yet or not), through links, hard links and relative paths; ``db_path``
+    counts even before it exists. None for any other file."""
+    real = Path(os.path.realpath(path))
+    if is_sqlite_file(real):
+        return str(real)
+    if db_path is not None and str(db_path).strip():
+        db_real = Path(os.path.realpath(db_path))
+        own = [db_real] + [db_real.with_name(db_real.name + s) for s in SIDECARS]
+        if real in own or any(_same(real, f) for f in own):
+            return str(db_real)
+    for name in (Path(path), real):  # a journal's name is SQLite's, database or not (yet)
+        for suffix in SIDECARS:
+            if name.name.endswith(suffix):
+                return str(name.with_name(name.name[: -len(suffix)]))
+    head = _head(real, 8)
+    return str(real) if head and any(head.startswith(m) for m in _LOG_MAGIC) else None
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
     except OSError:
         return False
 
@@ -355,16 +242,12 @@ def _identify(db: sqlite_utils.Database, path: Path) -> str:
         return "current" if version == SCHEMA_VERSION else "older"
     if app_id == 0 and not tables:
         return "new"
-    if app_id == 0 and set(CORE_TABLES) <= tables and "run_id" in _columns(db, "runs"):
+    if app_id == 0 and set(CORE_TABLES) <= tables and "run_id" in table_columns(db, "runs"):
         return "older"
     db.conn.close()
     raise StoreError(
         f"{path} is not a seorap database (another program's SQLite file); it was left untouched"
     )
-
-
-def _columns(db: sqlite_utils.Database, table: str) -> set[str]:
-    return {r[1] for r in db.execute(f"PRAGMA table_info([{table}])")}
 
 
 def _complete(db: sqlite_utils.Database) -> bool:
@@ -375,16 +258,16 @@ def _complete(db: sqlite_utils.Database) -> bool:
     kinds = {r[0]: r[1] for r in db.execute("SELECT name, type FROM sqlite_master")}
     if "texts" not in kinds or "scopes" not in kinds:
         return False
-    for name, columns in _all_tables().items():
+    for name, columns in all_tables().items():
         if name in compact.COMPACT:
             data = f"{name}_data"
             if (
                 kinds.get(name) != "view"
                 or data not in kinds
-                or not set(compact.data_columns(name, columns)) <= _columns(db, data)
+                or not set(compact.data_columns(name, columns)) <= table_columns(db, data)
             ):
                 return False
-        elif name not in kinds or not set(columns) <= _columns(db, name):
+        elif name not in kinds or not set(columns) <= table_columns(db, name):
             return False
     return True
 
@@ -421,88 +304,16 @@ def _initialise(db: sqlite_utils.Database, kind: str) -> None:
         db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
-_SQL_TYPES = {str: "TEXT", int: "INTEGER", float: "FLOAT", bytes: "BLOB"}
-
-
-def _all_tables() -> dict[str, dict[str, type]]:
-    from seorap.engine.models.calllog import CALL_COLUMNS
-    from seorap.engine.scoring.tables import TABLES as SCORING_TABLES
-
-    out = {name: dict(columns) for name, (columns, _) in TABLES.items()}
-    for name, extra in EXTRA_COLUMNS.items():
-        out[name].update(extra)
-    out["calls"] = dict(CALL_COLUMNS)
-    out.update({name: dict(columns) for name, (columns, _) in SCORING_TABLES.items()})
-    return out
-
-
-def _readonly_shims(db: sqlite_utils.Database) -> None:
-    """On a read-only connection to an older database: every table and column today's code reads,
-    supplied for this connection only (TEMP objects shadow the file's; the file is not written)."""
-    have = {
-        r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
-    }
-    for name, columns in _all_tables().items():
-        if name not in have:
-            cols = ", ".join(f"[{c}] {_SQL_TYPES[t]}" for c, t in columns.items())
-            db.execute(f"CREATE TEMP TABLE [{name}] ({cols})")
-            continue
-        missing = [c for c in columns if c not in _columns(db, name)]
-        if missing:
-            extra = ", ".join(f"NULL AS [{c}]" for c in missing)
-            db.execute(f"CREATE TEMP VIEW [{name}] AS SELECT *, {extra} FROM main.[{name}]")
-
-
-COMPACT_TABLES = {"decisions", "observations", "facts", "fact_versions"}
-"""Stored as ``<name>_data`` with texts and run/trajectory referenced, behind a view of the name
-(engine/store/compact.py)."""
-
-
-def ensure_schema(db: sqlite_utils.Database) -> None:
-    from seorap.engine.store import compact
-
-    db.table("texts").create(
-        {"id": int, "hash": int, "text": str},
-        pk="id",
-        not_null={"hash", "text"},
-        if_not_exists=True,
-    )
-    db.table("texts").create_index(["hash"], unique=True, if_not_exists=True)
-    for name, (columns, pk) in TABLES.items():
-        if name in COMPACT_TABLES:
-            compact.ensure(
-                db,
-                name,
-                {**columns, **EXTRA_COLUMNS.get(name, {})},
-                pk,
-                [cols for table, cols in INDEXES if table == name],
-            )
-            continue
-        db.table(name).create(columns, pk=pk, if_not_exists=True)
-    for name, extra in EXTRA_COLUMNS.items():
-        if name in COMPACT_TABLES:
-            continue
-        have = set(db.table(name).columns_dict)
-        for column, kind in extra.items():
-            if column not in have:
-                db.table(name).add_column(column, kind)
-    for table, cols in INDEXES:
-        if table not in COMPACT_TABLES:
-            db.table(table).create_index(cols, if_not_exists=True)
-    from seorap.engine.models.calllog import ensure_calls_table
-    from seorap.engine.run.accounting import ensure_tables as ensure_accounting_tables
-    from seorap.engine.scoring.tables import ensure_tables
-
-    ensure_calls_table(db)
-    ensure_tables(db)
-    ensure_accounting_tables(db)
-
-
 @contextmanager
 def transaction(db: sqlite_utils.Database) -> Iterator[None]:
-    """One atomic write (BEGIN IMMEDIATE ... COMMIT); rolled back on any exception."""
+    """One atomic write (BEGIN IMMEDIATE ... COMMIT); rolled back on any exception. When this
+    process holds the file's writer lease, the lease is confirmed first, inside the transaction
+    (no other writer can change it before the COMMIT): a writer that lost it writes nothing."""
     db.execute("BEGIN IMMEDIATE")
     try:
+        guard = commit_guard(_path_of(db))
+        if guard is not None:
+            guard(db)
         yield
     except BaseException:
         db.execute("ROLLBACK")
@@ -596,240 +407,18 @@ def runs(db: sqlite_utils.Database) -> list[dict]:
     return list(db.query("SELECT * FROM runs ORDER BY created_at"))
 
 
-# ---- one writer at a time ---------------------------------------------------------------------------
-LEASE_SECONDS = 15.0
-"""A writer renews its lease every third of this; a writer killed with SIGKILL stops renewing, so its
-lease lapses after at most this long (at once when it ran on this machine: its pid is gone)."""
-
-WRITERS = WRITERS_COLUMNS
-
-
-class DatabaseBusy(StoreError):
-    """Another process is writing the database."""
-
-
-def _holder() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
-def _stale(row: dict, now: float) -> bool:
-    if row["expires"] is None or row["expires"] < now:
-        return True
-    return row["host"] == socket.gethostname() and not _pid_alive(row["pid"])
-
-
-def live_writers(db: sqlite_utils.Database) -> list[dict]:
-    """Writers whose lease holds (other processes' and this one's)."""
-    now = time.time()
-    try:
-        rows = list(db.query("SELECT * FROM writers"))
-    except sqlite3.OperationalError:  # no such table: an older database nobody writes
-        return []
-    return [r for r in rows if not _stale(r, now)]
-
-
-def run_statuses(db: sqlite_utils.Database) -> dict[str, str]:
-    """run_id -> status as it is now: a run stored as ``running`` that no live writer holds was
-    stopped without a word (killed, disk full, power cut) and reads ``interrupted``."""
-    held = {rid for w in live_writers(db) for rid in loads(w["run_ids"], [])}
-    return {
-        r["run_id"]: (
-            "interrupted"
-            if r["status"] == "running" and r["run_id"] not in held
-            else r["status"] or ""
-        )
-        for r in db.query("SELECT run_id, status FROM runs")
-    }
+def _path_of(db: sqlite_utils.Database) -> str:
+    """:func:`db_file`, asked once per connection."""
+    st = state(db)
+    if st.path is None:
+        st.path = db_file(db)
+    return st.path
 
 
 def db_file(db: sqlite_utils.Database) -> str:
     """The file behind a connection ('' for an in-memory database)."""
     rows = db.execute("PRAGMA database_list").fetchall()
     return next((r[2] for r in rows if r[1] == "main"), "") or ""
-
-
-class WriterLease:
-    """This process's claim to write one database file (see :func:`writer`)."""
-
-    _held: dict[str, WriterLease] = {}
-    _guard = threading.Lock()
-
-    def __init__(self, path: str, command: str) -> None:
-        self.path, self.command = path, command
-        self.holder = _holder()
-        self.run_ids: list[str] = []
-        self.depth = 0
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def _conn(self) -> sqlite3.Connection:
-        return sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-
-    def _acquire(self) -> None:
-        conn = self._conn()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            now = time.time()
-            cols = list(WRITERS)
-            for values in conn.execute(f"SELECT {', '.join(cols)} FROM writers").fetchall():
-                row = dict(zip(cols, values))
-                if row["holder"] == self.holder:
-                    continue
-                if _stale(row, now):
-                    conn.execute("DELETE FROM writers WHERE holder = ?", [row["holder"]])
-                    continue
-                conn.execute("ROLLBACK")
-                runs = ", ".join(loads(row["run_ids"], [])) or "no run yet"
-                raise DatabaseBusy(
-                    f"{self.path} is being written by `seorap {row['command']}` ({runs}; pid "
-                    f"{row['pid']} on {row['host']} since {row['started_at']}): wait for it to "
-                    "finish, or write to another --db"
-                )
-            conn.execute(
-                f"INSERT OR REPLACE INTO writers ({', '.join(cols)}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    self.holder,
-                    socket.gethostname(),
-                    os.getpid(),
-                    self.command,
-                    dumps(self.run_ids),
-                    _utcnow(),
-                    now + LEASE_SECONDS,
-                ],
-            )
-            conn.execute("COMMIT")
-        finally:
-            conn.close()
-        self._thread = threading.Thread(target=self._renew, name="seorap-lease", daemon=True)
-        self._thread.start()
-
-    def add_runs(self, run_ids: list[str]) -> None:
-        self.run_ids += [r for r in run_ids if r not in self.run_ids]
-        self._update()
-
-    def _update(self) -> None:
-        try:
-            conn = self._conn()
-            try:
-                conn.execute(
-                    "UPDATE writers SET expires = ?, run_ids = ? WHERE holder = ?",
-                    [time.time() + LEASE_SECONDS, dumps(self.run_ids), self.holder],
-                )
-            finally:
-                conn.close()
-        except sqlite3.Error:
-            pass  # a missed renewal (disk full, busy) only shortens the lease
-
-    def _renew(self) -> None:
-        while not self._stop.wait(LEASE_SECONDS / 3):
-            self._update()
-
-    def _release(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        try:
-            conn = self._conn()
-            try:
-                conn.execute("DELETE FROM writers WHERE holder = ?", [self.holder])
-            finally:
-                conn.close()
-        except sqlite3.Error:
-            pass  # the lease lapses on its own
-
-
-class _NoLease:
-    def add_runs(self, run_ids: list[str]) -> None:
-        pass
-
-
-@contextmanager
-def writer(db: sqlite_utils.Database, command: str, run_ids: list[str] | None = None):
-    """Hold the database's writer lease while the block runs; another process's live lease raises
-    :class:`DatabaseBusy` naming its command and runs. Re-entrant within one process (the app's
-    live view and its runs share it). In-memory databases need none."""
-    path = db_file(db)
-    if not path:
-        yield _NoLease()
-        return
-    with WriterLease._guard:
-        lease = WriterLease._held.get(path)
-        if lease is None:
-            lease = WriterLease(path, command)
-            lease._acquire()
-            WriterLease._held[path] = lease
-        lease.depth += 1
-    try:
-        if run_ids:
-            lease.add_runs(run_ids)
-        yield lease
-    finally:
-        with WriterLease._guard:
-            lease.depth -= 1
-            if lease.depth == 0:
-                WriterLease._held.pop(path, None)
-                lease._release()
-
-
-@contextmanager
-def writing(
-    path: str | Path, command: str, run_ids: list[str] | None = None
-) -> Iterator[sqlite_utils.Database]:
-    """Open ``path`` for writing and hold its writer lease while the block runs: every command that
-    writes (an override, a replay, a run, ``runs rm``) goes through here or :func:`writer`. A
-    read-only file raises :class:`ReadOnlyStore`, another live writer :class:`DatabaseBusy`."""
-    db = open_db(path)
-    try:
-        with writer(db, command, run_ids):
-            yield db
-    finally:
-        db.conn.close()
-
-
-def _utcnow() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def translate_sqlite_error(exc: BaseException, path: str) -> StoreError | None:
-    """One sentence for the SQLite errors a user can cause (a full disk, a file made read-only or
-    locked by another program); None for anything else."""
-    if not isinstance(exc, sqlite3.Error):
-        return None
-    text = str(exc)
-    where = path or "the database"
-    if "full" in text:
-        return StoreError(
-            f"the disk holding {where} is full ({text}); finished documents are "
-            "saved: free some space and run the same command again to resume"
-        )
-    if "readonly" in text or "read-only" in text:
-        return ReadOnlyStore(f"{where} cannot be written ({text})")
-    if "locked" in text or "busy" in text:
-        return DatabaseBusy(
-            f"{where} is locked by another program ({text}); try again when it is done"
-        )
-    if "disk I/O error" in text:
-        return StoreError(
-            f"cannot write {where} ({text}: the disk may be full or the file too "
-            "large); finished documents are saved, run the same command again to resume"
-        )
-    if "malformed" in text or "not a database" in text:
-        return StoreError(f"{where} is damaged ({text})")
-    if "unable to open" in text:
-        return StoreError(
-            f"cannot open {where} ({text}): check that its folder exists and may be written"
-        )
-    return None
 
 
 RUN_TABLES = (

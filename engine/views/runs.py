@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 import sqlite_utils
 from seorap.engine.corpus import CATEGORY_NAMES, Corpus
-from seorap.engine.store.database import loads, run_statuses
+from seorap.engine.store.database import loads
+from seorap.engine.store.lease import run_statuses
 from seorap.engine.views.common import (
     REFERENCE_SYSTEMS,
     UNRELIABLE,

@@ -1,0 +1,90 @@
+"""Adversarial probe: a writer paused past its lease (SIGSTOP) while a second writer takes the file
+over stops with one sentence when it wakes (SIGCONT), writes nothing more, and leaves the second
+writer's run whole. The lease is shortened to 2 s in both processes so the probe takes seconds."""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+from adversarial_support import (  # noqa: F401 - fixture
+    assert_clean,
+    env_for,
+    foreign,
+    integrity,
+    one_sentence,
+    seorap,
+)
+
+SHORT_LEASE = """
+import sys
+import seorap.engine.store.lease as lease
+lease.LEASE_SECONDS = 2.0
+from seorap.cli.main import main
+sys.argv = ["seorap", *sys.argv[1:]]
+main()
+"""
+
+
+def _writer(tmp_path, corpus, db, name):
+    script = tmp_path / "short_lease.py"
+    script.write_text(SHORT_LEASE, encoding="utf-8")
+    args = ["run", "--corpus", corpus, "--system", "A", "--db", db, "--offline"]
+    return subprocess.Popen(
+        [sys.executable, str(script), *map(str, args), "--concurrency", "1"],
+        stdout=subprocess.PIPE,
+        stderr=open(tmp_path / f"{name}.err", "w"),
+        text=True,
+        env=env_for(tmp_path),
+        cwd=tmp_path,
+    )
+
+
+def _documents(db) -> int:
+    try:
+        with sqlite3.connect(db) as con:
+            return con.execute("SELECT count(*) FROM documents").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def test_a_writer_that_lost_its_lease_stops_cleanly(tmp_path, foreign):
+    corpus = tmp_path / "syn"
+    assert seorap(tmp_path, "synth", "--scale", "4", "--out", corpus).returncode == 0
+    db = tmp_path / "l.db"
+    first = _writer(tmp_path, corpus, db, "first")
+    deadline = time.monotonic() + 120
+    while _documents(db) < 5 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    first.send_signal(signal.SIGSTOP)
+    try:
+        paused_at = _documents(db)
+        time.sleep(3)  # past the 2 s lease
+        second = _writer(tmp_path, corpus, db, "second")
+        while _documents(db) < paused_at + 20 and second.poll() is None:
+            time.sleep(0.1)
+    finally:
+        first.send_signal(signal.SIGCONT)
+    assert first.wait(timeout=120) == 2
+    assert second.wait(timeout=300) == 0
+    said = (tmp_path / "first.err").read_text()
+    assert_clean(tmp_path, said)
+    assert "lost its writer lease" in one_sentence(said)
+    assert integrity(db) == "ok"
+    with sqlite3.connect(db) as con:
+        (status,) = con.execute("SELECT status FROM runs").fetchone()
+        positions = con.execute(
+            "SELECT count(*), count(DISTINCT trajectory_id || ':' || position) FROM documents"
+        ).fetchone()
+        writers = con.execute("SELECT count(*) FROM writers").fetchone()[0]
+    assert status == "done"  # the second writer's run, not marked failed by the first
+    assert positions[0] == positions[1]  # no document written twice
+    assert writers == 0
+    again = seorap(
+        tmp_path, "run", "--corpus", corpus, "--system", "A", "--db", db, "--offline", "--no-score"
+    )
+    assert again.returncode == 0, again.stderr
+    assert _documents(db) == positions[0]  # nothing left to write: the run is whole
