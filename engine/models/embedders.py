@@ -113,10 +113,10 @@ class OllamaEmbedder:
         batch_size: int = 64,
         keep_alive: str | None = "10m",
     ):
-        from seorap.engine.models.ollama_chat import make_client
+        from seorap.engine.models.ollama_chat import make_client, ollama_url
 
         self.client = make_client(host, timeout_s)
-        self.host = str(self.client._client.base_url).rstrip("/")
+        self.host = ollama_url(host)
         self.model = model
         self.name = f"ollama:{model}"
         self.batch_size = batch_size

@@ -21,7 +21,7 @@ from seorap.engine.errors import BadHost, NotOllama  # noqa: F401 (NotOllama re-
 from seorap.engine.models.base import ROLES, ModelError, ModelMissing
 from seorap.engine.models.ollama_chat import (
     OllamaChat,
-    make_client,
+    make_http,
     missing_message,
     translate_error,
 )
@@ -71,12 +71,12 @@ def installed_models(config: Config, chat: OllamaChat | None = None) -> dict[str
     there (:class:`NotOllama`) or when the host is not a URL (``BadHost``)."""
     if chat is None:
         wait = min(float(config.timeout_s), PREFLIGHT_READ_S)
-        client = make_client(config.host, wait, connect_s=min(PREFLIGHT_CONNECT_S, wait))
-        host = str(client._client.base_url).rstrip("/")
+        http = make_http(config.host, wait, connect_s=min(PREFLIGHT_CONNECT_S, wait))
+        host = str(http.base_url).rstrip("/")
     else:
-        client, host = chat.client, chat.host
+        http, host = chat.http, chat.host
     try:
-        response = client._client.get("/api/tags")
+        response = http.get("/api/tags")
     except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
         from seorap.engine.models.ollama_chat import bad_host_message
 
