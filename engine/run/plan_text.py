@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from seorap.engine.run.planner import Plan, RoleEstimate
-
+from seorap.engine.run.calibration import Plan, RoleEstimate
 
 PLAN_HEADERS = (
     "role",

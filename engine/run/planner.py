@@ -29,7 +29,6 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +38,8 @@ from seorap.engine.run.calibration import (
     DEFAULT_RATIO,
     PROBE_TOKENS,
     Calibration,
+    Plan,
+    RoleEstimate,
     Throughput,
     fit_throughput,
     has_table,
@@ -49,45 +50,6 @@ from seorap.engine.run.calibration import (
 )
 from seorap.engine.run.plan_text import plan_lines, plan_rows
 from sqlite_utils import Database
-
-
-@dataclass
-class RoleEstimate:
-    role: str
-    model: str
-    calls: int = 0
-    """Calls the run asks for (upper bound for estimated roles)."""
-    logged: int = 0
-    """Of them already in the call log (served from it: no model time)."""
-    prompt_tokens: float = 0.0
-    """Prompt tokens of the calls still to make."""
-    output_tokens: float = 0.0
-    """Expected output tokens of the calls still to make."""
-    seconds: float | None = 0.0
-    """Estimated wall time of the calls still to make (None: no rate for a model)."""
-    exact: bool = False
-    """Prompts counted from the real prompts (extraction)."""
-    ratio: float = DEFAULT_RATIO
-    ratio_source: str = "default"
-    rate_source: str = ""
-    _call_s: float = 0.0
-
-    @property
-    def tokens_per_s(self) -> float | None:
-        return self.output_tokens / self.seconds if self.seconds else None
-
-
-@dataclass
-class Plan:
-    roles: list[RoleEstimate] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    documents: int = 0
-    """Documents still to write, over every system."""
-
-    @property
-    def seconds(self) -> float | None:
-        values = [r.seconds for r in self.roles]
-        return None if any(v is None for v in values) else sum(v for v in values if v is not None)
 
 
 # ---- the plan -----------------------------------------------------------------------------------
