@@ -71,6 +71,10 @@ class ChatReply:
     is generation time (tokens/s = tokens_out / that)."""
     host: str | None = None
     """The server that made the reply (several hosts: the one the call went to)."""
+    queued_behind: int = 0
+    """Our own requests the server was streaming while this one waited for its first chunk (or
+    that held the host's slots while it waited in our queue): it waited in line, not for a dead
+    server. Not stored in the call log."""
 
 
 @runtime_checkable

@@ -17,6 +17,7 @@ from seorap.engine.models import calllog
 from seorap.engine.models.base import ChatReply, ChatRequest, ReplayMiss
 from seorap.engine.models.replies import parse_or_none
 from seorap.engine.models.results import ClientStats, Outcome
+from seorap.engine.models.slots import HostSlots
 from seorap.engine.run import accounting
 from sqlite_utils import Database
 
@@ -33,9 +34,20 @@ class CallLogMixin:
     _lock: threading.RLock
     _inflight: dict[str, threading.Event]
     _served: set[tuple[str | None, str]]
+    slots: HostSlots
+    _slots_noted: set[tuple[str, str]]
 
     def _call_backend(self, request: ChatRequest, phase: str, run_id: str | None) -> ChatReply:
         raise NotImplementedError
+
+    def _note_slots(self, run_id: str | None) -> None:
+        """Store every learned slot count in the run's accounting once (call under the lock)."""
+        if self.db is None or run_id is None:
+            return
+        for host, n in list(self.slots.learned.items()):
+            if (run_id, host) not in self._slots_noted:
+                self._slots_noted.add((run_id, host))
+                accounting.set_slots(self.db, run_id, host, n)
 
     def _account(
         self, name: str, role: str, model: str, run_id: str | None, phase: str, n: int = 1
@@ -123,6 +135,10 @@ class CallLogMixin:
                     prompt_truncated=truncated,
                     key=key,
                 )
+            if reply.queued_behind:
+                self.stats.queued += 1
+                self._account("queued", request.role, request.model, run_id, phase)
+            self._note_slots(run_id or self.run_id)
         return Outcome(reply, False, key, truncated, outcome, request.role, run_id, phase)
 
     def _lookup(self, key: str) -> dict | None:

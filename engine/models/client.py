@@ -67,6 +67,7 @@ from seorap.engine.models.retries import (
     attempts_for,
     final_error,
 )
+from seorap.engine.models.slots import HostSlots
 from seorap.engine.models.streaming import StreamTimeout, StreamWatch, read_reply
 from seorap.engine.run import accounting
 from sqlite_utils import Database
@@ -91,6 +92,7 @@ class ModelClient(CallLogMixin):
         retry_backoff_s: float = 0.5,
         timeout_s: float = 120.0,
         first_token_s: float = 900.0,
+        slots: int | str | dict = "learn",
     ):
         self.backend = backend
         self.db = db
@@ -115,12 +117,15 @@ class ModelClient(CallLogMixin):
         """Longest wait for the first chunk (model load + the server's queue)."""
         self.stats = ClientStats()
         self._lock = threading.RLock()
-        self._streams = StreamWatch(timeout_s, first_token_s, self._timed_out)
+        self.slots = HostSlots(backend, slots)
+        """Each host's slots: configured, or learned from first-token times (engine/models/slots.py)."""
+        self._streams = StreamWatch(timeout_s, first_token_s, self._timed_out, self.slots.learner)
         """Streams being read now; the watchdog (and :meth:`cancel`) close them from its thread."""
         self._cancelled = self._streams.cancelled
         self._inflight: dict[str, threading.Event] = {}
         """Request keys being fetched from the backend now: an identical request on another
         thread waits for that reply (then a cache hit) instead of calling the model twice."""
+        self._slots_noted: set[tuple[str, str]] = set()
         self._served: set[tuple[str | None, str]] = set()
         """(run, key) pairs this client already answered: serving one again is a re-read of a reply
         (the write phase re-reads extractions from the log), not a call saved by the cache."""
@@ -160,6 +165,7 @@ class ModelClient(CallLogMixin):
             temperature=config.temperature,
             timeout_s=config.timeout_s,
             first_token_s=config.first_token_s,
+            slots=config.slots,
         )
 
     # ---- cancelling ---------------------------------------------------------------------------
@@ -167,6 +173,18 @@ class ModelClient(CallLogMixin):
         """Stop now: close every open stream (from any thread) and refuse every later call with
         :class:`CallCancelled`. Idempotent; there is no way back (make a new client)."""
         self._streams.cancel()
+
+    def queued(self) -> dict[str, int]:
+        """{host: our calls waiting in line there now} — behind our own streams on the server, or
+        for one of the host's slots in our queue (the live view: "queued behind N of ours")."""
+        out = dict(self._streams.queued())
+        for host, n in self.slots.waiting().items():
+            out[host] = out.get(host, 0) + n
+        return out
+
+    def streaming(self) -> dict[str, int]:
+        """{host: our calls the host is streaming now}."""
+        return self._streams.streaming()
 
     @property
     def cancelled(self) -> bool:
@@ -407,8 +425,12 @@ class ModelClient(CallLogMixin):
         )
 
     def _stream_call(self, request: ChatRequest) -> ChatReply:
-        """Read one reply chunk by chunk under the two waits; stop it on a loop."""
-        reply = read_reply(self._streams, self.backend, request)
+        """Read one reply chunk by chunk under the two waits (and the host's slots); stop it on a
+        loop."""
+        with self.slots.hold(self._cancelled) as waited:
+            reply = read_reply(self._streams, self.backend, request)
+        if waited and not reply.queued_behind:
+            reply = replace(reply, queued_behind=1)
         with self._lock:
             self.stats.cut_replies += reply.done_reason == "length"
             self.stats.loops += reply.done_reason == "loop"

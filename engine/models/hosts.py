@@ -38,8 +38,12 @@ class HostPool:
         self.backends = list(backends)
         self.name = self.backends[0].name
         self.per_host = max(1, per_host)
+        self.limits = [self.per_host] * len(self.backends)
+        """Calls at a time per host: ``per_host``, lowered to a host's slots when they are known
+        (:meth:`set_limit`)."""
         self.host = ", ".join(self.hosts)
         self._busy = [0] * len(self.backends)
+        self._waiting = 0
         self._down: dict[int, str] = {}
         self._served = [0] * len(self.backends)
         self._cond = threading.Condition()
@@ -58,7 +62,28 @@ class HostPool:
         with self._cond:
             return dict(zip(self.hosts, self._served))
 
+    def set_limit(self, host: str, n: int) -> None:
+        """At most ``n`` calls at a time on ``host`` (its generation slots)."""
+        with self._cond:
+            for i, h in enumerate(self.hosts):
+                if h == host:
+                    self.limits[i] = max(1, min(self.per_host, n))
+            self._cond.notify_all()
+
+    def waiting(self) -> dict[str, int]:
+        """{hosts: calls waiting for a free slot on any healthy host now}."""
+        with self._cond:
+            return {self.host: self._waiting} if self._waiting else {}
+
     def _acquire(self, exclude: set[int]) -> int:
+        with self._cond:
+            self._waiting += 1
+            try:
+                return self._wait_for_slot(exclude)
+            finally:
+                self._waiting -= 1
+
+    def _wait_for_slot(self, exclude: set[int]) -> int:
         with self._cond:
             while True:
                 alive = [
@@ -66,7 +91,7 @@ class HostPool:
                 ]
                 if not alive:
                     raise ModelUnavailable(self._none_left())
-                free = [i for i in alive if self._busy[i] < self.per_host]
+                free = [i for i in alive if self._busy[i] < self.limits[i]]
                 if free:
                     best = min(free, key=lambda i: (self._busy[i], self._served[i], i))
                     self._busy[best] += 1
@@ -156,7 +181,8 @@ class PoolStream:
         self.pool = pool
         self.request = request
         self._inner: Any = None
-        self._host: str | None = None
+        self.host: str | None = None
+        """The host this stream went to (None until iteration picked one)."""
         self._closed = threading.Event()
         self._lock = threading.Lock()
 
@@ -170,7 +196,7 @@ class PoolStream:
             try:
                 with self._lock:
                     self._inner = open_stream(self.pool.backends[i], self.request)
-                    self._host = self.pool.hosts[i]
+                    self.host = self.pool.hosts[i]
                 if self._closed.is_set():
                     self._inner.close()
                     return
@@ -190,7 +216,7 @@ class PoolStream:
     def result(self) -> ChatReply:
         if self._inner is None:
             raise RuntimeError("the stream was closed before it produced a reply")
-        return _with_host(self._inner.result(), self._host)
+        return _with_host(self._inner.result(), self.host)
 
     def close(self) -> None:
         self._closed.set()

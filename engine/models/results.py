@@ -58,6 +58,8 @@ class ClientStats:
     """Items kept from cut replies (partial results)."""
     timeouts: int = 0
     """Streams closed for waiting too long (first token or silence)."""
+    queued: int = 0
+    """Calls that waited in line behind another of ours on the same host."""
 
     def __getitem__(self, key: str):
         return getattr(self, key)

@@ -5,6 +5,16 @@ The waits measure silence, never work: the first chunk may take ``first_token_s`
 server's queue), later chunks at most ``timeout_s`` apart. One watchdog thread per
 :class:`StreamWatch`, alive while a stream is open, closes a stream that waited too long; closing is
 also how a call is cancelled (the server then stops generating).
+
+**A busy host is not a dead one.** A server with fewer generation slots than our concurrency
+(Ollama's default on a small machine, llama.cpp's server) queues our second request while it streams
+the first. So the wait for a first chunk runs only while the host produces nothing for us: it counts
+from the later of the request's start and the last chunk any of our streams got from the same host.
+While it waits behind streams of ours, :meth:`StreamWatch.queued` says so ("queued behind N of ours
+on HOST").
+
+The watchdog also feeds :class:`engine.models.slots.SlotLearner`, which learns how many of our
+requests a host really streams at once.
 """
 
 from __future__ import annotations
@@ -36,15 +46,27 @@ class StreamTimeout(Exception):
 class OpenStream:
     """A stream being read, as the watchdog sees it."""
 
-    def __init__(self, stream) -> None:
+    def __init__(self, stream, host: str | None = None) -> None:
         self.stream = stream
+        self.default_host = host
         self.opened = time.monotonic()
+        self.saw_streaming = 0
+        """The most other streams of ours seen streaming on this host while this one waited."""
+        self.behind: set[OpenStream] = set()
+        """Those streams (the slot learner judges, once this one started, whether they went on)."""
+        self.judged = False
+        """The slot learner has looked at this stream's start."""
         self.last: float | None = None
         """When the last chunk arrived (None: none yet)."""
         self.first: float | None = None
         """When the first chunk arrived."""
         self.reason: str | None = None
         """Why it was stopped: first | silent | cancel | loop (None: it was not)."""
+
+    @property
+    def host(self) -> str | None:
+        """The server this stream talks to (several hosts: the one it was given, once known)."""
+        return getattr(self.stream, "host", None) or self.default_host
 
     def stop(self, reason: str) -> None:
         if self.reason is None:
@@ -58,7 +80,7 @@ class OpenStream:
 class StreamWatch:
     """The open streams of one client and the watchdog thread that times them out."""
 
-    def __init__(self, timeout_s: float, first_token_s: float, on_timeout) -> None:
+    def __init__(self, timeout_s: float, first_token_s: float, on_timeout, learner=None) -> None:
         self.timeout_s = timeout_s
         self.first_token_s = first_token_s
         self.on_timeout = on_timeout
@@ -67,6 +89,60 @@ class StreamWatch:
         self._watch = threading.Condition()
         self._open: set[OpenStream] = set()
         self._watcher: threading.Thread | None = None
+        self._last_chunk: dict[str | None, float] = {}
+        """Per host: when one of our streams last got a chunk from it."""
+        self.learner = learner
+        """A :class:`engine.models.slots.SlotLearner` (or None)."""
+
+    # ---- what the host is doing for us --------------------------------------------------------
+    def chunk(self, entry: OpenStream) -> None:
+        """A chunk arrived on ``entry`` (called by the reader, on every chunk)."""
+        now = time.monotonic()
+        entry.last = now
+        self._last_chunk[entry.host] = now
+        if entry.first is None:
+            entry.first = now
+
+    def _streaming(self, host: str | None, but: OpenStream | None = None) -> int:
+        """Our streams on ``host`` that have started their reply (call under ``_watch``)."""
+        return len(self._streams_on(host, but))
+
+    def _streams_on(self, host: str | None, but: OpenStream | None = None) -> list[OpenStream]:
+        return [
+            e
+            for e in self._open
+            if e is not but and e.first is not None and e.reason is None and e.host == host
+        ]
+
+    def _judge(self, entry: OpenStream, now: float, done: bool = False) -> None:
+        """Let the slot learner look at a stream's start, once it can tell what the streams it
+        waited behind did after it (call under ``_watch``)."""
+        if self.learner is None or entry.judged or entry.first is None:
+            return
+        if done or now >= entry.first + self.learner.margin_s:
+            entry.judged = True
+            self.learner.judge(entry)
+
+    def busy_since(self, host: str | None) -> float:
+        """When the host last sent us a chunk (no host known yet: any host)."""
+        if host is None:
+            return max(self._last_chunk.values(), default=0.0)
+        return self._last_chunk.get(host, 0.0)
+
+    def queued(self) -> dict[str, int]:
+        """{host: our requests waiting for a first chunk while the host streams others of ours}."""
+        out: dict[str, int] = {}
+        with self._watch:
+            for e in self._open:
+                if e.first is None and e.reason is None and self._streaming(e.host, e):
+                    out[str(e.host)] = out.get(str(e.host), 0) + 1
+        return out
+
+    def streaming(self) -> dict[str, int]:
+        """{host: our streams now producing a reply}."""
+        with self._watch:
+            hosts = {e.host for e in self._open if e.first is not None}
+            return {str(h): self._streaming(h) for h in hosts}
 
     def cancel(self) -> None:
         """Close every open stream and refuse every later one (``cancelled`` is set)."""
@@ -94,6 +170,7 @@ class StreamWatch:
     def unregister(self, entry: OpenStream) -> None:
         with self._watch:
             self._open.discard(entry)
+            self._judge(entry, time.monotonic(), done=True)
 
     def _watchdog(self) -> None:
         tick = max(0.005, min(0.25, self.timeout_s / 20, self.first_token_s / 20))
@@ -103,8 +180,14 @@ class StreamWatch:
                 for entry in list(self._open):
                     if entry.reason is not None:
                         continue
-                    if entry.last is None and now - entry.opened > self.first_token_s:
-                        entry.stop("first")
+                    self._judge(entry, now)
+                    if entry.last is None:
+                        others = self._streams_on(entry.host, entry)
+                        entry.behind.update(others)
+                        entry.saw_streaming = max(entry.saw_streaming, len(others))
+                        since = max(entry.opened, self.busy_since(entry.host))
+                        if now - since > self.first_token_s:
+                            entry.stop("first")
                     elif entry.last is not None and now - entry.last > self.timeout_s:
                         entry.stop("silent")
                     if entry.reason in ("first", "silent"):
@@ -116,11 +199,12 @@ class StreamWatch:
 def read_reply(watch: StreamWatch, backend, request: ChatRequest) -> ChatReply:
     """Read one reply chunk by chunk under the two waits; stop it on a loop."""
     stream = open_stream(backend, request)
-    entry = OpenStream(stream)
+    host = getattr(backend, "host", None) if not hasattr(backend, "backends") else None
+    entry = OpenStream(stream, host if isinstance(host, str) else None)
     watch.register(entry)
     pieces: list[str] = []
     try:
-        reply = _read_pieces(entry, stream, pieces)
+        reply = _read_pieces(watch, entry, stream, pieces)
         _raise_for(entry.reason)
         if entry.reason == "loop":
             reply = ChatReply(
@@ -141,6 +225,7 @@ def read_reply(watch: StreamWatch, backend, request: ChatRequest) -> ChatReply:
                 **vars(reply),
                 "first_token_ms": first,
                 "duration_ms": (time.monotonic() - entry.opened) * 1000,
+                "queued_behind": entry.saw_streaming,
             }
         )
     finally:
@@ -148,16 +233,16 @@ def read_reply(watch: StreamWatch, backend, request: ChatRequest) -> ChatReply:
         stream.close()
 
 
-def _read_pieces(entry: OpenStream, stream, pieces: list[str]) -> ChatReply | None:
+def _read_pieces(
+    watch: StreamWatch, entry: OpenStream, stream, pieces: list[str]
+) -> ChatReply | None:
     """Iterate the stream into ``pieces``; the backend's reply, or None when it was stopped."""
     size = 0
     # a reply computed in one piece is finished when it arrives: nothing left to stop
     checked = float("inf") if isinstance(stream, ReplyStream) else 0
     try:
         for piece in stream:
-            entry.last = time.monotonic()
-            if entry.first is None:
-                entry.first = entry.last
+            watch.chunk(entry)
             pieces.append(piece)
             size += len(piece)
             if size - checked >= LOOP_CHECK_CHARS:
