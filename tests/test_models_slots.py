@@ -108,3 +108,51 @@ def test_a_host_that_sends_nothing_to_anyone_still_times_out(ollama_server):
     with pytest.raises(ModelTimeout, match="no reply"):
         ask(client, 0)
     assert client.stats.timeouts == 2  # retried once, then failed as before
+
+
+# ---- templated loops ------------------------------------------------------------------------------
+def test_a_templated_loop_is_stopped_within_five_repetitions(ollama_server, tmp_path):
+    """The real 0.5B model's loop: "19:31 차은호 (플랫폼팀장)", "19:33 …", a counter changing and no
+    word the document has not already given. It is stopped at the 5th repetition, the item before
+    it is kept, and the reason names the kind."""
+    from seorap.engine.memory.schemas import Extraction
+
+    db = open_db(tmp_path / "r.db")
+    ollama_server.fail("template_loop")
+    ollama_server.streaming(chunk_chars=6)
+    client = ModelClient(OllamaChat(ollama_server.url), db, num_predict=4096)
+    document = "09:31 차은호 (플랫폼팀장): 배포를 승인했다. 09:40 김민수: 확인."
+    messages = [{"role": "user", "content": f"<document>{document}</document>"}]
+    result = client.structured(
+        "extractor", MODEL, messages, Extraction, run_id="r1", phase="extract", salvage=True
+    )
+    assert client.stats.loops == 1 and client.stats.template_loops == 1
+    assert result.partial and result.value is not None
+    assert [o.text for o in result.value.observations] == [
+        "09:31 차은호 플랫폼팀장이 배포를 승인했다"
+    ]
+    assert "loop: template" in (result.failure or "")
+    assert result.raw.count("(플랫폼팀장)") <= 5  # the stream was closed at the 5th repetition
+    assert ollama_server.disconnects == 1 or result.raw.count("(플랫폼팀장)") < 300
+    acc = accounting.run_accounting(db, "r1")
+    assert acc.roles[0].loops == 1 and acc.roles[0].template_loops == 1
+
+
+def test_distinct_observations_of_one_shape_are_not_a_templated_loop():
+    from seorap.engine.models.loops import find_template_loop, prompt_words
+
+    document = (
+        "회의는 3월 5일로 연기되었다. 예산은 4200만 원이다. 김민수가 발표한다. 이수진이 검토한다."
+    )
+    known = prompt_words([{"content": document}])
+    items = [
+        "회의는 3월 5일로 연기되었다",
+        "예산은 4200만 원이다",
+        "김민수가 발표한다",
+        "이수진이 검토한다",
+    ]
+    text = '{"observations": [' + ", ".join(f'{{"text": "{s}"}}' for s in items * 1) + ", "
+    assert find_template_loop(text, known) is None  # every item brings new document words
+    counter = ", ".join(f'{{"text": "{9 + i}:31 김민수가 발표한다"}}' for i in range(5))
+    assert find_template_loop(text + counter + ", ", known) is not None
+    assert find_template_loop(text + counter.rsplit(", ", 1)[0] + ", ", known) is None  # only 4

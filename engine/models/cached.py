@@ -135,6 +135,8 @@ class CallLogMixin:
                     prompt_truncated=truncated,
                     key=key,
                 )
+            if reply.loop_kind == "template":
+                self._account("template_loops", request.role, request.model, run_id, phase)
             if reply.queued_behind:
                 self.stats.queued += 1
                 self._account("queued", request.role, request.model, run_id, phase)

@@ -50,7 +50,7 @@ from seorap.engine.models.base import (
     ModelError,
 )
 from seorap.engine.models.cached import CallLogMixin
-from seorap.engine.models.loops import find_loop
+from seorap.engine.models.loops import find_loop, find_template_loop, prompt_words
 from seorap.engine.models.replies import (
     CUT_REASONS,
     cut_text,
@@ -217,7 +217,7 @@ class ModelClient(CallLogMixin):
         if value is not None:
             return self._ok(first, value, repaired=repaired)
         if salvage and first.reply.done_reason in CUT_REASONS:
-            return self._salvaged(first, response_model)
+            return self._salvaged(first, response_model, prompt_words(messages))
         with self._lock:
             self.stats.retries += 1
         retry_request = self._request(
@@ -250,10 +250,20 @@ class ModelClient(CallLogMixin):
             truncated=first.truncated or second.truncated,
         )
 
-    def _salvaged(self, outcome: Outcome, response_model: type[T]) -> Structured[T]:
+    def _salvaged(
+        self, outcome: Outcome, response_model: type[T], known: set[str]
+    ) -> Structured[T]:
+        """The complete items of a cut reply; a templated loop's repetitions are not items: the
+        reply is read up to where the template began."""
         reply = outcome.reply
-        value, kept, dropped = salvage_items(reply.content, response_model)
-        why = cut_text(reply, self.options)
+        content = reply.content
+        kind = reply.loop_kind
+        if reply.done_reason == "loop":
+            start = find_template_loop(content, known)
+            kind = kind or ("template" if start is not None else "repeat")
+            content = content[:start] if start is not None and kind == "template" else content
+        value, kept, dropped = salvage_items(content, response_model)
+        why = cut_text(replace(reply, loop_kind=kind), self.options)
         base: dict[str, Any] = dict(
             raw=reply.content,
             cached=outcome.cached,
@@ -434,6 +444,7 @@ class ModelClient(CallLogMixin):
         with self._lock:
             self.stats.cut_replies += reply.done_reason == "length"
             self.stats.loops += reply.done_reason == "loop"
+            self.stats.template_loops += reply.loop_kind == "template"
         return reply
 
     def _timed_out(self) -> None:

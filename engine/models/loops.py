@@ -29,3 +29,102 @@ def find_loop(text: str, min_tokens: int = LOOP_MIN_TOKENS, repeats: int = LOOP_
         if all(tokens[n - (k + 1) * span : n - k * span] == tail for k in range(1, repeats)):
             return True
     return False
+
+
+# ---- templated loops ------------------------------------------------------------------------------
+TEMPLATE_REPEATS = 5
+"""A templated loop: the same template this many times in a row ..."""
+TEMPLATE_MIN_TOKENS = 4
+TEMPLATE_MAX_SPAN = 80
+"""... of TEMPLATE_MIN_TOKENS to TEMPLATE_MAX_SPAN tokens ..."""
+TEMPLATE_TAIL_CHARS = 2400
+"""While streaming, templated loops are looked for in this many trailing characters."""
+_DIGIT = re.compile(r"\d+")
+_WORD = re.compile(r"\w+")
+
+
+def _shape(token: str) -> str:
+    return _DIGIT.sub("#", token)
+
+
+def _same_template(a: list[str], b: list[str]) -> bool:
+    """Token by token the same after digits are normalised, except a few word positions (a name
+    that changes): at most one in four tokens."""
+    differ = 0
+    for x, y in zip(a, b):
+        if x == y:
+            continue
+        if not (_WORD.fullmatch(x) and _WORD.fullmatch(y)):
+            return False
+        differ += 1
+    return differ <= max(1, len(a) // 4)
+
+
+def _words(tokens: list[str]) -> set[str]:
+    return {t for t in tokens if _WORD.fullmatch(t) and not t.isdigit()}
+
+
+def find_template_loop(
+    text: str, known: set[str] | None = None, repeats: int = TEMPLATE_REPEATS
+) -> int | None:
+    """Where a templated loop starts in ``text`` (a character offset), or None.
+
+    A templated loop: the reply ends in ``repeats`` spans of the same template in a row — the same
+    tokens once digits are normalised ("19:31" and "19:33" alike) and at most one word in four
+    changing (a name) — and the last ``repeats - 1`` of them bring no new document word (a word of
+    ``known``, e.g. the prompt's words, or a word with such a stem, not already in the reply
+    before them; with ``known`` None, no new word at all). The offset is where the run of that template begins (whole spans back
+    from the end), so the items before it can be kept."""
+    matches = list(_TOKEN.finditer(text))
+    tokens = [m.group() for m in matches]
+    shapes = [_shape(t) for t in tokens]
+    n = len(shapes)
+    for span in range(TEMPLATE_MIN_TOKENS, min(TEMPLATE_MAX_SPAN, n // repeats) + 1):
+        tail = shapes[n - span :]
+        if any(shapes[n - 1 - k * span] != tail[-1] for k in range(1, repeats)):
+            continue
+        if not all(
+            _same_template(shapes[n - (k + 1) * span : n - k * span], tail)
+            for k in range(1, repeats)
+        ):
+            continue
+        before = _words(tokens[: n - (repeats - 1) * span])
+        new = _words(tokens[n - (repeats - 1) * span :]) - before
+        if known is not None:
+            new = {w for w in new if _in_document(w, known)}
+        if new:
+            continue
+        start = n - repeats * span
+        while start - span >= 0 and _same_template(shapes[start - span : start], tail):
+            start -= span
+        return matches[start].start()
+    return None
+
+
+def _in_document(word: str, known: set[str]) -> bool:
+    """The word, or its stem, is one of ``known``: Korean words carry particles and endings
+    ("회의실에서" is the document's "회의실"), so a known word of two characters or more that
+    begins the word, or that the word begins, counts."""
+    if word in known:
+        return True
+    if any(word[:j] in known for j in range(2, len(word))):
+        return True
+    return len(word) >= 2 and any(k.startswith(word) for k in known)
+
+
+def prompt_words(messages) -> set[str]:
+    """The words of a request's messages (what counts as a document word for templated loops)."""
+    return {
+        w
+        for m in messages
+        if isinstance(m, dict)
+        for w in _WORD.findall(str(m.get("content") or ""))
+        if not w.isdigit()
+    }
+
+
+def loop_kind(text: str, known: set[str] | None = None) -> str:
+    """``repeat`` (the same span over and over) or ``template`` (a changing counter or name)."""
+    if find_loop(text):
+        return "repeat"
+    return "template" if find_template_loop(text, known) is not None else "repeat"

@@ -105,9 +105,16 @@ def _last_item_closed(text: str, name: str, count: int) -> bool:
     return isinstance(items, list) and len(items) == count
 
 
+LOOP_KINDS = {
+    "repeat": "the same text over and over",
+    "template": "the same item with a changing number or name",
+}
+
+
 def cut_text(reply: ChatReply, options: dict) -> str:
     if reply.done_reason == "loop":
-        return "stopped: the reply repeated itself"
+        kind = reply.loop_kind or "repeat"
+        return f"stopped: the reply repeated itself (loop: {kind}, {LOOP_KINDS.get(kind, kind)})"
     return f"cut at num_predict ({reply.tokens_out or options.get('num_predict')} tokens)"
 
 

@@ -54,6 +54,8 @@ class ClientStats:
     """Backend replies cut at num_predict (done_reason "length")."""
     loops: int = 0
     """Backend replies stopped because they repeated themselves."""
+    template_loops: int = 0
+    """Of them, replies that repeated one template with a changing number or name."""
     salvaged_items: int = 0
     """Items kept from cut replies (partial results)."""
     timeouts: int = 0

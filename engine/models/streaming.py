@@ -30,7 +30,13 @@ from seorap.engine.models.base import (
     ReplyStream,
     open_stream,
 )
-from seorap.engine.models.loops import LOOP_CHECK_CHARS, find_loop
+from seorap.engine.models.loops import (
+    LOOP_CHECK_CHARS,
+    TEMPLATE_TAIL_CHARS,
+    find_loop,
+    find_template_loop,
+    prompt_words,
+)
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +68,8 @@ class OpenStream:
         """When the first chunk arrived."""
         self.reason: str | None = None
         """Why it was stopped: first | silent | cancel | loop (None: it was not)."""
+        self.loop_kind: str | None = None
+        """repeat | template, when stopped as a loop."""
 
     @property
     def host(self) -> str | None:
@@ -204,7 +212,7 @@ def read_reply(watch: StreamWatch, backend, request: ChatRequest) -> ChatReply:
     watch.register(entry)
     pieces: list[str] = []
     try:
-        reply = _read_pieces(watch, entry, stream, pieces)
+        reply = _read_pieces(watch, entry, stream, pieces, prompt_words(request.messages))
         _raise_for(entry.reason)
         if entry.reason == "loop":
             reply = ChatReply(
@@ -213,10 +221,13 @@ def read_reply(watch: StreamWatch, backend, request: ChatRequest) -> ChatReply:
                 digest=digest_of(backend, request.model),
                 tokens_out=len(pieces),
                 done_reason="loop",
+                loop_kind=entry.loop_kind,
                 duration_ms=(time.monotonic() - entry.opened) * 1000,
             )
-        elif reply is not None and reply.done_reason == "length" and find_loop(reply.content):
-            reply = ChatReply(**{**vars(reply), "done_reason": "loop"})
+        elif reply is not None and reply.done_reason == "length":
+            kind = _loop_in(reply.content, prompt_words(request.messages))
+            if kind is not None:
+                reply = ChatReply(**{**vars(reply), "done_reason": "loop", "loop_kind": kind})
         assert reply is not None
         # both measured here, from the moment the call was registered (connect included)
         first = round((entry.first - entry.opened) * 1000, 1) if entry.first is not None else None
@@ -233,10 +244,18 @@ def read_reply(watch: StreamWatch, backend, request: ChatRequest) -> ChatReply:
         stream.close()
 
 
+def _loop_in(text: str, known: set[str]) -> str | None:
+    if find_loop(text):
+        return "repeat"
+    return "template" if find_template_loop(text, known) is not None else None
+
+
 def _read_pieces(
-    watch: StreamWatch, entry: OpenStream, stream, pieces: list[str]
+    watch: StreamWatch, entry: OpenStream, stream, pieces: list[str], known: set[str]
 ) -> ChatReply | None:
-    """Iterate the stream into ``pieces``; the backend's reply, or None when it was stopped."""
+    """Iterate the stream into ``pieces``; the backend's reply, or None when it was stopped. An
+    exact loop is looked for every LOOP_CHECK_CHARS characters, a templated one on every piece (in
+    the reply's tail: a template repeated 5 times is stopped at its 5th repetition)."""
     size = 0
     # a reply computed in one piece is finished when it arrives: nothing left to stop
     checked = float("inf") if isinstance(stream, ReplyStream) else 0
@@ -245,11 +264,19 @@ def _read_pieces(
             watch.chunk(entry)
             pieces.append(piece)
             size += len(piece)
+            if checked == float("inf"):
+                continue
+            text = "".join(pieces)
+            kind = None
             if size - checked >= LOOP_CHECK_CHARS:
                 checked = size
-                if find_loop("".join(pieces)):
-                    entry.stop("loop")
-                    break
+                kind = "repeat" if find_loop(text) else None
+            if kind is None and find_template_loop(text[-TEMPLATE_TAIL_CHARS:], known) is not None:
+                kind = "template"
+            if kind is not None:
+                entry.loop_kind = kind
+                entry.stop("loop")
+                break
         if entry.reason is None:
             return stream.result()
     except Exception as exc:

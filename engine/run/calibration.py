@@ -101,9 +101,13 @@ class Calibration:
         db: Database | None = None,
         probes: dict[str, Throughput] | None = None,
         hosts: list[str] | int = 1,
+        slots: dict[str, int] | None = None,
     ):
         self.db = db
         self.probes = probes or {}
+        self.slots = dict(slots or {})
+        """Generation slots per planned host (configured or learned); calls overlap at most by
+        their sum."""
         self.host_names = set(hosts) if isinstance(hosts, list) else set()
         self.hosts = max(1, len(hosts) if isinstance(hosts, list) else hosts)
         self._cache: dict = {}
@@ -189,9 +193,10 @@ def fit_throughput(rows: list[dict]) -> Throughput:
         if (r.get("first_token_ms") or 0) > 0 and r["duration_ms"] > r["first_token_ms"]
     ]
     if timed:
-        first = sum(r["first_token_ms"] for r in timed) / 1000
+        alone = unqueued(timed) or timed  # a queued call's first-token wait is not prefill
+        first = sum(r["first_token_ms"] for r in alone) / 1000
         rest = sum(r["duration_ms"] - r["first_token_ms"] for r in timed) / 1000
-        tin = sum(r["tokens_in"] or 0 for r in timed)
+        tin = sum(r["tokens_in"] or 0 for r in alone)
         hosts = len({r.get("host") for r in rows if r.get("host")}) or 1
         return Throughput(
             sum(r["tokens_out"] for r in timed) / rest,
@@ -210,6 +215,38 @@ def fit_throughput(rows: list[dict]) -> Throughput:
             prefill, generate = 1 / a, 1 / b
     hosts = len({r.get("host") for r in rows if r.get("host")}) or 1
     return Throughput(generate, prefill, overlap(rows), f"log ({len(rows)} calls)", hosts)
+
+
+def _window(r: dict) -> tuple[float, float, float] | None:
+    """(start, first chunk, end) of a logged call, seconds since the epoch."""
+    try:
+        end = datetime.fromisoformat(r["created_at"]).timestamp()
+    except (TypeError, ValueError, KeyError):
+        return None
+    start = end - r["duration_ms"] / 1000
+    return start, start + (r.get("first_token_ms") or 0) / 1000, end
+
+
+def unqueued(rows: list[dict]) -> list[dict]:
+    """The calls whose wait for a first chunk did not overlap another call of the same run, phase
+    and host producing its reply: their wait was the server reading the prompt, not a queue."""
+    out = []
+    windows = [(r, _window(r)) for r in rows]
+    for r, w in windows:
+        if w is None:
+            continue
+        group = (r.get("run_id"), r.get("phase"), r.get("host"))
+        queued = any(
+            o is not r
+            and ow is not None
+            and (o.get("run_id"), o.get("phase"), o.get("host")) == group
+            and ow[1] < w[1]
+            and ow[2] > w[0]
+            for o, ow in windows
+        )
+        if not queued:
+            out.append(r)
+    return out
 
 
 def overlap(rows: list[dict]) -> float:
@@ -234,6 +271,25 @@ def overlap(rows: list[dict]) -> float:
 
 def message_chars(messages) -> int:
     return sum(len(m.get("content") or "") for m in messages if isinstance(m, dict))
+
+
+def slot_counts(config, db: Database | None, hosts: list[str]) -> dict[str, int]:
+    """Slots per host for planning: the configured number, else the most recently learned one in
+    the database's accounting (``slots@HOST``), else the config's concurrency."""
+    from seorap.engine.models.slots import HostSlots
+
+    fixed = HostSlots(None, config.slots)
+    learned: dict[str, int] = {}
+    if has_table(db, "call_counters"):
+        for name, n in db.execute(
+            "SELECT name, n FROM call_counters WHERE name LIKE 'slots@%' ORDER BY rowid"
+        ).fetchall():
+            learned[name[len("slots@") :]] = int(n)
+    out = {}
+    for host in hosts:
+        n = fixed.fixed(host)
+        out[host] = n if n is not None else learned.get(host, config.concurrency)
+    return out
 
 
 def has_table(db: Database | None, table: str) -> TypeGuard[Database]:

@@ -21,7 +21,9 @@ How each figure is made (docs/models.md, "Planning a run"):
   come from the call log's past calls of that model (and host), from ``--probe`` (one short call per
   model), or, flagged as a guess, :data:`DEFAULT_RATES`. Calls overlap when the run is concurrent:
   the log tells by how much (summed call time over the wall-clock span of each phase), and the
-  estimate divides by it; a probe or the default assumes one call at a time per host.
+  estimate divides by it — never by more than the hosts' generation slots (configured ``slots``,
+  else learned during an earlier run, else ``concurrency``); a probe or the default assumes one
+  call at a time per host.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from seorap.engine.run.calibration import (
     overlap,
     probe,
     probe_throughput,
+    slot_counts,
 )
 from seorap.engine.run.plan_text import plan_lines, plan_rows
 from sqlite_utils import Database
@@ -79,7 +82,8 @@ def plan_run(
         from seorap.engine.models.hosts import chat_hosts
 
         hosts = chat_hosts(config)
-    cal = Calibration(db, probes, hosts)
+    slots = slot_counts(config, db, hosts) if isinstance(hosts, list) else None
+    cal = Calibration(db, probes, hosts, slots)
     plan = Plan()
     trajs = [t for t in corpus.trajectories if not trajectories or t.id in trajectories]
     requester = ModelClient.from_config(config, None, backend=_NO_BACKEND)  # builds requests only
@@ -239,6 +243,13 @@ def _times(plan: Plan, cal: Calibration) -> None:
             overlap_ = rate.overlap * max(1.0, cal.hosts / rate.hosts)
         else:
             overlap_ = float(cal.hosts)
+        if cal.slots and overlap_ > sum(cal.slots.values()):
+            overlap_ = float(sum(cal.slots.values()))
+            plan.notes.append(
+                "calls overlap at most by the hosts' generation slots ("
+                + ", ".join(f"{h}: {n}" for h, n in cal.slots.items())
+                + "): with one slot the calls are summed, not overlapped"
+            )
         r.seconds = rate.seconds(r.prompt_tokens, r.output_tokens) / overlap_
         r.rate_source = rate.source
     plan.notes = list(dict.fromkeys(plan.notes))
