@@ -37,14 +37,12 @@ TEMPLATE_REPEATS = 5
 TEMPLATE_MIN_TOKENS = 4
 TEMPLATE_MAX_SPAN = 80
 """... of TEMPLATE_MIN_TOKENS to TEMPLATE_MAX_SPAN tokens ..."""
-TEMPLATE_TAIL_CHARS = 2400
-"""While streaming, templated loops are looked for in this many trailing characters."""
+TEMPLATE_TAIL_CHARS = 1600
+"""While streaming, templated loops are looked for in this many trailing characters, each time a
+piece ends an item or a clause (:data:`TEMPLATE_ENDS`): 5 spans of the longest template fit."""
+TEMPLATE_ENDS = frozenset("}),.\n")
 _DIGIT = re.compile(r"\d+")
 _WORD = re.compile(r"\w+")
-
-
-def _shape(token: str) -> str:
-    return _DIGIT.sub("#", token)
 
 
 def _same_template(a: list[str], b: list[str]) -> bool:
@@ -75,19 +73,24 @@ def find_template_loop(
     ``known``, e.g. the prompt's words, or a word with such a stem, not already in the reply
     before them; with ``known`` None, no new word at all). The offset is where the run of that template begins (whole spans back
     from the end), so the items before it can be kept."""
-    matches = list(_TOKEN.finditer(text))
-    tokens = [m.group() for m in matches]
-    shapes = [_shape(t) for t in tokens]
+    shapes = _TOKEN.findall(_DIGIT.sub("0", text))  # one token per token of text, digits as 0
     n = len(shapes)
+    if n < TEMPLATE_MIN_TOKENS * repeats:
+        return None
+    last = shapes[-1]
+    reach = min(TEMPLATE_MAX_SPAN * (repeats - 1), n - 1)
+    same_end = {d for d in range(TEMPLATE_MIN_TOKENS, reach + 1) if shapes[n - 1 - d] == last}
+    tokens: list[str] | None = None
     for span in range(TEMPLATE_MIN_TOKENS, min(TEMPLATE_MAX_SPAN, n // repeats) + 1):
-        tail = shapes[n - span :]
-        if any(shapes[n - 1 - k * span] != tail[-1] for k in range(1, repeats)):
+        if any(k * span not in same_end for k in range(1, repeats)):
             continue
+        tail = shapes[n - span :]
         if not all(
             _same_template(shapes[n - (k + 1) * span : n - k * span], tail)
             for k in range(1, repeats)
         ):
             continue
+        tokens = tokens or _TOKEN.findall(text)
         before = _words(tokens[: n - (repeats - 1) * span])
         new = _words(tokens[n - (repeats - 1) * span :]) - before
         if known is not None:
@@ -97,7 +100,7 @@ def find_template_loop(
         start = n - repeats * span
         while start - span >= 0 and _same_template(shapes[start - span : start], tail):
             start -= span
-        return matches[start].start()
+        return next(m for i, m in enumerate(_TOKEN.finditer(text)) if i == start).start()
     return None
 
 

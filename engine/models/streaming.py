@@ -32,6 +32,7 @@ from seorap.engine.models.base import (
 )
 from seorap.engine.models.loops import (
     LOOP_CHECK_CHARS,
+    TEMPLATE_ENDS,
     TEMPLATE_TAIL_CHARS,
     find_loop,
     find_template_loop,
@@ -271,7 +272,11 @@ def _read_pieces(
             if size - checked >= LOOP_CHECK_CHARS:
                 checked = size
                 kind = "repeat" if find_loop(text) else None
-            if kind is None and find_template_loop(text[-TEMPLATE_TAIL_CHARS:], known) is not None:
+            if (
+                kind is None
+                and not TEMPLATE_ENDS.isdisjoint(piece)
+                and find_template_loop(text[-TEMPLATE_TAIL_CHARS:], known) is not None
+            ):
                 kind = "template"
             if kind is not None:
                 entry.loop_kind = kind
