@@ -174,6 +174,14 @@ class ModelClient(CallLogMixin):
         :class:`CallCancelled`. Idempotent; there is no way back (make a new client)."""
         self._streams.cancel()
 
+    def note(
+        self, name: str, role: str, model: str, run_id: str | None, phase: str, n: int = 1
+    ) -> None:
+        """Add ``n`` to one of the run's accounting counters from outside the client (e.g. the
+        memory system's ``ungrounded`` observations)."""
+        with self._lock:
+            self._account(name, role, model, run_id, phase, n)
+
     def queued(self) -> dict[str, int]:
         """{host: our calls waiting in line there now} — behind our own streams on the server, or
         for one of the host's slots in our queue (the live view: "queued behind N of ours")."""
