@@ -234,6 +234,61 @@ def _with_host(reply: ChatReply, host: str | None) -> ChatReply:
     return replace(reply, host=host)
 
 
+class EmbedPool:
+    """An embedder over the same model on several hosts, with the chat pool's failover policy: a
+    host that cannot be reached is marked down and the batch goes to the next healthy one; only
+    when none is left does it fail (one sentence, :class:`ModelUnavailable`). Vectors do not
+    depend on the host (every host serves the same digest, checked before work), so its name and
+    cache key are the single host's."""
+
+    def __init__(self, members: list) -> None:
+        if not members:
+            raise ValueError("EmbedPool needs at least one embedder")
+        self.members = list(members)
+        self.name = self.members[0].name
+        self.hosts = [str(getattr(m, "host", i)) for i, m in enumerate(self.members)]
+        self.host = ", ".join(self.hosts)
+        self._down: dict[int, str] = {}
+        self._next = 0
+        self._lock = threading.Lock()
+
+    @property
+    def dim(self) -> int:
+        return self._call(lambda m: m.dim)
+
+    def embed(self, texts):
+        return self._call(lambda m: m.embed(texts))
+
+    def healthy(self) -> list[str]:
+        with self._lock:
+            return [h for i, h in enumerate(self.hosts) if i not in self._down]
+
+    def _call(self, fn):
+        while True:
+            with self._lock:
+                alive = [i for i in range(len(self.members)) if i not in self._down]
+                if not alive:
+                    down = ", ".join(self.hosts)
+                    raise ModelUnavailable(
+                        f"No healthy model server is left for embeddings (down: {down}); start "
+                        f"them again, or list working ones in the config's hosts (or with "
+                        f"--host), then run the same command to resume."
+                    )
+                i = alive[self._next % len(alive)]
+                self._next += 1
+            try:
+                return fn(self.members[i])
+            except (ModelUnavailable, *DOWN_ERRORS) as exc:
+                with self._lock:
+                    self._down.setdefault(i, f"{type(exc).__name__}: {exc}")
+
+
+def embed_hosts(config: Config) -> list[str]:
+    """The servers an Ollama embedder uses: the chat hosts when chat goes to Ollama (one host list
+    serves every role), else ``host``."""
+    return chat_hosts(config) if config.backend == "ollama" else [config.host]
+
+
 # ---- making the backend of a config ----------------------------------------------------------------
 def chat_hosts(config: Config) -> list[str]:
     """The chat servers of a config: ``hosts`` when given, else ``[host]`` (deduplicated, in order)."""

@@ -124,12 +124,14 @@ def check_models(config: Config, roles: Iterable[str] = ROLES) -> list[ModelStat
     from seorap.engine.models.hosts import multi_or_openai, preflight_hosts
 
     if multi_or_openai(config):  # several chat servers, or an OpenAI-compatible one: each checked
-        chat = [r for r in roles if r != "embedder"]
-        hosted = configured_models(config, chat)
+        # several Ollama hosts serve every role, the embedder too; beside an OpenAI-compatible
+        # chat server, an Ollama embedder stays on ``host``
+        on_hosts = [r for r in roles if r != "embedder" or config.backend == "ollama"]
+        hosted = configured_models(config, on_hosts)
         models = [s.model for s in hosted if s.source == "ollama"]
         if models:
             preflight_hosts(config, models)
-        roles = [r for r in roles if r == "embedder"]  # an Ollama embedder stays on ``host``
+        roles = [r for r in roles if r not in on_hosts]
         if not roles:
             return hosted
     statuses = model_status(config, roles)

@@ -23,6 +23,7 @@ import logging
 import threading
 import time
 
+from seorap.engine.models import activity
 from seorap.engine.models.base import (
     CallCancelled,
     ChatReply,
@@ -109,6 +110,7 @@ class StreamWatch:
         now = time.monotonic()
         entry.last = now
         self._last_chunk[entry.host] = now
+        activity.touch(entry.host)
         if entry.first is None:
             entry.first = now
 
