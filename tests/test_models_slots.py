@@ -38,6 +38,8 @@ def one_slot(ollama_server):
 
 def test_a_request_queued_behind_our_own_stream_is_not_failed(one_slot):
     client = ModelClient(OllamaChat(one_slot.url), first_token_s=2.0, timeout_s=2.0)
+    lines: list[str] = []
+    client.on_queue(lines.append)  # what the live view and the CLI progress show
     seen: list[dict] = []
     done = threading.Event()
 
@@ -56,7 +58,8 @@ def test_a_request_queued_behind_our_own_stream_is_not_failed(one_slot):
     assert one_slot.max_generating == 1  # the server really did one at a time
     assert client.stats.queued == 1  # the second waited ~5 s behind the first, with first_token_s 2
     host = OllamaChat(one_slot.url).host
-    assert {host: 1} in seen  # "queued behind 1 of ours on HOST" was visible while it waited
+    assert {host: 1} in seen  # the queue was visible while it waited ...
+    assert f"queued behind 1 of ours on {host}" in lines and lines[-1] == ""  # ... and said so
 
 
 def test_the_host_slots_are_learned_and_its_limit_lowered(one_slot, tmp_path):

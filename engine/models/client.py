@@ -122,6 +122,7 @@ class ModelClient(CallLogMixin):
         self._streams = StreamWatch(timeout_s, first_token_s, self._timed_out, self.slots.learner)
         """Streams being read now; the watchdog (and :meth:`cancel`) close them from its thread."""
         self._cancelled = self._streams.cancelled
+        self._streams.extra_waiting = self.slots.waiting
         self._inflight: dict[str, threading.Event] = {}
         """Request keys being fetched from the backend now: an identical request on another
         thread waits for that reply (then a cache hit) instead of calling the model twice."""
@@ -193,6 +194,11 @@ class ModelClient(CallLogMixin):
     def streaming(self) -> dict[str, int]:
         """{host: our calls the host is streaming now}."""
         return self._streams.streaming()
+
+    def on_queue(self, show) -> None:
+        """``show(line)`` whenever the line "queued behind N of ours on HOST" changes ("" when
+        nothing waits): the live view and the CLI progress show it."""
+        self._streams.on_queue = show
 
     @property
     def cancelled(self) -> bool:

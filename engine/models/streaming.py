@@ -103,6 +103,11 @@ class StreamWatch:
         """Per host: when one of our streams last got a chunk from it."""
         self.learner = learner
         """A :class:`engine.models.slots.SlotLearner` (or None)."""
+        self.on_queue = None
+        """Called with a line ("queued behind 1 of ours on HOST", "" when none waits) whenever
+        that changes; ``extra_waiting`` adds requests waiting in the client's own queue."""
+        self.extra_waiting = None
+        self._queue_text = ""
 
     # ---- what the host is doing for us --------------------------------------------------------
     def chunk(self, entry: OpenStream) -> None:
@@ -148,6 +153,30 @@ class StreamWatch:
                 if e.first is None and e.reason is None and self._streaming(e.host, e):
                     out[str(e.host)] = out.get(str(e.host), 0) + 1
         return out
+
+    def queue_text(self) -> str:
+        """ "queued behind N of ours on HOST" for each host where our requests wait in line."""
+        waiting = dict(self.queued())
+        for host, n in (self.extra_waiting() if self.extra_waiting else {}).items():
+            waiting[host] = waiting.get(host, 0) + n
+        streaming = self.streaming()
+        parts = []
+        for host, n in sorted(waiting.items()):
+            ahead = sum(v for h, v in streaming.items() if h == host or h in host.split(", "))
+            more = f" ({n} waiting)" if n > 1 else ""
+            parts.append(f"queued behind {ahead} of ours on {host}{more}")
+        return "; ".join(parts)
+
+    def _tell_queue(self) -> None:
+        if self.on_queue is None:
+            return
+        text = self.queue_text()
+        if text != self._queue_text:
+            self._queue_text = text
+            try:
+                self.on_queue(text)
+            except Exception:  # noqa: BLE001 - a display must never stop the model calls
+                log.debug("showing the queue failed", exc_info=True)
 
     def streaming(self) -> dict[str, int]:
         """{host: our streams now producing a reply}."""
@@ -203,8 +232,10 @@ class StreamWatch:
                         entry.stop("silent")
                     if entry.reason in ("first", "silent"):
                         self.on_timeout()
+                self._tell_queue()
                 self._watch.wait(tick)
             self._watcher = None
+            self._tell_queue()
 
 
 def read_reply(watch: StreamWatch, backend, request: ChatRequest) -> ChatReply:
