@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 from seorap.engine.models import activity
 from seorap.engine.models.base import (
@@ -103,10 +104,10 @@ class StreamWatch:
         """Per host: when one of our streams last got a chunk from it."""
         self.learner = learner
         """A :class:`engine.models.slots.SlotLearner` (or None)."""
-        self.on_queue = None
+        self.on_queue: Callable[[str], None] | None = None
         """Called with a line ("queued behind 1 of ours on HOST", "" when none waits) whenever
         that changes; ``extra_waiting`` adds requests waiting in the client's own queue."""
-        self.extra_waiting = None
+        self.extra_waiting: Callable[[], dict[str, int]] | None = None
         self._queue_text = ""
 
     # ---- what the host is doing for us --------------------------------------------------------
@@ -157,7 +158,8 @@ class StreamWatch:
     def queue_text(self) -> str:
         """ "queued behind N of ours on HOST" for each host where our requests wait in line."""
         waiting = dict(self.queued())
-        for host, n in (self.extra_waiting() if self.extra_waiting else {}).items():
+        extra: dict[str, int] = self.extra_waiting() if self.extra_waiting else {}
+        for host, n in extra.items():
             waiting[host] = waiting.get(host, 0) + n
         streaming = self.streaming()
         parts = []
