@@ -159,3 +159,21 @@ def test_distinct_observations_of_one_shape_are_not_a_templated_loop():
     counter = ", ".join(f'{{"text": "{9 + i}:31 김민수가 발표한다"}}' for i in range(5))
     assert find_template_loop(text + counter + ", ", known) is not None
     assert find_template_loop(text + counter.rsplit(", ", 1)[0] + ", ", known) is None  # only 4
+
+
+def test_an_exact_loop_of_whole_items_keeps_one_copy():
+    """The real model's other loop: the same complete observation four times. Its copies are not
+    new items: salvage keeps the items before and the first copy, not the four."""
+    from seorap.engine.memory.schemas import Extraction
+    from seorap.engine.models.loops import find_loop, repeat_start
+    from seorap.engine.models.replies import salvage_items
+
+    first = '{ "text": "이사 업체는 한마음익스프레스입니다. 세 곳에서 견적을 받았습니다." }'
+    again = (
+        '{ "text": "이사 비용은 680만 원입니다. 처음 받은 견적은 750만 원이었는데, 조정했어요." }'
+    )
+    text = '{ "observations": [ ' + first + ", " + ", ".join([again] * 4) + ", {"
+    assert find_loop(text)
+    value, kept, _ = salvage_items(text[: repeat_start(text)], Extraction)
+    assert kept == 2 and value is not None
+    assert [o.text[:6] for o in value.observations] == ["이사 업체는", "이사 비용은"]

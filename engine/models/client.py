@@ -50,7 +50,7 @@ from seorap.engine.models.base import (
     ModelError,
 )
 from seorap.engine.models.cached import CallLogMixin
-from seorap.engine.models.loops import find_loop, find_template_loop, prompt_words
+from seorap.engine.models.loops import find_loop, find_template_loop, prompt_words, repeat_start
 from seorap.engine.models.replies import (
     CUT_REASONS,
     cut_text,
@@ -267,15 +267,17 @@ class ModelClient(CallLogMixin):
     def _salvaged(
         self, outcome: Outcome, response_model: type[T], known: set[str]
     ) -> Structured[T]:
-        """The complete items of a cut reply; a templated loop's repetitions are not items: the
-        reply is read up to where the template began."""
+        """The complete items of a cut reply; a loop's repetitions are not items: the reply is
+        read up to where a template began, or up to the first copy of a repeated span."""
         reply = outcome.reply
         content = reply.content
         kind = reply.loop_kind
         if reply.done_reason == "loop":
             start = find_template_loop(content, known)
             kind = kind or ("template" if start is not None else "repeat")
-            content = content[:start] if start is not None and kind == "template" else content
+            if kind == "repeat":
+                start = repeat_start(content)
+            content = content[:start] if start is not None else content
         value, kept, dropped = salvage_items(content, response_model)
         why = cut_text(replace(reply, loop_kind=kind), self.options)
         base: dict[str, Any] = dict(

@@ -126,6 +126,25 @@ def prompt_words(messages) -> set[str]:
     }
 
 
+def repeat_start(text: str, min_tokens: int = LOOP_MIN_TOKENS) -> int | None:
+    """Where the first repetition of an exact loop begins in ``text`` (a character offset: the
+    first copy is kept, its copies are not), or None when ``text`` does not end in one."""
+    matches = list(_TOKEN.finditer(text))
+    tokens = [m.group() for m in matches]
+    n = len(tokens)
+    for span in range(min_tokens, min(LOOP_MAX_SPAN, n // LOOP_REPEATS) + 1):
+        tail = tokens[n - span :]
+        if not all(
+            tokens[n - (k + 1) * span : n - k * span] == tail for k in range(1, LOOP_REPEATS)
+        ):
+            continue
+        start = n - LOOP_REPEATS * span
+        while start - span >= 0 and tokens[start - span : start] == tail:
+            start -= span
+        return matches[start + span].start()
+    return None
+
+
 def loop_kind(text: str, known: set[str] | None = None) -> str:
     """``repeat`` (the same span over and over) or ``template`` (a changing counter or name)."""
     if find_loop(text):
