@@ -25,16 +25,8 @@ from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
-COUNTER_NAMES = (
-    "cached",
-    "retries",
-    "repairs",
-    "failures",
-    "salvaged",
-    "loops",
-    "queued",
-    "ungrounded",
-    "template_loops",
+COUNTER_NAMES = tuple(
+    "cached retries repairs failures salvaged loops queued ungrounded template_loops".split()
 )
 SLOTS_PREFIX = "slots@"
 """A ``call_counters`` row named ``slots@HOST`` holds the slots learned for HOST (not a sum)."""
@@ -188,6 +180,13 @@ class PhaseTime:
     """How many times the phase ran (resume, re-scoring)."""
 
 
+SUMMED = tuple(
+    "calls cached failed tokens_in tokens_out retries repairs failures cut salvaged loops truncated "
+    "write_failures queued ungrounded template_loops".split()
+)
+"""The figures of :class:`RoleAccounting` that add up over roles."""
+
+
 @dataclass(frozen=True)
 class RunAccounting:
     run_id: str
@@ -202,27 +201,7 @@ class RunAccounting:
         rs = self.roles
         busy = sum(r.busy_s for r in rs)
         out = sum(r.tokens_out for r in rs)
-        sums = {
-            name: sum(getattr(r, name) for r in rs)
-            for name in (
-                "calls",
-                "cached",
-                "failed",
-                "tokens_in",
-                "tokens_out",
-                "retries",
-                "repairs",
-                "failures",
-                "cut",
-                "salvaged",
-                "loops",
-                "truncated",
-                "write_failures",
-                "queued",
-                "ungrounded",
-                "template_loops",
-            )
-        }
+        sums = {name: sum(getattr(r, name) for r in rs) for name in SUMMED}
         return RoleAccounting(
             "all", "", busy_s=busy, tokens_per_s=out / busy if busy > 0 else None, **sums
         )
@@ -267,18 +246,7 @@ def run_accounting(db: Database, run_id: str) -> RunAccounting:
             e["cut"] = e.get("cut", 0) + (reason == "length")
             e["loops"] = e.get("loops", 0) + (reason == "loop")
             e["truncated"] = e.get("truncated", 0) + bool(trunc)
-    slots: dict[str, int] = {}
-    if "call_counters" in tables:
-        for role, model, name, n in db.execute(
-            "SELECT role, model, name, SUM(n) FROM call_counters WHERE run_id = ? "
-            "GROUP BY role, model, name",
-            [run_id],
-        ).fetchall():
-            if name.startswith(SLOTS_PREFIX):
-                slots[name[len(SLOTS_PREFIX) :]] = int(n or 0)
-            elif name in COUNTER_NAMES:
-                e = entry(role, model)
-                e[name] = e.get(name, 0) + int(n or 0)
+    slots = _counters(db, run_id, entry) if "call_counters" in tables else {}
     if "write_failures" in tables:
         models = {role: model for role, model in by_key}
         for stage, n in db.execute(
@@ -305,6 +273,22 @@ def run_accounting(db: Database, run_id: str) -> RunAccounting:
             ).fetchall()
         ]
     return RunAccounting(run_id, roles, phases, slots)
+
+
+def _counters(db: Database, run_id: str, entry) -> dict[str, int]:
+    """Add the stored counters to each role's ``entry``; returns the slots learned per host."""
+    slots: dict[str, int] = {}
+    for role, model, name, n in db.execute(
+        "SELECT role, model, name, SUM(n) FROM call_counters WHERE run_id = ? "
+        "GROUP BY role, model, name",
+        [run_id],
+    ).fetchall():
+        if name.startswith(SLOTS_PREFIX):
+            slots[name[len(SLOTS_PREFIX) :]] = int(n or 0)
+        elif name in COUNTER_NAMES:
+            e = entry(role, model)
+            e[name] = e.get(name, 0) + int(n or 0)
+    return slots
 
 
 def _role(role: str, model: str, e: dict) -> RoleAccounting:
@@ -440,17 +424,8 @@ def from_dict(data: dict | None) -> RunAccounting:
     return RunAccounting(data.get("run_id", ""), roles, phases, dict(data.get("slots") or {}))
 
 
-TROUBLE = (
-    "failed",
-    "retries",
-    "cut",
-    "salvaged",
-    "loops",
-    "template_loops",
-    "truncated",
-    "write_failures",
-    "queued",
-    "ungrounded",
+TROUBLE = tuple(
+    "failed retries cut salvaged loops template_loops truncated write_failures queued ungrounded".split()
 )
 TROUBLE_LABEL = {
     "failed": "failed",
