@@ -71,12 +71,6 @@ def plan_run(
     """Estimate a ``seorap run`` without running it: no model call, nothing written to ``db``."""
     from seorap.engine.memory import get_system
     from seorap.engine.memory.llm import LLMSystem
-    from seorap.engine.memory.prompts import extraction_messages, synthesis_messages
-    from seorap.engine.memory.schemas import Extraction
-    from seorap.engine.memory.sentences import split_sentences
-    from seorap.engine.models.client import ModelClient, json_schema
-    from seorap.engine.run.runner import make_run_id
-    from seorap.engine.store.database import done_positions
 
     if hosts is None:
         from seorap.engine.models.hosts import chat_hosts
@@ -84,23 +78,53 @@ def plan_run(
         hosts = chat_hosts(config)
     slots = slot_counts(config, db, hosts) if isinstance(hosts, list) else None
     cal = Calibration(db, probes, hosts, slots)
-    plan = Plan()
     trajs = [t for t in corpus.trajectories if not trajectories or t.id in trajectories]
-    requester = ModelClient.from_config(config, None, backend=_NO_BACKEND)  # builds requests only
-    schema = json_schema(Extraction)
-    est: dict[tuple[str, str], RoleEstimate] = {}
-    seen_keys: set[str] = set()
-    logged_keys = _logged_keys(db)
-    think = config.think
-    obs_chars: list[int] = []
+    counter = _Counter(config, db, cal)
+    for name in systems:
+        system = get_system(name, config, variants_dirs)
+        if isinstance(system, LLMSystem):  # reference systems make no model call
+            counter.system(name, system, corpus, trajs)
+    plan = counter.plan
+    if score:
+        for n, _ in enumerate(systems):
+            fact_chars = _mean(counter.obs_chars) or 60
+            _plan_scoring(
+                plan, corpus, trajs, config, counter.role, counter.add, fact_chars, first=n == 0
+            )
+    plan.roles = [r for r in counter.est.values() if r.calls]
+    _times(plan, cal)
+    if not any(r.calls for r in plan.roles):
+        plan.notes.append(
+            "no model call: the systems are references or every role is an offline stand-in"
+        )
+    return plan
 
-    def role(name: str, model: str) -> RoleEstimate:
-        if (name, model) not in est:
-            ratio, source = cal.ratio(model)
-            est[(name, model)] = RoleEstimate(name, model, ratio=ratio, ratio_source=source)
-        return est[(name, model)]
+
+class _Counter:
+    """The calls of the write phase, counted from the prompts a run would send."""
+
+    def __init__(self, config: Config, db: Database | None, cal: Calibration) -> None:
+        from seorap.engine.memory.schemas import Extraction
+        from seorap.engine.models.client import ModelClient, json_schema
+
+        self.config, self.db, self.cal = config, db, cal
+        self.plan = Plan()
+        self.requester = ModelClient.from_config(config, None, backend=_NO_BACKEND)
+        """Builds requests only (the planner's keys are the run's keys)."""
+        self.schema = json_schema(Extraction)
+        self.est: dict[tuple[str, str], RoleEstimate] = {}
+        self.seen_keys: set[str] = set()
+        self.logged_keys = _logged_keys(db)
+        self.obs_chars: list[int] = []
+
+    def role(self, name: str, model: str) -> RoleEstimate:
+        if (name, model) not in self.est:
+            ratio, source = self.cal.ratio(model)
+            self.est[(name, model)] = RoleEstimate(name, model, ratio=ratio, ratio_source=source)
+        return self.est[(name, model)]
 
     def add(
+        self,
         r: RoleEstimate,
         prompt_chars: float,
         doc_chars: float = 0.0,
@@ -111,67 +135,63 @@ def plan_run(
         if logged:
             r.logged += 1
             return
-        out = min(cal.output(r.role, r.model, prompt_chars, doc_chars), _limit(config, r.role))
+        out = min(
+            self.cal.output(r.role, r.model, prompt_chars, doc_chars), _limit(self.config, r.role)
+        )
         r.prompt_tokens += n * prompt_chars * r.ratio
         r.output_tokens += n * out
 
-    for name in systems:
-        system = get_system(name, config, variants_dirs)
-        if not isinstance(system, LLMSystem):  # reference systems make no model call
-            continue
+    def system(self, name: str, system, corpus, trajs) -> None:
+        from seorap.engine.run.runner import make_run_id
+        from seorap.engine.store.database import done_positions
+
+        config = self.config
         run_id = make_run_id(name, corpus, system, config)
-        ext = role("extractor", config.models.extractor)
+        ext = self.role("extractor", config.models.extractor)
         ext.exact = True
         syn = (
-            role("synthesizer", config.models.synthesizer)
+            self.role("synthesizer", config.models.synthesizer)
             if system.variant.policy == "synthesize"
             else None
         )
-        per_char = cal.observations_per_char(config.models.extractor)
+        per_char = self.cal.observations_per_char(config.models.extractor)
         for t in trajs:
-            done = done_positions(db, run_id, t.id) if has_table(db, "documents") else set()
-            for arrival in t.arrivals():
-                if arrival.position in done:
-                    continue
-                plan.documents += 1
-                messages = extraction_messages(system.extraction_prompt, arrival)
-                key = requester.build_request(
-                    "extractor", config.models.extractor, messages, schema, think
-                ).key()
-                chars = message_chars(messages)
-                observations: float | None = None
-                if key not in seen_keys:
-                    seen_keys.add(key)
-                    add(ext, chars, len(arrival.document.text), logged=key in logged_keys)
-                if key in logged_keys:
-                    observations = logged_keys[key]
-                if observations is None:
-                    observations = (
-                        per_char * chars
-                        if per_char is not None
-                        else len(split_sentences(arrival.document.text))
-                    )
-                    obs_chars.extend(len(s) for s in split_sentences(arrival.document.text))
-                if syn is not None and observations:
-                    avg = _mean(obs_chars) or 60
-                    messages = synthesis_messages(
-                        system.synthesis_prompt,
-                        _fake_observation(avg),
-                        [_fake_candidate(avg, i) for i in range(system.variant.k)],
-                    )
-                    add(syn, message_chars(messages), n=observations)
-    if score:
-        for n, _ in enumerate(systems):
-            _plan_scoring(
-                plan, corpus, trajs, config, role, add, _mean(obs_chars) or 60, first=n == 0
+            done = (
+                done_positions(self.db, run_id, t.id) if has_table(self.db, "documents") else set()
             )
-    plan.roles = [r for r in est.values() if r.calls]
-    _times(plan, cal)
-    if not any(r.calls for r in plan.roles):
-        plan.notes.append(
-            "no model call: the systems are references or every role is an offline stand-in"
-        )
-    return plan
+            for arrival in t.arrivals():
+                if arrival.position not in done:
+                    self.document(system, arrival, ext, syn, per_char)
+
+    def document(self, system, arrival, ext, syn, per_char) -> None:
+        from seorap.engine.memory.prompts import extraction_messages, synthesis_messages
+        from seorap.engine.memory.sentences import split_sentences
+
+        config = self.config
+        self.plan.documents += 1
+        messages = extraction_messages(system.extraction_prompt, arrival)
+        key = self.requester.build_request(
+            "extractor", config.models.extractor, messages, self.schema, config.think
+        ).key()
+        chars = message_chars(messages)
+        observations: float | None = None
+        if key not in self.seen_keys:
+            self.seen_keys.add(key)
+            self.add(ext, chars, len(arrival.document.text), logged=key in self.logged_keys)
+        if key in self.logged_keys:
+            observations = self.logged_keys[key]
+        if observations is None:
+            sentences = split_sentences(arrival.document.text)
+            observations = per_char * chars if per_char is not None else len(sentences)
+            self.obs_chars.extend(len(s) for s in sentences)
+        if syn is not None and observations:
+            avg = _mean(self.obs_chars) or 60
+            messages = synthesis_messages(
+                system.synthesis_prompt,
+                _fake_observation(avg),
+                [_fake_candidate(avg, i) for i in range(system.variant.k)],
+            )
+            self.add(syn, message_chars(messages), n=observations)
 
 
 def _plan_scoring(plan, corpus, trajs, config, role, add, fact_chars: float, first: bool) -> None:
