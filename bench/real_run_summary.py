@@ -4,7 +4,8 @@
 
 Per role: calls, errors, replies cut at num_predict, loops stopped, tokens out, generation speed
 (tokens out / seconds after the first chunk), the longest wait for a first chunk, the slowest call; then the write failures (partial ones: cut
-extractions whose complete observations were kept) and the run's status and wall time.
+extractions whose complete observations were kept) and the run's status and wall time; the
+accounting's queued waits, template loops, ungrounded observations and learned slots.
 """
 
 from __future__ import annotations
@@ -61,7 +62,24 @@ def summary(path: str, run_id: str | None = None) -> str:
         "SELECT count(*) FROM facts WHERE run_id = ? AND status = 'active'", [rid]
     ).fetchone()[0]
     out.append(f"active facts at the end: {facts}")
+    out += _accounting(path, rid)
     return "\n".join(out)
+
+
+def _accounting(path: str, rid: str) -> list[str]:
+    """The counters of engine/run/accounting.py (queued, template loops, ungrounded, slots)."""
+    from seorap.engine.run import accounting
+    from seorap.engine.store.database import open_db
+
+    acc = accounting.run_accounting(open_db(path), rid)
+    out = []
+    for r in acc.roles:
+        out.append(
+            f"{r.role}: queued behind our own {r.queued}, loops {r.loops} (template "
+            f"{r.template_loops}), ungrounded {r.ungrounded}, salvaged {r.salvaged}"
+        )
+    out.append("learned slots: " + (", ".join(f"{h} {n}" for h, n in acc.slots.items()) or "none"))
+    return out
 
 
 if __name__ == "__main__":

@@ -70,6 +70,13 @@ class RichProgress:
             if self._task is not None and now > t0 and generated > n0:
                 self._rich.update(self._task, rate=f"{(generated - n0) / (now - t0):.1f} tok/s")
 
+    def queued(self, text: str) -> None:
+        """Our requests waiting in line on a host ("queued behind 1 of ours on HOST"; "" when
+        none): shown as the phase's note, so a long wait does not look stuck."""
+        with self._lock:
+            if self._task is not None:
+                self._rich.update(self._task, note=visible(text) if text else "")
+
     def advance(self, trajectory_id: str, n: int = 1, note: str = "") -> None:
         with self._lock:
             if self._task is not None:

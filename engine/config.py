@@ -36,6 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from seorap.engine.errors import BadHost, UsageError
 
 DEFAULT_HOST = "http://localhost:11434"
+Slots = Annotated[int, Field(ge=1, le=1024)]
 
 # Fields that change how fast or where a run happens, never what it produces (excluded from digest()).
 OPERATIONAL_FIELDS = {
@@ -44,6 +45,7 @@ OPERATIONAL_FIELDS = {
     "timeout_s",
     "first_token_s",
     "concurrency",
+    "slots",
     "keep_alive",
     "api_key_env",
 }
@@ -155,6 +157,10 @@ class Config(BaseModel):
     """Longest wait for a reply's first chunk: model load plus the server's queue (seconds)."""
     concurrency: int = Field(2, ge=1, le=256)
     """Parallel model calls."""
+    slots: Slots | Literal["learn"] | dict[str, Slots | Literal["learn"]] = "learn"
+    """Generation slots per host: how many of our chat requests a server streams at once.
+    ``"learn"`` (default): learned from first-token times, and the host's limit lowered to match;
+    a number for every host; or a table ``{"http://host:11434" = 1}``. ``--plan`` uses it."""
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     """Hybrid retrieval settings."""
     judging: JudgingConfig = Field(default_factory=JudgingConfig)

@@ -20,6 +20,10 @@ API (small on purpose)::
     server.fail("silent", seconds=5)         # next streamed chat sends half its reply, then nothing
     server.fail("no_first_token", seconds=5) # next streamed chat sends headers, then nothing
     server.fail("loop")                      # next chat repeats one span until num_predict / closed
+    server.fail("template_loop")             # next chat: the same observation with a counting
+                                             #   time ("19:31 차은호 …", "19:33 …") until num_predict
+    server.slots = 1                         # one generation at a time: other chats wait in line
+                                             #   (no byte sent) like Ollama's queue; None: no limit
     server.streaming(chunk_chars=4, delay_s=0.03)  # streamed replies: 4 characters every 30 ms
     server.fail("404")                       # next request answers model-not-found
     server.fail("delay", seconds=2)          # next request sleeps first (timeouts)
@@ -126,6 +130,12 @@ class FakeOllama:
         self.chunk_delay_s = 0.0
         self.disconnects = 0
         self._stopping = threading.Event()
+        self.slots: int | None = None
+        """Chats generated at once (None: any number); the others wait, sending nothing."""
+        self._slot_cond = threading.Condition()
+        self._generating = 0
+        self.max_generating = 0
+        """The most chats ever generated at once."""
 
     # ---- control ----
     def start(self) -> FakeOllama:
@@ -200,6 +210,22 @@ class FakeOllama:
         with self._lock:
             self.injected[kind] += 1
         return {"kind": kind, "path": path, "seconds": 0.0}
+
+    def take_slot(self) -> bool:
+        """Wait for a generation slot (False when the server is stopping)."""
+        with self._slot_cond:
+            while self.slots is not None and self._generating >= self.slots:
+                if self._stopping.is_set():
+                    return False
+                self._slot_cond.wait(0.05)
+            self._generating += 1
+            self.max_generating = max(self.max_generating, self._generating)
+            return True
+
+    def give_slot(self) -> None:
+        with self._slot_cond:
+            self._generating -= 1
+            self._slot_cond.notify_all()
 
     def bodies(self, path: str = "/api/chat") -> list[dict]:
         return [r["body"] for r in self.requests if r["path"] == path]
@@ -292,8 +318,13 @@ class _Handler(BaseHTTPRequestHandler):
             return self._json(404, {"error": f"model '{model}' not found"})
         self.fake.loaded.append(model)
         reply = self._chat_reply(body, fault)
-        if body.get("stream"):
-            return self._chat_stream(model, reply, fault)
+        if not self.fake.take_slot():
+            return
+        try:
+            if body.get("stream"):
+                return self._chat_stream(model, reply, fault)
+        finally:
+            self.fake.give_slot()
         self._json(
             200,
             {
@@ -326,6 +357,16 @@ class _Handler(BaseHTTPRequestHandler):
                 "같은 문장을 다시 씁니다, 회의는 3월 5일 오후 2시에 본관 3층 회의실에서 열립니다. "
             )
             reply["content"] = '{"observations": [{"text": "' + span * max(3, limit // 20)
+            reply["done_reason"] = "length"
+            reply["eval_count"] = limit
+        elif kind == "template_loop":
+            limit = (body.get("options") or {}).get("num_predict", 1024)
+            items = [
+                f'{{"text": "{19 + (31 + 2 * i) // 60:02d}:{(31 + 2 * i) % 60:02d} 차은호 (플랫폼팀장)"}}'
+                for i in range(max(10, limit // 12))
+            ]
+            first = '{"text": "09:31 차은호 플랫폼팀장이 배포를 승인했다"}'
+            reply["content"] = '{"observations": [' + ", ".join([first, *items])
             reply["done_reason"] = "length"
             reply["eval_count"] = limit
         return reply

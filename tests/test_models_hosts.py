@@ -190,3 +190,53 @@ def test_cli_repeated_host_checks_every_host_and_spreads_the_work(tmp_path, two_
         )
     finally:
         extra.stop()
+
+
+# ---- every role on the host list: embeddings too (issue: "several hosts fail with Ollama embeddings")
+def _embed_config(hosts: list[str]) -> Config:
+    """Chat and embeddings on the host list; ``host`` points at a closed port, so any call that
+    still went to it would fail."""
+    return _config(hosts).with_overrides(
+        {"embedder_backend": "ollama", "models.embedder": "bge-m3", "host": closed_port_url()}
+    )
+
+
+def _dies_on(server: FakeOllama, when) -> list[int]:
+    """``server`` stops (connection refused from then on) at the first embed call ``when(texts)``
+    accepts; returns the list of embed calls it served before."""
+    served: list[int] = []
+    inner = server.embed_handler
+
+    def handler(texts):
+        if when(texts, len(served)) and server._server is not None:
+            threading.Thread(target=server.stop, daemon=True).start()
+        served.append(len(texts))
+        return inner(texts)
+
+    server.embed_handler = handler
+    return served
+
+
+@pytest.mark.parametrize("phase", ["write", "score"])
+def test_a_host_list_serves_embeddings_and_fails_over(tmp_path, two_servers, phase):
+    from seorap.engine.run.runner import run
+    from seorap.engine.scoring.extrinsic import questions
+
+    corpus = load_corpus(CORPUS)
+    traj = corpus.trajectories[0]
+    asked = {q.question for q in questions(traj)}
+    victim, other = two_servers
+    if phase == "write":
+        _dies_on(victim, lambda texts, n: n == 2)  # its third embed call, mid-write
+    else:
+        _dies_on(victim, lambda texts, n: bool(asked & set(texts)))  # the first question embedded
+    db = open_db(tmp_path / f"{phase}.db")
+    (rid,) = run(
+        corpus, ["A"], db, _embed_config([s.url for s in two_servers]), trajectories=[traj.id]
+    )
+    row = db.execute("SELECT status FROM runs WHERE run_id = ?", [rid]).fetchone()
+    assert row[0] == "done"
+    assert victim._server is None  # it really died during the run
+    assert other.bodies("/api/embed")  # the other host embedded (before and after the death)
+    scored = db.execute("SELECT COUNT(*) FROM verdicts WHERE run_id = ?", [rid]).fetchone()[0]
+    assert scored > 0

@@ -82,3 +82,39 @@ def test_variant_a_writes_one_document_through_a_real_model(shim, tmp_path):
             }
         )
     )
+
+
+@pytest.mark.timeout(1800)
+def test_a_request_queued_behind_our_own_on_a_one_slot_server_is_not_failed(shim, tmp_path):
+    """Two requests at once to the shim (one generation slot, like Ollama's queue): the second waits
+    longer than first_token_s behind the first, and is neither failed nor retried. The limit and
+    the reply length come from a probe call first, so the second's wait exceeds the limit on any
+    machine."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from seorap.engine.models.client import ModelClient
+    from seorap.engine.models.ollama_chat import OllamaChat
+    from seorap.engine.store.database import open_db
+
+    model = "qwen2.5-coder:0.5b"
+    ask = [{"role": "user", "content": "서울의 계절을 한국어로 길게 설명해 주세요."}]
+    db = open_db(tmp_path / "probe.db")
+    ModelClient(OllamaChat(shim), db, num_predict=24).text("answerer", model, ask)
+    [(first_ms, total_ms, out)] = db.execute(
+        "SELECT first_token_ms, duration_ms, tokens_out FROM calls"
+    ).fetchall()
+    first_s = max(5.0, 3 * first_ms / 1000)  # the limit: 3x the probe's own wait
+    rate = max(0.5, out / max(0.1, (total_ms - first_ms) / 1000))
+    predict = min(1024, int(rate * 2.5 * first_s) + 8)  # a reply longer than twice the limit
+    client = ModelClient(OllamaChat(shim), first_token_s=first_s, num_predict=predict)
+    with ThreadPoolExecutor(2) as pool:
+        replies = list(
+            pool.map(
+                lambda n: client.text("answerer", model, [*ask, {"role": "user", "content": n}]),
+                ["첫째", "둘째"],
+            )
+        )
+    assert all(replies)
+    assert client.stats.timeouts == 0 and client.stats.errors == 0
+    assert client.stats.queued == 1
+    print(json.dumps({"first_token_s": first_s, "num_predict": predict, **client.stats.as_dict()}))

@@ -15,7 +15,14 @@ from seorap.engine.models.ollama_chat import OllamaChat
 from seorap.engine.store.database import open_db
 
 MODEL = "qwen3.5:9b"
-MESSAGES = [{"role": "user", "content": "<document>회의는 3월 5일로 연기되었다.</document>"}]
+PLACES = [f"{chr(0xAC00 + 28 * i)}{chr(0xB098 + 28 * i)}실" for i in range(60)]
+"""Sixty distinct rooms: each observation of a long reply brings a word of the document."""
+MESSAGES = [
+    {
+        "role": "user",
+        "content": f"<document>회의는 3월 5일로 연기되었다. 장소: {' '.join(PLACES)}</document>",
+    }
+]
 
 
 class Obs(BaseModel):
@@ -33,7 +40,7 @@ def client_for(server, **kwargs) -> ModelClient:
 
 def long_reply(n: int = 30) -> str:
     return json.dumps(
-        {"observations": [{"text": f"관찰 {i}: 회의가 연기되었다"} for i in range(n)]},
+        {"observations": [{"text": f"관찰 {i}: 회의가 {PLACES[i]}에서 열린다"} for i in range(n)]},
         ensure_ascii=False,
     )
 

@@ -233,3 +233,43 @@ def test_plan_eta_within_a_factor_of_two_of_a_paced_run(tmp_path):
     measured = time.perf_counter() - started
     assert backend.calls > 10
     assert measured / 2 <= plan.seconds <= measured * 2, (plan.seconds, measured)
+
+
+def one_slot_rows() -> list[dict]:
+    """Two calls sent together to a one-slot host (hand-made): A reads its 100-token prompt in 1 s
+    and writes 50 tokens in 10 s (0-11 s); B waits in the server's queue until A ends, then the same
+    (first chunk at 12 s, end at 22 s)."""
+    t0 = datetime(2026, 12, 1, tzinfo=UTC)
+    end = lambda s: (t0 + timedelta(seconds=s)).isoformat()  # noqa: E731
+    common = {"run_id": "r", "phase": "extract", "host": "h", "tokens_in": 100, "tokens_out": 50}
+    return [
+        {**common, "duration_ms": 11000, "first_token_ms": 1000, "created_at": end(11)},
+        {**common, "duration_ms": 22000, "first_token_ms": 12000, "created_at": end(22)},
+    ]
+
+
+def test_a_queued_wait_is_not_prefill_and_one_slot_means_a_sum(tmp_path):
+    from seorap.engine.run import accounting, calibration
+    from seorap.engine.run.planner import _times
+
+    rate = planner.fit_throughput(one_slot_rows())
+    assert rate.prefill == pytest.approx(100)  # from A alone: B's 12 s wait was mostly a queue
+    assert rate.generate == pytest.approx(5)  # 100 tokens over 20 s of generation
+    assert rate.overlap == pytest.approx(33 / 22)  # the log "overlaps" by 1.5: both were open
+
+    db = open_db(tmp_path / "r.db")
+    accounting.ensure_tables(db)
+    accounting.set_slots(db, "r", "h", 1)
+    config = Config.offline()
+    assert calibration.slot_counts(config, db, ["h", "other"]) == {"h": 1, "other": 2}
+    assert calibration.slot_counts(config.with_overrides(slots=3), db, ["h"]) == {"h": 3}
+
+    class Cal(calibration.Calibration):
+        def throughput(self, model):
+            return rate
+
+    plan = planner.Plan(roles=[planner.RoleEstimate("extractor", "m", 2, 0, 200.0, 100.0)])
+    _times(plan, Cal(None, None, ["h"], {"h": 1}))
+    assert plan.seconds == pytest.approx(22.0)  # (1 + 10) + (1 + 10): a sum, as the host did it
+    _times(plan, Cal(None, None, ["h"], {"h": 2}))
+    assert plan.seconds == pytest.approx(22.0 / 1.5)  # two slots: the measured overlap stands

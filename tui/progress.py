@@ -63,3 +63,8 @@ class MessageProgress:
 
     def message(self, text: str) -> None:
         self.target.post_message(Note(text))
+
+    def queued(self, text: str) -> None:
+        """Our requests waiting in line on a host: one line in the live view's log."""
+        if text:
+            self.target.post_message(Note(text))

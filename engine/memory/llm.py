@@ -18,6 +18,7 @@ from seorap.engine.config import Config
 from seorap.engine.corpus import Arrival, Trajectory
 from seorap.engine.memory import policy
 from seorap.engine.memory.facts import DocumentWrite, Fact, Observation, TrajectoryMemory
+from seorap.engine.memory.grounding import ungrounded
 from seorap.engine.memory.prompts import extraction_messages, synthesis_messages
 from seorap.engine.memory.schemas import Extraction, SynthesisChoice
 from seorap.engine.memory.variants import Variant
@@ -144,6 +145,7 @@ class LLMSystem:
                 partial=True,
             )
         items = [o for o in extraction.value.observations if o.text.strip()]
+        self._count_ungrounded(ctx, "extractor", [o.text for o in items], doc)
         observations = [
             doc.observe(
                 o.text.strip(),
@@ -165,6 +167,18 @@ class LLMSystem:
         for obs, vector in zip(observations, vectors):
             obs.vector = vector
             self._observation(doc, obs, vector, ctx)
+
+    def _count_ungrounded(
+        self, ctx: WriteContext, role: str, texts: list[str], doc: DocumentWrite
+    ) -> None:
+        """Count texts that state a value or name the document lacks, or none of its words
+        (engine/memory/grounding.py), in the run's accounting for ``role``."""
+        document = doc.arrival.document.text
+        n = sum(1 for text in texts if text.strip() and ungrounded(text, document))
+        if n:
+            phase = "extract" if role == "extractor" else "synthesize"
+            model = ctx.config.role_model(role)
+            _client(ctx).note("ungrounded", role, model, ctx.run_id, phase, n)
 
     def _ensure_vectors(self, memory: TrajectoryMemory, embedder: Embedder) -> None:
         missing = [f for f in memory.active() if f.vector is None]
@@ -196,6 +210,8 @@ class LLMSystem:
             doc.fail("synthesize", reply.failure or "no value", reply.raw, obs.id, reply.call_key)
             return
         Decision(self.variant, doc, obs, candidates, reply, _embedder(ctx)).apply()
+        if reply.value.text.strip() and reply.value.text.strip() != obs.text:
+            self._count_ungrounded(ctx, "synthesizer", [reply.value.text], doc)
 
     def _classify(
         self, obs: Observation, candidates: list[Candidate], ctx: WriteContext

@@ -71,6 +71,14 @@ class ChatReply:
     is generation time (tokens/s = tokens_out / that)."""
     host: str | None = None
     """The server that made the reply (several hosts: the one the call went to)."""
+    loop_kind: str | None = None
+    """For a reply stopped as a loop: ``repeat`` (the same span) or ``template`` (the same item
+    with a changing number or name). Not stored: :func:`engine.models.loops.loop_kind` re-derives
+    it from the text."""
+    queued_behind: int = 0
+    """Our own requests the server was streaming while this one waited for its first chunk (or
+    that held the host's slots while it waited in our queue): it waited in line, not for a dead
+    server. Not stored in the call log."""
 
 
 @runtime_checkable

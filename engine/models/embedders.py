@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
@@ -113,10 +114,10 @@ class OllamaEmbedder:
         batch_size: int = 64,
         keep_alive: str | None = "10m",
     ):
-        from seorap.engine.models.ollama_chat import make_client
+        from seorap.engine.models.ollama_chat import make_client, ollama_url
 
         self.client = make_client(host, timeout_s)
-        self.host = str(self.client._client.base_url).rstrip("/")
+        self.host = ollama_url(host)
         self.model = model
         self.name = f"ollama:{model}"
         self.batch_size = batch_size
@@ -141,16 +142,29 @@ class OllamaEmbedder:
         return matrix
 
     def _embed_batch(self, batch: list[str]) -> np.ndarray:
+        """One ``/api/embed`` call. A read that timed out while the host was streaming chat replies
+        to us is tried again (the host is busy with our own work, not dead); otherwise the error
+        becomes one sentence."""
+        import httpx
+        from seorap.engine.models import activity
         from seorap.engine.models.ollama_chat import translate_error
 
-        try:
-            response = self.client.embed(model=self.model, input=batch, keep_alive=self.keep_alive)
-        except Exception as exc:  # noqa: BLE001
-            translated = translate_error(exc, self.host, self.model)
-            if translated is None:
-                raise
-            raise translated from exc
-        return np.asarray(response.embeddings, dtype=np.float32)
+        while True:
+            started = time.monotonic()
+            try:
+                response = self.client.embed(
+                    model=self.model, input=batch, keep_alive=self.keep_alive
+                )
+                return np.asarray(response.embeddings, dtype=np.float32)
+            except httpx.ReadTimeout as exc:
+                if activity.busy_since(self.host, started):
+                    continue
+                raise translate_error(exc, self.host, self.model) or exc from exc
+            except Exception as exc:  # noqa: BLE001
+                translated = translate_error(exc, self.host, self.model)
+                if translated is None:
+                    raise
+                raise translated from exc
 
 
 # ---- BGE-M3 (FlagEmbedding) ----------------------------------------------------------------
@@ -347,12 +361,18 @@ def make_embedder(config: Config, db: Database | None = None) -> Embedder:
     if backend == "hashing":
         return HashingEmbedder()
     if backend == "ollama":
-        inner: Embedder = OllamaEmbedder(
-            config.host,
-            config.models.embedder,
-            timeout_s=config.timeout_s,
-            keep_alive=config.keep_alive,
-        )
+        from seorap.engine.models.hosts import EmbedPool, embed_hosts
+
+        members = [
+            OllamaEmbedder(
+                host,
+                config.models.embedder,
+                timeout_s=config.timeout_s,
+                keep_alive=config.keep_alive,
+            )
+            for host in embed_hosts(config)
+        ]
+        inner: Embedder = members[0] if len(members) == 1 else EmbedPool(members)
     elif backend == "bge-m3":
         name = config.models.embedder
         inner = BGEM3Embedder("BAAI/bge-m3" if name == "bge-m3" else name)

@@ -38,8 +38,12 @@ class HostPool:
         self.backends = list(backends)
         self.name = self.backends[0].name
         self.per_host = max(1, per_host)
+        self.limits = [self.per_host] * len(self.backends)
+        """Calls at a time per host: ``per_host``, lowered to a host's slots when they are known
+        (:meth:`set_limit`)."""
         self.host = ", ".join(self.hosts)
         self._busy = [0] * len(self.backends)
+        self._waiting = 0
         self._down: dict[int, str] = {}
         self._served = [0] * len(self.backends)
         self._cond = threading.Condition()
@@ -58,7 +62,28 @@ class HostPool:
         with self._cond:
             return dict(zip(self.hosts, self._served))
 
+    def set_limit(self, host: str, n: int) -> None:
+        """At most ``n`` calls at a time on ``host`` (its generation slots)."""
+        with self._cond:
+            for i, h in enumerate(self.hosts):
+                if h == host:
+                    self.limits[i] = max(1, min(self.per_host, n))
+            self._cond.notify_all()
+
+    def waiting(self) -> dict[str, int]:
+        """{hosts: calls waiting for a free slot on any healthy host now}."""
+        with self._cond:
+            return {self.host: self._waiting} if self._waiting else {}
+
     def _acquire(self, exclude: set[int]) -> int:
+        with self._cond:
+            self._waiting += 1
+            try:
+                return self._wait_for_slot(exclude)
+            finally:
+                self._waiting -= 1
+
+    def _wait_for_slot(self, exclude: set[int]) -> int:
         with self._cond:
             while True:
                 alive = [
@@ -66,7 +91,7 @@ class HostPool:
                 ]
                 if not alive:
                     raise ModelUnavailable(self._none_left())
-                free = [i for i in alive if self._busy[i] < self.per_host]
+                free = [i for i in alive if self._busy[i] < self.limits[i]]
                 if free:
                     best = min(free, key=lambda i: (self._busy[i], self._served[i], i))
                     self._busy[best] += 1
@@ -156,7 +181,8 @@ class PoolStream:
         self.pool = pool
         self.request = request
         self._inner: Any = None
-        self._host: str | None = None
+        self.host: str | None = None
+        """The host this stream went to (None until iteration picked one)."""
         self._closed = threading.Event()
         self._lock = threading.Lock()
 
@@ -170,7 +196,7 @@ class PoolStream:
             try:
                 with self._lock:
                     self._inner = open_stream(self.pool.backends[i], self.request)
-                    self._host = self.pool.hosts[i]
+                    self.host = self.pool.hosts[i]
                 if self._closed.is_set():
                     self._inner.close()
                     return
@@ -190,7 +216,7 @@ class PoolStream:
     def result(self) -> ChatReply:
         if self._inner is None:
             raise RuntimeError("the stream was closed before it produced a reply")
-        return _with_host(self._inner.result(), self._host)
+        return _with_host(self._inner.result(), self.host)
 
     def close(self) -> None:
         self._closed.set()
@@ -206,6 +232,61 @@ def _with_host(reply: ChatReply, host: str | None) -> ChatReply:
     from dataclasses import replace
 
     return replace(reply, host=host)
+
+
+class EmbedPool:
+    """An embedder over the same model on several hosts, with the chat pool's failover policy: a
+    host that cannot be reached is marked down and the batch goes to the next healthy one; only
+    when none is left does it fail (one sentence, :class:`ModelUnavailable`). Vectors do not
+    depend on the host (every host serves the same digest, checked before work), so its name and
+    cache key are the single host's."""
+
+    def __init__(self, members: list) -> None:
+        if not members:
+            raise ValueError("EmbedPool needs at least one embedder")
+        self.members = list(members)
+        self.name = self.members[0].name
+        self.hosts = [str(getattr(m, "host", i)) for i, m in enumerate(self.members)]
+        self.host = ", ".join(self.hosts)
+        self._down: dict[int, str] = {}
+        self._next = 0
+        self._lock = threading.Lock()
+
+    @property
+    def dim(self) -> int:
+        return self._call(lambda m: m.dim)
+
+    def embed(self, texts):
+        return self._call(lambda m: m.embed(texts))
+
+    def healthy(self) -> list[str]:
+        with self._lock:
+            return [h for i, h in enumerate(self.hosts) if i not in self._down]
+
+    def _call(self, fn):
+        while True:
+            with self._lock:
+                alive = [i for i in range(len(self.members)) if i not in self._down]
+                if not alive:
+                    down = ", ".join(self.hosts)
+                    raise ModelUnavailable(
+                        f"No healthy model server is left for embeddings (down: {down}); start "
+                        f"them again, or list working ones in the config's hosts (or with "
+                        f"--host), then run the same command to resume."
+                    )
+                i = alive[self._next % len(alive)]
+                self._next += 1
+            try:
+                return fn(self.members[i])
+            except (ModelUnavailable, *DOWN_ERRORS) as exc:
+                with self._lock:
+                    self._down.setdefault(i, f"{type(exc).__name__}: {exc}")
+
+
+def embed_hosts(config: Config) -> list[str]:
+    """The servers an Ollama embedder uses: the chat hosts when chat goes to Ollama (one host list
+    serves every role), else ``host``."""
+    return chat_hosts(config) if config.backend == "ollama" else [config.host]
 
 
 # ---- making the backend of a config ----------------------------------------------------------------

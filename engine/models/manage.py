@@ -21,7 +21,7 @@ from seorap.engine.errors import BadHost, NotOllama  # noqa: F401 (NotOllama re-
 from seorap.engine.models.base import ROLES, ModelError, ModelMissing
 from seorap.engine.models.ollama_chat import (
     OllamaChat,
-    make_client,
+    make_http,
     missing_message,
     translate_error,
 )
@@ -71,12 +71,12 @@ def installed_models(config: Config, chat: OllamaChat | None = None) -> dict[str
     there (:class:`NotOllama`) or when the host is not a URL (``BadHost``)."""
     if chat is None:
         wait = min(float(config.timeout_s), PREFLIGHT_READ_S)
-        client = make_client(config.host, wait, connect_s=min(PREFLIGHT_CONNECT_S, wait))
-        host = str(client._client.base_url).rstrip("/")
+        http = make_http(config.host, wait, connect_s=min(PREFLIGHT_CONNECT_S, wait))
+        host = str(http.base_url).rstrip("/")
     else:
-        client, host = chat.client, chat.host
+        http, host = chat.http, chat.host
     try:
-        response = client._client.get("/api/tags")
+        response = http.get("/api/tags")
     except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
         from seorap.engine.models.ollama_chat import bad_host_message
 
@@ -124,12 +124,14 @@ def check_models(config: Config, roles: Iterable[str] = ROLES) -> list[ModelStat
     from seorap.engine.models.hosts import multi_or_openai, preflight_hosts
 
     if multi_or_openai(config):  # several chat servers, or an OpenAI-compatible one: each checked
-        chat = [r for r in roles if r != "embedder"]
-        hosted = configured_models(config, chat)
+        # several Ollama hosts serve every role, the embedder too; beside an OpenAI-compatible
+        # chat server, an Ollama embedder stays on ``host``
+        on_hosts = [r for r in roles if r != "embedder" or config.backend == "ollama"]
+        hosted = configured_models(config, on_hosts)
         models = [s.model for s in hosted if s.source == "ollama"]
         if models:
             preflight_hosts(config, models)
-        roles = [r for r in roles if r == "embedder"]  # an Ollama embedder stays on ``host``
+        roles = [r for r in roles if r not in on_hosts]
         if not roles:
             return hosted
     statuses = model_status(config, roles)

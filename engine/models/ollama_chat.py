@@ -1,12 +1,18 @@
-"""Chat through the ``ollama`` client's HTTP connection, streamed (NDJSON) and cancellable
-(docs/models.md).
+"""Chat with Ollama over its documented HTTP API, streamed (NDJSON) and cancellable
+(docs/models.md, "Why httpx for chat").
 
 This backend only moves bytes: :meth:`OllamaChat.stream` returns an :class:`OllamaStream` that opens
-``POST /api/chat`` with ``"stream": true`` when iterated and yields the text pieces; ollama's and
-httpx's exceptions propagate unchanged. Timeouts (first token, silence), loops, caching, logging,
-repair/retry/salvage and turning exceptions into one-sentence :class:`ModelError` messages happen in
-:class:`engine.models.client.ModelClient`, which uses :func:`translate_error` and
+``POST /api/chat`` with ``"stream": true`` when iterated and yields the text pieces; httpx's
+exceptions propagate unchanged and an error reply becomes ``ollama.ResponseError`` (the class the
+``ollama`` client raises for the same answer). Timeouts (first token, silence), loops, caching,
+logging, repair/retry/salvage and turning exceptions into one-sentence :class:`ModelError` messages
+happen in :class:`engine.models.client.ModelClient`, which uses :func:`translate_error` and
 :func:`is_transient` from here (the Ollama-specific knowledge).
+
+Why httpx and not the ``ollama`` client for chat: the client's public API offers no time of the
+first byte and no way to cancel a stream from another thread; its own HTTP connection is not public.
+So streamed chat is a plain httpx request to the documented endpoint, and the ``ollama`` client is
+kept for what its public API does (list, show, ps, pull, embed).
 
 Cancelling: :meth:`OllamaStream.close` (from any thread) shuts the request's socket down, so a read
 blocked in another thread returns at once and Ollama, seeing the client go, stops generating. The
@@ -16,10 +22,9 @@ millisecond, a model call seconds) and every call's socket is known.
 
 ollama 0.6.3 facts this module relies on (docs/design.md#dependency-facts): ``Client(host)`` has
 no default timeout (we set a connect timeout and a generous read backstop; the real waits are the
-client's); server down ->
-``httpx.ConnectError``; missing model -> HTTP 404 (``ResponseError`` with ``status_code == 404``);
-an error line inside a stream -> ``ResponseError`` with status -1; a malformed host -> ValueError
-from the client's host parser.
+client's); server down -> ``httpx.ConnectError``; missing model -> HTTP 404 (``ResponseError``
+with ``status_code == 404``); an error line inside a stream -> ``ResponseError`` with status -1.
+Hosts are read as Ollama reads ``OLLAMA_HOST`` (:func:`ollama_url`).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -74,10 +80,46 @@ def make_client(
         else timeout_s
     )
     kwargs = {} if pooled else {"limits": httpx.Limits(max_keepalive_connections=0)}
+    url = ollama_url(host)
     try:
-        return ollama.Client(host=host, timeout=timeout, **kwargs)
+        return ollama.Client(host=url, timeout=timeout, **kwargs)
     except (ValueError, TypeError, httpx.InvalidURL) as exc:
         raise BadHost(bad_host_message(host, exc)) from exc
+
+
+def make_http(
+    host: str | None, timeout_s: float | None, *, connect_s: float | None = None
+) -> httpx.Client:
+    """A plain httpx client for Ollama's HTTP API at ``host`` with no idle connections (each
+    request makes, and traces, its own). A malformed host raises :class:`BadHost`."""
+    timeout = httpx.Timeout(timeout_s, connect=connect_s)
+    limits = httpx.Limits(max_keepalive_connections=0)
+    try:
+        return httpx.Client(base_url=ollama_url(host), timeout=timeout, limits=limits)
+    except (ValueError, TypeError, httpx.InvalidURL) as exc:
+        raise BadHost(bad_host_message(host, exc)) from exc
+
+
+def ollama_url(host: str | None) -> str:
+    """The server URL for ``host`` as Ollama reads ``OLLAMA_HOST`` (None or empty: the variable,
+    else http://127.0.0.1:11434): the scheme defaults to http, the port to 11434 when neither
+    scheme nor port is given (80 / 443 for an explicit http / https), a trailing slash is dropped.
+    A malformed value raises :class:`BadHost`."""
+    raw = (host or os.environ.get("OLLAMA_HOST") or "").strip()
+    explicit = "://" in raw
+    parts = urlsplit(raw if explicit else f"http://{raw}")
+    try:
+        port = parts.port
+    except ValueError as exc:
+        raise BadHost(bad_host_message(host, exc)) from exc
+    if parts.scheme not in ("http", "https"):
+        raise BadHost(bad_host_message(host, ValueError(f"scheme {parts.scheme!r}")))
+    if port is None:
+        port = {"http": 80, "https": 443}[parts.scheme] if explicit else 11434
+    name = parts.hostname or "127.0.0.1"
+    name = f"[{name}]" if ":" in name else name
+    path = parts.path.rstrip("/")
+    return f"{parts.scheme}://{name}:{port}{path}"
 
 
 def bad_host_message(host: str | None, exc: BaseException | None = None) -> str:
@@ -119,8 +161,7 @@ class OllamaStream(ClosableStream):
         if self._closed.is_set():
             return
         self._started = time.perf_counter()
-        http = self._chat.client._client
-        with http.stream(
+        with self._chat.http.stream(
             "POST", "/api/chat", json=self.body(), extensions={"trace": self._trace}
         ) as response:
             if response.status_code >= 400:
@@ -170,7 +211,10 @@ class OllamaChat:
         """``timeout_s``: a backstop for one read (None: none); the waits that matter (first token,
         silence between chunks) are :class:`ModelClient`'s, which closes the stream."""
         self.client = make_client(host, timeout_s, connect_s=CONNECT_TIMEOUT_S, pooled=False)
-        self.host = str(self.client._client.base_url).rstrip("/")
+        """The ``ollama`` client, for its public API: list, ps, pull."""
+        self.http = make_http(host, timeout_s, connect_s=CONNECT_TIMEOUT_S)
+        """Plain httpx, for streamed chat (first-byte timing, cancelling)."""
+        self.host = str(self.http.base_url).rstrip("/")
         self.timeout_s = timeout_s
         self._digests: dict[str, str | None] = {}
         self._lock = threading.Lock()

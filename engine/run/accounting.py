@@ -25,7 +25,11 @@ from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
-COUNTER_NAMES = ("cached", "retries", "repairs", "failures", "salvaged", "loops")
+COUNTER_NAMES = tuple(
+    "cached retries repairs failures salvaged loops queued ungrounded template_loops".split()
+)
+SLOTS_PREFIX = "slots@"
+"""A ``call_counters`` row named ``slots@HOST`` holds the slots learned for HOST (not a sum)."""
 
 _COUNTERS_SQL = """
 CREATE TABLE IF NOT EXISTS call_counters (
@@ -63,6 +67,15 @@ def bump(
     if run_id is None or n == 0:
         return
     db.execute(_BUMP_SQL, [run_id, phase or "", role or "", model or "", name, int(n)])
+
+
+def set_slots(db: Database, run_id: str, host: str, n: int) -> None:
+    """Record that ``host`` streams ``n`` of our requests at once (learned during the run)."""
+    db.execute(
+        "INSERT OR REPLACE INTO call_counters (run_id, phase, role, model, name, n) "
+        "VALUES (?, '', '', '', ?, ?)",
+        [run_id, SLOTS_PREFIX + host, int(n)],
+    )
 
 
 def record_phase(
@@ -143,6 +156,13 @@ class RoleAccounting:
     write_failures: int = 0
     """write_failures rows of the run charged to this role (extract -> extractor, synthesize ->
     synthesizer)."""
+    queued: int = 0
+    """Calls that waited in line behind another of ours on the same host (not failed for it)."""
+    ungrounded: int = 0
+    """Extracted observations flagged ``ungrounded``: a value they state (number, time, date,
+    amount, name) is not in the document, or none of their content words is."""
+    template_loops: int = 0
+    """Of ``loops``: replies stopped for repeating one template with a changing number or name."""
 
 
 @dataclass(frozen=True)
@@ -160,11 +180,20 @@ class PhaseTime:
     """How many times the phase ran (resume, re-scoring)."""
 
 
+SUMMED = tuple(
+    "calls cached failed tokens_in tokens_out retries repairs failures cut salvaged loops truncated "
+    "write_failures queued ungrounded template_loops".split()
+)
+"""The figures of :class:`RoleAccounting` that add up over roles."""
+
+
 @dataclass(frozen=True)
 class RunAccounting:
     run_id: str
     roles: list[RoleAccounting] = field(default_factory=list)
     phases: list[PhaseTime] = field(default_factory=list)
+    slots: dict[str, int] = field(default_factory=dict)
+    """Generation slots learned per host during the run (empty: none learned)."""
 
     @property
     def total(self) -> RoleAccounting:
@@ -172,24 +201,7 @@ class RunAccounting:
         rs = self.roles
         busy = sum(r.busy_s for r in rs)
         out = sum(r.tokens_out for r in rs)
-        sums = {
-            name: sum(getattr(r, name) for r in rs)
-            for name in (
-                "calls",
-                "cached",
-                "failed",
-                "tokens_in",
-                "tokens_out",
-                "retries",
-                "repairs",
-                "failures",
-                "cut",
-                "salvaged",
-                "loops",
-                "truncated",
-                "write_failures",
-            )
-        }
+        sums = {name: sum(getattr(r, name) for r in rs) for name in SUMMED}
         return RoleAccounting(
             "all", "", busy_s=busy, tokens_per_s=out / busy if busy > 0 else None, **sums
         )
@@ -234,15 +246,7 @@ def run_accounting(db: Database, run_id: str) -> RunAccounting:
             e["cut"] = e.get("cut", 0) + (reason == "length")
             e["loops"] = e.get("loops", 0) + (reason == "loop")
             e["truncated"] = e.get("truncated", 0) + bool(trunc)
-    if "call_counters" in tables:
-        for role, model, name, n in db.execute(
-            "SELECT role, model, name, SUM(n) FROM call_counters WHERE run_id = ? "
-            "GROUP BY role, model, name",
-            [run_id],
-        ).fetchall():
-            if name in COUNTER_NAMES:
-                e = entry(role, model)
-                e[name] = e.get(name, 0) + int(n or 0)
+    slots = _counters(db, run_id, entry) if "call_counters" in tables else {}
     if "write_failures" in tables:
         models = {role: model for role, model in by_key}
         for stage, n in db.execute(
@@ -268,7 +272,23 @@ def run_accounting(db: Database, run_id: str) -> RunAccounting:
                 [run_id],
             ).fetchall()
         ]
-    return RunAccounting(run_id, roles, phases)
+    return RunAccounting(run_id, roles, phases, slots)
+
+
+def _counters(db: Database, run_id: str, entry) -> dict[str, int]:
+    """Add the stored counters to each role's ``entry``; returns the slots learned per host."""
+    slots: dict[str, int] = {}
+    for role, model, name, n in db.execute(
+        "SELECT role, model, name, SUM(n) FROM call_counters WHERE run_id = ? "
+        "GROUP BY role, model, name",
+        [run_id],
+    ).fetchall():
+        if name.startswith(SLOTS_PREFIX):
+            slots[name[len(SLOTS_PREFIX) :]] = int(n or 0)
+        elif name in COUNTER_NAMES:
+            e = entry(role, model)
+            e[name] = e.get(name, 0) + int(n or 0)
+    return slots
 
 
 def _role(role: str, model: str, e: dict) -> RoleAccounting:
@@ -308,6 +328,7 @@ def as_dict(acc: RunAccounting) -> dict:
         "total": asdict(acc.total),
         "phases": [asdict(p) for p in acc.phases],
         "wall_s": acc.wall_s,
+        "slots": dict(acc.slots),
     }
 
 
@@ -400,10 +421,12 @@ def from_dict(data: dict | None) -> RunAccounting:
         PhaseTime(p["phase"], p.get("wall_s", 0.0), p.get("units", 0), p.get("sessions", 0))
         for p in data.get("phases", [])
     ]
-    return RunAccounting(data.get("run_id", ""), roles, phases)
+    return RunAccounting(data.get("run_id", ""), roles, phases, dict(data.get("slots") or {}))
 
 
-TROUBLE = ("failed", "retries", "cut", "salvaged", "loops", "truncated", "write_failures")
+TROUBLE = tuple(
+    "failed retries cut salvaged loops template_loops truncated write_failures queued ungrounded".split()
+)
 TROUBLE_LABEL = {
     "failed": "failed",
     "retries": "retries",
@@ -412,6 +435,9 @@ TROUBLE_LABEL = {
     "loops": "loops",
     "truncated": "truncated prompts",
     "write_failures": "write failures",
+    "template_loops": "of them template loops",
+    "queued": "queued behind our own",
+    "ungrounded": "ungrounded",
 }
 
 
@@ -430,6 +456,10 @@ def lines(acc: RunAccounting) -> list[str]:
         )
     if not acc.roles:
         out.append("no model call (reference system or offline stand-ins with no log)")
+    if acc.slots:
+        out.append(
+            "learned slots: " + ", ".join(f"{h} streams {n} at once" for h, n in acc.slots.items())
+        )
     out.append(phase_line(acc))
     return out
 

@@ -227,6 +227,8 @@ def run(
 
         workers *= len(chat_hosts(config))  # concurrency is per host
     client = _client(config, db, offline, replay, backend) if llm else None
+    if client is not None and hasattr(progress, "queued"):  # optional, like ``tokens``
+        client.on_queue(progress.queued)
     emb = (embedder or make_write_embedder(config, db, offline)) if llm else None
     stop = _Stop(cancel)
     if client is not None:

@@ -263,6 +263,8 @@ class Accounting(BaseModel):
     """Wall time per phase."""
     wall_s: float = 0.0
     """Summed phase wall time."""
+    slots: dict[str, int] = Field(default_factory=dict)
+    """Generation slots learned per host during the run (engine/models/slots.py)."""
 
 
 class OverrideFigures(BaseModel):

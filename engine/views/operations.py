@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from seorap.engine.memory.grounding import ungrounded
 from seorap.engine.store.database import loads
 from sqlite_utils import Database
 
@@ -36,9 +37,15 @@ class Operation:
     """Snapshots {id, text, confidence, status, ...} of the facts before the change."""
     after_facts: tuple[dict, ...] = ()
     """Snapshots after it (a supersede: the old fact, now superseded, then the new one)."""
+    ungrounded: str = ""
+    """Why the observation is not grounded in its document ("the value '19:31' is not in the
+    document"; engine/memory/grounding.py), or "" when it is (or no document was given)."""
 
 
-def operations_at(db: Database, run_id: str, trajectory_id: str, position: int) -> list[Operation]:
+def operations_at(
+    db: Database, run_id: str, trajectory_id: str, position: int, document: str | None = None
+) -> list[Operation]:
+    """The step's operations; with the ``document`` text, each observation's grounding too."""
     obs = {
         r["id"]: r
         for r in db.query(
@@ -55,7 +62,12 @@ def operations_at(db: Database, run_id: str, trajectory_id: str, position: int) 
     out = [_operation(d, obs.get(d["observation_id"])) for d in decisions]
     decided = {d["observation_id"] for d in decisions}
     out += [_operation(None, o) for oid, o in obs.items() if oid not in decided]
-    return out
+    if document is None:
+        return out
+    return [
+        replace(op, ungrounded=ungrounded(op.observation, document) or "") if op.observation else op
+        for op in out
+    ]
 
 
 def _operation(d: dict | None, o: dict | None) -> Operation:

@@ -130,6 +130,8 @@ def render_operation(n: int, op: Operation, step: StepView | None = None) -> Tex
         text.append("(no observation recorded)", "dim italic")
     if op.category:
         text.append_text(literal(f"  (kind: {op.category})", "dim"))
+    if op.ungrounded:
+        text.append_text(literal(f"  ⚠ ungrounded: {op.ungrounded}", "bold yellow"))
     text.append("\n")
     for c in op.candidates:
         if c.similarity is None:
