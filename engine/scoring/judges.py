@@ -3,7 +3,7 @@
 Two implementations behind one small interface:
 
 - :class:`LexicalJudge` (offline, deterministic): typed values, polarity and hedge markers and noun
-  recall (engine/scoring/lexical.py; every rule in docs/metrics.md). Its rationale names the rule
+  recall (engine/scoring/lexical/; every rule in docs/metrics.md). Its rationale names the rule
   that decided.
 - :class:`LLMJudge`: a model through :meth:`ModelClient.structured` with a prompt file
   (``judge_strict`` default, ``judge_lenient`` to show what a lenient grader passes). The verdict
