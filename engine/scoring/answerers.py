@@ -139,7 +139,7 @@ class _Item:
 def _same_part(older: _Item, newer: _Item, weight: dict[str, float]) -> bool:
     if older.weight <= 0:
         return False
-    return sum(weight[b] for b in older.matched & newer.matched) >= SAME_PART * older.weight
+    return math.fsum(weight[b] for b in older.matched & newer.matched) >= SAME_PART * older.weight
 
 
 class ReaderAnswerer:
@@ -185,12 +185,12 @@ class ReaderAnswerer:
         asks = asked_types(question)
         sets = [lexical.bigram_set(t) | _typed(t, asks) for t in texts]
         weight = {}
-        for b in lexical.bigram_set(question) | {f"⟨{name}⟩" for name in asks}:
+        for b in sorted(lexical.bigram_set(question) | {f"⟨{name}⟩" for name in asks}):
             df = sum(1 for s in sets if b in s)
             if 0 < df < len(texts):
                 weight[b] = math.log(len(texts) / df)
         matched = [frozenset(b for b in weight if b in s) for s in sets]
-        match = [sum(weight[b] for b in m) for m in matched]
+        match = [math.fsum(weight[b] for b in m) for m in matched]
         key = (lambda i: (-ranks[i], i)) if scores is not None else (lambda i: (-match[i], i))
         items = [
             _Item(texts[i], rank, ages[i], matched[i], match[i])
@@ -206,7 +206,7 @@ class ReaderAnswerer:
         chosen = [remaining.pop(0)]
         covered = set(chosen[0].matched)
         while remaining and len(chosen) < MAX_ITEMS:
-            gain = {id(it): sum(weight[b] for b in it.matched - covered) for it in remaining}
+            gain = {id(it): math.fsum(weight[b] for b in it.matched - covered) for it in remaining}
             best = max(remaining, key=lambda it: (gain[id(it)], it.recency, -it.rank))
             if gain[id(best)] <= 0:
                 break
