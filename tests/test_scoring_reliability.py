@@ -42,10 +42,10 @@ class AlwaysPartial:
     name = "always-partial"
     rules = "always-partial"
 
-    def grade_claim(self, claim, facts):
+    def grade_claim(self, claim, facts, **dates):
         return Verdict("PARTIAL", "always PARTIAL")
 
-    def grade_answer(self, question, expected, answer):
+    def grade_answer(self, question, expected, answer, **dates):
         return Verdict("PARTIAL", "always PARTIAL")
 
 

@@ -16,6 +16,8 @@ Two implementations behind one small interface:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from datetime import date
 from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
@@ -34,10 +36,29 @@ class Judge(Protocol):
     rules: str
     """The version of the rules (lexical) or of the prompt text (model) behind its verdicts."""
 
-    def grade_answer(self, question: str, expected: str, answer: str) -> Verdict: ...
+    def grade_answer(
+        self,
+        question: str,
+        expected: str,
+        answer: str,
+        *,
+        expected_date: date | None = None,
+        answer_date: date | None = None,
+    ) -> Verdict:
+        """``expected_date``/``answer_date``: the dates relative dates in each are read against
+        (the expected answer's state document; the answer as of the trajectory's last document)."""
+        ...
 
-    def grade_claim(self, claim: str, facts: list[str]) -> Verdict:
-        """Do the facts (together) state the claim? No facts -> NO without asking anyone."""
+    def grade_claim(
+        self,
+        claim: str,
+        facts: list[str],
+        *,
+        claim_date: date | None = None,
+        fact_dates: Sequence[date | None] | None = None,
+    ) -> Verdict:
+        """Do the facts (together) state the claim? No facts -> NO without asking anyone.
+        ``claim_date``: its state document's date; ``fact_dates``: each fact's source document's."""
 
 
 NO_FACTS = Verdict("NO", "no candidate facts reached the judge")
@@ -73,20 +94,35 @@ class LexicalJudge:
             return lexical.grade_lenient(match)
         return lexical.grade(match, check_hedge=check_hedge)
 
-    def grade_answer(self, question: str, expected: str, answer: str) -> Verdict:
-        label, why = self._grade(
-            lexical.measure(expected, answer, question or None), check_hedge=True
-        )
+    def grade_answer(
+        self,
+        question: str,
+        expected: str,
+        answer: str,
+        *,
+        expected_date: date | None = None,
+        answer_date: date | None = None,
+    ) -> Verdict:
+        match = lexical.measure(expected, answer, question or None, expected_date, answer_date)
+        label, why = self._grade(match, check_hedge=True)
         return Verdict(label, why)
 
-    def grade_claim(self, claim: str, facts: list[str]) -> Verdict:
+    def grade_claim(
+        self,
+        claim: str,
+        facts: list[str],
+        *,
+        claim_date: date | None = None,
+        fact_dates: Sequence[date | None] | None = None,
+    ) -> Verdict:
         if not facts:
             return NO_FACTS
         rank = {"YES": 2, "PARTIAL": 1, "NO": 0}
         best_key: tuple[int, Fraction, int] | None = None
         best = NO_FACTS
+        dates = list(fact_dates) if fact_dates is not None else [None] * len(facts)
         for i, text in enumerate(facts, 1):
-            match = lexical.measure(claim, text)
+            match = lexical.measure(claim, text, None, claim_date, dates[i - 1])
             label, why = self._grade(match, check_hedge=False)
             key = (rank[label], match.recall, -i)
             if best_key is None or key > best_key:
@@ -108,10 +144,26 @@ class LLMJudge:
         self.name = f"{model}/{prompt}"
         self.rules = prompts.version(f"judge_{prompt}")
 
-    def grade_answer(self, question: str, expected: str, answer: str) -> Verdict:
+    def grade_answer(
+        self,
+        question: str,
+        expected: str,
+        answer: str,
+        *,
+        expected_date: date | None = None,
+        answer_date: date | None = None,
+    ) -> Verdict:
+        """The dates are not sent: the prompt texts (and so their versions) stay unchanged."""
         return self._ask(prompts.judge_answer_messages(self.prompt, question, expected, answer))
 
-    def grade_claim(self, claim: str, facts: list[str]) -> Verdict:
+    def grade_claim(
+        self,
+        claim: str,
+        facts: list[str],
+        *,
+        claim_date: date | None = None,
+        fact_dates: Sequence[date | None] | None = None,
+    ) -> Verdict:
         if not facts:
             return NO_FACTS
         return self._ask(prompts.judge_claim_messages(self.prompt, claim, facts))

@@ -3,11 +3,19 @@ and hedge markers."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from seorap.engine.scoring.lexical.text import morphemes
+from seorap.engine.scoring.lexical.polarity import (
+    NEGATING_ADVERBS,
+    RETRACT_NOUNS,
+    RETRACT_VERBS,
+    aside_spans,
+    hedge_classes,
+)
+from seorap.engine.scoring.lexical.text import Morph, morphemes
 from seorap.engine.scoring.lexical.values import (
     Value,
     _extract,
@@ -15,9 +23,10 @@ from seorap.engine.scoring.lexical.values import (
 )
 
 
-def values(text: str) -> tuple[Value, ...]:
-    """The typed values of ``text`` with their former/target marks."""
-    return analyse(text).values
+def values(text: str, ref: dt.date | None = None) -> tuple[Value, ...]:
+    """The typed values of ``text`` with their former/target marks; relative dates are resolved
+    against ``ref`` (the date of the document the text comes from)."""
+    return analyse(text, ref).values
 
 
 # ---- segments, nouns, markers -------------------------------------------------------------------
@@ -139,16 +148,28 @@ class Analysis:
     """Content nouns in order of appearance, deduplicated, values excluded."""
     segments: tuple[Segment, ...]
     hedges: frozenset[str]
+    morphs: tuple[Morph, ...] = ()
+    aside: tuple[tuple[int, int, str], ...] = ()
+    """(start, end, word): phrases a contrast or replacement word sets aside (A 대신 B: A)."""
 
     def segment_of(self, v: Value) -> Segment | None:
         return next((s for s in self.segments if s.start <= v.start < s.end), None)
 
 
-def _raw_segments(text: str) -> list[tuple[int, int]]:
+_JOINING = frozenset({"고", "며", "으며", "면서", "으면서"})
+"""Connective endings that join two clauses (…이전하고, …올리며): a cut after them."""
+
+
+def _raw_segments(text: str, morphs=()) -> list[tuple[int, int]]:
     cuts = [0]
     for m in _SPLIT.finditer(text):
         cuts += [m.start(), m.end()]
+    for m in morphs:
+        if m.tag == "EC" and m.form in _JOINING and text[m.end : m.end + 1].isspace():
+            cuts += [m.end, m.end]
     cuts.append(len(text))
+    inner = sorted(cuts[1:-1])
+    cuts = [0, *inner, len(text)]
     return [
         (cuts[i], cuts[i + 1])
         for i in range(0, len(cuts), 2)
@@ -166,8 +187,9 @@ def _nouns(text: str, morphs, spans: list[tuple[int, int]]) -> list[tuple[str, i
         if len(m.form) == 1 and m.start > 0 and text[m.start - 1].isalnum():
             continue
         form = m.form.lower()
-        if i + 1 < len(morphs) and morphs[i + 1].tag == "XSN" and morphs[i + 1].start == m.end:
-            form += morphs[i + 1].form
+        nxt = morphs[i + 1] if i + 1 < len(morphs) else None
+        if nxt is not None and nxt.tag == "XSN" and nxt.start == m.end and nxt.form != "님":
+            form += nxt.form
         if form in _STOP_NOUNS:
             continue
         out.append((form, m.start))
@@ -188,6 +210,12 @@ def _markers(morphs) -> list[str]:
             found.append(CANCEL)
         elif m.tag.startswith("NN") and m.form in _RETRACT_NOUNS:
             found.append(RETRACT)
+        elif (m.form, m.tag) in NEGATING_ADVERBS:
+            found.append(NEGATION)
+        elif (m.tag == "VV" and m.form in RETRACT_VERBS) or (
+            m.tag.startswith("NN") and m.form in RETRACT_NOUNS
+        ):
+            found.append(RETRACT)
         elif (m.tag.startswith("NN") and m.form in _POSTPONE_NOUNS) or (
             m.tag == "VV" and m.form in _POSTPONE_VERBS
         ):
@@ -196,7 +224,7 @@ def _markers(morphs) -> list[str]:
 
 
 def _hedges(text: str, morphs) -> set[str]:
-    found = {m[0].lower() for m in _HEDGE_EN.finditer(text)}
+    found = {m[0].lower() for m in _HEDGE_EN.finditer(text)} | hedge_classes(morphs)
     for i, m in enumerate(morphs):
         if (m.form, m.tag) in _HEDGE_WORDS:
             found.add(m.form)
@@ -224,10 +252,10 @@ def _hedges(text: str, morphs) -> set[str]:
 
 
 @lru_cache(maxsize=1 << 15)
-def analyse(text: str) -> Analysis:
+def analyse(text: str, ref: dt.date | None = None) -> Analysis:
     morphs = morphemes(text)
-    raw = _extract(text, morphs)
-    spans = _raw_segments(text)
+    raw = _extract(text, morphs, ref)
+    spans = _raw_segments(text, morphs)
     vals = _mark_changes(text, raw, spans)
     value_spans = [(v.start, v.end) for v in vals]
     names_from_nnp = []
@@ -292,6 +320,8 @@ def analyse(text: str) -> Analysis:
         tuple(seen),
         tuple(segments),
         frozenset(_hedges(text, morphs)),
+        morphs,
+        tuple(aside_spans(text, morphs, [(s.start, s.end) for s in segments])),
     )
 
 

@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
+from seorap.engine.scoring.lexical.polarity import LIST_WORDS, unverified
 from seorap.engine.scoring.lexical.values import Value, same
 
 
@@ -20,7 +21,7 @@ def _value_in(v: Value, vals, compact: str, *, current: bool) -> bool:
     when it appears inside a word (``Aurora로``), unless it is stated there as former."""
     if any(same(v, w) and not (current and w.former) for w in vals):
         return True
-    if v.type != "name" or v.key[0] not in compact:
+    if v.type not in ("name", "person") or v.key[0] not in compact:
         return False
     return not current or not any(
         w.former and w.type == "name" and v.key[0] in w.key[0] for w in vals
@@ -66,9 +67,10 @@ def _anchored(stated: list[Value], exp: Analysis, cand: Analysis, q: Analysis | 
     asked = {n for n in q.nouns if n not in head} if q is not None else set()
     for v in stated:
         seg = exp.segment_of(v)
-        if v.type == "name" or seg is None:
+        if seg is None:
             continue
-        words = set(seg.nouns) | asked
+        words = set(seg.nouns) | asked | {w.key[0] for w in seg.values if w.type == "name"}
+        words -= {v.key[0]} if v.type == "name" else set()
         for c in cand.segments:
             # the value must be what the candidate clause says, not part of its subject:
             # "라온핏 앱 3.0 출시 목표일은 3월 16일" states 3월 16일, not 3.0
@@ -77,7 +79,9 @@ def _anchored(stated: list[Value], exp: Analysis, cand: Analysis, q: Analysis | 
                 for w in c.values
             ):
                 continue
-            if not c.nouns or any(_noun_in(w, c.nouns, c.compact) for w in words):
+            if not c.nouns and v.type != "name":
+                return True
+            if any(_noun_in(w, c.nouns, c.compact) for w in words):
                 return True
     return False
 
@@ -163,3 +167,46 @@ def _stating_segments(seg: Segment, cand: Analysis) -> list[Segment]:
     if Fraction(best, len(seg.nouns)) < PARTIAL_RECALL:
         return []
     return [c for s, c in scored if s == best]
+
+
+def set_aside(current: list[Value], cand: Analysis) -> list[tuple[str, str]]:
+    """(expected value, contrast word): expected values the candidate states only inside a phrase a
+    contrast or replacement word sets aside ("Slack 대신 Teams" for Slack)."""
+    out = []
+    for v in current:
+        hits = [w for w in cand.values if same(v, w)]
+        if v.type == "name" and not hits:
+            at = cand.text.lower().find(v.key[0])
+            hits = [] if at < 0 else [Value("name", v.key, v.text, at, at + len(v.key[0]))]
+        inside = [word for w in hits for a, b, word in cand.aside if a <= w.start and w.end <= b]
+        if hits and len(inside) == len(hits):
+            out.append((v.text, inside[0]))
+    return out
+
+
+def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[str]:
+    """Words in the candidate clauses that touch the expected statement which the judge cannot
+    vouch for (engine.scoring.lexical.polarity.unverified); the expected text's and question's
+    own words are known."""
+    known = {m.form for m in exp.morphs} | ({m.form for m in q.morphs} if q is not None else set())
+    mine = {m for seg in exp.segments for m in seg.markers}
+    out: list[str] = [
+        f"{m} elsewhere in the answer"
+        for c in cand.segments
+        if not any(_touches(seg, c) for seg in exp.segments)
+        for m in c.markers
+        if m not in mine
+    ]
+    for c in cand.segments:
+        if not any(_touches(seg, c) for seg in exp.segments):
+            continue
+        morphs = [m for m in cand.morphs if c.start <= m.start < c.end]
+        out += unverified(morphs, frozenset(known))
+        if any(m.tag == "JC" or m.form in LIST_WORDS for m in morphs):
+            out += [
+                f"{n} (listed)"
+                for n in sorted(c.nouns)
+                if not _noun_in(n, exp.nouns, exp.compact)
+                and not (q is not None and _noun_in(n, q.nouns, q.compact))
+            ]
+    return list(dict.fromkeys(out))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -19,9 +20,12 @@ from seorap.engine.scoring.lexical.clauses import (
     _stating_segments,
     _touches,
     _value_in,
+    set_aside,
+    unverified_words,
 )
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
-from seorap.engine.scoring.lexical.values import Value, same
+from seorap.engine.scoring.lexical.polarity import opposite
+from seorap.engine.scoring.lexical.values import Value, kind, same
 
 # ---- measuring one candidate against one expected statement ---------------------------------------
 
@@ -58,6 +62,13 @@ class Match:
     subject, aside)."""
     """Clauses of the expected statement none of whose own elements (those no other clause of it
     shares) is in the candidate: a part of the answer left out."""
+    contrast: tuple[tuple[str, str], ...] = ()
+    """(expected value, contrast word): stated only where a contrast word sets it aside."""
+    unverified: tuple[str, ...] = ()
+    """Words next to the expected values the judge does not know to be neutral."""
+    unresolved: tuple[str, ...] = ()
+    """Relative dates of the candidate it cannot resolve to a day (no reference date, or a period
+    such as 다음 달 초) while an expected date is not stated: neither right nor wrong."""
 
     @property
     def recall(self) -> Fraction:
@@ -103,8 +114,10 @@ def _competitors(
         keys = {n for n in slot if _noun_in(n, cand.nouns, cand.compact)}
     out = []
     for w in cand.values:
-        if w.type != v.type or w.former or _in_expected(w, exp):
+        if kind(w) != kind(v) or w.former or _in_expected(w, exp):
             continue
+        if any(a <= w.start and w.end <= b for a, b, _ in cand.aside):
+            continue  # set aside by a contrast word ("A 쓰다가 B로"): not a current value
         if w.type == "name" and q is not None and w.key[0] in q.compact:
             continue
         seg = cand.segment_of(w)
@@ -126,9 +139,17 @@ def _in_expected(w: Value, exp: Analysis) -> bool:
 
 
 @lru_cache(maxsize=1 << 16)
-def measure(expected: str, candidate: str, question: str | None = None) -> Match:
-    exp, cand = analyse(expected), analyse(candidate)
-    q = analyse(question) if question else None
+def measure(
+    expected: str,
+    candidate: str,
+    question: str | None = None,
+    expected_date: dt.date | None = None,
+    candidate_date: dt.date | None = None,
+) -> Match:
+    """Measure ``candidate`` against ``expected``; relative dates in each are resolved against its
+    own document's date (``expected_date``, ``candidate_date``; unresolved without one)."""
+    exp, cand = analyse(expected, expected_date), analyse(candidate, candidate_date)
+    q = analyse(question, candidate_date) if question else None
     current = [v for v in exp.values if not v.former]
     if not any(_noun_in(n, cand.nouns, cand.compact) for n in exp.nouns) and not any(
         _value_in(v, cand.values, cand.compact, current=False) for v in exp.values
@@ -204,6 +225,9 @@ def measure(expected: str, candidate: str, question: str | None = None) -> Match
                 if new:
                     multi.append((" ".join(sorted(words)), " ".join(new)))
                     break
+    flip = opposite(exp.compact, cand.compact)
+    if flip is not None:
+        wrong.append(flip)
     # polarity, clause by clause: the candidate clauses that state this expected clause
     polarity = []
     for seg in exp.segments:
@@ -237,4 +261,11 @@ def measure(expected: str, candidate: str, question: str | None = None) -> Match
         missing_nouns,
         _missing_clauses(exp, cand, q),
         _anchored(stated, exp, cand, q),
+        tuple(set_aside(current, cand)),
+        tuple(unverified_words(exp, cand, q)),
+        tuple(
+            w.text
+            for w in cand.values
+            if w.type == "vague-date" and any(v.type == "date" and v not in stated for v in current)
+        ),
     )

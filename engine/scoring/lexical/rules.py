@@ -17,13 +17,17 @@ from seorap.engine.scoring.lexical.measure import Match
 
 RULES = (
     "polarity",
+    "contrast",
     "wrong-value",
     "hedge",
     "multi-value",
+    "unresolved-date",
     "no-value",
     "low-recall",
     "missing-value",
     "missing-clause",
+    "unverified",
+    "values-anchored",
     "partial-recall",
     "all-found",
 )
@@ -49,6 +53,12 @@ def grade(match: Match, *, check_hedge: bool) -> Graded:
             f"NO [polarity]: for «{seg}» the expected statement has {mine} while the "
             f"candidate has {theirs}"
         )
+    if match.contrast:
+        want, word = match.contrast[0]
+        return "NO", (
+            f"NO [contrast]: the candidate sets {want} aside («{word}»: another value takes its "
+            f"place); {elements}"
+        )
     if match.wrong:
         want, got = match.wrong[0]
         return (
@@ -62,6 +72,11 @@ def grade(match: Match, *, check_hedge: bool) -> Graded:
         return "NO", (
             f"NO [multi-value]: the answer gives {want} and {other} for one slot, neither "
             f"marked as former; {elements}"
+        )
+    if match.unresolved and not match.wrong:
+        return "PARTIAL", (
+            f"PARTIAL [unresolved-date]: «{match.unresolved[0]}» cannot be read as a day "
+            f"(no reference date, or a period); {elements}"
         )
     if match.values_expected and not match.values_stated:
         return (
@@ -79,6 +94,16 @@ def grade(match: Match, *, check_hedge: bool) -> Graded:
         return "PARTIAL", (
             f"PARTIAL [missing-clause]: nothing of «{match.missing_clauses[0]}» is stated; "
             f"{elements}"
+        )
+    if check_hedge and match.unverified:
+        return "PARTIAL", (
+            f"PARTIAL [unverified]: every expected value stated, but unverified: "
+            f"«{', '.join(match.unverified[:5])}»; {elements}"
+        )
+    if match.values_expected and match.anchored:
+        return "YES", (
+            f"YES [values-anchored]: every expected value stated in a clause about the same "
+            f"thing, nothing unverified next to them; {elements}"
         )
     if match.recall < YES_RECALL:
         lacking = ", ".join(match.missing_nouns[:5])

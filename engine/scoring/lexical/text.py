@@ -85,6 +85,8 @@ def _piece(text: str) -> tuple[Morph, ...]:
     if not text.strip():
         return ()
     global _WARM
-    morphs = tuple(Morph(t.form, t.tag, t.start, t.start + t.len) for t in _kiwi().tokenize(text))
+    morphs = tuple(
+        Morph(t.form, t.tag.split("-")[0], t.start, t.start + t.len) for t in _kiwi().tokenize(text)
+    )  # VV-R, VV-I (irregular stems) are verbs like any other
     _WARM = True
     return morphs

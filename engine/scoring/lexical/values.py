@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from seorap.engine import normalise
 from seorap.engine.scoring.lexical.text import Morph
 
 # ---- values ---------------------------------------------------------------------------------------
@@ -29,12 +31,22 @@ class Value:
     """Marked as former (``기존 …``, ``…에서``, ``예전엔 …``, ``(참고, …)``)."""
 
 
+def kind(v: Value) -> str:
+    """The slot kind of a value: durations in any unit are one kind, sizes another, money (any
+    currency) a third; every other type is its own kind."""
+    return normalise.dimension(v.type) or v.type
+
+
 def same(a: Value, b: Value) -> bool:
     if a.type != b.type:
+        if kind(a) == kind(b) != a.type and a.key and b.key:
+            return normalise.same_quantity(a.type, Decimal(a.key[0]), b.type, Decimal(b.key[0]))
         return False
     if a.type in ("date", "month"):
         (ya, *ra), (yb, *rb) = a.key, b.key
         return ra == rb and (ya is None or yb is None or ya == yb)
+    if a.type == "team":  # 결제팀 = 결제플랫폼팀 (the short name starts the full one)
+        return a.key[0].startswith(b.key[0]) or b.key[0].startswith(a.key[0])
     if a.type == "time":
         if a.key == b.key:
             return True
@@ -189,7 +201,7 @@ def _take(mask: list[bool], start: int, end: int) -> None:
         mask[i] = True
 
 
-def _extract(text: str, morphs: tuple[Morph, ...] = ()) -> list[Value]:
+def _extract(text: str, morphs: tuple[Morph, ...] = (), ref: dt.date | None = None) -> list[Value]:
     out: list[Value] = []
     longer = {m.start for m in morphs if len(m.form) > 1 and m.tag.startswith("NN")}
     mask = [False] * len(text)
@@ -206,14 +218,18 @@ def _extract(text: str, morphs: tuple[Morph, ...] = ()) -> list[Value]:
         if word in _LATIN_UNITS and prev[-1:].isdigit():
             continue
         add(Value("name", (word,), m[0], m.start(), m.end()))
-    for m in _ISO_DATE.finditer(text):
-        y, mo, d = int(m[1]), int(m[2]), int(m[3])
-        if 1 <= mo <= 12 and 1 <= d <= 31 and _free(mask, m.start(), m.end()):
-            add(Value("date", (y, mo, d), m[0], m.start(), m.end()))
-    for m in _KO_DATE.finditer(text):
-        mo, d = int(m[2]), int(m[3])
-        if 1 <= mo <= 12 and 1 <= d <= 31 and _free(mask, m.start(), m.end()):
-            add(Value("date", (int(m[1]) if m[1] else None, mo, d), m[0], m.start(), m.end()))
+    for value in _people_and_teams(text):
+        if _free(mask, value.start, value.end):
+            add(value)
+    for f in normalise.dates(text, ref):
+        if not _free(mask, f.start, f.end):
+            continue
+        if f.key is None:  # vague or unresolved: fills the slot, equals no date
+            add(
+                Value("vague-date", (text[f.start : f.end],), text[f.start : f.end], f.start, f.end)
+            )
+        else:
+            add(Value("date", f.key, text[f.start : f.end], f.start, f.end))
     for m in _KO_MONTH.finditer(text):
         mo = int(m[2])
         if 1 <= mo <= 12 and _free(mask, m.start(), m.end()):
@@ -268,9 +284,47 @@ def _extract(text: str, morphs: tuple[Morph, ...] = ()) -> list[Value]:
         a, b = numbers[i], numbers[i + 1]
         if a.type == "수" and b.type != "수" and _LIST_JOIN.match(text[a.end : b.start]):
             numbers[i] = Value(b.type, a.key, a.text, a.start, a.end)
-    for value in numbers:
+    for value in _merge_durations(text, numbers) + _native(text, mask):
         add(value)
     return sorted(out, key=lambda v: v.start)
+
+
+_NATIVE = re.compile(
+    r"(?<![가-힣])("
+    + "|".join(sorted((n for n in normalise.NATIVE if n != "석"), key=len, reverse=True))
+    + r")\s*(명|곳|개|건|대|번|권|장|차례|시간|주)(?![가-힣])"
+)
+
+
+def _native(text: str, mask: list[bool]) -> list[Value]:
+    """Native numerals before a counter: 두 명 = 2명, 세 곳 = 3곳."""
+    out = []
+    for m in _NATIVE.finditer(text):
+        if _free(mask, m.start(), m.end()):
+            unit = _UNIT_ALIASES.get(m[2], m[2])
+            out.append(Value(unit, (str(normalise.NATIVE[m[1]]),), m[0], m.start(), m.end()))
+    return out
+
+
+def _merge_durations(text: str, numbers: list[Value]) -> list[Value]:
+    """``1시간 20분`` is one duration (4800 seconds), not two values."""
+    out: list[Value] = []
+    for v in numbers:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.type in normalise.SECONDS
+            and v.type in normalise.SECONDS
+            and not text[prev.end : v.start].strip()
+            and normalise.SECONDS[prev.type] > normalise.SECONDS[v.type]
+        ):
+            total = normalise.SECONDS[prev.type] * Decimal(prev.key[0]) + normalise.SECONDS[
+                v.type
+            ] * Decimal(v.key[0])
+            out[-1] = Value("초", (_canon(total),), text[prev.start : v.end], prev.start, v.end)
+        else:
+            out.append(v)
+    return out
 
 
 def _mark_changes(text: str, found: list[Value], segments: list[tuple[int, int]]) -> list[Value]:
@@ -282,14 +336,14 @@ def _mark_changes(text: str, found: list[Value], segments: list[tuple[int, int]]
     candidate = [False] * len(out)
     for i, v in enumerate(out):
         later_same = any(
-            w.type == v.type and w.start > v.end and _seg(segments, w) == _seg(segments, v)
+            kind(w) == kind(v) and w.start > v.end and _seg(segments, w) == _seg(segments, v)
             for w in out
         )
         if later_same and (_FROM.match(text[v.end :]) or _ARROW.match(text[v.end :])):
             candidate[i] = True
         if v.type != "name" and any(
             w.target
-            and w.type == v.type
+            and kind(w) == kind(v)
             and w.start > v.end
             and _seg(segments, w) == _seg(segments, v)
             for w in out
@@ -308,7 +362,7 @@ def _mark_changes(text: str, found: list[Value], segments: list[tuple[int, int]]
     for i, v in enumerate(out):
         # a value is former only next to a current value of the same type (a newer one)
         if candidate[i] and any(
-            not candidate[j] and w.type == v.type and not same(w, v) for j, w in enumerate(out)
+            not candidate[j] and kind(w) == kind(v) and not same(w, v) for j, w in enumerate(out)
         ):
             out[i] = _replace(out[i], former=True)
     return out
@@ -321,3 +375,24 @@ def _replace(v: Value, **changes) -> Value:
 
 def _seg(segments: list[tuple[int, int]], v: Value) -> int:
     return next((i for i, (a, b) in enumerate(segments) if a <= v.start < b), -1)
+
+
+_TITLES = (
+    "님|씨|수석|책임|선임|팀장|이사|매니저|대리|과장|차장|부장|실장|본부장|대표|주임|사원|"
+    "상무|전무|파트장|리드"
+)
+_PERSON = re.compile(rf"(?<![가-힣])([가-힣]{{3}})\s?(?:{_TITLES})(?![가-힣]*팀)")
+_TEAM = re.compile(r"(?<![가-힣A-Za-z0-9])([가-힣A-Za-z0-9]{1,12}?)팀(?!장|원|별)")
+_NOT_TEAMS = frozenset(
+    {"한", "우리", "저희", "각", "전", "해당", "같은", "다른", "타", "전체", "두", "세"}
+)
+
+
+def _people_and_teams(text: str) -> list[Value]:
+    """A person (a three-syllable name before a title: 박준호 팀장님 = 박준호) and a team (결제팀,
+    결제플랫폼팀; not 개발팀장, a person): values of the slot "who"."""
+    out = [Value("person", (m[1],), m[0], m.start(), m.end()) for m in _PERSON.finditer(text)]
+    for m in _TEAM.finditer(text):
+        if m[1] not in _NOT_TEAMS and not any(p.start <= m.start() < p.end for p in out):
+            out.append(Value("team", (m[1].lower(),), m[0], m.start(), m.end()))
+    return out
