@@ -74,17 +74,22 @@ SHORT = [
 def summary_lines(run: RunReport) -> list[str]:
     a = run.aggregate
     divergence = (
-        f"MAD, DivRate, quadrants: {UNRELIABLE} ({a.judge_unreliable})"
+        f"MAD, DivRate, r, κ, pass agreement, quadrants: {UNRELIABLE} ({a.judge_unreliable})"
         if a.judge_unreliable
         else f"MAD {_ci(a.mad_ci)} · DivRate {_ci(a.div_rate_ci)}"
+    )
+    agreement = (
+        f"signed {_ci(a.signed_mean_ci)}"
+        if a.judge_unreliable
+        else f"signed {_ci(a.signed_mean_ci)} · r {_ci(a.pearson_r_ci)} · κ {_ci(a.kappa_ci)} · "
+        f"pass agreement {_ci(a.pass_agreement_ci)}"
     )
     lines = [
         f"intrinsic full {_ci(a.intrinsic)} · filter@{fmt(run.filter_threshold)} {_ci(a.intrinsic_filter)}"
         f" · {fact_shape_text(a.fact_shape)}",
         f"extrinsic compound {_ci(a.extrinsic)} · single {_ci(a.extrinsic_single)}",
         divergence,
-        f"signed {_ci(a.signed_mean_ci)} · r {_ci(a.pearson_r_ci)} · κ {_ci(a.kappa_ci)} · "
-        f"pass agreement {_ci(a.pass_agreement_ci)}",
+        agreement,
         f"PARTIAL share {fmt(a.partial_share)} · unparseable {a.unparseable} · op accuracy "
         f"{_ci(a.op_accuracy_ci)} (majority {fmt(a.op_majority_baseline)}) · stale facts {fmt(a.stale_facts)}",
         f"baselines: full-context {fmt(a.baselines.full_context)} · naive-rag {fmt(a.baselines.naive_rag)} · "

@@ -217,8 +217,8 @@ class Aggregate(BaseModel):
     fact_shape: FactShape = Field(default_factory=FactShape)
     """Fact shape pooled over the final facts of every trajectory (next to the full vs filter gap)."""
     judge_unreliable: str | None = None
-    """Why the judge cannot carry a diagnosis (then quadrants, MAD and DivRate are withheld: null);
-    null when it can."""
+    """Why the judge cannot carry a diagnosis (then quadrants, MAD, DivRate, Pearson r, kappa and
+    pass agreement are withheld: null); null when it can."""
     op_majority_baseline: float | None = None
     """Majority-class accuracy pooled over states."""
     baselines: Baselines = Field(default_factory=Baselines)

@@ -153,14 +153,13 @@ def mark_reliability(
     over the run's memory top-5 answer verdicts, plus the audit's pass rates when given). When it
     cannot, every card of the pass loses its quadrant (kept as ``quadrant_raw``) and its diagnosis
     says "judge unreliable — see audit" with the reason. Returns the reason (None: reliable)."""
-    labels = [
-        r["label"]
-        for r in db.query(
-            "SELECT label FROM verdicts WHERE run_id=? AND scoring=? AND setup='answer' AND source='memory' "
-            "AND k=?",
-            [run_id, name, extrinsic.TOP_K],
-        )
-    ]
+    labels: dict[str, list[str]] = {}
+    for r in db.query(
+        "SELECT kind, label FROM verdicts WHERE run_id=? AND scoring=? AND setup='answer' "
+        "AND source='memory' AND k=? ORDER BY rowid",
+        [run_id, name, extrinsic.TOP_K],
+    ):
+        labels.setdefault(r["kind"], []).append(r["label"])
     reason = diagnosis.judge_unreliable(
         labels,
         audit_pass_rates,
