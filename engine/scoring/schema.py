@@ -182,6 +182,12 @@ class Aggregate(BaseModel):
     """Mean intrinsic under the similarity filter, with CI."""
     extrinsic_single: Interval = Field(default_factory=Interval)
     """Mean single-question extrinsic score, with CI."""
+    udr: Interval = Field(default_factory=Interval)
+    """Mean UDR over the trajectories that have one (append-only stores: n/a), with CI."""
+    fur: Interval = Field(default_factory=Interval)
+    """Mean FUR over the trajectories that have one, with CI."""
+    confidence_mae: Interval = Field(default_factory=Interval)
+    """Mean confidence MAE over the trajectories that have one, with CI."""
     mad: float | None = None
     """Mean absolute difference intrinsic vs extrinsic."""
     mad_ci: Interval = Field(default_factory=Interval)
