@@ -100,9 +100,24 @@ def read_pairs(path: str) -> list[dict]:
     help="A database for a model judge's call log (so asking again costs nothing); "
     "default: none, every call is made.",
 )
+@click.option(
+    "--glossary",
+    "glossary_path",
+    type=click.Path(),
+    help="A glossary of same-meaning names (glossary.tsv, or a corpus directory holding one) "
+    "for the lexical judge; default: none.",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per pair on stdout.")
 def judge(
-    expected, answer, question, pairs_path, judge_model, judge_prompt, db_path, as_json
+    expected,
+    answer,
+    question,
+    pairs_path,
+    judge_model,
+    judge_prompt,
+    db_path,
+    glossary_path,
+    as_json,
 ) -> None:
     """Grade one pair (--expected and --answer, optional --question) or every pair of a JSONL file
     (--pairs) and print each verdict (YES, PARTIAL, NO or UNPARSEABLE) with the judge's rationale.
@@ -132,7 +147,10 @@ def judge(
         client = ModelClient.from_config(config, db)
         if db is not None:  # the call log is written: one writer at a time
             lease = writer(db, "judge")
-    grader = make_judge(config, client)
+    from seorap.engine.scoring import glossary
+
+    aliases = glossary.load(glossary_path) if glossary_path else None
+    grader = make_judge(config, client, glossary=aliases)
     with lease:
         _grade(grader, pairs, pairs_path, as_json)
 

@@ -26,6 +26,7 @@ from typing import Protocol
 from seorap.engine.config import Config
 from seorap.engine.memory.sentences import split_sentences
 from seorap.engine.scoring import lexical, prompts
+from seorap.engine.scoring.glossary import Glossary
 
 NO_ANSWER = "정보 없음"
 MAX_ITEMS = 5
@@ -161,6 +162,14 @@ class ReaderAnswerer:
 
     name = "reader"
 
+    def __init__(self, glossary: Glossary | None = None) -> None:
+        self.glossary = glossary or Glossary()
+        """Same-meaning names: an item and the question are matched with every alias read as its
+        first name (the answer keeps the item's own words)."""
+
+    def _read(self, text: str) -> str:
+        return self.glossary.apply(text)[0] if self.glossary else text
+
     def answer(
         self,
         question: str,
@@ -183,9 +192,11 @@ class ReaderAnswerer:
         if not texts:
             return NO_ANSWER
         asks = asked_types(question)
-        sets = [lexical.bigram_set(t) | _typed(t, asks) for t in texts]
+        read = [self._read(t) for t in texts]
+        sets = [lexical.bigram_set(t) | _typed(t, asks) for t in read]
         weight = {}
-        for b in sorted(lexical.bigram_set(question) | {f"⟨{name}⟩" for name in asks}):
+        asked = lexical.bigram_set(self._read(question)) | {f"⟨{name}⟩" for name in asks}
+        for b in sorted(asked):
             df = sum(1 for s in sets if b in s)
             if 0 < df < len(texts):
                 weight[b] = math.log(len(texts) / df)
@@ -236,8 +247,10 @@ class LLMAnswerer:
         return self.client.text("answerer", self.model, messages, phase=self.phase).strip()
 
 
-def make_answerer(config: Config, client=None) -> Answerer:
+def make_answerer(config: Config, client=None, *, glossary: Glossary | None = None) -> Answerer:
     model = config.models.answerer
+    if model == "reader":
+        return ReaderAnswerer(glossary)
     if model in OFFLINE:
         return OFFLINE[model]()
     if client is None:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Protocol
 from seorap.engine.config import Config
 from seorap.engine.errors import UsageError
 from seorap.engine.scoring import lexical, prompts
+from seorap.engine.scoring.glossary import Glossary
 from seorap.engine.scoring.verdict import JudgeReply, Verdict, parse_free_text
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ class LexicalJudge:
     ``lexical/lenient``; the strict default keeps the short name ``lexical``.
     """
 
-    def __init__(self, prompt: str = "strict") -> None:
+    def __init__(self, prompt: str = "strict", glossary: Glossary | None = None) -> None:
         if prompt not in prompts.JUDGE_PROMPTS:
             raise UsageError(
                 f"unknown judge prompt {prompt!r}: use {', '.join(prompts.JUDGE_PROMPTS)}"
@@ -88,6 +89,18 @@ class LexicalJudge:
         self.prompt = prompt
         self.name = "lexical" if prompt == "strict" else f"lexical/{prompt}"
         self.rules = lexical.RULES_VERSION
+        self.glossary = glossary or Glossary()
+        """Same-meaning names (engine/scoring/glossary.py): each alias is read as its first name,
+        and a verdict that used one says so."""
+
+    def _aliased(self, *texts: str) -> tuple[list[str], str]:
+        out, used = [], []
+        for text in texts:
+            new, pairs = self.glossary.apply(text)
+            out.append(new)
+            used += pairs
+        seen = dict.fromkeys(f"{a} = {b}" for a, b in used)
+        return out, (f" (alias: {'; '.join(seen)})" if seen else "")
 
     def _grade(self, match: lexical.Match, *, check_hedge: bool) -> lexical.Graded:
         if self.prompt == "lenient":
@@ -103,9 +116,10 @@ class LexicalJudge:
         expected_date: date | None = None,
         answer_date: date | None = None,
     ) -> Verdict:
+        (expected, answer, question), alias = self._aliased(expected, answer, question or "")
         match = lexical.measure(expected, answer, question or None, expected_date, answer_date)
         label, why = self._grade(match, check_hedge=True)
-        return Verdict(label, why)
+        return Verdict(label, why + alias)
 
     def grade_claim(
         self,
@@ -121,9 +135,11 @@ class LexicalJudge:
         best_key: tuple[int, Fraction, int] | None = None
         best = NO_FACTS
         dates = list(fact_dates) if fact_dates is not None else [None] * len(facts)
-        for i, text in enumerate(facts, 1):
-            match = lexical.measure(claim, text, None, claim_date, dates[i - 1])
+        for i, original in enumerate(facts, 1):
+            (claim_text, text), alias = self._aliased(claim, original)
+            match = lexical.measure(claim_text, text, None, claim_date, dates[i - 1])
             label, why = self._grade(match, check_hedge=False)
+            why += alias
             key = (rank[label], match.recall, -i)
             if best_key is None or key > best_key:
                 best_key, best = key, Verdict(label, f"best of {len(facts)} fact(s) is #{i}: {why}")
@@ -183,12 +199,17 @@ class LLMJudge:
 
 
 def make_judge(
-    config: Config, client: ModelClient | None = None, *, prompt: str | None = None
+    config: Config,
+    client: ModelClient | None = None,
+    *,
+    prompt: str | None = None,
+    glossary: Glossary | None = None,
 ) -> Judge:
-    """The judge named by ``config.models.judge`` (``lexical`` or a model name)."""
+    """The judge named by ``config.models.judge`` (``lexical`` or a model name); ``glossary``: the
+    corpus's same-meaning names, read by the lexical judge (a model judge knows its own)."""
     model = config.models.judge
     if model == "lexical":
-        return LexicalJudge(prompt or config.judging.prompt)
+        return LexicalJudge(prompt or config.judging.prompt, glossary)
     if client is None:
         raise ValueError(f"judge model {model!r} needs a ModelClient")
     return LLMJudge(client, model, prompt or config.judging.prompt)

@@ -23,7 +23,15 @@ from seorap.engine.corpus import Corpus, Trajectory, load_corpus
 from seorap.engine.errors import NoSuggestedThreshold, UsageError
 from seorap.engine.run.progress import NullProgress, Progress
 from seorap.engine.scoring import audit as audit_mod
-from seorap.engine.scoring import diagnosis, extrinsic, figures, intrinsic, metrics, similarity
+from seorap.engine.scoring import (
+    diagnosis,
+    extrinsic,
+    figures,
+    glossary,
+    intrinsic,
+    metrics,
+    similarity,
+)
 from seorap.engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS
 from seorap.engine.scoring.answerers import make_answerer
 from seorap.engine.scoring.judges import Judge, LexicalJudge, make_judge
@@ -81,8 +89,9 @@ def score_run(
     run = db.table("runs").get(run_id)
     corpus = corpus or load_corpus(run["corpus"])
     client = client if client is not None else _client(config, db, run_id)
-    judge = make_judge(config, client, prompt=judge_prompt)
-    answerer = make_answerer(config, client)
+    aliases = glossary.load(corpus.root)  # the corpus's glossary.tsv (none: no aliases)
+    judge = make_judge(config, client, prompt=judge_prompt, glossary=aliases)
+    answerer = make_answerer(config, client, glossary=aliases)
     embed = similarity.EmbedFn(embedder or _embedder(config, db))
     modes = _modes(judge_mode, config.judging.filter_threshold)
     calls_before = _counters(client)
