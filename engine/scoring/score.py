@@ -172,6 +172,7 @@ def mark_reliability(
     reason = diagnosis.judge_unreliable(
         labels,
         audit_pass_rates,
+        ("control", *audit_mod.CONTROL_KINDS),
         audit_partial_saturation=partial_saturation,
         audit_separation=separation,
     )

@@ -70,6 +70,8 @@ def _anchored(stated: list[Value], exp: Analysis, cand: Analysis, q: Analysis | 
         if seg is None:
             continue
         words = set(seg.nouns) | asked | {w.key[0] for w in seg.values if w.type == "name"}
+        if seg.topic:  # "X는 Y": the clause must be about X (or what the question asks)
+            words = set(seg.topic) | asked
         words -= {v.key[0]} if v.type == "name" else set()
         for c in cand.segments:
             # the value must be what the candidate clause says, not part of its subject:
@@ -189,6 +191,8 @@ def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[
     vouch for (engine.scoring.lexical.polarity.unverified); the expected text's and question's
     own words are known."""
     known = {m.form for m in exp.morphs} | ({m.form for m in q.morphs} if q is not None else set())
+    known |= {m.form for m in cand.morphs if m.form.lower() in exp.compact}
+    contrast_read = any(v.former for v in cand.values)  # the value rules read the contrast
     mine = {m for seg in exp.segments for m in seg.markers}
     out: list[str] = [
         f"{m} elsewhere in the answer"
@@ -201,7 +205,7 @@ def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[
         if not any(_touches(seg, c) for seg in exp.segments):
             continue
         morphs = [m for m in cand.morphs if c.start <= m.start < c.end]
-        out += unverified(morphs, frozenset(known))
+        out += unverified(morphs, frozenset(known), contrast_read=contrast_read)
         if any(m.tag == "JC" or m.form in LIST_WORDS for m in morphs):
             out += [
                 f"{n} (listed)"

@@ -132,6 +132,24 @@ def _competitors(
     return out
 
 
+def _rivals(v: Value, exp: Analysis, cand: Analysis) -> list[Value]:
+    """Values beside a stated expected value in the very clause that states it, of its kind, not
+    expected, not former and not set aside ("5년 자리에 6년이 들어갑니다"): two values for one slot
+    whatever the slot words say. Names only as versions of the expected one (AES-256, AES-257)."""
+    homes = [c for c in cand.segments if any(same(v, w) and not w.former for w in c.values)]
+    out = []
+    for c in homes:
+        for w in c.values:
+            if kind(w) != kind(v) or w.former or _in_expected(w, exp):
+                continue
+            if w.type == "name" and not _variant(w.key[0], v.key[0]):
+                continue
+            if any(a <= w.start and w.end <= b for a, b, _ in cand.aside):
+                continue
+            out.append(w)
+    return out
+
+
 def _in_expected(w: Value, exp: Analysis) -> bool:
     if any(same(w, v) for v in exp.values):
         return True
@@ -175,6 +193,7 @@ def measure(
     for v in current:
         others = _competitors(v, exp, cand, q, v in stated)
         if v in stated:
+            others = others or _rivals(v, exp, cand)
             if others:
                 multi.append((v.text, others[0].text))
         elif others:

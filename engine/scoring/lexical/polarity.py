@@ -39,6 +39,29 @@ LIST_WORDS = frozenset({"및", "그리고", "도", "랑", "이랑", "하고", "�
 MODAL_NOUNS = frozenset({"듯", "듯이", "모양", "것", "거", "수", "지", "법", "터", "셈"})
 """Dependent nouns that, after an adnominal ending, make a guess: …ㄴ 듯하다, …ㄴ 모양이다,
 …ㄹ 것이다 / 거예요, …ㄹ 수도 있다, …ㄹ지도, …ㄹ 법하다."""
+NOMINAL_NOUNS = frozenset(
+    {
+        "데",
+        "중",
+        "때",
+        "후",
+        "전",
+        "뒤",
+        "동안",
+        "만큼",
+        "대로",
+        "바",
+        "줄",
+        "적",
+        "김",
+        "채",
+        "뿐",
+        "등",
+    }
+)
+"""Dependent nouns that, after an adnominal ending, name a time, a place or a manner (…하는 중,
+…한 후, …한 대로): no guess. Every other dependent noun after an adnominal ending is read as one
+(a closed class, so an unlisted modal construction is a hedge, never neutral)."""
 LIKELIHOOD_NOUNS = frozenset(
     {"가능성", "공산", "전망", "예상", "추정", "분위기", "잠정", "유력", "확률", "짐작", "추측"}
 )
@@ -73,7 +96,15 @@ def hedge_classes(morphs) -> set[str]:
     found: set[str] = set()
     for i, m in enumerate(morphs):
         nxt = morphs[i + 1] if i + 1 < len(morphs) else None
-        if m.tag == "ETM" and nxt is not None and nxt.tag == "NNB" and nxt.form in MODAL_NOUNS:
+        if (
+            m.tag == "ETM"
+            and nxt is not None
+            and nxt.tag == "NNB"
+            and nxt.form not in MODAL_NOUNS
+            and nxt.form not in NOMINAL_NOUNS
+        ):
+            found.add(f"guess (…{m.form} {nxt.form})")  # any other adnominal + dependent noun
+        elif m.tag == "ETM" and nxt is not None and nxt.tag == "NNB" and nxt.form in MODAL_NOUNS:
             after = morphs[i + 2] if i + 2 < len(morphs) else None
             if nxt.form in ("것", "거") and not (
                 after is not None
@@ -110,7 +141,7 @@ NEUTRAL_ENDINGS = frozenset(
     {
         "다", "ᆫ다", "는다", "어요", "아요", "여요", "에요", "예요", "이에요", "요", "ᆸ니다",
         "습니다", "ᆸ니까", "습니까", "어", "아", "여", "지요", "죠", "네요", "네", "음", "ᆷ", "기",
-        "ᆫ", "은", "는", "ᆯ", "을", "던", "고", "며", "으며", "면서", "으면서", "어서", "아서",
+        "ᆫ", "은", "는", "ᆯ", "을", "고", "며", "으며", "면서", "으면서", "어서", "아서",
         "여서", "지만", "게", "도록", "어야", "아야", "었", "았", "였", "시", "으시", "세요", "으세요",
         "셨", "ᆫ데", "는데", "은데", "니", "으니", "라", "이라", "지", "기로", "로", "ᆫ지", "다가",
     }
@@ -128,16 +159,30 @@ NEUTRAL_ADVERBS = frozenset(
 """Adverbs and determiners (MAG, MAJ, MM) that do not change a value."""
 
 
-def unverified(morphs, known: frozenset[str]) -> list[str]:
+NEUTRAL_AUXILIARIES = frozenset(
+    {"있", "주", "두", "놓", "가", "오", "지", "하", "되", "버리", "내"}
+)
+"""Auxiliary verbs (VX) of aspect and benefaction: 하고 있다, 해 주다, 해 두다, 되어 가다."""
+CONTRAST_ENDINGS = frozenset({"지만", "는데", "ᆫ데", "은데", "으나", "나"})
+"""Endings that set a clause against the next: neutral only where the value rules understood the
+contrast (a value marked former, 예전엔 A였지만 지금은 B); otherwise unverified."""
+
+
+def unverified(morphs, known: frozenset[str], *, contrast_read: bool = False) -> list[str]:
     """Words among ``morphs`` (one clause stating a value) the judge cannot vouch for: adverbs,
-    determiners and endings outside the neutral lists and not in ``known`` (the expected text's
-    and question's own words)."""
+    determiners, auxiliary verbs and endings outside the neutral lists and not in ``known`` (the
+    expected text's and question's own words); a contrast ending unless ``contrast_read``."""
     out: list[str] = []
     for m in morphs:
+        if m.tag == "EC" and m.form in CONTRAST_ENDINGS and not contrast_read:
+            out.append(f"-{m.form}")
+            continue
         if m.form in known:
             continue
         if m.tag in ("MAG", "MAJ", "MM") and m.form not in NEUTRAL_ADVERBS:
             out.append(m.form)
+        elif m.tag == "VX" and m.form not in NEUTRAL_AUXILIARIES:
+            out.append(f"-{m.form}-")
         elif m.tag[:2] in ("EF", "EC", "EP", "ET") and m.form not in NEUTRAL_ENDINGS:
             out.append(f"-{m.form}")
     return list(dict.fromkeys(out))
