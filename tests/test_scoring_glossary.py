@@ -60,3 +60,6 @@ def test_the_bundled_corpus_carries_one(tmp_path):
     g = glossary.load("fixtures/ko-mini")
     assert g and g.apply("오로라")[0] == "Aurora"
     assert not glossary.load(tmp_path)  # no glossary.tsv: no aliases
+    # a corpus given as one trajectory file has no glossary (the file is no glossary)
+    assert not glossary.for_corpus("fixtures/ko-mini/ko-c5-seminar.json")
+    assert glossary.for_corpus("fixtures/ko-mini")

@@ -84,6 +84,13 @@ def parse(text: str, source: str) -> Glossary:
     return Glossary(canonical, source)
 
 
+def for_corpus(root: str | Path) -> Glossary:
+    """The glossary beside a corpus's trajectories: ``glossary.tsv`` in its directory (a corpus
+    given as one file, or a directory without one: no aliases)."""
+    root = Path(root)
+    return load(root) if root.is_dir() else Glossary()
+
+
 def load(path: str | Path) -> Glossary:
     """The glossary at ``path`` (a file, or a corpus directory holding ``glossary.tsv``; none
     there: an empty glossary)."""

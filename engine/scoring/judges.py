@@ -84,7 +84,8 @@ class LexicalJudge:
     def __init__(self, prompt: str = "strict", glossary: Glossary | None = None) -> None:
         if prompt not in prompts.JUDGE_PROMPTS:
             raise UsageError(
-                f"unknown judge prompt {prompt!r}: use {', '.join(prompts.JUDGE_PROMPTS)}"
+                f"judge prompt {prompt!r}: the lexical judge takes "
+                f"{' or '.join(prompts.JUDGE_PROMPTS)} (a prompt file is for a model judge)"
             )
         self.prompt = prompt
         self.name = "lexical" if prompt == "strict" else f"lexical/{prompt}"
@@ -152,13 +153,13 @@ class LLMJudge:
     def __init__(
         self, client: ModelClient, model: str, prompt: str = "strict", *, phase: str = "judge"
     ) -> None:
-        prompts.load(f"judge_{prompt}")  # fail early on an unknown prompt
+        prompts.judge_prompt(prompt)  # fail early on an unknown prompt or an unreadable file
         self.client = client
         self.model = model
         self.prompt = prompt
         self.phase = phase
-        self.name = f"{model}/{prompt}"
-        self.rules = prompts.version(f"judge_{prompt}")
+        self.name = f"{model}/{prompts.judge_prompt_label(prompt)}"
+        self.rules = prompts.judge_prompt_version(prompt)
 
     def grade_answer(
         self,

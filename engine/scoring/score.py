@@ -89,7 +89,7 @@ def score_run(
     run = db.table("runs").get(run_id)
     corpus = corpus or load_corpus(run["corpus"])
     client = client if client is not None else _client(config, db, run_id)
-    aliases = glossary.load(corpus.root)  # the corpus's glossary.tsv (none: no aliases)
+    aliases = glossary.for_corpus(corpus.root)  # its glossary.tsv (none: no aliases)
     judge = make_judge(config, client, prompt=judge_prompt, glossary=aliases)
     answerer = make_answerer(config, client, glossary=aliases)
     embed = similarity.EmbedFn(embedder or _embedder(config, db))
