@@ -3,7 +3,8 @@
 For a person debugging a verdict ("why is this PARTIAL?") and for audits: the same judges and flags
 as `seorap score` (the lexical judge or an Ollama model, strict or lenient), one verdict with its
 rationale per pair. Pairs file: one JSON object per line with ``expected`` and ``answer`` (both
-strings) and optionally ``question`` and ``id``; blank lines are skipped.
+strings) and optionally ``question``, ``id`` and ``expected_date`` / ``answer_date`` (ISO dates that
+relative dates in each are read against); blank lines are skipped.
 """
 
 from __future__ import annotations
@@ -12,6 +13,18 @@ import contextlib
 import json
 
 import click
+
+
+def _iso_date(value):
+    """A date from an ISO string; None for anything else (the caller reports it)."""
+    import datetime as dt
+
+    if not isinstance(value, str):
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        return None
 
 
 def read_pairs(path: str) -> list[dict]:
@@ -44,6 +57,11 @@ def read_pairs(path: str) -> list[dict]:
                 f'(each line needs "expected" and "answer")'
             )
             continue
+        dates = {k: _iso_date(row.get(k)) for k in ("expected_date", "answer_date")}
+        wrong = [k for k, v in dates.items() if row.get(k) is not None and v is None]
+        if wrong:
+            problems.append(f"{path}:{n}: {', '.join(wrong)} must be an ISO date (2026-03-04)")
+            continue
         pairs.append(
             {
                 "id": row.get("id", n),
@@ -51,6 +69,7 @@ def read_pairs(path: str) -> list[dict]:
                 "question": row.get("question", ""),
                 "expected": row["expected"],
                 "answer": row["answer"],
+                **dates,
             }
         )
     if problems:
@@ -159,7 +178,13 @@ def _grade(grader, pairs, pairs_path, as_json) -> None:
     from seorap.engine.untrusted import visible
 
     for pair in pairs:
-        v = grader.grade_answer(pair["question"], pair["expected"], pair["answer"])
+        v = grader.grade_answer(
+            pair["question"],
+            pair["expected"],
+            pair["answer"],
+            expected_date=pair.get("expected_date"),
+            answer_date=pair.get("answer_date"),
+        )
         if as_json:
             click.echo(
                 json.dumps(
