@@ -3,7 +3,8 @@
 For a person debugging a verdict ("why is this PARTIAL?") and for audits: the same judges and flags
 as `seorap score` (the lexical judge or an Ollama model, strict or lenient), one verdict with its
 rationale per pair. Pairs file: one JSON object per line with ``expected`` and ``answer`` (both
-strings) and optionally ``question`` and ``id``; blank lines are skipped.
+strings) and optionally ``question``, ``id`` and ``expected_date`` / ``answer_date`` (ISO dates that
+relative dates in each are read against); blank lines are skipped.
 """
 
 from __future__ import annotations
@@ -12,6 +13,18 @@ import contextlib
 import os
 
 import click
+
+
+def _iso_date(value):
+    """A date from an ISO string; None for anything else (the caller reports it)."""
+    import datetime as dt
+
+    if not isinstance(value, str):
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        return None
 
 
 def read_pairs(path: str) -> list[dict]:
@@ -38,6 +51,7 @@ def read_pairs(path: str) -> list[dict]:
                     "question": row.get("question", ""),
                     "expected": row["expected"],
                     "answer": row["answer"],
+                    **{k: _iso_date(row.get(k)) for k in ("expected_date", "answer_date")},
                 }
             )
     except LineTooLong as exc:
@@ -64,6 +78,13 @@ def _pair_problem(path: str, n: int, row) -> str | None:
             f"{path}:{n}: {', '.join(bad)} must be a string "
             f'(each line needs "expected" and "answer")'
         )
+    wrong = [
+        k
+        for k in ("expected_date", "answer_date")
+        if row.get(k) is not None and not _iso_date(row[k])
+    ]
+    if wrong:
+        return f"{path}:{n}: {', '.join(wrong)} must be an ISO date (2026-03-04)"
     return None
 
 
@@ -102,9 +123,24 @@ def _pair_problem(path: str, n: int, row) -> str | None:
     help="A database for a model judge's call log (so asking again costs nothing); "
     "default: none, every call is made.",
 )
+@click.option(
+    "--glossary",
+    "glossary_path",
+    type=click.Path(),
+    help="A glossary of same-meaning names (glossary.tsv, or a corpus directory holding one) "
+    "for the lexical judge; default: none.",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per pair on stdout.")
 def judge(
-    expected, answer, question, pairs_path, judge_model, judge_prompt, db_path, as_json
+    expected,
+    answer,
+    question,
+    pairs_path,
+    judge_model,
+    judge_prompt,
+    db_path,
+    glossary_path,
+    as_json,
 ) -> None:
     """Grade one pair (--expected and --answer, optional --question) or every pair of a JSONL file
     (--pairs) and print each verdict (YES, PARTIAL, NO or UNPARSEABLE) with the judge's rationale.
@@ -138,15 +174,25 @@ def judge(
             lease = contextlib.ExitStack()
             lease.enter_context(discard_if_unused(db, created=created))  # none left if it fails
             lease.enter_context(writer(db, "judge"))
+    from seorap.engine.scoring import glossary
+
+    aliases = glossary.load(glossary_path) if glossary_path else None
+    grader = make_judge(config, client, glossary=aliases)
     with lease:
-        _grade(make_judge(config, client), pairs, pairs_path, as_json)
+        _grade(grader, pairs, pairs_path, as_json)
 
 
 def _grade(grader, pairs, pairs_path, as_json) -> None:
     from seorap.engine.untrusted import json_line, visible
 
     for pair in pairs:
-        v = grader.grade_answer(pair["question"], pair["expected"], pair["answer"])
+        v = grader.grade_answer(
+            pair["question"],
+            pair["expected"],
+            pair["answer"],
+            expected_date=pair.get("expected_date"),
+            answer_date=pair.get("answer_date"),
+        )
         if as_json:
             click.echo(
                 json_line(  # bidi and control characters escaped; Hangul as it is

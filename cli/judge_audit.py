@@ -16,13 +16,17 @@ import click
 )
 @click.option(
     "--judge",
-    "judge_model",
-    default="lexical",
-    show_default=True,
-    help="'lexical' or an Ollama model name.",
+    "judge_models",
+    multiple=True,
+    help="'lexical' or an Ollama model name; repeat to audit several judges side by side "
+    "(default: lexical).",
 )
 @click.option(
-    "--judge-prompt", type=click.Choice(["strict", "lenient"]), default="strict", show_default=True
+    "--judge-prompt",
+    "judge_prompts",
+    multiple=True,
+    help="strict, lenient or a prompt FILE for a model judge; repeat for a sweep: every judge "
+    "under every prompt, leniency per kind side by side (default: strict).",
 )
 @click.option(
     "--answerer",
@@ -46,50 +50,62 @@ import click
     help="Seed for date shifts, templates, sample.",
 )
 def judge_audit(
-    corpus_path, db_path, judge_model, judge_prompt, answerer_model, sample, seed
+    corpus_path, db_path, judge_models, judge_prompts, answerer_model, sample, seed
 ) -> None:
     """Build answers from the corpus's ground truth whose right verdict is known — wrong ones
     (hedged, multi-value list, stale value stated firmly, retracted, wrong date 8-13 days off, vague,
-    context-free), one element missing (should be PARTIAL), and controls (the correct answer and a
-    paraphrase) — judge them, and print per kind how many pass (YES) and the PARTIAL saturation.
-    The same audit runs with every `seorap score`; its figures are in every report."""
+    context-free, and the held-out kinds worded from lists the lexical rules never read), one
+    element missing (should be PARTIAL), and controls (the correct answer and paraphrases) — judge
+    them, and print per kind how many pass (YES) and the PARTIAL saturation. With several --judge
+    or --judge-prompt values, every setup is audited and the pass rates per kind are printed side
+    by side (a prompt sweep). The same audit runs with every `seorap score`."""
     from rich.console import Console
-    from rich.table import Table
     from seorap.engine.config import Config
     from seorap.engine.corpus import load_corpus
+    from seorap.engine.scoring import prompts
     from seorap.engine.scoring.answerers import make_answerer
-    from seorap.engine.scoring.audit import DEFAULT_SAMPLE, audit_lines, run_audit, save_audit
-    from seorap.engine.scoring.judges import make_judge
+    from seorap.engine.scoring.audit import DEFAULT_SAMPLE, run_audit, save_audit
+    from seorap.engine.scoring.judges import LexicalJudge, LLMJudge
     from seorap.engine.store.database import open_db
 
+    models = list(dict.fromkeys(judge_models or ("lexical",)))
+    chosen = list(dict.fromkeys(judge_prompts or ("strict",)))
+    for prompt in chosen:  # every prompt file is checked before any work
+        prompts.judge_prompt(prompt)
+    setups = [(m, p) for m in models for p in chosen]
+    for m, p in setups:
+        if m == "lexical":
+            LexicalJudge(p)  # a prompt file for the lexical judge: one clear sentence, exit 2
     corpus = load_corpus(corpus_path)
     db = open_db(db_path)
-    config = Config.offline().with_overrides(
-        {
-            "models.judge": judge_model,
-            "models.answerer": answerer_model,
-            "judging.prompt": judge_prompt,
-        }
-    )
+    config = Config.offline().with_overrides({"models.answerer": answerer_model})
     client = None
-    if judge_model != "lexical" or answerer_model not in ("reader", "extractive"):
+    if any(m != "lexical" for m in models) or answerer_model not in ("reader", "extractive"):
         from seorap.engine.models.client import ModelClient
 
         client = ModelClient.from_config(config, db)
-    if sample is None and judge_model != "lexical":
-        sample = DEFAULT_SAMPLE
     from seorap.engine.store.lease import writer
 
+    answerer = make_answerer(config, client)
+    results = []
     with writer(db, "judge-audit"):  # the call log and the verdicts: one writer at a time
-        result = run_audit(
-            corpus,
-            make_judge(config, client),
-            make_answerer(config, client),
-            seed=seed,
-            sample=sample,
-        )
-        save_audit(db, result, f"audit-{corpus.digest[:8]}")
-    figures = result.figures()
+        for model, prompt in setups:
+            judge = LexicalJudge(prompt) if model == "lexical" else LLMJudge(client, model, prompt)
+            n = sample if sample is not None or model == "lexical" else DEFAULT_SAMPLE
+            result = run_audit(corpus, judge, answerer, seed=seed, sample=n)
+            save_audit(db, result, f"audit-{corpus.digest[:8]}")
+            results.append(result.figures())
+    console = Console()
+    if len(results) == 1:
+        _one(console, results[0])
+    else:
+        _sweep(console, results)
+
+
+def _one(console, figures) -> None:
+    from rich.table import Table
+    from seorap.engine.scoring.audit import audit_lines
+
     table = Table(title=f"judge audit · {figures.judge}")
     table.add_column("kind", no_wrap=True)  # multi-value, context-free: never cut
     for col in ("ideal", "n", "YES", "PART", "NO", "unp", "pass", "ideal%"):
@@ -106,7 +122,6 @@ def judge_audit(
             _pct(row.pass_rate),
             _pct(row.ideal_rate),
         )
-    console = Console()
     console.print(table)
     console.print(
         "ideal = the right verdict for the kind · PART = PARTIAL · unp = unparseable · "
@@ -121,6 +136,31 @@ def judge_audit(
     console.print(
         f"PARTIAL saturation (wrong kinds): {_pct(figures.partial_saturation)}", markup=False
     )
+
+
+def _sweep(console, results) -> None:
+    """Pass rate (YES share) per kind, one column per judging setup: leniency side by side."""
+    from rich.table import Table
+
+    table = Table(title="judge audit · pass rate per kind (YES share) by judging setup")
+    table.add_column("kind", no_wrap=True)
+    table.add_column("ideal", no_wrap=True)
+    for f in results:
+        table.add_column(f"{f.judge}\n{f.rules}", justify="right", no_wrap=True)
+    kinds = list(dict.fromkeys(k for f in results for k in f.kinds))
+    for kind in kinds:
+        first = next(f.kinds[kind] for f in results if kind in f.kinds)
+        cells = [_pct(f.kinds[kind].pass_rate) if kind in f.kinds else "—" for f in results]
+        table.add_row(kind, first.ideal, *cells)
+    table.add_row("wrong kinds pooled", "NO", *(_pct(f.wrong_pass) for f in results))
+    table.add_row("PARTIAL saturation", "", *(_pct(f.partial_saturation) for f in results))
+    table.add_row("separation", "", *(_pct(f.separation) for f in results))
+    console.print(table)
+    for f in results:
+        click.echo(
+            f"{f.judge} ({f.rules}): "
+            + ", ".join(f"{k} {_pct(r.pass_rate)}" for k, r in f.kinds.items())
+        )
 
 
 def _pct(value) -> str:

@@ -79,3 +79,24 @@ def test_untrusted_text_is_shown_literally():
         "--expected", "코엑스 \x1b[31mE홀\x1b[0m 대관", "--answer", "코엑스 대관 [bold]취소[/bold]"
     )
     assert r.exit_code == 0 and "\x1b" not in r.output
+
+
+def test_pairs_carry_reference_dates_for_relative_dates(tmp_path):
+    pairs = tmp_path / "pairs.jsonl"
+    rows = [
+        {"id": "a", "expected": "점검은 3월 10일", "answer": "점검은 다음 주 화요일"},
+        {
+            "id": "b",
+            "expected": "점검은 3월 10일",
+            "answer": "점검은 다음 주 화요일",
+            "answer_date": "2026-03-04",
+        },
+    ]
+    pairs.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
+    r = invoke("--pairs", str(pairs), "--json")
+    assert r.exit_code == 0, r.output
+    got = {x["id"]: x["label"] for x in map(json.loads, r.output.splitlines())}
+    assert got == {"a": "PARTIAL", "b": "YES"}  # unresolved without a reference date
+    pairs.write_text('{"expected": "x", "answer": "y", "expected_date": "3/4"}\n')
+    r = invoke("--pairs", str(pairs))
+    assert r.exit_code == 1 and "expected_date must be an ISO date" in r.output

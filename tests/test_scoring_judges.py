@@ -115,7 +115,14 @@ def test_audit_offline_lexical_rates():
     assert f.kinds["multi-value"].pass_rate < 0.15
     assert f.kinds["missing-one"].ideal_rate == 1.0  # every one PARTIAL, none NO
     assert f.kinds["correct"].pass_rate == 1.0 and f.kinds["paraphrase"].pass_rate == 1.0
-    assert f.partial_saturation < 0.01 and f.separation > 0.8
+    # lexical-4 fails closed: the held-out kinds it cannot read (a negation or a hedge worded
+    # outside its lists) get PARTIAL [unverified], not YES, so PARTIAL saturation is no longer ~0;
+    # the worst kind is retraction worded outside its lists ("… 건에서 손을 뗐습니다"): a
+    # predicate it has no class for (measured: 34 of 103 pass; separation 0.67)
+    assert 0.1 < f.partial_saturation < 0.3 and f.separation > 0.6
+    assert f.kinds["retracted-reworded"].pass_rate < 0.4
+    for kind in ("firm-wrong", "hedged-reworded", "week-off"):
+        assert f.kinds[kind].pass_rate < 0.02, kind
     assert f.rules == lexical.RULES_VERSION and f.sample is None
     # the lenient rules let the wrong kinds through: the audit shows it
     lenient = run_audit(corpus, LexicalJudge("lenient"), ExtractiveAnswerer(), seed=0).figures()

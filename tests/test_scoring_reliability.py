@@ -26,6 +26,24 @@ def test_limits_are_strict_and_exact():
     assert d.judge_unreliable(["YES", "NO", "YES", "NO", "UNPARSEABLE"]) is None
 
 
+def test_saturation_is_per_question_kind():
+    # pooled, 5 PARTIAL among 20 answers is 0.25; the compound side alone is saturated
+    by_kind = {"compound": ["PARTIAL"] * 5, "single": ["YES"] * 15}
+    assert d.judge_unreliable(by_kind) == "compound PARTIAL share 1.00 > 0.80"
+    assert d.judge_unreliable(by_kind["compound"] + by_kind["single"]) is None
+    assert d.judge_unreliable({"compound": ["PARTIAL"] * 4 + ["YES"], "single": ["NO"]}) is None
+
+
+def test_pearson_r_of_a_constant_side_is_exactly_none():
+    from seorap.engine.scoring import stats
+
+    # 0.1 three times: the float mean is 0.10000000000000002, so a sum of squared deviations
+    # is not 0 and a float test would return a number
+    assert stats.pearson_r([0.1, 0.1, 0.1], [0.2, 0.5, 0.9]) is None
+    assert stats.pearson_r([0.2, 0.5, 0.9], [0.7, 0.7, 0.7]) is None
+    assert stats.pearson_r([0.0, 0.5, 1.0], [0.0, 0.5, 1.0]) == pytest.approx(1.0)
+
+
 def test_audit_pass_rates_can_make_a_judge_unreliable():
     ok = ["YES", "NO"] * 5
     assert d.judge_unreliable(ok, {"hedged": 0.0, "paraphrase": 1.0}) is None
@@ -42,10 +60,10 @@ class AlwaysPartial:
     name = "always-partial"
     rules = "always-partial"
 
-    def grade_claim(self, claim, facts):
+    def grade_claim(self, claim, facts, **dates):
         return Verdict("PARTIAL", "always PARTIAL")
 
-    def grade_answer(self, question, expected, answer):
+    def grade_answer(self, question, expected, answer, **dates):
         return Verdict("PARTIAL", "always PARTIAL")
 
 
@@ -95,7 +113,9 @@ def test_a_saturated_run_gets_no_quadrant_only_the_warning(saturated):
             )
         )["card"]
     )
-    assert extras["judge_unreliable"].startswith("PARTIAL share 1.00")
+    # saturation is decided per question kind: both kinds are saturated here
+    assert extras["judge_unreliable"].startswith("compound PARTIAL share 1.00")
+    assert "single PARTIAL share 1.00" in extras["judge_unreliable"]
 
 
 def test_the_report_withholds_quadrants_mad_and_divrate(saturated):
@@ -105,8 +125,13 @@ def test_the_report_withholds_quadrants_mad_and_divrate(saturated):
     db, rid, _ = saturated
     [run_report] = build_report(db, [rid], resamples=50).runs
     a = run_report.aggregate
-    assert a.judge_unreliable.startswith("PARTIAL share 1.00")
+    assert a.judge_unreliable.startswith("compound PARTIAL share 1.00")
     assert a.quadrants == {} and a.mad is None and a.div_rate is None and a.mad_ci.mean is None
+    # every figure built on pass/fail is withheld too, not only some
+    assert a.pearson_r is None and a.kappa is None and a.pass_agreement is None
+    assert a.pearson_r_ci.mean is None and a.kappa_ci.mean is None
+    assert a.pass_agreement_ci.mean is None
+    assert all(g.kappa is None for g in a.by_category.values())
     assert all(t.quadrant is None and t.quadrant_raw == "healthy" for t in run_report.trajectories)
     assert any(d.UNRELIABLE in line for line in summary_lines(run_report))
     md = to_markdown(build_report(db, [rid], resamples=50))
@@ -133,7 +158,7 @@ def test_the_warning_is_printed_once_per_run_in_md_and_table(saturated):
     # the JSON carries the decision once per run (and the card diagnoses as data)
     data = json.loads(report.model_dump_json())
     [run_json] = data["runs"]
-    assert run_json["aggregate"]["judge_unreliable"].startswith("PARTIAL share 1.00")
+    assert run_json["aggregate"]["judge_unreliable"].startswith("compound PARTIAL share 1.00")
     assert run_json["judge_reliability"]["reliable"] is False
 
 
@@ -149,7 +174,8 @@ def test_the_app_rows_show_the_warning_instead_of_a_quadrant(saturated):
     assert len(rows) == 2
     # intrinsic 0.5 and extrinsic 0.5 would read "healthy"
     assert all(
-        r.quadrant == views.UNRELIABLE and r.judge_unreliable.startswith("PARTIAL share 1.00")
+        r.quadrant == views.UNRELIABLE
+        and r.judge_unreliable.startswith("compound PARTIAL share 1.00")
         for r in rows
     )
 

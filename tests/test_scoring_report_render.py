@@ -127,3 +127,35 @@ def test_cli_table_uses_columns_env(scored):
     lines = result.output.splitlines()
     assert all(len(line.rstrip()) <= 100 for line in lines)
     assert any(line.startswith(report.runs[0].trajectories[0].id + " ") for line in lines)
+
+
+def test_run_level_udr_fur_mae_and_the_audit_in_every_format(scored):
+    import csv
+    import io
+    import json
+
+    from seorap.engine.scoring import stats
+
+    _, report = scored
+    run = report.runs[0]
+    a = run.aggregate
+    # the run-level mean is the mean of the per-trajectory values (UDR n/a for append-only)
+    udr = [None if t.append_only else t.udr for t in run.trajectories]
+    assert a.udr.mean == pytest.approx(stats.mean(udr))
+    assert a.fur.mean == pytest.approx(stats.mean([t.fur for t in run.trajectories]))
+    assert a.confidence_mae.mean == pytest.approx(
+        stats.mean([t.confidence_mae for t in run.trajectories])
+    )
+    assert a.udr.ci_low is not None and a.udr.ci_low <= a.udr.mean <= a.udr.ci_high
+    data = json.loads(report.model_dump_json())
+    assert data["runs"][0]["aggregate"]["confidence_mae"]["mean"] == a.confidence_mae.mean
+    assert "confidence MAE" in to_markdown(report)
+    text = "\n".join(render(report, 160))
+    assert "UDR" in text and "confidence MAE" in text
+    [row, *_] = list(csv.DictReader(io.StringIO(to_csv(report))))
+    assert float(row["run_udr"]) == pytest.approx(a.udr.mean)
+    assert row["run_udr_low"] and row["run_confidence_mae_high"]
+    assert run.audit is not None
+    for kind, figures in run.audit.kinds.items():
+        assert float(row[f"run_audit_{kind}"]) == pytest.approx(figures.pass_rate)
+    assert row["run_audit_judge"] == run.audit.judge

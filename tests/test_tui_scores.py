@@ -90,7 +90,12 @@ def test_score_cards_show_the_judge_audit_of_the_scoring(ref):
     report, _ = views.stored_figures(open_db(path), ids["oracle"])
     audit = views.judge_audit(report)
     assert audit is not None and audit.reliable and audit.judge == "lexical"
-    assert [k.kind for k in audit.controls] == ["correct", "paraphrase"]
+    assert [k.kind for k in audit.controls] == [
+        "correct",
+        "paraphrase",
+        "paraphrase-label",
+        "paraphrase-order",
+    ]
     assert {k.ideal for k in audit.wrong} == {"NO"} and "hedged" in [k.kind for k in audit.wrong]
     text = agreement_text(report).plain
     hedged = next(k for k in audit.wrong if k.kind == "hedged")

@@ -26,6 +26,7 @@ from typing import Protocol
 from seorap.engine.config import Config
 from seorap.engine.memory.sentences import split_sentences
 from seorap.engine.scoring import lexical, prompts
+from seorap.engine.scoring.glossary import Glossary
 
 NO_ANSWER = "정보 없음"
 MAX_ITEMS = 5
@@ -139,7 +140,7 @@ class _Item:
 def _same_part(older: _Item, newer: _Item, weight: dict[str, float]) -> bool:
     if older.weight <= 0:
         return False
-    return sum(weight[b] for b in older.matched & newer.matched) >= SAME_PART * older.weight
+    return math.fsum(weight[b] for b in older.matched & newer.matched) >= SAME_PART * older.weight
 
 
 class ReaderAnswerer:
@@ -160,6 +161,14 @@ class ReaderAnswerer:
     """
 
     name = "reader"
+
+    def __init__(self, glossary: Glossary | None = None) -> None:
+        self.glossary = glossary or Glossary()
+        """Same-meaning names: an item and the question are matched with every alias read as its
+        first name (the answer keeps the item's own words)."""
+
+    def _read(self, text: str) -> str:
+        return self.glossary.apply(text)[0] if self.glossary else text
 
     def answer(
         self,
@@ -183,14 +192,16 @@ class ReaderAnswerer:
         if not texts:
             return NO_ANSWER
         asks = asked_types(question)
-        sets = [lexical.bigram_set(t) | _typed(t, asks) for t in texts]
+        read = [self._read(t) for t in texts]
+        sets = [lexical.bigram_set(t) | _typed(t, asks) for t in read]
         weight = {}
-        for b in lexical.bigram_set(question) | {f"⟨{name}⟩" for name in asks}:
+        asked = lexical.bigram_set(self._read(question)) | {f"⟨{name}⟩" for name in asks}
+        for b in sorted(asked):
             df = sum(1 for s in sets if b in s)
             if 0 < df < len(texts):
                 weight[b] = math.log(len(texts) / df)
         matched = [frozenset(b for b in weight if b in s) for s in sets]
-        match = [sum(weight[b] for b in m) for m in matched]
+        match = [math.fsum(weight[b] for b in m) for m in matched]
         key = (lambda i: (-ranks[i], i)) if scores is not None else (lambda i: (-match[i], i))
         items = [
             _Item(texts[i], rank, ages[i], matched[i], match[i])
@@ -206,7 +217,7 @@ class ReaderAnswerer:
         chosen = [remaining.pop(0)]
         covered = set(chosen[0].matched)
         while remaining and len(chosen) < MAX_ITEMS:
-            gain = {id(it): sum(weight[b] for b in it.matched - covered) for it in remaining}
+            gain = {id(it): math.fsum(weight[b] for b in it.matched - covered) for it in remaining}
             best = max(remaining, key=lambda it: (gain[id(it)], it.recency, -it.rank))
             if gain[id(best)] <= 0:
                 break
@@ -236,8 +247,10 @@ class LLMAnswerer:
         return self.client.text("answerer", self.model, messages, phase=self.phase).strip()
 
 
-def make_answerer(config: Config, client=None) -> Answerer:
+def make_answerer(config: Config, client=None, *, glossary: Glossary | None = None) -> Answerer:
     model = config.models.answerer
+    if model == "reader":
+        return ReaderAnswerer(glossary)
     if model in OFFLINE:
         return OFFLINE[model]()
     if client is None:

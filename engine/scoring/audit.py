@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 from seorap.engine.corpus import Corpus, Trajectory
+from seorap.engine.scoring import audit_heldout as heldout
 from seorap.engine.scoring.verdict import tally
 from sqlite_utils import Database
 
@@ -56,15 +57,15 @@ WRONG_KINDS = (
     "wrong-date",
     "vague",
     "context-free",
+    *heldout.WRONG,
 )
 PARTIAL_KINDS = ("missing-one",)
-CONTROL_KINDS = ("correct", "paraphrase")
+CONTROL_KINDS = ("correct", "paraphrase", *heldout.CONTROLS)
 KINDS = WRONG_KINDS + PARTIAL_KINDS + CONTROL_KINDS
 IDEAL = {
     **{k: "NO" for k in WRONG_KINDS},
     "missing-one": "PARTIAL",
-    "correct": "YES",
-    "paraphrase": "YES",
+    **{k: "YES" for k in CONTROL_KINDS},
 }
 DEFAULT_SAMPLE = 20
 """Items per kind a model judge is audited on (seeded sample); the lexical judge sees all."""
@@ -88,6 +89,8 @@ class AuditItem:
     expected: str
     answer: str | None
     """None for ``context-free`` until the answerer is asked (only for sampled items)."""
+    answer_date: date | None = None
+    """The date the answer's relative dates are read against (``week-off``)."""
 
 
 def _year(trajectory: Trajectory) -> int:
@@ -230,6 +233,10 @@ def items_for(trajectory: Trajectory, rng: random.Random) -> list[AuditItem]:
         para = paraphrase(expected)
         if para:
             add("paraphrase", para)
+        asked_on = trajectory.final.when.date()
+        key = f"{trajectory.id}/{question}/{expected}"
+        for kind, answer, on in heldout.held_out(expected, wrong, key, year, asked_on):
+            out.append(AuditItem(trajectory.id, kind, question, expected, answer, on))
     return out
 
 
@@ -385,7 +392,7 @@ def run_audit(
     rows = []
     for item in items:
         answer = item.answer if item.answer is not None else answerer.answer(item.question, [])
-        v = judge.grade_answer(item.question, item.expected, answer)
+        v = judge.grade_answer(item.question, item.expected, answer, answer_date=item.answer_date)
         rows.append(
             {
                 "trajectory_id": item.trajectory_id,

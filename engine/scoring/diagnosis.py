@@ -33,7 +33,7 @@ AUDIT_SEPARATION_MIN = 0.5
 
 
 def judge_unreliable(
-    labels: Iterable[str],
+    labels: Iterable[str] | Mapping[str, Iterable[str]],
     audit_pass_rates: Mapping[str, float | None] | None = None,
     control_kinds: Iterable[str] = ("control", "paraphrase"),
     *,
@@ -43,25 +43,18 @@ def judge_unreliable(
     """Why the judge's verdicts cannot carry a diagnosis, or None when they can. The one place
     that decides it: the cards, the report and the app all show this decision.
 
-    ``labels``: the run's answer verdicts that make the quadrants (memory, top-5). ``audit_pass_rates``:
+    ``labels``: the run's answer verdicts that make the quadrants (memory, top-5), either one list or
+    {question kind: labels}; the label limits apply to each kind on its own. ``audit_pass_rates``:
     {audit kind: pass rate} of the same judge when an audit was run, with its PARTIAL saturation
     and separation. Limits (strict; shares compared exactly, stats.above): PARTIAL share of the
     parseable labels > PARTIAL_LIMIT; unparseable share of all labels > UNPARSEABLE_LIMIT; no
     parseable label at all; an audit kind built to be wrong passing > AUDIT_WRONG_PASS_LIMIT; a
     control kind passing < AUDIT_CONTROL_MIN; the audit's wrong answers given PARTIAL > PARTIAL_LIMIT;
     separation < AUDIT_SEPARATION_MIN."""
-    labels = list(labels)
-    parseable = [x for x in labels if x != "UNPARSEABLE"]
     reasons = []
-    if labels and not parseable:
-        reasons.append(f"all {len(labels)} answer verdicts unparseable")
-    elif parseable:
-        partial = sum(x == "PARTIAL" for x in parseable) / len(parseable)
-        if above(partial, PARTIAL_LIMIT):
-            reasons.append(f"PARTIAL share {partial:.2f} > {PARTIAL_LIMIT:.2f}")
-        unparseable = (len(labels) - len(parseable)) / len(labels)
-        if above(unparseable, UNPARSEABLE_LIMIT):
-            reasons.append(f"unparseable share {unparseable:.2f} > {UNPARSEABLE_LIMIT:.2f}")
+    by_kind = labels if isinstance(labels, Mapping) else {"": list(labels)}
+    for kind, group in sorted(by_kind.items()):
+        reasons += _label_reasons(list(group), f"{kind} " if kind else "")
     controls = set(control_kinds)
     for kind, rate in sorted((audit_pass_rates or {}).items()):
         if rate is None:
@@ -85,6 +78,24 @@ def judge_unreliable(
             f"answers pass barely more often than the worst kind of wrong answer)"
         )
     return "; ".join(reasons) or None
+
+
+def _label_reasons(labels: list[str], kind: str) -> list[str]:
+    """The saturation and parse limits over one question kind's answer verdicts (compound and
+    single apart: three singles per compound must not dilute a saturated compound side)."""
+    parseable = [x for x in labels if x != "UNPARSEABLE"]
+    if labels and not parseable:
+        return [f"all {len(labels)} {kind}answer verdicts unparseable"]
+    if not parseable:
+        return []
+    out = []
+    partial = sum(x == "PARTIAL" for x in parseable) / len(parseable)
+    if above(partial, PARTIAL_LIMIT):
+        out.append(f"{kind}PARTIAL share {partial:.2f} > {PARTIAL_LIMIT:.2f}")
+    unparseable = (len(labels) - len(parseable)) / len(labels)
+    if above(unparseable, UNPARSEABLE_LIMIT):
+        out.append(f"{kind}unparseable share {unparseable:.2f} > {UNPARSEABLE_LIMIT:.2f}")
+    return out
 
 
 def _short(text: str, n: int = 60) -> str:

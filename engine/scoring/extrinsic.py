@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import date
 
 from seorap.engine.corpus import Trajectory
 from seorap.engine.memory.sentences import split_sentences
@@ -33,15 +34,27 @@ class Question:
     item: str
     question: str
     answer: str
+    expected_date: date | None = None
+    """The date relative dates in the expected answer are read against (its state's document)."""
+    answer_date: date | None = None
+    """... and in an answer: the question is asked as of the trajectory's last document."""
 
 
 def questions(trajectory: Trajectory) -> list[Question]:
+    states = trajectory.states
+    last = states[-1].when.date() if states else None
+
+    def when(index: int | None) -> date | None:
+        if not states:
+            return None
+        return states[index if index is not None and 0 <= index < len(states) else -1].when.date()
+
     out = [
-        Question("compound", f"compound/{i}", q.question, q.answer)
+        Question("compound", f"compound/{i}", q.question, q.answer, last, last)
         for i, q in enumerate(trajectory.extrinsic_qa)
     ]
     out += [
-        Question("single", f"single/{i}", q.question, q.answer)
+        Question("single", f"single/{i}", q.question, q.answer, when(q.state), last)
         for i, q in enumerate(trajectory.single_qa)
     ]
     return out
@@ -143,7 +156,9 @@ class Asker:
         recency: list[int] | None = None,
     ) -> None:
         answer = self.answerer.answer(q.question, context, scores, kind=kind, recency=recency)
-        verdict = self.judge.grade_answer(q.question, q.answer, answer)
+        verdict = self.judge.grade_answer(
+            q.question, q.answer, answer, expected_date=q.expected_date, answer_date=q.answer_date
+        )
         self.answers.append(
             {
                 "kind": q.kind,

@@ -257,7 +257,7 @@ def check_comparable(
 ) -> list[str]:
     """Refuse what cannot be compared (another corpus, a run still being written); runs judged
     differently are refused too unless allowed, then labelled. Returns the labels."""
-    from seorap.engine.store.database import run_statuses
+    from seorap.engine.store.lease import run_statuses
 
     runs = {r["run_id"]: r for r in db.query("SELECT run_id, corpus_digest FROM runs")}
     if runs[base.run_id]["corpus_digest"] != runs[candidate.run_id]["corpus_digest"]:

@@ -155,7 +155,9 @@ def judge_claims(
                 shown = texts
             else:
                 shown, best = _similar(claim, texts, ids, mode.threshold, embed)
-            verdict = judge.grade_claim(claim, shown)
+            # relative dates in a claim are read against its state's document; a fact's source
+            # document is not known here, so its relative dates stay unresolved (never YES)
+            verdict = judge.grade_claim(claim, shown, claim_date=state.when.date())
             rows.append(
                 {
                     "kind": "claim",

@@ -3,7 +3,7 @@
 Two implementations behind one small interface:
 
 - :class:`LexicalJudge` (offline, deterministic): typed values, polarity and hedge markers and noun
-  recall (engine/scoring/lexical.py; every rule in docs/metrics.md). Its rationale names the rule
+  recall (engine/scoring/lexical/; every rule in docs/metrics.md). Its rationale names the rule
   that decided.
 - :class:`LLMJudge`: a model through :meth:`ModelClient.structured` with a prompt file
   (``judge_strict`` default, ``judge_lenient`` to show what a lenient grader passes). The verdict
@@ -16,12 +16,15 @@ Two implementations behind one small interface:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from datetime import date
 from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
 from seorap.engine.config import Config
 from seorap.engine.errors import UsageError
 from seorap.engine.scoring import lexical, prompts
+from seorap.engine.scoring.glossary import Glossary
 from seorap.engine.scoring.verdict import JudgeReply, Verdict, parse_free_text
 
 if TYPE_CHECKING:
@@ -34,10 +37,29 @@ class Judge(Protocol):
     rules: str
     """The version of the rules (lexical) or of the prompt text (model) behind its verdicts."""
 
-    def grade_answer(self, question: str, expected: str, answer: str) -> Verdict: ...
+    def grade_answer(
+        self,
+        question: str,
+        expected: str,
+        answer: str,
+        *,
+        expected_date: date | None = None,
+        answer_date: date | None = None,
+    ) -> Verdict:
+        """``expected_date``/``answer_date``: the dates relative dates in each are read against
+        (the expected answer's state document; the answer as of the trajectory's last document)."""
+        ...
 
-    def grade_claim(self, claim: str, facts: list[str]) -> Verdict:
-        """Do the facts (together) state the claim? No facts -> NO without asking anyone."""
+    def grade_claim(
+        self,
+        claim: str,
+        facts: list[str],
+        *,
+        claim_date: date | None = None,
+        fact_dates: Sequence[date | None] | None = None,
+    ) -> Verdict:
+        """Do the facts (together) state the claim? No facts -> NO without asking anyone.
+        ``claim_date``: its state document's date; ``fact_dates``: each fact's source document's."""
 
 
 NO_FACTS = Verdict("NO", "no candidate facts reached the judge")
@@ -59,35 +81,66 @@ class LexicalJudge:
     ``lexical/lenient``; the strict default keeps the short name ``lexical``.
     """
 
-    def __init__(self, prompt: str = "strict") -> None:
+    def __init__(self, prompt: str = "strict", glossary: Glossary | None = None) -> None:
         if prompt not in prompts.JUDGE_PROMPTS:
             raise UsageError(
-                f"unknown judge prompt {prompt!r}: use {', '.join(prompts.JUDGE_PROMPTS)}"
+                f"judge prompt {prompt!r}: the lexical judge takes "
+                f"{' or '.join(prompts.JUDGE_PROMPTS)} (a prompt file is for a model judge)"
             )
         self.prompt = prompt
         self.name = "lexical" if prompt == "strict" else f"lexical/{prompt}"
         self.rules = lexical.RULES_VERSION
+        self.glossary = glossary or Glossary()
+        """Same-meaning names (engine/scoring/glossary.py): each alias is read as its first name,
+        and a verdict that used one says so."""
+
+    def _aliased(self, *texts: str) -> tuple[list[str], str]:
+        out, used = [], []
+        for text in texts:
+            new, pairs = self.glossary.apply(text)
+            out.append(new)
+            used += pairs
+        seen = dict.fromkeys(f"{a} = {b}" for a, b in used)
+        return out, (f" (alias: {'; '.join(seen)})" if seen else "")
 
     def _grade(self, match: lexical.Match, *, check_hedge: bool) -> lexical.Graded:
         if self.prompt == "lenient":
             return lexical.grade_lenient(match)
         return lexical.grade(match, check_hedge=check_hedge)
 
-    def grade_answer(self, question: str, expected: str, answer: str) -> Verdict:
-        label, why = self._grade(
-            lexical.measure(expected, answer, question or None), check_hedge=True
-        )
-        return Verdict(label, why)
+    def grade_answer(
+        self,
+        question: str,
+        expected: str,
+        answer: str,
+        *,
+        expected_date: date | None = None,
+        answer_date: date | None = None,
+    ) -> Verdict:
+        (expected, answer, question), alias = self._aliased(expected, answer, question or "")
+        match = lexical.measure(expected, answer, question or None, expected_date, answer_date)
+        label, why = self._grade(match, check_hedge=True)
+        return Verdict(label, why + alias)
 
-    def grade_claim(self, claim: str, facts: list[str]) -> Verdict:
+    def grade_claim(
+        self,
+        claim: str,
+        facts: list[str],
+        *,
+        claim_date: date | None = None,
+        fact_dates: Sequence[date | None] | None = None,
+    ) -> Verdict:
         if not facts:
             return NO_FACTS
         rank = {"YES": 2, "PARTIAL": 1, "NO": 0}
         best_key: tuple[int, Fraction, int] | None = None
         best = NO_FACTS
-        for i, text in enumerate(facts, 1):
-            match = lexical.measure(claim, text)
+        dates = list(fact_dates) if fact_dates is not None else [None] * len(facts)
+        for i, original in enumerate(facts, 1):
+            (claim_text, text), alias = self._aliased(claim, original)
+            match = lexical.measure(claim_text, text, None, claim_date, dates[i - 1])
             label, why = self._grade(match, check_hedge=False)
+            why += alias
             key = (rank[label], match.recall, -i)
             if best_key is None or key > best_key:
                 best_key, best = key, Verdict(label, f"best of {len(facts)} fact(s) is #{i}: {why}")
@@ -100,18 +153,34 @@ class LLMJudge:
     def __init__(
         self, client: ModelClient, model: str, prompt: str = "strict", *, phase: str = "judge"
     ) -> None:
-        prompts.load(f"judge_{prompt}")  # fail early on an unknown prompt
+        prompts.judge_prompt(prompt)  # fail early on an unknown prompt or an unreadable file
         self.client = client
         self.model = model
         self.prompt = prompt
         self.phase = phase
-        self.name = f"{model}/{prompt}"
-        self.rules = prompts.version(f"judge_{prompt}")
+        self.name = f"{model}/{prompts.judge_prompt_label(prompt)}"
+        self.rules = prompts.judge_prompt_version(prompt)
 
-    def grade_answer(self, question: str, expected: str, answer: str) -> Verdict:
+    def grade_answer(
+        self,
+        question: str,
+        expected: str,
+        answer: str,
+        *,
+        expected_date: date | None = None,
+        answer_date: date | None = None,
+    ) -> Verdict:
+        """The dates are not sent: the prompt texts (and so their versions) stay unchanged."""
         return self._ask(prompts.judge_answer_messages(self.prompt, question, expected, answer))
 
-    def grade_claim(self, claim: str, facts: list[str]) -> Verdict:
+    def grade_claim(
+        self,
+        claim: str,
+        facts: list[str],
+        *,
+        claim_date: date | None = None,
+        fact_dates: Sequence[date | None] | None = None,
+    ) -> Verdict:
         if not facts:
             return NO_FACTS
         return self._ask(prompts.judge_claim_messages(self.prompt, claim, facts))
@@ -131,12 +200,17 @@ class LLMJudge:
 
 
 def make_judge(
-    config: Config, client: ModelClient | None = None, *, prompt: str | None = None
+    config: Config,
+    client: ModelClient | None = None,
+    *,
+    prompt: str | None = None,
+    glossary: Glossary | None = None,
 ) -> Judge:
-    """The judge named by ``config.models.judge`` (``lexical`` or a model name)."""
+    """The judge named by ``config.models.judge`` (``lexical`` or a model name); ``glossary``: the
+    corpus's same-meaning names, read by the lexical judge (a model judge knows its own)."""
     model = config.models.judge
     if model == "lexical":
-        return LexicalJudge(prompt or config.judging.prompt)
+        return LexicalJudge(prompt or config.judging.prompt, glossary)
     if client is None:
         raise ValueError(f"judge model {model!r} needs a ModelClient")
     return LLMJudge(client, model, prompt or config.judging.prompt)

@@ -32,6 +32,54 @@ def version(name: str) -> str:
     return f"{name}@{hashlib.sha256(load(name).encode('utf-8')).hexdigest()[:8]}"
 
 
+MAX_PROMPT_BYTES = 256 * 1024
+
+
+def judge_prompt(prompt: str) -> str:
+    """The system text of a judge prompt: ``strict``/``lenient`` (engine/prompts/judge_*.txt) or a
+    prompt file named by the user (its path). A missing or unreadable file is a UsageError."""
+    if prompt in JUDGE_PROMPTS:
+        return load(f"judge_{prompt}")
+    return _prompt_file(prompt)
+
+
+@cache
+def _prompt_file(path: str) -> str:
+    from seorap.engine.errors import UsageError
+
+    file = Path(path)
+    try:
+        if not file.is_file():
+            raise UsageError(
+                f"judge prompt {path!r}: not {' or '.join(JUDGE_PROMPTS)} and no such file"
+            )
+        if file.stat().st_size > MAX_PROMPT_BYTES:
+            raise UsageError(f"judge prompt file {path}: larger than 256 kB")
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(
+            f"judge prompt file {path}: cannot read it ({exc.__class__.__name__})"
+        ) from exc
+    if not text.strip():
+        raise UsageError(f"judge prompt file {path}: empty")
+    return text
+
+
+def judge_prompt_version(prompt: str) -> str:
+    """``judge_strict@sha8`` for a bundled prompt, ``<file name>@sha8`` for a prompt file."""
+    import hashlib
+
+    if prompt in JUDGE_PROMPTS:
+        return version(f"judge_{prompt}")
+    digest = hashlib.sha256(judge_prompt(prompt).encode("utf-8")).hexdigest()[:8]
+    return f"{Path(prompt).name}@{digest}"
+
+
+def judge_prompt_label(prompt: str) -> str:
+    """A short name of a prompt for judge names: ``strict`` or the file's stem."""
+    return prompt if prompt in JUDGE_PROMPTS else Path(prompt).stem
+
+
 def escape(text: str) -> str:
     """Keep data from closing its own tag."""
     return text.replace("<", "‹").replace(">", "›")
@@ -45,7 +93,7 @@ def judge_answer_messages(prompt: str, question: str, expected: str, answer: str
         f"<answer>{escape(answer)}</answer>"
     )
     return [
-        {"role": "system", "content": load(f"judge_{prompt}")},
+        {"role": "system", "content": judge_prompt(prompt)},
         {"role": "user", "content": user},
     ]
 
@@ -59,7 +107,7 @@ def judge_claim_messages(prompt: str, claim: str, facts: list[str]) -> list[dict
         f"<facts>\n{listed}\n</facts>"
     )
     return [
-        {"role": "system", "content": load(f"judge_{prompt}")},
+        {"role": "system", "content": judge_prompt(prompt)},
         {"role": "user", "content": user},
     ]
 

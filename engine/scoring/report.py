@@ -187,7 +187,7 @@ def _group(ts: list[TrajectoryReport], unreliable: bool = False, **boot) -> Grou
         extrinsic=stats.mean(e),
         mad=None if unreliable else stats.mad(i, e),
         div_rate=None if unreliable else stats.div_rate(i, e),
-        kappa=stats.cohen_kappa(i, e),
+        kappa=None if unreliable else stats.cohen_kappa(i, e),
         intrinsic_ci=_interval(i, **boot),
         extrinsic_ci=_interval(e, **boot),
         mad_ci=None if unreliable else _paired(i, e, "mad", **boot),
@@ -239,7 +239,8 @@ def aggregate(
     **boot,
 ) -> Aggregate:
     """Figures over the run; with ``unreliable`` (the judge cannot carry a diagnosis) quadrants,
-    MAD and DivRate are withheld (null) and the reason is kept."""
+    MAD, DivRate, Pearson r, Cohen's kappa and pass agreement are withheld (null) and the reason is
+    kept."""
     i = [t.intrinsic.full for t in ts]
     e = [t.extrinsic.compound for t in ts]
     memory = tally(v["label"] for v in verdicts if v["source"] == "memory" and v["k"] == TOP_K)
@@ -253,18 +254,22 @@ def aggregate(
         extrinsic=_interval(e, **boot),
         intrinsic_filter=_interval([t.intrinsic.filter for t in ts], **boot),
         extrinsic_single=_interval([t.extrinsic.single for t in ts], **boot),
+        udr=_interval([None if t.append_only else t.udr for t in ts], **boot),
+        fur=_interval([t.fur for t in ts], **boot),
+        confidence_mae=_interval([t.confidence_mae for t in ts], **boot),
         mad=None if withheld else stats.mad(i, e),
         mad_ci=Interval() if withheld else _paired(i, e, "mad", **boot),
         div_rate=None if withheld else stats.div_rate(i, e),
         div_rate_ci=Interval() if withheld else _paired(i, e, "div_rate", **boot),
         signed_mean=stats.signed_mean(i, e),
         signed_mean_ci=_paired(i, e, "signed_mean", **boot),
-        pearson_r=stats.pearson_r(i, e),
-        pearson_r_ci=_paired(i, e, "pearson_r", **boot),
-        kappa=stats.cohen_kappa(i, e),
-        kappa_ci=_paired(i, e, "cohen_kappa", **boot),
-        pass_agreement=stats.pass_agreement(i, e),
-        pass_agreement_ci=_paired(i, e, "pass_agreement", **boot),
+        # built on pass/fail at 0.5: withheld with the rest when the judge is unreliable
+        pearson_r=None if withheld else stats.pearson_r(i, e),
+        pearson_r_ci=Interval() if withheld else _paired(i, e, "pearson_r", **boot),
+        kappa=None if withheld else stats.cohen_kappa(i, e),
+        kappa_ci=Interval() if withheld else _paired(i, e, "cohen_kappa", **boot),
+        pass_agreement=None if withheld else stats.pass_agreement(i, e),
+        pass_agreement_ci=Interval() if withheld else _paired(i, e, "pass_agreement", **boot),
         partial_share=memory.partial_share,
         unparseable=sum(v["label"] == "UNPARSEABLE" for v in verdicts),
         op_accuracy=metrics.op_accuracy(exp, eff),

@@ -23,7 +23,11 @@ def to_csv(report: Report) -> str:
     """One row per run x trajectory; the run's cost (calls, cache hits, tokens, wall time) repeats on
     each of its rows in the ``run_*`` columns."""
     extra = [f"run_{k}" for k in accounting.CSV_FIELDS]
-    costs = {run.run_id: accounting.csv_fields(_accounting(run)) for run in report.runs}
+    costs = {
+        run.run_id: {**accounting.csv_fields(_accounting(run)), **run_figures(run)}
+        for run in report.runs
+    }
+    extra += sorted({k for fields in costs.values() for k in fields} - set(extra))
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=COLUMNS + extra)
     writer.writeheader()
@@ -31,6 +35,31 @@ def to_csv(report: Report) -> str:
         row = {**row, **costs.get(row["run_id"], {})}
         writer.writerow({k: "" if v is None else v for k, v in row.items()})
     return buf.getvalue()
+
+
+RUN_INTERVALS = ("udr", "fur", "confidence_mae")
+
+
+def run_figures(run: RunReport) -> dict[str, float | str | None]:
+    """Run-level columns repeated on each of the run's CSV rows: UDR, FUR and confidence MAE with
+    their CI ends, and the judge audit (pass rate per kind, PARTIAL saturation, separation, and
+    the reliability decision)."""
+    out: dict[str, float | str | None] = {}
+    for name in RUN_INTERVALS:
+        iv: Interval = getattr(run.aggregate, name)
+        out |= {
+            f"run_{name}": iv.mean,
+            f"run_{name}_low": iv.ci_low,
+            f"run_{name}_high": iv.ci_high,
+        }
+    a = run.audit
+    if a is not None:
+        out |= {f"run_audit_{k}": f.pass_rate for k, f in sorted(a.kinds.items())}
+        out["run_audit_judge"] = a.judge
+        out["run_audit_partial_saturation"] = a.partial_saturation
+        out["run_audit_separation"] = a.separation
+    out["run_judge_unreliable"] = run.aggregate.judge_unreliable
+    return out
 
 
 def _accounting(run: RunReport) -> accounting.RunAccounting:
@@ -74,17 +103,23 @@ SHORT = [
 def summary_lines(run: RunReport) -> list[str]:
     a = run.aggregate
     divergence = (
-        f"MAD, DivRate, quadrants: {UNRELIABLE} ({a.judge_unreliable})"
+        f"MAD, DivRate, r, κ, pass agreement, quadrants: {UNRELIABLE} ({a.judge_unreliable})"
         if a.judge_unreliable
         else f"MAD {_ci(a.mad_ci)} · DivRate {_ci(a.div_rate_ci)}"
+    )
+    agreement = (
+        f"signed {_ci(a.signed_mean_ci)}"
+        if a.judge_unreliable
+        else f"signed {_ci(a.signed_mean_ci)} · r {_ci(a.pearson_r_ci)} · κ {_ci(a.kappa_ci)} · "
+        f"pass agreement {_ci(a.pass_agreement_ci)}"
     )
     lines = [
         f"intrinsic full {_ci(a.intrinsic)} · filter@{fmt(run.filter_threshold)} {_ci(a.intrinsic_filter)}"
         f" · {fact_shape_text(a.fact_shape)}",
         f"extrinsic compound {_ci(a.extrinsic)} · single {_ci(a.extrinsic_single)}",
+        f"UDR {_ci(a.udr)} · FUR {_ci(a.fur)} · confidence MAE {_ci(a.confidence_mae)}",
         divergence,
-        f"signed {_ci(a.signed_mean_ci)} · r {_ci(a.pearson_r_ci)} · κ {_ci(a.kappa_ci)} · "
-        f"pass agreement {_ci(a.pass_agreement_ci)}",
+        agreement,
         f"PARTIAL share {fmt(a.partial_share)} · unparseable {a.unparseable} · op accuracy "
         f"{_ci(a.op_accuracy_ci)} (majority {fmt(a.op_majority_baseline)}) · stale facts {fmt(a.stale_facts)}",
         f"baselines: full-context {fmt(a.baselines.full_context)} · naive-rag {fmt(a.baselines.naive_rag)} · "

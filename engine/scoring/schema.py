@@ -182,6 +182,12 @@ class Aggregate(BaseModel):
     """Mean intrinsic under the similarity filter, with CI."""
     extrinsic_single: Interval = Field(default_factory=Interval)
     """Mean single-question extrinsic score, with CI."""
+    udr: Interval = Field(default_factory=Interval)
+    """Mean UDR over the trajectories that have one (append-only stores: n/a), with CI."""
+    fur: Interval = Field(default_factory=Interval)
+    """Mean FUR over the trajectories that have one, with CI."""
+    confidence_mae: Interval = Field(default_factory=Interval)
+    """Mean confidence MAE over the trajectories that have one, with CI."""
     mad: float | None = None
     """Mean absolute difference intrinsic vs extrinsic."""
     mad_ci: Interval = Field(default_factory=Interval)
@@ -217,8 +223,8 @@ class Aggregate(BaseModel):
     fact_shape: FactShape = Field(default_factory=FactShape)
     """Fact shape pooled over the final facts of every trajectory (next to the full vs filter gap)."""
     judge_unreliable: str | None = None
-    """Why the judge cannot carry a diagnosis (then quadrants, MAD and DivRate are withheld: null);
-    null when it can."""
+    """Why the judge cannot carry a diagnosis (then quadrants, MAD, DivRate, Pearson r, kappa and
+    pass agreement are withheld: null); null when it can."""
     op_majority_baseline: float | None = None
     """Majority-class accuracy pooled over states."""
     baselines: Baselines = Field(default_factory=Baselines)

@@ -23,7 +23,15 @@ from seorap.engine.corpus import Corpus, Trajectory, load_corpus
 from seorap.engine.errors import NoSuggestedThreshold, UsageError
 from seorap.engine.run.progress import NullProgress, Progress
 from seorap.engine.scoring import audit as audit_mod
-from seorap.engine.scoring import diagnosis, extrinsic, figures, intrinsic, metrics, similarity
+from seorap.engine.scoring import (
+    diagnosis,
+    extrinsic,
+    figures,
+    glossary,
+    intrinsic,
+    metrics,
+    similarity,
+)
 from seorap.engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS
 from seorap.engine.scoring.answerers import make_answerer
 from seorap.engine.scoring.judges import Judge, LexicalJudge, make_judge
@@ -82,8 +90,9 @@ def score_run(
     run = db.table("runs").get(run_id)
     corpus = corpus or load_corpus(run["corpus"])
     client = client if client is not None else _client(config, db, run_id)
-    judge = make_judge(config, client, prompt=judge_prompt)
-    answerer = make_answerer(config, client)
+    aliases = glossary.for_corpus(corpus.root)  # its glossary.tsv (none: no aliases)
+    judge = make_judge(config, client, prompt=judge_prompt, glossary=aliases)
+    answerer = make_answerer(config, client, glossary=aliases)
     embed = similarity.EmbedFn(embedder or _embedder(config, db))
     modes = _modes(judge_mode, config.judging.filter_threshold)
     calls_before = _counters(client)
@@ -156,17 +165,17 @@ def mark_reliability(
     over the run's memory top-5 answer verdicts, plus the audit's pass rates when given). When it
     cannot, every card of the pass loses its quadrant (kept as ``quadrant_raw``) and its diagnosis
     says "judge unreliable — see audit" with the reason. Returns the reason (None: reliable)."""
-    labels = [
-        r["label"]
-        for r in db.query(
-            "SELECT label FROM verdicts WHERE run_id=? AND scoring=? AND setup='answer' AND source='memory' "
-            "AND k=?",
-            [run_id, name, extrinsic.TOP_K],
-        )
-    ]
+    labels: dict[str, list[str]] = {}
+    for r in db.query(
+        "SELECT kind, label FROM verdicts WHERE run_id=? AND scoring=? AND setup='answer' "
+        "AND source='memory' AND k=? ORDER BY rowid",
+        [run_id, name, extrinsic.TOP_K],
+    ):
+        labels.setdefault(r["kind"], []).append(r["label"])
     reason = diagnosis.judge_unreliable(
         labels,
         audit_pass_rates,
+        ("control", *audit_mod.CONTROL_KINDS),
         audit_partial_saturation=partial_saturation,
         audit_separation=separation,
     )

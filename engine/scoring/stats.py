@@ -83,6 +83,8 @@ def pearson_r(a: Sequence[float | None], b: Sequence[float | None]) -> float | N
     ps = pairs(a, b)
     if len(ps) < 2:
         return None
+    if len({x for x, _ in ps}) == 1 or len({y for _, y in ps}) == 1:
+        return None  # a constant side, decided on the values (a float sum of deviations is not 0)
     mx = sum(x for x, _ in ps) / len(ps)
     my = sum(y for _, y in ps) / len(ps)
     sxy = sum((x - mx) * (y - my) for x, y in ps)

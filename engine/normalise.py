@@ -1,0 +1,276 @@
+"""Korean dates, numbers and units read one way (the lexical judge, the reader and the validator).
+
+- **Dates**: ``2026-03-05``, ``2026.03.05``, ``2026. 3. 5.`` (the standard dotted form), ``26/03/05``,
+  ``3/5`` (month/day), ``2026년 3월 5일`` → ``(year or None, month, day)``.
+- **Relative dates** against a reference date (the date of the document the text comes from):
+  오늘, 어제, 내일, 모레, 글피, 그저께/그제, 이번·다음·지난 주 + 요일, 이번·다음·지난 달 N일 / 말일,
+  N일 후/뒤/전. A relative date without a reference, or a period rather than a day (이번 달 말, 다음 달
+  초, 다음 분기), is *vague*: it never equals an absolute date.
+- **Numbers**: digits, grouped digits (``1,200``), decimals, the multipliers 천/만/억/조 in any mix
+  (``1억 2천만`` = ``1.2억`` = ``120,000,000``) and native numerals before a counter (두 명 = 2명).
+- **Quantities**: durations (ms, 초, 분, 시간, 일, 주 in seconds; 개월, 년 in months), sizes (KB … TB,
+  decimal multiples of bytes) and money (원, 달러, 유로, 엔 — currencies are never converted into
+  each other). :func:`quantity` gives the dimension and the amount in its base unit.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from decimal import Decimal
+from typing import NamedTuple
+
+MULTIPLIERS = {
+    "조": 10**12,
+    "억": 10**8,
+    "천만": 10**7,
+    "백만": 10**6,
+    "십만": 10**5,
+    "만": 10**4,
+    "천": 10**3,
+    "백": 10**2,
+}
+_NUM = r"\d+(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?"
+_NUM_PART = re.compile(rf"({_NUM})?\s*(천만|백만|십만|조|억|만|천|백)?")
+NATIVE = {
+    "한": 1,
+    "하나": 1,
+    "두": 2,
+    "둘": 2,
+    "세": 3,
+    "셋": 3,
+    "석": 3,
+    "네": 4,
+    "넷": 4,
+    "다섯": 5,
+    "여섯": 6,
+    "일곱": 7,
+    "여덟": 8,
+    "아홉": 9,
+    "열": 10,
+}
+"""Native Korean numerals, read as numbers only directly before a counter (두 명, 세 곳)."""
+
+
+def number(text: str) -> Decimal:
+    """``1억 2천만`` → 120000000, ``1.2억`` → 120000000, ``3,100,000`` → 3100000, ``천`` → 1000."""
+    total, seen = Decimal(0), False
+    for digits, mult in _NUM_PART.findall(text):
+        if not digits and not mult:
+            continue
+        seen = True
+        base = Decimal(digits.replace(",", "")) if digits else Decimal(1)
+        total += base * (MULTIPLIERS[mult] if mult else 1)
+    if not seen:
+        raise ValueError(f"no number in {text!r}")
+    return total
+
+
+# ---- quantities ------------------------------------------------------------------------------
+
+SECONDS = {
+    "ms": Decimal("0.001"),
+    "초": Decimal(1),
+    "분": Decimal(60),
+    "시간": Decimal(3600),
+    "일": Decimal(86400),
+    "주": Decimal(604800),
+}
+MONTHS = {"개월": Decimal(1), "년": Decimal(12)}
+BYTES = {"kb": Decimal(10**3), "mb": Decimal(10**6), "gb": Decimal(10**9), "tb": Decimal(10**12)}
+MONEY = frozenset({"원", "달러", "유로", "엔"})
+
+
+class Quantity(NamedTuple):
+    dimension: str
+    """``duration`` (seconds), ``duration-months``, ``size`` (bytes), ``money:<currency>``."""
+    amount: Decimal
+
+
+def dimension(unit: str) -> str | None:
+    """The kind of quantity a unit measures (durations of any length are one kind, money of any
+    currency another): two values of one kind fill the same slot."""
+    if unit in SECONDS or unit in MONTHS:
+        return "duration"
+    if unit in BYTES:
+        return "size"
+    if unit in MONEY:
+        return "money"
+    return None
+
+
+def quantity(unit: str, amount: Decimal) -> Quantity | None:
+    """The amount in its base unit, or None for a unit that is no quantity (명, 회, %)."""
+    if unit in SECONDS:
+        return Quantity("duration", amount * SECONDS[unit])
+    if unit in MONTHS:
+        return Quantity("duration-months", amount * MONTHS[unit])
+    if unit in BYTES:
+        return Quantity("size", amount * BYTES[unit])
+    if unit in MONEY:
+        return Quantity(f"money:{unit}", amount)
+    return None
+
+
+def same_quantity(unit_a: str, a: Decimal, unit_b: str, b: Decimal) -> bool:
+    """``200ms`` = ``0.2초``, ``1.5TB`` = ``1,500GB``, ``24개월`` = ``2년``; ``3,100달러`` ≠
+    ``310만 원``; ``1개월`` ≠ ``30일`` (a month has no fixed length)."""
+    qa, qb = quantity(unit_a, a), quantity(unit_b, b)
+    if qa is None or qb is None:
+        return unit_a == unit_b and a == b
+    return qa == qb
+
+
+# ---- dates ---------------------------------------------------------------------------------------
+
+DateKey = tuple[int | None, int, int]
+
+
+class Found(NamedTuple):
+    start: int
+    end: int
+    key: DateKey | None
+    """(year or None, month, day); None for a vague or unresolved relative date."""
+    relative: bool
+
+
+_DOTTED = re.compile(
+    r"(?<![\d.])(\d{4})\s*([-./])\s*(\d{1,2})\s*\2\s*(\d{1,2})(?![\d])(?:\s*\.(?!\d))?"
+)
+_SLASHED = re.compile(r"(?<![\d/.,])(?:(\d{2}|\d{4})/)?(\d{1,2})/(\d{1,2})(?![\d/])")
+_KO = re.compile(r"(?:(\d{4})\s*년\s*)?(?<!\d)(\d{1,2})\s*월\s*(\d{1,2})\s*일")
+_WEEKDAYS = "월화수목금토일"
+_DAY_WORDS = {
+    "그저께": -2,
+    "그제": -2,
+    "어제": -1,
+    "오늘": 0,
+    "금일": 0,
+    "내일": 1,
+    "모레": 2,
+    "글피": 3,
+}
+_SHIFT = {
+    "이번": 0,
+    "금": 0,
+    "이": 0,
+    "다음": 1,
+    "담": 1,
+    "차": 1,
+    "지난": -1,
+    "저번": -1,
+    "전": -1,
+}
+_WEEK = re.compile(r"(이번|다음|지난|저번|금|차|담)\s*주\s*([월화수목금토일])요일")
+_MONTH_DAY = re.compile(r"(이번|다음|지난|저번)\s*달\s*(?:(\d{1,2})\s*일|(말일|마지막\s*날))")
+_MONTH_VAGUE = re.compile(
+    r"(이번|다음|지난|저번)\s*(?:달|월|주)\s*(초|말|중순|초순|하순|중)(?![가-힣]*요일)"
+)
+_QUARTER = re.compile(r"(이번|다음|지난)\s*분기")
+_OFFSET = re.compile(
+    r"(?<![\d.])(\d{1,3})\s*일\s*(후|뒤|전)(?=$|[\s.,)]|에|인|이|엔|까지|부터|쯤|으로|로)"
+)
+_DAY_WORD = re.compile(
+    r"(?<![가-힣])(그저께|그제|어제|오늘|금일|내일|모레|글피)(?!\s*[가-힣]*요일)"
+)
+
+
+_PARTICLE_END = frozenset("은는이가을를도에서로엔")
+
+
+def _after_event(text: str, at: int) -> bool:
+    """Is the number at ``at`` directly after a bare noun (``만료 30일 전``)? Then N일 전/후 counts
+    from that event. After a particle (``점검은 3일 뒤``) or at the start it counts from the
+    document's date."""
+    before = text[:at].rstrip()
+    return bool(before) and "가" <= before[-1] <= "힣" and before[-1] not in _PARTICLE_END
+
+
+def _valid(y: int | None, m: int, d: int) -> bool:
+    if not (1 <= m <= 12 and 1 <= d <= 31):
+        return False
+    return y is None or d <= calendar.monthrange(y, m)[1]
+
+
+def _key(day: dt.date) -> DateKey:
+    return (day.year, day.month, day.day)
+
+
+def _month_shift(ref: dt.date, months: int) -> tuple[int, int]:
+    total = ref.year * 12 + ref.month - 1 + months
+    return total // 12, total % 12 + 1
+
+
+def absolute_dates(text: str) -> list[Found]:
+    """Absolute dates in ``text`` (dotted, slashed, ISO, Korean), earliest form first."""
+    out: list[Found] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(start: int, end: int, key: DateKey) -> None:
+        if _valid(*key) and not any(a < end and start < b for a, b in taken):
+            out.append(Found(start, end, key, False))
+            taken.append((start, end))
+
+    for m in _DOTTED.finditer(text):
+        add(m.start(), m.end(), (int(m[1]), int(m[3]), int(m[4])))
+    for m in _KO.finditer(text):
+        add(m.start(), m.end(), (int(m[1]) if m[1] else None, int(m[2]), int(m[3])))
+    for m in _SLASHED.finditer(text):
+        year = None if m[1] is None else int(m[1]) + (2000 if len(m[1]) == 2 else 0)
+        add(m.start(), m.end(), (year, int(m[2]), int(m[3])))
+    return sorted(out)
+
+
+def relative_dates(text: str, ref: dt.date | None) -> list[Found]:
+    """Relative dates in ``text`` resolved against ``ref`` (key None when vague or unresolved)."""
+    out: list[Found] = []
+
+    def add(m: re.Match, day: dt.date | None) -> None:
+        out.append(Found(m.start(), m.end(), None if day is None else _key(day), True))
+
+    for m in _WEEK.finditer(text):
+        if ref is None:
+            add(m, None)
+            continue
+        monday = ref - dt.timedelta(days=ref.weekday()) + dt.timedelta(weeks=_SHIFT[m[1]])
+        add(m, monday + dt.timedelta(days=_WEEKDAYS.index(m[2])))
+    for m in _MONTH_DAY.finditer(text):
+        if ref is None:
+            add(m, None)
+            continue
+        y, mo = _month_shift(ref, _SHIFT[m[1]])
+        d = int(m[2]) if m[2] else calendar.monthrange(y, mo)[1]
+        add(m, dt.date(y, mo, d) if _valid(y, mo, d) else None)
+    for pattern in (_MONTH_VAGUE, _QUARTER):
+        for m in pattern.finditer(text):
+            add(m, None)
+    for m in _OFFSET.finditer(text):
+        if _after_event(text, m.start()):
+            continue  # 만료 30일 전: counted from the event, not from the document's date
+        sign = -1 if m[2] == "전" else 1
+        add(m, None if ref is None else ref + dt.timedelta(days=sign * int(m[1])))
+    for m in _DAY_WORD.finditer(text):
+        add(m, None if ref is None else ref + dt.timedelta(days=_DAY_WORDS[m[1]]))
+    kept: list[Found] = []
+    for f in sorted(out, key=lambda f: (f.start, -f.end)):
+        if not any(k.start < f.end and f.start < k.end for k in kept):
+            kept.append(f)
+    return kept
+
+
+def dates(text: str, ref: dt.date | None = None) -> list[Found]:
+    """Every date of ``text``: absolute ones, then relative ones that do not overlap them."""
+    found = absolute_dates(text)
+    for f in relative_dates(text, ref):
+        if not any(a.start < f.end and f.start < a.end for a in found):
+            found.append(f)
+    return sorted(found)
+
+
+def same_date(a: DateKey | None, b: DateKey | None) -> bool:
+    """Equal days; a missing year matches any year; a vague date equals nothing."""
+    if a is None or b is None:
+        return False
+    (ya, *ra), (yb, *rb) = a, b
+    return ra == rb and (ya is None or yb is None or ya == yb)

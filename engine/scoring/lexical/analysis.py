@@ -1,0 +1,329 @@
+"""Reading one text: its values, content nouns, clauses (segments) with their polarity markers,
+and hedge markers."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from seorap.engine.scoring.lexical.polarity import (
+    NEGATING_ADVERBS,
+    RETRACT_NOUNS,
+    RETRACT_VERBS,
+    aside_spans,
+    hedge_classes,
+)
+from seorap.engine.scoring.lexical.text import Morph, morphemes
+from seorap.engine.scoring.lexical.values import (
+    Value,
+    _extract,
+    _mark_changes,
+)
+
+
+def values(text: str, ref: dt.date | None = None) -> tuple[Value, ...]:
+    """The typed values of ``text`` with their former/target marks; relative dates are resolved
+    against ``ref`` (the date of the document the text comes from)."""
+    return analyse(text, ref).values
+
+
+# ---- segments, nouns, markers -------------------------------------------------------------------
+
+_SPLIT = re.compile(
+    r"[;\n/]|\.(?!\d)|,(?!(?<=\d,)\d)|(?<![가-힣])(?:그러나|하지만|그런데)(?![가-힣])"
+)
+_COMPACT_DROP = re.compile(r"[\W_]+")
+NOUN_TAGS = frozenset({"NNG", "NNP", "SH", "XR", "SL"})
+_STOP_NOUNS = frozenset(
+    {
+        "현재",
+        "지금",
+        "기존",
+        "예전",
+        "원래",
+        "당초",
+        "종전",
+        "이전에",
+        "경우",
+        "정도",
+        "관련",
+        "이후",
+        "이제",
+        "최종",
+        "참고",
+        "기록",
+        "사항",
+        "내용",
+        # nouns naming the kind of a value, not a value: 시간 in "점검 시간은 2시부터"
+        "시간",
+        "일자",
+        "날짜",
+        "시각",
+        "시점",
+        "일시",
+        "기간",
+    }
+)
+NEGATION = "negation"
+CANCEL = "cancellation"
+RETRACT = "retraction"
+POSTPONE = "postponement"
+_NEG_MORPHS = {
+    ("않", "VX"),
+    ("안", "MAG"),
+    ("못", "MAG"),
+    ("아니", "VCN"),
+    ("없", "VA"),
+    ("말", "VX"),
+    ("못하", "VX"),
+}
+_NEG_NOUNS = {"불가", "불가능"}
+_CANCEL_NOUNS = {"취소", "중단", "중지", "폐지", "무산", "불발", "폐기"}
+_RETRACT_NOUNS = {"철회", "번복", "백지", "백지화", "무효", "정정"}
+_POSTPONE_NOUNS = {"연기", "보류", "순연"}
+_POSTPONE_VERBS = {"미루", "늦추", "밀리"}
+_MARKER_NOUNS = _NEG_NOUNS | _CANCEL_NOUNS | _RETRACT_NOUNS | _POSTPONE_NOUNS
+_ANAPHOR_NOUNS = {
+    "계획",
+    "일정",
+    "결정",
+    "건",
+    "방침",
+    "방안",
+    "예정",
+    "얘기",
+    "소식",
+    "발표",
+    "공지",
+}
+"""Nouns that only point back ("그러나 이 계획은 취소됐다"): a clause with no other content belongs
+to the clause before it, so its markers count for that clause."""
+_HEDGE_WORDS = {
+    ("또는", "MAJ"),
+    ("또는", "MAG"),
+    ("혹은", "MAJ"),
+    ("혹은", "MAG"),
+    ("아마", "MAG"),
+    ("아마도", "MAG"),
+    ("거나", "EC"),
+    ("추정", "NNG"),
+    ("모르", "VV"),
+    ("듯", "NNB"),
+    ("듯이", "NNB"),
+}
+_HEDGE_EN = re.compile(
+    r"(?<![A-Za-z])(or|maybe|perhaps|possibly|probably)(?![A-Za-z])", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class Segment:
+    start: int
+    end: int
+    text: str
+    nouns: frozenset[str]
+    markers: tuple[str, ...]
+    """Polarity markers present, one entry per occurrence (negation, cancellation, retraction,
+    postponement): "취소. 그러나 이 계획은 취소됐다" has cancellation twice."""
+    topic: frozenset[str]
+    """Nouns and names before the segment's last 은/는 topic particle (empty without one)."""
+    comment: frozenset[str]
+    """Nouns and names after it (all of them without a topic particle)."""
+    compact: str = ""
+    """The text lower-cased without spaces and punctuation (substring matches)."""
+    values: tuple = ()
+    """The analysis's values inside the segment."""
+    topic_end: int | None = None
+    """Where its last 은/는 topic particle ends (None without one): values before it name the subject."""
+
+
+@dataclass(frozen=True)
+class Analysis:
+    text: str
+    compact: str
+    values: tuple[Value, ...]
+    nouns: tuple[str, ...]
+    """Content nouns in order of appearance, deduplicated, values excluded."""
+    segments: tuple[Segment, ...]
+    hedges: frozenset[str]
+    morphs: tuple[Morph, ...] = ()
+    aside: tuple[tuple[int, int, str], ...] = ()
+    """(start, end, word): phrases a contrast or replacement word sets aside (A 대신 B: A)."""
+
+    def segment_of(self, v: Value) -> Segment | None:
+        return next((s for s in self.segments if s.start <= v.start < s.end), None)
+
+
+_JOINING = frozenset({"고", "며", "으며", "면서", "으면서"})
+"""Connective endings that join two clauses (…이전하고, …올리며): a cut after them."""
+
+
+def _raw_segments(text: str, morphs=()) -> list[tuple[int, int]]:
+    cuts = [0]
+    for m in _SPLIT.finditer(text):
+        cuts += [m.start(), m.end()]
+    for m in morphs:
+        if m.tag == "EC" and m.form in _JOINING and text[m.end : m.end + 1].isspace():
+            cuts += [m.end, m.end]
+    cuts.append(len(text))
+    inner = sorted(cuts[1:-1])
+    cuts = [0, *inner, len(text)]
+    return [
+        (cuts[i], cuts[i + 1])
+        for i in range(0, len(cuts), 2)
+        if text[cuts[i] : cuts[i + 1]].strip()
+    ]
+
+
+def _nouns(text: str, morphs, spans: list[tuple[int, int]]) -> list[tuple[str, int]]:
+    """(noun, start) with noun + suffix merged (요금+제 -> 요금제), value spans excluded, and a
+    one-character noun glued to the word before it dropped (the 일 of 배포일)."""
+    out: list[tuple[str, int]] = []
+    for i, m in enumerate(morphs):
+        if m.tag not in NOUN_TAGS or any(a <= m.start < b for a, b in spans):
+            continue
+        if len(m.form) == 1 and m.start > 0 and text[m.start - 1].isalnum():
+            continue
+        form = m.form.lower()
+        nxt = morphs[i + 1] if i + 1 < len(morphs) else None
+        if nxt is not None and nxt.tag == "XSN" and nxt.start == m.end and nxt.form != "님":
+            form += nxt.form
+        if form in _STOP_NOUNS:
+            continue
+        out.append((form, m.start))
+    return out
+
+
+def _markers(morphs) -> list[str]:
+    found: list[str] = []
+    for i, m in enumerate(morphs):
+        nxt = morphs[i + 1] if i + 1 < len(morphs) else None
+        if (m.form, m.tag) in _NEG_MORPHS:
+            if m.form == "아니" and nxt is not None and nxt.form == "면":
+                continue  # 아니면: an alternative (hedge), not a negation
+            found.append(NEGATION)
+        elif m.tag == "NNG" and m.form in _NEG_NOUNS:
+            found.append(NEGATION)
+        elif m.tag.startswith("NN") and m.form in _CANCEL_NOUNS:
+            found.append(CANCEL)
+        elif m.tag.startswith("NN") and m.form in _RETRACT_NOUNS:
+            found.append(RETRACT)
+        elif (m.form, m.tag) in NEGATING_ADVERBS:
+            found.append(NEGATION)
+        elif (m.tag == "VV" and m.form in RETRACT_VERBS) or (
+            m.tag.startswith("NN") and m.form in RETRACT_NOUNS
+        ):
+            found.append(RETRACT)
+        elif (m.tag.startswith("NN") and m.form in _POSTPONE_NOUNS) or (
+            m.tag == "VV" and m.form in _POSTPONE_VERBS
+        ):
+            found.append(POSTPONE)
+    return found
+
+
+def _hedges(text: str, morphs) -> set[str]:
+    found = {m[0].lower() for m in _HEDGE_EN.finditer(text)} | hedge_classes(morphs)
+    for i, m in enumerate(morphs):
+        if (m.form, m.tag) in _HEDGE_WORDS:
+            found.add(m.form)
+        elif (
+            m.form == "아니"
+            and m.tag == "VCN"
+            and i + 1 < len(morphs)
+            and morphs[i + 1].form == "면"
+        ):
+            found.add("아니면")
+        elif (
+            m.tag == "ETM"
+            and m.form in ("ᆯ", "을", "를")
+            and i + 3 < len(morphs)
+            and morphs[i + 1].form == "수"
+            and morphs[i + 2].form == "도"
+            and morphs[i + 3].form in ("있", "없")
+        ):
+            found.add("…ㄹ 수도 있다")
+        elif (
+            m.form == "것" and m.tag == "NNB" and i + 1 < len(morphs) and morphs[i + 1].form == "같"
+        ):
+            found.add("것 같다")
+    return found
+
+
+@lru_cache(maxsize=1 << 15)
+def analyse(text: str, ref: dt.date | None = None) -> Analysis:
+    morphs = morphemes(text)
+    raw = _extract(text, morphs, ref)
+    spans = _raw_segments(text, morphs)
+    vals = _mark_changes(text, raw, spans)
+    value_spans = [(v.start, v.end) for v in vals]
+    names_from_nnp = []
+    nouns = _nouns(text, morphs, value_spans)
+    for m in morphs:
+        if (
+            m.tag == "NNP"
+            and len(m.form) >= 2
+            and m.form not in _STOP_NOUNS
+            and m.form not in _CANCEL_NOUNS
+            and not any(a <= m.start < b for a, b in value_spans)
+            and m.form != "미정"
+        ):
+            names_from_nnp.append(Value("name", (m.form.lower(),), m.form, m.start, m.end))
+    if names_from_nnp:
+        vals = sorted(_mark_changes(text, [*raw, *names_from_nnp], spans), key=lambda v: v.start)
+        nouns = [(n, s) for n, s in nouns if not any(v.start <= s < v.end for v in names_from_nnp)]
+    # segments: a segment with no noun and no value (a bare "취소되었다") belongs to the one before it
+    merged: list[list[int]] = []
+    for a, b in spans:
+        has_content = any(
+            a <= s < b and n not in _MARKER_NOUNS and n not in _ANAPHOR_NOUNS for n, s in nouns
+        ) or any(a <= v.start < b for v in vals)
+        if merged and not has_content:
+            merged[-1][1] = b
+        else:
+            merged.append([a, b])
+    segments = []
+    for a, b in merged:
+        seg_morphs = [m for m in morphs if a <= m.start < b]
+        seg_nouns = [(n, s) for n, s in nouns if a <= s < b]
+        seg_words = seg_nouns + [
+            (v.key[0], v.start) for v in vals if v.type == "name" and a <= v.start < b
+        ]
+        topic_at = max(
+            (m.end for m in seg_morphs if m.tag == "JX" and m.form in ("은", "는", "ᆫ")),
+            default=None,
+        )
+        topic = {n for n, s in seg_words if topic_at is not None and s < topic_at}
+        comment = {n for n, s in seg_words if topic_at is None or s >= topic_at}
+        segments.append(
+            Segment(
+                a,
+                b,
+                text[a:b],
+                frozenset(n for n, _ in seg_nouns),
+                tuple(sorted(_markers(seg_morphs))),
+                frozenset(topic),
+                frozenset(comment),
+                _compact(text[a:b]),
+                tuple(v for v in vals if a <= v.start < b),
+                topic_at,
+            )
+        )
+    seen: dict[str, None] = {}
+    for n, _ in nouns:
+        seen.setdefault(n, None)
+    return Analysis(
+        text,
+        _COMPACT_DROP.sub("", text.lower()),
+        tuple(vals),
+        tuple(seen),
+        tuple(segments),
+        frozenset(_hedges(text, morphs)),
+        morphs,
+        tuple(aside_spans(text, morphs, [(s.start, s.end) for s in segments])),
+    )
+
+
+def _compact(text: str) -> str:
+    return _COMPACT_DROP.sub("", text.lower())

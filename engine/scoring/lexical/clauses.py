@@ -1,0 +1,216 @@
+"""Where an expected clause's elements sit in the candidate: element lookups, the best window of
+adjacent candidate clauses, missing clauses, and the candidate clauses that state an expected one."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
+from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
+from seorap.engine.scoring.lexical.polarity import LIST_WORDS, unverified
+from seorap.engine.scoring.lexical.values import Value, same
+
+
+def _noun_in(noun: str, nouns, compact: str) -> bool:
+    return noun in nouns or (len(noun) >= 2 and noun in compact)
+
+
+def _value_in(v: Value, vals, compact: str, *, current: bool) -> bool:
+    """Is ``v`` stated among ``vals`` (current ones only with ``current``)? A name also counts
+    when it appears inside a word (``Aurora로``), unless it is stated there as former."""
+    if any(same(v, w) and not (current and w.former) for w in vals):
+        return True
+    if v.type not in ("name", "person") or v.key[0] not in compact:
+        return False
+    return not current or not any(
+        w.former and w.type == "name" and v.key[0] in w.key[0] for w in vals
+    )
+
+
+WINDOW = 3
+"""An expected clause must be found within this many adjacent candidate clauses."""
+
+
+def _local(seg: Segment, cand: Analysis) -> tuple[int, bool]:
+    """(elements of the expected clause found in the best window of adjacent candidate clauses,
+    whether that window holds all of them with every value current)."""
+    total = len(seg.nouns) + len(seg.values)
+    if not total:
+        return 0, False
+    hits, current = [], []
+    for c in cand.segments:
+        found = {n for n in seg.nouns if _noun_in(n, c.nouns, c.compact)}
+        vals = {
+            i for i, v in enumerate(seg.values) if _value_in(v, c.values, c.compact, current=False)
+        }
+        cur = {i for i in vals if _value_in(seg.values[i], c.values, c.compact, current=True)}
+        hits.append((found, vals))
+        current.append(cur)
+    best, complete = 0, False
+    for i in range(len(hits)):
+        nouns, vals, cur = set(), set(), set()
+        for j in range(i, min(i + WINDOW, len(hits))):
+            nouns |= hits[j][0]
+            vals |= hits[j][1]
+            cur |= current[j]
+            best = max(best, len(nouns) + len(vals))
+            complete = complete or (len(nouns) + len(cur) == total)
+    return best, complete
+
+
+def _anchored(stated: list[Value], exp: Analysis, cand: Analysis, q: Analysis | None) -> bool:
+    """Is one of the stated expected values said in a clause about the same thing? "채용은 2명" for
+    "2명 (한 자리는 연기)" asked as "채용 인원은 몇 명?" is; "점심 약속은 3월 5일" for "회의는 3월
+    5일" is not (the date is there, about something else)."""
+    head = _compact((q.text.split() or [""])[0]) if q is not None else ""
+    asked = {n for n in q.nouns if n not in head} if q is not None else set()
+    for v in stated:
+        seg = exp.segment_of(v)
+        if seg is None:
+            continue
+        words = set(seg.nouns) | asked | {w.key[0] for w in seg.values if w.type == "name"}
+        if seg.topic:  # "X는 Y": the clause must be about X (or what the question asks)
+            words = set(seg.topic) | asked
+        words -= {v.key[0]} if v.type == "name" else set()
+        for c in cand.segments:
+            # the value must be what the candidate clause says, not part of its subject:
+            # "라온핏 앱 3.0 출시 목표일은 3월 16일" states 3월 16일, not 3.0
+            if not any(
+                same(v, w) and not w.former and (c.topic_end is None or w.start >= c.topic_end)
+                for w in c.values
+            ):
+                continue
+            if not c.nouns and v.type != "name":
+                return True
+            if any(_noun_in(w, c.nouns, c.compact) for w in words):
+                return True
+    return False
+
+
+def _missing_clauses(exp: Analysis, cand: Analysis, q: Analysis | None) -> tuple[str, ...]:
+    """Expected clauses (of a statement with several) whose own nouns and values — those no other
+    clause of the statement has and the question does not use (the question's words name the
+    subject, every part of the answer shares them) — are all absent from the candidate."""
+    if len(exp.segments) < 2:
+        return ()
+    out = []
+    for seg in exp.segments:
+        others = [o for o in exp.segments if o is not seg]
+        own_nouns = [
+            n
+            for n in seg.nouns
+            if not any(n in o.nouns for o in others)
+            and not (q is not None and _noun_in(n, q.nouns, q.compact))
+        ]
+        own_values = [
+            v for v in seg.values if not any(same(v, w) for o in others for w in o.values)
+        ]
+        if not own_nouns and not own_values:
+            continue
+        if not any(_noun_in(n, cand.nouns, cand.compact) for n in own_nouns) and not any(
+            _value_in(v, cand.values, cand.compact, current=False) for v in own_values
+        ):
+            out.append(seg.text.strip())
+    return tuple(out)
+
+
+def _count(markers: Counter) -> str:
+    return ", ".join(m if n == 1 else f"{m} ×{n}" for m, n in sorted(markers.items())) or "none"
+
+
+def _touches(seg: Segment, c: Segment) -> bool:
+    return any(_noun_in(n, c.nouns, c.compact) for n in seg.nouns) or any(
+        _value_in(v, c.values, c.compact, current=False) for v in seg.values
+    )
+
+
+def _share(seg: Segment, c: Segment) -> Fraction:
+    """Share of the expected clause's elements (nouns and values) the candidate clause holds."""
+    total = len(seg.nouns) + len(seg.values)
+    if not total:
+        return Fraction(0)
+    found = sum(1 for n in seg.nouns if _noun_in(n, c.nouns, c.compact)) + sum(
+        1 for v in seg.values if _value_in(v, c.values, c.compact, current=False)
+    )
+    return Fraction(found, total)
+
+
+def _states_best(seg: Segment, c: Segment, exp: Analysis) -> bool:
+    """Is ``seg`` the expected clause candidate clause ``c`` states best (ties count)? A clause that
+    states another expected clause better says nothing about this one: "점검 작업은 결제 승인 DB
+    이중화 전환" is the 작업 clause, not a "카드 결제 승인이 중단된다" without its 중단 — that clause
+    is missing (PARTIAL), not contradicted (NO)."""
+    mine = _share(seg, c)
+    return all(mine >= _share(other, c) for other in exp.segments)
+
+
+def _stating_segments(seg: Segment, cand: Analysis) -> list[Segment]:
+    """Candidate clauses holding the expected clause's values (the best-overlapping among them), or,
+    without values, the clause(s) with the best noun overlap (at least half of the clause's nouns)."""
+
+    def overlap(c: Segment) -> int:
+        return sum(1 for n in seg.nouns if _noun_in(n, c.nouns, c.compact))
+
+    if seg.values:
+        holding = [
+            c
+            for c in cand.segments
+            if any(_value_in(v, c.values, c.compact, current=False) for v in seg.values)
+        ]
+        if not holding:
+            return []
+        best = max(overlap(c) for c in holding)
+        return [c for c in holding if overlap(c) == best]
+    if not seg.nouns:
+        return []
+    scored = [(overlap(c), c) for c in cand.segments]
+    best = max((s for s, _ in scored), default=0)
+    if Fraction(best, len(seg.nouns)) < PARTIAL_RECALL:
+        return []
+    return [c for s, c in scored if s == best]
+
+
+def set_aside(current: list[Value], cand: Analysis) -> list[tuple[str, str]]:
+    """(expected value, contrast word): expected values the candidate states only inside a phrase a
+    contrast or replacement word sets aside ("Slack 대신 Teams" for Slack)."""
+    out = []
+    for v in current:
+        hits = [w for w in cand.values if same(v, w)]
+        if v.type == "name" and not hits:
+            at = cand.text.lower().find(v.key[0])
+            hits = [] if at < 0 else [Value("name", v.key, v.text, at, at + len(v.key[0]))]
+        inside = [word for w in hits for a, b, word in cand.aside if a <= w.start and w.end <= b]
+        if hits and len(inside) == len(hits):
+            out.append((v.text, inside[0]))
+    return out
+
+
+def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[str]:
+    """Words in the candidate clauses that touch the expected statement which the judge cannot
+    vouch for (engine.scoring.lexical.polarity.unverified); the expected text's and question's
+    own words are known."""
+    known = {m.form for m in exp.morphs} | ({m.form for m in q.morphs} if q is not None else set())
+    known |= {m.form for m in cand.morphs if m.form.lower() in exp.compact}
+    contrast_read = any(v.former for v in cand.values)  # the value rules read the contrast
+    mine = {m for seg in exp.segments for m in seg.markers}
+    out: list[str] = [
+        f"{m} elsewhere in the answer"
+        for c in cand.segments
+        if not any(_touches(seg, c) for seg in exp.segments)
+        for m in c.markers
+        if m not in mine
+    ]
+    for c in cand.segments:
+        if not any(_touches(seg, c) for seg in exp.segments):
+            continue
+        morphs = [m for m in cand.morphs if c.start <= m.start < c.end]
+        out += unverified(morphs, frozenset(known), contrast_read=contrast_read)
+        if any(m.tag == "JC" or m.form in LIST_WORDS for m in morphs):
+            out += [
+                f"{n} (listed)"
+                for n in sorted(c.nouns)
+                if not _noun_in(n, exp.nouns, exp.compact)
+                and not (q is not None and _noun_in(n, q.nouns, q.compact))
+            ]
+    return list(dict.fromkeys(out))

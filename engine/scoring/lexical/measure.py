@@ -1,0 +1,290 @@
+"""Measuring one candidate against one expected statement (the inputs to the rules)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from seorap.engine.scoring.lexical.analysis import POSTPONE, Analysis, Segment, _compact, analyse
+from seorap.engine.scoring.lexical.clauses import (
+    _anchored,
+    _count,
+    _local,
+    _missing_clauses,
+    _noun_in,
+    _states_best,
+    _stating_segments,
+    _touches,
+    _value_in,
+    set_aside,
+    unverified_words,
+)
+from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
+from seorap.engine.scoring.lexical.polarity import opposite
+from seorap.engine.scoring.lexical.values import Value, kind, same
+
+# ---- measuring one candidate against one expected statement ---------------------------------------
+
+
+@dataclass(frozen=True)
+class Match:
+    """How one candidate measures against one expected statement (inputs to :func:`grade`)."""
+
+    found: int
+    """Expected elements (nouns and values) found in the candidate."""
+    total: int
+    """Expected elements."""
+    missing: tuple[str, ...] = ()
+    """Expected values (as written) the candidate does not state as current, with no competing value."""
+    wrong: tuple[tuple[str, str], ...] = ()
+    """(expected value, value stated instead): the candidate fills the slot with another value."""
+    multi: tuple[tuple[str, str], ...] = ()
+    """(expected value, other value): both stated as current for one slot (no former mark)."""
+    polarity: tuple[tuple[str, str, str], ...] = ()
+    """(expected segment, expected markers, candidate markers) that disagree."""
+    hedges: tuple[str, ...] = ()
+    """Hedge words in the candidate that the expected statement does not use."""
+    values_expected: int = 0
+    values_stated: int = 0
+    """Expected values stated as current in the candidate."""
+    segment_complete: bool = False
+    """Some clause of the expected statement is found whole (all its values and nouns)."""
+    missing_nouns: tuple[str, ...] = ()
+    missing_clauses: tuple[str, ...] = ()
+    anchored: bool = False
+    """A typed expected value (not a name) is what a candidate clause says (stated as current after
+    the clause's 은/는 topic, not inside its subject) and that clause is about it: a bare value, or
+    a clause sharing a noun with the expected clause or with the question (its first word, the
+    subject, aside)."""
+    """Clauses of the expected statement none of whose own elements (those no other clause of it
+    shares) is in the candidate: a part of the answer left out."""
+    contrast: tuple[tuple[str, str], ...] = ()
+    """(expected value, contrast word): stated only where a contrast word sets it aside."""
+    unverified: tuple[str, ...] = ()
+    """Words next to the expected values the judge does not know to be neutral."""
+    unresolved: tuple[str, ...] = ()
+    """Relative dates of the candidate it cannot resolve to a day (no reference date, or a period
+    such as 다음 달 초) while an expected date is not stated: neither right nor wrong."""
+
+    @property
+    def recall(self) -> Fraction:
+        return Fraction(self.found, self.total) if self.total else Fraction(1)
+
+    @property
+    def number_conflict(self) -> bool:
+        """A wrong value (kept for callers that only ask whether a value clashes)."""
+        return bool(self.wrong)
+
+
+def _slot_words(seg: Segment | None, question: Analysis | None) -> frozenset[str]:
+    """Nouns naming the slot an expected value fills: its clause's nouns plus the question's."""
+    words = set(seg.nouns) if seg is not None else set()
+    if question is not None:
+        words |= set(question.nouns)
+    return frozenset(words)
+
+
+def _variant(a: str, b: str) -> bool:
+    """Two names that differ only in their digits (AES-256, AES-257): versions of one thing."""
+    return (
+        a != b and re.sub(r"\d", "", a) == re.sub(r"\d", "", b) and any(c.isdigit() for c in a + b)
+    )
+
+
+def _competitors(
+    v: Value, exp: Analysis, cand: Analysis, q: Analysis | None, stated: bool
+) -> list[Value]:
+    """Candidate values that fill the slot of expected value ``v`` with something else.
+
+    A candidate value competes when it has v's type, is not one of the expected values, is not
+    marked former, and its clause is about the same slot: it holds every slot word (``K``) that the
+    candidate clause stating ``v`` holds (when v is stated) or that the candidate holds anywhere
+    (when it is not). A bare value (a clause without nouns: "3월 5일, 3월 7일") always competes.
+    Names compete only as bare values or when ``v`` is not stated (a list of names is not a hedge
+    by itself); names the question uses are its topic, never an answer."""
+    slot = _slot_words(exp.segment_of(v), q)
+    if stated:
+        home = [c for c in cand.segments if _value_in(v, c.values, c.compact, current=True)]
+        keys = {n for n in slot if any(_noun_in(n, c.nouns, c.compact) for c in home)}
+    else:
+        keys = {n for n in slot if _noun_in(n, cand.nouns, cand.compact)}
+    out = []
+    for w in cand.values:
+        if kind(w) != kind(v) or w.former or _in_expected(w, exp):
+            continue
+        if any(a <= w.start and w.end <= b for a, b, _ in cand.aside):
+            continue  # set aside by a contrast word ("A 쓰다가 B로"): not a current value
+        if w.type == "name" and q is not None and w.key[0] in q.compact:
+            continue
+        seg = cand.segment_of(w)
+        if seg is None or not seg.nouns:
+            out.append(w)  # a bare value
+        elif w.type == "name" and stated and not _variant(w.key[0], v.key[0]):
+            continue
+        elif keys and all(_noun_in(n, seg.nouns, seg.compact) for n in keys):
+            out.append(w)
+        elif not keys and not slot:
+            out.append(w)
+    return out
+
+
+def _rivals(v: Value, exp: Analysis, cand: Analysis) -> list[Value]:
+    """Values beside a stated expected value in the very clause that states it, of its kind, not
+    expected, not former and not set aside ("5년 자리에 6년이 들어갑니다"): two values for one slot
+    whatever the slot words say. Names only as versions of the expected one (AES-256, AES-257)."""
+    homes = [c for c in cand.segments if any(same(v, w) and not w.former for w in c.values)]
+    out = []
+    for c in homes:
+        for w in c.values:
+            if kind(w) != kind(v) or w.former or _in_expected(w, exp):
+                continue
+            if w.type == "name" and not _variant(w.key[0], v.key[0]):
+                continue
+            if any(a <= w.start and w.end <= b for a, b, _ in cand.aside):
+                continue
+            out.append(w)
+    return out
+
+
+def _in_expected(w: Value, exp: Analysis) -> bool:
+    if any(same(w, v) for v in exp.values):
+        return True
+    return w.type == "name" and w.key[0] in exp.compact
+
+
+@lru_cache(maxsize=1 << 16)
+def measure(
+    expected: str,
+    candidate: str,
+    question: str | None = None,
+    expected_date: dt.date | None = None,
+    candidate_date: dt.date | None = None,
+) -> Match:
+    """Measure ``candidate`` against ``expected``; relative dates in each are resolved against its
+    own document's date (``expected_date``, ``candidate_date``; unresolved without one)."""
+    exp, cand = analyse(expected, expected_date), analyse(candidate, candidate_date)
+    q = analyse(question, candidate_date) if question else None
+    current = [v for v in exp.values if not v.former]
+    if not any(_noun_in(n, cand.nouns, cand.compact) for n in exp.nouns) and not any(
+        _value_in(v, cand.values, cand.compact, current=False) for v in exp.values
+    ):
+        # nothing in common: no rule below can credit it (the common case when a claim meets
+        # every fact of a store)
+        return Match(
+            0,
+            len(exp.nouns) + len(exp.values),
+            values_expected=len(current),
+            missing_nouns=exp.nouns,
+        )
+    # recall: each expected clause's nouns and values, found within a few adjacent candidate clauses
+    found, complete = 0, False
+    for seg in exp.segments:
+        n, whole = _local(seg, cand)
+        found += n
+        complete = complete or whole
+    elements = sum(len(seg.nouns) + len(seg.values) for seg in exp.segments)
+    missing_nouns = tuple(n for n in exp.nouns if not _noun_in(n, cand.nouns, cand.compact))
+    stated = [v for v in current if _value_in(v, cand.values, cand.compact, current=True)]
+    missing, wrong, multi = [], [], []
+    for v in current:
+        others = _competitors(v, exp, cand, q, v in stated)
+        if v in stated:
+            others = others or _rivals(v, exp, cand)
+            if others:
+                multi.append((v.text, others[0].text))
+        elif others:
+            wrong.append((v.text, others[0].text))
+        else:
+            missing.append(v.text)
+    # a word value: the comment of "X는 Y" when the clause has no typed value
+    for seg in exp.segments:
+        if any(v.type != "name" for v in seg.values) or not seg.topic or not seg.comment:
+            continue
+        hit = [n for n in seg.comment if _noun_in(n, cand.nouns, cand.compact)]
+        if Fraction(len(hit), len(seg.comment)) >= PARTIAL_RECALL:
+            continue
+        for cseg in cand.segments:
+            if not (seg.topic & (cseg.nouns | cseg.topic)):
+                continue
+            new = sorted(
+                n for n in (cseg.comment - seg.topic) if not _noun_in(n, exp.nouns, exp.compact)
+            )
+            if new:
+                wrong.append((" ".join(sorted(seg.comment)), " ".join(new)))
+                break
+    # a word value stated next to another one for the same "X는 …" (answers; one-clause statements)
+    if len(exp.segments) == 1 and not any(v.type != "name" for v in exp.values):
+        seg = exp.segments[0]
+        words = seg.comment if seg.topic else seg.nouns | {v.key[0] for v in seg.values}
+        topic = set(seg.topic) | (set(q.nouns) if q is not None else set())
+        if words and all(_noun_in(w, cand.nouns, cand.compact) for w in words) and topic:
+            known = exp.compact + (q.compact if q is not None else "")
+            # the first word of the statement (or question) names the subject, not the slot
+            head = _compact(
+                ((q.text if q is not None and not seg.topic else expected).split() or [""])[0]
+            )
+            for cseg in cand.segments:
+                if not cseg.topic or not all(
+                    _noun_in(t, topic, "".join(topic)) or t in known for t in cseg.topic
+                ):
+                    continue
+                if not any(t not in head and (t in topic or t in known) for t in cseg.topic):
+                    continue
+                if all(_noun_in(w, cseg.nouns, cseg.compact) for w in words):
+                    continue  # the clause stating the value: its other words are its predicate
+                new = sorted(
+                    n
+                    for n in cseg.comment
+                    if n not in known and not _noun_in(n, exp.nouns, exp.compact)
+                )
+                if new:
+                    multi.append((" ".join(sorted(words)), " ".join(new)))
+                    break
+    flip = opposite(exp.compact, cand.compact)
+    if flip is not None:
+        wrong.append(flip)
+    # polarity, clause by clause: the candidate clauses that state this expected clause
+    polarity = []
+    for seg in exp.segments:
+        chosen = [c for c in _stating_segments(seg, cand) if _states_best(seg, c, exp)]
+        if not chosen:
+            continue
+        theirs = Counter(m for c in chosen for m in c.markers)
+        mine = Counter(seg.markers)
+        # every marker of the expected clause must be somewhere in the clauses that touch it
+        around = {m for c in cand.segments if _touches(seg, c) for m in c.markers}
+        extra = {m for m in theirs if theirs[m] > mine[m]}
+        lacking = {m for m in mine if m not in around}
+        if POSTPONE in extra and any(v.target for c in chosen for v in c.values):
+            extra -= {POSTPONE}  # "…로 연기": a change to a new value (the values rules judge it)
+        if POSTPONE in lacking and any(v.target for v in seg.values):
+            lacking -= {POSTPONE}
+        if extra or lacking:
+            polarity.append((seg.text.strip(), _count(mine), _count(theirs)))
+    hedges = tuple(sorted(cand.hedges - exp.hedges))
+    return Match(
+        found,
+        elements,
+        tuple(missing),
+        tuple(wrong),
+        tuple(multi),
+        tuple(polarity),
+        hedges,
+        len(current),
+        len(stated),
+        complete,
+        missing_nouns,
+        _missing_clauses(exp, cand, q),
+        _anchored(stated, exp, cand, q),
+        tuple(set_aside(current, cand)),
+        tuple(unverified_words(exp, cand, q)),
+        tuple(
+            w.text
+            for w in cand.values
+            if w.type == "vague-date" and any(v.type == "date" and v not in stated for v in current)
+        ),
+    )

@@ -1,0 +1,264 @@
+"""Words that change what a value means: hedges as classes (docs/metrics.md), contrast and
+replacement words that set a value aside, retraction verbs, and the closed lists of words the judge
+knows to be neutral — everything else next to a value is *unverified* (the judge fails closed)."""
+
+from __future__ import annotations
+
+RETRACT_VERBS = frozenset({"접", "엎", "엎어지", "포기", "그만두", "뒤집", "무르", "물리", "거두"})
+"""Verbs of giving a plan up or turning a decision over (by kiwipiepy's VV stem)."""
+RETRACT_NOUNS = frozenset({"포기", "백지화", "원점", "물거품", "없던 일", "취하", "파기", "해지"})
+"""Nouns of the same (포기하다, 원점으로 돌아가다, 계약 파기)."""
+
+NEGATING_ADVERBS = frozenset({("없이", "MAG"), ("전혀", "MAG"), ("결코", "MAG")})
+"""Adverbs that carry a negation themselves (QA 승인 없이 = without)."""
+
+ASIDE_WORDS = frozenset(
+    {
+        ("대신", "NNG"),
+        ("대신", "MAG"),
+        ("말", "VV"),
+        ("말", "VX"),
+        ("아니", "VCN"),
+        ("빼", "VV"),
+        ("제외", "NNG"),
+        ("옛날", "NNG"),
+        ("예전", "NNG"),
+        ("과거", "NNG"),
+        ("옛말", "NNG"),
+        ("다가", "EC"),
+    }
+)
+"""Contrast and replacement words: the phrase before one (A 대신 B, A 말고 B, A가 아니라 B, A 빼고,
+A는 옛날 얘기고) is set aside — not what the sentence states."""
+
+LIST_WORDS = frozenset({"및", "그리고", "도", "랑", "이랑", "하고", "와", "과", "이고"})
+"""Connectives that join list members: a noun listed beside the expected ones must be known."""
+
+# ---- hedges, as classes -------------------------------------------------------------------------
+
+MODAL_NOUNS = frozenset({"듯", "듯이", "모양", "것", "거", "수", "지", "법", "터", "셈"})
+"""Dependent nouns that, after an adnominal ending, make a guess: …ㄴ 듯하다, …ㄴ 모양이다,
+…ㄹ 것이다 / 거예요, …ㄹ 수도 있다, …ㄹ지도, …ㄹ 법하다."""
+NOMINAL_NOUNS = frozenset(
+    {
+        "데",
+        "중",
+        "때",
+        "후",
+        "전",
+        "뒤",
+        "동안",
+        "만큼",
+        "대로",
+        "바",
+        "줄",
+        "적",
+        "김",
+        "채",
+        "뿐",
+        "등",
+    }
+)
+"""Dependent nouns that, after an adnominal ending, name a time, a place or a manner (…하는 중,
+…한 후, …한 대로): no guess. Every other dependent noun after an adnominal ending is read as one
+(a closed class, so an unlisted modal construction is a hedge, never neutral)."""
+LIKELIHOOD_NOUNS = frozenset(
+    {"가능성", "공산", "전망", "예상", "추정", "분위기", "잠정", "유력", "확률", "짐작", "추측"}
+)
+"""Nouns that say how likely something is rather than that it is."""
+APPROXIMATION = frozenset(
+    {
+        "약",
+        "대략",
+        "얼추",
+        "거의",
+        "대충",
+        "쯤",
+        "가량",
+        "안팎",
+        "내외",
+        "전후",
+        "남짓",
+        "정도",
+        "즈음",
+    }
+)
+"""Words that make a value approximate (약 300만 원, 300만 원 안팎, 14일 전후)."""
+GUESS_ADVERBS = frozenset({"아마", "아마도", "어쩌면", "혹시", "혹은", "또는", "글쎄", "왠지"})
+HEARSAY_ENDINGS = frozenset({"다고", "ᆫ다고", "는다고", "라고", "대", "ᆫ대", "래", "더라", "더라고"})
+"""Quoted or reported speech: the answer says someone said so."""
+GUESS_ENDINGS = frozenset({"나", "ᆯ까", "ᆯ걸", "겠", "ᆯ지", "을지", "ᆯ지도"})
+"""…나 보다 (an inference), …ㄹ까, …ㄹ걸, the suppositional 겠."""
+
+
+def hedge_classes(morphs) -> set[str]:
+    """Hedge classes found in ``morphs`` (each named with the words that showed it)."""
+    found: set[str] = set()
+    for i, m in enumerate(morphs):
+        nxt = morphs[i + 1] if i + 1 < len(morphs) else None
+        if (
+            m.tag == "ETM"
+            and nxt is not None
+            and nxt.tag == "NNB"
+            and nxt.form not in MODAL_NOUNS
+            and nxt.form not in NOMINAL_NOUNS
+        ):
+            found.add(f"guess (…{m.form} {nxt.form})")  # any other adnominal + dependent noun
+        elif m.tag == "ETM" and nxt is not None and nxt.tag == "NNB" and nxt.form in MODAL_NOUNS:
+            after = morphs[i + 2] if i + 2 < len(morphs) else None
+            if nxt.form in ("것", "거") and not (
+                after is not None
+                and (after.form == "같" or (after.tag == "VCP" and m.form in ("ᆯ", "을")))
+            ):
+                continue  # …하는 것은: a nominalisation, no guess
+            if nxt.form in ("수", "지") and not (after is not None and after.form == "도"):
+                continue
+            found.add(f"guess (…{m.form} {nxt.form})")
+        elif m.tag.startswith("NN") and m.form in LIKELIHOOD_NOUNS:
+            found.add(f"likelihood ({m.form})")
+        elif m.tag == "XR" and m.form in LIKELIHOOD_NOUNS:
+            found.add(f"likelihood ({m.form})")
+        elif m.form in APPROXIMATION and m.tag in ("MM", "MAG", "NNG", "NNB", "XSN", "JX"):
+            found.add(f"approximation ({m.form})")
+        elif m.tag == "MM" and m.form == "한" and nxt is not None and nxt.tag == "SN":
+            found.add("approximation (한 + number)")
+        elif m.tag in ("MAG", "MAJ") and m.form in GUESS_ADVERBS:
+            found.add(f"guess ({m.form})")
+        elif m.tag.startswith("E") and m.form in HEARSAY_ENDINGS:
+            found.add(f"hearsay (…{m.form})")
+        elif m.form == "듣" and m.tag == "VV":
+            found.add("hearsay (들었다)")
+        elif m.tag.startswith("E") and m.form in GUESS_ENDINGS:
+            if m.form == "나" and not (nxt is not None and nxt.form == "보"):
+                continue
+            found.add(f"guess (…{m.form})")
+    return found
+
+
+# ---- what the judge knows to be neutral ------------------------------------------------------------
+
+NEUTRAL_ENDINGS = frozenset(
+    {
+        "다", "ᆫ다", "는다", "어요", "아요", "여요", "에요", "예요", "이에요", "요", "ᆸ니다",
+        "습니다", "ᆸ니까", "습니까", "어", "아", "여", "지요", "죠", "네요", "네", "음", "ᆷ", "기",
+        "ᆫ", "은", "는", "ᆯ", "을", "고", "며", "으며", "면서", "으면서", "어서", "아서",
+        "여서", "지만", "게", "도록", "어야", "아야", "었", "았", "였", "시", "으시", "세요", "으세요",
+        "셨", "ᆫ데", "는데", "은데", "니", "으니", "라", "이라", "지", "기로", "로", "ᆫ지", "다가",
+    }
+)  # fmt: skip
+"""Endings (EF, EC, EP, ETM, ETN) that state, connect or mark tense and honour."""
+NEUTRAL_ADVERBS = frozenset(
+    {
+        "이번", "바로", "다시", "이미", "모두", "전부", "다", "함께", "같이", "직접", "먼저", "또",
+        "그리고", "계속", "현재", "지금", "총", "각각", "새로", "따로", "정식", "최종", "최종적",
+        "결국", "드디어", "이제", "매주", "매일", "매달", "매월", "매년", "오늘", "내일", "및",
+        "그래서", "따라서", "또한", "정상", "모두다", "곧바로", "일단", "우선", "새", "첫", "각",
+        "매", "전체", "그대로", "역시", "꼭", "반드시", "확정", "공식", "각자", "주로", "당장",
+    }
+)  # fmt: skip
+"""Adverbs and determiners (MAG, MAJ, MM) that do not change a value."""
+
+
+NEUTRAL_AUXILIARIES = frozenset(
+    {"있", "주", "두", "놓", "가", "오", "지", "하", "되", "버리", "내"}
+)
+"""Auxiliary verbs (VX) of aspect and benefaction: 하고 있다, 해 주다, 해 두다, 되어 가다."""
+CONTRAST_ENDINGS = frozenset({"지만", "는데", "ᆫ데", "은데", "으나", "나"})
+"""Endings that set a clause against the next: neutral only where the value rules understood the
+contrast (a value marked former, 예전엔 A였지만 지금은 B); otherwise unverified."""
+
+
+def unverified(morphs, known: frozenset[str], *, contrast_read: bool = False) -> list[str]:
+    """Words among ``morphs`` (one clause stating a value) the judge cannot vouch for: adverbs,
+    determiners, auxiliary verbs and endings outside the neutral lists and not in ``known`` (the
+    expected text's and question's own words); a contrast ending unless ``contrast_read``."""
+    out: list[str] = []
+    for m in morphs:
+        if m.tag == "EC" and m.form in CONTRAST_ENDINGS and not contrast_read:
+            out.append(f"-{m.form}")
+            continue
+        if m.form in known:
+            continue
+        if m.tag in ("MAG", "MAJ", "MM") and m.form not in NEUTRAL_ADVERBS:
+            out.append(m.form)
+        elif m.tag == "VX" and m.form not in NEUTRAL_AUXILIARIES:
+            out.append(f"-{m.form}-")
+        elif m.tag[:2] in ("EF", "EC", "EP", "ET") and m.form not in NEUTRAL_ENDINGS:
+            out.append(f"-{m.form}")
+    return list(dict.fromkeys(out))
+
+
+def aside_spans(text: str, morphs, segments: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """(start, end, word): the phrase before a contrast or replacement word, from the start of its
+    clause (or the previous such word) to the word."""
+    out: list[tuple[int, int, str]] = []
+    for i, m in enumerate(morphs):
+        if (m.form, m.tag) not in ASIDE_WORDS:
+            continue
+        if m.form == "아니" and not _follows_noun_phrase(text, m.start):
+            continue
+        nxt = morphs[i + 1].form if i + 1 < len(morphs) else ""
+        if m.form in ("옛날", "예전", "과거", "옛말") and nxt not in ("얘기", "이야기", "일", "말"):
+            continue  # 예전엔 A: the former-value rule reads it (the value after it)
+        if m.form in ("말", "빼") and nxt != "고":
+            continue  # A 말고 B, A 빼고: not 말다/빼다 as the predicate
+        after = morphs[i + 2].form if i + 2 < len(morphs) else ""
+        if m.form == "제외" and not (nxt == "하" and after in ("고", "면", "ᆫ")):
+            continue  # A를 제외하고; a bare 제외 is the predicate (Lambda는 … 제외)
+        seg = next(((a, b) for a, b in segments if a <= m.start < b), (0, len(text)))
+        start = max([seg[0], *(e for _, e, _ in out if seg[0] <= e <= m.start)])
+        if m.start > start:
+            out.append((start, m.start, m.form))
+    return out
+
+
+def _follows_noun_phrase(text: str, at: int) -> bool:
+    """``A가 아니라``, ``A는 아니고``: 아니 right after a noun phrase and its particle."""
+    before = text[:at].rstrip()
+    return bool(before) and before[-1] in "가이은는"
+
+
+OPPOSITES: tuple[tuple[frozenset[str], ...], ...] = (
+    (frozenset({"금지", "불허", "불가"}), frozenset({"허용", "허가"})),
+    (
+        frozenset({"온라인", "비대면", "원격", "웨비나"}),
+        frozenset({"오프라인", "대면", "현장", "집합"}),
+    ),
+    (frozenset({"내부", "자체", "직접", "인하우스"}), frozenset({"외주", "아웃소싱", "외부 업체"})),
+    (
+        frozenset({"매주", "주간", "주 1회"}),
+        frozenset({"매달", "매월", "월간", "월 1회"}),
+        frozenset({"매일", "일간"}),
+        frozenset({"매년", "연간"}),
+        frozenset({"격주"}),
+    ),
+    (frozenset({"정규직"}), frozenset({"계약직"})),
+    (frozenset({"유료"}), frozenset({"무료"})),
+    (frozenset({"찬성"}), frozenset({"반대"})),
+    (frozenset({"상향", "인상", "증액"}), frozenset({"하향", "인하", "감액"})),
+)
+"""Values of one slot given as common nouns: the poles of each group exclude each other (금지 vs
+허용, 온라인 vs 오프라인, 매주 vs 매달). Matched on the text without spaces."""
+
+
+def _poles(text: str, group: tuple[frozenset[str], ...]) -> dict[int, str]:
+    """{pole index: word} for the group's words in ``text``, longest first (비대면 is not 대면)."""
+    found: dict[int, str] = {}
+    words = sorted(((w, i) for i, p in enumerate(group) for w in p), key=lambda x: -len(x[0]))
+    for word, i in words:
+        key = word.replace(" ", "")
+        if key in text:
+            found.setdefault(i, word)
+            text = text.replace(key, "|")
+    return found
+
+
+def opposite(expected: str, candidate: str) -> tuple[str, str] | None:
+    """(expected word, candidate word) when the candidate fills a slot with another pole of a group
+    than the expected statement and never says the expected pole."""
+    for group in OPPOSITES:
+        mine, theirs = _poles(expected, group), _poles(candidate, group)
+        if len(mine) != 1 or not theirs or next(iter(mine)) in theirs:
+            continue
+        return next(iter(mine.values())), next(iter(theirs.values()))
+    return None

@@ -1,0 +1,92 @@
+"""Character bigrams (ranking helpers, not verdicts) and kiwipiepy morphemes, memoised clause by
+clause."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from seorap.engine.retrieval.tokenize import bigram_set as _memo_bigram_set
+
+# ---- character bigrams (ranking helpers, not verdicts) ---------------------------------------------
+
+
+def bigram_set(text: str) -> frozenset[str]:
+    """Distinct bigrams of ``text`` (memoised in engine.tokenize)."""
+    return _memo_bigram_set(text)
+
+
+def recall(expected: str, candidate: str) -> float:
+    """Share of the expected text's distinct bigrams present in the candidate (1.0 when empty)."""
+    want = bigram_set(expected)
+    if not want:
+        return 1.0
+    return len(want & bigram_set(candidate)) / len(want)
+
+
+def f1(expected: str, candidate: str) -> float:
+    want, have = bigram_set(expected), bigram_set(candidate)
+    common = len(want & have)
+    if not common:
+        return 0.0
+    p, r = common / len(have), common / len(want)
+    return 2 * p * r / (p + r)
+
+
+# ---- kiwipiepy ------------------------------------------------------------------------------------
+
+_KIWI = None
+_WARM = False
+"""kiwipiepy has tokenized once: its model is built and its first sentence (the slow one) done."""
+
+
+def _kiwi():
+    global _KIWI
+    if _KIWI is None:
+        from kiwipiepy import Kiwi
+
+        _KIWI = Kiwi()
+    return _KIWI
+
+
+def warm() -> bool:
+    """The morpheme analyser is loaded and has tokenized once: judging no longer waits for it."""
+    return _WARM
+
+
+@dataclass(frozen=True)
+class Morph:
+    form: str
+    tag: str
+    start: int
+    end: int
+
+
+_PIECE = re.compile(r"\s*(?:[;\n/]|\.(?!\d)|,(?!(?<=\d,)\d))\s*")
+
+
+def morphemes(text: str) -> tuple[Morph, ...]:
+    """kiwipiepy morphemes of ``text`` with their character spans. The text is analysed clause by
+    clause (split at ``, . ; /``), each clause memoised: answers join the same facts again and again."""
+    out: list[Morph] = []
+    pos = 0
+    for m in [*_PIECE.finditer(text), None]:
+        end = len(text) if m is None else m.start()
+        if end > pos:
+            out += [Morph(t.form, t.tag, t.start + pos, t.end + pos) for t in _piece(text[pos:end])]
+        if m is not None:
+            pos = m.end()
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _piece(text: str) -> tuple[Morph, ...]:
+    if not text.strip():
+        return ()
+    global _WARM
+    morphs = tuple(
+        Morph(t.form, t.tag.split("-")[0], t.start, t.start + t.len) for t in _kiwi().tokenize(text)
+    )  # VV-R, VV-I (irregular stems) are verbs like any other
+    _WARM = True
+    return morphs

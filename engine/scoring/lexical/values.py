@@ -1,0 +1,398 @@
+"""Typed values of a text (dates, times, amounts, counters, names) with their former/target marks."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from seorap.engine import normalise
+from seorap.engine.scoring.lexical.text import Morph
+
+# ---- values ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Value:
+    """One value of a text. ``type`` is ``date``, ``month``, ``year``, ``time``, ``weekday``,
+    ``name``, a counter or currency (``원``, ``%``, ``명``, ``년`` ...) or ``수`` (a bare number)."""
+
+    type: str
+    key: tuple
+    text: str
+    start: int
+    end: int
+    ambiguous: bool = False
+    """A clock time without 오전/오후 (``3시``): matches 3:00 and 15:00."""
+    target: bool = False
+    """The new value of a change (``3월 7일로 연기``, ``2명으로 변경``)."""
+    former: bool = False
+    """Marked as former (``기존 …``, ``…에서``, ``예전엔 …``, ``(참고, …)``)."""
+
+
+def kind(v: Value) -> str:
+    """The slot kind of a value: durations in any unit are one kind, sizes another, money (any
+    currency) a third; every other type is its own kind."""
+    return normalise.dimension(v.type) or v.type
+
+
+def same(a: Value, b: Value) -> bool:
+    if a.type != b.type:
+        if kind(a) == kind(b) != a.type and a.key and b.key:
+            return normalise.same_quantity(a.type, Decimal(a.key[0]), b.type, Decimal(b.key[0]))
+        return False
+    if a.type in ("date", "month"):
+        (ya, *ra), (yb, *rb) = a.key, b.key
+        return ra == rb and (ya is None or yb is None or ya == yb)
+    if a.type == "team":  # 결제팀 = 결제플랫폼팀 (the short name starts the full one)
+        return a.key[0].startswith(b.key[0]) or b.key[0].startswith(a.key[0])
+    if a.type == "time":
+        if a.key == b.key:
+            return True
+        return (
+            (a.ambiguous or b.ambiguous) and a.key[0] % 12 == b.key[0] % 12 and a.key[1] == b.key[1]
+        )
+    return a.key == b.key
+
+
+_NUM = r"\d+(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?"
+_MULT = r"천만|백만|십만|조|억|만|천"
+_MULTIPLIERS = {
+    "조": 10**12,
+    "억": 10**8,
+    "천만": 10**7,
+    "백만": 10**6,
+    "십만": 10**5,
+    "만": 10**4,
+    "천": 10**3,
+}
+_UNITS = (
+    "원",
+    "달러",
+    "유로",
+    "엔",
+    "%p",
+    "%",
+    "퍼센트",
+    "프로",
+    "명",
+    "회",
+    "번",
+    "개월",
+    "개",
+    "건",
+    "대",
+    "차",
+    "층",
+    "곳",
+    "권",
+    "주",
+    "일",
+    "시간",
+    "분기",
+    "분",
+    "초",
+    "년",
+    "배",
+    "점",
+    "위",
+    "등",
+    "호",
+    "석",
+    "장",
+    "박",
+    "세",
+    "살",
+    "평",
+    "인분",
+    "ms",
+    "tb",
+    "gb",
+    "mb",
+    "kb",
+    "km",
+    "kg",
+    "cm",
+    "mm",
+    "m",
+    "g",
+)
+_UNIT_ALIASES = {"번": "회", "퍼센트": "%", "프로": "%"}
+_LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
+_UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
+
+_ISO_DATE = re.compile(r"(?<!\d)(\d{4})[-./](\d{1,2})[-./](\d{1,2})(?![\d.])\.?")
+_KO_DATE = re.compile(r"(?:(\d{4})\s*년\s*)?(?<!\d)(\d{1,2})\s*월\s*(\d{1,2})\s*일")
+_KO_MONTH = re.compile(r"(?:(\d{4})\s*년\s*)?(?<!\d)(\d{1,2})\s*월(?!\s*\d)")
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})\s*년")
+_TIME = re.compile(
+    r"(?:(오전|오후|새벽|아침|저녁|밤|낮)\s*)?(?<![\d.])(\d{1,2})\s*시(?!간|즌|청|스템|작|점|리즈)"
+    r"(?:\s*(\d{1,2})\s*분|\s*(반))?"
+)
+_CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])")
+_WEEKDAY = re.compile(r"([월화수목금토일])요일")
+_NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*")
+_NUMBER = re.compile(
+    rf"(?<![\d.])(\$\s*)?((?:{_NUM})(?:\s*(?:{_MULT}))?(?:\s*(?:{_NUM})\s*(?:{_MULT}))*)"
+    rf"(?:\s*({_UNIT_RE}))?",
+    re.IGNORECASE,
+)
+_NUM_PART = re.compile(rf"({_NUM})\s*({_MULT})?")
+_LIST_JOIN = re.compile(r"^\s*[,·~∼\-]\s*$")
+_CHANGE_TARGET = re.compile(
+    r"^\s*(?:으로|로)\s*(?:변경|연기|미뤄|미루|늦춰|늦추|밀려|밀리|앞당|조정|바뀌|바꿔|바꾸|바꿨|"
+    r"옮|정정|수정|상향|하향|인상|인하|줄|늘|확대|축소|교체|전환|재조정)"
+)
+_FROM = re.compile(r"^\s*(?:에서|→|->|⇒)")
+_ARROW = re.compile(r"^\s*(?:→|->|⇒)")
+_FORMER_MARK = re.compile(
+    r"(?<![가-힣])(기존|이전에는|이전엔|예전에는|예전엔|예전|원래는|원래|당초에는|당초|종전|"
+    r"처음에는|처음엔|과거에는|전에는)(?![가-힣])"
+)
+_CLAUSE_BREAK = re.compile(r"지만|으나|였으나|는데|었다가|였다가|지금|현재|이제|이후|[,;./\n]")
+_REFERENCE = re.compile(r"\(참고[^)]*\)")
+_ENGLISH_STOP = frozenset(
+    {
+        "or",
+        "and",
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "in",
+        "is",
+        "are",
+        "be",
+        "maybe",
+        "perhaps",
+        "possibly",
+        "probably",
+        "not",
+        "no",
+        "yes",
+        "it",
+    }
+)
+
+
+def _decimal(text: str) -> Decimal:
+    return Decimal(text.replace(",", ""))
+
+
+def _canon(d: Decimal) -> str:
+    return format(d.normalize(), "f")
+
+
+def _korean_number(text: str) -> Decimal:
+    total = Decimal(0)
+    for digits, mult in _NUM_PART.findall(text):
+        total += _decimal(digits) * (_MULTIPLIERS[mult] if mult else 1)
+    return total
+
+
+def _free(mask: list[bool], start: int, end: int) -> bool:
+    return not any(mask[start:end])
+
+
+def _take(mask: list[bool], start: int, end: int) -> None:
+    for i in range(start, end):
+        mask[i] = True
+
+
+def _extract(text: str, morphs: tuple[Morph, ...] = (), ref: dt.date | None = None) -> list[Value]:
+    out: list[Value] = []
+    longer = {m.start for m in morphs if len(m.form) > 1 and m.tag.startswith("NN")}
+    mask = [False] * len(text)
+
+    def add(value: Value) -> None:
+        out.append(value)
+        _take(mask, value.start, value.end)
+
+    for m in _NAME.finditer(text):
+        word = m[0].lower()
+        if word in _ENGLISH_STOP:
+            continue
+        prev = text[: m.start()].rstrip()
+        if word in _LATIN_UNITS and prev[-1:].isdigit():
+            continue
+        add(Value("name", (word,), m[0], m.start(), m.end()))
+    for value in _people_and_teams(text):
+        if _free(mask, value.start, value.end):
+            add(value)
+    for f in normalise.dates(text, ref):
+        if not _free(mask, f.start, f.end):
+            continue
+        if f.key is None:  # vague or unresolved: fills the slot, equals no date
+            add(
+                Value("vague-date", (text[f.start : f.end],), text[f.start : f.end], f.start, f.end)
+            )
+        else:
+            add(Value("date", f.key, text[f.start : f.end], f.start, f.end))
+    for m in _KO_MONTH.finditer(text):
+        mo = int(m[2])
+        if 1 <= mo <= 12 and _free(mask, m.start(), m.end()):
+            add(Value("month", (int(m[1]) if m[1] else None, mo), m[0], m.start(), m.end()))
+    for m in _YEAR.finditer(text):
+        if _free(mask, m.start(), m.end()):
+            add(Value("year", (int(m[1]),), m[0], m.start(), m.end()))
+    for m in _TIME.finditer(text):
+        h, mi = int(m[2]), int(m[3]) if m[3] else (30 if m[4] else 0)
+        if h > 24 or mi > 59 or not _free(mask, m.start(2), m.end()):
+            continue
+        period = m[1]
+        if period in ("오후", "저녁", "밤") and h < 12:
+            h += 12
+        elif period == "낮" and h < 6:
+            h += 12
+        elif period in ("오전", "새벽", "아침") and h == 12:
+            h = 0
+        add(Value("time", (h, mi), m[0], m.start(), m.end(), ambiguous=period is None and h <= 12))
+    for m in _CLOCK.finditer(text):
+        h, mi = int(m[1]), int(m[2])
+        if h <= 24 and mi <= 59 and _free(mask, m.start(), m.end()):
+            add(Value("time", (h, mi), m[0], m.start(), m.end()))
+    for m in _WEEKDAY.finditer(text):
+        if _free(mask, m.start(), m.end()):
+            add(Value("weekday", (m[1],), m[0], m.start(), m.end()))
+    numbers: list[Value] = []
+    for m in _NUMBER.finditer(text):
+        start = m.start(2) if not m[1] else m.start()
+        if not _free(mask, start, m.end(2)):
+            continue
+        unit = (m[3] or "").lower()
+        if (
+            unit in _LATIN_UNITS
+            and text[m.end() : m.end() + 1].isalpha()
+            and text[m.end()].isascii()
+        ):
+            unit = ""  # "3mo", "5gbps": not a unit we know
+        elif unit and not unit.isascii() and len(unit) == 1 and m.start(3) in longer:
+            unit = ""  # "118 건물": the 건 starts a longer noun, it is no counter
+        end = m.end() if unit else m.end(2)
+        if m[1]:
+            unit = "달러"
+        unit = _UNIT_ALIASES.get(unit, unit) or "수"
+        try:
+            number = _korean_number(m[2])
+        except InvalidOperation:
+            continue
+        numbers.append(Value(unit, (_canon(number),), text[start:end], start, end))
+    # lists share their counter: "1,2차" = 1차, 2차; "3~5명" = 3명, 5명
+    for i in range(len(numbers) - 2, -1, -1):
+        a, b = numbers[i], numbers[i + 1]
+        if a.type == "수" and b.type != "수" and _LIST_JOIN.match(text[a.end : b.start]):
+            numbers[i] = Value(b.type, a.key, a.text, a.start, a.end)
+    for value in _merge_durations(text, numbers) + _native(text, mask):
+        add(value)
+    return sorted(out, key=lambda v: v.start)
+
+
+_NATIVE = re.compile(
+    r"(?<![가-힣])("
+    + "|".join(sorted((n for n in normalise.NATIVE if n != "석"), key=len, reverse=True))
+    + r")\s*(명|곳|개|건|대|번|권|장|차례|시간|주)(?![가-힣])"
+)
+
+
+def _native(text: str, mask: list[bool]) -> list[Value]:
+    """Native numerals before a counter: 두 명 = 2명, 세 곳 = 3곳."""
+    out = []
+    for m in _NATIVE.finditer(text):
+        if _free(mask, m.start(), m.end()):
+            unit = _UNIT_ALIASES.get(m[2], m[2])
+            out.append(Value(unit, (str(normalise.NATIVE[m[1]]),), m[0], m.start(), m.end()))
+    return out
+
+
+def _merge_durations(text: str, numbers: list[Value]) -> list[Value]:
+    """``1시간 20분`` is one duration (4800 seconds), not two values."""
+    out: list[Value] = []
+    for v in numbers:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.type in normalise.SECONDS
+            and v.type in normalise.SECONDS
+            and not text[prev.end : v.start].strip()
+            and normalise.SECONDS[prev.type] > normalise.SECONDS[v.type]
+        ):
+            total = normalise.SECONDS[prev.type] * Decimal(prev.key[0]) + normalise.SECONDS[
+                v.type
+            ] * Decimal(v.key[0])
+            out[-1] = Value("초", (_canon(total),), text[prev.start : v.end], prev.start, v.end)
+        else:
+            out.append(v)
+    return out
+
+
+def _mark_changes(text: str, found: list[Value], segments: list[tuple[int, int]]) -> list[Value]:
+    """Mark change targets and former values (see the module docstring)."""
+    out = list(found)
+    for i, v in enumerate(out):
+        if _CHANGE_TARGET.match(text[v.end :]):
+            out[i] = _replace(v, target=True)
+    candidate = [False] * len(out)
+    for i, v in enumerate(out):
+        later_same = any(
+            kind(w) == kind(v) and w.start > v.end and _seg(segments, w) == _seg(segments, v)
+            for w in out
+        )
+        if later_same and (_FROM.match(text[v.end :]) or _ARROW.match(text[v.end :])):
+            candidate[i] = True
+        if v.type != "name" and any(
+            w.target
+            and kind(w) == kind(v)
+            and w.start > v.end
+            and _seg(segments, w) == _seg(segments, v)
+            for w in out
+        ):
+            candidate[i] = True
+    for m in _FORMER_MARK.finditer(text):
+        brk = _CLAUSE_BREAK.search(text, m.end())
+        stop = brk.start() if brk else len(text)
+        for i, v in enumerate(out):
+            if m.end() <= v.start and v.end <= stop and not v.target:
+                candidate[i] = True
+    for m in _REFERENCE.finditer(text):
+        for i, v in enumerate(out):
+            if m.start() <= v.start and v.end <= m.end():
+                candidate[i] = True
+    for i, v in enumerate(out):
+        # a value is former only next to a current value of the same type (a newer one)
+        if candidate[i] and any(
+            not candidate[j] and kind(w) == kind(v) and not same(w, v) for j, w in enumerate(out)
+        ):
+            out[i] = _replace(out[i], former=True)
+    return out
+
+
+def _replace(v: Value, **changes) -> Value:
+    fields = {**v.__dict__, **changes}
+    return Value(**fields)
+
+
+def _seg(segments: list[tuple[int, int]], v: Value) -> int:
+    return next((i for i, (a, b) in enumerate(segments) if a <= v.start < b), -1)
+
+
+_TITLES = (
+    "님|씨|수석|책임|선임|팀장|이사|매니저|대리|과장|차장|부장|실장|본부장|대표|주임|사원|"
+    "상무|전무|파트장|리드"
+)
+_PERSON = re.compile(rf"(?<![가-힣])([가-힣]{{3}})\s?(?:{_TITLES})(?![가-힣]*팀)")
+_TEAM = re.compile(r"(?<![가-힣A-Za-z0-9])([가-힣A-Za-z0-9]{1,12}?)팀(?!장|원|별)")
+_NOT_TEAMS = frozenset(
+    {"한", "우리", "저희", "각", "전", "해당", "같은", "다른", "타", "전체", "두", "세"}
+)
+
+
+def _people_and_teams(text: str) -> list[Value]:
+    """A person (a three-syllable name before a title: 박준호 팀장님 = 박준호) and a team (결제팀,
+    결제플랫폼팀; not 개발팀장, a person): values of the slot "who"."""
+    out = [Value("person", (m[1],), m[0], m.start(), m.end()) for m in _PERSON.finditer(text)]
+    for m in _TEAM.finditer(text):
+        if m[1] not in _NOT_TEAMS and not any(p.start <= m.start() < p.end for p in out):
+            out.append(Value("team", (m[1].lower(),), m[0], m.start(), m.end()))
+    return out
