@@ -219,6 +219,8 @@ class DocumentWrite:
         self.versions: list[dict] = []
         self.decisions: list[dict] = []
         self.failures: list[dict] = []
+        self.reads: list[dict] = []
+        """Read-time lookups after this document (engine/run/readtime.py)."""
         self.touched: dict[str, Fact] = {}
         self._prefix = f"{memory.run_id}/{memory.trajectory_id}/p{arrival.position:03d}"
 
@@ -450,6 +452,7 @@ class DocumentWrite:
             compact.insert(db, "fact_versions", self.versions)
             compact.insert(db, "decisions", self.decisions)
             _insert(db, "write_failures", self.failures)
+            _insert(db, "read_lookups", self.reads)
             facts = [f.row(rid, tid) for f in self.touched.values()]
             if facts:
                 compact.upsert(db, "facts", facts)

@@ -10,13 +10,15 @@ from typing import TYPE_CHECKING
 from seorap.engine.config import Config
 from seorap.engine.corpus import Trajectory
 from seorap.engine.memory.facts import TrajectoryMemory
-from seorap.engine.run import accounting
+from seorap.engine.models.embedders import HashingEmbedder
+from seorap.engine.run import accounting, readtime
 from seorap.engine.run.pool import _check, _pool
 from seorap.engine.run.progress import NullProgress, Progress
-from seorap.engine.store.database import done_positions
+from seorap.engine.store.database import done_positions, transaction
 from sqlite_utils import Database
 
 if TYPE_CHECKING:
+    from seorap.engine.memory.foreign import ForeignSystem
     from seorap.engine.memory.llm import LLMSystem
     from seorap.engine.memory.reference import ReferenceSystem
     from seorap.engine.models.base import Embedder
@@ -126,28 +128,68 @@ def _write_phase(system, ctx: RunContext, trajs, db: Database, workers, progress
 
 
 def write_trajectory(
-    system: ReferenceSystem | LLMSystem,
+    system: ReferenceSystem | LLMSystem | ForeignSystem,
     ctx: RunContext,
     trajectory: Trajectory,
     arrivals,
     db: Database,
     cancel=None,
 ) -> None:
-    """Write the given (pending) arrivals of one trajectory in order, one transaction each."""
+    """Write the given (pending) arrivals of one trajectory in order, one transaction each, with
+    the read-time lookups after each (engine/run/readtime.py). A system whose memory lives outside
+    seorap (``fresh_on_resume``) restarts an unfinished trajectory from its first document."""
+    every = list(trajectory.arrivals())
+    if getattr(system, "fresh_on_resume", False) and len(arrivals) < len(every):
+        with ctx.lock:
+            clear_trajectory(db, ctx.run_id, trajectory.id)
+        arrivals = every
     with ctx.lock:
         memory = TrajectoryMemory.load(db, ctx.run_id, trajectory.id)
-    for arrival in arrivals:
-        _check(cancel)
-        doc = memory.begin(arrival)
-        system.write(doc, trajectory, ctx)
-        doc.commit(db, ctx.lock)
-        ctx.extractions.pop((trajectory.id, arrival.position), None)
-        for d in doc.decisions:
-            ctx.progress.fact_written(
-                ctx.run_id, trajectory.id, arrival.position, d["operation"], d["fact_id"], ""
+    embedder = ctx.embedder or HashingEmbedder()
+    try:
+        for arrival in arrivals:
+            _check(cancel)
+            doc = memory.begin(arrival)
+            system.write(doc, trajectory, ctx)
+            doc.reads = readtime.lookups(
+                system, doc, trajectory, ctx.config.retrieval.top_k, embedder, ctx.config.retrieval
             )
-        ctx.progress.advance(trajectory.id, 1, arrival.document.id)
-        _tokens(ctx.progress, ctx.client)
+            doc.commit(db, ctx.lock)
+            _written(ctx, trajectory, arrival, doc)
+    finally:
+        finish = getattr(system, "finish", None)
+        if finish is not None:
+            finish(ctx.run_id, trajectory.id)
+
+
+def _written(ctx: RunContext, trajectory: Trajectory, arrival, doc) -> None:
+    ctx.extractions.pop((trajectory.id, arrival.position), None)
+    for d in doc.decisions:
+        ctx.progress.fact_written(
+            ctx.run_id, trajectory.id, arrival.position, d["operation"], d["fact_id"], ""
+        )
+    ctx.progress.advance(trajectory.id, 1, arrival.document.id)
+    _tokens(ctx.progress, ctx.client)
+
+
+TRAJECTORY_TABLES = (
+    "documents",
+    "observations",
+    "facts",
+    "fact_versions",
+    "decisions",
+    "write_failures",
+    "read_lookups",
+)
+
+
+def clear_trajectory(db: Database, run_id: str, trajectory_id: str) -> None:
+    """Remove what a run wrote of one trajectory (one transaction), so it is written afresh."""
+    from seorap.engine.store.compact import delete_where
+
+    with transaction(db):
+        for table in TRAJECTORY_TABLES:
+            delete_where(db, table, "run_id = ? AND trajectory_id = ?", [run_id, trajectory_id])
 
 
 def _tokens(progress: Progress, client: ModelClient | None) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -37,7 +38,16 @@ def _plain(value):
 
 
 def make_run_id(name: str, corpus: Corpus, system, config: Config) -> str:
-    return f"{name}-{corpus.digest[:8]}-{config_hash(system, config)[:6]}"
+    return f"{run_name(name, system)}-{corpus.digest[:8]}-{config_hash(system, config)[:6]}"
+
+
+def run_name(name: str, system) -> str:
+    """The system's part of a run id: its name, or for a foreign system (whose ``--system`` value
+    may be a command line) the name it gives itself, made safe for an id (no ``/``, no spaces)."""
+    if getattr(system, "fresh_on_resume", False):
+        own = getattr(getattr(system, "inner", None), "name", "") or "system"
+        return re.sub(r"[^\w.+-]+", "-", str(own)).strip("-") or "system"
+    return name
 
 
 def _start_run(
@@ -76,6 +86,7 @@ def _start_run(
         offline=offline,
         replay=replay,
         models=models,
+        capabilities=system.capabilities.to_dict(),
         packages=package_versions(),
     )
     existing = db.table("runs").count_where("run_id = ?", [run_id])

@@ -157,6 +157,7 @@ def run(
     stop = _Stop(cancel)
     if client is not None:
         stop.clients.append(client)
+    stop.clients += [s for _, s in resolved if callable(getattr(s, "cancel", None))]  # foreign
     ids = [
         make_run_id(name, corpus, system, config) + (f"~{label}" if label else "")
         for name, system in resolved

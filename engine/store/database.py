@@ -170,6 +170,22 @@ TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
         "id",
     ),
     "writers": (WRITERS_COLUMNS, "holder"),
+    # What each expected claim's lookup returned after each document (engine/run/readtime.py).
+    "read_lookups": (
+        {
+            "id": str,
+            "run_id": str,
+            "trajectory_id": str,
+            "position": int,
+            "state_index": int,
+            "item": str,
+            "claim": str,
+            "hits": str,
+            "source": str,
+            "k": int,
+        },
+        "id",
+    ),
     "embeddings": (
         {"embedder": str, "text_hash": str, "dim": int, "vector": bytes},
         ("embedder", "text_hash"),
@@ -191,6 +207,7 @@ INDEXES = [
     ("fact_versions", ["run_id", "trajectory_id", "position"]),
     ("decisions", ["run_id", "trajectory_id", "position"]),
     ("write_failures", ["run_id", "trajectory_id"]),
+    ("read_lookups", ["run_id", "trajectory_id", "position"]),
 ]
 
 
@@ -839,6 +856,7 @@ RUN_TABLES = (
     "fact_versions",
     "decisions",
     "write_failures",
+    "read_lookups",
     "verdicts",
     "answers",
     "retrievals",
