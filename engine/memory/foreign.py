@@ -43,12 +43,13 @@ class SystemFault(SeorapError):
 class ForeignSystem:
     """Any :class:`MemorySystem`, written by the runner like a native system."""
 
-    uses_llm = False
     fresh_on_resume = True
 
     def __init__(self, name: str, inner: MemorySystem) -> None:
         self.name = name
         self.inner = inner
+        self.uses_llm: bool = bool(getattr(inner, "uses_llm", False))
+        """It calls models itself (mem0): the run gives it a model client and an embedder."""
         self.capabilities: Capabilities = inner.capabilities
         self._open: dict[tuple[str, str], SystemMemory] = {}
         self._ids: dict[tuple[str, str], dict[str, str]] = {}
@@ -88,8 +89,23 @@ class ForeignSystem:
         if memory is not None:
             _guard(memory.close, self.name, "close its memory")
 
+    def bind(self, ctx) -> None:
+        """Give a system that calls models itself the run's context (optional ``bind`` hook)."""
+        bind = getattr(self.inner, "bind", None)
+        if bind is not None:
+            _guard(lambda: bind(ctx), self.name, "start")
+
+    def shutdown(self) -> None:
+        """After the run: release what ``bind`` started (optional ``shutdown`` hook)."""
+        shutdown = getattr(self.inner, "shutdown", None)
+        if shutdown is not None:
+            _guard(shutdown, self.name, "shut down")
+
     def cancel(self) -> None:
         """Close every open memory now (a stop: Ctrl+C, a cancel, another worker's error)."""
+        inner_cancel = getattr(self.inner, "cancel", None)
+        if inner_cancel is not None:
+            inner_cancel()
         with self._lock:
             memories = list(self._open.values())
             self._open.clear()
@@ -103,6 +119,8 @@ class ForeignSystem:
     # -- writing --------------------------------------------------------------------------------
     def write(self, doc: DocumentWrite, trajectory: Trajectory, ctx=None) -> None:
         run_id, tid = doc.memory.run_id, doc.memory.trajectory_id
+        if ctx is not None and not self.is_open(run_id, tid):
+            self.bind(ctx)
         memory = self.session(run_id, tid)
         d = doc.arrival.document
         date = doc.arrival.timestamp if self.capabilities.takes_dates else ""

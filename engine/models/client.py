@@ -46,6 +46,7 @@ import logging
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar, get_args
 
@@ -179,6 +180,8 @@ class ModelClient:
         self.first_token_s = first_token_s
         """Longest wait for the first chunk (model load + the server's queue)."""
         self.stats = ClientStats()
+        self.key_filter: Callable[[list[dict]], list[dict]] | None = None
+        """Messages -> what the cache key reads of them (ChatRequest.key_messages); None: all."""
         self._lock = threading.RLock()
         self._cancelled = threading.Event()
         self._watch = threading.Condition()
@@ -411,6 +414,7 @@ class ModelClient:
             options=options,
             keep_alive=self.keep_alive,
             think=think,
+            key_messages=tuple(self.key_filter(list(messages))) if self.key_filter else None,
         )
 
     def _account(

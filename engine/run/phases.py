@@ -39,6 +39,8 @@ class RunContext:
     """(trajectory_id, position) -> extraction result, only when the client has no call log to
     re-read it from (the runner's client always has one, so this stays empty there)."""
     lock: threading.Lock = field(default_factory=threading.Lock)
+    db_path: str = ""
+    """The run database's file ("" in memory): a system keeping its own files puts them beside it."""
 
 
 def _pending(db: Database, run_id: str, trajectory: Trajectory, lock) -> list:
@@ -51,7 +53,7 @@ def _extract_phase(contexts, trajs, db: Database, workers, progress, stop) -> No
     jobs = [
         (system, ctx, t, a)
         for system, ctx in contexts
-        if system.uses_llm
+        if system.uses_llm and hasattr(system, "extract")  # a foreign system extracts itself
         for t in trajs
         for a in _pending(db, ctx.run_id, t, ctx.lock)
     ]

@@ -213,7 +213,8 @@ def _write_all(
             and replay
         ):
             new.append(run_id)
-        contexts.append((system, RunContext(run_id, config, name, client, emb, progress)))
+        ctx = RunContext(run_id, config, name, client, emb, progress, db_path=db_file(db))
+        contexts.append((system, ctx))
     try:
         _extract_phase(contexts, trajs, db, workers, progress, stop)
         for system, ctx in contexts:
@@ -235,6 +236,10 @@ def _write_all(
                     db, ctx.run_id, "failed", f"{type(exc).__name__}: {exc}", new=ctx.run_id in new
                 )
         raise
+    finally:
+        for system, _ in contexts:  # a foreign system releases what it started (mem0's recorder)
+            if callable(getattr(system, "shutdown", None)):
+                system.shutdown()
     if score:
         _score(db, [ctx.run_id for _, ctx in contexts], config, progress)
 
