@@ -107,3 +107,21 @@ def test_report_has_read_time_block_and_na_reasons(tmp_path):
     assert "udr: n/a (append-only" in text
     csv_row = json.loads(report.model_dump_json())["runs"][0]["trajectories"][0]
     assert csv_row["read_accuracy"] == 1.0 and csv_row["stale_at_read"] == 0.0
+
+
+def test_stepper_shows_the_read_of_a_claim(tmp_path):
+    from seorap.engine.views import step_view
+    from seorap.tui.widgets.detail import render_claim
+
+    db, run_id, _ = card(tmp_path, "systems_support:forgetful")
+    corpus = load_corpus(tmp_path / "corpus")
+    step = step_view(db, corpus, run_id, "m", 1)
+    [claim] = step.claims
+    assert claim.read is not None and claim.read.source == "own search"
+    assert [h.text for h in claim.read.hits] == [OLD]
+    assert claim.read.reading == OLD and claim.read.label == "NO" and claim.read.stale
+    text = render_claim(claim, step).plain
+    assert "read time (own search): 1 fact(s) returned" in text
+    assert "states a stale value" in text
+    ops = [(o.operation, o.raw_operation) for o in step.operations]
+    assert ops == [("create", "ADD")]  # the system's own word beside ours
