@@ -95,3 +95,24 @@ def test_mem0_folder_not_writable_is_one_sentence(ollama_server, tmp_path):
     with pytest.raises(SystemFault, match="system mem0: cannot write its folder"):
         mem0_run(ollama_server, db, concurrency=1)
     assert db.execute("SELECT status FROM runs").fetchone()[0] == "failed"
+
+
+async def test_a_mem0_run_opens_in_the_app_with_its_reads(ollama_server, tmp_path):
+    from seorap.tui.factory import make_app
+    from seorap.tui.screens.stepper import StepperScreen
+    from seorap.tui.widgets.claims_table import ClaimsTable
+    from seorap.tui.widgets.detail import DetailPane
+
+    db = open_db(tmp_path / "r.db")
+    [run_id] = mem0_run(ollama_server, db, concurrency=1)
+    app = make_app(tmp_path / "r.db", run_id=run_id, trajectory_id="ko-c3-hiring-plan")
+    async with app.run_test(size=(180, 50)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, StepperScreen)
+        step = app.screen.step
+        assert step is not None and step.written and step.operations
+        assert {o.raw_operation for o in step.operations} == {"ADD"}
+        assert any(c.read is not None and c.read.hits for c in step.claims)
+        app.screen.query_one(ClaimsTable).focus()
+        await pilot.pause()
+        assert "read time (own search)" in app.screen.query_one(DetailPane).content
