@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 from seorap.engine.corpus import Trajectory
 from seorap.engine.memory.facts import DocumentWrite
 from seorap.engine.memory.foreign import SystemFault
@@ -62,7 +63,12 @@ def _index(doc: DocumentWrite, embedder, settings) -> HybridIndex | None:
     if not active:
         return None
     texts = [f.text for f in active]
-    return HybridIndex.from_settings([f.id for f in active], texts, embedder.embed(texts), settings)
+    known = [f.vector for f in active if f.vector is not None]
+    if len(known) == len(active):  # the write path embedded them already
+        vectors = np.vstack(known)
+    else:
+        vectors = embedder.embed(texts)
+    return HybridIndex.from_settings([f.id for f in active], texts, vectors, settings)
 
 
 def _our_hits(index, claim: str, k: int, embedder, doc: DocumentWrite) -> list[dict]:
