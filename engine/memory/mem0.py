@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from seorap.engine.memory.recorder import Recorder
     from seorap.engine.models.client import ModelClient
 
+os.environ["MEM0_TELEMETRY"] = "false"  # read by mem0 when it is imported: before any import of it
+
 USER = "seorap"
 PHASE = "mem0"
 ALL = 100_000
@@ -164,9 +166,12 @@ class Mem0System:
             ) from None
         dims = len(self._embed(["dimension probe"])[0])
         from mem0 import Memory
+        from mem0.memory import main as mem0_main
         from mem0.memory import telemetry
 
-        telemetry.MEM0_TELEMETRY = False  # also when mem0 was imported before the variable was set
+        # Off also when mem0 was imported before the variable was set (it copies the flag).
+        telemetry.MEM0_TELEMETRY = False
+        mem0_main.MEM0_TELEMETRY = False
         config = {
             "llm": {
                 "provider": "ollama",
@@ -223,9 +228,14 @@ class Mem0Memory:
         return [(str(r["id"]), float(r.get("score") or 0.0)) for r in found.get("results", [])]
 
     def close(self) -> None:
+        """mem0's ``close`` releases its history database; its local qdrant client (which locks
+        the folder) is closed too, so a restarted trajectory can open the folder again."""
         close = getattr(self.memory, "close", None)
         if callable(close):
             close()
+        client = getattr(getattr(self.memory, "vector_store", None), "client", None)
+        if client is not None and callable(getattr(client, "close", None)):
+            client.close()
 
 
 def _folder(db_path: str) -> Path:
