@@ -452,7 +452,7 @@ class DocumentWrite:
             compact.insert(db, "fact_versions", self.versions)
             compact.insert(db, "decisions", self.decisions)
             _insert(db, "write_failures", self.failures)
-            _insert(db, "read_lookups", self.reads)
+            _insert(db, "read_lookups", self.reads, replace=True)  # a rewritten document's reads
             facts = [f.row(rid, tid) for f in self.touched.values()]
             if facts:
                 compact.upsert(db, "facts", facts)
@@ -470,14 +470,22 @@ class _NoLock:
 _NOLOCK = _NoLock()
 
 
-def _insert(db: Database, table: str, rows: list[dict]) -> None:
+def _insert(db: Database, table: str, rows: list[dict], replace: bool = False) -> None:
     """One prepared ``executemany`` (sqlite-utils' insert_all re-inspects the table per call);
-    falls back to insert_all(alter=True) when the table lacks a column (an older database)."""
+    falls back to insert_all(alter=True) when the table lacks a column (an older database).
+    ``replace``: a row with the same key replaces the old one."""
     if not rows:
         return
     columns = list(rows[0])
-    sql = f"INSERT INTO [{table}] ({_names(columns)}) VALUES ({_marks(columns)})"
-    _execute_many(db, sql, columns, rows, lambda: db.table(table).insert_all(rows, alter=True))
+    verb = "INSERT OR REPLACE" if replace else "INSERT"
+    sql = f"{verb} INTO [{table}] ({_names(columns)}) VALUES ({_marks(columns)})"
+    _execute_many(
+        db,
+        sql,
+        columns,
+        rows,
+        lambda: db.table(table).insert_all(rows, alter=True, replace=replace),
+    )
 
 
 def _names(columns: list[str]) -> str:

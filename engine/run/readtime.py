@@ -4,7 +4,7 @@ After each document, while the system's memory is at that state, every expected 
 document's state is looked up through the system's own read path: its search when it declares
 ``own_search``, otherwise seorap's hybrid retrieval over the active facts it holds (the claim is the
 query, ``retrieval.top_k`` facts, as in answering). What came back — fact ids in seorap's store,
-texts, scores and the arrival position of each fact's current version — is stored in
+scores and the arrival position of each fact's current version — is stored in
 ``read_lookups`` in the document's own transaction, so scoring needs neither the system nor a model
 for the lookup (engine/scoring/readtime.py reads it).
 """
@@ -100,13 +100,17 @@ def _own_hits(system, memory, claim: str, k: int, ids: dict[str, str], doc) -> l
 
 
 def _hit(doc: DocumentWrite, fact_id: str, score: float) -> dict:
+    """One returned fact: its id, score and recency (its text at this position is in the store's
+    fact versions, so it is not repeated here: :func:`hit_texts`)."""
     fact = doc.memory.facts[fact_id]
-    return {
-        "id": fact_id,
-        "text": fact.text,
-        "score": round(float(score), 6),
-        "recency": fact.updated_position,
-    }
+    return {"id": fact_id, "score": round(float(score), 6), "recency": fact.updated_position}
+
+
+def hit_texts(db, run_id: str, trajectory_id: str, position: int) -> dict[str, str]:
+    """fact id -> its text after the document at ``position`` (what a read then returned)."""
+    from seorap.engine.store.database import facts_at
+
+    return {f.id: f.text for f in facts_at(db, run_id, trajectory_id, position)}
 
 
 def _row(doc: DocumentWrite, n: int, claim: str, hits: list[dict], source: str, k: int) -> dict:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 
 from seorap.engine.corpus import Trajectory
+from seorap.engine.run.readtime import hit_texts
 from seorap.engine.scoring import lexical, metrics, stats
 from seorap.engine.scoring.schema import Interval, ReadTimeFigures
 from seorap.engine.store.database import last_position_of_state
@@ -43,6 +44,10 @@ def load_reads(db: Database, run_id: str, trajectory: Trajectory) -> dict[int, l
             )
         )
         if rows:
+            texts = hit_texts(db, run_id, trajectory.id, last)
+            for row in rows:
+                hits = json.loads(row["hits"] or "[]")
+                row["hits"] = [{**h, "text": h.get("text", texts.get(h["id"], ""))} for h in hits]
             out[state.index] = rows
     return out
 
@@ -55,7 +60,7 @@ def judge_reads(trajectory: Trajectory, reads: dict[int, list[dict]], reader, ju
     for index, rows in sorted(reads.items()):
         stale = metrics.stale_claims_at(claims, stale_values, index)
         for row in rows:
-            hits = json.loads(row["hits"] or "[]")
+            hits = row["hits"]
             reading = reader.answer(
                 row["claim"],
                 [h["text"] for h in hits],
@@ -74,7 +79,6 @@ def judge_reads(trajectory: Trajectory, reads: dict[int, list[dict]], reader, ju
                     "reading": reading,
                     "label": verdict.label,
                     "score": verdict.score,
-                    "rationale": verdict.rationale,
                     "stale": any(lexical.holds(v, reading) for v in stale) if hits else False,
                 }
             )

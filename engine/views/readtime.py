@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from seorap.engine.store.database import loads
+from seorap.engine.store.database import facts_at, loads
 from seorap.engine.views.common import latest_scoring, readable_names
 from sqlite_utils import Database
 
@@ -44,10 +44,12 @@ def read_times(
     if not rows:
         return {}
     judged = _judged(db, run_id, trajectory_id, state_index)
+    texts = {f.id: f.text for f in facts_at(db, run_id, trajectory_id, position)}
     out = {}
     for r in rows:
         hits = tuple(
-            ReadHit(h["id"], h["text"], float(h.get("score") or 0.0)) for h in loads(r["hits"], [])
+            ReadHit(h["id"], h.get("text", texts.get(h["id"], "")), float(h.get("score") or 0.0))
+            for h in loads(r["hits"], [])
         )
         j = judged.get(r["item"]) if _last_of_state(db, run_id, trajectory_id, r) else None
         out[r["claim"]] = ReadTime(
