@@ -30,9 +30,15 @@ class ReadTime:
 
 
 def read_times(
-    db: Database, run_id: str, trajectory_id: str, position: int, state_index: int
+    db: Database,
+    run_id: str,
+    trajectory_id: str,
+    position: int,
+    state_index: int,
+    texts: dict[str, str] | None = None,
 ) -> dict[str, ReadTime]:
-    """expected claim -> its read after the document at ``position`` ({} for older runs)."""
+    """expected claim -> its read after the document at ``position`` ({} for older runs);
+    ``texts``: fact id -> text at that position when the caller has read them already."""
     if "read_lookups" not in readable_names(db):
         return {}
     rows = list(
@@ -43,15 +49,17 @@ def read_times(
     )
     if not rows:
         return {}
-    judged = _judged(db, run_id, trajectory_id, state_index)
-    texts = {f.id: f.text for f in facts_at(db, run_id, trajectory_id, position)}
+    last = _last_of_state(db, run_id, trajectory_id, state_index) == position
+    judged = _judged(db, run_id, trajectory_id, state_index) if last else {}
+    if texts is None:
+        texts = {f.id: f.text for f in facts_at(db, run_id, trajectory_id, position)}
     out = {}
     for r in rows:
         hits = tuple(
             ReadHit(h["id"], h.get("text", texts.get(h["id"], "")), float(h.get("score") or 0.0))
             for h in loads(r["hits"], [])
         )
-        j = judged.get(r["item"]) if _last_of_state(db, run_id, trajectory_id, r) else None
+        j = judged.get(r["item"])
         out[r["claim"]] = ReadTime(
             r["source"] or "",
             hits,
@@ -62,12 +70,11 @@ def read_times(
     return out
 
 
-def _last_of_state(db: Database, run_id: str, trajectory_id: str, row: dict) -> bool:
-    last = db.execute(
+def _last_of_state(db: Database, run_id: str, trajectory_id: str, state_index: int) -> int | None:
+    return db.execute(
         "SELECT max(position) FROM documents WHERE run_id=? AND trajectory_id=? AND state_index=?",
-        [run_id, trajectory_id, row["state_index"]],
+        [run_id, trajectory_id, state_index],
     ).fetchone()[0]
-    return last == row["position"]
 
 
 def _judged(db: Database, run_id: str, trajectory_id: str, state_index: int) -> dict[str, dict]:

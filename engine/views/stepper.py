@@ -222,7 +222,9 @@ def step_view(
             doc_claims,
             store,
             verdicts,
-            read_times(db, run_id, t.id, position, arrival.state_index),
+            read_times(
+                db, run_id, t.id, position, arrival.state_index, {f.id: f.text for f in store}
+            ),
         ),
         judge_mode,
         verdicts is not None,
