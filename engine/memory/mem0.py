@@ -146,7 +146,8 @@ class Mem0System:
         )
         if result.value is None:
             return result.raw  # mem0 reads an unusable reply as "nothing extracted"
-        return result.value.model_dump_json() if result.partial else result.raw
+        # What we parsed (a repaired or salvaged reply too), so mem0 reads what we logged.
+        return result.value.model_dump_json()
 
     def _embed(self, texts: list[str]) -> list[list[float]]:
         assert self.ctx is not None
