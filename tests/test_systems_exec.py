@@ -134,3 +134,19 @@ def test_unfinished_trajectory_of_an_external_system_restarts_from_its_first_doc
     run(corpus(), [EXAMPLE], db, Config.offline(), trajectories=[ONE], score=False)
     assert facts(db, run_id) == whole  # written afresh from document 0, not on top
     assert db.execute("SELECT count(*) FROM documents").fetchone()[0] == last + 1
+
+
+def test_an_installed_package_adds_a_name_through_the_entry_point_group(monkeypatch):
+    from importlib import metadata
+
+    from seorap.engine.memory import list_systems, systems
+
+    point = metadata.EntryPoint("forgetful-pkg", "systems_support:forgetful", "seorap.systems")
+
+    def entry_points(group=None):
+        return [point] if group == systems.ENTRY_POINT_GROUP else []
+
+    monkeypatch.setattr(systems.metadata, "entry_points", entry_points)
+    assert "forgetful-pkg" in list_systems()
+    system = get_system("forgetful-pkg")
+    assert system.inner.name == "forgetful" and system.capabilities.own_search
