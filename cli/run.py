@@ -29,7 +29,8 @@ from seorap.engine.untrusted import visible
     multiple=True,
     required=True,
     help=f"A system: {', '.join(REFERENCE_SYSTEMS)}, A, B, C, a variant of "
-    "--variants-dir, optionally with overrides (A:guard=merge,confidence=authors). "
+    "--variants-dir, optionally with overrides (A:guard=merge,confidence=authors); mem0; "
+    'exec:"COMMAND" (a program speaking JSON lines); package.module:factory (docs/systems.md). '
     "Repeat for several.",
 )
 @db_path_option(

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import socket
 import threading
 import time
@@ -101,10 +102,37 @@ def schema_example(schema: dict, defs: dict | None = None) -> Any:
 
 
 def default_handler(body: dict) -> str:
+    mem0 = mem0_reply(body)
+    if mem0 is not None:
+        return mem0
     fmt = body.get("format")
     if isinstance(fmt, dict):
         return json.dumps(schema_example(fmt), ensure_ascii=False)
     return "{}" if fmt == "json" else "ok"
+
+
+MEM0_NEW = re.compile(r"## New Messages\n(.*?)\n\n## ", re.DOTALL)
+
+
+def mem0_reply(body: dict) -> str | None:
+    """mem0's extraction prompt (2.x: "## New Messages" in the user message), answered like the
+    offline stand-in, deterministically from the document text: one memory per sentence of the new
+    messages that is not already among the "## Existing Memories". None for any other prompt."""
+    from seorap.engine.memory.sentences import split_sentences
+
+    user = next(
+        (m.get("content") or "" for m in body.get("messages", []) if m.get("role") == "user"), ""
+    )
+    found = MEM0_NEW.search(user)
+    if found is None:
+        return None
+    text = "\n".join(
+        line.split(": ", 1)[1] if line.startswith(("user: ", "assistant: ")) else line
+        for line in found.group(1).splitlines()
+    )
+    existing = user.split("## Existing Memories", 1)[-1].split("## New Messages", 1)[0]
+    memories = [{"text": s} for s in split_sentences(text) if s not in existing]
+    return json.dumps({"memory": memories}, ensure_ascii=False)
 
 
 def default_embed(texts: list[str]) -> list[list[float]]:

@@ -8,7 +8,6 @@ writes in ONE transaction, together with the ``documents`` row that marks the do
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 from contextlib import AbstractContextManager
@@ -17,6 +16,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 from seorap.engine.corpus import Arrival
+from seorap.engine.memory.rows import _NOLOCK, _insert
 from seorap.engine.store import compact
 from seorap.engine.store.database import dumps, loads, transaction
 from sqlite_utils import Database
@@ -219,6 +219,8 @@ class DocumentWrite:
         self.versions: list[dict] = []
         self.decisions: list[dict] = []
         self.failures: list[dict] = []
+        self.reads: list[dict] = []
+        """Read-time lookups after this document (engine/run/readtime.py)."""
         self.touched: dict[str, Fact] = {}
         self._prefix = f"{memory.run_id}/{memory.trajectory_id}/p{arrival.position:03d}"
 
@@ -450,50 +452,11 @@ class DocumentWrite:
             compact.insert(db, "fact_versions", self.versions)
             compact.insert(db, "decisions", self.decisions)
             _insert(db, "write_failures", self.failures)
+            _insert(db, "read_lookups", self.reads, replace=True)  # a rewritten document's reads
             facts = [f.row(rid, tid) for f in self.touched.values()]
             if facts:
                 compact.upsert(db, "facts", facts)
             _insert(db, "documents", [self.document_row()])
-
-
-class _NoLock:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
-_NOLOCK = _NoLock()
-
-
-def _insert(db: Database, table: str, rows: list[dict]) -> None:
-    """One prepared ``executemany`` (sqlite-utils' insert_all re-inspects the table per call);
-    falls back to insert_all(alter=True) when the table lacks a column (an older database)."""
-    if not rows:
-        return
-    columns = list(rows[0])
-    sql = f"INSERT INTO [{table}] ({_names(columns)}) VALUES ({_marks(columns)})"
-    _execute_many(db, sql, columns, rows, lambda: db.table(table).insert_all(rows, alter=True))
-
-
-def _names(columns: list[str]) -> str:
-    return ", ".join(f"[{c}]" for c in columns)
-
-
-def _marks(columns: list[str]) -> str:
-    return ", ".join("?" for _ in columns)
-
-
-def _execute_many(db: Database, sql: str, columns: list[str], rows: list[dict], fallback) -> None:
-    """Run a prepared statement over ``rows``; on a missing column (an older database) ``fallback``
-    writes them through sqlite-utils with alter=True instead."""
-    try:
-        db.conn.executemany(sql, [[r.get(c) for c in columns] for r in rows])
-    except sqlite3.OperationalError as exc:
-        if "no column" not in str(exc):
-            raise
-        fallback()
 
 
 def _clip(value: float) -> float:

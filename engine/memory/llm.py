@@ -19,6 +19,7 @@ from seorap.engine.corpus import Arrival, Trajectory
 from seorap.engine.memory import policy
 from seorap.engine.memory.facts import DocumentWrite, Fact, Observation, TrajectoryMemory
 from seorap.engine.memory.grounding import ungrounded
+from seorap.engine.memory.interface import Capabilities
 from seorap.engine.memory.prompts import extraction_messages, synthesis_messages
 from seorap.engine.memory.schemas import Extraction, SynthesisChoice
 from seorap.engine.memory.variants import Variant
@@ -108,6 +109,11 @@ class LLMSystem:
 
     def spec(self) -> dict:
         return self.variant.spec()
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """Native: operations, history and dates are ours; ``policy = "append"`` never updates."""
+        return Capabilities(True, True, True, False, self.variant.policy != "append")
 
     # ---- phase 1 ----------------------------------------------------------------------------
     def extract(self, arrival: Arrival, ctx: WriteContext) -> Structured[Extraction]:

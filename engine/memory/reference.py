@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from seorap.engine.corpus import Trajectory
 from seorap.engine.memory.facts import DocumentWrite, Fact, Observation
+from seorap.engine.memory.interface import Capabilities
 from seorap.engine.memory.sentences import split_sentences
 
 RAW_CONFIDENCE = 0.5
@@ -31,6 +32,11 @@ class ReferenceSystem:
 
     def spec(self) -> dict:
         return {"kind": "reference", "name": self.name, "version": 1}
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """Native: it writes into the store itself, so operations, history and dates are ours."""
+        return Capabilities(True, True, True, False, updates_at_write=self.name != "raw")
 
     def write(self, doc: DocumentWrite, trajectory: Trajectory, ctx=None) -> None:
         WRITERS[self.name](doc, trajectory)

@@ -41,12 +41,15 @@ class ChatRequest:
     """temperature, seed, num_ctx, num_predict."""
     keep_alive: str | None = None
     think: bool | None = None
+    key_messages: tuple[dict, ...] | None = None
+    """The messages the cache key reads when they differ from those sent: a known system's text
+    that changes from day to day left out (engine/memory/mem0.py); None: ``messages``."""
 
     def key(self) -> str:
         """Cache key: everything that determines the reply (not keep_alive)."""
         body = {
             "model": self.model,
-            "messages": list(self.messages),
+            "messages": list(self.messages if self.key_messages is None else self.key_messages),
             "schema": self.schema,
             "options": self.options,
             "think": self.think,

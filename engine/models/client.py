@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -116,6 +117,8 @@ class ModelClient(CallLogMixin):
         self.first_token_s = first_token_s
         """Longest wait for the first chunk (model load + the server's queue)."""
         self.stats = ClientStats()
+        self.key_filter: Callable[[list[dict]], list[dict]] | None = None
+        """Messages -> what the cache key reads of them (ChatRequest.key_messages); None: all."""
         self._lock = threading.RLock()
         self.slots = HostSlots(backend, slots)
         """Each host's slots: configured, or learned from first-token times (engine/models/slots.py)."""
@@ -383,6 +386,7 @@ class ModelClient(CallLogMixin):
             options=options,
             keep_alive=self.keep_alive,
             think=think,
+            key_messages=tuple(self.key_filter(list(messages))) if self.key_filter else None,
         )
 
     def _ok(self, outcome: Outcome, value, *, repaired=False, retried=False) -> Structured:

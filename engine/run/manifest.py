@@ -65,6 +65,9 @@ class RunManifest(BaseModel):
     """Served only from the call log."""
     models: dict[str, ModelInfo] = Field(default_factory=dict)
     """Per role (extractor, synthesizer, embedder): name, digest, backend."""
+    capabilities: dict[str, bool] = Field(default_factory=dict)
+    """What the system declared it can do (engine/memory/interface.py Capabilities); empty in runs
+    written before systems declared them."""
     packages: dict[str, str] = Field(default_factory=dict)
     """Installed versions of the packages that matter (absent ones omitted)."""
     python: str = Field(default_factory=platform.python_version)

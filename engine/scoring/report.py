@@ -111,7 +111,18 @@ def run_report(
         if extras.get("similarity")
         else None,
         **_audit(extras, agg),
+        read_time=_read_time(run, cards, boot),
     )
+
+
+def _read_time(run: dict, cards: dict, boot: dict):
+    """The ``read_time`` block (engine/scoring/readtime.py); None when no card has one."""
+    from seorap.engine.scoring.readtime import run_figures
+
+    if not any(c.get("read_time") for c in cards.values()):
+        return None
+    manifest = json.loads(run.get("manifest") or "{}")
+    return run_figures(cards, manifest.get("capabilities"), **boot)
 
 
 def trajectory_report(trajectory_id: str, card: dict) -> TrajectoryReport:
@@ -147,7 +158,17 @@ def trajectory_report(trajectory_id: str, card: dict) -> TrajectoryReport:
         failures=intr["failures"],
         write_failures=intr["write_failures"],
         partial_write_failures=intr.get("partial_write_failures", 0),
+        **_read_fields(card),
     )
+
+
+def _read_fields(card: dict) -> dict:
+    r = card.get("read_time") or {}
+    return {
+        "read_coverage": r.get("coverage"),
+        "read_accuracy": r.get("accuracy"),
+        "stale_at_read": r.get("stale_at_read"),
+    }
 
 
 def _iv(ci: stats.Interval) -> Interval:
@@ -533,6 +554,10 @@ COLUMNS = [
     "partial_write_failures",
     "fact_mean_length",
     "fact_multi_share",
+    # read-time state
+    "read_coverage",
+    "read_accuracy",
+    "stale_at_read",
 ]
 
 
@@ -569,6 +594,9 @@ def rows(report: Report) -> list[dict]:
                             t.partial_write_failures,
                             t.fact_shape.mean_length if t.fact_shape else None,
                             t.fact_shape.multi_share if t.fact_shape else None,
+                            t.read_coverage,
+                            t.read_accuracy,
+                            t.stale_at_read,
                         ],
                     )
                 )

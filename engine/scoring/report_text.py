@@ -162,6 +162,21 @@ def summary_lines(run: RunReport) -> list[str]:
     lines += audit.audit_lines(run.audit)
     if run.similarity is not None:
         lines.append(sim.summary_line(run.similarity))
+    lines += read_time_lines(run)
+    return lines
+
+
+def read_time_lines(run: RunReport) -> list[str]:
+    """The read-time block beside the write-time figures, and what is n/a for this system (why)."""
+    r = run.read_time
+    if r is None:
+        return []
+    lines = [
+        f"read-time ({r.read_path or 'no reads'}, {r.reads} reads): coverage {_ci(r.coverage)} · "
+        f"accuracy {_ci(r.accuracy)} · stale-at-read {_ci(r.stale_at_read)} · write-time: "
+        f"accuracy {_ci(run.aggregate.intrinsic)}"
+    ]
+    lines += [f"{name}: n/a ({why})" for name, why in r.not_applicable.items()]
     return lines
 
 

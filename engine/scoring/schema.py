@@ -131,6 +131,13 @@ class TrajectoryReport(BaseModel):
     write_failures: int = 0
     """Model outputs that could not be used even after repair and retry (partial ones included)."""
     partial_write_failures: int = 0
+    # read-time state (engine/scoring/readtime.py)
+    read_coverage: float | None = None
+    """Read-time coverage at the last written state."""
+    read_accuracy: float | None = None
+    """Read-time accuracy: mean over written states."""
+    stale_at_read: float | None = None
+    """Share of reads whose reading states a stale value."""
     """Of those, extractions cut at their token limit whose complete observations were still written."""
 
 
@@ -362,6 +369,25 @@ class SimilarityFigures(BaseModel):
     """Share of unmatched pairs with cosine > filter_threshold: other facts the filter lets through."""
 
 
+# ---- read-time state (engine/scoring/readtime.py) ------------------------------------------------
+class ReadTimeFigures(BaseModel):
+    """What the system reads as true after each state, beside the write-time figures: each a mean
+    over trajectories with its CI (docs/metrics.md#read-time-state)."""
+
+    coverage: Interval = Field(default_factory=Interval)
+    """Read-time coverage: mean claim score of the reading at the last written state."""
+    accuracy: Interval = Field(default_factory=Interval)
+    """Read-time accuracy: mean over written states of their read-time coverage."""
+    stale_at_read: Interval = Field(default_factory=Interval)
+    """Share of reads whose reading states a value the corpus says is stale."""
+    reads: int = 0
+    """Lookups judged (one per state and expected claim)."""
+    read_path: str = ""
+    """``own search`` (the system's) or ``hybrid`` (seorap's over its facts)."""
+    not_applicable: dict[str, str] = Field(default_factory=dict)
+    """Write-time metrics this system cannot support -> why (from its declared capabilities)."""
+
+
 class RunReport(BaseModel):
     run_id: str
     """The run."""
@@ -398,6 +424,9 @@ class RunReport(BaseModel):
     """Whether this run's judge can carry diagnoses: the scoring pass's one decision
     (diagnosis.judge_unreliable, stored as aggregate.judge_unreliable) as a flag and its reasons;
     null without an audit."""
+    read_time: ReadTimeFigures | None = None
+    """Read-time coverage, accuracy and stale-at-read with CIs, and the write-time metrics the
+    system cannot support; null for a scoring pass made before read-time state."""
 
 
 class Comparison(BaseModel):

@@ -30,6 +30,7 @@ from seorap.engine.scoring import (
     glossary,
     intrinsic,
     metrics,
+    readtime,
     similarity,
 )
 from seorap.engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS
@@ -279,12 +280,14 @@ APPEND_ONLY_REFERENCES = frozenset({"raw"})
 
 
 def append_only(db: Database, run_id: str) -> bool:
-    """True when the run's system never rewrites or removes a fact by design: the ``raw``
-    reference system, or a variant with ``policy = "append"`` (from the run's manifest)."""
+    """True when the run's system never rewrites or removes a fact by design: its declared
+    capabilities say so (``updates_at_write`` false); for a run written before systems declared
+    them, the ``raw`` reference system or a variant with ``policy = "append"``."""
     row = db.table("runs").get(run_id)
-    spec = (json.loads(row["manifest"] or "{}") if row.get("manifest") else {}).get(
-        "system_spec"
-    ) or {}
+    manifest = json.loads(row["manifest"] or "{}") if row.get("manifest") else {}
+    if manifest.get("capabilities"):
+        return not manifest["capabilities"].get("updates_at_write", True)
+    spec = manifest.get("system_spec") or {}
     if spec.get("kind") == "variant":
         return spec.get("policy") == "append"
     return (spec.get("name") or row["system"]) in APPEND_ONLY_REFERENCES
@@ -325,6 +328,7 @@ def _score_trajectory(
     extr = extrinsic.card(asker.verdicts)
     verdicts = [r for rows in claim_rows.values() for r in rows] + asker.verdicts
     card = _card(trajectory, intr, extr, modes, claim_rows, asker, store)
+    card["read_time"] = readtime.card(db, run_id, trajectory, answerer, judge)
     with transaction(db):  # one trajectory's rows at once, under the writer lease
         _save(db, run_id, trajectory.id, name, judge, verdicts, asker, card)
     return claim_rows.get("full")

@@ -428,6 +428,7 @@ RUN_TABLES = (
     "fact_versions",
     "decisions",
     "write_failures",
+    "read_lookups",
     "verdicts",
     "answers",
     "retrievals",

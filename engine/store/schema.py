@@ -144,6 +144,22 @@ TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
         },
         "id",
     ),
+    # What each expected claim's lookup returned after each document (engine/run/readtime.py).
+    "read_lookups": (
+        {
+            "id": str,
+            "run_id": str,
+            "trajectory_id": str,
+            "position": int,
+            "state_index": int,
+            "item": str,
+            "claim": str,
+            "hits": str,
+            "source": str,
+            "k": int,
+        },
+        "id",
+    ),
     "writers": (WRITERS_COLUMNS, "holder"),
     "embeddings": (
         {"embedder": str, "text_hash": str, "dim": int, "vector": bytes},
@@ -166,6 +182,7 @@ INDEXES = [
     ("fact_versions", ["run_id", "trajectory_id", "position"]),
     ("decisions", ["run_id", "trajectory_id", "position"]),
     ("write_failures", ["run_id", "trajectory_id"]),
+    ("read_lookups", ["run_id", "trajectory_id", "position"]),
 ]
 
 

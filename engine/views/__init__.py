@@ -80,6 +80,7 @@ from seorap.engine.views.questions import (  # noqa: F401
     live_questions_view,
     questions_view,
 )
+from seorap.engine.views.readtime import ReadHit, ReadTime, read_times  # noqa: F401
 from seorap.engine.views.runs import (  # noqa: F401
     SORT_KEYS,
     STANDIN,

@@ -11,6 +11,7 @@ from seorap.engine.views.common import MARKS, containment
 from seorap.engine.views.doclines import DocLine, doc_lines
 from seorap.engine.views.lineage import Lineage, Link, lineage
 from seorap.engine.views.operations import Operation, _failures_at, operations_at
+from seorap.engine.views.readtime import ReadTime, read_times
 from seorap.engine.views.truth import (
     GroundTruth,
     LateMark,
@@ -77,6 +78,8 @@ class ClaimRow:
     """filter@θ: the fact id that cosine came from."""
     threshold: float | None = None
     """filter@θ: θ (None under full)."""
+    read: ReadTime | None = None
+    """What this claim's read returned after this document (None: not recorded)."""
 
 
 @dataclass(frozen=True)
@@ -214,7 +217,15 @@ def step_view(
         operations,
         _failures_at(db, run_id, t.id, position),
         store,
-        _claim_rows(state.claims, doc_claims, store, verdicts),
+        _claim_rows(
+            state.claims,
+            doc_claims,
+            store,
+            verdicts,
+            read_times(
+                db, run_id, t.id, position, arrival.state_index, {f.id: f.text for f in store}
+            ),
+        ),
         judge_mode,
         verdicts is not None,
         truth,
@@ -332,6 +343,7 @@ def _claim_rows(
     doc_claims: list[str],
     store: list[StoreFact],
     verdicts: dict[str, Verdict] | None,
+    reads: dict[str, ReadTime] | None = None,
 ) -> list[ClaimRow]:
     active = [f for f in store if f.status == "active"]
     out = []
@@ -357,6 +369,7 @@ def _claim_rows(
                 v.best_cosine if v else None,
                 v.best_fact if v else "",
                 v.threshold if v else None,
+                (reads or {}).get(c),
             )
         )
     return out

@@ -76,9 +76,24 @@ def agreement_text(report, label: str | None = None) -> Text:
         for q in views.QUADRANTS:
             text.append(f"{q} {a.quadrants.get(q, 0)}  ", COLORS[q])
     text.append("\n")
+    text.append_text(read_time_text(report))
     text.append_text(similarity_text(report.similarity))
     text.append("\n")
     text.append_text(audit_text(audit))
+    return text
+
+
+def read_time_text(report) -> Text:
+    """What the system reads as true (docs/metrics.md#read-time-state) and what is n/a for it."""
+    r = report.read_time
+    if r is None:
+        return Text()
+    text = Text(
+        f"read time ({r.read_path or 'no reads'}): coverage {_ci(r.coverage)}   accuracy "
+        f"{_ci(r.accuracy)}   stale-at-read {_ci(r.stale_at_read)}\n"
+    )
+    for name, why in r.not_applicable.items():
+        text.append(f"{name}: n/a ({why})\n", "dim")
     return text
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from rich.text import Text
 from seorap.engine.views import (
     ClaimRow,
+    ReadTime,
     StepView,
     StoreFact,
     replaces_text,
@@ -86,6 +87,27 @@ def render_claim(c: ClaimRow, step: StepView) -> Text:
     if c.rationale:
         text.append("judge: ", "dim")
         text.append_text(literal(c.rationale, "dim italic"))
+    if c.read is not None:
+        text.append("\n")
+        text.append_text(render_read(c.read))
+    return text
+
+
+def render_read(r: ReadTime) -> Text:
+    """The claim's read-time pane: what the read returned, what the reader concluded, the verdict."""
+    text = Text(f"read time ({r.source}): {len(r.hits)} fact(s) returned\n", "bold")
+    for h in r.hits:
+        text.append_text(literal(f"  {short_id(h.fact_id)} {h.score:.3f} {h.text}", "dim"))
+        text.append("\n")
+    if r.reading is None:
+        text.append("reading: scored at the state's last document only", "dim")
+        return text
+    text.append("reader: ", "dim")
+    text.append_text(literal(r.reading, "red" if r.stale else ""))
+    text.append(" · verdict ", "dim")
+    text.append(r.label or "?", VERDICT_STYLE.get(r.label or "", "bold"))
+    if r.stale:
+        text.append(" · states a stale value", "bold red")
     return text
 
 

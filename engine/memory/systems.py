@@ -1,0 +1,97 @@
+"""Systems that are not ours, by ``--system`` value (the rule: engine/memory/__init__.py).
+
+- ``exec:COMMAND``: engine/memory/jsonl.py;
+- ``mem0``: bundled (engine/memory/mem0.py, needs the ``seorap[mem0]`` extra);
+- a name in the ``seorap.systems`` entry-point group: an installed package's factory;
+- ``dotted.module:factory``: a factory imported from Python.
+
+A factory is called with the run's :class:`Config` when it takes one argument, with none
+otherwise, and must return a :class:`~engine.memory.interface.MemorySystem`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+from importlib import metadata
+
+from seorap.engine.config import Config
+from seorap.engine.memory.foreign import ForeignSystem, SystemFault
+from seorap.engine.memory.interface import Capabilities, MemorySystem
+
+ENTRY_POINT_GROUP = "seorap.systems"
+BUNDLED = ("mem0",)
+_MODULE = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$")
+
+
+def registered() -> dict[str, str]:
+    """Names an installed package adds (entry point name -> ``module:attr``), plus the bundled."""
+    try:
+        points = {ep.name: ep.value for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    except Exception:  # noqa: BLE001 - broken package metadata: no extra names
+        points = {}
+    return {**{n: f"seorap.engine.memory.{n}:make_system" for n in BUNDLED}, **points}
+
+
+def is_factory(name: str) -> bool:
+    """``dotted.module:factory``: a colon, no ``=`` after it, a module path before it."""
+    base, sep, rest = name.partition(":")
+    return bool(sep) and "=" not in rest and bool(_MODULE.match(base)) and rest.isidentifier()
+
+
+def resolve(name: str, config: Config, variant_names=()) -> ForeignSystem | None:
+    """The foreign system ``name`` stands for, or None when it names a variant (or nothing)."""
+    if name.startswith("exec:"):
+        from seorap.engine.memory.jsonl import ExecSystem
+
+        inner = ExecSystem(name[len("exec:") :].strip(), silence_s=config.timeout_s)
+        return ForeignSystem(name, inner)
+    known = registered()
+    if name in known:
+        return ForeignSystem(name, _from_factory(known[name], config, name))
+    base = name.partition(":")[0]
+    if is_factory(name) and base not in variant_names:
+        return ForeignSystem(name, _from_factory(name, config, name))
+    return None
+
+
+def _from_factory(target: str, config: Config, label: str) -> MemorySystem:
+    module_name, _, attr = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise SystemFault(f"system {label}: cannot import {module_name!r}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - the module raised while importing
+        raise SystemFault(
+            f"system {label}: importing {module_name!r} raised {type(exc).__name__}: {exc}"
+        ) from None
+    factory = getattr(module, attr, None)
+    if not callable(factory):
+        raise SystemFault(f"system {label}: {module_name!r} has no callable {attr!r}")
+    try:
+        takes = len(inspect.signature(factory).parameters)
+    except (TypeError, ValueError):
+        takes = 0
+    try:
+        system = factory(config) if takes >= 1 else factory()
+    except SystemFault:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the factory raised: one sentence
+        raise SystemFault(
+            f"system {label}: {attr}() raised {type(exc).__name__}: {exc}".rstrip(": ")
+        ) from None
+    return check_system(system, label)
+
+
+def check_system(system, label: str) -> MemorySystem:
+    """The factory's product, checked against the interface (one sentence when it falls short)."""
+    missing = [a for a in ("name", "capabilities", "spec", "open") if not hasattr(system, a)]
+    if missing:
+        raise SystemFault(
+            f"system {label}: the factory returned {type(system).__name__}, which has no "
+            f"{', '.join(missing)} (docs/systems.md lists what a system provides)"
+        )
+    if not isinstance(system.capabilities, Capabilities):
+        raise SystemFault(f"system {label}: its capabilities are not a Capabilities object")
+    return system

@@ -1,0 +1,129 @@
+"""Read-time lookups, taken while a run writes (docs/metrics.md#read-time-state).
+
+After each document, while the system's memory is at that state, every expected claim of the
+document's state is looked up through the system's own read path: its search when it declares
+``own_search``, otherwise seorap's hybrid retrieval over the active facts it holds (the claim is the
+query, ``retrieval.top_k`` facts, as in answering). What came back — fact ids in seorap's store,
+scores and the arrival position of each fact's current version — is stored in
+``read_lookups`` in the document's own transaction, so scoring needs neither the system nor a model
+for the lookup (engine/scoring/readtime.py reads it).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from seorap.engine.corpus import Trajectory
+from seorap.engine.memory.facts import DocumentWrite
+from seorap.engine.memory.foreign import SystemFault
+from seorap.engine.memory.interface import NativeMemory, SystemMemory
+from seorap.engine.retrieval.hybrid import HybridIndex
+
+OWN = "own search"
+OURS = "hybrid"
+
+
+def read_path(system, doc: DocumentWrite) -> tuple[SystemMemory, bool, dict[str, str]]:
+    """The system's memory read through the interface, whether its own search is used, and a map
+    from its fact ids to ours (identity for a native system)."""
+    caps = system.capabilities
+    session = getattr(system, "session", None)
+    if session is None:
+        return NativeMemory(doc.memory), False, {}
+    memory = session(doc.memory.run_id, doc.memory.trajectory_id)
+    return memory, caps.own_search, _id_map(system, doc)
+
+
+def _id_map(system, doc: DocumentWrite) -> dict[str, str]:
+    return system.id_map(doc.memory.run_id, doc.memory.trajectory_id)
+
+
+def lookups(
+    system, doc: DocumentWrite, trajectory: Trajectory, k: int, embedder, settings=None
+) -> list[dict]:
+    """One row per expected claim of the document's state: what the read path returned."""
+    claims = trajectory.states[doc.arrival.state_index].claims
+    if not claims:
+        return []
+    memory, own, ids = read_path(system, doc)
+    index = None if own else _index(doc, embedder, settings)
+    rows = []
+    for n, claim in enumerate(claims):
+        if own:
+            hits = _own_hits(system, memory, claim, k, ids, doc)
+        else:
+            hits = _our_hits(index, claim, k, embedder, doc)
+        rows.append(_row(doc, n, claim, hits, OWN if own else OURS, k))
+    return rows
+
+
+def _index(doc: DocumentWrite, embedder, settings) -> HybridIndex | None:
+    active = doc.memory.active()
+    if not active:
+        return None
+    texts = [f.text for f in active]
+    known = [f.vector for f in active if f.vector is not None]
+    if len(known) == len(active):  # the write path embedded them already
+        vectors = np.vstack(known)
+    else:
+        vectors = embedder.embed(texts)
+    return HybridIndex.from_settings([f.id for f in active], texts, vectors, settings)
+
+
+def _our_hits(index, claim: str, k: int, embedder, doc: DocumentWrite) -> list[dict]:
+    if index is None:
+        return []
+    found = index.search(claim, embedder.embed([claim])[0], k)
+    return [_hit(doc, h.fact_id, h.hybrid) for h in found]
+
+
+def _own_hits(system, memory, claim: str, k: int, ids: dict[str, str], doc) -> list[dict]:
+    try:
+        ranked = memory.search(claim, k)
+    except SystemFault:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a foreign system's error: one sentence
+        raise SystemFault(
+            f"system {system.name} failed to search for a claim: {type(exc).__name__}: {exc}"
+        ) from exc
+    hits = []
+    for foreign_id, score in ranked[:k]:
+        ours = ids.get(foreign_id)
+        if ours is None:
+            raise SystemFault(
+                f"system {system.name}: its search returned fact {foreign_id!r}, which it never "
+                "listed among its facts"
+            )
+        hits.append(_hit(doc, ours, score))
+    return hits
+
+
+def _hit(doc: DocumentWrite, fact_id: str, score: float) -> dict:
+    """One returned fact: its id, score and recency (its text at this position is in the store's
+    fact versions, so it is not repeated here: :func:`hit_texts`)."""
+    fact = doc.memory.facts[fact_id]
+    return {"id": fact_id, "score": round(float(score), 6), "recency": fact.updated_position}
+
+
+def hit_texts(db, run_id: str, trajectory_id: str, position: int) -> dict[str, str]:
+    """fact id -> its text after the document at ``position`` (what a read then returned)."""
+    from seorap.engine.store.database import facts_at
+
+    return {f.id: f.text for f in facts_at(db, run_id, trajectory_id, position)}
+
+
+def _row(doc: DocumentWrite, n: int, claim: str, hits: list[dict], source: str, k: int) -> dict:
+    a = doc.arrival
+    return {
+        "id": f"{doc.memory.run_id}/{doc.memory.trajectory_id}/p{a.position:03d}/r{n:02d}",
+        "run_id": doc.memory.run_id,
+        "trajectory_id": doc.memory.trajectory_id,
+        "position": a.position,
+        "state_index": a.state_index,
+        "item": f"s{a.state_index}/c{n}",
+        "claim": claim,
+        "hits": json.dumps(hits, ensure_ascii=False),
+        "source": source,
+        "k": k,
+    }

@@ -1,0 +1,127 @@
+"""Read-time state, hand-computed on a small append-only store where it differs from write-time.
+
+Two documents on one topic: the meeting room is on the 3rd floor, then it moved to the 5th.
+An append-only store holds both sentences after the second document, so write-time coverage is
+1.0 at both states (the current value is stored) while the old value is still held (a stale fact).
+
+- ``forgetful`` (its own search returns only the first fact it stored): at state 1 the read
+  returns the 3rd-floor fact only. The reader reads "3층", the judge says NO: read-time accuracy
+  (1 + 0) / 2 = 0.5 and coverage 0 — below write-time (1.0): stored but not retrieved. That
+  reading states the stale value: stale-at-read 1 of 2 reads = 0.5.
+- ``append-only`` (no own search: seorap's hybrid retrieval over its facts): both facts come back;
+  the reader keeps the one that matches the claim's distinguishing part ("5층"), so read-time
+  accuracy is 1.0 and stale-at-read 0 — while write-time still counts the stale fact in the store
+  (stale facts 1, claim precision 1/2 = 0.5): the stale value is resolved at read time.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.run.runner import run
+from seorap.engine.store.database import open_db
+
+OLD, NEW = "회의실은 3층입니다.", "회의실은 5층으로 옮겼습니다."
+
+
+def state(i, text, claims, stale=()):
+    return {
+        "index": i,
+        "timestamp": f"2026-0{i + 1}-01",
+        "action": "create" if i == 0 else "update",
+        "confidence": 0.8,
+        "claims": claims,
+        "staleClaims": list(stale),
+        "document": {"id": f"m-d{i}", "type": "slack", "author": {"name": "가"}, "text": text},
+    }
+
+
+def trajectory() -> dict:
+    return {
+        "id": "m",
+        "title": "m",
+        "category": "C3",
+        "difficulty": "L1",
+        "trajectoryType": "linear-evolution",
+        "states": [
+            state(0, OLD, ["회의실은 3층"]),
+            state(1, NEW, ["회의실은 5층"], stale=["회의실은 3층"]),
+        ],
+    }
+
+
+def card(tmp_path, system):
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "m.json").write_text(json.dumps(trajectory(), ensure_ascii=False), encoding="utf-8")
+    db = open_db(tmp_path / "r.db")
+    [run_id] = run(load_corpus(folder), [system], db, Config.offline())
+    row = next(
+        db.query("SELECT card FROM scores WHERE run_id = ? AND trajectory_id = 'm'", [run_id])
+    )
+    return db, run_id, json.loads(row["card"])
+
+
+def test_stored_but_not_retrieved_reads_below_write_time(tmp_path):
+    db, run_id, c = card(tmp_path, "systems_support:forgetful")
+    assert c["intrinsic"]["full"]["fact_accuracy"] == 1.0  # both values stored
+    rt = c["read_time"]
+    assert [r["score"] for r in rt["rows"]] == [1.0, 0.0]
+    assert rt["accuracy"] == pytest.approx(0.5)
+    assert rt["coverage"] == 0.0
+    assert rt["stale_at_read"] == pytest.approx(0.5)
+    assert rt["rows"][1]["reading"] == OLD and rt["rows"][1]["stale"] is True
+    assert {r["source"] for r in rt["rows"]} == {"own search"}
+    # the lookups are stored: re-scoring needs no system
+    assert db.table("read_lookups").count_where("run_id = ?", [run_id]) == 2
+
+
+def test_stale_value_resolved_by_the_reader(tmp_path):
+    db, run_id, c = card(tmp_path, "systems_support:append_only")
+    intr = c["intrinsic"]
+    assert intr["full"]["fact_accuracy"] == 1.0
+    assert intr["stale_facts"] == 1 and intr["claim_precision"] == pytest.approx(0.5)
+    rt = c["read_time"]
+    assert [r["score"] for r in rt["rows"]] == [1.0, 1.0]
+    assert rt["rows"][1]["reading"] == NEW
+    assert rt["accuracy"] == 1.0 and rt["coverage"] == 1.0
+    assert rt["stale_at_read"] == 0.0
+    assert {r["source"] for r in rt["rows"]} == {"hybrid"}
+
+
+def test_report_has_read_time_block_and_na_reasons(tmp_path):
+    from seorap.engine.scoring.report import build_report
+    from seorap.engine.scoring.report_text import summary_lines
+
+    db, run_id, _ = card(tmp_path, "systems_support:append_only")
+    report = build_report(db, [run_id])
+    r = report.runs[0]
+    assert r.read_time is not None and r.read_time.accuracy.mean == 1.0
+    assert set(r.read_time.not_applicable) == {"udr", "temporal", "lineage"}
+    assert r.trajectories[0].udr is None or r.trajectories[0].append_only
+    text = "\n".join(summary_lines(r))
+    assert "read-time (hybrid, 2 reads)" in text
+    assert "udr: n/a (append-only" in text
+    csv_row = json.loads(report.model_dump_json())["runs"][0]["trajectories"][0]
+    assert csv_row["read_accuracy"] == 1.0 and csv_row["stale_at_read"] == 0.0
+
+
+def test_stepper_shows_the_read_of_a_claim(tmp_path):
+    from seorap.engine.views import step_view
+    from seorap.tui.widgets.detail import render_claim
+
+    db, run_id, _ = card(tmp_path, "systems_support:forgetful")
+    corpus = load_corpus(tmp_path / "corpus")
+    step = step_view(db, corpus, run_id, "m", 1)
+    [claim] = step.claims
+    assert claim.read is not None and claim.read.source == "own search"
+    assert [h.text for h in claim.read.hits] == [OLD]
+    assert claim.read.reading == OLD and claim.read.label == "NO" and claim.read.stale
+    text = render_claim(claim, step).plain
+    assert "read time (own search): 1 fact(s) returned" in text
+    assert "states a stale value" in text
+    ops = [(o.operation, o.raw_operation) for o in step.operations]
+    assert ops == [("create", "ADD")]  # the system's own word beside ours
