@@ -13,7 +13,6 @@ from seorap.engine.scoring.lexical.polarity import (
     RETRACT_NOUNS,
     RETRACT_VERBS,
     aside_spans,
-    hedge_classes,
 )
 from seorap.engine.scoring.lexical.text import Morph, morphemes
 from seorap.engine.scoring.lexical.values import (
@@ -224,7 +223,7 @@ def _markers(morphs) -> list[str]:
 
 
 def _hedges(text: str, morphs) -> set[str]:
-    found = {m[0].lower() for m in _HEDGE_EN.finditer(text)} | hedge_classes(morphs)
+    found = {m[0].lower() for m in _HEDGE_EN.finditer(text)}
     for i, m in enumerate(morphs):
         if (m.form, m.tag) in _HEDGE_WORDS:
             found.add(m.form)

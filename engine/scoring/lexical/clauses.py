@@ -186,6 +186,17 @@ def set_aside(current: list[Value], cand: Analysis) -> list[tuple[str, str]]:
     return out
 
 
+def near_values(exp: Analysis, cand: Analysis) -> list[Segment]:
+    """The candidate clauses next to an expected value: those holding one, or, for a statement
+    without values (or none stated), those that touch it."""
+    holding = [
+        c
+        for c in cand.segments
+        if any(_value_in(v, c.values, c.compact, current=False) for v in exp.values)
+    ]
+    return holding or [c for c in cand.segments if any(_touches(s, c) for s in exp.segments)]
+
+
 def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[str]:
     """Words in the candidate clauses that touch the expected statement which the judge cannot
     vouch for (engine.scoring.lexical.polarity.unverified); the expected text's and question's
@@ -201,11 +212,13 @@ def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[
         for m in c.markers
         if m not in mine
     ]
+    near = set(map(id, near_values(exp, cand)))
     for c in cand.segments:
         if not any(_touches(seg, c) for seg in exp.segments):
             continue
         morphs = [m for m in cand.morphs if c.start <= m.start < c.end]
-        out += unverified(morphs, frozenset(known), contrast_read=contrast_read)
+        if id(c) in near:
+            out += unverified(morphs, frozenset(known), contrast_read=contrast_read)
         if any(m.tag == "JC" or m.form in LIST_WORDS for m in morphs):
             out += [
                 f"{n} (listed)"

@@ -20,11 +20,12 @@ from seorap.engine.scoring.lexical.clauses import (
     _stating_segments,
     _touches,
     _value_in,
+    near_values,
     set_aside,
     unverified_words,
 )
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
-from seorap.engine.scoring.lexical.polarity import opposite
+from seorap.engine.scoring.lexical.polarity import hedge_classes, opposite
 from seorap.engine.scoring.lexical.values import Value, kind, same
 
 # ---- measuring one candidate against one expected statement ---------------------------------------
@@ -150,6 +151,15 @@ def _rivals(v: Value, exp: Analysis, cand: Analysis) -> list[Value]:
     return out
 
 
+def _class_hedges(exp: Analysis, cand: Analysis) -> set[str]:
+    """Hedge classes (polarity.hedge_classes) next to an expected value — in the candidate clauses
+    that hold one (or, for a statement without values, that touch it): "약 320만 원" in a clause
+    about another value hedges nothing — and that the expected statement does not make itself."""
+    clauses = near_values(exp, cand)
+    near = [m for m in cand.morphs if any(c.start <= m.start < c.end for c in clauses)]
+    return hedge_classes(near) - hedge_classes(exp.morphs)
+
+
 def _in_expected(w: Value, exp: Analysis) -> bool:
     if any(same(w, v) for v in exp.values):
         return True
@@ -265,7 +275,7 @@ def measure(
             lacking -= {POSTPONE}
         if extra or lacking:
             polarity.append((seg.text.strip(), _count(mine), _count(theirs)))
-    hedges = tuple(sorted(cand.hedges - exp.hedges))
+    hedges = tuple(sorted((cand.hedges - exp.hedges) | _class_hedges(exp, cand)))
     return Match(
         found,
         elements,
