@@ -31,7 +31,8 @@ from seorap.engine.memory.interface import (
 )
 
 DEFAULT_CONFIDENCE = 0.5
-"""Stored for a fact whose system gives no confidence (the report marks confidence n/a then)."""
+"""Stored for a fact whose system does not declare ``reports_confidence`` (the store needs a number;
+confidence MAE is n/a for such a run, so it is never scored)."""
 
 RETIRING = {"supersede", "delete", "retire", "remove"}
 
@@ -127,7 +128,7 @@ class ForeignSystem:
         document = DocumentIn(d.id, d.text, date, d.author.name)
         reported = _guard(lambda: memory.write(document), self.name, f"write document {d.id}")
         held = _guard(memory.facts, self.name, f"list its facts after document {d.id}")
-        _check_held(held, self.name, d.id)
+        _check_held(held, self.name, d.id, self.capabilities.reports_confidence)
         apply_held(doc, self._ids[(run_id, tid)], held, reported)
 
 
@@ -143,7 +144,7 @@ def _guard(call, name: str, doing: str):
         ) from exc
 
 
-def _check_held(held, name: str, doc_id: str) -> None:
+def _check_held(held, name: str, doc_id: str, confidence: bool = False) -> None:
     if not isinstance(held, list) or not all(isinstance(h, HeldFact) for h in held):
         raise SystemFault(f"system {name} listed its facts after document {doc_id} not as facts")
     seen: set[str] = set()
@@ -155,6 +156,11 @@ def _check_held(held, name: str, doc_id: str) -> None:
         if h.id in seen:
             raise SystemFault(f"system {name} listed fact {h.id!r} twice after document {doc_id}")
         seen.add(h.id)
+        if confidence and not isinstance(h.confidence, int | float):
+            raise SystemFault(
+                f"system {name} declares reports_confidence but listed fact {h.id!r} without a "
+                f"confidence after document {doc_id}"
+            )
 
 
 def apply_held(

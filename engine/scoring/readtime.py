@@ -145,4 +145,6 @@ def not_applicable(capabilities: dict | None) -> dict[str, str]:
         out["temporal"] = NA_REASONS["takes_dates"]
     if not caps.keeps_history:
         out["lineage"] = NA_REASONS["keeps_history"]
+    if not capabilities.get("reports_confidence", True):  # older manifests: not declared yet
+        out["confidence_mae"] = NA_REASONS["reports_confidence"]
     return out

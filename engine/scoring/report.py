@@ -90,6 +90,8 @@ def run_report(
         trajectories, cards, verdicts, unreliable=extras.get("judge_unreliable"), **boot
     )
     agg.seeds = seed_figures(db, run_id, name)
+    na = _not_applicable(run)
+    _withhold(trajectories, agg, na)
     rulers = ruler_figures(db, run_id)
     spread = [r.intrinsic for r in rulers if r.intrinsic is not None]
     return RunReport(
@@ -112,7 +114,29 @@ def run_report(
         else None,
         **_audit(extras, agg),
         read_time=_read_time(run, cards, boot),
+        not_applicable=na,
     )
+
+
+def _not_applicable(run: dict) -> dict[str, str]:
+    """Write-time metrics the run's system cannot support -> why (its declared capabilities)."""
+    from seorap.engine.scoring.readtime import not_applicable
+
+    return not_applicable(json.loads(run.get("manifest") or "{}").get("capabilities"))
+
+
+def _withhold(ts: list[TrajectoryReport], agg: Aggregate, na: dict[str, str]) -> None:
+    """A metric the system cannot support is n/a, never a number computed from stand-in values
+    (a confidence seorap stored at 0.5, operations read from the store diff)."""
+    for t in ts:
+        if "op_accuracy" in na:
+            t.op_accuracy = None
+        if "confidence_mae" in na:
+            t.confidence_mae = None
+    if "op_accuracy" in na:
+        agg.op_accuracy, agg.op_accuracy_ci = None, Interval()
+    if "confidence_mae" in na:
+        agg.confidence_mae = Interval()
 
 
 def _read_time(run: dict, cards: dict, boot: dict):
@@ -584,8 +608,8 @@ def rows(report: Report) -> list[dict]:
                             t.baselines.no_context,
                             "n/a" if t.append_only else t.udr,
                             t.fur,
-                            t.op_accuracy,
-                            t.confidence_mae,
+                            "n/a" if "op_accuracy" in run.not_applicable else t.op_accuracy,
+                            "n/a" if "confidence_mae" in run.not_applicable else t.confidence_mae,
                             t.final_fact_count,
                             t.stale_facts,
                             t.claim_precision,
