@@ -170,3 +170,14 @@ def test_op_accuracy_is_na_when_the_system_reports_no_operations(tmp_path):
     r = build_report(db, [run_id]).runs[0]
     assert r.trajectories[0].op_accuracy is None and r.aggregate.op_accuracy is None
     assert "op accuracy n/a (the system reports no operations" in "\n".join(summary_lines(r))
+
+
+def test_compare_figures_put_read_time_beside_write_time(tmp_path):
+    # forgetful (module docstring): write-time accuracy 1.0 and coverage 1.0 with one stale fact;
+    # read-time accuracy 0.5, coverage 0.0, stale-at-read 0.5
+    from seorap.engine.views import side_figures
+
+    db, run_id, _ = card(tmp_path, "systems_support:forgetful")
+    f = side_figures(db, run_id)
+    assert (f.write_accuracy, f.write_coverage, f.stale_facts) == (1.0, 1.0, 1)
+    assert (f.read_accuracy, f.read_coverage, f.stale_at_read) == (0.5, 0.0, 0.5)
