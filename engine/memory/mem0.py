@@ -239,6 +239,20 @@ class Mem0Memory:
             client.close()
 
 
+def run_folder(db_path: str | Path, run_id: str) -> Path | None:
+    """The folder that holds one run's mem0 stores (``<db>.mem0/<run>/``), None when there is none
+    (`seorap runs rm` removes it with the run's rows)."""
+    path = Path(db_path)
+    folder = path.with_name(path.name + ".mem0") / _safe(run_id)
+    return folder if folder.is_dir() else None
+
+
+def folder_size(folder: Path) -> tuple[int, int]:
+    """(files, bytes) under ``folder``: what removing it frees."""
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    return len(files), sum(p.stat().st_size for p in files)
+
+
 def _folder(db_path: str) -> Path:
     if not db_path:
         raise SystemFault("system mem0: needs a run database on disk (its folder goes beside it)")
