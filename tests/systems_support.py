@@ -84,6 +84,13 @@ def silent():
     return AppendOnly("silent", False, reports_operations=False)
 
 
+def talker():
+    """Says it calls models itself but declares no calls per document (``--plan`` says so)."""
+    system = AppendOnly("talker", False)
+    system.uses_llm = True  # type: ignore[attr-defined]
+    return system
+
+
 def raises():
     raise RuntimeError("no licence key")
 

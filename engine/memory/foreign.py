@@ -51,6 +51,8 @@ class ForeignSystem:
         self.inner = inner
         self.uses_llm: bool = bool(getattr(inner, "uses_llm", False))
         """It calls models itself (mem0): the run gives it a model client and an embedder."""
+        self.calls_per_document: int | None = getattr(inner, "calls_per_document", None)
+        """Chat calls it makes per document, when it declares them (``--plan`` counts them)."""
         self.capabilities: Capabilities = inner.capabilities
         self._open: dict[tuple[str, str], SystemMemory] = {}
         self._ids: dict[tuple[str, str], dict[str, str]] = {}

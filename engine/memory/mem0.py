@@ -81,6 +81,8 @@ def make_system(config: Config) -> Mem0System:
 class Mem0System:
     name = "mem0"
     uses_llm = True
+    calls_per_document = 1
+    """Chat calls per written document (one extraction per ``add``): what ``--plan`` counts."""
     capabilities = Capabilities(
         reports_operations=True,
         keeps_history=True,
