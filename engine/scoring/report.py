@@ -15,6 +15,7 @@ from seorap.engine.run import accounting
 from seorap.engine.scoring import audit, stats
 from seorap.engine.scoring import overrides as ov
 from seorap.engine.scoring.extrinsic import TOP_K
+from seorap.engine.scoring.readtime import not_applicable, withhold
 from seorap.engine.scoring.rulers import full_vs_filter
 from seorap.engine.scoring.schema import (
     Accounting,
@@ -90,8 +91,8 @@ def run_report(
         trajectories, cards, verdicts, unreliable=extras.get("judge_unreliable"), **boot
     )
     agg.seeds = seed_figures(db, run_id, name)
-    na = _not_applicable(run)
-    _withhold(trajectories, agg, na)
+    na = not_applicable(json.loads(run.get("manifest") or "{}").get("capabilities"))
+    withhold(trajectories, agg, na)
     rulers = ruler_figures(db, run_id)
     spread = [r.intrinsic for r in rulers if r.intrinsic is not None]
     return RunReport(
@@ -116,27 +117,6 @@ def run_report(
         read_time=_read_time(run, cards, boot),
         not_applicable=na,
     )
-
-
-def _not_applicable(run: dict) -> dict[str, str]:
-    """Write-time metrics the run's system cannot support -> why (its declared capabilities)."""
-    from seorap.engine.scoring.readtime import not_applicable
-
-    return not_applicable(json.loads(run.get("manifest") or "{}").get("capabilities"))
-
-
-def _withhold(ts: list[TrajectoryReport], agg: Aggregate, na: dict[str, str]) -> None:
-    """A metric the system cannot support is n/a, never a number computed from stand-in values
-    (a confidence seorap stored at 0.5, operations read from the store diff)."""
-    for t in ts:
-        if "op_accuracy" in na:
-            t.op_accuracy = None
-        if "confidence_mae" in na:
-            t.confidence_mae = None
-    if "op_accuracy" in na:
-        agg.op_accuracy, agg.op_accuracy_ci = None, Interval()
-    if "confidence_mae" in na:
-        agg.confidence_mae = Interval()
 
 
 def _read_time(run: dict, cards: dict, boot: dict):
