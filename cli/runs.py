@@ -74,18 +74,61 @@ def runs(ctx, db_path, as_json) -> None:
     help="Also delete the run's model calls from the shared call log (they serve as the "
     "cache of every run that made the same call).",
 )
-def rm(run, db_path, with_calls) -> None:
+@click.option("--dry-run", is_flag=True, help="Say what would be deleted; change nothing.")
+def rm(run, db_path, with_calls, dry_run) -> None:
     """Delete RUN (id, unique prefix or system name with one run): its documents, facts, decisions,
-    verdicts, answers and score cards. The shared call log stays unless --calls is given."""
+    verdicts, answers and score cards, and the folder of its mem0 stores beside the database
+    (``<db>.mem0/<run>/``). The shared call log stays unless --calls is given."""
     from seorap.cli.runref import resolve_run
-    from seorap.engine.store.database import delete_run, open_db
+    from seorap.engine.memory.mem0 import run_folder
+    from seorap.engine.store.database import delete_run, open_db, run_rows
     from seorap.engine.store.lease import writer
+    from seorap.engine.untrusted import visible
 
     db = open_db(db_path)
     run_id = resolve_run(db, run, "RUN")
+    folder = run_folder(db_path, run_id)
+    if dry_run:
+        detail = ", ".join(
+            f"{n} {t}" for t, n in run_rows(db, run_id, calls=with_calls).items() if n
+        )
+        click.echo(f"would delete {visible(run_id)}" + (f" ({detail})" if detail else ""))
+        if folder is not None:
+            click.echo(_folder_line(folder, "would remove"))
+        return
     with writer(db, "runs rm", [run_id]):
         counts = delete_run(db, run_id, calls=with_calls)
-    from seorap.engine.untrusted import visible
-
+        line = _remove_folder(folder)
     detail = ", ".join(f"{n} {table}" for table, n in counts.items() if n)
     click.echo(f"deleted {visible(run_id)}" + (f" ({detail})" if detail else ""))
+    if line:
+        click.echo(line)
+    if line.startswith("could not"):
+        raise SystemExit(1)
+
+
+def _folder_line(folder, verb: str) -> str:
+    from seorap.engine.memory.mem0 import folder_size
+
+    files, size = folder_size(folder)
+    return f"{verb} its mem0 folder {visible_path(folder)} ({files} files, {size / 1e6:.1f} MB)"
+
+
+def _remove_folder(folder) -> str:
+    """Remove the run's mem0 folder; one line saying what was removed (or why it was not)."""
+    import shutil
+
+    if folder is None:
+        return ""
+    line = _folder_line(folder, "removed")
+    try:
+        shutil.rmtree(folder)
+    except OSError as exc:
+        return f"could not remove its mem0 folder {visible_path(folder)}: {exc.strerror or exc}"
+    return line
+
+
+def visible_path(folder) -> str:
+    from seorap.engine.untrusted import visible
+
+    return visible(str(folder))

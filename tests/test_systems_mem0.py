@@ -139,3 +139,52 @@ def test_cancel_stops_mem0_within_2s_and_the_run_resumes(ollama_server, tmp_path
     assert db.execute("SELECT status FROM runs").fetchone()[0] == "cancelled"
     [run_id] = mem0_run(ollama_server, db, concurrency=1, score=False)
     assert db.table("runs").get(run_id)["status"] == "done"
+
+
+def test_runs_rm_removes_the_runs_mem0_folder_and_says_so(ollama_server, tmp_path):
+    from click.testing import CliRunner
+    from seorap.cli.main import cli
+
+    path = tmp_path / "r.db"
+    db = open_db(path)
+    [run_id] = mem0_run(ollama_server, db, concurrency=1, score=False)
+    folder = tmp_path / "r.db.mem0" / run_id
+    other = tmp_path / "r.db.mem0" / "another-run"  # another run's stores stay
+    other.mkdir()
+    assert folder.is_dir()
+    dry = CliRunner().invoke(cli, ["runs", "rm", run_id, "--dry-run", "--db", str(path)])
+    assert dry.exit_code == 0, dry.output
+    assert f"would delete {run_id} (" in dry.output and " documents" in dry.output
+    assert f"would remove its mem0 folder {folder} (" in dry.output
+    assert folder.is_dir() and open_db(path)["runs"].count == 1  # a dry look changes nothing
+    done = CliRunner().invoke(cli, ["runs", "rm", run_id, "--db", str(path)])
+    assert done.exit_code == 0, done.output
+    assert f"removed its mem0 folder {folder} (" in done.output
+    assert not folder.exists() and other.is_dir()
+    assert open_db(path)["runs"].count == 0
+
+
+def test_plan_counts_one_mem0_call_per_document_still_to_write(ollama_server, tmp_path):
+    from seorap.engine.run import planner
+
+    corpus = load_corpus(CORPUS)
+    docs = sum(1 for t in corpus.trajectories for _ in t.arrivals())
+    text = sum(len(a.document.text) for t in corpus.trajectories for a in t.arrivals())
+    config = Config.offline(host=ollama_server.url)
+    plan = planner.plan_run(corpus, ["mem0"], config, None, score=False)
+    [ext] = plan.roles
+    assert (ext.role, ext.calls, ext.exact) == ("extractor", docs, False)
+    assert ext.prompt_tokens == pytest.approx(text * planner.DEFAULT_RATIO)  # the text only
+    assert any(f"mem0: {docs} extractor calls counted" in n for n in plan.notes)
+    assert ollama_server.bodies("/api/chat") == []  # planning calls nothing
+    db = open_db(tmp_path / "r.db")
+    mem0_run(ollama_server, db, concurrency=1, score=False)
+    again = planner.plan_run(corpus, ["mem0"], config, db, score=False)
+    assert not any(r.calls for r in again.roles)  # written: nothing left to call
+
+
+def test_plan_says_when_a_systems_own_calls_are_not_estimated():
+    from seorap.engine.run import planner
+
+    plan = planner.plan_run(load_corpus(CORPUS), ["systems_support:talker"], Config(), None)
+    assert any("talker: its model calls are not estimated" in n for n in plan.notes)

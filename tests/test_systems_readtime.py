@@ -100,7 +100,7 @@ def test_report_has_read_time_block_and_na_reasons(tmp_path):
     report = build_report(db, [run_id])
     r = report.runs[0]
     assert r.read_time is not None and r.read_time.accuracy.mean == 1.0
-    assert set(r.read_time.not_applicable) == {"udr", "temporal", "lineage"}
+    assert set(r.read_time.not_applicable) == {"udr", "temporal", "lineage", "confidence_mae"}
     assert r.trajectories[0].udr is None or r.trajectories[0].append_only
     text = "\n".join(summary_lines(r))
     assert "read-time (hybrid, 2 reads)" in text
@@ -125,3 +125,59 @@ def test_stepper_shows_the_read_of_a_claim(tmp_path):
     assert "states a stale value" in text
     ops = [(o.operation, o.raw_operation) for o in step.operations]
     assert ops == [("create", "ADD")]  # the system's own word beside ours
+
+
+def test_confidence_mae_is_na_when_the_system_reports_no_confidence(tmp_path):
+    """The store keeps such a fact at 0.5, which against the corpus's 0.8 would fake an MAE of
+    0.3: the report must say n/a (why) instead, in every format."""
+    from seorap.engine.scoring.report import build_report, rows
+    from seorap.engine.scoring.report_text import run_figures, summary_lines
+
+    db, run_id, _ = card(tmp_path, "systems_support:append_only")
+    r = build_report(db, [run_id]).runs[0]
+    why = "the system reports no confidence for its facts"
+    assert r.not_applicable["confidence_mae"] == why
+    assert r.trajectories[0].confidence_mae is None and r.aggregate.confidence_mae.mean is None
+    assert f"confidence MAE n/a ({why})" in "\n".join(summary_lines(r))
+    assert rows(build_report(db, [run_id]))[0]["confidence_mae"] == "n/a"
+    assert run_figures(r)["run_confidence_mae"] == "n/a"
+    # the operations were reported: op accuracy is a figure, not n/a
+    assert "op_accuracy" not in r.not_applicable and r.trajectories[0].op_accuracy is not None
+
+
+def test_confidence_mae_of_a_system_that_reports_confidence(tmp_path):
+    # each state writes one fact at 0.6 against the corpus's 0.8: |0.8 - 0.6| = 0.2 at both states
+    from seorap.engine.scoring.report import build_report
+
+    db, run_id, c = card(tmp_path, "systems_support:confident")
+    r = build_report(db, [run_id]).runs[0]
+    assert "confidence_mae" not in r.not_applicable
+    assert r.trajectories[0].confidence_mae == pytest.approx(0.2)
+
+
+def test_declared_confidence_missing_on_a_fact_is_one_sentence(tmp_path):
+    from seorap.engine.memory.foreign import SystemFault
+
+    with pytest.raises(SystemFault, match="declares reports_confidence but listed fact 'x1'"):
+        card(tmp_path, "systems_support:claims_confidence")
+
+
+def test_op_accuracy_is_na_when_the_system_reports_no_operations(tmp_path):
+    from seorap.engine.scoring.report import build_report
+    from seorap.engine.scoring.report_text import summary_lines
+
+    db, run_id, _ = card(tmp_path, "systems_support:silent")
+    r = build_report(db, [run_id]).runs[0]
+    assert r.trajectories[0].op_accuracy is None and r.aggregate.op_accuracy is None
+    assert "op accuracy n/a (the system reports no operations" in "\n".join(summary_lines(r))
+
+
+def test_compare_figures_put_read_time_beside_write_time(tmp_path):
+    # forgetful (module docstring): write-time accuracy 1.0 and coverage 1.0 with one stale fact;
+    # read-time accuracy 0.5, coverage 0.0, stale-at-read 0.5
+    from seorap.engine.views import side_figures
+
+    db, run_id, _ = card(tmp_path, "systems_support:forgetful")
+    f = side_figures(db, run_id)
+    assert (f.write_accuracy, f.write_coverage, f.stale_facts) == (1.0, 1.0, 1)
+    assert (f.read_accuracy, f.read_coverage, f.stale_at_read) == (0.5, 0.0, 0.5)

@@ -77,6 +77,10 @@ async def test_compare_lists_flipped_facts(ref):
         await pilot.pause()
         title = str(app.screen.query_one("#compare-title").content)
         assert "flipped" in title
+        # write-time and read-time figures of both runs, side by side (oracle reads 1.0)
+        a_line = next(line for line in title.splitlines() if line.startswith("A write-time"))
+        assert "read-time: accuracy 1.00" in a_line and "stale-at-read 0.00" in a_line
+        assert any(line.startswith("B write-time") for line in title.splitlines())
         await pilot.press("k", "k", "k")  # facts only
         table = app.screen.query_one("#compare-table")
         assert table.row_count > 0

@@ -31,7 +31,8 @@ from seorap.engine.memory.interface import (
 )
 
 DEFAULT_CONFIDENCE = 0.5
-"""Stored for a fact whose system gives no confidence (the report marks confidence n/a then)."""
+"""Stored for a fact whose system does not declare ``reports_confidence`` (the store needs a number;
+confidence MAE is n/a for such a run, so it is never scored)."""
 
 RETIRING = {"supersede", "delete", "retire", "remove"}
 
@@ -50,6 +51,8 @@ class ForeignSystem:
         self.inner = inner
         self.uses_llm: bool = bool(getattr(inner, "uses_llm", False))
         """It calls models itself (mem0): the run gives it a model client and an embedder."""
+        self.calls_per_document: int | None = getattr(inner, "calls_per_document", None)
+        """Chat calls it makes per document, when it declares them (``--plan`` counts them)."""
         self.capabilities: Capabilities = inner.capabilities
         self._open: dict[tuple[str, str], SystemMemory] = {}
         self._ids: dict[tuple[str, str], dict[str, str]] = {}
@@ -127,7 +130,7 @@ class ForeignSystem:
         document = DocumentIn(d.id, d.text, date, d.author.name)
         reported = _guard(lambda: memory.write(document), self.name, f"write document {d.id}")
         held = _guard(memory.facts, self.name, f"list its facts after document {d.id}")
-        _check_held(held, self.name, d.id)
+        _check_held(held, self.name, d.id, self.capabilities.reports_confidence)
         apply_held(doc, self._ids[(run_id, tid)], held, reported)
 
 
@@ -143,7 +146,7 @@ def _guard(call, name: str, doing: str):
         ) from exc
 
 
-def _check_held(held, name: str, doc_id: str) -> None:
+def _check_held(held, name: str, doc_id: str, confidence: bool = False) -> None:
     if not isinstance(held, list) or not all(isinstance(h, HeldFact) for h in held):
         raise SystemFault(f"system {name} listed its facts after document {doc_id} not as facts")
     seen: set[str] = set()
@@ -155,6 +158,11 @@ def _check_held(held, name: str, doc_id: str) -> None:
         if h.id in seen:
             raise SystemFault(f"system {name} listed fact {h.id!r} twice after document {doc_id}")
         seen.add(h.id)
+        if confidence and not isinstance(h.confidence, int | float):
+            raise SystemFault(
+                f"system {name} declares reports_confidence but listed fact {h.id!r} without a "
+                f"confidence after document {doc_id}"
+            )
 
 
 def apply_held(

@@ -38,6 +38,9 @@ class Capabilities:
     updates_at_write: bool = True
     """It may change or retire a fact when writing; False for an append-only store (UDR is n/a:
     such a store leaves conflicts to read time)."""
+    reports_confidence: bool = False
+    """Each fact it lists carries its own confidence (0..1). Without it confidence MAE is n/a: seorap
+    stores such a fact at 0.5 only so the store stays whole, never to score it."""
 
     def to_dict(self) -> dict[str, bool]:
         return asdict(self)
@@ -57,6 +60,7 @@ NA_REASONS = {
     "keeps_history": "the system keeps no fact history",
     "takes_dates": "the system is not told document dates, so temporal checks do not apply",
     "updates_at_write": "append-only: the system never changes a fact when writing",
+    "reports_confidence": "the system reports no confidence for its facts",
 }
 """Why a metric is n/a when a capability is missing: one clause per capability."""
 

@@ -113,7 +113,7 @@ class LLMSystem:
     @property
     def capabilities(self) -> Capabilities:
         """Native: operations, history and dates are ours; ``policy = "append"`` never updates."""
-        return Capabilities(True, True, True, False, self.variant.policy != "append")
+        return Capabilities(True, True, True, False, self.variant.policy != "append", True)
 
     # ---- phase 1 ----------------------------------------------------------------------------
     def extract(self, arrival: Arrival, ctx: WriteContext) -> Structured[Extraction]:

@@ -81,6 +81,8 @@ def make_system(config: Config) -> Mem0System:
 class Mem0System:
     name = "mem0"
     uses_llm = True
+    calls_per_document = 1
+    """Chat calls per written document (one extraction per ``add``): what ``--plan`` counts."""
     capabilities = Capabilities(
         reports_operations=True,
         keeps_history=True,
@@ -237,6 +239,20 @@ class Mem0Memory:
         client = getattr(getattr(self.memory, "vector_store", None), "client", None)
         if client is not None and callable(getattr(client, "close", None)):
             client.close()
+
+
+def run_folder(db_path: str | Path, run_id: str) -> Path | None:
+    """The folder that holds one run's mem0 stores (``<db>.mem0/<run>/``), None when there is none
+    (`seorap runs rm` removes it with the run's rows)."""
+    path = Path(db_path)
+    folder = path.with_name(path.name + ".mem0") / _safe(run_id)
+    return folder if folder.is_dir() else None
+
+
+def folder_size(folder: Path) -> tuple[int, int]:
+    """(files, bytes) under ``folder``: what removing it frees."""
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    return len(files), sum(p.stat().st_size for p in files)
 
 
 def _folder(db_path: str) -> Path:

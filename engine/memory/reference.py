@@ -36,7 +36,9 @@ class ReferenceSystem:
     @property
     def capabilities(self) -> Capabilities:
         """Native: it writes into the store itself, so operations, history and dates are ours."""
-        return Capabilities(True, True, True, False, updates_at_write=self.name != "raw")
+        return Capabilities(
+            True, True, True, False, updates_at_write=self.name != "raw", reports_confidence=True
+        )
 
     def write(self, doc: DocumentWrite, trajectory: Trajectory, ctx=None) -> None:
         WRITERS[self.name](doc, trajectory)

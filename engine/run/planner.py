@@ -84,6 +84,8 @@ def plan_run(
         system = get_system(name, config, variants_dirs)
         if isinstance(system, LLMSystem):  # reference systems make no model call
             counter.system(name, system, corpus, trajs)
+        elif getattr(system, "uses_llm", False):  # a system that calls models itself (mem0)
+            counter.foreign(name, system, corpus, trajs)
     plan = counter.plan
     if score:
         for n, _ in enumerate(systems):
@@ -91,6 +93,8 @@ def plan_run(
             _plan_scoring(
                 plan, corpus, trajs, config, counter.role, counter.add, fact_chars, first=n == 0
             )
+    for key in counter.inexact:
+        counter.est[key].exact = False
     plan.roles = [r for r in counter.est.values() if r.calls]
     _times(plan, cal)
     if not any(r.calls for r in plan.roles):
@@ -116,6 +120,8 @@ class _Counter:
         self.seen_keys: set[str] = set()
         self.logged_keys = _logged_keys(db)
         self.obs_chars: list[int] = []
+        self.inexact: set[tuple[str, str]] = set()
+        """Roles with calls counted but not built prompt by prompt (a system's own prompts)."""
 
     def role(self, name: str, model: str) -> RoleEstimate:
         if (name, model) not in self.est:
@@ -162,6 +168,45 @@ class _Counter:
             for arrival in t.arrivals():
                 if arrival.position not in done:
                     self.document(system, arrival, ext, syn, per_char)
+
+    def foreign(self, name: str, system, corpus, trajs) -> None:
+        """A system that calls models itself: the chat calls it declares per document, for every
+        document of a trajectory it has not finished (it restarts those from the first document).
+        Its prompts are its own, so tokens count the document text only and the call log is not
+        looked up: a lower bound on tokens and time, an upper bound on calls."""
+        from seorap.engine.run.records import run_name
+        from seorap.engine.run.runner import make_run_id
+        from seorap.engine.store.database import done_positions
+
+        name = run_name(name, system)  # the name it gives itself, not a command line
+        per_doc = getattr(system, "calls_per_document", None)
+        if not per_doc:
+            self.plan.notes.append(
+                f"{name}: its model calls are not estimated (it calls models itself and "
+                "declares no calls per document)"
+            )
+            return
+        run_id = make_run_id(name, corpus, system, self.config)
+        ext = self.role("extractor", self.config.models.extractor)
+        calls = 0
+        for t in trajs:
+            arrivals = list(t.arrivals())
+            done = (
+                done_positions(self.db, run_id, t.id) if has_table(self.db, "documents") else set()
+            )
+            if len(done) == len(arrivals):
+                continue
+            for arrival in arrivals:
+                self.plan.documents += 1
+                chars = len(arrival.document.text)
+                self.add(ext, chars, chars, n=per_doc)
+                calls += per_doc
+        self.inexact.add(("extractor", self.config.models.extractor))
+        self.plan.notes.append(
+            f"{name}: {calls} extractor calls counted ({per_doc} per document still to write); "
+            "their prompts are its own, so tokens and time count the document text only (a lower "
+            "bound), cache hits are not looked up, and its embedder calls are not counted"
+        )
 
     def document(self, system, arrival, ext, syn, per_char) -> None:
         from seorap.engine.memory.prompts import extraction_messages, synthesis_messages

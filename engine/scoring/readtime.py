@@ -22,7 +22,7 @@ import json
 from seorap.engine.corpus import Trajectory
 from seorap.engine.run.readtime import hit_texts
 from seorap.engine.scoring import lexical, metrics, stats
-from seorap.engine.scoring.schema import Interval, ReadTimeFigures
+from seorap.engine.scoring.schema import Aggregate, Interval, ReadTimeFigures, TrajectoryReport
 from seorap.engine.store.database import last_position_of_state
 from sqlite_utils import Database
 
@@ -145,4 +145,21 @@ def not_applicable(capabilities: dict | None) -> dict[str, str]:
         out["temporal"] = NA_REASONS["takes_dates"]
     if not caps.keeps_history:
         out["lineage"] = NA_REASONS["keeps_history"]
+    if not capabilities.get("reports_confidence", True):  # older manifests: not declared yet
+        out["confidence_mae"] = NA_REASONS["reports_confidence"]
     return out
+
+
+def withhold(ts: list[TrajectoryReport], agg: Aggregate, na: dict[str, str]) -> None:
+    """A metric the system cannot support (``na``, from :func:`not_applicable`) is n/a, never a
+    number computed from stand-in values (a confidence seorap stored at 0.5, operations read from
+    the store diff): its per-trajectory and run-level figures become null."""
+    for t in ts:
+        if "op_accuracy" in na:
+            t.op_accuracy = None
+        if "confidence_mae" in na:
+            t.confidence_mae = None
+    if "op_accuracy" in na:
+        agg.op_accuracy, agg.op_accuracy_ci = None, Interval()
+    if "confidence_mae" in na:
+        agg.confidence_mae = Interval()

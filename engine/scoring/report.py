@@ -15,6 +15,7 @@ from seorap.engine.run import accounting
 from seorap.engine.scoring import audit, stats
 from seorap.engine.scoring import overrides as ov
 from seorap.engine.scoring.extrinsic import TOP_K
+from seorap.engine.scoring.readtime import not_applicable, withhold
 from seorap.engine.scoring.rulers import full_vs_filter
 from seorap.engine.scoring.schema import (
     Accounting,
@@ -90,6 +91,8 @@ def run_report(
         trajectories, cards, verdicts, unreliable=extras.get("judge_unreliable"), **boot
     )
     agg.seeds = seed_figures(db, run_id, name)
+    na = not_applicable(json.loads(run.get("manifest") or "{}").get("capabilities"))
+    withhold(trajectories, agg, na)
     rulers = ruler_figures(db, run_id)
     spread = [r.intrinsic for r in rulers if r.intrinsic is not None]
     return RunReport(
@@ -112,6 +115,7 @@ def run_report(
         else None,
         **_audit(extras, agg),
         read_time=_read_time(run, cards, boot),
+        not_applicable=na,
     )
 
 
@@ -584,8 +588,8 @@ def rows(report: Report) -> list[dict]:
                             t.baselines.no_context,
                             "n/a" if t.append_only else t.udr,
                             t.fur,
-                            t.op_accuracy,
-                            t.confidence_mae,
+                            "n/a" if "op_accuracy" in run.not_applicable else t.op_accuracy,
+                            "n/a" if "confidence_mae" in run.not_applicable else t.confidence_mae,
                             t.final_fact_count,
                             t.stale_facts,
                             t.claim_precision,

@@ -47,6 +47,9 @@ def run_figures(run: RunReport) -> dict[str, float | str | None]:
     out: dict[str, float | str | None] = {}
     for name in RUN_INTERVALS:
         iv: Interval = getattr(run.aggregate, name)
+        if name in run.not_applicable:
+            out |= {f"run_{name}": "n/a", f"run_{name}_low": None, f"run_{name}_high": None}
+            continue
         out |= {
             f"run_{name}": iv.mean,
             f"run_{name}_low": iv.ci_low,
@@ -117,11 +120,12 @@ def summary_lines(run: RunReport) -> list[str]:
         f"intrinsic full {_ci(a.intrinsic)} · filter@{fmt(run.filter_threshold)} {_ci(a.intrinsic_filter)}"
         f" · {fact_shape_text(a.fact_shape)}",
         f"extrinsic compound {_ci(a.extrinsic)} · single {_ci(a.extrinsic_single)}",
-        f"UDR {_ci(a.udr)} · FUR {_ci(a.fur)} · confidence MAE {_ci(a.confidence_mae)}",
+        f"UDR {_na(run, 'udr', a.udr)} · FUR {_ci(a.fur)} · confidence MAE "
+        f"{_na(run, 'confidence_mae', a.confidence_mae)}",
         divergence,
         agreement,
         f"PARTIAL share {fmt(a.partial_share)} · unparseable {a.unparseable} · op accuracy "
-        f"{_ci(a.op_accuracy_ci)} (majority {fmt(a.op_majority_baseline)}) · stale facts {fmt(a.stale_facts)}",
+        f"{_na(run, 'op_accuracy', a.op_accuracy_ci)} (majority {fmt(a.op_majority_baseline)}) · stale facts {fmt(a.stale_facts)}",
         f"baselines: full-context {fmt(a.baselines.full_context)} · naive-rag {fmt(a.baselines.naive_rag)} · "
         f"no-context {fmt(a.baselines.no_context)} · benefit {a.benefit_tax.benefit} / tax "
         f"{a.benefit_tax.tax} / net {a.benefit_tax.net}",
@@ -164,6 +168,12 @@ def summary_lines(run: RunReport) -> list[str]:
         lines.append(sim.summary_line(run.similarity))
     lines += read_time_lines(run)
     return lines
+
+
+def _na(run: RunReport, name: str, iv: Interval) -> str:
+    """The figure with its CI, or ``n/a (why)`` when the system cannot support it."""
+    why = run.not_applicable.get(name)
+    return f"n/a ({why})" if why else _ci(iv)
 
 
 def read_time_lines(run: RunReport) -> list[str]:

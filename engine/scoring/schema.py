@@ -427,6 +427,9 @@ class RunReport(BaseModel):
     read_time: ReadTimeFigures | None = None
     """Read-time coverage, accuracy and stale-at-read with CIs, and the write-time metrics the
     system cannot support; null for a scoring pass made before read-time state."""
+    not_applicable: dict[str, str] = Field(default_factory=dict)
+    """Write-time metrics this system cannot support -> why (from its declared capabilities): their
+    figures are null here and read "n/a (why)" in every format."""
 
 
 class Comparison(BaseModel):

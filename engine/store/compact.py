@@ -356,6 +356,15 @@ def delete_where(db: Database, table: str, where: str, params: list) -> int:
     return db.execute(f"DELETE FROM [{data_table(db, table)}] WHERE {where}", params).rowcount
 
 
+def count_where(db: Database, table: str, where: str, params: list) -> int:
+    """How many stored rows :func:`delete_where` with the same arguments would delete."""
+    if table in SCOPED and is_compact(db, table) and has_scope(db, table):
+        return db.execute(f"SELECT count(*) FROM [{table}] WHERE {where}", params).fetchone()[0]
+    return db.execute(
+        f"SELECT count(*) FROM [{data_table(db, table)}] WHERE {where}", params
+    ).fetchone()[0]
+
+
 def has_scope(db: Database, table: str) -> bool:
     return any(r[1] == "scope" for r in db.execute(f"PRAGMA table_info([{table}_data])"))
 

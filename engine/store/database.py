@@ -438,6 +438,18 @@ RUN_TABLES = (
 """Tables holding one run's rows (by ``run_id``); ``calls`` is shared and kept unless asked."""
 
 
+def run_rows(db: sqlite_utils.Database, run_id: str, *, calls: bool = False) -> dict[str, int]:
+    """{table: rows} that :func:`delete_run` would delete (a dry look; nothing is changed)."""
+    from seorap.engine.store.compact import count_where, data_table
+
+    names = set(db.table_names())
+    return {
+        table: count_where(db, table, "run_id = ?", [run_id])
+        for table in (*RUN_TABLES, *(("calls",) if calls else ()))
+        if data_table(db, table) in names
+    }
+
+
 def delete_run(db: sqlite_utils.Database, run_id: str, *, calls: bool = False) -> dict[str, int]:
     """Delete one run's rows in one transaction; returns {table: rows deleted}. A run that another
     process is writing is refused by :func:`writer`, which the caller holds."""

@@ -34,7 +34,9 @@ from seorap.engine.views.common import (  # noqa: F401
 )
 from seorap.engine.views.compare import (  # noqa: F401
     Flip,
+    SideFigures,
     compare_runs,
+    side_figures,
 )
 from seorap.engine.views.demo import (  # noqa: F401
     AnsweredQuestion,

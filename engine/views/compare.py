@@ -67,3 +67,56 @@ def _fact_flips(db: Database, trajectory_id, run_a, run_b) -> list[Flip]:
     return [Flip(trajectory_id, "fact", "", t, "held", "—") for t in sorted(held_a - held_b)] + [
         Flip(trajectory_id, "fact", "", t, "—", "held") for t in sorted(held_b - held_a)
     ]
+
+
+@dataclass(frozen=True)
+class SideFigures:
+    """One run's write-time and read-time figures side by side (means over its scored
+    trajectories, latest scoring; None: not scored, or no read-time state stored)."""
+
+    write_accuracy: float | None
+    write_coverage: float | None
+    stale_facts: float | None
+    read_accuracy: float | None
+    read_coverage: float | None
+    stale_at_read: float | None
+
+
+def side_figures(db: Database, run_id: str) -> SideFigures:
+    """The figures the compare title shows for one run, from its stored score cards."""
+    import json
+
+    scoring = latest_scoring(db, run_id)
+    cards = (
+        [
+            json.loads(r["card"])
+            for r in db.query(
+                "SELECT card FROM scores WHERE run_id=? AND scoring=? AND trajectory_id != ''",
+                [run_id, scoring],
+            )
+        ]
+        if scoring
+        else []
+    )
+    reads = [c.get("read_time") or {} for c in cards]
+    full = [(c.get("intrinsic") or {}).get("full") or {} for c in cards]
+    return SideFigures(
+        write_accuracy=_mean(c.get("intrinsic_full") for c in cards),
+        write_coverage=_mean(_last(f.get("coverage")) for f in full),
+        stale_facts=_mean((c.get("intrinsic") or {}).get("stale_facts") for c in cards),
+        read_accuracy=_mean(r.get("accuracy") for r in reads),
+        read_coverage=_mean(r.get("coverage") for r in reads),
+        stale_at_read=_mean(r.get("stale_at_read") for r in reads),
+    )
+
+
+def _last(per_state: dict | None) -> float | None:
+    """The value at the last written state of a {state: value} map."""
+    if not per_state:
+        return None
+    return per_state[max(per_state, key=int)]
+
+
+def _mean(values) -> float | None:
+    got = [v for v in values if v is not None]
+    return sum(got) / len(got) if got else None

@@ -19,6 +19,19 @@ from textual.widgets import DataTable, Header, Static
 from textual.worker import Worker, WorkerState
 
 
+def _figures(f: views.SideFigures) -> str:
+    """One run's write-time figures beside its read-time ones (docs/metrics.md#read-time-state)."""
+
+    def v(x: float | None) -> str:
+        return "—" if x is None else f"{x:.2f}"
+
+    return (
+        f"write-time: accuracy {v(f.write_accuracy)} · coverage {v(f.write_coverage)} · "
+        f"stale facts {v(f.stale_facts)}   read-time: accuracy {v(f.read_accuracy)} · "
+        f"coverage {v(f.read_coverage)} · stale-at-read {v(f.stale_at_read)}"
+    )
+
+
 def _cell(label: str) -> Text:
     return Text(label, VERDICT_STYLE.get(label, "green" if label == "held" else "dim"))
 
@@ -92,16 +105,17 @@ differs, and final active facts held by only one run.
     def compute(self, a: str, b: str, judge_mode: str):
         ctx = self.app.ctx
         db = open_db(ctx.db_path, readonly=True) if ctx.db_path else ctx.db  # browsing: read-only
-        return (a, b, judge_mode), views.compare_runs(db, ctx.corpus, a, b, judge_mode)
+        figures = (views.side_figures(db, a), views.side_figures(db, b))
+        return (a, b, judge_mode), views.compare_runs(db, ctx.corpus, a, b, judge_mode), figures
 
     @on(Worker.StateChanged)
     def _computed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "compare":
             return
         if event.state == WorkerState.SUCCESS:
-            pair, flips = event.worker.result
+            pair, flips, figures = event.worker.result
             if pair == self.pair:  # a newer pick owns the screen otherwise
-                self.flips = flips
+                self.flips, self.figures = flips, figures
                 self.fill()
         elif event.state == WorkerState.ERROR:
             self.query_one("#compare-title", Static).update(
@@ -120,6 +134,8 @@ differs, and final active facts held by only one run.
             + (f" · showing {self.kind}" if self.kind else ""),
             "dim",
         )
+        for side, f in zip("AB", self.figures, strict=True):
+            text.append(f"\n{side} {_figures(f)}", "dim")
         if not shown:
             text.append(
                 "\nnothing flipped between these two runs"

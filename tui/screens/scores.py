@@ -86,13 +86,13 @@ def agreement_text(report, label: str | None = None) -> Text:
 def read_time_text(report) -> Text:
     """What the system reads as true (docs/metrics.md#read-time-state) and what is n/a for it."""
     r = report.read_time
-    if r is None:
-        return Text()
-    text = Text(
-        f"read time ({r.read_path or 'no reads'}): coverage {_ci(r.coverage)}   accuracy "
-        f"{_ci(r.accuracy)}   stale-at-read {_ci(r.stale_at_read)}\n"
-    )
-    for name, why in r.not_applicable.items():
+    text = Text()
+    if r is not None:
+        text.append(
+            f"read time ({r.read_path or 'no reads'}): coverage {_ci(r.coverage)}   accuracy "
+            f"{_ci(r.accuracy)}   stale-at-read {_ci(r.stale_at_read)}\n"
+        )
+    for name, why in (report.not_applicable or (r.not_applicable if r else {})).items():
         text.append(f"{name}: n/a ({why})\n", "dim")
     return text
 
