@@ -29,6 +29,7 @@ from seorap.engine.scoring import (
     figures,
     glossary,
     intrinsic,
+    journey,
     metrics,
     readtime,
     similarity,
@@ -329,6 +330,8 @@ def _score_trajectory(
     verdicts = [r for rows in claim_rows.values() for r in rows] + asker.verdicts
     card = _card(trajectory, intr, extr, modes, claim_rows, asker, store)
     card["read_time"] = readtime.card(db, run_id, trajectory, answerer, judge)
+    if "full" in claim_rows:  # the journey reuses the full-mode claim verdicts
+        card["journey"] = journey.card(db, run_id, trajectory, store, claim_rows["full"], asker)
     with transaction(db):  # one trajectory's rows at once, under the writer lease
         _save(db, run_id, trajectory.id, name, judge, verdicts, asker, card)
     return claim_rows.get("full")
