@@ -1,6 +1,8 @@
 """The claim journey (engine/scoring/journey.py) on one small bundled trajectory, against tables
 built by hand, and the cases that would fool each stage's rule."""
 
+import csv
+import io
 import json
 from types import SimpleNamespace
 
@@ -11,6 +13,8 @@ from seorap.engine.run.runner import run
 from seorap.engine.scoring import journey
 from seorap.engine.scoring.intrinsic import ClaimJudging, StoreView, judge_claims
 from seorap.engine.scoring.judges import LexicalJudge
+from seorap.engine.scoring.report import build_report
+from seorap.engine.scoring.report_text import to_csv, to_json, to_markdown
 from seorap.engine.scoring.score import score_run
 from seorap.engine.store.database import open_db
 
@@ -68,6 +72,7 @@ def scored(tmp_path_factory):
             )
         )
         out[system] = json.loads(row["card"])["journey"]
+    out["_db"], out["_ids"] = db, dict(zip(SYSTEMS, ids))
     return out
 
 
@@ -96,6 +101,27 @@ def test_oracle_stale_differs_from_oracle_only_from_kept_onward(scored):
     assert a != b
     lost = scored["oracle-stale"]["claims"][0]["stages"]["kept"]
     assert lost["why"] == "stale value still active" and lost["fact"].endswith("f0001")
+
+
+def test_the_report_carries_the_funnel_stored_at_score_time(scored):
+    db, rid = scored["_db"], scored["_ids"]["raw"]
+    report = build_report(db, [rid])
+    (run_report,) = report.runs
+    stages = run_report.journey.stages
+    by_hand = funnel_by_hand(TABLE["raw"])
+    assert {s: {"n": f.n, "survived": f.survived} for s, f in stages.items()} == by_hand
+    assert stages["retrieved"].share.mean == pytest.approx(1 / 4)
+    assert run_report.journey.losses == {"kept": 1, "retrieved": 3, "credited": 1}
+    assert json.loads(to_json(report))["runs"][0]["journey"]["stages"]["kept"]["survived"] == 5
+    line = "journey: said 6/6 → extracted 6/6 → stored 6/6 → kept 5/6 → retrieved 1/4 → used 1/4"
+    md = to_markdown(report)
+    assert line + " → credited 0/4 · lost at: kept 1, retrieved 3, credited 1" in md
+    header, first = list(csv.reader(io.StringIO(to_csv(report))))[:2]
+    row = dict(zip(header, first))
+    assert (row["run_journey_retrieved_survived"], row["run_journey_retrieved_n"]) == ("1", "4")
+    # the report reads the stored funnel: it is in the run's extras row, not recomputed
+    extras = next(db.query("SELECT card FROM scores WHERE run_id=? AND trajectory_id=''", [rid]))
+    assert json.loads(extras["card"])["journey"]["stages"]["credited"]["survived"] == 0
 
 
 def test_oracle_loses_only_at_used_or_credited(scored):

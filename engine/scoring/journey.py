@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from seorap.engine.corpus import Trajectory
 from seorap.engine.scoring import extrinsic, lexical, metrics, stats
 from seorap.engine.scoring.intrinsic import StoreView
+from seorap.engine.scoring.schema import Interval, JourneyFigures, JourneyStage
 from seorap.engine.scoring.similarity import credited as credited_facts
 
 STAGES = ("said", "extracted", "stored", "kept", "retrieved", "used", "credited")
@@ -261,7 +262,13 @@ def funnel(per_trajectory: Sequence[Sequence[dict]]) -> dict[str, dict]:
     out = {}
     for s in STAGES:
         ci = stats.cluster_mean_ci([sh[s] for sh in shares])
-        out[s] = {**totals[s], "share": ci.estimate, "low": ci.low, "high": ci.high}
+        out[s] = {
+            **totals[s],
+            "share": ci.estimate,
+            "low": ci.low,
+            "high": ci.high,
+            "trajectories": ci.n,
+        }
     return out
 
 
@@ -271,7 +278,7 @@ def losses(claims: Sequence[dict]) -> dict[str, int]:
     for c in claims:
         if c["loss"]:
             out[c["loss"]] = out.get(c["loss"], 0) + 1
-    return out
+    return {s: out[s] for s in STAGES if s in out}
 
 
 # ---- reading the store --------------------------------------------------------------------------
@@ -316,3 +323,57 @@ def card(db, run_id: str, trajectory: Trajectory, store: StoreView, full_rows, a
         trajectory, store, full_rows, asker, load_observations(db, run_id, trajectory, store)
     )
     return {"claims": claims, "counts": counts(claims), "losses": losses(claims)}
+
+
+# ---- the run's funnel (computed once, at score time) --------------------------------------------
+
+
+def _add(total: dict, part: dict) -> None:
+    for s, c in part.items():
+        into = total.setdefault(s, {"n": 0, "survived": 0})
+        into["n"] += c["n"]
+        into["survived"] += c["survived"]
+
+
+def run_funnel(cards: dict[str, dict]) -> dict | None:
+    """The funnel of a scored run from its trajectory cards: per stage the counts and the survival
+    share with its cluster-bootstrap CI; claims per loss point; counts by category and difficulty.
+    None when no card has a journey."""
+    cards = {t: c for t, c in sorted(cards.items()) if c.get("journey")}
+    if not cards:
+        return None
+    per = [c["journey"]["claims"] for c in cards.values()]
+    lost: dict[str, int] = {}
+    groups: dict[str, dict[str, dict]] = {"by_category": {}, "by_difficulty": {}}
+    for card in cards.values():
+        for s, n in card["journey"]["losses"].items():
+            lost[s] = lost.get(s, 0) + n
+        for field, key in (("by_category", "category"), ("by_difficulty", "difficulty")):
+            _add(groups[field].setdefault(str(card.get(key)), {}), card["journey"]["counts"])
+    ordered = {s: lost[s] for s in STAGES if s in lost}
+    return {"stages": funnel(per), "losses": ordered, **groups}
+
+
+def funnel_line(stages: dict[str, dict]) -> str:
+    """``said 6/6 → extracted 6/6 → … → credited 3/4`` (survived / claims the stage applies to)."""
+    parts = [f"{s} {stages[s]['survived']}/{stages[s]['n']}" for s in STAGES if s in stages]
+    return " → ".join(parts)
+
+
+def figures(stored: dict | None) -> JourneyFigures | None:
+    """The report's journey block from the funnel the scoring pass stored (never recomputed by the
+    report); None for a pass made before the journey."""
+    if not stored:
+        return None
+    stages = {
+        s: JourneyStage(
+            n=f["n"],
+            survived=f["survived"],
+            share=Interval(
+                mean=f["share"], ci_low=f["low"], ci_high=f["high"], n=f.get("trajectories")
+            ),
+        )
+        for s, f in stored["stages"].items()
+    }
+    rest = {k: stored.get(k) or {} for k in ("losses", "by_category", "by_difficulty")}
+    return JourneyFigures(stages=stages, **rest)

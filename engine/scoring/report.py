@@ -15,6 +15,7 @@ from seorap.engine.run import accounting
 from seorap.engine.scoring import audit, stats
 from seorap.engine.scoring import overrides as ov
 from seorap.engine.scoring.extrinsic import TOP_K
+from seorap.engine.scoring.journey import figures as journey_figures
 from seorap.engine.scoring.rulers import full_vs_filter
 from seorap.engine.scoring.schema import (
     Accounting,
@@ -112,6 +113,7 @@ def run_report(
         else None,
         **_audit(extras, agg),
         read_time=_read_time(run, cards, boot),
+        journey=journey_figures(extras.get("journey")),
     )
 
 
