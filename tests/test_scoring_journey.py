@@ -222,3 +222,16 @@ def test_a_question_needs_a_claim_when_its_answer_states_it():
     # the same number about another role is not this claim
     compound = "연기된 백엔드 개발자 1명은 2027년 1분기에 채용한다."
     assert not journey.needs("하반기 프론트엔드 개발자 채용은 1명", "백엔드 연기는?", compound)
+
+
+def test_the_stepper_detail_shows_the_selected_claims_journey(scored):
+    from seorap.engine.views.stepper import step_view
+    from seorap.tui.widgets.detail import render_claim
+
+    db, rid = scored["_db"], scored["_ids"]["oracle-stale"]
+    corpus = load_corpus(CORPUS)
+    step = step_view(db, corpus, rid, TRAJECTORY, position=0)
+    row = next(c for c in step.claims if c.claim == "하반기 백엔드 개발자 채용은 3명")
+    line = "said ✓ extracted ✓ stored ✓ kept ✗ retrieved – used – credited – · lost at kept"
+    assert journey.marks(row.journey) == line
+    assert line in render_claim(row, step).plain

@@ -377,3 +377,12 @@ def figures(stored: dict | None) -> JourneyFigures | None:
     }
     rest = {k: stored.get(k) or {} for k in ("losses", "by_category", "by_difficulty")}
     return JourneyFigures(stages=stages, **rest)
+
+
+MARK = {PASS: "✓", FAIL: "✗", NA: "–"}
+
+
+def marks(claim: dict) -> str:
+    """One line of stage marks for a claim's journey: ``said ✓ extracted ✓ … · lost at kept``."""
+    line = " ".join(f"{s} {MARK.get(claim['stages'][s]['status'], '?')}" for s in STAGES)
+    return f"{line} · lost at {claim['loss']}" if claim.get("loss") else f"{line} · not lost"
