@@ -15,6 +15,7 @@ from seorap.engine.run import accounting
 from seorap.engine.scoring import audit, stats
 from seorap.engine.scoring import overrides as ov
 from seorap.engine.scoring.extrinsic import TOP_K
+from seorap.engine.scoring.journey import figures as journey_figures
 from seorap.engine.scoring.readtime import not_applicable, withhold
 from seorap.engine.scoring.rulers import full_vs_filter
 from seorap.engine.scoring.schema import (
@@ -116,6 +117,7 @@ def run_report(
         **_audit(extras, agg),
         read_time=_read_time(run, cards, boot),
         not_applicable=na,
+        journey=journey_figures(extras.get("journey")),
     )
 
 

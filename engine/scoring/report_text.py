@@ -55,6 +55,14 @@ def run_figures(run: RunReport) -> dict[str, float | str | None]:
             f"run_{name}_low": iv.ci_low,
             f"run_{name}_high": iv.ci_high,
         }
+    for stage, f in (run.journey.stages if run.journey else {}).items():
+        out |= {
+            f"run_journey_{stage}_n": f.n,
+            f"run_journey_{stage}_survived": f.survived,
+            f"run_journey_{stage}_share": f.share.mean,
+            f"run_journey_{stage}_low": f.share.ci_low,
+            f"run_journey_{stage}_high": f.share.ci_high,
+        }
     a = run.audit
     if a is not None:
         out |= {f"run_audit_{k}": f.pass_rate for k, f in sorted(a.kinds.items())}
@@ -167,6 +175,7 @@ def summary_lines(run: RunReport) -> list[str]:
     if run.similarity is not None:
         lines.append(sim.summary_line(run.similarity))
     lines += read_time_lines(run)
+    lines += journey_lines(run)
     return lines
 
 
@@ -174,6 +183,19 @@ def _na(run: RunReport, name: str, iv: Interval) -> str:
     """The figure with its CI, or ``n/a (why)`` when the system cannot support it."""
     why = run.not_applicable.get(name)
     return f"n/a ({why})" if why else _ci(iv)
+
+
+def journey_lines(run: RunReport) -> list[str]:
+    """The claim-journey funnel: claims surviving each stage, then each stage's share with its CI."""
+    j = run.journey
+    if j is None or not j.stages:
+        return []
+    from seorap.engine.scoring.journey import funnel_line
+
+    counts = {s: {"n": f.n, "survived": f.survived} for s, f in j.stages.items()}
+    lost = ", ".join(f"{s} {n}" for s, n in j.losses.items()) or "none"
+    shares = " · ".join(f"{s} {_ci(f.share)}" for s, f in j.stages.items() if f.n)
+    return [f"journey: {funnel_line(counts)} · lost at: {lost}", f"journey survival: {shares}"]
 
 
 def read_time_lines(run: RunReport) -> list[str]:

@@ -388,6 +388,30 @@ class ReadTimeFigures(BaseModel):
     """Write-time metrics this system cannot support -> why (from its declared capabilities)."""
 
 
+# ---- the claim journey (engine/scoring/journey.py) ----------------------------------------------
+class JourneyStage(BaseModel):
+    n: int = 0
+    """Claims the stage applies to (not n/a)."""
+    survived: int = 0
+    """Of those, claims that pass it and every applicable stage before it."""
+    share: Interval = Field(default_factory=Interval)
+    """survived / n with its cluster-bootstrap CI (trajectories resampled whole)."""
+
+
+class JourneyFigures(BaseModel):
+    """The funnel of the claim journey: how many claims survive each stage
+    (docs/metrics.md#claim-journey), computed when the run was scored."""
+
+    stages: dict[str, JourneyStage] = Field(default_factory=dict)
+    """said, extracted, stored, kept, retrieved, used, credited (in that order)."""
+    losses: dict[str, int] = Field(default_factory=dict)
+    """Claims per loss point (the first stage each failed)."""
+    by_category: dict[str, dict[str, dict[str, int]]] = Field(default_factory=dict)
+    """Per category, per stage: n and survived."""
+    by_difficulty: dict[str, dict[str, dict[str, int]]] = Field(default_factory=dict)
+    """Per difficulty, per stage: n and survived."""
+
+
 class RunReport(BaseModel):
     run_id: str
     """The run."""
@@ -430,6 +454,8 @@ class RunReport(BaseModel):
     not_applicable: dict[str, str] = Field(default_factory=dict)
     """Write-time metrics this system cannot support -> why (from its declared capabilities): their
     figures are null here and read "n/a (why)" in every format."""
+    journey: JourneyFigures | None = None
+    """The claim-journey funnel; null for a scoring pass made before the journey."""
 
 
 class Comparison(BaseModel):

@@ -29,6 +29,7 @@ from seorap.engine.scoring import (
     figures,
     glossary,
     intrinsic,
+    journey,
     metrics,
     readtime,
     similarity,
@@ -145,10 +146,12 @@ def score_run(
         if full_rows
         else None
     )
+    funnel = journey.run_funnel(_trajectory_cards(db, run_id, name))
     with transaction(db):
         _save_run_extras(
             db, run_id, name, judge, answerer, client, calls_before, modes, sim, unreliable, audit
         )
+        _add_extra(db, run_id, name, "journey", funnel)
         figures.save(db, run_id, name)
     return name
 
@@ -329,6 +332,8 @@ def _score_trajectory(
     verdicts = [r for rows in claim_rows.values() for r in rows] + asker.verdicts
     card = _card(trajectory, intr, extr, modes, claim_rows, asker, store)
     card["read_time"] = readtime.card(db, run_id, trajectory, answerer, judge)
+    if "full" in claim_rows:  # the journey reuses the full-mode claim verdicts
+        card["journey"] = journey.card(db, run_id, trajectory, store, claim_rows["full"], asker)
     with transaction(db):  # one trajectory's rows at once, under the writer lease
         _save(db, run_id, trajectory.id, name, judge, verdicts, asker, card)
     return claim_rows.get("full")
@@ -434,6 +439,28 @@ def _save(db: Database, run_id, trajectory_id, name, judge: Judge, verdicts, ask
     )
     db.table("scores").insert(
         {**key, "card": json.dumps(card, ensure_ascii=False), "created_at": created}, replace=True
+    )
+
+
+def _trajectory_cards(db: Database, run_id: str, name: str) -> dict[str, dict]:
+    return {
+        r["trajectory_id"]: json.loads(r["card"])
+        for r in db.query(
+            "SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? AND "
+            "trajectory_id != ''",
+            [run_id, name],
+        )
+    }
+
+
+def _add_extra(db: Database, run_id: str, name: str, key: str, value) -> None:
+    """Add one figure to the run's extras row (trajectory ''), written just before."""
+    row = db.table("scores").get((run_id, "", name))
+    extras = json.loads(row["card"])
+    extras[key] = value
+    db.execute(
+        "UPDATE scores SET card=? WHERE run_id=? AND trajectory_id='' AND scoring=?",
+        [json.dumps(extras, ensure_ascii=False), run_id, name],
     )
 
 

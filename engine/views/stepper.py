@@ -20,7 +20,7 @@ from seorap.engine.views.truth import (
     late_mark,
     op_count,
 )
-from seorap.engine.views.verdicts import Verdict, claim_verdicts
+from seorap.engine.views.verdicts import Verdict, claim_journeys, claim_verdicts
 from sqlite_utils import Database
 
 
@@ -80,6 +80,8 @@ class ClaimRow:
     """filter@θ: θ (None under full)."""
     read: ReadTime | None = None
     """What this claim's read returned after this document (None: not recorded)."""
+    journey: dict | None = None
+    """The claim's journey from the score card (engine/scoring/journey.py); None: not recorded."""
 
 
 @dataclass(frozen=True)
@@ -225,6 +227,7 @@ def step_view(
             read_times(
                 db, run_id, t.id, position, arrival.state_index, {f.id: f.text for f in store}
             ),
+            claim_journeys(db, run_id, t.id) if verdicts is not None else None,
         ),
         judge_mode,
         verdicts is not None,
@@ -344,6 +347,7 @@ def _claim_rows(
     store: list[StoreFact],
     verdicts: dict[str, Verdict] | None,
     reads: dict[str, ReadTime] | None = None,
+    journeys: dict[str, dict] | None = None,
 ) -> list[ClaimRow]:
     active = [f for f in store if f.status == "active"]
     out = []
@@ -370,6 +374,7 @@ def _claim_rows(
                 v.best_fact if v else "",
                 v.threshold if v else None,
                 (reads or {}).get(c),
+                (journeys or {}).get(c),
             )
         )
     return out

@@ -75,3 +75,20 @@ def _verdict(r: dict, override: dict | None, threshold: float | None = None) -> 
         r.get("best_fact") or "",
         threshold,
     )
+
+
+def claim_journeys(db: Database, run_id: str, trajectory_id: str) -> dict[str, dict]:
+    """expected claim -> its journey (engine/scoring/journey.py) from the latest scoring's card;
+    empty when unscored or scored before the journey."""
+    scoring = latest_scoring(db, run_id)
+    if scoring is None:
+        return {}
+    row = next(
+        db.query(
+            "SELECT card FROM scores WHERE run_id=? AND trajectory_id=? AND scoring=?",
+            [run_id, trajectory_id, scoring],
+        ),
+        None,
+    )
+    journey = (loads(row["card"], {}) or {}).get("journey") if row else None
+    return {c["claim"]: c for c in (journey or {}).get("claims", [])}

@@ -90,6 +90,11 @@ def render_claim(c: ClaimRow, step: StepView) -> Text:
     if c.read is not None:
         text.append("\n")
         text.append_text(render_read(c.read))
+    if c.journey is not None:
+        from seorap.engine.scoring.journey import marks  # loaded by then (the app preloads scoring)
+
+        text.append("\njourney: ", "dim")
+        text.append(marks(c.journey), "red" if c.journey.get("loss") else "green")
     return text
 
 

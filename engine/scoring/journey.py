@@ -1,0 +1,388 @@
+"""The claim journey: where each expected claim of a trajectory is kept or lost (docs/metrics.md).
+
+Every distinct expected claim of a trajectory is followed through seven stages, each from what the
+scored run already holds (no model call):
+
+- **said**: a document of the claim's states lists it among its docClaims;
+- **extracted**: an observation of that document is lexically related to it (n/a for a system that
+  reports no observations);
+- **stored**: the full-mode claim verdict right after that document is YES;
+- **kept**: the full-mode verdict is YES at every later state that still expects it, and once the
+  corpus marks it stale no active fact states it;
+- **retrieved**: for every question that needs it, a fact stating it ranks within the headline top-k
+  of the memory ranking (its rank and membership at each k of the depth curve are kept);
+- **used**: the top-k answer states the claim's values that the expected answer carries;
+- **credited**: the top-k answer's verdict is YES.
+
+A question needs a claim when the lexical judge reads the claim as stated by the question's expected
+answer, alone or after the question (which supplies the subject of a short answer), and the claim is
+expected at the question's state. Claims no question needs end at *kept* (later stages n/a). The
+loss point is the first stage that fails.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from seorap.engine.corpus import Trajectory
+from seorap.engine.scoring import extrinsic, lexical, metrics, stats
+from seorap.engine.scoring.intrinsic import StoreView
+from seorap.engine.scoring.schema import Interval, JourneyFigures, JourneyStage
+from seorap.engine.scoring.similarity import credited as credited_facts
+
+STAGES = ("said", "extracted", "stored", "kept", "retrieved", "used", "credited")
+PASS, FAIL, NA = "pass", "fail", "n/a"
+
+
+def needs(claim: str, question: str, answer: str) -> bool:
+    """The expected answer (alone, or read after its question) states the claim."""
+    return lexical.holds(claim, answer) or lexical.holds(claim, f"{question} {answer}")
+
+
+def _stage(status: str, **evidence) -> dict:
+    return {"status": status, **{k: v for k, v in evidence.items() if v is not None}}
+
+
+def journeys(
+    trajectory: Trajectory,
+    store: StoreView,
+    full_rows: Sequence[dict],
+    asker,
+    observations: dict[int, list[tuple[str, str]]] | None,
+) -> list[dict]:
+    """One journey per distinct expected claim, in order of first appearance. ``observations``:
+    {state index: [(observation id, text)]} of each state's own document, None when the system
+    reports no observations (extracted is n/a)."""
+    rows = {(r["state_index"], r["expected"]): r for r in full_rows}
+    written = [i for i, a in enumerate(store.after) if a is not None]
+    questions = extrinsic.questions(trajectory)
+    out = []
+    for claim in dict.fromkeys(c for s in trajectory.states for c in s.claims):
+        life = [s.index for s in trajectory.states if claim in s.claims and s.index in written]
+        if not life:
+            continue
+        origin = next((i for i in life if claim in trajectory.states[i].doc_claims), None)
+        at = life[0] if origin is None else origin
+        stages = {
+            "said": _stage(PASS if origin is not None else FAIL, state=origin),
+            "extracted": _extracted(claim, at, observations),
+            "stored": _stored(claim, at, rows, store),
+            "kept": _kept(claim, at, life, written, rows, trajectory, store),
+        }
+        needed = [
+            q
+            for q in questions
+            if _target(trajectory, q) in life and needs(claim, q.question, q.answer)
+        ]
+        stages.update(_reading(claim, needed, asker))
+        loss = next((s for s in STAGES if stages[s]["status"] == FAIL), None)
+        item = f"s{life[0]}/c{trajectory.states[life[0]].claims.index(claim)}"
+        out.append(
+            {
+                "item": item,
+                "claim": claim,
+                "questions": [q.item for q in needed],
+                "stages": stages,
+                "loss": loss,
+            }
+        )
+    return out
+
+
+def _target(trajectory: Trajectory, q: extrinsic.Question) -> int:
+    last = len(trajectory.states) - 1
+    if q.kind == "single":
+        n = int(q.item.split("/")[1])
+        state = trajectory.single_qa[n].state
+        return last if state is None or not 0 <= state <= last else state
+    return last
+
+
+def _extracted(claim: str, at: int, observations) -> dict:
+    if observations is None:
+        return _stage(NA, why="the system reports no observations")
+    for oid, text in observations.get(at, []):
+        if lexical.related(claim, text):
+            return _stage(PASS, observation=oid)
+    return _stage(FAIL, state=at)
+
+
+def _fact_of(row: dict | None, store: StoreView, i: int) -> str | None:
+    if row is None:
+        return None
+    index, _ = credited_facts(row)
+    ids = list(store.held(i))
+    return ids[index[0]] if index and index[0] < len(ids) else None
+
+
+def _stored(claim: str, at: int, rows, store: StoreView) -> dict:
+    row = rows.get((at, claim))
+    ok = row is not None and row["score"] == 1.0
+    return _stage(
+        PASS if ok else FAIL,
+        state=at,
+        fact=_fact_of(row, store, at),
+        position=store.positions[at],
+        label=None if row is None else row["label"],
+    )
+
+
+def _kept(claim, at, life, written, rows, trajectory: Trajectory, store: StoreView) -> dict:
+    for i in life:
+        if i <= at:
+            continue
+        row = rows.get((i, claim))
+        if row is None or row["score"] != 1.0:
+            return _stage(FAIL, state=i, why="not held", label=row and row["label"])
+    claims = [s.claims for s in trajectory.states]
+    stale = [s.stale_claims for s in trajectory.states]
+    for i in written:
+        if i > life[-1] and claim in metrics.stale_claims_at(claims, stale, i):
+            held = metrics.stale_facts(store.held(i), [claim], lexical.holds)
+            if held:
+                return _stage(FAIL, state=i, fact=held[0], why="stale value still active")
+    last = life[-1]
+    return _stage(PASS, state=last, fact=_fact_of(rows.get((last, claim)), store, last))
+
+
+def _reading(claim: str, needed: list, asker) -> dict:
+    """retrieved, used and credited over the questions that need the claim (each must pass)."""
+    if not needed:
+        why = "no question needs this claim"
+        return {s: _stage(NA, why=why) for s in ("retrieved", "used", "credited")}
+    rankings = {
+        (r["kind"], r["item"]): json.loads(r["ranking"])
+        for r in asker.retrievals
+        if r["source"] == "memory"
+    }
+    answers = {
+        (a["kind"], a["item"]): a["answer"]
+        for a in asker.answers
+        if a["source"] == "memory" and a["k"] == extrinsic.TOP_K
+    }
+    labels = {
+        (v["kind"], v["item"]): v["label"]
+        for v in asker.verdicts
+        if v["source"] == "memory" and v["k"] == extrinsic.TOP_K
+    }
+    ret, use, cred = [], [], []
+    for q in needed:
+        key = (q.kind, q.item)
+        ret.append({"question": q.item, **rank_of(claim, rankings.get(key, []))})
+        use.append({"question": q.item, **used(claim, q.answer, answers.get(key, ""))})
+        cred.append({"question": q.item, "label": labels.get(key), "ok": labels.get(key) == "YES"})
+    return {
+        "retrieved": _stage(_all(ret), per_question=ret),
+        "used": _stage(_all(use), per_question=use),
+        "credited": _stage(_all(cred), per_question=cred),
+    }
+
+
+def _all(items: list[dict]) -> str:
+    return PASS if all(i["ok"] for i in items) else FAIL
+
+
+def rank_of(claim: str, ranking: list[dict], k: int = extrinsic.TOP_K) -> dict:
+    """The best rank (1-based) of a fact stating the claim among the top max(DEPTHS) hits, whether
+    it is within each k of the depth curve, and ok = within ``k``."""
+    deepest = max(extrinsic.DEPTHS)
+    hit = next((h for h in ranking[:deepest] if lexical.holds(claim, h["text"])), None)
+    rank = None if hit is None else ranking.index(hit) + 1
+    return {
+        "ok": rank is not None and rank <= k,
+        "rank": rank,
+        "fact": None if hit is None else hit["fact_id"],
+        "in_top": {str(d): rank is not None and rank <= d for d in extrinsic.DEPTHS},
+    }
+
+
+def used(claim: str, expected: str, answer: str) -> dict:
+    """The answer states every value of the claim that the expected answer carries (a claim whose
+    values the expected answer does not carry: the answer must state the claim)."""
+    wanted = [
+        v
+        for v in lexical.values(claim)
+        if not v.former and any(lexical.same(v, e) for e in lexical.values(expected))
+    ]
+    if not wanted:
+        return {"ok": lexical.holds(claim, answer), "span": None}
+    got = lexical.values(answer)
+    spans = []
+    for v in wanted:
+        match = next((g for g in got if not g.former and lexical.same(v, g)), None)
+        if match is None:
+            return {"ok": False, "span": None, "missing": v.text}
+        spans.append([match.start, match.end])
+    return {"ok": True, "span": spans}
+
+
+# ---- the funnel ---------------------------------------------------------------------------------
+
+
+def counts(claims: Sequence[dict]) -> dict[str, dict[str, int]]:
+    """Per stage: ``n`` claims the stage applies to, ``survived`` of those that pass it and every
+    applicable stage before it."""
+    out = {s: {"n": 0, "survived": 0} for s in STAGES}
+    for c in claims:
+        alive = True
+        for s in STAGES:
+            status = c["stages"][s]["status"]
+            if status == NA:
+                continue
+            alive = alive and status == PASS
+            out[s]["n"] += 1
+            out[s]["survived"] += int(alive)
+    return out
+
+
+def survival(claims: Sequence[dict]) -> dict[str, list[float]]:
+    """Per stage, one 0/1 per claim it applies to (survived up to and including it)."""
+    out: dict[str, list[float]] = {s: [] for s in STAGES}
+    for c in claims:
+        alive = True
+        for s in STAGES:
+            status = c["stages"][s]["status"]
+            if status == NA:
+                continue
+            alive = alive and status == PASS
+            out[s].append(1.0 if alive else 0.0)
+    return out
+
+
+def funnel(per_trajectory: Sequence[Sequence[dict]]) -> dict[str, dict]:
+    """The funnel of a run: per stage the counts and the survival share with its cluster-bootstrap
+    CI (trajectories resampled whole)."""
+    totals = {s: {"n": 0, "survived": 0} for s in STAGES}
+    for claims in per_trajectory:
+        for s, c in counts(claims).items():
+            totals[s]["n"] += c["n"]
+            totals[s]["survived"] += c["survived"]
+    shares = [survival(claims) for claims in per_trajectory]
+    out = {}
+    for s in STAGES:
+        ci = stats.cluster_mean_ci([sh[s] for sh in shares])
+        out[s] = {
+            **totals[s],
+            "share": ci.estimate,
+            "low": ci.low,
+            "high": ci.high,
+            "trajectories": ci.n,
+        }
+    return out
+
+
+def losses(claims: Sequence[dict]) -> dict[str, int]:
+    """Claims per loss point."""
+    out: dict[str, int] = {}
+    for c in claims:
+        if c["loss"]:
+            out[c["loss"]] = out.get(c["loss"], 0) + 1
+    return {s: out[s] for s in STAGES if s in out}
+
+
+# ---- reading the store --------------------------------------------------------------------------
+
+
+def reports_observations(db, run_id: str) -> bool:
+    """False for a system mapped from outside (``foreign``): it hands over facts, never the
+    observations it extracted."""
+    row = db.table("runs").get(run_id)
+    manifest = json.loads(row["manifest"] or "{}") if row.get("manifest") else {}
+    return (manifest.get("system_spec") or {}).get("kind") != "foreign"
+
+
+def load_observations(
+    db, run_id: str, trajectory: Trajectory, store: StoreView
+) -> dict[int, list[tuple[str, str]]] | None:
+    """{state index: [(observation id, text)]} of each state's own document; None when the system
+    reports no observations."""
+    if not reports_observations(db, run_id):
+        return None
+    out: dict[int, list[tuple[str, str]]] = {}
+    for state in trajectory.states:
+        pos = store.positions[state.index]
+        if pos is None:
+            continue
+        out[state.index] = [
+            (r["id"], r["text"])
+            for r in db.query(
+                "SELECT id, text FROM observations WHERE run_id=? AND trajectory_id=? AND "
+                "position=? ORDER BY rowid",
+                [run_id, trajectory.id, pos],
+            )
+            if r["text"] is not None
+        ]
+    return out
+
+
+def card(db, run_id: str, trajectory: Trajectory, store: StoreView, full_rows, asker) -> dict:
+    """The journey block of a trajectory's score card: every claim's journey, the counts per stage
+    and the claims per loss point."""
+    claims = journeys(
+        trajectory, store, full_rows, asker, load_observations(db, run_id, trajectory, store)
+    )
+    return {"claims": claims, "counts": counts(claims), "losses": losses(claims)}
+
+
+# ---- the run's funnel (computed once, at score time) --------------------------------------------
+
+
+def _add(total: dict, part: dict) -> None:
+    for s, c in part.items():
+        into = total.setdefault(s, {"n": 0, "survived": 0})
+        into["n"] += c["n"]
+        into["survived"] += c["survived"]
+
+
+def run_funnel(cards: dict[str, dict]) -> dict | None:
+    """The funnel of a scored run from its trajectory cards: per stage the counts and the survival
+    share with its cluster-bootstrap CI; claims per loss point; counts by category and difficulty.
+    None when no card has a journey."""
+    cards = {t: c for t, c in sorted(cards.items()) if c.get("journey")}
+    if not cards:
+        return None
+    per = [c["journey"]["claims"] for c in cards.values()]
+    lost: dict[str, int] = {}
+    groups: dict[str, dict[str, dict]] = {"by_category": {}, "by_difficulty": {}}
+    for card in cards.values():
+        for s, n in card["journey"]["losses"].items():
+            lost[s] = lost.get(s, 0) + n
+        for field, key in (("by_category", "category"), ("by_difficulty", "difficulty")):
+            _add(groups[field].setdefault(str(card.get(key)), {}), card["journey"]["counts"])
+    ordered = {s: lost[s] for s in STAGES if s in lost}
+    return {"stages": funnel(per), "losses": ordered, **groups}
+
+
+def funnel_line(stages: dict[str, dict]) -> str:
+    """``said 6/6 → extracted 6/6 → … → credited 3/4`` (survived / claims the stage applies to)."""
+    parts = [f"{s} {stages[s]['survived']}/{stages[s]['n']}" for s in STAGES if s in stages]
+    return " → ".join(parts)
+
+
+def figures(stored: dict | None) -> JourneyFigures | None:
+    """The report's journey block from the funnel the scoring pass stored (never recomputed by the
+    report); None for a pass made before the journey."""
+    if not stored:
+        return None
+    stages = {
+        s: JourneyStage(
+            n=f["n"],
+            survived=f["survived"],
+            share=Interval(
+                mean=f["share"], ci_low=f["low"], ci_high=f["high"], n=f.get("trajectories")
+            ),
+        )
+        for s, f in stored["stages"].items()
+    }
+    rest = {k: stored.get(k) or {} for k in ("losses", "by_category", "by_difficulty")}
+    return JourneyFigures(stages=stages, **rest)
+
+
+MARK = {PASS: "✓", FAIL: "✗", NA: "–"}
+
+
+def marks(claim: dict) -> str:
+    """One line of stage marks for a claim's journey: ``said ✓ extracted ✓ … · lost at kept``."""
+    line = " ".join(f"{s} {MARK.get(claim['stages'][s]['status'], '?')}" for s in STAGES)
+    return f"{line} · lost at {claim['loss']}" if claim.get("loss") else f"{line} · not lost"
