@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import click
-from seorap.cli.params import db_path_option
+from seorap.cli.params import CorpusType, FsPath, db_path_option
 from seorap.engine.memory.reference import ORACLES, REFERENCE_SYSTEMS
 
 REFERENCE_BANNER = (
@@ -33,16 +33,17 @@ def _reference_runs_missing(db) -> bool:
 @click.option(
     "--db",
     "db_path",
-    type=click.Path(dir_okay=False),
+    type=FsPath(dir_okay=False),
     default=None,
     help="Run database (default: $SEORAP_DEMO_DB or ~/.local/share/seorap/demo.db).",
 )
 @click.option(
     "--corpus",
     "corpus_path",
-    type=click.Path(exists=True),
+    type=CorpusType(),
     default=None,
-    help="Corpus directory (default: the bundled Korean corpus fixtures/ko-mini).",
+    help="A corpus folder, file or bundled corpus name (default: the bundled Korean corpus, "
+    "ko-mini).",
 )
 @click.option("--tour/--no-tour", default=False, help="Open straight on the demo tour (view 7).")
 @click.option(
@@ -98,9 +99,10 @@ def demo(db_path, corpus_path, tour, probe) -> None:
 @click.option(
     "--corpus",
     "corpus_path",
-    type=click.Path(exists=True),
+    type=CorpusType(),
     default=None,
-    help="Corpus (default: the run's own corpus path when it exists, else the bundled one).",
+    help="A corpus folder, file or bundled corpus name (default: the run's own corpus path "
+    "when it exists, else the bundled one, ko-mini).",
 )
 def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
     """Open the app on an existing run database (read-only use; a run may be writing to it).

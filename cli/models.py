@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+from seorap.cli.params import FsPath
 
 
 def _config(config_path, host, offline):
@@ -21,7 +22,7 @@ def _options(f):
     f = click.option(
         "--config",
         "config_path",
-        type=click.Path(exists=True, dir_okay=False),
+        type=FsPath(exists=True, dir_okay=False),
         help="A TOML config file (models, host, ...).",
     )(f)
     f = click.option(

@@ -6,7 +6,7 @@ import io
 import sys
 
 import click
-from seorap.cli.params import check_output, check_scoring, db_path_option, resolve_runs
+from seorap.cli.params import FsPath, check_output, check_scoring, db_path_option, resolve_runs
 from seorap.engine.outfile import write_text
 from seorap.engine.untrusted import visible
 
@@ -30,13 +30,13 @@ from seorap.engine.untrusted import visible
 @click.option(
     "--overrides",
     "overrides_file",
-    type=click.Path(exists=True, dir_okay=False),
+    type=FsPath(exists=True, dir_okay=False),
     help="Apply human overrides from a JSON file first ([{verdict_id, label, reason, who}]).",
 )
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False),
+    type=FsPath(dir_okay=False),
     help="Write to this file instead of stdout (never over a database).",
 )
 def report(db_path, run_ids, fmt, scoring, overrides_file, output) -> None:
