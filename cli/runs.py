@@ -74,9 +74,17 @@ def runs(ctx, db_path, as_json) -> None:
     help="Also delete the run's model calls from the shared call log (they serve as the "
     "cache of every run that made the same call).",
 )
-def rm(run, db_path, with_calls) -> None:
+@click.option("--yes", "-y", is_flag=True, help="Delete without asking (needed off a terminal).")
+@click.option("--dry-run", is_flag=True, help="List what would be deleted; delete nothing.")
+def rm(run, db_path, with_calls, yes, dry_run) -> None:
     """Delete RUN (id, unique prefix or system name with one run): its documents, facts, decisions,
-    verdicts, answers and score cards. The shared call log stays unless --calls is given."""
+    verdicts, answers and score cards. The shared call log stays unless --calls is given.
+
+    On a terminal it lists what goes and asks first (--yes does not ask); without a terminal it
+    refuses unless --yes is given. --dry-run lists what would be deleted and deletes nothing.
+    Answering no deletes nothing (exit 1)."""
+    if dry_run or not yes:
+        _preview(run, db_path, with_calls, dry_run=dry_run)
     from seorap.cli.runref import resolve_run
     from seorap.engine.store.database import delete_run, open_db
     from seorap.engine.store.lease import writer
@@ -89,3 +97,39 @@ def rm(run, db_path, with_calls) -> None:
 
     detail = ", ".join(f"{n} {table}" for table, n in counts.items() if n)
     click.echo(f"deleted {visible(run_id)}" + (f" ({detail})" if detail else ""))
+
+
+def _on_terminal() -> bool:
+    """Whether a person can answer the question (stdin and stdout are a terminal)."""
+    import sys
+
+    return bool(sys.stdin and sys.stdin.isatty() and sys.stdout and sys.stdout.isatty())
+
+
+def _preview(run: str, db_path: str, with_calls: bool, *, dry_run: bool) -> None:
+    """Say what `runs rm` deletes; then stop (dry run: exit 0; no terminal: exit 2; no: exit 1) or
+    return when the person said yes."""
+    from seorap.cli.runref import resolve_run
+    from seorap.engine.errors import UsageError
+    from seorap.engine.store.database import open_db, run_row_counts
+    from seorap.engine.untrusted import visible
+
+    if not dry_run and not _on_terminal():
+        raise UsageError(
+            "runs rm deletes a run for good and there is no terminal to ask: give --yes to "
+            "delete, or --dry-run to list what would be deleted"
+        )
+    db = open_db(db_path, readonly=True)
+    run_id = resolve_run(db, run, "RUN")
+    system = db.execute("SELECT system FROM runs WHERE run_id = ?", [run_id]).fetchone()[0]
+    counts = run_row_counts(db, run_id, calls=with_calls)
+    detail = ", ".join(f"{n} {table}" for table, n in counts.items() if n) or "no rows"
+    calls = "" if with_calls else "; the shared call log stays"
+    what = f"run {visible(run_id)} (system {visible(system)}): {detail}{calls}"
+    db.conn.close()
+    if dry_run:
+        click.echo(f"would delete {what}; nothing deleted (--dry-run)")
+        click.get_current_context().exit(0)
+    if not click.confirm(f"delete {what}?", default=False):
+        click.echo("nothing deleted")
+        click.get_current_context().exit(1)

@@ -452,3 +452,19 @@ def delete_run(db: sqlite_utils.Database, run_id: str, *, calls: bool = False) -
         db.execute("DELETE FROM scopes WHERE run_id = ?", [run_id])
         db.execute("DELETE FROM runs WHERE run_id = ?", [run_id])
     return counts
+
+
+def run_row_counts(
+    db: sqlite_utils.Database, run_id: str, *, calls: bool = False
+) -> dict[str, int]:
+    """What :func:`delete_run` would delete, read only: {table: rows of the run}."""
+    from seorap.engine.store.compact import data_table
+
+    names = set(db.table_names()) | set(db.view_names())
+    counts: dict[str, int] = {}
+    for table in (*RUN_TABLES, *(("calls",) if calls else ())):
+        if data_table(db, table) in names:
+            source = table if table in names else data_table(db, table)
+            row = db.execute(f"SELECT count(*) FROM [{source}] WHERE run_id = ?", [run_id])
+            counts[table] = row.fetchone()[0]
+    return counts
