@@ -13,6 +13,9 @@ from seorap.cli.params import db_path_option
 def runs(ctx, db_path, as_json) -> None:
     """List the runs of --db: id, system, status, documents written, facts, scored or not.
 
+    A run written by the offline stand-in model (no LLM) reads "A (stand-in)" (--json: "standin":
+    true and its "label"); the reference systems (oracle, ...) are no model's results either.
+
     A run stored as `running` that no process is writing any more (killed, disk full) shows as
     `interrupted`; the same `seorap run` command resumes it. `seorap runs rm RUN` deletes one."""
     if ctx.invoked_subcommand is not None:
@@ -30,6 +33,8 @@ def runs(ctx, db_path, as_json) -> None:
         {
             "run_id": r.run_id,
             "system": r.system,
+            "label": r.label,  # 'A (stand-in)' for a run written by the offline stand-in model
+            "standin": r.standin,
             "status": statuses.get(r.run_id, r.status),
             "documents": r.documents,
             "facts": r.facts,
@@ -50,7 +55,7 @@ def runs(ctx, db_path, as_json) -> None:
             visible(v)
             for v in (
                 r["run_id"],
-                r["system"],
+                r["label"],
                 r["status"],
                 r["documents"],
                 r["facts"],

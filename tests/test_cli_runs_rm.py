@@ -73,3 +73,21 @@ def test_an_unknown_run_is_named_before_any_question(two_runs, monkeypatch):
     monkeypatch.setattr(runs_cli, "_on_terminal", lambda: True)
     out = CliRunner().invoke(cli, ["runs", "rm", "nosuch", "--db", str(two_runs), "--dry-run"])
     assert out.exit_code == 2 and "no run 'nosuch'" in out.output
+
+
+def test_runs_says_which_runs_a_stand_in_wrote(tmp_path):
+    import json
+
+    path = tmp_path / "s.db"
+    run(load_corpus(FILE), ["A", "oracle"], open_db(path), Config.offline(), offline=True)
+    table = CliRunner().invoke(cli, ["runs", "--db", str(path)]).output.splitlines()
+    by_system = {line.split()[1]: line for line in table[1:]}
+    assert "A (stand-in)" in by_system["A"] and "stand-in" not in by_system["oracle"]
+    rows = [
+        json.loads(line)
+        for line in CliRunner()
+        .invoke(cli, ["runs", "--db", str(path), "--json"])
+        .output.splitlines()
+    ]
+    flags = {r["system"]: (r["standin"], r["label"]) for r in rows}
+    assert flags == {"A": (True, "A (stand-in)"), "oracle": (False, "oracle")}
