@@ -11,7 +11,7 @@ from seorap.engine.memory.reference import ORACLES, REFERENCE_SYSTEMS
 
 REFERENCE_BANNER = (
     f"These runs are the offline reference systems ({', '.join(ORACLES)}): "
-    "stand-ins with no LLM, not a model's results. "
+    "written from the corpus's ground truth with no LLM, not a model's results. "
     "Start live variants A/B/C from the live view (6) when Ollama is reachable."
 )
 

@@ -89,7 +89,8 @@ class NoSuggestedThreshold(UsageError):
 
 
 class NothingToReplay(UsageError):
-    """A replay was asked of a run written offline by stand-ins: it made no model call."""
+    """A replay was asked of a run that made no model call (a reference system, or the offline
+    stand-in model)."""
 
 
 class StoreError(SeorapError):
