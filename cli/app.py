@@ -89,8 +89,8 @@ def demo(db_path, corpus_path, tour, probe) -> None:
 
 @click.command()
 @db_path_option(
-    help="The run database to open (read-only; a replay or run started in the app "
-    "opens it for writing)."
+    help="The run database to open (read for browsing; a run, a replay or an override "
+    "started in the app writes to it)."
 )
 @click.option("--run", "run_id", default=None, help="Run id to select (default: the first run).")
 @click.option(
@@ -105,7 +105,10 @@ def demo(db_path, corpus_path, tour, probe) -> None:
     "when it exists, else the bundled one, ko-mini).",
 )
 def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
-    """Open the app on an existing run database (read-only use; a run may be writing to it).
+    """Open the app on an existing run database (a run may be writing to it meanwhile).
+
+    Browsing only reads; what you start in the app writes to the database: a run or a replay
+    (live view) and a verdict override (o in the stepper or the questions view).
 
     --run takes a run id, a unique prefix of one, or a system name (A, oracle) with one run."""
     from seorap.engine.corpus import CorpusError, load_corpus

@@ -88,3 +88,8 @@ def test_folder_not_directory_in_messages(elsewhere):
     assert why(OSError(errno.ENOENT, "No such file or directory")) == "no such file or folder"
     assert why(OSError(errno.EISDIR, "Is a directory")) == "it is a folder"
     assert "folder" in why(OSError(errno.ENOTDIR, "Not a directory"))
+
+
+def test_inspect_help_says_what_the_app_writes():
+    text = " ".join(CliRunner().invoke(cli, ["inspect", "--help"]).output.split())
+    assert "read-only" not in text and "verdict override" in text
