@@ -6,12 +6,12 @@ import os
 from pathlib import Path
 
 import click
-from seorap.cli.params import db_path_option
+from seorap.cli.params import CorpusType, FsPath, db_path_option
 from seorap.engine.memory.reference import ORACLES, REFERENCE_SYSTEMS
 
 REFERENCE_BANNER = (
     f"These runs are the offline reference systems ({', '.join(ORACLES)}): "
-    "stand-ins with no LLM, not a model's results. "
+    "written from the corpus's ground truth with no LLM, not a model's results. "
     "Start live variants A/B/C from the live view (6) when Ollama is reachable."
 )
 
@@ -33,16 +33,17 @@ def _reference_runs_missing(db) -> bool:
 @click.option(
     "--db",
     "db_path",
-    type=click.Path(dir_okay=False),
+    type=FsPath(dir_okay=False),
     default=None,
     help="Run database (default: $SEORAP_DEMO_DB or ~/.local/share/seorap/demo.db).",
 )
 @click.option(
     "--corpus",
     "corpus_path",
-    type=click.Path(exists=True),
+    type=CorpusType(),
     default=None,
-    help="Corpus directory (default: the bundled Korean corpus fixtures/ko-mini).",
+    help="A corpus folder, file or bundled corpus name (default: the bundled Korean corpus, "
+    "ko-mini).",
 )
 @click.option("--tour/--no-tour", default=False, help="Open straight on the demo tour (view 7).")
 @click.option(
@@ -88,8 +89,8 @@ def demo(db_path, corpus_path, tour, probe) -> None:
 
 @click.command()
 @db_path_option(
-    help="The run database to open (read-only; a replay or run started in the app "
-    "opens it for writing)."
+    help="The run database to open (read for browsing; a run, a replay or an override "
+    "started in the app writes to it)."
 )
 @click.option("--run", "run_id", default=None, help="Run id to select (default: the first run).")
 @click.option(
@@ -98,12 +99,16 @@ def demo(db_path, corpus_path, tour, probe) -> None:
 @click.option(
     "--corpus",
     "corpus_path",
-    type=click.Path(exists=True),
+    type=CorpusType(),
     default=None,
-    help="Corpus (default: the run's own corpus path when it exists, else the bundled one).",
+    help="A corpus folder, file or bundled corpus name (default: the run's own corpus path "
+    "when it exists, else the bundled one, ko-mini).",
 )
 def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
-    """Open the app on an existing run database (read-only use; a run may be writing to it).
+    """Open the app on an existing run database (a run may be writing to it meanwhile).
+
+    Browsing only reads; what you start in the app writes to the database: a run or a replay
+    (live view) and a verdict override (o in the stepper or the questions view).
 
     --run takes a run id, a unique prefix of one, or a system name (A, oracle) with one run."""
     from seorap.engine.corpus import CorpusError, load_corpus

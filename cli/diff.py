@@ -39,7 +39,13 @@ CHANGE_NAMES = {
 @click.option(
     "--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True
 )
-def diff(db_path, run_ids, setups, kind, show_all, fmt) -> None:
+@click.option(
+    "--width",
+    type=click.IntRange(min=40),
+    default=None,
+    help="Lay the table out for this many columns (default: the terminal's, or COLUMNS, else 80).",
+)
+def diff(db_path, run_ids, setups, kind, show_all, fmt, width) -> None:
     """List every verdict that moved between two judging setups of one run (default: full -> filter
     of the latest scoring) or between two runs, classified newly credited / newly penalised /
     unchanged, with the claim or question text. No model calls."""
@@ -68,7 +74,7 @@ def diff(db_path, run_ids, setups, kind, show_all, fmt) -> None:
             )
         )
         return
-    _table(a, b, result, listed)
+    _table(a, b, result, listed, width)
 
 
 def _sides(db, run_ids: list[str], setups: list[str], parse_setup):
@@ -100,39 +106,89 @@ def _where(v: dict) -> str:
     return f"{v['source']}" + (f"@{v['k']}" if v["k"] else "")
 
 
-def _table(a, b, result, listed) -> None:
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
+TEXT_LINES = 2
+"""A claim or question shows on at most this many lines (cut with "…")."""
+MIN_TEXT_WIDTH = 24
+"""Below this width for the text column, each verdict is two lines of text under one line of ids."""
 
-    console = Console()
+
+def _table(a, b, result, listed, width: int | None = None) -> None:
+    from rich.console import Console
+
+    console = Console(width=width) if width else Console()
     counts = result.counts()
     console.print(visible(f"A: {a.label}\nB: {b.label}"), markup=False, highlight=False)
-    console.print(
+    line = (
         "newly credited {credited} · newly penalised {penalised} · unchanged {unchanged} · "
-        "unparseable {unparseable} · unmatched {unmatched}".format(**counts),
-        markup=False,
-        highlight=False,
+        "unparseable {unparseable} · unmatched {unmatched}".format(**counts)
     )
+    if len(line) > console.width:  # two lines, cut between figures, never inside one
+        line = line.replace(" · unparseable", "\nunparseable")
+    console.print(line, markup=False, highlight=False)
     if not listed:
         console.print("no verdict moved", markup=False)
         return
-    table = Table(show_lines=False, expand=True)
     rows = [(v, _where(v)) for v in listed]
     with_where = any(where for _, where in rows)
-    table.add_column("change", overflow="fold", max_width=10)
-    for col in ("trajectory", "item", *(("where",) if with_where else ()), "A", "B"):
-        table.add_column(col, no_wrap=True)  # ids and labels are never folded
-    table.add_column("claim / question", overflow="fold", ratio=1, min_width=16)
-    for v, where in rows:
-        cells = [
+    header = ["change", "trajectory", "item", *(["where"] if with_where else []), "A", "B"]
+    cells = [
+        [
             CHANGE_NAMES[v["change"]],
-            v["trajectory_id"],
-            v["item"],
-            *((where,) if with_where else ()),
-            v["from"],
-            v["to"],
-            v["text"],
+            visible(v["trajectory_id"]),
+            visible(v["item"]),
+            *([visible(where)] if with_where else []),
+            visible(v["from"]),
+            visible(v["to"]),
         ]
-        table.add_row(*[Text(visible(c)) for c in cells])
+        for v, where in rows
+    ]
+    texts = [visible(v["text"]) for v, _ in rows]
+    from rich.cells import cell_len
+
+    widths = [max(cell_len(c) for c in col) for col in zip(header, *cells)]
+    # a heavy-head box: each column has one space either side and one rule between columns
+    text_width = console.width - sum(widths) - 3 * (len(widths) + 1) - 1
+    if text_width >= MIN_TEXT_WIDTH:
+        _boxed(console, header, widths, cells, texts, text_width)
+    else:
+        _stacked(console, cells, texts)
+
+
+def clip_lines(text: str, width: int, lines: int = TEXT_LINES) -> list[str]:
+    """``text`` word-wrapped at ``width`` terminal cells (wide Korean characters count two), at
+    most ``lines`` lines; a cut ends with "…"."""
+    from rich.console import Console
+    from rich.text import Text
+
+    width = max(width, 2)
+    wrapped = Text(" ".join(text.split())).wrap(Console(width=width), width, overflow="fold")
+    out = [line.plain.rstrip() for line in wrapped]
+    if len(out) <= lines:
+        return out
+    last = Text(out[lines - 1])
+    last.truncate(width - 1)
+    return [*out[: lines - 1], last.plain.rstrip() + "…"]
+
+
+def _boxed(console, header, widths, cells, texts, text_width: int) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(show_lines=False)
+    for name, width in zip(header, widths):
+        table.add_column(name, no_wrap=True, min_width=width)  # ids and labels never fold
+    table.add_column("claim / question", no_wrap=True, width=text_width)
+    for row, text in zip(cells, texts):
+        table.add_row(*[Text(c) for c in row], Text("\n".join(clip_lines(text, text_width))))
     console.print(table)
+
+
+def _stacked(console, cells, texts) -> None:
+    """Narrow terminals and pipes: the ids on one line, the text indented under it."""
+    for row, text in zip(cells, texts):
+        change, *ids, before, after = row
+        console.print(
+            f"{change} · {' · '.join(ids)} · {before} → {after}", markup=False, highlight=False
+        )
+        for line in clip_lines(text, console.width - 4):
+            console.print("    " + line, markup=False, highlight=False)

@@ -13,6 +13,7 @@ import contextlib
 import os
 
 import click
+from seorap.cli.params import FsPath
 
 
 def _iso_date(value):
@@ -99,7 +100,7 @@ def _pair_problem(path: str, n: int, row) -> str | None:
 @click.option(
     "--pairs",
     "pairs_path",
-    type=click.Path(exists=True, dir_okay=False),
+    type=FsPath(exists=True, dir_okay=False),
     help='A JSONL file: one {"expected", "answer", "question"?, "id"?} per line.',
 )
 @click.option(
@@ -119,15 +120,15 @@ def _pair_problem(path: str, n: int, row) -> str | None:
 @click.option(
     "--db",
     "db_path",
-    type=click.Path(dir_okay=False),
+    type=FsPath(dir_okay=False),
     help="A database for a model judge's call log (so asking again costs nothing); "
     "default: none, every call is made.",
 )
 @click.option(
     "--glossary",
     "glossary_path",
-    type=click.Path(),
-    help="A glossary of same-meaning names (glossary.tsv, or a corpus directory holding one) "
+    type=FsPath(),
+    help="A glossary of same-meaning names (glossary.tsv, or a corpus folder holding one) "
     "for the lexical judge; default: none.",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per pair on stdout.")

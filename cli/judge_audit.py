@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import click
+from seorap.cli.params import CORPUS_HELP, CorpusType, FsPath
 
 
 @click.command(name="judge-audit")
-@click.option("--corpus", "corpus_path", required=True, type=click.Path(exists=True))
+@click.option("--corpus", "corpus_path", required=True, type=CorpusType(), help=CORPUS_HELP)
 @click.option(
     "--db",
     "db_path",
     required=True,
-    type=click.Path(dir_okay=False),
+    type=FsPath(dir_okay=False),
     help="Database for the call log and the audit verdicts (created if missing).",
 )
 @click.option(

@@ -48,7 +48,7 @@ COMMAND_MODULES = [
 
 
 def log_dir() -> Path:
-    """Where tracebacks of internal errors go: $SEORAP_LOG_DIR, else the user's state directory."""
+    """Where tracebacks of internal errors go: $SEORAP_LOG_DIR, else the user's state folder."""
     if os.environ.get("SEORAP_LOG_DIR"):
         return Path(os.environ["SEORAP_LOG_DIR"])
     state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+from seorap.cli.params import FsPath
 
 
 def _config(config_path, host, offline):
@@ -21,7 +22,7 @@ def _options(f):
     f = click.option(
         "--config",
         "config_path",
-        type=click.Path(exists=True, dir_okay=False),
+        type=FsPath(exists=True, dir_okay=False),
         help="A TOML config file (models, host, ...).",
     )(f)
     f = click.option(
@@ -97,22 +98,41 @@ def _pull_one(config, name: str) -> None:
 
 
 def _check(config) -> int:
-    from rich.console import Console
-    from rich.table import Table
-    from seorap.engine.models.manage import model_status
+    """The table of roles and models first, whatever the server says; then, when the server
+    cannot be reached, its one sentence (exit 2 through the error handler)."""
+    from seorap.engine.errors import ModelError
+    from seorap.engine.models.manage import configured_models, model_status
 
-    statuses = model_status(config)
-    table = Table(title=f"models (Ollama at {config.host})")
-    for column in ("roles", "model", "source", "status", "digest"):
-        table.add_column(column)
-    for s in statuses:
-        state = {True: "[green]present", False: "[red]missing", None: "[dim]not an Ollama model"}[
-            s.present
-        ]
-        table.add_row(", ".join(s.roles), s.model, s.source, state, (s.digest or "")[7:19])
-    Console().print(table)
+    unreachable: ModelError | None = None
+    try:
+        statuses = model_status(config)
+    except ModelError as exc:  # no server, not Ollama, a bad host: the roles are still known
+        statuses, unreachable = configured_models(config), exc
+    _print_table(config, statuses, reachable=unreachable is None)
+    if unreachable is not None:
+        raise unreachable
     missing = [s.model for s in statuses if s.present is False]
     if missing:
         click.echo(f"missing: {', '.join(missing)}; run `seorap models pull` to fetch them.")
         return 1
     return 0
+
+
+def _print_table(config, statuses, *, reachable: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"models (Ollama at {config.host})")
+    for column in ("roles", "model", "source", "status", "digest"):
+        table.add_column(column)
+    for s in statuses:
+        if s.source == "ollama" and not reachable:
+            state = "[yellow]not checked (no server)"
+        else:
+            state = {
+                True: "[green]present",
+                False: "[red]missing",
+                None: "[dim]not an Ollama model",
+            }[s.present]
+        table.add_row(", ".join(s.roles), s.model, s.source, state, (s.digest or "")[7:19])
+    Console().print(table)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import click
-from seorap.cli.params import db_path_option
+from seorap.cli.params import FsPath, db_path_option
 from seorap.engine.untrusted import visible
 
 
@@ -12,7 +12,7 @@ from seorap.engine.untrusted import visible
 @click.option(
     "--file",
     "file_path",
-    type=click.Path(exists=True, dir_okay=False),
+    type=FsPath(exists=True, dir_okay=False),
     help="A JSON list of {verdict_id, label, reason, who?} to apply instead of one override.",
 )
 @click.option("--run", "run_id", help="Run id (or a unique prefix, or a system name with one run).")

@@ -33,12 +33,52 @@ class ThresholdType(click.ParamType):
         return number
 
 
+class FsPath(click.Path):
+    """``click.Path`` that says "folder" where click says "directory" (one word in every message)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        if self.dir_okay and not self.file_okay:
+            self.name = "folder"
+
+    def fail(self, message, param=None, ctx=None):
+        super().fail(message.replace("is a directory", "is a folder"), param, ctx)
+
+
+class CorpusType(click.ParamType):
+    """A corpus: a folder of trajectory files or one file, or the name of a bundled corpus
+    (``ko-mini``, found inside the installed package, whatever the current folder)."""
+
+    name = "PATH|NAME"
+
+    def __init__(self, exists: bool = True) -> None:
+        self.exists = exists
+
+    def convert(self, value, param, ctx):
+        from seorap.engine.corpus.bundled import bundled_corpora, corpus_location
+
+        location = corpus_location(str(value))
+        if self.exists and not Path(location).exists():
+            names = ", ".join(bundled_corpora()) or "none"
+            self.fail(
+                f"{str(value)!r} is no file or folder here, nor a bundled corpus (bundled: {names})",
+                param,
+                ctx,
+            )
+        return location
+
+
+CORPUS_HELP = (
+    "A folder of trajectory *.json files, one such file, or a bundled corpus by name (ko-mini)."
+)
+
+
 POSITIVE = click.IntRange(min=1)
 """An integer ≥ 1 (concurrency, counts)."""
 
 
 def db_path_option(*, exists: bool = True, help: str = "The run database."):
-    """``--db FILE``: never empty, never a directory; ``exists`` for commands that only read."""
+    """``--db FILE``: never empty, never a folder; ``exists`` for commands that only read."""
 
     def check(ctx, param, value):
         if value is None:

@@ -6,7 +6,7 @@ import io
 import sys
 
 import click
-from seorap.cli.params import check_output, check_scoring, db_path_option, resolve_runs
+from seorap.cli.params import FsPath, check_output, check_scoring, db_path_option, resolve_runs
 from seorap.engine.outfile import write_text
 from seorap.engine.untrusted import visible
 
@@ -30,16 +30,23 @@ from seorap.engine.untrusted import visible
 @click.option(
     "--overrides",
     "overrides_file",
-    type=click.Path(exists=True, dir_okay=False),
+    type=FsPath(exists=True, dir_okay=False),
     help="Apply human overrides from a JSON file first ([{verdict_id, label, reason, who}]).",
 )
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False),
+    type=FsPath(dir_okay=False),
     help="Write to this file instead of stdout (never over a database).",
 )
-def report(db_path, run_ids, fmt, scoring, overrides_file, output) -> None:
+@click.option(
+    "--width",
+    type=click.IntRange(min=40),
+    default=None,
+    help="Lay the table out for this many columns (default: the terminal's, or COLUMNS, else 80; "
+    "160 with -o).",
+)
+def report(db_path, run_ids, fmt, scoring, overrides_file, output, width) -> None:
     """Build the report from stored score cards (no model calls). JSON follows the versioned schema
     in docs/report.md; CSV has one row per run x trajectory; tables and Markdown add the aggregate
     figures with 95% cluster-bootstrap intervals and the diagnosis of every trajectory."""
@@ -64,11 +71,11 @@ def report(db_path, run_ids, fmt, scoring, overrides_file, output) -> None:
     if not built.runs:
         raise click.UsageError("no scored runs: run `seorap score --db FILE` first")
     if fmt == "table" and not output:
-        render_table(built, Console())
+        render_table(built, Console(width=width) if width else Console())
         return
     if fmt == "table":
         buffer = io.StringIO()
-        render_table(built, Console(file=buffer, width=160))
+        render_table(built, Console(file=buffer, width=width or 160))
         text = buffer.getvalue()
     else:
         text = {"json": to_json, "csv": to_csv, "md": to_markdown}[fmt](built)

@@ -10,7 +10,7 @@ from rich.cells import cell_len
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
-from seorap.engine.scoring.report import rows
+from seorap.engine.scoring.report import rows, run_label
 from seorap.engine.scoring.report_text import cost_lines, fmt, histogram_lines, summary_lines
 from seorap.engine.scoring.schema import Report, RunReport
 from seorap.engine.untrusted import visible
@@ -132,7 +132,7 @@ def render_table(report: Report, console) -> None:
         cells = rows(Report(runs=[run]))
         shown, dropped = fit_columns(cells, console.width, console)
         cap = trajectory_width(cells, shown, console.width, console)
-        title = Text(visible(f"{run.run_id} · {run.system} · {run.scoring}"))
+        title = Text(visible(f"{run.run_id} · {run_label(run)} · {run.scoring}"))
         console.print(_table(title, shown, cells, cap))
         for line in legend_lines(run, shown, dropped, console.width):
             console.print(Text(line, style="dim", no_wrap=True, overflow="ellipsis"))

@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import click
-from seorap.cli.params import POSITIVE, db_path_option
+from seorap.cli.params import CORPUS_HELP, POSITIVE, CorpusType, FsPath, db_path_option
 from seorap.engine.corpus import load_corpus
 from seorap.engine.memory.reference import REFERENCE_SYSTEMS
 from seorap.engine.untrusted import visible
@@ -20,8 +20,8 @@ from seorap.engine.untrusted import visible
     "--corpus",
     "corpus_path",
     required=True,
-    type=click.Path(exists=True),
-    help="A directory of trajectory *.json files, or one file.",
+    type=CorpusType(),
+    help=CORPUS_HELP,
 )
 @click.option(
     "--system",
@@ -68,15 +68,15 @@ from seorap.engine.untrusted import visible
 @click.option(
     "--config",
     "config_path",
-    type=click.Path(exists=True, dir_okay=False),
+    type=FsPath(exists=True, dir_okay=False),
     help="A TOML config file (models, host, seed, ...).",
 )
 @click.option(
     "--variants-dir",
     "variants_dirs",
     multiple=True,
-    type=click.Path(exists=True, file_okay=False),
-    help="Extra directory of variant *.toml files.",
+    type=FsPath(exists=True, file_okay=False),
+    help="Extra folder of variant *.toml files.",
 )
 @click.option("--trajectory", "trajectories", multiple=True, help="Only these trajectory ids.")
 @click.option("--no-score", is_flag=True, help="Write only; do not score.")

@@ -13,6 +13,9 @@ from seorap.cli.params import db_path_option
 def runs(ctx, db_path, as_json) -> None:
     """List the runs of --db: id, system, status, documents written, facts, scored or not.
 
+    A run written by the offline stand-in model (no LLM) reads "A (stand-in)" (--json: "standin":
+    true and its "label"); the reference systems (oracle, ...) are no model's results either.
+
     A run stored as `running` that no process is writing any more (killed, disk full) shows as
     `interrupted`; the same `seorap run` command resumes it. `seorap runs rm RUN` deletes one."""
     if ctx.invoked_subcommand is not None:
@@ -30,6 +33,8 @@ def runs(ctx, db_path, as_json) -> None:
         {
             "run_id": r.run_id,
             "system": r.system,
+            "label": r.label,  # 'A (stand-in)' for a run written by the offline stand-in model
+            "standin": r.standin,
             "status": statuses.get(r.run_id, r.status),
             "documents": r.documents,
             "facts": r.facts,
@@ -50,7 +55,7 @@ def runs(ctx, db_path, as_json) -> None:
             visible(v)
             for v in (
                 r["run_id"],
-                r["system"],
+                r["label"],
                 r["status"],
                 r["documents"],
                 r["facts"],
@@ -74,28 +79,27 @@ def runs(ctx, db_path, as_json) -> None:
     help="Also delete the run's model calls from the shared call log (they serve as the "
     "cache of every run that made the same call).",
 )
-@click.option("--dry-run", is_flag=True, help="Say what would be deleted; change nothing.")
-def rm(run, db_path, with_calls, dry_run) -> None:
+@click.option("--yes", "-y", is_flag=True, help="Delete without asking (needed off a terminal).")
+@click.option("--dry-run", is_flag=True, help="List what would be deleted; delete nothing.")
+def rm(run, db_path, with_calls, yes, dry_run) -> None:
     """Delete RUN (id, unique prefix or system name with one run): its documents, facts, decisions,
     verdicts, answers and score cards, and the folder of its mem0 stores beside the database
-    (``<db>.mem0/<run>/``). The shared call log stays unless --calls is given."""
+    (``<db>.mem0/<run>/``). The shared call log stays unless --calls is given.
+
+    On a terminal it lists what goes and asks first (--yes does not ask); without a terminal it
+    refuses unless --yes is given. --dry-run lists what would be deleted and deletes nothing.
+    Answering no deletes nothing (exit 1)."""
+    if dry_run or not yes:
+        _preview(run, db_path, with_calls, dry_run=dry_run)
     from seorap.cli.runref import resolve_run
     from seorap.engine.memory.mem0 import run_folder
-    from seorap.engine.store.database import delete_run, open_db, run_rows
+    from seorap.engine.store.database import delete_run, open_db
     from seorap.engine.store.lease import writer
     from seorap.engine.untrusted import visible
 
     db = open_db(db_path)
     run_id = resolve_run(db, run, "RUN")
     folder = run_folder(db_path, run_id)
-    if dry_run:
-        detail = ", ".join(
-            f"{n} {t}" for t, n in run_rows(db, run_id, calls=with_calls).items() if n
-        )
-        click.echo(f"would delete {visible(run_id)}" + (f" ({detail})" if detail else ""))
-        if folder is not None:
-            click.echo(_folder_line(folder, "would remove"))
-        return
     with writer(db, "runs rm", [run_id]):
         counts = delete_run(db, run_id, calls=with_calls)
         line = _remove_folder(folder)
@@ -132,3 +136,43 @@ def visible_path(folder) -> str:
     from seorap.engine.untrusted import visible
 
     return visible(str(folder))
+
+
+def _on_terminal() -> bool:
+    """Whether a person can answer the question (stdin and stdout are a terminal)."""
+    import sys
+
+    return bool(sys.stdin and sys.stdin.isatty() and sys.stdout and sys.stdout.isatty())
+
+
+def _preview(run: str, db_path: str, with_calls: bool, *, dry_run: bool) -> None:
+    """Say what `runs rm` deletes; then stop (dry run: exit 0; no terminal: exit 2; no: exit 1) or
+    return when the person said yes."""
+    from seorap.cli.runref import resolve_run
+    from seorap.engine.errors import UsageError
+    from seorap.engine.memory.mem0 import run_folder
+    from seorap.engine.store.database import open_db, run_rows
+    from seorap.engine.untrusted import visible
+
+    if not dry_run and not _on_terminal():
+        raise UsageError(
+            "runs rm deletes a run for good and there is no terminal to ask: give --yes to "
+            "delete, or --dry-run to list what would be deleted"
+        )
+    db = open_db(db_path, readonly=True)
+    run_id = resolve_run(db, run, "RUN")
+    system = db.execute("SELECT system FROM runs WHERE run_id = ?", [run_id]).fetchone()[0]
+    counts = run_rows(db, run_id, calls=with_calls)
+    detail = ", ".join(f"{n} {table}" for table, n in counts.items() if n) or "no rows"
+    calls = "" if with_calls else "; the shared call log stays"
+    what = f"run {visible(run_id)} (system {visible(system)}): {detail}{calls}"
+    folder = run_folder(db_path, run_id)
+    if folder is not None:
+        what += "; " + _folder_line(folder, "and remove")
+    db.conn.close()
+    if dry_run:
+        click.echo(f"would delete {what}; nothing deleted (--dry-run)")
+        click.get_current_context().exit(0)
+    if not click.confirm(f"delete {what}?", default=False):
+        click.echo("nothing deleted")
+        click.get_current_context().exit(1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import click
-from seorap.cli.params import ThresholdType, db_path_option, resolve_runs
+from seorap.cli.params import FsPath, ThresholdType, db_path_option, resolve_runs
 from seorap.engine.fmt import figure
 from seorap.engine.untrusted import visible
 
@@ -67,7 +67,7 @@ def scoring_config(db, run_id: str, config_path, offline: bool, overrides: dict)
     "--offline", is_flag=True, help="Lexical judge, reference reader (answerer), hashing embedder."
 )
 @click.option(
-    "--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="A TOML config."
+    "--config", "config_path", type=FsPath(exists=True, dir_okay=False), help="A TOML config."
 )
 def score(
     db_path,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+from seorap.cli.params import FsPath
 from seorap.engine.corpus.synth import SLOTS, write_corpus
 from seorap.engine.corpus.validate import summary, validate_files
 from seorap.engine.untrusted import visible
@@ -19,9 +20,9 @@ from seorap.engine.untrusted import visible
 @click.option(
     "--out",
     "out",
-    type=click.Path(file_okay=False, path_type=str),
+    type=FsPath(file_okay=False, path_type=str),
     required=True,
-    help="Directory to write one JSON file per trajectory into (created if missing).",
+    help="Folder to write one JSON file per trajectory into (created if missing).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same files.")
 @click.option("--short", is_flag=True, help="~60-word documents instead of the L1-L3 word ranges.")

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import click
+from seorap.cli.params import CorpusType
 from seorap.engine.corpus.validate import summary, validate_path
 from seorap.engine.errors import InputProblems
 from seorap.engine.untrusted import json_line, visible
 
 
 @click.command()
-@click.argument("path", type=click.Path(path_type=str))
+@click.argument("path", type=CorpusType(exists=False))
 @click.option("--json", "as_json", is_flag=True, help="Print a summary object (counts) as JSON.")
 def validate(path: str, as_json: bool) -> None:
-    """Check a corpus (a directory of trajectory *.json files, or one file).
+    """Check a corpus: a folder of trajectory *.json files, one file, or a bundled corpus by name
+    (`seorap validate ko-mini` checks the corpus that ships with seorap, from any folder).
 
     Prints every problem on its own line as FILE: LOCATION: message, where LOCATION is a JSON path
     such as states[1].claims (or line:col for a JSON syntax error). Exit 0 when valid, 1 when not.

@@ -19,6 +19,8 @@ Exit codes (docs/cli.md has the same table):
 
 from __future__ import annotations
 
+import errno
+
 EXIT_OK = 0
 EXIT_INPUT = 1
 EXIT_CANNOT_PROCEED = 2
@@ -87,7 +89,8 @@ class NoSuggestedThreshold(UsageError):
 
 
 class NothingToReplay(UsageError):
-    """A replay was asked of a run written offline by stand-ins: it made no model call."""
+    """A replay was asked of a run that made no model call (a reference system, or the offline
+    stand-in model)."""
 
 
 class StoreError(SeorapError):
@@ -131,3 +134,22 @@ class RunCancelled(SeorapError):
     resumes the rest."""
 
     exit_code = EXIT_INTERRUPTED
+
+
+def why(exc: OSError) -> str:
+    """What an OSError means to the user, in a few words."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "the disk is full"
+    if exc.errno == errno.EFBIG:
+        return "the file is larger than this shell allows (a file size limit, `ulimit -f`)"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    if exc.errno == errno.EROFS:
+        return "the file system is read-only"
+    if exc.errno == errno.ENOENT:  # the system's words say "directory"; ours say "folder"
+        return "no such file or folder"
+    if exc.errno == errno.EISDIR:
+        return "it is a folder"
+    if exc.errno == errno.ENOTDIR:
+        return "a part of the path is not a folder"
+    return exc.strerror or str(exc)

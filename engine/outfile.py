@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from seorap.engine.errors import SeorapError
+from seorap.engine.errors import SeorapError, why  # noqa: F401 (why re-exported)
 
 ENVIRONMENT_ERRNOS = frozenset(
     {
@@ -45,19 +45,6 @@ ENVIRONMENT_ERRNOS = frozenset(
 
 class OutputError(SeorapError):
     """A file could not be written: the disk, a limit or a permission (exit 2)."""
-
-
-def why(exc: OSError) -> str:
-    """What an OSError means to the user, in a few words."""
-    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        return "the disk is full"
-    if exc.errno == errno.EFBIG:
-        return "the file is larger than this shell allows (a file size limit, `ulimit -f`)"
-    if exc.errno in (errno.EACCES, errno.EPERM):
-        return "permission denied"
-    if exc.errno == errno.EROFS:
-        return "the file system is read-only"
-    return exc.strerror or str(exc)
 
 
 def is_environment(exc: BaseException) -> bool:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
-from seorap.engine.errors import ConfigError
+from seorap.engine.errors import ConfigError, why
 
 MAX_TOML_BYTES = 1024 * 1024
 
@@ -31,7 +31,7 @@ def load_toml(path: str | Path) -> tuple[dict, str]:
         with open(path, "rb") as fh:
             raw = fh.read(MAX_TOML_BYTES + 1)
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise ConfigError(f"{path}: cannot read: {why(exc)}") from None
     if len(raw) > MAX_TOML_BYTES:
         raise ConfigError(f"{path}: larger than 1 MB; a settings file is far smaller")
     try:

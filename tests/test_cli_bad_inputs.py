@@ -282,7 +282,7 @@ CASES = [
     ),
     (
         "runs rm on a read-only db",
-        ["runs", "rm", "oracle", "--db", "ro.db"],
+        ["runs", "rm", "oracle", "--yes", "--db", "ro.db"],
         2,
         "ro.db is read-only",
     ),

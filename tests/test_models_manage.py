@@ -80,3 +80,19 @@ def test_cli_pull_error_mid_stream(ollama_server):
     ollama_server.fail("error_line", path="/api/pull")
     result = CliRunner().invoke(cli, ["models", "pull", "nosuch:1b", "--host", ollama_server.url])
     assert result.exit_code == 2 and "Pulling 'nosuch:1b'" in result.output
+
+
+def test_cli_check_without_server_lists_roles_then_one_sentence():
+    url = closed_port_url()
+    result = CliRunner().invoke(cli, ["models", "check", "--host", url], env={"COLUMNS": "120"})
+    assert result.exit_code == 2
+    out = result.output
+    for role, model in [
+        ("extractor", "qwen3.5:9b"),
+        ("answerer", "qwen3.8:27b"),
+        ("embedder", "bge-m3"),
+    ]:
+        assert role in out and model in out
+    assert "not checked (no server)" in out and "present" not in out
+    assert out.index("qwen3.8:27b") < out.index("Cannot reach the Ollama server")
+    assert out.count("Cannot reach") == 1 and "Traceback" not in out

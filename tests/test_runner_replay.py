@@ -60,5 +60,10 @@ def test_offline_runs_have_nothing_to_replay(tmp_path):
     corpus = load_corpus(CORPUS)
     db = open_db(tmp_path / "off.db")
     [run_id] = run(corpus, ["A"], db, offline=True, score=False)
-    with pytest.raises(ValueError, match="stand-ins"):
+    with pytest.raises(ValueError, match="written offline by the stand-in model"):
         replay_run(db, run_id, corpus)
+    [oracle] = run(corpus, ["oracle"], db, offline=True, score=False)
+    with pytest.raises(
+        ValueError, match="reference system's run .written from the corpus's ground"
+    ):
+        replay_run(db, oracle, corpus)

@@ -112,7 +112,7 @@ def test_markdown_and_csv_keep_full_names(scored):
     md, csv = to_markdown(report), to_csv(report)
     assert "| trajectory | category | difficulty | intrinsic_full |" in md
     assert csv.splitlines()[0].startswith(
-        "run_id,system,trajectory,category,difficulty,intrinsic_full"
+        "run_id,system,standin,trajectory,category,difficulty,intrinsic_full"
     )
 
 

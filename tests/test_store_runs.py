@@ -132,7 +132,7 @@ def test_runs_lists_and_rm_deletes_but_keeps_the_call_log(tmp_path):
     assert listed.returncode == 0
     assert sorted(line.split()[1] for line in listed.stdout.splitlines()[1:]) == ["A", "oracle"]
     assert all(line.split()[-1] == "yes" for line in listed.stdout.splitlines()[1:])
-    removed = seorap("runs", "rm", "oracle", "--db", str(path))
+    removed = seorap("runs", "rm", "oracle", "--yes", "--db", str(path))
     assert removed.returncode == 0, removed.stderr
     assert [r["system"] for r in db.query("SELECT system FROM runs")] == ["A"]
     for table in ("documents", "facts", "verdicts", "scores"):
@@ -141,7 +141,7 @@ def test_runs_lists_and_rm_deletes_but_keeps_the_call_log(tmp_path):
             == 0
         )
     assert db["calls"].count == calls
-    again = seorap("runs", "rm", "oracle", "--db", str(path))
+    again = seorap("runs", "rm", "oracle", "--yes", "--db", str(path))
     assert again.returncode == 2 and "no run 'oracle'" in again.stderr
-    gone = seorap("runs", "rm", "A", "--calls", "--db", str(path))
+    gone = seorap("runs", "rm", "A", "--calls", "--yes", "--db", str(path))
     assert gone.returncode == 0 and open_db(path, readonly=True)["calls"].count == 0

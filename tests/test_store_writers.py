@@ -75,7 +75,7 @@ WRITERS = [
     ("override", ["override", "--db", "runs.db", "--file", "none.json"]),
     ("report --overrides", ["report", "--db", "runs.db", "--overrides", "none.json"]),
     ("score", ["score", "--db", "runs.db", "--offline"]),
-    ("runs rm", ["runs", "rm", "oracle", "--db", "runs.db"]),
+    ("runs rm", ["runs", "rm", "oracle", "--yes", "--db", "runs.db"]),
     ("judge-audit", ["judge-audit", "--corpus", str(FILE), "--db", "runs.db"]),
     ("run", ["run", "--corpus", str(FILE), "--system", "raw", "--offline", "--db", "runs.db"]),
 ]

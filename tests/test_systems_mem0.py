@@ -154,10 +154,10 @@ def test_runs_rm_removes_the_runs_mem0_folder_and_says_so(ollama_server, tmp_pat
     assert folder.is_dir()
     dry = CliRunner().invoke(cli, ["runs", "rm", run_id, "--dry-run", "--db", str(path)])
     assert dry.exit_code == 0, dry.output
-    assert f"would delete {run_id} (" in dry.output and " documents" in dry.output
-    assert f"would remove its mem0 folder {folder} (" in dry.output
+    assert f"would delete run {run_id} (" in dry.output and " documents" in dry.output
+    assert f"and remove its mem0 folder {folder} (" in dry.output
     assert folder.is_dir() and open_db(path)["runs"].count == 1  # a dry look changes nothing
-    done = CliRunner().invoke(cli, ["runs", "rm", run_id, "--db", str(path)])
+    done = CliRunner().invoke(cli, ["runs", "rm", run_id, "--yes", "--db", str(path)])
     assert done.exit_code == 0, done.output
     assert f"removed its mem0 folder {folder} (" in done.output
     assert not folder.exists() and other.is_dir()

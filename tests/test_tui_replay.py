@@ -74,7 +74,8 @@ async def test_replay_of_an_offline_run_says_there_is_nothing_to_replay(ref):
     app = make_app(path, run_id=ids["oracle"], trajectory_id=GARAM)
     async with app.run_test(size=SIZE) as pilot:
         status = await replay_in_app(app, pilot)
-        assert "written by stand-ins: nothing to replay" in status, status
+        assert "nothing to replay" in status and "stand-in" not in status, status
+        assert "reference system's run (written from the corpus's ground truth" in status
     db = open_db(path)
     assert db["documents"].count_where("run_id LIKE ?", [f"{ids['oracle']}~%"]) == 0
 

@@ -182,7 +182,7 @@ def test_all_problems_reported_not_only_the_first(tmp_path):
 def test_missing_path(tmp_path):
     result = run(tmp_path / "nope")
     assert result.exit_code == 1
-    assert "no such file or directory" in result.output
+    assert "no such file or folder" in result.output
 
 
 def test_json_summary_counts_minimal(tmp_path):

@@ -1,4 +1,5 @@
-"""Command palette (Ctrl+P): every view, every action of the current screen, open any trajectory."""
+"""Command palette (Ctrl+P): every view, every action of every view (chosen from another view, it
+switches there first), the app's own keys, open any trajectory."""
 
 from __future__ import annotations
 
@@ -6,13 +7,32 @@ from collections.abc import Callable
 from functools import partial
 
 from seorap.tui.messages import OpenTrajectory
-from seorap.tui.modes import VIEWS
+from seorap.tui.modes import VIEWS, screen_class
 from seorap.tui.text import visible
+from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 
+def view_actions() -> list[tuple[str, str, str, str]]:
+    """Every view's bindings: (view name, view title, key, description) for each binding with a
+    description, in the views' order (the help's F1 lists the same keys per view)."""
+    out = []
+    for name, (_, title, _) in VIEWS.items():
+        for binding in Binding.make_bindings(getattr(screen_class(name), "BINDINGS", [])):
+            if binding.description:
+                out.append((name, title, binding.key, binding.description))
+    return out
+
+
+def _binding_action(name: str, key: str) -> str:
+    for binding in Binding.make_bindings(getattr(screen_class(name), "BINDINGS", [])):
+        if binding.key == key:
+            return binding.action
+    raise KeyError(key)
+
+
 class SeorapCommands(Provider):
-    """Views, the focused screen's bindings, and one 'open' command per trajectory of the run."""
+    """Views, every view's bindings, the app's keys, one 'open' command per trajectory of the run."""
 
     def _commands(self) -> list[tuple[str, str, Callable]]:
         app = self.app
@@ -20,13 +40,13 @@ class SeorapCommands(Provider):
             (f"View: {title}", f"key {key}", partial(app.action_view, name))
             for name, (key, title, _) in VIEWS.items()
         ]
-        screen = app.screen_stack[0] if len(app.screen_stack) > 1 else app.screen
-        for binding in getattr(type(screen), "BINDINGS", []):
+        for name, title, key, description in view_actions():
+            here = app.current_mode == name
             out.append(
                 (
-                    f"{type(screen).__name__.removesuffix('Screen')}: {binding.description}",
-                    f"key {binding.key}",
-                    partial(app.run_action, binding.action, screen),
+                    f"{title.split()[0]}: {description}",
+                    f"key {key}" + ("" if here else f" in {title.lower()} (switches there)"),
+                    partial(self._run_in_view, name, _binding_action(name, key)),
                 )
             )
         run_id = app.ctx.selection.run_id
@@ -40,7 +60,19 @@ class SeorapCommands(Provider):
                     )
                 )
         out.append(("Help for this view", "F1 or ?", app.action_help))
+        out.append(("Quit", "key q", app.action_quit))
         return out
+
+    async def _run_in_view(self, name: str, action: str) -> None:
+        """Switch to the view when another one is shown (as its key does), wait for its screen to
+        be mounted, then run the action on that screen."""
+        app = self.app
+        if app.current_mode != name:
+            screen = app.built_screen(name)
+            if screen is not None and hasattr(screen, "fill_before_switch"):
+                screen.fill_before_switch()
+            await app.switch_mode(name)
+        await app.run_action(action, app.screen_stack[0])
 
     async def discover(self) -> Hits:
         for name, help_text, callback in self._commands():

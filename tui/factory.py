@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from seorap.engine.corpus import Corpus, load_corpus
+from seorap.engine.corpus.bundled import DEFAULT, FIXTURES
 from seorap.engine.store.database import open_db, runs
 from seorap.tui.context import AppContext, Selection
 
-BUNDLED_CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "ko-mini"
+BUNDLED_CORPUS = FIXTURES / DEFAULT
 
 
 def bundled_corpus_path() -> Path:

@@ -1,7 +1,7 @@
 """Trajectories: the ground truth every score is measured against (docs/corpus-format.md).
 
 Field names on disk follow the FEB-30 paper (camelCase); in Python they are snake_case. A corpus is a
-directory of ``*.json`` files, one trajectory each, or a single such file. Loading never calls a model;
+folder of ``*.json`` files, one trajectory each, or a single such file. Loading never calls a model;
 :func:`engine.validate.validate_path` reports every problem with its file and JSON path. The
 trajectory's own classes live in engine/corpus/trajectory.py and are re-exported here.
 """

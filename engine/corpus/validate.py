@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from seorap.engine.corpus.trajectory import Trajectory
+from seorap.engine.errors import why
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ def validate_files(files: list[Path]) -> ValidationReport:
 
 
 def corpus_files(path: Path) -> list[Path]:
-    """The trajectory files a corpus path names: a directory's ``*.json`` files, or the one file."""
+    """The trajectory files a corpus path names: a folder's ``*.json`` files, or the one file."""
     path = Path(path)
     if (
         path.is_dir()
@@ -91,7 +92,7 @@ def corpus_files(path: Path) -> list[Path]:
 def validate_path(path: str | Path) -> ValidationReport:
     path = Path(path)
     if not path.exists():
-        return ValidationReport(problems=[Problem(str(path), "$", "no such file or directory")])
+        return ValidationReport(problems=[Problem(str(path), "$", "no such file or folder")])
     return validate_files(corpus_files(path))
 
 
@@ -149,7 +150,7 @@ def _parse(path: Path, report: ValidationReport) -> Trajectory | None:
     try:
         data = read_json(path)
     except OSError as exc:
-        report.problems.append(Problem(name, "$", f"cannot read: {exc.strerror or exc}"))
+        report.problems.append(Problem(name, "$", f"cannot read: {why(exc)}"))
         return None
     except UnicodeDecodeError as exc:
         report.problems.append(Problem(name, f"byte {exc.start}", "not UTF-8 text"))

@@ -21,6 +21,7 @@ import subprocess
 import threading
 from collections import deque
 
+from seorap.engine.errors import why
 from seorap.engine.memory.foreign import SystemFault
 from seorap.engine.memory.interface import (
     PROTOCOL_VERSION,
@@ -57,7 +58,7 @@ class Channel:
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )
         except OSError as exc:
-            raise SystemFault(f"{label}: cannot start {argv[0]!r}: {exc.strerror or exc}") from None
+            raise SystemFault(f"{label}: cannot start {argv[0]!r}: {why(exc)}") from None
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(
             target=self._pump, args=(self.proc.stdout, self.lines), daemon=True

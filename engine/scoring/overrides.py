@@ -11,7 +11,7 @@ import json
 import os
 from pathlib import Path
 
-from seorap.engine.errors import UsageError
+from seorap.engine.errors import UsageError, why
 from seorap.engine.scoring import metrics
 from seorap.engine.scoring.extrinsic import TOP_K
 from seorap.engine.scoring.stats import mean
@@ -114,7 +114,7 @@ def load_file(db: Database, path: str | Path) -> int:
             raw = fh.read(16 * 1024 * 1024 + 1)
         items = json.loads(raw.decode("utf-8"))
     except (OSError, ValueError, RecursionError) as exc:  # JSON and UTF-8 errors are ValueErrors
-        detail = exc.strerror if isinstance(exc, OSError) else type(exc).__name__
+        detail = why(exc) if isinstance(exc, OSError) else type(exc).__name__
         raise InputProblems(
             f"{path}: not a readable JSON list of overrides ({detail}: {exc})"
         ) from None

@@ -99,6 +99,7 @@ def run_report(
     return RunReport(
         run_id=run_id,
         system=run["system"],
+        standin=written_by_standin(run.get("manifest")),
         scoring=name,
         filter_threshold=extras.get("filter_threshold"),
         trajectories=trajectories,
@@ -119,6 +120,22 @@ def run_report(
         not_applicable=na,
         journey=journey_figures(extras.get("journey")),
     )
+
+
+def written_by_standin(manifest: str | None) -> bool:
+    """The run's manifest names the offline stand-in backend for a write-path model role."""
+    try:
+        models = (json.loads(manifest or "{}") or {}).get("models") or {}
+    except (ValueError, AttributeError):
+        return False
+    return isinstance(models, dict) and any(
+        isinstance(m, dict) and m.get("backend") == "standin" for m in models.values()
+    )
+
+
+def run_label(run) -> str:
+    """The system as every format names it: 'A (stand-in)' for a stand-in run."""
+    return f"{run.system} (stand-in)" if run.standin else run.system
 
 
 def _read_time(run: dict, cards: dict, boot: dict):
@@ -538,6 +555,7 @@ def _comparisons(runs: list[RunReport]) -> list[Comparison]:
 COLUMNS = [
     "run_id",
     "system",
+    "standin",
     "trajectory",
     "category",
     "difficulty",
@@ -578,6 +596,7 @@ def rows(report: Report) -> list[dict]:
                         [
                             run.run_id,
                             run.system,
+                            run.standin,
                             t.id,
                             t.category,
                             t.difficulty,

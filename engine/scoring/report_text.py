@@ -11,7 +11,7 @@ from seorap.engine.run import accounting
 from seorap.engine.scoring import audit
 from seorap.engine.scoring import similarity as sim
 from seorap.engine.scoring.diagnosis import UNRELIABLE
-from seorap.engine.scoring.report import COLUMNS, rows
+from seorap.engine.scoring.report import COLUMNS, rows, run_label
 from seorap.engine.scoring.schema import Interval, Report, RunReport
 
 
@@ -240,7 +240,7 @@ def ruler_lines(run: RunReport) -> list[str]:
 def to_markdown(report: Report) -> str:
     out = [f"# seorap report (v{report.report_version}, {report.created_at})", ""]
     for run in report.runs:
-        out += [f"## {run.run_id} ({run.system}, scoring {run.scoring})", ""]
+        out += [f"## {run.run_id} ({run_label(run)}, scoring {run.scoring})", ""]
         out += [f"- {line}" for line in summary_lines(run)] + [""]
         if histogram_lines(run):
             out += ["```"] + histogram_lines(run) + ["```", ""]

@@ -417,6 +417,9 @@ class RunReport(BaseModel):
     """The run."""
     system: str
     """The memory system that wrote it."""
+    standin: bool = False
+    """Written by the offline stand-in model (no LLM), not by the model the system names: every
+    format labels it "(stand-in)"."""
     scoring: str
     """The scoring setup (judge + answerer) these figures come from."""
     filter_threshold: float | None = None

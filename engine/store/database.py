@@ -23,7 +23,7 @@ from typing import Any
 from urllib.parse import quote
 
 import sqlite_utils
-from seorap.engine.errors import StoreError
+from seorap.engine.errors import StoreError, why
 from seorap.engine.store.compact import unzip_function
 from seorap.engine.store.connstate import commit_guard, state
 from seorap.engine.store.schema import (
@@ -109,7 +109,7 @@ def _check_path(path: str | Path, readonly: bool) -> Path:
         raise StoreError("the database path is empty: give a file name (e.g. --db runs.db)")
     path = Path(path)
     if path.is_dir():
-        raise StoreError(f"{path} is a directory, not a database file")
+        raise StoreError(f"{path} is a folder, not a database file")
     for part in (path, *[p for p in path.parents if not p.exists()]):
         suffix = next((s for s in SIDECARS if part.name.endswith(s)), None)
         if suffix is not None:  # SQLite's own file beside a database: never ours to make
@@ -126,7 +126,7 @@ def _check_path(path: str | Path, readonly: bool) -> Path:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot create {path}: {exc.strerror or exc}") from None
+            raise StoreError(f"cannot create {path}: {why(exc)}") from None
         return path
     # No open()/close() of the file here: closing any descriptor of a database file drops every
     # POSIX lock this process holds on it, which would let another process's last connection

@@ -50,9 +50,10 @@ each applied decision appears in the log as it is written.
 - `seorap demo` checks Ollama after opening: when it is reachable, variant A starts here on its
   own (x cancels; a, or the demo again, resumes where it stopped)
 - **p** replay the selected run: a recorded live run re-enacted from the call log alone, with no
-  model loaded, as the new run `<run>~replay` (selected when it finishes; 2 steps through it). Runs
-  written offline by stand-ins have no model call to replay; a call missing from the log stops the
-  replay and says which
+  model loaded, as the new run `<run>~replay` (selected when it finishes; 2 steps through it).
+  Reference systems write from the corpus's ground truth and the offline stand-in model calls no
+  model, so their runs have nothing to replay; a call missing from the log stops the replay and
+  says which
 - **t** scope: whole corpus ↔ the selected trajectory
 - **x** cancel (finished documents stay; start the same run again to resume)
 """
@@ -282,7 +283,7 @@ def failure_text(error: BaseException | None, replay: bool) -> str:
     if isinstance(error, RunCancelled):
         return f"cancelled: {error}" if str(error) else "cancelled (finished documents stay)"
     if replay and isinstance(error, NothingToReplay):
-        return f"written by stand-ins: nothing to replay ({error})"
+        return f"nothing to replay: {error}"
     if replay and isinstance(error, ReplayMiss):
         return (
             f"replay stopped — a model call is missing from the call log, and a replay never "

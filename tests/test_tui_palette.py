@@ -1,0 +1,38 @@
+"""The command palette (Ctrl+P) lists every action of the app, whichever view is shown."""
+
+from __future__ import annotations
+
+from seorap.tui.commands import SeorapCommands, view_actions
+from seorap.tui.factory import make_app
+from seorap.tui.modes import VIEWS, screen_class
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+
+SIZE = (160, 45)
+
+
+def test_view_actions_cover_every_described_binding_of_every_view():
+    listed = {(name, key) for name, _, key, _ in view_actions()}
+    for name in VIEWS:
+        for binding in screen_class(name).BINDINGS:
+            if binding.description:
+                assert (name, binding.key) in listed
+    assert {name for name, *_ in view_actions()} >= {"stepper", "questions", "demo", "live"}
+
+
+async def test_palette_from_the_runs_view_lists_other_views_actions_and_runs_them(ref):
+    from seorap.tui.screens.side_by_side import SideBySideScreen
+
+    path, _ = ref
+    app = make_app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.current_mode == "runs"
+        names = [name for name, _, _ in SeorapCommands(app.screen)._commands()]
+        for wanted in ("Trajectory: fact history", "Demo: side by side", "Score: next run", "Quit"):
+            assert wanted in names
+        await pilot.press("ctrl+p")
+        await pilot.press(*"Demo: side by side")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.5)
+        assert app.current_mode == "demo"
+        assert isinstance(app.screen, SideBySideScreen)
