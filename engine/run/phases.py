@@ -86,7 +86,8 @@ EMBED_BATCH = 256
 
 
 def _prefetch_vectors(jobs, cancel=None) -> None:
-    """Embed every extracted observation before the write phase when vectors are cached (an
+    """Embed every extracted observation (and every claim the read-time lookups will query with)
+    before the write phase when vectors are cached (an
     Ollama or bge-m3 embedder), so the embedding model is not interleaved with the synthesizer
     document by document (docs/design.md#quality-bars: one model swap per model per phase).
     Extractions are re-read from the call log (no model call) and embedded EMBED_BATCH texts at a
@@ -102,6 +103,8 @@ def _prefetch_vectors(jobs, cancel=None) -> None:
         result = ctx.extractions.get((trajectory.id, arrival.position)) or system.extract(
             arrival, ctx
         )
+        # the read-time lookups after this document query with its state's claims (readtime.py)
+        batch.update((c, None) for c in trajectory.states[arrival.state_index].claims)
         if result.value is None:
             continue
         batch.update((o.text.strip(), None) for o in result.value.observations if o.text.strip())
