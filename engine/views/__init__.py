@@ -45,6 +45,7 @@ from seorap.engine.views.demo import (  # noqa: F401
     TourStop,
     demo_tour,
     stale_case,
+    tour_gaps,
 )
 from seorap.engine.views.doclines import (  # noqa: F401
     MIN_SPAN,

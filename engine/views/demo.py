@@ -27,15 +27,53 @@ class TourStop:
     """The diagnosis sentence (engine/scoring/diagnosis.py) for this trajectory, built from this run's data."""
 
 
+TOUR_MARGIN = 0.25
+"""A tour case needs |intrinsic - extrinsic| of at least this: a trajectory just across the 0.5
+line on both sides (0.48 against 0.50) shows a quadrant, not a story worth presenting."""
+
+
+def _gap(card: dict) -> float:
+    return abs(card.get("signed_diff") or 0)
+
+
 def demo_tour(db: Database, corpus: Corpus) -> dict[str, TourStop | None]:
-    """For 'compensation' and 'bottleneck': the scored trajectory with the widest gap, any run."""
+    """For 'compensation' and 'bottleneck': the scored trajectory with the widest gap, any run,
+    when that gap is at least TOUR_MARGIN (else None: :func:`tour_gaps` says why)."""
     cards = score_cards(db)
     systems = run_labels(db)
     out: dict[str, TourStop | None] = {}
     for q in ("compensation", "bottleneck"):
         hits = [(k, c) for k, c in cards.items() if c.get("quadrant") == q]
-        hits.sort(key=lambda kc: (-abs(kc[1].get("signed_diff") or 0), kc[0]))
-        out[q] = _tour_stop(q, hits[0], systems, corpus) if hits else None
+        hits.sort(key=lambda kc: (-_gap(kc[1]), kc[0]))
+        clear = hits and at_least(_gap(hits[0][1]), TOUR_MARGIN)
+        out[q] = _tour_stop(q, hits[0], systems, corpus) if clear else None
+    return out
+
+
+def tour_gaps(db: Database) -> dict[str, str]:
+    """Why the tour has no case for a quadrant, per quadrant it has none for: the judge is
+    unreliable (quadrants withheld), no trajectory is in the quadrant, or none by a clear margin."""
+    cards = score_cards(db)
+    out: dict[str, str] = {}
+    for q in ("compensation", "bottleneck"):
+        hits = sorted((c for c in cards.values() if c.get("quadrant") == q), key=_gap)
+        withheld = [
+            c for c in cards.values() if c.get("quadrant") is None and c.get("quadrant_raw") == q
+        ]
+        if hits and at_least(_gap(hits[-1]), TOUR_MARGIN):
+            continue
+        if withheld:
+            out[q] = (
+                f"the judge is unreliable for {len(withheld)} trajectory(ies) whose figures fall "
+                f"in the {q} quadrant, so their quadrants are withheld (see the judge audit)"
+            )
+        elif hits:
+            out[q] = (
+                f"{len(hits)} trajectory(ies) fall in the {q} quadrant, none by a clear margin "
+                f"(the widest gap is {_gap(hits[-1]):.2f}; a tour case needs {TOUR_MARGIN:.2f})"
+            )
+        else:
+            out[q] = f"no trajectory of the scored runs falls in the {q} quadrant"
     return out
 
 

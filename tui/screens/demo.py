@@ -29,14 +29,14 @@ MEANING = {
 }
 
 
-def explain(stop: views.TourStop | None, quadrant: str) -> Text:
+def explain(stop: views.TourStop | None, quadrant: str, why: str | None = None) -> Text:
     text = Text(quadrant.upper() + "\n", "bold reverse")
     text.append(MEANING[quadrant] + "\n\n", "italic")
     if stop is None:
+        reason = why or f"no trajectory of the scored runs falls in the {quadrant} quadrant"
         text.append(
-            f"No trajectory of the scored runs in this database falls in the {quadrant} "
-            "quadrant. Reference systems rarely do; run live variants A/B/C (view 6) "
-            "to look for one.",
+            f"No clear {quadrant} case in this database: {reason}. Run live variants A/B/C "
+            "(view 6) to look for one.",
             "dim",
         )
         return text
@@ -157,6 +157,7 @@ while its answers scored ≥ 0.5 — from the current run if it has one, else fr
             return
         self.shown_for = key
         self.stops = views.demo_tour(ctx.db, ctx.corpus)
+        self.gaps = views.tour_gaps(ctx.db)
         banner = Text(ctx.banner, "bold yellow") if ctx.banner else Text()
         if not views.score_cards(ctx.db):
             banner.append(f"\n{views.NOT_SCORED}", "dim")
@@ -176,7 +177,7 @@ while its answers scored ≥ 0.5 — from the current run if it has one, else fr
 
     def fill(self, pending: bool = False) -> None:
         for q in ("compensation", "bottleneck"):
-            text = explain(self.stops.get(q), q)
+            text = explain(self.stops.get(q), q, self.gaps.get(q))
             if q == "compensation" and self.stale is not None:
                 text.append_text(explain_stale(self.stale, self.app.ctx.selection.run_id))
             elif q == "compensation" and pending:
