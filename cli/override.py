@@ -47,43 +47,13 @@ from seorap.engine.untrusted import visible
     "--k", type=int, default=5, show_default=True, help="Retrieval depth of a memory answer."
 )
 @click.option("--state", type=int, default=None, help="State index, when a claim text recurs.")
-def override(
-    db_path,
-    file_path,
-    run_id,
-    kind,
-    trajectory_id,
-    item,
-    label,
-    reason,
-    who,
-    scoring,
-    setup,
-    source,
-    k,
-    state,
-) -> None:
+def override(db_path, **params) -> None:
     """Record a human override. The verdict row is never edited: the override (who, when, why) goes to
     the `overrides` table and `seorap report` shows raw and overridden figures side by side."""
     from seorap.engine.store.lease import writing
 
     with writing(db_path, "override") as db:  # one writer at a time (docs/store.md)
-        _override(
-            db,
-            file_path,
-            run_id,
-            kind,
-            trajectory_id,
-            item,
-            label,
-            reason,
-            who,
-            scoring,
-            setup,
-            source,
-            k,
-            state,
-        )
+        _override(db, **params)
 
 
 def _override(
