@@ -88,15 +88,15 @@ def _sides(db, run_ids: list[str], setups: list[str], parse_setup):
             raise ValueError("one run needs two --setup values (or none: full -> filter)")
         first, second = setups or ["full", "filter"]
         return parse_setup(db, run_ids[0], first), parse_setup(db, run_ids[0], second)
-    first = setups[0] if setups else None
-    second = setups[1] if len(setups) == 2 else first
-    side_a = parse_setup(db, run_ids[0], first)
-    if second is None:  # B under A's scoring when it has one, else its own latest
+    spec_a = setups[0] if setups else None
+    spec_b = setups[1] if len(setups) == 2 else spec_a
+    side_a = parse_setup(db, run_ids[0], spec_a)
+    if spec_b is None:  # B under A's scoring when it has one, else its own latest
         try:
             return side_a, parse_setup(db, run_ids[1], side_a.scoring)
         except ValueError:
             pass
-    return side_a, parse_setup(db, run_ids[1], second)
+    return side_a, parse_setup(db, run_ids[1], spec_b)
 
 
 def _where(v: dict) -> str:

@@ -91,7 +91,12 @@ def judge_audit(
     results = []
     with writer(db, "judge-audit"):  # the call log and the verdicts: one writer at a time
         for model, prompt in setups:
-            judge = LexicalJudge(prompt) if model == "lexical" else LLMJudge(client, model, prompt)
+            judge: LexicalJudge | LLMJudge
+            if model == "lexical":
+                judge = LexicalJudge(prompt)
+            else:
+                assert client is not None  # made above whenever a model judges
+                judge = LLMJudge(client, model, prompt)
             n = sample if sample is not None or model == "lexical" else DEFAULT_SAMPLE
             result = run_audit(corpus, judge, answerer, seed=seed, sample=n)
             save_audit(db, result, f"audit-{corpus.digest[:8]}")

@@ -4,8 +4,12 @@ Rich (the engine itself never draws)."""
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from seorap.engine.untrusted import visible
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
 
 
 class RichProgress:
@@ -39,7 +43,7 @@ class RichProgress:
             TextColumn("{task.fields[note]}", style="dim", markup=False),
             console=self.console,
         )
-        self._task = None
+        self._task: TaskID | None = None
         self._tokens0: tuple[float, int] | None = None
         self._ops: dict[str, int] = {}
         self._lock = threading.Lock()

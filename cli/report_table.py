@@ -52,19 +52,23 @@ DROP_ORDER = [
 
 
 def _table(
-    title: str, columns: list[TableColumn], cells: list[dict], trajectory_width: int | None = None
+    title: str | Text,
+    columns: list[TableColumn],
+    cells: list[dict],
+    trajectory_width: int | None = None,
 ):
     table = Table(
         title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold"
     )
     for col in columns:
-        narrow = dict(min_width=8, max_width=trajectory_width) if col.key == "trajectory" else {}
+        narrow = col.key == "trajectory"
         table.add_column(
             col.header,
             justify="right" if col.numeric else "left",
             no_wrap=True,
             overflow="ellipsis",
-            **narrow,
+            min_width=8 if narrow else None,
+            max_width=trajectory_width if narrow else None,
         )
     for row in cells:
         table.add_row(*[Text(visible(fmt(row[c.key]))) for c in columns])  # never markup

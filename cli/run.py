@@ -214,7 +214,7 @@ def _second_interrupt_exits():
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    pressed = []
+    pressed: list[int] = []
 
     def handler(signum, frame):
         if pressed:

@@ -130,7 +130,8 @@ def score(
                 failed += 1
                 continue
             calls = run_report(db, run_id, scoring=name, resamples=0)
-            extras = json.loads(db["scores"].get((run_id, "", name))["card"])
+            extras = json.loads(db.table("scores").get((run_id, "", name))["card"])
+            assert calls is not None  # scored just above
             click.echo(
                 f"{visible(run_id)}\t{visible(name)}\tmodel calls {extras['scoring_calls']}, "
                 f"cached {extras['scoring_cached']}\tintrinsic "

@@ -1,4 +1,4 @@
-"""mypy over engine/ reports nothing, under the strictness pyproject.toml documents ([tool.mypy])."""
+"""mypy over engine/ and cli/ reports nothing, under the strictness pyproject.toml documents ([tool.mypy])."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from mypy import api
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_engine_type_checks(tmp_path, monkeypatch):
+def test_engine_and_cli_type_check(tmp_path, monkeypatch):
     # mypy does not follow the editable install's import hook: give it the package by a link.
     (tmp_path / "path").mkdir()
     (tmp_path / "path" / "seorap").symlink_to(ROOT, target_is_directory=True)
@@ -21,6 +21,8 @@ def test_engine_type_checks(tmp_path, monkeypatch):
             str(ROOT / "pyproject.toml"),
             "-p",
             "seorap.engine",
+            "-p",
+            "seorap.cli",
             "--cache-dir",
             str(tmp_path / "mypy"),
         ]
