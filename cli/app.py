@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 from seorap.cli.params import CorpusType, FsPath, db_path_option
-from seorap.engine.memory.reference import ORACLES, REFERENCE_SYSTEMS
+from seorap.engine.memory.names import ORACLES, REFERENCE_DESCRIPTIONS
 
 REFERENCE_BANNER = (
     f"These runs are the offline reference systems ({', '.join(ORACLES)}): "
@@ -74,7 +74,7 @@ def demo(db_path, corpus_path, tour, probe) -> None:
     check_intact(db)
     autorun = list(ORACLES) if _reference_runs_missing(db) else []
     systems = {r["system"] for r in db.query("SELECT system FROM runs")}
-    banner = REFERENCE_BANNER if autorun or systems <= set(REFERENCE_SYSTEMS) else ""
+    banner = REFERENCE_BANNER if autorun or systems <= set(REFERENCE_DESCRIPTIONS) else ""
     app = make_app(
         path,
         corpus=corpus,

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 from seorap.cli.params import CORPUS_HELP, POSITIVE, CorpusType, FsPath, db_path_option
 from seorap.engine.corpus import load_corpus
-from seorap.engine.memory.reference import REFERENCE_SYSTEMS
+from seorap.engine.memory.names import REFERENCE_DESCRIPTIONS
 from seorap.engine.untrusted import visible
 
 
@@ -28,7 +28,7 @@ from seorap.engine.untrusted import visible
     "systems",
     multiple=True,
     required=True,
-    help=f"A system: {', '.join(REFERENCE_SYSTEMS)}, A, B, C, a variant of "
+    help=f"A system: {', '.join(REFERENCE_DESCRIPTIONS)}, A, B, C, a variant of "
     "--variants-dir, optionally with overrides (A:guard=merge,confidence=authors); mem0; "
     'exec:"COMMAND" (a program speaking JSON lines); package.module:factory (docs/systems.md). '
     "Repeat for several.",

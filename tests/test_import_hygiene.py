@@ -36,3 +36,24 @@ def test_no_static_tui_imports_in_engine_source():
             if stripped.startswith(("import tui", "from tui", "import textual", "from textual")):
                 offenders.append(f"{path.relative_to(ROOT)}:{n}: {stripped}")
     assert offenders == []
+
+
+def test_cli_help_loads_no_heavy_module():
+    """`seorap --help` (every command registers at start-up) loads neither the app nor a model
+    backend, the tokenizer, or the store (sqlite-utils pulls pandas and numpy in when installed)."""
+    code = (
+        "import sys\n"
+        "sys.argv = ['seorap', '--help']\n"
+        "from seorap.cli.main import cli\n"
+        "try:\n"
+        "    cli()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = ('textual', 'seorap.tui', 'torch', 'FlagEmbedding', 'kiwipiepy', 'sqlite_utils',\n"
+        "         'numpy', 'pandas', 'httpx', 'ollama')\n"
+        "print(','.join(n for n in heavy if n in sys.modules), file=sys.stderr)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "Usage" in out.stdout
+    assert out.stderr.strip() == "", f"`seorap --help` imported: {out.stderr.strip()}"

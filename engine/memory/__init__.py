@@ -22,25 +22,31 @@ from typing import TYPE_CHECKING
 
 from seorap.engine.config import Config
 from seorap.engine.errors import UnknownSystem  # noqa: F401 (re-exported)
-from seorap.engine.memory.reference import REFERENCE_SYSTEMS, ReferenceSystem
+from seorap.engine.memory.names import REFERENCE_DESCRIPTIONS
 
 if TYPE_CHECKING:
     from seorap.engine.memory.foreign import ForeignSystem
     from seorap.engine.memory.llm import LLMSystem
+    from seorap.engine.memory.reference import ReferenceSystem
 
 
 def list_systems(variants_dirs: list[str | Path] | None = None) -> list[str]:
     from seorap.engine.memory.systems import registered
     from seorap.engine.memory.variants import load_variants
 
-    return list(REFERENCE_SYSTEMS) + sorted(load_variants(variants_dirs)) + sorted(registered())
+    return (
+        list(REFERENCE_DESCRIPTIONS) + sorted(load_variants(variants_dirs)) + sorted(registered())
+    )
 
 
 def get_system(
     name: str, config: Config | None = None, variants_dirs: list[str | Path] | None = None
 ) -> ReferenceSystem | LLMSystem | ForeignSystem:
     """The system ``name`` stands for, by the rule in this module's docstring."""
-    if name in REFERENCE_SYSTEMS:
+    if name in REFERENCE_DESCRIPTIONS:
+        # here, not at the top: the systems need the store, which `seorap --help` must not load
+        from seorap.engine.memory.reference import REFERENCE_SYSTEMS
+
         return REFERENCE_SYSTEMS[name]
     from seorap.engine.memory import systems
     from seorap.engine.memory.variants import load_variants

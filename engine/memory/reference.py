@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from seorap.engine.corpus import Trajectory
 from seorap.engine.memory.facts import DocumentWrite, Fact, Observation
 from seorap.engine.memory.interface import Capabilities
+from seorap.engine.memory.names import ORACLES, REFERENCE_DESCRIPTIONS  # noqa: F401 (re-exported)
 from seorap.engine.memory.sentences import split_sentences
 
 RAW_CONFIDENCE = 0.5
@@ -209,13 +210,6 @@ WRITERS = {
 }
 
 REFERENCE_SYSTEMS = {
-    "oracle": ReferenceSystem("oracle", "the store is exactly each state's expected claims"),
-    "oracle-stale": ReferenceSystem("oracle-stale", "expected claims added, never removed"),
-    "oracle-merged": ReferenceSystem("oracle-merged", "all current claims in one long fact"),
-    "raw": ReferenceSystem("raw", "every document sentence appended as a fact"),
+    name: ReferenceSystem(name, description) for name, description in REFERENCE_DESCRIPTIONS.items()
 }
-"""Every reference system by name: the one list (the app, the CLI and the views read it from here)."""
-
-ORACLES = ("oracle", "oracle-stale", "oracle-merged")
-"""The reference systems that calibrate the rulers, run offline by `seorap demo` and the app's live
-view (``raw`` is a baseline, not an oracle)."""
+"""Every reference system by name (names and descriptions: engine/memory/names.py)."""
