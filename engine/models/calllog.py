@@ -45,15 +45,15 @@ CALL_INDEXES = [["key"], ["run_id", "phase"]]
 
 def ensure_calls_table(db) -> None:
     """The call log, stored compactly (engine/store/compact.py): ``calls`` is a view over ``calls_data``."""
-    from seorap.engine.store import compact
+    from seorap.engine.store import compact, compact_layout
 
     if state(db).readonly:
         return
-    if compact.is_compact(db, "calls") and set(compact.data_columns("calls", CALL_COLUMNS)) <= set(
-        db.table("calls_data").columns_dict
-    ):
+    if compact.is_compact(db, "calls") and set(
+        compact_layout.data_columns("calls", CALL_COLUMNS)
+    ) <= set(db.table("calls_data").columns_dict):
         return
-    compact.ensure(db, "calls", CALL_COLUMNS, "id", CALL_INDEXES)
+    compact_layout.ensure(db, "calls", CALL_COLUMNS, "id", CALL_INDEXES)
 
 
 def put_call(

@@ -122,16 +122,17 @@ COMPACT = {"verdicts", "retrievals", "answers"}
 def ensure_tables(db) -> None:
     if state(db).readonly:  # a read-only open: engine.store supplied what is missing
         return
-    from seorap.engine.store import compact
+    from seorap.engine.store import compact, compact_layout
 
     for name, (columns, pk) in TABLES.items():
         if name in COMPACT:
             data = f"{name}_data"
             if not (
                 compact.is_compact(db, name)
-                and set(compact.data_columns(name, columns)) <= set(db.table(data).columns_dict)
+                and set(compact_layout.data_columns(name, columns))
+                <= set(db.table(data).columns_dict)
             ):
-                compact.ensure(db, name, columns, pk, [c for t, c in INDEXES if t == name])
+                compact_layout.ensure(db, name, columns, pk, [c for t, c in INDEXES if t == name])
             continue
         db.table(name).create(columns, pk=pk, if_not_exists=True)
         have = set(db.table(name).columns_dict)

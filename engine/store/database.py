@@ -253,7 +253,7 @@ def _identify(db: sqlite_utils.Database, path: Path) -> str:
 def _complete(db: sqlite_utils.Database) -> bool:
     """Every table and column today's code uses is in the file (a column added to the schema
     later reaches files of the same version this way)."""
-    from seorap.engine.store import compact
+    from seorap.engine.store import compact, compact_layout
 
     kinds = {r[0]: r[1] for r in db.execute("SELECT name, type FROM sqlite_master")}
     if "texts" not in kinds or "scopes" not in kinds:
@@ -264,7 +264,7 @@ def _complete(db: sqlite_utils.Database) -> bool:
             if (
                 kinds.get(name) != "view"
                 or data not in kinds
-                or not set(compact.data_columns(name, columns)) <= table_columns(db, data)
+                or not set(compact_layout.data_columns(name, columns)) <= table_columns(db, data)
             ):
                 return False
         elif name not in kinds or not set(columns) <= table_columns(db, name):

@@ -235,7 +235,7 @@ COMPACT_TABLES = {"decisions", "observations", "facts", "fact_versions"}
 
 
 def ensure_schema(db: sqlite_utils.Database) -> None:
-    from seorap.engine.store import compact
+    from seorap.engine.store import compact_layout
 
     db.table("texts").create(
         {"id": int, "hash": int, "text": str},
@@ -246,7 +246,7 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
     db.table("texts").create_index(["hash"], unique=True, if_not_exists=True)
     for name, (columns, pk) in TABLES.items():
         if name in COMPACT_TABLES:
-            compact.ensure(
+            compact_layout.ensure(
                 db,
                 name,
                 {**columns, **EXTRA_COLUMNS.get(name, {})},
