@@ -223,17 +223,7 @@ def used(claim: str, expected: str, answer: str) -> dict:
 def counts(claims: Sequence[dict]) -> dict[str, dict[str, int]]:
     """Per stage: ``n`` claims the stage applies to, ``survived`` of those that pass it and every
     applicable stage before it."""
-    out = {s: {"n": 0, "survived": 0} for s in STAGES}
-    for c in claims:
-        alive = True
-        for s in STAGES:
-            status = c["stages"][s]["status"]
-            if status == NA:
-                continue
-            alive = alive and status == PASS
-            out[s]["n"] += 1
-            out[s]["survived"] += int(alive)
-    return out
+    return {s: {"n": len(v), "survived": int(sum(v))} for s, v in survival(claims).items()}
 
 
 def survival(claims: Sequence[dict]) -> dict[str, list[float]]:

@@ -95,6 +95,21 @@ def latest_scoring(db: sqlite_utils.Database, run_id: str) -> str | None:
     return row["scoring"] if row else None
 
 
+def latest_card(db: sqlite_utils.Database, run_id: str, trajectory_id: str) -> dict:
+    """A trajectory's score card under the run's latest scoring; empty when unscored."""
+    scoring = latest_scoring(db, run_id)
+    if scoring is None:
+        return {}
+    row = next(
+        db.query(
+            "SELECT card FROM scores WHERE run_id=? AND trajectory_id=? AND scoring=?",
+            [run_id, trajectory_id, scoring],
+        ),
+        None,
+    )
+    return (loads(row["card"], {}) or {}) if row else {}
+
+
 def score_cards(db: sqlite_utils.Database) -> dict[tuple[str, str], dict]:
     """(run, trajectory) -> the latest score card (engine.scoring's JSON), for every scored trajectory."""
     if not {"run_id", "trajectory_id", "card"} <= columns(db, "scores"):

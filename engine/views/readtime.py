@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from seorap.engine.store.database import facts_at, loads
-from seorap.engine.views.common import latest_scoring, readable_names
+from seorap.engine.views.common import latest_card, readable_names
 from sqlite_utils import Database
 
 
@@ -79,16 +79,6 @@ def _last_of_state(db: Database, run_id: str, trajectory_id: str, state_index: i
 
 def _judged(db: Database, run_id: str, trajectory_id: str, state_index: int) -> dict[str, dict]:
     """item -> the scored read of this state (latest scoring), from the score card."""
-    scoring = latest_scoring(db, run_id)
-    if scoring is None:
-        return {}
-    row = next(
-        db.query(
-            "SELECT card FROM scores WHERE run_id=? AND trajectory_id=? AND scoring=?",
-            [run_id, trajectory_id, scoring],
-        ),
-        None,
-    )
-    card = loads(row["card"], {}) if row else {}
+    card = latest_card(db, run_id, trajectory_id)
     rows = (card.get("read_time") or {}).get("rows") or []
     return {r["item"]: r for r in rows if r.get("state_index") == state_index}

@@ -5,7 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from seorap.engine.store.database import loads
-from seorap.engine.views.common import human_overrides, latest_scoring, readable_names
+from seorap.engine.views.common import (
+    human_overrides,
+    latest_card,
+    latest_scoring,
+    readable_names,
+)
 from sqlite_utils import Database
 
 
@@ -80,15 +85,5 @@ def _verdict(r: dict, override: dict | None, threshold: float | None = None) -> 
 def claim_journeys(db: Database, run_id: str, trajectory_id: str) -> dict[str, dict]:
     """expected claim -> its journey (engine/scoring/journey.py) from the latest scoring's card;
     empty when unscored or scored before the journey."""
-    scoring = latest_scoring(db, run_id)
-    if scoring is None:
-        return {}
-    row = next(
-        db.query(
-            "SELECT card FROM scores WHERE run_id=? AND trajectory_id=? AND scoring=?",
-            [run_id, trajectory_id, scoring],
-        ),
-        None,
-    )
-    journey = (loads(row["card"], {}) or {}).get("journey") if row else None
+    journey = latest_card(db, run_id, trajectory_id).get("journey")
     return {c["claim"]: c for c in (journey or {}).get("claims", [])}
