@@ -52,7 +52,24 @@ def _reference_runs_missing(db) -> bool:
     help="Check Ollama after opening (1 s timeout): reachable → run variant A live; "
     "not → say so and keep to the offline reference systems.",
 )
-def demo(db_path, corpus_path, tour, probe) -> None:
+@click.option(
+    "--replay",
+    "replay_ref",
+    default=None,
+    metavar="RUN",
+    help="Open the live view replaying this recorded live run from the call log (no model "
+    "loaded, nothing written to the recorded run): space pauses, → steps a call, ] a document, "
+    "+ and - change the speed.",
+)
+@click.option(
+    "--pace",
+    default="1x",
+    show_default=True,
+    callback=lambda ctx, param, value: _pace(value),
+    help="How fast --replay (and p in the live view) goes: a factor of the recorded speed "
+    "(2x, 0.5x) or a time per document (30s).",
+)
+def demo(db_path, corpus_path, tour, probe, replay_ref, pace) -> None:
     """Open the app on the bundled Korean corpus, immediately.
 
     When the database holds no run yet, the app first runs the offline reference systems
@@ -62,17 +79,23 @@ def demo(db_path, corpus_path, tour, probe) -> None:
     Then, without delaying the first paint, it checks Ollama (OLLAMA_HOST, 1 s timeout): when the
     server has the write-path models it runs variant A live over the corpus in the live view (x
     cancels, a resumes); otherwise a banner says Ollama is not reachable and how to start it.
+
+    With --replay RUN it opens the live view replaying a recorded live run instead, at the
+    recorded speed or --pace, with no model and no probe.
     """
     from seorap.engine.corpus import load_corpus
     from seorap.engine.store.database import check_intact, open_db
-    from seorap.tui.factory import bundled_corpus_path, make_app
+    from seorap.tui.factory import bundled_corpus_path, corpus_for, make_app
 
     corpus = load_corpus(corpus_path or bundled_corpus_path())  # a bad corpus stops before any file
     path = Path(db_path) if db_path else default_demo_db()
     open_db(path).conn.close()  # create (or bring up to date) the file; the app then browses
     db = open_db(path, readonly=True)  # read-only: runs and replays take write access themselves
     check_intact(db)
-    autorun = list(ORACLES) if _reference_runs_missing(db) else []
+    replay = _replayable(db, replay_ref) if replay_ref else None
+    if replay and not corpus_path:  # the recorded run's own corpus, when it is still there
+        corpus = corpus_for(db, replay)
+    autorun = list(ORACLES) if _reference_runs_missing(db) and not replay else []
     systems = {r["system"] for r in db.query("SELECT system FROM runs")}
     banner = REFERENCE_BANNER if autorun or systems <= set(REFERENCE_DESCRIPTIONS) else ""
     app = make_app(
@@ -82,9 +105,32 @@ def demo(db_path, corpus_path, tour, probe) -> None:
         db=db,
         autorun=autorun,
         start_mode="demo" if tour else None,
-        probe_ollama=probe,
+        probe_ollama=probe and not replay,
+        replay=replay,
+        pace=pace,
     )
     app.run()
+
+
+def _pace(value: str):
+    from seorap.engine.run.pacer import Pace, PaceError
+
+    try:
+        return Pace.parse(value)
+    except PaceError as exc:
+        raise click.BadParameter(str(exc), param_hint="--pace") from None
+
+
+def _replayable(db, value: str) -> str:
+    """The run id ``--replay`` names, refused with one sentence when it has nothing to replay."""
+    from seorap.cli.runref import resolve_run
+    from seorap.engine.run.runner import nothing_to_replay
+
+    run_id = resolve_run(db, value, "--replay")
+    reason = nothing_to_replay(db, run_id)
+    if reason:
+        raise click.BadParameter(reason, param_hint="--replay")
+    return run_id
 
 
 @click.command()

@@ -4,15 +4,19 @@ offline run and a call-log miss each get one clear line."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.run.pacer import Pace
 from seorap.engine.run.runner import run
 from seorap.engine.store.database import facts_at, open_db
 from seorap.tui.factory import make_app
 from seorap.tui.widgets.store_table import StoreTable
 from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
+from textual.worker import WorkerFailed
 
 SIZE = (160, 45)
 GARAM = "ko-c5-garam-db"
@@ -42,7 +46,8 @@ def recorded(ref, ollama_server):
 
 async def replay_in_app(app, pilot):
     await pilot.press("6", "p")
-    await app.workers.wait_for_complete()
+    with contextlib.suppress(WorkerFailed):  # a failed replay is read from the status line
+        await app.workers.wait_for_complete()
     await pilot.pause()
     return str(app.screen.query_one("#live-status").content)
 
@@ -91,3 +96,56 @@ async def test_replay_miss_is_named(recorded, ollama_server):
         status = await replay_in_app(app, pilot)
         assert "missing from the call log" in status and "synthesizer" in status, status
     assert len(ollama_server.requests) == sent
+
+
+async def until(pilot, check, seconds: float = 20.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if check():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("the replay did not get there in time")
+
+
+async def test_demo_replay_goes_at_the_recorded_pace_and_can_be_paused_stepped_and_sped_up(
+    recorded, ollama_server
+):
+    """`seorap demo --replay RUN`: every recorded call took a minute, so the replay holds the first
+    one; space pauses, → lets exactly one call through, + up to "at once" and space finish it."""
+    path, ids, run_a = recorded
+    open_db(path).execute("UPDATE calls_data SET duration_ms = 60000")
+    ollama_server.handler = lambda body: pytest.fail("a replay reached the model")
+    app = make_app(path, run_id=run_a, trajectory_id=GARAM, replay=run_a, pace=Pace.parse("1x"))
+    async with app.run_test(size=SIZE) as pilot:
+        live = app.screen
+        await until(pilot, lambda: live.pacer is not None and live.pacer.snapshot().role != "")
+        assert live.pacer.snapshot().calls == 0  # held: its minute has not passed
+        await pilot.press("space")
+        await pilot.pause(0.3)
+        assert "paused" in str(live.query_one("#live-pace").content)
+        await pilot.press("right")
+        await until(pilot, lambda: live.pacer.snapshot().calls == 1)
+        await pilot.pause(0.3)
+        assert live.pacer.snapshot().calls == 1 and live.pacer.snapshot().paused
+        for _ in range(8):
+            await pilot.press("plus")
+        assert "at once" in str(live.query_one("#live-pace").content)
+        await pilot.press("space")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        status = str(live.query_one("#live-status").content)
+        assert f"replayed: {run_a}~replay" in status, status
+        assert live.pacer is None and str(live.query_one("#live-pace").content) == ""
+    db = open_db(path)
+    assert store(db, f"{run_a}~replay") == store(db, run_a) != []
+
+
+def test_demo_replay_refuses_a_run_with_nothing_to_replay_and_a_pace_it_cannot_read(ref):
+    from click.testing import CliRunner
+    from seorap.cli.main import cli
+
+    path, ids = ref
+    out = CliRunner().invoke(cli, ["demo", "--db", str(path), "--replay", ids["oracle"]])
+    assert out.exit_code == 2 and "there is no model call to replay" in out.output, out.output
+    assert "Traceback" not in out.output
+    out = CliRunner().invoke(cli, ["demo", "--db", str(path), "--replay", "A", "--pace", "fast"])
+    assert out.exit_code == 2 and "--pace" in out.output and "1x, 2x or 0.5x" in out.output

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import sqlite_utils
 from seorap.engine.corpus import Corpus
+from seorap.engine.run.pacer import Pace
 
 
 @dataclass
@@ -49,3 +50,7 @@ class AppContext:
     (OLLAMA_HOST and the configured models)."""
     live_autostart: list[str] = field(default_factory=list)
     """Systems the live view starts on Ollama as soon as it is free (set by the probe)."""
+    replay_pace: Pace = field(default_factory=Pace)
+    """How fast the live view replays a recorded run (`seorap demo --pace`; + and - change it)."""
+    replay_start: str | None = None
+    """A run the live view replays as soon as it is shown (`seorap demo --replay RUN`)."""

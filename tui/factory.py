@@ -6,6 +6,7 @@ from pathlib import Path
 
 from seorap.engine.corpus import Corpus, load_corpus
 from seorap.engine.corpus.bundled import DEFAULT, FIXTURES
+from seorap.engine.run.pacer import Pace
 from seorap.engine.store.database import open_db, runs
 from seorap.tui.context import AppContext, Selection
 
@@ -38,11 +39,14 @@ def make_app(
     start_mode: str | None = None,
     probe_ollama: bool = False,
     live_config=None,
+    replay: str | None = None,
+    pace: Pace | None = None,
 ):
     """Build the app on a run database. With ``trajectory_id`` it opens in the stepper; with
     ``autorun`` (system names) it opens the live view and runs them offline first. With
     ``probe_ollama`` it checks Ollama after the first paint and, when reachable, runs variant A
-    live (``live_config``: the Config for live runs, default load_config())."""
+    live (``live_config``: the Config for live runs, default load_config()). With ``replay`` (a run
+    id) it opens the live view and replays that run at ``pace`` (default: the recorded speed)."""
     from seorap.tui.app import SeorapApp
 
     db = db if db is not None else open_db(db_path)
@@ -65,7 +69,9 @@ def make_app(
         autorun=list(autorun or []),
         probe_ollama=probe_ollama,
         live_config=live_config,
+        replay_pace=pace or Pace(),
+        replay_start=replay,
     )
-    if autorun:
+    if autorun or replay:
         start = "live"
     return SeorapApp(ctx, start_mode=start_mode or start)

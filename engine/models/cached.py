@@ -19,6 +19,7 @@ from seorap.engine.models.replies import parse_or_none
 from seorap.engine.models.results import ClientStats, Outcome
 from seorap.engine.models.slots import HostSlots
 from seorap.engine.run import accounting
+from seorap.engine.run.pacer import Pacer
 from sqlite_utils import Database
 
 log = logging.getLogger("seorap.engine.models.client")
@@ -29,6 +30,7 @@ class CallLogMixin:
 
     db: Database | None
     replay: bool
+    pacer: Pacer | None
     run_id: str | None
     stats: ClientStats
     _lock: threading.RLock
@@ -74,10 +76,15 @@ class CallLogMixin:
                 served = (run_id or self.run_id, key)
                 with self._lock:
                     self.stats.cached += 1
-                    if served not in self._served:  # a re-read of our own reply is no saving
+                    first = served not in self._served  # a re-read of our own reply: no saving
+                    if first:
                         self._served.add(served)
                         self._account("cached", request.role, request.model, run_id, phase)
                 reply = calllog.reply_from_row(row)
+                if self.replay and self.pacer is not None and first:  # as long as it once took
+                    self.pacer.call(
+                        reply.duration_ms / 1000, role=request.role, reply=reply.content
+                    )
                 return Outcome(
                     reply,
                     True,

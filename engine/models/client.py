@@ -71,6 +71,7 @@ from seorap.engine.models.retries import (
 from seorap.engine.models.slots import HostSlots
 from seorap.engine.models.streaming import StreamTimeout, StreamWatch, read_reply
 from seorap.engine.run import accounting
+from seorap.engine.run.pacer import Pacer
 from sqlite_utils import Database
 
 T = TypeVar("T", bound=BaseModel)
@@ -98,6 +99,7 @@ class ModelClient(CallLogMixin):
         self.backend = backend
         self.db = db
         self.replay = replay
+        self.pacer: Pacer | None = None  # a replay's pace (engine/run/pacer.py); None: at once
         self.run_id = run_id
         self.keep_alive = keep_alive
         default_predict = num_predict if isinstance(num_predict, int) else 1024

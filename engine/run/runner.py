@@ -40,6 +40,7 @@ from seorap.engine.corpus import Corpus
 from seorap.engine.errors import NothingToReplay, RunCancelled, UsageError  # noqa: F401 (RunCancelled re-exported)
 from seorap.engine.memory import get_system
 from seorap.engine.run import accounting
+from seorap.engine.run.pacer import PacedProgress, Pacer
 from seorap.engine.run.phases import (  # noqa: F401 (re-exported)
     RunContext,
     _extract_phase,
@@ -78,36 +79,38 @@ def replay_run(
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
     concurrency: int | None = None,
+    pacer: Pacer | None = None,
 ) -> str:
     """Re-enact a recorded run from the call log alone (no model loaded, a miss raises
     :class:`engine.models.base.ReplayMiss`) as the new run ``{run_id}~{label}``: the same system
-    and configuration (read from the run's manifest), so facts appear as they were written."""
+    and configuration (read from the run's manifest), so facts appear as they were written.
+
+    With a ``pacer`` (engine/run/pacer.py) every served call is held as long as it once took (at
+    the pacer's speed) and the pacer honours ``cancel``; without one the replay runs at once."""
     from seorap.engine.config import Config
 
+    reason = nothing_to_replay(db, run_id)
+    if reason:
+        raise NothingToReplay(reason)
     row = db.table("runs").get(run_id)
     manifest = json.loads(row["manifest"])
     config = Config.model_validate(manifest["config"])
     base = run_id.split("~", 1)[0]
     system = manifest.get("system") or row["system"]
-    if manifest.get("offline"):
-        from seorap.engine.memory.reference import REFERENCE_SYSTEMS
-
-        how = (
-            "is a reference system's run (written from the corpus's ground truth, no model)"
-            if system in REFERENCE_SYSTEMS
-            else "was written offline by the stand-in model"
-        )
-        raise NothingToReplay(f"{run_id} {how}: there is no model call to replay")
     written = [
         r["trajectory_id"]
         for r in db.query("SELECT DISTINCT trajectory_id FROM documents WHERE run_id = ?", [base])
     ]
+    if pacer is not None:
+        pacer.cancel = cancel or pacer.cancel
+        progress = PacedProgress(progress or NullProgress(), pacer)
     ids = run(
         corpus,
         [system],
         db,
         config,
         replay=True,
+        pacer=pacer,
         progress=progress,
         cancel=cancel,
         concurrency=concurrency,
@@ -116,6 +119,23 @@ def replay_run(
         label=label,
     )
     return ids[0]
+
+
+def nothing_to_replay(db: Database, run_id: str) -> str | None:
+    """Why ``run_id`` has no model call to replay (one sentence), or None when it has."""
+    from seorap.engine.memory.names import REFERENCE_DESCRIPTIONS
+
+    row = db.table("runs").get(run_id)
+    manifest = json.loads(row["manifest"])
+    if not manifest.get("offline"):
+        return None
+    system = manifest.get("system") or row["system"]
+    how = (
+        "is a reference system's run (written from the corpus's ground truth, no model)"
+        if system in REFERENCE_DESCRIPTIONS
+        else "was written offline by the stand-in model"
+    )
+    return f"{run_id} {how}: there is no model call to replay"
 
 
 def run(
@@ -136,6 +156,7 @@ def run(
     trajectories: list[str] | None = None,
     corpus_label: str | None = None,
     label: str | None = None,
+    pacer: Pacer | None = None,
 ) -> list[str]:
     """Write (and score) every system over the corpus; returns the run ids, in ``systems`` order.
 
@@ -163,6 +184,8 @@ def run(
 
         workers *= len(chat_hosts(config))  # concurrency is per host
     client = _client(config, db, offline, replay, backend) if llm else None
+    if client is not None and replay:
+        client.pacer = pacer  # None: served at once
     if client is not None and hasattr(progress, "queued"):  # optional, like ``tokens``
         client.on_queue(progress.queued)
     emb = (embedder or make_write_embedder(config, db, offline)) if llm else None

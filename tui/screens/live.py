@@ -5,11 +5,13 @@ docs/design.md#who-it-is-for)."""
 
 from __future__ import annotations
 
+import math
 import threading
 
 from rich.text import Text
 from seorap.engine import views
 from seorap.engine.memory.reference import ORACLES
+from seorap.engine.run.pacer import Pace, Pacer, PacerState
 from seorap.engine.store.database import open_db
 from seorap.engine.views import replay_label, short_id
 from seorap.tui.instant_modes import QuietResume
@@ -30,6 +32,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import DataTable, Header, ProgressBar, RichLog, Static
 from textual.worker import Worker, WorkerState
 
@@ -54,6 +57,10 @@ each applied decision appears in the log as it is written.
   Reference systems write from the corpus's ground truth and the offline stand-in model calls no
   model, so their runs have nothing to replay; a call missing from the log stops the replay and
   says which
+- while a replay runs, it goes at the recorded speed (`seorap demo --pace 2x` or `30s` per
+  document to change it): **space** pauses and resumes, **→** steps one call, **]** steps one
+  document (then it stays paused), **+** / **-** change the speed (up to "at once"); the line under
+  the status shows the call being held and its reply as it streamed
 - **t** scope: whole corpus ↔ the selected trajectory
 - **x** cancel (finished documents stay; start the same run again to resume)
 """
@@ -65,6 +72,11 @@ each applied decision appears in the log as it is written.
         Binding("p", "replay", "replay run"),
         Binding("t", "scope", "scope"),
         Binding("x", "cancel", "cancel"),
+        Binding("space", "pace('pause')", "pause", show=False),
+        Binding("right", "pace('call')", "step call", show=False),
+        Binding("right_square_bracket", "pace('document')", "step document", show=False),
+        Binding("plus,equals_sign", "pace('faster')", "faster", show=False),
+        Binding("minus", "pace('slower')", "slower", show=False),
     ]
 
     def __init__(self) -> None:
@@ -74,10 +86,13 @@ each applied decision appears in the log as it is written.
         self.done: dict[str, int] = {}
         self.autoran = False
         self.facts_seen = 0
+        self.pacer: Pacer | None = None  # the running replay's pace (engine/run/pacer.py)
+        self._pace_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="live-status")
+        yield Static(id="live-pace")
         # determinate from the start: an indeterminate bar animates (a frame every 66 ms) while idle
         yield ProgressBar(id="live-bar", show_eta=False, total=1)
         yield Table(id="live-trajectories", cursor_type="none")
@@ -96,7 +111,10 @@ each applied decision appears in the log as it is written.
 
     def on_screen_resume(self) -> None:
         """Runs start when the view is shown, not when it is built ahead (tui/instant_modes.py)."""
-        if self.app.ctx.autorun:
+        if self.app.ctx.replay_start and not self.busy():
+            run_id, self.app.ctx.replay_start = self.app.ctx.replay_start, None
+            self.start_replay(run_id)
+        elif self.app.ctx.autorun:
             systems, self.app.ctx.autorun = self.app.ctx.autorun, []
             self.autoran = True
             self._status("first start: running the offline reference systems (no model) …")
@@ -175,11 +193,52 @@ each applied decision appears in the log as it is written.
         if not run_id:
             self._status("no run selected — pick one in the runs view (1) to replay", "yellow")
             return
-        self._status(f"replaying {run_id} from the call log (no model) …")
-        self.replay(run_id)
+        self.start_replay(run_id)
+
+    def start_replay(self, run_id: str) -> None:
+        pace = self.app.ctx.replay_pace
+        self.pacer = Pacer(pace, cancel=self.cancel_event)
+        self._status(f"replaying {run_id} from the call log (no model), {pace.describe()} …")
+        if self._pace_timer is not None:
+            self._pace_timer.stop()
+        self._pace_timer = self.set_interval(0.25, self._pace_line, name="pace")
+        self.replay(run_id, self.pacer)
+
+    def action_pace(self, what: str) -> None:
+        """Space, →, ], + and - while a replay runs (engine/run/pacer.py)."""
+        pacer = self.pacer
+        if pacer is None or not self.busy():
+            self.notify("no replay is running — p replays the selected run", severity="warning")
+            return
+        if what == "pause":
+            pacer.toggle_pause()
+        elif what in ("call", "document"):
+            pacer.step(what)
+        else:
+            pacer.faster() if what == "faster" else pacer.slower()  # noqa: B018
+        self._pace_line()
+
+    def on_unmount(self) -> None:
+        """Quitting the app stops a run after its current document and releases a paced replay
+        at once (its worker thread would otherwise hold the exit for the recorded time)."""
+        self.cancel_event.set()
+
+    def _pace_done(self) -> None:
+        if self._pace_timer is not None:
+            self._pace_timer.stop()
+            self._pace_timer = None
+        self.pacer = None
+        self.query_one("#live-pace", Static).update("")
+
+    def _pace_line(self) -> None:
+        pacer = self.pacer
+        line = Text()
+        if pacer is not None:
+            line = pace_text(pacer.snapshot(), pacer.pace)
+        self.query_one("#live-pace", Static).update(line)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="live", description="replay")
-    def replay(self, run_id: str) -> list[str]:
+    def replay(self, run_id: str, pacer: Pacer | None = None) -> list[str]:
         from seorap.engine.run.runner import replay_run
 
         ctx = self.app.ctx
@@ -193,6 +252,7 @@ each applied decision appears in the log as it is written.
                 label=replay_label(db, run_id),
                 progress=MessageProgress(self),
                 cancel=self.cancel_event,
+                pacer=pacer,
             )
         ]
 
@@ -200,6 +260,12 @@ each applied decision appears in the log as it is written.
     def _worker(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "live":
             return
+        if event.worker.description == "replay" and event.state in (
+            WorkerState.SUCCESS,
+            WorkerState.ERROR,
+            WorkerState.CANCELLED,
+        ):
+            self._pace_done()
         if event.state == WorkerState.SUCCESS and event.worker.description == "replay":
             [replayed] = event.worker.result
             self._status(
@@ -274,6 +340,27 @@ each applied decision appears in the log as it is written.
     @on(Note)
     def _note(self, m: Note) -> None:
         self.query_one(RichLog).write(literal(m.text, "yellow"))
+
+
+def pace_text(state: PacerState, pace: Pace) -> Text:
+    """One line under the status while a replay runs: its speed, where it is, and the reply
+    being held as far as it has streamed (the model's text is untrusted: shown literally)."""
+    speed = "at once" if state.speed == math.inf else pace_of(pace, state.speed)
+    line = Text(
+        "▌▌ paused" if state.paused else "▶ replay", "bold yellow" if state.paused else "bold"
+    )
+    line.append(f"  {speed} · {state.calls} calls · {state.documents} documents", "dim")
+    line.append("   space pause · → call · ] document · + - speed", "dim")
+    if state.role:
+        tail = " ".join(state.reply_shown.split())[-60:]
+        line.append_text(literal(f"\n{state.role}: …{tail}", "italic"))
+    return line
+
+
+def pace_of(pace: Pace, speed: float) -> str:
+    if pace.per_document_s is not None:
+        return f"{pace.per_document_s / speed:g} s per document"
+    return f"{pace.factor * speed:g}×"
 
 
 def failure_text(error: BaseException | None, replay: bool) -> str:
