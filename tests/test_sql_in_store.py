@@ -48,12 +48,6 @@ NOT_YET = {
     "engine/views/stepper.py",
     "engine/views/truth.py",
     "engine/views/verdicts.py",
-    "engine/run/accounting.py",
-    "engine/run/calibration.py",
-    "engine/run/phases.py",
-    "engine/run/planner.py",
-    "engine/run/records.py",
-    "engine/run/runner.py",
 }
 
 _STATEMENT = (

@@ -61,6 +61,7 @@ from seorap.engine.run.records import (  # noqa: F401 (re-exported)
 )
 from seorap.engine.store.database import db_file, open_db
 from seorap.engine.store.lease import writer
+from seorap.engine.store.queries.writes import written_trajectories
 from seorap.engine.store.sqlerrors import LeaseLost, translate_sqlite_error
 from sqlite_utils import Database
 
@@ -98,10 +99,7 @@ def replay_run(
             else "was written offline by the stand-in model"
         )
         raise NothingToReplay(f"{run_id} {how}: there is no model call to replay")
-    written = [
-        r["trajectory_id"]
-        for r in db.query("SELECT DISTINCT trajectory_id FROM documents WHERE run_id = ?", [base])
-    ]
+    written = written_trajectories(db, base)
     ids = run(
         corpus,
         [system],
@@ -283,8 +281,7 @@ def _roles_used(resolved, config: Config, *, offline: bool, replay: bool, score:
 def _client_db(db: Database):
     """A second connection to the same file for the call log, so call-log inserts never join a
     document's transaction (in-memory databases share the one connection)."""
-    rows = db.execute("PRAGMA database_list").fetchall()
-    path = next((r[2] for r in rows if r[1] == "main"), "")
+    path = db_file(db)
     return open_db(path) if path else db
 
 

@@ -28,3 +28,8 @@ def exists(db: Database, run_id: str) -> bool:
 def system_of(db: Database, run_id: str) -> str:
     """The system of a run that exists."""
     return db.execute("SELECT system FROM runs WHERE run_id = ?", [run_id]).fetchone()[0]
+
+
+def remove(db: Database, run_id: str) -> None:
+    """Delete a run's own row (a run with nothing written; :func:`delete_run` deletes a whole run)."""
+    db.execute("DELETE FROM runs WHERE run_id = ?", [run_id])
