@@ -3,7 +3,7 @@ marker) and the rows of each trajectory (observations, facts, versions, decision
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from seorap.engine.store.compact import delete_where
 from sqlite_utils import Database
@@ -42,3 +42,11 @@ def failures_by_stage(db: Database, run_id: str) -> list[tuple[str, int]]:
     return db.execute(
         "SELECT stage, COUNT(*) FROM write_failures WHERE run_id = ? GROUP BY stage", [run_id]
     ).fetchall()
+
+
+def stored_facts(db: Database, run_id: str, trajectory_id: str) -> Iterator[dict]:
+    """The ``facts`` rows (each fact's final version) of one trajectory, in the order written."""
+    return db.query(
+        "SELECT * FROM facts WHERE run_id=? AND trajectory_id=? ORDER BY rowid",
+        [run_id, trajectory_id],
+    )
