@@ -1,5 +1,6 @@
 """Layers are enforced, not a convention: the import-linter contracts in pyproject.toml hold (the
-engine imports no app, CLI or terminal library; cli > tui > engine), and no module imports itself
+engine imports no app, CLI or terminal library; cli > tui > engine; the app reads the engine
+through engine.views and named exceptions), and no module imports itself
 through others, function-local imports included (grimp reads every import statement in a file)."""
 
 from __future__ import annotations

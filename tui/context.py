@@ -10,6 +10,7 @@ from pathlib import Path
 
 import sqlite_utils
 from seorap.engine.corpus import Corpus
+from seorap.engine.store.database import open_db
 
 
 @dataclass
@@ -49,3 +50,8 @@ class AppContext:
     (OLLAMA_HOST and the configured models)."""
     live_autostart: list[str] = field(default_factory=list)
     """Systems the live view starts on Ollama as soon as it is free (set by the probe)."""
+
+    def worker_db(self, *, readonly: bool = True) -> sqlite_utils.Database:
+        """The database for a worker thread: its own connection to the file (read-only when
+        browsing; runs and replays write), or the in-memory database itself (tests)."""
+        return open_db(self.db_path, readonly=readonly) if self.db_path else self.db
