@@ -33,3 +33,8 @@ def system_of(db: Database, run_id: str) -> str:
 def remove(db: Database, run_id: str) -> None:
     """Delete a run's own row (a run with nothing written; :func:`delete_run` deletes a whole run)."""
     db.execute("DELETE FROM runs WHERE run_id = ?", [run_id])
+
+
+def ids_like(db: Database, pattern: str) -> set[str]:
+    """Run ids matching an SQL LIKE pattern."""
+    return {r["run_id"] for r in db.query("SELECT run_id FROM runs WHERE run_id LIKE ?", [pattern])}
