@@ -31,7 +31,8 @@ def system_of(db: Database, run_id: str) -> str:
 
 
 def remove(db: Database, run_id: str) -> None:
-    """Delete a run's own row (a run with nothing written; :func:`delete_run` deletes a whole run)."""
+    """Delete a run's own row, for a run that wrote nothing (database.delete_run deletes a whole
+    run)."""
     db.execute("DELETE FROM runs WHERE run_id = ?", [run_id])
 
 
