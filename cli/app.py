@@ -25,8 +25,9 @@ def default_demo_db() -> Path:
 
 
 def _reference_runs_missing(db) -> bool:
-    systems = {r["system"] for r in db.query("SELECT system FROM runs")}
-    return not systems
+    from seorap.engine.store.queries.runs import systems
+
+    return not systems(db)
 
 
 @click.command()
@@ -85,6 +86,7 @@ def demo(db_path, corpus_path, tour, probe, replay_ref, pace) -> None:
     """
     from seorap.engine.corpus import load_corpus
     from seorap.engine.store.database import check_intact, open_db
+    from seorap.engine.store.queries.runs import systems as stored_systems
     from seorap.tui.factory import bundled_corpus_path, corpus_for, make_app
 
     corpus = load_corpus(corpus_path or bundled_corpus_path())  # a bad corpus stops before any file
@@ -96,7 +98,7 @@ def demo(db_path, corpus_path, tour, probe, replay_ref, pace) -> None:
     if replay and not corpus_path:  # the recorded run's own corpus, when it is still there
         corpus = corpus_for(db, replay)
     autorun = list(ORACLES) if _reference_runs_missing(db) and not replay else []
-    systems = {r["system"] for r in db.query("SELECT system FROM runs")}
+    systems = stored_systems(db)
     banner = REFERENCE_BANNER if autorun or systems <= set(REFERENCE_DESCRIPTIONS) else ""
     app = make_app(
         path,
@@ -184,12 +186,10 @@ def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
 def _check_corpus(db, run_id, corpus, corpus_path) -> None:
     """Refuse to show a run against a corpus it was not made from (e.g. its relative corpus path
     does not resolve from here and the bundled corpus was picked instead)."""
+    from seorap.engine.store.queries.runs import all_runs
+
     rows = (
-        [
-            r
-            for r in db.query("SELECT run_id, corpus, corpus_digest FROM runs ORDER BY created_at")
-            if run_id is None or r["run_id"] == run_id
-        ]
+        [r for r in all_runs(db) if run_id is None or r["run_id"] == run_id]
         if db["runs"].exists()
         else []
     )

@@ -78,10 +78,12 @@ def diff(db_path, run_ids, setups, kind, show_all, fmt, width) -> None:
 
 
 def _sides(db, run_ids: list[str], setups: list[str], parse_setup):
+    from seorap.engine.store.queries.runs import exists
+
     if len(run_ids) > 2 or len(setups) > 2:
         raise ValueError("compare at most two runs and two setups")
     for run_id in run_ids:
-        if db["runs"].count_where("run_id = ?", [run_id]) == 0:
+        if not exists(db, run_id):
             raise ValueError(f"no run {run_id!r} in this database")
     if len(run_ids) == 1:
         if len(setups) == 1:

@@ -144,13 +144,9 @@ def check_scoring(db, run_ids: list[str], scoring: str | None, option: str = "--
     """A named scoring setup must exist for at least one of the runs."""
     if scoring is None:
         return
-    where = f" WHERE run_id IN ({', '.join('?' for _ in run_ids)})" if run_ids else ""
-    known = [
-        r["scoring"]
-        for r in db.query(
-            f"SELECT DISTINCT scoring FROM scores{where} ORDER BY scoring", list(run_ids)
-        )
-    ]
+    from seorap.engine.store.queries.scores import scorings
+
+    known = scorings(db, run_ids)
     if scoring not in known:
         listed = ", ".join(known) or "none (run `seorap score` first)"
         raise click.BadParameter(

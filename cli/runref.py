@@ -9,16 +9,14 @@ import click
 
 def resolve_run(db, value: str, option: str = "--run") -> str:
     """The run id ``value`` stands for, or a click.BadParameter naming the runs in the database."""
-    rows = (
-        list(db.query("SELECT run_id, system FROM runs ORDER BY created_at"))
-        if db["runs"].exists()
-        else []
-    )
-    ids = [r["run_id"] for r in rows]
+    from seorap.engine.views.runs import list_runs
+
+    rows = [(r.run_id, r.system) for r in list_runs(db)] if db["runs"].exists() else []
+    ids = [run_id for run_id, _ in rows]
     if value in ids:
         return value
     for matches in (
-        [r["run_id"] for r in rows if r["system"] == value],
+        [run_id for run_id, system in rows if system == value],
         [i for i in ids if i.partition("~")[2] == value],  # a labelled run's label
         [i for i in ids if i.startswith(value)],
     ):
@@ -31,6 +29,7 @@ def resolve_run(db, value: str, option: str = "--run") -> str:
                 param_hint=option,
             )
     known = (
-        ", ".join(f"{r['run_id']} ({r['system']})" for r in rows) or "none: run `seorap run` first"
+        ", ".join(f"{run_id} ({system})" for run_id, system in rows)
+        or "none: run `seorap run` first"
     )
     raise click.BadParameter(f"no run {value!r} in this database. Runs: {known}", param_hint=option)

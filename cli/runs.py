@@ -152,6 +152,7 @@ def _preview(run: str, db_path: str, with_calls: bool, *, dry_run: bool) -> None
     from seorap.engine.errors import UsageError
     from seorap.engine.memory.mem0 import run_folder
     from seorap.engine.store.database import open_db, run_rows
+    from seorap.engine.store.queries.runs import system_of
     from seorap.engine.untrusted import visible
 
     if not dry_run and not _on_terminal():
@@ -161,7 +162,7 @@ def _preview(run: str, db_path: str, with_calls: bool, *, dry_run: bool) -> None
         )
     db = open_db(db_path, readonly=True)
     run_id = resolve_run(db, run, "RUN")
-    system = db.execute("SELECT system FROM runs WHERE run_id = ?", [run_id]).fetchone()[0]
+    system = system_of(db, run_id)
     counts = run_rows(db, run_id, calls=with_calls)
     detail = ", ".join(f"{n} {table}" for table, n in counts.items() if n) or "no rows"
     calls = "" if with_calls else "; the shared call log stays"

@@ -98,11 +98,10 @@ def score(
     from seorap.engine.scoring.report import run_report
     from seorap.engine.scoring.score import NoSuggestedThreshold, score_run
     from seorap.engine.store.database import open_db
+    from seorap.engine.store.queries.runs import run_ids as every_run
 
     db = open_db(db_path)
-    targets = resolve_runs(db, run_ids) or [
-        r["run_id"] for r in db.query("SELECT run_id FROM runs ORDER BY run_id")
-    ]
+    targets = resolve_runs(db, run_ids) or every_run(db)
     auto = threshold == "auto"
     overrides = {
         "models.judge": judge_model,

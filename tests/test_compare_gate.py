@@ -226,10 +226,9 @@ def test_runs_of_different_corpora_are_refused(runs_db, tmp_path):
 
 def test_a_labelled_run_is_named_by_its_label():
     import click
-    import sqlite_utils
     from seorap.cli.runref import resolve_run
 
-    db = sqlite_utils.Database(memory=True)
+    db = open_db(None)
     db["runs"].insert_all(
         [
             {"run_id": "mine-c5f8dcb9-aaaaaa~base", "system": "mine", "created_at": "1"},

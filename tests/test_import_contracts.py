@@ -1,5 +1,6 @@
 """Layers are enforced, not a convention: the import-linter contracts in pyproject.toml hold (the
-engine imports no app, CLI or terminal library; cli > tui > engine), and no module imports itself
+engine imports no app, CLI or terminal library; cli > tui > engine; the app reads the engine
+through engine.views and named exceptions), and no module imports itself
 through others, function-local imports included (grimp reads every import statement in a file)."""
 
 from __future__ import annotations
@@ -83,3 +84,13 @@ def test_cycle_finder_sees_function_local_imports(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     graph = grimp.build_graph("cyclepkg", cache_dir=None)
     assert import_cycles(graph, ("cyclepkg",)) == [{"cyclepkg.a", "cyclepkg.b"}]
+
+
+def test_views_export_no_private_name():
+    """engine.views re-exports its modules' public names only: a caller that needs a private helper
+    imports it from the module that defines it."""
+    import ast
+
+    tree = ast.parse((ROOT / "engine" / "views" / "__init__.py").read_text(encoding="utf-8"))
+    names = [a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names]
+    assert names and [n for n in names if n.startswith("_")] == []

@@ -8,11 +8,11 @@ import threading
 import pytest
 from models_support import GOOD, MESSAGES, MODEL, Facts
 from ollama_fake import closed_port_url
-from seorap.engine.models import calllog
 from seorap.engine.models.base import ModelError, ModelMissing, ModelUnavailable, ReplayMiss
 from seorap.engine.models.client import SERVER_ERROR_ATTEMPTS, ModelClient, repair_json
 from seorap.engine.models.ollama_chat import OllamaChat
 from seorap.engine.store.database import open_db
+from seorap.engine.store.queries import calls as call_log
 
 
 def make_client(server, db=None, **kwargs) -> ModelClient:
@@ -61,8 +61,8 @@ def test_a_500_is_retried_once(ollama_server):
     assert result.value is not None and result.failure is None
     assert len(ollama_server.bodies("/api/chat")) == 2
     assert client.stats.transient_retries == 1 and client.stats.calls == 1
-    assert calllog.count_calls(db, run_id="r1", errors=True) == 1
-    assert calllog.count_calls(db, run_id="r1", errors=False) == 1
+    assert call_log.count_calls(db, run_id="r1", errors=True) == 1
+    assert call_log.count_calls(db, run_id="r1", errors=False) == 1
 
 
 def test_persistent_500s_raise_a_model_error(ollama_server):
@@ -109,7 +109,7 @@ def test_malformed_twice_is_a_counted_failure_not_an_exception(ollama_server):
     assert result.failure.startswith("invalid JSON after repair and retry")
     assert result.raw == '{"facts": "not a list"'
     assert client.stats.failures == 1 and client.stats.calls == 2
-    assert calllog.count_calls(db) == 2
+    assert call_log.count_calls(db) == 2
 
 
 def test_reply_cut_at_num_predict_is_re_asked_once_with_twice_the_room(ollama_server):
@@ -200,8 +200,8 @@ def test_text_logs_run_phase_tokens(ollama_server):
     )
     assert row["digest"] == ollama_server.models["qwen3.8:27b"]
     assert json.loads(row["options"])["temperature"] == 0.0
-    assert calllog.call_counts(db, "phase") == {"answer": 1}
-    assert calllog.token_totals(db, run_id="run-1") == {"tokens_in": 30, "tokens_out": 2}
+    assert call_log.call_counts(db, "phase") == {"answer": 1}
+    assert call_log.token_totals(db, run_id="run-1") == {"tokens_in": 30, "tokens_out": 2}
     assert client.stats.by_role == {"answerer": 1} and client.stats["tokens_in"] == 30
 
 
@@ -225,8 +225,8 @@ def test_thread_safe_under_a_pool(ollama_server):
         t.join()
     assert sorted(r.value.facts[0] for r in results) == sorted(f"d{i}" for i in range(16))
     # every call logged once; an attempt that met a transient error (a busy machine) is logged too
-    assert client.stats.calls == 16 and calllog.count_calls(db, errors=False) == 16
-    assert calllog.count_calls(db, errors=True) == client.stats.errors
+    assert client.stats.calls == 16 and call_log.count_calls(db, errors=False) == 16
+    assert call_log.count_calls(db, errors=True) == client.stats.errors
 
 
 def test_repair_json_pure():

@@ -18,6 +18,7 @@ from seorap.engine.models.standin import StandinBackend, ollama_handler
 from seorap.engine.run.runner import replay_run, run
 from seorap.engine.store import compact
 from seorap.engine.store.database import facts_at, open_db
+from seorap.engine.store.queries import calls as call_log
 from seorap.engine.store.schema import SCHEMA_VERSION
 from store_support import downgrade
 
@@ -84,7 +85,7 @@ def test_a_call_reads_back_whole_and_its_reply_is_compressed():
     assert json.loads(row["schema"]) == {"type": "object"}
     assert compact.unzip(row["raw_z"]) == reply.content
     assert zlib.decompress(db.execute("SELECT raw_z FROM calls_data LIMIT 1").fetchone()[0])
-    assert calllog.reply_from_row(calllog.get_call(db, request.key())).content == reply.content
+    assert calllog.reply_from_row(call_log.get_call(db, request.key())).content == reply.content
     # the system prompt is stored once however many calls carry it
     assert db.execute("SELECT count(*) FROM texts WHERE text = ?", [system]).fetchone()[0] == 1
     assert (

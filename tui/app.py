@@ -189,10 +189,8 @@ class SeorapApp(InstantModes, App):
         description="stale-fact case",
     )
     def find_stale(self, key: tuple) -> tuple:
-        from seorap.engine.store.database import open_db
-
         ctx = self.ctx
-        db = open_db(ctx.db_path, readonly=True) if ctx.db_path else ctx.db  # browsing: read-only
+        db = ctx.worker_db()
         return key, views.stale_case(db, ctx.corpus, key[1])
 
     @on(Worker.StateChanged)

@@ -11,6 +11,7 @@ from pathlib import Path
 import sqlite_utils
 from seorap.engine.corpus import Corpus
 from seorap.engine.run.pacer import Pace
+from seorap.engine.store.database import open_db
 
 
 @dataclass
@@ -54,3 +55,8 @@ class AppContext:
     """How fast the live view replays a recorded run (`seorap demo --pace`; + and - change it)."""
     replay_start: str | None = None
     """A run the live view replays as soon as it is shown (`seorap demo --replay RUN`)."""
+
+    def worker_db(self, *, readonly: bool = True) -> sqlite_utils.Database:
+        """The database for a worker thread: its own connection to the file (read-only when
+        browsing; runs and replays write), or the in-memory database itself (tests)."""
+        return open_db(self.db_path, readonly=readonly) if self.db_path else self.db

@@ -16,9 +16,10 @@ from datetime import UTC, datetime
 
 import numpy as np
 from seorap.engine.corpus import Arrival
-from seorap.engine.memory.rows import _NOLOCK, _insert
 from seorap.engine.store import compact
 from seorap.engine.store.database import dumps, loads, transaction
+from seorap.engine.store.queries.writes import stored_facts
+from seorap.engine.store.rows import NO_LOCK, insert_rows
 from sqlite_utils import Database
 
 
@@ -172,10 +173,7 @@ class TrajectoryMemory:
 
     @classmethod
     def load(cls, db: Database, run_id: str, trajectory_id: str) -> TrajectoryMemory:
-        rows = db.query(
-            "SELECT * FROM facts WHERE run_id=? AND trajectory_id=? ORDER BY rowid",
-            [run_id, trajectory_id],
-        )
+        rows = stored_facts(db, run_id, trajectory_id)
         facts = [
             Fact(
                 r["id"],
@@ -445,18 +443,20 @@ class DocumentWrite:
 
     def commit(self, db: Database, lock: threading.Lock | None = None) -> None:
         """Write every row of this document in one transaction (under ``lock`` when shared)."""
-        guard: AbstractContextManager = lock or _NOLOCK
+        guard: AbstractContextManager = lock or NO_LOCK
         rid, tid = self.memory.run_id, self.memory.trajectory_id
         with guard, transaction(db):
             compact.insert(db, "observations", self.observations)
             compact.insert(db, "fact_versions", self.versions)
             compact.insert(db, "decisions", self.decisions)
-            _insert(db, "write_failures", self.failures)
-            _insert(db, "read_lookups", self.reads, replace=True)  # a rewritten document's reads
+            insert_rows(db, "write_failures", self.failures)
+            insert_rows(
+                db, "read_lookups", self.reads, replace=True
+            )  # a rewritten document's reads
             facts = [f.row(rid, tid) for f in self.touched.values()]
             if facts:
                 compact.upsert(db, "facts", facts)
-            _insert(db, "documents", [self.document_row()])
+            insert_rows(db, "documents", [self.document_row()])
 
 
 def _clip(value: float) -> float:

@@ -20,6 +20,7 @@ from seorap.engine.models.results import ClientStats, Outcome
 from seorap.engine.models.slots import HostSlots
 from seorap.engine.run import accounting
 from seorap.engine.run.pacer import Pacer
+from seorap.engine.store.queries import calls as call_log
 from sqlite_utils import Database
 
 log = logging.getLogger("seorap.engine.models.client")
@@ -154,7 +155,7 @@ class CallLogMixin:
         if self.db is None:
             return None
         with self._lock:
-            return calllog.get_call(self.db, key)
+            return call_log.get_call(self.db, key)
 
     def _log_error(self, request, phase, run_id, exc) -> None:
         with self._lock:

@@ -98,17 +98,6 @@ def put_call(
     return compact.insert_one(db, "calls", row)
 
 
-def get_call(db: Database, key: str) -> dict | None:
-    """The newest successful (error IS NULL) call with this key, or None."""
-    table = "calls_data" if "calls_data" in db.table_names() else "calls"
-    rows = list(
-        db.query(
-            f"select * from {table} where key = ? and error is null order by id desc limit 1", [key]
-        )
-    )
-    return rows[0] if rows else None
-
-
 def reply_from_row(row: dict) -> ChatReply:
     from seorap.engine.store.compact import raw_reply
 
@@ -122,50 +111,3 @@ def reply_from_row(row: dict) -> ChatReply:
         done_reason=row["done_reason"],
         first_token_ms=row.get("first_token_ms"),
     )
-
-
-def count_calls(
-    db: Database,
-    *,
-    run_id: str | None = None,
-    phase: str | None = None,
-    role: str | None = None,
-    errors: bool | None = None,
-) -> int:
-    """Number of logged calls matching every given filter (errors=True: only failed calls)."""
-    where, params = _where(run_id=run_id, phase=phase, role=role)
-    if errors is not None:
-        where.append("error is not null" if errors else "error is null")
-    sql = "select count(*) from calls" + (" where " + " and ".join(where) if where else "")
-    return db.execute(sql, params).fetchone()[0]
-
-
-def call_counts(db: Database, by: str = "role", *, run_id: str | None = None) -> dict[str, int]:
-    """{value: count} grouped by one of run_id | phase | role | model."""
-    if by not in {"run_id", "phase", "role", "model"}:
-        raise ValueError(f"cannot group calls by {by!r}")
-    where, params = _where(run_id=run_id)
-    sql = (
-        f"select {by}, count(*) from calls"
-        + (" where " + " and ".join(where) if where else "")
-        + f" group by {by} order by {by}"
-    )
-    return {row[0]: row[1] for row in db.execute(sql, params).fetchall()}
-
-
-def token_totals(db: Database, *, run_id: str | None = None) -> dict[str, int]:
-    where, params = _where(run_id=run_id)
-    sql = "select coalesce(sum(tokens_in),0), coalesce(sum(tokens_out),0) from calls" + (
-        " where " + " and ".join(where) if where else ""
-    )
-    tin, tout = db.execute(sql, params).fetchone()
-    return {"tokens_in": tin, "tokens_out": tout}
-
-
-def _where(**filters: str | None) -> tuple[list[str], list[str]]:
-    where, params = [], []
-    for column, value in filters.items():
-        if value is not None:
-            where.append(f"{column} = ?")
-            params.append(value)
-    return where, params

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from seorap.engine.config import Config
 from seorap.engine.models.base import Embedder, ModelError
+from seorap.engine.store.queries import embeddings
 from sqlite_utils import Database
 
 
@@ -301,11 +302,7 @@ class CachedEmbedder:
         self.hits = 0
         self.misses = 0
         self._lock = threading.Lock()
-        db.table("embeddings").create(
-            {"embedder": str, "text_hash": str, "dim": int, "vector": bytes},
-            pk=("embedder", "text_hash"),
-            if_not_exists=True,
-        )
+        embeddings.ensure_table(db)
 
     @property
     def dim(self) -> int:
@@ -329,17 +326,10 @@ class CachedEmbedder:
         return np.vstack([found[h] for h in hashes]).astype(np.float32)
 
     def _load(self, hashes: set[str]) -> dict[str, np.ndarray]:
-        found: dict[str, np.ndarray] = {}
-        items = sorted(hashes)
-        for i in range(0, len(items), 500):
-            chunk = items[i : i + 500]
-            sql = (
-                f"select text_hash, vector from embeddings where embedder = ? and text_hash in "
-                f"({','.join('?' * len(chunk))})"
-            )
-            for h, blob in self.db.execute(sql, [self.name, *chunk]).fetchall():
-                found[h] = np.frombuffer(blob, dtype=np.float32)
-        return found
+        return {
+            h: np.frombuffer(blob, dtype=np.float32)
+            for h, blob in embeddings.stored_vectors(self.db, self.name, sorted(hashes))
+        }
 
     def _store(self, hashes: list[str], vectors: np.ndarray) -> None:
         rows = [
@@ -351,7 +341,7 @@ class CachedEmbedder:
             }
             for h, v in zip(hashes, vectors)
         ]
-        self.db.table("embeddings").insert_all(rows, replace=True)
+        embeddings.store_vectors(self.db, rows)
 
 
 def make_embedder(config: Config, db: Database | None = None) -> Embedder:

@@ -23,41 +23,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from seorap.engine.store.queries import accounting as queries
+from seorap.engine.store.queries.accounting import SLOTS_PREFIX
+from seorap.engine.store.queries.calls import call_costs
+from seorap.engine.store.queries.writes import failures_by_stage
 from sqlite_utils import Database
 
 COUNTER_NAMES = tuple(
     "cached retries repairs failures salvaged loops queued ungrounded template_loops".split()
 )
-SLOTS_PREFIX = "slots@"
-"""A ``call_counters`` row named ``slots@HOST`` holds the slots learned for HOST (not a sum)."""
-
-_COUNTERS_SQL = """
-CREATE TABLE IF NOT EXISTS call_counters (
-    run_id TEXT NOT NULL, phase TEXT NOT NULL, role TEXT NOT NULL, model TEXT NOT NULL,
-    name TEXT NOT NULL, n INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (run_id, phase, role, model, name))
-"""
-_PHASES_SQL = """
-CREATE TABLE IF NOT EXISTS phases (
-    run_id TEXT NOT NULL, phase TEXT NOT NULL, started_at TEXT, finished_at TEXT,
-    wall_s REAL NOT NULL DEFAULT 0, units INTEGER NOT NULL DEFAULT 0, sessions INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (run_id, phase))
-"""
-_BUMP_SQL = (
-    "INSERT INTO call_counters (run_id, phase, role, model, name, n) VALUES (?, ?, ?, ?, ?, ?) "
-    "ON CONFLICT (run_id, phase, role, model, name) DO UPDATE SET n = n + excluded.n"
-)
-_PHASE_SQL = (
-    "INSERT INTO phases (run_id, phase, started_at, finished_at, wall_s, units, sessions) "
-    "VALUES (?, ?, ?, ?, ?, ?, 1) ON CONFLICT (run_id, phase) DO UPDATE SET "
-    "finished_at = excluded.finished_at, wall_s = wall_s + excluded.wall_s, "
-    "units = units + excluded.units, sessions = sessions + 1"
-)
 
 
 def ensure_tables(db: Database) -> None:
-    db.execute(_COUNTERS_SQL)
-    db.execute(_PHASES_SQL)
+    queries.ensure_tables(db)
 
 
 def bump(
@@ -66,16 +44,12 @@ def bump(
     """Add ``n`` to one counter (a no-op for calls outside a run, or n == 0)."""
     if run_id is None or n == 0:
         return
-    db.execute(_BUMP_SQL, [run_id, phase or "", role or "", model or "", name, int(n)])
+    queries.add_to_counter(db, run_id, phase or "", role or "", model or "", name, int(n))
 
 
 def set_slots(db: Database, run_id: str, host: str, n: int) -> None:
     """Record that ``host`` streams ``n`` of our requests at once (learned during the run)."""
-    db.execute(
-        "INSERT OR REPLACE INTO call_counters (run_id, phase, role, model, name, n) "
-        "VALUES (?, '', '', '', ?, ?)",
-        [run_id, SLOTS_PREFIX + host, int(n)],
-    )
+    queries.set_slots(db, run_id, host, int(n))
 
 
 def record_phase(
@@ -89,8 +63,8 @@ def record_phase(
     """Add one session of ``phase`` (``wall_s`` seconds, ``units`` documents/trajectories done)."""
     finished = _now()
     for run_id in dict.fromkeys(run_ids):
-        db.execute(
-            _PHASE_SQL, [run_id, phase, started_at or finished, finished, float(wall_s), int(units)]
+        queries.add_phase_session(
+            db, run_id, phase, started_at or finished, finished, float(wall_s), int(units)
         )
 
 
@@ -229,11 +203,7 @@ def run_accounting(db: Database, run_id: str) -> RunAccounting:
         return by_key.setdefault((role or "", model or ""), {"durations": []})
 
     if "calls" in tables:
-        for r in db.execute(
-            "SELECT role, model, error IS NOT NULL, tokens_in, tokens_out, duration_ms, "
-            "done_reason, prompt_truncated FROM calls WHERE run_id = ?",
-            [run_id],
-        ).fetchall():
+        for r in call_costs(db, run_id):
             role, model, failed, tin, tout, ms, reason, trunc = r
             e = entry(role, model)
             if failed:
@@ -249,9 +219,7 @@ def run_accounting(db: Database, run_id: str) -> RunAccounting:
     slots = _counters(db, run_id, entry) if "call_counters" in tables else {}
     if "write_failures" in tables:
         models = {role: model for role, model in by_key}
-        for stage, n in db.execute(
-            "SELECT stage, COUNT(*) FROM write_failures WHERE run_id = ? GROUP BY stage", [run_id]
-        ).fetchall():
+        for stage, n in failures_by_stage(db, run_id):
             role = WRITE_FAILURE_ROLE.get(stage, stage or "")
             e = entry(role, models.get(role, ""))
             e["write_failures"] = e.get("write_failures", 0) + n
@@ -266,11 +234,7 @@ def run_accounting(db: Database, run_id: str) -> RunAccounting:
     phases = []
     if "phases" in tables:
         phases = [
-            PhaseTime(p, w or 0.0, u or 0, s or 0)
-            for p, w, u, s in db.execute(
-                "SELECT phase, wall_s, units, sessions FROM phases WHERE run_id = ? ORDER BY started_at, phase",
-                [run_id],
-            ).fetchall()
+            PhaseTime(p, w or 0.0, u or 0, s or 0) for p, w, u, s in queries.phase_times(db, run_id)
         ]
     return RunAccounting(run_id, roles, phases, slots)
 
@@ -278,11 +242,7 @@ def run_accounting(db: Database, run_id: str) -> RunAccounting:
 def _counters(db: Database, run_id: str, entry) -> dict[str, int]:
     """Add the stored counters to each role's ``entry``; returns the slots learned per host."""
     slots: dict[str, int] = {}
-    for role, model, name, n in db.execute(
-        "SELECT role, model, name, SUM(n) FROM call_counters WHERE run_id = ? "
-        "GROUP BY role, model, name",
-        [run_id],
-    ).fetchall():
+    for role, model, name, n in queries.counter_sums(db, run_id):
         if name.startswith(SLOTS_PREFIX):
             slots[name[len(SLOTS_PREFIX) :]] = int(n or 0)
         elif name in COUNTER_NAMES:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TypeGuard
 
+from seorap.engine.store.queries.accounting import learned_slots
+from seorap.engine.store.queries.calls import recent_calls
 from sqlite_utils import Database
 
 DEFAULT_RATIO = 0.5
@@ -117,17 +119,7 @@ class Calibration:
             return []
         key = ("rows", model)
         if key not in self._cache:
-            have = self.db["calls"].columns_dict
-            host = ", host" if "host" in have else ", NULL AS host"
-            host += ", first_token_ms" if "first_token_ms" in have else ", NULL AS first_token_ms"
-            rows = [
-                dict(r)
-                for r in self.db.query(
-                    "SELECT role, run_id, phase, messages, tokens_in, tokens_out, duration_ms, created_at, "
-                    f"parsed{host} FROM calls WHERE model = ? AND error IS NULL ORDER BY id DESC LIMIT ?",
-                    [model, MAX_LOG_ROWS],
-                )
-            ]
+            rows = recent_calls(self.db, model, MAX_LOG_ROWS)
             mine = [r for r in rows if r["host"] in self.host_names]
             self._cache[key] = mine or rows  # calls of the planned hosts first, else any host
         return self._cache[key]
@@ -281,10 +273,8 @@ def slot_counts(config, db: Database | None, hosts: list[str]) -> dict[str, int]
     fixed = HostSlots(None, config.slots)
     learned: dict[str, int] = {}
     if has_table(db, "call_counters"):
-        for name, n in db.execute(
-            "SELECT name, n FROM call_counters WHERE name LIKE 'slots@%' ORDER BY rowid"
-        ).fetchall():
-            learned[name[len("slots@") :]] = int(n)
+        for host, slots in learned_slots(db):
+            learned[host] = int(slots)
     out = {}
     for host in hosts:
         n = fixed.fixed(host)

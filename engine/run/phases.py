@@ -15,6 +15,7 @@ from seorap.engine.run import accounting, readtime
 from seorap.engine.run.pool import _check, _pool
 from seorap.engine.run.progress import NullProgress, Progress
 from seorap.engine.store.database import done_positions, transaction
+from seorap.engine.store.queries.writes import delete_trajectory
 from sqlite_utils import Database
 
 if TYPE_CHECKING:
@@ -190,11 +191,9 @@ TRAJECTORY_TABLES = (
 
 def clear_trajectory(db: Database, run_id: str, trajectory_id: str) -> None:
     """Remove what a run wrote of one trajectory (one transaction), so it is written afresh."""
-    from seorap.engine.store.compact import delete_where
-
     with transaction(db):
         for table in TRAJECTORY_TABLES:
-            delete_where(db, table, "run_id = ? AND trajectory_id = ?", [run_id, trajectory_id])
+            delete_trajectory(db, table, run_id, trajectory_id)
 
 
 def _tokens(progress: Progress, client: ModelClient | None) -> None:

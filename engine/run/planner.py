@@ -52,6 +52,7 @@ from seorap.engine.run.calibration import (
     slot_counts,
 )
 from seorap.engine.run.plan_text import plan_lines, plan_rows
+from seorap.engine.store.queries.calls import answered_keys
 from sqlite_utils import Database
 
 
@@ -334,9 +335,7 @@ def _logged_keys(db: Database | None) -> dict[str, int | None]:
     if not has_table(db, "calls"):
         return {}
     out: dict[str, int | None] = {}
-    for key, parsed, role in db.execute(
-        "SELECT key, parsed, role FROM calls WHERE error IS NULL"
-    ).fetchall():
+    for key, parsed, role in answered_keys(db):
         n = None
         if role == "extractor" and parsed:
             try:

@@ -14,6 +14,9 @@ from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus
 from seorap.engine.run.manifest import ModelInfo, RunManifest, package_versions
 from seorap.engine.store.database import dumps, transaction
+from seorap.engine.store.queries import runs
+from seorap.engine.store.queries.calls import model_digests
+from seorap.engine.store.queries.writes import document_count, documents_saved
 from sqlite_utils import Database
 
 if TYPE_CHECKING:
@@ -89,7 +92,7 @@ def _start_run(
         capabilities=system.capabilities.to_dict(),
         packages=package_versions(),
     )
-    existing = db.table("runs").count_where("run_id = ?", [run_id])
+    existing = runs.exists(db, run_id)
     row = {
         "run_id": run_id,
         "system": name,
@@ -142,12 +145,7 @@ def _record_served(db: Database, run_id: str, client) -> None:
 
 def _finish_run(db: Database, run_id: str, status: str) -> None:
     manifest = json.loads(db.table("runs").get(run_id)["manifest"])
-    digests = {
-        r["model"]: r["digest"]
-        for r in db.query(
-            "SELECT model, digest FROM calls WHERE digest IS NOT NULL GROUP BY model, digest"
-        )
-    }
+    digests = model_digests(db)
     for info in manifest.get("models", {}).values():
         info["digest"] = digests.get(info["name"], info.get("digest"))
     with transaction(db):  # under the writer lease
@@ -169,8 +167,8 @@ def _mark_unfinished(
     resume). A database that cannot be written (disk full) keeps ``running``, which reads as
     ``interrupted`` once the lease lapses."""
     try:
-        if new and db.table("documents").count_where("run_id = ?", [run_id]) == 0:
-            db.execute("DELETE FROM runs WHERE run_id = ?", [run_id])
+        if new and document_count(db, run_id) == 0:
+            runs.remove(db, run_id)
         elif db.table("runs").get(run_id)["status"] == "running":
             db.table("runs").update(run_id, {"status": status, "error": error})
     except sqlite3.Error:
@@ -184,17 +182,7 @@ def _now() -> str:
 def cancelled_sentence(db: Database, run_ids: list[str], trajs) -> str:
     """One sentence: how many documents are saved, and that the same command resumes."""
     total = sum(len(list(t.arrivals())) for t in trajs) * len(run_ids)
-    marks = ",".join("?" for _ in run_ids)
-    ids = [t.id for t in trajs]
-    saved = (
-        db.execute(
-            f"SELECT count(*) FROM documents WHERE run_id IN ({marks}) AND trajectory_id IN "
-            f"({','.join('?' for _ in ids)})",
-            [*run_ids, *ids],
-        ).fetchone()[0]
-        if run_ids and ids
-        else 0
-    )
+    saved = documents_saved(db, run_ids, [t.id for t in trajs])
     return (
         f"Cancelled: {saved} of {total} documents are saved; run the same command again to "
         f"resume from there."

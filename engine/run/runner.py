@@ -62,6 +62,7 @@ from seorap.engine.run.records import (  # noqa: F401 (re-exported)
 )
 from seorap.engine.store.database import db_file, open_db
 from seorap.engine.store.lease import writer
+from seorap.engine.store.queries.writes import written_trajectories
 from seorap.engine.store.sqlerrors import LeaseLost, translate_sqlite_error
 from sqlite_utils import Database
 
@@ -97,10 +98,7 @@ def replay_run(
     config = Config.model_validate(manifest["config"])
     base = run_id.split("~", 1)[0]
     system = manifest.get("system") or row["system"]
-    written = [
-        r["trajectory_id"]
-        for r in db.query("SELECT DISTINCT trajectory_id FROM documents WHERE run_id = ?", [base])
-    ]
+    written = written_trajectories(db, base)
     if pacer is not None:
         pacer.cancel = cancel or pacer.cancel
         progress = PacedProgress(progress or NullProgress(), pacer)
@@ -306,8 +304,7 @@ def _roles_used(resolved, config: Config, *, offline: bool, replay: bool, score:
 def _client_db(db: Database):
     """A second connection to the same file for the call log, so call-log inserts never join a
     document's transaction (in-memory databases share the one connection)."""
-    rows = db.execute("PRAGMA database_list").fetchall()
-    path = next((r[2] for r in rows if r[1] == "main"), "")
+    path = db_file(db)
     return open_db(path) if path else db
 
 

@@ -417,10 +417,11 @@ def save_audit(
     scoring setup it audits, or the judge's name for a stand-alone audit)."""
     from seorap.engine.scoring.tables import ensure_tables, now, row_id
     from seorap.engine.store import compact
+    from seorap.engine.store.queries.verdicts import delete_scored
 
     scoring = scoring or result.judge
     ensure_tables(db)
-    compact.delete_where(db, "verdicts", "run_id=? AND scoring=?", [audit_id, scoring])
+    delete_scored(db, "verdicts", audit_id, scoring)
     created = now()
     compact.insert(
         db,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 from seorap.engine.scoring.tables import drop_figures, ensure_tables, now
+from seorap.engine.store.queries.scores import figure_rows
 from sqlite_utils import Database
 
 KINDS = ("report", "ruler_diff")
@@ -65,9 +66,7 @@ def load(db: Database, run_id: str, scoring: str) -> dict[str, object]:
     if "score_figures" not in db.table_names():
         return {}
     out: dict[str, object] = {}
-    for r in db.query(
-        "SELECT kind, figures FROM score_figures WHERE run_id=? AND scoring=?", [run_id, scoring]
-    ):
+    for r in figure_rows(db, run_id, scoring):
         out[r["kind"]] = (
             RunReport.model_validate_json(r["figures"])
             if r["kind"] == "report"

@@ -24,6 +24,8 @@ import numpy as np
 from seorap.engine.errors import UsageError
 from seorap.engine.scoring import stats
 from seorap.engine.scoring.schema import RunReport, TrajectoryReport
+from seorap.engine.store.queries.runs import all_runs
+from seorap.engine.store.queries.scores import run_card
 from sqlite_utils import Database
 
 MIN_PAIRS = stats.SMALL_GROUP
@@ -241,14 +243,8 @@ class Comparison:
 
 
 def _setup(db: Database, run_id: str, scoring: str) -> dict:
-    row = next(
-        db.query(
-            "SELECT card FROM scores WHERE run_id=? AND scoring=? AND trajectory_id=''",
-            [run_id, scoring],
-        ),
-        None,
-    )
-    extras = json.loads(row["card"]) if row else {}
+    card = run_card(db, run_id, scoring)
+    extras = json.loads(card) if card is not None else {}
     return {"scoring": scoring, "judge_rules": extras.get("judge_rules")}
 
 
@@ -259,7 +255,7 @@ def check_comparable(
     differently are refused too unless allowed, then labelled. Returns the labels."""
     from seorap.engine.store.lease import run_statuses
 
-    runs = {r["run_id"]: r for r in db.query("SELECT run_id, corpus_digest FROM runs")}
+    runs = {r["run_id"]: r for r in all_runs(db)}
     if runs[base.run_id]["corpus_digest"] != runs[candidate.run_id]["corpus_digest"]:
         raise UsageError(
             f"runs {base.run_id} and {candidate.run_id} were written from different corpora "

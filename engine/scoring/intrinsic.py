@@ -15,6 +15,7 @@ from seorap.engine.memory.sentences import split_sentences
 from seorap.engine.scoring import lexical, metrics, stats
 from seorap.engine.scoring.judges import Judge
 from seorap.engine.store.database import active_facts_at, facts_at, last_position_of_state
+from seorap.engine.store.queries import writes
 from sqlite_utils import Database
 
 
@@ -57,18 +58,14 @@ def load_store(db: Database, run_id: str, trajectory: Trajectory) -> StoreView:
             if last is None
             else {f.id: f.text for f in active_facts_at(db, run_id, trajectory.id, last)}
         )
-        pos = _own_position(db, run_id, trajectory.id, state.index)
+        pos = writes.own_position(db, run_id, trajectory.id, state.index)
         positions.append(pos)
         ops.append(_column(db, "decisions", "operation", run_id, trajectory.id, pos))
-        conf = _column(
-            db, "fact_versions", "confidence", run_id, trajectory.id, pos, "status = 'active'"
-        )
+        conf = _column(db, "fact_versions", "confidence", run_id, trajectory.id, pos, active=True)
         mean = stats.mean(conf)
         confs.append(round(mean, stats.DECIMALS) if mean is not None else None)  # no float residue
         obs.append(_column(db, "observations", "text", run_id, trajectory.id, pos))
-    failures = db.table("write_failures").count_where(
-        "run_id = ? AND trajectory_id = ?", [run_id, trajectory.id]
-    )
+    failures = writes.failure_count(db, run_id, trajectory.id)
     done = [
         p
         for p in (
@@ -82,13 +79,7 @@ def load_store(db: Database, run_id: str, trajectory: Trajectory) -> StoreView:
         if final_pos is None
         else [f for f in facts_at(db, run_id, trajectory.id, None) if f.status == "active"]
     )
-    partial = (
-        db.table("write_failures").count_where(
-            "run_id = ? AND trajectory_id = ? AND partial = 1", [run_id, trajectory.id]
-        )
-        if "partial" in db.table("write_failures").columns_dict
-        else 0
-    )
+    partial = writes.failure_count(db, run_id, trajectory.id, partial=True)
     return StoreView(
         after,
         positions,
@@ -103,31 +94,12 @@ def load_store(db: Database, run_id: str, trajectory: Trajectory) -> StoreView:
     )
 
 
-def _own_position(db: Database, run_id, trajectory_id, state_index) -> int | None:
-    row = next(
-        db.query(
-            "SELECT position FROM documents WHERE run_id=? AND trajectory_id=? AND "
-            "state_index=? AND is_distractor=0 ORDER BY position LIMIT 1",
-            [run_id, trajectory_id, state_index],
-        ),
-        None,
-    )
-    return None if row is None else row["position"]
-
-
-def _column(db: Database, table, column, run_id, trajectory_id, position, where: str = "") -> list:
+def _column(
+    db: Database, table, column, run_id, trajectory_id, position, *, active: bool = False
+) -> list:
     if position is None:
         return []
-    extra = f" AND {where}" if where else ""
-    return [
-        r[column]
-        for r in db.query(
-            f"SELECT {column} FROM {table} WHERE run_id=? AND trajectory_id=? AND position=?{extra} "
-            f"ORDER BY rowid",
-            [run_id, trajectory_id, position],
-        )
-        if r[column] is not None
-    ]
+    return writes.values_at(db, table, column, run_id, trajectory_id, position, active=active)
 
 
 @dataclass

@@ -17,6 +17,7 @@ from seorap.engine.scoring.extrinsic import TOP_K
 from seorap.engine.scoring.stats import mean
 from seorap.engine.scoring.tables import drop_figures, ensure_tables, now
 from seorap.engine.scoring.verdict import SCORES
+from seorap.engine.store.queries import verdicts as stored_verdicts
 from sqlite_utils import Database
 
 LABELS = ("YES", "PARTIAL", "NO")
@@ -31,12 +32,12 @@ def add_override(
         raise UsageError(f"label must be one of {', '.join(LABELS)}, not {label!r}")
     if not reason.strip():
         raise UsageError("an override needs a reason")
-    rows = list(db.query("SELECT run_id FROM verdicts WHERE id = ?", [verdict_id]))
-    if not rows:
+    run_id = stored_verdicts.verdict_run(db, verdict_id)
+    if run_id is None:
         raise UsageError(f"no verdict with id {verdict_id!r}")
     row = {
         "verdict_id": verdict_id,
-        "run_id": rows[0]["run_id"],
+        "run_id": run_id,
         "label": label,
         "reason": reason,
         "who": who or default_who(),
@@ -75,27 +76,19 @@ def find_verdict(
     scoring = scoring or latest_scoring(db, run_id)
     if scoring is None:
         raise UsageError(f"run {run_id!r} is not scored")
-    if kind == "claim":
-        sql = "kind='claim' AND setup=?"
-        args: list = [setup]
-    elif kind == "question":
-        sql = "kind IN ('compound','single') AND source=?"
-        args = [source]
-        if source == "memory":
-            sql += " AND k=?"
-            args.append(k)
-    else:
+    if kind not in ("claim", "question"):
         raise UsageError(f"kind must be claim or question, not {kind!r}")
-    if state is not None:
-        sql += " AND state_index=?"
-        args.append(state)
-    text = "expected" if kind == "claim" else "question"
-    rows = list(
-        db.query(
-            f"SELECT * FROM verdicts WHERE run_id=? AND trajectory_id=? AND scoring=? AND "
-            f"{sql} AND (item=? OR {text}=?) ORDER BY state_index, item",
-            [run_id, trajectory_id, scoring, *args, item, item],
-        )
+    rows = stored_verdicts.matching_verdicts(
+        db,
+        run_id,
+        trajectory_id,
+        scoring,
+        item,
+        claim=kind == "claim",
+        setup=setup,
+        source=source,
+        k=k,
+        state=state,
     )
     if len(rows) == 1:
         return rows[0]
@@ -138,7 +131,7 @@ def overrides_for(db: Database, verdict_ids: list[str]) -> list[dict]:
     ensure_tables(db)
     wanted = set(verdict_ids)
     latest: dict[str, dict] = {}
-    for row in db.query("SELECT * FROM overrides ORDER BY id"):
+    for row in stored_verdicts.all_overrides(db):
         if row["verdict_id"] in wanted:
             latest[row["verdict_id"]] = row
     return list(latest.values())

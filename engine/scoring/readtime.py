@@ -24,6 +24,7 @@ from seorap.engine.run.readtime import hit_texts
 from seorap.engine.scoring import lexical, metrics, stats
 from seorap.engine.scoring.schema import Aggregate, Interval, ReadTimeFigures, TrajectoryReport
 from seorap.engine.store.database import last_position_of_state
+from seorap.engine.store.queries.writes import read_lookups_by_item
 from sqlite_utils import Database
 
 
@@ -36,13 +37,7 @@ def load_reads(db: Database, run_id: str, trajectory: Trajectory) -> dict[int, l
         last = last_position_of_state(db, run_id, trajectory.id, state.index)
         if last is None:
             continue
-        rows = list(
-            db.query(
-                "SELECT * FROM read_lookups WHERE run_id = ? AND trajectory_id = ? AND position = ? "
-                "ORDER BY item",
-                [run_id, trajectory.id, last],
-            )
-        )
+        rows = read_lookups_by_item(db, run_id, trajectory.id, last)
         if rows:
             texts = hit_texts(db, run_id, trajectory.id, last)
             for row in rows:

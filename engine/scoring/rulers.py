@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from seorap.engine.errors import UsageError
+from seorap.engine.store.queries import scores as stored_scores
+from seorap.engine.store.queries import verdicts as stored_verdicts
 from sqlite_utils import Database
 
 CLAIM_MODES = ("full", "filter")
@@ -108,12 +110,7 @@ def select(
 ) -> list[dict]:
     """Verdict rows of one run and scoring; with ``setup`` only the claims of that candidate mode,
     their mode blanked so that they match the claims of another mode."""
-    sql = "SELECT * FROM verdicts WHERE run_id=? AND scoring=?"
-    args = [run_id, scoring]
-    if setup is not None:
-        sql += " AND kind='claim' AND setup=?"
-        args.append(setup)
-    rows = list(db.query(sql, args))
+    rows = stored_verdicts.select(db, run_id, scoring, setup)
     if setup is not None:
         for r in rows:
             r["setup"] = "*"
@@ -144,24 +141,11 @@ class Side:
 
 
 def latest_scoring(db: Database, run_id: str) -> str | None:
-    row = next(
-        db.query(
-            "SELECT scoring FROM scores WHERE run_id=? AND trajectory_id != '' "
-            "ORDER BY created_at DESC LIMIT 1",
-            [run_id],
-        ),
-        None,
-    )
-    return row["scoring"] if row else None
+    return stored_scores.latest_scoring(db, run_id)
 
 
 def scorings_of(db: Database, run_id: str) -> list[str]:
-    return [
-        r["scoring"]
-        for r in db.query(
-            "SELECT DISTINCT scoring FROM scores WHERE run_id=? ORDER BY scoring", [run_id]
-        )
-    ]
+    return stored_scores.scorings(db, [run_id])
 
 
 def parse_setup(db: Database, run_id: str, spec: str | None) -> Side:

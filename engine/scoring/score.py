@@ -40,6 +40,9 @@ from seorap.engine.scoring.judges import Judge, LexicalJudge, make_judge
 from seorap.engine.scoring.tables import ensure_tables, now, row_id
 from seorap.engine.store import compact
 from seorap.engine.store.database import transaction
+from seorap.engine.store.queries import scores as stored_scores
+from seorap.engine.store.queries import verdicts as stored_verdicts
+from seorap.engine.store.queries.writes import document_written
 from sqlite_utils import Database
 
 JUDGE_MODES = ("full", "filter")
@@ -170,11 +173,7 @@ def mark_reliability(
     cannot, every card of the pass loses its quadrant (kept as ``quadrant_raw``) and its diagnosis
     says "judge unreliable — see audit" with the reason. Returns the reason (None: reliable)."""
     labels: dict[str, list[str]] = {}
-    for r in db.query(
-        "SELECT kind, label FROM verdicts WHERE run_id=? AND scoring=? AND setup='answer' "
-        "AND source='memory' AND k=? ORDER BY rowid",
-        [run_id, name, extrinsic.TOP_K],
-    ):
+    for r in stored_verdicts.answer_labels(db, run_id, name, extrinsic.TOP_K):
         labels.setdefault(r["kind"], []).append(r["label"])
     reason = diagnosis.judge_unreliable(
         labels,
@@ -183,14 +182,8 @@ def mark_reliability(
         audit_partial_saturation=partial_saturation,
         audit_separation=separation,
     )
-    for row in list(
-        db.query(
-            "SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? AND "
-            "trajectory_id != ''",
-            [run_id, name],
-        )
-    ):
-        card = json.loads(row["card"])
+    for trajectory_id, text in stored_scores.cards_by_trajectory(db, run_id, name).items():
+        card = json.loads(text)
         card["judge_unreliable"] = reason
         if reason:
             card["quadrant_raw"] = card.get("quadrant_raw", card.get("quadrant"))
@@ -198,9 +191,8 @@ def mark_reliability(
             card["diagnosis"] = diagnosis.unreliable_text(
                 card.get("intrinsic_full"), (card.get("extrinsic") or {}).get("compound"), reason
             )
-        db.execute(
-            "UPDATE scores SET card=? WHERE run_id=? AND trajectory_id=? AND scoring=?",
-            [json.dumps(card, ensure_ascii=False), run_id, row["trajectory_id"], name],
+        stored_scores.set_card(
+            db, run_id, trajectory_id, name, json.dumps(card, ensure_ascii=False)
         )
     return reason
 
@@ -297,12 +289,7 @@ def append_only(db: Database, run_id: str) -> bool:
 
 
 def _written(db: Database, run_id: str, trajectory_id: str) -> bool:
-    return (
-        db.table("documents").count_where(
-            "run_id = ? AND trajectory_id = ?", [run_id, trajectory_id]
-        )
-        > 0
-    )
+    return document_written(db, run_id, trajectory_id)
 
 
 def _score_trajectory(
@@ -379,9 +366,7 @@ def _save(db: Database, run_id, trajectory_id, name, judge: Judge, verdicts, ask
     created = now()
     key = dict(run_id=run_id, trajectory_id=trajectory_id, scoring=name)
     for table in ("verdicts", "answers", "retrievals"):
-        compact.delete_where(
-            db, table, "run_id=? AND trajectory_id=? AND scoring=?", [run_id, trajectory_id, name]
-        )
+        stored_verdicts.delete_scored(db, table, run_id, name, trajectory_id)
     compact.insert(
         db,
         "verdicts",
@@ -444,12 +429,8 @@ def _save(db: Database, run_id, trajectory_id, name, judge: Judge, verdicts, ask
 
 def _trajectory_cards(db: Database, run_id: str, name: str) -> dict[str, dict]:
     return {
-        r["trajectory_id"]: json.loads(r["card"])
-        for r in db.query(
-            "SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? AND "
-            "trajectory_id != ''",
-            [run_id, name],
-        )
+        trajectory_id: json.loads(card)
+        for trajectory_id, card in stored_scores.cards_by_trajectory(db, run_id, name).items()
     }
 
 
@@ -458,10 +439,7 @@ def _add_extra(db: Database, run_id: str, name: str, key: str, value) -> None:
     row = db.table("scores").get((run_id, "", name))
     extras = json.loads(row["card"])
     extras[key] = value
-    db.execute(
-        "UPDATE scores SET card=? WHERE run_id=? AND trajectory_id='' AND scoring=?",
-        [json.dumps(extras, ensure_ascii=False), run_id, name],
-    )
+    stored_scores.set_card(db, run_id, "", name, json.dumps(extras, ensure_ascii=False))
 
 
 def _counters(client) -> dict:

@@ -28,6 +28,8 @@ from seorap.engine.config import Config
 from seorap.engine.fmt import figure
 from seorap.engine.scoring.schema import Histogram, SimilarityFigures, SimilaritySummary
 from seorap.engine.scoring.tables import scorings
+from seorap.engine.store.queries.scores import run_card
+from seorap.engine.store.queries.verdicts import full_claim_verdicts
 from sqlite_utils import Database
 
 if TYPE_CHECKING:
@@ -248,14 +250,7 @@ def run_similarity(
     if not names:
         return None
     name = scoring if scoring in names else names[0]
-    rows = list(
-        db.query(
-            "SELECT kind, setup, label, expected, candidate, rationale, judge FROM verdicts "
-            "WHERE run_id=? AND scoring=? AND kind='claim' AND setup='full' "
-            "ORDER BY trajectory_id, state_index, item",
-            [run_id, name],
-        )
-    )
+    rows = full_claim_verdicts(db, run_id, name)
     if not rows:
         return None
     if embedder is None:
@@ -266,15 +261,9 @@ def run_similarity(
 
         embedder = make_embedder(config, db)
     if filter_threshold is None:
-        extras = next(
-            db.query(
-                "SELECT card FROM scores WHERE run_id=? AND trajectory_id='' AND scoring=?",
-                [run_id, name],
-            ),
-            None,
-        )
+        extras = run_card(db, run_id, name)
         filter_threshold = (
-            json.loads(extras["card"]).get("filter_threshold") if extras else None
+            json.loads(extras).get("filter_threshold") if extras is not None else None
         ) or DEFAULT_THRESHOLD
     return from_rows(
         rows, EmbedFn(embedder), filter_threshold=filter_threshold, judge=rows[0]["judge"]

@@ -20,6 +20,7 @@ import json
 from datetime import UTC, datetime
 
 from seorap.engine.store.connstate import state
+from seorap.engine.store.queries.scores import delete_figures, scorings_by_recency
 from sqlite_utils import Database
 
 TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
@@ -146,14 +147,7 @@ def ensure_tables(db) -> None:
 
 def scorings(db: Database, run_id: str) -> list[str]:
     """Scoring setups stored for a run, most recent first."""
-    return [
-        r["scoring"]
-        for r in db.query(
-            "SELECT scoring, MAX(created_at) AS at FROM scores WHERE run_id=? GROUP BY scoring "
-            "ORDER BY at DESC, scoring",
-            [run_id],
-        )
-    ]
+    return scorings_by_recency(db, run_id)
 
 
 def row_id(*parts) -> str:
@@ -169,4 +163,4 @@ def now() -> str:
 def drop_figures(db: Database, run_id: str) -> None:
     """Forget a run's figures stored at score time (an override changed them)."""
     if "score_figures" in db.table_names():
-        db.execute("DELETE FROM score_figures WHERE run_id=?", [run_id])
+        delete_figures(db, run_id)

@@ -266,8 +266,8 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
         if table not in COMPACT_TABLES:
             db.table(table).create_index(cols, if_not_exists=True)
     from seorap.engine.models.calllog import ensure_calls_table
-    from seorap.engine.run.accounting import ensure_tables as ensure_accounting_tables
     from seorap.engine.scoring.tables import ensure_tables
+    from seorap.engine.store.queries.accounting import ensure_tables as ensure_accounting_tables
 
     ensure_calls_table(db)
     ensure_tables(db)

@@ -25,7 +25,6 @@ from seorap.engine.views.common import (  # noqa: F401
     bigrams,
     columns,
     containment,
-    has_rows,
     human_overrides,
     item_label,
     latest_scoring,

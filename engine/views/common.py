@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from functools import lru_cache
 
 import sqlite_utils
@@ -11,6 +10,9 @@ from seorap.engine.memory import reference
 from seorap.engine.scoring.diagnosis import UNRELIABLE
 from seorap.engine.scoring.metrics import quadrant
 from seorap.engine.store.database import loads
+from seorap.engine.store.queries import scores
+from seorap.engine.store.queries.catalog import columns, readable_names
+from seorap.engine.store.queries.verdicts import overrides_of
 from sqlite_utils import Database
 
 __all__ = ["quadrant", "UNRELIABLE"]
@@ -51,31 +53,6 @@ def containment(needle: str, haystack: str) -> float:
     return len(grams & bigrams(haystack)) / len(grams) if grams else 0.0
 
 
-def readable_names(db: sqlite_utils.Database) -> set[str]:
-    """Tables and views a query can read (the compact tables are views; a read-only open of an
-    older file adds temporary ones)."""
-    return {
-        r[0]
-        for r in db.execute(
-            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') UNION "
-            "SELECT name FROM sqlite_temp_master WHERE type IN ('table', 'view')"
-        )
-    }
-
-
-def has_rows(db: sqlite_utils.Database, table: str, where: str = "", args: Iterable = ()) -> bool:
-    if table not in readable_names(db):
-        return False
-    sql = f"SELECT 1 FROM [{table}]" + (f" WHERE {where}" if where else "") + " LIMIT 1"
-    return next(db.query(sql, list(args)), None) is not None
-
-
-def columns(db: sqlite_utils.Database, table: str) -> set[str]:
-    if table not in readable_names(db):
-        return set()
-    return {r[1] for r in db.execute(f"PRAGMA table_info([{table}])")}
-
-
 # ---------------------------------------------------------------------------------------------
 # scoring tables (owned by engine.scoring; read defensively, absent = not scored)
 
@@ -84,15 +61,7 @@ def latest_scoring(db: sqlite_utils.Database, run_id: str) -> str | None:
     """The most recent scoring setup name of a run (e.g. ``lexical+extractive``), or None."""
     if "scores" not in readable_names(db):
         return None
-    row = next(
-        db.query(
-            "SELECT scoring FROM scores WHERE run_id=? AND trajectory_id != '' "
-            "ORDER BY created_at DESC LIMIT 1",
-            [run_id],
-        ),
-        None,
-    )
-    return row["scoring"] if row else None
+    return scores.latest_scoring(db, run_id)
 
 
 def latest_card(db: sqlite_utils.Database, run_id: str, trajectory_id: str) -> dict:
@@ -100,14 +69,8 @@ def latest_card(db: sqlite_utils.Database, run_id: str, trajectory_id: str) -> d
     scoring = latest_scoring(db, run_id)
     if scoring is None:
         return {}
-    row = next(
-        db.query(
-            "SELECT card FROM scores WHERE run_id=? AND trajectory_id=? AND scoring=?",
-            [run_id, trajectory_id, scoring],
-        ),
-        None,
-    )
-    return (loads(row["card"], {}) or {}) if row else {}
+    card = scores.card(db, run_id, trajectory_id, scoring)
+    return (loads(card, {}) or {}) if card is not None else {}
 
 
 def score_cards(db: sqlite_utils.Database) -> dict[tuple[str, str], dict]:
@@ -115,7 +78,7 @@ def score_cards(db: sqlite_utils.Database) -> dict[tuple[str, str], dict]:
     if not {"run_id", "trajectory_id", "card"} <= columns(db, "scores"):
         return {}
     out: dict[tuple[str, str], dict] = {}
-    for r in db.query("SELECT * FROM scores WHERE trajectory_id != '' ORDER BY created_at"):
+    for r in scores.trajectory_score_rows(db):
         out[(r["run_id"], r["trajectory_id"])] = {
             **(loads(r["card"], {}) or {}),
             "scoring": r["scoring"],
@@ -147,13 +110,7 @@ def human_overrides(db: Database, verdict_ids: list[str]) -> dict[str, dict]:
     """verdict id -> its latest human override (the `overrides` table, engine/scoring/overrides.py), if any."""
     if not verdict_ids or "verdict_id" not in columns(db, "overrides"):
         return {}
-    marks = ",".join("?" * len(verdict_ids))
-    return {
-        r["verdict_id"]: r
-        for r in db.query(
-            f"SELECT * FROM overrides WHERE verdict_id IN ({marks}) ORDER BY id", verdict_ids
-        )
-    }
+    return {r["verdict_id"]: r for r in overrides_of(db, verdict_ids)}
 
 
 def item_label(item: str) -> str:

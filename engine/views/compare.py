@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from seorap.engine.corpus import Corpus
 from seorap.engine.store.database import facts_at
+from seorap.engine.store.queries.scores import trajectory_cards
+from seorap.engine.store.queries.verdicts import final_verdicts
 from seorap.engine.views.common import latest_scoring
 from sqlite_utils import Database
 
@@ -41,11 +43,7 @@ def _final_verdicts(
     if scoring is None:
         return {}
     out = {}
-    for v in db.query(
-        "SELECT * FROM verdicts WHERE run_id=? AND trajectory_id=? AND scoring=? AND "
-        "((kind='claim' AND setup=?) OR (source='memory' AND k=5))",
-        [run_id, trajectory_id, scoring, judge_mode],
-    ):
+    for v in final_verdicts(db, run_id, trajectory_id, scoring, judge_mode):
         kind = "claim" if v["kind"] == "claim" else "question"
         out[(kind, v["item"])] = (v["expected"] if kind == "claim" else v["question"], v["label"])
     return out
@@ -87,17 +85,7 @@ def side_figures(db: Database, run_id: str) -> SideFigures:
     import json
 
     scoring = latest_scoring(db, run_id)
-    cards = (
-        [
-            json.loads(r["card"])
-            for r in db.query(
-                "SELECT card FROM scores WHERE run_id=? AND scoring=? AND trajectory_id != ''",
-                [run_id, scoring],
-            )
-        ]
-        if scoring
-        else []
-    )
+    cards = [json.loads(card) for card in trajectory_cards(db, run_id, scoring)] if scoring else []
     reads = [c.get("read_time") or {} for c in cards]
     full = [(c.get("intrinsic") or {}).get("full") or {} for c in cards]
     return SideFigures(

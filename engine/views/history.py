@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from seorap.engine.corpus import Corpus
 from seorap.engine.store.database import loads
-from seorap.engine.views.common import columns
+from seorap.engine.store.queries.catalog import columns
+from seorap.engine.store.queries.facts import decisions_about, versions_with_observations
 from seorap.engine.views.lineage import Link, lineage
 from sqlite_utils import Database
 
@@ -43,14 +44,7 @@ class FactHistory:
 
 def fact_history(db: Database, corpus: Corpus, run_id: str, fact_id: str) -> FactHistory:
     """Every version of one fact with the observation and document that produced it."""
-    rows = list(
-        db.query(
-            "SELECT v.*, o.text AS obs_text, o.doc_id AS obs_doc FROM fact_versions v "
-            "LEFT JOIN observations o ON o.id = v.observation_id "
-            "WHERE v.run_id=? AND v.fact_id=? ORDER BY v.version",
-            [run_id, fact_id],
-        )
-    )
+    rows = versions_with_observations(db, run_id, fact_id)
     trajectory_id = rows[0]["trajectory_id"] if rows else ""
     docs = _documents_by_position(corpus, trajectory_id)
     why = _reasons(db, run_id, fact_id)
@@ -90,11 +84,7 @@ def _reasons(db: Database, run_id: str, fact_id: str) -> dict[int, str]:
     if "reason" not in columns(db, "decisions"):
         return {}
     out: dict[int, str] = {}
-    for d in db.query(
-        "SELECT position, reason, guard_effect, before FROM decisions WHERE run_id=? "
-        "AND (fact_id=? OR instr(before, ?) > 0) ORDER BY rowid",
-        [run_id, fact_id, f'"{fact_id}"'],
-    ):
+    for d in decisions_about(db, run_id, fact_id):
         text = "; ".join(
             p
             for p in (d["reason"] or "", f"guard {d['guard_effect']}" if d["guard_effect"] else "")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from seorap.engine.store.database import loads
-from seorap.engine.views.common import columns
+from seorap.engine.store.queries.facts import supersede_decisions, supersedes
 from sqlite_utils import Database
 
 UNKNOWN = "unknown"
@@ -60,15 +60,7 @@ class Lineage:
 
 def lineage(db: Database, run_id: str, trajectory_id: str) -> Lineage:
     """Every recorded supersede of a trajectory with the decision's reason and guard effect."""
-    has_link = "successor_id" in columns(db, "fact_versions")
-    link_col = "successor_id" if has_link else "NULL AS successor_id"
-    rows = list(
-        db.query(
-            f"SELECT fact_id, position, {link_col} FROM fact_versions WHERE run_id=? AND trajectory_id=? "
-            "AND operation='supersede' AND status='superseded' ORDER BY position, fact_id",
-            [run_id, trajectory_id],
-        )
-    )
+    rows = supersedes(db, run_id, trajectory_id)
     why = _reasons(db, run_id, trajectory_id)
     successor: dict[str, Link] = {}
     replaces: dict[str, list[Link]] = {}
@@ -87,13 +79,8 @@ def _reasons(
     """(position, superseded fact id) -> (reason, guard effect) of the supersede decision: the
     model's decision names the new fact and carries the old one in ``before``; a reference system's
     names the old fact itself."""
-    reason_col = "reason" if "reason" in columns(db, "decisions") else "'' AS reason"
     out: dict[tuple[int, str], tuple[str, str]] = {}
-    for d in db.query(
-        f"SELECT position, fact_id, before, guard_effect, {reason_col} FROM decisions "
-        "WHERE run_id=? AND trajectory_id=? AND operation='supersede'",
-        [run_id, trajectory_id],
-    ):
+    for d in supersede_decisions(db, run_id, trajectory_id):
         value = (d["reason"] or "", d["guard_effect"] or "")
         for snap in loads(d["before"], []) or []:
             if isinstance(snap, dict) and snap.get("id"):

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 from seorap.engine.memory.grounding import ungrounded
 from seorap.engine.store.database import loads
+from seorap.engine.store.queries.writes import decisions_at, failures_at, observations_at
 from sqlite_utils import Database
 
 
@@ -46,19 +47,8 @@ def operations_at(
     db: Database, run_id: str, trajectory_id: str, position: int, document: str | None = None
 ) -> list[Operation]:
     """The step's operations; with the ``document`` text, each observation's grounding too."""
-    obs = {
-        r["id"]: r
-        for r in db.query(
-            "SELECT * FROM observations WHERE run_id=? AND trajectory_id=? AND position=? ORDER BY seq",
-            [run_id, trajectory_id, position],
-        )
-    }
-    decisions = list(
-        db.query(
-            "SELECT * FROM decisions WHERE run_id=? AND trajectory_id=? AND position=? ORDER BY rowid",
-            [run_id, trajectory_id, position],
-        )
-    )
+    obs = {r["id"]: r for r in observations_at(db, run_id, trajectory_id, position)}
+    decisions = decisions_at(db, run_id, trajectory_id, position)
     out = [_operation(d, obs.get(d["observation_id"])) for d in decisions]
     decided = {d["observation_id"] for d in decisions}
     out += [_operation(None, o) for oid, o in obs.items() if oid not in decided]
@@ -132,9 +122,5 @@ def short_id(fact_id: str) -> str:
 
 def _failures_at(db: Database, run_id: str, trajectory_id: str, position: int) -> list[str]:
     return [
-        f"{r['stage']}: {r['reason']}"
-        for r in db.query(
-            "SELECT * FROM write_failures WHERE run_id=? AND trajectory_id=? AND position=?",
-            [run_id, trajectory_id, position],
-        )
+        f"{r['stage']}: {r['reason']}" for r in failures_at(db, run_id, trajectory_id, position)
     ]

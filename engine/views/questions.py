@@ -9,9 +9,9 @@ from seorap.engine.corpus import Corpus
 from seorap.engine.models.base import Embedder
 from seorap.engine.retrieval.hybrid import Hit
 from seorap.engine.store.database import facts_at, loads
+from seorap.engine.store.queries import verdicts as scored
 from seorap.engine.views.common import (
     NOT_SCORED,
-    has_rows,
     human_overrides,
     latest_scoring,
     readable_names,
@@ -67,34 +67,13 @@ def questions_view(db: Database, run_id: str, trajectory_id: str, top_k: int = 5
     scoring = latest_scoring(db, run_id)
     if scoring is None or not {"verdicts", "retrievals", "answers"} <= readable_names(db):
         return QuestionsView(run_id, trajectory_id, False, [])
-    if not has_rows(
-        db,
-        "retrievals",
-        "run_id=? AND trajectory_id=? AND scoring=?",
-        [run_id, trajectory_id, scoring],
-    ):
+    if not scored.has_retrievals(db, run_id, trajectory_id, scoring):
         return QuestionsView(run_id, trajectory_id, False, [])
-    key = [run_id, trajectory_id, scoring]
-    verdicts = list(
-        db.query(
-            "SELECT * FROM verdicts WHERE run_id=? AND trajectory_id=? AND "
-            "scoring=? AND kind != 'claim'",
-            key,
-        )
-    )
-    rankings = {
-        r["item"]: r
-        for r in db.query(
-            "SELECT * FROM retrievals WHERE run_id=? AND trajectory_id=? AND scoring=? AND "
-            "source='memory'",
-            key,
-        )
-    }
+    verdicts = scored.question_verdicts(db, run_id, trajectory_id, scoring)
+    rankings = {r["item"]: r for r in scored.memory_rankings(db, run_id, trajectory_id, scoring)}
     answers = {
         (r["item"], r["source"], r["k"]): r["answer"]
-        for r in db.query(
-            "SELECT * FROM answers WHERE run_id=? AND trajectory_id=? AND scoring=?", key
-        )
+        for r in scored.answers(db, run_id, trajectory_id, scoring)
     }
     over = human_overrides(db, [v["id"] for v in verdicts])
     items = sorted(

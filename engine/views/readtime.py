@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from seorap.engine.store.database import facts_at, loads
+from seorap.engine.store.queries.writes import last_position_of, read_lookups_at
 from seorap.engine.views.common import latest_card, readable_names
 from sqlite_utils import Database
 
@@ -41,12 +42,7 @@ def read_times(
     ``texts``: fact id -> text at that position when the caller has read them already."""
     if "read_lookups" not in readable_names(db):
         return {}
-    rows = list(
-        db.query(
-            "SELECT * FROM read_lookups WHERE run_id=? AND trajectory_id=? AND position=?",
-            [run_id, trajectory_id, position],
-        )
-    )
+    rows = read_lookups_at(db, run_id, trajectory_id, position)
     if not rows:
         return {}
     last = _last_of_state(db, run_id, trajectory_id, state_index) == position
@@ -71,10 +67,7 @@ def read_times(
 
 
 def _last_of_state(db: Database, run_id: str, trajectory_id: str, state_index: int) -> int | None:
-    return db.execute(
-        "SELECT max(position) FROM documents WHERE run_id=? AND trajectory_id=? AND state_index=?",
-        [run_id, trajectory_id, state_index],
-    ).fetchone()[0]
+    return last_position_of(db, run_id, trajectory_id, state_index)
 
 
 def _judged(db: Database, run_id: str, trajectory_id: str, state_index: int) -> dict[str, dict]:

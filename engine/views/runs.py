@@ -9,6 +9,10 @@ import sqlite_utils
 from seorap.engine.corpus import CATEGORY_NAMES, Corpus
 from seorap.engine.store.database import loads
 from seorap.engine.store.lease import run_statuses
+from seorap.engine.store.queries.catalog import count_by_run, row_count_and_max
+from seorap.engine.store.queries.facts import fact_texts
+from seorap.engine.store.queries.runs import all_runs, ids_like
+from seorap.engine.store.queries.writes import documents_by_trajectory
 from seorap.engine.views.common import (
     REFERENCE_SYSTEMS,
     UNRELIABLE,
@@ -109,8 +113,8 @@ def list_runs(db: sqlite_utils.Database) -> list[RunSummary]:
     """Every run in the order it was made: created_at has whole seconds, so runs made in one second
     (one `seorap run` of several systems) keep the order they were inserted in (rowid), not the
     order of their ids, and a second boundary falling between them changes nothing."""
-    docs = _count_by_run(db, "documents")
-    facts = _count_by_run(db, "facts")
+    docs = count_by_run(db, "documents")
+    facts = count_by_run(db, "facts")
     scored = set(_scores_table(db))
     statuses = run_statuses(db)  # `running` with no live writer reads `interrupted`
     return [
@@ -124,7 +128,7 @@ def list_runs(db: sqlite_utils.Database) -> list[RunSummary]:
             any(k[0] == r["run_id"] for k in scored),
             _standin(r.get("manifest")),
         )
-        for r in db.query("SELECT * FROM runs ORDER BY created_at, rowid")
+        for r in all_runs(db)
     ]
 
 
@@ -141,10 +145,7 @@ def standin_twins(
     runs = [r for r in (runs if runs is not None else list_runs(db)) if r.standin]
     stores = {
         r.run_id: frozenset(
-            (f["trajectory_id"], f["text"], f["status"])
-            for f in db.query(
-                "SELECT trajectory_id, text, status FROM facts WHERE run_id=?", [r.run_id]
-            )
+            (f["trajectory_id"], f["text"], f["status"]) for f in fact_texts(db, r.run_id)
         )
         for r in runs
     }
@@ -156,25 +157,13 @@ def standin_twins(
     ]
 
 
-def _count_by_run(db: sqlite_utils.Database, table: str) -> dict[str, int]:
-    return {
-        r["run_id"]: r["n"]
-        for r in db.query(f"SELECT run_id, COUNT(*) AS n FROM [{table}] GROUP BY run_id")
-    }
-
-
 def trajectory_rows(
     db: sqlite_utils.Database, corpus: Corpus, run_ids: Iterable[str] | None = None
 ) -> list[TrajectoryRow]:
     """One row per (run, trajectory) of the corpus, scores from the scoring tables when present."""
     runs = list_runs(db)
     wanted = set(run_ids) if run_ids is not None else {r.run_id for r in runs}
-    done = {
-        (r["run_id"], r["trajectory_id"]): r["n"]
-        for r in db.query(
-            "SELECT run_id, trajectory_id, COUNT(*) AS n FROM documents GROUP BY run_id, trajectory_id"
-        )
-    }
+    done = documents_by_trajectory(db)
     scores = _scores_table(db)
     withheld = judge_withheld(db)
     rows = []
@@ -240,10 +229,7 @@ def replay_label(db: Database, run_id: str) -> str:
     """``replay`` for the first replay of a run, then ``replay-2``, ``replay-3``…: each press is a
     fresh re-enactment (the same label would resume the earlier replay and write nothing)."""
     base = run_id.split("~", 1)[0]
-    taken = {
-        r["run_id"]
-        for r in db.query("SELECT run_id FROM runs WHERE run_id LIKE ?", [f"{base}~replay%"])
-    }
+    taken = ids_like(db, f"{base}~replay%")
     n = 1
     while f"{base}~{'replay' if n == 1 else f'replay-{n}'}" in taken:
         n += 1
@@ -260,9 +246,4 @@ def data_version(db: sqlite_utils.Database) -> tuple:
         ("overrides", "id"),
     ]
     tables = set(db.table_names())
-    return tuple(
-        tuple(next(db.query(f"SELECT COUNT(*) AS n, MAX([{col}]) AS m FROM [{t}]"), {}).values())
-        if t in tables
-        else None
-        for t, col in parts
-    )
+    return tuple(row_count_and_max(db, t, col) if t in tables else None for t, col in parts)

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 import sqlite_utils
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.store.database import facts_at
+from seorap.engine.store.queries.facts import positions_matching
+from seorap.engine.store.queries.writes import written_positions
 from seorap.engine.views.common import MARKS, containment
 from seorap.engine.views.doclines import DocLine, doc_lines
 from seorap.engine.views.lineage import Lineage, Link, lineage
@@ -134,13 +136,7 @@ class StepView:
 
 
 def timeline(db: sqlite_utils.Database, run_id: str, trajectory: Trajectory) -> list[TimelineEntry]:
-    written = {
-        r["position"]
-        for r in db.query(
-            "SELECT position FROM documents WHERE run_id=? AND trajectory_id=?",
-            [run_id, trajectory.id],
-        )
-    }
+    written = written_positions(db, run_id, trajectory.id)
     out, latest = [], ""
     for a in trajectory.arrivals():
         state = trajectory.states[a.state_index]
@@ -382,11 +378,4 @@ def _claim_rows(
 
 def fact_positions_matching(db: Database, run_id: str, trajectory_id: str, query: str) -> set[int]:
     """Arrival positions where a fact version containing ``query`` (case-insensitive) was written."""
-    return {
-        r["position"]
-        for r in db.query(
-            "SELECT DISTINCT position FROM fact_versions WHERE run_id=? AND trajectory_id=? "
-            "AND instr(lower(text), ?) > 0",
-            [run_id, trajectory_id, query.strip().casefold()],
-        )
-    }
+    return positions_matching(db, run_id, trajectory_id, query.strip().casefold())

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from seorap.engine.corpus import Trajectory
+from seorap.engine.store.queries.facts import last_dated_change_before
 from sqlite_utils import Database
 
 
@@ -119,14 +120,7 @@ def late_mark(
     guards: list[tuple[str, str]],
 ) -> LateMark:
     """``guards``: (guard, guard_effect) of this document's decisions."""
-    row = next(
-        db.query(
-            "SELECT doc_date, position FROM fact_versions WHERE run_id=? AND trajectory_id=? AND "
-            "position<? AND operation != 'reinforce' ORDER BY doc_date DESC, position DESC LIMIT 1",
-            [run_id, trajectory_id, position],
-        ),
-        None,
-    )
+    row = last_dated_change_before(db, run_id, trajectory_id, position)
     guard = next((g for g, _ in guards if g), "off")
     effects = list(dict.fromkeys(e for _, e in guards if e))
     return LateMark(

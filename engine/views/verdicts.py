@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from seorap.engine.store.database import loads
+from seorap.engine.store.queries.scores import run_card
+from seorap.engine.store.queries.verdicts import claim_verdicts_at
 from seorap.engine.views.common import (
     human_overrides,
     latest_card,
@@ -38,13 +40,7 @@ def claim_verdicts(
     scoring = latest_scoring(db, run_id)
     if scoring is None or "verdicts" not in readable_names(db):
         return None
-    rows = list(
-        db.query(
-            "SELECT * FROM verdicts WHERE run_id=? AND trajectory_id=? AND scoring=? AND kind='claim' "
-            "AND setup=? AND state_index=?",
-            [run_id, trajectory_id, scoring, judge_mode, state_index],
-        )
-    )
+    rows = claim_verdicts_at(db, run_id, trajectory_id, scoring, judge_mode, state_index)
     if not rows:
         return None
     over = human_overrides(db, [r["id"] for r in rows])
@@ -53,14 +49,8 @@ def claim_verdicts(
 
 
 def _threshold(db: Database, run_id: str, scoring: str) -> float | None:
-    row = next(
-        db.query(
-            "SELECT card FROM scores WHERE run_id=? AND trajectory_id='' AND scoring=?",
-            [run_id, scoring],
-        ),
-        None,
-    )
-    return (loads(row["card"], {}) or {}).get("filter_threshold") if row else None
+    card = run_card(db, run_id, scoring)
+    return (loads(card, {}) or {}).get("filter_threshold") if card is not None else None
 
 
 def _verdict(r: dict, override: dict | None, threshold: float | None = None) -> Verdict:

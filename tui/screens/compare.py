@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from rich.text import Text
 from seorap.engine import views
-from seorap.engine.store.database import open_db
 from seorap.tui.instant_modes import QuietResume
 from seorap.tui.text import literal, one_line
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
@@ -104,7 +103,7 @@ differs, and final active facts held by only one run.
     @work(thread=True, exclusive=True, exit_on_error=False, group="compare", description="compare")
     def compute(self, a: str, b: str, judge_mode: str):
         ctx = self.app.ctx
-        db = open_db(ctx.db_path, readonly=True) if ctx.db_path else ctx.db  # browsing: read-only
+        db = ctx.worker_db()
         figures = (views.side_figures(db, a), views.side_figures(db, b))
         return (a, b, judge_mode), views.compare_runs(db, ctx.corpus, a, b, judge_mode), figures
 

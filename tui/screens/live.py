@@ -12,7 +12,6 @@ from rich.text import Text
 from seorap.engine import views
 from seorap.engine.memory.reference import ORACLES
 from seorap.engine.run.pacer import Pace, Pacer, PacerState
-from seorap.engine.store.database import open_db
 from seorap.engine.views import replay_label, short_id
 from seorap.tui.instant_modes import QuietResume
 from seorap.tui.messages import RunsChanged
@@ -170,7 +169,7 @@ each applied decision appears in the log as it is written.
 
         ctx = self.app.ctx
         self.cancel_event.clear()
-        db = open_db(ctx.db_path) if ctx.db_path else ctx.db
+        db = ctx.worker_db(readonly=False)
         only = None if self.whole_corpus else [ctx.selection.trajectory_id]
         config = load_config(offline=True) if offline else self.app.live_config()
         return run(
@@ -243,7 +242,7 @@ each applied decision appears in the log as it is written.
 
         ctx = self.app.ctx
         self.cancel_event.clear()
-        db = open_db(ctx.db_path) if ctx.db_path else ctx.db
+        db = ctx.worker_db(readonly=False)
         return [
             replay_run(
                 db,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from rich.text import Text
 from seorap.engine import views
-from seorap.engine.store.database import open_db
 from seorap.tui.instant_modes import QuietResume
 from seorap.tui.text import literal, one_line
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
@@ -181,7 +180,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
     )
     def rank_live(self, key: tuple) -> tuple:
         ctx = self.app.ctx
-        db = open_db(ctx.db_path, readonly=True) if ctx.db_path else ctx.db  # browsing: read-only
+        db = ctx.worker_db()
         return key, views.live_questions_view(db, ctx.corpus, key[0], key[1])
 
     @on(Worker.StateChanged)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from rich.text import Text
 from seorap.engine import views
 from seorap.engine.fmt import figure
-from seorap.engine.store.database import open_db
 from seorap.tui.instant_modes import QuietResume
 from seorap.tui.text import literal
 from seorap.tui.widgets.fast_table import Table
@@ -384,7 +383,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
     )
     def compute(self, run_ids: list[str]) -> tuple:
         ctx = self.app.ctx
-        db = open_db(ctx.db_path, readonly=True) if ctx.db_path else ctx.db  # browsing: read-only
+        db = ctx.worker_db()
         reports = [r for r in (views.run_report(db, rid) for rid in run_ids) if r]
         return reports, {
             r.run_id: views.full_vs_filter_diff(db, r.run_id, r.scoring) for r in reports

@@ -15,10 +15,10 @@ class _NoLock:
         return False
 
 
-_NOLOCK = _NoLock()
+NO_LOCK = _NoLock()
 
 
-def _insert(db: Database, table: str, rows: list[dict], replace: bool = False) -> None:
+def insert_rows(db: Database, table: str, rows: list[dict], replace: bool = False) -> None:
     """One prepared ``executemany`` (sqlite-utils' insert_all re-inspects the table per call);
     falls back to insert_all(alter=True) when the table lacks a column (an older database).
     ``replace``: a row with the same key replaces the old one."""

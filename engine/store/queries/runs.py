@@ -1,0 +1,41 @@
+"""The ``runs`` table: one row per run (its system, corpus, config, manifest and status)."""
+
+from __future__ import annotations
+
+from sqlite_utils import Database
+
+
+def all_runs(db: Database) -> list[dict]:
+    """Every run row in the order the runs were made: created_at has whole seconds, so runs made in
+    one second keep the order they were inserted in (rowid)."""
+    return list(db.query("SELECT * FROM runs ORDER BY created_at, rowid"))
+
+
+def run_ids(db: Database) -> list[str]:
+    """Every run id, sorted."""
+    return [r["run_id"] for r in db.query("SELECT run_id FROM runs ORDER BY run_id")]
+
+
+def systems(db: Database) -> set[str]:
+    """The systems the database holds runs of."""
+    return {r["system"] for r in db.query("SELECT system FROM runs")}
+
+
+def exists(db: Database, run_id: str) -> bool:
+    return db.execute("SELECT 1 FROM runs WHERE run_id = ?", [run_id]).fetchone() is not None
+
+
+def system_of(db: Database, run_id: str) -> str:
+    """The system of a run that exists."""
+    return db.execute("SELECT system FROM runs WHERE run_id = ?", [run_id]).fetchone()[0]
+
+
+def remove(db: Database, run_id: str) -> None:
+    """Delete a run's own row, for a run that wrote nothing (database.delete_run deletes a whole
+    run)."""
+    db.execute("DELETE FROM runs WHERE run_id = ?", [run_id])
+
+
+def ids_like(db: Database, pattern: str) -> set[str]:
+    """Run ids matching an SQL LIKE pattern."""
+    return {r["run_id"] for r in db.query("SELECT run_id FROM runs WHERE run_id LIKE ?", [pattern])}
