@@ -1,0 +1,51 @@
+"""The reads the gold-error ledger needs from the run database (engine/corpus/gold.py,
+engine/scoring/gold.py, engine/scoring/gold_suspects.py): named queries, no SQL elsewhere."""
+
+from __future__ import annotations
+
+import sqlite_utils
+
+
+def runs_of_corpus(db: sqlite_utils.Database, digest: str) -> list[dict]:
+    """run_id and system of every run made on the corpus with this digest, oldest first."""
+    return list(
+        db.query(
+            "SELECT run_id, system FROM runs WHERE corpus_digest=? ORDER BY created_at, run_id",
+            [digest],
+        )
+    )
+
+
+def corpus_digests(db: sqlite_utils.Database) -> list[str]:
+    """The corpus digests the database holds runs of."""
+    return [
+        r["corpus_digest"]
+        for r in db.query(
+            "SELECT DISTINCT corpus_digest FROM runs WHERE corpus_digest IS NOT NULL "
+            "ORDER BY corpus_digest"
+        )
+    ]
+
+
+def run_verdicts(db: sqlite_utils.Database, run_id: str, scoring: str) -> list[dict]:
+    """Every verdict of one run under one scoring setup."""
+    if "verdicts" not in db.table_names():
+        return []
+    return list(db.query("SELECT * FROM verdicts WHERE run_id=? AND scoring=?", [run_id, scoring]))
+
+
+def judged_items(db: sqlite_utils.Database, run_id: str, scoring: str, k: int) -> list[dict]:
+    """The verdicts the suspects are read from: full-mode claim verdicts, and the memory (top-k)
+    and full-context answer verdicts, of one run and scoring setup (id, trajectory, kind, item,
+    state, text, label, judge)."""
+    if "verdicts" not in db.table_names():
+        return []
+    return list(
+        db.query(
+            "SELECT id, trajectory_id, kind, source, k, item, state_index, expected, question, "
+            "label, judge FROM verdicts WHERE run_id=? AND scoring=? AND ("
+            "(kind='claim' AND setup='full') OR (kind IN ('compound','single') AND "
+            "((source='memory' AND k=?) OR source='full-context'))) ORDER BY trajectory_id, id",
+            [run_id, scoring, k],
+        )
+    )
