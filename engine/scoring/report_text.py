@@ -64,14 +64,23 @@ def run_figures(run: RunReport) -> dict[str, float | str | None]:
             f"run_journey_{stage}_low": f.share.ci_low,
             f"run_journey_{stage}_high": f.share.ci_high,
         }
+    j = run.journey
+    for groups in (j.category_shares, j.difficulty_shares) if j else ():
+        for g, per in groups.items():
+            for stage, f in per.items():
+                out |= {
+                    f"run_journey_{g}_{stage}_share": f.share.mean,
+                    f"run_journey_{g}_{stage}_low": f.share.ci_low,
+                    f"run_journey_{g}_{stage}_high": f.share.ci_high,
+                }
     if run.gold is not None:
         out["run_gold_contested"] = len(run.gold.contested)
-        for name, g in run.gold.figures.items():
+        for name, fig in run.gold.figures.items():
             out |= {
-                f"run_gold_{name}_with": g.with_contested.mean,
-                f"run_gold_{name}_without": g.without_contested.mean,
-                f"run_gold_{name}_ceiling": g.ceiling,
-                f"run_gold_{name}_above_ceiling": g.above_ceiling,
+                f"run_gold_{name}_with": fig.with_contested.mean,
+                f"run_gold_{name}_without": fig.without_contested.mean,
+                f"run_gold_{name}_ceiling": fig.ceiling,
+                f"run_gold_{name}_above_ceiling": fig.above_ceiling,
             }
     a = run.audit
     if a is not None:
@@ -209,7 +218,14 @@ def journey_lines(run: RunReport) -> list[str]:
     counts = {s: {"n": f.n, "survived": f.survived} for s, f in j.stages.items()}
     lost = ", ".join(f"{s} {n}" for s, n in j.losses.items()) or "none"
     shares = " · ".join(f"{s} {_ci(f.share)}" for s, f in j.stages.items() if f.n)
-    return [f"journey: {funnel_line(counts)} · lost at: {lost}", f"journey survival: {shares}"]
+    lines = [f"journey: {funnel_line(counts)} · lost at: {lost}", f"journey survival: {shares}"]
+    for groups in (j.category_shares, j.difficulty_shares):
+        lines += [
+            f"journey {g}: "
+            + " · ".join(f"{s} {f.survived}/{f.n} {_ci(f.share)}" for s, f in per.items() if f.n)
+            for g, per in groups.items()
+        ]
+    return lines
 
 
 def gold_markdown(run: RunReport) -> list[str]:

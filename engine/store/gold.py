@@ -1,5 +1,6 @@
-"""The reads the gold-error ledger needs from the run database (engine/corpus/gold.py,
-engine/scoring/gold.py, engine/scoring/gold_suspects.py): named queries, no SQL elsewhere."""
+"""The reads the gold-error ledger and the claim journey's comparison need from the run database
+(engine/corpus/gold.py, engine/scoring/gold_suspects.py, engine/views/journey.py): named queries,
+no SQL elsewhere."""
 
 from __future__ import annotations
 
@@ -49,3 +50,18 @@ def judged_items(db: sqlite_utils.Database, run_id: str, scoring: str, k: int) -
             [run_id, scoring, k],
         )
     )
+
+
+def trajectory_cards(db: sqlite_utils.Database, run_id: str, scoring: str) -> dict[str, dict]:
+    """trajectory id -> its score card (parsed) under one scoring setup; the run's extras row left
+    out."""
+    from seorap.engine.store.database import loads
+
+    return {
+        r["trajectory_id"]: loads(r["card"], {}) or {}
+        for r in db.query(
+            "SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? AND "
+            "trajectory_id != '' ORDER BY trajectory_id",
+            [run_id, scoring],
+        )
+    }
