@@ -84,6 +84,8 @@ def test_a_contest_refuses_unknown_items_and_never_writes_into_the_corpus(tmp_pa
     with pytest.raises(UsageError, match="inside the corpus folder"):
         gold.contest(corpus, TRAJECTORY, "s0/c2", "r", corpus.root / "gold.jsonl")
     assert not (corpus.root / "gold.jsonl").exists()
+    with pytest.raises(UsageError, match="cannot write the gold ledger .*no such file or folder"):
+        gold.contest(corpus, TRAJECTORY, "s0/c2", "r", tmp_path / "missing" / "g.jsonl")
 
 
 def test_a_broken_ledger_is_one_located_sentence(tmp_path):

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from seorap.engine.errors import InputProblems, UsageError
+from seorap.engine.errors import InputProblems, UsageError, why
 
 SUFFIX = ".gold.jsonl"
 _CLAIM = re.compile(r"^s(\d+)/c(\d+)$")
@@ -126,8 +126,11 @@ def contest(
         withdrawn=withdrawn,
     )
     line = json.dumps(asdict(entry), ensure_ascii=False) + "\n"
-    with open(ledger, "a", encoding="utf-8") as fh:  # one line per contest, appended whole
-        fh.write(line)
+    try:
+        with open(ledger, "a", encoding="utf-8") as fh:  # one line per contest, appended whole
+            fh.write(line)
+    except OSError as exc:
+        raise UsageError(f"cannot write the gold ledger {ledger}: {why(exc)}") from None
     return entry
 
 
