@@ -91,16 +91,21 @@ def suspects(db, corpus) -> list[Suspect]:
                     by_judge.setdefault(key, {})[v["judge"] or "?"] = v["label"]
     if not latest:
         return []
+    per: dict[str, dict[str, list[dict]]] = {}  # trajectory -> system -> its rows
+    for system, rows in latest.items():
+        for v in rows:
+            per.setdefault(v["trajectory_id"], {}).setdefault(system, []).append(v)
+    complete = ORACLE in latest
     out: list[Suspect] = []
     for t in corpus.trajectories:
-        out += _failed_by_all(t, latest)
+        out += _failed_by_all(t, per.get(t.id, {}), complete)
         out += _judges_differ(t, by_judge)
     return out
 
 
-def _failed_by_all(trajectory, latest: dict[str, list[dict]]) -> list[Suspect]:
+def _failed_by_all(trajectory, latest: dict[str, list[dict]], complete: bool) -> list[Suspect]:
+    """``latest``: system -> the trajectory's rows in that system's latest scoring."""
     tid = trajectory.id
-    complete = ORACLE in latest
     out = []
     items = _claim_items(trajectory)
     for claim, item in items.items():
