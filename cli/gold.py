@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 from seorap.cli.params import CORPUS_HELP, CorpusType, FsPath
-from seorap.engine.untrusted import visible
+from seorap.engine.untrusted import json_line, visible
 
 LEDGER_HELP = (
     "The gold ledger (JSON Lines); default: beside the database, runs.db → runs.gold.jsonl."
@@ -120,7 +119,7 @@ def suspects(db_path, corpus_path, ledger, as_json) -> None:
     }
     if as_json:
         rows = [{**asdict(s), "contested": (s.trajectory, s.item) in contested} for s in found]
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        click.echo(json_line(rows, indent=2))  # control, format and bidi characters escaped
         return
     if not found:
         click.echo("no suspects: every item was credited somewhere, and judges agree")

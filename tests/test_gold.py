@@ -348,3 +348,22 @@ def test_suspects_judged_differently_by_two_judges():
     assert (s.item, s.why) == ("compound/0", gold_suspects.JUDGES_DIFFER)
     assert s.detail == "raw: lexical YES, qwen PARTIAL"
     assert s.lines  # the lines stating the claims its expected answer carries
+
+
+def test_gold_suspects_command_reads_a_real_run_database(scored, tmp_path):
+    # the run database's verdicts are views over compact tables: read through them
+    path = str(scored["folder"] / "runs.db")
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    source = scored["corpus"].files[TRAJECTORY]  # the one-trajectory corpus the runs were made on
+    (corpus / source.name).write_bytes(source.read_bytes())
+    args = ["gold", "suspects", "--db", path, "--corpus", str(corpus)]
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 0, out.output
+    # single/0 ("2명 (한 자리는 2027년 1분기로 연기)"): oracle PARTIAL, raw PARTIAL and the
+    # full-context answer PARTIAL too; no oracle-merged run here, so the evidence is weaker
+    assert "ko-c3-hiring-plan single/0 (question)" in out.output
+    assert "weaker): oracle: PARTIAL; raw: PARTIAL; full-context: PARTIAL" in out.output
+    (found,) = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
+    assert (found["item"], found["complete"], found["contested"]) == ("single/0", False, False)
+    assert any("하반기 백엔드 개발자 채용은 2명" in line for line in found["lines"])

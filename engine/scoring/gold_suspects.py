@@ -24,12 +24,14 @@ from seorap.engine.scoring.extrinsic import TOP_K, questions
 from seorap.engine.scoring.journey import needs
 from seorap.engine.scoring.tables import scorings
 from seorap.engine.store import gold as store
+from seorap.engine.views.common import containment
 from seorap.engine.views.doclines import doc_lines
 
 FAILED_BY_ALL = "failed by every system"
 JUDGES_DIFFER = "judged differently by two judges"
 ORACLE = "oracle-merged"
-MAX_LINES = 4
+MAX_LINES = 8
+LINES_PER_CLAIM = 2
 
 
 @dataclass
@@ -60,16 +62,17 @@ def _claim_items(trajectory) -> dict[str, str]:
 
 
 def evidence(trajectory, claims: Iterable[str]) -> list[str]:
-    """The document lines stating any of ``claims`` (as docClaims of their document), in arrival
-    order, at most MAX_LINES."""
+    """The document lines stating each of ``claims`` (as a docClaim of their document), in arrival
+    order: at most LINES_PER_CLAIM a claim, MAX_LINES in all."""
     wanted = set(claims)
-    out = []
+    out, shown = [], dict.fromkeys(wanted, 0)
     for s in trajectory.states:
         said = [c for c in s.doc_claims if c in wanted]
         if not said:
             continue
         for n, line in enumerate(doc_lines(s.document.text, s.doc_claims), 1):
-            if line.claim in said:
+            if line.claim in said and shown[line.claim] < LINES_PER_CLAIM:
+                shown[line.claim] += 1
                 out.append(f"{s.document.id}:{n}: {line.text.strip()}")
     return out[:MAX_LINES]
 
@@ -151,7 +154,7 @@ def _failed_by_all(trajectory, latest: dict[str, list[dict]], complete: bool) ->
             continue
         detail = "; ".join(f"{s}: {label}" for s, label in labels.items())
         detail += f"; full-context: {', '.join(sorted(set(full_context))) or 'not run'}"
-        needed = [c for c in trajectory.all_claims() if needs(c, q.question, q.answer)]
+        needed = _carried(trajectory, q.question, q.answer)
         out.append(
             Suspect(
                 tid,
@@ -182,9 +185,7 @@ def _judges_differ(trajectory, by_judge: dict[tuple, dict[str, str]]) -> list[Su
             key, shown, lines = items[text], text, evidence(trajectory, [text])
         else:
             key, shown = item, texts.get(item, item)
-            needed = [
-                c for c in trajectory.all_claims() if needs(c, shown, _answer(trajectory, item))
-            ]
+            needed = _carried(trajectory, shown, _answer(trajectory, item))
             lines = evidence(trajectory, needed)
         if key in seen:
             continue
@@ -208,6 +209,18 @@ def _judges_differ(trajectory, by_judge: dict[tuple, dict[str, str]]) -> list[Su
             )
         )
     return out
+
+
+CARRIED = 0.5
+"""Share of a claim's character bigrams the expected answer must hold for its lines to be shown
+when the lexical judge reads no claim as stated by the answer (a negation such as 제한 없음)."""
+
+
+def _carried(trajectory, question: str, answer: str) -> list[str]:
+    """The claims the expected answer carries: those the lexical judge reads as stated by it
+    (journey.needs), else those sharing most of their bigrams with it."""
+    found = [c for c in trajectory.all_claims() if needs(c, question, answer)]
+    return found or [c for c in trajectory.all_claims() if containment(c, answer) >= CARRIED]
 
 
 def _answer(trajectory, item: str) -> str:

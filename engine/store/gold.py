@@ -7,6 +7,18 @@ from __future__ import annotations
 import sqlite_utils
 
 
+def _readable(db: sqlite_utils.Database, name: str) -> bool:
+    """A query can read ``name``: a table, or a view (the compact tables are views; a read-only
+    open of an older file adds temporary ones)."""
+    return any(
+        db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name=? UNION "
+            "SELECT 1 FROM sqlite_temp_master WHERE type IN ('table', 'view') AND name=?",
+            [name, name],
+        )
+    )
+
+
 def runs_of_corpus(db: sqlite_utils.Database, digest: str) -> list[dict]:
     """run_id and system of every run made on the corpus with this digest, oldest first."""
     return list(
@@ -30,7 +42,7 @@ def corpus_digests(db: sqlite_utils.Database) -> list[str]:
 
 def run_verdicts(db: sqlite_utils.Database, run_id: str, scoring: str) -> list[dict]:
     """Every verdict of one run under one scoring setup."""
-    if "verdicts" not in db.table_names():
+    if not _readable(db, "verdicts"):
         return []
     return list(db.query("SELECT * FROM verdicts WHERE run_id=? AND scoring=?", [run_id, scoring]))
 
@@ -39,7 +51,7 @@ def judged_items(db: sqlite_utils.Database, run_id: str, scoring: str, k: int) -
     """The verdicts the suspects are read from: full-mode claim verdicts, and the memory (top-k)
     and full-context answer verdicts, of one run and scoring setup (id, trajectory, kind, item,
     state, text, label, judge)."""
-    if "verdicts" not in db.table_names():
+    if not _readable(db, "verdicts"):
         return []
     return list(
         db.query(
