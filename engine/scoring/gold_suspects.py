@@ -71,8 +71,9 @@ def evidence(trajectory, claims: Iterable[str]) -> list[str]:
         if not said:
             continue
         for n, line in enumerate(doc_lines(s.document.text, s.doc_claims), 1):
-            if line.claim in said and shown[line.claim] < LINES_PER_CLAIM:
-                shown[line.claim] += 1
+            claim = line.claim
+            if claim is not None and claim in said and shown[claim] < LINES_PER_CLAIM:
+                shown[claim] += 1
                 out.append(f"{s.document.id}:{n}: {line.text.strip()}")
     return out[:MAX_LINES]
 
