@@ -367,3 +367,20 @@ def test_gold_suspects_command_reads_a_real_run_database(scored, tmp_path):
     (found,) = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
     assert (found["item"], found["complete"], found["contested"]) == ("single/0", False, False)
     assert any("하반기 백엔드 개발자 채용은 2명" in line for line in found["lines"])
+
+
+def test_a_broken_ledger_beside_the_database_never_stops_a_report(scored, tmp_path):
+    db, folder = scored["db"], scored["folder"]
+    beside = folder / "runs.gold.jsonl"
+    beside.write_text("not json\n", encoding="utf-8")
+    try:
+        report = build_report(db)
+        gold_block = report.runs[0].gold
+        assert gold_block.problem and "runs.gold.jsonl:1" in gold_block.problem
+        assert not gold_block.figures
+        assert "gold: the ledger" in to_markdown(report) and "cannot be read" in to_markdown(report)
+        # named with --ledger, the same file is refused with its located sentence
+        with pytest.raises(InputProblems, match=r"runs\.gold\.jsonl:1"):
+            build_report(db, ledger=beside)
+    finally:
+        beside.unlink()

@@ -141,6 +141,10 @@ def gold_lines(gold: GoldFigures | None, ci: Callable[[Interval], str], fmt) -> 
     with and without them, its ceiling and a flag when it is above."""
     if gold is None:
         return []
+    if gold.problem:
+        return [
+            f"gold: the ledger {gold.ledger} cannot be read, figures without it ({gold.problem})"
+        ]
     items = ", ".join(f"{c['trajectory']} {c['item']}" for c in gold.contested)
     lines = [f"gold: {len(gold.contested)} contested ({items}) · ledger {gold.ledger or '—'}"]
     for name, f in gold.figures.items():

@@ -144,12 +144,20 @@ def ledger_of(db: Database, ledger: str | Path | None = None) -> Path | None:
 def _gold(db: Database, run: dict, verdicts: list[dict], ledger, boot: dict):
     """The ``gold`` block: contests of the run's corpus in the ledger (engine/scoring/gold.py)."""
     from seorap.engine.corpus.gold import read, standing
+    from seorap.engine.errors import InputProblems
     from seorap.engine.scoring.gold import gold_figures
+    from seorap.engine.scoring.schema import GoldFigures
 
     path = ledger_of(db, ledger)
     if path is None or not run.get("corpus_digest"):
         return None
-    contests = standing(read(path), run["corpus_digest"])
+    try:
+        entries = read(path)
+    except InputProblems as exc:
+        if ledger is not None:
+            raise  # named with --ledger: refused, one sentence
+        return GoldFigures(ledger=str(path), problem=str(exc))
+    contests = standing(entries, run["corpus_digest"])
     return gold_figures(verdicts, contests, str(path), **boot)
 
 

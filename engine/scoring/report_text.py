@@ -234,7 +234,10 @@ def gold_markdown(run: RunReport) -> list[str]:
     g = run.gold
     if g is None:
         return []
-    from seorap.engine.scoring.gold import LABELS
+    from seorap.engine.scoring.gold import LABELS, gold_lines
+
+    if g.problem:
+        return ["### Gold", ""] + [f"- {line}" for line in gold_lines(g, _ci, fmt)] + [""]
 
     out = [
         f"### Gold ({len(g.contested)} contested, ledger {g.ledger or '—'})",

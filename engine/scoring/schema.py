@@ -444,6 +444,9 @@ class GoldFigures(BaseModel):
     """intrinsic, intrinsic_filter, extrinsic, extrinsic_single."""
     by_trajectory: dict[str, dict[str, dict[str, float | None]]] = Field(default_factory=dict)
     """Per trajectory with a contested item, per figure: with, without, ceiling."""
+    problem: str | None = None
+    """Why the ledger beside the database could not be read (then no figures): a broken ledger
+    never stops scoring or a report; one named with ``--ledger`` is refused instead."""
 
 
 class RunReport(BaseModel):

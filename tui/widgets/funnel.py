@@ -69,6 +69,8 @@ def gold_text(gold) -> Text:
         return text
     from seorap.engine.scoring.gold import LABELS
 
+    if gold.problem:
+        return literal(f"gold ledger unreadable: {gold.problem}\n", "red")
     text.append(f"gold: {len(gold.contested)} contested", "bold")
     text.append_text(literal(f" ({', '.join(c['item'] for c in gold.contested)})\n", "dim"))
     for key, f in gold.figures.items():
