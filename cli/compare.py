@@ -67,10 +67,15 @@ def compare(base, candidate, db_path, conditions, allow_different_judges, show_a
     result = compare_runs(a, b, labels=labels, pairs=pairs or None)
     moved = moved_verdicts(db, sides[0], sides[1])
     gates = [gate(c, next(d for d in result.differences if d.figure == c.figure)) for c in parsed]
+    from seorap.engine.views import journey
+
+    funnels = journey.side_by_side(db, *((x.run_id, x.scoring) for x in sides))
     if as_json:
-        click.echo(json.dumps(_as_dict(result, moved, gates), ensure_ascii=False, indent=2))
+        out = {**_as_dict(result, moved, gates), "funnel": funnels and funnels.as_dict()}
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
     else:
         _print(result, moved, gates, show_all)
+        click.echo("\n".join(visible(line) for line in journey.lines(funnels)))
     if any(g.failed for g in gates):
         raise click.exceptions.Exit(1)
 

@@ -43,6 +43,7 @@ COMMAND_MODULES = [
     "seorap.cli.diff",
     "seorap.cli.compare",
     "seorap.cli.override",
+    "seorap.cli.gold",
     "seorap.cli.runs",
 ]
 

@@ -40,13 +40,18 @@ from seorap.engine.untrusted import visible
     help="Write to this file instead of stdout (never over a database).",
 )
 @click.option(
+    "--ledger",
+    type=FsPath(exists=True, dir_okay=False),
+    help="The gold ledger to read (default: the one beside the database, runs.gold.jsonl).",
+)
+@click.option(
     "--width",
     type=click.IntRange(min=40),
     default=None,
     help="Lay the table out for this many columns (default: the terminal's, or COLUMNS, else 80; "
     "160 with -o).",
 )
-def report(db_path, run_ids, fmt, scoring, overrides_file, output, width) -> None:
+def report(db_path, run_ids, fmt, scoring, overrides_file, output, ledger, width) -> None:
     """Build the report from stored score cards (no model calls). JSON follows the versioned schema
     in docs/report.md; CSV has one row per run x trajectory; tables and Markdown add the aggregate
     figures with 95% cluster-bootstrap intervals and the diagnosis of every trajectory."""
@@ -67,7 +72,7 @@ def report(db_path, run_ids, fmt, scoring, overrides_file, output, width) -> Non
         with writer(db, "report --overrides"):  # one writer at a time (docs/store.md)
             n = overrides.load_file(db, overrides_file)
         click.echo(f"{n} override(s) recorded", err=True)
-    built = build_report(db, list(run_ids) or None, scoring=scoring)
+    built = build_report(db, list(run_ids) or None, scoring=scoring, ledger=ledger)
     if not built.runs:
         raise click.UsageError("no scored runs: run `seorap score --db FILE` first")
     if fmt == "table" and not output:

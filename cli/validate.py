@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import click
-from seorap.cli.params import CorpusType
+from seorap.cli.params import CorpusType, FsPath
 from seorap.engine.corpus.validate import summary, validate_path
 from seorap.engine.errors import InputProblems
 from seorap.engine.untrusted import json_line, visible
@@ -12,7 +12,13 @@ from seorap.engine.untrusted import json_line, visible
 @click.command()
 @click.argument("path", type=CorpusType(exists=False))
 @click.option("--json", "as_json", is_flag=True, help="Print a summary object (counts) as JSON.")
-def validate(path: str, as_json: bool) -> None:
+@click.option(
+    "--ledger",
+    type=FsPath(exists=True, dir_okay=False),
+    help="Also check a gold ledger against the corpus: items it does not have, a corpus changed "
+    "since the contest.",
+)
+def validate(path: str, as_json: bool, ledger: str | None) -> None:
     """Check a corpus: a folder of trajectory *.json files, one file, or a bundled corpus by name
     (`seorap validate ko-mini` checks the corpus that ships with seorap, from any folder).
 
@@ -20,16 +26,29 @@ def validate(path: str, as_json: bool) -> None:
     such as states[1].claims (or line:col for a JSON syntax error). Exit 0 when valid, 1 when not.
     """
     report = validate_path(path)
-    for problem in report.problems:
+    problems = [str(p) for p in report.problems]
+    if ledger and report.ok:
+        problems += _ledger_problems(path, ledger)
+    for problem in problems:
         click.echo(visible(problem), err=not as_json)
     if as_json:
         out = summary(report.trajectories) if report.trajectories else {}
-        out["valid"] = report.ok
-        out["problems"] = [str(p) for p in report.problems]
+        out["valid"] = not problems
+        out["problems"] = problems
         click.echo(json_line(out, indent=2))  # bidi and control characters escaped
-    elif report.ok:
+    elif not problems:
         n = len(report.trajectories)
         click.echo(f"ok: {n} trajector{'y' if n == 1 else 'ies'} valid")
-    if not report.ok:
-        n = len(report.problems)
+        if ledger:
+            click.echo(f"ok: ledger {visible(ledger)} matches the corpus")
+    if problems:
+        n = len(problems)
         raise InputProblems(f"{n} problem{'' if n == 1 else 's'} found (listed above).")
+
+
+def _ledger_problems(path: str, ledger: str) -> list[str]:
+    """A gold ledger checked against the corpus (engine/corpus/gold.py)."""
+    from seorap.engine.corpus import load_corpus
+    from seorap.engine.corpus.gold import check, read
+
+    return check(read(ledger), load_corpus(path), ledger)

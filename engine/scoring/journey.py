@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+import numpy as np
 from seorap.engine.corpus import Trajectory
 from seorap.engine.scoring import extrinsic, lexical, metrics, stats
 from seorap.engine.scoring.intrinsic import StoreView
@@ -240,26 +241,61 @@ def survival(claims: Sequence[dict]) -> dict[str, list[float]]:
     return out
 
 
-def funnel(per_trajectory: Sequence[Sequence[dict]]) -> dict[str, dict]:
-    """The funnel of a run: per stage the counts and the survival share with its cluster-bootstrap
-    CI (trajectories resampled whole)."""
-    totals = {s: {"n": 0, "survived": 0} for s in STAGES}
-    for claims in per_trajectory:
-        for s, c in counts(claims).items():
-            totals[s]["n"] += c["n"]
-            totals[s]["survived"] += c["survived"]
-    shares = [survival(claims) for claims in per_trajectory]
+def share_ci(
+    survived: Sequence[float],
+    n: Sequence[float],
+    *,
+    resamples: int = stats.DEFAULT_RESAMPLES,
+    seed: int = stats.DEFAULT_SEED,
+    level: float = 0.95,
+) -> stats.Interval:
+    """The pooled share sum(survived) / sum(n) over clusters (trajectories) with its cluster-
+    bootstrap percentile CI, vectorised: the same draws (one ``rng.integers(0, k, k)`` row per
+    resample from ``default_rng(seed)``), the same skipped resamples (no claim drawn) and so the
+    same interval as ``stats.cluster_mean_ci`` over each cluster's 0/1 survival list."""
+    k = len(n)
+    if k == 0:
+        return stats.Interval(None, None, None, n=0)
+    hits, totals = np.asarray(survived, dtype=float), np.asarray(n, dtype=float)
+    estimate = float(hits.sum() / totals.sum()) if totals.sum() else None
+    idx = np.random.default_rng(seed).integers(0, k, (resamples, k))
+    drawn = totals[idx].sum(axis=1)
+    ok = drawn > 0
+    if not ok.any():
+        return stats.Interval(estimate, None, None, n=k)
+    tail = (1 - level) / 2
+    low, high = np.quantile(hits[idx].sum(axis=1)[ok] / drawn[ok], [tail, 1 - tail])
+    return stats.Interval(estimate, float(low), float(high), n=k)
+
+
+def _stage_figures(per: Sequence[dict[str, dict[str, int]]], small: bool = False, **boot) -> dict:
+    """Per stage: n, survived, the pooled share with its CI over the trajectories' counts ``per``.
+    ``small``: below SMALL_GROUP trajectories the stage applies to, the range of their shares
+    (a category or difficulty, like the group figures of docs/metrics.md)."""
     out = {}
     for s in STAGES:
-        ci = stats.cluster_mean_ci([sh[s] for sh in shares])
+        hits = [c[s]["survived"] for c in per]
+        totals = [c[s]["n"] for c in per]
+        ci = share_ci(hits, totals, **boot)
+        shares = [h / t for h, t in zip(hits, totals) if t]
+        if small and len(shares) < stats.SMALL_GROUP:
+            ci = stats.value_range(ci.estimate, shares)
         out[s] = {
-            **totals[s],
+            "n": int(sum(totals)),
+            "survived": int(sum(hits)),
             "share": ci.estimate,
             "low": ci.low,
             "high": ci.high,
             "trajectories": ci.n,
+            "method": ci.method,
         }
     return out
+
+
+def funnel(per_trajectory: Sequence[Sequence[dict]], **boot) -> dict[str, dict]:
+    """The funnel of a run: per stage the counts and the survival share with its cluster-bootstrap
+    CI (trajectories resampled whole)."""
+    return _stage_figures([counts(claims) for claims in per_trajectory], **boot)
 
 
 def losses(claims: Sequence[dict]) -> dict[str, int]:
@@ -325,23 +361,33 @@ def _add(total: dict, part: dict) -> None:
         into["survived"] += c["survived"]
 
 
-def run_funnel(cards: dict[str, dict]) -> dict | None:
+def run_funnel(cards: dict[str, dict], **boot) -> dict | None:
     """The funnel of a scored run from its trajectory cards: per stage the counts and the survival
-    share with its cluster-bootstrap CI; claims per loss point; counts by category and difficulty.
-    None when no card has a journey."""
+    share with its cluster-bootstrap CI; claims per loss point; counts by category and difficulty,
+    and the same with the share's CI within each group (its own trajectories resampled; below 5,
+    the range of their shares). None when no card has a journey."""
     cards = {t: c for t, c in sorted(cards.items()) if c.get("journey")}
     if not cards:
         return None
     per = [c["journey"]["claims"] for c in cards.values()]
     lost: dict[str, int] = {}
     groups: dict[str, dict[str, dict]] = {"by_category": {}, "by_difficulty": {}}
+    members: dict[str, dict[str, list[dict]]] = {"by_category": {}, "by_difficulty": {}}
     for card in cards.values():
         for s, n in card["journey"]["losses"].items():
             lost[s] = lost.get(s, 0) + n
         for field, key in (("by_category", "category"), ("by_difficulty", "difficulty")):
             _add(groups[field].setdefault(str(card.get(key)), {}), card["journey"]["counts"])
+            members[field].setdefault(str(card.get(key)), []).append(card["journey"]["counts"])
     ordered = {s: lost[s] for s in STAGES if s in lost}
-    return {"stages": funnel(per), "losses": ordered, **groups}
+    shares = {
+        name: {g: _stage_figures(m, small=True, **boot) for g, m in sorted(members[field].items())}
+        for name, field in (
+            ("category_shares", "by_category"),
+            ("difficulty_shares", "by_difficulty"),
+        )
+    }
+    return {"stages": funnel(per, **boot), "losses": ordered, **groups, **shares}
 
 
 def funnel_line(stages: dict[str, dict]) -> str:
@@ -350,23 +396,35 @@ def funnel_line(stages: dict[str, dict]) -> str:
     return " → ".join(parts)
 
 
+def _stage_model(f: dict) -> JourneyStage:
+    return JourneyStage(
+        n=f["n"],
+        survived=f["survived"],
+        share=Interval(
+            mean=f["share"],
+            ci_low=f["low"],
+            ci_high=f["high"],
+            n=f.get("trajectories"),
+            method=f.get("method") or "bootstrap",
+        ),
+    )
+
+
 def figures(stored: dict | None) -> JourneyFigures | None:
     """The report's journey block from the funnel the scoring pass stored (never recomputed by the
     report); None for a pass made before the journey."""
     if not stored:
         return None
-    stages = {
-        s: JourneyStage(
-            n=f["n"],
-            survived=f["survived"],
-            share=Interval(
-                mean=f["share"], ci_low=f["low"], ci_high=f["high"], n=f.get("trajectories")
-            ),
-        )
-        for s, f in stored["stages"].items()
-    }
+    stages = {s: _stage_model(f) for s, f in stored["stages"].items()}
     rest = {k: stored.get(k) or {} for k in ("losses", "by_category", "by_difficulty")}
-    return JourneyFigures(stages=stages, **rest)
+    shares = {
+        k: {
+            g: {s: _stage_model(f) for s, f in per.items()}
+            for g, per in (stored.get(k) or {}).items()
+        }
+        for k in ("category_shares", "difficulty_shares")
+    }
+    return JourneyFigures(stages=stages, **rest, **shares)
 
 
 MARK = {PASS: "✓", FAIL: "✗", NA: "–"}
@@ -376,3 +434,73 @@ def marks(claim: dict) -> str:
     """One line of stage marks for a claim's journey: ``said ✓ extracted ✓ … · lost at kept``."""
     line = " ".join(f"{s} {MARK.get(claim['stages'][s]['status'], '?')}" for s in STAGES)
     return f"{line} · lost at {claim['loss']}" if claim.get("loss") else f"{line} · not lost"
+
+
+# ---- the quadrant's reason, told from the journey ----------------------------------------------
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _why_lost(stage: str, claims: list[dict]) -> str:
+    """What went wrong at ``stage`` for these claims, from their stored evidence."""
+    if stage == "kept":
+        stale = any(c["stages"]["kept"].get("why") == "stale value still active" for c in claims)
+        return "the stale value stayed active" if stale else "dropped at a later state"
+    if stage == "retrieved":
+        ranks = [
+            f"{c['item']} {'rank ' + str(q['rank']) if q.get('rank') else 'not in the top 10'}"
+            f" for {q['question']}"
+            for c in claims
+            for q in c["stages"]["retrieved"].get("per_question", [])
+            if not q["ok"]
+        ]
+        return f"ranked outside the top {extrinsic.TOP_K} ({', '.join(ranks[:3])})"
+    if stage == "used":
+        missing = sorted(
+            {
+                q["missing"]
+                for c in claims
+                for q in c["stages"]["used"].get("per_question", [])
+                if q.get("missing")
+            }
+        )
+        return "the answer left out its value" + (f" ({', '.join(missing[:3])})" if missing else "")
+    return {
+        "said": "no document lists it",
+        "extracted": "no observation of its document states it",
+        "stored": "no fact covered it after its document",
+        "credited": "the answer was not judged YES",
+    }[stage]
+
+
+def story(quadrant: str | None, claims: Sequence[dict]) -> str | None:
+    """The quadrant told from the claims' loss points: ``compensation: 3 claims lost at kept — the
+    stale value stayed active — yet the answer was right``; None when no claim was lost."""
+    lost: dict[str, list[dict]] = {}
+    for c in claims:
+        if c.get("loss"):
+            lost.setdefault(c["loss"], []).append(c)
+    if not lost:
+        return None
+    parts = [
+        f"{_plural(len(cs), 'claim')} lost at {s} — {_why_lost(s, cs)}"
+        for s in STAGES
+        if (cs := lost.get(s))
+    ]
+    tail = " — yet the answer was right" if quadrant == "compensation" else ""
+    return f"{quadrant or 'no quadrant'}: " + "; ".join(parts) + tail
+
+
+def retell(diagnosis: str, quadrant: str | None, journey: dict) -> str:
+    """The trajectory's diagnosis with the story of its journey (a card's ``journey`` block) between
+    its figures and its detail (``intrinsic 0.80, extrinsic 1.00 — <story>; <detail>``); unchanged
+    when no claim was lost."""
+    told = story(quadrant, journey["claims"])
+    if told is None:
+        return diagnosis
+    head, _, detail = diagnosis.partition(" — ")
+    if quadrant in ("compensation", "bottleneck") or not detail:
+        return f"{head} — {told}" + (f"; {detail}" if detail else "")
+    return f"{head} — {detail.rstrip('.')}; {told.partition(': ')[2]}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from itertools import combinations
+from pathlib import Path
 
 from seorap.engine.run import accounting
 from seorap.engine.scoring import audit, stats
@@ -51,14 +52,18 @@ def build_report(
     scoring: str | None = None,
     resamples: int = stats.DEFAULT_RESAMPLES,
     seed: int = stats.DEFAULT_SEED,
+    ledger: str | Path | None = None,
 ) -> Report:
+    """``ledger``: the gold-error ledger to read (default: the one beside the database, when it
+    exists; engine/corpus/gold.py)."""
     ensure_tables(db)
     if not run_ids:
         run_ids = [
             r["run_id"] for r in db.query("SELECT DISTINCT run_id FROM scores ORDER BY run_id")
         ]
     found = [
-        run_report(db, rid, scoring=scoring, resamples=resamples, seed=seed) for rid in run_ids
+        run_report(db, rid, scoring=scoring, resamples=resamples, seed=seed, ledger=ledger)
+        for rid in run_ids
     ]
     runs = [r for r in found if r is not None]
     return Report(created_at=now(), runs=runs, comparisons=_comparisons(runs))
@@ -71,6 +76,7 @@ def run_report(
     scoring: str | None = None,
     resamples: int = stats.DEFAULT_RESAMPLES,
     seed: int = stats.DEFAULT_SEED,
+    ledger: str | Path | None = None,
 ) -> RunReport | None:
     names = scorings(db, run_id)
     if not names:
@@ -119,7 +125,40 @@ def run_report(
         read_time=_read_time(run, cards, boot),
         not_applicable=na,
         journey=journey_figures(extras.get("journey")),
+        gold=_gold(db, run, verdicts, ledger, boot),
     )
+
+
+def ledger_of(db: Database, ledger: str | Path | None = None) -> Path | None:
+    """The gold ledger a report reads: the one named, else the one beside the database (None for
+    an in-memory database)."""
+    from seorap.engine.corpus.gold import default_ledger
+    from seorap.engine.store.database import db_file
+
+    if ledger is not None:
+        return Path(ledger)
+    path = db_file(db)
+    return default_ledger(path) if path else None
+
+
+def _gold(db: Database, run: dict, verdicts: list[dict], ledger, boot: dict):
+    """The ``gold`` block: contests of the run's corpus in the ledger (engine/scoring/gold.py)."""
+    from seorap.engine.corpus.gold import read, standing
+    from seorap.engine.errors import InputProblems
+    from seorap.engine.scoring.gold import gold_figures
+    from seorap.engine.scoring.schema import GoldFigures
+
+    path = ledger_of(db, ledger)
+    if path is None or not run.get("corpus_digest"):
+        return None
+    try:
+        entries = read(path)
+    except InputProblems as exc:
+        if ledger is not None:
+            raise  # named with --ledger: refused, one sentence
+        return GoldFigures(ledger=str(path), problem=str(exc))
+    contests = standing(entries, run["corpus_digest"])
+    return gold_figures(verdicts, contests, str(path), **boot)
 
 
 def written_by_standin(manifest: str | None) -> bool:

@@ -11,6 +11,7 @@ from seorap.engine.run import accounting
 from seorap.engine.scoring import audit
 from seorap.engine.scoring import similarity as sim
 from seorap.engine.scoring.diagnosis import UNRELIABLE
+from seorap.engine.scoring.gold import gold_lines
 from seorap.engine.scoring.report import COLUMNS, rows, run_label
 from seorap.engine.scoring.schema import Interval, Report, RunReport
 
@@ -63,6 +64,24 @@ def run_figures(run: RunReport) -> dict[str, float | str | None]:
             f"run_journey_{stage}_low": f.share.ci_low,
             f"run_journey_{stage}_high": f.share.ci_high,
         }
+    j = run.journey
+    for groups in (j.category_shares, j.difficulty_shares) if j else ():
+        for g, per in groups.items():
+            for stage, f in per.items():
+                out |= {
+                    f"run_journey_{g}_{stage}_share": f.share.mean,
+                    f"run_journey_{g}_{stage}_low": f.share.ci_low,
+                    f"run_journey_{g}_{stage}_high": f.share.ci_high,
+                }
+    if run.gold is not None:
+        out["run_gold_contested"] = len(run.gold.contested)
+        for name, fig in run.gold.figures.items():
+            out |= {
+                f"run_gold_{name}_with": fig.with_contested.mean,
+                f"run_gold_{name}_without": fig.without_contested.mean,
+                f"run_gold_{name}_ceiling": fig.ceiling,
+                f"run_gold_{name}_above_ceiling": fig.above_ceiling,
+            }
     a = run.audit
     if a is not None:
         out |= {f"run_audit_{k}": f.pass_rate for k, f in sorted(a.kinds.items())}
@@ -111,7 +130,9 @@ SHORT = [
 ]
 
 
-def summary_lines(run: RunReport) -> list[str]:
+def summary_lines(run: RunReport, *, gold: bool = True) -> list[str]:
+    """The run's summary, one figure group a line; ``gold`` False leaves out the gold block (the
+    Markdown report gives it a table of its own)."""
     a = run.aggregate
     divergence = (
         f"MAD, DivRate, r, κ, pass agreement, quadrants: {UNRELIABLE} ({a.judge_unreliable})"
@@ -176,6 +197,8 @@ def summary_lines(run: RunReport) -> list[str]:
         lines.append(sim.summary_line(run.similarity))
     lines += read_time_lines(run)
     lines += journey_lines(run)
+    if gold:
+        lines += gold_lines(run.gold, _ci, fmt)
     return lines
 
 
@@ -195,7 +218,44 @@ def journey_lines(run: RunReport) -> list[str]:
     counts = {s: {"n": f.n, "survived": f.survived} for s, f in j.stages.items()}
     lost = ", ".join(f"{s} {n}" for s, n in j.losses.items()) or "none"
     shares = " · ".join(f"{s} {_ci(f.share)}" for s, f in j.stages.items() if f.n)
-    return [f"journey: {funnel_line(counts)} · lost at: {lost}", f"journey survival: {shares}"]
+    lines = [f"journey: {funnel_line(counts)} · lost at: {lost}", f"journey survival: {shares}"]
+    for groups in (j.category_shares, j.difficulty_shares):
+        lines += [
+            f"journey {g}: "
+            + " · ".join(f"{s} {f.survived}/{f.n} {_ci(f.share)}" for s, f in per.items() if f.n)
+            for g, per in groups.items()
+        ]
+    return lines
+
+
+def gold_markdown(run: RunReport) -> list[str]:
+    """The gold block as a Markdown section: each headline figure with and without the contested
+    items, its ceiling and whether it is above; then the contests (who, when, why)."""
+    g = run.gold
+    if g is None:
+        return []
+    from seorap.engine.scoring.gold import LABELS, gold_lines
+
+    if g.problem:
+        return ["### Gold", ""] + [f"- {line}" for line in gold_lines(g, _ci, fmt)] + [""]
+
+    out = [
+        f"### Gold ({len(g.contested)} contested, ledger {g.ledger or '—'})",
+        "",
+        "| figure | with contested | without | ceiling | above ceiling |",
+        "|---|---|---|---|---|",
+    ]
+    out += [
+        f"| {LABELS[name]} | {_ci(f.with_contested)} | {_ci(f.without_contested)} | "
+        f"{fmt(f.ceiling)} | {'**yes**' if f.above_ceiling else 'no'} |"
+        for name, f in g.figures.items()
+    ]
+    out += [""] + [
+        f"- {c['trajectory']} {c['item']} ({c['kind']}): {c['text']} — {c['reason']} "
+        f"({c['who']}, {c['at']})"
+        for c in g.contested
+    ]
+    return out + [""]
 
 
 def read_time_lines(run: RunReport) -> list[str]:
@@ -241,7 +301,7 @@ def to_markdown(report: Report) -> str:
     out = [f"# seorap report (v{report.report_version}, {report.created_at})", ""]
     for run in report.runs:
         out += [f"## {run.run_id} ({run_label(run)}, scoring {run.scoring})", ""]
-        out += [f"- {line}" for line in summary_lines(run)] + [""]
+        out += [f"- {line}" for line in summary_lines(run, gold=False)] + [""]
         if histogram_lines(run):
             out += ["```"] + histogram_lines(run) + ["```", ""]
         if len(run.rulers) >= 2:
@@ -255,6 +315,7 @@ def to_markdown(report: Report) -> str:
                 f"| {r.scoring} | {r.mode} | {r.judge or '—'} | {fmt(r.intrinsic)} | {fmt(r.extrinsic)} |"
                 for r in run.rulers
             ] + [""]
+        out += gold_markdown(run)
         out += ["### Cost", ""] + accounting.markdown_lines(_accounting(run)) + [""]
         out.append("| " + " | ".join(SHORT) + " |")
         out.append("|" + "---|" * len(SHORT))

@@ -9,13 +9,15 @@ from pydantic import BaseModel, Field
 from seorap.engine.run.accounting import PhaseTime, RoleAccounting
 from seorap.engine.scoring.audit import AuditFigures, Reliability
 
-REPORT_VERSION = 5
+REPORT_VERSION = 6
 """2: adds rulers, rulers_spread, aggregate.seeds, group CIs and overrides.by_trajectory (all additive).
 3: adds RunReport.similarity (cosine distributions, suggested threshold; additive).
 4: Interval.method/n (group figures below 5 trajectories carry their range, not a CI); CIs for
 DivRate, signed mean, r, kappa, pass agreement and op accuracy; fact shape; append_only (UDR n/a);
 judge_unreliable and quadrant_raw (a saturated judge gets no quadrant).
-5: adds RunReport.accounting (calls, cache hits, tokens, latency, trouble per role; phase wall times)."""
+5: adds RunReport.accounting (calls, cache hits, tokens, latency, trouble per role; phase wall times).
+6: adds RunReport.gold (figures with and without contested gold items, the ceiling) and the funnel's
+CIs by category and difficulty (JourneyFigures.category_shares, difficulty_shares); additive."""
 
 
 class Interval(BaseModel):
@@ -410,6 +412,41 @@ class JourneyFigures(BaseModel):
     """Per category, per stage: n and survived."""
     by_difficulty: dict[str, dict[str, dict[str, int]]] = Field(default_factory=dict)
     """Per difficulty, per stage: n and survived."""
+    category_shares: dict[str, dict[str, JourneyStage]] = Field(default_factory=dict)
+    """Per category, per stage: n, survived and the survival share with its cluster-bootstrap CI
+    within the category (its own trajectories resampled); empty for a pass made before."""
+    difficulty_shares: dict[str, dict[str, JourneyStage]] = Field(default_factory=dict)
+    """Per difficulty, the same."""
+
+
+# ---- the gold-error ledger (engine/scoring/gold.py) ---------------------------------------------
+class GoldFigure(BaseModel):
+    with_contested: Interval = Field(default_factory=Interval)
+    """The headline figure as scored, contested items included (the figure in ``aggregate``)."""
+    without_contested: Interval = Field(default_factory=Interval)
+    """The same figure with the contested items left out of every trajectory."""
+    ceiling: float | None = None
+    """The best this figure could be for a system right on every item when the contested items
+    count as wrong (mean over trajectories)."""
+    above_ceiling: bool = False
+    """``with_contested`` is above ``ceiling``: the system was credited on contested gold."""
+
+
+class GoldFigures(BaseModel):
+    """What the contested gold items of the run's corpus do to its headline figures
+    (docs/metrics.md#gold-ledger)."""
+
+    ledger: str = ""
+    """The ledger file read."""
+    contested: list[dict] = Field(default_factory=list)
+    """Each contest in force for this corpus: trajectory, item, kind, text, reason, who, at."""
+    figures: dict[str, GoldFigure] = Field(default_factory=dict)
+    """intrinsic, intrinsic_filter, extrinsic, extrinsic_single."""
+    by_trajectory: dict[str, dict[str, dict[str, float | None]]] = Field(default_factory=dict)
+    """Per trajectory with a contested item, per figure: with, without, ceiling."""
+    problem: str | None = None
+    """Why the ledger beside the database could not be read (then no figures): a broken ledger
+    never stops scoring or a report; one named with ``--ledger`` is refused instead."""
 
 
 class RunReport(BaseModel):
@@ -459,6 +496,9 @@ class RunReport(BaseModel):
     figures are null here and read "n/a (why)" in every format."""
     journey: JourneyFigures | None = None
     """The claim-journey funnel; null for a scoring pass made before the journey."""
+    gold: GoldFigures | None = None
+    """Headline figures with and without the contested gold items and their ceilings; null when
+    the gold ledger contests nothing in this run's corpus (every ceiling is then 1)."""
 
 
 class Comparison(BaseModel):

@@ -321,6 +321,7 @@ def _score_trajectory(
     card["read_time"] = readtime.card(db, run_id, trajectory, answerer, judge)
     if "full" in claim_rows:  # the journey reuses the full-mode claim verdicts
         card["journey"] = journey.card(db, run_id, trajectory, store, claim_rows["full"], asker)
+        card["diagnosis"] = journey.retell(card["diagnosis"], card["quadrant"], card["journey"])
     with transaction(db):  # one trajectory's rows at once, under the writer lease
         _save(db, run_id, trajectory.id, name, judge, verdicts, asker, card)
     return claim_rows.get("full")

@@ -11,6 +11,7 @@ from seorap.tui.instant_modes import QuietResume
 from seorap.tui.text import literal
 from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.funnel import Funnel
 from seorap.tui.widgets.kept_plot import KeptPlot
 from seorap.tui.widgets.title import Title
 from textual import on, work
@@ -316,6 +317,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
         with Horizontal(id="scores-bottom"):
             with VerticalScroll(id="agreement-box"):  # scrolls at 100×30 (Tab, then ↑/↓)
                 yield Static(id="agreement")
+                yield Funnel(id="funnel")  # the claim funnel and the contested gold
             with VerticalScroll(id="rulers-box"):
                 yield Static(id="rulers")
         yield Table(id="variants", cursor_type="row")
@@ -424,6 +426,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
         self.query_one("#agreement", Static).update(
             agreement_text(report, self.labels.get(report.run_id))
         )
+        self.query_one("#funnel", Funnel).show(report)
         self.query_one("#rulers", Static).update(
             rulers_text(
                 report,

@@ -1,0 +1,133 @@
+"""`seorap gold`: the gold-error ledger — contest an expected claim or question, list suspects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from seorap.cli.params import CORPUS_HELP, CorpusType, FsPath
+from seorap.engine.untrusted import json_line, visible
+
+LEDGER_HELP = (
+    "The gold ledger (JSON Lines); default: beside the database, runs.db → runs.gold.jsonl."
+)
+
+
+def ledger_path(db_path: str | None, ledger: str | None) -> Path:
+    """The ledger named, else the one beside --db; a usage error when neither is given."""
+    from seorap.engine.corpus.gold import default_ledger
+
+    if ledger:
+        return Path(ledger)
+    if db_path:
+        return default_ledger(db_path)
+    raise click.UsageError("give --db FILE (the ledger goes beside it) or --ledger FILE")
+
+
+@click.group()
+def gold() -> None:
+    """The gold-error ledger: contested claims and questions of a corpus (who, when, why), kept
+    beside the database and never inside the corpus. Reports show each headline figure with and
+    without the contested items and its ceiling (docs/metrics.md#gold-ledger)."""
+
+
+@gold.command()
+@click.option("--corpus", "corpus_path", required=True, type=CorpusType(), help=CORPUS_HELP)
+@click.option("--trajectory", "trajectory_id", required=True, help="Trajectory id.")
+@click.option(
+    "--item",
+    required=True,
+    help="A claim (s2/c0: claim 0 of state 2) or a question (compound/0, single/1).",
+)
+@click.option("--reason", required=True, help="Why the gold is wrong or ambiguous.")
+@click.option("--who", help="Who contests (default: $USER).")
+@click.option("--withdraw", is_flag=True, help="Take an earlier contest of this item back.")
+@click.option(
+    "--db",
+    "db_path",
+    type=FsPath(dir_okay=False),
+    help="The run database (the ledger goes beside "
+    "it; its runs of this corpus are re-figured on next view).",
+)
+@click.option("--ledger", type=FsPath(dir_okay=False), help=LEDGER_HELP)
+def contest(corpus_path, trajectory_id, item, reason, who, withdraw, db_path, ledger) -> None:
+    """Contest one expected claim or question: appended to the ledger with who, when and why,
+    keyed by the corpus's digest. The corpus files are never touched."""
+    from seorap.engine.corpus import gold as ledger_model
+    from seorap.engine.corpus import load_corpus
+
+    path = ledger_path(db_path, ledger)
+    corpus = load_corpus(corpus_path)
+    entry = ledger_model.contest(
+        corpus, trajectory_id, item, reason, path, who=who, withdrawn=withdraw
+    )
+    if db_path and Path(db_path).exists():
+        from seorap.engine.store.sqlerrors import DatabaseBusy, ReadOnlyStore
+
+        try:
+            _forget_figures(db_path, corpus.digest)
+        except (ReadOnlyStore, DatabaseBusy) as exc:
+            click.echo(
+                visible(
+                    f"note: the app's stored figures stay as they were ({exc}); "
+                    "`seorap report` reads the ledger anew"
+                ),
+                err=True,
+            )
+    verb = "withdrew" if withdraw else "contested"
+    click.echo(
+        visible(f"{verb} {entry.trajectory} {entry.item} ({entry.kind}): {entry.text}")
+        + f"\nledger: {visible(str(path))} (corpus {entry.corpus})"
+    )
+
+
+def _forget_figures(db_path: str, digest: str) -> None:
+    """The figures stored at score time for this corpus's runs no longer hold: the app recomputes
+    them (with the ledger) on next view."""
+    from seorap.engine.scoring.tables import drop_figures
+    from seorap.engine.store import gold as store
+    from seorap.engine.store.lease import writing
+
+    with writing(db_path, "gold contest") as db:  # one writer at a time (docs/store.md)
+        for r in store.runs_of_corpus(db, digest):
+            drop_figures(db, r["run_id"])
+
+
+@gold.command()
+@click.option("--db", "db_path", required=True, type=FsPath(exists=True, dir_okay=False))
+@click.option("--corpus", "corpus_path", required=True, type=CorpusType(), help=CORPUS_HELP)
+@click.option("--ledger", type=FsPath(dir_okay=False), help=LEDGER_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def suspects(db_path, corpus_path, ledger, as_json) -> None:
+    """Items that look wrong from the runs themselves: failed by every system (oracle-merged and the
+    full-context answer included), or judged differently by two judges — each with the document
+    lines that say it, and whether it is already contested. No model calls."""
+    from dataclasses import asdict
+
+    from seorap.engine.corpus import gold as ledger_model
+    from seorap.engine.corpus import load_corpus
+    from seorap.engine.scoring.gold_suspects import suspects as find
+    from seorap.engine.store.database import open_db
+
+    corpus = load_corpus(corpus_path)
+    db = open_db(db_path, readonly=True)
+    found = find(db, corpus)
+    path = ledger_path(db_path, ledger)
+    contested = {
+        (c.trajectory, c.item)
+        for c in ledger_model.standing(ledger_model.read(path), corpus.digest)
+    }
+    if as_json:
+        rows = [{**asdict(s), "contested": (s.trajectory, s.item) in contested} for s in found]
+        click.echo(json_line(rows, indent=2))  # control, format and bidi characters escaped
+        return
+    if not found:
+        click.echo("no suspects: every item was credited somewhere, and judges agree")
+        return
+    for s in found:
+        weak = "" if s.complete else " (without oracle-merged or full-context: weaker)"
+        mark = " [contested]" if (s.trajectory, s.item) in contested else ""
+        click.echo(visible(f"{s.trajectory} {s.item} ({s.kind}){mark}: {s.text}"))
+        click.echo(visible(f"  {s.why}{weak}: {s.detail}"))
+        for line in s.lines:
+            click.echo(visible(f"    {line}"))
