@@ -194,7 +194,8 @@ def render_operations(
     is filled with observation id -> character offset of its line (to scroll to it)."""
     text = render_truth(step)
     text.append("Operation log", "bold")
-    text.append(f"  ({len(step.operations)} observations", "dim")
+    n = len(step.operations)
+    text.append(f"  ({n} observation{'' if n == 1 else 's'}", "dim")
     text.append(", changes first)\n" if len(step.operations) > 1 else ")\n", "dim")
     if not step.written:
         text.append("this document has not been written yet in this run\n", "dim italic")
