@@ -95,8 +95,9 @@ document.
 - **[ / ]** previous / next trajectory of the same run, **q** quits
 """
 
-    AUTO_FOCUS = "#timeline"
-    """Not the (hidden) search bar, which would swallow the view's keys."""
+    AUTO_FOCUS = "#timeline, #store"
+    """Not the (hidden) search bar, which would swallow the view's keys; the store when the
+    timeline is hidden (under 90 columns)."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-tiny"), (90, "-narrow"), (120, "-wide")]
     """Below 120 columns the layout gives the store more room, below 90 the timeline goes
@@ -140,7 +141,8 @@ document.
     def compose(self) -> ComposeResult:
         yield Header()
         yield SearchBar(
-            placeholder="search documents and facts of this trajectory (Enter/Esc to close)",
+            placeholder="search this trajectory's facts (or f0030), observations and documents"
+            " (Enter/Esc to close)",
             id="search",
         )
         yield Title(id="step-title")
@@ -164,6 +166,16 @@ document.
 
     def on_screen_resume(self) -> None:
         self.show()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._keep_focus)
+
+    def _keep_focus(self) -> None:
+        """A pane hidden by a narrower terminal (the timeline under 90 columns) gives its focus
+        to the store, so that the pane keys and the cursor stay visible."""
+        focused = self.focused
+        if (focused is None or not focused.display) and self.is_current:
+            self.query_one(StoreTable).focus()
 
     # -- data down ------------------------------------------------------------------------
     def show(self) -> None:
@@ -433,13 +445,17 @@ document.
         if m.kind == "fact":
             self.select_fact(m.key)
             what += f", fact {views.short_id(m.key)}"
+            pane = "store"
         elif m.kind == "observation":
             self.query_one(OperationLog).select(m.key)
             what += ", an observation (▶ in the log)"
+            pane = "operations"
         else:
             self.query_one(DocumentPane).scroll_to_text(self.search_text)
             what += ", its text"
+            pane = "document"
         if not quiet:
+            self.query_one(f"#{pane}").focus()  # the hit's pane: its cursor shows, keys act on it
             self.notify(
                 f"{self.search_text!r}: match {self.match_index + 1}/{len(self.found)} ({what});"
                 " n / N = next / previous",
