@@ -72,13 +72,16 @@ async def test_the_supersede_is_named_on_arrival_and_one_key_shows_it(run_a):
         # on arrival the supersede pair is the store's first two rows
         assert [f.id for f in store.facts[:2]] == [link.old, link.new]
         await pilot.press("v")  # changed at this document only
+        await pilot.pause()
         assert store.filter == "changed" and all(f.mark for f in store.facts)
         assert visible(store, link.old) and visible(store, link.new)
         assert len(store.facts) == summary.new + summary.updated + summary.reinforced + 2
         assert "changed at this document" in str(app.screen.query_one("#store-title").content)
         for _ in views.FILTERS[2:]:
             await pilot.press("v")
+            await pilot.pause()
         await pilot.press("v")
+        await pilot.pause()
         assert store.filter == "all"
 
 
@@ -88,13 +91,16 @@ async def test_x_walks_the_summary_and_a_click_on_it_too(run_a):
     app = make_app(path, run_id=run_id, trajectory_id=LATE)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.press("right", "down", "down", "x")
+        await pilot.pause()
         store = app.screen.query_one(StoreTable)
         assert app.focused is store and store.focused_fact().id == link.old
         assert "superseded" in app.screen.query_one("#detail").content
         await pilot.press("x")
+        await pilot.pause()
         assert store.focused_fact().id == link.new
         assert "replaces" in app.screen.query_one("#detail").content
         await pilot.click("#step-title", offset=(5, 1))  # the summary line
+        await pilot.pause()
         assert store.focused_fact().id == summary.targets[2 % len(summary.targets)]
 
 
@@ -105,6 +111,7 @@ async def test_id_search_and_go_to_select_the_fact(run_a):
     app = make_app(path, run_id=run_id, trajectory_id=LATE)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.press("right", "v", "v", "v")  # a filter (stale) that hides it
+        await pilot.pause()
         store = app.screen.query_one(StoreTable)
         await pilot.press("slash", *old, "enter")
         await pilot.pause()
@@ -150,10 +157,12 @@ async def test_text_search_selects_the_fact_or_observation_and_n_N_walk(run_a):
             if m == views.Match(1, "fact", link.new):
                 break
             await pilot.press("n")
+            await pilot.pause()
         else:
             pytest.fail("n never reached the replacing fact")
         at = screen.match_index
         await pilot.press("N")
+        await pilot.pause()
         assert screen.match_index == (at - 1) % len(found)
 
 
@@ -168,11 +177,14 @@ async def test_each_pane_has_a_key_and_shows_its_focus(run_a):
             ("t", "timeline"),
         ):
             await pilot.press(key)
+            await pilot.pause()
             assert app.focused.id == pane
         await pilot.press("s")
+        await pilot.pause()
         assert app.focused.id == "store"
         assert app.screen.query_one("#store-title").has_class("-focused")
         await pilot.press("c")
+        await pilot.pause()
         assert app.focused.id == "claims"
         assert app.screen.query_one("#claims-title").has_class("-focused")
         assert not app.screen.query_one("#store-title").has_class("-focused")
@@ -183,6 +195,7 @@ async def test_the_log_lists_changes_first(run_a):
     app = make_app(path, run_id=run_id, trajectory_id=LATE)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.press("right")
+        await pilot.pause()
         log = app.screen.query_one(OperationLog).content
         body = log[log.index("Operation log") :]
         first = body.split("\n")[2:]  # the first observation's lines

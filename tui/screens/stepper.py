@@ -1,4 +1,13 @@
-"""View 2: the trajectory stepper — one document at a time, what the write path did, the store."""
+"""View 2: the trajectory stepper — one document at a time, what the write path did, the store.
+
+Layout and keys, designed once for stores of hundreds of facts: the title's first line says where
+we are, its second what this document did (engine.views.step_summary; `x` walks it). Panes, one
+key each: timeline t, document d, store s (the view's subject: the larger share under 120 columns;
+`v` filters it), claims c, detail i, log l. Room kept for what other work adds: the claim's
+journey and its read-time result go in the detail pane under a focused claim (one line each, as
+now); marks on facts (an ungrounded observation's ⚠) go in the store's mark cell, beside NEW/UPD;
+the log already marks an ungrounded observation on its line. Keys left free in this view: b e h k
+m p r u w y z."""
 
 from __future__ import annotations
 
