@@ -33,6 +33,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
@@ -171,7 +172,11 @@ document.
 
     def on_mount(self) -> None:
         self.app.stepper = self  # the app fills it before switching to it (tui/app.py)
-        self.show()
+        try:
+            self.show()
+        except NoMatches:  # built ahead while the app closes: its panes are being removed
+            if self.app.is_running and self.is_attached:
+                raise
 
     def on_screen_resume(self) -> None:
         self.show()
