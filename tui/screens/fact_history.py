@@ -113,7 +113,9 @@ where and why ("unknown" when the database was written before lineage was stored
         table.clear()
         narrow = labels is NARROW
         width = self.app.size.width
-        text_width = max(24, width - 72) if narrow else max(30, width // 3)
+        why_width = 36 if width >= 100 else 26
+        # v, doc, op, conf, status at their widest ("supersede", "superseded") and cell padding
+        text_width = max(10, width - 41 - why_width) if narrow else max(30, width // 3)
         for v in history.versions:
             cells = [
                 Text(str(v.version)),
@@ -121,7 +123,7 @@ where and why ("unknown" when the database was written before lineage was stored
                 Text(v.operation, OP_STYLE.get(v.operation, "")),
                 Text(f"{v.confidence:.2f}"),
                 Text(v.status, "" if v.status == "active" else "magenta"),
-                one_line(v.reason or "—", 36 if narrow else 50, "dim italic"),
+                one_line(v.reason or "—", why_width if narrow else 50, "dim italic"),
                 one_line(v.text, text_width),
             ]
             if not narrow:
