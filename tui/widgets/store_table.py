@@ -47,10 +47,11 @@ class StoreTable(StyleOncePerRender, KeepsRenderedRows, OneFrameScroll, DataTabl
     filter = "all"
     """One of engine.views.FILTERS (`v` cycles them)."""
     compact: bool | None = None
+    facts: tuple[StoreFact, ...] | list[StoreFact] = ()
+    """The rows shown, in order (the filter applied)."""
 
     def on_mount(self) -> None:
         self.cursor_type = "row"
-        self.facts: list[StoreFact] = []
         self._columns()
 
     def _columns(self) -> bool:
