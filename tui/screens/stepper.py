@@ -63,46 +63,47 @@ class StepperScreen(QuietResume, Screen):
 
     HELP = """\
 ## Trajectory stepper
-Documents and states are counted from 1, as in the title. The title's second line is this
-document's summary: `+54 new · 2 updated · 1 superseded: f0030→f0108 · 1 stale` (new facts, the
-facts it updated or reinforced, the supersedes it made — old→new, →none = retracted — and the active
-facts still stating a stale claim). **x** (or a click on that line) selects them in the store in
-turn, supersedes first.
+One document at a time (counted from 1, as in the title): what the system wrote, the store after it.
+The title's second line is this document's summary, e.g. `+54 new · 2 updated · 1 superseded:
+f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the supersedes it made
+(old→new, →none = retracted) and the active facts still stating a stale claim.
 
-Panes, each with its key (the focused one is highlighted; **Tab** moves on too):
-**t** the document timeline (↶ = dated before a document that arrived earlier: a late document;
-· = not written yet) · **d** the document, literal, its claims' lines highlighted · **s** the store
-after this document · **c** the expected claims of this state with the judge's verdicts and the
-facts they matched · **i** the focused fact or claim in full (why it changed, its lineage, the
-claim's journey) · **l** the story of this step and its operation log.
-
-The store: marks NEW / UPDATED / REINFORCED / SUPERSEDED (under 120 columns NEW / UPD / REI /
-SUP, and STL = an active fact that still states a stale claim, in red); lineage ←f0001 = replaces
-f0001, →f0003 = replaced by f0003, →none = retracted, →? = not recorded by this older database. This
-document's supersedes come first (the replaced fact, then what replaced it), then what else it
-changed, the stale facts, the new ones, the rest. **v** cycles the filter: all facts / changed at
-this document / lineage only (facts in a supersede) / stale only.
-
-The log: the corpus's own change for the state (its reason, the claims it adds and those no longer
-true), the expected operation against what the system applied and how operation accuracy counts the
-state (the strongest operation applied counts), a late document's date against the store's last
-change and what the temporal guard did; then per observation (changes first, numbered in the
-document's order) the top-3 similar facts (cosine), the operation, the guard's effect, the lineage,
-before → after with the changed words highlighted, and ⚠ when the observation is not grounded in its
-document.
-
+### Keys
 - **←/→** previous / next document, **Home/End** first / last, **g** go to a document (1-based)
 - **:** go to a document number or a fact id (`f0030`)
+- **x** (or a click on the summary line) selects the summary's facts in the store in turn,
+  supersedes first
+- **v** store filter: all facts / changed at this document / lineage only (facts in a supersede) /
+  stale only
 - **/** search this trajectory: a fact id (`/f0030`) selects that fact; other text selects the
   first fact, observation (marked ▶ in the log) or document line that contains it, from this
   document on; **n / N** the next / previous match
-- **v** store filter, **x** the next change this document made (see the summary line)
-- **t d s c i l** focus the timeline, document, store, claims, detail, log
+- **t d s c i l** focus a pane: timeline, document, store, claims, detail, log (the focused pane is
+  highlighted; **Tab** moves on too)
+- **Enter** on a fact (or **f**) opens its history; **o** on a claim overrides its verdict
 - **j** toggle the judge view: `full` (the judge sees every active fact) vs `filter@θ` (only facts
   with cosine above θ; the `cosine` column shows each claim's best cosine and its fact)
-- **Enter** on a fact (or **f**) opens its history; **o** on a claim overrides its verdict
 - **a** the operation log shows every observation (the first 25 otherwise), again: back to 25
 - **[ / ]** previous / next trajectory of the same run, **q** quits
+
+### Panes
+- Timeline: ↶ = dated before a document that arrived earlier (a late document); · = not written yet.
+- Document: literal, the lines that state one of its claims highlighted.
+- Store: marks NEW / UPDATED / REINFORCED / SUPERSEDED (under 120 columns NEW / UPD / REI / SUP) and
+  STALE / STL, in red, for an active fact that still states a stale claim; lineage ←f0001 =
+  replaces f0001, →f0003 = replaced by f0003, →none = retracted, →? = not recorded by this older
+  database. This document's supersedes come first (the replaced fact, then what replaced it), then
+  what else it changed, the stale facts, the new ones, the rest. Under 120 columns the confidence
+  column goes (the detail shows it); under 90 the timeline goes.
+- Claims: the expected claims of this state, the judge's verdicts, the facts they matched.
+- Detail: the focused fact or claim in full (why it changed, its lineage; a claim's journey).
+- Log: the corpus's own change for the state (its reason, the claims it adds and those no longer
+  true), the expected operation against what the system applied and how operation accuracy counts
+  the state (the strongest operation applied counts), a late document's date against the store's
+  last change and what the temporal guard did; then per observation (changes first, numbered in the
+  document's order) the top-3 similar facts (cosine), the operation, the guard's effect, the
+  lineage, before → after with the changed words highlighted, and ⚠ when the observation is not
+  grounded in its document.
 """
 
     AUTO_FOCUS = "#timeline, #store"
