@@ -72,7 +72,8 @@ async def test_stale_fact_is_marked_in_oracle_stale(ref):
         store = app.screen.query_one(StoreTable)
         marks = dict(zip([f.text for f in store.facts], cell_texts(store, 0)))
         assert marks["Aurora와 AlloyDB 비교 검토 중"] == "STALE"
-        assert "stale fact" in plain(app.screen.query_one("#step-title"))
+        stale = len(app.screen.step.stale_facts)
+        assert stale and f"{stale} stale" in plain(app.screen.query_one("#step-title"))
 
 
 async def test_judge_toggle_changes_verdicts_live(ref):

@@ -28,6 +28,7 @@ SHOWN = {
     "left_square_bracket": "[",
     "right_square_bracket": "]",
     "f1": "F1",
+    "colon": ":",
 }
 
 

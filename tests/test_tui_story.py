@@ -95,7 +95,7 @@ async def test_late_memo_stepper_names_the_replacing_fact_and_the_corpus_reason(
     async with app.run_test(size=SMALL) as pilot:
         await pilot.press("right")  # doc 2: the March decision supersedes "still comparing"
         store = app.screen.query_one(StoreTable)
-        lineage = {f.id[-5:]: str(store.get_row_at(n)[3]) for n, f in enumerate(store.facts)}
+        lineage = {f.id[-5:]: str(store.get_cell(f.id, "lineage")) for f in store.facts}
         assert lineage["f0001"] == "→f0003" and lineage["f0003"] == "←f0001"
         log = app.screen.query_one(OperationLog).content
         assert "f0001 superseded by f0003 at doc 2" in log
@@ -132,7 +132,7 @@ async def test_daon_backup_facts_are_distinguishable_at_100x30(ref):
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
         store = app.screen.query_one(StoreTable)
-        shown = [str(store.get_row_at(n)[4])[:8] for n in range(store.row_count)]
+        shown = [str(store.get_cell(f.id, "fact"))[:8] for f in store.facts]
         assert len(shown) == 5 and len(set(shown)) == 5
         assert all(s.startswith("…") for s in shown)
         region = store.region

@@ -21,6 +21,7 @@ check: a paraphrase with new words but the same values passes, and it never call
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _VALUE = re.compile(r"\d+(?:[.,:/\-]\d+)*[%년월일시분초원만억천개명회차주]?")
 _WORD = re.compile(r"\w+")
@@ -94,20 +95,26 @@ def _stem(word: str) -> str:
     return word[:2] if _hangul(word[:2]) else word[:4]
 
 
-def _in_words(word: str, known: set[str]) -> bool:
+def _in_words(word: str, known: frozenset[str]) -> bool:
     if word in known:
         return True
     stem = _stem(word)
     return len(stem) >= 2 and any(k.startswith(stem) for k in known)
 
 
+@lru_cache(maxsize=8)
+def _document(document: str) -> tuple[str, frozenset[str]]:
+    """A document squashed and its words, read once for all its observations (the stepper checks
+    ~60 per step of a real-shaped run: 0.9 ms each when the document was read every time)."""
+    return _squash(document), frozenset(w for w in _WORD.findall(document) if not w.isdigit())
+
+
 def ungrounded(text: str, document: str) -> str | None:
     """Why ``text`` is not grounded in ``document`` (a few words), or None when it is."""
-    squashed = _squash(document)
+    squashed, doc_words = _document(document)
     for value in values(text):
         if _squash(value) not in squashed:
             return f"the value {value!r} is not in the document"
-    doc_words = {w for w in _WORD.findall(document) if not w.isdigit()}
     for name in names(text):
         if name not in document:
             return f"the name {name!r} is not in the document"

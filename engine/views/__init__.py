@@ -121,6 +121,20 @@ from seorap.engine.views.stepper import (  # noqa: F401
     timeline,
     warm_judge,
 )
+from seorap.engine.views.steps import (  # noqa: F401
+    FILTER_LABELS,
+    FILTERS,
+    Match,
+    StepSummary,
+    fact_id_query,
+    filter_store,
+    next_match,
+    operations_order,
+    search_matches,
+    step_summary,
+    store_order,
+    supersede_text,
+)
 from seorap.engine.views.truth import (  # noqa: F401
     GroundTruth,
     LateMark,

@@ -9,10 +9,16 @@ from seorap.tui.text import literal, one_line
 from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.operations import OP_STYLE
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
+
+WIDE = ("v", "doc", "op", "conf", "status", "why", "text", "observation", "source")
+NARROW = ("v", "doc", "op", "conf", "status", "why", "text")
+"""Columns at ≥ 140 columns and below (the observation and source then go to the pane below)."""
+NARROW_BELOW = 140
 
 
 def chain_text(history: views.FactHistory) -> Text:
@@ -42,8 +48,10 @@ class FactHistoryScreen(Screen):
 ## Fact history
 Every version of one fact in arrival order: the document (counted from 1) that changed it, the
 operation (create / update / reinforce / supersede), confidence and status, why (the model's or the
-reference rule's recorded reason, and the temporal guard's effect), its full text, the observation
-that triggered it and the source document with its date and authors.
+reference rule's recorded reason, and the temporal guard's effect), its text, the observation
+that triggered it and the source document with its date and authors. Under 140 columns the table
+keeps why and the text; the version under the cursor is shown whole below it (why, text,
+observation, source).
 
 Above the table, the lineage: the fact(s) this one replaced and the fact that replaced it, with
 where and why ("unknown" when the database was written before lineage was stored).
@@ -67,13 +75,20 @@ where and why ("unknown" when the database was written before lineage was stored
         yield Header()
         yield Static(id="fact-title")
         yield Table(id="fact-versions", cursor_type="row")
+        yield Static(id="fact-version")
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        for label in ("v", "doc", "op", "conf", "status", "text", "why", "observation", "source"):
-            table.add_column(label, key=label)
         self.show()
+
+    def on_resize(self) -> None:
+        if self.history is not None and self._labels() != self.labels:
+            self.show()
+
+    labels: tuple = ()
+
+    def _labels(self) -> tuple:
+        return NARROW if self.app.size.width < NARROW_BELOW else WIDE
 
     def show(self) -> None:
         ctx = self.app.ctx
@@ -89,20 +104,51 @@ where and why ("unknown" when the database was written before lineage was stored
             title.append_text(literal(history.versions[-1].text))
         self.query_one("#fact-title", Static).update(title)
         table = self.query_one(DataTable)
+        labels = self._labels()
+        if labels != self.labels:
+            self.labels = labels
+            table.clear(columns=True)
+            for label in labels:
+                table.add_column(label, key=label)
         table.clear()
-        width = max(30, self.app.size.width // 3)
+        narrow = labels is NARROW
+        width = self.app.size.width
+        why_width = 36 if width >= 100 else 26
+        # v, doc, op, conf, status at their widest ("supersede", "superseded") and cell padding
+        text_width = max(10, width - 41 - why_width) if narrow else max(30, width // 3)
         for v in history.versions:
-            table.add_row(
+            cells = [
                 Text(str(v.version)),
                 Text(str(v.position + 1)),
                 Text(v.operation, OP_STYLE.get(v.operation, "")),
                 Text(f"{v.confidence:.2f}"),
                 Text(v.status, "" if v.status == "active" else "magenta"),
-                one_line(v.text, width),
-                one_line(v.reason or "—", 50, "dim italic"),
-                one_line(v.observation or "—", 40, "dim"),
-                one_line(f"{v.doc_id} {v.doc_date} {', '.join(v.authors)}", 44, "dim"),
-            )
+                one_line(v.reason or "—", why_width if narrow else 50, "dim italic"),
+                one_line(v.text, text_width),
+            ]
+            if not narrow:
+                cells += [
+                    one_line(v.observation or "—", 40, "dim"),
+                    one_line(f"{v.doc_id} {v.doc_date} {', '.join(v.authors)}", 44, "dim"),
+                ]
+            table.add_row(*cells)
+        self._version()
+
+    @on(DataTable.RowHighlighted, "#fact-versions")
+    def _version(self, event: DataTable.RowHighlighted | None = None) -> None:
+        """The version under the cursor, whole: why, text, observation, source."""
+        h, table = self.history, self.query_one(DataTable)
+        if h is None or not h.versions:
+            self.query_one("#fact-version", Static).update("")
+            return
+        v = h.versions[min(max(table.cursor_row, 0), len(h.versions) - 1)]
+        text = Text(f"v{v.version} at doc {v.position + 1} · why: ", "bold")
+        text.append_text(literal(v.reason or "not recorded", "italic"))
+        text.append("\nobservation: ", "dim")
+        text.append_text(literal(v.observation or "—"))
+        text.append("\nsource: ", "dim")
+        text.append_text(literal(f"{v.doc_id} {v.doc_date} {', '.join(v.authors)}", "dim"))
+        self.query_one("#fact-version", Static).update(text)
 
     def action_walk(self, direction: int) -> None:
         h = self.history

@@ -1,4 +1,13 @@
-"""View 2: the trajectory stepper — one document at a time, what the write path did, the store."""
+"""View 2: the trajectory stepper — one document at a time, what the write path did, the store.
+
+Layout and keys, designed once for stores of hundreds of facts: the title's first line says where
+we are, its second what this document did (engine.views.step_summary; `x` walks it). Panes, one
+key each: timeline t, document d, store s (the view's subject: the larger share under 120 columns;
+`v` filters it), claims c, detail i, log l. Room kept for what other work adds: the claim's
+journey and its read-time result go in the detail pane under a focused claim (one line each, as
+now); marks on facts (an ungrounded observation's ⚠) go in the store's mark cell, beside NEW/UPD;
+the log already marks an ungrounded observation on its line. Keys left free in this view: b e h k
+m p r u w y z."""
 
 from __future__ import annotations
 
@@ -20,12 +29,33 @@ from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.store_table import StoreTable
 from seorap.tui.widgets.timeline import Timeline
 from seorap.tui.widgets.title import Title
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
+
+PANE_KEYS = {
+    "t": "timeline",
+    "d": "document",
+    "s": "store",
+    "c": "claims",
+    "i": "detail",
+    "l": "operations",
+}
+"""One key per pane (F1 lists them; none is a key of the app or of this view otherwise)."""
+PANE_TITLES = {"store": "store-title", "claims": "claims-title"}
+"""Panes whose title line shows that they have the focus."""
+SUMMARY_STYLE = {
+    "new": "green",
+    "updated": "cyan",
+    "reinforced": "blue",
+    "superseded": "bold magenta",
+    "stale": "bold red",
+    "none": "dim",
+}
 
 
 class StepperScreen(QuietResume, Screen):
@@ -33,50 +63,73 @@ class StepperScreen(QuietResume, Screen):
 
     HELP = """\
 ## Trajectory stepper
-Documents and states are counted from 1, as in the title.
+One document at a time (counted from 1, as in the title): what the system wrote, the store after it.
+The title's second line is this document's summary, e.g. `+54 new · 2 updated · 1 superseded:
+f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the supersedes it made
+(old→new, →none = retracted) and the active facts still stating a stale claim.
 
-Left: the document timeline (↶ = dated before a document that arrived earlier: a late document;
-· = not written yet). Middle: the document, literal, with the lines that state one of its claims
-highlighted. Right: the store after this document (NEW / UPDATED / REINFORCED / SUPERSEDED marks,
-confidence; lineage: ←f0001 = replaces f0001, →f0003 = replaced by f0003, →none = retracted,
-→? = not recorded by this older database; red = an active fact that still states a stale claim;
-the facts this document changed come first), the expected claims of this state with the judge's
-verdicts and the facts they matched, and the focused fact or claim in full (with why it changed).
-
-Bottom, the story of this step: the corpus's own change for the state (its reason, the claims it
-adds and the claims that are no longer true), the expected operation against what the system
-applied and how operation accuracy counts the state (the strongest operation applied counts), a
-late document's date against the store's last change and what the temporal guard did; then per
-observation the top-3 similar facts (cosine), the operation, the guard's effect, the lineage, and
-before → after with the changed words highlighted.
-
-- **←/→** previous / next document, **Home/End** first / last, **g** jump to a document (1-based)
+### Keys
+- **←/→** previous / next document, **Home/End** first / last, **g** go to a document (1-based)
+- **:** go to a document number or a fact id (`f0030`)
+- **x** (or a click on the summary line) selects the summary's facts in the store in turn,
+  supersedes first
+- **v** store filter: all facts / changed at this document / lineage only (facts in a supersede) /
+  stale only
+- **/** search this trajectory: a fact id (`/f0030`) selects that fact; other text selects the
+  first fact, observation (marked ▶ in the log) or document line that contains it, from this
+  document on; **n / N** the next / previous match
+- **t d s c i l** focus a pane: timeline, document, store, claims, detail, log (the focused pane is
+  highlighted; **Tab** moves on too)
+- **Enter** on a fact (or **f**) opens its history; **o** on a claim overrides its verdict
 - **j** toggle the judge view: `full` (the judge sees every active fact) vs `filter@θ` (only facts
   with cosine above θ; the `cosine` column shows each claim's best cosine and its fact)
-- **Enter** on a fact (or **f**) opens its history; **o** on a claim overrides its verdict
 - **a** the operation log shows every observation (the first 25 otherwise), again: back to 25
-- **/** search this trajectory: jumps to the first document (from the current one) whose text,
-  or a fact written there, contains the words; **n** the next match
-- **[ / ]** previous / next trajectory of the same run, **Tab** moves between panes, **q** quits
+- **[ / ]** previous / next trajectory of the same run, **q** quits
+
+### Panes
+- Timeline: ↶ = dated before a document that arrived earlier (a late document); · = not written yet.
+- Document: literal, the lines that state one of its claims highlighted.
+- Store: marks NEW / UPDATED / REINFORCED / SUPERSEDED (under 120 columns NEW / UPD / REI / SUP) and
+  STALE / STL, in red, for an active fact that still states a stale claim; lineage ←f0001 =
+  replaces f0001, →f0003 = replaced by f0003, →none = retracted, →? = not recorded by this older
+  database. This document's supersedes come first (the replaced fact, then what replaced it), then
+  what else it changed, the stale facts, the new ones, the rest. Under 120 columns the confidence
+  column goes (the detail shows it); under 90 the timeline goes.
+- Claims: the expected claims of this state, the judge's verdicts, the facts they matched.
+- Detail: the focused fact or claim in full (why it changed, its lineage; a claim's journey).
+- Log: the corpus's own change for the state (its reason, the claims it adds and those no longer
+  true), the expected operation against what the system applied and how operation accuracy counts
+  the state (the strongest operation applied counts), a late document's date against the store's
+  last change and what the temporal guard did; then per observation (changes first, numbered in the
+  document's order) the top-3 similar facts (cosine), the operation, the guard's effect, the
+  lineage, before → after with the changed words highlighted, and ⚠ when the observation is not
+  grounded in its document.
 """
 
-    AUTO_FOCUS = "#timeline"
-    """Not the (hidden) search bar, which would swallow the view's keys."""
+    AUTO_FOCUS = "#timeline, #store"
+    """Not the (hidden) search bar, which would swallow the view's keys; the store when the
+    timeline is hidden (under 90 columns)."""
 
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
-    """Below 120 columns the layout gives the store more room (tui/seorap.tcss)."""
+    HORIZONTAL_BREAKPOINTS = [(0, "-tiny"), (90, "-narrow"), (120, "-wide")]
+    """Below 120 columns the layout gives the store more room, below 90 the timeline goes
+    (tui/seorap.tcss)."""
 
     BINDINGS = [
         Binding("left", "step(-1)", "prev", priority=True),
         Binding("right", "step(1)", "next", priority=True),
         Binding("home", "goto(0)", "first", show=False, priority=True),
         Binding("end", "goto(-1)", "last", show=False, priority=True),
-        Binding("g", "jump", "go to doc"),
         Binding("slash", "search", "search"),
-        Binding("n", "search_next", "next match", show=False),
+        Binding("v", "store_filter", "filter"),
+        Binding("x", "change", "next change"),
+        Binding("g", "jump", "go to doc", show=False),
+        Binding("colon", "goto_prompt", "go to", show=False),
+        Binding("n", "search_next(1)", "next match", show=False),
+        Binding("N", "search_next(-1)", "previous match", show=False),
         Binding("j", "judge", "judge mode"),
         Binding("f", "fact", "fact history"),
-        Binding("o", "override", "override verdict"),
+        Binding("o", "override", "override verdict", show=False),
+        *[Binding(key, f"pane('{pane}')", pane, show=False) for key, pane in PANE_KEYS.items()],
         Binding("a", "all_operations", "all observations", show=False),
         Binding("left_square_bracket", "trajectory(-1)", "prev traj", show=False),
         Binding("right_square_bracket", "trajectory(1)", "next traj", show=False),
@@ -88,12 +141,19 @@ before → after with the changed words highlighted.
         self.shown_for: tuple | None = None
         self.last_step_ms = 0.0
         self.search_text = ""
+        self.found: list[views.Match] = []
+        """The current search's hits (engine.views.search_matches)."""
+        self.match_index = -1
+        self.summary: views.StepSummary | None = None
+        self.change_index = -1
+        """The summary target `x` selected last (-1: none yet at this step)."""
         self.views_kept: OrderedDict[tuple, views.StepView] = OrderedDict()
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield SearchBar(
-            placeholder="search documents and facts of this trajectory (Enter/Esc to close)",
+            placeholder="search this trajectory's facts (or f0030), observations and documents"
+            " (Enter/Esc to close)",
             id="search",
         )
         yield Title(id="step-title")
@@ -113,10 +173,24 @@ before → after with the changed words highlighted.
 
     def on_mount(self) -> None:
         self.app.stepper = self  # the app fills it before switching to it (tui/app.py)
-        self.show()
+        try:
+            self.show()
+        except NoMatches:  # built ahead while the app closes: its panes are being removed
+            if self.app.is_running and self.is_attached:
+                raise
 
     def on_screen_resume(self) -> None:
         self.show()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._keep_focus)
+
+    def _keep_focus(self) -> None:
+        """A pane hidden by a narrower terminal (the timeline under 90 columns) gives its focus
+        to the store, so that the pane keys and the cursor stay visible."""
+        focused = self.focused
+        if (focused is None or not focused.display) and self.is_current:
+            self.query_one(StoreTable).focus()
 
     # -- data down ------------------------------------------------------------------------
     def show(self) -> None:
@@ -135,6 +209,8 @@ before → after with the changed words highlighted.
         self.step = self._view(key)
         sel.position = self.step.position
         self.shown_for = (sel.run_id, sel.trajectory_id, sel.position, *key[3:])
+        self.summary = views.step_summary(self.step)
+        self.change_index = -1
         for widget in (Timeline, DocumentPane, StoreTable, ClaimsTable, OperationLog):
             self.query_one(widget).step = self.step
         self.query_one("#step-title", Static).update(self._title())
@@ -199,27 +275,48 @@ before → after with the changed words highlighted.
         return True
 
     def _title(self) -> Text:
+        """Two lines, each cut at the edge: where we are, then what this document did."""
         s = self.step
         text = Text()
-        text.append_text(literal(s.trajectory_id, "bold"))
-        text.append(" · ")
-        text.append_text(literal(s.title))
-        text.append(f" · {s.category} {s.difficulty} {s.trajectory_type} · run ", "dim")
-        text.append_text(literal(s.run_id, "bold"))
-        text.append(f" · doc {s.position + 1}/{s.last_position + 1}", "bold")
+        text.append(f"doc {s.position + 1}/{s.last_position + 1}", "bold")
         if s.late is not None or s.entry.late:
             text.append(" · ↶ late document", "bold yellow")
-        stale = len(s.stale_facts)
-        if stale:
-            text.append(f" · {stale} stale fact{'s' if stale > 1 else ''}", "bold red")
+        text.append(" · ")
+        text.append_text(literal(s.trajectory_id, "bold"))
+        text.append(" · run ", "dim")
+        text.append_text(literal(s.run_id, "bold"))
+        text.append(" · ")
+        text.append_text(literal(s.title))
+        text.append(f" · {s.category} {s.difficulty} {s.trajectory_type}", "dim")
+        text.append("\n")
+        text.append_text(self._summary_line())
+        return text
+
+    def _summary_line(self) -> Text:
+        summary = self.summary
+        text = Text("this document: ", "dim")
+        if summary is None or not self.step.written:
+            text.append("not written yet in this run", "dim italic")
+            return text
+        for n, (part, kind) in enumerate(summary.parts()):
+            if n:
+                text.append(" · ", "dim")
+            text.append(part, SUMMARY_STYLE.get(kind, ""))
+        if summary.targets:
+            text.append("  (x: select)", "dim")
         return text
 
     def _store_title(self) -> Text:
-        text = Text("Store at this step", "bold")
-        start = self.query_one(StoreTable).start
-        if start:
+        table = self.query_one(StoreTable)
+        text = Text("Store", "bold")
+        text.append(" (s) · ", "dim")
+        label = views.FILTER_LABELS[table.filter]
+        text.append(label, "bold reverse" if table.filter != "all" else "bold")
+        text.append(f" {len(table.facts)}/{len(self.step.store)}", "")
+        text.append(" (v)", "dim")
+        if table.start:
             text.append(" · every fact starts ", "dim")
-            text.append_text(literal(f"“{start.strip()}” (…)", "dim"))
+            text.append_text(literal(f"“{table.start.strip()}” (…)", "dim"))
         return text
 
     def _detail(self, which: str | None = None) -> None:
@@ -244,11 +341,23 @@ before → after with the changed words highlighted.
     def on_descendant_focus(self, event) -> None:
         if self.step is not None and event.widget.id in ("store", "claims"):
             self._detail(event.widget.id)
+        self._mark_focus()
+
+    def on_descendant_blur(self, event) -> None:
+        self._mark_focus()
+
+    def _mark_focus(self) -> None:
+        """The focused pane's title line (store, claims) is highlighted; the other panes show
+        their focus by their own tint and border (tui/seorap.tcss)."""
+        focused = self.focused.id if self.focused is not None else None
+        for pane, title in PANE_TITLES.items():
+            self.query_one(f"#{title}").set_class(focused == pane, "-focused")
 
     def _claims_title(self) -> Text:
         s = self.step
         mode = "full" if s.judge_mode == "full" else f"filter@{self.app.ctx.filter_threshold:g}"
-        text = Text(f"Expected claims of state {s.state_index + 1} · judge ", "bold")
+        text = Text(f"Expected claims of state {s.state_index + 1}", "bold")
+        text.append(" (c) · judge ", "dim")
         text.append(mode, "bold reverse")
         text.append(" (j)", "dim")
         if not s.scored:
@@ -290,53 +399,152 @@ before → after with the changed words highlighted.
     @on(SearchBar.QueryChanged)
     def _search(self, event: SearchBar.QueryChanged) -> None:
         self.search_text = event.query
-        self._goto_match(0, quiet=True)  # jumps while typing, reports once on Enter/Esc
+        self._find()
+        self._goto_match(quiet=True)  # jumps while typing, reports once on Enter/Esc
 
     @on(SearchBar.Closed)
     def _search_done(self, event: SearchBar.Closed) -> None:
-        self._goto_match(0)
+        if self.search_text != event.query or not self.found:
+            self.search_text = event.query
+            self._find()
+        self._goto_match()
 
-    def action_search_next(self) -> None:
-        self._goto_match(1)
+    def action_search_next(self, delta: int = 1) -> None:
+        if not self.found:
+            self._find()
+            self._goto_match()
+            return
+        self.match_index = (self.match_index + delta) % len(self.found)
+        self._show_match()
 
-    def matches(self, query: str) -> list[int]:
-        """Arrival positions whose document (title, text) or a fact version written there contains
-        ``query`` (case-insensitive), in arrival order."""
-        query = query.strip().casefold()
-        if not (query and self.step):
+    def matches(self, query: str) -> list[views.Match]:
+        """Every hit of ``query`` in this trajectory (engine.views.search_matches); a fact id also
+        matches the current document when the fact is in its store."""
+        if not (query.strip() and self.step):
             return []
         t = self.app.ctx.corpus.get(self.step.trajectory_id)
-        hits = {
-            a.position
-            for a in t.arrivals()
-            if query in f"{a.document.title}\n{a.document.text}".casefold()
-        }
-        hits |= views.fact_positions_matching(self.app.ctx.db, self.step.run_id, t.id, query)
-        return sorted(hits)
+        found = views.search_matches(self.app.ctx.db, t, self.step.run_id, query)
+        fid = views.fact_id_query(query)
+        here = next((f.id for f in self.step.store if fid and views.short_id(f.id) == fid), None)
+        if here is not None and views.Match(self.step.position, "fact", here) not in found:
+            found = sorted(
+                [*found, views.Match(self.step.position, "fact", here)],
+                key=lambda m: (m.position, views.steps.KIND_ORDER[m.kind], m.key),
+            )
+        return found
 
-    def _goto_match(self, offset: int, quiet: bool = False) -> None:
+    def _find(self) -> None:
+        self.found = self.matches(self.search_text)
+        self.match_index = views.next_match(self.found, self.app.ctx.selection.position)
+
+    def _goto_match(self, quiet: bool = False) -> None:
         if not self.search_text.strip() or self.step is None:
             return
-        found = self.matches(self.search_text)
-        if not found and quiet:
+        if not self.found:
+            if not quiet:
+                self.notify(
+                    f"no fact, observation or document mentions {self.search_text!r}",
+                    severity="warning",
+                    markup=False,
+                )
             return
-        if not found:
-            self.notify(
-                f"no document or fact mentions {self.search_text!r}",
-                severity="warning",
-                markup=False,
-            )
-            return
-        here = self.app.ctx.selection.position + offset
-        target = next((p for p in found if p >= here), found[0])
-        n = found.index(target) + 1
-        self.action_goto(target)
+        self._show_match(quiet)
+
+    def _show_match(self, quiet: bool = False) -> None:
+        """Go to the current hit's document and select it: the fact in the store (every fact
+        shown when the filter hides it), the observation in the log, the line in the document."""
+        m = self.found[self.match_index]
+        if m.position != self.app.ctx.selection.position:
+            self.action_goto(m.position)
+        what = f"doc {m.position + 1}"
+        if m.kind == "fact":
+            self.select_fact(m.key)
+            what += f", fact {views.short_id(m.key)}"
+            pane = "store"
+        elif m.kind == "observation":
+            self.query_one(OperationLog).select(m.key)
+            what += ", an observation (▶ in the log)"
+            pane = "operations"
+        else:
+            self.query_one(DocumentPane).scroll_to_text(self.search_text)
+            what += ", its text"
+            pane = "document"
         if not quiet:
+            self.query_one(f"#{pane}").focus()  # the hit's pane: its cursor shows, keys act on it
             self.notify(
-                f"{self.search_text!r}: match {n}/{len(found)} (doc {target + 1}); n = next",
+                f"{self.search_text!r}: match {self.match_index + 1}/{len(self.found)} ({what});"
+                " n / N = next / previous",
                 markup=False,
                 timeout=3,
             )
+
+    def select_fact(self, fact_id: str) -> bool:
+        """Select a fact of the current store (showing every fact if the filter hides it)."""
+        table = self.query_one(StoreTable)
+        if not any(f.id == fact_id for f in self.step.store):
+            return False
+        if not table.select(fact_id):
+            table.filter = "all"
+            table.step = self.step
+            self.query_one("#store-title", Static).update(self._store_title())
+            table.select(fact_id)
+        self._detail("store")
+        return True
+
+    def action_goto_prompt(self) -> None:
+        def done(value: str | None) -> None:
+            value = (value or "").strip()
+            if value.isdigit():
+                self._jump_state(int(value))
+            elif value:
+                self.goto_fact(value)
+
+        last = self.step.last_position + 1 if self.step else 1
+        self.app.push_screen(PromptModal(f"Go to a document (1-{last}) or a fact id (f0030)"), done)
+
+    def goto_fact(self, query: str) -> None:
+        """Select a fact by id: in this document's store when it is there, else at the document
+        that first wrote it."""
+        fid = views.fact_id_query(query)
+        found = [m for m in self.matches(query) if m.kind == "fact"] if fid else []
+        if not found:
+            self.notify(f"no fact {query!r} in this trajectory", severity="warning", markup=False)
+            return
+        here = [m for m in found if m.position == self.step.position]
+        self.found, self.search_text = found, query
+        self.match_index = found.index(here[0] if here else found[0])
+        self._show_match(quiet=True)
+
+    def action_store_filter(self) -> None:
+        if self.step is None:
+            return
+        table = self.query_one(StoreTable)
+        table.filter = views.FILTERS[(views.FILTERS.index(table.filter) + 1) % len(views.FILTERS)]
+        table.step = self.step
+        self.query_one("#store-title", Static).update(self._store_title())
+        self._detail()
+
+    @on(events.Click, "#step-title")
+    def _title_click(self, event: events.Click) -> None:
+        if event.y >= 1:  # the summary line
+            self.action_change()
+
+    def action_change(self) -> None:
+        """Select the next fact the summary line points at (supersedes first)."""
+        targets = self.summary.targets if self.summary and self.step else ()
+        if not targets:
+            self.notify("this document changed no existing fact", timeout=3)
+            return
+        self.change_index = (self.change_index + 1) % len(targets)
+        self.select_fact(targets[self.change_index])
+        self.query_one(StoreTable).focus()
+
+    def action_pane(self, pane: str) -> None:
+        widget = self.query_one(f"#{pane}")
+        if not widget.display:
+            self.notify(f"the {pane} is hidden under 90 columns", timeout=3)
+            return
+        widget.focus()
 
     def action_judge(self) -> None:
         sel = self.app.ctx.selection

@@ -2,11 +2,14 @@
 became stale), the expected operation against what the system applied and how op accuracy counts
 it, a late document's date against the store's last change and what the guard did; then, per
 observation, the top-3 candidates with similarity, the operation, the guard's effect, the lineage
-(what replaced what) and before → after with the changed words highlighted."""
+(what replaced what) and before → after with the changed words highlighted. Observations that
+changed an existing fact come first (a document of 60 creates hides its one supersede otherwise);
+each keeps its number in the document's order."""
 
 from __future__ import annotations
 
 from rich.text import Text
+from seorap.engine import views
 from seorap.engine.views import Operation, StepView, replaces_text, short_id, successor_text
 from seorap.tui.text import literal, one_line, word_diff
 from seorap.tui.widgets.text_pane import TextPane
@@ -117,8 +120,10 @@ def render_change(op: Operation) -> Text:
     return text
 
 
-def render_operation(n: int, op: Operation, step: StepView | None = None) -> Text:
-    text = Text(f"{n}. ", "bold")
+def render_operation(
+    n: int, op: Operation, step: StepView | None = None, selected: bool = False
+) -> Text:
+    text = Text(f"▶ {n}. " if selected else f"{n}. ", "bold reverse" if selected else "bold")
     if op.observation:
         text.append_text(literal(op.observation))
     elif op.operation == "supersede":
@@ -182,17 +187,26 @@ SHOWN_OPERATIONS = 25
 document; rendering them all costs a step its latency budget)."""
 
 
-def render_operations(step: StepView, show_all: bool = False) -> Text:
+def render_operations(
+    step: StepView, show_all: bool = False, selected: str = "", at: dict | None = None
+) -> Text:
+    """The step's story and log; ``selected`` = an observation id marked ▶ (a search hit); ``at``
+    is filled with observation id -> character offset of its line (to scroll to it)."""
     text = render_truth(step)
     text.append("Operation log", "bold")
-    text.append(f"  ({len(step.operations)} observations)\n", "dim")
+    n = len(step.operations)
+    text.append(f"  ({n} observation{'' if n == 1 else 's'}", "dim")
+    text.append(", changes first)\n" if len(step.operations) > 1 else ")\n", "dim")
     if not step.written:
         text.append("this document has not been written yet in this run\n", "dim italic")
     for reason in step.failures:
         text.append_text(literal(f"write failure: {reason}\n", "bold red"))
-    shown = step.operations if show_all else step.operations[:SHOWN_OPERATIONS]
-    for n, op in enumerate(shown, 1):
-        text.append_text(render_operation(n, op, step))
+    ordered = views.operations_order(step.operations)
+    shown = ordered if show_all else ordered[:SHOWN_OPERATIONS]
+    for n, op in shown:
+        if at is not None:
+            at[op.observation_id] = len(text.plain)
+        text.append_text(render_operation(n, op, step, op.observation_id == selected))
     if len(shown) < len(step.operations):
         text.append(
             f"… {len(step.operations) - len(shown)} more observations: a shows all\n", "bold yellow"
@@ -203,10 +217,29 @@ def render_operations(step: StepView, show_all: bool = False) -> Text:
 class OperationLog(TextPane):
     step: reactive[StepView | None] = reactive(None, always_update=True, init=False, repaint=False)
     show_all = False
+    selected = ""
+    """The observation a search selected (marked ▶ until the step changes)."""
 
     def watch_step(self, step: StepView | None) -> None:
         if step is not None:
+            self.selected = ""
             self.show_text(self.text_for(step))
 
     def text_for(self, step: StepView) -> Text:
         return render_operations(step, self.show_all)
+
+    def select(self, observation_id: str) -> bool:
+        """Mark an observation of the current step ▶ and scroll its line to the top (showing
+        every observation when it is beyond the first ones); False when the step has no such
+        observation."""
+        step = self.step
+        if step is None or not any(o.observation_id == observation_id for o in step.operations):
+            return False
+        at: dict[str, int] = {}
+        order = [o.observation_id for _, o in views.operations_order(step.operations)]
+        if order.index(observation_id) >= SHOWN_OPERATIONS:
+            self.show_all = True
+        self.selected = observation_id
+        self.show_text(render_operations(step, self.show_all, observation_id, at))
+        self.scroll_to_offset(at[observation_id])
+        return True

@@ -100,6 +100,23 @@ class TextPane(StyleOncePerRender, OneFrameScroll, ScrollView, can_focus=True):
         self.virtual_size = Size(widest, len(self._strips))
         self.refresh()
 
+    def scroll_to_offset(self, offset: int) -> None:
+        """Scroll so the wrapped line holding character ``offset`` of the text is at the top."""
+        width = self.scrollable_content_region.width
+        if width <= 0:
+            return
+        line = len(self.text[:offset].wrap(self.app.console, width)) - 1 if offset else 0
+        self.scroll_to(0, line, animate=False, immediate=True)
+
+    def scroll_to_text(self, query: str) -> bool:
+        """Scroll to the first occurrence of ``query`` (case-insensitive); False when absent."""
+        at = self.text.plain.lower().find(query.strip().lower()) if query.strip() else -1
+        if at < 0:
+            return False
+        line_start = self.text.plain.rfind("\n", 0, at) + 1
+        self.scroll_to_offset(line_start)
+        return True
+
     def on_resize(self, event: events.Resize) -> None:
         self._set_lines()
         self.sync_scrollbars()
