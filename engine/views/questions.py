@@ -126,12 +126,12 @@ def live_questions_view(
     """The questions of a trajectory ranked live over the run's final active facts with
     engine.retrieval.HybridIndex.explain (BM25 / dense / hybrid / rank per fact), for a run with no
     stored retrievals. Answer-holding facts are those the scoring's lexical ruler relates to the
-    expected answer (engine.scoring.lexical.related). No answer or verdict is invented: both stay
+    expected answer (engine.scoring.holders.holds_part). No answer or verdict is invented: both stay
     empty until `seorap score`. ``embedder`` defaults to the offline hashing embedder."""
     import numpy as np
     from seorap.engine.retrieval.hybrid import HybridIndex
     from seorap.engine.scoring.extrinsic import questions as trajectory_questions
-    from seorap.engine.scoring.lexical import related
+    from seorap.engine.scoring.holders import holds_part
 
     if embedder is None:
         from seorap.engine.models.embedders import HashingEmbedder
@@ -163,7 +163,7 @@ def live_questions_view(
                 h.dense,
                 h.hybrid,
                 h.rank,
-                related(q.answer, h.text),
+                holds_part(q.answer, h.text, q.question),
             )
             for h in hits
         ]

@@ -140,8 +140,8 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
     def read_ahead(self) -> bool:
         """Hidden, the questions of the trajectory selected meanwhile are listed ahead of `3`;
         True when they were."""
-        if self.is_current:
-            return False
+        if self.is_current or not self.query(DataTable):
+            return False  # shown, or not composed yet (a read-ahead racing the first mount)
         before = getattr(self, "shown_for", None)
         self.show()
         return self.shown_for != before
