@@ -567,7 +567,9 @@ changed by an override) is computed in the background, with a placeholder meanwh
                 Text(figure(a.pearson_r)),
                 Text(figure(a.kappa)),
                 *scores_fit.quadrant_cells(
-                    None if audit is not None and not audit.reliable else a.quadrants, wide
+                    None if audit is not None and not audit.reliable else a.quadrants,
+                    wide,
+                    COLORS,
                 ),
                 key=r.run_id,
             )

@@ -76,21 +76,19 @@ def variant_columns(width: int) -> list[str]:
 FIGURES = ["MAD", "DivRate", "r", "κ"]
 
 
-def quadrant_cells(counts: dict[str, int] | None, wide: bool) -> list[Text]:
-    """The quadrant counts of a run, each in its quadrant's colour: a cell each when ``wide``,
-    else one cell '12/0/0/0' (healthy/compensation/bottleneck/both-low); 'unreliable' when the
-    judge cannot carry quadrants (``counts`` None)."""
-    from seorap.tui.screens.scores import COLORS
-
+def quadrant_cells(counts: dict[str, int] | None, wide: bool, colors: dict[str, str]) -> list[Text]:
+    """The quadrant counts of a run, each in its quadrant's colour (``colors``): a cell each when
+    ``wide``, else one cell '12/0/0/0' (healthy/compensation/bottleneck/both-low); 'unreliable'
+    when the judge cannot carry quadrants (``counts`` None)."""
     if counts is None:
         return [Text("unreliable", "red"), *[Text("—", "dim")] * (3 if wide else 0)]
     if wide:
-        return [Text(str(counts.get(q, 0)), COLORS[q]) for q in views.QUADRANTS]
+        return [Text(str(counts.get(q, 0)), colors[q]) for q in views.QUADRANTS]
     text = Text()
     for n, q in enumerate(views.QUADRANTS):
         if n:
             text.append("/", "dim")
-        text.append(str(counts.get(q, 0)), COLORS[q])
+        text.append(str(counts.get(q, 0)), colors[q])
     return [text]
 
 
