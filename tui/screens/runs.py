@@ -235,7 +235,11 @@ looks better than the answers) and the quadrant.
         apart (tui/fit.py; cached per width)."""
         width = self.app.size.width
         self._fitted_for = self.app.size
-        columns = list(zip(*(self._texts(r) for r in rows))) or [() for _ in COLUMNS]
+        # each column's distinct values, sorted: a sort or filter key meets the same values again
+        # (fit_column is cached per values and width), and 1,200 rows hold a few dozen of them
+        columns = [sorted(set(col)) for col in zip(*(self._texts(r) for r in rows))] or [
+            [] for _ in COLUMNS
+        ]
         labels = [c[1] if self._narrow else c[0] for c in COLUMNS]
         naturals = [natural(col, label) for col, label in zip(columns, labels, strict=True)]
         widths = fit_widths(naturals, table_room(width, len(COLUMNS)), [c[3] for c in COLUMNS])
