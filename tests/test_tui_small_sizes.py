@@ -153,3 +153,41 @@ async def test_every_other_view_draws_at_small_sizes(ref, size):
             assert len(shown) == size[1] and "palette" in shown[-1], keys
         titles = [str(app.screen.query_one(f"#side-{q}-title").content) for q in ("bottleneck",)]
         assert all("…" in t or len(t) < 2 * size[0] for t in titles)
+
+
+async def test_the_ollama_banner_takes_one_line_and_no_toast_repeats_it(ref):
+    from ollama_fake import closed_port_url
+    from seorap.engine.config import Config
+
+    path, _ = ref
+    host = closed_port_url()
+    app = make_app(path, probe_ollama=True, live_config=Config.offline(host=host))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _settle(pilot)
+        await pilot.pause()
+        banner = app.screen.query_one("#banner")
+        assert f"Ollama not reachable at {host}" in str(banner.content)
+        assert banner.region.height == 1 and str(banner.content).endswith("…")
+        assert not any("Ollama" in n.message for n in app._notifications)
+        await pilot.resize_terminal(160, 45)  # room: each notice on its own line, whole
+        await pilot.pause()
+        assert "`ollama serve`" in str(banner.content)
+
+
+async def test_a_view_without_the_banner_still_gets_the_ollama_toast(ref):
+    from ollama_fake import closed_port_url
+    from seorap.engine.config import Config
+
+    path, ids = ref
+    host = closed_port_url()
+    app = make_app(
+        path,
+        run_id=ids["oracle"],
+        trajectory_id="ko-c5-garam-db",
+        probe_ollama=True,
+        live_config=Config.offline(host=host),
+    )
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _settle(pilot)
+        assert app.current_mode == "stepper"
+        assert any(f"Ollama not reachable at {host}" in n.message for n in app._notifications)
