@@ -191,3 +191,22 @@ async def test_a_view_without_the_banner_still_gets_the_ollama_toast(ref):
         await _settle(pilot)
         assert app.current_mode == "stepper"
         assert any(f"Ollama not reachable at {host}" in n.message for n in app._notifications)
+
+
+async def test_a_resize_refits_the_questions_and_keeps_the_cursor(run_a):
+    path, ids = run_a
+    app = make_app(path, run_id=ids["A"], trajectory_id=HIRING)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("3")
+        await _settle(pilot)
+        await pilot.press("down", "down")
+        await pilot.pause()
+        table = app.screen.query_one("#questions-list")
+        wide = _cells(table, 3)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        assert table.cursor_row == 2
+        narrow = _cells(table, 3)
+        assert narrow != wide and all(len(n) <= len(w) for n, w in zip(narrow, wide, strict=True))
+        assert table.virtual_size.width <= 80

@@ -18,7 +18,7 @@ and width, so a key that redraws a table pays for the fitting once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from rich.cells import cell_len, get_character_cell_size
@@ -157,3 +157,20 @@ def table_room(width: int, columns: int, scrollbar: int = 2, padding: int = 2) -
     """Cells a DataTable of ``columns`` columns has for its cells in a ``width``-cell screen (each
     cell padded by ``padding``, a vertical scrollbar kept)."""
     return width - scrollbar - padding * columns
+
+
+def narrow_columns(table) -> None:
+    """Let a DataTable's auto-width columns shrink to the rows added next: ``clear()`` keeps each
+    column's widest content, so rows cut for a narrower screen still sat in the old widths."""
+    for column in table.columns.values():
+        column.content_width = 0
+
+
+def refill_keeping_cursor(table, refill: Callable[[], None]) -> None:
+    """Run ``refill`` (which clears and refills ``table`` for a new width) and put the cursor back
+    on the row it was on: a resize must not send the user to the first row."""
+    row = table.cursor_row
+    narrow_columns(table)
+    refill()
+    if table.row_count and row > 0:
+        table.move_cursor(row=min(row, table.row_count - 1), animate=False)

@@ -5,7 +5,14 @@ from __future__ import annotations
 from rich.text import Text
 from seorap.engine import views
 from seorap.engine.store.database import open_db
-from seorap.tui.fit import fit_column, fit_widths, natural, table_room
+from seorap.tui.fit import (
+    fit_column,
+    fit_widths,
+    narrow_columns,
+    natural,
+    refill_keeping_cursor,
+    table_room,
+)
 from seorap.tui.instant_modes import QuietResume
 from seorap.tui.text import literal
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
@@ -167,6 +174,7 @@ differs, and final active facts held by only one run.
         self.query_one("#compare-title", Static).update(text)
         table = self.query_one(DataTable)
         table.clear()
+        narrow_columns(table)  # fitted for this width: the columns shrink with the cells
         trajectories, items, texts = self._fitted(shown)
         for n, f in enumerate(shown):
             table.add_row(
@@ -209,7 +217,7 @@ differs, and final active facts held by only one run.
             getattr(self, "_fitted_for", None) not in (None, self.app.size.width)
             and getattr(self, "flips", None) is not None
         ):
-            self.fill()
+            refill_keeping_cursor(self.query_one(DataTable), self.fill)
 
     def action_cycle(self, which: str) -> None:
         runs, sel = self._runs(), self.app.ctx.selection

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from seorap.engine import views
 from seorap.engine.store.database import open_db
-from seorap.tui.fit import cut, fit_column, fit_widths, natural, table_room
+from seorap.tui.fit import cut, fit_column, fit_widths, natural, refill_keeping_cursor, table_room
 from seorap.tui.instant_modes import QuietResume
 from seorap.tui.text import literal, one_line
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
@@ -134,8 +134,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
 
     def on_screen_resume(self) -> None:
         self.show()
-        if getattr(self, "_fitted_for", None) not in (None, self.app.size.width) and self.view:
-            self.fill()  # resized while hidden
+        self.on_resize()  # resized while hidden
 
     def read_ahead(self) -> bool:
         """Hidden, the questions of the trajectory selected meanwhile are listed ahead of `3`;
@@ -275,7 +274,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
 
     def on_resize(self) -> None:
         if getattr(self, "_fitted_for", None) not in (None, self.app.size.width) and self.view:
-            self.fill()
+            refill_keeping_cursor(self.query_one(DataTable), self.fill)
 
     def _detail(self, row: int) -> None:
         body = self.query_one(TextPane)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from seorap.engine import views
 from seorap.engine.corpus import CATEGORY_NAMES
-from seorap.tui.fit import fit_column, fit_widths, natural, table_room
+from seorap.tui.fit import fit_column, fit_widths, natural, refill_keeping_cursor, table_room
 from seorap.tui.instant_modes import QuietResume
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.text import literal, score
@@ -127,18 +127,17 @@ looks better than the answers) and the quadrant.
         if getattr(self, "_fitted_for", None) not in (None, self.app.size) and self.rows:
             self._columns()
             self.query_one("#banner", Static).update(self._banner())
-            self.refresh_table()
+            refill_keeping_cursor(self.query_one(DataTable), self.refresh_table)
 
     def on_screen_resume(self) -> None:
         if self._fresh:  # on_mount has just loaded
             self._fresh = False
             return
+        # coming back to an unchanged database keeps the table (1,200 rows at 100×)
         if views.data_version(self.app.ctx.db) != getattr(self, "_version", None):
             self.reload()
-        elif getattr(self, "_fitted_for", None) != self.app.size:
-            self._columns()
-            self.query_one("#banner", Static).update(self._banner())
-            self.refresh_table()  # resized while hidden  # coming back to an unchanged database keeps the table (1,200 rows at 100×)
+        elif getattr(self, "_fitted_for", None) != self.app.size:  # resized while hidden
+            self.on_resize()
 
     def reload(self) -> None:
         if not self.query(
