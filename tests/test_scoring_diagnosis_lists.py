@@ -103,3 +103,25 @@ def test_oracle_stale_on_the_seminar_names_its_stale_venue(ref_db_path):
     text = card["diagnosis"]
     assert f"the store holds {len(stale)} stale fact(s)" in text and len(stale) == 3
     assert '"세미나 장소는 코엑스 E홀" (stale;' in text
+
+
+def test_the_questions_ranking_marks_the_stale_facts_too(ref_db_path):
+    """The ranking the tour's `a` opens (view 3): '세미나 장소는 코엑스 E홀' carries ✗ (stale)."""
+    from seorap.engine import views
+    from seorap.engine.store.database import open_db
+    from seorap.tui.screens.questions import render_detail
+
+    db = open_db(ref_db_path)
+    run_id = next(db.query("SELECT run_id FROM runs WHERE system = 'oracle-stale'"))["run_id"]
+    view = views.questions_view(db, run_id, "ko-c5-seminar")
+    assert len(view.stale_ids) == 3
+    lines = [
+        line
+        for q in view.questions
+        for line in render_detail(q, stale=view.stale_ids).plain.splitlines()
+        if "세미나 장소는 코엑스 E홀" in line and line.lstrip()[:1].isdigit()  # ranking lines
+    ]
+    assert lines and all("✗ 세미나 장소는 코엑스 E홀" in line for line in lines)
+    fresh = [h for q in view.questions for h in q.ranking if h.fact_id not in view.stale_ids]
+    plain = render_detail(view.questions[0], stale=view.stale_ids).plain
+    assert fresh and "✗ " + fresh[0].text not in plain

@@ -60,6 +60,9 @@ class QuestionsView:
     live: str = ""
     """Non-empty when the rankings were computed live (no stored retrievals): names the embedder
     and says that answers and verdicts need `seorap score`."""
+    stale_ids: frozenset[str] = frozenset()
+    """The trajectory's stale facts as the scoring found them (active facts still stating a
+    retired claim): marked in every ranking."""
 
 
 def questions_view(db: Database, run_id: str, trajectory_id: str, top_k: int = 5) -> QuestionsView:
@@ -112,7 +115,17 @@ def questions_view(db: Database, run_id: str, trajectory_id: str, top_k: int = 5
         )
         for kind, item in items
     ]
-    return QuestionsView(run_id, trajectory_id, True, out)
+    return QuestionsView(run_id, trajectory_id, True, out, stale_ids=_stale_ids(db, key))
+
+
+def _stale_ids(db: Database, key: list) -> frozenset[str]:
+    """The stale fact ids of the trajectory's score card (none when it has no card)."""
+    row = next(
+        db.query("SELECT card FROM scores WHERE run_id=? AND trajectory_id=? AND scoring=?", key),
+        None,
+    )
+    card = loads(row["card"], {}) if row else {}
+    return frozenset((card.get("intrinsic") or {}).get("stale_fact_ids") or ())
 
 
 def live_questions_view(

@@ -27,14 +27,17 @@ def _verdict(label: str | None) -> Text:
     return Text(label or "—", VERDICT_STYLE.get(label or "", "dim"))
 
 
-RANK_PREFIX = 43
+RANK_PREFIX = 44
 """Cells a ranking line spends outside its fact text: the pane's padding and scrollbar (4), the
-rank, three figures and the ★ mark (39)."""
+rank, three figures and the ★ and ✗ marks (40)."""
 
 
-def render_detail(q: views.QuestionRow, top_k: int = 5, width: int = 160) -> Text:
+def render_detail(
+    q: views.QuestionRow, top_k: int = 5, width: int = 160, stale: frozenset[str] = frozenset()
+) -> Text:
     """The question's answer, verdict, depth curve and ranking; fact texts fitted to ``width``
-    (the pane's cells) so each stays on one line and keeps what tells it from the others."""
+    (the pane's cells) so each stays on one line and keeps what tells it from the others; ★ on
+    facts holding part of the answer, ✗ on the trajectory's ``stale`` facts."""
     text = Text()
     text.append(f"{views.item_label(q.item)}  ", "bold")
     text.append_text(literal(q.question, "bold"))
@@ -60,7 +63,8 @@ def render_detail(q: views.QuestionRow, top_k: int = 5, width: int = 160) -> Tex
         text.append(
             "\nbaselines    " + "  ".join(f"{s}: {l}" for s, l in q.baselines.items()), "dim"
         )
-    text.append("\n\n rank  hybrid  bm25 (norm)    dense   fact\n", "bold")
+    text.append("\n\n rank  hybrid  bm25 (norm)    dense   fact", "bold")
+    text.append("  ★ holds part of the answer" + (" · ✗ stale" if stale else "") + "\n", "dim")
     shown = q.ranking[:12]
     start, facts = fit_column([h.text for h in shown], max(width - RANK_PREFIX, 12))
     if start:
@@ -71,8 +75,9 @@ def render_detail(q: views.QuestionRow, top_k: int = 5, width: int = 160) -> Tex
             f" {h.rank:>4}  {h.hybrid:6.3f}  {h.bm25:5.2f} ({h.bm25_norm:4.2f})  {h.dense:6.3f}  ",
             style,
         )
-        text.append("★ " if h.holds_answer else "  ", "green")
-        text.append(fact, style)
+        text.append("★" if h.holds_answer else " ", "green")
+        text.append("✗ " if h.fact_id in stale else "  ", "bold red")
+        text.append(fact, "red" if h.fact_id in stale and not h.holds_answer else style)
         text.append("\n")
         if h.rank == top_k:
             text.append(f"  ── top-{top_k} cut ──\n", "dim")
@@ -280,7 +285,11 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         body = self.query_one(TextPane)
         if self.shown:
             body.show_text(
-                render_detail(self.shown[min(row, len(self.shown) - 1)], width=self.app.size.width)
+                render_detail(
+                    self.shown[min(row, len(self.shown) - 1)],
+                    width=self.app.size.width,
+                    stale=self.view.stale_ids,
+                )
             )
         elif self.view.questions:
             body.show_text(
