@@ -557,7 +557,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
         for r in self.reports:
             a = r.aggregate
             audit = views.judge_audit(r)
-            wide = len(self._variant_columns[1]) > 3
+            wide = self._variant_columns != scores_fit.variant_columns(0)  # with CIs
             table.add_row(
                 literal(self.labels.get(r.run_id, r.system)),
                 scores_fit.score_cell(a.intrinsic, wide, _ci),
