@@ -5,6 +5,7 @@ deterministic (corpus digest + config hash). Update with `pytest --snapshot-upda
 
 from __future__ import annotations
 
+import pytest
 from seorap.tui.factory import make_app
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
@@ -49,6 +50,36 @@ def test_snapshot_score_cards(ref, snap_compare):
         await _settle(pilot)
 
     assert snap_compare(_app(ref, "oracle-merged"), terminal_size=SIZE, run_before=before)
+
+
+SMALL = {"100x30": (100, 30), "80x24": (80, 24)}
+"""Laptop and smallest terminal sizes (docs/design.md, small terminals)."""
+SMALL_VIEWS = {
+    "runs": ("oracle", None, []),
+    "stepper": ("oracle-stale", GARAM, ["right"]),
+    "questions": ("oracle", GARAM, ["3"]),
+    "scores": ("oracle-merged", None, ["4"]),
+    "compare": ("oracle", None, ["5"]),
+    "live": ("oracle", None, ["6"]),
+    "tour": ("oracle-stale", None, ["7"]),
+    "side-by-side": ("oracle-stale", None, ["7", "s"]),
+}
+"""view -> (system, trajectory, keys that open it)."""
+
+
+@pytest.mark.parametrize("size", list(SMALL))
+@pytest.mark.parametrize("view", list(SMALL_VIEWS))
+def test_snapshot_small_sizes(ref, snap_compare, view, size):
+    system, trajectory, keys = SMALL_VIEWS[view]
+
+    async def before(pilot):
+        await _settle(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await _settle(pilot)
+
+    app = _app(ref, system, trajectory)
+    assert snap_compare(app, terminal_size=SMALL[size], run_before=before)
 
 
 def test_runs_keep_the_order_they_were_made_in_within_one_second(tmp_path):

@@ -32,6 +32,10 @@ PREBUILD_ORDER = ("stepper", "questions", "scores", "compare", "live", "runs", "
 lexical judge) slows whatever is built after it."""
 
 
+BANNER_VIEWS = ("runs", "demo")
+"""Views whose banner shows the Ollama probe's message (ctx.banner)."""
+
+
 def _lazy(name: str):
     return lambda: screen_class(name)()
 
@@ -245,7 +249,8 @@ class SeorapApp(InstantModes, App):
             else:
                 self.switch_mode("live")
         else:
-            self.notify(result.message, severity="warning", markup=False, timeout=8)
+            if self.current_mode not in BANNER_VIEWS:  # those show it: no toast repeating it
+                self.notify(result.message, severity="warning", markup=False, timeout=8)
             self.runs_changed()
 
     def action_view(self, name: str) -> None:

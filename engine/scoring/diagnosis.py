@@ -3,7 +3,11 @@
 - compensation (extrinsic >= 0.5 > intrinsic): which stale or unsupported facts the answerer saw in
   its top-5 and still answered right, and which expected claims the store missed;
 - bottleneck (intrinsic >= 0.5 > extrinsic): per question not answered YES, where the facts that
-  hold the answer ranked and what outranked them (with hybrid, BM25 and cosine figures).
+  hold part of the answer ranked (engine/scoring/holders.py) and what outranked them (with hybrid,
+  BM25 and cosine figures); with the store's stale facts counted first.
+
+Every fact a list names is marked stale when it is one of the trajectory's stale facts (an active
+fact still stating a claim the corpus retired), wherever it is listed.
 """
 
 from __future__ import annotations
@@ -122,7 +126,7 @@ def explain(
             + _compensation(stale_ids, final_claims, final_missed, retrievals, verdicts)
         )
     if quadrant == "bottleneck":
-        return head + " — " + _bottleneck(retrievals, verdicts)
+        return head + " — " + _bottleneck(retrievals, verdicts, set(stale_ids))
     if quadrant == "healthy":
         return head + " — store and answers both pass."
     if quadrant == "both-low":
@@ -172,7 +176,8 @@ def _compensation(stale_ids, final_claims, final_missed, retrievals, verdicts) -
     return "; ".join(parts) or "answers passed although the store's coverage is below 0.5."
 
 
-def _bottleneck(retrievals, verdicts) -> str:
+def _bottleneck(retrievals, verdicts, stale: Iterable[str] = ()) -> str:
+    stale_ids = set(stale)
     answered = _memory_verdicts(verdicts)
     notes = []
     for r in retrievals:
@@ -183,22 +188,33 @@ def _bottleneck(retrievals, verdicts) -> str:
             continue
         ranking = json.loads(r["ranking"])
         holders = set(json.loads(r["answer_fact_ids"]))
-        ranks = [h["rank"] for h in ranking if h["fact_id"] in holders]
-        if not ranks:
+        held = [h for h in ranking if h["fact_id"] in holders]
+        if not held:
             notes.append(f"{r['item']} ({v['label']}): no active fact holds the answer")
             continue
-        above = [h for h in ranking if h["rank"] < ranks[0]][:MAX_ITEMS]
+        above = [h for h in ranking if h["rank"] < held[0]["rank"]][:MAX_ITEMS]
         outranked = ", ".join(
-            f'#{h["rank"]} "{_short(h["text"], 40)}" (hybrid {h["hybrid"]:.2f}, '
-            f"bm25 {h['bm25_norm']:.2f}, cos {h['dense']:.2f})"
+            f'#{h["rank"]} "{_short(h["text"], 40)}" ({_stale(h, stale_ids)}hybrid '
+            f"{h['hybrid']:.2f}, bm25 {h['bm25_norm']:.2f}, cos {h['dense']:.2f})"
             for h in above
         )
-        where = f"answer-holding fact(s) at rank {', '.join(map(str, ranks[:MAX_ITEMS]))}"
+        ranks = ", ".join(
+            f"{h['rank']}" + (" (stale)" if h["fact_id"] in stale_ids else "")
+            for h in held[:MAX_ITEMS]
+        )
+        where = f"answer-holding fact(s) at rank {ranks}"
         notes.append(
             f"{r['item']} ({v['label']}): {where}"
             + (f"; outranked by {outranked}" if above else "")
         )
-    return (
+    text = (
         "; ".join(notes[: MAX_ITEMS + 1])
         or "every question passed at top-5 yet the compound score is low."
     )
+    if stale_ids:
+        text = f"the store holds {len(stale_ids)} stale fact(s); " + text
+    return text
+
+
+def _stale(hit: dict, stale_ids: set[str]) -> str:
+    return "stale; " if hit["fact_id"] in stale_ids else ""

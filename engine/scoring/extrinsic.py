@@ -19,7 +19,7 @@ from datetime import date
 from seorap.engine.corpus import Trajectory
 from seorap.engine.memory.sentences import split_sentences
 from seorap.engine.retrieval.hybrid import HybridIndex
-from seorap.engine.scoring import lexical
+from seorap.engine.scoring.holders import answer_holders
 
 DEPTHS = (1, 3, 5, 10)
 TOP_K = 5
@@ -191,7 +191,7 @@ class Asker:
         )
 
     def _record_retrieval(self, q: Question, source: str, hits) -> None:
-        holders = [h.fact_id for h in hits if lexical.related(q.answer, h.text)]
+        holders = answer_holders(q.answer, q.question, ((h.fact_id, h.text) for h in hits))
         self.retrievals.append(
             {
                 "kind": q.kind,

@@ -9,6 +9,7 @@ from seorap.engine.corpus import Corpus
 from seorap.engine.models.base import Embedder
 from seorap.engine.retrieval.hybrid import Hit
 from seorap.engine.store.database import facts_at, loads
+from seorap.engine.store.queries import scores as scores_q
 from seorap.engine.store.queries import verdicts as scored
 from seorap.engine.views.common import (
     NOT_SCORED,
@@ -60,6 +61,9 @@ class QuestionsView:
     live: str = ""
     """Non-empty when the rankings were computed live (no stored retrievals): names the embedder
     and says that answers and verdicts need `seorap score`."""
+    stale_ids: frozenset[str] = frozenset()
+    """The trajectory's stale facts as the scoring found them (active facts still stating a
+    retired claim): marked in every ranking."""
 
 
 def questions_view(db: Database, run_id: str, trajectory_id: str, top_k: int = 5) -> QuestionsView:
@@ -91,7 +95,15 @@ def questions_view(db: Database, run_id: str, trajectory_id: str, top_k: int = 5
         )
         for kind, item in items
     ]
-    return QuestionsView(run_id, trajectory_id, True, out)
+    return QuestionsView(
+        run_id, trajectory_id, True, out, stale_ids=_stale_ids(db, run_id, trajectory_id, scoring)
+    )
+
+
+def _stale_ids(db: Database, run_id: str, trajectory_id: str, scoring: str) -> frozenset[str]:
+    """The stale fact ids of the trajectory's score card (none when it has no card)."""
+    card = loads(scores_q.card(db, run_id, trajectory_id, scoring) or "", {})
+    return frozenset((card.get("intrinsic") or {}).get("stale_fact_ids") or ())
 
 
 def live_questions_view(
@@ -105,12 +117,12 @@ def live_questions_view(
     """The questions of a trajectory ranked live over the run's final active facts with
     engine.retrieval.HybridIndex.explain (BM25 / dense / hybrid / rank per fact), for a run with no
     stored retrievals. Answer-holding facts are those the scoring's lexical ruler relates to the
-    expected answer (engine.scoring.lexical.related). No answer or verdict is invented: both stay
+    expected answer (engine.scoring.holders.holds_part). No answer or verdict is invented: both stay
     empty until `seorap score`. ``embedder`` defaults to the offline hashing embedder."""
     import numpy as np
     from seorap.engine.retrieval.hybrid import HybridIndex
     from seorap.engine.scoring.extrinsic import questions as trajectory_questions
-    from seorap.engine.scoring.lexical import related
+    from seorap.engine.scoring.holders import holds_part
 
     if embedder is None:
         from seorap.engine.models.embedders import HashingEmbedder
@@ -142,7 +154,7 @@ def live_questions_view(
                 h.dense,
                 h.hybrid,
                 h.rank,
-                related(q.answer, h.text),
+                holds_part(q.answer, h.text, q.question),
             )
             for h in hits
         ]

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from seorap.engine.corpus import Trajectory
+from seorap.engine.store.queries import facts as facts_q
 from seorap.engine.views.lineage import Link
 from seorap.engine.views.operations import Operation, short_id
 from seorap.engine.views.stepper import StepView, StoreFact
@@ -203,26 +204,14 @@ def search_matches(db: Database, trajectory: Trajectory, run_id: str, query: str
     fid = fact_id_query(q)
     if fid is not None:
         full = f"{run_id}/{trajectory.id}/{fid}"
-        for r in db.query(
-            "SELECT DISTINCT position FROM fact_versions WHERE run_id=? AND trajectory_id=? "
-            "AND fact_id=?",
-            [run_id, trajectory.id, full],
-        ):
-            out.add(Match(r["position"], "fact", full))
+        for position in facts_q.positions_of_fact(db, run_id, trajectory.id, full):
+            out.add(Match(position, "fact", full))
         if out:
             return sorted(out, key=_order)
-    for r in db.query(
-        "SELECT DISTINCT position, fact_id FROM fact_versions WHERE run_id=? AND trajectory_id=? "
-        "AND instr(lower(text), ?) > 0",
-        [run_id, trajectory.id, q],
-    ):
-        out.add(Match(r["position"], "fact", r["fact_id"]))
-    for r in db.query(
-        "SELECT position, id FROM observations WHERE run_id=? AND trajectory_id=? "
-        "AND instr(lower(text), ?) > 0",
-        [run_id, trajectory.id, q],
-    ):
-        out.add(Match(r["position"], "observation", r["id"]))
+    for position, fact_id in facts_q.versions_matching(db, run_id, trajectory.id, q):
+        out.add(Match(position, "fact", fact_id))
+    for position, obs_id in facts_q.observations_matching(db, run_id, trajectory.id, q):
+        out.add(Match(position, "observation", obs_id))
     for a in trajectory.arrivals():
         if q in f"{a.document.title}\n{a.document.text}".casefold():
             out.add(Match(a.position, "document"))

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from rich.text import Text
 from seorap.engine import views
+from seorap.tui.fit import (
+    fit_column,
+    fit_widths,
+    narrow_columns,
+    natural,
+    refill_keeping_cursor,
+    table_room,
+)
 from seorap.tui.instant_modes import QuietResume
-from seorap.tui.text import literal, one_line
+from seorap.tui.text import literal
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
 from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.footer import KeysFooter
@@ -31,8 +39,28 @@ def _figures(f: views.SideFigures) -> str:
     )
 
 
+def _short_figures(f: views.SideFigures) -> str:
+    """:func:`_figures` in under 80 cells, for narrow screens."""
+
+    def v(x: float | None) -> str:
+        return "—" if x is None else f"{x:.2f}"
+
+    return (
+        f"write acc {v(f.write_accuracy)} cov {v(f.write_coverage)} stale {v(f.stale_facts)}"
+        f" · read acc {v(f.read_accuracy)} cov {v(f.read_coverage)} "
+        f"stale {v(f.stale_at_read)}"
+    )
+
+
 def _cell(label: str) -> Text:
     return Text(label, VERDICT_STYLE.get(label, "green" if label == "held" else "dim"))
+
+
+SIDE_CAP = (16, 12)
+"""Most cells for the trajectory id and the item label when the screen is narrow."""
+TEXT_FLOOR = 16
+NARROW = 120
+"""Below this many columns the run figures and item labels take their short forms."""
 
 
 class CompareScreen(QuietResume, Screen):
@@ -133,8 +161,9 @@ differs, and final active facts held by only one run.
             + (f" · showing {self.kind}" if self.kind else ""),
             "dim",
         )
+        narrow = self.app.size.width < NARROW
         for side, f in zip("AB", self.figures, strict=True):
-            text.append(f"\n{side} {_figures(f)}", "dim")
+            text.append(f"\n{side} {(_short_figures if narrow else _figures)(f)}", "dim")
         if not shown:
             text.append(
                 "\nnothing flipped between these two runs"
@@ -144,16 +173,50 @@ differs, and final active facts held by only one run.
         self.query_one("#compare-title", Static).update(text)
         table = self.query_one(DataTable)
         table.clear()
+        narrow_columns(table)  # fitted for this width: the columns shrink with the cells
+        trajectories, items, texts = self._fitted(shown)
         for n, f in enumerate(shown):
             table.add_row(
-                literal(f.trajectory_id),
+                Text(trajectories[n]),
                 Text(f.kind),
-                literal(views.item_label(f.item)),
+                Text(items[n]),
                 _cell(f.a),
                 _cell(f.b),
-                one_line(f.text, 100),
+                Text(texts[n]),
                 key=f"{n}\t{f.trajectory_id}",
             )
+
+    def _fitted(self, shown: list) -> tuple[list[str], list[str], list[str]]:
+        """Trajectory ids, item labels and texts cut to fit the screen (tui/fit.py): ids and
+        items first to at most SIDE_CAP cells, the text (the row's subject) to the rest; each cut
+        marked '…' and keeping what tells the rows apart ('…목표는 200ms' / '…목표는 180ms')."""
+        self._fitted_for = width = self.app.size.width
+        ids = [f.trajectory_id for f in shown]
+        items = [views.item_label(f.item) for f in shown]
+        if width < NARROW:
+            items = [i.replace(" question ", " q") for i in items]  # 'compound q1'
+        room = table_room(width, 6)
+        fixed = [
+            natural([f.kind for f in shown], "kind"),
+            natural([f.a for f in shown], "A"),
+            natural([f.b for f in shown], "B"),
+        ]
+        sides = [natural(ids, "trajectory"), natural(items, "item")]
+        if sum(fixed) + sum(sides) + 40 > room:
+            sides = [min(w, cap) for w, cap in zip(sides, SIDE_CAP, strict=True)]
+        widths = fit_widths([*sides, 10_000], room - sum(fixed), [10, 8, TEXT_FLOOR])
+        return (
+            fit_column(ids, widths[0])[1],
+            fit_column(items, widths[1])[1],
+            fit_column([f.text for f in shown], widths[2])[1],
+        )
+
+    def on_resize(self) -> None:
+        if (
+            getattr(self, "_fitted_for", None) not in (None, self.app.size.width)
+            and getattr(self, "flips", None) is not None
+        ):
+            refill_keeping_cursor(self.query_one(DataTable), self.fill)
 
     def action_cycle(self, which: str) -> None:
         runs, sel = self._runs(), self.app.ctx.selection

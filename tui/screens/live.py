@@ -91,7 +91,7 @@ each applied decision appears in the log as it is written.
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="live-status")
-        yield Static(id="live-pace")
+        yield Static(id="live-pace").set_styles("display: none;")  # shown while replaying
         # determinate from the start: an indeterminate bar animates (a frame every 66 ms) while idle
         yield ProgressBar(id="live-bar", show_eta=False, total=1)
         yield Table(id="live-trajectories", cursor_type="none")
@@ -201,6 +201,7 @@ each applied decision appears in the log as it is written.
         if self._pace_timer is not None:
             self._pace_timer.stop()
         self._pace_timer = self.set_interval(0.25, self._pace_line, name="pace")
+        self.query_one("#live-pace", Static).display = True
         self.replay(run_id, self.pacer)
 
     def action_pace(self, what: str) -> None:
@@ -227,7 +228,9 @@ each applied decision appears in the log as it is written.
             self._pace_timer.stop()
             self._pace_timer = None
         self.pacer = None
-        self.query_one("#live-pace", Static).update("")
+        pane = self.query_one("#live-pace", Static)
+        pane.update("")
+        pane.display = False
 
     def _pace_line(self) -> None:
         pacer = self.pacer

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from seorap.engine import views
+from seorap.tui.fit import cut, fit_column, fit_widths, natural, refill_keeping_cursor, table_room
 from seorap.tui.instant_modes import QuietResume
 from seorap.tui.text import literal, one_line
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
@@ -25,7 +26,17 @@ def _verdict(label: str | None) -> Text:
     return Text(label or "—", VERDICT_STYLE.get(label or "", "dim"))
 
 
-def render_detail(q: views.QuestionRow, top_k: int = 5) -> Text:
+RANK_PREFIX = 44
+"""Cells a ranking line spends outside its fact text: the pane's padding and scrollbar (4), the
+rank, three figures and the ★ and ✗ marks (40)."""
+
+
+def render_detail(
+    q: views.QuestionRow, top_k: int = 5, width: int = 160, stale: frozenset[str] = frozenset()
+) -> Text:
+    """The question's answer, verdict, depth curve and ranking; fact texts fitted to ``width``
+    (the pane's cells) so each stays on one line and keeps what tells it from the others; ★ on
+    facts holding part of the answer, ✗ on the trajectory's ``stale`` facts."""
     text = Text()
     text.append(f"{views.item_label(q.item)}  ", "bold")
     text.append_text(literal(q.question, "bold"))
@@ -51,19 +62,30 @@ def render_detail(q: views.QuestionRow, top_k: int = 5) -> Text:
         text.append(
             "\nbaselines    " + "  ".join(f"{s}: {l}" for s, l in q.baselines.items()), "dim"
         )
-    text.append("\n\n rank  hybrid  bm25 (norm)    dense   fact\n", "bold")
-    for h in q.ranking[:12]:
+    text.append("\n\n rank  hybrid  bm25 (norm)    dense   fact", "bold")
+    text.append("  ★ holds part of the answer" + (" · ✗ stale" if stale else "") + "\n", "dim")
+    shown = q.ranking[:12]
+    start, facts = fit_column([h.text for h in shown], max(width - RANK_PREFIX, 12))
+    if start:
+        text.append(f"  (every fact starts “{start.strip()}”)\n", "dim")
+    for h, fact in zip(shown, facts, strict=True):
         style = "bold green" if h.holds_answer else ("" if h.rank <= top_k else "dim")
         text.append(
             f" {h.rank:>4}  {h.hybrid:6.3f}  {h.bm25:5.2f} ({h.bm25_norm:4.2f})  {h.dense:6.3f}  ",
             style,
         )
-        text.append("★ " if h.holds_answer else "  ", "green")
-        text.append_text(one_line(h.text, 90, style))
+        text.append("★" if h.holds_answer else " ", "green")
+        text.append("✗ " if h.fact_id in stale else "  ", "bold red")
+        text.append(fact, "red" if h.fact_id in stale and not h.holds_answer else style)
         text.append("\n")
         if h.rank == top_k:
             text.append(f"  ── top-{top_k} cut ──\n", "dim")
     return text
+
+
+RANKS_WIDTH = 14
+"""The answer ranks column's most cells ('3, 5, 6, 7, 8…'); the question gets the rest."""
+QUESTION_FLOOR = 16
 
 
 class QuestionsScreen(QuietResume, Screen):
@@ -116,12 +138,13 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
 
     def on_screen_resume(self) -> None:
         self.show()
+        self.on_resize()  # resized while hidden
 
     def read_ahead(self) -> bool:
         """Hidden, the questions of the trajectory selected meanwhile are listed ahead of `3`;
         True when they were."""
-        if self.is_current:
-            return False
+        if self.is_current or not self.query(DataTable):
+            return False  # shown, or not composed yet (a read-ahead racing the first mount)
         before = getattr(self, "shown_for", None)
         self.show()
         return self.shown_for != before
@@ -220,23 +243,53 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
                     "bold",
                 )
             )
+        questions, ranks, start = self._fitted()
+        if start:
+            title.append_text(literal(f"  · questions start “{start.strip()}” (…)", "dim"))
         self.query_one("#q-title", Static).update(title)
         for n, q in enumerate(self.shown):
-            ranks = ", ".join(map(str, q.answer_ranks)) or "none"
             table.add_row(
                 Text(q.kind),
                 _verdict(q.verdict),
-                Text(ranks),
-                one_line(q.question, 100),
+                Text(ranks[n]),
+                Text(questions[n]),
                 key=str(n),
             )
         settle(table)
         self._detail(0)
 
+    def _fitted(self) -> tuple[list[str], list[str], str]:
+        """The questions and their answer ranks cut to fit the screen's width (tui/fit.py): the
+        ranks to at most RANKS_WIDTH cells, the questions to the rest, each keeping what tells it
+        from the others, cuts marked '…'; and the start every question shares (elided)."""
+        self._fitted_for = width = self.app.size.width
+        ranks = [
+            cut(", ".join(map(str, q.answer_ranks)) or "none", RANKS_WIDTH) for q in self.shown
+        ]
+        kinds = natural([q.kind for q in self.shown], "kind")
+        verdicts = natural([q.verdict or "—" for q in self.shown], "verdict")
+        widths = fit_widths(
+            [kinds, verdicts, natural(ranks, "answer ranks"), 10_000],
+            table_room(width, 4),
+            [None, None, None, QUESTION_FLOOR],
+        )
+        start, questions = fit_column([q.question for q in self.shown], widths[3])
+        return questions, ranks, start
+
+    def on_resize(self) -> None:
+        if getattr(self, "_fitted_for", None) not in (None, self.app.size.width) and self.view:
+            refill_keeping_cursor(self.query_one(DataTable), self.fill)
+
     def _detail(self, row: int) -> None:
         body = self.query_one(TextPane)
         if self.shown:
-            body.show_text(render_detail(self.shown[min(row, len(self.shown) - 1)]))
+            body.show_text(
+                render_detail(
+                    self.shown[min(row, len(self.shown) - 1)],
+                    width=self.app.size.width,
+                    stale=self.view.stale_ids,
+                )
+            )
         elif self.view.questions:
             body.show_text(
                 literal(f"no question matches {self.search_text!r} — / to change the search", "dim")

@@ -5,9 +5,10 @@ from __future__ import annotations
 from rich.text import Text
 from seorap.engine import views
 from seorap.engine.corpus import CATEGORY_NAMES
+from seorap.tui.fit import fit_column, fit_widths, natural, refill_keeping_cursor, table_room
 from seorap.tui.instant_modes import QuietResume
 from seorap.tui.messages import OpenTrajectory
-from seorap.tui.text import literal, one_line, score
+from seorap.tui.text import literal, score
 from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.search_bar import SearchBar
@@ -31,6 +32,27 @@ QUADRANTS = [None, *views.QUADRANTS]
 FIRST_CHUNK = 80
 """Rows added before the first paint (more than a tall terminal shows)."""
 CHUNK = 300
+
+COLUMNS = [
+    # (label, label under NARROW columns, key, floor: None = never cut)
+    ("system", "system", "system", 8),
+    ("trajectory", "trajectory", "trajectory", 12),
+    ("cat", "cat", "category", None),
+    ("diff", "diff", "difficulty", None),
+    ("intrinsic", "int", "intrinsic", None),
+    ("extrinsic", "ext", "extrinsic", None),
+    (views.DELTA_LABEL, "Δ", "delta", None),
+    ("quadrant", "quadrant", "quadrant", 8),
+    ("type", "type", "type", 5),
+    ("docs", "docs", "docs", None),
+]
+"""The scores and the quadrant before type and docs: at 100 columns they stay on screen."""
+FITTED = ("system", "trajectory", "quadrant", "type")
+"""The columns whose texts are cut to fit the screen (tui/fit.py), the cut marked '…'."""
+SHORT = 36
+"""Below this many rows the banner's notices share one line."""
+NARROW = 110
+"""Below this many columns the score headers are abbreviated (int, ext, Δ)."""
 
 
 def _cycle(options: list, current):
@@ -85,28 +107,37 @@ looks better than the answers) and the quadrant.
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.focus()
-        # the scores and the quadrant before type and docs: at 100 columns they stay on screen
-        for label, key in [
-            ("system", "system"),
-            ("trajectory", "trajectory"),
-            ("cat", "category"),
-            ("diff", "difficulty"),
-            ("intrinsic", "intrinsic"),
-            ("extrinsic", "extrinsic"),
-            (views.DELTA_LABEL, "delta"),
-            ("quadrant", "quadrant"),
-            ("type", "type"),
-            ("docs", "docs"),
-        ]:
-            table.add_column(label, key=key)
+        self._columns()
         self.reload()
+
+    def _columns(self) -> bool:
+        """(Re)make the columns for the screen's width (abbreviated score headers when narrow);
+        True when they changed."""
+        narrow = self.app.size.width < NARROW
+        if getattr(self, "_narrow", None) == narrow:
+            return False
+        self._narrow = narrow
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        for label, short, key, _ in COLUMNS:
+            table.add_column(short if narrow else label, key=key)
+        return True
+
+    def on_resize(self) -> None:
+        if getattr(self, "_fitted_for", None) not in (None, self.app.size) and self.rows:
+            self._columns()
+            self.query_one("#banner", Static).update(self._banner())
+            refill_keeping_cursor(self.query_one(DataTable), self.refresh_table)
 
     def on_screen_resume(self) -> None:
         if self._fresh:  # on_mount has just loaded
             self._fresh = False
             return
+        # coming back to an unchanged database keeps the table (1,200 rows at 100×)
         if views.data_version(self.app.ctx.db) != getattr(self, "_version", None):
-            self.reload()  # coming back to an unchanged database keeps the table (1,200 rows at 100×)
+            self.reload()
+        elif getattr(self, "_fitted_for", None) != self.app.size:  # resized while hidden
+            self.on_resize()
 
     def reload(self) -> None:
         if not self.query(
@@ -121,26 +152,52 @@ looks better than the answers) and the quadrant.
         self.refresh_table()
 
     def _banner(self) -> Text:
+        """What the runs are and where they came from: one line per notice, or every notice on
+        one line, cut with '…', under SHORT rows (a 30-row terminal keeps its table)."""
         ctx = self.app.ctx
-        text = Text()
+        notices: list[tuple[str, str, str]] = []  # (long, short, style)
         if ctx.banner:
-            text.append(ctx.banner + "\n", style="bold yellow")
+            notices.append((ctx.banner, ctx.banner, "bold yellow"))
         if any(r.standin for r in self.runs):
-            text.append(
-                "(stand-in) runs were written offline by the stand-in model, not an LLM: "
-                "it ignores the variant's prompt\n",
-                "yellow",
-            )
-            for a, b in views.standin_twins(ctx.db, self.runs):
-                text.append(
-                    f"{a} and {b} (stand-in) wrote identical stores: the stand-in ignores "
-                    "the prompt lines that tell them apart\n",
+            notices.append(
+                (
+                    "(stand-in) runs were written offline by the stand-in model, not an LLM: "
+                    "it ignores the variant's prompt",
+                    "(stand-in) runs: written offline by the stand-in model, not an LLM",
                     "yellow",
                 )
+            )
+            for a, b in views.standin_twins(ctx.db, self.runs):
+                notices.append(
+                    (
+                        f"{a} and {b} (stand-in) wrote identical stores: the stand-in ignores "
+                        "the prompt lines that tell them apart",
+                        f"{a} = {b}: identical stores",
+                        "yellow",
+                    )
+                )
         if not self.runs:
-            text.append("no runs in this database yet — `seorap run` or the live view (6)", "dim")
+            notices.append(
+                (
+                    "no runs in this database yet — `seorap run` or the live view (6)",
+                    "no runs yet — `seorap run` or the live view (6)",
+                    "dim",
+                )
+            )
         elif not any(r.scored for r in self.runs):
-            text.append(f"scores: {views.NOT_SCORED}", style="dim")
+            notices.append((f"scores: {views.NOT_SCORED}", f"scores: {views.NOT_SCORED}", "dim"))
+        text = Text()
+        if self.app.size.height < SHORT:
+            room = self.app.size.width - 2
+            for n, (_, short, style) in enumerate(notices):
+                if n:
+                    text.append(" · ", "dim")
+                text.append_text(literal(short, style))
+            if text.cell_len > room:
+                text.truncate(room, overflow="ellipsis")
+            return text
+        for n, (long, _, style) in enumerate(notices):
+            text.append_text(literal(long + ("\n" if n + 1 < len(notices) else ""), style))
         return text
 
     def shown(self) -> list[views.TrajectoryRow]:
@@ -162,6 +219,7 @@ looks better than the answers) and the quadrant.
         table.clear()
         rows = self.shown()
         self._fill_generation += 1
+        self._fit(rows)
         self._add(rows[:FIRST_CHUNK])
         line = self._filter_line(len(rows))
         if not rows and self.rows:
@@ -169,6 +227,40 @@ looks better than the answers) and the quadrant.
         self.query_one("#filters", Static).update(line)
         if len(rows) > FIRST_CHUNK:
             self._fill_later(rows, FIRST_CHUNK, self._fill_generation)
+
+    def _fit(self, rows: list[views.TrajectoryRow]) -> None:
+        """Cut the system, trajectory, quadrant and type texts of ``rows`` so that every column
+        fits the screen: the widest cut first, each cut marked '…' and keeping what tells the rows
+        apart (tui/fit.py; cached per width)."""
+        width = self.app.size.width
+        self._fitted_for = self.app.size
+        # each column's distinct values, sorted: a sort or filter key meets the same values again
+        # (fit_column is cached per values and width), and 1,200 rows hold a few dozen of them
+        columns = [sorted(set(col)) for col in zip(*(self._texts(r) for r in rows))] or [
+            [] for _ in COLUMNS
+        ]
+        labels = [c[1] if self._narrow else c[0] for c in COLUMNS]
+        naturals = [natural(col, label) for col, label in zip(columns, labels, strict=True)]
+        widths = fit_widths(naturals, table_room(width, len(COLUMNS)), [c[3] for c in COLUMNS])
+        self._fitted = {}
+        for (_, _, key, _), col, w in zip(COLUMNS, columns, widths, strict=True):
+            if key in FITTED:
+                self._fitted[key] = dict(zip(col, fit_column(col, w)[1], strict=True))
+
+    @staticmethod
+    def _texts(r: views.TrajectoryRow) -> tuple[str, ...]:
+        return (
+            r.system,
+            r.trajectory_id,
+            r.category,
+            r.difficulty,
+            "0.00",
+            "0.00",
+            "+0.00",
+            r.quadrant or "not scored",
+            r.trajectory_type,
+            f"{r.documents_done}/{r.documents_total}",
+        )
 
     def _add(self, rows: list[views.TrajectoryRow]) -> None:
         table = self.query_one(DataTable)
@@ -188,16 +280,19 @@ looks better than the answers) and the quadrant.
     def _cells(self, r: views.TrajectoryRow) -> list:
         q = r.quadrant
         delta = Text("—", "dim") if r.delta is None else Text(f"{r.delta:+.2f}")
+        fitted = self._fitted
         return [
-            literal(r.system),
-            one_line(r.trajectory_id, 28),
+            Text(fitted["system"][r.system]),
+            Text(fitted["trajectory"][r.trajectory_id]),
             literal(r.category),
             literal(r.difficulty),
             score(r.intrinsic),
             score(r.extrinsic),
             delta,
-            Text(q, QUADRANT_STYLE.get(q, "")) if q else Text("not scored", "dim"),
-            literal(r.trajectory_type),
+            Text(fitted["quadrant"][q], QUADRANT_STYLE.get(q, ""))
+            if q
+            else Text(fitted["quadrant"]["not scored"], "dim"),
+            Text(fitted["type"][r.trajectory_type]),
             Text(f"{r.documents_done}/{r.documents_total}"),
         ]
 

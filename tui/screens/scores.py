@@ -8,6 +8,7 @@ from rich.text import Text
 from seorap.engine import views
 from seorap.engine.fmt import figure
 from seorap.tui.instant_modes import QuietResume
+from seorap.tui.screens import scores_fit
 from seorap.tui.text import literal
 from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.footer import KeysFooter
@@ -324,22 +325,28 @@ changed by an override) is computed in the background, with a placeholder meanwh
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one("#variants", DataTable)
-        for label in (
-            "system",
-            "intrinsic [95% CI]",
-            "extrinsic [95% CI]",
-            "MAD",
-            "DivRate",
-            "r",
-            "κ",
-            "healthy",
-            "comp.",
-            "bottl.",
-            "low",
-        ):
-            table.add_column(label)
+        self._fit_size()
         self.reload()
+
+    def _fit_size(self) -> bool:
+        """Lay the view out for the screen's size (tui/screens/scores_fit.py): under SHORT rows
+        the lower panes give rows to the charts; the runs table's columns for the width. True when
+        the table's columns changed."""
+        width, height = self.app.size
+        self.set_class(height < scores_fit.SHORT, "-short")
+        columns = scores_fit.variant_columns(width)
+        if columns == getattr(self, "_variant_columns", None):
+            return False
+        self._variant_columns = columns
+        table = self.query_one("#variants", DataTable)
+        table.clear(columns=True)
+        for label in columns:
+            table.add_column(label)
+        return True
+
+    def on_resize(self) -> None:
+        if self._fit_size() and self.reports:
+            self._variants()
 
     def on_screen_resume(self) -> None:
         """Built ahead or shown before: read again only when the database changed meanwhile."""
@@ -447,12 +454,13 @@ changed by an override) is computed in the background, with a placeholder meanwh
             (t.intrinsic.full, t.extrinsic.compound, t.quadrant) for t in report.trajectories
         )
         self.query_one("#scatter", KeptPlot).show(
-            ("scatter", reliable, shown),  # what it plots
-            lambda plt: self._plot_scatter(plt, report, reliable),
+            ("scatter", reliable, shown),  # what it plots (drawn for the plot's size)
+            lambda plt, size: self._plot_scatter(plt, report, reliable, size.height),
+            sized=True,
         )
 
     @staticmethod
-    def _plot_scatter(plt, report, reliable: bool) -> None:
+    def _plot_scatter(plt, report, reliable: bool, height: int = 40) -> None:
         n = sum(
             1
             for t in report.trajectories
@@ -469,6 +477,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
         plt.ylim(-0.05, 1.15)
         ticks = [0, 0.25, 0.5, 0.75, 1.0]
         plt.xticks(ticks, [f"{t:g}" for t in ticks])
+        ticks = scores_fit.score_ticks(height)  # as many as the rows label apart; 0.5 always
         plt.yticks(ticks, [f"{t:g}" for t in ticks])
         plt.vline(0.5, "gray")
         plt.hline(0.5, "gray")
@@ -511,21 +520,23 @@ changed by an override) is computed in the background, with a placeholder meanwh
     def _bars(self, report) -> None:
         widget = self.query_one("#bars", KeptPlot)
         groups = {**report.aggregate.by_category, **report.aggregate.by_difficulty}
-        roomy = widget.size.width >= 11 * len(groups)
         shown = tuple((name, g.n, g.intrinsic, g.extrinsic) for name, g in groups.items())
         widget.show(
-            ("bars", roomy, shown), lambda plt: self._plot_bars(plt, report, roomy)
-        )  # what it plots
+            ("bars", shown),  # what it plots (drawn for the plot's size)
+            lambda plt, size: self._plot_bars(plt, report, size),
+            sized=True,
+        )
 
     @staticmethod
-    def _plot_bars(plt, report, roomy: bool) -> None:
+    def _plot_bars(plt, report, size) -> None:
         groups = {**report.aggregate.by_category, **report.aggregate.by_difficulty}
         names = list(groups)
         if not names:
             return
         # width < 1 leaves a gap between groups; no legend box (it covered the bars on small
         # terminals): the title names the colours; each bar carries its value, each group its n
-        labels = [f"{name} n{groups[name].n}" for name in names]
+        # (narrow: the bare names, which plotext keeps; n and values are listed under Rulers)
+        labels, roomy, note = scores_fit.bar_labels(names, [groups[n].n for n in names], size.width)
         ins = [groups[n].intrinsic or 0 for n in names]
         ext = [groups[n].extrinsic or 0 for n in names]
         plt.multiple_bar(labels, [ins, ext], color=["cyan", "orange"], width=BAR_WIDTH)
@@ -536,10 +547,10 @@ changed by an override) is computed in the background, with a placeholder meanwh
                     f"{b:.2f}", i + BAR_WIDTH / 4, b + 0.12, color="orange", alignment="center"
                 )
         else:
-            plt.xlabel("too narrow for values on the bars: they are listed under Rulers")
+            plt.xlabel(note)
         plt.title("mean per category and difficulty: intrinsic (cyan) · extrinsic (orange)")
         plt.ylim(0, 1.3)
-        plt.yticks([0, 0.25, 0.5, 0.75, 1.0])
+        plt.yticks(scores_fit.score_ticks(size.height))
 
     def _variants(self) -> None:
         table = self.query_one("#variants", DataTable)
@@ -548,20 +559,20 @@ changed by an override) is computed in the background, with a placeholder meanwh
         for r in self.reports:
             a = r.aggregate
             audit = views.judge_audit(r)
-            quadrants = (
-                [Text("unreliable", "red"), *[Text("—", "dim")] * (len(views.QUADRANTS) - 1)]
-                if audit is not None and not audit.reliable
-                else [Text(str(a.quadrants.get(q, 0)), COLORS[q]) for q in views.QUADRANTS]
-            )
+            wide = self._variant_columns != scores_fit.variant_columns(0)  # with CIs
             table.add_row(
                 literal(self.labels.get(r.run_id, r.system)),
-                Text(_ci(a.intrinsic)),
-                Text(_ci(a.extrinsic)),
+                scores_fit.score_cell(a.intrinsic, wide, _ci),
+                scores_fit.score_cell(a.extrinsic, wide, _ci),
                 Text(figure(a.mad)),
                 Text(figure(a.div_rate)),
                 Text(figure(a.pearson_r)),
                 Text(figure(a.kappa)),
-                *quadrants,
+                *scores_fit.quadrant_cells(
+                    None if audit is not None and not audit.reliable else a.quadrants,
+                    wide,
+                    COLORS,
+                ),
                 key=r.run_id,
             )
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 from rich.text import Text
 from seorap.engine import views
 from seorap.engine.fmt import figure
+from seorap.tui.fit import fitted
 from seorap.tui.instant_modes import QuietResume
 from seorap.tui.messages import OpenTrajectory
-from seorap.tui.text import literal, one_line
+from seorap.tui.text import literal
 from seorap.tui.widgets.claims_table import ClaimsTable
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.store_table import StoreTable
@@ -29,13 +30,25 @@ def stale_note(case: views.StaleCase) -> Text:
         "\noffered instead (not a compensation case): the stale-fact case ", "bold black on yellow"
     )
     text.append_text(literal(f" {case.system} · {case.trajectory_id}", "bold"))
-    text.append(f"  intrinsic {figure(case.intrinsic)} · extrinsic {figure(case.extrinsic)}")
     text.append(f" · {case.stale_count} stale", "bold red")  # the scored count, as in the tour
     text.append(" — c opens it in the stepper", "dim")
+    # the figures last: at 100×30 the title's last line is cut there, not at the count
+    text.append(f" · intrinsic {figure(case.intrinsic)} · extrinsic {figure(case.extrinsic)}")
     return text
 
 
-def case_title(quadrant: str, stop: views.TourStop | None, step: views.StepView | None) -> Text:
+DIAGNOSIS_LINES = 2
+"""Lines a panel's title gives the run's diagnosis (the title holds 5: .side-title)."""
+
+
+def case_title(
+    quadrant: str,
+    stop: views.TourStop | None,
+    step: views.StepView | None,
+    width: int = 75,
+) -> Text:
+    """The panel's title; the diagnosis cut to DIAGNOSIS_LINES lines of ``width`` cells, the cut
+    marked '…' (at 100×30 it ran past the title's last line, cut with no sign)."""
     text = Text(quadrant.upper(), "bold reverse")
     if stop is None:
         text.append(f"\nno {quadrant} case among the scored runs", "dim")
@@ -50,7 +63,9 @@ def case_title(quadrant: str, stop: views.TourStop | None, step: views.StepView 
     if step is not None and step.stale_facts:
         text.append(f"  · {len(step.stale_facts)} stale", "bold red")
     text.append("\n")
-    text.append_text(one_line(stop.diagnosis or "(no diagnosis recorded)", 150, "italic"))
+    text.append_text(
+        fitted(stop.diagnosis or "(no diagnosis recorded)", DIAGNOSIS_LINES * width - 1, "italic")
+    )
     return text
 
 
@@ -103,6 +118,16 @@ expected claims of the final state with the judge's verdicts, under the run's ow
             self.stale, pending = self.app.stale_cases.get(self.stale_key), not known
         self.fill(pending)
 
+    def panel_width(self) -> int:
+        """Cells of a panel's text: half the screen, less its padding and the border between."""
+        return max(self.app.size.width // 2 - 3, 20)
+
+    def on_resize(self) -> None:
+        if getattr(self, "stops", None) is not None and self.panel_width() != getattr(
+            self, "_filled_width", None
+        ):
+            self.fill()
+
     def stale_found(self, key: tuple) -> None:
         """The app found a stale-fact case (in a worker); shown if it is this screen's."""
         if key == getattr(self, "stale_key", None):
@@ -111,6 +136,7 @@ expected claims of the final state with the judge's verdicts, under the run's ow
 
     def fill(self, pending: bool = False) -> None:
         ctx = self.app.ctx
+        self._filled_width = self.panel_width()
         for q in CASES:
             stop = self.stops.get(q)
             case = stop if stop is not None else (self.stale if q == "compensation" else None)
@@ -126,7 +152,7 @@ expected claims of the final state with the judge's verdicts, under the run's ow
                 )
                 self.query_one(f"#side-{q}-store", StoreTable).step = step
                 self.query_one(f"#side-{q}-claims", ClaimsTable).step = step
-            title = case_title(q, stop, step)
+            title = case_title(q, stop, step, self.panel_width())
             if stop is None and q == "compensation" and self.stale is not None:
                 title.append_text(stale_note(self.stale))
             elif stop is None and q == "compensation" and pending:

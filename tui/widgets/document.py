@@ -5,7 +5,8 @@ from __future__ import annotations
 from rich.text import Text
 from seorap.engine.views import StepView
 from seorap.tui.text import literal
-from seorap.tui.widgets.text_pane import TextPane
+from seorap.tui.widgets.text_pane import TextPane, text_key
+from textual import events
 from textual.reactive import reactive
 
 CLAIM_STYLE = "bold black on #b5e3a6"
@@ -67,3 +68,11 @@ class DocumentPane(TextPane):
     def text_for(self, step: StepView) -> Text:
         width = self.scrollable_content_region.width
         return render_document(step, min(40, width) if width > 8 else 40)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A new width: the separator is made for it before TextPane.on_resize (called after this
+        handler) wraps the text again — kept at the old width, a narrower pane wrapped it onto
+        two or three lines. The scroll position stays."""
+        if self.step is not None:
+            text = self.text_for(self.step)
+            self._shown, self.text = text_key(text), text

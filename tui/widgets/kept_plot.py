@@ -5,6 +5,10 @@ bars). ``KeptPlot.show(key, draw)`` names the figure by what it plots (the point
 plotting calls run only when the figure changes, and each render is kept per (figure, size,
 theme), so `v` back to a run already drawn, a return to the view or a repaint draws no chart
 again. A figure without a key is built on every render, as before.
+
+A figure whose drawing depends on the room it gets (``show(key, draw, sized=True)``: ticks and
+labels chosen for the plot's rows and columns, tui/screens/scores_fit.py) is drawn with the plot's
+size and drawn again when a resize changes it.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
 from textual.app import RenderResult
+from textual.geometry import Size
 from textual_plotext import PlotextPlot
 from textual_plotext.plot import Plot
 
@@ -26,16 +31,26 @@ class KeptPlot(PlotextPlot):
         self.figure: Hashable | None = None
         """What the plot holds now (the key given to ``show``)."""
         self._renders: OrderedDict[tuple, RenderResult] = OrderedDict()
+        self._sized: tuple[Hashable, Callable[[Plot, Size], None]] | None = None
+        """The figure drawn for the plot's size: (key, draw), drawn again on a resize."""
 
-    def show(self, key: Hashable, draw: Callable[[Plot], None]) -> None:
+    def show(self, key: Hashable, draw: Callable, sized: bool = False) -> None:
         """Hold the figure ``key``: unless it already does, clear the plot and let ``draw(plt)``
-        plot it. ``key`` must change whenever what ``draw`` would plot changes."""
-        if key != self.figure or key is None:
+        plot it (``draw(plt, size)`` when ``sized``: the figure is then held per size and drawn
+        again when the plot is resized). ``key`` must change whenever what ``draw`` would plot
+        changes."""
+        self._sized = (key, draw) if sized else None
+        figure = (key, self.size) if sized else key
+        if figure != self.figure or key is None:
             self.plt.clear_data()
             self.plt.clear_figure()
-            draw(self.plt)
-            self.figure = key
+            draw(self.plt, self.size) if sized else draw(self.plt)
+            self.figure = figure
         self.refresh()
+
+    def on_resize(self) -> None:
+        if self._sized is not None:
+            self.show(*self._sized, sized=True)
 
     def render(self) -> RenderResult:
         if self.figure is None:

@@ -69,6 +69,47 @@ def positions_matching(db: Database, run_id: str, trajectory_id: str, needle: st
     }
 
 
+def positions_of_fact(db: Database, run_id: str, trajectory_id: str, fact_id: str) -> list[int]:
+    """Positions where a version of ``fact_id`` (a full id) was written."""
+    return [
+        r["position"]
+        for r in db.query(
+            "SELECT DISTINCT position FROM fact_versions WHERE run_id=? AND trajectory_id=? "
+            "AND fact_id=?",
+            [run_id, trajectory_id, fact_id],
+        )
+    ]
+
+
+def versions_matching(
+    db: Database, run_id: str, trajectory_id: str, needle: str
+) -> list[tuple[int, str]]:
+    """(position, fact id) of each fact version whose lower-cased text contains ``needle``."""
+    return [
+        (r["position"], r["fact_id"])
+        for r in db.query(
+            "SELECT DISTINCT position, fact_id FROM fact_versions WHERE run_id=? AND "
+            "trajectory_id=? AND instr(lower(text), ?) > 0",
+            [run_id, trajectory_id, needle],
+        )
+    ]
+
+
+def observations_matching(
+    db: Database, run_id: str, trajectory_id: str, needle: str
+) -> list[tuple[int, str]]:
+    """(position, observation id) of each observation whose lower-cased text contains
+    ``needle``."""
+    return [
+        (r["position"], r["id"])
+        for r in db.query(
+            "SELECT position, id FROM observations WHERE run_id=? AND trajectory_id=? "
+            "AND instr(lower(text), ?) > 0",
+            [run_id, trajectory_id, needle],
+        )
+    ]
+
+
 def last_dated_change_before(
     db: Database, run_id: str, trajectory_id: str, position: int
 ) -> dict | None:

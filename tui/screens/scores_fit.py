@@ -1,0 +1,97 @@
+"""The score cards at the size they get (100×30, 80×24): chart ticks and labels that survive few
+rows and columns, and a runs table whose last columns stay on screen.
+
+plotext puts a tick's label on the row nearest the tick; two ticks on one row keep the last label,
+so at 6 rows the line at 0.5 read '0'. Ticks are thinned to what the rows can hold two rows apart.
+A label wider than its group's slot is dropped by plotext, so at 100 columns 'C3 n2', 'C6 n2' and
+'L3 n4' vanished: groups are labelled by name alone when the slots are narrow (their n is listed
+under Rulers). Below WIDE columns the table of runs shows its scores without their CIs and the
+quadrant counts in one column (h/c/b/l), so its last columns stay on screen.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from seorap.engine import views
+from seorap.engine.fmt import figure
+
+FRAME_ROWS = 5
+"""Rows of a plot that are not its canvas: the title, the frame's two lines, x ticks, x label."""
+TICK_GAP_ROWS = 2
+"""Canvas rows wanted between two tick labels (one row apart, rounding can put both on one)."""
+SPAN = 1.2
+"""The scores' axes run from -0.05 to 1.15."""
+SHORT = 36
+"""Below this many rows the lower panes of the score cards give their rows to the charts."""
+WIDE = 110
+"""From this many columns the runs table shows each score with its 95% CI."""
+SLOT_CELLS = 11
+"""Cells a bar group needs for 'C1 n2' and a value over each of its two bars."""
+LABEL_CELLS = 7
+"""Cells a bar group needs for plotext to keep its label 'C1 n2'."""
+
+
+def canvas_rows(height: int) -> int:
+    return max(height - FRAME_ROWS, 0)
+
+
+def score_ticks(height: int) -> list[float]:
+    """The ticks a plot of ``height`` rows can label apart: 0, 0.25 … 1, else 0, 0.5, 1, else only
+    0.5 (the quadrant line, always labelled)."""
+    rows = canvas_rows(height)
+    for ticks in ([0, 0.25, 0.5, 0.75, 1.0], [0, 0.5, 1.0]):
+        gap = ticks[1] - ticks[0]
+        if rows * gap / SPAN >= TICK_GAP_ROWS:
+            return ticks
+    return [0.5]
+
+
+def bar_labels(names: list[str], ns: list[int], width: int) -> tuple[list[str], bool, str]:
+    """(the groups' labels, roomy, the x label): values over the bars when each group has
+    SLOT_CELLS cells; 'C1 n2' when it has LABEL_CELLS, else the bare name ('C1'), which plotext
+    keeps in a 4-cell slot."""
+    slot = width / max(len(names), 1)
+    if slot >= SLOT_CELLS:
+        return [f"{name} n{n}" for name, n in zip(names, ns, strict=True)], True, ""
+    if slot >= LABEL_CELLS:
+        return (
+            [f"{name} n{n}" for name, n in zip(names, ns, strict=True)],
+            False,
+            "too narrow for values on the bars: they are listed under Rulers",
+        )
+    return list(names), False, "n and values: under Rulers"
+
+
+WIDE_QUADRANTS = ["healthy", "comp.", "bottl.", "low"]
+
+
+def variant_columns(width: int) -> list[str]:
+    """The runs table's headers at ``width`` columns: scores with their CIs and a column per
+    quadrant when WIDE, else the bare scores and one column of quadrant counts."""
+    if width >= WIDE:
+        return ["system", "intrinsic [95% CI]", "extrinsic [95% CI]", *FIGURES, *WIDE_QUADRANTS]
+    return ["system", "int", "ext", *FIGURES, "h/c/b/l"]
+
+
+FIGURES = ["MAD", "DivRate", "r", "κ"]
+
+
+def quadrant_cells(counts: dict[str, int] | None, wide: bool, colors: dict[str, str]) -> list[Text]:
+    """The quadrant counts of a run, each in its quadrant's colour (``colors``): a cell each when
+    ``wide``, else one cell '12/0/0/0' (healthy/compensation/bottleneck/both-low); 'unreliable'
+    when the judge cannot carry quadrants (``counts`` None)."""
+    if counts is None:
+        return [Text("unreliable", "red"), *[Text("—", "dim")] * (3 if wide else 0)]
+    if wide:
+        return [Text(str(counts.get(q, 0)), colors[q]) for q in views.QUADRANTS]
+    text = Text()
+    for n, q in enumerate(views.QUADRANTS):
+        if n:
+            text.append("/", "dim")
+        text.append(str(counts.get(q, 0)), colors[q])
+    return [text]
+
+
+def score_cell(iv, wide: bool, ci) -> Text:
+    """A run's mean score: with its CI (``ci(iv)``) when wide, else the figure alone."""
+    return Text(ci(iv) if wide else figure(None if iv is None else iv.mean))
