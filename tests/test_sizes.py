@@ -32,9 +32,9 @@ FUNCTION_LINES = 60
 COMPLEXITY = 15
 
 LONG_FUNCTIONS = {
-    "cli/override.py:_override": 61,
-    "cli/run.py:run": 68,  # a click command: most of its length is its options
-    "cli/score.py:score": 70,
+    "cli/compare.py:_print": 61,
+    "cli/run.py:run": 66,  # a click command: most of its length is its options
+    "cli/score.py:score": 72,
     "engine/models/client.py:ModelClient.__init__": 61,
     "engine/run/runner.py:run": 66,
     "engine/scoring/gold_suspects.py:_failed_by_all": 62,
@@ -43,7 +43,6 @@ LONG_FUNCTIONS = {
     "engine/scoring/lexical/rules.py:grade": 77,
     "engine/scoring/lexical/values.py:_extract": 86,
     "engine/scoring/report_text.py:summary_lines": 70,
-    "engine/views/questions.py:live_questions_view": 62,
     "engine/views/stepper.py:step_view": 74,
 }
 

@@ -13,17 +13,21 @@ import json
 from itertools import combinations
 from pathlib import Path
 
+from seorap.engine.corpus.gold import default_ledger, read, standing
+from seorap.engine.errors import InputProblems
 from seorap.engine.run import accounting
 from seorap.engine.scoring import audit, stats
 from seorap.engine.scoring import overrides as ov
 from seorap.engine.scoring.aggregate import aggregate, interval, trajectory_report
+from seorap.engine.scoring.gold import gold_figures
 from seorap.engine.scoring.journey import figures as journey_figures
-from seorap.engine.scoring.readtime import not_applicable, withhold
+from seorap.engine.scoring.readtime import not_applicable, run_figures, withhold
 from seorap.engine.scoring.rulers import full_vs_filter
 from seorap.engine.scoring.schema import (
     Accounting,
     Calls,
     Comparison,
+    GoldFigures,
     OverrideFigures,
     Report,
     RulerFigures,
@@ -33,6 +37,7 @@ from seorap.engine.scoring.schema import (
 )
 from seorap.engine.scoring.similarity import DEFAULT_THRESHOLD
 from seorap.engine.scoring.tables import ensure_tables, now, scorings
+from seorap.engine.store.database import db_file
 from sqlite_utils import Database
 
 
@@ -123,8 +128,6 @@ def run_report(
 def ledger_of(db: Database, ledger: str | Path | None = None) -> Path | None:
     """The gold ledger a report reads: the one named, else the one beside the database (None for
     an in-memory database)."""
-    from seorap.engine.corpus.gold import default_ledger
-    from seorap.engine.store.database import db_file
 
     if ledger is not None:
         return Path(ledger)
@@ -134,10 +137,6 @@ def ledger_of(db: Database, ledger: str | Path | None = None) -> Path | None:
 
 def _gold(db: Database, run: dict, verdicts: list[dict], ledger, boot: dict):
     """The ``gold`` block: contests of the run's corpus in the ledger (engine/scoring/gold.py)."""
-    from seorap.engine.corpus.gold import read, standing
-    from seorap.engine.errors import InputProblems
-    from seorap.engine.scoring.gold import gold_figures
-    from seorap.engine.scoring.schema import GoldFigures
 
     path = ledger_of(db, ledger)
     if path is None or not run.get("corpus_digest"):
@@ -170,7 +169,6 @@ def run_label(run) -> str:
 
 def _read_time(run: dict, cards: dict, boot: dict):
     """The ``read_time`` block (engine/scoring/readtime.py); None when no card has one."""
-    from seorap.engine.scoring.readtime import run_figures
 
     if not any(c.get("read_time") for c in cards.values()):
         return None

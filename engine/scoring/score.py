@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus, Trajectory, load_corpus
 from seorap.engine.errors import NoSuggestedThreshold, UsageError
+from seorap.engine.models.embedders import make_embedder
 from seorap.engine.run.progress import NullProgress, Progress
 from seorap.engine.scoring import audit as audit_mod
 from seorap.engine.scoring import (
@@ -263,14 +264,13 @@ def _modes(judge_mode, threshold: float) -> list[intrinsic.ClaimJudging]:
 def _client(config: Config, db: Database, run_id):
     if config.models.judge == "lexical" and config.models.answerer in OFFLINE_ANSWERERS:
         return None
+    # start-up: httpx, ollama load only when this runs
     from seorap.engine.models.client import ModelClient
 
     return ModelClient.from_config(config, db, run_id=run_id)
 
 
 def _embedder(config: Config, db: Database):
-    from seorap.engine.models.embedders import make_embedder
-
     return make_embedder(config, db)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from seorap.engine.corpus import Corpus, Trajectory
+from seorap.engine.scoring import lexical, metrics
 from seorap.engine.scoring.stats import at_least
 from seorap.engine.store.database import facts_at
 from seorap.engine.views.common import score_cards
@@ -206,7 +207,6 @@ def _stale_rows(
     db: Database, t: Trajectory, run_id: str, fact_ids: list[str]
 ) -> list[StaleFactRow]:
     """The stored stale facts (ids from the score card) with the stale claims each still states."""
-    from seorap.engine.scoring import lexical, metrics
 
     last = len(t.states) - 1
     stale = metrics.stale_claims_at(
