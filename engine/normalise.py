@@ -274,3 +274,27 @@ def same_date(a: DateKey | None, b: DateKey | None) -> bool:
         return False
     (ya, *ra), (yb, *rb) = a, b
     return ra == rb and (ya is None or yb is None or ya == yb)
+
+
+# ---- names ----------------------------------------------------------------------------------------
+
+_INSTITUTION = (
+    ("초등학교", "초"),
+    ("중학교", "중"),
+    ("고등학교", "고"),
+    ("대학교", "대"),
+    ("대학", "대"),
+)
+"""The regular short forms of a school's name: 서울대학교 = 서울대, 한빛고등학교 = 한빛고."""
+_COMPANY_FORM = re.compile(r"^(?:주식회사|\(주\)|\(株\)|㈜)\s*|\s*(?:주식회사|\(주\)|\(株\)|㈜)$")
+"""A company's legal form before or after its name (주식회사 누리, 누리(주), ㈜누리) is not part of it."""
+
+
+def name_key(name: str) -> str:
+    """A name as compared: lower-cased, its company form dropped and a school's name shortened
+    the regular way (서울대학교 and 서울대 are one key; 서울시립대 stays another)."""
+    key = _COMPANY_FORM.sub("", name.strip()).lower()
+    for long, short in _INSTITUTION:
+        if len(key) > len(long) and key.endswith(long):
+            return key[: -len(long)] + short
+    return key

@@ -6,14 +6,20 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
+from seorap.engine.scoring.lexical.analysis import NEGATION, Analysis, Segment, _compact
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
 from seorap.engine.scoring.lexical.polarity import LIST_WORDS, unverified
 from seorap.engine.scoring.lexical.values import Value, same
 
+_PARTY_SUFFIXES = frozenset("자측방")
+"""Suffixes naming the party of a noun (결재자, 상대방, 회사 측): the noun without it names the same
+slot (결재는 김 부장님이 = 결재자는 김 부장)."""
+
 
 def _noun_in(noun: str, nouns, compact: str) -> bool:
-    return noun in nouns or (len(noun) >= 2 and noun in compact)
+    if noun in nouns or (len(noun) >= 2 and noun in compact):
+        return True
+    return len(noun) >= 3 and noun[-1] in _PARTY_SUFFIXES and noun[:-1] in compact
 
 
 def _value_in(v: Value, vals, compact: str, *, current: bool) -> bool:
@@ -73,6 +79,12 @@ def _anchored(stated: list[Value], exp: Analysis, cand: Analysis, q: Analysis | 
         if seg.topic:  # "X는 Y": the clause must be about X (or what the question asks)
             words = set(seg.topic) | asked
         words -= {v.key[0]} if v.type == "name" else set()
+        # a value naming the subject (2호점 오픈일은 …): a clause stating it is about the same thing
+        subject = [
+            w
+            for w in seg.values
+            if seg.topic_end is not None and w.start < seg.topic_end and not same(w, v)
+        ]
         for c in cand.segments:
             # the value must be what the candidate clause says, not part of its subject:
             # "라온핏 앱 3.0 출시 목표일은 3월 16일" states 3월 16일, not 3.0
@@ -84,6 +96,8 @@ def _anchored(stated: list[Value], exp: Analysis, cand: Analysis, q: Analysis | 
             if not c.nouns and v.type != "name":
                 return True
             if any(_noun_in(w, c.nouns, c.compact) for w in words):
+                return True
+            if any(same(w, x) for w in subject for x in c.values):
                 return True
     return False
 
@@ -197,6 +211,14 @@ def near_values(exp: Analysis, cand: Analysis) -> list[Segment]:
     return holding or [c for c in cand.segments if any(_touches(s, c) for s in exp.segments)]
 
 
+def _copula_list(morphs) -> bool:
+    """``A이고 B`` / ``A며 B``: the copula joining two nouns lists them."""
+    return any(
+        a.tag == "VCP" and b.tag == "EC" and b.form in ("고", "며", "요")
+        for a, b in zip(morphs, morphs[1:], strict=False)
+    )
+
+
 def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[str]:
     """Words in the candidate clauses that touch the expected statement which the judge cannot
     vouch for (engine.scoring.lexical.polarity.unverified); the expected text's and question's
@@ -205,6 +227,7 @@ def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[
     known |= {m.form for m in cand.morphs if m.form.lower() in exp.compact}
     contrast_read = any(v.former for v in cand.values)  # the value rules read the contrast
     mine = {m for seg in exp.segments for m in seg.markers}
+    negated = NEGATION in mine
     out: list[str] = [
         f"{m} elsewhere in the answer"
         for c in cand.segments
@@ -213,17 +236,28 @@ def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[
         if m not in mine
     ]
     near = set(map(id, near_values(exp, cand)))
-    for c in cand.segments:
+    for i, c in enumerate(cand.segments):
         if not any(_touches(seg, c) for seg in exp.segments):
             continue
         morphs = [m for m in cand.morphs if c.start <= m.start < c.end]
         if id(c) in near:
-            out += unverified(morphs, frozenset(known), contrast_read=contrast_read)
-        if any(m.tag == "JC" or m.form in LIST_WORDS for m in morphs):
+            out += unverified(
+                morphs, frozenset(known), contrast_read=contrast_read, negated=negated
+            )
+        if any(m.tag == "JC" or m.form in LIST_WORDS for m in morphs) or _copula_list(morphs):
+            names = {w.key[0] for w in c.values if w.type in ("name", "person", "team")}
+            listed = set(c.nouns) | names
+            nxt = cand.segments[i + 1] if i + 1 < len(cand.segments) else None
+            if nxt is not None and nxt.topic_end is None and _copula_list(morphs[-2:]):
+                # "A이고 B예요": the clause cut after 이고 goes on with the next member
+                listed |= set(nxt.nouns) | {
+                    w.key[0] for w in nxt.values if w.type in ("name", "person", "team")
+                }
             out += [
                 f"{n} (listed)"
-                for n in sorted(c.nouns)
+                for n in sorted(listed)
                 if not _noun_in(n, exp.nouns, exp.compact)
+                and n not in exp.compact
                 and not (q is not None and _noun_in(n, q.nouns, q.compact))
             ]
     return list(dict.fromkeys(out))

@@ -168,16 +168,40 @@ CONTRAST_ENDINGS = frozenset({"지만", "는데", "ᆫ데", "은데", "으나", 
 contrast (a value marked former, 예전엔 A였지만 지금은 B); otherwise unverified."""
 
 
-def unverified(morphs, known: frozenset[str], *, contrast_read: bool = False) -> list[str]:
+NEGATING_WORDS = frozenset({("안", "MAG"), ("못", "MAG"), ("않", "VX"), ("못하", "VX")})
+"""Negation by adverb or auxiliary: neutral beside a value only when the expected statement is
+negated too (the polarity rule has then checked that both say no)."""
+PASSING_VERBS = frozenset({"지나", "넘", "경과"})
+"""…분 지나면 만료: a condition that only counts time, not one that may not happen."""
+
+
+def _neutral_condition(morphs, i: int) -> bool:
+    """A -면 that states no condition on the value: ``…하면 되다`` (all one needs to do) and time
+    passing (``120분 지나면``). Any other -면 makes the value conditional (``승인되면 3월 5일``)."""
+    nxt = morphs[i + 1] if i + 1 < len(morphs) else None
+    prev = morphs[i - 1] if i > 0 else None
+    if nxt is not None and nxt.form == "되" and nxt.tag == "VV":
+        return True
+    return prev is not None and prev.form in PASSING_VERBS
+
+
+def unverified(
+    morphs, known: frozenset[str], *, contrast_read: bool = False, negated: bool = False
+) -> list[str]:
     """Words among ``morphs`` (one clause stating a value) the judge cannot vouch for: adverbs,
     determiners, auxiliary verbs and endings outside the neutral lists and not in ``known`` (the
-    expected text's and question's own words); a contrast ending unless ``contrast_read``."""
+    expected text's and question's own words); a contrast ending unless ``contrast_read``; a
+    negating adverb or auxiliary unless the expected statement is ``negated`` too."""
     out: list[str] = []
-    for m in morphs:
+    for i, m in enumerate(morphs):
         if m.tag == "EC" and m.form in CONTRAST_ENDINGS and not contrast_read:
             out.append(f"-{m.form}")
             continue
         if m.form in known:
+            continue
+        if negated and (m.form, m.tag) in NEGATING_WORDS:
+            continue
+        if m.tag == "EC" and m.form in ("면", "으면") and _neutral_condition(morphs, i):
             continue
         if m.tag in ("MAG", "MAJ", "MM") and m.form not in NEUTRAL_ADVERBS:
             out.append(m.form)
