@@ -76,6 +76,11 @@ def test_a_place_listed_beside_the_expected_one_is_not_yes():
 
 def test_a_noun_joined_by_the_copula_is_a_list_member():
     assert label("준비물은 노트북이다.", "준비물은 노트북이고 충전기예요.") != "YES"
+    # -이고 joining two clauses, each with its own topic, lists nothing
+    assert (
+        label("가입 상품은 실속형이다.", "가입 상품은 실속형이고, 월 납입액은 3만 원이에요.")
+        == "YES"
+    )
 
 
 # ---- contrast: 아니라 and words set aside ------------------------------------------------------------
@@ -165,3 +170,11 @@ def test_holds_does_not_count_a_word_value_set_aside():
     # the stale-fact count reads the same contrast rule
     assert not lexical.holds("사은품은 우산", "사은품은 우산 대신 손수건")
     assert lexical.holds("사은품은 손수건", "사은품은 우산 대신 손수건")
+
+
+def test_a_name_said_as_the_modifier_of_another_thing_is_unverified():
+    v = grade("자문 기관은 부경대학교다.", "자문 기관은 부경대학교 병원이에요.")
+    assert v.label == "PARTIAL" and "«부경대학교 병원»" in v.rationale
+    # a name in the answer's subject, or a team followed by its role, is not read so
+    assert label("Premium 구독료는 월 9,900원이다.", "Premium 요금은 매달 9,900원이에요.") == "YES"
+    assert label("야간 점검은 설비팀이 한다.", "야간 점검은 설비팀 담당이에요.") == "YES"

@@ -219,6 +219,45 @@ def _copula_list(morphs) -> bool:
     )
 
 
+def _name_heads(exp: Analysis, cand: Analysis, known: set[str]) -> list[str]:
+    """An expected name that the answer states only as the modifier of another noun (부경대학교
+    병원, 한빛상사 물류센터): the noun right after it, with no particle between, names another
+    thing unless E or the question has it. Not read so: a name in C's subject, a name said plainly
+    somewhere else in C, and a noun that is the clause's predicate (푸시 포함, 포함하다)."""
+    out = []
+    for v in exp.values:
+        if v.type != "name":
+            continue  # a team's or person's role after it (운영팀 담당, 몫) names no other thing
+        heads = []
+        for w in cand.values:
+            if not same(v, w) or w.former:
+                continue
+            head = _head_after(cand, w, known, exp)
+            if head is None:
+                break  # said plainly here: the name is stated
+            heads.append(f"{w.text} {head}")
+        else:
+            out += heads
+    return out
+
+
+def _head_after(cand: Analysis, w: Value, known: set[str], exp: Analysis) -> str | None:
+    seg = cand.segment_of(w)
+    if seg is not None and seg.topic_end is not None and w.start < seg.topic_end:
+        return None  # in the subject (Enterprise 플랜은 …): the subject rule reads it
+    after = [m for m in cand.morphs if m.start >= w.end and (seg is None or m.start < seg.end)]
+    if not after or after[0].tag not in ("NNG", "NNP"):
+        return None
+    nxt = after[0]
+    if cand.text[w.end : nxt.start].strip() or nxt.form in known:
+        return None
+    if nxt.form.lower() in exp.compact:
+        return None
+    if len(after) == 1 or after[1].tag in ("XSV", "XSA"):
+        return None  # the clause's predicate said as a noun (… 포함, … 결정)
+    return nxt.form
+
+
 def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[str]:
     """Words in the candidate clauses that touch the expected statement which the judge cannot
     vouch for (engine.scoring.lexical.polarity.unverified); the expected text's and question's
@@ -236,6 +275,7 @@ def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[
         if m not in mine
     ]
     near = set(map(id, near_values(exp, cand)))
+    out += _name_heads(exp, cand, known)
     for i, c in enumerate(cand.segments):
         if not any(_touches(seg, c) for seg in exp.segments):
             continue
@@ -244,11 +284,13 @@ def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[
             out += unverified(
                 morphs, frozenset(known), contrast_read=contrast_read, negated=negated
             )
-        if any(m.tag == "JC" or m.form in LIST_WORDS for m in morphs) or _copula_list(morphs):
+        nxt = cand.segments[i + 1] if i + 1 < len(cand.segments) else None
+        # "A이고 B예요" lists; "요금제는 A이고, 이용료는 B" joins two clauses (B has its own topic)
+        copula = nxt is not None and nxt.topic_end is None and _copula_list(morphs[-2:])
+        if any(m.tag == "JC" or m.form in LIST_WORDS for m in morphs) or copula:
             names = {w.key[0] for w in c.values if w.type in ("name", "person", "team")}
             listed = set(c.nouns) | names
-            nxt = cand.segments[i + 1] if i + 1 < len(cand.segments) else None
-            if nxt is not None and nxt.topic_end is None and _copula_list(morphs[-2:]):
+            if copula and nxt is not None:
                 # "A이고 B예요": the clause cut after 이고 goes on with the next member
                 listed |= set(nxt.nouns) | {
                     w.key[0] for w in nxt.values if w.type in ("name", "person", "team")
