@@ -114,6 +114,16 @@ def test_need_only_and_time_passing_are_no_condition():
     v = grade("배포는 금요일이다.", "승인 나면 금요일에 배포해요.")
     assert v.label != "YES"
     assert label("세션 만료 시간은 30분이다.", "세션은 아마 30분 넘으면 만료돼요.") != "YES"
+    # time passing followed by something the expected statement does not say is a condition
+    assert label("동기화는 15분마다 돈다.", "동기화는 15분 넘으면 오류로 끊겨요.") != "YES"
+
+
+def test_a_member_left_out_by_wording_is_a_retraction():
+    # the clause of 나유진 is not the one stating E best: its marker leaves the value unverified
+    v = grade("발표자는 구하람과 나유진이다.", "발표자는 구하람이고 나유진은 빠졌어요.")
+    assert v.label == "PARTIAL" and "retraction next to a value" in v.rationale
+    assert label("참석자는 민도현과 서아린이다.", "참석자는 민도현이고 서아린은 빠졌어요.") != "YES"
+    assert label("발표자는 구하람이다.", "발표자는 구하람이에요.") == "YES"
 
 
 # ---- words around a value ----------------------------------------------------------------------------

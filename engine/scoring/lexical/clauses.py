@@ -6,7 +6,14 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from seorap.engine.scoring.lexical.analysis import NEGATION, Analysis, Segment, _compact
+from seorap.engine.scoring.lexical.analysis import (
+    CANCEL,
+    NEGATION,
+    RETRACT,
+    Analysis,
+    Segment,
+    _compact,
+)
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
 from seorap.engine.scoring.lexical.polarity import LIST_WORDS, unverified
 from seorap.engine.scoring.lexical.values import Value, same
@@ -275,6 +282,16 @@ def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[
         if m not in mine
     ]
     near = set(map(id, near_values(exp, cand)))
+    # a retraction or cancellation in another clause holding an expected value ("구하람이고 / 나유진은 빠졌어요"): the
+    # polarity rule compares the clause stating E best, this one is not vouched for either
+    out += [
+        f"{m} next to a value"
+        for c in cand.segments
+        if id(c) in near
+        and any(_value_in(v, c.values, c.compact, current=False) for v in exp.values)
+        for m in c.markers
+        if m not in mine and m in (RETRACT, CANCEL)
+    ]
     out += _name_heads(exp, cand, known)
     for i, c in enumerate(cand.segments):
         if not any(_touches(seg, c) for seg in exp.segments):

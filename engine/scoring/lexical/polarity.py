@@ -4,8 +4,11 @@ knows to be neutral — everything else next to a value is *unverified* (the jud
 
 from __future__ import annotations
 
-RETRACT_VERBS = frozenset({"접", "엎", "엎어지", "포기", "그만두", "뒤집", "무르", "물리", "거두"})
-"""Verbs of giving a plan up or turning a decision over (by kiwipiepy's VV stem)."""
+RETRACT_VERBS = frozenset(
+    {"접", "엎", "엎어지", "포기", "그만두", "뒤집", "무르", "물리", "거두", "빠지"}
+)
+"""Verbs of giving a plan up, turning a decision over or leaving someone out (by kiwipiepy's VV
+stem; 빠지다 since lexical-5: "서아린은 빠졌어요"). 빼다 is read as a contrast word (A 빼고 B)."""
 RETRACT_NOUNS = frozenset({"포기", "백지화", "원점", "물거품", "없던 일", "취하", "파기", "해지"})
 """Nouns of the same (포기하다, 원점으로 돌아가다, 계약 파기)."""
 
@@ -175,14 +178,19 @@ PASSING_VERBS = frozenset({"지나", "넘", "경과"})
 """…분 지나면 만료: a condition that only counts time, not one that may not happen."""
 
 
-def _neutral_condition(morphs, i: int) -> bool:
+def _neutral_condition(morphs, i: int, known: frozenset[str]) -> bool:
     """A -면 that states no condition on the value: ``…하면 되다`` (all one needs to do) and time
-    passing (``120분 지나면``). Any other -면 makes the value conditional (``승인되면 3월 5일``)."""
+    passing followed by what the expected statement says happens then (``120분 지나면 만료`` for
+    "만료 시간은 2시간"; ``30분 넘으면 실패로 처리`` for "30분마다 돈다" is another statement). Any
+    other -면 makes the value conditional (``승인되면 3월 5일``)."""
     nxt = morphs[i + 1] if i + 1 < len(morphs) else None
     prev = morphs[i - 1] if i > 0 else None
     if nxt is not None and nxt.form == "되" and nxt.tag == "VV":
         return True
-    return prev is not None and prev.form in PASSING_VERBS
+    if prev is None or prev.form not in PASSING_VERBS:
+        return False
+    then = [m for m in morphs[i + 1 :] if m.tag in ("NNG", "NNP", "VV", "VA")]
+    return bool(then) and all(m.form in known for m in then)
 
 
 def unverified(
@@ -201,7 +209,7 @@ def unverified(
             continue
         if negated and (m.form, m.tag) in NEGATING_WORDS:
             continue
-        if m.tag == "EC" and m.form in ("면", "으면") and _neutral_condition(morphs, i):
+        if m.tag == "EC" and m.form in ("면", "으면") and _neutral_condition(morphs, i, known):
             continue
         if m.tag in ("MAG", "MAJ", "MM") and m.form not in NEUTRAL_ADVERBS:
             out.append(m.form)
