@@ -188,3 +188,25 @@ def test_a_name_said_as_the_modifier_of_another_thing_is_unverified():
     # a name in the answer's subject, or a team followed by its role, is not read so
     assert label("Premium 구독료는 월 9,900원이다.", "Premium 요금은 매달 9,900원이에요.") == "YES"
     assert label("야간 점검은 설비팀이 한다.", "야간 점검은 설비팀 담당이에요.") == "YES"
+
+
+def test_a_bound_is_not_the_value():
+    # a lower or upper bound the expected statement does not make
+    assert label("예산은 2억 원이다.", "예산은 2억 원 이상이에요.") != "YES"
+    assert label("예산은 2억 원이다.", "예산은 최소 2억 원이에요.") != "YES"
+    assert label("배송은 3일 걸린다.", "배송은 최대 3일 걸려요.") != "YES"
+    assert label("디스크는 2TB다.", "디스크는 2TB까지 늘릴 수 있어요.") != "YES"
+    # the expected value is itself a limit, or makes the same bound
+    assert label("대기 시간 목표는 2초다.", "대기 시간은 2초 이내가 목표예요.") == "YES"
+    assert label("참가 인원은 10명 이상이다.", "참가 인원은 10명 이상이에요.") == "YES"
+
+
+def test_a_value_that_starts_a_from_phrase_is_former():
+    # A … 에서 B … 로 옮기다: A is the former value even with a word between A and 에서
+    assert label("창고는 인천 센터에 있다.", "창고는 인천 센터에서 평택 센터로 옮겼어요.") == "NO"
+    assert label("창고는 평택 센터에 있다.", "창고는 인천 센터에서 평택 센터로 옮겼어요.") == "YES"
+    # a subject before 에서 is no former value (DB는 … 에서 …로)
+    assert (
+        label("결제 DB는 MariaDB로 바뀌었다.", "결제 DB는 Oracle 19에서 MariaDB로 옮겼어요.")
+        == "YES"
+    )

@@ -15,7 +15,7 @@ from seorap.engine.scoring.lexical.analysis import (
     _compact,
 )
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
-from seorap.engine.scoring.lexical.polarity import LIST_WORDS, unverified
+from seorap.engine.scoring.lexical.polarity import LIST_WORDS, bound_words, unverified
 from seorap.engine.scoring.lexical.values import Value, same
 
 _PARTY_SUFFIXES = frozenset("자측방")
@@ -301,6 +301,7 @@ def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[
             out += unverified(
                 morphs, frozenset(known), contrast_read=contrast_read, negated=negated
             )
+            out += bound_words(morphs, frozenset(m.form for m in exp.morphs))
         nxt = cand.segments[i + 1] if i + 1 < len(cand.segments) else None
         # "A이고 B예요" lists; "요금제는 A이고, 이용료는 B" joins two clauses (B has its own topic)
         copula = nxt is not None and nxt.topic_end is None and _copula_list(morphs[-2:])

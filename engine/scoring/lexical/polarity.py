@@ -193,6 +193,40 @@ def _neutral_condition(morphs, i: int, known: frozenset[str]) -> bool:
     return bool(then) and all(m.form in known for m in then)
 
 
+BOUNDS = (
+    frozenset({"이하", "이내", "안쪽", "최대", "미만", "최고"}),
+    frozenset({"이상", "초과", "최소", "최저", "넘게"}),
+)
+"""Words that make a value a bound rather than the value (2억 원 이상, 최대 3일): an upper and a
+lower class. A bound of a class the expected statement has no word of is unverified."""
+LIMIT_NOUNS = frozenset({"목표", "한도", "상한", "하한", "기준", "제한", "범위"})
+"""Nouns that make the expected value itself a limit (응답 시간 목표는 200ms): any bound may say it."""
+
+
+def bound_words(morphs, known: frozenset[str]) -> list[str]:
+    """Bound words among ``morphs`` (one clause stating a value) of a class the expected
+    statement (its words ``known``) neither uses nor makes a limit of; and ``…ㄹ 수 있다`` (can
+    be), which says what is possible, not what is."""
+    if known & LIMIT_NOUNS:
+        return []
+    out = []
+    for i, m in enumerate(morphs):
+        nxt = morphs[i + 1] if i + 1 < len(morphs) else None
+        form = m.form + "게" if m.form == "넘" and nxt is not None and nxt.form == "게" else m.form
+        for cls in BOUNDS:
+            if form in cls and not (cls & known):
+                out.append(form)
+        if (
+            m.tag == "ETM"
+            and m.form in ("ᆯ", "을")
+            and nxt is not None
+            and nxt.form == "수"
+            and any(x.form in ("있", "없") for x in morphs[i + 2 : i + 4])
+        ):
+            out.append("-ㄹ 수 있-")
+    return out
+
+
 def unverified(
     morphs, known: frozenset[str], *, contrast_read: bool = False, negated: bool = False
 ) -> list[str]:
