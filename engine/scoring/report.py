@@ -42,6 +42,7 @@ from seorap.engine.scoring.schema import (
 from seorap.engine.scoring.similarity import DEFAULT_THRESHOLD
 from seorap.engine.scoring.tables import ensure_tables, now, scorings
 from seorap.engine.scoring.verdict import tally
+from seorap.engine.store.recording import recording_of
 from sqlite_utils import Database
 
 
@@ -106,6 +107,7 @@ def run_report(
         run_id=run_id,
         system=run["system"],
         standin=written_by_standin(run.get("manifest")),
+        recording=recording_of(db, run_id),
         scoring=name,
         filter_threshold=extras.get("filter_threshold"),
         trajectories=trajectories,
@@ -173,8 +175,11 @@ def written_by_standin(manifest: str | None) -> bool:
 
 
 def run_label(run) -> str:
-    """The system as every format names it: 'A (stand-in)' for a stand-in run."""
-    return f"{run.system} (stand-in)" if run.standin else run.system
+    """The system as every format names it: 'A (stand-in)' for a stand-in run, 'A (recorded:
+    MODEL (SIZE), MACHINE, DATE)' for a shipped recording (the views' own label)."""
+    from seorap.engine.views.runs import system_label
+
+    return system_label(run.system, run.standin, getattr(run, "recording", ""))
 
 
 def _read_time(run: dict, cards: dict, boot: dict):
