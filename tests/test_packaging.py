@@ -40,6 +40,8 @@ def test_the_wheel_has_one_top_level_name_and_the_corpus(tmp_path):
     assert top == {"seorap"}
     corpus = sorted(p.name for p in (ROOT / "fixtures" / "ko-mini").glob("*.json"))
     assert corpus and all(f"seorap/fixtures/ko-mini/{name}" in names for name in corpus)
+    recordings = sorted(p.name for p in (ROOT / "fixtures" / "recordings").glob("*.jsonl.gz"))
+    assert all(f"seorap/fixtures/recordings/{name}" in names for name in recordings)
     for needed in (
         "seorap/cli/main.py",
         "seorap/engine/prompts/extract.txt",
