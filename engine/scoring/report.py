@@ -626,6 +626,8 @@ COLUMNS = [
     "read_coverage",
     "read_accuracy",
     "stale_at_read",
+    # a shipped recording: 'recorded: MODEL (SIZE), MACHINE, DATE' ('' for any other run)
+    "recording",
 ]
 
 
@@ -666,6 +668,7 @@ def rows(report: Report) -> list[dict]:
                             t.read_coverage,
                             t.read_accuracy,
                             t.stale_at_read,
+                            run.recording,
                         ],
                     )
                 )
