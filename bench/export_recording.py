@@ -31,22 +31,26 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return f"{os.cpu_count()}-core {cpu} ({platform.machine()}), CPU only, llama.cpp"
+    for noise in ("(R)", "(TM)", "Intel", "AMD", "Processor", "CPU"):
+        cpu = cpu.replace(noise, "")
+    return f"{os.cpu_count()}-core {' '.join(cpu.split()) or platform.machine()} CPU"
 
 
 def model_size(host: str, model: str) -> str:
+    """'0.5B Q4_K_M, 491 MB', as the server that ran the model describes it."""
     with urllib.request.urlopen(f"{host}/api/tags", timeout=5) as resp:
         tags = json.load(resp)
     [entry] = [m for m in tags["models"] if m["name"] == model]
     d = entry["details"]
-    return f"{d['parameter_size']}, {d['quantization_level']}, {entry['size'] / 1e6:.0f} MB"
+    return f"{d['parameter_size']} {d['quantization_level']}, {entry['size'] / 1e6:.0f} MB"
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", required=True)
     parser.add_argument("--run", required=True)
-    parser.add_argument("--host", required=True, help="the shim that served the run")
+    parser.add_argument("--host", default=None, help="the shim that served the run")
+    parser.add_argument("--size", default=None, help="the model's size (default: ask --host)")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--corpus", default="ko-mini", help="the bundled corpus it was made on")
     args = parser.parse_args(argv)
@@ -58,7 +62,7 @@ def main(argv=None) -> int:
     [model] = models  # extraction and synthesis by one model
     label = {
         "model": model,
-        "size": model_size(args.host, model),
+        "size": args.size or model_size(args.host, model),
         "machine": machine(),
         "date": run["created_at"][:10],
     }
