@@ -97,7 +97,12 @@ def test_every_subpackage_is_listed_for_the_wheel():
         for top in ("engine", "tui", "cli")
         for p in (ROOT / top).rglob("__init__.py")
     }
-    data_only = {"seorap.fixtures", "seorap.engine.prompts", "seorap.engine.variants"}
+    data_only = {
+        "seorap.fixtures",
+        "seorap.fixtures.recordings",
+        "seorap.engine.prompts",
+        "seorap.engine.variants",
+    }
     assert listed == found | data_only
 
 
