@@ -9,6 +9,7 @@ from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.store.database import facts_at
 from seorap.engine.store.queries.facts import positions_matching
 from seorap.engine.store.queries.writes import written_positions
+from seorap.engine.views.claim_path import ClaimPath, claim_paths
 from seorap.engine.views.common import MARKS, containment
 from seorap.engine.views.doclines import DocLine, doc_lines
 from seorap.engine.views.lineage import Lineage, Link, lineage
@@ -84,6 +85,8 @@ class ClaimRow:
     """What this claim's read returned after this document (None: not recorded)."""
     journey: dict | None = None
     """The claim's journey from the score card (engine/scoring/journey.py); None: not recorded."""
+    path: ClaimPath | None = None
+    """The journey as the stepper shows and follows it (engine/views/claim_path.py)."""
 
 
 @dataclass(frozen=True)
@@ -224,6 +227,7 @@ def step_view(
                 db, run_id, t.id, position, arrival.state_index, {f.id: f.text for f in store}
             ),
             claim_journeys(db, run_id, t.id) if verdicts is not None else None,
+            t,
         ),
         judge_mode,
         verdicts is not None,
@@ -344,8 +348,10 @@ def _claim_rows(
     verdicts: dict[str, Verdict] | None,
     reads: dict[str, ReadTime] | None = None,
     journeys: dict[str, dict] | None = None,
+    trajectory: Trajectory | None = None,
 ) -> list[ClaimRow]:
     active = [f for f in store if f.status == "active"]
+    paths = claim_paths(journeys, trajectory) if trajectory is not None else {}
     out = []
     for c in claims:
         v = (verdicts or {}).get(c)
@@ -371,6 +377,7 @@ def _claim_rows(
                 v.threshold if v else None,
                 (reads or {}).get(c),
                 (journeys or {}).get(c),
+                paths.get(c),
             )
         )
     return out
