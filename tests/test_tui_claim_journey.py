@@ -167,3 +167,49 @@ async def test_a_contest_from_the_app_changes_the_figures_and_the_ceiling(ref):
         kind = "extrinsic" if items[1].startswith("compound") else "extrinsic_single"
         assert figures[kind].ceiling < 1
         assert figures[kind].with_contested.mean != figures[kind].without_contested.mean
+
+
+# ---- the tour, picked and told from the journeys -------------------------------------------------
+
+
+def _card(gap: float, losses: list[str]) -> dict:
+    claims = [{"claim": f"c{n}", "item": f"s0/c{n}", "loss": s} for n, s in enumerate(losses)]
+    return {"quadrant": "bottleneck", "signed_diff": gap, "journey": {"claims": claims}}
+
+
+def test_the_tour_prefers_a_clear_case_whose_claims_were_lost_where_its_quadrant_says(monkeypatch):
+    from seorap.engine.views import demo
+
+    cards = {
+        ("r", "wide"): _card(0.9, ["credited"]),  # widest gap, but its claims were lost reading
+        ("r", "told"): _card(0.5, ["retrieved", "credited"]),  # lost at retrieved: a bottleneck
+        ("r", "faint"): _card(0.1, ["retrieved"]),  # below the margin: never picked first
+    }
+    monkeypatch.setattr(demo, "score_cards", lambda db: cards)
+    monkeypatch.setattr(demo, "run_labels", lambda db: {"r": "sys"})
+    corpus = type("C", (), {"get": staticmethod(lambda t: (_ for _ in ()).throw(KeyError(t)))})
+    assert demo.demo_tour(None, corpus)["bottleneck"].trajectory_id == "told"
+    cards.pop(("r", "told"))
+    assert demo.demo_tour(None, corpus)["bottleneck"].trajectory_id == "wide"
+    cards.pop(("r", "wide"))
+    assert demo.demo_tour(None, corpus)["bottleneck"] is None  # 0.1 is no clear case
+
+
+async def test_the_tour_tells_the_stale_case_from_its_journeys(ref):
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle-stale"])
+    async with app.run_test(size=(180, 60)) as pilot:
+        await pilot.press("7")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        case = app.screen.stale
+        assert case is not None and case.run_id == ids["oracle-stale"]
+        # oracle-stale keeps every replaced value active: the stale claims are lost at kept
+        assert case.story.startswith(f"{len(case.lost)} claims lost at kept — the stale value")
+        assert case.story.endswith("yet the answer was right")
+        text = str(app.screen.query_one("#demo-compensation").content)
+        assert f"From the claims' journeys: {case.story}" in text
+        claim, first = case.lost[0]
+        assert first.loss == "kept" and first.fact is not None
+        assert f"✗ {claim} — lost at kept: {first.why}" in text
+        assert views.short_id(first.fact[1]) in first.why

@@ -112,7 +112,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
     BINDINGS = [
         Binding("slash", "search", "search"),
         Binding("o", "override", "override verdict"),
-        Binding("w", "contest", "contest gold"),
+        Binding("w", "contest", "contest gold", show=False),
         Binding("left_square_bracket", "trajectory(-1)", "prev traj"),
         Binding("right_square_bracket", "trajectory(1)", "next traj"),
     ]
