@@ -621,23 +621,22 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
             self.notify(f"no claim journey here: {views.NOT_SCORED}", severity="warning")
             return
         if kind == "observation" and path.document is not None:
+            log = self.query_one(OperationLog)
+            self.set_focus(log)  # now, not after the step: the detail is drawn once, for the log
             self.action_goto(path.document)
             self.claim = got  # the keys follow this claim, not the claims pane's row there
-            log = self.query_one(OperationLog)
-            if path.observation and log.select(path.observation):
-                log.focus()
-                self.notify(f"doc {path.document + 1}: the observation that states it (▶)")
-            else:
+            # found: ▶ marks it in the log, no toast (a toast costs the key another layout)
+            if not (path.observation and log.select(path.observation)):
                 done = dict(path.marks)["extracted"]
                 why = "reports no observations" if done == "n/a" else "stated it in no observation"
                 self.notify(f"doc {path.document + 1}: the system {why}", timeout=4)
         elif kind == "fact" and path.fact is not None:
             position, fact_id = path.fact
+            self.set_focus(self.query_one(StoreTable))  # before the step (see above)
             self.action_goto(position)
             self.claim = got
-            if self.select_fact(fact_id):
-                self.query_one(StoreTable).focus()
-            self.notify(f"{views.short_id(fact_id)} at doc {position + 1} (Enter: its history)")
+            if not self.select_fact(fact_id):  # the detail shows it (Enter: its history)
+                self.notify(f"{views.short_id(fact_id)} is not in doc {position + 1}'s store")
         elif kind in ("ranking", "answer") and (
             path.question if kind == "ranking" else path.answer
         ):
