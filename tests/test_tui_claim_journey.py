@@ -141,6 +141,8 @@ async def test_a_contest_from_the_app_changes_the_figures_and_the_ceiling(ref):
             (HIRING, "s0/c0", "claim", "stale seat count")
         ]
         assert entries[0]["text"] == STALE_BACKEND
+        detail = app.screen.query_one(DetailPane).content
+        assert f"gold contested ({entries[0]['who']}: stale seat count)" in detail
 
         # a question, from the questions view
         await pilot.press("3")

@@ -139,3 +139,25 @@ def claim_paths(journeys: dict[str, dict] | None, trajectory: Trajectory) -> dic
         return {}
     at = positions(trajectory)
     return {claim: claim_path(j, at) for claim, j in journeys.items()}
+
+
+def contested(db, corpus, trajectory_id: str) -> dict[str, str]:
+    """The gold contests in force for one trajectory in the ledger beside ``db`` (engine/corpus/
+    gold.py): claim text or question item -> "who: reason"; empty when there is no ledger, it cannot
+    be read (the score cards say why), or the database is in memory."""
+    from seorap.engine.corpus.gold import default_ledger, read, standing
+    from seorap.engine.errors import InputProblems
+    from seorap.engine.store.database import db_file
+
+    path = db_file(db)
+    if not path or not default_ledger(path).exists():
+        return {}
+    try:
+        entries = standing(read(default_ledger(path)), corpus.digest)
+    except InputProblems:
+        return {}
+    return {
+        (c.text if c.kind == "claim" else c.item): f"{c.who}: {c.reason}"
+        for c in entries
+        if c.trajectory == trajectory_id
+    }

@@ -9,7 +9,7 @@ from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.store.database import facts_at
 from seorap.engine.store.queries.facts import positions_matching
 from seorap.engine.store.queries.writes import written_positions
-from seorap.engine.views.claim_path import ClaimPath, claim_paths
+from seorap.engine.views.claim_path import ClaimPath, claim_paths, contested
 from seorap.engine.views.common import MARKS, containment
 from seorap.engine.views.doclines import DocLine, doc_lines
 from seorap.engine.views.lineage import Lineage, Link, lineage
@@ -87,6 +87,8 @@ class ClaimRow:
     """The claim's journey from the score card (engine/scoring/journey.py); None: not recorded."""
     path: ClaimPath | None = None
     """The journey as the stepper shows and follows it (engine/views/claim_path.py)."""
+    contested: str | None = None
+    """"who: reason" when the gold ledger contests this claim (docs/metrics.md#gold-ledger)."""
 
 
 @dataclass(frozen=True)
@@ -228,6 +230,7 @@ def step_view(
             ),
             claim_journeys(db, run_id, t.id) if verdicts is not None else None,
             t,
+            contested(db, corpus, t.id),
         ),
         judge_mode,
         verdicts is not None,
@@ -349,6 +352,7 @@ def _claim_rows(
     reads: dict[str, ReadTime] | None = None,
     journeys: dict[str, dict] | None = None,
     trajectory: Trajectory | None = None,
+    contests: dict[str, str] | None = None,
 ) -> list[ClaimRow]:
     active = [f for f in store if f.status == "active"]
     paths = claim_paths(journeys, trajectory) if trajectory is not None else {}
@@ -378,6 +382,7 @@ def _claim_rows(
                 (reads or {}).get(c),
                 (journeys or {}).get(c),
                 paths.get(c),
+                (contests or {}).get(c),
             )
         )
     return out

@@ -94,6 +94,11 @@ def render_claim(c: ClaimRow, step: StepView) -> Text:
     if c.path is not None:
         text.append("\n")
         text.append_text(render_path(c.path))
+    if c.contested:
+        text.append("\ngold contested ", "bold yellow")
+        text.append_text(
+            literal(f"({c.contested}): the score cards show the figures without it", "yellow")
+        )
     return text
 
 
