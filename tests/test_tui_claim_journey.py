@@ -170,6 +170,27 @@ async def test_a_contest_from_the_app_changes_the_figures_and_the_ceiling(ref):
         assert figures[kind].ceiling < 1
         assert figures[kind].with_contested.mean != figures[kind].without_contested.mean
 
+    # the contest made in the app reaches every report format (the ledger beside the database)
+    import csv
+    import io
+
+    from rich.console import Console
+    from seorap.cli.report_table import render_table
+    from seorap.engine.scoring.report import build_report
+    from seorap.engine.scoring.report_text import to_csv, to_json, to_markdown
+
+    report = build_report(open_db(path), [ids["oracle-stale"]])
+    gold = json.loads(to_json(report))["runs"][0]["gold"]
+    assert [c["item"] for c in gold["contested"]] == items
+    assert gold["figures"]["intrinsic"]["ceiling"] < 1
+    header, first = list(csv.reader(io.StringIO(to_csv(report))))[:2]
+    row = dict(zip(header, first, strict=True))
+    assert row["run_gold_contested"] == "2" and row["run_gold_intrinsic_above_ceiling"] == "True"
+    assert "### Gold (2 contested" in to_markdown(report)
+    buffer = io.StringIO()
+    render_table(report, Console(file=buffer, width=200))
+    assert f"gold: 2 contested ({HIRING} s0/c0, {HIRING} {items[1]})" in buffer.getvalue()
+
 
 # ---- the tour, picked and told from the journeys -------------------------------------------------
 
