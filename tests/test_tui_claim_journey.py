@@ -4,11 +4,17 @@ away (e the observation, k the fact version, r the ranking, u the answer), and w
 a question's gold, after which the score cards show each figure with and without it and the ceiling.
 """
 
+import csv
+import io
 import json
 
+from rich.console import Console
+from seorap.cli.report_table import render_table
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus
 from seorap.engine.scoring.journey import STAGES
+from seorap.engine.scoring.report import build_report
+from seorap.engine.scoring.report_text import to_csv, to_json, to_markdown
 from seorap.engine.store.database import open_db
 from seorap.engine.views.verdicts import claim_journeys
 from seorap.tui.factory import make_app
@@ -171,14 +177,6 @@ async def test_a_contest_from_the_app_changes_the_figures_and_the_ceiling(ref):
         assert figures[kind].with_contested.mean != figures[kind].without_contested.mean
 
     # the contest made in the app reaches every report format (the ledger beside the database)
-    import csv
-    import io
-
-    from rich.console import Console
-    from seorap.cli.report_table import render_table
-    from seorap.engine.scoring.report import build_report
-    from seorap.engine.scoring.report_text import to_csv, to_json, to_markdown
-
     report = build_report(open_db(path), [ids["oracle-stale"]])
     gold = json.loads(to_json(report))["runs"][0]["gold"]
     assert [c["item"] for c in gold["contested"]] == items
