@@ -268,15 +268,18 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
         return kept
 
     def read_ahead(self) -> bool:
-        """While the user reads a step: the next step, then the one before, read and their
-        document and log wrapped at the panes' widths, so → and ← only show them; one step per
-        call (the app calls again while no key arrives). True when it read one."""
+        """While the user reads a step: the next step, then the one before, then the documents the
+        selected claim's k and e go to, read and their document and log wrapped at the panes'
+        widths, so those keys only show them; one step per call (the app calls again while no key
+        arrives). True when it read one."""
         if not self.is_current or self.step is None:
             return False
+        path = self.claim[0].path if self.claim else None  # then where k and e would go
+        targets = (path.fact[0] if path and path.fact else -1, path.document if path else -1)
         return any(
             self.read_step_ahead(self.step_key(position))
-            for position in (self.step.position + 1, self.step.position - 1)
-            if 0 <= position <= self.step.last_position
+            for position in (self.step.position + 1, self.step.position - 1, *targets)
+            if position is not None and 0 <= position <= self.step.last_position
         )
 
     def read_step_ahead(self, key: tuple) -> bool:
