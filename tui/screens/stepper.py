@@ -6,9 +6,9 @@ key each: timeline t, document d, store s (the view's subject: the larger share 
 `v` filters it), claims c, detail i, log l. The selected claim's journey is a line of stage marks
 in the detail pane (engine.views.ClaimPath, read with the step), its evidence one key away: e the
 observation, k the fact version, r the ranking, u the answer; w contests the claim's gold. Room
-kept for what other work adds: marks on facts (an ungrounded observation's ⚠) go in the store's mark cell, beside NEW/UPD;
-the log already marks an ungrounded observation on its line. Keys left free in this view: b e h k
-b h m p y z."""
+kept for what other work adds: marks on facts (an ungrounded observation's ⚠) go in the store's
+mark cell, beside NEW/UPD; the log already marks an ungrounded observation on its line. Keys left
+free in this view: b h m p y z."""
 
 from __future__ import annotations
 
