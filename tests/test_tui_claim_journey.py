@@ -160,10 +160,17 @@ async def test_a_contest_from_the_app_changes_the_figures_and_the_ceiling(ref):
         await pilot.pause()
         items = [json.loads(line)["item"] for line in ledger.read_text().splitlines()]
         assert items == ["s0/c0", app.screen.shown[0].item]
+        await pilot.press("down", "w")  # the list is read again after a contest: the row stays
+        await pilot.pause()
+        await pilot.press(*"unclear", "enter")
+        await pilot.pause()
+        items = [json.loads(line)["item"] for line in ledger.read_text().splitlines()]
+        assert items[2] == app.screen.shown[1].item
+        assert app.screen.query_one("#questions-list").cursor_row == 1
 
         await open_score_cards(pilot)
         shown = str(app.screen.query_one(Funnel).content)
-        assert f"gold: 2 contested (s0/c0, {items[1]})" in shown
+        assert f"gold: 3 contested (s0/c0, {items[1]}, {items[2]})" in shown
         assert "without" in shown and "ceiling" in shown
         # the contested claim moves the intrinsic ceiling below 1 (oracle-stale holds the claim:
         # its 1.00 is flagged above it); the contested question leaves its own figure out
@@ -183,11 +190,14 @@ async def test_a_contest_from_the_app_changes_the_figures_and_the_ceiling(ref):
     assert gold["figures"]["intrinsic"]["ceiling"] < 1
     header, first = list(csv.reader(io.StringIO(to_csv(report))))[:2]
     row = dict(zip(header, first, strict=True))
-    assert row["run_gold_contested"] == "2" and row["run_gold_intrinsic_above_ceiling"] == "True"
-    assert "### Gold (2 contested" in to_markdown(report)
+    assert row["run_gold_contested"] == "3" and row["run_gold_intrinsic_above_ceiling"] == "True"
+    assert "### Gold (3 contested" in to_markdown(report)
     buffer = io.StringIO()
     render_table(report, Console(file=buffer, width=200))
-    assert f"gold: 2 contested ({HIRING} s0/c0, {HIRING} {items[1]})" in buffer.getvalue()
+    assert (
+        f"gold: 3 contested ({HIRING} s0/c0, {HIRING} {items[1]}, {HIRING} {items[2]})"
+        in buffer.getvalue()
+    )
 
 
 # ---- the tour, picked and told from the journeys -------------------------------------------------

@@ -89,6 +89,8 @@ def ask_and_contest(app, trajectory_id: str, item: str, text: str) -> None:
             "without it, and the ceiling",
             markup=False,
         )
+        if hasattr(app.screen, "focus_item"):  # the questions view lists them again: keep the row
+            app.ctx.selection.question = item
         if hasattr(app.screen, "show"):
             app.screen.show()
 
