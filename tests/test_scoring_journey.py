@@ -234,7 +234,12 @@ def test_the_stepper_detail_shows_the_selected_claims_journey(scored):
     row = next(c for c in step.claims if c.claim == "하반기 백엔드 개발자 채용은 3명")
     line = "said ✓ extracted ✓ stored ✓ kept ✗ retrieved – used – credited – · lost at kept"
     assert journey.marks(row.journey) == line
-    assert line in render_claim(row, step).plain
+    shown = render_claim(row, step).plain
+    assert (
+        "journey said ✓ → extracted ✓ → stored ✓ → kept ✗ → retrieved n/a → used n/a → "
+        "credited n/a\nlost at kept: f0001 still states it at doc 3, after it became stale"
+    ) in shown
+    assert "e observation (doc 1) · k fact f0001 (doc 3) · w contest" in shown
 
 
 # ---- the funnel by category and difficulty, with CIs ---------------------------------------------

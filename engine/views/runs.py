@@ -256,4 +256,21 @@ def data_version(db: sqlite_utils.Database) -> tuple:
         ("overrides", "id"),
     ]
     tables = set(db.table_names())
-    return tuple(row_count_and_max(db, t, col) if t in tables else None for t, col in parts)
+    counts = tuple(row_count_and_max(db, t, col) if t in tables else None for t, col in parts)
+    return (*counts, ledger_signature(db))
+
+
+def ledger_signature(db: sqlite_utils.Database) -> tuple[int, int] | None:
+    """(size, modification time) of the gold ledger beside the database (None: none): a contest,
+    from the app or the CLI, changes the figures every view shows (docs/metrics.md#gold-ledger)."""
+    from seorap.engine.corpus.gold import default_ledger
+    from seorap.engine.store.database import db_file
+
+    path = db_file(db)
+    if not path:
+        return None
+    try:
+        st = default_ledger(path).stat()
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns)

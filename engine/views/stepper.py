@@ -10,6 +10,7 @@ from seorap.engine.scoring import lexical, metrics
 from seorap.engine.store.database import facts_at
 from seorap.engine.store.queries.facts import positions_matching
 from seorap.engine.store.queries.writes import written_positions
+from seorap.engine.views.claim_path import ClaimPath, claim_paths, contested
 from seorap.engine.views.common import MARKS, containment
 from seorap.engine.views.doclines import DocLine, doc_lines
 from seorap.engine.views.lineage import Lineage, Link, lineage
@@ -85,6 +86,10 @@ class ClaimRow:
     """What this claim's read returned after this document (None: not recorded)."""
     journey: dict | None = None
     """The claim's journey from the score card (engine/scoring/journey.py); None: not recorded."""
+    path: ClaimPath | None = None
+    """The journey as the stepper shows and follows it (engine/views/claim_path.py)."""
+    contested: str | None = None
+    """"who: reason" when the gold ledger contests this claim (docs/metrics.md#gold-ledger)."""
 
 
 @dataclass(frozen=True)
@@ -225,6 +230,8 @@ def step_view(
                 db, run_id, t.id, position, arrival.state_index, {f.id: f.text for f in store}
             ),
             claim_journeys(db, run_id, t.id) if verdicts is not None else None,
+            t,
+            contested(db, corpus, t.id),
         ),
         judge_mode,
         verdicts is not None,
@@ -340,8 +347,11 @@ def _claim_rows(
     verdicts: dict[str, Verdict] | None,
     reads: dict[str, ReadTime] | None = None,
     journeys: dict[str, dict] | None = None,
+    trajectory: Trajectory | None = None,
+    contests: dict[str, str] | None = None,
 ) -> list[ClaimRow]:
     active = [f for f in store if f.status == "active"]
+    paths = claim_paths(journeys, trajectory) if trajectory is not None else {}
     out = []
     for c in claims:
         v = (verdicts or {}).get(c)
@@ -367,6 +377,8 @@ def _claim_rows(
                 v.threshold if v else None,
                 (reads or {}).get(c),
                 (journeys or {}).get(c),
+                paths.get(c),
+                (contests or {}).get(c),
             )
         )
     return out
