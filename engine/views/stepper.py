@@ -221,24 +221,37 @@ def step_view(
         operations,
         _failures_at(db, run_id, t.id, position),
         store,
-        _claim_rows(
-            state.claims,
-            doc_claims,
-            store,
-            verdicts,
-            read_times(
-                db, run_id, t.id, position, arrival.state_index, {f.id: f.text for f in store}
-            ),
-            claim_journeys(db, run_id, t.id) if verdicts is not None else None,
-            t,
-            contested(db, corpus, t.id),
-        ),
+        _claims_at(db, corpus, run_id, t, arrival, doc_claims, store, verdicts),
         judge_mode,
         verdicts is not None,
         truth,
         ops,
         late,
         links,
+    )
+
+
+def _claims_at(
+    db, corpus: Corpus, run_id: str, t: Trajectory, arrival, doc_claims, store, verdicts
+):
+    """The claims pane's rows: each expected claim of the arrival's state with its verdict, its
+    read-time lookup, its journey and whether it is contested."""
+    return _claim_rows(
+        t.states[arrival.state_index].claims,
+        doc_claims,
+        store,
+        verdicts,
+        read_times(
+            db,
+            run_id,
+            t.id,
+            arrival.position,
+            arrival.state_index,
+            {f.id: f.text for f in store},
+        ),
+        claim_journeys(db, run_id, t.id) if verdicts is not None else None,
+        t,
+        contested(db, corpus, t.id),
     )
 
 
