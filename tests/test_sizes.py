@@ -44,7 +44,7 @@ LONG_FUNCTIONS = {
     "engine/scoring/lexical/rules.py:grade": 77,
     "engine/scoring/lexical/values.py:_extract": 86,
     "engine/scoring/report_text.py:summary_lines": 70,
-    "engine/views/stepper.py:step_view": 74,
+    "engine/views/stepper.py:step_view": 76,  # 74 before the merge of j22 (issue 22)
 }
 
 COMPLEX_FUNCTIONS = {
