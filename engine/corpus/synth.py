@@ -31,6 +31,7 @@ from seorap.engine.corpus.synth_words import (
     TOPICS,
 )
 from seorap.engine.errors import UsageError
+from seorap.engine.normalise import canonical
 from seorap.engine.outfile import write_files
 
 # (category, difficulty, trajectory type, number of states) for each of the 12 slots of a block.
@@ -109,12 +110,15 @@ def _fill(template: str, rng: random.Random) -> str:
 
 
 def _values(templates: list[str], rng: random.Random, count: int = 4) -> list[str]:
-    pool: dict[str, None] = {}
+    """Distinct values of one attribute: distinct as the validator reads them (5시간 and 300분 are
+    one value in two notations, so a drift between them would be no change at all)."""
+    pool: dict[str, str] = {}
     for _ in range(200):
-        pool.setdefault(_fill(rng.choice(templates), rng), None)
+        value = _fill(rng.choice(templates), rng)
+        pool.setdefault(canonical(value), value)
         if len(pool) >= count:
             break
-    return list(pool)
+    return list(pool.values())
 
 
 def _subject(rng: random.Random) -> str:
