@@ -7,7 +7,9 @@ from pathlib import Path
 
 import click
 from seorap.cli.params import CorpusType, FsPath, db_path_option
+from seorap.cli.runref import resolve_run
 from seorap.engine.memory.names import ORACLES, REFERENCE_DESCRIPTIONS
+from seorap.engine.run.pacer import Pace, PaceError
 
 REFERENCE_BANNER = (
     f"These runs are the offline reference systems ({', '.join(ORACLES)}): "
@@ -25,6 +27,7 @@ def default_demo_db() -> Path:
 
 
 def _reference_runs_missing(db) -> bool:
+    # start-up: `seorap --help` loads no sqlite_utils
     from seorap.engine.store.queries.runs import systems
 
     return not systems(db)
@@ -84,6 +87,7 @@ def demo(db_path, corpus_path, tour, probe, replay_ref, pace) -> None:
     With --replay RUN it opens the live view replaying a recorded live run instead, at the
     recorded speed or --pace, with no model and no probe.
     """
+    # start-up: `seorap --help` loads no the app, sqlite_utils
     from seorap.engine.corpus import load_corpus
     from seorap.engine.store.database import check_intact, open_db
     from seorap.engine.store.queries.runs import systems as stored_systems
@@ -115,8 +119,6 @@ def demo(db_path, corpus_path, tour, probe, replay_ref, pace) -> None:
 
 
 def _pace(value: str):
-    from seorap.engine.run.pacer import Pace, PaceError
-
     try:
         return Pace.parse(value)
     except PaceError as exc:
@@ -125,6 +127,7 @@ def _pace(value: str):
 
 def _replayable(db, value: str) -> str:
     """The run id ``--replay`` names, refused with one sentence when it has nothing to replay."""
+    # start-up: `seorap --help` loads no numpy, sqlite_utils
     from seorap.cli.runref import resolve_run
     from seorap.engine.run.runner import nothing_to_replay
 
@@ -159,6 +162,7 @@ def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
     (live view) and a verdict override (o in the stepper or the questions view).
 
     --run takes a run id, a unique prefix of one, or a system name (A, oracle) with one run."""
+    # start-up: `seorap --help` loads no the app, sqlite_utils
     from seorap.engine.corpus import CorpusError, load_corpus
     from seorap.engine.store.database import check_intact, open_db
     from seorap.tui.factory import corpus_for, make_app
@@ -166,8 +170,6 @@ def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
     db = open_db(db_path, readonly=True)
     check_intact(db)  # damage is one sentence here, not an error in the middle of a screen
     if run_id is not None:
-        from seorap.cli.runref import resolve_run
-
         run_id = resolve_run(db, run_id)
     try:
         corpus = load_corpus(corpus_path) if corpus_path else corpus_for(db, run_id)
@@ -186,6 +188,7 @@ def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
 def _check_corpus(db, run_id, corpus, corpus_path) -> None:
     """Refuse to show a run against a corpus it was not made from (e.g. its relative corpus path
     does not resolve from here and the bundled corpus was picked instead)."""
+    # start-up: `seorap --help` loads no sqlite_utils
     from seorap.engine.store.queries.runs import all_runs
 
     rows = (

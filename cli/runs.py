@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
+import sys
+
 import click
 from seorap.cli.params import db_path_option
+from seorap.engine.untrusted import visible
 
 
 @click.group(invoke_without_command=True)
@@ -22,6 +26,7 @@ def runs(ctx, db_path, as_json) -> None:
         return
     if not db_path or not db_path.strip():
         raise click.BadParameter("give the database file (e.g. --db runs.db)", param_hint="--db")
+    # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.engine.store.database import open_db
     from seorap.engine.store.lease import run_statuses
     from seorap.engine.untrusted import json_line, visible
@@ -91,6 +96,7 @@ def rm(run, db_path, with_calls, yes, dry_run) -> None:
     Answering no deletes nothing (exit 1)."""
     if dry_run or not yes:
         _preview(run, db_path, with_calls, dry_run=dry_run)
+    # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.cli.runref import resolve_run
     from seorap.engine.memory.mem0 import run_folder
     from seorap.engine.store.database import delete_run, open_db
@@ -112,6 +118,7 @@ def rm(run, db_path, with_calls, yes, dry_run) -> None:
 
 
 def _folder_line(folder, verb: str) -> str:
+    # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.engine.memory.mem0 import folder_size
 
     files, size = folder_size(folder)
@@ -120,7 +127,6 @@ def _folder_line(folder, verb: str) -> str:
 
 def _remove_folder(folder) -> str:
     """Remove the run's mem0 folder; one line saying what was removed (or why it was not)."""
-    import shutil
 
     if folder is None:
         return ""
@@ -133,14 +139,11 @@ def _remove_folder(folder) -> str:
 
 
 def visible_path(folder) -> str:
-    from seorap.engine.untrusted import visible
-
     return visible(str(folder))
 
 
 def _on_terminal() -> bool:
     """Whether a person can answer the question (stdin and stdout are a terminal)."""
-    import sys
 
     return bool(sys.stdin and sys.stdin.isatty() and sys.stdout and sys.stdout.isatty())
 
@@ -148,6 +151,7 @@ def _on_terminal() -> bool:
 def _preview(run: str, db_path: str, with_calls: bool, *, dry_run: bool) -> None:
     """Say what `runs rm` deletes; then stop (dry run: exit 0; no terminal: exit 2; no: exit 1) or
     return when the person said yes."""
+    # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.cli.runref import resolve_run
     from seorap.engine.errors import UsageError
     from seorap.engine.memory.mem0 import run_folder

@@ -10,7 +10,7 @@ import pytest
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.run.runner import run
-from seorap.engine.scoring import journey
+from seorap.engine.scoring import journey, journey_story
 from seorap.engine.scoring.intrinsic import ClaimJudging, StoreView, judge_claims
 from seorap.engine.scoring.judges import LexicalJudge
 from seorap.engine.scoring.report import build_report
@@ -337,19 +337,21 @@ def _lost(stage: str, **evidence) -> dict:
 
 def test_compensation_is_told_from_the_claims_lost():
     stale = [_lost("kept", why="stale value still active") for _ in range(3)]
-    assert journey.story("compensation", stale) == (
+    assert journey_story.story("compensation", stale) == (
         "compensation: 3 claims lost at kept — the stale value stayed active — yet the answer was "
         "right"
     )
     missed = _lost("retrieved", per_question=[{"question": "compound/0", "ok": False, "rank": 7}])
-    told = journey.story("bottleneck", [missed, _lost("used", per_question=[{"missing": "2명"}])])
+    told = journey_story.story(
+        "bottleneck", [missed, _lost("used", per_question=[{"missing": "2명"}])]
+    )
     assert told == (
         "bottleneck: 1 claim lost at retrieved — ranked outside the top 5 (s0/c0 rank 7 for "
         "compound/0); 1 claim lost at used — the answer left out its value (2명)"
     )
-    assert journey.story("healthy", []) is None
+    assert journey_story.story("healthy", []) is None
     head = "intrinsic 0.40, extrinsic 1.00 — the answerer saw 1 stale/wrong fact(s)"
-    assert journey.retell(head, "compensation", {"claims": stale}) == (
+    assert journey_story.retell(head, "compensation", {"claims": stale}) == (
         "intrinsic 0.40, extrinsic 1.00 — compensation: 3 claims lost at kept — the stale value "
         "stayed active — yet the answer was right; the answerer saw 1 stale/wrong fact(s)"
     )

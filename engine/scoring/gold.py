@@ -17,9 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from seorap.engine.corpus.gold import contest, default_ledger
+from seorap.engine.errors import UsageError
 from seorap.engine.scoring import metrics, stats
 from seorap.engine.scoring.extrinsic import TOP_K
 from seorap.engine.scoring.schema import GoldFigure, GoldFigures, Interval
+from seorap.engine.scoring.tables import drop_figures
+from seorap.engine.store import gold as store
+from seorap.engine.store.database import db_file
 
 FIGURES = ("intrinsic", "intrinsic_filter", "extrinsic", "extrinsic_single")
 
@@ -162,12 +167,6 @@ def record_contest(db, corpus, trajectory_id: str, item: str, reason: str, ledge
     that a report or the app computes them again with the contest. The caller holds the writer
     lease of ``db``. Returns the Contest; UsageError when ``db`` is in memory and no ledger is
     named, or for what ``contest`` refuses."""
-    from seorap.engine.corpus.gold import contest, default_ledger
-    from seorap.engine.errors import UsageError
-    from seorap.engine.scoring.tables import drop_figures
-    from seorap.engine.store import gold as store
-    from seorap.engine.store.database import db_file
-
     beside = db_file(db)
     path = ledger if ledger is not None else default_ledger(beside) if beside else None
     if path is None:

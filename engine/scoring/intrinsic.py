@@ -7,6 +7,7 @@ pure metrics of engine/scoring/metrics.py. Verdicts are returned as rows for the
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -182,8 +183,6 @@ def _filter_note(mode: ClaimJudging, shown: list[str], texts: list[str]) -> str:
 
 
 def _dumps(texts: list[str]) -> str:
-    import json
-
     return json.dumps(texts, ensure_ascii=False)
 
 

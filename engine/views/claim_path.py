@@ -11,8 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from seorap.engine.corpus import Trajectory
+from seorap.engine.corpus.gold import default_ledger, read, standing
+from seorap.engine.errors import InputProblems
 from seorap.engine.scoring.extrinsic import DEPTHS, TOP_K
 from seorap.engine.scoring.journey import FAIL, NA, PASS, STAGES
+from seorap.engine.store.database import db_file
 from seorap.engine.views.operations import short_id
 
 MARKS = {PASS: "✓", FAIL: "✗", NA: "n/a"}
@@ -145,10 +148,6 @@ def contested(db, corpus, trajectory_id: str) -> dict[str, str]:
     """The gold contests in force for one trajectory in the ledger beside ``db`` (engine/corpus/
     gold.py): claim text or question item -> "who: reason"; empty when there is no ledger, it cannot
     be read (the score cards say why), or the database is in memory."""
-    from seorap.engine.corpus.gold import default_ledger, read, standing
-    from seorap.engine.errors import InputProblems
-    from seorap.engine.store.database import db_file
-
     path = db_file(db)
     if not path or not default_ledger(path).exists():
         return {}

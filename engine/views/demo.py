@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from seorap.engine.corpus import Corpus, Trajectory
-from seorap.engine.scoring import journey
+from seorap.engine.scoring import journey, journey_story, lexical, metrics
 from seorap.engine.scoring.stats import at_least
 from seorap.engine.store.database import facts_at
 from seorap.engine.views.claim_path import ClaimPath, claim_paths
@@ -51,7 +51,7 @@ def journey_told(
     lost = [c for c in claims if c.get("loss")]
     if not lost or trajectory is None:
         return "", ()
-    told = journey.story(quadrant, lost) or ""
+    told = journey_story.story(quadrant, lost) or ""
     paths = claim_paths({c["claim"]: c for c in lost}, trajectory)
     telling = TELLING.get(quadrant or "", ())
     order = sorted(
@@ -262,7 +262,6 @@ def _stale_rows(
     db: Database, t: Trajectory, run_id: str, fact_ids: list[str]
 ) -> list[StaleFactRow]:
     """The stored stale facts (ids from the score card) with the stale claims each still states."""
-    from seorap.engine.scoring import lexical, metrics
 
     last = len(t.states) - 1
     stale = metrics.stale_claims_at(

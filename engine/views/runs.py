@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 import sqlite_utils
 from seorap.engine.corpus import CATEGORY_NAMES, Corpus
-from seorap.engine.store.database import loads
+from seorap.engine.corpus.gold import default_ledger
+from seorap.engine.store.database import db_file, loads
 from seorap.engine.store.lease import run_statuses
 from seorap.engine.store.queries.catalog import count_by_run, row_count_and_max
 from seorap.engine.store.queries.facts import fact_texts
@@ -253,9 +254,6 @@ def data_version(db: sqlite_utils.Database) -> tuple:
 def ledger_signature(db: sqlite_utils.Database) -> tuple[int, int] | None:
     """(size, modification time) of the gold ledger beside the database (None: none): a contest,
     from the app or the CLI, changes the figures every view shows (docs/metrics.md#gold-ledger)."""
-    from seorap.engine.corpus.gold import default_ledger
-    from seorap.engine.store.database import db_file
-
     path = db_file(db)
     if not path:
         return None

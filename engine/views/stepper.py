@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import sqlite_utils
 from seorap.engine.corpus import Corpus, Trajectory
+from seorap.engine.scoring import lexical, metrics
 from seorap.engine.store.database import facts_at
 from seorap.engine.store.queries.facts import positions_matching
 from seorap.engine.store.queries.writes import written_positions
@@ -228,9 +229,7 @@ def step_view(
             read_times(
                 db, run_id, t.id, position, arrival.state_index, {f.id: f.text for f in store}
             ),
-            claim_journeys(db, run_id, t.id) if verdicts is not None else None,
-            t,
-            contested(db, corpus, t.id),
+            *_journey_args(db, corpus, run_id, t, verdicts is not None),
         ),
         judge_mode,
         verdicts is not None,
@@ -241,10 +240,15 @@ def step_view(
     )
 
 
+def _journey_args(db: Database, corpus: Corpus, run_id: str, t: Trajectory, scored: bool) -> tuple:
+    """What the claim rows' journeys are read from: the stored journeys (None unscored), the
+    trajectory (for the paths' positions) and the gold contests of the ledger beside ``db``."""
+    return (claim_journeys(db, run_id, t.id) if scored else None, t, contested(db, corpus, t.id))
+
+
 def _stale_claims_until(t: Trajectory, state_index: int) -> list[str]:
     """Stale claims of every state up to this one that the current claims do not hold again
     (the scoring rule: engine.scoring.metrics.stale_claims_at)."""
-    from seorap.engine.scoring import metrics
 
     return metrics.stale_claims_at(
         [s.claims for s in t.states], [s.stale_claims for s in t.states], state_index
@@ -255,7 +259,6 @@ def warm_judge() -> None:
     """Load the lexical judge's morpheme analyser (kiwipiepy: about 1.5 s building its model, then
     about 3 s on its first sentence) so that the first stale-fact check a screen makes does not
     pay for it; the app calls this in a worker once it has been idle for a moment."""
-    from seorap.engine.scoring import lexical
 
     lexical.holds("서랍을 열었다", "서랍을 열었다")
 
@@ -263,7 +266,6 @@ def warm_judge() -> None:
 def judge_warm() -> bool:
     """The lexical judge is loaded (by ``warm_judge`` or by any judging before it): a stale-fact
     check no longer waits seconds for it."""
-    from seorap.engine.scoring import lexical
 
     return lexical.warm()
 
@@ -272,7 +274,6 @@ def stale_fact_ids(facts: dict[str, str], stale: list[str]) -> list[str]:
     """Ids of the active facts {id: text} that still state a stale claim: the scoring's own rule
     (engine.scoring.metrics.stale_facts with engine.scoring.lexical.holds, as the score card's
     stale-fact count uses it), so the app and the report always agree."""
-    from seorap.engine.scoring import lexical, metrics
 
     return metrics.stale_facts(facts, stale, lexical.holds)
 
@@ -286,7 +287,6 @@ def _store_at(
     links: Lineage,
     operations: list[Operation],
 ) -> list[StoreFact]:
-    from seorap.engine.scoring import lexical
 
     facts = facts_at(db, run_id, trajectory_id, position)
     flagged = set(stale_fact_ids({f.id: f.text for f in facts if f.status == "active"}, stale))

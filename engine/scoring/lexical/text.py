@@ -44,6 +44,7 @@ _WARM = False
 def _kiwi():
     global _KIWI
     if _KIWI is None:
+        # start-up: kiwipiepy loads only when this runs
         from kiwipiepy import Kiwi
 
         _KIWI = Kiwi()
