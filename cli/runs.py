@@ -18,7 +18,8 @@ def runs(ctx, db_path, as_json) -> None:
     """List the runs of --db: id, system, status, documents written, facts, scored or not.
 
     A run written by the offline stand-in model (no LLM) reads "A (stand-in)" (--json: "standin":
-    true and its "label"); the reference systems (oracle, ...) are no model's results either.
+    true and its "label"); the reference systems (oracle, ...) are no model's results either. The
+    real model's run that ships with seorap reads "A (recorded: MODEL (SIZE), MACHINE, DATE)".
 
     A run stored as `running` that no process is writing any more (killed, disk full) shows as
     `interrupted`; the same `seorap run` command resumes it. `seorap runs rm RUN` deletes one."""
@@ -40,6 +41,7 @@ def runs(ctx, db_path, as_json) -> None:
             "system": r.system,
             "label": r.label,  # 'A (stand-in)' for a run written by the offline stand-in model
             "standin": r.standin,
+            "recording": r.recording,  # the model, its size, the machine, the date ('' if none)
             "status": statuses.get(r.run_id, r.status),
             "documents": r.documents,
             "facts": r.facts,

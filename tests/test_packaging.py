@@ -40,6 +40,8 @@ def test_the_wheel_has_one_top_level_name_and_the_corpus(tmp_path):
     assert top == {"seorap"}
     corpus = sorted(p.name for p in (ROOT / "fixtures" / "ko-mini").glob("*.json"))
     assert corpus and all(f"seorap/fixtures/ko-mini/{name}" in names for name in corpus)
+    recordings = sorted(p.name for p in (ROOT / "fixtures" / "recordings").glob("*.jsonl.gz"))
+    assert all(f"seorap/fixtures/recordings/{name}" in names for name in recordings)
     for needed in (
         "seorap/cli/main.py",
         "seorap/py.typed",  # the whole package is typed: mypy reads an installed copy
@@ -118,7 +120,12 @@ def test_every_subpackage_is_listed_for_the_wheel():
         for top in ("engine", "tui", "cli")
         for p in (ROOT / top).rglob("__init__.py")
     }
-    data_only = {"seorap.fixtures", "seorap.engine.prompts", "seorap.engine.variants"}
+    data_only = {
+        "seorap.fixtures",
+        "seorap.fixtures.recordings",
+        "seorap.engine.prompts",
+        "seorap.engine.variants",
+    }
     assert listed == found | data_only
 
 

@@ -38,6 +38,8 @@ from seorap.engine.scoring.schema import (
 from seorap.engine.scoring.similarity import DEFAULT_THRESHOLD
 from seorap.engine.scoring.tables import ensure_tables, now, scorings
 from seorap.engine.store.database import db_file
+from seorap.engine.store.recording import recording_of
+from seorap.engine.views.runs import system_label
 from sqlite_utils import Database
 
 
@@ -102,6 +104,7 @@ def run_report(
         run_id=run_id,
         system=run["system"],
         standin=written_by_standin(run.get("manifest")),
+        recording=recording_of(db, run_id),
         scoring=name,
         filter_threshold=extras.get("filter_threshold"),
         trajectories=trajectories,
@@ -163,8 +166,9 @@ def written_by_standin(manifest: str | None) -> bool:
 
 
 def run_label(run) -> str:
-    """The system as every format names it: 'A (stand-in)' for a stand-in run."""
-    return f"{run.system} (stand-in)" if run.standin else run.system
+    """The system as every format names it: 'A (stand-in)' for a stand-in run, 'A (recorded:
+    MODEL (SIZE), MACHINE, DATE)' for a shipped recording (the views' own label)."""
+    return system_label(run.system, run.standin, getattr(run, "recording", ""))
 
 
 def _read_time(run: dict, cards: dict, boot: dict):
@@ -394,6 +398,8 @@ COLUMNS = [
     "read_coverage",
     "read_accuracy",
     "stale_at_read",
+    # a shipped recording: 'recorded: MODEL (SIZE), MACHINE, DATE' ('' for any other run)
+    "recording",
 ]
 
 
@@ -434,6 +440,7 @@ def rows(report: Report) -> list[dict]:
                             t.read_coverage,
                             t.read_accuracy,
                             t.stale_at_read,
+                            run.recording,
                         ],
                     )
                 )
