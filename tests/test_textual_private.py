@@ -1,146 +1,154 @@
-"""The fast paths of tui/widgets/one_frame.py, fast_table.py and tui/instant_modes.py follow private
-methods of the one Textual release pyproject.toml pins: that release is installed, the names exist
-(and the methods they mirror are unchanged), and with the names gone the widgets fall back to
-Textual's own path and show the same rows (tests/test_tui_instant_modes.py: views built on first
-use)."""
+"""No private name of a dependency is used (Textual, ollama, Rich...): every ``_name`` our code
+reads, writes or passes to getattr/setattr/hasattr/delattr is one our own code defines, and no class
+of ours overrides or reuses a private name of a base class from a dependency. A Textual release
+then needs no audit of our fast paths: there are none below its public API."""
 
 from __future__ import annotations
 
-import hashlib
+import ast
+import importlib
 import inspect
 import re
-import tomllib
 from pathlib import Path
 
-import pytest
-import textual
-from seorap.tui import instant_modes
-from seorap.tui.factory import make_app
-from seorap.tui.widgets import fast_table, one_frame
-from seorap.tui.widgets.claims_table import ClaimsTable
-from seorap.tui.widgets.store_table import StoreTable
-from seorap.tui.widgets.timeline import Timeline
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
-from textual.app import App
-from textual.screen import Screen
-from textual.widget import Widget
-from textual.widgets import DataTable
-
 ROOT = Path(__file__).resolve().parents[1]
-
-MIRRORED = {
-    # The Textual methods our fast paths copy, by a digest of their source in the pinned release.
-    # When a new pin changes one, re-read it against one_frame.py / fast_table.py, then update here.
-    (Widget, "_scroll_update"): "edb9f6257285",
-    (DataTable, "_on_idle"): "d94152378c36",
-    # fast_table.KeepsRenderedRows keeps a row-cursor table's lines across cursor moves: a line
-    # depends on the cursor only through "is it the cursor's row" (what _should_highlight decides
-    # for a row cursor, and all _render_line passes on)
-    (DataTable, "_render_line"): "a32c6991165c",
-    (DataTable, "_should_highlight"): "2a8620abc38c",
-    # instant_modes.py builds a mode's screen as _init_mode does, and relies on switch_mode asking
-    # delay_update before it builds a missing mode and restyling when the CSS counters differ
-    (App, "_init_mode"): "962fb98bc495",
-    (App, "switch_mode"): "0bea775929e2",
-    # ... and on Screen's resume restyling when refresh_styles is set (QuietResume clears it)
-    (Screen, "_on_screen_resume"): "f39caa8ec442",
-    (Screen, "_on_screen_suspend"): "fc21683dcc6d",
+SCANNED = ("tui", "engine", "cli")
+PUBLIC_UNDERSCORED = {"_replace", "_asdict", "_fields", "_make", "_field_defaults"}
+"""namedtuple's documented API (the underscore only keeps it apart from the fields)."""
+KNOWN = {
+    "_exit": "os._exit, documented (cli/run.py: a second Ctrl-C leaves at once)",
+    "_threads": "ThreadPoolExecutor's threads, stdlib, read with a fallback (engine/run/pool.py)",
 }
+"""The standard library's underscored names still read, each with where and why."""
+ACCESSORS = {"getattr", "setattr", "hasattr", "delattr"}
 
 
-def pinned_textual() -> str:
-    deps = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
-        "dependencies"
+def private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__") and name not in PUBLIC_UNDERSCORED
+
+
+def sources() -> list[Path]:
+    return sorted(p for folder in SCANNED for p in (ROOT / folder).rglob("*.py"))
+
+
+def defined_and_used(
+    paths: list[Path], root: Path = ROOT
+) -> tuple[set[str], list[tuple[str, int, str]]]:
+    """The private names our code defines (functions, classes, assignments, parameters, imported
+    names of our own modules) and every private name it uses as an attribute or accessor string."""
+    defined: set[str] = set()
+    used: list[tuple[str, int, str]] = []
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        where = str(path.relative_to(root))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                defined.add(node.name)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                defined.add(node.id)
+            elif isinstance(node, ast.arg):
+                defined.add(node.arg)
+            elif isinstance(node, ast.Attribute):
+                if isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
+                    if node.value.id in ("self", "cls"):
+                        defined.add(node.attr)
+                if private(node.attr):
+                    used.append((where, node.lineno, node.attr))
+            elif isinstance(node, ast.Call) and getattr(node.func, "id", None) in ACCESSORS:
+                if len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
+                    name = node.args[1].value
+                    if isinstance(name, str) and private(name):
+                        used.append((where, node.lineno, name))
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("seorap"):
+                defined.update(alias.asname or alias.name for alias in node.names)
+    return defined, used
+
+
+def foreign_private_uses(paths: list[Path]) -> list[str]:
+    defined, used = defined_and_used(paths)
+    return [
+        f"{where}:{line} {name}"
+        for where, line, name in used
+        if name not in defined and name not in KNOWN
     ]
-    [spec] = [d for d in deps if re.match(r"textual\s*[=<>!~]", d)]
-    match = re.fullmatch(r"textual==([\w.]+)", spec.replace(" ", ""))
-    assert match, f"textual must be pinned exactly (==), not {spec!r}"
-    return match.group(1)
 
 
-def digest(owner: type, name: str) -> str:
-    return hashlib.sha256(inspect.getsource(getattr(owner, name)).encode()).hexdigest()[:12]
+def test_our_code_uses_no_private_name_it_does_not_define():
+    assert foreign_private_uses(sources()) == []
 
 
-def test_the_pinned_textual_is_installed():
-    assert textual.__version__ == pinned_textual()
-
-
-def test_private_names_exist():
-    assert one_frame.missing_private_names() == []
-    assert fast_table.missing_private_names() == []
-    assert one_frame.FAST_PATH and fast_table.FAST_PATH
-    assert instant_modes.missing_private_names(App()) == [] and instant_modes.FAST_PATH
-
-
-@pytest.mark.parametrize("owner,name", list(MIRRORED))
-def test_mirrored_methods_are_unchanged(owner, name):
-    assert digest(owner, name) == MIRRORED[(owner, name)], (
-        f"Textual's {owner.__name__}.{name} changed: re-check tui/widgets/one_frame.py, fast_table.py "
-        "and tui/instant_modes.py"
+def test_the_check_finds_a_private_name_of_a_dependency(tmp_path):
+    """The case that would fool a name-list check: a private read through a local alias and a
+    private name passed to getattr as a string."""
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "def f(app):\n"
+        "    stacks = app._screen_stacks\n"
+        "    self_made = 1\n"
+        "    return getattr(app, '_installed_screens', None), stacks, self_made\n",
+        encoding="utf-8",
     )
-
-
-def test_missing_names_are_reported(monkeypatch):
-    monkeypatch.delattr(DataTable, "_update_dimensions")
-    monkeypatch.delattr(Widget, "_refresh_scrollbars")
-    assert fast_table.missing_private_names(object()) == [
-        "_update_dimensions",
-        "_updated_cells",
-        "_require_update_dimensions",
-        "_new_rows",
-        "_component_styles",
-        "_label_column",
-        "_header_row_key",
-        "_row_locations",
-        "_update_count",
-        "_show_hover_cursor",
-        "_pseudo_class_state",
-        *fast_table.RENDER_CACHES,
+    defined, used = defined_and_used([sample], tmp_path)
+    assert sorted(name for _, _, name in used if name not in defined) == [
+        "_installed_screens",
+        "_screen_stacks",
     ]
-    assert one_frame.missing_private_names() == ["_refresh_scrollbars"]
 
 
-async def _stepper_rows(path, run_id) -> list[list[str]]:
-    """The stepper's tables (store, claims, timeline) at three steps, as plain text."""
-    app = make_app(path, run_id=run_id, trajectory_id="ko-c5-garam-db")
-    seen = []
-    async with app.run_test(size=(160, 45)) as pilot:
-        await pilot.press("2")
-        for _ in range(3):
-            await pilot.pause()
-            for table in (
-                app.screen.query_one(StoreTable),
-                app.screen.query_one(ClaimsTable),
-                app.screen.query_one(Timeline),
-            ):
-                seen.append([str(table.row_count)] + [str(c) for c in table.get_row_at(0)])
-            await pilot.press("right")
-    return seen
+def our_classes() -> list[type]:
+    classes = []
+    for path in sources():
+        module = ".".join(("seorap", *path.relative_to(ROOT).with_suffix("").parts))
+        if module.endswith("__init__") or "__main__" in module:
+            continue
+        loaded = importlib.import_module(module)
+        classes += [
+            c
+            for _, c in inspect.getmembers(loaded, inspect.isclass)
+            if c.__module__ == loaded.__name__
+        ]
+    return classes
 
 
-async def test_fallback_shows_the_same_rows(ref, monkeypatch):
-    path, ids = ref
-    fast = await _stepper_rows(path, ids["oracle"])
-    monkeypatch.setattr(one_frame, "FAST_PATH", False)
-    monkeypatch.setattr(fast_table, "FAST_PATH", False)
-    slow = await _stepper_rows(path, ids["oracle"])
-    assert slow == fast and all(int(rows[0]) > 0 for rows in fast)
+def foreign_private_names(base: type) -> set[str]:
+    """A dependency's class: its private attributes and those its code assigns on self."""
+    names = {name for name in vars(base) if private(name)}
+    try:
+        names |= set(re.findall(r"self\.(_\w+)\s*[:=]", inspect.getsource(base)))
+    except (OSError, TypeError):
+        pass
+    return {name for name in names if private(name)}
 
 
-@pytest.mark.parametrize("fast", [True, False])
-async def test_settle_measures_now_or_leaves_it_to_textual(fast, monkeypatch):
-    monkeypatch.setattr(fast_table, "FAST_PATH", fast)
+def class_names(cls: type) -> set[str]:
+    """What a class of ours defines in its body (methods, attributes) or assigns on self."""
+    [body] = ast.parse(inspect.getsource(cls).strip()).body
+    names = set()
+    for node in body.body:  # type: ignore[attr-defined]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {t.id for t in targets if isinstance(t, ast.Name)}
+    for node in ast.walk(body):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Store)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "self"
+        ):
+            names.add(node.attr)
+    return names
 
-    class One(App):
-        def compose(self):
-            yield DataTable()
 
-    async with One().run_test() as pilot:
-        table = pilot.app.query_one(DataTable)
-        table.add_column("a")
-        table.add_row("x")
-        fast_table.settle(table)
-        assert table._require_update_dimensions is (not fast)  # noqa: SLF001
-        await pilot.pause()
-        assert table._require_update_dimensions is False and table.row_count == 1  # noqa: SLF001
+def test_no_class_of_ours_overrides_or_reuses_a_private_name_of_a_dependency():
+    clashes = []
+    for cls in our_classes():
+        ours = {name for name in class_names(cls) if private(name)}
+        for base in cls.__mro__[1:]:
+            if base.__module__.startswith(("seorap", "builtins")) or base is object:
+                continue
+            clashes += [
+                f"{cls.__name__}.{n} ({base.__name__})" for n in ours & foreign_private_names(base)
+            ]
+    assert sorted(set(clashes)) == []

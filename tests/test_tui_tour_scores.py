@@ -18,6 +18,9 @@ from test_tui_support import CORPUS, open_score_cards, ref, ref_db_path  # noqa:
 SIZE = (160, 45)
 GARAM = "ko-c5-garam-db"
 
+MAX_FRAMES = 2
+"""A step's frame and Textual's scrollbar repaint after the layout."""
+
 
 @pytest.mark.parametrize(
     "size,trajectory",
@@ -30,7 +33,9 @@ GARAM = "ko-c5-garam-db"
 )
 async def test_a_step_is_one_frame_and_scrollbars_follow_the_content(ref, size, trajectory):
     """At 100x30 a step often makes a table's rows outgrow (or fit) its pane: its scrollbar is
-    always shown, so that is no second layout and frame."""
+    always shown, so that is no second layout. Public API only, Textual repaints the scrollbars
+    once after the layout: a step is the frame of its content and at most that scrollbar frame
+    (one frame while our code overrode the private Widget._scroll_update)."""
     path, ids = ref
     app = make_app(path, run_id=ids["oracle-stale"], trajectory_id=trajectory)
     frames: list[float] = []
@@ -49,7 +54,7 @@ async def test_a_step_is_one_frame_and_scrollbars_follow_the_content(ref, size, 
             await pilot.press(key)
             await pilot.pause()
             await pilot.pause()
-            assert len(frames) == 1, f"{key}: {len(frames)} frames"
+            assert len(frames) <= MAX_FRAMES, f"{key}: {len(frames)} frames"
             for pane in (app.screen.query_one(DocumentPane), app.screen.query_one(OperationLog)):
                 bar = pane.vertical_scrollbar
                 assert bar.window_virtual_size == pane.virtual_size.height
@@ -61,7 +66,8 @@ async def test_a_step_is_one_frame_and_scrollbars_follow_the_content(ref, size, 
 @pytest.mark.parametrize("size", [SIZE, (100, 30)])
 async def test_every_step_of_every_trajectory_is_one_frame(ref, size):
     """A step whose title wraps differently, or whose rows outgrow a pane, moved the panes below
-    it: a second layout and frame. Every step of the bundled corpus, forward, is one frame."""
+    it: a second layout and frame. Every step of the bundled corpus, forward, is its content's
+    frame and at most the scrollbars' one."""
     from seorap.tui.messages import OpenTrajectory
 
     path, ids = ref
@@ -85,7 +91,9 @@ async def test_every_step_of_every_trajectory_is_one_frame(ref, size):
                 await pilot.press("right")
                 await pilot.pause()
                 await pilot.pause()
-                assert len(frames) == 1, f"{trajectory.id} step {n + 2}: {len(frames)} frames"
+                assert len(frames) <= MAX_FRAMES, (
+                    f"{trajectory.id} step {n + 2}: {len(frames)} frames"
+                )
 
 
 def test_stale_case_comes_from_the_stored_run(ref):

@@ -3,6 +3,8 @@ screens read the engine through engine.views; long work runs in workers that pos
 
 from __future__ import annotations
 
+import asyncio
+
 from seorap.engine import views
 from seorap.tui import overrides
 from seorap.tui.commands import SeorapCommands
@@ -10,7 +12,7 @@ from seorap.tui.context import AppContext
 from seorap.tui.idle_gc import CHECK_S, IdleCollector
 from seorap.tui.instant_modes import InstantModes
 from seorap.tui.messages import OpenFact, OpenTrajectory, RunsChanged
-from seorap.tui.modes import KEPT_SCREENS, VIEWS, screen_class
+from seorap.tui.modes import VIEWS, screen_class
 from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding
@@ -18,18 +20,13 @@ from textual.worker import Worker, WorkerState
 
 WARM_IDLE_S = 1.0
 """Seconds without input after which the lexical judge is loaded in the background."""
-PREBUILD_IDLE_S = 0.3
-"""Views are built ahead (tui/instant_modes.py) one at a time, each after this long without input."""
 AHEAD_IDLE_S = 0.3
 """After a key, once the user has not typed for this long, views read ahead what they would show
 next: hidden views what they would show now (the questions of a trajectory selected meanwhile:
 30-80 ms), the stepper the steps either side (~12 ms each: read, document and log wrapped); one
-piece per call, PREBUILD_GAP_S apart."""
-PREBUILD_GAP_S = 0.05
-"""Pause between two building steps, for input and frames to get through."""
-PREBUILD_ORDER = ("stepper", "questions", "scores", "compare", "live", "runs", "demo")
-"""The tour comes last: building it may start the search for its stale-fact case, whose worker (the
-lexical judge) slows whatever is built after it."""
+piece at a time, AHEAD_GAP_S apart, in a worker that stops at the next key."""
+AHEAD_GAP_S = 0.05
+"""Pause between two pieces of read-ahead, for input and frames to get through."""
 
 
 BANNER_VIEWS = ("runs", "demo")
@@ -69,9 +66,6 @@ class SeorapApp(InstantModes, App):
         """The Ollama probe's result (tui.ollama_probe.OllamaProbe) once it ran."""
         self.start_mode = start_mode
         self.judge_warm_started = False
-        self.prebuilt = False
-        """Every view is built ahead (the lexical judge, whose loading holds the interpreter for
-        seconds, is warmed only after)."""
         self.stepper = None
         """The stepper screen once mounted (tui/screens/stepper.py)."""
         self.stale_cases: dict = {}
@@ -92,34 +86,12 @@ class SeorapApp(InstantModes, App):
     def _idle_gc_start(self) -> None:
         self.idle_gc.start()
         self.set_interval(CHECK_S, self._idle_tick, name="idle gc")
-        self.set_timer(PREBUILD_IDLE_S, self._prebuild_next, name="prebuild")
-
-    def _prebuild_next(self) -> None:
-        """Build the next view ahead once the user has not typed for a moment; one per call, so a
-        key pressed meanwhile waits for one view's mount at most."""
-        if not self.idle_gc.idle(PREBUILD_IDLE_S):
-            self.set_timer(PREBUILD_IDLE_S, self._prebuild_next, name="prebuild")
-            return
-        for mode in PREBUILD_ORDER:
-            screen = self.built_screen(mode)
-            if self.prebuild(mode) or self.restyle(screen) or self.prelayout(screen):
-                self.set_timer(PREBUILD_GAP_S, self._prebuild_next, name="prebuild")
-                return
-        for name, target in KEPT_SCREENS.items():
-            if self.prebuild_installed(
-                name, lambda target=target: screen_class(target)()
-            ) or self.prelayout(self.get_screen(name) if self.is_screen_installed(name) else None):
-                self.set_timer(PREBUILD_GAP_S, self._prebuild_next, name="prebuild")
-                return
-        self.prebuilt = True
 
     def _idle_tick(self) -> None:
-        """Once idle: a full garbage collection when garbage may wait, and (once, after the views
-        are built) the lexical judge loaded in a worker, which the stepper's and the tour's
-        stale-fact checks need."""
+        """Once idle: a full garbage collection when garbage may wait, and (once) the lexical
+        judge loaded in a worker, which the stepper's and the tour's stale-fact checks need."""
         if (
             not self.judge_warm_started
-            and self.prebuilt
             and self.idle_gc.idle(WARM_IDLE_S)
             and not views.judge_warm()
         ):
@@ -143,17 +115,19 @@ class SeorapApp(InstantModes, App):
         await super().on_event(event)
 
     def _read_ahead(self) -> None:
-        """Let one view read ahead (``read_ahead() -> bool``: True when it did some work), then
-        the next, until none has anything to do or a key arrives."""
-        if not self.idle_gc.idle(AHEAD_IDLE_S):
-            return  # that key scheduled its own
-        for screen in self.built_screens():
-            read_ahead = getattr(screen, "read_ahead", None)
-            if read_ahead is not None and read_ahead():
-                self._ahead_timer = self.set_timer(
-                    PREBUILD_GAP_S, self._read_ahead, name="read ahead"
-                )
+        if self.idle_gc.idle(AHEAD_IDLE_S):  # else that key scheduled its own
+            self.read_ahead()
+
+    @work(exclusive=True, exit_on_error=False, group="read-ahead", description="read ahead")
+    async def read_ahead(self) -> None:
+        """Let one mounted view read ahead (``read_ahead() -> bool``: True when it did some
+        work), then the next, until none has anything to do or a key arrives; a pause between
+        two pieces lets input and frames through."""
+        while self.idle_gc.idle(AHEAD_IDLE_S):
+            screens = [s for s in self.built_screens() if hasattr(s, "read_ahead")]
+            if not any(screen.is_mounted and screen.read_ahead() for screen in screens):
                 return
+            await asyncio.sleep(AHEAD_GAP_S)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="warm", description="warm views")
     def warm_views(self) -> None:
@@ -197,27 +171,6 @@ class SeorapApp(InstantModes, App):
         db = ctx.worker_db()
         return key, views.stale_case(db, ctx.corpus, key[1])
 
-    @on(Worker.StateChanged)
-    def _stale_found(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != "stale-case" or event.state not in (
-            WorkerState.SUCCESS,
-            WorkerState.ERROR,
-        ):
-            return
-        if event.state == WorkerState.ERROR:
-            self.stale_pending = None
-            self.notify(
-                f"the stale-fact case failed: {event.worker.error}", severity="error", markup=False
-            )
-            return
-        key, case = event.worker.result
-        self.stale_cases[key] = case
-        if self.stale_pending == key:
-            self.stale_pending = None
-        for screen in self.built_screens():
-            if hasattr(screen, "stale_found"):
-                screen.stale_found(key)
-
     def live_config(self):
         """The Config live runs use (ctx.live_config, else load_config())."""
         if self.ctx.live_config is None:
@@ -235,9 +188,30 @@ class SeorapApp(InstantModes, App):
         return probe(self.live_config())
 
     @on(Worker.StateChanged)
-    def _probed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != "probe" or event.state != WorkerState.SUCCESS:
+    def _worker_done(self, event: Worker.StateChanged) -> None:
+        """The app's one handler of its workers' ends: the tour's stale-fact case, the probe."""
+        group, state = event.worker.group, event.state
+        if group == "stale-case" and state in (WorkerState.SUCCESS, WorkerState.ERROR):
+            self._stale_found(event)
+        elif group == "probe" and state == WorkerState.SUCCESS:
+            self._probed(event)
+
+    def _stale_found(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR:
+            self.stale_pending = None
+            self.notify(
+                f"the stale-fact case failed: {event.worker.error}", severity="error", markup=False
+            )
             return
+        key, case = event.worker.result
+        self.stale_cases[key] = case
+        if self.stale_pending == key:
+            self.stale_pending = None
+        for screen in self.built_screens():
+            if hasattr(screen, "stale_found"):
+                screen.stale_found(key)
+
+    def _probed(self, event: Worker.StateChanged) -> None:
         result = event.worker.result
         self.ctx.banner = result.message
         self.ollama = result

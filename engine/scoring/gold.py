@@ -167,6 +167,7 @@ def record_contest(db, corpus, trajectory_id: str, item: str, reason: str, ledge
     that a report or the app computes them again with the contest. The caller holds the writer
     lease of ``db``. Returns the Contest; UsageError when ``db`` is in memory and no ledger is
     named, or for what ``contest`` refuses."""
+
     beside = db_file(db)
     path = ledger if ledger is not None else default_ledger(beside) if beside else None
     if path is None:

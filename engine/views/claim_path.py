@@ -148,6 +148,7 @@ def contested(db, corpus, trajectory_id: str) -> dict[str, str]:
     """The gold contests in force for one trajectory in the ledger beside ``db`` (engine/corpus/
     gold.py): claim text or question item -> "who: reason"; empty when there is no ledger, it cannot
     be read (the score cards say why), or the database is in memory."""
+
     path = db_file(db)
     if not path or not default_ledger(path).exists():
         return {}

@@ -264,6 +264,7 @@ def data_version(db: sqlite_utils.Database) -> tuple:
 def ledger_signature(db: sqlite_utils.Database) -> tuple[int, int] | None:
     """(size, modification time) of the gold ledger beside the database (None: none): a contest,
     from the app or the CLI, changes the figures every view shows (docs/metrics.md#gold-ledger)."""
+
     path = db_file(db)
     if not path:
         return None

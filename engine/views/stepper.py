@@ -221,16 +221,7 @@ def step_view(
         operations,
         _failures_at(db, run_id, t.id, position),
         store,
-        _claim_rows(
-            state.claims,
-            doc_claims,
-            store,
-            verdicts,
-            read_times(
-                db, run_id, t.id, position, arrival.state_index, {f.id: f.text for f in store}
-            ),
-            *_journey_args(db, corpus, run_id, t, verdicts is not None),
-        ),
+        _claims_at(db, corpus, run_id, t, arrival, doc_claims, store, verdicts),
         judge_mode,
         verdicts is not None,
         truth,
@@ -240,10 +231,28 @@ def step_view(
     )
 
 
-def _journey_args(db: Database, corpus: Corpus, run_id: str, t: Trajectory, scored: bool) -> tuple:
-    """What the claim rows' journeys are read from: the stored journeys (None unscored), the
-    trajectory (for the paths' positions) and the gold contests of the ledger beside ``db``."""
-    return (claim_journeys(db, run_id, t.id) if scored else None, t, contested(db, corpus, t.id))
+def _claims_at(
+    db, corpus: Corpus, run_id: str, t: Trajectory, arrival, doc_claims, store, verdicts
+):
+    """The claims pane's rows: each expected claim of the arrival's state with its verdict, its
+    read-time lookup, its journey and whether it is contested."""
+    return _claim_rows(
+        t.states[arrival.state_index].claims,
+        doc_claims,
+        store,
+        verdicts,
+        read_times(
+            db,
+            run_id,
+            t.id,
+            arrival.position,
+            arrival.state_index,
+            {f.id: f.text for f in store},
+        ),
+        claim_journeys(db, run_id, t.id) if verdicts is not None else None,
+        t,
+        contested(db, corpus, t.id),
+    )
 
 
 def _stale_claims_until(t: Trajectory, state_index: int) -> list[str]:

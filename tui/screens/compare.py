@@ -12,11 +12,11 @@ from seorap.tui.fit import (
     refill_keeping_cursor,
     table_room,
 )
-from seorap.tui.instant_modes import QuietResume
+from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.text import literal
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
-from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.title import Title
 from textual import on, work
 from textual.app import ComposeResult
@@ -63,7 +63,7 @@ NARROW = 120
 """Below this many columns the run figures and item labels take their short forms."""
 
 
-class CompareScreen(QuietResume, Screen):
+class CompareScreen(ViewScreen, Screen):
     HELP = """\
 ## Compare two runs
 Run A is the selected run, run B the next one (**a** / **b** cycle them). Rows: expected claims of
@@ -90,11 +90,11 @@ differs, and final active facts held by only one run.
     def compose(self) -> ComposeResult:
         yield Header()
         yield Title(id="compare-title")
-        yield Table(id="compare-table", cursor_type="row", zebra_stripes=True)
+        yield LineTable(id="compare-table", cursor_type="row", zebra_stripes=True)
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
+        table = self.query_one(LineTable)
         for label in ("trajectory", "kind", "item", "A", "B", "text"):
             table.add_column(label)
 
@@ -110,7 +110,7 @@ differs, and final active facts held by only one run.
         sel = self.app.ctx.selection
         runs = self._runs()
         title = self.query_one("#compare-title", Static)
-        self.query_one(DataTable).clear()
+        self.query_one(LineTable).clear()
         if len(runs) < 2:
             title.update(Text("compare needs two runs in this database", "dim"))
             return
@@ -171,7 +171,7 @@ differs, and final active facts held by only one run.
                 "bold yellow",
             )
         self.query_one("#compare-title", Static).update(text)
-        table = self.query_one(DataTable)
+        table = self.query_one(LineTable)
         table.clear()
         narrow_columns(table)  # fitted for this width: the columns shrink with the cells
         trajectories, items, texts = self._fitted(shown)
@@ -216,7 +216,7 @@ differs, and final active facts held by only one run.
             getattr(self, "_fitted_for", None) not in (None, self.app.size.width)
             and getattr(self, "flips", None) is not None
         ):
-            refill_keeping_cursor(self.query_one(DataTable), self.fill)
+            refill_keeping_cursor(self.query_one(LineTable), self.fill)
 
     def action_cycle(self, which: str) -> None:
         runs, sel = self._runs(), self.app.ctx.selection

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from seorap.engine import views
 from seorap.engine.fmt import figure
-from seorap.tui.instant_modes import QuietResume
+from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.modes import KEPT_SCREENS, SIDE_BY_SIDE, screen_class
 from seorap.tui.text import literal
@@ -127,7 +127,7 @@ def explain_stale(case: views.StaleCase, current_run: str | None) -> Text:
     return text
 
 
-class DemoScreen(QuietResume, Screen):
+class DemoScreen(ViewScreen, Screen):
     stale: views.StaleCase | None = None
 
     HELP = """\

@@ -6,8 +6,8 @@ from __future__ import annotations
 from rich.text import Text
 from seorap.engine import views
 from seorap.tui.text import literal, one_line
-from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.operations import OP_STYLE
 from textual import on
 from textual.app import ComposeResult
@@ -74,7 +74,7 @@ where and why ("unknown" when the database was written before lineage was stored
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="fact-title")
-        yield Table(id="fact-versions", cursor_type="row")
+        yield LineTable(id="fact-versions", cursor_type="row")
         yield Static(id="fact-version")
         yield KeysFooter()
 
@@ -103,7 +103,7 @@ where and why ("unknown" when the database was written before lineage was stored
         if history.versions:
             title.append_text(literal(history.versions[-1].text))
         self.query_one("#fact-title", Static).update(title)
-        table = self.query_one(DataTable)
+        table = self.query_one(LineTable)
         labels = self._labels()
         if labels != self.labels:
             self.labels = labels
@@ -137,7 +137,7 @@ where and why ("unknown" when the database was written before lineage was stored
     @on(DataTable.RowHighlighted, "#fact-versions")
     def _version(self, event: DataTable.RowHighlighted | None = None) -> None:
         """The version under the cursor, whole: why, text, observation, source."""
-        h, table = self.history, self.query_one(DataTable)
+        h, table = self.history, self.query_one(LineTable)
         if h is None or not h.versions:
             self.query_one("#fact-version", Static).update("")
             return

@@ -13,7 +13,7 @@ from seorap.engine import views
 from seorap.engine.memory.reference import ORACLES
 from seorap.engine.run.pacer import Pace, Pacer, PacerState
 from seorap.engine.views import replay_label, short_id
-from seorap.tui.instant_modes import QuietResume
+from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import RunsChanged
 from seorap.tui.progress import (
     Advanced,
@@ -24,22 +24,22 @@ from seorap.tui.progress import (
     PhaseStarted,
 )
 from seorap.tui.text import literal
-from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.operations import OP_STYLE
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, Header, ProgressBar, RichLog, Static
+from textual.widgets import Header, ProgressBar, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 REFERENCE = list(ORACLES)
 VARIANTS = ["A", "B", "C"]
 
 
-class LiveScreen(QuietResume, Screen):
+class LiveScreen(ViewScreen, Screen):
     HELP = """\
 ## Live run
 Runs the engine's runner in a background worker; the app stays usable and reads the same database
@@ -95,12 +95,12 @@ each applied decision appears in the log as it is written.
         yield Static(id="live-pace").set_styles("display: none;")  # shown while replaying
         # determinate from the start: an indeterminate bar animates (a frame every 66 ms) while idle
         yield ProgressBar(id="live-bar", show_eta=False, total=1)
-        yield Table(id="live-trajectories", cursor_type="none")
+        yield LineTable(id="live-trajectories", cursor_type="none")
         yield RichLog(id="live-log", max_lines=2000, markup=False, wrap=False)
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one("#live-trajectories", DataTable)
+        table = self.query_one("#live-trajectories", LineTable)
         table.add_column("trajectory", key="t")
         table.add_column("documents done (this phase)", key="n")
         table.add_column("last", key="note")
@@ -300,13 +300,13 @@ each applied decision appears in the log as it is written.
     def _phase(self, m: PhaseStarted) -> None:
         self.query_one(ProgressBar).update(total=max(m.total, 1), progress=0)
         self.done = {}
-        self.query_one("#live-trajectories", DataTable).clear()
+        self.query_one("#live-trajectories", LineTable).clear()
         self._status(f"phase {m.name}: {m.total} units")
 
     @on(Advanced)
     def _advance(self, m: Advanced) -> None:
         self.query_one(ProgressBar).advance(m.n)
-        table = self.query_one("#live-trajectories", DataTable)
+        table = self.query_one("#live-trajectories", LineTable)
         self.done[m.trajectory_id] = self.done.get(m.trajectory_id, 0) + m.n
         cells = [
             literal(m.trajectory_id),

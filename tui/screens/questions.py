@@ -6,11 +6,11 @@ from __future__ import annotations
 from rich.text import Text
 from seorap.engine import views
 from seorap.tui.fit import cut, fit_column, fit_widths, natural, refill_keeping_cursor, table_room
-from seorap.tui.instant_modes import QuietResume
+from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.text import literal, one_line
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
-from seorap.tui.widgets.fast_table import Table, settle
 from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.text_pane import TextPane
 from seorap.tui.widgets.title import Title
@@ -88,7 +88,7 @@ RANKS_WIDTH = 14
 QUESTION_FLOOR = 16
 
 
-class QuestionsScreen(QuietResume, Screen):
+class QuestionsScreen(ViewScreen, Screen):
     HELP = """\
 ## Questions and retrieval
 Top: every question of the trajectory (compound and single) with the memory answer's verdict at
@@ -129,14 +129,14 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         yield Header()
         yield SearchBar(placeholder="filter questions (Enter/Esc to close)", id="q-search")
         yield Title(id="q-title")
-        yield Table(id="questions-list", cursor_type="row")
+        yield LineTable(id="questions-list", cursor_type="row")
         yield TextPane(
             id="q-detail"
         )  # one scroll view: a Static in a VerticalScroll laid the view out 3 times
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
+        table = self.query_one(LineTable)
         for label in ("kind", "verdict", "answer ranks", "question"):
             table.add_column(label, key=label)
         self.show()  # built ahead by the app: the selected trajectory's questions are ready before `3`
@@ -149,7 +149,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
     def read_ahead(self) -> bool:
         """Hidden, the questions of the trajectory selected meanwhile are listed ahead of `3`;
         True when they were."""
-        if self.is_current or not self.query(DataTable):
+        if self.is_current or not self.query(LineTable):
             return False  # shown, or not composed yet (a read-ahead racing the first mount)
         before = getattr(self, "shown_for", None)
         self.show()
@@ -179,7 +179,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         if key == getattr(self, "shown_for", None):
             return
         self.shown_for = key
-        table = self.query_one(DataTable)
+        table = self.query_one(LineTable)
         table.clear()
         if not (sel.run_id and sel.trajectory_id):
             self.query_one("#q-title", Static).update(
@@ -237,8 +237,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
 
     def fill(self) -> None:
         """(Re)list the questions matching the search; the title says how many when filtered."""
-        table = self.query_one(DataTable)
-        table.clear()
+        table = self.query_one(LineTable)
         self.shown = views.filter_questions(self.view.questions, self.search_text)
         title = self.title_text.copy()
         if self.search_text:
@@ -253,15 +252,10 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         if start:
             title.append_text(literal(f"  · questions start “{start.strip()}” (…)", "dim"))
         self.query_one("#q-title", Static).update(title)
-        for n, q in enumerate(self.shown):
-            table.add_row(
-                Text(q.kind),
-                _verdict(q.verdict),
-                Text(ranks[n]),
-                Text(questions[n]),
-                key=str(n),
-            )
-        settle(table)
+        table.clear().replace_rows(
+            (str(n), (Text(q.kind), _verdict(q.verdict), Text(ranks[n]), Text(questions[n])))
+            for n, q in enumerate(self.shown)
+        )
         self._detail(0)
         self.focus_item()
 
@@ -301,7 +295,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
 
     def on_resize(self) -> None:
         if getattr(self, "_fitted_for", None) not in (None, self.app.size.width) and self.view:
-            refill_keeping_cursor(self.query_one(DataTable), self.fill)
+            refill_keeping_cursor(self.query_one(LineTable), self.fill)
 
     def _detail(self, row: int) -> None:
         body = self.query_one(TextPane)
@@ -347,7 +341,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
             ask_and_contest(self.app, self.view.trajectory_id, q.item, q.question)
 
     def action_override(self) -> None:
-        table = self.query_one(DataTable)
+        table = self.query_one(LineTable)
         if self.shown:
             q = self.shown[min(table.cursor_row, len(self.shown) - 1)]
             self.app.override_verdict(q.verdict_id, q.question)

@@ -6,11 +6,11 @@ from rich.text import Text
 from seorap.engine import views
 from seorap.engine.corpus import CATEGORY_NAMES
 from seorap.tui.fit import fit_column, fit_widths, natural, refill_keeping_cursor, table_room
-from seorap.tui.instant_modes import QuietResume
+from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.text import literal, score
-from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.search_bar import SearchBar
 from textual import on
 from textual.app import ComposeResult
@@ -59,7 +59,7 @@ def _cycle(options: list, current):
     return options[(options.index(current) + 1) % len(options)]
 
 
-class RunsScreen(QuietResume, Screen):
+class RunsScreen(ViewScreen, Screen):
     """Runs and trajectories: sort, filter, pick a system, Enter opens the stepper."""
 
     HELP = """\
@@ -101,11 +101,11 @@ looks better than the answers) and the quadrant.
         yield Static(id="banner")
         yield SearchBar(placeholder="search trajectories (Enter/Esc to close)", id="search")
         yield Static(id="filters")
-        yield Table(id="runs-table", cursor_type="row", zebra_stripes=True)
+        yield LineTable(id="runs-table", cursor_type="row", zebra_stripes=True)
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
+        table = self.query_one(LineTable)
         table.focus()
         self._columns()
         self.reload()
@@ -117,7 +117,7 @@ looks better than the answers) and the quadrant.
         if getattr(self, "_narrow", None) == narrow:
             return False
         self._narrow = narrow
-        table = self.query_one(DataTable)
+        table = self.query_one(LineTable)
         table.clear(columns=True)
         for label, short, key, _ in COLUMNS:
             table.add_column(short if narrow else label, key=key)
@@ -127,7 +127,7 @@ looks better than the answers) and the quadrant.
         if getattr(self, "_fitted_for", None) not in (None, self.app.size) and self.rows:
             self._columns()
             self.query_one("#banner", Static).update(self._banner())
-            refill_keeping_cursor(self.query_one(DataTable), self.refresh_table)
+            refill_keeping_cursor(self.query_one(LineTable), self.refresh_table)
 
     def on_screen_resume(self) -> None:
         if self._fresh:  # on_mount has just loaded
@@ -215,7 +215,7 @@ looks better than the answers) and the quadrant.
     def refresh_table(self) -> None:
         """Fill the first screenful now and the rest in chunks after the paint (a 100× corpus has
         1,200 rows: adding them all before the first paint costs most of a second)."""
-        table = self.query_one(DataTable)
+        table = self.query_one(LineTable)
         table.clear()
         rows = self.shown()
         self._fill_generation += 1
@@ -263,7 +263,7 @@ looks better than the answers) and the quadrant.
         )
 
     def _add(self, rows: list[views.TrajectoryRow]) -> None:
-        table = self.query_one(DataTable)
+        table = self.query_one(LineTable)
         for r in rows:
             table.add_row(*self._cells(r), key=f"{r.run_id}\t{r.trajectory_id}")
 
@@ -341,7 +341,7 @@ looks better than the answers) and the quadrant.
         """The cursor resting on a row: the stepper reads that trajectory's first step ahead of
         Enter (True when it did)."""
         stepper = getattr(self.app, "stepper", None)
-        table = self.query_one(DataTable)
+        table = self.query_one(LineTable)
         if not self.is_current or stepper is None or not table.row_count:
             return False
         run_id, trajectory_id = str(

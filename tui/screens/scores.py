@@ -7,13 +7,13 @@ from __future__ import annotations
 from rich.text import Text
 from seorap.engine import views
 from seorap.engine.fmt import figure
-from seorap.tui.instant_modes import QuietResume
+from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.screens import scores_fit
 from seorap.tui.text import literal
-from seorap.tui.widgets.fast_table import Table
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.funnel import Funnel
 from seorap.tui.widgets.kept_plot import KeptPlot
+from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.title import Title
 from textual import on, work
 from textual.app import ComposeResult
@@ -254,7 +254,7 @@ def moved_text(diff: views.RulerDiff | None, limit: int = 30) -> Text:
     return text
 
 
-class ScoresScreen(QuietResume, Screen):
+class ScoresScreen(ViewScreen, Screen):
     HELP = """\
 ## Score cards
 Left: intrinsic (x) against extrinsic (y) per trajectory of the selected run, split at 0.5 into
@@ -321,7 +321,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
                 yield Funnel(id="funnel")  # the claim funnel and the contested gold
             with VerticalScroll(id="rulers-box"):
                 yield Static(id="rulers")
-        yield Table(id="variants", cursor_type="row")
+        yield LineTable(id="variants", cursor_type="row")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -338,7 +338,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
         if columns == getattr(self, "_variant_columns", None):
             return False
         self._variant_columns = columns
-        table = self.query_one("#variants", DataTable)
+        table = self.query_one("#variants", LineTable)
         table.clear(columns=True)
         for label in columns:
             table.add_column(label)
@@ -441,7 +441,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
                 views.accounting_view(self.app.ctx.db, report.run_id),
             )
         )
-        table = self.query_one("#variants", DataTable)
+        table = self.query_one("#variants", LineTable)
         if self.listed is not self.reports:
             self._variants()  # figures read anew; `v` (another run of the same figures) moves the cursor
         if table.row_count and table.cursor_row != self.current:
@@ -553,7 +553,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
         plt.yticks(scores_fit.score_ticks(size.height))
 
     def _variants(self) -> None:
-        table = self.query_one("#variants", DataTable)
+        table = self.query_one("#variants", LineTable)
         table.clear()
         self.listed = self.reports
         for r in self.reports:

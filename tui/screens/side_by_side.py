@@ -8,7 +8,7 @@ from rich.text import Text
 from seorap.engine import views
 from seorap.engine.fmt import figure
 from seorap.tui.fit import fitted
-from seorap.tui.instant_modes import QuietResume
+from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.text import literal
 from seorap.tui.widgets.claims_table import ClaimsTable
@@ -69,7 +69,7 @@ def case_title(
     return text
 
 
-class SideBySideScreen(QuietResume, Screen):
+class SideBySideScreen(ViewScreen, Screen):
     HELP = """\
 ## Demo tour, side by side
 Left the LLM-compensation case (when no trajectory is in that quadrant, its title names the

@@ -17,7 +17,7 @@ from collections import OrderedDict
 
 from rich.text import Text
 from seorap.engine import views
-from seorap.tui.instant_modes import QuietResume
+from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import OpenFact
 from seorap.tui.screens.prompt import PromptModal
 from seorap.tui.text import literal
@@ -59,7 +59,7 @@ SUMMARY_STYLE = {
 }
 
 
-class StepperScreen(QuietResume, Screen):
+class StepperScreen(ViewScreen, Screen):
     """Step through a trajectory's documents; the panes follow the current step."""
 
     HELP = """\

@@ -8,11 +8,8 @@ from __future__ import annotations
 from rich.text import Text
 from seorap.engine.views import ClaimRow, StepView, short_id
 from seorap.tui.text import one_line, shared_start, without_start
-from seorap.tui.widgets.fast_table import KeepsRenderedRows, replace_rows
-from seorap.tui.widgets.one_frame import OneFrameScroll
-from seorap.tui.widgets.render_style import StyleOncePerRender
+from seorap.tui.widgets.line_table import LineTable
 from textual.reactive import reactive
-from textual.widgets import DataTable
 
 VERDICT_STYLE = {
     "YES": "bold green",
@@ -30,7 +27,7 @@ def cosine_cell(c: ClaimRow) -> Text:
     return Text(f"{c.best_cosine:.2f}{'>' if above else '≤'}θ", "green" if above else "red")
 
 
-class ClaimsTable(StyleOncePerRender, KeepsRenderedRows, OneFrameScroll, DataTable):
+class ClaimsTable(LineTable):
     """Row key = claim index within the state."""
 
     step: reactive[StepView | None] = reactive(None, always_update=True, init=False, repaint=False)
@@ -59,8 +56,7 @@ class ClaimsTable(StyleOncePerRender, KeepsRenderedRows, OneFrameScroll, DataTab
             self._columns(step.judge_mode)
         self.start = shared_start([c.claim for c in step.claims])
         self.claims = step.claims
-        replace_rows(
-            self,
+        self.replace_rows(
             ((str(n), self.cells(c, self.mode, self.start)) for n, c in enumerate(step.claims)),
         )
 

@@ -26,7 +26,7 @@ class KeysFooter(Footer):
             super().bindings_changed(screen)
             return
         signature = self._signature(screen)
-        if self._bindings_ready and signature == self._shown:
+        if signature == self._shown:  # shown by the last recompose this asked for
             return
         self._shown = signature
         super().bindings_changed(screen)

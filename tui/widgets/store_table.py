@@ -12,11 +12,8 @@ from rich.text import Text
 from seorap.engine import views
 from seorap.engine.views import StepView, StoreFact, short_id
 from seorap.tui.text import one_line, shared_start, without_start
-from seorap.tui.widgets.fast_table import KeepsRenderedRows, replace_rows
-from seorap.tui.widgets.one_frame import OneFrameScroll
-from seorap.tui.widgets.render_style import StyleOncePerRender
+from seorap.tui.widgets.line_table import LineTable
 from textual.reactive import reactive
-from textual.widgets import DataTable
 
 MARK_STYLE = {
     "NEW": "bold green",
@@ -38,7 +35,7 @@ COMPACT_BELOW = 120
 """Terminal width under which the table is compact (the stepper's narrow layout)."""
 
 
-class StoreTable(StyleOncePerRender, KeepsRenderedRows, OneFrameScroll, DataTable):
+class StoreTable(LineTable):
     """Row key = fact id (Enter opens its history)."""
 
     step: reactive[StepView | None] = reactive(None, always_update=True, init=False, repaint=False)
@@ -80,9 +77,7 @@ class StoreTable(StyleOncePerRender, KeepsRenderedRows, OneFrameScroll, DataTabl
         self._columns()
         self.start = shared_start([f.text for f in step.store])
         self.facts = views.filter_store(step, self.filter)
-        replace_rows(
-            self, ((f.id, self.cells(f, self.start, bool(self.compact))) for f in self.facts)
-        )
+        self.replace_rows((f.id, self.cells(f, self.start, bool(self.compact))) for f in self.facts)
 
     def focused_fact(self) -> StoreFact | None:
         facts = self.facts

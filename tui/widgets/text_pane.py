@@ -6,8 +6,7 @@ height changes its container's virtual size). This pane is one scroll view with 
 text is wrapped into lines when shown (and again when the width changes) and only the visible
 lines are drawn. Wrapped lines are kept per (text, width), so a step shown again, or read ahead
 while the user was reading (``wrapped``), is not wrapped again. ``text`` holds the last Text shown
-(tests read ``text.plain``). One frame per step: see tui.widgets.one_frame (the scrollbars get
-their new extent right after the text is set, before the layout).
+(tests read ``text.plain``).
 
 It replaces a RichLog, which measured the whole text's words before wrapping it, read the
 widget's style three times per drawn line and keeps nothing once cleared.
@@ -19,7 +18,6 @@ from collections import OrderedDict
 
 from rich.segment import Segment
 from rich.text import Text
-from seorap.tui.widgets.one_frame import OneFrameScroll
 from seorap.tui.widgets.render_style import StyleOncePerRender
 from textual import events
 from textual.geometry import Size
@@ -37,7 +35,7 @@ def text_key(text: Text) -> tuple:
     return (text.plain, tuple(text.spans), text.style, text.justify, text.overflow, text.no_wrap)
 
 
-class TextPane(StyleOncePerRender, OneFrameScroll, ScrollView, can_focus=True):
+class TextPane(StyleOncePerRender, ScrollView, can_focus=True):
     DEFAULT_CSS = """
     TextPane {
         background: $surface;
@@ -71,7 +69,6 @@ class TextPane(StyleOncePerRender, OneFrameScroll, ScrollView, can_focus=True):
         self._shown, self.text = key, text
         self._set_lines()
         self.scroll_to(0, 0, animate=False, immediate=True)
-        self.sync_scrollbars()
 
     def wrapped(self, text: Text, width: int | None = None) -> tuple[list[Strip], int]:
         """``text`` wrapped at ``width`` (the pane's by default): its lines and the widest line's
@@ -119,7 +116,6 @@ class TextPane(StyleOncePerRender, OneFrameScroll, ScrollView, can_focus=True):
 
     def on_resize(self, event: events.Resize) -> None:
         self._set_lines()
-        self.sync_scrollbars()
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset

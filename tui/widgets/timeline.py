@@ -5,11 +5,8 @@ from __future__ import annotations
 from rich.text import Text
 from seorap.engine.views import StepView
 from seorap.tui.text import literal
-from seorap.tui.widgets.fast_table import KeepsRenderedRows, settle
-from seorap.tui.widgets.one_frame import OneFrameScroll
-from seorap.tui.widgets.render_style import StyleOncePerRender
+from seorap.tui.widgets.line_table import LineTable
 from textual.reactive import reactive
-from textual.widgets import DataTable
 
 ACTION_STYLE = {
     "create": "green",
@@ -21,7 +18,7 @@ ACTION_STYLE = {
 }
 
 
-class Timeline(StyleOncePerRender, KeepsRenderedRows, OneFrameScroll, DataTable):
+class Timeline(LineTable):
     """One row per arriving document; the cursor is the current step."""
 
     step: reactive[StepView | None] = reactive(None, always_update=True, init=False, repaint=False)
@@ -41,10 +38,7 @@ class Timeline(StyleOncePerRender, KeepsRenderedRows, OneFrameScroll, DataTable)
         key = (step.run_id, step.trajectory_id, tuple(e.written for e in step.timeline))
         if key != self._key:
             self._key = key
-            self.clear()
-            for e in step.timeline:
-                self.add_row(*self._cells(e), key=str(e.position))
-            settle(self)
+            self.replace_rows((str(e.position), self._cells(e)) for e in step.timeline)
         if self.cursor_row != step.position:
             self.move_cursor(row=step.position, animate=False)
 
