@@ -272,7 +272,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
             return
         sel.question = None
         if row is not None:
-            self.query_one(DataTable).move_cursor(row=row, animate=False, scroll=True)
+            self.query_one(LineTable).move_cursor(row=row, animate=False, scroll=True)
             self._detail(row)
 
     def _fitted(self) -> tuple[list[str], list[str], str]:
@@ -333,7 +333,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
             self.show()
 
     def action_contest(self) -> None:
-        table = self.query_one(DataTable)
+        table = self.query_one(LineTable)
         if self.shown and self.view is not None:
             from seorap.tui.overrides import ask_and_contest
 
