@@ -7,12 +7,20 @@ from pathlib import Path
 
 import click
 from seorap.cli.params import CorpusType, FsPath, db_path_option
+from seorap.cli.runref import resolve_run
 from seorap.engine.memory.names import ORACLES, REFERENCE_DESCRIPTIONS
+from seorap.engine.run.pacer import Pace, PaceError
 
 REFERENCE_BANNER = (
     f"These runs are the offline reference systems ({', '.join(ORACLES)}): "
     "written from the corpus's ground truth with no LLM, not a model's results. "
     "Start live variants A/B/C from the live view (6) when Ollama is reachable."
+)
+RECORDED_SENTENCE = (
+    "The run labelled 'recorded: ...' is a real small model's own work (its extraction habits, its "
+    "create-only synthesis) replayed from its call log with no model (`seorap demo --replay "
+    "recorded`), whereas a run labelled '(stand-in)' was written by an offline heuristic that "
+    "ignores its prompts."
 )
 
 
@@ -24,10 +32,32 @@ def default_demo_db() -> Path:
     return base / "seorap" / "demo.db"
 
 
-def _reference_runs_missing(db) -> bool:
-    from seorap.engine.store.queries.runs import systems
+def _own_systems(db) -> set[str]:
+    """The systems of the runs the database holds, the imported recordings (and their replays)
+    aside."""
+    # start-up: `seorap --help` loads no sqlite_utils
+    from seorap.engine.store.queries.runs import all_runs
+    from seorap.engine.store.recording import recordings
 
-    return not systems(db)
+    rows = all_runs(db)
+    recorded = recordings(rows)
+    return {r["system"] for r in rows if r["run_id"] not in recorded}
+
+
+def _import_recordings(path: Path) -> None:
+    """Bring the shipped recordings into the demo database (first use only; the package's files
+    are only read); a damaged one is one sentence and the demo goes on without it."""
+    # start-up: `seorap --help` loads no sqlite_utils
+    from seorap.engine.store.database import open_db
+    from seorap.engine.store.recording import RecordingError, import_shipped
+
+    db = open_db(path)
+    try:
+        import_shipped(db)
+    except RecordingError as exc:
+        click.echo(f"warning: {exc}; the demo goes on without it", err=True)
+    finally:
+        db.conn.close()
 
 
 @click.command()
@@ -59,7 +89,8 @@ def _reference_runs_missing(db) -> bool:
     default=None,
     metavar="RUN",
     help="Open the live view replaying this recorded live run from the call log (no model "
-    "loaded, nothing written to the recorded run): space pauses, → steps a call, ] a document, "
+    "loaded, nothing written to the recorded run); `recorded` names the real model's run that "
+    "ships with seorap (docs/demo.md): space pauses, → steps a call, ] a document, "
     "+ and - change the speed.",
 )
 @click.option(
@@ -82,24 +113,29 @@ def demo(db_path, corpus_path, tour, probe, replay_ref, pace) -> None:
     cancels, a resumes); otherwise a banner says Ollama is not reachable and how to start it.
 
     With --replay RUN it opens the live view replaying a recorded live run instead, at the
-    recorded speed or --pace, with no model and no probe.
+    recorded speed or --pace, with no model and no probe. A real small model's run ships with
+    seorap and is imported into the demo database on first use: --replay recorded replays it.
     """
+    # start-up: `seorap --help` loads no the app, sqlite_utils
     from seorap.engine.corpus import load_corpus
     from seorap.engine.store.database import check_intact, open_db
-    from seorap.engine.store.queries.runs import systems as stored_systems
+    from seorap.engine.store.recording import recorded_runs
     from seorap.tui.factory import bundled_corpus_path, corpus_for, make_app
 
     corpus = load_corpus(corpus_path or bundled_corpus_path())  # a bad corpus stops before any file
     path = Path(db_path) if db_path else default_demo_db()
     open_db(path).conn.close()  # create (or bring up to date) the file; the app then browses
+    _import_recordings(path)
     db = open_db(path, readonly=True)  # read-only: runs and replays take write access themselves
     check_intact(db)
     replay = _replayable(db, replay_ref) if replay_ref else None
     if replay and not corpus_path:  # the recorded run's own corpus, when it is still there
         corpus = corpus_for(db, replay)
-    autorun = list(ORACLES) if _reference_runs_missing(db) and not replay else []
-    systems = stored_systems(db)
+    autorun = list(ORACLES) if not _own_systems(db) and not replay else []
+    systems = _own_systems(db)
     banner = REFERENCE_BANNER if autorun or systems <= set(REFERENCE_DESCRIPTIONS) else ""
+    if recorded_runs(db):
+        banner = f"{banner} {RECORDED_SENTENCE}".strip()
     app = make_app(
         path,
         corpus=corpus,
@@ -115,8 +151,6 @@ def demo(db_path, corpus_path, tour, probe, replay_ref, pace) -> None:
 
 
 def _pace(value: str):
-    from seorap.engine.run.pacer import Pace, PaceError
-
     try:
         return Pace.parse(value)
     except PaceError as exc:
@@ -125,9 +159,19 @@ def _pace(value: str):
 
 def _replayable(db, value: str) -> str:
     """The run id ``--replay`` names, refused with one sentence when it has nothing to replay."""
+    # start-up: `seorap --help` loads no numpy, sqlite_utils
     from seorap.cli.runref import resolve_run
     from seorap.engine.run.runner import nothing_to_replay
+    from seorap.engine.store.recording import NAME, recorded_runs
 
+    if value.strip() == NAME:
+        shipped = recorded_runs(db)
+        if not shipped:
+            raise click.BadParameter(
+                "no recorded run in the demo database (the package ships none)",
+                param_hint="--replay",
+            )
+        value = shipped[0]
     run_id = resolve_run(db, value, "--replay")
     reason = nothing_to_replay(db, run_id)
     if reason:
@@ -159,6 +203,7 @@ def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
     (live view) and a verdict override (o in the stepper or the questions view).
 
     --run takes a run id, a unique prefix of one, or a system name (A, oracle) with one run."""
+    # start-up: `seorap --help` loads no the app, sqlite_utils
     from seorap.engine.corpus import CorpusError, load_corpus
     from seorap.engine.store.database import check_intact, open_db
     from seorap.tui.factory import corpus_for, make_app
@@ -166,8 +211,6 @@ def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
     db = open_db(db_path, readonly=True)
     check_intact(db)  # damage is one sentence here, not an error in the middle of a screen
     if run_id is not None:
-        from seorap.cli.runref import resolve_run
-
         run_id = resolve_run(db, run_id)
     try:
         corpus = load_corpus(corpus_path) if corpus_path else corpus_for(db, run_id)
@@ -186,6 +229,7 @@ def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
 def _check_corpus(db, run_id, corpus, corpus_path) -> None:
     """Refuse to show a run against a corpus it was not made from (e.g. its relative corpus path
     does not resolve from here and the bundled corpus was picked instead)."""
+    # start-up: `seorap --help` loads no sqlite_utils
     from seorap.engine.store.queries.runs import all_runs
 
     rows = (

@@ -8,6 +8,7 @@ import json
 import click
 from seorap.cli.params import db_path_option
 from seorap.cli.runref import resolve_run
+from seorap.engine.fmt import figure
 from seorap.engine.untrusted import visible
 
 
@@ -37,6 +38,7 @@ def compare(base, candidate, db_path, conditions, allow_different_judges, show_a
     names): per headline figure the paired difference with a paired cluster-bootstrap 95% interval
     and the minimum detectable difference, then every claim and question verdict that moved. With
     --fail-if-worse, exit 1 when a named figure is worse beyond its margin. No model calls."""
+    # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.engine.scoring.gate import (
         Condition,
         check_comparable,
@@ -67,6 +69,7 @@ def compare(base, candidate, db_path, conditions, allow_different_judges, show_a
     result = compare_runs(a, b, labels=labels, pairs=pairs or None)
     moved = moved_verdicts(db, sides[0], sides[1])
     gates = [gate(c, next(d for d in result.differences if d.figure == c.figure)) for c in parsed]
+    # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.engine.views import journey
 
     funnels = journey.side_by_side(db, *((x.run_id, x.scoring) for x in sides))
@@ -119,7 +122,6 @@ def _as_dict(result, moved, gates) -> dict:
 def _num(value: float | None) -> str:
     """Two decimals, three for a value that two would show as zero (a verdict of ``worse`` next
     to "0.00 [0.00, 0.00]" would read as a contradiction)."""
-    from seorap.engine.fmt import figure
 
     if value and abs(value) < 0.005:
         return figure(value, digits=3)
@@ -134,6 +136,7 @@ def _where(v: dict) -> str:
 
 
 def _print(result, moved, gates, show_all: bool) -> None:
+    # start-up: `seorap --help` loads no rich
     from rich.console import Console
     from rich.table import Table
     from seorap.engine.fmt import figure

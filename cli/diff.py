@@ -49,6 +49,7 @@ def diff(db_path, run_ids, setups, kind, show_all, fmt, width) -> None:
     """List every verdict that moved between two judging setups of one run (default: full -> filter
     of the latest scoring) or between two runs, classified newly credited / newly penalised /
     unchanged, with the claim or question text. No model calls."""
+    # start-up: `seorap --help` loads no pydantic, sqlite_utils
     from seorap.engine.scoring.rulers import compare, parse_setup
     from seorap.engine.store.database import open_db
 
@@ -78,6 +79,7 @@ def diff(db_path, run_ids, setups, kind, show_all, fmt, width) -> None:
 
 
 def _sides(db, run_ids: list[str], setups: list[str], parse_setup):
+    # start-up: `seorap --help` loads no sqlite_utils
     from seorap.engine.store.queries.runs import exists
 
     if len(run_ids) > 2 or len(setups) > 2:
@@ -115,6 +117,7 @@ MIN_TEXT_WIDTH = 24
 
 
 def _table(a, b, result, listed, width: int | None = None) -> None:
+    # start-up: `seorap --help` loads no rich
     from rich.console import Console
 
     console = Console(width=width) if width else Console()
@@ -145,6 +148,7 @@ def _table(a, b, result, listed, width: int | None = None) -> None:
         for v, where in rows
     ]
     texts = [visible(v["text"]) for v, _ in rows]
+    # start-up: `seorap --help` loads no rich
     from rich.cells import cell_len
 
     widths = [max(cell_len(c) for c in col) for col in zip(header, *cells)]
@@ -159,6 +163,7 @@ def _table(a, b, result, listed, width: int | None = None) -> None:
 def clip_lines(text: str, width: int, lines: int = TEXT_LINES) -> list[str]:
     """``text`` word-wrapped at ``width`` terminal cells (wide Korean characters count two), at
     most ``lines`` lines; a cut ends with "…"."""
+    # start-up: `seorap --help` loads no rich
     from rich.console import Console
     from rich.text import Text
 
@@ -173,6 +178,7 @@ def clip_lines(text: str, width: int, lines: int = TEXT_LINES) -> list[str]:
 
 
 def _boxed(console, header, widths, cells, texts, text_width: int) -> None:
+    # start-up: `seorap --help` loads no rich
     from rich.table import Table
     from rich.text import Text
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 
 import click
 from seorap.cli.params import CORPUS_HELP, CorpusType, FsPath
+from seorap.engine.store.sqlerrors import DatabaseBusy, ReadOnlyStore
 from seorap.engine.untrusted import json_line, visible
 
 LEDGER_HELP = (
@@ -15,6 +17,7 @@ LEDGER_HELP = (
 
 def ledger_path(db_path: str | None, ledger: str | None) -> Path:
     """The ledger named, else the one beside --db; a usage error when neither is given."""
+    # start-up: `seorap --help` loads no pydantic
     from seorap.engine.corpus.gold import default_ledger
 
     if ledger:
@@ -53,6 +56,7 @@ def gold() -> None:
 def contest(corpus_path, trajectory_id, item, reason, who, withdraw, db_path, ledger) -> None:
     """Contest one expected claim or question: appended to the ledger with who, when and why,
     keyed by the corpus's digest. The corpus files are never touched."""
+    # start-up: `seorap --help` loads no pydantic
     from seorap.engine.corpus import gold as ledger_model
     from seorap.engine.corpus import load_corpus
 
@@ -62,8 +66,6 @@ def contest(corpus_path, trajectory_id, item, reason, who, withdraw, db_path, le
         corpus, trajectory_id, item, reason, path, who=who, withdrawn=withdraw
     )
     if db_path and Path(db_path).exists():
-        from seorap.engine.store.sqlerrors import DatabaseBusy, ReadOnlyStore
-
         try:
             _forget_figures(db_path, corpus.digest)
         except (ReadOnlyStore, DatabaseBusy) as exc:
@@ -84,6 +86,7 @@ def contest(corpus_path, trajectory_id, item, reason, who, withdraw, db_path, le
 def _forget_figures(db_path: str, digest: str) -> None:
     """The figures stored at score time for this corpus's runs no longer hold: the app recomputes
     them (with the ledger) on next view."""
+    # start-up: `seorap --help` loads no pydantic, sqlite_utils
     from seorap.engine.scoring.tables import drop_figures
     from seorap.engine.store import gold as store
     from seorap.engine.store.lease import writing
@@ -102,8 +105,8 @@ def suspects(db_path, corpus_path, ledger, as_json) -> None:
     """Items that look wrong from the runs themselves: failed by every system (oracle-merged and the
     full-context answer included), or judged differently by two judges — each with the document
     lines that say it, and whether it is already contested. No model calls."""
-    from dataclasses import asdict
 
+    # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.engine.corpus import gold as ledger_model
     from seorap.engine.corpus import load_corpus
     from seorap.engine.scoring.gold_suspects import suspects as find

@@ -10,15 +10,18 @@ relative dates in each are read against); blank lines are skipped.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import os
 
 import click
 from seorap.cli.params import FsPath
+from seorap.engine.errors import InputProblems
+from seorap.engine.jsonl import MAX_PROBLEMS, LineTooLong, read_lines
+from seorap.engine.untrusted import json_line, visible
 
 
 def _iso_date(value):
     """A date from an ISO string; None for anything else (the caller reports it)."""
-    import datetime as dt
 
     if not isinstance(value, str):
         return None
@@ -31,8 +34,6 @@ def _iso_date(value):
 def read_pairs(path: str) -> list[dict]:
     """The pairs of a JSONL file, streamed (a line is at most 1 MB; Ctrl+C works while reading);
     every malformed line is reported with its line number."""
-    from seorap.engine.errors import InputProblems
-    from seorap.engine.jsonl import MAX_PROBLEMS, LineTooLong, read_lines
 
     pairs: list[dict] = []
     problems: list[str] = []
@@ -146,6 +147,7 @@ def judge(
     """Grade one pair (--expected and --answer, optional --question) or every pair of a JSONL file
     (--pairs) and print each verdict (YES, PARTIAL, NO or UNPARSEABLE) with the judge's rationale.
     Exit 0 when every pair was judged (whatever the verdicts)."""
+    # start-up: `seorap --help` loads no pydantic, sqlite_utils
     from seorap.engine.config import Config
     from seorap.engine.errors import UsageError
     from seorap.engine.scoring.judges import make_judge
@@ -164,6 +166,7 @@ def judge(
     )
     client, lease = None, contextlib.ExitStack()
     if judge_model != "lexical":
+        # start-up: `seorap --help` loads no httpx, numpy, ollama, pydantic, sqlite_utils
         from seorap.engine.models.client import ModelClient
         from seorap.engine.store.database import open_db
         from seorap.engine.store.lease import discard_if_unused, writer
@@ -175,6 +178,7 @@ def judge(
             lease = contextlib.ExitStack()
             lease.enter_context(discard_if_unused(db, created=created))  # none left if it fails
             lease.enter_context(writer(db, "judge"))
+    # start-up: `seorap --help` loads no pydantic, sqlite_utils
     from seorap.engine.scoring import glossary
 
     aliases = glossary.load(glossary_path) if glossary_path else None
@@ -184,8 +188,6 @@ def judge(
 
 
 def _grade(grader, pairs, pairs_path, as_json) -> None:
-    from seorap.engine.untrusted import json_line, visible
-
     for pair in pairs:
         v = grader.grade_answer(
             pair["question"],

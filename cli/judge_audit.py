@@ -60,6 +60,7 @@ def judge_audit(
     them, and print per kind how many pass (YES) and the PARTIAL saturation. With several --judge
     or --judge-prompt values, every setup is audited and the pass rates per kind are printed side
     by side (a prompt sweep). The same audit runs with every `seorap score`."""
+    # start-up: `seorap --help` loads no pydantic, rich, sqlite_utils
     from rich.console import Console
     from seorap.engine.config import Config
     from seorap.engine.corpus import load_corpus
@@ -82,9 +83,11 @@ def judge_audit(
     config = Config.offline().with_overrides({"models.answerer": answerer_model})
     client = None
     if any(m != "lexical" for m in models) or answerer_model not in ("reader", "extractive"):
+        # start-up: `seorap --help` loads no httpx, numpy, ollama, pydantic, sqlite_utils
         from seorap.engine.models.client import ModelClient
 
         client = ModelClient.from_config(config, db)
+    # start-up: `seorap --help` loads no sqlite_utils
     from seorap.engine.store.lease import writer
 
     answerer = make_answerer(config, client)
@@ -109,6 +112,7 @@ def judge_audit(
 
 
 def _one(console, figures) -> None:
+    # start-up: `seorap --help` loads no pydantic, rich, sqlite_utils
     from rich.table import Table
     from seorap.engine.scoring.audit import audit_lines
 
@@ -146,6 +150,7 @@ def _one(console, figures) -> None:
 
 def _sweep(console, results) -> None:
     """Pass rate (YES share) per kind, one column per judging setup: leniency side by side."""
+    # start-up: `seorap --help` loads no rich
     from rich.table import Table
 
     table = Table(title="judge audit · pass rate per kind (YES share) by judging setup")

@@ -27,6 +27,7 @@ from seorap.engine.errors import (
     SeorapError,
 )
 from seorap.engine.outfile import is_environment, why
+from seorap.engine.store.sqlerrors import translate_sqlite_error
 from seorap.engine.untrusted import visible
 
 # Modules that define click commands (every top-level `click.Command` in them is added).
@@ -101,8 +102,6 @@ class SeorapGroup(click.Group):
         except (
             sqlite3.Error
         ) as exc:  # a full disk, a locked, read-only or damaged file: one sentence
-            from seorap.engine.store.sqlerrors import translate_sqlite_error
-
             known = translate_sqlite_error(exc, _db_argument(sys.argv[1:]))
             if known is None:
                 _internal(ctx, exc)

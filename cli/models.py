@@ -8,6 +8,7 @@ from seorap.cli.params import FsPath
 
 def _config(config_path, host, offline):
     """Options given to the subcommand win over those given to `models` itself."""
+    # start-up: `seorap --help` loads no pydantic
     from seorap.engine.config import load_config
 
     parent = click.get_current_context().find_object(dict) or {}
@@ -59,6 +60,7 @@ def check(config_path, host, offline) -> None:
 @_options
 def pull(names, config_path, host, offline) -> None:
     """Pull NAMES (default: every configured Ollama model the server lacks) with a progress bar."""
+    # start-up: `seorap --help` loads no httpx, numpy, ollama, pydantic
     from seorap.engine.models.manage import model_status
 
     config = _config(config_path, host, offline)
@@ -71,6 +73,7 @@ def pull(names, config_path, host, offline) -> None:
 
 
 def _pull_one(config, name: str) -> None:
+    # start-up: `seorap --help` loads no httpx, numpy, ollama, pydantic, rich
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
     from seorap.engine.models.manage import pull_model
 
@@ -100,6 +103,7 @@ def _pull_one(config, name: str) -> None:
 def _check(config) -> int:
     """The table of roles and models first, whatever the server says; then, when the server
     cannot be reached, its one sentence (exit 2 through the error handler)."""
+    # start-up: `seorap --help` loads no httpx, numpy, ollama, pydantic
     from seorap.engine.errors import ModelError
     from seorap.engine.models.manage import configured_models, model_status
 
@@ -119,6 +123,7 @@ def _check(config) -> int:
 
 
 def _print_table(config, statuses, *, reachable: bool) -> None:
+    # start-up: `seorap --help` loads no rich
     from rich.console import Console
     from rich.table import Table
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 from seorap.cli.params import FsPath, db_path_option
+from seorap.cli.runref import resolve_run
 from seorap.engine.untrusted import visible
 
 
@@ -50,6 +51,7 @@ from seorap.engine.untrusted import visible
 def override(db_path, **params) -> None:
     """Record a human override. The verdict row is never edited: the override (who, when, why) goes to
     the `overrides` table and `seorap report` shows raw and overridden figures side by side."""
+    # start-up: `seorap --help` loads no sqlite_utils
     from seorap.engine.store.lease import writing
 
     with writing(db_path, "override") as db:  # one writer at a time (docs/store.md)
@@ -72,11 +74,10 @@ def _override(
     k,
     state,
 ) -> None:
+    # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.engine.scoring import overrides
 
     if run_id is not None:
-        from seorap.cli.runref import resolve_run
-
         run_id = resolve_run(db, run_id)
     if file_path:
         click.echo(f"{overrides.load_file(db, file_path)} override(s) recorded")

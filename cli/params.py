@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import click
+from seorap.cli.runref import resolve_run
 
 
 class ThresholdType(click.ParamType):
@@ -55,6 +56,7 @@ class CorpusType(click.ParamType):
         self.exists = exists
 
     def convert(self, value, param, ctx):
+        # start-up: `seorap --help` loads no pydantic
         from seorap.engine.corpus.bundled import bundled_corpora, corpus_location
 
         location = corpus_location(str(value))
@@ -103,6 +105,7 @@ def check_output(path: str | None, db_path: str | None = None, *, option: str = 
     not exist or cannot be written."""
     if path is None:
         return
+    # start-up: `seorap --help` loads no sqlite_utils
     from seorap.engine.store.database import database_of
 
     if not str(path).strip():
@@ -130,7 +133,6 @@ def check_output(path: str | None, db_path: str | None = None, *, option: str = 
 def resolve_runs(db, values, option: str = "--run") -> list[str]:
     """Every ``--run`` value resolved the same way in every command (id, unique prefix, system
     name with one run); duplicates dropped, order kept."""
-    from seorap.cli.runref import resolve_run
 
     out: list[str] = []
     for value in values:
@@ -144,6 +146,7 @@ def check_scoring(db, run_ids: list[str], scoring: str | None, option: str = "--
     """A named scoring setup must exist for at least one of the runs."""
     if scoring is None:
         return
+    # start-up: `seorap --help` loads no sqlite_utils
     from seorap.engine.store.queries.scores import scorings
 
     known = scorings(db, run_ids)

@@ -4,6 +4,7 @@ Rich (the engine itself never draws)."""
 from __future__ import annotations
 
 import threading
+import time
 from typing import TYPE_CHECKING
 
 from seorap.engine.untrusted import visible
@@ -16,6 +17,7 @@ class RichProgress:
     """A Rich progress bar per phase plus a counter of operations (create/update/...)."""
 
     def __init__(self, console=None) -> None:
+        # start-up: `seorap --help` loads no rich
         from rich.console import Console
         from rich.progress import (
             BarColumn,
@@ -63,7 +65,6 @@ class RichProgress:
 
     def tokens(self, generated: int) -> None:
         """Tokens generated so far by the run's model client: shown as tokens/s of the phase."""
-        import time
 
         with self._lock:
             now = time.monotonic()

@@ -55,6 +55,7 @@ def report(db_path, run_ids, fmt, scoring, overrides_file, output, ledger, width
     """Build the report from stored score cards (no model calls). JSON follows the versioned schema
     in docs/report.md; CSV has one row per run x trajectory; tables and Markdown add the aggregate
     figures with 95% cluster-bootstrap intervals and the diagnosis of every trajectory."""
+    # start-up: `seorap --help` loads no numpy, pydantic, rich, sqlite_utils
     from rich.console import Console
     from seorap.cli.report_table import render_table
     from seorap.engine.scoring import overrides
@@ -67,6 +68,7 @@ def report(db_path, run_ids, fmt, scoring, overrides_file, output, ledger, width
     run_ids = resolve_runs(db, run_ids)
     check_scoring(db, run_ids, scoring)
     if overrides_file:
+        # start-up: `seorap --help` loads no sqlite_utils
         from seorap.engine.store.lease import writer
 
         with writer(db, "report --overrides"):  # one writer at a time (docs/store.md)

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import click
 from seorap.cli.params import CORPUS_HELP, POSITIVE, CorpusType, FsPath, db_path_option
+from seorap.engine.config import load_config
 from seorap.engine.corpus import load_corpus
+from seorap.engine.memory import get_system
 from seorap.engine.memory.names import REFERENCE_DESCRIPTIONS
 from seorap.engine.untrusted import visible
 
@@ -132,7 +134,6 @@ def run(
     (the run is marked cancelled, exit code 130; the same command resumes); a second Ctrl+C exits at
     once. Prints one line per run id.
     """
-    from seorap.engine.config import load_config
 
     corpus = load_corpus(corpus_path)
     _check_trajectories(corpus, trajectories)
@@ -146,7 +147,6 @@ def run(
     if len(hosts) > 1:
         base = base.with_overrides(hosts=hosts)
     configs = [base.with_overrides(seed=seed) for seed in seeds] or [base]
-    from seorap.engine.memory import get_system
 
     for name in systems:  # an unknown or broken system stops before the database is touched
         get_system(name, base, list(variants_dirs))
@@ -179,6 +179,7 @@ def run(
 def _run_configs(db_path: str, configs, **kwargs) -> list[str]:
     """Run once per config into ``db_path``, with progress; a database this call created is
     removed again when it fails before writing a run."""
+    # start-up: `seorap --help` loads no numpy, sqlite_utils
     from seorap.cli.progress import RichProgress
     from seorap.engine.run.runner import open_run_db
     from seorap.engine.run.runner import run as run_corpus
@@ -232,6 +233,7 @@ def _second_interrupt_exits():
 
 def _plan(corpus, systems, db_path, configs, offline, probe, variants_dirs, trajectories, no_score):
     """--plan: the estimate per role and model; with --probe, one short call per chat model first."""
+    # start-up: `seorap --help` loads no numpy, sqlite_utils
     from seorap.engine.run.planner import open_readonly, plan_lines, plan_run
     from seorap.engine.run.planner import probe as probe_models
     from seorap.engine.run.runner import STANDIN
@@ -262,6 +264,7 @@ def _plan(corpus, systems, db_path, configs, offline, probe, variants_dirs, traj
 
 
 def _probe(config, probe_models, no_score):
+    # start-up: `seorap --help` loads no httpx, numpy
     from seorap.engine.models.hosts import make_chat_backend
 
     roles = ("extractor", "synthesizer") + (() if no_score else ("answerer", "judge"))
@@ -272,6 +275,7 @@ def _probe(config, probe_models, no_score):
     ]
     if not models:
         return {}
+    # start-up: `seorap --help` loads no numpy, sqlite_utils
     from seorap.engine.run.runner import preflight
 
     preflight(config, [r for r in roles if config.role_model(r) in models])  # chat roles only

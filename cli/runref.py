@@ -9,6 +9,7 @@ import click
 
 def resolve_run(db, value: str, option: str = "--run") -> str:
     """The run id ``value`` stands for, or a click.BadParameter naming the runs in the database."""
+    # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.engine.views.runs import list_runs
 
     rows = [(r.run_id, r.system) for r in list_runs(db)] if db["runs"].exists() else []

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
+import sys
+
 import click
 from seorap.cli.params import db_path_option
+from seorap.engine.untrusted import visible
 
 
 @click.group(invoke_without_command=True)
@@ -14,7 +18,8 @@ def runs(ctx, db_path, as_json) -> None:
     """List the runs of --db: id, system, status, documents written, facts, scored or not.
 
     A run written by the offline stand-in model (no LLM) reads "A (stand-in)" (--json: "standin":
-    true and its "label"); the reference systems (oracle, ...) are no model's results either.
+    true and its "label"); the reference systems (oracle, ...) are no model's results either. The
+    real model's run that ships with seorap reads "A (recorded: MODEL (SIZE), MACHINE, DATE)".
 
     A run stored as `running` that no process is writing any more (killed, disk full) shows as
     `interrupted`; the same `seorap run` command resumes it. `seorap runs rm RUN` deletes one."""
@@ -22,6 +27,7 @@ def runs(ctx, db_path, as_json) -> None:
         return
     if not db_path or not db_path.strip():
         raise click.BadParameter("give the database file (e.g. --db runs.db)", param_hint="--db")
+    # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.engine.store.database import open_db
     from seorap.engine.store.lease import run_statuses
     from seorap.engine.untrusted import json_line, visible
@@ -35,6 +41,7 @@ def runs(ctx, db_path, as_json) -> None:
             "system": r.system,
             "label": r.label,  # 'A (stand-in)' for a run written by the offline stand-in model
             "standin": r.standin,
+            "recording": r.recording,  # the model, its size, the machine, the date ('' if none)
             "status": statuses.get(r.run_id, r.status),
             "documents": r.documents,
             "facts": r.facts,
@@ -91,6 +98,7 @@ def rm(run, db_path, with_calls, yes, dry_run) -> None:
     Answering no deletes nothing (exit 1)."""
     if dry_run or not yes:
         _preview(run, db_path, with_calls, dry_run=dry_run)
+    # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.cli.runref import resolve_run
     from seorap.engine.memory.mem0 import run_folder
     from seorap.engine.store.database import delete_run, open_db
@@ -112,6 +120,7 @@ def rm(run, db_path, with_calls, yes, dry_run) -> None:
 
 
 def _folder_line(folder, verb: str) -> str:
+    # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.engine.memory.mem0 import folder_size
 
     files, size = folder_size(folder)
@@ -120,7 +129,6 @@ def _folder_line(folder, verb: str) -> str:
 
 def _remove_folder(folder) -> str:
     """Remove the run's mem0 folder; one line saying what was removed (or why it was not)."""
-    import shutil
 
     if folder is None:
         return ""
@@ -133,14 +141,11 @@ def _remove_folder(folder) -> str:
 
 
 def visible_path(folder) -> str:
-    from seorap.engine.untrusted import visible
-
     return visible(str(folder))
 
 
 def _on_terminal() -> bool:
     """Whether a person can answer the question (stdin and stdout are a terminal)."""
-    import sys
 
     return bool(sys.stdin and sys.stdin.isatty() and sys.stdout and sys.stdout.isatty())
 
@@ -148,6 +153,7 @@ def _on_terminal() -> bool:
 def _preview(run: str, db_path: str, with_calls: bool, *, dry_run: bool) -> None:
     """Say what `runs rm` deletes; then stop (dry run: exit 0; no terminal: exit 2; no: exit 1) or
     return when the person said yes."""
+    # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.cli.runref import resolve_run
     from seorap.engine.errors import UsageError
     from seorap.engine.memory.mem0 import run_folder

@@ -12,6 +12,7 @@ from seorap.engine.untrusted import visible
 
 def scoring_config(db, run_id: str, config_path, offline: bool, overrides: dict):
     """The run's own config (as stored in its row), then a TOML file, then the flags."""
+    # start-up: `seorap --help` loads no pydantic
     from seorap.engine.config import Config, load_config
 
     if config_path:
@@ -94,6 +95,7 @@ def score(
     cosines; a run where nothing separates matched from unmatched pairs (e.g. one fact per state)
     is reported on stderr and skipped, and the command exits 2 after scoring the others.
     """
+    # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.cli.progress import RichProgress
     from seorap.engine.scoring.report import run_report
     from seorap.engine.scoring.score import NoSuggestedThreshold, score_run
@@ -110,6 +112,7 @@ def score(
         "judging.prompt": judge_prompt,
     }
     failed = 0
+    # start-up: `seorap --help` loads no sqlite_utils
     from seorap.engine.store.lease import writer
 
     with writer(db, "score", targets), RichProgress() as progress:

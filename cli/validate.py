@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 from seorap.cli.params import CorpusType, FsPath
+from seorap.engine.corpus import load_corpus
+from seorap.engine.corpus.gold import check, read
 from seorap.engine.corpus.validate import summary, validate_path
 from seorap.engine.errors import InputProblems
 from seorap.engine.untrusted import json_line, visible
@@ -48,7 +50,5 @@ def validate(path: str, as_json: bool, ledger: str | None) -> None:
 
 def _ledger_problems(path: str, ledger: str) -> list[str]:
     """A gold ledger checked against the corpus (engine/corpus/gold.py)."""
-    from seorap.engine.corpus import load_corpus
-    from seorap.engine.corpus.gold import check, read
 
     return check(read(ledger), load_corpus(path), ledger)

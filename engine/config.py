@@ -28,12 +28,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from seorap.engine.errors import BadHost, UsageError
+from seorap.engine.tomlfile import load_toml, validation_error
 
 DEFAULT_HOST = "http://localhost:11434"
 Slots = Annotated[int, Field(ge=1, le=1024)]
@@ -236,8 +238,6 @@ def load_config(
     """Defaults (or the offline preset) ← TOML file ← overrides (dotted or ``__`` keys; None skipped)."""
     base = Config.offline() if offline else Config()
     if path is not None:
-        from seorap.engine.tomlfile import load_toml, validation_error
-
         data, text = load_toml(path)
         try:
             base = Config.model_validate(_merge(base.model_dump(), data))
@@ -259,6 +259,7 @@ def config_sections() -> dict[str, set[str]]:
 def check_url(value: str, what: str) -> str:
     """``value`` as a server URL the HTTP client will accept (Ollama's form: ``http://host:port``, a
     bare ``host:port`` gets ``http://``); raises :class:`BadHost` naming ``what`` otherwise."""
+    # start-up: httpx loads only when this runs
     import httpx
 
     text = value.strip()
@@ -287,7 +288,6 @@ JUDGE_PROMPTS = Path(__file__).resolve().parent / "prompts"
 
 def check_judge_prompt(name: str) -> str:
     """``judging.prompt`` names a bundled prompt (a name, never a path) that can be read."""
-    import re
 
     known = sorted(p.stem.removeprefix("judge_") for p in JUDGE_PROMPTS.glob("judge_*.txt"))
     if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", name) or name not in known:

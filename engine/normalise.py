@@ -274,3 +274,103 @@ def same_date(a: DateKey | None, b: DateKey | None) -> bool:
         return False
     (ya, *ra), (yb, *rb) = a, b
     return ra == rb and (ya is None or yb is None or ya == yb)
+
+
+# ---- one notation ---------------------------------------------------------------------------------
+
+_COUNTERS = "|".join(
+    sorted(
+        # 일 and 주 stay as written: 5일 is a day of the month as often as a duration
+        [*(u for u in SECONDS if u not in ("일", "주")), *MONTHS, *BYTES, *MONEY, "명", "개", "건"]
+        + ["회", "번", "%", "퍼센트"],
+        key=len,
+        reverse=True,
+    )
+)
+_QUANTITY = re.compile(
+    rf"(?<![\d.,:A-Za-z])((?:{_NUM})(?:\s*(?:천만|백만|십만|조|억|만|천))?"
+    rf"(?:\s*(?:{_NUM})\s*(?:천만|백만|십만|조|억|만|천))*)(?:\s*({_COUNTERS}))?(?![A-Za-z:\d])",
+    re.IGNORECASE,
+)
+_BASE = {"duration": "s", "duration-months": "mo", "size": "B"}
+_UNIT_NAMES = {"번": "회", "퍼센트": "%", "달": "개월"}
+
+
+def _amount(d: Decimal) -> str:
+    return format(d.normalize(), "f")
+
+
+def canonical(text: str) -> str:
+    """``text`` in one notation, for comparing two statements that may differ only in how they write
+    a date, a number or a quantity: absolute dates as ``YYYY-MM-DD`` (``MM-DD`` without a year),
+    numbers with 천/만/억 and grouped digits as plain digits, durations in seconds (or months),
+    sizes in bytes, money per currency; spaces collapsed, latin letters lower-cased.
+    ``마감 2026. 3. 5.`` and ``마감 2026년 3월 5일`` are one text; ``1.5TB`` and ``1,500GB`` too;
+    ``310만 원`` and ``3,100달러`` are not."""
+    parts: list[str] = []
+    pos = 0
+    for f in absolute_dates(text):
+        y, m, d = f.key or (None, 0, 0)
+        parts += [
+            _quantities(text[pos : f.start]),
+            f"{y:04d}-{m:02d}-{d:02d}" if y else f"{m:02d}-{d:02d}",
+        ]
+        pos = f.end
+    parts.append(_quantities(text[pos:]))
+    return re.sub(r"\s+", " ", "".join(parts)).strip().lower()
+
+
+_CLOCK_KO = re.compile(
+    r"(?:(오전|오후)\s*)?(?<!\d)(\d{1,2})\s*시(?!간)(?:\s*(\d{1,2})\s*분|\s*(반))?"
+)
+
+
+def _clock(m: re.Match[str]) -> str:
+    h = int(m[2]) + (12 if m[1] == "오후" and int(m[2]) < 12 else 0)
+    minutes = int(m[3]) if m[3] else (30 if m[4] else 0)
+    return f"{h:02d}:{minutes:02d}"
+
+
+def _quantities(text: str) -> str:
+    text = _CLOCK_KO.sub(_clock, text)
+
+    def one(m: re.Match[str]) -> str:
+        try:
+            amount = number(m[1])
+        except (ValueError, ArithmeticError):
+            return m[0]
+        unit = (m[2] or "").lower()
+        unit = _UNIT_NAMES.get(unit, unit)
+        if unit == "년" and amount == amount.to_integral_value() and 1900 <= amount <= 2200:
+            return f"{_amount(amount)}년"  # a year, not 2,026 years
+        q = quantity(unit, amount) if unit else None
+        if q is None:
+            return f"{_amount(amount)}{unit}"
+        base = _BASE.get(q.dimension, q.dimension.removeprefix("money:"))
+        return f"{_amount(q.amount)}{base}"
+
+    return _QUANTITY.sub(one, text)
+
+
+# ---- names ----------------------------------------------------------------------------------------
+
+_INSTITUTION = (
+    ("초등학교", "초"),
+    ("중학교", "중"),
+    ("고등학교", "고"),
+    ("대학교", "대"),
+    ("대학", "대"),
+)
+"""The regular short forms of a school's name: 서울대학교 = 서울대, 한빛고등학교 = 한빛고."""
+_COMPANY_FORM = re.compile(r"^(?:주식회사|\(주\)|\(株\)|㈜)\s*|\s*(?:주식회사|\(주\)|\(株\)|㈜)$")
+"""A company's legal form before or after its name (주식회사 누리, 누리(주), ㈜누리) is not part of it."""
+
+
+def name_key(name: str) -> str:
+    """A name as compared: lower-cased, its company form dropped and a school's name shortened
+    the regular way (서울대학교 and 서울대 are one key; 서울시립대 stays another)."""
+    key = _COMPANY_FORM.sub("", name.strip()).lower()
+    for long, short in _INSTITUTION:
+        if len(key) > len(long) and key.endswith(long):
+            return key[: -len(long)] + short
+    return key

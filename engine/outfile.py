@@ -63,6 +63,7 @@ def write_text(path: str | Path, text: str, *, follow_links: bool = True) -> Pat
     followed: the file it names is replaced, the link stays; with ``follow_links=False`` the link
     itself is replaced). Raises :class:`OutputError`, also for a file that belongs to a database
     (its -wal, -shm, -journal), which is never written."""
+    # start-up: sqlite_utils loads only when this runs
     from seorap.engine.store.database import database_of
 
     owner = database_of(path) if follow_links or not os.path.islink(path) else None
@@ -121,6 +122,7 @@ def write_files(folder: str | Path, files: Iterable[tuple[str, str]]) -> list[Pa
     """Write each (name, text) into ``folder`` (created if missing), each file whole; a link in the
     folder is replaced, never written through. When the disk, a limit or a permission stops it, the
     files this call created are removed again and :class:`OutputError` says why."""
+    # start-up: sqlite_utils loads only when this runs
     from seorap.engine.store.database import database_of
 
     out = Path(folder)

@@ -8,6 +8,7 @@ app and the command line both print untrusted strings through it.
 
 from __future__ import annotations
 
+import json
 import unicodedata
 
 _KEEP = {"\n"}
@@ -32,7 +33,6 @@ def json_line(value: object, **kwargs) -> str:
     """``json.dumps`` with text readable as it is (Hangul stays Hangul) but every control, format
     or bidi character (U+202E, U+200B, ...) written as a JSON escape: the same JSON value, and
     printing it cannot reorder or hide what a terminal shows."""
-    import json
 
     text = json.dumps(value, ensure_ascii=False, **kwargs)
     out = []

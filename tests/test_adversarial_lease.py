@@ -38,7 +38,9 @@ def _writer(tmp_path, corpus, db, name):
         stdout=subprocess.PIPE,
         stderr=open(tmp_path / f"{name}.err", "w"),
         text=True,
-        env=env_for(tmp_path),
+        # 20 ms a model call: slow enough that the first writer is still writing when the test,
+        # starved on a loaded machine, gets round to pausing it (it had finished, exit 0, once)
+        env={**env_for(tmp_path), "SEORAP_STANDIN_LATENCY": "0.02"},
         cwd=tmp_path,
     )
 
@@ -60,6 +62,7 @@ def test_a_writer_that_lost_its_lease_stops_cleanly(tmp_path, foreign):
     while _documents(db) < 5 and time.monotonic() < deadline:
         time.sleep(0.1)
     first.send_signal(signal.SIGSTOP)
+    assert first.poll() is None, "the first writer finished before it could be paused"
     try:
         paused_at = _documents(db)
         time.sleep(3)  # past the 2 s lease

@@ -40,8 +40,11 @@ def test_the_wheel_has_one_top_level_name_and_the_corpus(tmp_path):
     assert top == {"seorap"}
     corpus = sorted(p.name for p in (ROOT / "fixtures" / "ko-mini").glob("*.json"))
     assert corpus and all(f"seorap/fixtures/ko-mini/{name}" in names for name in corpus)
+    recordings = sorted(p.name for p in (ROOT / "fixtures" / "recordings").glob("*.jsonl.gz"))
+    assert all(f"seorap/fixtures/recordings/{name}" in names for name in recordings)
     for needed in (
         "seorap/cli/main.py",
+        "seorap/py.typed",  # the whole package is typed: mypy reads an installed copy
         "seorap/engine/prompts/extract.txt",
         "seorap/tui/seorap.tcss",
         "seorap/engine/variants/A.toml",
@@ -59,7 +62,10 @@ def test_the_wheel_has_one_top_level_name_and_the_corpus(tmp_path):
 @pytest.mark.slow
 def test_the_sdist_is_the_package_and_its_metadata(tmp_path):
     """No half of the test suite in the sdist: tests, benchmarks, docs and examples stay in the
-    repository (MANIFEST.in), so what is shipped is exactly what installs."""
+    repository (MANIFEST.in), so what is shipped is exactly what installs. The suite needs the
+    repository anyway (its fakes, snapshots and data beside the tests; about 25 minutes in all), so
+    a packager runs it from a checkout. The wheel built from the sdist holds every file the wheel
+    built from the repository holds."""
     out = subprocess.run(
         [
             sys.executable,
@@ -82,6 +88,25 @@ def test_the_sdist_is_the_package_and_its_metadata(tmp_path):
         tops = {n.split("/")[1] for n in tar.getnames() if n.count("/") >= 1}
     assert not tops & {"tests", "bench", "docs", "examples", ".ci"}
     assert {"engine", "tui", "cli", "fixtures", "pyproject.toml", "README.md"} <= tops
+    with tarfile.open(sdist) as tar:
+        tar.extractall(tmp_path / "unpacked", filter="data")
+    [unpacked] = (tmp_path / "unpacked").iterdir()
+    names = _wheel_names(unpacked, tmp_path / "from-sdist")
+    assert names == _wheel_names(ROOT, tmp_path / "from-tree")
+    assert {"seorap/py.typed", "seorap/fixtures/ko-mini/glossary.tsv"} <= names
+
+
+def _wheel_names(source: Path, out: Path) -> set[str]:
+    """The package files (not the metadata) of the wheel pip builds from ``source``."""
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(out)]
+        + [str(source)],
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr[-2000:]
+    [wheel] = out.glob("seorap-*.whl")
+    return {n for n in zipfile.ZipFile(wheel).namelist() if ".dist-info/" not in n}
 
 
 def test_every_subpackage_is_listed_for_the_wheel():
@@ -95,7 +120,12 @@ def test_every_subpackage_is_listed_for_the_wheel():
         for top in ("engine", "tui", "cli")
         for p in (ROOT / top).rglob("__init__.py")
     }
-    data_only = {"seorap.fixtures", "seorap.engine.prompts", "seorap.engine.variants"}
+    data_only = {
+        "seorap.fixtures",
+        "seorap.fixtures.recordings",
+        "seorap.engine.prompts",
+        "seorap.engine.variants",
+    }
     assert listed == found | data_only
 
 

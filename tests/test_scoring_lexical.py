@@ -324,7 +324,8 @@ def test_the_same_value_about_something_else_is_still_no():
         "점심 약속은 3월 5일",
         "회의는 언제 어디서?",
     )
-    assert v.label == "NO" and "[low-recall]" in v.rationale
+    # lexical-5 names why: the answer's clause is about 점심, not 회의 (before: [low-recall])
+    assert v.label == "NO" and "[wrong-subject]" in v.rationale
     # a number inside the candidate clause's subject (앱 3.0) is no answer to another slot
     c = J.grade_claim(
         "라온핏 앱 3.0 핵심 기능은 오프라인 운동 기록", ["라온핏 앱 3.0 출시 목표일은 3월 16일(월)"]

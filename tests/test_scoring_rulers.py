@@ -12,11 +12,12 @@ from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.run.runner import run
 from seorap.engine.scoring import lexical, rulers
+from seorap.engine.scoring.aggregate import group_figures
 from seorap.engine.scoring.intrinsic import ClaimJudging
 from seorap.engine.scoring.judges import LexicalJudge
-from seorap.engine.scoring.report import _group, build_report, run_report, seed_figures
+from seorap.engine.scoring.report import build_report, run_report, seed_figures
 from seorap.engine.scoring.report_text import to_markdown
-from seorap.engine.scoring.schema import (
+from seorap.engine.scoring.schema_trajectory import (
     Baselines,
     ExtrinsicFigures,
     IntrinsicFigures,
@@ -505,20 +506,20 @@ def _t(tid, i, e):
 
 def test_group_cis_by_hand():
     # below 5 trajectories a group shows the range of its values labelled with n, not a 95% CI
-    g = _group([_t("a", 0.0, 1.0), _t("b", 1.0, 1.0)], resamples=4000, seed=0)
+    g = group_figures([_t("a", 0.0, 1.0), _t("b", 1.0, 1.0)], resamples=4000, seed=0)
     iv = lambda x: (x.mean, x.ci_low, x.ci_high, x.method, x.n)  # noqa: E731
     assert iv(g.intrinsic_ci) == (0.5, 0.0, 1.0, "range", 2)
     assert iv(g.extrinsic_ci) == (1.0, 1.0, 1.0, "range", 2)
     assert iv(g.mad_ci) == (0.5, 0.0, 1.0, "range", 2)  # |0-1| = 1, |1-1| = 0
-    one = _group([_t("a", 0.5, 1.0)], resamples=100, seed=0)
+    one = group_figures([_t("a", 0.5, 1.0)], resamples=100, seed=0)
     assert one.intrinsic == 0.5 and iv(one.intrinsic_ci) == (0.5, 0.5, 0.5, "range", 1)
-    missing = _group([_t("a", 0.5, None), _t("b", 1.0, None)], resamples=100, seed=0)
+    missing = group_figures([_t("a", 0.5, None), _t("b", 1.0, None)], resamples=100, seed=0)
     assert iv(missing.intrinsic_ci) == (0.75, 0.5, 1.0, "range", 2)
     assert (
         missing.extrinsic_ci.mean is None and missing.extrinsic_ci.n == 0 and missing.mad_ci.n == 0
     )
     # from 5 on: the cluster bootstrap within the group; {0, 1} x 5 has resampled means in [0, 1]
-    five = _group([_t(str(n), float(n % 2), 1.0) for n in range(5)], resamples=400, seed=0)
+    five = group_figures([_t(str(n), float(n % 2), 1.0) for n in range(5)], resamples=400, seed=0)
     assert five.intrinsic_ci.method == "bootstrap" and five.intrinsic_ci.n == 5
     assert (
         five.intrinsic_ci.mean == 0.4

@@ -156,7 +156,7 @@ def test_app_browses_read_only_and_takes_write_access_for_an_override(db_copy):
     for screen in ("scores", "compare"):
         source = (ROOT / "tui" / "screens" / f"{screen}.py").read_text()
         assert (
-            "open_db(ctx.db_path, readonly=True)" in source and "open_db(ctx.db_path)" not in source
+            "ctx.worker_db()" in source and "open_db(" not in source  # worker_db reads only
         )
 
 

@@ -14,6 +14,9 @@ SCREENS = [v[2] for v in VIEWS.values()] + [
     "seorap.tui.screens.fact_history:FactHistoryScreen",
 ]
 SHOWN = {
+    "plus": "+",
+    "equals_sign": "=",
+    "minus": "-",
     "left": "←",
     "right": "→",
     "up": "↑",

@@ -21,6 +21,9 @@ class Selection:
     position: int = 0
     judge_mode: str = "full"
     compare_run_id: str | None = None
+    question: str | None = None
+    """A question item (``compound/0``) the questions view selects when next shown (the stepper's
+    journey keys r and u)."""
 
     def step_trajectory(self, ids: list[str], delta: int) -> bool:
         """Move to the trajectory ``delta`` places away in ``ids`` (wrapping), at its first

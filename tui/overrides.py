@@ -50,3 +50,51 @@ def ask_and_store(app, verdict_id: str, target: str) -> None:
             app.notify("verdict must be YES, PARTIAL or NO", severity="warning")
 
     app.push_screen(PromptModal(f"Override verdict ({'/'.join(LABELS)})", target), got_label)
+
+
+def contest(ctx, trajectory_id: str, item: str, reason: str) -> str | None:
+    """Contest one expected claim or question (docs/metrics.md#gold-ledger) in the ledger beside
+    the database, under the writer lease like an override; the figures stored at score time for the
+    corpus's runs are dropped, so the score cards compute them again with the contest. Returns an
+    error sentence, or None on success."""
+    from seorap.engine.errors import SeorapError
+    from seorap.engine.scoring.gold import record_contest
+    from seorap.engine.store.lease import writer, writing
+
+    who = getpass.getuser()
+    try:
+        if ctx.db_path is None:  # an in-memory database (tests): no ledger beside it
+            with writer(ctx.db, "gold contest"):
+                record_contest(ctx.db, ctx.corpus, trajectory_id, item, reason, who=who)
+        else:
+            with writing(ctx.db_path, "gold contest") as db:
+                record_contest(db, ctx.corpus, trajectory_id, item, reason, who=who)
+    except (UsageError, SeorapError) as exc:
+        return str(exc)
+    return None
+
+
+def ask_and_contest(app, trajectory_id: str, item: str, text: str) -> None:
+    """Ask one line of reason, then contest ``item`` of ``trajectory_id`` (``text``: what it says)."""
+
+    def got_reason(reason: str | None) -> None:
+        if reason is None:
+            return
+        error = contest(app.ctx, trajectory_id, item, reason)
+        if error:
+            app.notify(error, severity="warning", markup=False)
+            return
+        app.notify(
+            f"contested {trajectory_id} {item}: the score cards (4) show each figure with and "
+            "without it, and the ceiling",
+            markup=False,
+        )
+        if hasattr(app.screen, "focus_item"):  # the questions view lists them again: keep the row
+            app.ctx.selection.question = item
+        if hasattr(app.screen, "show"):
+            app.screen.show()
+
+    app.push_screen(
+        PromptModal(f"Contest the gold of {trajectory_id} {item} — why is it wrong?", text),
+        got_reason,
+    )

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from seorap.engine.errors import InputProblems, UsageError, why
+from seorap.engine.jsonl import LineTooLong, read_lines
 
 SUFFIX = ".gold.jsonl"
 _CLAIM = re.compile(r"^s(\d+)/c(\d+)$")
@@ -140,7 +141,6 @@ FIELDS = ("corpus", "trajectory", "item", "kind", "text", "reason", "who", "at")
 def read(ledger: str | Path) -> list[Contest]:
     """Every contest of a ledger in file order; [] when the file does not exist. InputProblems
     listing each bad line (not JSON, or a field missing)."""
-    from seorap.engine.jsonl import LineTooLong, read_lines
 
     path = Path(ledger)
     if not path.exists():

@@ -20,7 +20,18 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from seorap.engine.corpus import Trajectory, dump_trajectory
+from seorap.engine.corpus.synth_words import (
+    DOC_TYPES,
+    FILLER,
+    NAMES,
+    ROLES,
+    SUFFIXES,
+    SYLLABLES,
+    TEAMS,
+    TOPICS,
+)
 from seorap.engine.errors import UsageError
+from seorap.engine.normalise import canonical
 from seorap.engine.outfile import write_files
 
 # (category, difficulty, trajectory type, number of states) for each of the 12 slots of a block.
@@ -41,115 +52,6 @@ SLOTS: list[tuple[str, str, str, int]] = [
 DISTRACTORS_PER_C2 = 2
 WORDS = {"L1": (200, 400), "L2": (400, 800), "L3": (600, 1000)}
 IRRELEVANT = {"L1": (0, 0), "L2": (2, 3), "L3": (4, 5)}
-
-# Topic -> attributes: (label, paraphrase label, value templates). {n} 1-30, {m} month, {k} amount.
-TOPICS: dict[str, list[tuple[str, str, list[str]]]] = {
-    "데이터베이스 이전": [
-        (
-            "이전 대상 DB",
-            "옮겨야 하는 데이터 저장소",
-            ["PostgreSQL 14", "MySQL 8.0", "Oracle 19c", "MariaDB 10.6", "SQL Server 2019"],
-        ),
-        ("DB 용량", "데이터 규모", ["약 {n}TB"]),
-        (
-            "이전 목적지",
-            "새로 쓰게 될 관리형 서비스",
-            ["Aurora", "AlloyDB", "Cloud SQL", "Azure Database", "온프레미스 유지"],
-        ),
-        ("이전 완료 목표", "작업을 끝내려는 시점", ["{m}월 말"]),
-    ],
-    "요금제 변경": [
-        ("요금제", "가입한 상품 등급", ["Standard", "Enterprise", "Premium", "Basic", "Business"]),
-        ("월 요금", "매달 내는 금액", ["월 {k}만 원"]),
-        ("계약 기간", "약정 길이", ["{n}개월"]),
-    ],
-    "채용 계획": [
-        ("백엔드 채용 인원", "서버 개발자 모집 규모", ["{n}명"]),
-        ("지원 마감일", "서류를 낼 수 있는 마지막 날", ["{m}월 {n}일"]),
-        ("1차 면접 시기", "첫 면접이 열리는 때", ["{m}월 {n}일 주간"]),
-    ],
-    "세미나 준비": [
-        (
-            "세미나 장소",
-            "행사가 열리는 곳",
-            ["본사 대강당", "코엑스 회의실", "온라인 웨비나", "판교 사옥 세미나실", "역삼 센터"],
-        ),
-        ("세미나 날짜", "행사 날짜", ["{m}월 {n}일"]),
-        ("참가 인원 제한", "받을 수 있는 최대 인원", ["{n}0명", "제한 없음"]),
-    ],
-    "결제 장애 대응": [
-        (
-            "장애 원인",
-            "문제가 생긴 이유",
-            ["인증서 만료", "DB 커넥션 고갈", "배포 설정 오류", "외부 PG사 장애", "디스크 가득 참"],
-        ),
-        (
-            "영향 범위",
-            "피해를 본 서비스",
-            ["결제 API 전체", "카드 결제만", "정기 결제 배치", "모바일 앱 결제"],
-        ),
-        ("복구 시각", "정상화된 때", ["{n}시 {m}0분"]),
-    ],
-    "서버 구성": [
-        (
-            "배포 플랫폼",
-            "서비스를 올릴 실행 환경",
-            ["ECS Fargate", "Lambda", "EKS", "EC2 직접 운영", "Cloud Run"],
-        ),
-        ("월 인프라 예산", "한 달 서버 비용 한도", ["월 {k}만 원"]),
-        ("운영 담당 팀", "관리를 맡은 조직", ["플랫폼팀", "SRE팀", "백엔드팀", "인프라팀"]),
-    ],
-    "백업 정책": [
-        ("백업 주기", "복사본을 만드는 간격", ["매일 새벽", "{n}시간마다", "매주 일요일"]),
-        ("백업 보관 기간", "사본을 남겨 두는 기간", ["{n}일", "{n}개월"]),
-        (
-            "백업 저장소",
-            "사본을 두는 곳",
-            ["S3 Glacier", "사내 NAS", "GCS Archive", "테이프 보관소"],
-        ),
-    ],
-    "정기 점검": [
-        ("점검 일시", "작업이 잡힌 날", ["{m}월 {n}일 새벽"]),
-        ("점검 소요 시간", "서비스가 멈추는 시간", ["{n}시간", "{n}0분"]),
-        ("점검 대상", "손보는 시스템", ["주문 서버", "회원 DB", "검색 클러스터", "메시지 큐"]),
-    ],
-}
-
-SYLLABLES = "가나다라마바사아자하람솔빛누리온새별한결세움다온해든"
-SUFFIXES = ["상사", "소프트", "물류", "테크", "랩스", "커머스", "네트웍스", "헬스"]
-NAMES = [
-    "정미경",
-    "김도윤",
-    "이서연",
-    "박지훈",
-    "최유진",
-    "한태호",
-    "오세린",
-    "윤재성",
-    "장하늘",
-    "서민재",
-]
-ROLES = ["팀장", "인프라 엔지니어", "PM", "인사팀장", "CTO", "SRE", "재무 담당", "백엔드 개발자"]
-DOC_TYPES = ["meeting", "slack", "email", "ticket", "wiki"]
-TEAMS = ["영업팀", "디자인팀", "재무팀", "마케팅팀", "고객지원팀", "QA팀"]
-FILLER = [
-    "관련 자료는 공유 드라이브의 프로젝트 폴더에 올려 두었습니다.",
-    "질문이 있으면 이 스레드에 남겨 주시면 확인하는 대로 답변하겠습니다.",
-    "다음 주 중으로 세부 일정을 정리해서 다시 공유하겠습니다.",
-    "지난번 논의에서 나온 의견들은 최대한 반영하려고 했습니다.",
-    "각 팀에서는 담당자 한 명씩 정해서 알려 주시기 바랍니다.",
-    "현업 부서의 요청 사항도 함께 검토해 볼 예정입니다.",
-    "예상치 못한 변수가 생기면 바로 공유드리겠습니다.",
-    "회의 시간이 부족해서 나머지 안건은 다음으로 미뤘습니다.",
-    "참고로 이번 분기 목표와도 크게 어긋나지 않는 방향입니다.",
-    "정리된 내용에 빠진 부분이 있으면 편하게 말씀해 주세요.",
-    "외부 업체와의 미팅 결과도 이번 주 안에 받아 볼 수 있을 것 같습니다.",
-    "작업 중에는 고객 문의가 늘 수 있으니 지원팀과 미리 이야기해 두겠습니다.",
-    "문서 양식은 기존에 쓰던 템플릿을 그대로 사용했습니다.",
-    "비용과 일정 사이에서 균형을 맞추는 것이 이번 결정의 핵심이었습니다.",
-    "모두 바쁘신 와중에 검토해 주셔서 감사합니다.",
-    "세부 항목은 아래 표와 첨부 파일을 참고해 주세요.",
-]
 
 
 @dataclass
@@ -208,12 +110,15 @@ def _fill(template: str, rng: random.Random) -> str:
 
 
 def _values(templates: list[str], rng: random.Random, count: int = 4) -> list[str]:
-    pool: dict[str, None] = {}
+    """Distinct values of one attribute: distinct as the validator reads them (5시간 and 300분 are
+    one value in two notations, so a drift between them would be no change at all)."""
+    pool: dict[str, str] = {}
     for _ in range(200):
-        pool.setdefault(_fill(rng.choice(templates), rng), None)
+        value = _fill(rng.choice(templates), rng)
+        pool.setdefault(canonical(value), value)
         if len(pool) >= count:
             break
-    return list(pool)
+    return list(pool.values())
 
 
 def _subject(rng: random.Random) -> str:

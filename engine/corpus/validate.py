@@ -23,6 +23,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from pydantic import ValidationError
+from seorap.engine import normalise
 from seorap.engine.corpus.trajectory import Trajectory
 from seorap.engine.errors import why
 
@@ -254,6 +255,9 @@ def check_trajectory(t: Any) -> list[tuple[str, str]]:
                 (f"{where}.action", f"the first state must be 'create', got {state.action!r}")
             )
         claims = set(state.claims)
+        # values compared in one notation (engine.normalise.canonical): "2026. 3. 5." is
+        # "2026년 3월 5일", "1.5TB" is "1,500GB"
+        written = {normalise.canonical(c): c for c in state.claims}
         if not state.claims:
             problems.append((f"{where}.claims", "a state needs at least one expected claim"))
         for j, claim in enumerate(state.doc_claims):
@@ -262,13 +266,27 @@ def check_trajectory(t: Any) -> list[tuple[str, str]]:
                     (f"{where}.docClaims[{j}]", f"not in this state's claims: {claim!r}")
                 )
         for j, claim in enumerate(state.stale_claims):
-            if claim in claims:
+            same = written.get(normalise.canonical(claim))
+            if same is not None:
+                said = "" if same == claim else f" (written there as {same!r})"
                 problems.append(
-                    (f"{where}.staleClaims[{j}]", f"still in this state's claims: {claim!r}")
+                    (
+                        f"{where}.staleClaims[{j}]",
+                        f"still in this state's claims: {claim!r}{said}",
+                    )
                 )
-        dupes = [c for c, k in Counter(state.claims).items() if k > 1]
-        for claim in dupes:
-            problems.append((f"{where}.claims", f"duplicate claim: {claim!r}"))
+        groups: dict[str, list[str]] = {}
+        for c in state.claims:
+            groups.setdefault(normalise.canonical(c), []).append(c)
+        for group in groups.values():
+            if len(group) > 1:
+                forms = dict.fromkeys(group)
+                also = (
+                    ""
+                    if len(forms) == 1
+                    else f" (also written {', '.join(map(repr, list(forms)[1:]))})"
+                )
+                problems.append((f"{where}.claims", f"duplicate claim: {group[0]!r}{also}"))
         if state.document.text is not None and not state.document.text.strip():
             problems.append((f"{where}.document.text", "document text is empty"))
     for j, qa in enumerate(t.single_qa):

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 
 def list_systems(variants_dirs: list[str | Path] | None = None) -> list[str]:
+    # import cycle: the modules named import this package
     from seorap.engine.memory.systems import registered
     from seorap.engine.memory.variants import load_variants
 
@@ -45,9 +46,11 @@ def get_system(
     """The system ``name`` stands for, by the rule in this module's docstring."""
     if name in REFERENCE_DESCRIPTIONS:
         # here, not at the top: the systems need the store, which `seorap --help` must not load
+        # import cycle: the modules named import this package
         from seorap.engine.memory.reference import REFERENCE_SYSTEMS
 
         return REFERENCE_SYSTEMS[name]
+    # import cycle: the modules named import this package
     from seorap.engine.memory import systems
     from seorap.engine.memory.variants import load_variants
 
@@ -55,6 +58,7 @@ def get_system(
     foreign = systems.resolve(name, config or Config(), names)
     if foreign is not None:
         return foreign
+    # import cycle: the modules named import this package
     from seorap.engine.memory.llm import LLMSystem
     from seorap.engine.memory.variants import resolve_variant
 

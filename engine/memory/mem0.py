@@ -34,6 +34,7 @@ from seorap.engine.memory.interface import (
     HeldFact,
     ReportedOperation,
 )
+from seorap.engine.memory.recorder import Recorder
 
 if TYPE_CHECKING:
     from seorap.engine.memory.recorder import Recorder
@@ -115,7 +116,6 @@ class Mem0System:
             os.environ["MEM0_TELEMETRY"] = "false"
             os.environ.setdefault("MEM0_DIR", str(self.folder / "settings"))
             self.client = _recording_client(ctx)
-            from seorap.engine.memory.recorder import Recorder
 
             models = [ctx.config.models.extractor, _embedder_name(ctx)]
             self.recorder = Recorder(self._chat, self._embed, models)
@@ -168,6 +168,7 @@ class Mem0System:
                 f"system mem0: cannot write its folder {where}: {exc.strerror or exc}"
             ) from None
         dims = len(self._embed(["dimension probe"])[0])
+        # optional dependency: mem0 loads only when this runs
         from mem0 import Memory
         from mem0.memory import main as mem0_main
         from mem0.memory import telemetry
@@ -275,6 +276,7 @@ def _folder(db_path: str) -> Path:
 def _recording_client(ctx):
     """A model client like the run's (same backend, call log and cache) whose cache key leaves
     out mem0's date lines."""
+    # start-up: httpx, ollama load only when this runs
     from seorap.engine.models.client import ModelClient
 
     if ctx.client is None:

@@ -19,6 +19,7 @@ from importlib import metadata
 from seorap.engine.config import Config
 from seorap.engine.memory.foreign import ForeignSystem, SystemFault
 from seorap.engine.memory.interface import Capabilities, MemorySystem
+from seorap.engine.memory.jsonl import ExecSystem
 
 ENTRY_POINT_GROUP = "seorap.systems"
 BUNDLED = ("mem0",)
@@ -43,8 +44,6 @@ def is_factory(name: str) -> bool:
 def resolve(name: str, config: Config, variant_names=()) -> ForeignSystem | None:
     """The foreign system ``name`` stands for, or None when it names a variant (or nothing)."""
     if name.startswith("exec:"):
-        from seorap.engine.memory.jsonl import ExecSystem
-
         inner = ExecSystem(name[len("exec:") :].strip(), silence_s=config.timeout_s)
         return ForeignSystem(name, inner)
     known = registered()

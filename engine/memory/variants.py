@@ -9,11 +9,13 @@ up next to the TOML first, then in ``engine/prompts``. A system name may overrid
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from seorap.engine.errors import ConfigError, UnknownSystem, UsageError
+from seorap.engine.tomlfile import load_toml, validation_error
 
 ENGINE = Path(__file__).resolve().parent.parent
 BUNDLED_DIR = ENGINE / "variants"
@@ -84,7 +86,6 @@ class Variant(BaseModel):
 
 def load_variant(path: str | Path) -> Variant:
     """One variant file; ConfigError located as FILE:LINE: key: message."""
-    from seorap.engine.tomlfile import load_toml, validation_error
 
     path = Path(path)
     data, text = load_toml(path)
@@ -138,7 +139,6 @@ def load_variants(
 
 def _declared_name(path: Path) -> str | None:
     """The ``name = "..."`` a variant file that does not load gives itself, read line by line."""
-    import re
 
     try:
         if not path.is_file():  # a pipe or a device is never opened (load_toml said why)
@@ -167,6 +167,7 @@ def parse_overrides(text: str) -> dict[str, str]:
 
 def resolve_variant(name: str, dirs: list[str | Path] | None = None) -> Variant:
     """``A`` or ``A:guard=merge,confidence=authors``; raises UnknownSystem for unknown names."""
+    # start-up: numpy, sqlite_utils load only when this runs
     from seorap.engine.memory.reference import REFERENCE_SYSTEMS
 
     base, _, overrides = name.partition(":")

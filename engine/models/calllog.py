@@ -12,6 +12,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from seorap.engine.models.base import ChatReply, ChatRequest
+from seorap.engine.store import compact, compact_layout
+from seorap.engine.store.compact import raw_reply
 from seorap.engine.store.connstate import state
 from sqlite_utils import Database
 
@@ -45,7 +47,6 @@ CALL_INDEXES = [["key"], ["run_id", "phase"]]
 
 def ensure_calls_table(db) -> None:
     """The call log, stored compactly (engine/store/compact.py): ``calls`` is a view over ``calls_data``."""
-    from seorap.engine.store import compact, compact_layout
 
     if state(db).readonly:
         return
@@ -93,14 +94,11 @@ def put_call(
     }
     # one prepared INSERT (sqlite-utils' Table.insert re-inspects the table on every call: half the
     # cost of logging a call, docs/benchmarks.md); texts interned, the reply compressed
-    from seorap.engine.store import compact
 
     return compact.insert_one(db, "calls", row)
 
 
 def reply_from_row(row: dict) -> ChatReply:
-    from seorap.engine.store.compact import raw_reply
-
     return ChatReply(
         content=raw_reply(row) or "",
         model=row["model"],

@@ -51,6 +51,7 @@ from seorap.engine.models.base import (
     ModelError,
 )
 from seorap.engine.models.cached import CallLogMixin
+from seorap.engine.models.hosts import make_chat_backend
 from seorap.engine.models.loops import find_loop, find_template_loop, prompt_words, repeat_start
 from seorap.engine.models.replies import (
     CUT_REASONS,
@@ -154,8 +155,6 @@ class ModelClient(CallLogMixin):
         """A client for a :class:`engine.config.Config`; the backend defaults to the config's
         (:func:`engine.models.hosts.make_chat_backend`: Ollama at host, several hosts, or openai)."""
         if backend is None and not replay:
-            from seorap.engine.models.hosts import make_chat_backend
-
             backend = make_chat_backend(config)
         limits = config.num_predict
         predict = limits if isinstance(limits, int) else limits.model_dump()

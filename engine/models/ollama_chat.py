@@ -56,6 +56,7 @@ from seorap.engine.models.base import (
     ModelError,
     ModelMissing,
     ModelUnavailable,
+    collect,
 )
 from seorap.engine.models.closing import ClosableStream
 
@@ -224,7 +225,6 @@ class OllamaChat:
 
     def chat(self, request: ChatRequest) -> ChatReply:
         """The whole reply (no client-side waits): for tools and tests."""
-        from seorap.engine.models.base import collect
 
         return collect(self.stream(request))
 

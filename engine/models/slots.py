@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from seorap.engine.errors import BadHost
 from seorap.engine.models.base import CallCancelled
 
 log = logging.getLogger(__name__)
@@ -175,7 +176,7 @@ class HostSlots:
 
 def _url(host: str) -> str:
     """A host as the backends spell it (``localhost:11434`` and ``http://localhost:11434/`` alike)."""
-    from seorap.engine.errors import BadHost
+    # start-up: httpx, ollama load only when this runs
     from seorap.engine.models.ollama_chat import ollama_url
 
     try:

@@ -192,6 +192,7 @@ def _build_bm25(docs: list[list[str]]):
     doc_ids = [[vocab.setdefault(token, len(vocab)) for token in doc] for doc in docs]
     if not vocab:
         return vocab, None
+    # start-up: bm25s loads only when this runs
     import bm25s
 
     index = bm25s.BM25(k1=K1, b=B, method="lucene")

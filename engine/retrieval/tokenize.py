@@ -83,6 +83,7 @@ def _bigram_frozenset(text: str) -> frozenset[str]:
 @lru_cache(maxsize=1)
 def _kiwi():
     try:
+        # start-up: kiwipiepy loads only when this runs
         from kiwipiepy import Kiwi
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise RuntimeError(

@@ -20,7 +20,7 @@ import math
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 
 from seorap.engine.store.queries import accounting as queries
@@ -281,7 +281,6 @@ def _now() -> str:
 
 def as_dict(acc: RunAccounting) -> dict:
     """Plain data (the report's ``accounting`` field, engine/scoring/schema.py ``Accounting``)."""
-    from dataclasses import asdict
 
     return {
         "roles": [asdict(r) for r in acc.roles],

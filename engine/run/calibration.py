@@ -177,6 +177,7 @@ def fit_throughput(rows: list[dict]) -> Throughput:
     prefill = prompt tokens over that wait, generation = output tokens over the rest. Otherwise a
     least-squares fit of duration = tokens_in/prefill + tokens_out/generate; when that is not
     positive (too little variety), generation alone (prompt time folded in)."""
+    # start-up: numpy loads only when this runs
     import numpy as np
 
     timed = [
@@ -268,6 +269,7 @@ def message_chars(messages) -> int:
 def slot_counts(config, db: Database | None, hosts: list[str]) -> dict[str, int]:
     """Slots per host for planning: the configured number, else the most recently learned one in
     the database's accounting (``slots@HOST``), else the config's concurrency."""
+    # start-up: numpy loads only when this runs
     from seorap.engine.models.slots import HostSlots
 
     fixed = HostSlots(None, config.slots)
@@ -304,6 +306,7 @@ def probe(backend, models: list[str], *, keep_alive: str | None = "10m") -> dict
     A backend that reports the server's own timings (``ChatReply.prompt_ms`` / ``eval_ms``) gives
     prefill and generation separately; otherwise generation alone over the whole call.
     """
+    # start-up: numpy loads only when this runs
     from seorap.engine.models.base import ChatRequest
 
     out: dict[str, Throughput] = {}
@@ -338,6 +341,7 @@ def probe(backend, models: list[str], *, keep_alive: str | None = "10m") -> dict
 def _ollama_timings(backend, request):
     """(tokens_in, tokens_out, prompt_ms, eval_ms) from Ollama's own timings, or None when the
     backend is not an Ollama client (Ollama reports prompt and generation durations separately)."""
+    # start-up: ollama loads only when this runs
     import ollama
 
     client = getattr(backend, "client", None)

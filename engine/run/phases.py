@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from seorap.engine.config import Config
 from seorap.engine.corpus import Trajectory
 from seorap.engine.memory.facts import TrajectoryMemory
-from seorap.engine.models.embedders import HashingEmbedder
+from seorap.engine.models.embedders import CachedEmbedder, HashingEmbedder
 from seorap.engine.run import accounting, readtime
 from seorap.engine.run.pool import _check, _pool
 from seorap.engine.run.progress import NullProgress, Progress
@@ -93,7 +93,6 @@ def _prefetch_vectors(jobs, cancel=None) -> None:
     document by document (docs/design.md#quality-bars: one model swap per model per phase).
     Extractions are re-read from the call log (no model call) and embedded EMBED_BATCH texts at a
     time, so memory stays bounded by a batch; a text seen before is served from the vector cache."""
-    from seorap.engine.models.embedders import CachedEmbedder
 
     embedder = next((ctx.embedder for _, ctx, _, _ in jobs if ctx.embedder is not None), None)
     if not isinstance(embedder, CachedEmbedder):  # no cache: nothing to gain

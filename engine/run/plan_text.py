@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from seorap.engine.run.accounting import seconds
 from seorap.engine.run.calibration import Plan, RoleEstimate
 
 PLAN_HEADERS = (
@@ -18,8 +19,6 @@ PLAN_HEADERS = (
 
 
 def plan_rows(plan: Plan) -> list[tuple[str, ...]]:
-    from seorap.engine.run.accounting import seconds
-
     rows: list[tuple[str, ...]] = []
     for r in plan.roles:
         rows.append(
@@ -40,7 +39,6 @@ def plan_rows(plan: Plan) -> list[tuple[str, ...]]:
 
 def plan_lines(plan: Plan) -> list[str]:
     """The plan as plain text lines (the CLI prints a table; tests read these)."""
-    from seorap.engine.run.accounting import seconds
 
     rows = [PLAN_HEADERS, *plan_rows(plan)]
     widths = [max(len(r[i]) for r in rows) for i in range(len(PLAN_HEADERS))]

@@ -34,7 +34,12 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import sqlite_utils
 from seorap.engine.config import Config
+from seorap.engine.memory import get_system
+from seorap.engine.memory.prompts import extraction_messages, synthesis_messages
+from seorap.engine.memory.schemas import Extraction
+from seorap.engine.memory.sentences import split_sentences
 from seorap.engine.run.calibration import (
     DEFAULT_RATES,
     DEFAULT_RATIO,
@@ -52,6 +57,9 @@ from seorap.engine.run.calibration import (
     slot_counts,
 )
 from seorap.engine.run.plan_text import plan_lines, plan_rows
+from seorap.engine.run.records import run_name
+from seorap.engine.scoring import prompts
+from seorap.engine.store.database import done_positions
 from seorap.engine.store.queries.calls import answered_keys
 from sqlite_utils import Database
 
@@ -70,10 +78,11 @@ def plan_run(
     hosts: list[str] | int | None = None,
 ) -> Plan:
     """Estimate a ``seorap run`` without running it: no model call, nothing written to ``db``."""
-    from seorap.engine.memory import get_system
+    # start-up: numpy loads only when this runs
     from seorap.engine.memory.llm import LLMSystem
 
     if hosts is None:
+        # start-up: httpx, numpy load only when this runs
         from seorap.engine.models.hosts import chat_hosts
 
         hosts = chat_hosts(config)
@@ -109,7 +118,7 @@ class _Counter:
     """The calls of the write phase, counted from the prompts a run would send."""
 
     def __init__(self, config: Config, db: Database | None, cal: Calibration) -> None:
-        from seorap.engine.memory.schemas import Extraction
+        # start-up: httpx, numpy, ollama load only when this runs
         from seorap.engine.models.client import ModelClient, json_schema
 
         self.config, self.db, self.cal = config, db, cal
@@ -149,8 +158,8 @@ class _Counter:
         r.output_tokens += n * out
 
     def system(self, name: str, system, corpus, trajs) -> None:
+        # start-up: numpy loads only when this runs
         from seorap.engine.run.runner import make_run_id
-        from seorap.engine.store.database import done_positions
 
         config = self.config
         run_id = make_run_id(name, corpus, system, config)
@@ -175,9 +184,8 @@ class _Counter:
         document of a trajectory it has not finished (it restarts those from the first document).
         Its prompts are its own, so tokens count the document text only and the call log is not
         looked up: a lower bound on tokens and time, an upper bound on calls."""
-        from seorap.engine.run.records import run_name
+        # start-up: numpy loads only when this runs
         from seorap.engine.run.runner import make_run_id
-        from seorap.engine.store.database import done_positions
 
         name = run_name(name, system)  # the name it gives itself, not a command line
         per_doc = getattr(system, "calls_per_document", None)
@@ -210,9 +218,6 @@ class _Counter:
         )
 
     def document(self, system, arrival, ext, syn, per_char) -> None:
-        from seorap.engine.memory.prompts import extraction_messages, synthesis_messages
-        from seorap.engine.memory.sentences import split_sentences
-
         config = self.config
         self.plan.documents += 1
         messages = extraction_messages(system.extraction_prompt, arrival)
@@ -243,7 +248,7 @@ class _Counter:
 def _plan_scoring(plan, corpus, trajs, config, role, add, fact_chars: float, first: bool) -> None:
     """One run's scoring. Naive RAG, full context and no context do not depend on the store: after
     the first run they are served from the call log (``first=False`` leaves them out)."""
-    from seorap.engine.scoring import prompts
+    # start-up: numpy loads only when this runs
     from seorap.engine.scoring.extrinsic import CHUNK_CHARS, TOP_K, chunk_documents, questions
 
     answerer, judge = config.models.answerer, config.models.judge
@@ -372,7 +377,6 @@ def _fake_candidate(chars: float, i: int) -> dict:
 
 def open_readonly(path: str | Path | None) -> Database | None:
     """The run database read-only (None when the file does not exist): planning writes nothing."""
-    import sqlite_utils
 
     if path is None or not Path(path).exists():
         return None

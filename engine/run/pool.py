@@ -29,6 +29,7 @@ class _Stop:
     def stop(self, error: BaseException | None = None) -> None:
         """Stop everything; ``error`` (from a failing worker) is kept when it is the first real one,
         so the caller reports it rather than the cancellations it set off."""
+        # start-up: numpy loads only when this runs
         from seorap.engine.models.base import CallCancelled
 
         with self._lock:

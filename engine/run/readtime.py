@@ -19,6 +19,7 @@ from seorap.engine.memory.facts import DocumentWrite
 from seorap.engine.memory.foreign import SystemFault
 from seorap.engine.memory.interface import NativeMemory, SystemMemory
 from seorap.engine.retrieval.hybrid import HybridIndex
+from seorap.engine.store.database import facts_at
 
 OWN = "own search"
 OURS = "hybrid"
@@ -108,7 +109,6 @@ def _hit(doc: DocumentWrite, fact_id: str, score: float) -> dict:
 
 def hit_texts(db, run_id: str, trajectory_id: str, position: int) -> dict[str, str]:
     """fact id -> its text after the document at ``position`` (what a read then returned)."""
-    from seorap.engine.store.database import facts_at
 
     return {f.id: f.text for f in facts_at(db, run_id, trajectory_id, position)}
 

@@ -35,10 +35,13 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from seorap.engine.config import Config
+from seorap.engine.config import Config, load_config
 from seorap.engine.corpus import Corpus
 from seorap.engine.errors import NothingToReplay, RunCancelled, UsageError  # noqa: F401 (RunCancelled re-exported)
 from seorap.engine.memory import get_system
+from seorap.engine.memory.names import REFERENCE_DESCRIPTIONS
+from seorap.engine.models import embedders
+from seorap.engine.models.standin import StandinBackend
 from seorap.engine.run import accounting
 from seorap.engine.run.pacer import PacedProgress, Pacer
 from seorap.engine.run.phases import (  # noqa: F401 (re-exported)
@@ -60,6 +63,7 @@ from seorap.engine.run.records import (  # noqa: F401 (re-exported)
     config_hash,
     make_run_id,
 )
+from seorap.engine.scoring import score_run
 from seorap.engine.store.database import db_file, open_db
 from seorap.engine.store.lease import writer
 from seorap.engine.store.queries.writes import written_trajectories
@@ -88,7 +92,6 @@ def replay_run(
 
     With a ``pacer`` (engine/run/pacer.py) every served call is held as long as it once took (at
     the pacer's speed) and the pacer honours ``cancel``; without one the replay runs at once."""
-    from seorap.engine.config import Config
 
     reason = nothing_to_replay(db, run_id)
     if reason:
@@ -121,7 +124,6 @@ def replay_run(
 
 def nothing_to_replay(db: Database, run_id: str) -> str | None:
     """Why ``run_id`` has no model call to replay (one sentence), or None when it has."""
-    from seorap.engine.memory.names import REFERENCE_DESCRIPTIONS
 
     row = db.table("runs").get(run_id)
     manifest = json.loads(row["manifest"])
@@ -165,7 +167,6 @@ def run(
     otherwise). Raises :class:`engine.models.base.ModelError` before any work when Ollama or a model
     is missing, :class:`RunCancelled` when ``cancel`` was set.
     """
-    from seorap.engine.config import load_config
 
     config = config or load_config(offline=offline)
     progress = progress or NullProgress()
@@ -178,6 +179,7 @@ def run(
     llm = any(s.uses_llm for _, s in resolved)
     config = _checked_config(config, resolved, offline, replay, score, backend, embedder)
     if llm and not replay:
+        # start-up: httpx loads only when this runs
         from seorap.engine.models.hosts import chat_hosts
 
         workers *= len(chat_hosts(config))  # concurrency is per host
@@ -285,6 +287,7 @@ def preflight(
 ) -> None:
     """Raise ModelError (one sentence with the fix) unless every role the run will use is servable:
     see :func:`engine.models.manage.preflight`."""
+    # start-up: httpx, ollama load only when this runs
     from seorap.engine.models.manage import preflight as check
 
     check(config, roles, server=server)
@@ -309,18 +312,16 @@ def _client_db(db: Database):
 
 
 def _client(config: Config, db: Database, offline, replay, backend) -> ModelClient:
+    # start-up: httpx, ollama load only when this runs
     from seorap.engine.models.client import ModelClient
 
     if backend is None and offline:
-        from seorap.engine.models.standin import StandinBackend
-
         backend = StandinBackend.from_env()
     return ModelClient.from_config(config, _client_db(db), backend=backend, replay=replay)
 
 
 def make_write_embedder(config: Config, db: Database, offline: bool):
     """The embedder for the write path: the configured one, wrapped in the vector cache."""
-    from seorap.engine.models import embedders
 
     inner: Embedder
     if offline or config.embedder_backend == "hashing":
@@ -333,8 +334,6 @@ def make_write_embedder(config: Config, db: Database, offline: bool):
 
 
 def _score(db: Database, run_ids: list[str], config: Config, progress: Progress) -> None:
-    from seorap.engine.scoring import score_run
-
     for run_id in run_ids:
         with accounting.phase_timer(db, [run_id], "score"):
             score_run(db, run_id, config, progress=progress)

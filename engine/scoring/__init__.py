@@ -11,6 +11,7 @@ from sqlite_utils import Database
 
 def score_run(db: Database, run_id, config: Config, **kwargs):
     """Score one run in the store; see :func:`engine.scoring.score.score_run`."""
+    # import cycle: the modules named import this package
     from seorap.engine.scoring.score import score_run as _score_run
 
     return _score_run(db, run_id, config, **kwargs)

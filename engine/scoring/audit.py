@@ -43,7 +43,11 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, Field
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.scoring import audit_heldout as heldout
+from seorap.engine.scoring import lexical
+from seorap.engine.scoring.tables import ensure_tables, now, row_id
 from seorap.engine.scoring.verdict import tally
+from seorap.engine.store import compact
+from seorap.engine.store.queries.verdicts import delete_scored
 from sqlite_utils import Database
 
 if TYPE_CHECKING:
@@ -141,7 +145,6 @@ def closest_stale(expected: str, question: str, trajectory: Trajectory) -> str |
     """The superseded claim that shares most with the item (character bigrams of question +
     expected); None when the trajectory has none, when it shares less than ``SAME_SLOT`` (another
     slot), or when it states the item anyway."""
-    from seorap.engine.scoring import lexical
 
     best = max(
         ((lexical.recall(c, f"{question} {expected}"), c) for c in _stale(trajectory)), default=None
@@ -155,7 +158,6 @@ def drop_one(expected: str) -> str | None:
     """The expected statement with one element missing: its last clause dropped, or, in a single
     clause holding two or more values, its last value that is stated only once removed. None when
     it has one element."""
-    from seorap.engine.scoring import lexical
 
     clauses = [c for c in _CLAUSE.split(expected) if c.strip()]
     if len(clauses) >= 2:
@@ -415,9 +417,6 @@ def save_audit(
 ) -> None:
     """Store the audit's verdicts (run_id = ``audit_id``, kind = ``audit:<kind>``, scoring = the
     scoring setup it audits, or the judge's name for a stand-alone audit)."""
-    from seorap.engine.scoring.tables import ensure_tables, now, row_id
-    from seorap.engine.store import compact
-    from seorap.engine.store.queries.verdicts import delete_scored
 
     scoring = scoring or result.judge
     ensure_tables(db)

@@ -19,7 +19,9 @@ from datetime import date
 from seorap.engine.corpus import Trajectory
 from seorap.engine.memory.sentences import split_sentences
 from seorap.engine.retrieval.hybrid import HybridIndex
+from seorap.engine.scoring import metrics
 from seorap.engine.scoring.holders import answer_holders
+from seorap.engine.scoring.stats import mean
 
 DEPTHS = (1, 3, 5, 10)
 TOP_K = 5
@@ -220,8 +222,6 @@ class Asker:
 
 def card(verdicts: list[dict]) -> dict:
     """Extrinsic figures from the answer verdict rows of one trajectory."""
-    from seorap.engine.scoring import metrics
-    from seorap.engine.scoring.stats import mean
 
     def scores(kind, source, k=None):
         return [

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 
+from seorap.engine.scoring.rulers import full_vs_filter
+from seorap.engine.scoring.schema import RunReport
 from seorap.engine.scoring.tables import drop_figures, ensure_tables, now
 from seorap.engine.store.queries.scores import figure_rows
 from sqlite_utils import Database
@@ -20,8 +22,8 @@ KINDS = ("report", "ruler_diff")
 
 def save(db: Database, run_id: str, scoring: str) -> None:
     """Compute and store the run report and the full -> filter diff of one scoring pass."""
+    # start-up: numpy loads only when this runs
     from seorap.engine.scoring.report import run_report
-    from seorap.engine.scoring.rulers import full_vs_filter
 
     ensure_tables(db)
     report = run_report(db, run_id, scoring=scoring)
@@ -61,7 +63,6 @@ def drop(db: Database, run_id: str) -> None:
 def load(db: Database, run_id: str, scoring: str) -> dict[str, object]:
     """kind -> parsed figures for one scoring pass ({} when none are stored): ``report`` as a
     RunReport, ``ruler_diff`` as {counts, moved}."""
-    from seorap.engine.scoring.schema import RunReport
 
     if "score_figures" not in db.table_names():
         return {}

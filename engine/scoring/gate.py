@@ -24,6 +24,7 @@ import numpy as np
 from seorap.engine.errors import UsageError
 from seorap.engine.scoring import stats
 from seorap.engine.scoring.schema import RunReport, TrajectoryReport
+from seorap.engine.store.lease import run_statuses
 from seorap.engine.store.queries.runs import all_runs
 from seorap.engine.store.queries.scores import run_card
 from sqlite_utils import Database
@@ -253,7 +254,6 @@ def check_comparable(
 ) -> list[str]:
     """Refuse what cannot be compared (another corpus, a run still being written); runs judged
     differently are refused too unless allowed, then labelled. Returns the labels."""
-    from seorap.engine.store.lease import run_statuses
 
     runs = {r["run_id"]: r for r in all_runs(db)}
     if runs[base.run_id]["corpus_digest"] != runs[candidate.run_id]["corpus_digest"]:

@@ -17,9 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from seorap.engine.corpus.gold import contest, default_ledger
+from seorap.engine.errors import UsageError
 from seorap.engine.scoring import metrics, stats
 from seorap.engine.scoring.extrinsic import TOP_K
 from seorap.engine.scoring.schema import GoldFigure, GoldFigures, Interval
+from seorap.engine.scoring.tables import drop_figures
+from seorap.engine.store import gold as store
+from seorap.engine.store.database import db_file
 
 FIGURES = ("intrinsic", "intrinsic_filter", "extrinsic", "extrinsic_single")
 
@@ -154,3 +159,20 @@ def gold_lines(gold: GoldFigures | None, ci: Callable[[Interval], str], fmt) -> 
             f"{ci(f.without_contested)} without · ceiling {fmt(f.ceiling)}{flag}"
         )
     return lines
+
+
+def record_contest(db, corpus, trajectory_id: str, item: str, reason: str, ledger=None, **kw):
+    """Contest one item (engine/corpus/gold.py ``contest``) in the ledger beside ``db`` (or
+    ``ledger``) and forget the figures stored at score time for the corpus's runs in ``db``, so
+    that a report or the app computes them again with the contest. The caller holds the writer
+    lease of ``db``. Returns the Contest; UsageError when ``db`` is in memory and no ledger is
+    named, or for what ``contest`` refuses."""
+
+    beside = db_file(db)
+    path = ledger if ledger is not None else default_ledger(beside) if beside else None
+    if path is None:
+        raise UsageError("an in-memory database has no gold ledger beside it (name one)")
+    entry = contest(corpus, trajectory_id, item, reason, path, **kw)
+    for r in store.runs_of_corpus(db, corpus.digest):
+        drop_figures(db, r["run_id"])
+    return entry

@@ -7,10 +7,12 @@ pure metrics of engine/scoring/metrics.py. Verdicts are returned as rows for the
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 import numpy as np
 from seorap.engine.corpus import Trajectory
+from seorap.engine.corpus.trajectory import parse_timestamp
 from seorap.engine.memory.sentences import split_sentences
 from seorap.engine.scoring import lexical, metrics, stats
 from seorap.engine.scoring.judges import Judge
@@ -41,6 +43,9 @@ class StoreView:
     final_position: int | None = None
     final_recency: dict[str, int] = field(default_factory=dict)
     """Arrival position of each final fact's current version (higher = more recent)."""
+    sources: list[dict[str, int] | None] = field(default_factory=list)
+    """Per state, like ``after``: the arrival position of each active fact's current version (its
+    source document, whose date its relative dates are read against)."""
 
     def held(self, i: int) -> dict[str, str]:
         """Active facts {id: text} after state ``i``, which was written (the scorer asks only
@@ -51,13 +56,12 @@ class StoreView:
 
 def load_store(db: Database, run_id: str, trajectory: Trajectory) -> StoreView:
     after, positions, ops, confs, obs = [], [], [], [], []
+    sources: list[dict[str, int] | None] = []
     for state in trajectory.states:
         last = last_position_of_state(db, run_id, trajectory.id, state.index)
-        after.append(
-            None
-            if last is None
-            else {f.id: f.text for f in active_facts_at(db, run_id, trajectory.id, last)}
-        )
+        active = [] if last is None else active_facts_at(db, run_id, trajectory.id, last)
+        after.append(None if last is None else {f.id: f.text for f in active})
+        sources.append(None if last is None else {f.id: f.position for f in active})
         pos = writes.own_position(db, run_id, trajectory.id, state.index)
         positions.append(pos)
         ops.append(_column(db, "decisions", "operation", run_id, trajectory.id, pos))
@@ -91,6 +95,7 @@ def load_store(db: Database, run_id: str, trajectory: Trajectory) -> StoreView:
         {f.id: f.text for f in current},
         final_pos,
         {f.id: f.position for f in current},
+        sources,
     )
 
 
@@ -117,19 +122,24 @@ def judge_claims(
 ) -> list[dict]:
     """A verdict row per (state, expected claim); states not written yet are skipped."""
     rows = []
-    for state, facts in zip(trajectory.states, store.after):
+    dated = {a.position: parse_timestamp(a.timestamp).date() for a in trajectory.arrivals()}
+    for i, (state, facts) in enumerate(zip(trajectory.states, store.after)):
         if facts is None:
             continue
         texts, ids = list(facts.values()), list(facts)
+        source = store.sources[i] if i < len(store.sources) else None
+        # relative dates in a claim are read against its state's document, in a fact against its
+        # source document's (a fact whose source is not known keeps them unresolved: never YES)
+        dates = [dated.get(source[f]) if source and f in source else None for f in ids]
         for n, claim in enumerate(state.claims):
             best: tuple[float | None, str | None] = (None, None)
-            if mode.threshold is None:
-                shown = texts
-            else:
-                shown, best = _similar(claim, texts, ids, mode.threshold, embed)
-            # relative dates in a claim are read against its state's document; a fact's source
-            # document is not known here, so its relative dates stay unresolved (never YES)
-            verdict = judge.grade_claim(claim, shown, claim_date=state.when.date())
+            keep = list(range(len(texts)))
+            if mode.threshold is not None:
+                keep, best = _similar(claim, texts, ids, mode.threshold, embed)
+            shown = [texts[k] for k in keep]
+            verdict = judge.grade_claim(
+                claim, shown, claim_date=state.when.date(), fact_dates=[dates[k] for k in keep]
+            )
             rows.append(
                 {
                     "kind": "claim",
@@ -155,14 +165,15 @@ def judge_claims(
 
 def _similar(
     claim: str, texts: list[str], ids: list[str], threshold: float, embed
-) -> tuple[list[str], tuple[float | None, str | None]]:
-    """The fact texts above ``threshold``, and the evidence: (best cosine, its fact id)."""
+) -> tuple[list[int], tuple[float | None, str | None]]:
+    """The indices of the fact texts above ``threshold``, and the evidence: (best cosine, its
+    fact id)."""
     if not texts:
         return [], (None, None)
     vectors = embed([claim] + texts)
     sims = np.asarray(vectors[1:] @ vectors[0]).tolist()
     top = max(range(len(sims)), key=lambda i: (sims[i], -i))
-    return [t for t, s in zip(texts, sims) if s > threshold], (round(float(sims[top]), 6), ids[top])
+    return [i for i, s in enumerate(sims) if s > threshold], (round(float(sims[top]), 6), ids[top])
 
 
 def _filter_note(mode: ClaimJudging, shown: list[str], texts: list[str]) -> str:
@@ -172,8 +183,6 @@ def _filter_note(mode: ClaimJudging, shown: list[str], texts: list[str]) -> str:
 
 
 def _dumps(texts: list[str]) -> str:
-    import json
-
     return json.dumps(texts, ensure_ascii=False)
 
 

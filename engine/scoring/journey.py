@@ -17,7 +17,8 @@ scored run already holds (no model call):
 A question needs a claim when the lexical judge reads the claim as stated by the question's expected
 answer, alone or after the question (which supplies the subject of a short answer), and the claim is
 expected at the question's state. Claims no question needs end at *kept* (later stages n/a). The
-loss point is the first stage that fails.
+loss point is the first stage that fails. The quadrant told from the loss points is
+engine/scoring/journey_story.py.
 """
 
 from __future__ import annotations
@@ -434,73 +435,3 @@ def marks(claim: dict) -> str:
     """One line of stage marks for a claim's journey: ``said ✓ extracted ✓ … · lost at kept``."""
     line = " ".join(f"{s} {MARK.get(claim['stages'][s]['status'], '?')}" for s in STAGES)
     return f"{line} · lost at {claim['loss']}" if claim.get("loss") else f"{line} · not lost"
-
-
-# ---- the quadrant's reason, told from the journey ----------------------------------------------
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def _why_lost(stage: str, claims: list[dict]) -> str:
-    """What went wrong at ``stage`` for these claims, from their stored evidence."""
-    if stage == "kept":
-        stale = any(c["stages"]["kept"].get("why") == "stale value still active" for c in claims)
-        return "the stale value stayed active" if stale else "dropped at a later state"
-    if stage == "retrieved":
-        ranks = [
-            f"{c['item']} {'rank ' + str(q['rank']) if q.get('rank') else 'not in the top 10'}"
-            f" for {q['question']}"
-            for c in claims
-            for q in c["stages"]["retrieved"].get("per_question", [])
-            if not q["ok"]
-        ]
-        return f"ranked outside the top {extrinsic.TOP_K} ({', '.join(ranks[:3])})"
-    if stage == "used":
-        missing = sorted(
-            {
-                q["missing"]
-                for c in claims
-                for q in c["stages"]["used"].get("per_question", [])
-                if q.get("missing")
-            }
-        )
-        return "the answer left out its value" + (f" ({', '.join(missing[:3])})" if missing else "")
-    return {
-        "said": "no document lists it",
-        "extracted": "no observation of its document states it",
-        "stored": "no fact covered it after its document",
-        "credited": "the answer was not judged YES",
-    }[stage]
-
-
-def story(quadrant: str | None, claims: Sequence[dict]) -> str | None:
-    """The quadrant told from the claims' loss points: ``compensation: 3 claims lost at kept — the
-    stale value stayed active — yet the answer was right``; None when no claim was lost."""
-    lost: dict[str, list[dict]] = {}
-    for c in claims:
-        if c.get("loss"):
-            lost.setdefault(c["loss"], []).append(c)
-    if not lost:
-        return None
-    parts = [
-        f"{_plural(len(cs), 'claim')} lost at {s} — {_why_lost(s, cs)}"
-        for s in STAGES
-        if (cs := lost.get(s))
-    ]
-    tail = " — yet the answer was right" if quadrant == "compensation" else ""
-    return f"{quadrant or 'no quadrant'}: " + "; ".join(parts) + tail
-
-
-def retell(diagnosis: str, quadrant: str | None, journey: dict) -> str:
-    """The trajectory's diagnosis with the story of its journey (a card's ``journey`` block) between
-    its figures and its detail (``intrinsic 0.80, extrinsic 1.00 — <story>; <detail>``); unchanged
-    when no claim was lost."""
-    told = story(quadrant, journey["claims"])
-    if told is None:
-        return diagnosis
-    head, _, detail = diagnosis.partition(" — ")
-    if quadrant in ("compensation", "bottleneck") or not detail:
-        return f"{head} — {told}" + (f"; {detail}" if detail else "")
-    return f"{head} — {detail.rstrip('.')}; {told.partition(': ')[2]}"

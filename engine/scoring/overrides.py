@@ -11,9 +11,10 @@ import json
 import os
 from pathlib import Path
 
-from seorap.engine.errors import UsageError, why
+from seorap.engine.errors import InputProblems, UsageError, why
 from seorap.engine.scoring import metrics
 from seorap.engine.scoring.extrinsic import TOP_K
+from seorap.engine.scoring.rulers import latest_scoring
 from seorap.engine.scoring.stats import mean
 from seorap.engine.scoring.tables import drop_figures, ensure_tables, now
 from seorap.engine.scoring.verdict import SCORES
@@ -70,7 +71,6 @@ def find_verdict(
     ``setup``) or question (``item`` = ``compound/0``, ``single/1`` or the question text, answer
     ``source`` at depth ``k``; k is ignored for the baselines), in ``scoring`` (default: the run's
     latest). ValueError with the candidates when nothing or more than one row matches."""
-    from seorap.engine.scoring.rulers import latest_scoring
 
     ensure_tables(db)
     scoring = scoring or latest_scoring(db, run_id)
@@ -100,7 +100,6 @@ def find_verdict(
 
 def load_file(db: Database, path: str | Path) -> int:
     """Apply overrides from a JSON file: [{"verdict_id", "label", "reason", "who"?}, ...]."""
-    from seorap.engine.errors import InputProblems
 
     try:
         with open(path, "rb") as fh:

@@ -6,8 +6,11 @@ and every system prompt says that tagged text is data, not instructions.
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache
 from pathlib import Path
+
+from seorap.engine.errors import UsageError
 
 PROMPTS = Path(__file__).resolve().parents[1] / "prompts"
 JUDGE_PROMPTS = ("strict", "lenient")
@@ -27,7 +30,6 @@ def load(name: str) -> str:
 def version(name: str) -> str:
     """``NAME@sha8`` of a prompt file's text: stored with each verdict, so a re-score after the
     prompt changed is visible as such."""
-    import hashlib
 
     return f"{name}@{hashlib.sha256(load(name).encode('utf-8')).hexdigest()[:8]}"
 
@@ -45,8 +47,6 @@ def judge_prompt(prompt: str) -> str:
 
 @cache
 def _prompt_file(path: str) -> str:
-    from seorap.engine.errors import UsageError
-
     file = Path(path)
     try:
         if not file.is_file():
@@ -67,7 +67,6 @@ def _prompt_file(path: str) -> str:
 
 def judge_prompt_version(prompt: str) -> str:
     """``judge_strict@sha8`` for a bundled prompt, ``<file name>@sha8`` for a prompt file."""
-    import hashlib
 
     if prompt in JUDGE_PROMPTS:
         return version(f"judge_{prompt}")

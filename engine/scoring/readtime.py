@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 
 from seorap.engine.corpus import Trajectory
+from seorap.engine.memory.interface import NA_REASONS, Capabilities
 from seorap.engine.run.readtime import hit_texts
 from seorap.engine.scoring import lexical, metrics, stats
 from seorap.engine.scoring.schema import Aggregate, Interval, ReadTimeFigures, TrajectoryReport
@@ -128,7 +129,6 @@ def not_applicable(capabilities: dict | None) -> dict[str, str]:
     before systems declared capabilities)."""
     if not capabilities:
         return {}
-    from seorap.engine.memory.interface import NA_REASONS, Capabilities
 
     caps = Capabilities.from_dict(capabilities)
     out = {}

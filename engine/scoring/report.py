@@ -2,6 +2,7 @@
 
 ``build_report(db, run_ids)`` reads the ``scores``, ``verdicts``, ``overrides`` and ``calls``
 tables; it never calls a model. Schema: engine/scoring/schema.py, documented in docs/report.md.
+The figures pooled over a run's trajectories (the aggregate, CIs) are engine/scoring/aggregate.py.
 ``rows(report)`` flattens it to one dict per run x trajectory. The text formats (JSON, CSV, Markdown)
 are in engine/scoring/report_text.py; the terminal table is drawn by cli/report_table.py.
 """
@@ -12,36 +13,33 @@ import json
 from itertools import combinations
 from pathlib import Path
 
+from seorap.engine.corpus.gold import default_ledger, read, standing
+from seorap.engine.errors import InputProblems
 from seorap.engine.run import accounting
 from seorap.engine.scoring import audit, stats
 from seorap.engine.scoring import overrides as ov
-from seorap.engine.scoring.extrinsic import TOP_K
+from seorap.engine.scoring.aggregate import aggregate, interval, trajectory_report
+from seorap.engine.scoring.gold import gold_figures
 from seorap.engine.scoring.journey import figures as journey_figures
-from seorap.engine.scoring.readtime import not_applicable, withhold
+from seorap.engine.scoring.readtime import not_applicable, run_figures, withhold
 from seorap.engine.scoring.rulers import full_vs_filter
 from seorap.engine.scoring.schema import (
     Accounting,
-    Aggregate,
-    Baselines,
-    BenefitTax,
     Calls,
     Comparison,
-    ExtrinsicFigures,
-    FactShape,
-    GroupFigures,
-    Interval,
-    IntrinsicFigures,
+    GoldFigures,
     OverrideFigures,
     Report,
     RulerFigures,
     RunReport,
     SeedFigures,
     SimilarityFigures,
-    TrajectoryReport,
 )
 from seorap.engine.scoring.similarity import DEFAULT_THRESHOLD
 from seorap.engine.scoring.tables import ensure_tables, now, scorings
-from seorap.engine.scoring.verdict import tally
+from seorap.engine.store.database import db_file
+from seorap.engine.store.recording import recording_of
+from seorap.engine.views.runs import system_label
 from sqlite_utils import Database
 
 
@@ -106,6 +104,7 @@ def run_report(
         run_id=run_id,
         system=run["system"],
         standin=written_by_standin(run.get("manifest")),
+        recording=recording_of(db, run_id),
         scoring=name,
         filter_threshold=extras.get("filter_threshold"),
         trajectories=trajectories,
@@ -132,8 +131,6 @@ def run_report(
 def ledger_of(db: Database, ledger: str | Path | None = None) -> Path | None:
     """The gold ledger a report reads: the one named, else the one beside the database (None for
     an in-memory database)."""
-    from seorap.engine.corpus.gold import default_ledger
-    from seorap.engine.store.database import db_file
 
     if ledger is not None:
         return Path(ledger)
@@ -143,10 +140,6 @@ def ledger_of(db: Database, ledger: str | Path | None = None) -> Path | None:
 
 def _gold(db: Database, run: dict, verdicts: list[dict], ledger, boot: dict):
     """The ``gold`` block: contests of the run's corpus in the ledger (engine/scoring/gold.py)."""
-    from seorap.engine.corpus.gold import read, standing
-    from seorap.engine.errors import InputProblems
-    from seorap.engine.scoring.gold import gold_figures
-    from seorap.engine.scoring.schema import GoldFigures
 
     path = ledger_of(db, ledger)
     if path is None or not run.get("corpus_digest"):
@@ -173,234 +166,18 @@ def written_by_standin(manifest: str | None) -> bool:
 
 
 def run_label(run) -> str:
-    """The system as every format names it: 'A (stand-in)' for a stand-in run."""
-    return f"{run.system} (stand-in)" if run.standin else run.system
+    """The system as every format names it: 'A (stand-in)' for a stand-in run, 'A (recorded:
+    MODEL (SIZE), MACHINE, DATE)' for a shipped recording (the views' own label)."""
+    return system_label(run.system, run.standin, getattr(run, "recording", ""))
 
 
 def _read_time(run: dict, cards: dict, boot: dict):
     """The ``read_time`` block (engine/scoring/readtime.py); None when no card has one."""
-    from seorap.engine.scoring.readtime import run_figures
 
     if not any(c.get("read_time") for c in cards.values()):
         return None
     manifest = json.loads(run.get("manifest") or "{}")
     return run_figures(cards, manifest.get("capabilities"), **boot)
-
-
-def trajectory_report(trajectory_id: str, card: dict) -> TrajectoryReport:
-    intr, extr = card["intrinsic"], card["extrinsic"]
-    bt = extr["benefit_tax"]
-    return TrajectoryReport(
-        id=trajectory_id,
-        category=card["category"],
-        difficulty=card["difficulty"],
-        intrinsic=IntrinsicFigures(full=card["intrinsic_full"], filter=card["intrinsic_filter"]),
-        extrinsic=ExtrinsicFigures(compound=extr["compound"], single=extr["single"]),
-        baselines=Baselines(
-            **{k: extr["baselines"][k] for k in ("full_context", "naive_rag", "no_context")}
-        ),
-        udr=intr["udr"],
-        fur=intr["fur"],
-        op_accuracy=intr["op_accuracy"],
-        op_majority_baseline=intr["op_majority_baseline"],
-        op_confusion=intr["op_confusion"],
-        confidence_mae=intr["confidence_mae"],
-        final_fact_count=intr["final_fact_count"],
-        append_only=bool(intr.get("append_only")),
-        fact_shape=FactShape(**intr["fact_shape"]) if intr.get("fact_shape") else None,
-        quadrant_raw=card.get("quadrant_raw"),
-        miss_rate=(intr.get("full") or {}).get("miss_rate"),
-        stale_facts=intr["stale_facts"],
-        claim_precision=intr["claim_precision"],
-        quadrant=card["quadrant"],
-        diagnosis=card["diagnosis"],
-        signed_diff=card["signed_diff"],
-        depth_curve={str(k): v for k, v in extr["depth_curve"].items()},
-        benefit_tax=BenefitTax(n=bt["n"], benefit=bt["benefit"], tax=bt["tax"], net=bt["net"]),
-        failures=intr["failures"],
-        write_failures=intr["write_failures"],
-        partial_write_failures=intr.get("partial_write_failures", 0),
-        **_read_fields(card),
-    )
-
-
-def _read_fields(card: dict) -> dict:
-    r = card.get("read_time") or {}
-    return {
-        "read_coverage": r.get("coverage"),
-        "read_accuracy": r.get("accuracy"),
-        "stale_at_read": r.get("stale_at_read"),
-    }
-
-
-def _iv(ci: stats.Interval) -> Interval:
-    return Interval(mean=ci.estimate, ci_low=ci.low, ci_high=ci.high, method=ci.method, n=ci.n)
-
-
-def _interval(values: list[float | None], **boot) -> Interval:
-    """Mean of one value per trajectory: bootstrap CI, or the range below 5 (stats.group_mean)."""
-    return _iv(stats.group_mean(values, **boot))
-
-
-PER_PAIR = {
-    "mad": lambda x, y: abs(x - y),
-    "signed_mean": lambda x, y: x - y,
-    "div_rate": lambda x, y: 1.0 if stats.above(abs(x - y), stats.DIV_TAU) else 0.0,
-    "pass_agreement": lambda x, y: (
-        1.0
-        if stats.at_least(x, stats.PASS_THRESHOLD) == stats.at_least(y, stats.PASS_THRESHOLD)
-        else 0.0
-    ),
-}
-"""Per-trajectory values whose range stands in for a CI below 5 pairs (r and kappa have none)."""
-
-
-def _paired(i, e, name: str, **boot) -> Interval:
-    return _iv(stats.group_paired(i, e, getattr(stats, name), PER_PAIR.get(name), **boot))
-
-
-def _group(ts: list[TrajectoryReport], unreliable: bool = False, **boot) -> GroupFigures:
-    """Agreement figures of a category or difficulty, with CIs from a cluster bootstrap over the
-    group's own trajectories; below 5 trajectories the range of the values, labelled with n."""
-    i = [t.intrinsic.full for t in ts]
-    e = [t.extrinsic.compound for t in ts]
-    return GroupFigures(
-        n=len(ts),
-        intrinsic=stats.mean(i),
-        extrinsic=stats.mean(e),
-        mad=None if unreliable else stats.mad(i, e),
-        div_rate=None if unreliable else stats.div_rate(i, e),
-        kappa=None if unreliable else stats.cohen_kappa(i, e),
-        intrinsic_ci=_interval(i, **boot),
-        extrinsic_ci=_interval(e, **boot),
-        mad_ci=None if unreliable else _paired(i, e, "mad", **boot),
-    )
-
-
-def _op_hits(card: dict) -> list[float]:
-    from seorap.engine.scoring import metrics
-
-    return [1.0 if metrics.op_correct(a, o) else 0.0 for a, o in _state_ops(card)]
-
-
-def _op_accuracy_ci(cards: dict, **boot) -> Interval:
-    """Pooled operation accuracy, resampling trajectories with all their states; below 5
-    trajectories the range of the per-trajectory accuracies."""
-    hits = [h for h in (_op_hits(c) for c in cards.values()) if h]
-    if len(hits) < stats.SMALL_GROUP:
-        pooled = stats.mean([x for h in hits for x in h])
-        return _iv(stats.value_range(pooled, [stats.mean(h) for h in hits]))
-    return _iv(stats.cluster_mean_ci(hits, **boot))
-
-
-def _fact_shape(ts: list[TrajectoryReport]) -> FactShape:
-    """Fact shape pooled over the final facts of all trajectories (weighted by their fact counts)."""
-    shapes = [
-        (s.n, s.mean_length, s.multi_share)
-        for t in ts
-        if (s := t.fact_shape) is not None
-        and s.n
-        and s.mean_length is not None
-        and s.multi_share is not None
-    ]
-    n = sum(k for k, _, _ in shapes)
-    if not n:
-        return FactShape()
-    return FactShape(
-        n=n,
-        mean_length=sum(k * length for k, length, _ in shapes) / n,
-        multi_share=sum(k * share for k, _, share in shapes) / n,
-    )
-
-
-def aggregate(
-    ts: list[TrajectoryReport],
-    cards: dict,
-    verdicts: list[dict],
-    *,
-    unreliable: str | None = None,
-    **boot,
-) -> Aggregate:
-    """Figures over the run; with ``unreliable`` (the judge cannot carry a diagnosis) quadrants,
-    MAD, DivRate, Pearson r, Cohen's kappa and pass agreement are withheld (null) and the reason is
-    kept."""
-    i = [t.intrinsic.full for t in ts]
-    e = [t.extrinsic.compound for t in ts]
-    memory = tally(v["label"] for v in verdicts if v["source"] == "memory" and v["k"] == TOP_K)
-    states = [(a, o) for c in cards.values() for a, o in _state_ops(c)]
-    from seorap.engine.scoring import metrics
-
-    exp, eff = [a for a, _ in states], [o for _, o in states]
-    withheld = unreliable is not None
-    return Aggregate(
-        intrinsic=_interval(i, **boot),
-        extrinsic=_interval(e, **boot),
-        intrinsic_filter=_interval([t.intrinsic.filter for t in ts], **boot),
-        extrinsic_single=_interval([t.extrinsic.single for t in ts], **boot),
-        udr=_interval([None if t.append_only else t.udr for t in ts], **boot),
-        fur=_interval([t.fur for t in ts], **boot),
-        confidence_mae=_interval([t.confidence_mae for t in ts], **boot),
-        mad=None if withheld else stats.mad(i, e),
-        mad_ci=Interval() if withheld else _paired(i, e, "mad", **boot),
-        div_rate=None if withheld else stats.div_rate(i, e),
-        div_rate_ci=Interval() if withheld else _paired(i, e, "div_rate", **boot),
-        signed_mean=stats.signed_mean(i, e),
-        signed_mean_ci=_paired(i, e, "signed_mean", **boot),
-        # built on pass/fail at 0.5: withheld with the rest when the judge is unreliable
-        pearson_r=None if withheld else stats.pearson_r(i, e),
-        pearson_r_ci=Interval() if withheld else _paired(i, e, "pearson_r", **boot),
-        kappa=None if withheld else stats.cohen_kappa(i, e),
-        kappa_ci=Interval() if withheld else _paired(i, e, "cohen_kappa", **boot),
-        pass_agreement=None if withheld else stats.pass_agreement(i, e),
-        pass_agreement_ci=Interval() if withheld else _paired(i, e, "pass_agreement", **boot),
-        partial_share=memory.partial_share,
-        unparseable=sum(v["label"] == "UNPARSEABLE" for v in verdicts),
-        op_accuracy=metrics.op_accuracy(exp, eff),
-        op_accuracy_ci=_op_accuracy_ci(cards, **boot),
-        op_majority_baseline=metrics.majority_baseline(exp)[1],
-        fact_shape=_fact_shape(ts),
-        judge_unreliable=unreliable,
-        baselines=Baselines(
-            **{
-                k: stats.mean([getattr(t.baselines, k) for t in ts])
-                for k in ("full_context", "naive_rag", "no_context")
-            }
-        ),
-        benefit_tax=BenefitTax(
-            **{
-                k: sum(getattr(t.benefit_tax, k) for t in ts)
-                for k in ("n", "benefit", "tax", "net")
-            }
-        ),
-        depth_curve={
-            k: stats.mean([t.depth_curve.get(k) for t in ts]) for k in ("1", "3", "5", "10")
-        },
-        stale_facts=sum(t.stale_facts for t in ts if t.stale_facts is not None) if ts else None,
-        claim_precision=stats.mean([t.claim_precision for t in ts]),
-        quadrants={} if withheld else _count(t.quadrant for t in ts),
-        by_category={
-            c: _group([t for t in ts if t.category == c], withheld, **boot)
-            for c in sorted({t.category for t in ts})
-        },
-        by_difficulty={
-            d: _group([t for t in ts if t.difficulty == d], withheld, **boot)
-            for d in sorted({t.difficulty for t in ts})
-        },
-    )
-
-
-def _state_ops(card: dict) -> list[tuple[str, str]]:
-    intr = card["intrinsic"]
-    confusion = intr.get("op_confusion") or {}
-    return [(a, o) for a, row in confusion.items() for o, n in row.items() for _ in range(n)]
-
-
-def _count(values) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for v in values:
-        if v is not None:
-            out[v] = out.get(v, 0) + 1
-    return out
 
 
 def override_figures(db: Database, verdicts: list[dict], **boot) -> OverrideFigures:
@@ -432,8 +209,8 @@ def override_figures(db: Database, verdicts: list[dict], **boot) -> OverrideFigu
     }
     return OverrideFigures(
         count=len(items),
-        intrinsic=_interval([f[0] for f in figures.values()], **boot),
-        extrinsic=_interval([f[1] for f in figures.values()], **boot),
+        intrinsic=interval([f[0] for f in figures.values()], **boot),
+        extrinsic=interval([f[1] for f in figures.values()], **boot),
         items=listed,
         by_trajectory=side_by_side,
     )
@@ -621,6 +398,8 @@ COLUMNS = [
     "read_coverage",
     "read_accuracy",
     "stale_at_read",
+    # a shipped recording: 'recorded: MODEL (SIZE), MACHINE, DATE' ('' for any other run)
+    "recording",
 ]
 
 
@@ -661,6 +440,7 @@ def rows(report: Report) -> list[dict]:
                             t.read_coverage,
                             t.read_accuracy,
                             t.stale_at_read,
+                            run.recording,
                         ],
                     )
                 )

@@ -11,7 +11,8 @@ from seorap.engine.run import accounting
 from seorap.engine.scoring import audit
 from seorap.engine.scoring import similarity as sim
 from seorap.engine.scoring.diagnosis import UNRELIABLE
-from seorap.engine.scoring.gold import gold_lines
+from seorap.engine.scoring.gold import LABELS, gold_lines
+from seorap.engine.scoring.journey import funnel_line
 from seorap.engine.scoring.report import COLUMNS, rows, run_label
 from seorap.engine.scoring.schema import Interval, Report, RunReport
 
@@ -213,7 +214,6 @@ def journey_lines(run: RunReport) -> list[str]:
     j = run.journey
     if j is None or not j.stages:
         return []
-    from seorap.engine.scoring.journey import funnel_line
 
     counts = {s: {"n": f.n, "survived": f.survived} for s, f in j.stages.items()}
     lost = ", ".join(f"{s} {n}" for s, n in j.losses.items()) or "none"
@@ -234,7 +234,6 @@ def gold_markdown(run: RunReport) -> list[str]:
     g = run.gold
     if g is None:
         return []
-    from seorap.engine.scoring.gold import LABELS, gold_lines
 
     if g.problem:
         return ["### Gold", ""] + [f"- {line}" for line in gold_lines(g, _ci, fmt)] + [""]

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus, Trajectory, load_corpus
 from seorap.engine.errors import NoSuggestedThreshold, UsageError
+from seorap.engine.models.embedders import make_embedder
 from seorap.engine.run.progress import NullProgress, Progress
 from seorap.engine.scoring import audit as audit_mod
 from seorap.engine.scoring import (
@@ -30,15 +31,16 @@ from seorap.engine.scoring import (
     glossary,
     intrinsic,
     journey,
+    journey_story,
     metrics,
     readtime,
+    saving,
     similarity,
 )
 from seorap.engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS
 from seorap.engine.scoring.answerers import make_answerer
-from seorap.engine.scoring.judges import Judge, LexicalJudge, make_judge
-from seorap.engine.scoring.tables import ensure_tables, now, row_id
-from seorap.engine.store import compact
+from seorap.engine.scoring.judges import LexicalJudge, make_judge
+from seorap.engine.scoring.tables import ensure_tables
 from seorap.engine.store.database import transaction
 from seorap.engine.store.queries import scores as stored_scores
 from seorap.engine.store.queries import verdicts as stored_verdicts
@@ -100,7 +102,7 @@ def score_run(
     answerer = make_answerer(config, client, glossary=aliases)
     embed = similarity.EmbedFn(embedder or _embedder(config, db))
     modes = _modes(judge_mode, config.judging.filter_threshold)
-    calls_before = _counters(client)
+    calls_before = saving.counters(client)
     trajectories = [t for t in corpus.trajectories if _written(db, run_id, t.id)]
     full_rows: dict[str, list[dict]] = {}
     if auto_threshold and any(m.threshold is not None for m in modes):
@@ -108,27 +110,33 @@ def score_run(
         modes = _auto_modes(modes, _suggest(full_rows, embed, judge, config))
     name = scoring_name(judge, answerer, modes)
     progress.start_phase(f"score {run_id}", len(trajectories))
+    scored = (judge, answerer, embed, modes, config)
     for trajectory in trajectories:
         rows = _score_trajectory(
-            db,
-            run_id,
-            trajectory,
-            name,
-            judge,
-            answerer,
-            embed,
-            modes,
-            config,
-            full_rows.get(trajectory.id),
+            db, run_id, trajectory, name, *scored, full_rows.get(trajectory.id)
         )
         if rows is not None:
             full_rows[trajectory.id] = rows
         progress.advance(trajectory.id, 1, "scored")
     progress.finish_phase()
     audit = _audit(db, run_id, name, corpus, judge, answerer, trajectories)
+    unreliable = _mark_from_audit(db, run_id, name, audit)
+    sim = _similarity(full_rows, embed, judge, modes, config)
+    funnel = journey.run_funnel(saving.trajectory_cards(db, run_id, name))
+    with transaction(db):
+        saving.save_run_extras(
+            db, run_id, name, judge, answerer, client, calls_before, modes, sim, unreliable, audit
+        )
+        saving.add_extra(db, run_id, name, "journey", funnel)
+        figures.save(db, run_id, name)
+    return name
+
+
+def _mark_from_audit(db: Database, run_id: str, name: str, audit) -> str | None:
+    """Record the judge's reliability from the run's judge audit (see mark_reliability)."""
     rates = {("control" if k == "correct" else k): f.pass_rate for k, f in audit.kinds.items()}
     with transaction(db):
-        unreliable = mark_reliability(
+        return mark_reliability(
             db,
             run_id,
             name,
@@ -136,10 +144,15 @@ def score_run(
             partial_saturation=audit.partial_saturation,
             separation=audit.separation,
         )
+
+
+def _similarity(full_rows: dict[str, list[dict]], embed, judge, modes, config: Config):
+    """The run's cosine figures from its full-mode claim verdicts, at the filter mode's threshold
+    (None when no full-mode rows were judged)."""
     threshold = next(
         (m.threshold for m in modes if m.threshold is not None), config.judging.filter_threshold
     )
-    sim = (
+    return (
         similarity.from_rows(
             [r for rows in full_rows.values() for r in rows],
             embed,
@@ -149,14 +162,6 @@ def score_run(
         if full_rows
         else None
     )
-    funnel = journey.run_funnel(_trajectory_cards(db, run_id, name))
-    with transaction(db):
-        _save_run_extras(
-            db, run_id, name, judge, answerer, client, calls_before, modes, sim, unreliable, audit
-        )
-        _add_extra(db, run_id, name, "journey", funnel)
-        figures.save(db, run_id, name)
-    return name
 
 
 def mark_reliability(
@@ -259,14 +264,13 @@ def _modes(judge_mode, threshold: float) -> list[intrinsic.ClaimJudging]:
 def _client(config: Config, db: Database, run_id):
     if config.models.judge == "lexical" and config.models.answerer in OFFLINE_ANSWERERS:
         return None
+    # start-up: httpx, ollama load only when this runs
     from seorap.engine.models.client import ModelClient
 
     return ModelClient.from_config(config, db, run_id=run_id)
 
 
 def _embedder(config: Config, db: Database):
-    from seorap.engine.models.embedders import make_embedder
-
     return make_embedder(config, db)
 
 
@@ -321,9 +325,11 @@ def _score_trajectory(
     card["read_time"] = readtime.card(db, run_id, trajectory, answerer, judge)
     if "full" in claim_rows:  # the journey reuses the full-mode claim verdicts
         card["journey"] = journey.card(db, run_id, trajectory, store, claim_rows["full"], asker)
-        card["diagnosis"] = journey.retell(card["diagnosis"], card["quadrant"], card["journey"])
+        card["diagnosis"] = journey_story.retell(
+            card["diagnosis"], card["quadrant"], card["journey"]
+        )
     with transaction(db):  # one trajectory's rows at once, under the writer lease
-        _save(db, run_id, trajectory.id, name, judge, verdicts, asker, card)
+        saving.save_trajectory(db, run_id, trajectory.id, name, judge, verdicts, asker, card)
     return claim_rows.get("full")
 
 
@@ -361,129 +367,3 @@ def _card(trajectory, intr, extr, modes, claim_rows, asker, store) -> dict:
         "diagnosis": reason,
         "signed_diff": None if full is None or compound is None else full - compound,
     }
-
-
-def _save(db: Database, run_id, trajectory_id, name, judge: Judge, verdicts, asker, card) -> None:
-    created = now()
-    key = dict(run_id=run_id, trajectory_id=trajectory_id, scoring=name)
-    for table in ("verdicts", "answers", "retrievals"):
-        stored_verdicts.delete_scored(db, table, run_id, name, trajectory_id)
-    compact.insert(
-        db,
-        "verdicts",
-        [
-            {
-                **key,
-                **r,
-                "judge": judge.name,
-                "rules": judge.rules,
-                "created_at": created,
-                "id": row_id(
-                    run_id,
-                    trajectory_id,
-                    name,
-                    r["kind"],
-                    r["setup"],
-                    r["source"],
-                    r["k"],
-                    r["item"],
-                ),
-            }
-            for r in verdicts
-        ],
-        replace=True,
-    )
-    compact.insert(
-        db,
-        "answers",
-        [
-            {
-                **key,
-                **r,
-                "created_at": created,
-                "id": row_id(
-                    run_id, trajectory_id, name, r["kind"], r["source"], r["k"], r["item"]
-                ),
-            }
-            for r in asker.answers
-        ],
-        replace=True,
-    )
-    compact.insert(
-        db,
-        "retrievals",
-        [
-            {
-                **key,
-                **r,
-                "embedder": "",
-                "id": row_id(run_id, trajectory_id, name, r["source"], r["item"]),
-            }
-            for r in asker.retrievals
-        ],
-        replace=True,
-    )
-    db.table("scores").insert(
-        {**key, "card": json.dumps(card, ensure_ascii=False), "created_at": created}, replace=True
-    )
-
-
-def _trajectory_cards(db: Database, run_id: str, name: str) -> dict[str, dict]:
-    return {
-        trajectory_id: json.loads(card)
-        for trajectory_id, card in stored_scores.cards_by_trajectory(db, run_id, name).items()
-    }
-
-
-def _add_extra(db: Database, run_id: str, name: str, key: str, value) -> None:
-    """Add one figure to the run's extras row (trajectory ''), written just before."""
-    row = db.table("scores").get((run_id, "", name))
-    extras = json.loads(row["card"])
-    extras[key] = value
-    stored_scores.set_card(db, run_id, "", name, json.dumps(extras, ensure_ascii=False))
-
-
-def _counters(client) -> dict:
-    if client is None:
-        return {"calls": 0, "cached": 0}
-    return {"calls": client.stats.calls, "cached": client.stats.cached}
-
-
-def _save_run_extras(
-    db: Database,
-    run_id,
-    name,
-    judge: Judge,
-    answerer,
-    client,
-    before,
-    modes,
-    sim=None,
-    unreliable: str | None = None,
-    audit=None,
-) -> None:
-    after = _counters(client)
-    extras = {
-        "judge": judge.name,
-        "judge_rules": judge.rules,
-        "answerer": answerer.name,
-        "judge_prompt": getattr(judge, "prompt", None),
-        "judge_modes": [m.setup for m in modes],
-        "filter_threshold": next((m.threshold for m in modes if m.threshold is not None), None),
-        "filter_auto": any(m.auto for m in modes),
-        "scoring_calls": after["calls"] - before["calls"],
-        "scoring_cached": after["cached"] - before["cached"],
-        "similarity": None if sim is None else sim.model_dump(),
-        "judge_unreliable": unreliable,
-        "audit": None if audit is None else audit.model_dump(),
-    }
-    db.table("scores").insert(
-        {
-            "run_id": run_id,
-            "trajectory_id": "",
-            "scoring": name,
-            "card": json.dumps(extras, ensure_ascii=False),
-            "created_at": now(),
-        },
-        replace=True,
-    )

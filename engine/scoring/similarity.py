@@ -26,6 +26,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from seorap.engine.config import Config
 from seorap.engine.fmt import figure
+from seorap.engine.models.embedders import make_embedder
+from seorap.engine.scoring.judges import credited_index
+from seorap.engine.scoring.lexical import related
 from seorap.engine.scoring.schema import Histogram, SimilarityFigures, SimilaritySummary
 from seorap.engine.scoring.tables import scorings
 from seorap.engine.store.queries.scores import run_card
@@ -165,7 +168,6 @@ def credited(row: dict) -> tuple[list[int], str]:
       conflict, either direction: engine.scoring.lexical.related), an embedder-free attribution.
 
     A verdict that is not YES/PARTIAL credits nothing."""
-    from seorap.engine.scoring.judges import credited_index
 
     if row["label"] not in CREDITED_LABELS:
         return [], ""
@@ -173,7 +175,6 @@ def credited(row: dict) -> tuple[list[int], str]:
     index = credited_index(row.get("rationale") or "")
     if index is not None and 0 <= index < len(facts):
         return [index], "lexical-best"
-    from seorap.engine.scoring.lexical import related
 
     return [i for i, f in enumerate(facts) if related(row["expected"], f)], "lexical-related"
 
@@ -257,7 +258,6 @@ def run_similarity(
         if config is None:
             stored = db.table("runs").get(run_id)["config"]
             config = Config.model_validate(json.loads(stored)) if stored else Config()
-        from seorap.engine.models.embedders import make_embedder
 
         embedder = make_embedder(config, db)
     if filter_threshold is None:

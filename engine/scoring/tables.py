@@ -19,6 +19,7 @@ import hashlib
 import json
 from datetime import UTC, datetime
 
+from seorap.engine.store import compact, compact_layout
 from seorap.engine.store.connstate import state
 from seorap.engine.store.queries.scores import delete_figures, scorings_by_recency
 from sqlite_utils import Database
@@ -123,7 +124,6 @@ COMPACT = {"verdicts", "retrievals", "answers"}
 def ensure_tables(db) -> None:
     if state(db).readonly:  # a read-only open: engine.store supplied what is missing
         return
-    from seorap.engine.store import compact, compact_layout
 
     for name, (columns, pk) in TABLES.items():
         if name in COMPACT:

@@ -24,7 +24,8 @@ from urllib.parse import quote
 
 import sqlite_utils
 from seorap.engine.errors import StoreError, why
-from seorap.engine.store.compact import unzip_function
+from seorap.engine.store import compact, compact_layout
+from seorap.engine.store.compact import count_where, data_table, delete_where, unzip_function
 from seorap.engine.store.connstate import commit_guard, state
 from seorap.engine.store.schema import (
     APPLICATION_ID,
@@ -253,7 +254,6 @@ def _identify(db: sqlite_utils.Database, path: Path) -> str:
 def _complete(db: sqlite_utils.Database) -> bool:
     """Every table and column today's code uses is in the file (a column added to the schema
     later reaches files of the same version this way)."""
-    from seorap.engine.store import compact, compact_layout
 
     kinds = {r[0]: r[1] for r in db.execute("SELECT name, type FROM sqlite_master")}
     if "texts" not in kinds or "scopes" not in kinds:
@@ -440,7 +440,6 @@ RUN_TABLES = (
 
 def run_rows(db: sqlite_utils.Database, run_id: str, *, calls: bool = False) -> dict[str, int]:
     """{table: rows} that :func:`delete_run` would delete (a dry look; nothing is changed)."""
-    from seorap.engine.store.compact import count_where, data_table
 
     names = set(db.table_names())
     return {
@@ -454,7 +453,6 @@ def delete_run(db: sqlite_utils.Database, run_id: str, *, calls: bool = False) -
     """Delete one run's rows in one transaction; returns {table: rows deleted}. A run that another
     process is writing is refused by :func:`writer`, which the caller holds."""
     counts: dict[str, int] = {}
-    from seorap.engine.store.compact import data_table, delete_where
 
     names = set(db.table_names())
     with transaction(db):

@@ -5,6 +5,7 @@ no SQL elsewhere."""
 from __future__ import annotations
 
 import sqlite_utils
+from seorap.engine.store.database import loads
 
 
 def _readable(db: sqlite_utils.Database, name: str) -> bool:
@@ -67,7 +68,6 @@ def judged_items(db: sqlite_utils.Database, run_id: str, scoring: str, k: int) -
 def trajectory_cards(db: sqlite_utils.Database, run_id: str, scoring: str) -> dict[str, dict]:
     """trajectory id -> its score card (parsed) under one scoring setup; the run's extras row left
     out."""
-    from seorap.engine.store.database import loads
 
     return {
         r["trajectory_id"]: loads(r["card"], {}) or {}

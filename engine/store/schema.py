@@ -4,6 +4,8 @@ schema is created or brought up to date (see docs/store.md)."""
 from __future__ import annotations
 
 import sqlite_utils
+from seorap.engine.store import compact_layout
+from seorap.engine.store.queries.accounting import ensure_tables as ensure_accounting_tables
 
 SCHEMA_VERSION = 4
 """1: the first schema (no application id); 2: stamped with APPLICATION_ID; 3: compact storage
@@ -201,6 +203,7 @@ _SQL_TYPES = {str: "TEXT", int: "INTEGER", float: "FLOAT", bytes: "BLOB"}
 
 
 def all_tables() -> dict[str, dict[str, type]]:
+    # start-up: numpy, pydantic load only when this runs
     from seorap.engine.models.calllog import CALL_COLUMNS
     from seorap.engine.scoring.tables import TABLES as SCORING_TABLES
 
@@ -235,8 +238,6 @@ COMPACT_TABLES = {"decisions", "observations", "facts", "fact_versions"}
 
 
 def ensure_schema(db: sqlite_utils.Database) -> None:
-    from seorap.engine.store import compact_layout
-
     db.table("texts").create(
         {"id": int, "hash": int, "text": str},
         pk="id",
@@ -265,9 +266,9 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
     for table, cols in INDEXES:
         if table not in COMPACT_TABLES:
             db.table(table).create_index(cols, if_not_exists=True)
+    # start-up: numpy, pydantic load only when this runs
     from seorap.engine.models.calllog import ensure_calls_table
     from seorap.engine.scoring.tables import ensure_tables
-    from seorap.engine.store.queries.accounting import ensure_tables as ensure_accounting_tables
 
     ensure_calls_table(db)
     ensure_tables(db)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from seorap.engine.corpus import Corpus
@@ -82,7 +83,6 @@ class SideFigures:
 
 def side_figures(db: Database, run_id: str) -> SideFigures:
     """The figures the compare title shows for one run, from its stored score cards."""
-    import json
 
     scoring = latest_scoring(db, run_id)
     cards = [json.loads(card) for card in trajectory_cards(db, run_id, scoring)] if scoring else []

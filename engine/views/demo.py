@@ -1,13 +1,18 @@
 """Demo tour (view 7): the run's own compensation and bottleneck cases, and the fallback
-"store wrong, answer right" case caught by the stale-fact count."""
+"store wrong, answer right" case caught by the stale-fact count. Each case is picked and told from
+its claims' journeys (docs/metrics.md#claim-journey): a compensation case whose claims were lost in
+the store (extracted, stored, kept) yet answered right, a bottleneck case whose claims were lost at
+*retrieved*, each lost claim with its loss point and evidence."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from seorap.engine.corpus import Corpus, Trajectory
+from seorap.engine.scoring import journey, journey_story, lexical, metrics
 from seorap.engine.scoring.stats import at_least
 from seorap.engine.store.database import facts_at
+from seorap.engine.views.claim_path import ClaimPath, claim_paths
 from seorap.engine.views.common import score_cards
 from seorap.engine.views.questions import questions_view
 from seorap.engine.views.runs import run_labels
@@ -25,6 +30,41 @@ class TourStop:
     extrinsic: float | None
     diagnosis: str
     """The diagnosis sentence (engine/scoring/diagnosis.py) for this trajectory, built from this run's data."""
+    story: str = ""
+    """The case told from its claims' journeys (``3 claims lost at kept — the stale value stayed
+    active``); "" when no claim was lost."""
+    lost: tuple[tuple[str, ClaimPath], ...] = ()
+    """(claim, path) of each claim lost, the quadrant's own losses first."""
+
+
+TELLING = {"compensation": ("extracted", "stored", "kept"), "bottleneck": ("retrieved",)}
+"""The loss points that tell a quadrant's story: claims lost in the store while the answers came
+out right (compensation), claims stored but not reached (bottleneck)."""
+
+
+def journey_told(
+    card: dict, trajectory: Trajectory | None, quadrant: str | None
+) -> tuple[str, tuple[tuple[str, ClaimPath], ...]]:
+    """(story, lost claims with their paths) of a trajectory's card: the story without the
+    quadrant's name (the caller says it), the quadrant's telling losses first."""
+    claims = (card.get("journey") or {}).get("claims") or []
+    lost = [c for c in claims if c.get("loss")]
+    if not lost or trajectory is None:
+        return "", ()
+    told = journey_story.story(quadrant, lost) or ""
+    paths = claim_paths({c["claim"]: c for c in lost}, trajectory)
+    telling = TELLING.get(quadrant or "", ())
+    order = sorted(
+        paths.items(),
+        key=lambda cp: (cp[1].loss not in telling, journey.STAGES.index(cp[1].loss or "said")),
+    )
+    return told.partition(": ")[2], tuple(order)
+
+
+def _telling(card: dict, quadrant: str) -> int:
+    """Claims of the card lost at a stage that tells the quadrant's story."""
+    claims = (card.get("journey") or {}).get("claims") or []
+    return sum(1 for c in claims if c.get("loss") in TELLING[quadrant])
 
 
 TOUR_MARGIN = 0.25
@@ -44,7 +84,15 @@ def demo_tour(db: Database, corpus: Corpus) -> dict[str, TourStop | None]:
     out: dict[str, TourStop | None] = {}
     for q in ("compensation", "bottleneck"):
         hits = [(k, c) for k, c in cards.items() if c.get("quadrant") == q]
-        hits.sort(key=lambda kc: (-_gap(kc[1]), kc[0]))
+        # a case whose journeys tell the quadrant's story first, then the widest gap
+        hits.sort(
+            key=lambda kc: (
+                not at_least(_gap(kc[1]), TOUR_MARGIN),
+                -min(_telling(kc[1], q), 1),
+                -_gap(kc[1]),
+                kc[0],
+            )
+        )
         clear = hits and at_least(_gap(hits[0][1]), TOUR_MARGIN)
         out[q] = _tour_stop(q, hits[0], systems, corpus) if clear else None
     return out
@@ -80,9 +128,11 @@ def tour_gaps(db: Database) -> dict[str, str]:
 def _tour_stop(q, hit, systems, corpus) -> TourStop:
     (run_id, trajectory_id), card = hit
     try:
-        title = corpus.get(trajectory_id).title
+        trajectory: Trajectory | None = corpus.get(trajectory_id)
     except KeyError:
-        title = trajectory_id
+        trajectory = None
+    title = trajectory.title if trajectory is not None else trajectory_id
+    story, lost = journey_told(card, trajectory, q)
     return TourStop(
         q,
         run_id,
@@ -92,6 +142,8 @@ def _tour_stop(q, hit, systems, corpus) -> TourStop:
         card.get("intrinsic_full"),
         (card.get("extrinsic") or {}).get("compound"),
         card.get("diagnosis") or "",
+        story,
+        lost,
     )
 
 
@@ -138,6 +190,9 @@ class StaleCase:
     position: int = 0
     """Arrival position of the first document after which the store holds a stale fact (the
     stored per-state count): where the stepper shows the case."""
+    story: str = ""
+    """The case told from its claims' journeys (see TourStop.story)."""
+    lost: tuple[tuple[str, ClaimPath], ...] = ()
 
 
 def _stale_count(card: dict) -> int:
@@ -189,6 +244,7 @@ def stale_case(
         questions,
         run_id == current_run,
         _first_stale_position(t, card),
+        *journey_told(card, t, "compensation"),
     )
 
 
@@ -206,7 +262,6 @@ def _stale_rows(
     db: Database, t: Trajectory, run_id: str, fact_ids: list[str]
 ) -> list[StaleFactRow]:
     """The stored stale facts (ids from the score card) with the stale claims each still states."""
-    from seorap.engine.scoring import lexical, metrics
 
     last = len(t.states) - 1
     stale = metrics.stale_claims_at(

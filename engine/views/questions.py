@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numpy as np
 from seorap.engine.corpus import Corpus
 from seorap.engine.models.base import Embedder
-from seorap.engine.retrieval.hybrid import Hit
+from seorap.engine.models.embedders import HashingEmbedder
+from seorap.engine.retrieval.hybrid import Hit, HybridIndex
+from seorap.engine.scoring.extrinsic import questions as trajectory_questions
+from seorap.engine.scoring.holders import holds_part
 from seorap.engine.store.database import facts_at, loads
 from seorap.engine.store.queries import scores as scores_q
 from seorap.engine.store.queries import verdicts as scored
@@ -119,14 +123,8 @@ def live_questions_view(
     stored retrievals. Answer-holding facts are those the scoring's lexical ruler relates to the
     expected answer (engine.scoring.holders.holds_part). No answer or verdict is invented: both stay
     empty until `seorap score`. ``embedder`` defaults to the offline hashing embedder."""
-    import numpy as np
-    from seorap.engine.retrieval.hybrid import HybridIndex
-    from seorap.engine.scoring.extrinsic import questions as trajectory_questions
-    from seorap.engine.scoring.holders import holds_part
 
     if embedder is None:
-        from seorap.engine.models.embedders import HashingEmbedder
-
         embedder = HashingEmbedder()
     t = corpus.get(trajectory_id)
     facts = [f for f in facts_at(db, run_id, trajectory_id) if f.status == "active"]

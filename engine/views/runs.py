@@ -7,12 +7,14 @@ from dataclasses import dataclass
 
 import sqlite_utils
 from seorap.engine.corpus import CATEGORY_NAMES, Corpus
-from seorap.engine.store.database import loads
+from seorap.engine.corpus.gold import default_ledger
+from seorap.engine.store.database import db_file, loads
 from seorap.engine.store.lease import run_statuses
 from seorap.engine.store.queries.catalog import count_by_run, row_count_and_max
 from seorap.engine.store.queries.facts import fact_texts
 from seorap.engine.store.queries.runs import all_runs, ids_like
 from seorap.engine.store.queries.writes import documents_by_trajectory
+from seorap.engine.store.recording import recordings
 from seorap.engine.views.common import (
     REFERENCE_SYSTEMS,
     UNRELIABLE,
@@ -34,6 +36,9 @@ class RunSummary:
     scored: bool
     standin: bool = False
     """Written by the offline stand-in model (no LLM): its variants ignore their prompts."""
+    recording: str = ""
+    """Imported from a shipped recording, or a replay of one: 'recorded: MODEL (SIZE), MACHINE,
+    DATE' (engine/store/recording.py), shown wherever the run's system is named."""
 
     @property
     def reference(self) -> bool:
@@ -41,15 +46,18 @@ class RunSummary:
 
     @property
     def label(self) -> str:
-        """The system as the app names it: 'A (stand-in)' for a stand-in run."""
-        return system_label(self.system, self.standin)
+        """The system as the app names it: 'A (stand-in)' for a stand-in run, 'A (recorded: ...)'
+        for a shipped recording."""
+        return system_label(self.system, self.standin, self.recording)
 
 
 STANDIN = "stand-in"
 
 
-def system_label(system: str, standin: bool) -> str:
-    return f"{system} ({STANDIN})" if standin else system
+def system_label(system: str, standin: bool, recording: str = "") -> str:
+    if standin:
+        return f"{system} ({STANDIN})"
+    return f"{system} ({recording})" if recording else system
 
 
 def _standin(manifest: str | None) -> bool:
@@ -117,6 +125,8 @@ def list_runs(db: sqlite_utils.Database) -> list[RunSummary]:
     facts = count_by_run(db, "facts")
     scored = set(_scores_table(db))
     statuses = run_statuses(db)  # `running` with no live writer reads `interrupted`
+    rows = all_runs(db)
+    recorded = recordings(rows)
     return [
         RunSummary(
             r["run_id"],
@@ -127,8 +137,9 @@ def list_runs(db: sqlite_utils.Database) -> list[RunSummary]:
             facts.get(r["run_id"], 0),
             any(k[0] == r["run_id"] for k in scored),
             _standin(r.get("manifest")),
+            recorded.get(r["run_id"], ""),
         )
-        for r in all_runs(db)
+        for r in rows
     ]
 
 
@@ -246,4 +257,19 @@ def data_version(db: sqlite_utils.Database) -> tuple:
         ("overrides", "id"),
     ]
     tables = set(db.table_names())
-    return tuple(row_count_and_max(db, t, col) if t in tables else None for t, col in parts)
+    counts = tuple(row_count_and_max(db, t, col) if t in tables else None for t, col in parts)
+    return (*counts, ledger_signature(db))
+
+
+def ledger_signature(db: sqlite_utils.Database) -> tuple[int, int] | None:
+    """(size, modification time) of the gold ledger beside the database (None: none): a contest,
+    from the app or the CLI, changes the figures every view shows (docs/metrics.md#gold-ledger)."""
+
+    path = db_file(db)
+    if not path:
+        return None
+    try:
+        st = default_ledger(path).stat()
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns)

@@ -6,6 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from seorap.engine.scoring import figures, report
+from seorap.engine.scoring.rulers import full_vs_filter
+from seorap.engine.scoring.schema import RunReport
 from seorap.engine.views.common import UNRELIABLE, latest_scoring  # noqa: F401 (re-exported)
 from sqlite_utils import Database
 
@@ -15,7 +18,6 @@ if TYPE_CHECKING:
 
 def run_report(db: Database, run_id: str, resamples: int | None = None) -> RunReport | None:
     """The RunReport for one run (None when the run is not scored)."""
-    from seorap.engine.scoring import report
 
     if resamples is None:
         return report.run_report(db, run_id)
@@ -44,7 +46,6 @@ class RulerDiff:
 def full_vs_filter_diff(db: Database, run_id: str, scoring: str | None = None) -> RulerDiff | None:
     """Every claim verdict the similarity filter moved in one run's (latest) scoring, classified
     by engine.scoring.rulers; None when the run is not scored."""
-    from seorap.engine.scoring.rulers import full_vs_filter
 
     scoring = scoring or latest_scoring(db, run_id)
     if scoring is None:
@@ -72,8 +73,6 @@ def stored_figures(db: Database, run_id: str) -> tuple[RunReport | None, RulerDi
     """(RunReport, RulerDiff) of a run's latest scoring as stored at score time
     (engine.scoring.figures); (None, None) when the run is not scored or its figures are not stored
     (scored before they were kept, or an override made them stale)."""
-    from seorap.engine.scoring import figures
-    from seorap.engine.scoring.schema import RunReport
 
     scoring = latest_scoring(db, run_id)
     if scoring is None:

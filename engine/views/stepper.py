@@ -6,9 +6,11 @@ from dataclasses import dataclass
 
 import sqlite_utils
 from seorap.engine.corpus import Corpus, Trajectory
+from seorap.engine.scoring import lexical, metrics
 from seorap.engine.store.database import facts_at
 from seorap.engine.store.queries.facts import positions_matching
 from seorap.engine.store.queries.writes import written_positions
+from seorap.engine.views.claim_path import ClaimPath, claim_paths, contested
 from seorap.engine.views.common import MARKS, containment
 from seorap.engine.views.doclines import DocLine, doc_lines
 from seorap.engine.views.lineage import Lineage, Link, lineage
@@ -84,6 +86,10 @@ class ClaimRow:
     """What this claim's read returned after this document (None: not recorded)."""
     journey: dict | None = None
     """The claim's journey from the score card (engine/scoring/journey.py); None: not recorded."""
+    path: ClaimPath | None = None
+    """The journey as the stepper shows and follows it (engine/views/claim_path.py)."""
+    contested: str | None = None
+    """"who: reason" when the gold ledger contests this claim (docs/metrics.md#gold-ledger)."""
 
 
 @dataclass(frozen=True)
@@ -215,16 +221,7 @@ def step_view(
         operations,
         _failures_at(db, run_id, t.id, position),
         store,
-        _claim_rows(
-            state.claims,
-            doc_claims,
-            store,
-            verdicts,
-            read_times(
-                db, run_id, t.id, position, arrival.state_index, {f.id: f.text for f in store}
-            ),
-            claim_journeys(db, run_id, t.id) if verdicts is not None else None,
-        ),
+        _claims_at(db, corpus, run_id, t, arrival, doc_claims, store, verdicts),
         judge_mode,
         verdicts is not None,
         truth,
@@ -234,10 +231,33 @@ def step_view(
     )
 
 
+def _claims_at(
+    db, corpus: Corpus, run_id: str, t: Trajectory, arrival, doc_claims, store, verdicts
+):
+    """The claims pane's rows: each expected claim of the arrival's state with its verdict, its
+    read-time lookup, its journey and whether it is contested."""
+    return _claim_rows(
+        t.states[arrival.state_index].claims,
+        doc_claims,
+        store,
+        verdicts,
+        read_times(
+            db,
+            run_id,
+            t.id,
+            arrival.position,
+            arrival.state_index,
+            {f.id: f.text for f in store},
+        ),
+        claim_journeys(db, run_id, t.id) if verdicts is not None else None,
+        t,
+        contested(db, corpus, t.id),
+    )
+
+
 def _stale_claims_until(t: Trajectory, state_index: int) -> list[str]:
     """Stale claims of every state up to this one that the current claims do not hold again
     (the scoring rule: engine.scoring.metrics.stale_claims_at)."""
-    from seorap.engine.scoring import metrics
 
     return metrics.stale_claims_at(
         [s.claims for s in t.states], [s.stale_claims for s in t.states], state_index
@@ -248,7 +268,6 @@ def warm_judge() -> None:
     """Load the lexical judge's morpheme analyser (kiwipiepy: about 1.5 s building its model, then
     about 3 s on its first sentence) so that the first stale-fact check a screen makes does not
     pay for it; the app calls this in a worker once it has been idle for a moment."""
-    from seorap.engine.scoring import lexical
 
     lexical.holds("서랍을 열었다", "서랍을 열었다")
 
@@ -256,7 +275,6 @@ def warm_judge() -> None:
 def judge_warm() -> bool:
     """The lexical judge is loaded (by ``warm_judge`` or by any judging before it): a stale-fact
     check no longer waits seconds for it."""
-    from seorap.engine.scoring import lexical
 
     return lexical.warm()
 
@@ -265,7 +283,6 @@ def stale_fact_ids(facts: dict[str, str], stale: list[str]) -> list[str]:
     """Ids of the active facts {id: text} that still state a stale claim: the scoring's own rule
     (engine.scoring.metrics.stale_facts with engine.scoring.lexical.holds, as the score card's
     stale-fact count uses it), so the app and the report always agree."""
-    from seorap.engine.scoring import lexical, metrics
 
     return metrics.stale_facts(facts, stale, lexical.holds)
 
@@ -279,7 +296,6 @@ def _store_at(
     links: Lineage,
     operations: list[Operation],
 ) -> list[StoreFact]:
-    from seorap.engine.scoring import lexical
 
     facts = facts_at(db, run_id, trajectory_id, position)
     flagged = set(stale_fact_ids({f.id: f.text for f in facts if f.status == "active"}, stale))
@@ -344,8 +360,11 @@ def _claim_rows(
     verdicts: dict[str, Verdict] | None,
     reads: dict[str, ReadTime] | None = None,
     journeys: dict[str, dict] | None = None,
+    trajectory: Trajectory | None = None,
+    contests: dict[str, str] | None = None,
 ) -> list[ClaimRow]:
     active = [f for f in store if f.status == "active"]
+    paths = claim_paths(journeys, trajectory) if trajectory is not None else {}
     out = []
     for c in claims:
         v = (verdicts or {}).get(c)
@@ -371,6 +390,8 @@ def _claim_rows(
                 v.threshold if v else None,
                 (reads or {}).get(c),
                 (journeys or {}).get(c),
+                paths.get(c),
+                (contests or {}).get(c),
             )
         )
     return out

@@ -57,6 +57,7 @@ class OpCount:
     def sentence(self) -> str:
         """'expected update · applied create ×2, supersede ×1 → counts as supersede (strongest of
         supersede > update > create > reinforce) → op accuracy: miss (needs update)'."""
+        # start-up: numpy loads only when this runs
         from seorap.engine.scoring import metrics
 
         applied = ", ".join(f"{op} ×{n}" for op, n in self.applied.items()) or "nothing"
@@ -71,6 +72,7 @@ class OpCount:
 def op_count(expected: str, operations: list[str], counted: bool) -> OpCount:
     """``operations``: those applied on the state's own document; ``counted``: False for a
     distractor or a document not written yet."""
+    # start-up: numpy loads only when this runs
     from seorap.engine.scoring import metrics
 
     applied = dict(Counter(op for op in operations if op))

@@ -52,6 +52,27 @@ def explain(stop: views.TourStop | None, quadrant: str, why: str | None = None) 
     )
     text.append("Why, from this run's diagnosis: ")
     text.append_text(literal(stop.diagnosis))
+    text.append_text(journey_text(stop))
+    return text
+
+
+SHOWN_LOST = 4
+"""Lost claims listed under a case (the rest counted)."""
+
+
+def journey_text(case) -> Text:
+    """The case told from its claims' journeys: where they were lost, each with its evidence."""
+    text = Text()
+    if not case.lost:
+        return text
+    text.append("\n\nFrom the claims' journeys: ", "bold")
+    text.append_text(literal(case.story))
+    for claim, path in case.lost[:SHOWN_LOST]:
+        text.append("\n  ✗ ", "bold red")
+        text.append_text(literal(claim))
+        text.append_text(literal(f" — lost at {path.loss}: {path.why}", "dim"))
+    if len(case.lost) > SHOWN_LOST:
+        text.append(f"\n  … {len(case.lost) - SHOWN_LOST} more", "dim")
     return text
 
 
@@ -102,6 +123,7 @@ def explain_stale(case: views.StaleCase, current_run: str | None) -> Text:
         f"extrinsic {figure(case.extrinsic)}.",
         "italic",
     )
+    text.append_text(journey_text(case))
     return text
 
 
@@ -113,7 +135,10 @@ class DemoScreen(ViewScreen, Screen):
 Left: the run's LLM-compensation case, right: its retrieval-bottleneck case (the scored trajectory
 with the widest intrinsic/extrinsic gap in each quadrant). The explanation is the run's own
 diagnosis: stale facts the answerer saw and overrode, or where the answer-holding facts ranked and
-what outranked them.
+what outranked them. Each case is then told from its claims' journeys (the stepper's journey line):
+how many claims were lost at which stage, and each lost claim with its evidence. Among the cases
+with a clear gap, one whose claims were lost in the store (compensation) or at retrieval
+(bottleneck) comes first.
 
 When no trajectory is in the compensation quadrant (typical for the reference systems), the left
 column offers, labelled as such, a stale-fact case: a trajectory whose store still holds stale facts

@@ -58,8 +58,8 @@ each applied decision appears in the log as it is written.
   says which
 - while a replay runs, it goes at the recorded speed (`seorap demo --pace 2x` or `30s` per
   document to change it): **space** pauses and resumes, **→** steps one call, **]** steps one
-  document (then it stays paused), **+** / **-** change the speed (up to "at once"); the line under
-  the status shows the call being held and its reply as it streamed
+  document (then it stays paused), **+** (or **=**) and **-** change the speed (up to "at
+  once"); the line under the status shows the call being held and its reply as it streamed
 - **t** scope: whole corpus ↔ the selected trajectory
 - **x** cancel (finished documents stay; start the same run again to resume)
 """
@@ -74,7 +74,8 @@ each applied decision appears in the log as it is written.
         Binding("space", "pace('pause')", "pause", show=False),
         Binding("right", "pace('call')", "step call", show=False),
         Binding("right_square_bracket", "pace('document')", "step document", show=False),
-        Binding("plus,equals_sign", "pace('faster')", "faster", show=False),
+        Binding("plus", "pace('faster')", "faster", show=False),
+        Binding("equals_sign", "pace('faster')", "faster", show=False),  # + without shift
         Binding("minus", "pace('slower')", "slower", show=False),
     ]
 

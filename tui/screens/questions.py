@@ -97,7 +97,11 @@ ranking — hybrid = 0.3·BM25(normalised) + 0.7·cosine — with ★ on answer-
 the judge's rationale, the depth curve (k = 1, 3, 5, 10: a score that climbs with k is a retrieval
 bottleneck) and the baselines (naive-rag, full-context, no-context).
 
-- **↑/↓** pick a question, **o** override its verdict, **[ / ]** previous / next trajectory
+- **↑/↓** pick a question, **o** override its verdict, **w** contest its gold (one line of
+  reason, written to the ledger beside the database: the score cards then show each figure with
+  and without it, and the ceiling), **[ / ]** previous / next trajectory
+- The stepper's journey keys (ranking, answer) open this view on the question a claim's journey
+  names
 - **/** filter the questions by text (question, expected answer, answer, item, verdict); Enter/Esc
   closes the search bar and keeps the filter, an empty search shows every question
 """
@@ -108,6 +112,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
     BINDINGS = [
         Binding("slash", "search", "search"),
         Binding("o", "override", "override verdict"),
+        Binding("w", "contest", "contest gold", show=False),
         Binding("left_square_bracket", "trajectory(-1)", "prev traj"),
         Binding("right_square_bracket", "trajectory(1)", "next traj"),
     ]
@@ -139,6 +144,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
     def on_screen_resume(self) -> None:
         self.show()
         self.on_resize()  # resized while hidden
+        self.focus_item()
 
     def read_ahead(self) -> bool:
         """Hidden, the questions of the trajectory selected meanwhile are listed ahead of `3`;
@@ -251,6 +257,23 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
             for n, q in enumerate(self.shown)
         )
         self._detail(0)
+        self.focus_item()
+
+    def focus_item(self) -> None:
+        """Select the question the stepper asked for (``selection.question``: its journey keys r
+        and u), once; a search that hides it is cleared."""
+        sel = self.app.ctx.selection
+        if not sel.question or self.view is None or not self.view.questions:
+            return
+        row = next((n for n, q in enumerate(self.shown) if q.item == sel.question), None)
+        if row is None and self.search_text:
+            self.search_text = ""
+            self.fill()
+            return
+        sel.question = None
+        if row is not None:
+            self.query_one(LineTable).move_cursor(row=row, animate=False, scroll=True)
+            self._detail(row)
 
     def _fitted(self) -> tuple[list[str], list[str], str]:
         """The questions and their answer ranks cut to fit the screen's width (tui/fit.py): the
@@ -308,6 +331,14 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         ids = [t.id for t in self.app.ctx.corpus.trajectories]
         if self.app.ctx.selection.step_trajectory(ids, delta):
             self.show()
+
+    def action_contest(self) -> None:
+        table = self.query_one(LineTable)
+        if self.shown and self.view is not None:
+            from seorap.tui.overrides import ask_and_contest
+
+            q = self.shown[min(table.cursor_row, len(self.shown) - 1)]
+            ask_and_contest(self.app, self.view.trajectory_id, q.item, q.question)
 
     def action_override(self) -> None:
         table = self.query_one(LineTable)

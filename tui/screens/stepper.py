@@ -3,11 +3,12 @@
 Layout and keys, designed once for stores of hundreds of facts: the title's first line says where
 we are, its second what this document did (engine.views.step_summary; `x` walks it). Panes, one
 key each: timeline t, document d, store s (the view's subject: the larger share under 120 columns;
-`v` filters it), claims c, detail i, log l. Room kept for what other work adds: the claim's
-journey and its read-time result go in the detail pane under a focused claim (one line each, as
-now); marks on facts (an ungrounded observation's ⚠) go in the store's mark cell, beside NEW/UPD;
-the log already marks an ungrounded observation on its line. Keys left free in this view: b e h k
-m p r u w y z."""
+`v` filters it), claims c, detail i, log l. The selected claim's journey is a line of stage marks
+in the detail pane (engine.views.ClaimPath, read with the step), its evidence one key away: e the
+observation, k the fact version, r the ranking, u the answer; w contests the claim's gold. Room
+kept for what other work adds: marks on facts (an ungrounded observation's ⚠) go in the store's
+mark cell, beside NEW/UPD; the log already marks an ungrounded observation on its line. Keys left
+free in this view: b h m p y z."""
 
 from __future__ import annotations
 
@@ -81,6 +82,12 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
 - **t d s c i l** focus a pane: timeline, document, store, claims, detail, log (the focused pane is
   highlighted; **Tab** moves on too)
 - **Enter** on a fact (or **f**) opens its history; **o** on a claim overrides its verdict
+- The selected claim's journey (detail pane): `said ✓ → extracted ✓ → stored ✓ → kept ✗ → …`,
+  its loss point and the evidence; **e** the observation that states it (▶ in the log at its
+  document), **k** the fact version (selected in the store at its document; Enter: its history),
+  **r** the ranking of the question that needs it (questions view, the fact's rank), **u** the
+  answer (questions view); **w** contests the claim's gold (one line of reason, written to the
+  ledger beside the database; the score cards then show each figure without it and the ceiling)
 - **j** toggle the judge view: `full` (the judge sees every active fact) vs `filter@θ` (only facts
   with cosine above θ; the `cosine` column shows each claim's best cosine and its fact)
 - **a** the operation log shows every observation (the first 25 otherwise), again: back to 25
@@ -129,6 +136,11 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
         Binding("j", "judge", "judge mode"),
         Binding("f", "fact", "fact history"),
         Binding("o", "override", "override verdict", show=False),
+        Binding("e", "evidence('observation')", "observation", show=False),
+        Binding("k", "evidence('fact')", "fact version", show=False),
+        Binding("r", "evidence('ranking')", "ranking", show=False),
+        Binding("u", "evidence('answer')", "answer", show=False),
+        Binding("w", "contest", "contest gold", show=False),
         *[Binding(key, f"pane('{pane}')", pane, show=False) for key, pane in PANE_KEYS.items()],
         Binding("a", "all_operations", "all observations", show=False),
         Binding("left_square_bracket", "trajectory(-1)", "prev traj", show=False),
@@ -148,6 +160,8 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
         self.change_index = -1
         """The summary target `x` selected last (-1: none yet at this step)."""
         self.views_kept: OrderedDict[tuple, views.StepView] = OrderedDict()
+        self.claim: tuple[views.ClaimRow, int] | None = None
+        """The claim the detail pane showed last and its state: the journey keys follow it."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -206,6 +220,8 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
         if self.step is not None and key == self.shown_for:
             return
         started = time.perf_counter()
+        if self.claim is not None and key[:2] != (self.shown_for or (None, None))[:2]:
+            self.claim = None  # another trajectory: its claims have their own journeys
         self.step = self._view(key)
         sel.position = self.step.position
         self.shown_for = (sel.run_id, sel.trajectory_id, sel.position, *key[3:])
@@ -252,15 +268,18 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
         return kept
 
     def read_ahead(self) -> bool:
-        """While the user reads a step: the next step, then the one before, read and their
-        document and log wrapped at the panes' widths, so → and ← only show them; one step per
-        call (the app calls again while no key arrives). True when it read one."""
+        """While the user reads a step: the next step, then the one before, then the documents the
+        selected claim's k and e go to, read and their document and log wrapped at the panes'
+        widths, so those keys only show them; one step per call (the app calls again while no key
+        arrives). True when it read one."""
         if not self.is_current or self.step is None:
             return False
+        path = self.claim[0].path if self.claim else None  # then where k and e would go
+        targets = (path.fact[0] if path and path.fact else -1, path.document if path else -1)
         return any(
             self.read_step_ahead(self.step_key(position))
-            for position in (self.step.position + 1, self.step.position - 1)
-            if 0 <= position <= self.step.last_position
+            for position in (self.step.position + 1, self.step.position - 1, *targets)
+            if position is not None and 0 <= position <= self.step.last_position
         )
 
     def read_step_ahead(self, key: tuple) -> bool:
@@ -326,7 +345,10 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
         pane = self.query_one(DetailPane)
         claims = self.query_one(ClaimsTable)
         if which == "claims" or (which is None and claims.has_focus):
-            pane.show_claim(claims.focused_claim(), self.step)
+            claim = claims.focused_claim()
+            pane.show_claim(claim, self.step)
+            if claim is not None:
+                self.claim = (claim, self.step.state_index)
         else:
             pane.show_fact(self.query_one(StoreTable).focused_fact(), self.step)
 
@@ -583,3 +605,72 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
             return
         claim = self.step.claims[table.cursor_row]
         self.app.override_verdict(claim.verdict_id, claim.claim)
+
+    # -- the claim's journey: its evidence one key away ------------------------------------------
+    def _claim(self) -> tuple[views.ClaimRow, int] | None:
+        """The claim the journey keys act on: the focused claim, else the one shown last."""
+        claims = self.query_one(ClaimsTable)
+        if claims.has_focus and claims.focused_claim() is not None and self.step is not None:
+            self.claim = (claims.focused_claim(), self.step.state_index)
+        if self.claim is None and self.step is not None and self.step.claims:
+            self.claim = (claims.focused_claim() or self.step.claims[0], self.step.state_index)
+        return self.claim
+
+    def action_evidence(self, kind: str) -> None:
+        """Go to one piece of the selected claim's journey evidence (see HELP)."""
+        got = self._claim() if self.step is not None else None
+        path = got[0].path if got else None
+        if path is None:
+            self.notify(f"no claim journey here: {views.NOT_SCORED}", severity="warning")
+            return
+        if kind == "observation" and path.document is not None:
+            log = self.query_one(OperationLog)
+            self.set_focus(log)  # now, not after the step: the detail is drawn once, for the log
+            self.action_goto(path.document)
+            self.claim = got  # the keys follow this claim, not the claims pane's row there
+            # found: ▶ marks it in the log, no toast (a toast costs the key another layout)
+            if not (path.observation and log.select(path.observation)):
+                done = dict(path.marks)["extracted"]
+                why = "reports no observations" if done == "n/a" else "stated it in no observation"
+                self.notify(f"doc {path.document + 1}: the system {why}", timeout=4)
+        elif kind == "fact" and path.fact is not None:
+            position, fact_id = path.fact
+            self.set_focus(self.query_one(StoreTable))  # before the step (see above)
+            self.action_goto(position)
+            self.claim = got
+            if not self.select_fact(fact_id):  # the detail shows it (Enter: its history)
+                self.notify(f"{views.short_id(fact_id)} is not in doc {position + 1}'s store")
+        elif kind in ("ranking", "answer") and (
+            path.question if kind == "ranking" else path.answer
+        ):
+            item = path.question if kind == "ranking" else path.answer
+            self.app.ctx.selection.question = item
+            if kind == "ranking":
+                rank = f"rank {path.rank}" if path.rank else "not in the ranking's top 10"
+                fact = f" ({views.short_id(path.ranked_fact)})" if path.ranked_fact else ""
+                self.notify(f"{item}: the claim's best fact{fact} at {rank}", timeout=5)
+            self.app.action_view("questions")
+        else:
+            what = {"observation": "document", "fact": "fact", "ranking": "question"}
+            self.notify(
+                f"this claim's journey names no {what.get(kind, 'answer')} "
+                f"(lost at {path.loss or '—'}; no question needs it when they are n/a)",
+                timeout=4,
+            )
+
+    def action_contest(self) -> None:
+        """Contest the selected claim's gold: one line of reason, to the ledger."""
+        got = self._claim() if self.step is not None else None
+        if got is None:
+            self.notify("no expected claim at this document", severity="warning")
+            return
+        claim, state = got
+        trajectory = self.app.ctx.corpus.get(self.step.trajectory_id)
+        item = (
+            claim.path.item
+            if claim.path
+            else f"s{state}/c{trajectory.states[state].claims.index(claim.claim)}"
+        )
+        from seorap.tui.overrides import ask_and_contest
+
+        ask_and_contest(self.app, self.step.trajectory_id, item, claim.claim)

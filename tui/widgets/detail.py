@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from seorap.engine.views import (
+    ClaimPath,
     ClaimRow,
     ReadTime,
     StepView,
@@ -90,11 +91,47 @@ def render_claim(c: ClaimRow, step: StepView) -> Text:
     if c.read is not None:
         text.append("\n")
         text.append_text(render_read(c.read))
-    if c.journey is not None:
-        from seorap.engine.scoring.journey import marks  # loaded by then (the app preloads scoring)
+    if c.path is not None:
+        text.append("\n")
+        text.append_text(render_path(c.path))
+    if c.contested:
+        text.append("\ngold contested ", "bold yellow")
+        text.append_text(
+            literal(f"({c.contested}): the score cards show the figures without it", "yellow")
+        )
+    return text
 
-        text.append("\njourney: ", "dim")
-        text.append(marks(c.journey), "red" if c.journey.get("loss") else "green")
+
+MARK_STYLE = {"✓": "green", "✗": "bold red", "n/a": "dim"}
+
+
+def render_path(p: ClaimPath) -> Text:
+    """The claim's journey: one line of stage marks, the loss point with its evidence, and the keys
+    that reach the evidence (the stepper's e k r u)."""
+    text = Text("journey ", "dim")
+    for n, (stage, mark) in enumerate(p.marks):
+        if n:
+            text.append(" → ", "dim")
+        text.append(f"{stage} ")
+        text.append(mark, MARK_STYLE.get(mark, ""))
+    text.append("\n")
+    if p.loss:
+        text.append(f"lost at {p.loss}", "bold red")
+        text.append_text(literal(f": {p.why}", "red"))
+    else:
+        text.append("not lost", "bold green")
+    keys = []
+    if p.document is not None:
+        keys.append(f"e observation (doc {p.document + 1})")
+    if p.fact is not None:
+        keys.append(f"k fact {short_id(p.fact[1])} (doc {p.fact[0] + 1})")
+    if p.question is not None:
+        rank = f"rank {p.rank}" if p.rank else "not ranked"
+        keys.append(f"r ranking ({p.question}, {rank})")
+    if p.answer is not None:
+        keys.append(f"u answer ({p.answer})")
+    keys.append("w contest")
+    text.append("\n" + " · ".join(keys), "dim")
     return text
 
 

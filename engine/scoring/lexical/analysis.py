@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from seorap.engine import normalise
 from seorap.engine.scoring.lexical.polarity import (
     NEGATING_ADVERBS,
     RETRACT_NOUNS,
@@ -63,6 +64,12 @@ _STOP_NOUNS = frozenset(
         "시점",
         "일시",
         "기간",
+        # ... and of a place or a person's role: 장소 in "송년회 장소는 호텔 연회장"
+        "장소",
+        # a company's legal form is no part of its name (주식회사 누리 = ㈜누리 = 누리)
+        "주식회사",
+        "株",
+        "㈜",
     }
 )
 NEGATION = "negation"
@@ -177,21 +184,25 @@ def _raw_segments(text: str, morphs=()) -> list[tuple[int, int]]:
 
 
 def _nouns(text: str, morphs, spans: list[tuple[int, int]]) -> list[tuple[str, int]]:
-    """(noun, start) with noun + suffix merged (요금+제 -> 요금제), value spans excluded, and a
-    one-character noun glued to the word before it dropped (the 일 of 배포일)."""
+    """(noun, start) with noun + suffix merged (요금+제 -> 요금제) and a glued prefix or determiner
+    kept (대+강당 -> 대강당, not 소강당's 강당), value spans excluded, and a one-character noun
+    glued to the word before it dropped (the 일 of 배포일)."""
     out: list[tuple[str, int]] = []
     for i, m in enumerate(morphs):
         if m.tag not in NOUN_TAGS or any(a <= m.start < b for a, b in spans):
             continue
         if len(m.form) == 1 and m.start > 0 and text[m.start - 1].isalnum():
             continue
-        form = m.form.lower()
+        form, start = m.form.lower(), m.start
+        prev = morphs[i - 1] if i else None
+        if prev is not None and prev.tag in ("XPN", "MM") and prev.end == m.start:
+            form, start = prev.form + form, prev.start  # 대+강당, 한+식당: one word
         nxt = morphs[i + 1] if i + 1 < len(morphs) else None
         if nxt is not None and nxt.tag == "XSN" and nxt.start == m.end and nxt.form != "님":
             form += nxt.form
         if form in _STOP_NOUNS:
             continue
-        out.append((form, m.start))
+        out.append((form, start))
     return out
 
 
@@ -268,7 +279,9 @@ def analyse(text: str, ref: dt.date | None = None) -> Analysis:
             and not any(a <= m.start < b for a, b in value_spans)
             and m.form != "미정"
         ):
-            names_from_nnp.append(Value("name", (m.form.lower(),), m.form, m.start, m.end))
+            names_from_nnp.append(
+                Value("name", (normalise.name_key(m.form),), m.form, m.start, m.end)
+            )
     if names_from_nnp:
         vals = sorted(_mark_changes(text, [*raw, *names_from_nnp], spans), key=lambda v: v.start)
         nouns = [(n, s) for n, s in nouns if not any(v.start <= s < v.end for v in names_from_nnp)]

@@ -6,14 +6,27 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
+from seorap.engine.scoring.lexical.analysis import (
+    CANCEL,
+    NEGATION,
+    RETRACT,
+    Analysis,
+    Segment,
+    _compact,
+)
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
-from seorap.engine.scoring.lexical.polarity import LIST_WORDS, unverified
+from seorap.engine.scoring.lexical.polarity import LIST_WORDS, bound_words, unverified
 from seorap.engine.scoring.lexical.values import Value, same
+
+_PARTY_SUFFIXES = frozenset("자측방")
+"""Suffixes naming the party of a noun (결재자, 상대방, 회사 측): the noun without it names the same
+slot (결재는 김 부장님이 = 결재자는 김 부장)."""
 
 
 def _noun_in(noun: str, nouns, compact: str) -> bool:
-    return noun in nouns or (len(noun) >= 2 and noun in compact)
+    if noun in nouns or (len(noun) >= 2 and noun in compact):
+        return True
+    return len(noun) >= 3 and noun[-1] in _PARTY_SUFFIXES and noun[:-1] in compact
 
 
 def _value_in(v: Value, vals, compact: str, *, current: bool) -> bool:
@@ -73,6 +86,12 @@ def _anchored(stated: list[Value], exp: Analysis, cand: Analysis, q: Analysis | 
         if seg.topic:  # "X는 Y": the clause must be about X (or what the question asks)
             words = set(seg.topic) | asked
         words -= {v.key[0]} if v.type == "name" else set()
+        # a value naming the subject (2호점 오픈일은 …): a clause stating it is about the same thing
+        subject = [
+            w
+            for w in seg.values
+            if seg.topic_end is not None and w.start < seg.topic_end and not same(w, v)
+        ]
         for c in cand.segments:
             # the value must be what the candidate clause says, not part of its subject:
             # "라온핏 앱 3.0 출시 목표일은 3월 16일" states 3월 16일, not 3.0
@@ -84,6 +103,8 @@ def _anchored(stated: list[Value], exp: Analysis, cand: Analysis, q: Analysis | 
             if not c.nouns and v.type != "name":
                 return True
             if any(_noun_in(w, c.nouns, c.compact) for w in words):
+                return True
+            if any(same(w, x) for w in subject for x in c.values):
                 return True
     return False
 
@@ -197,6 +218,53 @@ def near_values(exp: Analysis, cand: Analysis) -> list[Segment]:
     return holding or [c for c in cand.segments if any(_touches(s, c) for s in exp.segments)]
 
 
+def _copula_list(morphs) -> bool:
+    """``A이고 B`` / ``A며 B``: the copula joining two nouns lists them."""
+    return any(
+        a.tag == "VCP" and b.tag == "EC" and b.form in ("고", "며", "요")
+        for a, b in zip(morphs, morphs[1:], strict=False)
+    )
+
+
+def _name_heads(exp: Analysis, cand: Analysis, known: set[str]) -> list[str]:
+    """An expected name that the answer states only as the modifier of another noun (부경대학교
+    병원, 한빛상사 물류센터): the noun right after it, with no particle between, names another
+    thing unless E or the question has it. Not read so: a name in C's subject, a name said plainly
+    somewhere else in C, and a noun that is the clause's predicate (푸시 포함, 포함하다)."""
+    out = []
+    for v in exp.values:
+        if v.type != "name":
+            continue  # a team's or person's role after it (운영팀 담당, 몫) names no other thing
+        heads = []
+        for w in cand.values:
+            if not same(v, w) or w.former:
+                continue
+            head = _head_after(cand, w, known, exp)
+            if head is None:
+                break  # said plainly here: the name is stated
+            heads.append(f"{w.text} {head}")
+        else:
+            out += heads
+    return out
+
+
+def _head_after(cand: Analysis, w: Value, known: set[str], exp: Analysis) -> str | None:
+    seg = cand.segment_of(w)
+    if seg is not None and seg.topic_end is not None and w.start < seg.topic_end:
+        return None  # in the subject (Enterprise 플랜은 …): the subject rule reads it
+    after = [m for m in cand.morphs if m.start >= w.end and (seg is None or m.start < seg.end)]
+    if not after or after[0].tag not in ("NNG", "NNP"):
+        return None
+    nxt = after[0]
+    if cand.text[w.end : nxt.start].strip() or nxt.form in known:
+        return None
+    if nxt.form.lower() in exp.compact:
+        return None
+    if len(after) == 1 or after[1].tag in ("XSV", "XSA"):
+        return None  # the clause's predicate said as a noun (… 포함, … 결정)
+    return nxt.form
+
+
 def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[str]:
     """Words in the candidate clauses that touch the expected statement which the judge cannot
     vouch for (engine.scoring.lexical.polarity.unverified); the expected text's and question's
@@ -205,6 +273,7 @@ def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[
     known |= {m.form for m in cand.morphs if m.form.lower() in exp.compact}
     contrast_read = any(v.former for v in cand.values)  # the value rules read the contrast
     mine = {m for seg in exp.segments for m in seg.markers}
+    negated = NEGATION in mine
     out: list[str] = [
         f"{m} elsewhere in the answer"
         for c in cand.segments
@@ -213,17 +282,42 @@ def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[
         if m not in mine
     ]
     near = set(map(id, near_values(exp, cand)))
-    for c in cand.segments:
+    # a retraction or cancellation in another clause holding an expected value ("구하람이고 / 나유진은 빠졌어요"): the
+    # polarity rule compares the clause stating E best, this one is not vouched for either
+    out += [
+        f"{m} next to a value"
+        for c in cand.segments
+        if id(c) in near
+        and any(_value_in(v, c.values, c.compact, current=False) for v in exp.values)
+        for m in c.markers
+        if m not in mine and m in (RETRACT, CANCEL)
+    ]
+    out += _name_heads(exp, cand, known)
+    for i, c in enumerate(cand.segments):
         if not any(_touches(seg, c) for seg in exp.segments):
             continue
         morphs = [m for m in cand.morphs if c.start <= m.start < c.end]
         if id(c) in near:
-            out += unverified(morphs, frozenset(known), contrast_read=contrast_read)
-        if any(m.tag == "JC" or m.form in LIST_WORDS for m in morphs):
+            out += unverified(
+                morphs, frozenset(known), contrast_read=contrast_read, negated=negated
+            )
+            out += bound_words(morphs, frozenset(m.form for m in exp.morphs))
+        nxt = cand.segments[i + 1] if i + 1 < len(cand.segments) else None
+        # "A이고 B예요" lists; "요금제는 A이고, 이용료는 B" joins two clauses (B has its own topic)
+        copula = nxt is not None and nxt.topic_end is None and _copula_list(morphs[-2:])
+        if any(m.tag == "JC" or m.form in LIST_WORDS for m in morphs) or copula:
+            names = {w.key[0] for w in c.values if w.type in ("name", "person", "team")}
+            listed = set(c.nouns) | names
+            if copula and nxt is not None:
+                # "A이고 B예요": the clause cut after 이고 goes on with the next member
+                listed |= set(nxt.nouns) | {
+                    w.key[0] for w in nxt.values if w.type in ("name", "person", "team")
+                }
             out += [
                 f"{n} (listed)"
-                for n in sorted(c.nouns)
+                for n in sorted(listed)
                 if not _noun_in(n, exp.nouns, exp.compact)
+                and n not in exp.compact
                 and not (q is not None and _noun_in(n, q.nouns, q.compact))
             ]
     return list(dict.fromkeys(out))

@@ -9,7 +9,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from seorap.engine.scoring.lexical.analysis import POSTPONE, Analysis, Segment, _compact, analyse
+from seorap.engine.scoring.lexical.analysis import (
+    NEGATION,
+    POSTPONE,
+    Analysis,
+    Segment,
+    _compact,
+    analyse,
+)
 from seorap.engine.scoring.lexical.clauses import (
     _anchored,
     _count,
@@ -26,6 +33,13 @@ from seorap.engine.scoring.lexical.clauses import (
 )
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
 from seorap.engine.scoring.lexical.polarity import hedge_classes, opposite
+from seorap.engine.scoring.lexical.subjects import (
+    in_expected,
+    list_members,
+    replaced,
+    words_set_aside,
+    wrong_subject,
+)
 from seorap.engine.scoring.lexical.values import Value, kind, same
 
 # ---- measuring one candidate against one expected statement ---------------------------------------
@@ -70,6 +84,8 @@ class Match:
     unresolved: tuple[str, ...] = ()
     """Relative dates of the candidate it cannot resolve to a day (no reference date, or a period
     such as 다음 달 초) while an expected date is not stated: neither right nor wrong."""
+    subject: tuple[tuple[str, str], ...] = ()
+    """(expected subject word, candidate word): an expected value stated about something else."""
 
     @property
     def recall(self) -> Fraction:
@@ -115,7 +131,7 @@ def _competitors(
         keys = {n for n in slot if _noun_in(n, cand.nouns, cand.compact)}
     out = []
     for w in cand.values:
-        if kind(w) != kind(v) or w.former or _in_expected(w, exp):
+        if kind(w) != kind(v) or w.former or in_expected(w, exp):
             continue
         if any(a <= w.start and w.end <= b for a, b, _ in cand.aside):
             continue  # set aside by a contrast word ("A 쓰다가 B로"): not a current value
@@ -141,7 +157,7 @@ def _rivals(v: Value, exp: Analysis, cand: Analysis) -> list[Value]:
     out = []
     for c in homes:
         for w in c.values:
-            if kind(w) != kind(v) or w.former or _in_expected(w, exp):
+            if kind(w) != kind(v) or w.former or in_expected(w, exp):
                 continue
             if w.type == "name" and not _variant(w.key[0], v.key[0]):
                 continue
@@ -158,12 +174,6 @@ def _class_hedges(exp: Analysis, cand: Analysis) -> set[str]:
     clauses = near_values(exp, cand)
     near = [m for m in cand.morphs if any(c.start <= m.start < c.end for c in clauses)]
     return hedge_classes(near) - hedge_classes(exp.morphs)
-
-
-def _in_expected(w: Value, exp: Analysis) -> bool:
-    if any(same(w, v) for v in exp.values):
-        return True
-    return w.type == "name" and w.key[0] in exp.compact
 
 
 @lru_cache(maxsize=1 << 16)
@@ -211,11 +221,16 @@ def measure(
         else:
             missing.append(v.text)
     # a word value: the comment of "X는 Y" when the clause has no typed value
+    members = list_members(exp)
     for seg in exp.segments:
         if any(v.type != "name" for v in seg.values) or not seg.topic or not seg.comment:
             continue
         hit = [n for n in seg.comment if _noun_in(n, cand.nouns, cand.compact)]
         if Fraction(len(hit), len(seg.comment)) >= PARTIAL_RECALL:
+            # every member of a listed value must be there ("식빵과 우유" is not "식빵")
+            missing += sorted(
+                n for n in seg.comment if n not in hit and n in members and n not in seg.topic
+            )
             continue
         for cseg in cand.segments:
             if not (seg.topic & (cseg.nouns | cseg.topic)):
@@ -254,6 +269,7 @@ def measure(
                 if new:
                     multi.append((" ".join(sorted(words)), " ".join(new)))
                     break
+    subject = wrong_subject(stated, exp, cand, q)
     flip = opposite(exp.compact, cand.compact)
     if flip is not None:
         wrong.append(flip)
@@ -264,6 +280,7 @@ def measure(
         if not chosen:
             continue
         theirs = Counter(m for c in chosen for m in c.markers)
+        theirs[NEGATION] -= sum(replaced(exp, cand, c) for c in chosen)
         mine = Counter(seg.markers)
         # every marker of the expected clause must be somewhere in the clauses that touch it
         around = {m for c in cand.segments if _touches(seg, c) for m in c.markers}
@@ -290,11 +307,12 @@ def measure(
         missing_nouns,
         _missing_clauses(exp, cand, q),
         _anchored(stated, exp, cand, q),
-        tuple(set_aside(current, cand)),
+        tuple(set_aside(current, cand)) + words_set_aside(exp, cand, q),
         tuple(unverified_words(exp, cand, q)),
         tuple(
             w.text
             for w in cand.values
             if w.type == "vague-date" and any(v.type == "date" and v not in stated for v in current)
         ),
+        subject,
     )

@@ -4,8 +4,11 @@ knows to be neutral — everything else next to a value is *unverified* (the jud
 
 from __future__ import annotations
 
-RETRACT_VERBS = frozenset({"접", "엎", "엎어지", "포기", "그만두", "뒤집", "무르", "물리", "거두"})
-"""Verbs of giving a plan up or turning a decision over (by kiwipiepy's VV stem)."""
+RETRACT_VERBS = frozenset(
+    {"접", "엎", "엎어지", "포기", "그만두", "뒤집", "무르", "물리", "거두", "빠지"}
+)
+"""Verbs of giving a plan up, turning a decision over or leaving someone out (by kiwipiepy's VV
+stem; 빠지다 since lexical-5: "서아린은 빠졌어요"). 빼다 is read as a contrast word (A 빼고 B)."""
 RETRACT_NOUNS = frozenset({"포기", "백지화", "원점", "물거품", "없던 일", "취하", "파기", "해지"})
 """Nouns of the same (포기하다, 원점으로 돌아가다, 계약 파기)."""
 
@@ -168,16 +171,79 @@ CONTRAST_ENDINGS = frozenset({"지만", "는데", "ᆫ데", "은데", "으나", 
 contrast (a value marked former, 예전엔 A였지만 지금은 B); otherwise unverified."""
 
 
-def unverified(morphs, known: frozenset[str], *, contrast_read: bool = False) -> list[str]:
+NEGATING_WORDS = frozenset({("안", "MAG"), ("못", "MAG"), ("않", "VX"), ("못하", "VX")})
+"""Negation by adverb or auxiliary: neutral beside a value only when the expected statement is
+negated too (the polarity rule has then checked that both say no)."""
+PASSING_VERBS = frozenset({"지나", "넘", "경과"})
+"""…분 지나면 만료: a condition that only counts time, not one that may not happen."""
+
+
+def _neutral_condition(morphs, i: int, known: frozenset[str]) -> bool:
+    """A -면 that states no condition on the value: ``…하면 되다`` (all one needs to do) and time
+    passing followed by what the expected statement says happens then (``120분 지나면 만료`` for
+    "만료 시간은 2시간"; ``30분 넘으면 실패로 처리`` for "30분마다 돈다" is another statement). Any
+    other -면 makes the value conditional (``승인되면 3월 5일``)."""
+    nxt = morphs[i + 1] if i + 1 < len(morphs) else None
+    prev = morphs[i - 1] if i > 0 else None
+    if nxt is not None and nxt.form == "되" and nxt.tag == "VV":
+        return True
+    if prev is None or prev.form not in PASSING_VERBS:
+        return False
+    then = [m for m in morphs[i + 1 :] if m.tag in ("NNG", "NNP", "VV", "VA")]
+    return bool(then) and all(m.form in known for m in then)
+
+
+BOUNDS = (
+    frozenset({"이하", "이내", "안쪽", "최대", "미만", "최고"}),
+    frozenset({"이상", "초과", "최소", "최저", "넘게"}),
+)
+"""Words that make a value a bound rather than the value (2억 원 이상, 최대 3일): an upper and a
+lower class. A bound of a class the expected statement has no word of is unverified."""
+LIMIT_NOUNS = frozenset({"목표", "한도", "상한", "하한", "기준", "제한", "범위"})
+"""Nouns that make the expected value itself a limit (응답 시간 목표는 200ms): any bound may say it."""
+
+
+def bound_words(morphs, known: frozenset[str]) -> list[str]:
+    """Bound words among ``morphs`` (one clause stating a value) of a class the expected
+    statement (its words ``known``) neither uses nor makes a limit of; and ``…ㄹ 수 있다`` (can
+    be), which says what is possible, not what is."""
+    if known & LIMIT_NOUNS:
+        return []
+    out = []
+    for i, m in enumerate(morphs):
+        nxt = morphs[i + 1] if i + 1 < len(morphs) else None
+        form = m.form + "게" if m.form == "넘" and nxt is not None and nxt.form == "게" else m.form
+        for cls in BOUNDS:
+            if form in cls and not (cls & known):
+                out.append(form)
+        if (
+            m.tag == "ETM"
+            and m.form in ("ᆯ", "을")
+            and nxt is not None
+            and nxt.form == "수"
+            and any(x.form in ("있", "없") for x in morphs[i + 2 : i + 4])
+        ):
+            out.append("-ㄹ 수 있-")
+    return out
+
+
+def unverified(
+    morphs, known: frozenset[str], *, contrast_read: bool = False, negated: bool = False
+) -> list[str]:
     """Words among ``morphs`` (one clause stating a value) the judge cannot vouch for: adverbs,
     determiners, auxiliary verbs and endings outside the neutral lists and not in ``known`` (the
-    expected text's and question's own words); a contrast ending unless ``contrast_read``."""
+    expected text's and question's own words); a contrast ending unless ``contrast_read``; a
+    negating adverb or auxiliary unless the expected statement is ``negated`` too."""
     out: list[str] = []
-    for m in morphs:
+    for i, m in enumerate(morphs):
         if m.tag == "EC" and m.form in CONTRAST_ENDINGS and not contrast_read:
             out.append(f"-{m.form}")
             continue
         if m.form in known:
+            continue
+        if negated and (m.form, m.tag) in NEGATING_WORDS:
+            continue
+        if m.tag == "EC" and m.form in ("면", "으면") and _neutral_condition(morphs, i, known):
             continue
         if m.tag in ("MAG", "MAJ", "MM") and m.form not in NEUTRAL_ADVERBS:
             out.append(m.form)

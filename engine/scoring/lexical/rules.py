@@ -19,6 +19,7 @@ RULES = (
     "polarity",
     "contrast",
     "wrong-value",
+    "wrong-subject",
     "hedge",
     "multi-value",
     "unresolved-date",
@@ -64,6 +65,11 @@ def grade(match: Match, *, check_hedge: bool) -> Graded:
         return (
             "NO",
             f"NO [wrong-value]: expected {want}, the candidate states {got} instead; {elements}",
+        )
+    if match.subject:
+        want, got = match.subject[0]
+        return "NO", (
+            f"NO [wrong-subject]: the value is stated about «{got}», not «{want}»; {elements}"
         )
     if check_hedge and match.hedges:
         return "NO", f"NO [hedge]: the answer hedges ({', '.join(match.hedges)}); {elements}"

@@ -44,6 +44,7 @@ _WARM = False
 def _kiwi():
     global _KIWI
     if _KIWI is None:
+        # start-up: kiwipiepy loads only when this runs
         from kiwipiepy import Kiwi
 
         _KIWI = Kiwi()
@@ -89,4 +90,22 @@ def _piece(text: str) -> tuple[Morph, ...]:
         Morph(t.form, t.tag.split("-")[0], t.start, t.start + t.len) for t in _kiwi().tokenize(text)
     )  # VV-R, VV-I (irregular stems) are verbs like any other
     _WARM = True
+    return _split_copula(morphs)
+
+
+def _split_copula(morphs: tuple[Morph, ...]) -> tuple[Morph, ...]:
+    """kiwipiepy sometimes reads a name and the plain copula ending the clause as one noun
+    (배수아다 for 배수아 + 이다): a noun of three or more syllables ending in 다 that ends the clause
+    with no particle or ending after it is split back into the noun, 이/VCP and 다/EF."""
+    if not morphs:
+        return morphs
+    last = morphs[-1]
+    if last.tag in ("NNG", "NNP") and len(last.form) >= 3 and last.form.endswith("다"):
+        end = last.end - 1
+        return (
+            *morphs[:-1],
+            Morph(last.form[:-1], last.tag, last.start, end),
+            Morph("이", "VCP", end, end),
+            Morph("다", "EF", end, last.end),
+        )
     return morphs

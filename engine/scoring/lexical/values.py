@@ -146,6 +146,10 @@ _CHANGE_TARGET = re.compile(
 )
 _FROM = re.compile(r"^\s*(?:에서|→|->|⇒)")
 _ARROW = re.compile(r"^\s*(?:→|->|⇒)")
+_TARGET_PHRASE = re.compile(r"^[\s가-힣A-Za-z0-9:]{0,16}?" + _CHANGE_TARGET.pattern[1:])
+"""``서울 리전에서 도쿄 리전으로 옮겼다``, ``금요일 오후 6시에서 월요일 오전 9시로 미뤄졌다``: the
+value starts the phrase that 에서 closes; it is former only when a later value of its kind starts
+the phrase of a change target (…로 옮기다, 미루다, 바꾸다 …)."""
 _FORMER_MARK = re.compile(
     r"(?<![가-힣])(기존|이전에는|이전엔|예전에는|예전엔|예전|원래는|원래|당초에는|당초|종전|"
     r"처음에는|처음엔|과거에는|전에는)(?![가-힣])"
@@ -341,6 +345,14 @@ def _mark_changes(text: str, found: list[Value], segments: list[tuple[int, int]]
         )
         if later_same and (_FROM.match(text[v.end :]) or _ARROW.match(text[v.end :])):
             candidate[i] = True
+        elif _from_phrase(text[v.end :]) and any(
+            (w.target or _TARGET_PHRASE.match(text[w.end :]))
+            and kind(w) == kind(v)
+            and w.start > v.end
+            and _seg(segments, w) == _seg(segments, v)
+            for w in out
+        ):
+            candidate[i] = True
         if v.type != "name" and any(
             w.target
             and kind(w) == kind(v)
@@ -368,6 +380,17 @@ def _mark_changes(text: str, found: list[Value], segments: list[tuple[int, int]]
     return out
 
 
+def _from_phrase(rest: str) -> bool:
+    """Does the word after a value go on to a 에서 that closes its phrase (`` 리전에서``, `` 오후
+    6시에서``)? The value must end its word (no particle glued to it) and no word between may end
+    in a particle (``DB는 PostgreSQL 14에서``: DB is the subject, not the phrase)."""
+    at = rest.find("에서")
+    if not 0 < at <= 16 or not rest[0].isspace() or not rest[at + 2 : at + 3].isspace():
+        return False
+    words = rest[:at].split()
+    return bool(words) and not any(w[-1] in "은는이가을를의에도" for w in words[:-1])
+
+
 def _replace(v: Value, **changes) -> Value:
     fields = {**v.__dict__, **changes}
     return Value(**fields)
@@ -382,10 +405,13 @@ _TITLES = (
     "상무|전무|파트장|리드"
 )
 _PERSON = re.compile(rf"(?<![가-힣])([가-힣]{{3}})\s?(?:{_TITLES})(?![가-힣]*팀)")
-_TEAM = re.compile(r"(?<![가-힣A-Za-z0-9])([가-힣A-Za-z0-9]{1,12}?)팀(?!장|원|별)")
+_TEAM = re.compile(r"(?<![가-힣A-Za-z0-9])([가-힣A-Za-z0-9]{1,12}?) ?팀(?!장|원|별)")
 _NOT_TEAMS = frozenset(
-    {"한", "우리", "저희", "각", "전", "해당", "같은", "다른", "타", "전체", "두", "세"}
-)
+    {
+        "한", "우리", "저희", "각", "전", "해당", "같은", "다른", "타", "전체", "두", "세", "네",
+        "그", "이", "저", "어느", "무슨", "새", "옆", "상대", "모든", "여러", "몇", "한두",
+    }
+)  # fmt: skip
 
 
 def _people_and_teams(text: str) -> list[Value]:

@@ -1,0 +1,153 @@
+"""Reading around the values: what an expected clause is about (its subject) and whether the
+answer's clause is about the same thing, words set aside by a contrast or replacement word, and the
+members of a listed value (rules new in lexical-5, docs/metrics.md)."""
+
+from __future__ import annotations
+
+import re
+
+from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
+from seorap.engine.scoring.lexical.clauses import _noun_in
+from seorap.engine.scoring.lexical.values import Value, same
+
+
+def in_expected(w: Value, exp: Analysis) -> bool:
+    """Is candidate value ``w`` one of the expected statement's values (a name: in its text)?"""
+    if any(same(w, v) for v in exp.values):
+        return True
+    return w.type == "name" and w.key[0] in exp.compact
+
+
+def replaced(exp: Analysis, cand: Analysis, c: Segment) -> int:
+    """Negations of clause ``c`` that only replace something the expected statement does not say:
+    ``월요일이 아니라 화요일`` for "화요일" (the phrase before 아니 holds no expected word or value,
+    past the clause's topic). ``한식당이 아니라 중식당`` for "한식당" keeps its negation."""
+    n = 0
+    for a, b, word in cand.aside:
+        if word != "아니" or not (c.start <= a < c.end):
+            continue
+        start = max(a, c.topic_end or a)
+        vals = [w for w in c.values if start <= w.start < b]
+        if any(in_expected(w, exp) for w in vals):
+            continue
+        words = _phrase_nouns(cand, start, b)
+        if any(x in exp.nouns or x in exp.compact for x in words):
+            continue
+        n += 1
+    return n
+
+
+def _phrase_nouns(a: Analysis, start: int, end: int) -> set[str]:
+    """The nouns of ``a`` between ``start`` and ``end`` outside its values."""
+    return {
+        n
+        for n in a.nouns
+        if any(
+            start <= i < end and not any(v.start <= i < v.end for v in a.values)
+            for i in _spots(a.text.lower(), n)
+        )
+    }
+
+
+def _spots(text: str, word: str) -> list[int]:
+    return [m.start() for m in re.finditer(re.escape(word), text)]
+
+
+def words_set_aside(
+    exp: Analysis, cand: Analysis, q: Analysis | None
+) -> tuple[tuple[str, str], ...]:
+    """(expected word, contrast word): a word value of the expected statement (the nouns after its
+    topic, or all of a clause without one) that the answer says only inside a phrase a contrast or
+    replacement word sets aside ("한식당이 아니라 중식당", "소담 대신 호텔") — past the answer
+    clause's own topic, which names the subject."""
+    text = cand.text.lower()
+    out: list[tuple[str, str]] = []
+    for seg in exp.segments:
+        for n in sorted(seg.comment if seg.topic else seg.nouns):
+            if q is not None and _noun_in(n, q.nouns, q.compact):
+                continue
+            spots = [
+                i
+                for i in _spots(text, n)
+                if not any(
+                    c.start <= i < c.end and c.topic_end and i < c.topic_end for c in cand.segments
+                )
+            ]
+            words = [w for i in spots for a, b, w in cand.aside if a <= i < b]
+            if spots and len(words) == len(spots):
+                out.append((n, words[0]))
+    return tuple(out)
+
+
+def list_members(a: Analysis) -> frozenset[str]:
+    """Nouns joined by a list connective (식빵과 우유, 한국어 및 영어, A, B): members of one value."""
+    m = a.morphs
+    out: set[str] = set()
+    for i, x in enumerate(m):
+        if not (x.tag == "JC" or x.form in ("및", "그리고", ",")):
+            continue
+        for y in (m[i - 1] if i else None, m[i + 1] if i + 1 < len(m) else None):
+            if y is not None and y.tag in ("NNG", "NNP", "SL"):
+                out.add(y.form.lower())
+    return frozenset(out)
+
+
+def _subject_words(a: Analysis, seg: Segment, before: int) -> dict[str, bool]:
+    """The words naming what a clause is about — its nouns and names before ``before`` (its topic
+    particle, or the value it states) — each with whether it identifies (a proper noun or a name:
+    김, Enterprise) or only describes (요금제, 앱). Typed values are left to the value rules."""
+    words: dict[str, bool] = {}
+    for m in a.morphs:
+        if seg.start <= m.start < before and m.tag in ("NNG", "NNP", "SL", "SH"):
+            if any(v.start <= m.start < v.end and v.type not in _NAMED for v in seg.values):
+                continue
+            words.setdefault(m.form.lower(), m.tag != "NNG")
+    return {w: ident for w, ident in words.items() if w not in _NEUTRAL_SUBJECT}
+
+
+_NAMED = ("name", "person", "team")
+_NEUTRAL_SUBJECT = frozenset({"이번", "올해", "다음", "새", "신규", "기존"})
+
+
+def wrong_subject(
+    stated: list[Value], exp: Analysis, cand: Analysis, q: Analysis | None
+) -> tuple[tuple[str, str], ...]:
+    """(expected subject word, candidate word): an expected value stated in a clause about
+    something else — a word naming the subject of the expected clause (the words before its topic
+    particle: 김 대리의 휴가는) is absent from the answer, and the answer's clause stating the value
+    names another before it (정 대리 휴가가). A subject left out (the question named it) is no
+    wrong subject, nor one reworded around the same identifying word (Enterprise 요금제,
+    Enterprise 플랜), nor one with a single descriptive word of several reworded (지원 마감일은,
+    지원서는)."""
+    known = exp.compact + (q.compact if q is not None else "")
+    for v in stated:
+        seg = exp.segment_of(v)
+        if seg is None or seg.topic_end is None or v.start < seg.topic_end:
+            continue
+        mine = _subject_words(exp, seg, seg.topic_end)
+        absent = {
+            w: ident
+            for w, ident in mine.items()
+            if not _noun_in(w, cand.nouns, cand.compact) and w not in cand.compact
+        }
+        if not absent:
+            continue
+        for c in cand.segments:
+            here = [w for w in c.values if same(v, w) and not w.former]
+            if not here:
+                continue
+            theirs = _subject_words(cand, c, c.topic_end or here[0].start)
+            other = [
+                w
+                for w in theirs
+                if _compact(w) not in known
+                and not any(a <= cand.text.lower().find(w) < b for a, b, _ in cand.aside)
+            ]
+            shared_id = any(ident and w in mine and w not in absent for w, ident in theirs.items())
+            # a derived form of an expected subject word (신청 → 신청서) is no other subject
+            other = [w for w in other if not any(len(x) >= 2 and x in w for x in mine)]
+            # an identifying word replaced (김 → 정), or most of a descriptive subject (모바일 앱
+            # → 웹 버전); one descriptive word reworded (마감일 → 지원서) is a paraphrase
+            if other and (any(absent.values()) or (not shared_id and 2 * len(absent) >= len(mine))):
+                return ((next(iter(absent)), other[0]),)
+    return ()

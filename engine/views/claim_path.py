@@ -1,0 +1,163 @@
+"""One claim's journey as the stepper shows it: a line of stage marks, the loss point told from its
+evidence, and where each piece of evidence is, so that one key reaches it (docs/metrics.md#claim-
+journey): the observation (a document's log), the fact version (a document's store), the ranking
+and the answer (a question of the questions view).
+
+Built from the journey the scoring pass stored in the trajectory's card (no model call, no query):
+once per step view, with it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from seorap.engine.corpus import Trajectory
+from seorap.engine.corpus.gold import default_ledger, read, standing
+from seorap.engine.errors import InputProblems
+from seorap.engine.scoring.extrinsic import DEPTHS, TOP_K
+from seorap.engine.scoring.journey import FAIL, NA, PASS, STAGES
+from seorap.engine.store.database import db_file
+from seorap.engine.views.operations import short_id
+
+MARKS = {PASS: "✓", FAIL: "✗", NA: "n/a"}
+
+
+@dataclass(frozen=True)
+class ClaimPath:
+    """A claim's journey, ready to show and to follow."""
+
+    item: str
+    """The claim's item (``s0/c2``: where it is first expected)."""
+    marks: tuple[tuple[str, str], ...]
+    """(stage, ✓ / ✗ / n/a) in stage order."""
+    loss: str | None
+    """The first stage that fails (None: never lost)."""
+    why: str
+    """The loss point's evidence in words ("" when not lost)."""
+    document: int | None
+    """Arrival position of the document that says the claim (or where it is first expected)."""
+    observation: str | None
+    """The observation of that document that states it (None: none found, or the system reports
+    none)."""
+    fact: tuple[int, str] | None
+    """(arrival position, fact id): the fact version the journey names — the one still stating a
+    stale claim when lost at kept, else the one that keeps it (or stores it)."""
+    question: str | None
+    """The question whose ranking tells *retrieved* (the first that fails, else the first)."""
+    rank: int | None
+    """The best rank of a fact stating the claim in that question's memory ranking."""
+    ranked_fact: str | None
+    answer: str | None
+    """The question whose answer tells *used* / *credited* (the first that fails, else the first)."""
+
+    def line(self) -> str:
+        """``said ✓ → extracted ✓ → stored ✓ → kept ✗ → retrieved n/a → … · lost at kept``."""
+        marks = " → ".join(f"{s} {m}" for s, m in self.marks)
+        return f"{marks} · lost at {self.loss}" if self.loss else f"{marks} · not lost"
+
+
+def positions(trajectory: Trajectory) -> dict[int, int]:
+    """State index -> arrival position of that state's own document."""
+    return {a.state_index: a.position for a in trajectory.arrivals() if a.distractor is None}
+
+
+def _first(per_question: list[dict], ok: str = "ok") -> dict | None:
+    """The first question that fails, else the first."""
+    return next(
+        (q for q in per_question if not q.get(ok)), per_question[0] if per_question else None
+    )
+
+
+def claim_path(journey: dict, at: dict[int, int]) -> ClaimPath:
+    """The path of one stored journey (engine/scoring/journey.py); ``at``: ``positions``."""
+    stages = journey["stages"]
+    said, stored, kept = stages["said"], stages["stored"], stages["kept"]
+    doc = stored.get("position")
+    if doc is None and said.get("state") is not None:
+        doc = at.get(said["state"])
+    fact = None
+    if kept.get("fact") and kept.get("state") is not None and kept["status"] != NA:
+        if kept["status"] == PASS or kept.get("why") == "stale value still active":
+            fact = (at.get(kept["state"], doc or 0), kept["fact"])
+    if fact is None and stored.get("fact") and doc is not None:
+        fact = (doc, stored["fact"])
+    ranked = _first(stages["retrieved"].get("per_question") or [])
+    used = stages["used"].get("per_question") or []
+    credited = stages["credited"].get("per_question") or []
+    bad_use = next((q for q in used if not q.get("ok")), None)
+    answered = bad_use or next((q for q in credited if not q.get("ok")), None) or _first(credited)
+    return ClaimPath(
+        item=journey["item"],
+        marks=tuple((s, MARKS.get(stages[s]["status"], "?")) for s in STAGES),
+        loss=journey.get("loss"),
+        why=_why(journey, at),
+        document=doc,
+        observation=stages["extracted"].get("observation"),
+        fact=fact,
+        question=ranked["question"] if ranked else None,
+        rank=ranked.get("rank") if ranked else None,
+        ranked_fact=ranked.get("fact") if ranked else None,
+        answer=answered["question"] if answered else None,
+    )
+
+
+def _doc(at: dict[int, int], state: int | None) -> str:
+    return f"doc {at[state] + 1}" if state is not None and state in at else "its document"
+
+
+def _why(journey: dict, at: dict[int, int]) -> str:
+    """The loss point's evidence in one clause."""
+    loss = journey.get("loss")
+    if loss is None:
+        return ""
+    e = journey["stages"][loss]
+    if loss == "said":
+        return "no document of its states lists it"
+    if loss == "extracted":
+        return f"no observation of {_doc(at, e.get('state'))} states it"
+    if loss == "stored":
+        label = f" (judge: {e['label']})" if e.get("label") else ""
+        return f"no fact covers it after {_doc(at, e.get('state'))}{label}"
+    if loss == "kept":
+        if e.get("why") == "stale value still active":
+            fact = short_id(e["fact"]) if e.get("fact") else "a fact"
+            return f"{fact} still states it at {_doc(at, e.get('state'))}, after it became stale"
+        label = f" (judge: {e['label']})" if e.get("label") else ""
+        return f"no longer held at {_doc(at, e.get('state'))}{label}"
+    q = next((q for q in e.get("per_question") or [] if not q.get("ok")), None) or {}
+    name = q.get("question", "?")
+    if loss == "retrieved":
+        if q.get("rank") is None:
+            return f"{name}: no fact stating it in the top {max(DEPTHS)}"
+        fact = f" ({short_id(q['fact'])})" if q.get("fact") else ""
+        return f"{name}: its best fact{fact} ranks {q['rank']}, outside the top {TOP_K}"
+    if loss == "used":
+        missing = f" {q['missing']}" if q.get("missing") else " the claim"
+        return f"{name}: the answer leaves out{missing}"
+    return f"{name}: the answer was judged {q.get('label') or 'nothing'}"
+
+
+def claim_paths(journeys: dict[str, dict] | None, trajectory: Trajectory) -> dict[str, ClaimPath]:
+    """claim -> its path, for every claim with a stored journey."""
+    if not journeys:
+        return {}
+    at = positions(trajectory)
+    return {claim: claim_path(j, at) for claim, j in journeys.items()}
+
+
+def contested(db, corpus, trajectory_id: str) -> dict[str, str]:
+    """The gold contests in force for one trajectory in the ledger beside ``db`` (engine/corpus/
+    gold.py): claim text or question item -> "who: reason"; empty when there is no ledger, it cannot
+    be read (the score cards say why), or the database is in memory."""
+
+    path = db_file(db)
+    if not path or not default_ledger(path).exists():
+        return {}
+    try:
+        entries = standing(read(default_ledger(path)), corpus.digest)
+    except InputProblems:
+        return {}
+    return {
+        (c.text if c.kind == "claim" else c.item): f"{c.who}: {c.reason}"
+        for c in entries
+        if c.trajectory == trajectory_id
+    }
