@@ -61,12 +61,12 @@ async def test_a_view_shown_again_shows_what_is_selected_and_what_the_database_h
 
 
 async def test_a_hidden_view_reads_ahead_what_was_selected_meanwhile(ref):
-    """After a key and a moment without input, the hidden questions view (shown once before)
-    lists the trajectory selected meanwhile: `3` then only switches."""
+    """After a key and a moment without input, the hidden questions view (shown once before, as
+    the stepper) lists the trajectory selected meanwhile: `3` then only switches."""
     path, ids = ref
     app = make_app(path, run_id=ids["oracle"])
     async with app.run_test(size=(160, 45)) as pilot:
-        await pilot.press("3", "1")
+        await pilot.press("3", "2", "1")
         await pilot.pause()
         questions = app.built_screen("questions")
         before = str(questions.query_one("#q-title").content)

@@ -17,6 +17,7 @@ public API has no way to mount a screen without showing it).
 from __future__ import annotations
 
 from seorap.tui.modes import VIEWS
+from textual import events
 from textual.app import App
 from textual.screen import Screen
 
@@ -59,10 +60,30 @@ class InstantModes:
 
 
 class ViewScreen:
-    """Mixin for a view's Screen (first in the bases): registered with the app once mounted."""
+    """Mixin for a view's Screen (first in the bases): registered with the app once mounted, and
+    shown again with nothing changed that its styles depend on, not restyled.
+
+    Textual restyles every widget of a screen each time it is shown again (the resume event's
+    public ``refresh_styles``), and each restyled widget draws itself anew: 40-70 ms of a warm
+    key. Textual dispatches a handler per class of the MRO, the most derived first, so this
+    mixin's public ``on_screen_resume`` runs before Screen's own and can clear the flag when the
+    app's theme, colours and focus are as they were when the screen was hidden."""
+
+    styled_for: tuple | None = None
+
+    def style_state(self) -> tuple:
+        app = self.app  # type: ignore[attr-defined]
+        return (app.theme, app.app_focus, app.ansi_color)
 
     def on_mount(self) -> None:
         app = self.app  # type: ignore[attr-defined]
         if isinstance(app, InstantModes) and isinstance(app, App):
             cls = type(self)
             app.view_screens[f"{cls.__module__}:{cls.__qualname__}"] = self  # type: ignore[assignment]
+
+    def on_screen_suspend(self) -> None:
+        self.styled_for = self.style_state()
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        if self.styled_for is not None and self.styled_for == self.style_state():
+            event.refresh_styles = False
