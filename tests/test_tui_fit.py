@@ -90,3 +90,19 @@ def test_column_widths_cut_the_widest_shrinkable_first_and_stop_at_floors():
     assert sum(widths) == 30 and abs(widths[0] - widths[1]) <= 1
     assert fit_widths([10, 30, 4], 10, [None, 8, None]) == [10, 8, 4]  # floors kept: sum > total
     assert table_room(100, 4) == 100 - 2 - 8
+
+
+def test_a_table_row_cut_at_the_edge_ends_in_an_ellipsis():
+    from rich.segment import Segment
+    from rich.style import Style
+    from seorap.tui.widgets.line_table import cut_marked
+    from textual.strip import Strip
+
+    def shown(text: str, start: int, width: int) -> str:
+        return cut_marked(Strip([Segment(text, Style())]), start, width, Style()).text
+
+    assert shown("abcdef", 0, 4) == "abc…"
+    assert shown("abcdef", 2, 3) == "cd…"  # scrolled right: the rest still goes on
+    assert shown("abc   ", 0, 4) == "abc "  # only padding past the edge: no cut to mark
+    assert shown("abcd", 0, 4) == "abcd"
+    assert shown("가나다라마", 0, 5) == "가나…"  # wide characters: 2 + 2 + 1 cells

@@ -210,3 +210,32 @@ async def test_a_resize_refits_the_questions_and_keeps_the_cursor(run_a):
         narrow = _cells(table, 3)
         assert narrow != wide and all(len(n) <= len(w) for n, w in zip(narrow, wide, strict=True))
         assert table.virtual_size.width <= 80
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_side_by_side_marks_every_cut_fact(ref, size):
+    """The side-by-side stores are the narrowest tables: a fact cut at the pane's edge ends in
+    '…' (it was cut silently), a row that fits is left alone."""
+    from rich.style import Style
+    from seorap.tui.widgets.store_table import StoreTable
+
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle-stale"])
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("7", "s")
+        await _settle(pilot)
+        cut = 0
+        for table in app.screen.query(StoreTable):
+            region = table.scrollable_content_region
+            scroll_x, scroll_y = table.scroll_offset
+            for y in range(1, min(table.row_count - scroll_y + 1, region.height)):
+                shown = table.render_line(y).text
+                row = table.draw_row(scroll_y + y - 1, Style(), None, None)
+                full = row.text
+                past = row.crop(scroll_x + region.width, row.cell_length).text  # in cells
+                if past.strip():
+                    cut += 1
+                    assert shown.endswith("…"), (shown, full)
+                else:
+                    assert "…" not in shown[-1:] or full.rstrip().endswith("…")
+        assert cut > 0  # at these sizes the facts do not fit: the test saw real cuts

@@ -352,7 +352,7 @@ class LineTable(StyleOncePerRender, ScrollView, can_focus=True):
             if len(self.drawn) > LINES_KEPT:
                 self.drawn.clear()
             strip = self.drawn[key] = self.draw_row(index, base, under, post)
-        return strip.crop_extend(scroll_x, scroll_x + width, base)
+        return cut_marked(strip, scroll_x, width, base)
 
     def draw_row(self, index: int, base: Style, under: Style | None, post: Style | None) -> Strip:
         """One row (or the header, index -1) at the table's full width."""
@@ -372,3 +372,16 @@ class LineTable(StyleOncePerRender, ScrollView, can_focus=True):
         row_style = base + under if under is not None else base
         segments = list(Segment.apply_style(segments, row_style, post))
         return Strip(segments, cell_len(line.plain)).crop_extend(0, total, row_style)
+
+
+def cut_marked(strip: Strip, start: int, width: int, base: Style) -> Strip:
+    """The ``width`` cells of ``strip`` from ``start``; when text goes on past the right edge, its
+    last cell becomes '…', so a cut is never silent (a row that only pads on is not marked)."""
+    visible = strip.crop_extend(start, start + width, base)
+    end = start + width
+    if width < 2 or strip.cell_length <= end or not strip.crop(end, strip.cell_length).text.strip():
+        return visible
+    kept = visible.crop(0, width - 1)
+    segments = list(kept)
+    style = segments[-1].style if segments else base
+    return Strip([*segments, Segment("…", style)], width)
