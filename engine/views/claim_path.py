@@ -1,7 +1,7 @@
 """One claim's journey as the stepper shows it: a line of stage marks, the loss point told from its
-evidence, and where each piece of evidence is, so that one key reaches it (docs/metrics.md#claim-
-journey): the observation (a document's log), the fact version (a document's store), the ranking
-and the answer (a question of the questions view).
+evidence, and where each piece of evidence is, so that one key reaches it
+(docs/metrics.md#claim-journey): the observation (a document's log), the fact version (a
+document's store), the ranking and the answer (a question of the questions view).
 
 Built from the journey the scoring pass stored in the trajectory's card (no model call, no query):
 once per step view, with it."""
