@@ -38,9 +38,7 @@ def _writer(tmp_path, corpus, db, name):
         stdout=subprocess.PIPE,
         stderr=open(tmp_path / f"{name}.err", "w"),
         text=True,
-        # 20 ms a model call: slow enough that the first writer is still writing when the test,
-        # starved on a loaded machine, gets round to pausing it (it had finished, exit 0, once)
-        env={**env_for(tmp_path), "SEORAP_STANDIN_LATENCY": "0.02"},
+        env=env_for(tmp_path),
         cwd=tmp_path,
     )
 
@@ -62,6 +60,8 @@ def test_a_writer_that_lost_its_lease_stops_cleanly(tmp_path, foreign):
     while _documents(db) < 5 and time.monotonic() < deadline:
         time.sleep(0.1)
     first.send_signal(signal.SIGSTOP)
+    # on a starved machine the first writer can finish before it is paused: then this probe
+    # proves nothing, and says so rather than failing on the exit code
     assert first.poll() is None, "the first writer finished before it could be paused"
     try:
         paused_at = _documents(db)
