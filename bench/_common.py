@@ -12,15 +12,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def machine() -> str:
-    cpu = "unknown CPU"
+def cpu_model(default: str = "unknown CPU") -> str:
+    """The CPU's model name from /proc/cpuinfo, or ``default``."""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+                return line.split(":", 1)[1].strip()
     except OSError:
         pass
+    return default
+
+
+def machine() -> str:
+    cpu = cpu_model()
     ram_gb = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     return (
         f"{os.cpu_count()} CPUs ({cpu}), {ram_gb:.1f} GB RAM, Python {platform.python_version()}, "

@@ -18,19 +18,13 @@ import platform
 import urllib.request
 from pathlib import Path
 
+from _common import cpu_model
 from seorap.engine.store.database import open_db
 from seorap.engine.store.recording import export_run
 
 
 def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_model(platform.processor() or platform.machine())
     for noise in ("(R)", "(TM)", "Intel", "AMD", "Processor", "CPU"):
         cpu = cpu.replace(noise, "")
     return f"{os.cpu_count()}-core {' '.join(cpu.split()) or platform.machine()} CPU"

@@ -59,14 +59,7 @@ def supersede_decisions(db: Database, run_id: str, trajectory_id: str) -> list[d
 
 def positions_matching(db: Database, run_id: str, trajectory_id: str, needle: str) -> set[int]:
     """Positions where a fact version whose lower-cased text contains ``needle`` was written."""
-    return {
-        r["position"]
-        for r in db.query(
-            "SELECT DISTINCT position FROM fact_versions WHERE run_id=? AND trajectory_id=? "
-            "AND instr(lower(text), ?) > 0",
-            [run_id, trajectory_id, needle],
-        )
-    }
+    return {position for position, _ in versions_matching(db, run_id, trajectory_id, needle)}
 
 
 def positions_of_fact(db: Database, run_id: str, trajectory_id: str, fact_id: str) -> list[int]:
