@@ -243,3 +243,22 @@ async def test_app_on_a_read_only_file_browses_and_says_so_for_a_replay(db_copy)
         status = str(app.screen.query_one("#live-status").content)
     assert "is read-only" in status, status
     assert digest(path) == before
+
+
+def test_a_writer_whose_lease_was_taken_says_so_even_with_nothing_left_to_write(tmp_path):
+    """A writer paused past its lease while another took the file over and finished can wake with
+    nothing left to commit: it never meets the commit guard, yet it must not leave as if its run
+    were its own. Leaving the block says the lease was lost (the command exits 2 with that)."""
+    from seorap.engine.store.sqlerrors import LeaseLost
+
+    db = open_db(tmp_path / "w.db")
+    with pytest.raises(LeaseLost, match="lost its writer lease"):
+        with writer(db, "run") as lease:
+            # what the second writer does on finding our lease lapsed: it removes our row
+            other = sqlite3.connect(tmp_path / "w.db")
+            other.execute("DELETE FROM writers WHERE holder = ?", [lease.holder])
+            other.commit()
+            other.close()
+    assert list(db.query("SELECT * FROM writers")) == []
+    with writer(db, "run"):  # the file is free again
+        pass

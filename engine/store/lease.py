@@ -146,11 +146,14 @@ class WriterLease:
                     [now + LEASE_SECONDS, self.holder],
                 )
         if self.lost:
-            raise LeaseLost(
-                f"this process lost its writer lease on {self.path} (it was paused or starved "
-                f"for more than {LEASE_SECONDS:.0f} s and another writer took the file over); "
-                "it stopped without writing: run the same command again when the other is done"
-            )
+            raise self.lost_error()
+
+    def lost_error(self) -> LeaseLost:
+        return LeaseLost(
+            f"this process lost its writer lease on {self.path} (it was paused or starved "
+            f"for more than {LEASE_SECONDS:.0f} s and another writer took the file over); "
+            "it stopped without writing: run the same command again when the other is done"
+        )
 
     def add_runs(self, run_ids: list[str]) -> None:
         self.run_ids += [r for r in run_ids if r not in self.run_ids]
@@ -185,7 +188,9 @@ class WriterLease:
         try:
             conn = self._conn()
             try:
-                conn.execute("DELETE FROM writers WHERE holder = ?", [self.holder])
+                gone = conn.execute("DELETE FROM writers WHERE holder = ?", [self.holder])
+                if gone.rowcount == 0:  # another writer found our lease lapsed and removed it
+                    self.lost = True
             finally:
                 conn.close()
         except sqlite3.Error:
@@ -217,12 +222,24 @@ def writer(db: sqlite_utils.Database, command: str, run_ids: list[str] | None = 
         if run_ids:
             lease.add_runs(run_ids)
         yield lease
-    finally:
-        with WriterLease._guard:
-            lease.depth -= 1
-            if lease.depth == 0:
-                WriterLease._held.pop(path, None)
-                lease._release()
+    except BaseException:
+        _leave(path, lease)
+        raise
+    if _leave(path, lease):
+        # a writer paused past its lease that woke with nothing left to commit (the other writer
+        # did its work) still says it lost the file, rather than claim a run it did not finish
+        raise lease.lost_error()
+
+
+def _leave(path: str, lease: WriterLease) -> bool:
+    """One holder less; the last one releases the lease. True when it was found lost."""
+    with WriterLease._guard:
+        lease.depth -= 1
+        if lease.depth == 0:
+            WriterLease._held.pop(path, None)
+            lease._release()
+            return lease.lost
+    return False
 
 
 @contextmanager
