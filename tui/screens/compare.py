@@ -18,7 +18,7 @@ from seorap.tui.widgets.claims_table import VERDICT_STYLE
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.title import Title
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -98,7 +98,7 @@ differs, and final active facts held by only one run.
         for label in ("trajectory", "kind", "item", "A", "B", "text"):
             table.add_column(label)
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         self.show()
 
     def _runs(self) -> list[str]:

@@ -27,7 +27,7 @@ from seorap.tui.text import literal
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.operations import OP_STYLE
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -109,7 +109,7 @@ each applied decision appears in the log as it is written.
             "p: replay the selected run"
         )
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Runs start when the view is shown, not when it is built ahead (tui/instant_modes.py)."""
         if self.app.ctx.replay_start and not self.busy():
             run_id, self.app.ctx.replay_start = self.app.ctx.replay_start, None

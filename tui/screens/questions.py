@@ -14,7 +14,7 @@ from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.text_pane import TextPane
 from seorap.tui.widgets.title import Title
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -141,7 +141,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
             table.add_column(label, key=label)
         self.show()  # built ahead by the app: the selected trajectory's questions are ready before `3`
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         self.show()
         self.on_resize()  # resized while hidden
         self.focus_item()

@@ -15,7 +15,7 @@ from seorap.tui.widgets.funnel import Funnel
 from seorap.tui.widgets.kept_plot import KeptPlot
 from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.title import Title
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -348,7 +348,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
         if self._fit_size() and self.reports:
             self._variants()
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Built ahead or shown before: read again only when the database changed meanwhile."""
         if views.data_version(self.app.ctx.db) != self.version:
             self.reload()

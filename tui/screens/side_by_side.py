@@ -14,6 +14,7 @@ from seorap.tui.text import literal
 from seorap.tui.widgets.claims_table import ClaimsTable
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.store_table import StoreTable
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -100,7 +101,7 @@ expected claims of the final state with the judge's verdicts, under the run's ow
     def on_mount(self) -> None:
         self.show()  # built ahead by the app: ready before `s`
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         self.show()
 
     def show(self) -> None:

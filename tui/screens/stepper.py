@@ -193,7 +193,7 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
             if self.app.is_running and self.is_attached:
                 raise
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         self.show()
 
     def on_resize(self) -> None:
