@@ -211,7 +211,7 @@ while its answers scored ≥ 0.5 — from the current run if it has one, else fr
             self.query_one(f"#demo-{q}", Static).update(text)
 
     def action_open(self, quadrant: str) -> None:
-        stop = self.stops.get(quadrant)
+        stop: views.TourStop | views.StaleCase | None = self.stops.get(quadrant)
         if stop is None and quadrant == "compensation" and self.stale is not None:
             stop = self.stale
         if stop is None:
