@@ -403,7 +403,9 @@ changed by an override) is computed in the background, with a placeholder meanwh
         if event.worker.group != "scores":
             return
         if event.state == WorkerState.SUCCESS:
-            reports, diffs = event.worker.result
+            loaded = event.worker.result
+            assert loaded is not None, "compute returns (reports, diffs) when it succeeds"
+            reports, diffs = loaded
             order = {r.run_id: n for n, r in enumerate(views.list_runs(self.app.ctx.db))}
             self.reports = sorted(self.reports + reports, key=lambda r: order.get(r.run_id, 0))
             self.diffs.update(diffs)
