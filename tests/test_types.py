@@ -1,4 +1,5 @@
-"""mypy over engine/ and cli/ reports nothing, under the strictness pyproject.toml documents ([tool.mypy]).
+"""mypy over engine/, cli/ and tui/ reports nothing, under the strictness pyproject.toml documents
+([tool.mypy]: harlequin's flags for the app; engine/ and cli/ with the few still turned off there).
 
 The everyday check gives mypy the repository as the package `seorap` by a link in a temporary
 folder (the repository root is the package, and a lenient editable install is an import hook mypy
@@ -17,7 +18,11 @@ from mypy import api
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_engine_and_cli_type_check(tmp_path, monkeypatch):
+PACKAGES = ["-p", "seorap.engine", "-p", "seorap.cli", "-p", "seorap.tui"]
+"""The three layers, checked in one run (the engine, the CLI and the app)."""
+
+
+def test_engine_cli_and_app_type_check(tmp_path, monkeypatch):
     # mypy does not follow a lenient editable install's import hook: the package by a link here.
     (tmp_path / "path").mkdir()
     (tmp_path / "path" / "seorap").symlink_to(ROOT, target_is_directory=True)
@@ -27,10 +32,7 @@ def test_engine_and_cli_type_check(tmp_path, monkeypatch):
         [
             "--config-file",
             str(ROOT / "pyproject.toml"),
-            "-p",
-            "seorap.engine",
-            "-p",
-            "seorap.cli",
+            *PACKAGES,
             "--cache-dir",
             str(tmp_path / "mypy"),
         ]
@@ -62,6 +64,6 @@ def test_mypy_finds_the_installed_package_without_a_link(tmp_path):
     assert install.returncode == 0, install.stderr[-2000:]
     out, err, status = api.run(
         ["--config-file", str(ROOT / "pyproject.toml"), "--python-executable", str(python)]
-        + ["-p", "seorap.engine", "-p", "seorap.cli", "--cache-dir", str(tmp_path / "mypy")]
+        + [*PACKAGES, "--cache-dir", str(tmp_path / "mypy")]
     )
     assert status == 0, out + err

@@ -4,6 +4,7 @@ screens read the engine through engine.views; long work runs in workers that pos
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from seorap.engine import views
@@ -17,10 +18,12 @@ from seorap.tui.modes import VIEWS, screen_class
 from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
 if TYPE_CHECKING:
+    from seorap.engine.config import Config
     from seorap.tui.ollama_probe import OllamaProbe
     from seorap.tui.screens.stepper import StepperScreen
 
@@ -39,7 +42,7 @@ BANNER_VIEWS = ("runs", "demo")
 """Views whose banner shows the Ollama probe's message (ctx.banner)."""
 
 
-def _lazy(name: str):
+def _lazy(name: str) -> Callable[[], Screen]:
     return lambda: screen_class(name)()
 
 
@@ -178,7 +181,7 @@ class SeorapApp(InstantModes, App):
         db = ctx.worker_db()
         return key, views.stale_case(db, ctx.corpus, key[1])
 
-    def live_config(self):
+    def live_config(self) -> Config:
         """The Config live runs use (ctx.live_config, else load_config())."""
         if self.ctx.live_config is None:
             from seorap.engine.config import load_config

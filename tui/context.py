@@ -7,11 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import sqlite_utils
 from seorap.engine.corpus import Corpus
 from seorap.engine.run.pacer import Pace
 from seorap.engine.store.database import open_db
+
+if TYPE_CHECKING:
+    from seorap.engine.config import Config
 
 
 @dataclass
@@ -49,7 +53,7 @@ class AppContext:
     probe_ollama: bool = False
     """Check Ollama after the first paint (`seorap demo`): reachable → run variant A live;
     not → a banner saying so."""
-    live_config: object | None = None
+    live_config: Config | None = None
     """seorap.engine.config.Config for live runs (key a, the demo's autostart); None: load_config()
     (OLLAMA_HOST and the configured models)."""
     live_autostart: list[str] = field(default_factory=list)

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import sqlite_utils
 from seorap.engine.corpus import Corpus, load_corpus
 from seorap.engine.corpus.bundled import DEFAULT, FIXTURES
 from seorap.engine.run.pacer import Pace
 from seorap.engine.store.database import open_db, runs
 from seorap.tui.context import AppContext, Selection
+
+if TYPE_CHECKING:
+    from seorap.engine.config import Config
+    from seorap.tui.app import SeorapApp
 
 BUNDLED_CORPUS = FIXTURES / DEFAULT
 
@@ -18,7 +24,7 @@ def bundled_corpus_path() -> Path:
     return BUNDLED_CORPUS
 
 
-def corpus_for(db, run_id: str | None) -> Corpus:
+def corpus_for(db: sqlite_utils.Database, run_id: str | None) -> Corpus:
     """The corpus a run was made from when its path still exists, else the bundled one."""
     for r in runs(db):
         if (run_id is None or r["run_id"] == run_id) and r.get("corpus"):
@@ -34,14 +40,14 @@ def make_app(
     trajectory_id: str | None = None,
     corpus: Corpus | str | Path | None = None,
     banner: str = "",
-    db=None,
+    db: sqlite_utils.Database | None = None,
     autorun: list[str] | None = None,
     start_mode: str | None = None,
     probe_ollama: bool = False,
-    live_config=None,
+    live_config: Config | None = None,
     replay: str | None = None,
     pace: Pace | None = None,
-):
+) -> SeorapApp:
     """Build the app on a run database. With ``trajectory_id`` it opens in the stepper; with
     ``autorun`` (system names) it opens the live view and runs them offline first. With
     ``probe_ollama`` it checks Ollama after the first paint and, when reachable, runs variant A

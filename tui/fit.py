@@ -20,11 +20,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len, get_character_cell_size
 from rich.text import Text
 from seorap.engine.untrusted import visible
 from seorap.tui.text import shared_start, without_start
+
+if TYPE_CHECKING:
+    from seorap.tui.widgets.line_table import LineTable
 
 ELLIPSIS = "…"
 SHOWN_AFTER_POINT = 4
@@ -159,14 +163,14 @@ def table_room(width: int, columns: int, scrollbar: int = 2, padding: int = 2) -
     return width - scrollbar - padding * columns
 
 
-def narrow_columns(table) -> None:
+def narrow_columns(table: LineTable) -> None:
     """Let a DataTable's auto-width columns shrink to the rows added next: ``clear()`` keeps each
     column's widest content, so rows cut for a narrower screen still sat in the old widths."""
     for column in table.columns.values():
         column.content_width = 0
 
 
-def refill_keeping_cursor(table, refill: Callable[[], None]) -> None:
+def refill_keeping_cursor(table: LineTable, refill: Callable[[], None]) -> None:
     """Run ``refill`` (which clears and refills ``table`` for a new width) and put the cursor back
     on the row it was on: a resize must not send the user to the first row."""
     row = table.cursor_row

@@ -45,7 +45,8 @@ class InstantModes(_AppHost):
     @property
     def view_screens(self) -> dict[str, Screen]:
         """Every mounted view screen by "module:Class" (ViewScreen registers itself)."""
-        return self.__dict__.setdefault("view_screens_by_target", {})
+        screens: dict[str, Screen] = self.__dict__.setdefault("view_screens_by_target", {})
+        return screens
 
     def built_screen(self, mode: str) -> Screen | None:
         """The base screen of a view shown before (None when it was never built)."""

@@ -24,4 +24,5 @@ KEPT_SCREENS = {SIDE_BY_SIDE: "seorap.tui.screens.side_by_side:SideBySideScreen"
 def screen_class(name: str) -> type:
     """The screen class of a view (or of a "module:Screen" target), imported on first use."""
     module, cls = (VIEWS[name][2] if name in VIEWS else name).split(":")
-    return getattr(importlib.import_module(module), cls)
+    screen: type = getattr(importlib.import_module(module), cls)
+    return screen

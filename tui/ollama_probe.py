@@ -5,6 +5,10 @@ without it it runs on the offline stand-ins and says so"). Runs in a worker afte
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from seorap.engine.config import Config
 
 PROBE_TIMEOUT_S = 1.0
 WRITE_ROLES = ("extractor", "synthesizer")
@@ -28,7 +32,7 @@ def offline_banner(host: str, reason: str = "") -> str:
     )
 
 
-def probe(config, timeout_s: float = PROBE_TIMEOUT_S) -> OllamaProbe:
+def probe(config: Config, timeout_s: float = PROBE_TIMEOUT_S) -> OllamaProbe:
     """Check the server and the write-path models with a short timeout; never raises."""
     from seorap.engine.errors import ModelError, ModelMissing, UsageError
     from seorap.engine.models.manage import check_models

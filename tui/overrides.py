@@ -4,14 +4,19 @@ engine.scoring.overrides (engine.scoring owns the `overrides` table; the verdict
 from __future__ import annotations
 
 import getpass
+from typing import TYPE_CHECKING
 
 from seorap.engine.errors import UsageError
 from seorap.tui.screens.prompt import PromptModal
 
+if TYPE_CHECKING:
+    from seorap.tui.app import SeorapApp
+    from seorap.tui.context import AppContext
+
 LABELS = ("YES", "PARTIAL", "NO")
 
 
-def store(ctx, verdict_id: str, label: str, reason: str) -> str | None:
+def store(ctx: AppContext, verdict_id: str, label: str, reason: str) -> str | None:
     """Store one override; returns an error sentence, or None on success. The app browses read-only:
     write access (and the writer lease) is taken for this one write (a read-only file says so)."""
     from seorap.engine.errors import SeorapError
@@ -30,7 +35,7 @@ def store(ctx, verdict_id: str, label: str, reason: str) -> str | None:
     return None
 
 
-def ask_and_store(app, verdict_id: str, target: str) -> None:
+def ask_and_store(app: SeorapApp, verdict_id: str, target: str) -> None:
     def got_reason(label: str, reason: str | None) -> None:
         if reason is None:
             return
@@ -52,7 +57,7 @@ def ask_and_store(app, verdict_id: str, target: str) -> None:
     app.push_screen(PromptModal(f"Override verdict ({'/'.join(LABELS)})", target), got_label)
 
 
-def contest(ctx, trajectory_id: str, item: str, reason: str) -> str | None:
+def contest(ctx: AppContext, trajectory_id: str, item: str, reason: str) -> str | None:
     """Contest one expected claim or question (docs/metrics.md#gold-ledger) in the ledger beside
     the database, under the writer lease like an override; the figures stored at score time for the
     corpus's runs are dropped, so the score cards compute them again with the contest. Returns an
@@ -74,7 +79,7 @@ def contest(ctx, trajectory_id: str, item: str, reason: str) -> str | None:
     return None
 
 
-def ask_and_contest(app, trajectory_id: str, item: str, text: str) -> None:
+def ask_and_contest(app: SeorapApp, trajectory_id: str, item: str, text: str) -> None:
     """Ask one line of reason, then contest ``item`` of ``trajectory_id`` (``text``: what it says)."""
 
     def got_reason(reason: str | None) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from textual.message import Message
+from textual.message_pump import MessagePump
 
 
 @dataclass
@@ -44,7 +45,7 @@ class Note(Message):
 class MessageProgress:
     """Implements engine.progress.Progress by posting the messages above to ``target``."""
 
-    def __init__(self, target) -> None:
+    def __init__(self, target: MessagePump) -> None:
         self.target = target
 
     def start_phase(self, name: str, total: int) -> None:
@@ -53,7 +54,15 @@ class MessageProgress:
     def advance(self, trajectory_id: str, n: int = 1, note: str = "") -> None:
         self.target.post_message(Advanced(trajectory_id, n, note))
 
-    def fact_written(self, run_id, trajectory_id, position, operation, fact_id, text) -> None:
+    def fact_written(
+        self,
+        run_id: str,
+        trajectory_id: str,
+        position: int,
+        operation: str,
+        fact_id: str | None,
+        text: str,
+    ) -> None:
         self.target.post_message(
             FactWritten(run_id, trajectory_id, position, operation, fact_id, text or "")
         )

@@ -129,7 +129,7 @@ differs, and final active facts held by only one run.
         self.compute(*self.pair)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="compare", description="compare")
-    def compute(self, a: str, b: str, judge_mode: str):
+    def compute(self, a: str, b: str, judge_mode: str) -> tuple:
         ctx = self.app.ctx
         db = ctx.worker_db()
         figures = (views.side_figures(db, a), views.side_figures(db, b))

@@ -61,7 +61,7 @@ SHOWN_LOST = 4
 """Lost claims listed under a case (the rest counted)."""
 
 
-def journey_text(case) -> Text:
+def journey_text(case: views.TourStop | views.StaleCase) -> Text:
     """The case told from its claims' journeys: where they were lost, each with its evidence."""
     text = Text()
     if not case.lost:

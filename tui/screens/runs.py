@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from rich.text import Text
 from seorap.engine import views
 from seorap.engine.corpus import CATEGORY_NAMES
@@ -55,7 +57,10 @@ NARROW = 110
 """Below this many columns the score headers are abbreviated (int, ext, Δ)."""
 
 
-def _cycle(options: list, current):
+T = TypeVar("T")
+
+
+def _cycle(options: list[T], current: T) -> T:
     return options[(options.index(current) + 1) % len(options)]
 
 
@@ -89,7 +94,12 @@ looks better than the answers) and the quadrant.
 
     def __init__(self) -> None:
         super().__init__()
-        self.filters = {"category": None, "difficulty": None, "quadrant": None, "system": None}
+        self.filters: dict[str, str | None] = {
+            "category": None,
+            "difficulty": None,
+            "quadrant": None,
+            "system": None,
+        }
         self.search_text = ""
         self.sort_key, self.reverse = "trajectory", False
         self.rows: list[views.TrajectoryRow] = []
@@ -267,7 +277,7 @@ looks better than the answers) and the quadrant.
         for r in rows:
             table.add_row(*self._cells(r), key=f"{r.run_id}\t{r.trajectory_id}")
 
-    def _fill_later(self, rows, start: int, generation: int) -> None:
+    def _fill_later(self, rows: list[views.TrajectoryRow], start: int, generation: int) -> None:
         def fill() -> None:
             if generation != self._fill_generation or not self.is_attached:
                 return  # the filter changed meanwhile: a newer fill owns the table
@@ -340,7 +350,7 @@ looks better than the answers) and the quadrant.
     def read_ahead(self) -> bool:
         """The cursor resting on a row: the stepper reads that trajectory's first step ahead of
         Enter (True when it did)."""
-        stepper = getattr(self.app, "stepper", None)
+        stepper = self.app.stepper
         table = self.query_one(LineTable)
         if not self.is_current or stepper is None or not table.row_count:
             return False

@@ -4,6 +4,8 @@ Figures come from engine.scoring.report (computed in a worker: bootstrap takes a
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from seorap.engine import views
 from seorap.engine.fmt import figure
@@ -23,13 +25,18 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 from textual.worker import Worker, WorkerState
 
+if TYPE_CHECKING:
+    from seorap.engine.scoring.schema import Interval, RunReport, SimilarityFigures
+    from textual.geometry import Size
+    from textual_plotext.plot import Plot
+
 MARKERS = {"healthy": "●", "compensation": "▲", "bottleneck": "■", "both-low": "✖"}
 BAR_WIDTH = 0.5
 """Share of each group's slot the pair of bars fills; the rest is the gap between groups."""
 COLORS = {"healthy": "green", "compensation": "yellow", "bottleneck": "magenta", "both-low": "red"}
 
 
-def _ci(iv) -> str:
+def _ci(iv: Interval | None) -> str:
     """'0.62 [0.46, 0.79]' (95% CI) or, below 5 trajectories, the range '0.62 (0.50–1.00)' (the
     group lines print n next to it)."""
     if iv is None or iv.mean is None:
@@ -43,7 +50,7 @@ def _ci(iv) -> str:
     return f"{figure(iv.mean)} [{figure(iv.ci_low)}, {figure(iv.ci_high)}]"
 
 
-def _value_ci(value, iv) -> str:
+def _value_ci(value: float | None, iv: Interval | None) -> str:
     """A figure once, with its CI bounds when there are any: 'MAD 0.38 [0.21, 0.54]'."""
     if value is None:
         return _ci(iv)
@@ -52,7 +59,7 @@ def _value_ci(value, iv) -> str:
     return f"{value:.2f} [{iv.ci_low:.2f}, {iv.ci_high:.2f}]"
 
 
-def agreement_text(report, label: str | None = None) -> Text:
+def agreement_text(report: RunReport, label: str | None = None) -> Text:
     a = report.aggregate
     text = Text()
     text.append_text(
@@ -84,7 +91,7 @@ def agreement_text(report, label: str | None = None) -> Text:
     return text
 
 
-def read_time_text(report) -> Text:
+def read_time_text(report: RunReport) -> Text:
     """What the system reads as true (docs/metrics.md#read-time-state) and what is n/a for it."""
     r = report.read_time
     text = Text()
@@ -136,7 +143,7 @@ def audit_text(audit: views.JudgeAudit | None) -> Text:
     return text
 
 
-def similarity_text(s) -> Text:
+def similarity_text(s: SimilarityFigures | None) -> Text:
     """'similarity (EMBEDDER): matched median X, unmatched p90 Y; filter@0.80 drops Z% of true
     matches; suggested threshold T' (docs/metrics.md, "The filter threshold follows the embedder")."""
     if s is None:
@@ -164,11 +171,13 @@ def overlap_counts(points: list[tuple[float, float]]) -> list[tuple[float, float
     return [(x, y, k) for (x, y), k in spots.items()]
 
 
-def _sd(mean, sd) -> str:
+def _sd(mean: float | None, sd: float | None) -> str:
     return "—" if mean is None else f"{mean:.2f}" + ("" if sd is None else f" ± {sd:.2f}")
 
 
-def rulers_text(report, diff: views.RulerDiff | None, cost=None) -> Text:
+def rulers_text(
+    report: RunReport, diff: views.RulerDiff | None, cost: views.AccountingView | None = None
+) -> Text:
     """Rulers (intrinsic per judging setup and the spread), seeds (mean ± sd, n ≥ 2), the CIs per
     category and difficulty, the verdicts the filter moved (docs/metrics.md), and the run's cost
     (``cost``: ``views.accounting_view``, read when drawn)."""
@@ -206,7 +215,7 @@ def rulers_text(report, diff: views.RulerDiff | None, cost=None) -> Text:
     return text
 
 
-def cost_text(report, cost=None) -> Text:
+def cost_text(report: RunReport, cost: views.AccountingView | None = None) -> Text:
     """What the run cost (engine/run/accounting.py): per role calls, cache hits, tokens, latency,
     tokens/s and trouble, then the wall time per phase. ``cost``: the run's accounting read now
     (``views.accounting_view``); without it, the figures stored with the report at score time."""
@@ -449,7 +458,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
         if table.row_count and table.cursor_row != self.current:
             table.move_cursor(row=self.current, animate=False)
 
-    def _scatter(self, report) -> None:
+    def _scatter(self, report: RunReport) -> None:
         audit = views.judge_audit(report)
         reliable = audit is None or audit.reliable
         shown = tuple(
@@ -462,7 +471,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
         )
 
     @staticmethod
-    def _plot_scatter(plt, report, reliable: bool, height: int = 40) -> None:
+    def _plot_scatter(plt: Plot, report: RunReport, reliable: bool, height: int = 40) -> None:
         n = sum(
             1
             for t in report.trajectories
@@ -519,7 +528,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
                 if k > 1:  # points on the same spot are counted, not drawn over each other
                     plt.text(f"×{k}", x + 0.04, y, color=COLORS[q])
 
-    def _bars(self, report) -> None:
+    def _bars(self, report: RunReport) -> None:
         widget = self.query_one("#bars", KeptPlot)
         groups = {**report.aggregate.by_category, **report.aggregate.by_difficulty}
         shown = tuple((name, g.n, g.intrinsic, g.extrinsic) for name, g in groups.items())
@@ -530,7 +539,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
         )
 
     @staticmethod
-    def _plot_bars(plt, report, size) -> None:
+    def _plot_bars(plt: Plot, report: RunReport, size: Size) -> None:
         groups = {**report.aggregate.by_category, **report.aggregate.by_difficulty}
         names = list(groups)
         if not names:
@@ -541,7 +550,8 @@ changed by an override) is computed in the background, with a placeholder meanwh
         labels, roomy, note = scores_fit.bar_labels(names, [groups[n].n for n in names], size.width)
         ins = [groups[n].intrinsic or 0 for n in names]
         ext = [groups[n].extrinsic or 0 for n in names]
-        plt.multiple_bar(labels, [ins, ext], color=["cyan", "orange"], width=BAR_WIDTH)
+        # textual_plotext types one colour here; plotext's multiple_bar takes one per series
+        plt.multiple_bar(labels, [ins, ext], color=["cyan", "orange"], width=BAR_WIDTH)  # type: ignore[arg-type]
         if roomy:  # room for a value over each bar
             for i, (a, b) in enumerate(zip(ins, ext), 1):
                 plt.text(f"{a:.2f}", i - BAR_WIDTH / 4, a + 0.04, color="cyan", alignment="center")

@@ -11,9 +11,15 @@ quadrant counts in one column (h/c/b/l), so its last columns stay on screen.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from seorap.engine import views
 from seorap.engine.fmt import figure
+
+if TYPE_CHECKING:
+    from seorap.engine.scoring.schema import Interval
 
 FRAME_ROWS = 5
 """Rows of a plot that are not its canvas: the title, the frame's two lines, x ticks, x label."""
@@ -92,6 +98,6 @@ def quadrant_cells(counts: dict[str, int] | None, wide: bool, colors: dict[str, 
     return [text]
 
 
-def score_cell(iv, wide: bool, ci) -> Text:
+def score_cell(iv: Interval | None, wide: bool, ci: Callable[[Interval | None], str]) -> Text:
     """A run's mean score: with its CI (``ci(iv)``) when wide, else the figure alone."""
     return Text(ci(iv) if wide else figure(None if iv is None else iv.mean))

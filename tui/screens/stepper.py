@@ -371,12 +371,12 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
     def _claims_focus(self, event: DataTable.RowHighlighted) -> None:
         self._detail()
 
-    def on_descendant_focus(self, event) -> None:
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         if self.step is not None and event.widget.id in ("store", "claims"):
             self._detail(event.widget.id)
         self._mark_focus()
 
-    def on_descendant_blur(self, event) -> None:
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         self._mark_focus()
 
     def _mark_focus(self) -> None:

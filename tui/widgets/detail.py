@@ -4,6 +4,8 @@ the fact it matched in full and, under filter@θ, its best cosine against θ."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from seorap.engine.views import (
     ClaimPath,
@@ -160,7 +162,7 @@ class DetailPane(TextPane):
 
     shown: tuple = ()
 
-    def _show(self, key: tuple, render) -> None:
+    def _show(self, key: tuple, render: Callable[[], Text]) -> None:
         if key != self.shown:
             self.shown = key
             self.show_text(render())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
-from seorap.engine.views import StepView
+from seorap.engine.views import DocLine, StepView
 from seorap.tui.text import literal
 from seorap.tui.widgets.text_pane import TextPane, text_key
 from textual import events
@@ -15,7 +15,7 @@ LINE_STYLE = "on #23361f"
 carry the claim's key phrase (shared text ≥ 6 characters, its numbers) get CLAIM_STYLE."""
 
 
-def render_line(line) -> Text:
+def render_line(line: DocLine) -> Text:
     """One document line, literal (each piece escaped on its own so spans stay aligned), with the
     docClaim spans styled — styles are applied to Text ranges, never parsed from the text."""
     text = Text(style=LINE_STYLE if line.claim else "")

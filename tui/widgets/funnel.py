@@ -9,10 +9,15 @@ flagged when above. Plain Rich text built from the RunReport (no computing at dr
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from seorap.engine.fmt import cell as fmt
 from seorap.tui.text import literal
 from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from seorap.engine.scoring.schema import GoldFigures, Interval, JourneyFigures, RunReport
 
 BAR = 20
 """Cells of a full bar (share 1)."""
@@ -29,7 +34,7 @@ def bar(share: float | None, width: int = BAR) -> str:
     return out.ljust(width)
 
 
-def _ci(iv) -> str:
+def _ci(iv: Interval) -> str:
     if iv.mean is None:
         return "—"
     if iv.ci_low is None or iv.method == "range":
@@ -37,7 +42,7 @@ def _ci(iv) -> str:
     return f"{fmt(iv.mean)} [{fmt(iv.ci_low)}, {fmt(iv.ci_high)}]"
 
 
-def funnel_text(journey, width: int = BAR) -> Text:
+def funnel_text(journey: JourneyFigures | None, width: int = BAR) -> Text:
     """The funnel chart of a run's ``journey`` block (empty for a run scored before the journey)."""
     text = Text()
     if journey is None or not journey.stages:
@@ -61,7 +66,7 @@ def funnel_text(journey, width: int = BAR) -> Text:
     return text
 
 
-def gold_text(gold) -> Text:
+def gold_text(gold: GoldFigures | None) -> Text:
     """The contested gold: each headline figure with and without the contested items and its
     ceiling (empty when nothing is contested)."""
     text = Text()
@@ -87,7 +92,7 @@ class Funnel(Static):
 
     DEFAULT_CSS = "Funnel { width: 1fr; height: auto; padding: 0 1; }"
 
-    def show(self, report) -> None:
+    def show(self, report: RunReport) -> None:
         text = funnel_text(report.journey)
         text.append_text(gold_text(report.gold))
         self.update(text)

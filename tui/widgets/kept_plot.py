@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import Any
 
 from textual.app import RenderResult
 from textual.geometry import Size
@@ -26,7 +27,7 @@ RENDERS_KEPT = 16
 
 
 class KeptPlot(PlotextPlot):
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.figure: Hashable | None = None
         """What the plot holds now (the key given to ``show``)."""

@@ -9,12 +9,19 @@ property is Textual's own. Public API only: nothing to check when Textual change
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.style import Style
 from textual.geometry import Region
 from textual.strip import Strip
 
+if TYPE_CHECKING:  # the type checker reads the mixin as the Widget it extends (super() is typed)
+    from textual.widget import Widget as _WidgetHost
+else:
+    _WidgetHost = object
 
-class StyleOncePerRender:
+
+class StyleOncePerRender(_WidgetHost):
     """Mixin for a widget (put it before the widget class in the bases)."""
 
     _style_now: Style | None = None
@@ -22,11 +29,11 @@ class StyleOncePerRender:
     @property
     def rich_style(self) -> Style:
         style = self._style_now
-        return super().rich_style if style is None else style  # type: ignore[misc]
+        return super().rich_style if style is None else style
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        self._style_now = super().rich_style  # type: ignore[misc]
+        self._style_now = super().rich_style
         try:
-            return super().render_lines(crop)  # type: ignore[misc]
+            return super().render_lines(crop)
         finally:
             self._style_now = None

@@ -15,6 +15,7 @@ widget's style three times per drawn line and keeps nothing once cleared.
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import Any
 
 from rich.segment import Segment
 from rich.text import Text
@@ -47,7 +48,7 @@ class TextPane(StyleOncePerRender, ScrollView, can_focus=True):
     }
     """
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.text = Text()
         self._shown: tuple | None = None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
-from seorap.engine.views import StepView
+from seorap.engine.views import StepView, TimelineEntry
 from seorap.tui.text import literal
 from seorap.tui.widgets.line_table import LineTable
 from textual.reactive import reactive
@@ -42,7 +42,7 @@ class Timeline(LineTable):
         if self.cursor_row != step.position:
             self.move_cursor(row=step.position, animate=False)
 
-    def _cells(self, e) -> list:
+    def _cells(self, e: TimelineEntry) -> list:
         pos = Text(f"{e.position + 1}{'' if e.written else '·'}", "" if e.written else "dim")
         date = Text(e.timestamp[:10] + (" ↶" if e.late else ""), "bold yellow" if e.late else "")
         return [pos, date, literal(e.action, ACTION_STYLE.get(e.action, ""))]
