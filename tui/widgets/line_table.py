@@ -247,6 +247,8 @@ class LineTable(StyleOncePerRender, ScrollView, can_focus=True):
         self.highlight_pending = False
         key = self.cursor_key
         if key is not None and self.cursor_type != "none":
+            # DataTable's own row messages, so screens handle both alike; they type the sender
+            # as a DataTable, which LineTable stands in for without being one
             self.post_message(DataTable.RowHighlighted(self, self.cursor_row, RowKey(key)))  # type: ignore[arg-type]
 
     # -- the cursor --------------------------------------------------------------------------
@@ -306,6 +308,7 @@ class LineTable(StyleOncePerRender, ScrollView, can_focus=True):
     def action_select_cursor(self) -> None:
         key = self.cursor_key
         if key is not None and self.cursor_type != "none":
+            # (as in announce_cursor: a DataTable message from its stand-in)
             self.post_message(DataTable.RowSelected(self, self.cursor_row, RowKey(key)))  # type: ignore[arg-type]
 
     def on_click(self, event: events.Click) -> None:
