@@ -40,7 +40,6 @@ LONG_FUNCTIONS = {
     "engine/run/runner.py:run": 66,
     "engine/scoring/gold_suspects.py:_failed_by_all": 62,
     "engine/scoring/lexical/analysis.py:analyse": 73,
-    "engine/scoring/lexical/measure.py:measure": 139,
     "engine/scoring/lexical/rules.py:grade": 77,
     "engine/scoring/lexical/values.py:_extract": 86,
     "engine/scoring/report_text.py:summary_lines": 70,
@@ -49,7 +48,6 @@ LONG_FUNCTIONS = {
 
 COMPLEX_FUNCTIONS = {
     "engine/corpus/validate.py:check_trajectory": 22,
-    "engine/scoring/lexical/measure.py:measure": 26,
     "engine/scoring/lexical/values.py:_extract": 32,
     "engine/store/compact_layout.py:ensure": 16,
 }
