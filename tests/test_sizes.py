@@ -41,14 +41,12 @@ LONG_FUNCTIONS = {
     "engine/scoring/gold_suspects.py:_failed_by_all": 62,
     "engine/scoring/lexical/analysis.py:analyse": 73,
     "engine/scoring/lexical/rules.py:grade": 77,
-    "engine/scoring/lexical/values.py:_extract": 86,
     "engine/scoring/report_text.py:summary_lines": 70,
     "engine/views/stepper.py:step_view": 76,  # 74 before the merge of j22 (issue 22)
 }
 
 COMPLEX_FUNCTIONS = {
     "engine/corpus/validate.py:check_trajectory": 22,
-    "engine/scoring/lexical/values.py:_extract": 32,
     "engine/store/compact_layout.py:ensure": 16,
 }
 
