@@ -40,7 +40,6 @@ LONG_FUNCTIONS = {
     "engine/run/runner.py:run": 66,
     "engine/scoring/gold_suspects.py:_failed_by_all": 62,
     "engine/scoring/lexical/analysis.py:analyse": 73,
-    "engine/scoring/lexical/rules.py:grade": 77,
     "engine/scoring/report_text.py:summary_lines": 70,
     "engine/views/stepper.py:step_view": 76,  # 74 before the merge of j22 (issue 22)
 }
