@@ -43,7 +43,6 @@ LONG_FUNCTIONS = {
 }
 
 COMPLEX_FUNCTIONS = {
-    "engine/store/compact_layout.py:ensure": 16,
 }
 
 
