@@ -32,7 +32,6 @@ FUNCTION_LINES = 60
 COMPLEXITY = 15
 
 LONG_FUNCTIONS = {
-    "cli/compare.py:_print": 61,
     "engine/models/client.py:ModelClient.__init__": 61,
     "engine/run/runner.py:run": 66,
     "engine/scoring/gold_suspects.py:_failed_by_all": 62,
