@@ -127,7 +127,7 @@ def test_a_withdrawal_is_an_appended_line_that_takes_the_contest_back(tmp_path):
     assert (again.item, again.reason) == ("s2/c2", "다시 봐도 모호")
     # a contest made against another version of the corpus is not withdrawn from this one
     full = load_corpus(CORPUS)
-    with pytest.raises(UsageError, match="was contested against corpus .* earlier version"):
+    with pytest.raises(UsageError, match="was contested against corpus .* another version"):
         gold.withdraw(full, TRAJECTORY, "s0/c2", "r", ledger)
 
 

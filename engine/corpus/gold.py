@@ -161,8 +161,9 @@ def _must_stand(ledger, digest: str, trajectory_id: str, item: str, kind: str, t
         return
     if found:
         raise UsageError(
-            f"{trajectory_id} {item} was contested against corpus {found[-1].corpus}, an earlier "
-            f"version of this one ({digest}): that contest does not count here, nothing to withdraw"
+            f"{trajectory_id} {item} was contested against corpus {found[-1].corpus}, another "
+            f"version of this corpus ({digest}): that contest does not count here, nothing to "
+            "withdraw"
         )
     raise UsageError(f"{trajectory_id} {item} is not contested in {ledger}: nothing to withdraw")
 
