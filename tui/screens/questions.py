@@ -14,7 +14,7 @@ from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.text_pane import TextPane
 from seorap.tui.widgets.title import Title
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -156,7 +156,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
             table.add_column(label, key=label)
         self.show()  # built ahead by the app: the selected trajectory's questions are ready before `3`
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         self.show()
         self.on_resize()  # resized while hidden
         self.focus_item()
@@ -232,7 +232,9 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         if event.worker.group != "questions":
             return
         if event.state == WorkerState.SUCCESS:
-            key, view = event.worker.result
+            ranked = event.worker.result
+            assert ranked is not None, "rank_live returns (key, view) when it succeeds"
+            key, view = ranked
             if key == self.shown_for:  # a later selection owns the screen otherwise
                 self.view = view
                 self.present()
@@ -241,15 +243,24 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
                 literal(f"live ranking failed: {event.worker.error}", "bold red")
             )
 
+    @property
+    def shown_view(self) -> views.QuestionsView:
+        """The trajectory's questions on screen, for what runs only once show() or the live
+        ranking put them there (the title, the list, a question's detail)."""
+        if self.view is None:
+            raise LookupError("the questions view shows no trajectory yet")
+        return self.view
+
     def present(self) -> None:
+        view = self.shown_view
         ctx = self.app.ctx
-        self.contested = views.contested(ctx.db, ctx.corpus, self.view.trajectory_id)
-        title = literal(f"{self.view.trajectory_id} · run {self.view.run_id}", "bold")
-        if self.view.live:
-            title.append_text(literal(f"  {self.view.live}", "yellow"))
-        elif not self.view.scored:
+        self.contested = views.contested(ctx.db, ctx.corpus, view.trajectory_id)
+        title = literal(f"{view.trajectory_id} · run {view.run_id}", "bold")
+        if view.live:
+            title.append_text(literal(f"  {view.live}", "yellow"))
+        elif not view.scored:
             title.append(f"  {views.NOT_SCORED}", "dim")
-        if n := sum(q.item in self.contested for q in self.view.questions):
+        if n := sum(q.item in self.contested for q in view.questions):
             title.append(f"  · {CONTESTED} {n} contested", "yellow")
         self.title_text = title
         self.fill()
@@ -257,13 +268,13 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
     def fill(self) -> None:
         """(Re)list the questions matching the search; the title says how many when filtered."""
         table = self.query_one(LineTable)
-        self.shown = views.filter_questions(self.view.questions, self.search_text)
+        self.shown = views.filter_questions(self.shown_view.questions, self.search_text)
         title = self.title_text.copy()
         if self.search_text:
             title.append_text(
                 literal(
                     f"  · search {self.search_text!r}: {len(self.shown)} of "
-                    f"{len(self.view.questions)} questions",
+                    f"{len(self.shown_view.questions)} questions",
                     "bold",
                 )
             )
@@ -329,11 +340,11 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
                 render_detail(
                     self.shown[min(row, len(self.shown) - 1)],
                     width=self.app.size.width,
-                    stale=self.view.stale_ids,
+                    stale=self.shown_view.stale_ids,
                     contested=self.contested.get(self.shown[min(row, len(self.shown) - 1)].item),
                 )
             )
-        elif self.view.questions:
+        elif self.shown_view.questions:
             body.show_text(
                 literal(f"no question matches {self.search_text!r} — / to change the search", "dim")
             )
