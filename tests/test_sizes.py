@@ -39,8 +39,7 @@ LONG_FUNCTIONS = {
     "engine/views/stepper.py:step_view": 76,  # 74 before the merge of j22 (issue 22)
 }
 
-COMPLEX_FUNCTIONS = {
-}
+COMPLEX_FUNCTIONS = {}
 
 
 def _sources() -> list[Path]:
