@@ -4,6 +4,7 @@ screens read the engine through engine.views; long work runs in workers that pos
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
 from seorap.engine import views
 from seorap.tui import overrides
@@ -16,7 +17,12 @@ from seorap.tui.modes import VIEWS, screen_class
 from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding
+from textual.timer import Timer
 from textual.worker import Worker, WorkerState
+
+if TYPE_CHECKING:
+    from seorap.tui.ollama_probe import OllamaProbe
+    from seorap.tui.screens.stepper import StepperScreen
 
 WARM_IDLE_S = 1.0
 """Seconds without input after which the lexical judge is loaded in the background."""
@@ -57,24 +63,25 @@ class SeorapApp(InstantModes, App):
     """`q` quits from every view; inside a text input (search, prompts) it is typed instead."""
 
     def __init__(self, ctx: AppContext, start_mode: str = "runs") -> None:
-        self.DEFAULT_MODE = start_mode if start_mode in VIEWS else "runs"
+        # per app, not per class: the class's MODES and bindings are shared, the start view is not
+        self.DEFAULT_MODE = start_mode if start_mode in VIEWS else "runs"  # type: ignore[misc]
         """Open straight on the start view: composing the runs table first would delay the first
         paint of, e.g., the stepper (`seorap inspect --trajectory`)."""
         super().__init__()
         self.ctx = ctx
-        self.ollama = None
+        self.ollama: OllamaProbe | None = None
         """The Ollama probe's result (tui.ollama_probe.OllamaProbe) once it ran."""
         self.start_mode = start_mode
         self.judge_warm_started = False
-        self.stepper = None
+        self.stepper: StepperScreen | None = None
         """The stepper screen once mounted (tui/screens/stepper.py)."""
-        self.stale_cases: dict = {}
+        self.stale_cases: dict[tuple, views.StaleCase] = {}
         """(database state, run) -> the tour's stale-fact case (views.stale_case), found once."""
         self.stale_pending: tuple | None = None
         """The (database state, run) whose stale-fact case a worker is finding."""
         self.idle_gc = IdleCollector()
         """Full garbage collections wait for an idle moment (tui/idle_gc.py)."""
-        self._ahead_timer = None
+        self._ahead_timer: Timer | None = None
 
     def on_mount(self) -> None:
         self.sub_title = str(self.ctx.db_path or ":memory:")
@@ -182,7 +189,7 @@ class SeorapApp(InstantModes, App):
     @work(
         thread=True, exclusive=True, exit_on_error=False, group="probe", description="ollama probe"
     )
-    def probe_ollama(self):
+    def probe_ollama(self) -> OllamaProbe:
         from seorap.tui.ollama_probe import probe
 
         return probe(self.live_config())
@@ -203,7 +210,9 @@ class SeorapApp(InstantModes, App):
                 f"the stale-fact case failed: {event.worker.error}", severity="error", markup=False
             )
             return
-        key, case = event.worker.result
+        found = event.worker.result
+        assert found is not None, "find_stale returns (key, case) when it succeeds"
+        key, case = found
         self.stale_cases[key] = case
         if self.stale_pending == key:
             self.stale_pending = None
@@ -213,13 +222,15 @@ class SeorapApp(InstantModes, App):
 
     def _probed(self, event: Worker.StateChanged) -> None:
         result = event.worker.result
+        assert result is not None, "probe_ollama returns an OllamaProbe when it succeeds"
         self.ctx.banner = result.message
         self.ollama = result
         if result.reachable:
             self.ctx.live_autostart = ["A"]
             self.notify(result.message, markup=False)
             if self.current_mode == "live":
-                self.screen.autostart()
+                if hasattr(self.screen, "autostart"):  # not a modal (help) over it
+                    self.screen.autostart()
             else:
                 self.switch_mode("live")
         else:
@@ -256,7 +267,8 @@ class SeorapApp(InstantModes, App):
             message.position,
         )
         if self.current_mode == "stepper":
-            self.screen.show()
+            if hasattr(self.screen, "show"):  # the stepper or a fact's history over it, not help
+                self.screen.show()
         else:
             if (
                 self.stepper is not None

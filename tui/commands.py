@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.modes import VIEWS, screen_class
 from seorap.tui.text import visible
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+if TYPE_CHECKING:
+    from seorap.tui.app import SeorapApp
 
 
 def view_actions() -> list[tuple[str, str, str, str]]:
@@ -34,9 +38,15 @@ def _binding_action(name: str, key: str) -> str:
 class SeorapCommands(Provider):
     """Views, every view's bindings, the app's keys, one 'open' command per trajectory of the run."""
 
-    def _commands(self) -> list[tuple[str, str, Callable]]:
+    if TYPE_CHECKING:
+
+        @property
+        def app(self) -> SeorapApp:
+            """The palette opens in our app only (Textual types it ``App[object]``)."""
+
+    def _commands(self) -> list[tuple[str, str, Callable[..., Any]]]:
         app = self.app
-        out = [
+        out: list[tuple[str, str, Callable[..., Any]]] = [
             (f"View: {title}", f"key {key}", partial(app.action_view, name))
             for name, (key, title, _) in VIEWS.items()
         ]

@@ -16,13 +16,28 @@ public API has no way to mount a screen without showing it).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from seorap.tui.modes import VIEWS
 from textual import events
 from textual.app import App
 from textual.screen import Screen
+from textual.widget import AwaitMount
+
+if TYPE_CHECKING:
+    # What each mixin needs from its host is the whole host class (they extend its methods through
+    # super(), which a Protocol cannot type): the type checker reads them as subclasses of it; at
+    # run time they are plain classes put before the host in the bases.
+    from seorap.tui.app import SeorapApp
+    from textual import getters
+
+    _AppHost = App[Any]
+    _ScreenHost = Screen[Any]
+else:
+    _AppHost = _ScreenHost = object
 
 
-class InstantModes:
+class InstantModes(_AppHost):
     """Mixin for an App with MODES; put it first in the bases."""
 
     instant_switch = False
@@ -45,10 +60,10 @@ class InstantModes:
         """Every view screen that is mounted now."""
         return [screen for screen in self.view_screens.values() if screen.is_mounted]
 
-    def switch_mode(self, mode: str):  # type: ignore[override]
+    def switch_mode(self, mode: str) -> AwaitMount:
         self.instant_switch = self.mode_built(mode)
         try:
-            return super().switch_mode(mode)  # type: ignore[misc]
+            return super().switch_mode(mode)
         finally:
             self.instant_switch = False
 
@@ -56,10 +71,10 @@ class InstantModes:
         """Textual's switch_mode calls this to hide a screen still composing; a built one is shown
         in the next frame."""
         if not self.instant_switch:
-            super().delay_update(delay)  # type: ignore[misc]
+            super().delay_update(delay)
 
 
-class ViewScreen:
+class ViewScreen(_ScreenHost):
     """Mixin for a view's Screen (first in the bases): registered with the app once mounted, and
     shown again with nothing changed that its styles depend on, not restyled.
 
@@ -71,15 +86,18 @@ class ViewScreen:
 
     styled_for: tuple | None = None
 
+    if TYPE_CHECKING:  # self.app is SeorapApp: Textual's getters.app, for the checker only
+        app = getters.app(SeorapApp)
+
     def style_state(self) -> tuple:
-        app = self.app  # type: ignore[attr-defined]
+        app = self.app
         return (app.theme, app.app_focus, app.ansi_color)
 
     def on_mount(self) -> None:
-        app = self.app  # type: ignore[attr-defined]
+        app = self.app
         if isinstance(app, InstantModes) and isinstance(app, App):
             cls = type(self)
-            app.view_screens[f"{cls.__module__}:{cls.__qualname__}"] = self  # type: ignore[assignment]
+            app.view_screens[f"{cls.__module__}:{cls.__qualname__}"] = self
 
     def on_screen_suspend(self) -> None:
         self.styled_for = self.style_state()

@@ -233,13 +233,10 @@ def _write_all(
     score,
 ) -> None:
     contexts, new = [], []  # new: replays this call created (removed again if they write nothing)
+    scope = None if len(trajs) == len(corpus.trajectories) else [t.id for t in trajs]
     for (name, system), run_id in zip(resolved, ids):
-        if (
-            _start_run(
-                db, run_id, name, system, corpus, config, offline, replay, corpus_label, client, emb
-            )
-            and replay
-        ):
+        started = (db, run_id, name, system, corpus, config, offline, replay, corpus_label)
+        if _start_run(*started, client, emb, scope) and replay:
             new.append(run_id)
         ctx = RunContext(run_id, config, name, client, emb, progress, db_path=db_file(db))
         contexts.append((system, ctx))

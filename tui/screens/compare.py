@@ -18,7 +18,7 @@ from seorap.tui.widgets.claims_table import VERDICT_STYLE
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.title import Title
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -85,7 +85,7 @@ differs, and final active facts held by only one run.
 
     def __init__(self) -> None:
         super().__init__()
-        self.kind = None
+        self.kind: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -98,7 +98,7 @@ differs, and final active facts held by only one run.
         for label in ("trajectory", "kind", "item", "A", "B", "text"):
             table.add_column(label)
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         self.show()
 
     def _runs(self) -> list[str]:
@@ -125,7 +125,7 @@ differs, and final active facts held by only one run.
         )
         text.append("   comparing…", "dim")
         title.update(text)
-        self.flips = None
+        self.flips: list[views.Flip] | None = None
         self.compute(*self.pair)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="compare", description="compare")
@@ -140,7 +140,9 @@ differs, and final active facts held by only one run.
         if event.worker.group != "compare":
             return
         if event.state == WorkerState.SUCCESS:
-            pair, flips, figures = event.worker.result
+            computed = event.worker.result
+            assert computed is not None, "compute returns (pair, flips, figures) when it succeeds"
+            pair, flips, figures = computed
             if pair == self.pair:  # a newer pick owns the screen otherwise
                 self.flips, self.figures = flips, figures
                 self.fill()
@@ -228,6 +230,7 @@ differs, and final active facts held by only one run.
             )
         else:
             current = sel.compare_run_id if sel.compare_run_id in runs else sel.run_id
+            current = current if current in runs else runs[0]  # no run A yet: the first, as show()
             sel.compare_run_id = runs[(runs.index(current) + 1) % len(runs)]
             if sel.compare_run_id == sel.run_id:
                 sel.compare_run_id = runs[(runs.index(sel.compare_run_id) + 1) % len(runs)]
@@ -247,4 +250,4 @@ differs, and final active facts held by only one run.
         from seorap.tui.messages import OpenTrajectory
 
         trajectory_id = str(event.row_key.value).split("\t")[1]
-        self.post_message(OpenTrajectory(self.app.ctx.selection.run_id, trajectory_id))
+        self.post_message(OpenTrajectory(self.pair[0], trajectory_id))  # run A

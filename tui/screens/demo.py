@@ -11,6 +11,7 @@ from seorap.tui.messages import OpenTrajectory
 from seorap.tui.modes import KEPT_SCREENS, SIDE_BY_SIDE, screen_class
 from seorap.tui.text import literal
 from seorap.tui.widgets.footer import KeysFooter
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -169,7 +170,7 @@ while its answers scored ≥ 0.5 — from the current run if it has one, else fr
     def on_mount(self) -> None:
         self.show()  # built ahead by the app: the tour is ready before `7`
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         self.show()
 
     def show(self) -> None:
@@ -210,7 +211,7 @@ while its answers scored ≥ 0.5 — from the current run if it has one, else fr
             self.query_one(f"#demo-{q}", Static).update(text)
 
     def action_open(self, quadrant: str) -> None:
-        stop = self.stops.get(quadrant)
+        stop: views.TourStop | views.StaleCase | None = self.stops.get(quadrant)
         if stop is None and quadrant == "compensation" and self.stale is not None:
             stop = self.stale
         if stop is None:

@@ -3,6 +3,8 @@ its lineage both ways, a chain you walk with ← (the fact it replaced) and → 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from seorap.engine import views
 from seorap.tui.text import literal, one_line
@@ -14,6 +16,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
+
+if TYPE_CHECKING:
+    from seorap.tui.app import SeorapApp
+    from textual import getters
 
 WIDE = ("v", "doc", "op", "conf", "status", "why", "text", "observation", "source")
 NARROW = ("v", "doc", "op", "conf", "status", "why", "text")
@@ -44,6 +50,9 @@ def chain_text(history: views.FactHistory) -> Text:
 
 
 class FactHistoryScreen(Screen):
+    if TYPE_CHECKING:  # self.app is SeorapApp: Textual's getters.app, for the checker only
+        app = getters.app(SeorapApp)
+
     HELP = """\
 ## Fact history
 Every version of one fact in arrival order: the document (counted from 1) that changed it, the

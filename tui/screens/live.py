@@ -27,7 +27,7 @@ from seorap.tui.text import literal
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.operations import OP_STYLE
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -109,7 +109,7 @@ each applied decision appears in the log as it is written.
             "p: replay the selected run"
         )
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Runs start when the view is shown, not when it is built ahead (tui/instant_modes.py)."""
         if self.app.ctx.replay_start and not self.busy():
             run_id, self.app.ctx.replay_start = self.app.ctx.replay_start, None
@@ -166,12 +166,19 @@ each applied decision appears in the log as it is written.
     @work(thread=True, exclusive=True, exit_on_error=False, group="live", description="live run")
     def run_systems(self, systems: list[str], offline: bool) -> list[str]:
         from seorap.engine.config import load_config
+        from seorap.engine.errors import UsageError
         from seorap.engine.run.runner import run
 
         ctx = self.app.ctx
         self.cancel_event.clear()
         db = ctx.worker_db(readonly=False)
-        only = None if self.whole_corpus else [ctx.selection.trajectory_id]
+        only: list[str] | None = None
+        if not self.whole_corpus:
+            if ctx.selection.trajectory_id is None:
+                raise UsageError(
+                    "no trajectory selected: pick one in the runs view (1) or t for all"
+                )
+            only = [ctx.selection.trajectory_id]
         config = load_config(offline=True) if offline else self.app.live_config()
         return run(
             ctx.corpus,
@@ -270,6 +277,7 @@ each applied decision appears in the log as it is written.
         ):
             self._pace_done()
         if event.state == WorkerState.SUCCESS and event.worker.description == "replay":
+            assert event.worker.result is not None, "a replay returns its one run id"
             [replayed] = event.worker.result
             self._status(
                 f"replayed: {replayed} (no model call) — selected; 2 steps through it", "bold green"
@@ -278,6 +286,7 @@ each applied decision appears in the log as it is written.
             self.app.post_message(RunsChanged())
         elif event.state == WorkerState.SUCCESS:
             ids = event.worker.result
+            assert ids is not None, "run_systems returns the run ids it wrote"
             self._status(f"finished: {', '.join(ids)}", "bold green")
             self.app.post_message(RunsChanged())
             sel = self.app.ctx.selection

@@ -12,7 +12,7 @@ from seorap.tui.text import literal, score
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.search_bar import SearchBar
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -129,7 +129,7 @@ looks better than the answers) and the quadrant.
             self.query_one("#banner", Static).update(self._banner())
             refill_keeping_cursor(self.query_one(LineTable), self.refresh_table)
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         if self._fresh:  # on_mount has just loaded
             self._fresh = False
             return

@@ -15,7 +15,7 @@ from seorap.tui.widgets.funnel import Funnel
 from seorap.tui.widgets.kept_plot import KeptPlot
 from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.title import Title
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -348,7 +348,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
         if self._fit_size() and self.reports:
             self._variants()
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Built ahead or shown before: read again only when the database changed meanwhile."""
         if views.data_version(self.app.ctx.db) != self.version:
             self.reload()
@@ -403,7 +403,9 @@ changed by an override) is computed in the background, with a placeholder meanwh
         if event.worker.group != "scores":
             return
         if event.state == WorkerState.SUCCESS:
-            reports, diffs = event.worker.result
+            loaded = event.worker.result
+            assert loaded is not None, "compute returns (reports, diffs) when it succeeds"
+            reports, diffs = loaded
             order = {r.run_id: n for n, r in enumerate(views.list_runs(self.app.ctx.db))}
             self.reports = sorted(self.reports + reports, key=lambda r: order.get(r.run_id, 0))
             self.diffs.update(diffs)

@@ -14,6 +14,7 @@ from seorap.tui.text import literal
 from seorap.tui.widgets.claims_table import ClaimsTable
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.store_table import StoreTable
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -100,7 +101,7 @@ expected claims of the final state with the judge's verdicts, under the run's ow
     def on_mount(self) -> None:
         self.show()  # built ahead by the app: ready before `s`
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         self.show()
 
     def show(self) -> None:
@@ -160,7 +161,7 @@ expected claims of the final state with the judge's verdicts, under the run's ow
             self.query_one(f"#side-{q}-title", Static).update(title)
 
     def action_open(self, quadrant: str) -> None:
-        stop = self.stops.get(quadrant)
+        stop: views.TourStop | views.StaleCase | None = self.stops.get(quadrant)
         if stop is None and quadrant == "compensation":
             stop = self.stale
         if stop is None:
@@ -170,7 +171,7 @@ expected claims of the final state with the judge's verdicts, under the run's ow
         self.app.post_message(OpenTrajectory(stop.run_id, stop.trajectory_id, open_position(stop)))
 
 
-def open_position(case) -> int:
+def open_position(case: views.TourStop | views.StaleCase) -> int:
     """Where `c`/`b` open the stepper: the stale-fact case at its first stale document, a quadrant
     case at its last document (the final store the scores judge)."""
-    return getattr(case, "position", None) if isinstance(case, views.StaleCase) else 10**6
+    return case.position if isinstance(case, views.StaleCase) else 10**6

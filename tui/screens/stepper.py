@@ -5,7 +5,8 @@ we are, its second what this document did (engine.views.step_summary; `x` walks 
 key each: timeline t, document d, store s (the view's subject: the larger share under 120 columns;
 `v` filters it), claims c, detail i, log l. The selected claim's journey is a line of stage marks
 in the detail pane (engine.views.ClaimPath, read with the step), its evidence one key away: e the
-observation, k the fact version, r the ranking, u the answer; w contests the claim's gold. Room
+observation, k the fact version, r the ranking, u the answer; w contests the claim's gold (⚑ on
+a contested claim's row; w there withdraws the contest). Room
 kept for what other work adds: marks on facts (an ungrounded observation's ⚠) go in the store's
 mark cell, beside NEW/UPD; the log already marks an ungrounded observation on its line. Keys left
 free in this view: b h m p y z."""
@@ -87,7 +88,8 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
   document), **k** the fact version (selected in the store at its document; Enter: its history),
   **r** the ranking of the question that needs it (questions view, the fact's rank), **u** the
   answer (questions view); **w** contests the claim's gold (one line of reason, written to the
-  ledger beside the database; the score cards then show each figure without it and the ceiling)
+  ledger beside the database; the score cards then show each figure without it and the ceiling);
+  a contested claim is marked ⚑ in the claims pane, and **w** on it withdraws the contest
 - **j** toggle the judge view: `full` (the judge sees every active fact) vs `filter@θ` (only facts
   with cosine above θ; the `cosine` column shows each claim's best cosine and its fact)
 - **a** the operation log shows every observation (the first 25 otherwise), again: back to 25
@@ -193,7 +195,7 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
             if self.app.is_running and self.is_attached:
                 raise
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         self.show()
 
     def on_resize(self) -> None:
@@ -227,13 +229,24 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
         self.shown_for = (sel.run_id, sel.trajectory_id, sel.position, *key[3:])
         self.summary = views.step_summary(self.step)
         self.change_index = -1
-        for widget in (Timeline, DocumentPane, StoreTable, ClaimsTable, OperationLog):
-            self.query_one(widget).step = self.step
+        self.query_one(Timeline).step = self.step
+        self.query_one(DocumentPane).step = self.step
+        self.query_one(StoreTable).step = self.step
+        self.query_one(ClaimsTable).step = self.step
+        self.query_one(OperationLog).step = self.step
         self.query_one("#step-title", Static).update(self._title())
         self.query_one("#claims-title", Static).update(self._claims_title())
         self.query_one("#store-title", Static).update(self._store_title())
         self._detail()
         self.last_step_ms = (time.perf_counter() - started) * 1000
+
+    @property
+    def shown_step(self) -> views.StepView:
+        """The step on screen, for what runs only once show() put one there (its titles, a pick
+        in its store, a fact found in it)."""
+        if self.step is None:
+            raise LookupError("the stepper shows no step yet")
+        return self.step
 
     VIEWS_KEPT = 16
     """Step views kept: stepping back, or onto a step read ahead, does not read it again."""
@@ -295,7 +308,7 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
 
     def _title(self) -> Text:
         """Two lines, each cut at the edge: where we are, then what this document did."""
-        s = self.step
+        s = self.shown_step
         text = Text()
         text.append(f"doc {s.position + 1}/{s.last_position + 1}", "bold")
         if s.late is not None or s.entry.late:
@@ -314,7 +327,7 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
     def _summary_line(self) -> Text:
         summary = self.summary
         text = Text("this document: ", "dim")
-        if summary is None or not self.step.written:
+        if summary is None or not self.shown_step.written:
             text.append("not written yet in this run", "dim italic")
             return text
         for n, (part, kind) in enumerate(summary.parts()):
@@ -331,7 +344,7 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
         text.append(" (s) · ", "dim")
         label = views.FILTER_LABELS[table.filter]
         text.append(label, "bold reverse" if table.filter != "all" else "bold")
-        text.append(f" {len(table.facts)}/{len(self.step.store)}", "")
+        text.append(f" {len(table.facts)}/{len(self.shown_step.store)}", "")
         text.append(" (v)", "dim")
         if table.start:
             text.append(" · every fact starts ", "dim")
@@ -376,7 +389,7 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
             self.query_one(f"#{title}").set_class(focused == pane, "-focused")
 
     def _claims_title(self) -> Text:
-        s = self.step
+        s = self.shown_step
         mode = "full" if s.judge_mode == "full" else f"filter@{self.app.ctx.filter_threshold:g}"
         text = Text(f"Expected claims of state {s.state_index + 1}", "bold")
         text.append(" (c) · judge ", "dim")
@@ -503,7 +516,7 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
     def select_fact(self, fact_id: str) -> bool:
         """Select a fact of the current store (showing every fact if the filter hides it)."""
         table = self.query_one(StoreTable)
-        if not any(f.id == fact_id for f in self.step.store):
+        if self.step is None or not any(f.id == fact_id for f in self.step.store):
             return False
         if not table.select(fact_id):
             table.filter = "all"
@@ -532,7 +545,7 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
         if not found:
             self.notify(f"no fact {query!r} in this trajectory", severity="warning", markup=False)
             return
-        here = [m for m in found if m.position == self.step.position]
+        here = [m for m in found if m.position == self.shown_step.position]
         self.found, self.search_text = found, query
         self.match_index = found.index(here[0] if here else found[0])
         self._show_match(quiet=True)
@@ -585,7 +598,7 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
 
     @on(DataTable.RowSelected, "#store")
     def _fact_pick(self, event: DataTable.RowSelected) -> None:
-        self.post_message(OpenFact(self.step.run_id, str(event.row_key.value)))
+        self.post_message(OpenFact(self.shown_step.run_id, str(event.row_key.value)))
 
     def action_fact(self) -> None:
         table = self.query_one(StoreTable)
@@ -610,10 +623,11 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
     def _claim(self) -> tuple[views.ClaimRow, int] | None:
         """The claim the journey keys act on: the focused claim, else the one shown last."""
         claims = self.query_one(ClaimsTable)
-        if claims.has_focus and claims.focused_claim() is not None and self.step is not None:
-            self.claim = (claims.focused_claim(), self.step.state_index)
+        focused = claims.focused_claim()
+        if claims.has_focus and focused is not None and self.step is not None:
+            self.claim = (focused, self.step.state_index)
         if self.claim is None and self.step is not None and self.step.claims:
-            self.claim = (claims.focused_claim() or self.step.claims[0], self.step.state_index)
+            self.claim = (focused or self.step.claims[0], self.step.state_index)
         return self.claim
 
     def action_evidence(self, kind: str) -> None:
@@ -665,7 +679,7 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
             self.notify("no expected claim at this document", severity="warning")
             return
         claim, state = got
-        trajectory = self.app.ctx.corpus.get(self.step.trajectory_id)
+        trajectory = self.app.ctx.corpus.get(self.shown_step.trajectory_id)
         item = (
             claim.path.item
             if claim.path
@@ -673,4 +687,4 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
         )
         from seorap.tui.overrides import ask_and_contest
 
-        ask_and_contest(self.app, self.step.trajectory_id, item, claim.claim)
+        ask_and_contest(self.app, self.shown_step.trajectory_id, item, claim.claim, claim.contested)

@@ -337,6 +337,7 @@ class LineTable(StyleOncePerRender, ScrollView, can_focus=True):
         if not self.paint:
             return Strip.blank(width, base)
         header_style, cursor_style, even_style = self.paint
+        under: Style | None
         if y < header:
             index, post, under = -1, None, header_style
         else:

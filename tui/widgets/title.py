@@ -11,16 +11,17 @@ the new text wraps to another number of lines than the one shown.
 from __future__ import annotations
 
 from rich.text import Text
+from textual.visual import VisualType
 from textual.widgets import Static
 
 
 class Title(Static):
-    def update(self, content="", *, layout: bool | None = None) -> None:  # type: ignore[override]
+    def update(self, content: VisualType = "", *, layout: bool | None = None) -> None:
         if layout is None:
             layout = self._height_may_change(content)
         super().update(content, layout=layout)
 
-    def _height_may_change(self, content) -> bool:
+    def _height_may_change(self, content: VisualType) -> bool:
         height = self.styles.height
         if height is not None and not height.is_auto:
             return False  # the stylesheet fixes it
