@@ -138,8 +138,6 @@ def _where(v: dict) -> str:
 def _print(result, moved, gates, show_all: bool) -> None:
     # start-up: `seorap --help` loads no rich
     from rich.console import Console
-    from rich.table import Table
-    from seorap.engine.fmt import figure
 
     console = Console()
     base, cand = result.base, result.candidate
@@ -156,19 +154,41 @@ def _print(result, moved, gates, show_all: bool) -> None:
     seeds = max(d.seeds for d in result.differences)
     if seeds > 1:
         console.print(f"{seeds} seeds on both sides: paired by seed and by trajectory")
+    console.print(_differences_table(result.differences, seeds))
+    console.print("↓ lower is better; MDD: the minimum detectable difference", style="dim")
+    _print_moved(console, moved, show_all)
+    for g in gates:
+        console.print(
+            visible(("FAIL " if g.failed else "pass ") + g.reason),
+            markup=False,
+            highlight=False,
+            style="bold red" if g.failed else "green",
+        )
+
+
+def _differences_table(differences, seeds: int):
+    """One row per figure: base, candidate, the difference with its CI, n, MDD (and the seed sd
+    when both sides have several seeds), and the verdict."""
+    # start-up: `seorap --help` loads no rich
+    from rich.table import Table
+    from seorap.engine.fmt import figure
+
     table = Table(show_edge=False, pad_edge=False, box=None)
     table.add_column("figure", overflow="fold")
     heads = ["base", "cand.", "diff [95% CI]", "n", "MDD"] + (["seed sd"] if seeds > 1 else [])
     for name in heads:
         table.add_column(name, justify="right", no_wrap=True)
     table.add_column("", no_wrap=True)
-    for d in result.differences:
+    for d in differences:
         ci = "" if d.low is None else f" [{_num(d.low)}, {_num(d.high)}]"
         cells = [figure(d.base), figure(d.candidate), _num(d.estimate) + ci, str(d.n)]
         cells += [figure(d.mdd)] + ([figure(d.seed_sd)] if seeds > 1 else [])
         table.add_row(d.figure + ("" if d.higher_is_better else " ↓"), *cells, d.verdict)
-    console.print(table)
-    console.print("↓ lower is better; MDD: the minimum detectable difference", style="dim")
+    return table
+
+
+def _print_moved(console, moved, show_all: bool) -> None:
+    """The verdicts that moved: their counts, then each (the first 20 without --all)."""
     counts = moved.counts()
     console.print(
         f"verdicts: newly credited {counts['credited']} · newly penalised {counts['penalised']}"
@@ -189,10 +209,3 @@ def _print(result, moved, gates, show_all: bool) -> None:
         )
     if len(listed) > 20 and not show_all:
         console.print(f"  … {len(listed) - 20} more (--all lists them)", markup=False)
-    for g in gates:
-        console.print(
-            visible(("FAIL " if g.failed else "pass ") + g.reason),
-            markup=False,
-            highlight=False,
-            style="bold red" if g.failed else "green",
-        )

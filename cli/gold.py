@@ -1,4 +1,5 @@
-"""`seorap gold`: the gold-error ledger — contest an expected claim or question, list suspects."""
+"""`seorap gold`: the gold-error ledger — contest an expected claim or question, withdraw a
+contest, list suspects."""
 
 from __future__ import annotations
 
@@ -29,33 +30,61 @@ def ledger_path(db_path: str | None, ledger: str | None) -> Path:
 
 @click.group()
 def gold() -> None:
-    """The gold-error ledger: contested claims and questions of a corpus (who, when, why), kept
-    beside the database and never inside the corpus. Reports show each headline figure with and
-    without the contested items and its ceiling (docs/metrics.md#gold-ledger)."""
+    """The gold-error ledger: contested claims and questions of a corpus (who, when, why), and
+    withdrawals of contests, kept beside the database and never inside the corpus. Reports show
+    each headline figure with and without the contested items and its ceiling
+    (docs/metrics.md#gold-ledger)."""
+
+
+def _item_options(reason_help: str):
+    """The options contest and withdraw share (``--reason`` told for each)."""
+    options = (
+        click.option("--corpus", "corpus_path", required=True, type=CorpusType(), help=CORPUS_HELP),
+        click.option("--trajectory", "trajectory_id", required=True, help="Trajectory id."),
+        click.option(
+            "--item",
+            required=True,
+            help="A claim (s2/c0: claim 0 of state 2) or a question (compound/0, single/1).",
+        ),
+        click.option("--reason", required=True, help=reason_help),
+        click.option("--who", help="Who (default: $USER)."),
+        click.option(
+            "--db",
+            "db_path",
+            type=FsPath(dir_okay=False),
+            help="The run database (the ledger goes beside it; its runs of this corpus are "
+            "re-figured on next view).",
+        ),
+        click.option("--ledger", type=FsPath(dir_okay=False), help=LEDGER_HELP),
+    )
+
+    def decorate(f):
+        for option in reversed(options):
+            f = option(f)
+        return f
+
+    return decorate
 
 
 @gold.command()
-@click.option("--corpus", "corpus_path", required=True, type=CorpusType(), help=CORPUS_HELP)
-@click.option("--trajectory", "trajectory_id", required=True, help="Trajectory id.")
-@click.option(
-    "--item",
-    required=True,
-    help="A claim (s2/c0: claim 0 of state 2) or a question (compound/0, single/1).",
-)
-@click.option("--reason", required=True, help="Why the gold is wrong or ambiguous.")
-@click.option("--who", help="Who contests (default: $USER).")
-@click.option("--withdraw", is_flag=True, help="Take an earlier contest of this item back.")
-@click.option(
-    "--db",
-    "db_path",
-    type=FsPath(dir_okay=False),
-    help="The run database (the ledger goes beside "
-    "it; its runs of this corpus are re-figured on next view).",
-)
-@click.option("--ledger", type=FsPath(dir_okay=False), help=LEDGER_HELP)
-def contest(corpus_path, trajectory_id, item, reason, who, withdraw, db_path, ledger) -> None:
+@_item_options("Why the gold is wrong or ambiguous.")
+def contest(corpus_path, trajectory_id, item, reason, who, db_path, ledger) -> None:
     """Contest one expected claim or question: appended to the ledger with who, when and why,
     keyed by the corpus's digest. The corpus files are never touched."""
+    _append(corpus_path, trajectory_id, item, reason, who, db_path, ledger, withdrawn=False)
+
+
+@gold.command()
+@_item_options("Why the contest no longer holds.")
+def withdraw(corpus_path, trajectory_id, item, reason, who, db_path, ledger) -> None:
+    """Withdraw the contest of one item: a withdrawal is appended to the ledger with who, when and
+    why (nothing is removed), and the item counts as uncontested again. An item not contested
+    against this corpus is refused, nothing written."""
+    _append(corpus_path, trajectory_id, item, reason, who, db_path, ledger, withdrawn=True)
+
+
+def _append(corpus_path, trajectory_id, item, reason, who, db_path, ledger, *, withdrawn) -> None:
+    """One contest or withdrawal appended to the ledger, the app's stored figures forgotten."""
     # start-up: `seorap --help` loads no pydantic
     from seorap.engine.corpus import gold as ledger_model
     from seorap.engine.corpus import load_corpus
@@ -63,7 +92,7 @@ def contest(corpus_path, trajectory_id, item, reason, who, withdraw, db_path, le
     path = ledger_path(db_path, ledger)
     corpus = load_corpus(corpus_path)
     entry = ledger_model.contest(
-        corpus, trajectory_id, item, reason, path, who=who, withdrawn=withdraw
+        corpus, trajectory_id, item, reason, path, who=who, withdrawn=withdrawn
     )
     if db_path and Path(db_path).exists():
         try:
@@ -76,7 +105,7 @@ def contest(corpus_path, trajectory_id, item, reason, who, withdraw, db_path, le
                 ),
                 err=True,
             )
-    verb = "withdrew" if withdraw else "contested"
+    verb = "withdrew the contest of" if withdrawn else "contested"
     click.echo(
         visible(f"{verb} {entry.trajectory} {entry.item} ({entry.kind}): {entry.text}")
         + f"\nledger: {visible(str(path))} (corpus {entry.corpus})"
@@ -116,12 +145,13 @@ def suspects(db_path, corpus_path, ledger, as_json) -> None:
     db = open_db(db_path, readonly=True)
     found = find(db, corpus)
     path = ledger_path(db_path, ledger)
-    contested = {
-        (c.trajectory, c.item)
-        for c in ledger_model.standing(ledger_model.read(path), corpus.digest)
-    }
+    contested = {c.key[1:] for c in ledger_model.standing(ledger_model.read(path), corpus.digest)}
+
+    def is_contested(s) -> bool:  # a claim is its text, wherever it recurs (Contest.key)
+        return (s.trajectory, s.kind, s.text if s.kind == "claim" else s.item) in contested
+
     if as_json:
-        rows = [{**asdict(s), "contested": (s.trajectory, s.item) in contested} for s in found]
+        rows = [{**asdict(s), "contested": is_contested(s)} for s in found]
         click.echo(json_line(rows, indent=2))  # control, format and bidi characters escaped
         return
     if not found:
@@ -129,7 +159,7 @@ def suspects(db_path, corpus_path, ledger, as_json) -> None:
         return
     for s in found:
         weak = "" if s.complete else " (without oracle-merged or full-context: weaker)"
-        mark = " [contested]" if (s.trajectory, s.item) in contested else ""
+        mark = " [contested]" if is_contested(s) else ""
         click.echo(visible(f"{s.trajectory} {s.item} ({s.kind}){mark}: {s.text}"))
         click.echo(visible(f"  {s.why}{weak}: {s.detail}"))
         for line in s.lines:

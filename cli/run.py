@@ -137,15 +137,7 @@ def run(
 
     corpus = load_corpus(corpus_path)
     _check_trajectories(corpus, trajectories)
-    hosts = list(dict.fromkeys(host))
-    base = load_config(
-        config_path,
-        offline=offline,
-        host=hosts[0] if len(hosts) == 1 else None,
-        embedder_backend=embedder_backend,
-    )
-    if len(hosts) > 1:
-        base = base.with_overrides(hosts=hosts)
+    base = _base_config(config_path, offline, host, embedder_backend)
     configs = [base.with_overrides(seed=seed) for seed in seeds] or [base]
 
     for name in systems:  # an unknown or broken system stops before the database is touched
@@ -174,6 +166,21 @@ def run(
     )
     for run_id in run_ids:
         click.echo(visible(run_id))
+
+
+def _base_config(config_path, offline: bool, host, embedder_backend):
+    """The run's configuration from --config and the flags; one --host overrides the configured
+    one, several share the work (each --host given once)."""
+    hosts = list(dict.fromkeys(host))
+    base = load_config(
+        config_path,
+        offline=offline,
+        host=hosts[0] if len(hosts) == 1 else None,
+        embedder_backend=embedder_backend,
+    )
+    if len(hosts) > 1:
+        base = base.with_overrides(hosts=hosts)
+    return base
 
 
 def _run_configs(db_path: str, configs, **kwargs) -> list[str]:

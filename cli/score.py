@@ -97,8 +97,7 @@ def score(
     """
     # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.cli.progress import RichProgress
-    from seorap.engine.scoring.report import run_report
-    from seorap.engine.scoring.score import NoSuggestedThreshold, score_run
+    from seorap.engine.scoring.score import NoSuggestedThreshold
     from seorap.engine.store.database import open_db
     from seorap.engine.store.queries.runs import run_ids as every_run
 
@@ -118,27 +117,33 @@ def score(
     with writer(db, "score", targets), RichProgress() as progress:
         for run_id in targets:
             config = scoring_config(db, run_id, config_path, offline, overrides)
-            try:
-                name = score_run(
-                    db,
-                    run_id,
-                    config,
-                    judge_mode=judge_mode,
-                    progress=progress,
-                    auto_threshold=auto,
-                )
-            except NoSuggestedThreshold as exc:  # this run only; the others are still scored
-                click.echo(f"{visible(run_id)}\terror: {visible(exc)}", err=True)
+            if not _score_one(db, run_id, config, judge_mode, progress, auto):
                 failed += 1
-                continue
-            calls = run_report(db, run_id, scoring=name, resamples=0)
-            extras = json.loads(db.table("scores").get((run_id, "", name))["card"])
-            assert calls is not None  # scored just above
-            click.echo(
-                f"{visible(run_id)}\t{visible(name)}\tmodel calls {extras['scoring_calls']}, "
-                f"cached {extras['scoring_cached']}\tintrinsic "
-                f"{figure(calls.aggregate.intrinsic.mean)} extrinsic "
-                f"{figure(calls.aggregate.extrinsic.mean)}"
-            )
     if failed:
         raise NoSuggestedThreshold(f"{failed} of {len(targets)} runs were not scored (see above)")
+
+
+def _score_one(db, run_id: str, config, judge_mode, progress, auto: bool) -> bool:
+    """Score one run and print its line; False (and a line on stderr) when --threshold auto finds
+    no threshold for it."""
+    # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
+    from seorap.engine.scoring.report import run_report
+    from seorap.engine.scoring.score import NoSuggestedThreshold, score_run
+
+    try:
+        name = score_run(
+            db, run_id, config, judge_mode=judge_mode, progress=progress, auto_threshold=auto
+        )
+    except NoSuggestedThreshold as exc:  # this run only; the others are still scored
+        click.echo(f"{visible(run_id)}\terror: {visible(exc)}", err=True)
+        return False
+    calls = run_report(db, run_id, scoring=name, resamples=0)
+    extras = json.loads(db.table("scores").get((run_id, "", name))["card"])
+    assert calls is not None  # scored just above
+    click.echo(
+        f"{visible(run_id)}\t{visible(name)}\tmodel calls {extras['scoring_calls']}, "
+        f"cached {extras['scoring_cached']}\tintrinsic "
+        f"{figure(calls.aggregate.intrinsic.mean)} extrinsic "
+        f"{figure(calls.aggregate.extrinsic.mean)}"
+    )
+    return True

@@ -17,8 +17,8 @@ from seorap.engine.untrusted import json_line, visible
 @click.option(
     "--ledger",
     type=FsPath(exists=True, dir_okay=False),
-    help="Also check a gold ledger against the corpus: items it does not have, a corpus changed "
-    "since the contest.",
+    help="Also check a gold ledger against the corpus: contests and withdrawals of items it does "
+    "not have, withdrawals of nothing, contests made before the corpus changed.",
 )
 def validate(path: str, as_json: bool, ledger: str | None) -> None:
     """Check a corpus: a folder of trajectory *.json files, one file, or a bundled corpus by name

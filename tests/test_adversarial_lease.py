@@ -51,6 +51,35 @@ def _documents(db) -> int:
         return 0
 
 
+def _holds_the_write_lock(db) -> bool:
+    con = sqlite3.connect(db, timeout=0, isolation_level=None)
+    try:
+        con.execute("BEGIN IMMEDIATE")
+        con.execute("ROLLBACK")
+        return False
+    except sqlite3.OperationalError:  # database is locked
+        return True
+    finally:
+        con.close()
+
+
+def _pause_between_transactions(proc, db) -> None:
+    """SIGSTOP ``proc`` at a moment it holds no write transaction. Paused inside one it keeps the
+    file's write lock, and the second writer rightly stops with "locked by another program" instead
+    of taking the file over (the probe's earlier flakiness: half the pauses landed there)."""
+    for attempt in range(400):
+        # on a starved machine the first writer can finish before it is paused: then this probe
+        # proves nothing, and says so rather than failing on the exit code
+        assert proc.poll() is None, "the first writer finished before it could be paused"
+        proc.send_signal(signal.SIGSTOP)
+        time.sleep(0.05)  # the signal is delivered
+        if not _holds_the_write_lock(db):
+            return
+        proc.send_signal(signal.SIGCONT)
+        time.sleep(0.01 * (attempt % 7))  # land somewhere else in its cycle
+    raise AssertionError("the first writer was inside a write transaction at every pause")
+
+
 def test_a_writer_that_lost_its_lease_stops_cleanly(tmp_path, foreign):
     corpus = tmp_path / "syn"
     assert seorap(tmp_path, "synth", "--scale", "4", "--out", corpus).returncode == 0
@@ -59,10 +88,7 @@ def test_a_writer_that_lost_its_lease_stops_cleanly(tmp_path, foreign):
     deadline = time.monotonic() + 120
     while _documents(db) < 5 and time.monotonic() < deadline:
         time.sleep(0.1)
-    first.send_signal(signal.SIGSTOP)
-    # on a starved machine the first writer can finish before it is paused: then this probe
-    # proves nothing, and says so rather than failing on the exit code
-    assert first.poll() is None, "the first writer finished before it could be paused"
+    _pause_between_transactions(first, db)
     try:
         paused_at = _documents(db)
         time.sleep(3)  # past the 2 s lease

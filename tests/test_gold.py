@@ -96,6 +96,41 @@ def test_a_broken_ledger_is_one_located_sentence(tmp_path):
     assert gold.read(tmp_path / "missing.jsonl") == []
 
 
+def test_a_withdrawal_is_an_appended_line_that_takes_the_contest_back(tmp_path):
+    corpus = _corpus()
+    ledger = tmp_path / "g.jsonl"
+    gold.contest(corpus, TRAJECTORY, "s0/c2", "날짜가 두 번 바뀐다", ledger, who="kim")
+    # the claim recurs at states 1 and 2 (s1/c2, s2/c2): one item, withdrawn from any of them
+    back = gold.withdraw(corpus, TRAJECTORY, "s1/c2", "공고를 다시 읽었다", ledger, who="lee")
+    assert (back.withdrawn, back.who, back.reason, back.text) == (
+        True,
+        "lee",
+        "공고를 다시 읽었다",
+        DEADLINE,
+    )
+    lines = [json.loads(x) for x in ledger.read_text(encoding="utf-8").splitlines()]
+    assert [(x["item"], x["withdrawn"]) for x in lines] == [("s0/c2", False), ("s1/c2", True)]
+    assert lines[1]["at"] and gold.standing(gold.read(ledger), corpus.digest) == []
+    # nothing in force: one sentence, nothing written (withdrawn again, or never contested)
+    for item in ("s0/c2", "single/1"):
+        with pytest.raises(UsageError, match=f"{TRAJECTORY} {item} is not contested in .*nothing"):
+            gold.withdraw(corpus, TRAJECTORY, item, "r", ledger, who="lee")
+    with pytest.raises(UsageError, match="a withdrawal needs a reason"):
+        gold.withdraw(corpus, TRAJECTORY, "s0/c2", " ", ledger)
+    with pytest.raises(UsageError, match="is not contested"):
+        gold.withdraw(corpus, TRAJECTORY, "s0/c2", "r", tmp_path / "none.jsonl")
+    assert not (tmp_path / "none.jsonl").exists()
+    assert len(ledger.read_text(encoding="utf-8").splitlines()) == 2
+    # contested again: in force again, with the new reason
+    gold.contest(corpus, TRAJECTORY, "s2/c2", "다시 봐도 모호", ledger, who="kim")
+    (again,) = gold.standing(gold.read(ledger), corpus.digest)
+    assert (again.item, again.reason) == ("s2/c2", "다시 봐도 모호")
+    # a contest made against another version of the corpus is not withdrawn from this one
+    full = load_corpus(CORPUS)
+    with pytest.raises(UsageError, match="was contested against corpus .* another version"):
+        gold.withdraw(full, TRAJECTORY, "s0/c2", "r", ledger)
+
+
 # ---- figures with and without contested items, and the ceiling, in every format -----------------
 
 
@@ -138,6 +173,34 @@ def test_contested_items_change_the_figures_and_the_ceiling(scored, tmp_path):
         ("s0/c2", "kim"),
         ("single/0", "kim"),
     ]
+
+
+def test_a_withdrawal_puts_the_figures_back_and_a_new_contest_moves_them_again(scored, tmp_path):
+    db, ledger, corpus = scored["db"], tmp_path / "g.jsonl", scored["corpus"]
+    rid = scored["ids"]["oracle"]
+
+    def figures():
+        (run,) = build_report(db, [rid], ledger=ledger).runs
+        return run.gold
+
+    _contest_two(scored, ledger)
+    # oracle single: PARTIAL, YES, YES; single/0 contested → ceiling 2/3, without 1.0
+    assert figures().figures["extrinsic_single"].ceiling == pytest.approx(2 / 3)
+    gold.withdraw(corpus, TRAJECTORY, "single/0", "두 답 모두 맞다", ledger, who="lee")
+    g = figures()
+    assert [c["item"] for c in g.contested] == ["s0/c2"]
+    s = g.figures["extrinsic_single"]  # back to uncontested: with = without = 2.5/3, ceiling 1
+    assert s.with_contested.mean == s.without_contested.mean == pytest.approx(2.5 / 3)
+    assert s.ceiling == 1.0 and not s.above_ceiling
+    assert g.figures["intrinsic"].ceiling == pytest.approx((0.75 + 0.75 + 0.8) / 3)
+    gold.withdraw(corpus, TRAJECTORY, "s0/c2", "마감일은 하나다", ledger, who="lee")
+    assert figures() is None  # nothing contested: no gold block, every ceiling 1
+    gold.contest(corpus, TRAJECTORY, "single/0", "역시 모호하다", ledger, who="kim")
+    g = figures()
+    s = g.figures["extrinsic_single"]
+    assert (s.without_contested.mean, s.ceiling) == (1.0, pytest.approx(2 / 3))
+    assert g.figures["intrinsic"].ceiling == 1.0
+    assert [(c["item"], c["reason"]) for c in g.contested] == [("single/0", "역시 모호하다")]
 
 
 def test_every_format_shows_the_contest(scored, tmp_path):
@@ -211,6 +274,33 @@ def test_gold_contest_command_writes_beside_the_database(scored, tmp_path):
     assert neither.exit_code == 2 and "--ledger FILE" in neither.output
 
 
+def test_gold_withdraw_command_appends_a_withdrawal_or_says_why_not(scored, tmp_path):
+    db_path = tmp_path / "runs.db"
+    open_db(db_path).conn.close()
+    ledger = tmp_path / "runs.gold.jsonl"
+    base = ["--corpus", CORPUS, "--trajectory", TRAJECTORY, "--db", str(db_path)]
+    never = CliRunner().invoke(
+        cli, ["gold", "withdraw", *base, "--item", "single/1", "--reason", "x"]
+    )
+    assert never.exit_code == 2 and not ledger.exists()
+    assert f"{TRAJECTORY} single/1 is not contested in" in never.output
+    assert "nothing to withdraw" in never.output and "Traceback" not in never.output
+    CliRunner().invoke(cli, ["gold", "contest", *base, "--item", "single/1", "--reason", "모호"])
+    out = CliRunner().invoke(
+        cli,
+        ["gold", "withdraw", *base, "--item", "single/1", "--reason", "다시 읽음", "--who", "lee"],
+    )
+    assert out.exit_code == 0, out.output
+    assert "withdrew the contest of ko-c3-hiring-plan single/1 (question)" in out.output
+    contest_line, withdrawal = gold.read(ledger)
+    assert (withdrawal.withdrawn, withdrawal.who, withdrawal.reason) == (True, "lee", "다시 읽음")
+    assert not contest_line.withdrawn
+    again = CliRunner().invoke(
+        cli, ["gold", "withdraw", *base, "--item", "single/1", "--reason", "x"]
+    )
+    assert again.exit_code == 2 and len(gold.read(ledger)) == 2
+
+
 def test_validate_checks_a_ledger_against_its_corpus(tmp_path):
     ledger = tmp_path / "g.jsonl"
     full = load_corpus(CORPUS)
@@ -228,6 +318,28 @@ def test_validate_checks_a_ledger_against_its_corpus(tmp_path):
     assert "contest 2 (ko-c3-hiring-plan s0/c1): made against corpus" in bad.output
     assert "the corpus changed since" in bad.output
     assert "contest 3 (ko-c3-hiring-plan s7/c0): unknown item" in bad.output
+
+
+def test_validate_knows_withdrawals(tmp_path):
+    ledger = tmp_path / "g.jsonl"
+    full = load_corpus(CORPUS)
+    gold.contest(full, TRAJECTORY, "s2/c4", "연기 시점이 둘", ledger, who="kim")
+    gold.withdraw(full, TRAJECTORY, "s2/c4", "하나로 읽힌다", ledger, who="kim")
+    # a contest made against another version of the corpus, withdrawn since: no longer a problem
+    gold.contest(_corpus(), TRAJECTORY, "s0/c1", "r", ledger, who="kim")
+    gold.withdraw(_corpus(), TRAJECTORY, "s0/c1", "r", ledger, who="kim")
+    ok = CliRunner().invoke(cli, ["validate", CORPUS, "--ledger", str(ledger)])
+    assert ok.exit_code == 0 and "matches the corpus" in ok.output, ok.output
+    # hand-edited lines: a withdrawal of an item the corpus lacks, one that withdraws nothing
+    first = json.loads(ledger.read_text(encoding="utf-8").splitlines()[1])
+    with open(ledger, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps({**first, "item": "s7/c0"}, ensure_ascii=False) + "\n")
+        fh.write(json.dumps(first, ensure_ascii=False) + "\n")
+    bad = CliRunner().invoke(cli, ["validate", CORPUS, "--ledger", str(ledger)])
+    assert bad.exit_code == 1
+    assert "withdrawal 5 (ko-c3-hiring-plan s7/c0): unknown item" in bad.output
+    assert "withdrawal 6 (ko-c3-hiring-plan s2/c4): withdraws nothing" in bad.output
+    assert "withdrawal 2" not in bad.output and "contest 3" not in bad.output
 
 
 # ---- suspects (hand-built verdicts: no run needed) -------------------------------------------------
@@ -367,6 +479,17 @@ def test_gold_suspects_command_reads_a_real_run_database(scored, tmp_path):
     (found,) = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
     assert (found["item"], found["complete"], found["contested"]) == ("single/0", False, False)
     assert any("하반기 백엔드 개발자 채용은 2명" in line for line in found["lines"])
+    # contested, then withdrawn: the suspect's mark follows the ledger
+    ledger = tmp_path / "g.jsonl"
+    one = load_corpus(corpus)
+    gold.contest(one, TRAJECTORY, "single/0", "모호", ledger, who="kim")
+    marked = CliRunner().invoke(cli, [*args, "--ledger", str(ledger)])
+    assert "single/0 (question) [contested]" in marked.output
+    gold.withdraw(one, TRAJECTORY, "single/0", "맞다", ledger, who="kim")
+    (found,) = json.loads(
+        CliRunner().invoke(cli, [*args, "--ledger", str(ledger), "--json"]).output
+    )
+    assert found["contested"] is False
 
 
 def test_a_broken_ledger_beside_the_database_never_stops_a_report(scored, tmp_path):

@@ -304,3 +304,18 @@ def test_the_recorded_run_is_labelled_in_the_runs_list_the_report_and_the_app(de
     report = build_report(db, [run_id])
     assert [run_label(r) for r in report.runs] == [wanted]
     assert report.runs[0].recording == label_text(TEST_LABEL)
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no recording shipped yet")
+def test_the_runs_view_lists_only_what_the_shipped_recording_wrote(shipped, tmp_path):
+    """The shipped recording covers one trajectory of the bundled corpus: the app's runs view lists
+    that one, with no "not scored 0/N" row for the corpus's other eleven (it was made before runs
+    kept their scope; importing it gives it the scope it wrote)."""
+    from seorap.engine.views.runs import list_runs, trajectory_rows
+
+    demo = open_db(tmp_path / "demo.db")
+    run_id, _ = import_recording(demo, shipped)
+    [summary] = [r for r in list_runs(demo) if r.run_id == run_id]
+    rows = trajectory_rows(demo, load_corpus(KO_MINI), [run_id])
+    assert [r.trajectory_id for r in rows] == list(summary.scope) == [TRAJECTORY]
+    assert rows[0].documents_done == rows[0].documents_total

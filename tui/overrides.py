@@ -57,49 +57,61 @@ def ask_and_store(app: SeorapApp, verdict_id: str, target: str) -> None:
     app.push_screen(PromptModal(f"Override verdict ({'/'.join(LABELS)})", target), got_label)
 
 
-def contest(ctx: AppContext, trajectory_id: str, item: str, reason: str) -> str | None:
-    """Contest one expected claim or question (docs/metrics.md#gold-ledger) in the ledger beside
-    the database, under the writer lease like an override; the figures stored at score time for the
-    corpus's runs are dropped, so the score cards compute them again with the contest. Returns an
-    error sentence, or None on success."""
+def contest(
+    ctx: AppContext, trajectory_id: str, item: str, reason: str, withdrawn: bool = False
+) -> str | None:
+    """Contest one expected claim or question (docs/metrics.md#gold-ledger; ``withdrawn``: withdraw
+    its contest) in the ledger beside the database, under the writer lease like an override; the
+    figures stored at score time for the corpus's runs are dropped, so the score cards compute them
+    again from the ledger. Returns an error sentence, or None on success."""
     from seorap.engine.errors import SeorapError
     from seorap.engine.scoring.gold import record_contest
     from seorap.engine.store.lease import writer, writing
 
-    who = getpass.getuser()
+    kw = {"who": getpass.getuser(), "withdrawn": withdrawn}
+    what = "gold withdrawal" if withdrawn else "gold contest"
     try:
         if ctx.db_path is None:  # an in-memory database (tests): no ledger beside it
-            with writer(ctx.db, "gold contest"):
-                record_contest(ctx.db, ctx.corpus, trajectory_id, item, reason, who=who)
+            with writer(ctx.db, what):
+                record_contest(ctx.db, ctx.corpus, trajectory_id, item, reason, **kw)
         else:
-            with writing(ctx.db_path, "gold contest") as db:
-                record_contest(db, ctx.corpus, trajectory_id, item, reason, who=who)
+            with writing(ctx.db_path, what) as db:
+                record_contest(db, ctx.corpus, trajectory_id, item, reason, **kw)
     except (UsageError, SeorapError) as exc:
         return str(exc)
     return None
 
 
-def ask_and_contest(app: SeorapApp, trajectory_id: str, item: str, text: str) -> None:
-    """Ask one line of reason, then contest ``item`` of ``trajectory_id`` (``text``: what it says)."""
+def ask_and_contest(
+    app: SeorapApp, trajectory_id: str, item: str, text: str, contested: str | None = None
+) -> None:
+    """Ask one line of reason, then contest ``item`` of ``trajectory_id`` (``text``: what it says);
+    when it is already ``contested`` ("who: reason"), offer to withdraw that contest instead."""
+    withdrawn = contested is not None
 
     def got_reason(reason: str | None) -> None:
         if reason is None:
             return
-        error = contest(app.ctx, trajectory_id, item, reason)
+        error = contest(app.ctx, trajectory_id, item, reason, withdrawn)
         if error:
             app.notify(error, severity="warning", markup=False)
             return
-        app.notify(
-            f"contested {trajectory_id} {item}: the score cards (4) show each figure with and "
-            "without it, and the ceiling",
-            markup=False,
-        )
+        if withdrawn:
+            told = "its figures count as scored again"
+            app.notify(f"withdrew the contest of {trajectory_id} {item}: {told}", markup=False)
+        else:
+            app.notify(
+                f"contested {trajectory_id} {item}: the score cards (4) show each figure with and "
+                "without it, and the ceiling",
+                markup=False,
+            )
         if hasattr(app.screen, "focus_item"):  # the questions view lists them again: keep the row
             app.ctx.selection.question = item
         if hasattr(app.screen, "show"):
             app.screen.show()
 
-    app.push_screen(
-        PromptModal(f"Contest the gold of {trajectory_id} {item} — why is it wrong?", text),
-        got_reason,
-    )
+    if withdrawn:
+        question = f"Withdraw the contest of {trajectory_id} {item} ({contested}) — why?"
+    else:
+        question = f"Contest the gold of {trajectory_id} {item} — why is it wrong?"
+    app.push_screen(PromptModal(question, text), got_reason)

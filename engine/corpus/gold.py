@@ -9,8 +9,9 @@ against must stay what it was. By default it lives beside the run database
 (``runs.db`` → ``runs.gold.jsonl``); ``--ledger FILE`` names another.
 
 An item is a claim (``s2/c0``: claim 0 of state 2, the claim's text wherever it recurs in the
-trajectory) or a question (``compound/0``, ``single/1``). The latest contest of an item counts; a
-contest with ``withdrawn`` true takes the item back out.
+trajectory) or a question (``compound/0``, ``single/1``). The latest line of an item counts: a
+contest puts it in force, a **withdrawal** (a line with ``withdrawn`` true, with its own who, when
+and why) takes the item's earlier contest back. Nothing is ever removed from the file.
 """
 
 from __future__ import annotations
@@ -49,8 +50,15 @@ class Contest:
     withdrawn: bool = False
 
     @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.corpus, self.trajectory, self.item)
+    def key(self) -> tuple[str, str, str, str]:
+        """What a later line of the same key replaces: a claim is its text (``s0/c2`` and ``s1/c2``
+        of one recurring claim are one item), a question its item."""
+        return (
+            self.corpus,
+            self.trajectory,
+            self.kind,
+            self.text if self.kind == "claim" else self.item,
+        )
 
 
 def default_ledger(db_path: str | Path) -> Path:
@@ -100,10 +108,11 @@ def contest(
     who: str | None = None,
     withdrawn: bool = False,
 ) -> Contest:
-    """Append one contest to ``ledger`` (created when missing) and return it. UsageError for an
-    unknown trajectory or item, an empty reason, or a ledger inside the corpus."""
+    """Append one contest (``withdrawn``: one withdrawal) to ``ledger`` (created when missing) and
+    return it. UsageError for an unknown trajectory or item, an empty reason, a ledger inside the
+    corpus, or a withdrawal of an item not contested against this corpus (nothing written)."""
     if not reason.strip():
-        raise UsageError("a contest needs a reason (--reason)")
+        raise UsageError(f"a {'withdrawal' if withdrawn else 'contest'} needs a reason (--reason)")
     root = Path(corpus.root)
     if _inside(Path(ledger), root if root.is_dir() else root.parent):
         raise UsageError(
@@ -115,6 +124,8 @@ def contest(
     except KeyError:
         raise UsageError(f"the corpus has no trajectory {trajectory_id!r}") from None
     kind, text = resolve_item(trajectory, item)
+    if withdrawn:
+        _must_stand(ledger, corpus.digest, trajectory_id, item.strip(), kind, text)
     entry = Contest(
         corpus=corpus.digest,
         trajectory=trajectory_id,
@@ -133,6 +144,28 @@ def contest(
     except OSError as exc:
         raise UsageError(f"cannot write the gold ledger {ledger}: {why(exc)}") from None
     return entry
+
+
+def withdraw(
+    corpus, trajectory_id: str, item: str, reason: str, ledger: str | Path, **kw
+) -> Contest:
+    """Append a withdrawal of the item's contest in force (see ``contest``)."""
+    return contest(corpus, trajectory_id, item, reason, ledger, withdrawn=True, **kw)
+
+
+def _must_stand(ledger, digest: str, trajectory_id: str, item: str, kind: str, text: str) -> None:
+    """UsageError, one sentence, unless the item has a contest in force against this corpus."""
+    key = (digest, trajectory_id, kind, text if kind == "claim" else item)
+    found = [c for c in standing(read(ledger)) if c.key[1:] == key[1:]]
+    if any(c.corpus == digest for c in found):
+        return
+    if found:
+        raise UsageError(
+            f"{trajectory_id} {item} was contested against corpus {found[-1].corpus}, another "
+            f"version of this corpus ({digest}): that contest does not count here, nothing to "
+            "withdraw"
+        )
+    raise UsageError(f"{trajectory_id} {item} is not contested in {ledger}: nothing to withdraw")
 
 
 FIELDS = ("corpus", "trajectory", "item", "kind", "text", "reason", "who", "at")
@@ -167,7 +200,7 @@ def read(ledger: str | Path) -> list[Contest]:
 def standing(entries: Iterable[Contest], digest: str | None = None) -> list[Contest]:
     """The contests in force: the latest line per item (withdrawn ones dropped), of one corpus
     digest when given."""
-    latest: dict[tuple[str, str, str], Contest] = {}
+    latest: dict[tuple[str, str, str, str], Contest] = {}
     for e in entries:
         if digest is None or e.corpus == digest:
             latest[e.key] = e
@@ -175,15 +208,23 @@ def standing(entries: Iterable[Contest], digest: str | None = None) -> list[Cont
 
 
 def check(entries: Iterable[Contest], corpus, ledger: str | Path = "ledger") -> list[str]:
-    """What is wrong with a ledger against a corpus, one located sentence each: an item the
-    corpus does not have, an item whose text changed, and contests made against an earlier version
-    of this corpus (a digest other than its own, on trajectories it has). Contests of trajectories
-    this corpus does not have belong to another corpus and are not problems."""
+    """What is wrong with a ledger against a corpus, one located sentence each (records counted
+    from 1 in file order, contests and withdrawals alike): an item the corpus does not have, an
+    item whose text changed, a withdrawal with no contest in force before it, and contests in force
+    made against an earlier version of this corpus (a digest other than its own, on trajectories it
+    has; a contest withdrawn since is no longer a problem). Records of trajectories this corpus
+    does not have belong to another corpus and are not problems."""
+    entries = list(entries)
     ids = {t.id for t in corpus.trajectories}
     digest = corpus.digest
+    in_force = {id(e) for e in standing(entries)}
+    latest: dict[tuple, Contest] = {}
     out = []
     for n, e in enumerate(entries, 1):
-        where = f"{ledger}: contest {n} ({e.trajectory} {e.item})"
+        record = "withdrawal" if e.withdrawn else "contest"
+        where = f"{ledger}: {record} {n} ({e.trajectory} {e.item})"
+        before = latest.get(e.key)
+        latest[e.key] = e
         if e.trajectory not in ids:
             if e.corpus == digest:
                 out.append(f"{where}: the corpus has no trajectory {e.trajectory!r}")
@@ -193,12 +234,15 @@ def check(entries: Iterable[Contest], corpus, ledger: str | Path = "ledger") -> 
         except UsageError as exc:
             out.append(f"{where}: unknown item ({exc})")
             continue
+        if e.withdrawn and (before is None or before.withdrawn):
+            out.append(f"{where}: withdraws nothing (no contest of this item in force before it)")
         if e.corpus != digest:
-            changed = "" if text == e.text else f"; the item now reads {text!r}"
-            out.append(
-                f"{where}: made against corpus {e.corpus}, this corpus is {digest} — the corpus "
-                f"changed since{changed}"
-            )
+            if id(e) in in_force:
+                changed = "" if text == e.text else f"; the item now reads {text!r}"
+                out.append(
+                    f"{where}: made against corpus {e.corpus}, this corpus is {digest} — the "
+                    f"corpus changed since{changed}"
+                )
         elif text != e.text or kind != e.kind:
             out.append(f"{where}: the item reads {text!r}, the ledger has {e.text!r}")
     return out

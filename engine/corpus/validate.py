@@ -245,50 +245,7 @@ def check_trajectory(t: Any) -> list[tuple[str, str]]:
     if n == 0:
         problems.append(("states", "a trajectory needs at least one state"))
     for i, state in enumerate(t.states):
-        where = f"states[{i}]"
-        if state.index is not None and state.index != i:
-            problems.append(
-                (f"{where}.index", f"expected {i} (states are in arrival order), got {state.index}")
-            )
-        if i == 0 and state.action is not None and state.action != "create":
-            problems.append(
-                (f"{where}.action", f"the first state must be 'create', got {state.action!r}")
-            )
-        claims = set(state.claims)
-        # values compared in one notation (engine.normalise.canonical): "2026. 3. 5." is
-        # "2026년 3월 5일", "1.5TB" is "1,500GB"
-        written = {normalise.canonical(c): c for c in state.claims}
-        if not state.claims:
-            problems.append((f"{where}.claims", "a state needs at least one expected claim"))
-        for j, claim in enumerate(state.doc_claims):
-            if claim not in claims:
-                problems.append(
-                    (f"{where}.docClaims[{j}]", f"not in this state's claims: {claim!r}")
-                )
-        for j, claim in enumerate(state.stale_claims):
-            same = written.get(normalise.canonical(claim))
-            if same is not None:
-                said = "" if same == claim else f" (written there as {same!r})"
-                problems.append(
-                    (
-                        f"{where}.staleClaims[{j}]",
-                        f"still in this state's claims: {claim!r}{said}",
-                    )
-                )
-        groups: dict[str, list[str]] = {}
-        for c in state.claims:
-            groups.setdefault(normalise.canonical(c), []).append(c)
-        for group in groups.values():
-            if len(group) > 1:
-                forms = dict.fromkeys(group)
-                also = (
-                    ""
-                    if len(forms) == 1
-                    else f" (also written {', '.join(map(repr, list(forms)[1:]))})"
-                )
-                problems.append((f"{where}.claims", f"duplicate claim: {group[0]!r}{also}"))
-        if state.document.text is not None and not state.document.text.strip():
-            problems.append((f"{where}.document.text", "document text is empty"))
+        problems += _check_state(i, state)
     for j, qa in enumerate(t.single_qa):
         if qa.state is not None and not 0 <= qa.state < n:
             problems.append(
@@ -309,6 +266,58 @@ def check_trajectory(t: Any) -> list[tuple[str, str]]:
             )
         if d.text is not None and not d.text.strip():
             problems.append((f"distractors[{j}].text", "document text is empty"))
+    return problems
+
+
+def _check_state(i: int, state: Any) -> list[tuple[str, str]]:
+    """One state: its place (index, first action), its document text and its claims."""
+    where = f"states[{i}]"
+    problems: list[tuple[str, str]] = []
+    if state.index is not None and state.index != i:
+        problems.append(
+            (f"{where}.index", f"expected {i} (states are in arrival order), got {state.index}")
+        )
+    if i == 0 and state.action is not None and state.action != "create":
+        problems.append(
+            (f"{where}.action", f"the first state must be 'create', got {state.action!r}")
+        )
+    problems += _check_claims(where, state)
+    if state.document.text is not None and not state.document.text.strip():
+        problems.append((f"{where}.document.text", "document text is empty"))
+    return problems
+
+
+def _check_claims(where: str, state: Any) -> list[tuple[str, str]]:
+    """A state's claims: at least one, no duplicate; its docClaims among them, its staleClaims
+    not. Values are compared in one notation (engine.normalise.canonical): "2026. 3. 5." is
+    "2026년 3월 5일", "1.5TB" is "1,500GB"."""
+    problems: list[tuple[str, str]] = []
+    claims = set(state.claims)
+    written = {normalise.canonical(c): c for c in state.claims}
+    if not state.claims:
+        problems.append((f"{where}.claims", "a state needs at least one expected claim"))
+    for j, claim in enumerate(state.doc_claims):
+        if claim not in claims:
+            problems.append((f"{where}.docClaims[{j}]", f"not in this state's claims: {claim!r}"))
+    for j, claim in enumerate(state.stale_claims):
+        same = written.get(normalise.canonical(claim))
+        if same is not None:
+            said = "" if same == claim else f" (written there as {same!r})"
+            problems.append(
+                (f"{where}.staleClaims[{j}]", f"still in this state's claims: {claim!r}{said}")
+            )
+    groups: dict[str, list[str]] = {}
+    for c in state.claims:
+        groups.setdefault(normalise.canonical(c), []).append(c)
+    for group in groups.values():
+        if len(group) > 1:
+            forms = dict.fromkeys(group)
+            also = (
+                ""
+                if len(forms) == 1
+                else f" (also written {', '.join(map(repr, list(forms)[1:]))})"
+            )
+            problems.append((f"{where}.claims", f"duplicate claim: {group[0]!r}{also}"))
     return problems
 
 

@@ -79,6 +79,20 @@ T = TypeVar("T", bound=BaseModel)
 log = logging.getLogger(__name__)
 
 
+def _options(
+    temperature: float, seed: int, num_ctx: int, num_predict: int | dict[str, int]
+) -> dict[str, float]:
+    """The sampling options sent with every call. Their num_predict is ``num_predict`` when that is
+    one number, and 1024 (for the roles not listed) when it is given per role."""
+    default_predict = num_predict if isinstance(num_predict, int) else 1024
+    return {
+        "temperature": temperature,
+        "seed": seed,
+        "num_ctx": num_ctx,
+        "num_predict": default_predict,
+    }
+
+
 class ModelClient(CallLogMixin):
     def __init__(
         self,
@@ -103,13 +117,7 @@ class ModelClient(CallLogMixin):
         self.pacer: Pacer | None = None  # a replay's pace (engine/run/pacer.py); None: at once
         self.run_id = run_id
         self.keep_alive = keep_alive
-        default_predict = num_predict if isinstance(num_predict, int) else 1024
-        self.options = {
-            "temperature": temperature,
-            "seed": seed,
-            "num_ctx": num_ctx,
-            "num_predict": default_predict,
-        }
+        self.options = _options(temperature, seed, num_ctx, num_predict)
         self.num_predict: dict[str, int] = (
             dict(num_predict) if isinstance(num_predict, dict) else {}
         )

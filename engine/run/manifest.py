@@ -55,6 +55,10 @@ class RunManifest(BaseModel):
     """Content hash of the corpus (engine.corpus.Corpus.digest)."""
     trajectories: list[str]
     """Trajectory ids in the corpus."""
+    scope: list[str] | None = None
+    """The trajectories the run was asked to write (``--trajectory``), in corpus order, grown by each
+    later command that writes more of it; None: the whole corpus (and in runs written before the
+    scope was kept)."""
     config: dict
     """The full configuration (engine.config.Config.model_dump())."""
     config_hash: str

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus
 from seorap.engine.run.manifest import ModelInfo, RunManifest, package_versions
-from seorap.engine.store.database import dumps, transaction
+from seorap.engine.store.database import dumps, loads, transaction
 from seorap.engine.store.queries import runs
 from seorap.engine.store.queries.calls import model_digests
 from seorap.engine.store.queries.writes import document_count, documents_saved
@@ -65,8 +65,10 @@ def _start_run(
     label,
     client: ModelClient | None,
     emb: Embedder | None,
+    scope: list[str] | None = None,
 ) -> bool:
-    """Insert or restart the run's row; True when the run is new."""
+    """Insert or restart the run's row; True when the run is new. ``scope``: the trajectories this
+    command writes (None: all of them), added to the run's manifest."""
     models = {}
     if system.uses_llm:
         chat = client.backend if client is not None else None
@@ -84,6 +86,7 @@ def _start_run(
         corpus=label or str(corpus.root),
         corpus_digest=corpus.digest,
         trajectories=[t.id for t in corpus.trajectories],
+        scope=scope,
         config=config.model_dump(mode="json"),
         config_hash=config_hash(system, config),
         offline=offline,
@@ -104,12 +107,29 @@ def _start_run(
         "error": None,
     }
     if existing:
-        db.table("runs").update(run_id, row)
+        db.table("runs").update(run_id, {**row, **_grown(db, run_id, scope, manifest.trajectories)})
     else:
         db.table("runs").insert(
             {**row, "manifest": manifest.model_dump_json(), "created_at": manifest.created_at}
         )
     return not existing
+
+
+def _grown(db: Database, run_id: str, scope: list[str] | None, corpus: list[str]) -> dict:
+    """The restarted run's manifest with its scope grown by this command's (no change: {})."""
+    before = loads(db.table("runs").get(run_id)["manifest"], {}) or {}
+    if before.get("scope") is None:  # the whole corpus already
+        return {}
+    before["scope"] = grown_scope(before["scope"], scope, corpus)
+    return {"manifest": dumps(before)}
+
+
+def grown_scope(before: list[str], now: list[str] | None, corpus: list[str]) -> list[str] | None:
+    """A run's scope after one more command wrote ``now`` (None: the whole corpus)."""
+    if now is None:
+        return None
+    wanted = set(before) | set(now)
+    return None if wanted >= set(corpus) else [t for t in corpus if t in wanted]
 
 
 def _server_facts(chat) -> dict:

@@ -171,10 +171,7 @@ def run(
     config = config or load_config(offline=offline)
     progress = progress or NullProgress()
     workers = max(1, concurrency or config.concurrency or 1)
-    trajs = [t for t in corpus.trajectories if not trajectories or t.id in trajectories]
-    unknown = sorted(set(trajectories or ()) - {t.id for t in corpus.trajectories})
-    if unknown:  # refused before any work: never an empty run marked done
-        raise UsageError(f"trajectory {unknown[0]!r} is not in the corpus")
+    trajs = _selected(corpus, trajectories)
     resolved = [(name, get_system(name, config, variants_dirs)) for name in systems]
     llm = any(s.uses_llm for _, s in resolved)
     config = _checked_config(config, resolved, offline, replay, score, backend, embedder)
@@ -183,11 +180,7 @@ def run(
         from seorap.engine.models.hosts import chat_hosts
 
         workers *= len(chat_hosts(config))  # concurrency is per host
-    client = _client(config, db, offline, replay, backend) if llm else None
-    if client is not None and replay:
-        client.pacer = pacer  # None: served at once
-    if client is not None and hasattr(progress, "queued"):  # optional, like ``tokens``
-        client.on_queue(progress.queued)
+    client = _run_client(config, db, offline, replay, backend, pacer, progress) if llm else None
     emb = (embedder or make_write_embedder(config, db, offline)) if llm else None
     stop = _Stop(cancel)
     if client is not None:
@@ -240,13 +233,10 @@ def _write_all(
     score,
 ) -> None:
     contexts, new = [], []  # new: replays this call created (removed again if they write nothing)
+    scope = None if len(trajs) == len(corpus.trajectories) else [t.id for t in trajs]
     for (name, system), run_id in zip(resolved, ids):
-        if (
-            _start_run(
-                db, run_id, name, system, corpus, config, offline, replay, corpus_label, client, emb
-            )
-            and replay
-        ):
+        started = (db, run_id, name, system, corpus, config, offline, replay, corpus_label)
+        if _start_run(*started, client, emb, scope) and replay:
             new.append(run_id)
         ctx = RunContext(run_id, config, name, client, emb, progress, db_path=db_file(db))
         contexts.append((system, ctx))
@@ -309,6 +299,29 @@ def _client_db(db: Database):
     document's transaction (in-memory databases share the one connection)."""
     path = db_file(db)
     return open_db(path) if path else db
+
+
+def _selected(corpus: Corpus, trajectories: list[str] | None) -> list:
+    """The trajectories to write: those named (all when none is). An unknown name is refused
+    before any work: never an empty run marked done."""
+    trajs = [t for t in corpus.trajectories if not trajectories or t.id in trajectories]
+    unknown = sorted(set(trajectories or ()) - {t.id for t in corpus.trajectories})
+    if unknown:
+        raise UsageError(f"trajectory {unknown[0]!r} is not in the corpus")
+    return trajs
+
+
+def _run_client(
+    config: Config, db: Database, offline, replay, backend, pacer, progress
+) -> ModelClient:
+    """The run's model client: paced by ``pacer`` when replaying (None: served at once), its
+    queue reported to ``progress`` when that listens (optional, like ``tokens``)."""
+    client = _client(config, db, offline, replay, backend)
+    if replay:
+        client.pacer = pacer
+    if hasattr(progress, "queued"):
+        client.on_queue(progress.queued)
+    return client
 
 
 def _client(config: Config, db: Database, offline, replay, backend) -> ModelClient:

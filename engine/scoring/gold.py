@@ -162,11 +162,11 @@ def gold_lines(gold: GoldFigures | None, ci: Callable[[Interval], str], fmt) -> 
 
 
 def record_contest(db, corpus, trajectory_id: str, item: str, reason: str, ledger=None, **kw):
-    """Contest one item (engine/corpus/gold.py ``contest``) in the ledger beside ``db`` (or
-    ``ledger``) and forget the figures stored at score time for the corpus's runs in ``db``, so
-    that a report or the app computes them again with the contest. The caller holds the writer
-    lease of ``db``. Returns the Contest; UsageError when ``db`` is in memory and no ledger is
-    named, or for what ``contest`` refuses."""
+    """Contest one item (engine/corpus/gold.py ``contest``; ``withdrawn=True``: withdraw its
+    contest) in the ledger beside ``db`` (or ``ledger``) and forget the figures stored at score
+    time for the corpus's runs in ``db``, so that a report or the app computes them again from the
+    ledger. The caller holds the writer lease of ``db``. Returns the Contest; UsageError when ``db``
+    is in memory and no ledger is named, or for what ``contest`` refuses."""
 
     beside = db_file(db)
     path = ledger if ledger is not None else default_ledger(beside) if beside else None

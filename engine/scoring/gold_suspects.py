@@ -109,10 +109,18 @@ def suspects(db, corpus) -> list[Suspect]:
 
 def _failed_by_all(trajectory, latest: dict[str, list[dict]], complete: bool) -> list[Suspect]:
     """``latest``: system -> the trajectory's rows in that system's latest scoring."""
+    return _claims_failed_by_all(trajectory, latest, complete) + _questions_failed_by_all(
+        trajectory, latest, complete
+    )
+
+
+def _claims_failed_by_all(
+    trajectory, latest: dict[str, list[dict]], complete: bool
+) -> list[Suspect]:
+    """Claims judged YES in no state by any system that judged them."""
     tid = trajectory.id
     out = []
-    items = _claim_items(trajectory)
-    for claim, item in items.items():
+    for claim, item in _claim_items(trajectory).items():
         got = {
             system: [
                 v["label"]
@@ -138,6 +146,16 @@ def _failed_by_all(trajectory, latest: dict[str, list[dict]], complete: bool) ->
                     evidence(trajectory, [claim]),
                 )
             )
+    return out
+
+
+def _questions_failed_by_all(
+    trajectory, latest: dict[str, list[dict]], complete: bool
+) -> list[Suspect]:
+    """Questions every system answered from its memory short of YES, and the full-context
+    baseline did not answer YES either."""
+    tid = trajectory.id
+    out = []
     for q in questions(trajectory):
         labels: dict[str, str] = {}
         full_context: list[str] = []

@@ -32,6 +32,7 @@ from seorap.engine.scoring import extrinsic, lexical, metrics, stats
 from seorap.engine.scoring.intrinsic import StoreView
 from seorap.engine.scoring.schema import Interval, JourneyFigures, JourneyStage
 from seorap.engine.scoring.similarity import credited as credited_facts
+from seorap.engine.store.queries import writes
 
 STAGES = ("said", "extracted", "stored", "kept", "retrieved", "used", "credited")
 PASS, FAIL, NA = "pass", "fail", "n/a"
@@ -332,13 +333,9 @@ def load_observations(
         if pos is None:
             continue
         out[state.index] = [
-            (r["id"], r["text"])
-            for r in db.query(
-                "SELECT id, text FROM observations WHERE run_id=? AND trajectory_id=? AND "
-                "position=? ORDER BY rowid",
-                [run_id, trajectory.id, pos],
-            )
-            if r["text"] is not None
+            (oid, text)
+            for oid, text in writes.observation_texts(db, run_id, trajectory.id, pos)
+            if text is not None
         ]
     return out
 

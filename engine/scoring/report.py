@@ -38,6 +38,10 @@ from seorap.engine.scoring.schema import (
 from seorap.engine.scoring.similarity import DEFAULT_THRESHOLD
 from seorap.engine.scoring.tables import ensure_tables, now, scorings
 from seorap.engine.store.database import db_file
+from seorap.engine.store.queries import calls as stored_calls
+from seorap.engine.store.queries import runs as stored_runs
+from seorap.engine.store.queries import scores as stored_scores
+from seorap.engine.store.queries import verdicts as stored_verdicts
 from seorap.engine.store.recording import recording_of
 from seorap.engine.views.runs import system_label
 from sqlite_utils import Database
@@ -56,9 +60,7 @@ def build_report(
     exists; engine/corpus/gold.py)."""
     ensure_tables(db)
     if not run_ids:
-        run_ids = [
-            r["run_id"] for r in db.query("SELECT DISTINCT run_id FROM scores ORDER BY run_id")
-        ]
+        run_ids = stored_scores.scored_run_ids(db)
     found = [
         run_report(db, rid, scoring=scoring, resamples=resamples, seed=seed, ledger=ledger)
         for rid in run_ids
@@ -81,16 +83,10 @@ def run_report(
         return None
     name = scoring if scoring in names else names[0]
     run = db.table("runs").get(run_id)
-    cards = {
-        r["trajectory_id"]: json.loads(r["card"])
-        for r in db.query(
-            "SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? ORDER BY trajectory_id",
-            [run_id, name],
-        )
-    }
+    cards = {tid: json.loads(card) for tid, card in stored_scores.cards_in_order(db, run_id, name)}
     extras = cards.pop("", {})
     trajectories = [trajectory_report(tid, card) for tid, card in cards.items()]
-    verdicts = list(db.query("SELECT * FROM verdicts WHERE run_id=? AND scoring=?", [run_id, name]))
+    verdicts = stored_verdicts.select(db, run_id, name)
     boot = dict(resamples=resamples, seed=seed)
     agg = aggregate(
         trajectories, cards, verdicts, unreliable=extras.get("judge_unreliable"), **boot
@@ -222,15 +218,11 @@ def override_figures(db: Database, verdicts: list[dict], **boot) -> OverrideFigu
 def _cards(db: Database, run_id: str, scoring: str) -> tuple[dict, list[dict]]:
     """(the scoring pass's extras, the trajectory cards) of one run and scoring setup."""
     extras, cards = {}, []
-    for r in db.query(
-        "SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? "
-        "ORDER BY trajectory_id",
-        [run_id, scoring],
-    ):
-        if r["trajectory_id"] == "":
-            extras = json.loads(r["card"])
+    for tid, card in stored_scores.cards_in_order(db, run_id, scoring):
+        if tid == "":
+            extras = json.loads(card)
         else:
-            cards.append(json.loads(r["card"]))
+            cards.append(json.loads(card))
     return extras, cards
 
 
@@ -280,10 +272,7 @@ def seed_figures(db: Database, run_id: str, scoring: str) -> SeedFigures | None:
     me = db.table("runs").get(run_id)
     key = (me["system"], me["corpus_digest"], _seedless(me["config"])[0])
     group = []
-    for r in db.query(
-        "SELECT run_id, system, corpus_digest, config FROM runs WHERE system=? ORDER BY run_id",
-        [me["system"]],
-    ):
+    for r in stored_runs.runs_of_system(db, me["system"]):
         config, seed = _seedless(r["config"])
         if (r["system"], r["corpus_digest"], config) != key:
             continue
@@ -327,26 +316,13 @@ def _audit(extras: dict, aggregate) -> dict:
 
 
 def calls(db: Database, run_id: str, extras: dict) -> Calls:
-    row = next(
-        db.query(
-            "SELECT COUNT(*) AS n, COALESCE(SUM(tokens_in),0) AS ti, "
-            "COALESCE(SUM(tokens_out),0) AS tout FROM calls WHERE run_id=? AND error IS NULL",
-            [run_id],
-        )
-    )
-    roles = {
-        r["role"]: r["n"]
-        for r in db.query(
-            "SELECT role, COUNT(*) AS n FROM calls WHERE run_id=? AND error IS NULL GROUP BY role",
-            [run_id],
-        )
-    }
+    total, tokens_in, tokens_out = stored_calls.answered_totals(db, run_id)
     return Calls(
-        total=row["n"],
+        total=total,
         cached=extras.get("scoring_cached", 0),
-        by_role=roles,
-        tokens_in=row["ti"],
-        tokens_out=row["tout"],
+        by_role=stored_calls.answered_by_role(db, run_id),
+        tokens_in=tokens_in,
+        tokens_out=tokens_out,
     )
 
 

@@ -14,7 +14,7 @@ from seorap.engine.scoring.diagnosis import UNRELIABLE
 from seorap.engine.scoring.gold import LABELS, gold_lines
 from seorap.engine.scoring.journey import funnel_line
 from seorap.engine.scoring.report import COLUMNS, rows, run_label
-from seorap.engine.scoring.schema import Interval, Report, RunReport
+from seorap.engine.scoring.schema import Aggregate, Interval, Report, RunReport
 
 
 def to_json(report: Report) -> str:
@@ -135,25 +135,13 @@ def summary_lines(run: RunReport, *, gold: bool = True) -> list[str]:
     """The run's summary, one figure group a line; ``gold`` False leaves out the gold block (the
     Markdown report gives it a table of its own)."""
     a = run.aggregate
-    divergence = (
-        f"MAD, DivRate, r, κ, pass agreement, quadrants: {UNRELIABLE} ({a.judge_unreliable})"
-        if a.judge_unreliable
-        else f"MAD {_ci(a.mad_ci)} · DivRate {_ci(a.div_rate_ci)}"
-    )
-    agreement = (
-        f"signed {_ci(a.signed_mean_ci)}"
-        if a.judge_unreliable
-        else f"signed {_ci(a.signed_mean_ci)} · r {_ci(a.pearson_r_ci)} · κ {_ci(a.kappa_ci)} · "
-        f"pass agreement {_ci(a.pass_agreement_ci)}"
-    )
     lines = [
         f"intrinsic full {_ci(a.intrinsic)} · filter@{fmt(run.filter_threshold)} {_ci(a.intrinsic_filter)}"
         f" · {fact_shape_text(a.fact_shape)}",
         f"extrinsic compound {_ci(a.extrinsic)} · single {_ci(a.extrinsic_single)}",
         f"UDR {_na(run, 'udr', a.udr)} · FUR {_ci(a.fur)} · confidence MAE "
         f"{_na(run, 'confidence_mae', a.confidence_mae)}",
-        divergence,
-        agreement,
+        *_judge_lines(a),
         f"PARTIAL share {fmt(a.partial_share)} · unparseable {a.unparseable} · op accuracy "
         f"{_na(run, 'op_accuracy', a.op_accuracy_ci)} (majority {fmt(a.op_majority_baseline)}) · stale facts {fmt(a.stale_facts)}",
         f"baselines: full-context {fmt(a.baselines.full_context)} · naive-rag {fmt(a.baselines.naive_rag)} · "
@@ -164,28 +152,8 @@ def summary_lines(run: RunReport, *, gold: bool = True) -> list[str]:
         + ", ".join(f"{k} {v}" for k, v in run.full_vs_filter.items()),
         f"calls: {run.calls.total} logged, {run.calls.cached} served from cache in the last scoring",
     ]
-    failures = sum(t.write_failures for t in run.trajectories)
-    if failures:
-        partial = sum(t.partial_write_failures for t in run.trajectories)
-        lines.append(
-            f"write failures: {failures}"
-            + (
-                f" ({partial} partial: cut extractions whose complete observations were written)"
-                if partial
-                else ""
-            )
-        )
-    if run.overrides.count:
-        lines.append(
-            f"overrides: {run.overrides.count} · intrinsic raw {_ci(a.intrinsic)} → "
-            f"{_ci(run.overrides.intrinsic)} · extrinsic raw {_ci(a.extrinsic)} → "
-            f"{_ci(run.overrides.extrinsic)}"
-        )
-        lines += [
-            f"  {tid}: intrinsic {fmt(f['intrinsic_raw'])} → {fmt(f['intrinsic'])} · extrinsic "
-            f"{fmt(f['extrinsic_raw'])} → {fmt(f['extrinsic'])}"
-            for tid, f in run.overrides.by_trajectory.items()
-        ]
+    lines += _write_failure_lines(run)
+    lines += _override_lines(run)
     if a.seeds is not None:
         s = a.seeds
         lines.append(
@@ -201,6 +169,54 @@ def summary_lines(run: RunReport, *, gold: bool = True) -> list[str]:
     if gold:
         lines += gold_lines(run.gold, _ci, fmt)
     return lines
+
+
+def _judge_lines(a: Aggregate) -> list[str]:
+    """The judge/answerer divergence and agreement lines (withheld when the judge is
+    unreliable)."""
+    divergence = (
+        f"MAD, DivRate, r, κ, pass agreement, quadrants: {UNRELIABLE} ({a.judge_unreliable})"
+        if a.judge_unreliable
+        else f"MAD {_ci(a.mad_ci)} · DivRate {_ci(a.div_rate_ci)}"
+    )
+    agreement = (
+        f"signed {_ci(a.signed_mean_ci)}"
+        if a.judge_unreliable
+        else f"signed {_ci(a.signed_mean_ci)} · r {_ci(a.pearson_r_ci)} · κ {_ci(a.kappa_ci)} · "
+        f"pass agreement {_ci(a.pass_agreement_ci)}"
+    )
+    return [divergence, agreement]
+
+
+def _write_failure_lines(run: RunReport) -> list[str]:
+    failures = sum(t.write_failures for t in run.trajectories)
+    if not failures:
+        return []
+    partial = sum(t.partial_write_failures for t in run.trajectories)
+    return [
+        f"write failures: {failures}"
+        + (
+            f" ({partial} partial: cut extractions whose complete observations were written)"
+            if partial
+            else ""
+        )
+    ]
+
+
+def _override_lines(run: RunReport) -> list[str]:
+    """The figures before and after a person's overrides, for the run and each trajectory."""
+    if not run.overrides.count:
+        return []
+    a = run.aggregate
+    return [
+        f"overrides: {run.overrides.count} · intrinsic raw {_ci(a.intrinsic)} → "
+        f"{_ci(run.overrides.intrinsic)} · extrinsic raw {_ci(a.extrinsic)} → "
+        f"{_ci(run.overrides.extrinsic)}"
+    ] + [
+        f"  {tid}: intrinsic {fmt(f['intrinsic_raw'])} → {fmt(f['intrinsic'])} · extrinsic "
+        f"{fmt(f['extrinsic_raw'])} → {fmt(f['extrinsic'])}"
+        for tid, f in run.overrides.by_trajectory.items()
+    ]
 
 
 def _na(run: RunReport, name: str, iv: Interval) -> str:

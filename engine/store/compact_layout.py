@@ -240,6 +240,19 @@ def ensure(
         db.execute(f"DROP VIEW [{table}]")
     if relayout:
         db.execute(f"DROP TABLE [{table}_old]")
+    _create_indexes(db, table, indexes)
+    db.execute(view_sql(table, logical))
+    for verb in ("delete", "insert", "update"):
+        db.execute(f"DROP TRIGGER IF EXISTS [{table}_{verb}]")
+    db.execute(trigger_sql(table, pk))
+    for sql in write_triggers_sql(table, logical):
+        db.execute(sql)
+
+
+def _create_indexes(db: Any, table: str, indexes: list[list[str]]) -> None:
+    """The indexes of ``<table>_data``: a scoped table's (run_id, trajectory_id, ...) index becomes
+    (scope, ...); a table with scope keys has its unique (scope, keys) index instead."""
+    data = f"{table}_data"
     if table in SCOPE_KEYS:
         db[data].create_index(["scope", *SCOPE_KEYS[table]], unique=True, if_not_exists=True)
     for cols in indexes:
@@ -248,12 +261,6 @@ def ensure(
             if table in SCOPE_KEYS:
                 continue  # the unique (scope, id) index finds a trajectory's rows (a few hundred)
         db[data].create_index(cols, if_not_exists=True)
-    db.execute(view_sql(table, logical))
-    for verb in ("delete", "insert", "update"):
-        db.execute(f"DROP TRIGGER IF EXISTS [{table}_{verb}]")
-    db.execute(trigger_sql(table, pk))
-    for sql in write_triggers_sql(table, logical):
-        db.execute(sql)
 
 
 def _move(db: Database, table: str) -> None:

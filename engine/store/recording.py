@@ -217,6 +217,18 @@ def _locate_corpus(run: dict) -> None:
     run["manifest"] = json.dumps(manifest, ensure_ascii=False)
 
 
+def _keep_scope(run: dict, rows: list[tuple[str, dict]]) -> None:
+    """A recording made before runs kept their scope: the trajectories it wrote are its scope (the
+    app lists only those, not a "not scored" row for every other trajectory of the corpus)."""
+    manifest = json.loads(run.get("manifest") or "{}")
+    if "scope" in manifest:
+        return
+    wrote = {r.get("trajectory_id") for table, r in rows if table == "documents"}
+    corpus = manifest.get("trajectories") or []
+    manifest["scope"] = None if wrote >= set(corpus) else [t for t in corpus if t in wrote]
+    run["manifest"] = json.dumps(manifest, ensure_ascii=False)
+
+
 def import_recording(db: Database, path: Path) -> tuple[str, bool]:
     """Insert the recording at ``path`` into ``db`` (writable, schema current); returns (run id,
     whether it was imported now). A run already there is left alone (importing twice is a no-op)."""
@@ -231,6 +243,7 @@ def import_recording(db: Database, path: Path) -> tuple[str, bool]:
     if unknown:
         raise RecordingError(f"recording {path} has rows of unknown tables: {', '.join(unknown)}")
     _locate_corpus(rows[0][1])
+    _keep_scope(rows[0][1], rows)
     by_table: dict[str, list[dict]] = {}
     for table, row in rows:
         by_table.setdefault(table, []).append(row)

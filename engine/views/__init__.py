@@ -15,7 +15,12 @@ from seorap.engine.views.accounting import (  # noqa: F401
     AccountingView,
     accounting_view,
 )
-from seorap.engine.views.claim_path import ClaimPath, claim_path, claim_paths  # noqa: F401
+from seorap.engine.views.claim_path import (  # noqa: F401
+    ClaimPath,
+    claim_path,
+    claim_paths,
+    contested,
+)
 from seorap.engine.views.common import (  # noqa: F401
     DELTA_LABEL,
     JUDGE_MODES,

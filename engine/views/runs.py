@@ -39,6 +39,8 @@ class RunSummary:
     recording: str = ""
     """Imported from a shipped recording, or a replay of one: 'recorded: MODEL (SIZE), MACHINE,
     DATE' (engine/store/recording.py), shown wherever the run's system is named."""
+    scope: tuple[str, ...] | None = None
+    """The trajectories the run was asked to write (None: the whole corpus)."""
 
     @property
     def reference(self) -> bool:
@@ -138,9 +140,18 @@ def list_runs(db: sqlite_utils.Database) -> list[RunSummary]:
             any(k[0] == r["run_id"] for k in scored),
             _standin(r.get("manifest")),
             recorded.get(r["run_id"], ""),
+            _scope(r.get("manifest")),
         )
         for r in rows
     ]
+
+
+def _scope(manifest: str | None) -> tuple[str, ...] | None:
+    try:
+        scope = (loads(manifest, {}) or {}).get("scope")
+    except ValueError:
+        return None
+    return tuple(str(t) for t in scope) if isinstance(scope, list) else None
 
 
 def run_labels(db: sqlite_utils.Database) -> dict[str, str]:
@@ -171,7 +182,8 @@ def standin_twins(
 def trajectory_rows(
     db: sqlite_utils.Database, corpus: Corpus, run_ids: Iterable[str] | None = None
 ) -> list[TrajectoryRow]:
-    """One row per (run, trajectory) of the corpus, scores from the scoring tables when present."""
+    """One row per (run, trajectory) of the run's scope, scores from the scoring tables when
+    present."""
     runs = list_runs(db)
     wanted = set(run_ids) if run_ids is not None else {r.run_id for r in runs}
     done = documents_by_trajectory(db)
@@ -180,6 +192,8 @@ def trajectory_rows(
     rows = []
     for run in (r for r in runs if r.run_id in wanted):
         for t in corpus.trajectories:
+            if run.scope is not None and t.id not in run.scope:
+                continue  # a run of some trajectories lists only those
             intrinsic, extrinsic = scores.get((run.run_id, t.id), (None, None))
             rows.append(
                 TrajectoryRow(

@@ -185,19 +185,11 @@ def step_view(
     store = _store_at(db, run_id, t.id, position, stale, links, operations)
     verdicts = claim_verdicts(db, run_id, t.id, arrival.state_index, judge_mode)
     entry = line[position]
-    truth = ops = late = None
+    truth = ops = None
     if not arrival.is_distractor:
         truth = ground_truth(t, arrival.state_index)
         ops = op_count(state.action, [o.operation for o in operations], entry.written)
-    if entry.late and entry.written:
-        late = late_mark(
-            db,
-            run_id,
-            t.id,
-            position,
-            arrival.timestamp,
-            [(o.guard, o.guard_effect) for o in operations],
-        )
+    late = _late_at(db, run_id, t.id, position, arrival.timestamp, entry, operations)
     return StepView(
         run_id,
         t.id,
@@ -228,6 +220,28 @@ def step_view(
         ops,
         late,
         links,
+    )
+
+
+def _late_at(
+    db: Database,
+    run_id: str,
+    trajectory_id: str,
+    position: int,
+    timestamp: str,
+    entry: TimelineEntry,
+    operations: list[Operation],
+) -> LateMark | None:
+    """The late-arrival mark of a document that arrived late and was written, else None."""
+    if not (entry.late and entry.written):
+        return None
+    return late_mark(
+        db,
+        run_id,
+        trajectory_id,
+        position,
+        timestamp,
+        [(o.guard, o.guard_effect) for o in operations],
     )
 
 

@@ -31,15 +31,27 @@ RANK_PREFIX = 44
 rank, three figures and the ★ and ✗ marks (40)."""
 
 
+CONTESTED = "⚑"
+"""The mark of a question whose gold the ledger contests (docs/metrics.md#gold-ledger)."""
+
+
 def render_detail(
-    q: views.QuestionRow, top_k: int = 5, width: int = 160, stale: frozenset[str] = frozenset()
+    q: views.QuestionRow,
+    top_k: int = 5,
+    width: int = 160,
+    stale: frozenset[str] = frozenset(),
+    contested: str | None = None,
 ) -> Text:
     """The question's answer, verdict, depth curve and ranking; fact texts fitted to ``width``
     (the pane's cells) so each stays on one line and keeps what tells it from the others; ★ on
-    facts holding part of the answer, ✗ on the trajectory's ``stale`` facts."""
+    facts holding part of the answer, ✗ on the trajectory's ``stale`` facts; ``contested``: "who:
+    reason" of the ledger's contest of its gold."""
     text = Text()
     text.append(f"{views.item_label(q.item)}  ", "bold")
     text.append_text(literal(q.question, "bold"))
+    if contested is not None:
+        text.append(f"\n{CONTESTED} gold contested ", "bold yellow")
+        text.append_text(literal(f"({contested}): w withdraws the contest", "yellow"))
     text.append("\nexpected  ", "dim")
     text.append_text(literal(q.expected))
     text.append("\nanswer    ", "dim")
@@ -99,7 +111,8 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
 
 - **↑/↓** pick a question, **o** override its verdict, **w** contest its gold (one line of
   reason, written to the ledger beside the database: the score cards then show each figure with
-  and without it, and the ceiling), **[ / ]** previous / next trajectory
+  and without it, and the ceiling), or withdraw the contest of a contested (⚑) one,
+  **[ / ]** previous / next trajectory
 - The stepper's journey keys (ranking, answer) open this view on the question a claim's journey
   names
 - **/** filter the questions by text (question, expected answer, answer, item, verdict); Enter/Esc
@@ -124,6 +137,8 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         self.search_text = ""
         self.shown: list[views.QuestionRow] = []
         """The questions the table lists: the view's, filtered by ``search_text``."""
+        self.contested: dict[str, str] = {}
+        """Question item -> "who: reason" of the gold contests in force (read with the view)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -238,11 +253,15 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
 
     def present(self) -> None:
         view = self.shown_view
+        ctx = self.app.ctx
+        self.contested = views.contested(ctx.db, ctx.corpus, view.trajectory_id)
         title = literal(f"{view.trajectory_id} · run {view.run_id}", "bold")
         if view.live:
             title.append_text(literal(f"  {view.live}", "yellow"))
         elif not view.scored:
             title.append(f"  {views.NOT_SCORED}", "dim")
+        if n := sum(q.item in self.contested for q in view.questions):
+            title.append(f"  · {CONTESTED} {n} contested", "yellow")
         self.title_text = title
         self.fill()
 
@@ -264,11 +283,17 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
             title.append_text(literal(f"  · questions start “{start.strip()}” (…)", "dim"))
         self.query_one("#q-title", Static).update(title)
         table.clear().replace_rows(
-            (str(n), (Text(q.kind), _verdict(q.verdict), Text(ranks[n]), Text(questions[n])))
+            (str(n), (self._kind(q), _verdict(q.verdict), Text(ranks[n]), Text(questions[n])))
             for n, q in enumerate(self.shown)
         )
         self._detail(0)
         self.focus_item()
+
+    def _kind(self, q: views.QuestionRow) -> Text:
+        """The kind cell, marked ⚑ when the ledger contests the question's gold."""
+        if q.item not in self.contested:
+            return Text(q.kind)
+        return Text.assemble(q.kind, (f" {CONTESTED}", "bold yellow"))
 
     def focus_item(self) -> None:
         """Select the question the stepper asked for (``selection.question``: its journey keys r
@@ -294,7 +319,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
         ranks = [
             cut(", ".join(map(str, q.answer_ranks)) or "none", RANKS_WIDTH) for q in self.shown
         ]
-        kinds = natural([q.kind for q in self.shown], "kind")
+        kinds = natural([self._kind(q).plain for q in self.shown], "kind")
         verdicts = natural([q.verdict or "—" for q in self.shown], "verdict")
         widths = fit_widths(
             [kinds, verdicts, natural(ranks, "answer ranks"), 10_000],
@@ -316,6 +341,7 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
                     self.shown[min(row, len(self.shown) - 1)],
                     width=self.app.size.width,
                     stale=self.shown_view.stale_ids,
+                    contested=self.contested.get(self.shown[min(row, len(self.shown) - 1)].item),
                 )
             )
         elif self.shown_view.questions:
@@ -349,7 +375,8 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
             from seorap.tui.overrides import ask_and_contest
 
             q = self.shown[min(table.cursor_row, len(self.shown) - 1)]
-            ask_and_contest(self.app, self.view.trajectory_id, q.item, q.question)
+            contested = self.contested.get(q.item)
+            ask_and_contest(self.app, self.view.trajectory_id, q.item, q.question, contested)
 
     def action_override(self) -> None:
         table = self.query_one(LineTable)

@@ -5,7 +5,8 @@ we are, its second what this document did (engine.views.step_summary; `x` walks 
 key each: timeline t, document d, store s (the view's subject: the larger share under 120 columns;
 `v` filters it), claims c, detail i, log l. The selected claim's journey is a line of stage marks
 in the detail pane (engine.views.ClaimPath, read with the step), its evidence one key away: e the
-observation, k the fact version, r the ranking, u the answer; w contests the claim's gold. Room
+observation, k the fact version, r the ranking, u the answer; w contests the claim's gold (⚑ on
+a contested claim's row; w there withdraws the contest). Room
 kept for what other work adds: marks on facts (an ungrounded observation's ⚠) go in the store's
 mark cell, beside NEW/UPD; the log already marks an ungrounded observation on its line. Keys left
 free in this view: b h m p y z."""
@@ -87,7 +88,8 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
   document), **k** the fact version (selected in the store at its document; Enter: its history),
   **r** the ranking of the question that needs it (questions view, the fact's rank), **u** the
   answer (questions view); **w** contests the claim's gold (one line of reason, written to the
-  ledger beside the database; the score cards then show each figure without it and the ceiling)
+  ledger beside the database; the score cards then show each figure without it and the ceiling);
+  a contested claim is marked ⚑ in the claims pane, and **w** on it withdraws the contest
 - **j** toggle the judge view: `full` (the judge sees every active fact) vs `filter@θ` (only facts
   with cosine above θ; the `cosine` column shows each claim's best cosine and its fact)
 - **a** the operation log shows every observation (the first 25 otherwise), again: back to 25
@@ -685,4 +687,4 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
         )
         from seorap.tui.overrides import ask_and_contest
 
-        ask_and_contest(self.app, self.shown_step.trajectory_id, item, claim.claim)
+        ask_and_contest(self.app, self.shown_step.trajectory_id, item, claim.claim, claim.contested)

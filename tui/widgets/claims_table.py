@@ -1,5 +1,6 @@
 """Expected claims of this state with the judge's verdicts (in the selected judge mode) and the
-facts they matched; claims this document newly states are marked ▸. Under filter@θ a `cosine`
+facts they matched; claims this document newly states are marked ▸, claims whose gold the ledger
+contests ⚑. Under filter@θ a `cosine`
 column shows each claim's best cosine against θ and the fact it came from (stored with the verdict
 at score time)."""
 
@@ -73,6 +74,8 @@ class ClaimsTable(LineTable):
                 c.verdict + ("*" if c.overridden else ""), VERDICT_STYLE.get(c.verdict, "")
             )
         claim = Text("▸ " if c.is_doc_claim else "  ", "green")
+        if c.contested:  # the gold ledger contests it (docs/metrics.md#gold-ledger)
+            claim.append("⚑ ", "bold yellow")
         claim.append_text(one_line(without_start(c.claim, start), 60))
         if mode == "filter":
             best = Text(short_id(c.best_fact) if c.best_fact else "none", "dim")

@@ -97,9 +97,12 @@ def render_claim(c: ClaimRow, step: StepView) -> Text:
         text.append("\n")
         text.append_text(render_path(c.path))
     if c.contested:
-        text.append("\ngold contested ", "bold yellow")
+        text.append("\n⚑ gold contested ", "bold yellow")
         text.append_text(
-            literal(f"({c.contested}): the score cards show the figures without it", "yellow")
+            literal(
+                f"({c.contested}): the score cards show the figures without it · w withdraws it",
+                "yellow",
+            )
         )
     return text
 

@@ -267,61 +267,14 @@ def analyse(text: str, ref: dt.date | None = None) -> Analysis:
     raw = _extract(text, morphs, ref)
     spans = _raw_segments(text, morphs)
     vals = _mark_changes(text, raw, spans)
-    value_spans = [(v.start, v.end) for v in vals]
-    names_from_nnp = []
-    nouns = _nouns(text, morphs, value_spans)
-    for m in morphs:
-        if (
-            m.tag == "NNP"
-            and len(m.form) >= 2
-            and m.form not in _STOP_NOUNS
-            and m.form not in _CANCEL_NOUNS
-            and not any(a <= m.start < b for a, b in value_spans)
-            and m.form != "미정"
-        ):
-            names_from_nnp.append(
-                Value("name", (normalise.name_key(m.form),), m.form, m.start, m.end)
-            )
+    nouns = _nouns(text, morphs, [(v.start, v.end) for v in vals])
+    names_from_nnp = _proper_nouns(morphs, vals)
     if names_from_nnp:
         vals = sorted(_mark_changes(text, [*raw, *names_from_nnp], spans), key=lambda v: v.start)
         nouns = [(n, s) for n, s in nouns if not any(v.start <= s < v.end for v in names_from_nnp)]
-    # segments: a segment with no noun and no value (a bare "취소되었다") belongs to the one before it
-    merged: list[list[int]] = []
-    for a, b in spans:
-        has_content = any(
-            a <= s < b and n not in _MARKER_NOUNS and n not in _ANAPHOR_NOUNS for n, s in nouns
-        ) or any(a <= v.start < b for v in vals)
-        if merged and not has_content:
-            merged[-1][1] = b
-        else:
-            merged.append([a, b])
-    segments = []
-    for a, b in merged:
-        seg_morphs = [m for m in morphs if a <= m.start < b]
-        seg_nouns = [(n, s) for n, s in nouns if a <= s < b]
-        seg_words = seg_nouns + [
-            (v.key[0], v.start) for v in vals if v.type == "name" and a <= v.start < b
-        ]
-        topic_at = max(
-            (m.end for m in seg_morphs if m.tag == "JX" and m.form in ("은", "는", "ᆫ")),
-            default=None,
-        )
-        topic = {n for n, s in seg_words if topic_at is not None and s < topic_at}
-        comment = {n for n, s in seg_words if topic_at is None or s >= topic_at}
-        segments.append(
-            Segment(
-                a,
-                b,
-                text[a:b],
-                frozenset(n for n, _ in seg_nouns),
-                tuple(sorted(_markers(seg_morphs))),
-                frozenset(topic),
-                frozenset(comment),
-                _compact(text[a:b]),
-                tuple(v for v in vals if a <= v.start < b),
-                topic_at,
-            )
-        )
+    segments = [
+        _segment(text, a, b, morphs, nouns, vals) for a, b in _merge_bare(spans, nouns, vals)
+    ]
     seen: dict[str, None] = {}
     for n, _ in nouns:
         seen.setdefault(n, None)
@@ -334,6 +287,67 @@ def analyse(text: str, ref: dt.date | None = None) -> Analysis:
         frozenset(_hedges(text, morphs)),
         morphs,
         tuple(aside_spans(text, morphs, [(s.start, s.end) for s in segments])),
+    )
+
+
+def _proper_nouns(morphs, vals: list[Value]) -> list[Value]:
+    """Names from the proper nouns (NNP) outside the values already found."""
+    value_spans = [(v.start, v.end) for v in vals]
+    return [
+        Value("name", (normalise.name_key(m.form),), m.form, m.start, m.end)
+        for m in morphs
+        if m.tag == "NNP"
+        and len(m.form) >= 2
+        and m.form not in _STOP_NOUNS
+        and m.form not in _CANCEL_NOUNS
+        and not any(a <= m.start < b for a, b in value_spans)
+        and m.form != "미정"
+    ]
+
+
+def _merge_bare(
+    spans: list[tuple[int, int]], nouns: list[tuple[str, int]], vals: list[Value]
+) -> list[list[int]]:
+    """The segments, a segment with no noun and no value (a bare "취소되었다") joined to the one
+    before it."""
+    merged: list[list[int]] = []
+    for a, b in spans:
+        has_content = any(
+            a <= s < b and n not in _MARKER_NOUNS and n not in _ANAPHOR_NOUNS for n, s in nouns
+        ) or any(a <= v.start < b for v in vals)
+        if merged and not has_content:
+            merged[-1][1] = b
+        else:
+            merged.append([a, b])
+    return merged
+
+
+def _segment(
+    text: str, a: int, b: int, morphs, nouns: list[tuple[str, int]], vals: list[Value]
+) -> Segment:
+    """The clause ``text[a:b]``: its nouns, markers, topic (the words before 은/는) and comment."""
+    seg_morphs = [m for m in morphs if a <= m.start < b]
+    seg_nouns = [(n, s) for n, s in nouns if a <= s < b]
+    seg_words = seg_nouns + [
+        (v.key[0], v.start) for v in vals if v.type == "name" and a <= v.start < b
+    ]
+    topic_at = max(
+        (m.end for m in seg_morphs if m.tag == "JX" and m.form in ("은", "는", "ᆫ")),
+        default=None,
+    )
+    topic = {n for n, s in seg_words if topic_at is not None and s < topic_at}
+    comment = {n for n, s in seg_words if topic_at is None or s >= topic_at}
+    return Segment(
+        a,
+        b,
+        text[a:b],
+        frozenset(n for n, _ in seg_nouns),
+        tuple(sorted(_markers(seg_morphs))),
+        frozenset(topic),
+        frozenset(comment),
+        _compact(text[a:b]),
+        tuple(v for v in vals if a <= v.start < b),
+        topic_at,
     )
 
 

@@ -177,38 +177,30 @@ def _class_hedges(exp: Analysis, cand: Analysis) -> set[str]:
 
 
 @lru_cache(maxsize=1 << 16)
-def measure(
-    expected: str,
-    candidate: str,
-    question: str | None = None,
-    expected_date: dt.date | None = None,
-    candidate_date: dt.date | None = None,
-) -> Match:
-    """Measure ``candidate`` against ``expected``; relative dates in each are resolved against its
-    own document's date (``expected_date``, ``candidate_date``; unresolved without one)."""
-    exp, cand = analyse(expected, expected_date), analyse(candidate, candidate_date)
-    q = analyse(question, candidate_date) if question else None
-    current = [v for v in exp.values if not v.former]
-    if not any(_noun_in(n, cand.nouns, cand.compact) for n in exp.nouns) and not any(
+def _shares_nothing(exp: Analysis, cand: Analysis) -> bool:
+    """No expected noun or value is in the candidate: no rule can credit it (the common case when a
+    claim meets every fact of a store)."""
+    return not any(_noun_in(n, cand.nouns, cand.compact) for n in exp.nouns) and not any(
         _value_in(v, cand.values, cand.compact, current=False) for v in exp.values
-    ):
-        # nothing in common: no rule below can credit it (the common case when a claim meets
-        # every fact of a store)
-        return Match(
-            0,
-            len(exp.nouns) + len(exp.values),
-            values_expected=len(current),
-            missing_nouns=exp.nouns,
-        )
-    # recall: each expected clause's nouns and values, found within a few adjacent candidate clauses
+    )
+
+
+def _recall(exp: Analysis, cand: Analysis) -> tuple[int, int, bool]:
+    """(elements found, elements expected, some clause found whole): each expected clause's nouns
+    and values, found within a few adjacent candidate clauses."""
     found, complete = 0, False
     for seg in exp.segments:
         n, whole = _local(seg, cand)
         found += n
         complete = complete or whole
     elements = sum(len(seg.nouns) + len(seg.values) for seg in exp.segments)
-    missing_nouns = tuple(n for n in exp.nouns if not _noun_in(n, cand.nouns, cand.compact))
-    stated = [v for v in current if _value_in(v, cand.values, cand.compact, current=True)]
+    return found, elements, complete
+
+
+def _typed_values(
+    current: list[Value], stated: list[Value], exp: Analysis, cand: Analysis, q: Analysis | None
+) -> tuple[list[str], list[tuple[str, str]], list[tuple[str, str]]]:
+    """(missing, wrong, stated beside a rival) among the expected current values."""
     missing, wrong, multi = [], [], []
     for v in current:
         others = _competitors(v, exp, cand, q, v in stated)
@@ -220,7 +212,13 @@ def measure(
             wrong.append((v.text, others[0].text))
         else:
             missing.append(v.text)
-    # a word value: the comment of "X는 Y" when the clause has no typed value
+    return missing, wrong, multi
+
+
+def _comment_values(exp: Analysis, cand: Analysis) -> tuple[list[str], list[tuple[str, str]]]:
+    """(missing, wrong) word values: the comment of "X는 Y" when the clause has no typed value."""
+    missing: list[str] = []
+    wrong: list[tuple[str, str]] = []
     members = list_members(exp)
     for seg in exp.segments:
         if any(v.type != "name" for v in seg.values) or not seg.topic or not seg.comment:
@@ -241,39 +239,44 @@ def measure(
             if new:
                 wrong.append((" ".join(sorted(seg.comment)), " ".join(new)))
                 break
-    # a word value stated next to another one for the same "X는 …" (answers; one-clause statements)
-    if len(exp.segments) == 1 and not any(v.type != "name" for v in exp.values):
-        seg = exp.segments[0]
-        words = seg.comment if seg.topic else seg.nouns | {v.key[0] for v in seg.values}
-        topic = set(seg.topic) | (set(q.nouns) if q is not None else set())
-        if words and all(_noun_in(w, cand.nouns, cand.compact) for w in words) and topic:
-            known = exp.compact + (q.compact if q is not None else "")
-            # the first word of the statement (or question) names the subject, not the slot
-            head = _compact(
-                ((q.text if q is not None and not seg.topic else expected).split() or [""])[0]
-            )
-            for cseg in cand.segments:
-                if not cseg.topic or not all(
-                    _noun_in(t, topic, "".join(topic)) or t in known for t in cseg.topic
-                ):
-                    continue
-                if not any(t not in head and (t in topic or t in known) for t in cseg.topic):
-                    continue
-                if all(_noun_in(w, cseg.nouns, cseg.compact) for w in words):
-                    continue  # the clause stating the value: its other words are its predicate
-                new = sorted(
-                    n
-                    for n in cseg.comment
-                    if n not in known and not _noun_in(n, exp.nouns, exp.compact)
-                )
-                if new:
-                    multi.append((" ".join(sorted(words)), " ".join(new)))
-                    break
-    subject = wrong_subject(stated, exp, cand, q)
-    flip = opposite(exp.compact, cand.compact)
-    if flip is not None:
-        wrong.append(flip)
-    # polarity, clause by clause: the candidate clauses that state this expected clause
+    return missing, wrong
+
+
+def _word_beside_rival(
+    expected: str, exp: Analysis, cand: Analysis, q: Analysis | None
+) -> tuple[str, str] | None:
+    """A word value stated next to another one for the same "X는 …" (answers; one-clause
+    statements): (the expected words, the other words), or None."""
+    if len(exp.segments) != 1 or any(v.type != "name" for v in exp.values):
+        return None
+    seg = exp.segments[0]
+    words = seg.comment if seg.topic else seg.nouns | {v.key[0] for v in seg.values}
+    topic = set(seg.topic) | (set(q.nouns) if q is not None else set())
+    if not (words and all(_noun_in(w, cand.nouns, cand.compact) for w in words) and topic):
+        return None
+    known = exp.compact + (q.compact if q is not None else "")
+    # the first word of the statement (or question) names the subject, not the slot
+    head = _compact(((q.text if q is not None and not seg.topic else expected).split() or [""])[0])
+    for cseg in cand.segments:
+        if not cseg.topic or not all(
+            _noun_in(t, topic, "".join(topic)) or t in known for t in cseg.topic
+        ):
+            continue
+        if not any(t not in head and (t in topic or t in known) for t in cseg.topic):
+            continue
+        if all(_noun_in(w, cseg.nouns, cseg.compact) for w in words):
+            continue  # the clause stating the value: its other words are its predicate
+        new = sorted(
+            n for n in cseg.comment if n not in known and not _noun_in(n, exp.nouns, exp.compact)
+        )
+        if new:
+            return (" ".join(sorted(words)), " ".join(new))
+    return None
+
+
+def _polarity(exp: Analysis, cand: Analysis) -> list[tuple]:
+    """Polarity, clause by clause: (clause, its markers, the candidate's) of every expected clause
+    whose stating candidate clauses carry other markers."""
     polarity = []
     for seg in exp.segments:
         chosen = [c for c in _stating_segments(seg, cand) if _states_best(seg, c, exp)]
@@ -292,6 +295,51 @@ def measure(
             lacking -= {POSTPONE}
         if extra or lacking:
             polarity.append((seg.text.strip(), _count(mine), _count(theirs)))
+    return polarity
+
+
+def _vague_dates(cand: Analysis, current: list[Value], stated: list[Value]) -> tuple[str, ...]:
+    """The candidate's vague dates, when an expected date is not stated."""
+    return tuple(
+        w.text
+        for w in cand.values
+        if w.type == "vague-date" and any(v.type == "date" and v not in stated for v in current)
+    )
+
+
+def measure(
+    expected: str,
+    candidate: str,
+    question: str | None = None,
+    expected_date: dt.date | None = None,
+    candidate_date: dt.date | None = None,
+) -> Match:
+    """Measure ``candidate`` against ``expected``; relative dates in each are resolved against its
+    own document's date (``expected_date``, ``candidate_date``; unresolved without one)."""
+    exp, cand = analyse(expected, expected_date), analyse(candidate, candidate_date)
+    q = analyse(question, candidate_date) if question else None
+    current = [v for v in exp.values if not v.former]
+    if _shares_nothing(exp, cand):
+        return Match(
+            0,
+            len(exp.nouns) + len(exp.values),
+            values_expected=len(current),
+            missing_nouns=exp.nouns,
+        )
+    found, elements, complete = _recall(exp, cand)
+    missing_nouns = tuple(n for n in exp.nouns if not _noun_in(n, cand.nouns, cand.compact))
+    stated = [v for v in current if _value_in(v, cand.values, cand.compact, current=True)]
+    missing, wrong, multi = _typed_values(current, stated, exp, cand, q)
+    word_missing, word_wrong = _comment_values(exp, cand)
+    missing += word_missing
+    wrong += word_wrong
+    beside = _word_beside_rival(expected, exp, cand, q)
+    if beside is not None:
+        multi.append(beside)
+    subject = wrong_subject(stated, exp, cand, q)
+    flip = opposite(exp.compact, cand.compact)
+    if flip is not None:
+        wrong.append(flip)
     hedges = tuple(sorted((cand.hedges - exp.hedges) | _class_hedges(exp, cand)))
     return Match(
         found,
@@ -299,7 +347,7 @@ def measure(
         tuple(missing),
         tuple(wrong),
         tuple(multi),
-        tuple(polarity),
+        tuple(_polarity(exp, cand)),
         hedges,
         len(current),
         len(stated),
@@ -309,10 +357,6 @@ def measure(
         _anchored(stated, exp, cand, q),
         tuple(set_aside(current, cand)) + words_set_aside(exp, cand, q),
         tuple(unverified_words(exp, cand, q)),
-        tuple(
-            w.text
-            for w in cand.values
-            if w.type == "vague-date" and any(v.type == "date" and v not in stated for v in current)
-        ),
+        _vague_dates(cand, current, stated),
         subject,
     )

@@ -48,6 +48,17 @@ def grade(match: Match, *, check_hedge: bool) -> Graded:
     (hedge words, two values for one slot) apply — stored facts are not answers."""
     elements = f"{match.found}/{match.total} expected elements found"
     ratio = f"{match.found}/{match.total}" if match.total else "1/1"
+    return (
+        _contradicted(match, elements)
+        or (_answer_faults(match, elements) if check_hedge else None)
+        or _unsupported(match, elements, ratio)
+        or _incomplete(match, elements, check_hedge)
+        or _supported(match, elements, ratio)
+    )
+
+
+def _contradicted(match: Match, elements: str) -> Graded | None:
+    """polarity, contrast, wrong-value, wrong-subject: the candidate says otherwise."""
     if match.polarity:
         seg, mine, theirs = match.polarity[0]
         return "NO", (
@@ -71,14 +82,24 @@ def grade(match: Match, *, check_hedge: bool) -> Graded:
         return "NO", (
             f"NO [wrong-subject]: the value is stated about «{got}», not «{want}»; {elements}"
         )
-    if check_hedge and match.hedges:
+    return None
+
+
+def _answer_faults(match: Match, elements: str) -> Graded | None:
+    """hedge, multi-value: an answer that will not commit to one value."""
+    if match.hedges:
         return "NO", f"NO [hedge]: the answer hedges ({', '.join(match.hedges)}); {elements}"
-    if check_hedge and match.multi:
+    if match.multi:
         want, other = match.multi[0]
         return "NO", (
             f"NO [multi-value]: the answer gives {want} and {other} for one slot, neither "
             f"marked as former; {elements}"
         )
+    return None
+
+
+def _unsupported(match: Match, elements: str, ratio: str) -> Graded | None:
+    """unresolved-date, no-value, low-recall: too little of the expected statement to credit."""
     if match.unresolved and not match.wrong:
         return "PARTIAL", (
             f"PARTIAL [unresolved-date]: «{match.unresolved[0]}» cannot be read as a day "
@@ -91,6 +112,11 @@ def grade(match: Match, *, check_hedge: bool) -> Graded:
         )
     if match.recall < PARTIAL_RECALL and not match.segment_complete and not match.anchored:
         return "NO", f"NO [low-recall]: {elements} ({ratio} < {_frac(PARTIAL_RECALL)})"
+    return None
+
+
+def _incomplete(match: Match, elements: str, check_hedge: bool) -> Graded | None:
+    """missing-value, missing-clause, unverified: stated in part."""
     if match.missing:
         return "PARTIAL", (
             f"PARTIAL [missing-value]: {', '.join(match.missing)} not stated (no other value "
@@ -106,6 +132,11 @@ def grade(match: Match, *, check_hedge: bool) -> Graded:
             f"PARTIAL [unverified]: every expected value stated, but unverified: "
             f"«{', '.join(match.unverified[:5])}»; {elements}"
         )
+    return None
+
+
+def _supported(match: Match, elements: str, ratio: str) -> Graded:
+    """values-anchored, partial-recall, all-found."""
     if match.values_expected and match.anchored:
         return "YES", (
             f"YES [values-anchored]: every expected value stated in a clause about the same "

@@ -205,15 +205,44 @@ def _take(mask: list[bool], start: int, end: int) -> None:
         mask[i] = True
 
 
+class _Taken:
+    """The values found so far and the characters they cover: each pattern reads only what no
+    earlier pattern took."""
+
+    def __init__(self, text: str) -> None:
+        self.values: list[Value] = []
+        self.mask = [False] * len(text)
+
+    def free(self, start: int, end: int) -> bool:
+        return _free(self.mask, start, end)
+
+    def add(self, value: Value) -> None:
+        self.values.append(value)
+        _take(self.mask, value.start, value.end)
+
+
 def _extract(text: str, morphs: tuple[Morph, ...] = (), ref: dt.date | None = None) -> list[Value]:
-    out: list[Value] = []
+    taken = _Taken(text)
     longer = {m.start for m in morphs if len(m.form) > 1 and m.tag.startswith("NN")}
-    mask = [False] * len(text)
+    _names(text, taken)
+    for value in _people_and_teams(text):
+        if taken.free(value.start, value.end):
+            taken.add(value)
+    _dates(text, ref, taken)
+    _months_and_years(text, taken)
+    _times(text, taken)
+    for m in _WEEKDAY.finditer(text):
+        if taken.free(m.start(), m.end()):
+            taken.add(Value("weekday", (m[1],), m[0], m.start(), m.end()))
+    numbers = _shared_counters(text, _numbers(text, longer, taken))
+    for value in _merge_durations(text, numbers) + _native(text, taken.mask):
+        taken.add(value)
+    return sorted(taken.values, key=lambda v: v.start)
 
-    def add(value: Value) -> None:
-        out.append(value)
-        _take(mask, value.start, value.end)
 
+def _names(text: str, taken: _Taken) -> None:
+    """Latin-letter names (Aurora, AES-256), but not English stop words nor a unit after a
+    number."""
     for m in _NAME.finditer(text):
         word = m[0].lower()
         if word in _ENGLISH_STOP:
@@ -221,49 +250,64 @@ def _extract(text: str, morphs: tuple[Morph, ...] = (), ref: dt.date | None = No
         prev = text[: m.start()].rstrip()
         if word in _LATIN_UNITS and prev[-1:].isdigit():
             continue
-        add(Value("name", (word,), m[0], m.start(), m.end()))
-    for value in _people_and_teams(text):
-        if _free(mask, value.start, value.end):
-            add(value)
+        taken.add(Value("name", (word,), m[0], m.start(), m.end()))
+
+
+def _dates(text: str, ref: dt.date | None, taken: _Taken) -> None:
     for f in normalise.dates(text, ref):
-        if not _free(mask, f.start, f.end):
+        if not taken.free(f.start, f.end):
             continue
         if f.key is None:  # vague or unresolved: fills the slot, equals no date
-            add(
-                Value("vague-date", (text[f.start : f.end],), text[f.start : f.end], f.start, f.end)
-            )
+            said = text[f.start : f.end]
+            taken.add(Value("vague-date", (said,), said, f.start, f.end))
         else:
-            add(Value("date", f.key, text[f.start : f.end], f.start, f.end))
+            taken.add(Value("date", f.key, text[f.start : f.end], f.start, f.end))
+
+
+def _months_and_years(text: str, taken: _Taken) -> None:
     for m in _KO_MONTH.finditer(text):
         mo = int(m[2])
-        if 1 <= mo <= 12 and _free(mask, m.start(), m.end()):
-            add(Value("month", (int(m[1]) if m[1] else None, mo), m[0], m.start(), m.end()))
+        if 1 <= mo <= 12 and taken.free(m.start(), m.end()):
+            taken.add(Value("month", (int(m[1]) if m[1] else None, mo), m[0], m.start(), m.end()))
     for m in _YEAR.finditer(text):
-        if _free(mask, m.start(), m.end()):
-            add(Value("year", (int(m[1]),), m[0], m.start(), m.end()))
+        if taken.free(m.start(), m.end()):
+            taken.add(Value("year", (int(m[1]),), m[0], m.start(), m.end()))
+
+
+def _hour(period: str | None, h: int) -> int:
+    """The hour on a 24-hour clock of ``h`` said with a period of the day (오후 3시 = 15)."""
+    if period in ("오후", "저녁", "밤") and h < 12:
+        return h + 12
+    if period == "낮" and h < 6:
+        return h + 12
+    if period in ("오전", "새벽", "아침") and h == 12:
+        return 0
+    return h
+
+
+def _times(text: str, taken: _Taken) -> None:
+    """Clock times in Korean (오후 3시 반) and with a colon (15:30)."""
     for m in _TIME.finditer(text):
         h, mi = int(m[2]), int(m[3]) if m[3] else (30 if m[4] else 0)
-        if h > 24 or mi > 59 or not _free(mask, m.start(2), m.end()):
+        if h > 24 or mi > 59 or not taken.free(m.start(2), m.end()):
             continue
         period = m[1]
-        if period in ("오후", "저녁", "밤") and h < 12:
-            h += 12
-        elif period == "낮" and h < 6:
-            h += 12
-        elif period in ("오전", "새벽", "아침") and h == 12:
-            h = 0
-        add(Value("time", (h, mi), m[0], m.start(), m.end(), ambiguous=period is None and h <= 12))
+        h = _hour(period, h)
+        ambiguous = period is None and h <= 12
+        taken.add(Value("time", (h, mi), m[0], m.start(), m.end(), ambiguous=ambiguous))
     for m in _CLOCK.finditer(text):
         h, mi = int(m[1]), int(m[2])
-        if h <= 24 and mi <= 59 and _free(mask, m.start(), m.end()):
-            add(Value("time", (h, mi), m[0], m.start(), m.end()))
-    for m in _WEEKDAY.finditer(text):
-        if _free(mask, m.start(), m.end()):
-            add(Value("weekday", (m[1],), m[0], m.start(), m.end()))
+        if h <= 24 and mi <= 59 and taken.free(m.start(), m.end()):
+            taken.add(Value("time", (h, mi), m[0], m.start(), m.end()))
+
+
+def _numbers(text: str, longer: set[int], taken: _Taken) -> list[Value]:
+    """Numbers with their counter (명, 회, %, 달러 ...; ``수`` without one) in the text no earlier
+    pattern took; ``longer``: where a noun of more than one letter starts."""
     numbers: list[Value] = []
     for m in _NUMBER.finditer(text):
         start = m.start(2) if not m[1] else m.start()
-        if not _free(mask, start, m.end(2)):
+        if not taken.free(start, m.end(2)):
             continue
         unit = (m[3] or "").lower()
         if (
@@ -283,14 +327,16 @@ def _extract(text: str, morphs: tuple[Morph, ...] = (), ref: dt.date | None = No
         except InvalidOperation:
             continue
         numbers.append(Value(unit, (_canon(number),), text[start:end], start, end))
-    # lists share their counter: "1,2차" = 1차, 2차; "3~5명" = 3명, 5명
+    return numbers
+
+
+def _shared_counters(text: str, numbers: list[Value]) -> list[Value]:
+    """Lists share their counter: "1,2차" = 1차, 2차; "3~5명" = 3명, 5명."""
     for i in range(len(numbers) - 2, -1, -1):
         a, b = numbers[i], numbers[i + 1]
         if a.type == "수" and b.type != "수" and _LIST_JOIN.match(text[a.end : b.start]):
             numbers[i] = Value(b.type, a.key, a.text, a.start, a.end)
-    for value in _merge_durations(text, numbers) + _native(text, mask):
-        add(value)
-    return sorted(out, key=lambda v: v.start)
+    return numbers
 
 
 _NATIVE = re.compile(

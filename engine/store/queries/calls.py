@@ -30,6 +30,29 @@ def answered_keys(db: Database) -> list[tuple[str, str | None, str]]:
     return db.execute("SELECT key, parsed, role FROM calls WHERE error IS NULL").fetchall()
 
 
+def answered_totals(db: Database, run_id: str) -> tuple[int, int, int]:
+    """(successful calls, their tokens in, their tokens out) of one run."""
+    row = next(
+        db.query(
+            "SELECT COUNT(*) AS n, COALESCE(SUM(tokens_in),0) AS ti, "
+            "COALESCE(SUM(tokens_out),0) AS tout FROM calls WHERE run_id=? AND error IS NULL",
+            [run_id],
+        )
+    )
+    return row["n"], row["ti"], row["tout"]
+
+
+def answered_by_role(db: Database, run_id: str) -> dict[str, int]:
+    """{role: successful calls} of one run."""
+    return {
+        r["role"]: r["n"]
+        for r in db.query(
+            "SELECT role, COUNT(*) AS n FROM calls WHERE run_id=? AND error IS NULL GROUP BY role",
+            [run_id],
+        )
+    }
+
+
 def recent_calls(db: Database, model: str, limit: int) -> list[dict]:
     """The newest successful calls of a model (at most ``limit``), newest first, with ``host`` and
     ``first_token_ms`` (None on a log older than those columns)."""

@@ -21,6 +21,16 @@ def systems(db: Database) -> set[str]:
     return {r["system"] for r in db.query("SELECT system FROM runs")}
 
 
+def runs_of_system(db: Database, system: str) -> list[dict]:
+    """(run_id, system, corpus_digest, config) of every run of one system, by run id."""
+    return list(
+        db.query(
+            "SELECT run_id, system, corpus_digest, config FROM runs WHERE system=? ORDER BY run_id",
+            [system],
+        )
+    )
+
+
 def exists(db: Database, run_id: str) -> bool:
     return db.execute("SELECT 1 FROM runs WHERE run_id = ?", [run_id]).fetchone() is not None
 

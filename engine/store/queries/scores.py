@@ -19,6 +19,24 @@ def scorings(db: Database, run_ids: Sequence[str] = ()) -> list[str]:
     ]
 
 
+def scored_run_ids(db: Database) -> list[str]:
+    """Every run id with a stored card, sorted."""
+    return [r["run_id"] for r in db.query("SELECT DISTINCT run_id FROM scores ORDER BY run_id")]
+
+
+def cards_in_order(db: Database, run_id: str, scoring: str) -> list[tuple[str, str]]:
+    """(trajectory id, card JSON text) of every card of a run under one scoring setup, by
+    trajectory id: the run's own card (trajectory ``''``) first."""
+    return [
+        (r["trajectory_id"], r["card"])
+        for r in db.query(
+            "SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? "
+            "ORDER BY trajectory_id",
+            [run_id, scoring],
+        )
+    ]
+
+
 def latest_scoring(db: Database, run_id: str) -> str | None:
     """The scoring setup a run was scored with last (by its trajectories' cards), or None."""
     row = next(

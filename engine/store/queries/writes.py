@@ -62,6 +62,20 @@ def observations_at(db: Database, run_id: str, trajectory_id: str, position: int
     )
 
 
+def observation_texts(
+    db: Database, run_id: str, trajectory_id: str, position: int
+) -> list[tuple[str, str | None]]:
+    """(id, text) of the observations extracted from one document, in the order stored."""
+    return [
+        (r["id"], r["text"])
+        for r in db.query(
+            "SELECT id, text FROM observations WHERE run_id=? AND trajectory_id=? AND "
+            "position=? ORDER BY rowid",
+            [run_id, trajectory_id, position],
+        )
+    ]
+
+
 def decisions_at(db: Database, run_id: str, trajectory_id: str, position: int) -> list[dict]:
     """The decisions made on one document, in the order made."""
     return list(
