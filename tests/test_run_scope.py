@@ -54,3 +54,15 @@ def test_a_run_of_the_whole_corpus_keeps_no_scope(tmp_path):
     [rid] = run(corpus, ["oracle"], db, Config.offline(), score=False)
     assert _scope(db, rid) is None
     assert len(trajectory_rows(db, corpus, [rid])) == len(corpus.trajectories)
+
+
+def test_the_app_opens_on_the_first_trajectory_the_run_wrote(tmp_path):
+    from seorap.tui.factory import make_app
+
+    corpus = load_corpus(KO_MINI)
+    last = corpus.trajectories[-1].id
+    db = open_db(tmp_path / "a.db")
+    run(corpus, ["oracle"], db, Config.offline(), trajectories=[last], score=False)
+    db.conn.close()
+    app = make_app(tmp_path / "a.db")
+    assert app.ctx.selection.trajectory_id == last

@@ -10,6 +10,7 @@ from seorap.engine.corpus import Corpus, load_corpus
 from seorap.engine.corpus.bundled import DEFAULT, FIXTURES
 from seorap.engine.run.pacer import Pace
 from seorap.engine.store.database import open_db, runs
+from seorap.engine.views import list_runs
 from seorap.tui.context import AppContext, Selection
 
 if TYPE_CHECKING:
@@ -22,6 +23,13 @@ BUNDLED_CORPUS = FIXTURES / DEFAULT
 def bundled_corpus_path() -> Path:
     """The bundled Korean corpus, located relative to the installed package (repo checkout)."""
     return BUNDLED_CORPUS
+
+
+def first_trajectory(db: sqlite_utils.Database, run_id: str | None, corpus: Corpus) -> str:
+    """The run's first trajectory: of its scope when it wrote only some (``--trajectory``), else
+    the corpus's first."""
+    scope = next((r.scope for r in list_runs(db) if r.run_id == run_id), None) or ()
+    return next((t.id for t in corpus.trajectories if t.id in scope), corpus.trajectories[0].id)
 
 
 def corpus_for(db: sqlite_utils.Database, run_id: str | None) -> Corpus:
@@ -65,7 +73,7 @@ def make_app(
         run_id = all_runs[0]["run_id"] if all_runs else None
     start = "stepper" if trajectory_id else "runs"
     if trajectory_id is None and corpus.trajectories:
-        trajectory_id = corpus.trajectories[0].id
+        trajectory_id = first_trajectory(db, run_id, corpus)
     ctx = AppContext(
         Path(db_path) if db_path else None,
         db,
