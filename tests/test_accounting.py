@@ -208,7 +208,7 @@ def test_reference_runs_have_no_model_rows_but_a_timed_write(tmp_path):
 def test_the_app_score_cards_show_the_cost_of_the_selected_run(tmp_path):
     from seorap.engine.run.runner import run
     from seorap.engine.views import run_report
-    from seorap.tui.screens.scores import cost_text, rulers_text
+    from seorap.tui.screens.scores_text import cost_text, rulers_text
 
     db = open_db(tmp_path / "r.db")
     corpus = load_corpus(CORPUS)

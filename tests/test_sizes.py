@@ -1,9 +1,9 @@
-"""Files cut by concept, functions short and simple, in engine/ and cli/: no file over 500 lines, no
+"""Files cut by concept, functions short and simple, in engine/, cli/ and tui/: no file over 500 lines, no
 function over 60 lines (from ``def`` to its last line, decorators aside), no function over
 cyclomatic complexity 15.
 
 The complexity is ruff's C901 (the mccabe count; ruff is pinned exactly in the test extra, and
-``[tool.ruff.lint.mccabe]`` in pyproject.toml sets 15, so ``ruff check --select C901 engine cli``
+``[tool.ruff.lint.mccabe]`` in pyproject.toml sets 15, so ``ruff check --select C901 engine cli tui``
 by hand gives the same answer). It is read per function here rather than through ruff's
 per-file-ignores, which would let a new complex function into a listed file unseen.
 
@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DIRS = ("engine", "cli")
+DIRS = ("engine", "cli", "tui")
 FILE_LINES = 500
 FUNCTION_LINES = 60
 COMPLEXITY = 15

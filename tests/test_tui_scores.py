@@ -7,7 +7,7 @@ import re
 from seorap.engine import views
 from seorap.engine.scoring.schema import Interval
 from seorap.engine.store.database import open_db
-from seorap.tui.screens.scores import _value_ci, agreement_text
+from seorap.tui.screens.scores_text import _value_ci, agreement_text
 from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
 
 

@@ -187,7 +187,7 @@ async def test_score_cards_show_rulers_seeds_group_cis_and_moved_verdicts(ref):
 
 
 def test_moved_text_lists_each_moved_verdict():
-    from seorap.tui.screens.scores import moved_text
+    from seorap.tui.screens.scores_text import moved_text
 
     diff = views.RulerDiff(
         "full",

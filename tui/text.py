@@ -10,10 +10,17 @@ a document cannot move the cursor, recolour the terminal or hide text.
 
 from __future__ import annotations
 
+from functools import partial
+
 from rich.text import Text
+from seorap.engine.fmt import interval
 from seorap.engine.untrusted import visible
 
-__all__ = ["visible", "literal", "one_line"]
+__all__ = ["visible", "literal", "one_line", "ci"]
+
+ci = partial(interval, short=True)
+"""A figure and its interval as the app's narrow panes write them, n printed beside: the report's
+formatter (engine.fmt.interval), a range without its word and n."""
 
 
 def literal(value: object, style: str = "") -> Text:

@@ -7,6 +7,7 @@ import csv
 import io
 
 from seorap.engine.fmt import cell as fmt
+from seorap.engine.fmt import interval
 from seorap.engine.run import accounting
 from seorap.engine.scoring import audit
 from seorap.engine.scoring import similarity as sim
@@ -102,20 +103,6 @@ def cost_lines(run: RunReport) -> list[str]:
     return accounting.lines(_accounting(run))
 
 
-def _ci(iv: Interval) -> str:
-    """``0.50 [0.25, 0.75]`` (95% bootstrap CI) or ``0.50 (range 0.25–0.75, n=3)`` for a group
-    below 5 trajectories, where a percentile CI would mean little."""
-    if iv.mean is None:
-        return "—"
-    if iv.method == "range":
-        if iv.ci_low is None:
-            return f"{fmt(iv.mean)} (n={iv.n})"
-        return f"{fmt(iv.mean)} (range {fmt(iv.ci_low)}–{fmt(iv.ci_high)}, n={iv.n})"
-    if iv.ci_low is None:
-        return fmt(iv.mean)
-    return f"{fmt(iv.mean)} [{fmt(iv.ci_low)}, {fmt(iv.ci_high)}]"
-
-
 SHORT = [
     "trajectory",
     "category",
@@ -136,10 +123,10 @@ def summary_lines(run: RunReport, *, gold: bool = True) -> list[str]:
     Markdown report gives it a table of its own)."""
     a = run.aggregate
     lines = [
-        f"intrinsic full {_ci(a.intrinsic)} · filter@{fmt(run.filter_threshold)} {_ci(a.intrinsic_filter)}"
+        f"intrinsic full {interval(a.intrinsic)} · filter@{fmt(run.filter_threshold)} {interval(a.intrinsic_filter)}"
         f" · {fact_shape_text(a.fact_shape)}",
-        f"extrinsic compound {_ci(a.extrinsic)} · single {_ci(a.extrinsic_single)}",
-        f"UDR {_na(run, 'udr', a.udr)} · FUR {_ci(a.fur)} · confidence MAE "
+        f"extrinsic compound {interval(a.extrinsic)} · single {interval(a.extrinsic_single)}",
+        f"UDR {_na(run, 'udr', a.udr)} · FUR {interval(a.fur)} · confidence MAE "
         f"{_na(run, 'confidence_mae', a.confidence_mae)}",
         *_judge_lines(a),
         f"PARTIAL share {fmt(a.partial_share)} · unparseable {a.unparseable} · op accuracy "
@@ -167,7 +154,7 @@ def summary_lines(run: RunReport, *, gold: bool = True) -> list[str]:
     lines += read_time_lines(run)
     lines += journey_lines(run)
     if gold:
-        lines += gold_lines(run.gold, _ci, fmt)
+        lines += gold_lines(run.gold, interval, fmt)
     return lines
 
 
@@ -177,13 +164,13 @@ def _judge_lines(a: Aggregate) -> list[str]:
     divergence = (
         f"MAD, DivRate, r, κ, pass agreement, quadrants: {UNRELIABLE} ({a.judge_unreliable})"
         if a.judge_unreliable
-        else f"MAD {_ci(a.mad_ci)} · DivRate {_ci(a.div_rate_ci)}"
+        else f"MAD {interval(a.mad_ci)} · DivRate {interval(a.div_rate_ci)}"
     )
     agreement = (
-        f"signed {_ci(a.signed_mean_ci)}"
+        f"signed {interval(a.signed_mean_ci)}"
         if a.judge_unreliable
-        else f"signed {_ci(a.signed_mean_ci)} · r {_ci(a.pearson_r_ci)} · κ {_ci(a.kappa_ci)} · "
-        f"pass agreement {_ci(a.pass_agreement_ci)}"
+        else f"signed {interval(a.signed_mean_ci)} · r {interval(a.pearson_r_ci)} · κ {interval(a.kappa_ci)} · "
+        f"pass agreement {interval(a.pass_agreement_ci)}"
     )
     return [divergence, agreement]
 
@@ -209,9 +196,9 @@ def _override_lines(run: RunReport) -> list[str]:
         return []
     a = run.aggregate
     return [
-        f"overrides: {run.overrides.count} · intrinsic raw {_ci(a.intrinsic)} → "
-        f"{_ci(run.overrides.intrinsic)} · extrinsic raw {_ci(a.extrinsic)} → "
-        f"{_ci(run.overrides.extrinsic)}"
+        f"overrides: {run.overrides.count} · intrinsic raw {interval(a.intrinsic)} → "
+        f"{interval(run.overrides.intrinsic)} · extrinsic raw {interval(a.extrinsic)} → "
+        f"{interval(run.overrides.extrinsic)}"
     ] + [
         f"  {tid}: intrinsic {fmt(f['intrinsic_raw'])} → {fmt(f['intrinsic'])} · extrinsic "
         f"{fmt(f['extrinsic_raw'])} → {fmt(f['extrinsic'])}"
@@ -222,7 +209,7 @@ def _override_lines(run: RunReport) -> list[str]:
 def _na(run: RunReport, name: str, iv: Interval) -> str:
     """The figure with its CI, or ``n/a (why)`` when the system cannot support it."""
     why = run.not_applicable.get(name)
-    return f"n/a ({why})" if why else _ci(iv)
+    return f"n/a ({why})" if why else interval(iv)
 
 
 def journey_lines(run: RunReport) -> list[str]:
@@ -233,12 +220,14 @@ def journey_lines(run: RunReport) -> list[str]:
 
     counts = {s: {"n": f.n, "survived": f.survived} for s, f in j.stages.items()}
     lost = ", ".join(f"{s} {n}" for s, n in j.losses.items()) or "none"
-    shares = " · ".join(f"{s} {_ci(f.share)}" for s, f in j.stages.items() if f.n)
+    shares = " · ".join(f"{s} {interval(f.share)}" for s, f in j.stages.items() if f.n)
     lines = [f"journey: {funnel_line(counts)} · lost at: {lost}", f"journey survival: {shares}"]
     for groups in (j.category_shares, j.difficulty_shares):
         lines += [
             f"journey {g}: "
-            + " · ".join(f"{s} {f.survived}/{f.n} {_ci(f.share)}" for s, f in per.items() if f.n)
+            + " · ".join(
+                f"{s} {f.survived}/{f.n} {interval(f.share)}" for s, f in per.items() if f.n
+            )
             for g, per in groups.items()
         ]
     return lines
@@ -252,7 +241,7 @@ def gold_markdown(run: RunReport) -> list[str]:
         return []
 
     if g.problem:
-        return ["### Gold", ""] + [f"- {line}" for line in gold_lines(g, _ci, fmt)] + [""]
+        return ["### Gold", ""] + [f"- {line}" for line in gold_lines(g, interval, fmt)] + [""]
 
     out = [
         f"### Gold ({len(g.contested)} contested, ledger {g.ledger or '—'})",
@@ -261,7 +250,7 @@ def gold_markdown(run: RunReport) -> list[str]:
         "|---|---|---|---|---|",
     ]
     out += [
-        f"| {LABELS[name]} | {_ci(f.with_contested)} | {_ci(f.without_contested)} | "
+        f"| {LABELS[name]} | {interval(f.with_contested)} | {interval(f.without_contested)} | "
         f"{fmt(f.ceiling)} | {'**yes**' if f.above_ceiling else 'no'} |"
         for name, f in g.figures.items()
     ]
@@ -279,9 +268,9 @@ def read_time_lines(run: RunReport) -> list[str]:
     if r is None:
         return []
     lines = [
-        f"read-time ({r.read_path or 'no reads'}, {r.reads} reads): coverage {_ci(r.coverage)} · "
-        f"accuracy {_ci(r.accuracy)} · stale-at-read {_ci(r.stale_at_read)} · write-time: "
-        f"accuracy {_ci(run.aggregate.intrinsic)}"
+        f"read-time ({r.read_path or 'no reads'}, {r.reads} reads): coverage {interval(r.coverage)} · "
+        f"accuracy {interval(r.accuracy)} · stale-at-read {interval(r.stale_at_read)} · write-time: "
+        f"accuracy {interval(run.aggregate.intrinsic)}"
     ]
     lines += [f"{name}: n/a ({why})" for name, why in r.not_applicable.items()]
     return lines

@@ -14,6 +14,7 @@ from __future__ import annotations
 from seorap.engine.views.accounting import (  # noqa: F401
     AccountingView,
     accounting_view,
+    cost_lines,
 )
 from seorap.engine.views.claim_path import (  # noqa: F401
     ClaimPath,

@@ -29,3 +29,13 @@ def accounting_view(db: Database, run_id: str) -> AccountingView:
     return AccountingView(
         run_id, headers, rows, accounting.phase_line(acc), accounting.TABLE_LEGEND, acc.empty, acc
     )
+
+
+def cost_lines(view: AccountingView | None, stored: dict | None) -> list[str] | None:
+    """What the run cost as lines for the score cards: from ``view`` (the accounting read now) or,
+    without it, from the figures ``stored`` with the report at score time; None when neither."""
+    if view is not None:
+        return accounting.lines(view.figures)
+    if stored is not None:
+        return accounting.lines(accounting.from_dict(stored))
+    return None

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from seorap.engine.fmt import cell as fmt
-from seorap.tui.text import literal
+from seorap.tui.text import ci, literal
 from textual.widgets import Static
 
 if TYPE_CHECKING:
-    from seorap.engine.scoring.schema import GoldFigures, Interval, JourneyFigures, RunReport
+    from seorap.engine.scoring.schema import GoldFigures, JourneyFigures, RunReport
 
 BAR = 20
 """Cells of a full bar (share 1)."""
@@ -32,14 +32,6 @@ def bar(share: float | None, width: int = BAR) -> str:
     full, rest = divmod(eighths, 8)
     out = "█" * full + (EIGHTHS[rest] if rest else "")
     return out.ljust(width)
-
-
-def _ci(iv: Interval) -> str:
-    if iv.mean is None:
-        return "—"
-    if iv.ci_low is None or iv.method == "range":
-        return fmt(iv.mean)
-    return f"{fmt(iv.mean)} [{fmt(iv.ci_low)}, {fmt(iv.ci_high)}]"
 
 
 def funnel_text(journey: JourneyFigures | None, width: int = BAR) -> Text:
@@ -59,7 +51,7 @@ def funnel_text(journey: JourneyFigures | None, width: int = BAR) -> Text:
         whole = f.survived == f.n
         text.append(bar(f.survived / f.n, width), "green" if whole else "yellow")
         text.append(f" {f.survived}/{f.n} ", "bold" if not whole else "")
-        text.append(f"{_ci(f.share)}\n", "dim")
+        text.append(f"{ci(f.share)}\n", "dim")
     lost = ", ".join(f"{s} {n}" for s, n in journey.losses.items())
     if lost:
         text.append(f"lost at: {lost}\n", "dim")
@@ -80,7 +72,7 @@ def gold_text(gold: GoldFigures | None) -> Text:
     text.append_text(literal(f" ({', '.join(c['item'] for c in gold.contested)})\n", "dim"))
     for key, f in gold.figures.items():
         text.append(
-            f"{LABELS[key]}: {_ci(f.with_contested)} · without {_ci(f.without_contested)} · "
+            f"{LABELS[key]}: {ci(f.with_contested)} · without {ci(f.without_contested)} · "
             f"ceiling {fmt(f.ceiling)}"
         )
         text.append(" ⚠ above ceiling\n" if f.above_ceiling else "\n", "bold red")

@@ -123,7 +123,27 @@ def render_change(op: Operation) -> Text:
 def render_operation(
     n: int, op: Operation, step: StepView | None = None, selected: bool = False
 ) -> Text:
+    """One observation: what it said, the facts it was compared with, the decision and why, and
+    what it changed in the store."""
     text = Text(f"▶ {n}. " if selected else f"{n}. ", "bold reverse" if selected else "bold")
+    text.append_text(_observed(op))
+    text.append_text(_candidates(op))
+    text.append_text(_decision(op, step))
+    if step is not None:
+        text.append_text(render_lineage(op, step))
+    if op.after_facts:
+        text.append_text(render_change(op))
+    elif op.before or op.after:
+        text.append("     ")
+        text.append_text(one_line(op.before or "(nothing)", 70, "red" if op.before else "dim"))
+        text.append("  →  ")
+        text.append_text(one_line(op.after or "(nothing)", 70, "green"))
+        text.append("\n")
+    return text
+
+
+def _observed(op: Operation) -> Text:
+    text = Text()
     if op.observation:
         text.append_text(literal(op.observation))
     elif op.operation == "supersede":
@@ -138,6 +158,11 @@ def render_operation(
     if op.ungrounded:
         text.append_text(literal(f"  ⚠ ungrounded: {op.ungrounded}", "bold yellow"))
     text.append("\n")
+    return text
+
+
+def _candidates(op: Operation) -> Text:
+    text = Text()
     for c in op.candidates:
         if c.similarity is None:
             text.append("     acted on ", "dim")
@@ -149,7 +174,11 @@ def render_operation(
         text.append("\n")
     if not op.candidates and op.operation:
         text.append("     (no similar fact in the store)\n", "dim")
-    text.append("     → ")
+    return text
+
+
+def _decision(op: Operation, step: StepView | None) -> Text:
+    text = Text("     → ")
     if op.operation:
         text.append(op.operation, OP_STYLE.get(op.operation, "bold red"))
     else:
@@ -168,16 +197,6 @@ def render_operation(
     if op.reason:
         text.append("     why: ", "dim")
         text.append_text(literal(op.reason, "dim italic"))
-        text.append("\n")
-    if step is not None:
-        text.append_text(render_lineage(op, step))
-    if op.after_facts:
-        text.append_text(render_change(op))
-    elif op.before or op.after:
-        text.append("     ")
-        text.append_text(one_line(op.before or "(nothing)", 70, "red" if op.before else "dim"))
-        text.append("  →  ")
-        text.append_text(one_line(op.after or "(nothing)", 70, "green"))
         text.append("\n")
     return text
 

@@ -1,0 +1,293 @@
+"""The stepper's panes and the step they show: building the step view (kept and read ahead),
+giving it to each pane, the titles and the detail pane that follow focus. The keys that act on it
+are the screen's (tui/screens/stepper.py)."""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+
+from rich.text import Text
+from seorap.engine import views
+from seorap.tui.instant_modes import ViewScreen
+from seorap.tui.text import literal
+from seorap.tui.widgets.claims_table import ClaimsTable
+from seorap.tui.widgets.detail import DetailPane
+from seorap.tui.widgets.document import DocumentPane
+from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.operations import OperationLog
+from seorap.tui.widgets.search_bar import SearchBar
+from seorap.tui.widgets.store_table import StoreTable
+from seorap.tui.widgets.timeline import Timeline
+from seorap.tui.widgets.title import Title
+from textual import events, on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Header, Static
+
+PANE_KEYS = {
+    "t": "timeline",
+    "d": "document",
+    "s": "store",
+    "c": "claims",
+    "i": "detail",
+    "l": "operations",
+}
+"""One key per pane (F1 lists them; none is a key of the app or of this view otherwise)."""
+PANE_TITLES = {"store": "store-title", "claims": "claims-title"}
+"""Panes whose title line shows that they have the focus."""
+SUMMARY_STYLE = {
+    "new": "green",
+    "updated": "cyan",
+    "reinforced": "blue",
+    "superseded": "bold magenta",
+    "stale": "bold red",
+    "none": "dim",
+}
+
+
+class StepperPanes(ViewScreen, Screen):
+    """The stepper without its keys: the step on screen and its panes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.step: views.StepView | None = None
+        self.shown_for: tuple | None = None
+        self.last_step_ms = 0.0
+        self.search_text = ""
+        self.found: list[views.Match] = []
+        """The current search's hits (engine.views.search_matches)."""
+        self.match_index = -1
+        self.summary: views.StepSummary | None = None
+        self.change_index = -1
+        """The summary target `x` selected last (-1: none yet at this step)."""
+        self.views_kept: OrderedDict[tuple, views.StepView] = OrderedDict()
+        self.claim: tuple[views.ClaimRow, int] | None = None
+        """The claim the detail pane showed last and its state: the journey keys follow it."""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield SearchBar(
+            placeholder="search this trajectory's facts (or f0030), observations and documents"
+            " (Enter/Esc to close)",
+            id="search",
+        )
+        yield Title(id="step-title")
+        with Horizontal(id="stepper"):
+            yield Timeline(id="timeline")
+            with Vertical(id="step-main"):
+                with Horizontal(id="step-upper"):
+                    yield DocumentPane(id="document")
+                    with Vertical(id="step-right"):
+                        yield Title("Store at this step", id="store-title", classes="pane-title")
+                        yield StoreTable(id="store")
+                        yield Title(id="claims-title", classes="pane-title")
+                        yield ClaimsTable(id="claims")
+                        yield DetailPane(id="detail")
+                yield OperationLog(id="operations")
+        yield KeysFooter()
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        self.show()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._keep_focus)
+
+    def _keep_focus(self) -> None:
+        """A pane hidden by a narrower terminal (the timeline under 90 columns) gives its focus
+        to the store, so that the pane keys and the cursor stay visible."""
+        focused = self.focused
+        if (focused is None or not focused.display) and self.is_current:
+            self.query_one(StoreTable).focus()
+
+    # -- data down ------------------------------------------------------------------------
+    def show(self) -> None:
+        """Show the selected step; the same step of an unchanged database is already on screen."""
+        ctx = self.app.ctx
+        sel = ctx.selection
+        if not (sel.run_id and sel.trajectory_id):
+            self.query_one("#step-title", Static).update(
+                Text("no trajectory selected — pick one in the runs view (1)", "dim")
+            )
+            return
+        key = self.step_key(sel.position)
+        if self.step is not None and key == self.shown_for:
+            return
+        started = time.perf_counter()
+        if self.claim is not None and key[:2] != (self.shown_for or (None, None))[:2]:
+            self.claim = None  # another trajectory: its claims have their own journeys
+        self.step = self._view(key)
+        sel.position = self.step.position
+        self.shown_for = (sel.run_id, sel.trajectory_id, sel.position, *key[3:])
+        self.summary = views.step_summary(self.step)
+        self.change_index = -1
+        self.query_one(Timeline).step = self.step
+        self.query_one(DocumentPane).step = self.step
+        self.query_one(StoreTable).step = self.step
+        self.query_one(ClaimsTable).step = self.step
+        self.query_one(OperationLog).step = self.step
+        self.query_one("#step-title", Static).update(self._title())
+        self.query_one("#claims-title", Static).update(self._claims_title())
+        self.query_one("#store-title", Static).update(self._store_title())
+        self._detail()
+        self.last_step_ms = (time.perf_counter() - started) * 1000
+
+    @property
+    def shown_step(self) -> views.StepView:
+        """The step on screen, for what runs only once show() put one there (its titles, a pick
+        in its store, a fact found in it)."""
+        if self.step is None:
+            raise LookupError("the stepper shows no step yet")
+        return self.step
+
+    VIEWS_KEPT = 16
+    """Step views kept: stepping back, or onto a step read ahead, does not read it again."""
+
+    def step_key(
+        self, position: int, run_id: str | None = None, trajectory_id: str | None = None
+    ) -> tuple:
+        """What a step view depends on: the selected run and trajectory (or those given), the
+        position, the judge mode, θ and the database's version."""
+        ctx, sel = self.app.ctx, self.app.ctx.selection
+        return (
+            run_id or sel.run_id,
+            trajectory_id or sel.trajectory_id,
+            position,
+            sel.judge_mode,
+            ctx.filter_threshold,
+            views.data_version(ctx.db),
+        )
+
+    def _view(self, key: tuple) -> views.StepView:
+        """The step view for ``key`` (see ``step_key``), read once while the database is unchanged."""
+        kept = self.views_kept.get(key)
+        if kept is None:
+            run_id, trajectory_id, position, judge_mode = key[:4]
+            ctx = self.app.ctx
+            kept = views.step_view(ctx.db, ctx.corpus, run_id, trajectory_id, position, judge_mode)
+            self.views_kept[key] = kept
+            while len(self.views_kept) > self.VIEWS_KEPT:
+                self.views_kept.popitem(last=False)
+        else:
+            self.views_kept.move_to_end(key)
+        return kept
+
+    def read_ahead(self) -> bool:
+        """While the user reads a step: the next step, then the one before, then the documents the
+        selected claim's k and e go to, read and their document and log wrapped at the panes'
+        widths, so those keys only show them; one step per call (the app calls again while no key
+        arrives). True when it read one."""
+        if not self.is_current or self.step is None:
+            return False
+        path = self.claim[0].path if self.claim else None  # then where k and e would go
+        targets = (path.fact[0] if path and path.fact else -1, path.document if path else -1)
+        return any(
+            self.read_step_ahead(self.step_key(position))
+            for position in (self.step.position + 1, self.step.position - 1, *targets)
+            if position is not None and 0 <= position <= self.step.last_position
+        )
+
+    def read_step_ahead(self, key: tuple) -> bool:
+        """Read the step of ``key`` (see ``step_key``) and wrap its document and log at the panes'
+        widths, unless kept already; True when it read it. The runs view asks for the first step
+        of the row its cursor rests on, ahead of Enter."""
+        if key in self.views_kept or not self.is_mounted:
+            return False
+        step = self._view(key)
+        for pane in (self.query_one(DocumentPane), self.query_one(OperationLog)):
+            pane.wrapped(pane.text_for(step))
+        return True
+
+    def _title(self) -> Text:
+        """Two lines, each cut at the edge: where we are, then what this document did."""
+        s = self.shown_step
+        text = Text()
+        text.append(f"doc {s.position + 1}/{s.last_position + 1}", "bold")
+        if s.late is not None or s.entry.late:
+            text.append(" · ↶ late document", "bold yellow")
+        text.append(" · ")
+        text.append_text(literal(s.trajectory_id, "bold"))
+        text.append(" · run ", "dim")
+        text.append_text(literal(s.run_id, "bold"))
+        text.append(" · ")
+        text.append_text(literal(s.title))
+        text.append(f" · {s.category} {s.difficulty} {s.trajectory_type}", "dim")
+        text.append("\n")
+        text.append_text(self._summary_line())
+        return text
+
+    def _summary_line(self) -> Text:
+        summary = self.summary
+        text = Text("this document: ", "dim")
+        if summary is None or not self.shown_step.written:
+            text.append("not written yet in this run", "dim italic")
+            return text
+        for n, (part, kind) in enumerate(summary.parts()):
+            if n:
+                text.append(" · ", "dim")
+            text.append(part, SUMMARY_STYLE.get(kind, ""))
+        if summary.targets:
+            text.append("  (x: select)", "dim")
+        return text
+
+    def _store_title(self) -> Text:
+        table = self.query_one(StoreTable)
+        text = Text("Store", "bold")
+        text.append(" (s) · ", "dim")
+        label = views.FILTER_LABELS[table.filter]
+        text.append(label, "bold reverse" if table.filter != "all" else "bold")
+        text.append(f" {len(table.facts)}/{len(self.shown_step.store)}", "")
+        text.append(" (v)", "dim")
+        if table.start:
+            text.append(" · every fact starts ", "dim")
+            text.append_text(literal(f"“{table.start.strip()}” (…)", "dim"))
+        return text
+
+    def _detail(self, which: str | None = None) -> None:
+        """Show the focused fact (or claim) whole in the detail pane."""
+        if self.step is None:
+            return
+        pane = self.query_one(DetailPane)
+        claims = self.query_one(ClaimsTable)
+        if which == "claims" or (which is None and claims.has_focus):
+            claim = claims.focused_claim()
+            pane.show_claim(claim, self.step)
+            if claim is not None:
+                self.claim = (claim, self.step.state_index)
+        else:
+            pane.show_fact(self.query_one(StoreTable).focused_fact(), self.step)
+
+    @on(DataTable.RowHighlighted, "#store")
+    def _store_focus(self, event: DataTable.RowHighlighted) -> None:
+        self._detail()
+
+    @on(DataTable.RowHighlighted, "#claims")
+    def _claims_focus(self, event: DataTable.RowHighlighted) -> None:
+        self._detail()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if self.step is not None and event.widget.id in ("store", "claims"):
+            self._detail(event.widget.id)
+        self._mark_focus()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self._mark_focus()
+
+    def _mark_focus(self) -> None:
+        """The focused pane's title line (store, claims) is highlighted; the other panes show
+        their focus by their own tint and border (tui/seorap.tcss)."""
+        focused = self.focused.id if self.focused is not None else None
+        for pane, title in PANE_TITLES.items():
+            self.query_one(f"#{title}").set_class(focused == pane, "-focused")
+
+    def _claims_title(self) -> Text:
+        s = self.shown_step
+        mode = "full" if s.judge_mode == "full" else f"filter@{self.app.ctx.filter_threshold:g}"
+        text = Text(f"Expected claims of state {s.state_index + 1}", "bold")
+        text.append(" (c) · judge ", "dim")
+        text.append(mode, "bold reverse")
+        text.append(" (j)", "dim")
+        if not s.scored:
+            text.append(f"  {views.NOT_SCORED} (matched = lexical ≥0.8)", "dim")
+        return text
