@@ -61,7 +61,7 @@ def make_app(
     ``probe_ollama`` it checks Ollama after the first paint and, when reachable, runs variant A
     live (``live_config``: the Config for live runs, default load_config()). With ``replay`` (a run
     id) it opens the live view and replays that run at ``pace`` (default: the recorded speed)."""
-    from seorap.tui.app import SeorapApp
+    from seorap.tui.app import SeorapApp  # start-up: Textual loads only when an app is built
 
     db = db if db is not None else open_db(db_path)
     if corpus is None:

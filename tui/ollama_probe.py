@@ -34,6 +34,7 @@ def offline_banner(host: str, reason: str = "") -> str:
 
 def probe(config: Config, timeout_s: float = PROBE_TIMEOUT_S) -> OllamaProbe:
     """Check the server and the write-path models with a short timeout; never raises."""
+    # start-up: the model client (httpx, ollama) loads after the first paint, in the probe's worker
     from seorap.engine.errors import ModelError, ModelMissing, UsageError
     from seorap.engine.models.manage import check_models
 

@@ -6,7 +6,10 @@ from __future__ import annotations
 import getpass
 from typing import TYPE_CHECKING
 
-from seorap.engine.errors import UsageError
+from seorap.engine.errors import SeorapError, UsageError
+from seorap.engine.scoring.gold import record_contest
+from seorap.engine.scoring.overrides import add_override
+from seorap.engine.store.lease import writer, writing
 from seorap.tui.screens.prompt import PromptModal
 
 if TYPE_CHECKING:
@@ -19,10 +22,6 @@ LABELS = ("YES", "PARTIAL", "NO")
 def store(ctx: AppContext, verdict_id: str, label: str, reason: str) -> str | None:
     """Store one override; returns an error sentence, or None on success. The app browses read-only:
     write access (and the writer lease) is taken for this one write (a read-only file says so)."""
-    from seorap.engine.errors import SeorapError
-    from seorap.engine.scoring.overrides import add_override
-    from seorap.engine.store.lease import writer, writing
-
     try:
         if ctx.db_path is None:  # an in-memory database (tests)
             with writer(ctx.db, "override"):
@@ -64,10 +63,6 @@ def contest(
     its contest) in the ledger beside the database, under the writer lease like an override; the
     figures stored at score time for the corpus's runs are dropped, so the score cards compute them
     again from the ledger. Returns an error sentence, or None on success."""
-    from seorap.engine.errors import SeorapError
-    from seorap.engine.scoring.gold import record_contest
-    from seorap.engine.store.lease import writer, writing
-
     kw = {"who": getpass.getuser(), "withdrawn": withdrawn}
     what = "gold withdrawal" if withdrawn else "gold contest"
     try:

@@ -10,6 +10,7 @@ a document cannot move the cursor, recolour the terminal or hide text.
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
 from functools import partial
 
 from rich.text import Text
@@ -65,8 +66,6 @@ def without_start(text: str, start: str) -> str:
 def word_diff(before: str, after: str) -> tuple[Text, Text]:
     """(before, after) as literal Texts with the words only one side has highlighted: removed words
     red and struck through, added words bold green; shared words plain."""
-    from difflib import SequenceMatcher
-
     a, b = before.split(" "), after.split(" ")
     old, new = Text(), Text()
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():

@@ -13,6 +13,7 @@ from seorap.tui.fit import (
     table_room,
 )
 from seorap.tui.instant_modes import ViewScreen
+from seorap.tui.messages import OpenTrajectory
 from seorap.tui.text import literal
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
 from seorap.tui.widgets.footer import KeysFooter
@@ -247,7 +248,5 @@ differs, and final active facts held by only one run.
             self.fill()  # the same flips, another kind: nothing to recompute
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        from seorap.tui.messages import OpenTrajectory
-
         trajectory_id = str(event.row_key.value).split("\t")[1]
         self.post_message(OpenTrajectory(self.pair[0], trajectory_id))  # run A

@@ -9,6 +9,7 @@ from seorap.engine.fmt import figure
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.modes import KEPT_SCREENS, SIDE_BY_SIDE, screen_class
+from seorap.tui.screens.side_by_side import open_position
 from seorap.tui.text import literal
 from seorap.tui.widgets.footer import KeysFooter
 from textual import events
@@ -217,8 +218,6 @@ while its answers scored ≥ 0.5 — from the current run if it has one, else fr
         if stop is None:
             self.notify(f"no {quadrant} case in this database", severity="warning")
             return
-        from seorap.tui.screens.side_by_side import open_position
-
         self.post_message(OpenTrajectory(stop.run_id, stop.trajectory_id, open_position(stop)))
 
     def action_side_by_side(self) -> None:

@@ -10,6 +10,7 @@ import threading
 
 from rich.text import Text
 from seorap.engine import views
+from seorap.engine.errors import NothingToReplay, ReplayMiss, RunCancelled
 from seorap.engine.memory.reference import ORACLES
 from seorap.engine.run.pacer import Pace, Pacer, PacerState
 from seorap.engine.views import replay_label, short_id
@@ -165,6 +166,7 @@ each applied decision appears in the log as it is written.
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="live", description="live run")
     def run_systems(self, systems: list[str], offline: bool) -> list[str]:
+        # start-up: the run machinery (the runner, its models and httpx) loads when a run starts
         from seorap.engine.config import load_config
         from seorap.engine.errors import UsageError
         from seorap.engine.run.runner import run
@@ -249,7 +251,7 @@ each applied decision appears in the log as it is written.
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="live", description="replay")
     def replay(self, run_id: str, pacer: Pacer | None = None) -> list[str]:
-        from seorap.engine.run.runner import replay_run
+        from seorap.engine.run.runner import replay_run  # start-up: as run_systems' imports
 
         ctx = self.app.ctx
         self.cancel_event.clear()
@@ -377,7 +379,6 @@ def pace_of(pace: Pace, speed: float) -> str:
 
 def failure_text(error: BaseException | None, replay: bool) -> str:
     """One line for a stopped worker; replays name their two expected failures plainly."""
-    from seorap.engine.errors import NothingToReplay, ReplayMiss, RunCancelled
 
     if isinstance(error, RunCancelled):
         return f"cancelled: {error}" if str(error) else "cancelled (finished documents stay)"

@@ -7,6 +7,7 @@ from rich.text import Text
 from seorap.engine import views
 from seorap.tui.fit import cut, fit_column, fit_widths, natural, refill_keeping_cursor, table_room
 from seorap.tui.instant_modes import ViewScreen
+from seorap.tui.overrides import ask_and_contest
 from seorap.tui.text import literal, one_line
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
 from seorap.tui.widgets.footer import KeysFooter
@@ -372,8 +373,6 @@ bottleneck) and the baselines (naive-rag, full-context, no-context).
     def action_contest(self) -> None:
         table = self.query_one(LineTable)
         if self.shown and self.view is not None:
-            from seorap.tui.overrides import ask_and_contest
-
             q = self.shown[min(table.cursor_row, len(self.shown) - 1)]
             contested = self.contested.get(q.item)
             ask_and_contest(self.app, self.view.trajectory_id, q.item, q.question, contested)

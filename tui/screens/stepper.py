@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from seorap.engine import views
 from seorap.tui.messages import OpenFact
+from seorap.tui.overrides import ask_and_contest
 from seorap.tui.screens.prompt import PromptModal
 from seorap.tui.screens.stepper_panes import PANE_KEYS, StepperPanes
 from seorap.tui.widgets.claims_table import ClaimsTable
@@ -411,6 +412,4 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
             if claim.path
             else f"s{state}/c{trajectory.states[state].claims.index(claim.claim)}"
         )
-        from seorap.tui.overrides import ask_and_contest
-
         ask_and_contest(self.app, self.shown_step.trajectory_id, item, claim.claim, claim.contested)

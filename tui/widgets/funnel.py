@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from seorap.engine.fmt import cell as fmt
+from seorap.engine.scoring.gold import LABELS
 from seorap.tui.text import ci, literal
 from textual.widgets import Static
 
@@ -64,8 +65,6 @@ def gold_text(gold: GoldFigures | None) -> Text:
     text = Text()
     if gold is None:
         return text
-    from seorap.engine.scoring.gold import LABELS
-
     if gold.problem:
         return literal(f"gold ledger unreadable: {gold.problem}\n", "red")
     text.append(f"gold: {len(gold.contested)} contested", "bold")
