@@ -5,11 +5,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from seorap.engine.config import Config
 from sqlite_utils import Database
 
 
-def score_run(db: Database, run_id, config: Config, **kwargs):
+def score_run(db: Database, run_id: str, config: Config, **kwargs: Any) -> str:
     """Score one run in the store; see :func:`engine.scoring.score.score_run`."""
     # import cycle: the modules named import this package
     from seorap.engine.scoring.score import score_run as _score_run

@@ -4,6 +4,9 @@ card read as a ``TrajectoryReport``, the run's ``Aggregate`` and a category's or
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Unpack
+
 from seorap.engine.scoring import metrics, stats
 from seorap.engine.scoring.extrinsic import TOP_K
 from seorap.engine.scoring.schema import Aggregate, GroupFigures
@@ -69,7 +72,7 @@ def _iv(ci: stats.Interval) -> Interval:
     return Interval(mean=ci.estimate, ci_low=ci.low, ci_high=ci.high, method=ci.method, n=ci.n)
 
 
-def interval(values: list[float | None], **boot) -> Interval:
+def interval(values: list[float | None], **boot: Unpack[stats.Boot]) -> Interval:
     """Mean of one value per trajectory: bootstrap CI, or the range below 5 (stats.group_mean)."""
     return _iv(stats.group_mean(values, **boot))
 
@@ -87,11 +90,15 @@ PER_PAIR = {
 """Per-trajectory values whose range stands in for a CI below 5 pairs (r and kappa have none)."""
 
 
-def _paired(i, e, name: str, **boot) -> Interval:
+def _paired(
+    i: list[float | None], e: list[float | None], name: str, **boot: Unpack[stats.Boot]
+) -> Interval:
     return _iv(stats.group_paired(i, e, getattr(stats, name), PER_PAIR.get(name), **boot))
 
 
-def group_figures(ts: list[TrajectoryReport], unreliable: bool = False, **boot) -> GroupFigures:
+def group_figures(
+    ts: list[TrajectoryReport], unreliable: bool = False, **boot: Unpack[stats.Boot]
+) -> GroupFigures:
     """Agreement figures of a category or difficulty, with CIs from a cluster bootstrap over the
     group's own trajectories; below 5 trajectories the range of the values, labelled with n."""
     i = [t.intrinsic.full for t in ts]
@@ -113,7 +120,7 @@ def _op_hits(card: dict) -> list[float]:
     return [1.0 if metrics.op_correct(a, o) else 0.0 for a, o in _state_ops(card)]
 
 
-def _op_accuracy_ci(cards: dict, **boot) -> Interval:
+def _op_accuracy_ci(cards: dict, **boot: Unpack[stats.Boot]) -> Interval:
     """Pooled operation accuracy, resampling trajectories with all their states; below 5
     trajectories the range of the per-trajectory accuracies."""
     hits = [h for h in (_op_hits(c) for c in cards.values()) if h]
@@ -149,7 +156,7 @@ def aggregate(
     verdicts: list[dict],
     *,
     unreliable: str | None = None,
-    **boot,
+    **boot: Unpack[stats.Boot],
 ) -> Aggregate:
     """Figures over the run; with ``unreliable`` (the judge cannot carry a diagnosis) quadrants,
     MAD, DivRate, Pearson r, Cohen's kappa and pass agreement are withheld (null) and the reason is
@@ -205,7 +212,7 @@ def aggregate(
     )
 
 
-def _agreement(i: list, e: list, withheld: bool, **boot) -> dict:
+def _agreement(i: list, e: list, withheld: bool, **boot: Unpack[stats.Boot]) -> dict:
     """How intrinsic and extrinsic agree over the run: MAD, DivRate, signed mean, Pearson r, Cohen's
     kappa and pass agreement with their CIs; all but the signed mean withheld (null) when the
     judge is unreliable."""
@@ -232,7 +239,7 @@ def _state_ops(card: dict) -> list[tuple[str, str]]:
     return [(a, o) for a, row in confusion.items() for o, n in row.items() for _ in range(n)]
 
 
-def _count(values) -> dict[str, int]:
+def _count(values: Iterable[str | None]) -> dict[str, int]:
     out: dict[str, int] = {}
     for v in values:
         if v is not None:

@@ -21,12 +21,15 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from seorap.engine.config import Config
 from seorap.engine.memory.sentences import split_sentences
 from seorap.engine.scoring import lexical, prompts
 from seorap.engine.scoring.glossary import Glossary
+
+if TYPE_CHECKING:
+    from seorap.engine.models.client import ModelClient
 
 NO_ANSWER = "정보 없음"
 MAX_ITEMS = 5
@@ -228,7 +231,7 @@ class ReaderAnswerer:
 
 
 class LLMAnswerer:
-    def __init__(self, client, model: str, *, phase: str = "answer") -> None:
+    def __init__(self, client: ModelClient, model: str, *, phase: str = "answer") -> None:
         self.client = client
         self.model = model
         self.phase = phase
@@ -247,7 +250,9 @@ class LLMAnswerer:
         return self.client.text("answerer", self.model, messages, phase=self.phase).strip()
 
 
-def make_answerer(config: Config, client=None, *, glossary: Glossary | None = None) -> Answerer:
+def make_answerer(
+    config: Config, client: ModelClient | None = None, *, glossary: Glossary | None = None
+) -> Answerer:
     model = config.models.answerer
     if model == "reader":
         return ReaderAnswerer(glossary)

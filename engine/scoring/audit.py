@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
@@ -51,6 +52,7 @@ from seorap.engine.store.queries.verdicts import delete_scored
 from sqlite_utils import Database
 
 if TYPE_CHECKING:
+    from seorap.engine.scoring.answerers import Answerer
     from seorap.engine.scoring.judges import Judge
 
 WRONG_KINDS = (
@@ -307,7 +309,7 @@ def audit_lines(figures: AuditFigures | None) -> list[str]:
     """The audit in two report lines: pass rate (YES) per kind, then saturation and separation."""
     if figures is None:
         return []
-    pct = lambda x: "—" if x is None else f"{x:.0%}"  # noqa: E731
+    pct: Callable[[float | None], str] = lambda x: "—" if x is None else f"{x:.0%}"  # noqa: E731
     scope = "every item" if figures.sample is None else f"sample {figures.sample}/kind"
     kinds = [f"{k} {pct(f.pass_rate)}" for k, f in figures.kinds.items() if k in WRONG_KINDS]
     missing = figures.kinds.get("missing-one")
@@ -368,7 +370,7 @@ def figures_from_rows(
 def run_audit(
     corpus: Corpus,
     judge: Judge,
-    answerer,
+    answerer: Answerer,
     *,
     seed: int = 0,
     sample: int | None = None,

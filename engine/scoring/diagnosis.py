@@ -13,7 +13,7 @@ fact still stating a claim the corpus retired), wherever it is listed.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 from seorap.engine.fmt import figure
 from seorap.engine.scoring import lexical
@@ -148,7 +148,13 @@ def _memory_verdicts(verdicts: list[dict]) -> dict[tuple[str, str], dict]:
     }
 
 
-def _compensation(stale_ids, final_claims, final_missed, retrievals, verdicts) -> str:
+def _compensation(
+    stale_ids: Collection[str],
+    final_claims: list[str],
+    final_missed: list[str],
+    retrievals: list[dict],
+    verdicts: list[dict],
+) -> str:
     answered = _memory_verdicts(verdicts)
     seen = []
     for r in retrievals:
@@ -176,7 +182,7 @@ def _compensation(stale_ids, final_claims, final_missed, retrievals, verdicts) -
     return "; ".join(parts) or "answers passed although the store's coverage is below 0.5."
 
 
-def _bottleneck(retrievals, verdicts, stale: Iterable[str] = ()) -> str:
+def _bottleneck(retrievals: list[dict], verdicts: list[dict], stale: Iterable[str] = ()) -> str:
     stale_ids = set(stale)
     answered = _memory_verdicts(verdicts)
     notes = []

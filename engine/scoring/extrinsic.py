@@ -13,15 +13,23 @@ Sources answered and judged for each question:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from seorap.engine.corpus import Trajectory
 from seorap.engine.memory.sentences import split_sentences
-from seorap.engine.retrieval.hybrid import HybridIndex
+from seorap.engine.retrieval.hybrid import Hit, HybridIndex
 from seorap.engine.scoring import metrics
 from seorap.engine.scoring.holders import answer_holders
 from seorap.engine.scoring.stats import mean
+
+if TYPE_CHECKING:
+    from seorap.engine.config import RetrievalConfig
+    from seorap.engine.scoring.answerers import Answerer
+    from seorap.engine.scoring.judges import Judge
 
 DEPTHS = (1, 3, 5, 10)
 TOP_K = 5
@@ -81,7 +89,13 @@ def chunk_documents(trajectory: Trajectory, max_chars: int = CHUNK_CHARS) -> lis
 class Asker:
     """Answers and judges the questions of one trajectory; collects rows for the tables."""
 
-    def __init__(self, answerer, judge, embed, retrieval_settings) -> None:
+    def __init__(
+        self,
+        answerer: Answerer,
+        judge: Judge,
+        embed: Callable[[Sequence[str]], np.ndarray],
+        retrieval_settings: RetrievalConfig | dict[str, Any] | None,
+    ) -> None:
         self.answerer = answerer
         self.judge = judge
         self.embed = embed
@@ -149,10 +163,10 @@ class Asker:
         self,
         q: Question,
         source: str,
-        k,
-        context,
-        scores,
-        ids,
+        k: int | None,
+        context: list[str],
+        scores: list[float] | None,
+        ids: list[str],
         *,
         kind: str = "facts",
         recency: list[int] | None = None,
@@ -192,7 +206,7 @@ class Asker:
             }
         )
 
-    def _record_retrieval(self, q: Question, source: str, hits) -> None:
+    def _record_retrieval(self, q: Question, source: str, hits: Sequence[Hit]) -> None:
         holders = answer_holders(q.answer, q.question, ((h.fact_id, h.text) for h in hits))
         self.retrievals.append(
             {
@@ -223,14 +237,16 @@ class Asker:
 def card(verdicts: list[dict]) -> dict:
     """Extrinsic figures from the answer verdict rows of one trajectory."""
 
-    def scores(kind, source, k=None):
+    def scores(kind: str, source: str, k: int | None = None) -> list[float | None]:
         return [
             v["score"]
             for v in verdicts
             if v["kind"] == kind and v["source"] == source and (k is None or v["k"] == k)
         ]
 
-    both = lambda source, k=None: scores("compound", source, k) + scores("single", source, k)  # noqa: E731
+    def both(source: str, k: int | None = None) -> list[float | None]:
+        return scores("compound", source, k) + scores("single", source, k)
+
     memory = [v for v in verdicts if v["source"] == "memory" and v["k"] == TOP_K]
     rag = {(v["kind"], v["item"]): v["score"] for v in verdicts if v["source"] == "naive-rag"}
     pairs = [(v["score"], rag.get((v["kind"], v["item"]))) for v in memory]

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from seorap.engine.errors import UsageError
 from seorap.engine.scoring import stats
-from seorap.engine.scoring.schema import RunReport, TrajectoryReport
+from seorap.engine.scoring.schema import RunReport
+from seorap.engine.scoring.schema_trajectory import TrajectoryReport
 from seorap.engine.store.lease import run_statuses
 from seorap.engine.store.queries.runs import all_runs
 from seorap.engine.store.queries.scores import run_card
@@ -298,7 +299,7 @@ def compare_runs(
     *,
     labels: list[str] | None = None,
     pairs: list[Pair] | None = None,
-    **boot,
+    **boot: int,
 ) -> Comparison:
     """Every figure of FIGURES, over ``pairs`` (seed pairs) when given, else the one pair."""
     over = pairs or [(base, candidate)]

@@ -16,15 +16,19 @@ A figure above its ceiling is flagged: the system was credited on gold a person 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Unpack
 
-from seorap.engine.corpus.gold import contest, default_ledger
+from seorap.engine.corpus import Corpus
+from seorap.engine.corpus.gold import Contest, contest, default_ledger
 from seorap.engine.errors import UsageError
 from seorap.engine.scoring import metrics, stats
 from seorap.engine.scoring.extrinsic import TOP_K
-from seorap.engine.scoring.schema import GoldFigure, GoldFigures, Interval
+from seorap.engine.scoring.schema import GoldFigure, GoldFigures
+from seorap.engine.scoring.schema_trajectory import Interval
 from seorap.engine.scoring.tables import drop_figures
 from seorap.engine.store import gold as store
 from seorap.engine.store.database import db_file
+from sqlite_utils import Database
 
 FIGURES = ("intrinsic", "intrinsic_filter", "extrinsic", "extrinsic_single")
 
@@ -59,7 +63,9 @@ def _rows(rows: Sequence[dict], figure: str) -> list[dict]:
     return [r for r in rows if r["kind"] == kind and r["source"] == "memory" and r["k"] == TOP_K]
 
 
-def _figure(rows: Sequence[dict], figure: str, score) -> float | None:
+def _figure(
+    rows: Sequence[dict], figure: str, score: Callable[[dict], float | None]
+) -> float | None:
     if figure.startswith("intrinsic"):
         return _intrinsic(rows, score)
     return stats.mean([score(r) for r in rows])
@@ -87,7 +93,10 @@ def _iv(ci: stats.Interval) -> Interval:
 
 
 def gold_figures(
-    verdicts: Sequence[dict], contests: Sequence, ledger: str = "", **boot
+    verdicts: Sequence[dict],
+    contests: Sequence[Contest],
+    ledger: str = "",
+    **boot: Unpack[stats.Boot],
 ) -> GoldFigures | None:
     """The run's gold block from its verdict rows and the contests in force for its corpus; None
     when nothing is contested."""
@@ -141,7 +150,9 @@ LABELS = {
 }
 
 
-def gold_lines(gold: GoldFigures | None, ci: Callable[[Interval], str], fmt) -> list[str]:
+def gold_lines(
+    gold: GoldFigures | None, ci: Callable[[Interval], str], fmt: Callable[[float | None], str]
+) -> list[str]:
     """The gold block as text: one line naming the contested items, one per figure with its value
     with and without them, its ceiling and a flag when it is above."""
     if gold is None:
@@ -161,7 +172,15 @@ def gold_lines(gold: GoldFigures | None, ci: Callable[[Interval], str], fmt) -> 
     return lines
 
 
-def record_contest(db, corpus, trajectory_id: str, item: str, reason: str, ledger=None, **kw):
+def record_contest(
+    db: Database,
+    corpus: Corpus,
+    trajectory_id: str,
+    item: str,
+    reason: str,
+    ledger: Any = None,  # str | Path | None; Any while tui/overrides.py passes **dict[str, object]
+    **kw: Any,
+) -> Contest:
     """Contest one item (engine/corpus/gold.py ``contest``; ``withdrawn=True``: withdraw its
     contest) in the ledger beside ``db`` (or ``ledger``) and forget the figures stored at score
     time for the corpus's runs in ``db``, so that a report or the app computes them again from the

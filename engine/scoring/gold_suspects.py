@@ -20,12 +20,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.scoring.extrinsic import TOP_K, questions
 from seorap.engine.scoring.journey import needs
 from seorap.engine.scoring.tables import scorings
 from seorap.engine.store import gold as store
 from seorap.engine.views.common import containment
 from seorap.engine.views.doclines import doc_lines
+from sqlite_utils import Database
 
 FAILED_BY_ALL = "failed by every system"
 JUDGES_DIFFER = "judged differently by two judges"
@@ -52,7 +54,7 @@ class Suspect:
     """``doc id:line: text`` of the document lines that say the item."""
 
 
-def _claim_items(trajectory) -> dict[str, str]:
+def _claim_items(trajectory: Trajectory) -> dict[str, str]:
     """claim text -> its item (first state it is expected at)."""
     out: dict[str, str] = {}
     for s in trajectory.states:
@@ -61,7 +63,7 @@ def _claim_items(trajectory) -> dict[str, str]:
     return out
 
 
-def evidence(trajectory, claims: Iterable[str]) -> list[str]:
+def evidence(trajectory: Trajectory, claims: Iterable[str]) -> list[str]:
     """The document lines stating each of ``claims`` (as a docClaim of their document), in arrival
     order: at most LINES_PER_CLAIM a claim, MAX_LINES in all."""
     wanted = set(claims)
@@ -78,7 +80,7 @@ def evidence(trajectory, claims: Iterable[str]) -> list[str]:
     return out[:MAX_LINES]
 
 
-def suspects(db, corpus) -> list[Suspect]:
+def suspects(db: Database, corpus: Corpus) -> list[Suspect]:
     """Every suspect of a corpus from the runs of it the database holds, in trajectory order."""
     runs = store.runs_of_corpus(db, corpus.digest)
     latest: dict[str, list[dict]] = {}  # system -> its latest scoring's judged items (last run)
@@ -107,7 +109,9 @@ def suspects(db, corpus) -> list[Suspect]:
     return out
 
 
-def _failed_by_all(trajectory, latest: dict[str, list[dict]], complete: bool) -> list[Suspect]:
+def _failed_by_all(
+    trajectory: Trajectory, latest: dict[str, list[dict]], complete: bool
+) -> list[Suspect]:
     """``latest``: system -> the trajectory's rows in that system's latest scoring."""
     return _claims_failed_by_all(trajectory, latest, complete) + _questions_failed_by_all(
         trajectory, latest, complete
@@ -115,7 +119,7 @@ def _failed_by_all(trajectory, latest: dict[str, list[dict]], complete: bool) ->
 
 
 def _claims_failed_by_all(
-    trajectory, latest: dict[str, list[dict]], complete: bool
+    trajectory: Trajectory, latest: dict[str, list[dict]], complete: bool
 ) -> list[Suspect]:
     """Claims judged YES in no state by any system that judged them."""
     tid = trajectory.id
@@ -150,7 +154,7 @@ def _claims_failed_by_all(
 
 
 def _questions_failed_by_all(
-    trajectory, latest: dict[str, list[dict]], complete: bool
+    trajectory: Trajectory, latest: dict[str, list[dict]], complete: bool
 ) -> list[Suspect]:
     """Questions every system answered from its memory short of YES, and the full-context
     baseline did not answer YES either."""
@@ -189,7 +193,7 @@ def _questions_failed_by_all(
     return out
 
 
-def _judges_differ(trajectory, by_judge: dict[tuple, dict[str, str]]) -> list[Suspect]:
+def _judges_differ(trajectory: Trajectory, by_judge: dict[tuple, dict[str, str]]) -> list[Suspect]:
     tid = trajectory.id
     items = _claim_items(trajectory)
     texts = {q.item: q.question for q in questions(trajectory)}
@@ -235,12 +239,12 @@ CARRIED = 0.5
 when the lexical judge reads no claim as stated by the answer (a negation such as 제한 없음)."""
 
 
-def _carried(trajectory, question: str, answer: str) -> list[str]:
+def _carried(trajectory: Trajectory, question: str, answer: str) -> list[str]:
     """The claims the expected answer carries: those the lexical judge reads as stated by it
     (journey.needs), else those sharing most of their bigrams with it."""
     found = [c for c in trajectory.all_claims() if needs(c, question, answer)]
     return found or [c for c in trajectory.all_claims() if containment(c, answer) >= CARRIED]
 
 
-def _answer(trajectory, item: str) -> str:
+def _answer(trajectory: Trajectory, item: str) -> str:
     return next((q.answer for q in questions(trajectory) if q.item == item), "")

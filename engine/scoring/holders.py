@@ -26,7 +26,7 @@ DEPENDENT_NOUN = "NNB"
 """kiwipiepy's tag of dependent nouns (동안, 곳, 것): shared by unrelated clauses, never evidence."""
 
 
-def _words(analysis) -> set[str]:
+def _words(analysis: lexical.Analysis) -> set[str]:
     """Content nouns and names of a text, dependent nouns left out."""
     dependent = {m.form for m in analysis.morphs if m.tag == DEPENDENT_NOUN}
     names = {v.key[0] for v in analysis.values if v.type == "name"}

@@ -8,6 +8,7 @@ pure metrics of engine/scoring/metrics.py. Verdicts are returned as rows for the
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -100,7 +101,14 @@ def load_store(db: Database, run_id: str, trajectory: Trajectory) -> StoreView:
 
 
 def _column(
-    db: Database, table, column, run_id, trajectory_id, position, *, active: bool = False
+    db: Database,
+    table: str,
+    column: str,
+    run_id: str,
+    trajectory_id: str,
+    position: int | None,
+    *,
+    active: bool = False,
 ) -> list:
     if position is None:
         return []
@@ -118,7 +126,11 @@ class ClaimJudging:
 
 
 def judge_claims(
-    trajectory: Trajectory, store: StoreView, judge: Judge, mode: ClaimJudging, embed=None
+    trajectory: Trajectory,
+    store: StoreView,
+    judge: Judge,
+    mode: ClaimJudging,
+    embed: Callable[[Sequence[str]], np.ndarray] | None = None,
 ) -> list[dict]:
     """A verdict row per (state, expected claim); states not written yet are skipped."""
     rows = []
@@ -164,12 +176,18 @@ def judge_claims(
 
 
 def _similar(
-    claim: str, texts: list[str], ids: list[str], threshold: float, embed
+    claim: str,
+    texts: list[str],
+    ids: list[str],
+    threshold: float,
+    embed: Callable[[Sequence[str]], np.ndarray] | None,
 ) -> tuple[list[int], tuple[float | None, str | None]]:
     """The indices of the fact texts above ``threshold``, and the evidence: (best cosine, its
     fact id)."""
     if not texts:
         return [], (None, None)
+    if embed is None:  # what calling None raised here before it was typed
+        raise TypeError("the filter mode needs an embed function")
     vectors = embed([claim] + texts)
     sims = np.asarray(vectors[1:] @ vectors[0]).tolist()
     top = max(range(len(sims)), key=lambda i: (sims[i], -i))

@@ -25,14 +25,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Unpack
 
 import numpy as np
 from seorap.engine.corpus import Trajectory
 from seorap.engine.scoring import extrinsic, lexical, metrics, stats
 from seorap.engine.scoring.intrinsic import StoreView
-from seorap.engine.scoring.schema import Interval, JourneyFigures, JourneyStage
+from seorap.engine.scoring.schema import JourneyFigures, JourneyStage
+from seorap.engine.scoring.schema_trajectory import Interval
 from seorap.engine.scoring.similarity import credited as credited_facts
 from seorap.engine.store.queries import writes
+from sqlite_utils import Database
 
 STAGES = ("said", "extracted", "stored", "kept", "retrieved", "used", "credited")
 PASS, FAIL, NA = "pass", "fail", "n/a"
@@ -43,7 +46,7 @@ def needs(claim: str, question: str, answer: str) -> bool:
     return lexical.holds(claim, answer) or lexical.holds(claim, f"{question} {answer}")
 
 
-def _stage(status: str, **evidence) -> dict:
+def _stage(status: str, **evidence: object) -> dict:
     return {"status": status, **{k: v for k, v in evidence.items() if v is not None}}
 
 
@@ -51,7 +54,7 @@ def journeys(
     trajectory: Trajectory,
     store: StoreView,
     full_rows: Sequence[dict],
-    asker,
+    asker: extrinsic.Asker,
     observations: dict[int, list[tuple[str, str]]] | None,
 ) -> list[dict]:
     """One journey per distinct expected claim, in order of first appearance. ``observations``:
@@ -102,7 +105,7 @@ def _target(trajectory: Trajectory, q: extrinsic.Question) -> int:
     return last
 
 
-def _extracted(claim: str, at: int, observations) -> dict:
+def _extracted(claim: str, at: int, observations: dict[int, list[tuple[str, str]]] | None) -> dict:
     if observations is None:
         return _stage(NA, why="the system reports no observations")
     for oid, text in observations.get(at, []):
@@ -119,7 +122,7 @@ def _fact_of(row: dict | None, store: StoreView, i: int) -> str | None:
     return ids[index[0]] if index and index[0] < len(ids) else None
 
 
-def _stored(claim: str, at: int, rows, store: StoreView) -> dict:
+def _stored(claim: str, at: int, rows: dict[tuple[int, str], dict], store: StoreView) -> dict:
     row = rows.get((at, claim))
     ok = row is not None and row["score"] == 1.0
     return _stage(
@@ -131,7 +134,15 @@ def _stored(claim: str, at: int, rows, store: StoreView) -> dict:
     )
 
 
-def _kept(claim, at, life, written, rows, trajectory: Trajectory, store: StoreView) -> dict:
+def _kept(
+    claim: str,
+    at: int,
+    life: list[int],
+    written: list[int],
+    rows: dict[tuple[int, str], dict],
+    trajectory: Trajectory,
+    store: StoreView,
+) -> dict:
     for i in life:
         if i <= at:
             continue
@@ -149,7 +160,7 @@ def _kept(claim, at, life, written, rows, trajectory: Trajectory, store: StoreVi
     return _stage(PASS, state=last, fact=_fact_of(rows.get((last, claim)), store, last))
 
 
-def _reading(claim: str, needed: list, asker) -> dict:
+def _reading(claim: str, needed: list, asker: extrinsic.Asker) -> dict:
     """retrieved, used and credited over the questions that need the claim (each must pass)."""
     if not needed:
         why = "no question needs this claim"
@@ -270,7 +281,9 @@ def share_ci(
     return stats.Interval(estimate, float(low), float(high), n=k)
 
 
-def _stage_figures(per: Sequence[dict[str, dict[str, int]]], small: bool = False, **boot) -> dict:
+def _stage_figures(
+    per: Sequence[dict[str, dict[str, int]]], small: bool = False, **boot: Unpack[stats.Boot]
+) -> dict:
     """Per stage: n, survived, the pooled share with its CI over the trajectories' counts ``per``.
     ``small``: below SMALL_GROUP trajectories the stage applies to, the range of their shares
     (a category or difficulty, like the group figures of docs/metrics.md)."""
@@ -294,7 +307,7 @@ def _stage_figures(per: Sequence[dict[str, dict[str, int]]], small: bool = False
     return out
 
 
-def funnel(per_trajectory: Sequence[Sequence[dict]], **boot) -> dict[str, dict]:
+def funnel(per_trajectory: Sequence[Sequence[dict]], **boot: Unpack[stats.Boot]) -> dict[str, dict]:
     """The funnel of a run: per stage the counts and the survival share with its cluster-bootstrap
     CI (trajectories resampled whole)."""
     return _stage_figures([counts(claims) for claims in per_trajectory], **boot)
@@ -312,7 +325,7 @@ def losses(claims: Sequence[dict]) -> dict[str, int]:
 # ---- reading the store --------------------------------------------------------------------------
 
 
-def reports_observations(db, run_id: str) -> bool:
+def reports_observations(db: Database, run_id: str) -> bool:
     """False for a system mapped from outside (``foreign``): it hands over facts, never the
     observations it extracted."""
     row = db.table("runs").get(run_id)
@@ -321,7 +334,7 @@ def reports_observations(db, run_id: str) -> bool:
 
 
 def load_observations(
-    db, run_id: str, trajectory: Trajectory, store: StoreView
+    db: Database, run_id: str, trajectory: Trajectory, store: StoreView
 ) -> dict[int, list[tuple[str, str]]] | None:
     """{state index: [(observation id, text)]} of each state's own document; None when the system
     reports no observations."""
@@ -340,7 +353,14 @@ def load_observations(
     return out
 
 
-def card(db, run_id: str, trajectory: Trajectory, store: StoreView, full_rows, asker) -> dict:
+def card(
+    db: Database,
+    run_id: str,
+    trajectory: Trajectory,
+    store: StoreView,
+    full_rows: Sequence[dict],
+    asker: extrinsic.Asker,
+) -> dict:
     """The journey block of a trajectory's score card: every claim's journey, the counts per stage
     and the claims per loss point."""
     claims = journeys(
@@ -359,7 +379,7 @@ def _add(total: dict, part: dict) -> None:
         into["survived"] += c["survived"]
 
 
-def run_funnel(cards: dict[str, dict], **boot) -> dict | None:
+def run_funnel(cards: dict[str, dict], **boot: Unpack[stats.Boot]) -> dict | None:
     """The funnel of a scored run from its trajectory cards: per stage the counts and the survival
     share with its cluster-bootstrap CI; claims per loss point; counts by category and difficulty,
     and the same with the share's CI within each group (its own trajectories resampled; below 5,

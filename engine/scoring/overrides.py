@@ -10,6 +10,7 @@ import getpass
 import json
 import os
 from pathlib import Path
+from typing import Any, cast
 
 from seorap.engine.errors import InputProblems, UsageError, why
 from seorap.engine.scoring import metrics
@@ -147,8 +148,8 @@ def figures(
     out = {}
     for tid, rows in by_traj.items():
 
-        def score(v):
-            return SCORES[labels[v["id"]]] if v["id"] in labels else v["score"]
+        def score(v: dict[str, Any]) -> float | None:
+            return SCORES[labels[v["id"]]] if v["id"] in labels else cast(float | None, v["score"])
 
         claims = [v for v in rows if v["kind"] == "claim" and v["setup"] == "full"]
         states = sorted({v["state_index"] for v in claims})

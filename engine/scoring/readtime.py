@@ -18,15 +18,21 @@ Figures per trajectory: **read-time coverage** (mean claim score at the last wri
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Unpack
 
 from seorap.engine.corpus import Trajectory
 from seorap.engine.memory.interface import NA_REASONS, Capabilities
 from seorap.engine.run.readtime import hit_texts
 from seorap.engine.scoring import lexical, metrics, stats
-from seorap.engine.scoring.schema import Aggregate, Interval, ReadTimeFigures, TrajectoryReport
+from seorap.engine.scoring.schema import Aggregate, ReadTimeFigures
+from seorap.engine.scoring.schema_trajectory import Interval, TrajectoryReport
 from seorap.engine.store.database import last_position_of_state
 from seorap.engine.store.queries.writes import read_lookups_by_item
 from sqlite_utils import Database
+
+if TYPE_CHECKING:
+    from seorap.engine.scoring.answerers import Answerer
+    from seorap.engine.scoring.judges import Judge
 
 
 def load_reads(db: Database, run_id: str, trajectory: Trajectory) -> dict[int, list[dict]]:
@@ -48,7 +54,9 @@ def load_reads(db: Database, run_id: str, trajectory: Trajectory) -> dict[int, l
     return out
 
 
-def judge_reads(trajectory: Trajectory, reads: dict[int, list[dict]], reader, judge) -> list[dict]:
+def judge_reads(
+    trajectory: Trajectory, reads: dict[int, list[dict]], reader: Answerer, judge: Judge
+) -> list[dict]:
     """One row per (state, claim): the hits, the reader's reading, the verdict, stale or not."""
     claims = [s.claims for s in trajectory.states]
     stale_values = [s.stale_claims for s in trajectory.states]
@@ -99,12 +107,14 @@ def figures(rows: list[dict]) -> dict:
     }
 
 
-def card(db: Database, run_id: str, trajectory: Trajectory, reader, judge) -> dict:
+def card(db: Database, run_id: str, trajectory: Trajectory, reader: Answerer, judge: Judge) -> dict:
     """The ``read_time`` block of a trajectory's score card."""
     return figures(judge_reads(trajectory, load_reads(db, run_id, trajectory), reader, judge))
 
 
-def run_figures(cards: dict[str, dict], capabilities: dict | None, **boot) -> ReadTimeFigures:
+def run_figures(
+    cards: dict[str, dict], capabilities: dict | None, **boot: Unpack[stats.Boot]
+) -> ReadTimeFigures:
     """The run's ``read_time`` block: each figure's mean over trajectories with its CI, and why
     write-time metrics are n/a for this system (from its declared capabilities)."""
     blocks = [c.get("read_time") or {} for c in cards.values()]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from itertools import combinations
 from pathlib import Path
+from typing import Unpack
 
 from seorap.engine.corpus.gold import default_ledger, read, standing
 from seorap.engine.errors import InputProblems
@@ -25,10 +26,12 @@ from seorap.engine.scoring.readtime import not_applicable, run_figures, withhold
 from seorap.engine.scoring.rulers import full_vs_filter
 from seorap.engine.scoring.schema import (
     Accounting,
+    Aggregate,
     Calls,
     Comparison,
     GoldFigures,
     OverrideFigures,
+    ReadTimeFigures,
     Report,
     RulerFigures,
     RunReport,
@@ -134,7 +137,9 @@ def ledger_of(db: Database, ledger: str | Path | None = None) -> Path | None:
     return default_ledger(path) if path else None
 
 
-def _gold(db: Database, run: dict, verdicts: list[dict], ledger, boot: dict):
+def _gold(
+    db: Database, run: dict, verdicts: list[dict], ledger: str | Path | None, boot: dict
+) -> GoldFigures | None:
     """The ``gold`` block: contests of the run's corpus in the ledger (engine/scoring/gold.py)."""
 
     path = ledger_of(db, ledger)
@@ -161,13 +166,13 @@ def written_by_standin(manifest: str | None) -> bool:
     )
 
 
-def run_label(run) -> str:
+def run_label(run: RunReport) -> str:
     """The system as every format names it: 'A (stand-in)' for a stand-in run, 'A (recorded:
     MODEL (SIZE), MACHINE, DATE)' for a shipped recording (the views' own label)."""
     return system_label(run.system, run.standin, getattr(run, "recording", ""))
 
 
-def _read_time(run: dict, cards: dict, boot: dict):
+def _read_time(run: dict, cards: dict, boot: dict) -> ReadTimeFigures | None:
     """The ``read_time`` block (engine/scoring/readtime.py); None when no card has one."""
 
     if not any(c.get("read_time") for c in cards.values()):
@@ -176,7 +181,9 @@ def _read_time(run: dict, cards: dict, boot: dict):
     return run_figures(cards, manifest.get("capabilities"), **boot)
 
 
-def override_figures(db: Database, verdicts: list[dict], **boot) -> OverrideFigures:
+def override_figures(
+    db: Database, verdicts: list[dict], **boot: Unpack[stats.Boot]
+) -> OverrideFigures:
     items = ov.overrides_for(db, [v["id"] for v in verdicts])
     if not items:
         return OverrideFigures()
@@ -304,7 +311,7 @@ def seed_figures(db: Database, run_id: str, scoring: str) -> SeedFigures | None:
     )
 
 
-def _audit(extras: dict, aggregate) -> dict:
+def _audit(extras: dict, aggregate: Aggregate) -> dict:
     """The scoring pass's judge audit and what it says about the judge's reliability."""
     if not extras.get("audit"):
         return {}

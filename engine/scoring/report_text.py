@@ -6,8 +6,7 @@ from __future__ import annotations
 import csv
 import io
 
-from seorap.engine.fmt import cell as fmt
-from seorap.engine.fmt import interval
+from seorap.engine.fmt import cell, interval
 from seorap.engine.run import accounting
 from seorap.engine.scoring import audit
 from seorap.engine.scoring import similarity as sim
@@ -15,7 +14,11 @@ from seorap.engine.scoring.diagnosis import UNRELIABLE
 from seorap.engine.scoring.gold import LABELS, gold_lines
 from seorap.engine.scoring.journey import funnel_line
 from seorap.engine.scoring.report import COLUMNS, rows, run_label
-from seorap.engine.scoring.schema import Aggregate, Interval, Report, RunReport
+from seorap.engine.scoring.schema import Aggregate, Report, RunReport
+from seorap.engine.scoring.schema_trajectory import FactShape, Interval
+
+fmt = cell
+"""engine.fmt.cell under the name this text and the CLI's report tables use for a cell."""
 
 
 def to_json(report: Report) -> str:
@@ -276,7 +279,7 @@ def read_time_lines(run: RunReport) -> list[str]:
     return lines
 
 
-def fact_shape_text(shape) -> str:
+def fact_shape_text(shape: FactShape | None) -> str:
     """``facts: 24 chars, 3% multi-statement (n 96)``: what explains a full vs filter gap."""
     if shape is None or not shape.n:
         return "facts: —"

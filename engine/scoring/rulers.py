@@ -16,7 +16,9 @@ is listed with its claim or question text, not only the means.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from seorap.engine.errors import UsageError
 from seorap.engine.store.queries import scores as stored_scores
@@ -182,7 +184,7 @@ def compare(db: Database, a: Side, b: Side, *, kind: str = "all") -> Diff:
     blank = a.mode is not None or b.mode is not None
     before, after = side_verdicts(db, a, blank_mode=blank), side_verdicts(db, b, blank_mode=blank)
     if kind != "all":
-        want = (
+        want: Callable[[dict[str, Any]], bool] = (
             (lambda v: v["kind"] == "claim")
             if kind == "claim"
             else (lambda v: v["kind"] != "claim")

@@ -5,6 +5,8 @@ retrievals and score card, replacing an earlier pass with the same setup, and th
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from seorap.engine.scoring.judges import Judge
 from seorap.engine.scoring.tables import now, row_id
@@ -13,9 +15,24 @@ from seorap.engine.store.queries import scores as stored_scores
 from seorap.engine.store.queries import verdicts as stored_verdicts
 from sqlite_utils import Database
 
+if TYPE_CHECKING:
+    from seorap.engine.models.client import ModelClient
+    from seorap.engine.scoring.answerers import Answerer
+    from seorap.engine.scoring.audit import AuditFigures
+    from seorap.engine.scoring.extrinsic import Asker
+    from seorap.engine.scoring.intrinsic import ClaimJudging
+    from seorap.engine.scoring.schema import SimilarityFigures
+
 
 def save_trajectory(
-    db: Database, run_id, trajectory_id, name, judge: Judge, verdicts, asker, card
+    db: Database,
+    run_id: str,
+    trajectory_id: str,
+    name: str,
+    judge: Judge,
+    verdicts: list[dict],
+    asker: Asker,
+    card: dict,
 ) -> None:
     created = now()
     key = dict(run_id=run_id, trajectory_id=trajectory_id, scoring=name)
@@ -64,7 +81,7 @@ def trajectory_cards(db: Database, run_id: str, name: str) -> dict[str, dict]:
     }
 
 
-def add_extra(db: Database, run_id: str, name: str, key: str, value) -> None:
+def add_extra(db: Database, run_id: str, name: str, key: str, value: object) -> None:
     """Add one figure to the run's extras row (trajectory ''), written just before."""
     row = db.table("scores").get((run_id, "", name))
     extras = json.loads(row["card"])
@@ -72,7 +89,7 @@ def add_extra(db: Database, run_id: str, name: str, key: str, value) -> None:
     stored_scores.set_card(db, run_id, "", name, json.dumps(extras, ensure_ascii=False))
 
 
-def counters(client) -> dict:
+def counters(client: ModelClient | None) -> dict:
     if client is None:
         return {"calls": 0, "cached": 0}
     return {"calls": client.stats.calls, "cached": client.stats.cached}
@@ -80,16 +97,16 @@ def counters(client) -> dict:
 
 def save_run_extras(
     db: Database,
-    run_id,
-    name,
+    run_id: str,
+    name: str,
     judge: Judge,
-    answerer,
-    client,
-    before,
-    modes,
-    sim=None,
+    answerer: Answerer,
+    client: ModelClient | None,
+    before: dict,
+    modes: Sequence[ClaimJudging],
+    sim: SimilarityFigures | None = None,
     unreliable: str | None = None,
-    audit=None,
+    audit: AuditFigures | None = None,
 ) -> None:
     after = counters(client)
     extras = {
@@ -118,7 +135,7 @@ def save_run_extras(
     )
 
 
-def _verdict_rows(key: dict, judge: Judge, verdicts, created: str) -> list[dict]:
+def _verdict_rows(key: dict, judge: Judge, verdicts: list[dict], created: str) -> list[dict]:
     """The verdict rows of one trajectory, each with its judge and a stable id."""
     run_id, trajectory_id, name = key["run_id"], key["trajectory_id"], key["scoring"]
     return [

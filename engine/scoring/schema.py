@@ -13,9 +13,9 @@ from seorap.engine.scoring.schema_trajectory import (
     Baselines,
     BenefitTax,
     FactShape,
-    Interval,
-    TrajectoryReport,
 )
+from seorap.engine.scoring.schema_trajectory import Interval as Interval
+from seorap.engine.scoring.schema_trajectory import TrajectoryReport as TrajectoryReport
 
 REPORT_VERSION = 6
 """2: adds rulers, rulers_spread, aggregate.seeds, group CIs and overrides.by_trajectory (all additive).

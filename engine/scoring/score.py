@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus, Trajectory, load_corpus
-from seorap.engine.errors import NoSuggestedThreshold, UsageError
+from seorap.engine.errors import NoSuggestedThreshold as NoSuggestedThreshold
+from seorap.engine.errors import UsageError
+from seorap.engine.models.base import Embedder
 from seorap.engine.models.embedders import make_embedder
 from seorap.engine.run.progress import NullProgress, Progress
 from seorap.engine.scoring import audit as audit_mod
@@ -38,14 +41,19 @@ from seorap.engine.scoring import (
     similarity,
 )
 from seorap.engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS
-from seorap.engine.scoring.answerers import make_answerer
-from seorap.engine.scoring.judges import LexicalJudge, make_judge
+from seorap.engine.scoring.answerers import Answerer, make_answerer
+from seorap.engine.scoring.audit import AuditFigures
+from seorap.engine.scoring.judges import Judge, LexicalJudge, make_judge
+from seorap.engine.scoring.schema import SimilarityFigures
 from seorap.engine.scoring.tables import ensure_tables
 from seorap.engine.store.database import transaction
 from seorap.engine.store.queries import scores as stored_scores
 from seorap.engine.store.queries import verdicts as stored_verdicts
 from seorap.engine.store.queries.writes import document_written
 from sqlite_utils import Database
+
+if TYPE_CHECKING:
+    from seorap.engine.models.client import ModelClient
 
 JUDGE_MODES = ("full", "filter")
 DEFAULT_THRESHOLD = similarity.DEFAULT_THRESHOLD
@@ -62,7 +70,9 @@ def mode_label(mode: intrinsic.ClaimJudging) -> str:
     return f"{mode.setup}@{t:.2f}" if round(t, 2) == t else f"{mode.setup}@{t:g}"
 
 
-def scoring_name(judge, answerer, modes: Sequence[intrinsic.ClaimJudging] | None = None) -> str:
+def scoring_name(
+    judge: Judge, answerer: Answerer, modes: Sequence[intrinsic.ClaimJudging] | None = None
+) -> str:
     """``JUDGE+ANSWERER``, plus ``+MODE,MODE`` unless the modes are the default full + filter@0.80."""
     name = f"{judge.name}+{answerer.name}"
     if modes is None:
@@ -81,8 +91,8 @@ def score_run(
     judge_mode: Sequence[str] | str = JUDGE_MODES,
     progress: Progress | None = None,
     corpus: Corpus | None = None,
-    client=None,
-    embedder=None,
+    client: ModelClient | None = None,
+    embedder: Embedder | None = None,
     judge_prompt: str | None = None,
     auto_threshold: bool = False,
 ) -> str:
@@ -132,7 +142,7 @@ def score_run(
     return name
 
 
-def _mark_from_audit(db: Database, run_id: str, name: str, audit) -> str | None:
+def _mark_from_audit(db: Database, run_id: str, name: str, audit: AuditFigures) -> str | None:
     """Record the judge's reliability from the run's judge audit (see mark_reliability)."""
     rates = {("control" if k == "correct" else k): f.pass_rate for k, f in audit.kinds.items()}
     with transaction(db):
@@ -146,7 +156,13 @@ def _mark_from_audit(db: Database, run_id: str, name: str, audit) -> str | None:
         )
 
 
-def _similarity(full_rows: dict[str, list[dict]], embed, judge, modes, config: Config):
+def _similarity(
+    full_rows: dict[str, list[dict]],
+    embed: similarity.EmbedFn,
+    judge: Judge,
+    modes: Sequence[intrinsic.ClaimJudging],
+    config: Config,
+) -> SimilarityFigures | None:
     """The run's cosine figures from its full-mode claim verdicts, at the filter mode's threshold
     (None when no full-mode rows were judged)."""
     threshold = next(
@@ -202,7 +218,15 @@ def mark_reliability(
     return reason
 
 
-def _audit(db: Database, run_id, name, corpus, judge, answerer, trajectories):
+def _audit(
+    db: Database,
+    run_id: str,
+    name: str,
+    corpus: Corpus,
+    judge: Judge,
+    answerer: Answerer,
+    trajectories: list[Trajectory],
+) -> AuditFigures:
     """The judge audit for the judge this scoring used, always (docs/metrics.md#judge-audit): every
     item for the lexical judge, a seeded sample per kind for a model judge. Verdicts are stored under
     run ``audit:<run_id>`` (so they never mix with the run's own), figures in the run's extras."""
@@ -214,7 +238,13 @@ def _audit(db: Database, run_id, name, corpus, judge, answerer, trajectories):
     return result.figures()
 
 
-def _full_rows(db: Database, run_id, trajectories, judge, embed) -> dict[str, list[dict]]:
+def _full_rows(
+    db: Database,
+    run_id: str,
+    trajectories: list[Trajectory],
+    judge: Judge,
+    embed: similarity.EmbedFn,
+) -> dict[str, list[dict]]:
     full = intrinsic.ClaimJudging("full")
     return {
         t.id: intrinsic.judge_claims(t, intrinsic.load_store(db, run_id, t), judge, full, embed)
@@ -222,7 +252,9 @@ def _full_rows(db: Database, run_id, trajectories, judge, embed) -> dict[str, li
     }
 
 
-def _suggest(full_rows, embed, judge, config: Config) -> float:
+def _suggest(
+    full_rows: dict[str, list[dict]], embed: similarity.EmbedFn, judge: Judge, config: Config
+) -> float:
     sim = similarity.from_rows(
         [r for rows in full_rows.values() for r in rows],
         embed,
@@ -237,7 +269,9 @@ def _suggest(full_rows, embed, judge, config: Config) -> float:
     return sim.suggested_threshold
 
 
-def _auto_modes(modes, threshold: float) -> list[intrinsic.ClaimJudging]:
+def _auto_modes(
+    modes: Sequence[intrinsic.ClaimJudging], threshold: float
+) -> list[intrinsic.ClaimJudging]:
     """The filter mode takes the suggested threshold (marked auto); the full mode stays."""
     return [
         intrinsic.ClaimJudging(m.setup, threshold, auto=True) if m.threshold is not None else m
@@ -245,7 +279,7 @@ def _auto_modes(modes, threshold: float) -> list[intrinsic.ClaimJudging]:
     ]
 
 
-def _modes(judge_mode, threshold: float) -> list[intrinsic.ClaimJudging]:
+def _modes(judge_mode: Sequence[str] | str, threshold: float) -> list[intrinsic.ClaimJudging]:
     wanted = [judge_mode] if isinstance(judge_mode, str) else list(judge_mode)
     if "both" in wanted:
         wanted = list(JUDGE_MODES)
@@ -261,7 +295,7 @@ def _modes(judge_mode, threshold: float) -> list[intrinsic.ClaimJudging]:
     return out
 
 
-def _client(config: Config, db: Database, run_id):
+def _client(config: Config, db: Database, run_id: str) -> ModelClient | None:
     if config.models.judge == "lexical" and config.models.answerer in OFFLINE_ANSWERERS:
         return None
     # start-up: httpx, ollama load only when this runs
@@ -270,7 +304,7 @@ def _client(config: Config, db: Database, run_id):
     return ModelClient.from_config(config, db, run_id=run_id)
 
 
-def _embedder(config: Config, db: Database):
+def _embedder(config: Config, db: Database) -> Embedder:
     return make_embedder(config, db)
 
 
@@ -298,13 +332,13 @@ def _written(db: Database, run_id: str, trajectory_id: str) -> bool:
 
 def _score_trajectory(
     db: Database,
-    run_id,
+    run_id: str,
     trajectory: Trajectory,
-    name,
-    judge,
-    answerer,
-    embed,
-    modes,
+    name: str,
+    judge: Judge,
+    answerer: Answerer,
+    embed: similarity.EmbedFn,
+    modes: Sequence[intrinsic.ClaimJudging],
     config: Config,
     full_rows: list[dict] | None = None,
 ) -> list[dict] | None:
@@ -333,7 +367,15 @@ def _score_trajectory(
     return claim_rows.get("full")
 
 
-def _card(trajectory, intr, extr, modes, claim_rows, asker, store) -> dict:
+def _card(
+    trajectory: Trajectory,
+    intr: dict,
+    extr: dict,
+    modes: Sequence[intrinsic.ClaimJudging],
+    claim_rows: dict[str, list[dict]],
+    asker: extrinsic.Asker,
+    store: intrinsic.StoreView,
+) -> dict:
     full = (intr.get("full") or {}).get("fact_accuracy")
     filt = (intr.get("filter") or {}).get("fact_accuracy")
     compound = extr["compound"]

@@ -240,7 +240,7 @@ def run_similarity(
     run_id: str,
     scoring: str | None = None,
     *,
-    embedder=None,
+    embedder: Embedder | None = None,
     config: Config | None = None,
     filter_threshold: float | None = None,
 ) -> SimilarityFigures | None:

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import TypedDict, Unpack
 
 import numpy as np
 from seorap.engine.fmt import figure
@@ -138,6 +139,14 @@ class Interval:
     """Clusters (trajectories) the figure is computed over."""
 
 
+class Boot(TypedDict, total=False):
+    """The options of :func:`bootstrap` as the figures pass them through (``**boot``)."""
+
+    resamples: int
+    seed: int
+    level: float
+
+
 def bootstrap(
     n_clusters: int,
     statistic: Callable[[np.ndarray], float | None],
@@ -170,7 +179,7 @@ def bootstrap(
     return Interval(estimate, float(low), float(high), n=n_clusters)
 
 
-def cluster_mean_ci(clusters: Sequence[Sequence[float | None]], **kwargs) -> Interval:
+def cluster_mean_ci(clusters: Sequence[Sequence[float | None]], **kwargs: Unpack[Boot]) -> Interval:
     """CI of the pooled mean of items grouped by trajectory (resampling whole trajectories).
 
     With one value per trajectory this is the ordinary bootstrap of the mean.
@@ -188,7 +197,7 @@ def paired_ci(
     a: Sequence[float | None],
     b: Sequence[float | None],
     fn: Callable[[Sequence[float], Sequence[float]], float | None],
-    **kwargs,
+    **kwargs: Unpack[Boot],
 ) -> Interval:
     """CI of a paired statistic (MAD, kappa, r, ...) resampling trajectories."""
     ps = pairs(a, b)
@@ -211,7 +220,7 @@ def value_range(estimate: float | None, values: Sequence[float | None]) -> Inter
     return Interval(estimate, min(xs), max(xs), method="range", n=len(xs))
 
 
-def group_mean(values: Sequence[float | None], **kwargs) -> Interval:
+def group_mean(values: Sequence[float | None], **kwargs: Unpack[Boot]) -> Interval:
     """Mean of one value per trajectory: bootstrap CI from ``SMALL_GROUP`` values on, below that
     the range of the values labelled with n."""
     xs = [float(v) for v in values if v is not None]
@@ -225,7 +234,7 @@ def group_paired(
     b: Sequence[float | None],
     fn: Callable[[Sequence[float], Sequence[float]], float | None],
     per_pair: Callable[[float, float], float] | None = None,
-    **kwargs,
+    **kwargs: Unpack[Boot],
 ) -> Interval:
     """A paired statistic over a group: bootstrap CI from ``SMALL_GROUP`` pairs on; below that the
     range of ``per_pair(x, y)`` over the pairs (e.g. |x - y| for MAD) when given, else no interval."""

@@ -121,7 +121,7 @@ COMPACT = {"verdicts", "retrievals", "answers"}
 """Stored as ``<name>_data`` with texts referenced, behind a view of the name (engine/store/compact.py)."""
 
 
-def ensure_tables(db) -> None:
+def ensure_tables(db: Database) -> None:
     if state(db).readonly:  # a read-only open: engine.store supplied what is missing
         return
 
@@ -150,7 +150,7 @@ def scorings(db: Database, run_id: str) -> list[str]:
     return scorings_by_recency(db, run_id)
 
 
-def row_id(*parts) -> str:
+def row_id(*parts: object) -> str:
     return hashlib.sha256(json.dumps(parts, ensure_ascii=False, default=str).encode()).hexdigest()[
         :24
     ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -92,7 +92,7 @@ class JudgeReply(BaseModel):
 
     @field_validator("verdict", mode="before")
     @classmethod
-    def _one_word(cls, value):
+    def _one_word(cls, value: Any) -> Label:
         label = parse_label(value)
         if label is None:
             raise ValueError(f"verdict must be exactly YES, PARTIAL or NO, got {str(value)[:40]!r}")

@@ -122,13 +122,13 @@ def text_id(db: Database, text: str) -> int:
         db.execute("INSERT OR IGNORE INTO texts (hash, text) VALUES (?, ?)", [h, text])
         row = db.execute("SELECT id, text FROM texts WHERE hash = ?", [h]).fetchone()
         if row[1] == text:
-            found = row[0]
+            new_id: int = row[0]
             break
         h = h + 1 if h < 2**63 - 1 else -(2**63)  # a collision: the next free slot
     if len(cache) > 200_000:
         cache.clear()
-    cache[text] = found
-    return found
+    cache[text] = new_id
+    return new_id
 
 
 def _scope_cache(db: Database) -> dict[tuple[str | None, str | None], int]:
@@ -145,12 +145,12 @@ def scope_id(db: Database, run_id: str | None, trajectory_id: str | None) -> int
         "INSERT OR IGNORE INTO scopes (run_id, trajectory_id) VALUES (?, ?)",
         [run_id, trajectory_id],
     )
-    found = db.execute(
+    new_id: int = db.execute(
         "SELECT id FROM scopes WHERE run_id IS ? AND trajectory_id IS ? ORDER BY id LIMIT 1",
         [run_id, trajectory_id],
     ).fetchone()[0]
-    cache[(run_id, trajectory_id)] = found
-    return found
+    cache[(run_id, trajectory_id)] = new_id
+    return new_id
 
 
 def _relative(value: Any, prefix: str) -> Any:
@@ -239,7 +239,8 @@ def _same_json(parsed: str | None, raw: str | None) -> bool:
     if parsed is None or raw is None:
         return False
     try:
-        return json.loads(parsed) == json.loads(raw)
+        same: bool = json.loads(parsed) == json.loads(raw)
+        return same
     except (ValueError, RecursionError):
         return False
 
@@ -364,10 +365,11 @@ def delete_where(db: Database, table: str, where: str, params: list) -> int:
 def count_where(db: Database, table: str, where: str, params: list) -> int:
     """How many stored rows :func:`delete_where` with the same arguments would delete."""
     if table in SCOPED and is_compact(db, table) and has_scope(db, table):
-        return db.execute(f"SELECT count(*) FROM [{table}] WHERE {where}", params).fetchone()[0]
-    return db.execute(
-        f"SELECT count(*) FROM [{data_table(db, table)}] WHERE {where}", params
-    ).fetchone()[0]
+        sql = f"SELECT count(*) FROM [{table}] WHERE {where}"
+    else:
+        sql = f"SELECT count(*) FROM [{data_table(db, table)}] WHERE {where}"
+    n: int = db.execute(sql, params).fetchone()[0]
+    return n
 
 
 def has_scope(db: Database, table: str) -> bool:

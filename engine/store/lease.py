@@ -203,7 +203,9 @@ class _NoLease:
 
 
 @contextmanager
-def writer(db: sqlite_utils.Database, command: str, run_ids: list[str] | None = None):
+def writer(
+    db: sqlite_utils.Database, command: str, run_ids: list[str] | None = None
+) -> Iterator[WriterLease | _NoLease]:
     """Hold the database's writer lease while the block runs; another process's live lease raises
     :class:`DatabaseBusy` naming its command and runs. Re-entrant within one process (the app's
     live view and its runs share it). In-memory databases need none."""

@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
+from typing import Any, Literal
 
 from sqlite_utils import Database
 
 
 class _NoLock:
-    def __enter__(self):
+    def __enter__(self) -> _NoLock:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         return False
 
 
 NO_LOCK = _NoLock()
 
 
-def insert_rows(db: Database, table: str, rows: list[dict], replace: bool = False) -> None:
+def insert_rows(
+    db: Database, table: str, rows: list[dict[str, Any]], replace: bool = False
+) -> None:
     """One prepared ``executemany`` (sqlite-utils' insert_all re-inspects the table per call);
     falls back to insert_all(alter=True) when the table lacks a column (an older database).
     ``replace``: a row with the same key replaces the old one."""
@@ -44,7 +48,13 @@ def _marks(columns: list[str]) -> str:
     return ", ".join("?" for _ in columns)
 
 
-def _execute_many(db: Database, sql: str, columns: list[str], rows: list[dict], fallback) -> None:
+def _execute_many(
+    db: Database,
+    sql: str,
+    columns: list[str],
+    rows: list[dict[str, Any]],
+    fallback: Callable[[], object],
+) -> None:
     """Run a prepared statement over ``rows``; on a missing column (an older database) ``fallback``
     writes them through sqlite-utils with alter=True instead."""
     try:

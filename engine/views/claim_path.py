@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from seorap.engine.corpus import Trajectory
+from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.corpus.gold import default_ledger, read, standing
 from seorap.engine.errors import InputProblems
 from seorap.engine.scoring.extrinsic import DEPTHS, TOP_K
 from seorap.engine.scoring.journey import FAIL, NA, PASS, STAGES
 from seorap.engine.store.database import db_file
 from seorap.engine.views.operations import short_id
+from sqlite_utils import Database
 
 MARKS = {PASS: "✓", FAIL: "✗", NA: "n/a"}
 
@@ -144,7 +145,7 @@ def claim_paths(journeys: dict[str, dict] | None, trajectory: Trajectory) -> dic
     return {claim: claim_path(j, at) for claim, j in journeys.items()}
 
 
-def contested(db, corpus, trajectory_id: str) -> dict[str, str]:
+def contested(db: Database, corpus: Corpus, trajectory_id: str) -> dict[str, str]:
     """The gold contests in force for one trajectory in the ledger beside ``db`` (engine/corpus/
     gold.py): claim text or question item -> "who: reason"; empty when there is no ledger, it cannot
     be read (the score cards say why), or the database is in memory."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from seorap.engine.corpus import Corpus
@@ -38,7 +39,7 @@ def compare_runs(
 
 
 def _final_verdicts(
-    db: Database, run_id, trajectory_id, judge_mode
+    db: Database, run_id: str, trajectory_id: str, judge_mode: str
 ) -> dict[tuple[str, str], tuple[str, str]]:
     scoring = latest_scoring(db, run_id)
     if scoring is None:
@@ -50,7 +51,9 @@ def _final_verdicts(
     return out
 
 
-def _verdict_flips(db: Database, trajectory_id, run_a, run_b, judge_mode) -> list[Flip]:
+def _verdict_flips(
+    db: Database, trajectory_id: str, run_a: str, run_b: str, judge_mode: str
+) -> list[Flip]:
     a = _final_verdicts(db, run_a, trajectory_id, judge_mode)
     b = _final_verdicts(db, run_b, trajectory_id, judge_mode)
     return [
@@ -60,7 +63,7 @@ def _verdict_flips(db: Database, trajectory_id, run_a, run_b, judge_mode) -> lis
     ]
 
 
-def _fact_flips(db: Database, trajectory_id, run_a, run_b) -> list[Flip]:
+def _fact_flips(db: Database, trajectory_id: str, run_a: str, run_b: str) -> list[Flip]:
     held_a = {f.text for f in facts_at(db, run_a, trajectory_id) if f.status == "active"}
     held_b = {f.text for f in facts_at(db, run_b, trajectory_id) if f.status == "active"}
     return [Flip(trajectory_id, "fact", "", t, "held", "—") for t in sorted(held_a - held_b)] + [
@@ -98,13 +101,13 @@ def side_figures(db: Database, run_id: str) -> SideFigures:
     )
 
 
-def _last(per_state: dict | None) -> float | None:
+def _last(per_state: dict[str, float | None] | None) -> float | None:
     """The value at the last written state of a {state: value} map."""
     if not per_state:
         return None
     return per_state[max(per_state, key=int)]
 
 
-def _mean(values) -> float | None:
+def _mean(values: Iterable[float | None]) -> float | None:
     got = [v for v in values if v is not None]
     return sum(got) / len(got) if got else None

@@ -7,6 +7,7 @@ the store (extracted, stored, kept) yet answered right, a bottleneck case whose 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.scoring import journey, journey_story, lexical, metrics
@@ -72,8 +73,9 @@ TOUR_MARGIN = 0.25
 line on both sides (0.48 against 0.50) shows a quadrant, not a story worth presenting."""
 
 
-def _gap(card: dict) -> float:
-    return abs(card.get("signed_diff") or 0)
+def _gap(card: dict[str, Any]) -> float:
+    gap: float = abs(card.get("signed_diff") or 0)
+    return gap
 
 
 def demo_tour(db: Database, corpus: Corpus) -> dict[str, TourStop | None]:
@@ -125,7 +127,12 @@ def tour_gaps(db: Database) -> dict[str, str]:
     return out
 
 
-def _tour_stop(q, hit, systems, corpus) -> TourStop:
+def _tour_stop(
+    q: str,
+    hit: tuple[tuple[str, str], dict[str, Any]],
+    systems: dict[str, str],
+    corpus: Corpus,
+) -> TourStop:
     (run_id, trajectory_id), card = hit
     try:
         trajectory: Trajectory | None = corpus.get(trajectory_id)

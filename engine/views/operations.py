@@ -106,7 +106,7 @@ def _as_text(value: str | None) -> str:
     return _snapshot(parsed)
 
 
-def _snapshot(value) -> str:
+def _snapshot(value: object) -> str:
     if isinstance(value, dict):
         text = str(value.get("text", ""))
         conf = value.get("confidence")

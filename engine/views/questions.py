@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from seorap.engine.config import RetrievalConfig
 from seorap.engine.corpus import Corpus
 from seorap.engine.models.base import Embedder
 from seorap.engine.models.embedders import HashingEmbedder
@@ -15,12 +17,8 @@ from seorap.engine.scoring.holders import holds_part
 from seorap.engine.store.database import facts_at, loads
 from seorap.engine.store.queries import scores as scores_q
 from seorap.engine.store.queries import verdicts as scored
-from seorap.engine.views.common import (
-    NOT_SCORED,
-    human_overrides,
-    latest_scoring,
-    readable_names,
-)
+from seorap.engine.store.queries.catalog import readable_names
+from seorap.engine.views.common import NOT_SCORED, human_overrides, latest_scoring
 from sqlite_utils import Database
 
 
@@ -116,7 +114,7 @@ def live_questions_view(
     run_id: str,
     trajectory_id: str,
     embedder: Embedder | None = None,
-    settings=None,
+    settings: RetrievalConfig | dict[str, Any] | None = None,
 ) -> QuestionsView:
     """The questions of a trajectory ranked live over the run's final active facts with
     engine.retrieval.HybridIndex.explain (BM25 / dense / hybrid / rank per fact), for a run with no
@@ -183,7 +181,15 @@ def filter_questions(questions: Iterable[QuestionRow], text: str = "") -> list[Q
     ]
 
 
-def _question(kind, item, rows, retrieval, answers, over, top_k) -> QuestionRow:
+def _question(
+    kind: str,
+    item: str,
+    rows: list[dict[str, Any]],
+    retrieval: dict[str, Any] | None,
+    answers: dict[tuple[str, str, int], str],
+    over: dict[str, dict[str, Any]],
+    top_k: int,
+) -> QuestionRow:
     memory = {v["k"]: v for v in rows if v["source"] == "memory"}
     main = memory.get(top_k) or next(iter(memory.values()), rows[0])
     holders = set(loads(retrieval["answer_fact_ids"], [])) if retrieval else set()

@@ -3,13 +3,14 @@ diff full vs filter (docs/metrics.md, Rulers)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from seorap.engine.scoring import figures, report
 from seorap.engine.scoring.rulers import full_vs_filter
 from seorap.engine.scoring.schema import RunReport
-from seorap.engine.views.common import UNRELIABLE, latest_scoring  # noqa: F401 (re-exported)
+from seorap.engine.views.common import latest_scoring
 from sqlite_utils import Database
 
 if TYPE_CHECKING:
@@ -134,7 +135,7 @@ class JudgeAudit:
     reasons: list[str]
 
 
-def judge_audit(report) -> JudgeAudit | None:
+def judge_audit(report: RunReport) -> JudgeAudit | None:
     """The audit of a RunReport as shown beside its score cards; None when the run has none (scored
     before the audit was always on) and the engine has no verdict on its judge either."""
     reasons = list(report.judge_reliability.reasons) if report.judge_reliability is not None else []
@@ -148,7 +149,7 @@ def judge_audit(report) -> JudgeAudit | None:
     if a is None and reliable:
         return None
 
-    def kinds(pick) -> list[AuditKind]:
+    def kinds(pick: Callable[[str], bool]) -> list[AuditKind]:
         return [
             AuditKind(k, f.ideal, f.n, f.pass_rate, f.ideal_rate)
             for k, f in (a.kinds.items() if a is not None else [])

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import sqlite_utils
 from seorap.engine.corpus import Corpus, Trajectory
+from seorap.engine.corpus.trajectory import Arrival
 from seorap.engine.scoring import lexical, metrics
 from seorap.engine.store.database import facts_at
 from seorap.engine.store.queries.facts import positions_matching
@@ -246,8 +247,15 @@ def _late_at(
 
 
 def _claims_at(
-    db, corpus: Corpus, run_id: str, t: Trajectory, arrival, doc_claims, store, verdicts
-):
+    db: Database,
+    corpus: Corpus,
+    run_id: str,
+    t: Trajectory,
+    arrival: Arrival,
+    doc_claims: list[str],
+    store: list[StoreFact],
+    verdicts: dict[str, Verdict] | None,
+) -> list[ClaimRow]:
     """The claims pane's rows: each expected claim of the arrival's state with its verdict, its
     read-time lookup, its journey and whether it is contested."""
     return _claim_rows(

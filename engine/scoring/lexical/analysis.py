@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -166,10 +167,10 @@ _JOINING = frozenset({"고", "며", "으며", "면서", "으면서"})
 """Connective endings that join two clauses (…이전하고, …올리며): a cut after them."""
 
 
-def _raw_segments(text: str, morphs=()) -> list[tuple[int, int]]:
+def _raw_segments(text: str, morphs: Sequence[Morph] = ()) -> list[tuple[int, int]]:
     cuts = [0]
-    for m in _SPLIT.finditer(text):
-        cuts += [m.start(), m.end()]
+    for cut in _SPLIT.finditer(text):
+        cuts += [cut.start(), cut.end()]
     for m in morphs:
         if m.tag == "EC" and m.form in _JOINING and text[m.end : m.end + 1].isspace():
             cuts += [m.end, m.end]
@@ -183,7 +184,9 @@ def _raw_segments(text: str, morphs=()) -> list[tuple[int, int]]:
     ]
 
 
-def _nouns(text: str, morphs, spans: list[tuple[int, int]]) -> list[tuple[str, int]]:
+def _nouns(
+    text: str, morphs: Sequence[Morph], spans: list[tuple[int, int]]
+) -> list[tuple[str, int]]:
     """(noun, start) with noun + suffix merged (요금+제 -> 요금제) and a glued prefix or determiner
     kept (대+강당 -> 대강당, not 소강당's 강당), value spans excluded, and a one-character noun
     glued to the word before it dropped (the 일 of 배포일)."""
@@ -206,7 +209,7 @@ def _nouns(text: str, morphs, spans: list[tuple[int, int]]) -> list[tuple[str, i
     return out
 
 
-def _markers(morphs) -> list[str]:
+def _markers(morphs: Sequence[Morph]) -> list[str]:
     found: list[str] = []
     for i, m in enumerate(morphs):
         nxt = morphs[i + 1] if i + 1 < len(morphs) else None
@@ -233,7 +236,7 @@ def _markers(morphs) -> list[str]:
     return found
 
 
-def _hedges(text: str, morphs) -> set[str]:
+def _hedges(text: str, morphs: Sequence[Morph]) -> set[str]:
     found = {m[0].lower() for m in _HEDGE_EN.finditer(text)}
     for i, m in enumerate(morphs):
         if (m.form, m.tag) in _HEDGE_WORDS:
@@ -290,7 +293,7 @@ def analyse(text: str, ref: dt.date | None = None) -> Analysis:
     )
 
 
-def _proper_nouns(morphs, vals: list[Value]) -> list[Value]:
+def _proper_nouns(morphs: Sequence[Morph], vals: list[Value]) -> list[Value]:
     """Names from the proper nouns (NNP) outside the values already found."""
     value_spans = [(v.start, v.end) for v in vals]
     return [
@@ -323,7 +326,12 @@ def _merge_bare(
 
 
 def _segment(
-    text: str, a: int, b: int, morphs, nouns: list[tuple[str, int]], vals: list[Value]
+    text: str,
+    a: int,
+    b: int,
+    morphs: Sequence[Morph],
+    nouns: list[tuple[str, int]],
+    vals: list[Value],
 ) -> Segment:
     """The clause ``text[a:b]``: its nouns, markers, topic (the words before 은/는) and comment."""
     seg_morphs = [m for m in morphs if a <= m.start < b]

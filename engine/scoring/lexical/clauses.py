@@ -4,6 +4,7 @@ adjacent candidate clauses, missing clauses, and the candidate clauses that stat
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection, Iterable, Sequence
 from fractions import Fraction
 
 from seorap.engine.scoring.lexical.analysis import (
@@ -16,6 +17,7 @@ from seorap.engine.scoring.lexical.analysis import (
 )
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
 from seorap.engine.scoring.lexical.polarity import LIST_WORDS, bound_words, unverified
+from seorap.engine.scoring.lexical.text import Morph
 from seorap.engine.scoring.lexical.values import Value, same
 
 _PARTY_SUFFIXES = frozenset("자측방")
@@ -23,13 +25,13 @@ _PARTY_SUFFIXES = frozenset("자측방")
 slot (결재는 김 부장님이 = 결재자는 김 부장)."""
 
 
-def _noun_in(noun: str, nouns, compact: str) -> bool:
+def _noun_in(noun: str, nouns: Collection[str], compact: str) -> bool:
     if noun in nouns or (len(noun) >= 2 and noun in compact):
         return True
     return len(noun) >= 3 and noun[-1] in _PARTY_SUFFIXES and noun[:-1] in compact
 
 
-def _value_in(v: Value, vals, compact: str, *, current: bool) -> bool:
+def _value_in(v: Value, vals: Iterable[Value], compact: str, *, current: bool) -> bool:
     """Is ``v`` stated among ``vals`` (current ones only with ``current``)? A name also counts
     when it appears inside a word (``Aurora로``), unless it is stated there as former."""
     if any(same(v, w) and not (current and w.former) for w in vals):
@@ -218,7 +220,7 @@ def near_values(exp: Analysis, cand: Analysis) -> list[Segment]:
     return holding or [c for c in cand.segments if any(_touches(s, c) for s in exp.segments)]
 
 
-def _copula_list(morphs) -> bool:
+def _copula_list(morphs: Sequence[Morph]) -> bool:
     """``A이고 B`` / ``A며 B``: the copula joining two nouns lists them."""
     return any(
         a.tag == "VCP" and b.tag == "EC" and b.form in ("고", "며", "요")

@@ -4,6 +4,10 @@ knows to be neutral — everything else next to a value is *unverified* (the jud
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from seorap.engine.scoring.lexical.text import Morph
+
 RETRACT_VERBS = frozenset(
     {"접", "엎", "엎어지", "포기", "그만두", "뒤집", "무르", "물리", "거두", "빠지"}
 )
@@ -94,7 +98,7 @@ GUESS_ENDINGS = frozenset({"나", "ᆯ까", "ᆯ걸", "겠", "ᆯ지", "을지",
 """…나 보다 (an inference), …ㄹ까, …ㄹ걸, the suppositional 겠."""
 
 
-def hedge_classes(morphs) -> set[str]:
+def hedge_classes(morphs: Sequence[Morph]) -> set[str]:
     """Hedge classes found in ``morphs`` (each named with the words that showed it)."""
     found: set[str] = set()
     for i, m in enumerate(morphs):
@@ -178,7 +182,7 @@ PASSING_VERBS = frozenset({"지나", "넘", "경과"})
 """…분 지나면 만료: a condition that only counts time, not one that may not happen."""
 
 
-def _neutral_condition(morphs, i: int, known: frozenset[str]) -> bool:
+def _neutral_condition(morphs: Sequence[Morph], i: int, known: frozenset[str]) -> bool:
     """A -면 that states no condition on the value: ``…하면 되다`` (all one needs to do) and time
     passing followed by what the expected statement says happens then (``120분 지나면 만료`` for
     "만료 시간은 2시간"; ``30분 넘으면 실패로 처리`` for "30분마다 돈다" is another statement). Any
@@ -203,7 +207,7 @@ LIMIT_NOUNS = frozenset({"목표", "한도", "상한", "하한", "기준", "제�
 """Nouns that make the expected value itself a limit (응답 시간 목표는 200ms): any bound may say it."""
 
 
-def bound_words(morphs, known: frozenset[str]) -> list[str]:
+def bound_words(morphs: Sequence[Morph], known: frozenset[str]) -> list[str]:
     """Bound words among ``morphs`` (one clause stating a value) of a class the expected
     statement (its words ``known``) neither uses nor makes a limit of; and ``…ㄹ 수 있다`` (can
     be), which says what is possible, not what is."""
@@ -228,7 +232,11 @@ def bound_words(morphs, known: frozenset[str]) -> list[str]:
 
 
 def unverified(
-    morphs, known: frozenset[str], *, contrast_read: bool = False, negated: bool = False
+    morphs: Sequence[Morph],
+    known: frozenset[str],
+    *,
+    contrast_read: bool = False,
+    negated: bool = False,
 ) -> list[str]:
     """Words among ``morphs`` (one clause stating a value) the judge cannot vouch for: adverbs,
     determiners, auxiliary verbs and endings outside the neutral lists and not in ``known`` (the
@@ -254,7 +262,9 @@ def unverified(
     return list(dict.fromkeys(out))
 
 
-def aside_spans(text: str, morphs, segments: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+def aside_spans(
+    text: str, morphs: Sequence[Morph], segments: list[tuple[int, int]]
+) -> list[tuple[int, int, str]]:
     """(start, end, word): the phrase before a contrast or replacement word, from the start of its
     clause (or the previous such word) to the word."""
     out: list[tuple[int, int, str]] = []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from seorap.engine.retrieval.tokenize import bigram_set as _memo_bigram_set
 
@@ -36,12 +37,12 @@ def f1(expected: str, candidate: str) -> float:
 
 # ---- kiwipiepy ------------------------------------------------------------------------------------
 
-_KIWI = None
+_KIWI: Any = None  # a kiwipiepy.Kiwi (kiwipiepy ships no type information)
 _WARM = False
 """kiwipiepy has tokenized once: its model is built and its first sentence (the slow one) done."""
 
 
-def _kiwi():
+def _kiwi() -> Any:
     global _KIWI
     if _KIWI is None:
         # start-up: kiwipiepy loads only when this runs

@@ -6,6 +6,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from seorap.engine import normalise
 from seorap.engine.scoring.lexical.text import Morph
@@ -46,7 +47,8 @@ def same(a: Value, b: Value) -> bool:
         (ya, *ra), (yb, *rb) = a.key, b.key
         return ra == rb and (ya is None or yb is None or ya == yb)
     if a.type == "team":  # 결제팀 = 결제플랫폼팀 (the short name starts the full one)
-        return a.key[0].startswith(b.key[0]) or b.key[0].startswith(a.key[0])
+        shared: bool = a.key[0].startswith(b.key[0]) or b.key[0].startswith(a.key[0])
+        return shared
     if a.type == "time":
         if a.key == b.key:
             return True
@@ -437,7 +439,7 @@ def _from_phrase(rest: str) -> bool:
     return bool(words) and not any(w[-1] in "은는이가을를의에도" for w in words[:-1])
 
 
-def _replace(v: Value, **changes) -> Value:
+def _replace(v: Value, **changes: Any) -> Value:
     fields = {**v.__dict__, **changes}
     return Value(**fields)
 

@@ -93,7 +93,8 @@ def count_calls(
     if errors is not None:
         where.append("error is not null" if errors else "error is null")
     sql = "select count(*) from calls" + (" where " + " and ".join(where) if where else "")
-    return db.execute(sql, params).fetchone()[0]
+    n: int = db.execute(sql, params).fetchone()[0]
+    return n
 
 
 def call_counts(db: Database, by: str = "role", *, run_id: str | None = None) -> dict[str, int]:

@@ -37,7 +37,8 @@ def exists(db: Database, run_id: str) -> bool:
 
 def system_of(db: Database, run_id: str) -> str:
     """The system of a run that exists."""
-    return db.execute("SELECT system FROM runs WHERE run_id = ?", [run_id]).fetchone()[0]
+    system: str = db.execute("SELECT system FROM runs WHERE run_id = ?", [run_id]).fetchone()[0]
+    return system
 
 
 def remove(db: Database, run_id: str) -> None:

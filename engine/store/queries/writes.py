@@ -10,18 +10,20 @@ from sqlite_utils import Database
 
 
 def document_count(db: Database, run_id: str) -> int:
-    return db.execute("SELECT COUNT(*) FROM documents WHERE run_id = ?", [run_id]).fetchone()[0]
+    n: int = db.execute("SELECT COUNT(*) FROM documents WHERE run_id = ?", [run_id]).fetchone()[0]
+    return n
 
 
 def documents_saved(db: Database, run_ids: Sequence[str], trajectory_ids: Sequence[str]) -> int:
     """Documents written by these runs in these trajectories."""
     if not run_ids or not trajectory_ids:
         return 0
-    return db.execute(
+    n: int = db.execute(
         f"SELECT count(*) FROM documents WHERE run_id IN ({','.join('?' for _ in run_ids)}) "
         f"AND trajectory_id IN ({','.join('?' for _ in trajectory_ids)})",
         [*run_ids, *trajectory_ids],
     ).fetchone()[0]
+    return n
 
 
 def written_trajectories(db: Database, run_id: str) -> list[str]:
@@ -109,10 +111,11 @@ def written_positions(db: Database, run_id: str, trajectory_id: str) -> set[int]
 
 def last_position_of(db: Database, run_id: str, trajectory_id: str, state_index: int) -> int | None:
     """The last written position of one state's documents, or None."""
-    return db.execute(
+    last: int | None = db.execute(
         "SELECT max(position) FROM documents WHERE run_id=? AND trajectory_id=? AND state_index=?",
         [run_id, trajectory_id, state_index],
     ).fetchone()[0]
+    return last
 
 
 def documents_by_trajectory(db: Database) -> dict[tuple[str, str], int]:
