@@ -206,6 +206,7 @@ __all__ = [
     "UNRELIABLE",
     "Verdict",
     "accounting_view",
+    "cost_lines",
     "bigrams",
     "claim_path",
     "claim_paths",
