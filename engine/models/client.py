@@ -207,7 +207,7 @@ class ModelClient(CallLogMixin):
         """{host: our calls the host is streaming now}."""
         return self._streams.streaming()
 
-    def on_queue(self, show) -> None:
+    def on_queue(self, show: Callable[[str], None]) -> None:
         """``show(line)`` whenever the line "queued behind N of ours on HOST" changes ("" when
         nothing waits): the live view and the CLI progress show it."""
         self._streams.on_queue = show
@@ -384,7 +384,14 @@ class ModelClient(CallLogMixin):
         return int(self.num_predict.get(role, self.options["num_predict"]))
 
     def _request(
-        self, role, model, messages, schema, think, *, num_predict: int | None = None
+        self,
+        role: str,
+        model: str,
+        messages: list[dict],
+        schema: dict | None,
+        think: bool | None,
+        *,
+        num_predict: int | None = None,
     ) -> ChatRequest:
         options = {**self.options, "num_predict": num_predict or self.predict_for(role)}
         return ChatRequest(
@@ -398,7 +405,9 @@ class ModelClient(CallLogMixin):
             key_messages=tuple(self.key_filter(list(messages))) if self.key_filter else None,
         )
 
-    def _ok(self, outcome: Outcome, value, *, repaired=False, retried=False) -> Structured:
+    def _ok(
+        self, outcome: Outcome, value: T, *, repaired: bool = False, retried: bool = False
+    ) -> Structured[T]:
         if repaired:
             with self._lock:
                 self.stats.repairs += 1
@@ -466,6 +475,7 @@ class ModelClient(CallLogMixin):
     def _stream_call(self, request: ChatRequest) -> ChatReply:
         """Read one reply chunk by chunk under the two waits (and the host's slots); stop it on a
         loop."""
+        assert self.backend is not None  # _call_backend said so in one sentence before
         with self.slots.hold(self._cancelled) as waited:
             reply = read_reply(self._streams, self.backend, request)
         if waited and not reply.queued_behind:

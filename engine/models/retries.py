@@ -17,7 +17,7 @@ TIMEOUT_ATTEMPTS = 2
 """Attempts in all for a timeout: each one already waited ``timeout_s``."""
 
 
-def attempts_for(exc: BaseException, backend=None) -> int:
+def attempts_for(exc: BaseException, backend: object = None) -> int:
     """How many attempts in all a call gets when it fails with ``exc`` (1: not transient). A backend
     with its own ``is_transient`` (another server kind) decides for its exceptions."""
     if isinstance(exc, StreamTimeout):
@@ -31,7 +31,7 @@ def attempts_for(exc: BaseException, backend=None) -> int:
 
 
 def final_error(
-    backend,
+    backend: object,
     exc: BaseException,
     request: ChatRequest,
     attempts: int,
