@@ -68,6 +68,7 @@ from seorap.engine.models.retries import (
     TIMEOUT_ATTEMPTS,
     attempts_for,
     final_error,
+    retry_room,
 )
 from seorap.engine.models.slots import HostSlots
 from seorap.engine.models.streaming import StreamTimeout, StreamWatch, read_reply
@@ -252,7 +253,7 @@ class ModelClient(CallLogMixin):
             retry_messages(messages, first.reply, error),
             schema,
             think,
-            num_predict=self._retry_room(request, first.reply),
+            num_predict=retry_room(request, first.reply),
         )
         second = self._complete(retry_request, phase, run_id, response_model)
         if not second.cached:
@@ -324,14 +325,6 @@ class ModelClient(CallLogMixin):
             **base,
         )
 
-    def _retry_room(self, request: ChatRequest, reply: ChatReply) -> int | None:
-        """A reply cut at num_predict is re-asked with twice the room, at most num_ctx."""
-        if reply.done_reason != "length":
-            return None
-        current = int(request.options.get("num_predict") or 0)
-        ctx = int(request.options.get("num_ctx") or 0)
-        return min(2 * current, ctx) if ctx else 2 * current
-
     def text(
         self,
         role: str,
@@ -358,7 +351,7 @@ class ModelClient(CallLogMixin):
         )
         second = self._complete(
             self._request(
-                role, model, again, None, think, num_predict=self._retry_room(request, first.reply)
+                role, model, again, None, think, num_predict=retry_room(request, first.reply)
             ),
             phase,
             run_id,
