@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from seorap.cli.params import CorpusType, FsPath, db_path_option
 from seorap.cli.runref import resolve_run
 from seorap.engine.memory.names import ORACLES, REFERENCE_DESCRIPTIONS
 from seorap.engine.run.pacer import Pace, PaceError
+
+if TYPE_CHECKING:
+    from seorap.engine.corpus import Corpus
+    from sqlite_utils import Database
 
 REFERENCE_BANNER = (
     f"These runs are the offline reference systems ({', '.join(ORACLES)}): "
@@ -32,7 +37,7 @@ def default_demo_db() -> Path:
     return base / "seorap" / "demo.db"
 
 
-def _own_systems(db) -> set[str]:
+def _own_systems(db: Database) -> set[str]:
     """The systems of the runs the database holds, the imported recordings (and their replays)
     aside."""
     # start-up: `seorap --help` loads no sqlite_utils
@@ -101,7 +106,14 @@ def _import_recordings(path: Path) -> None:
     help="How fast --replay (and p in the live view) goes: a factor of the recorded speed "
     "(2x, 0.5x) or a time per document (30s).",
 )
-def demo(db_path, corpus_path, tour, probe, replay_ref, pace) -> None:
+def demo(
+    db_path: str | None,
+    corpus_path: str | None,
+    tour: bool,
+    probe: bool,
+    replay_ref: str | None,
+    pace: Pace,
+) -> None:
     """Open the app on the bundled Korean corpus, immediately.
 
     When the database holds no run yet, the app first runs the offline reference systems
@@ -150,14 +162,14 @@ def demo(db_path, corpus_path, tour, probe, replay_ref, pace) -> None:
     app.run()
 
 
-def _pace(value: str):
+def _pace(value: str) -> Pace:
     try:
         return Pace.parse(value)
     except PaceError as exc:
         raise click.BadParameter(str(exc), param_hint="--pace") from None
 
 
-def _replayable(db, value: str) -> str:
+def _replayable(db: Database, value: str) -> str:
     """The run id ``--replay`` names, refused with one sentence when it has nothing to replay."""
     # start-up: `seorap --help` loads no numpy, sqlite_utils
     from seorap.cli.runref import resolve_run
@@ -196,7 +208,9 @@ def _replayable(db, value: str) -> str:
     help="A corpus folder, file or bundled corpus name (default: the run's own corpus path "
     "when it exists, else the bundled one, ko-mini).",
 )
-def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
+def inspect(
+    db_path: str, run_id: str | None, trajectory_id: str | None, corpus_path: str | None
+) -> None:
     """Open the app on an existing run database (a run may be writing to it meanwhile).
 
     Browsing only reads; what you start in the app writes to the database: a run or a replay
@@ -226,7 +240,9 @@ def inspect(db_path, run_id, trajectory_id, corpus_path) -> None:
     make_app(db_path, run_id=run_id, trajectory_id=trajectory_id, corpus=corpus, db=db).run()
 
 
-def _check_corpus(db, run_id, corpus, corpus_path) -> None:
+def _check_corpus(
+    db: Database, run_id: str | None, corpus: Corpus, corpus_path: str | None
+) -> None:
     """Refuse to show a run against a corpus it was not made from (e.g. its relative corpus path
     does not resolve from here and the bundled corpus was picked instead)."""
     # start-up: `seorap --help` loads no sqlite_utils

@@ -4,12 +4,19 @@ differences with intervals, the verdicts that moved, and a gate a CI job can run
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 from seorap.cli.params import db_path_option
 from seorap.cli.runref import resolve_run
 from seorap.engine.fmt import figure
 from seorap.engine.untrusted import visible
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+    from seorap.engine.scoring.gate import Comparison, Difference, GateResult
+    from seorap.engine.scoring.rulers import Diff
 
 
 @click.command()
@@ -33,7 +40,15 @@ from seorap.engine.untrusted import visible
 )
 @click.option("--all", "show_all", is_flag=True, help="List every moved verdict, not the first 20.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
-def compare(base, candidate, db_path, conditions, allow_different_judges, show_all, as_json):
+def compare(
+    base: str,
+    candidate: str,
+    db_path: str,
+    conditions: tuple[str, ...],
+    allow_different_judges: bool,
+    show_all: bool,
+    as_json: bool,
+) -> None:
     """Compare two scored runs of one corpus, CANDIDATE - BASE (run ids, unique prefixes or system
     names): per headline figure the paired difference with a paired cluster-bootstrap 95% interval
     and the minimum detectable difference, then every claim and question verdict that moved. With
@@ -83,7 +98,7 @@ def compare(base, candidate, db_path, conditions, allow_different_judges, show_a
         raise click.exceptions.Exit(1)
 
 
-def _as_dict(result, moved, gates) -> dict:
+def _as_dict(result: Comparison, moved: Diff, gates: list[GateResult]) -> dict:
     return {
         "base": {"run_id": result.base.run_id, "system": result.base.system},
         "candidate": {"run_id": result.candidate.run_id, "system": result.candidate.system},
@@ -132,10 +147,11 @@ def _where(v: dict) -> str:
     """The claim's candidate mode, or the answer source and depth of a question."""
     if v["kind"] == "claim":
         return v["setup"] or ""
-    return v["source"] + (f"@{v['k']}" if v["k"] else "")
+    source: str = v["source"]
+    return source + (f"@{v['k']}" if v["k"] else "")
 
 
-def _print(result, moved, gates, show_all: bool) -> None:
+def _print(result: Comparison, moved: Diff, gates: list[GateResult], show_all: bool) -> None:
     # start-up: `seorap --help` loads no rich
     from rich.console import Console
 
@@ -166,7 +182,7 @@ def _print(result, moved, gates, show_all: bool) -> None:
         )
 
 
-def _differences_table(differences, seeds: int):
+def _differences_table(differences: list[Difference], seeds: int) -> Table:
     """One row per figure: base, candidate, the difference with its CI, n, MDD (and the seed sd
     when both sides have several seeds), and the verdict."""
     # start-up: `seorap --help` loads no rich
@@ -187,7 +203,7 @@ def _differences_table(differences, seeds: int):
     return table
 
 
-def _print_moved(console, moved, show_all: bool) -> None:
+def _print_moved(console: Console, moved: Diff, show_all: bool) -> None:
     """The verdicts that moved: their counts, then each (the first 20 without --all)."""
     counts = moved.counts()
     console.print(

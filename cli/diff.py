@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
 import click
 from seorap.cli.params import db_path_option, resolve_runs
 from seorap.engine.untrusted import json_line, visible
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from seorap.engine.scoring.rulers import Diff, Side
+    from sqlite_utils import Database
 
 CHANGE_NAMES = {
     "credited": "newly credited",
@@ -45,7 +53,15 @@ CHANGE_NAMES = {
     default=None,
     help="Lay the table out for this many columns (default: the terminal's, or COLUMNS, else 80).",
 )
-def diff(db_path, run_ids, setups, kind, show_all, fmt, width) -> None:
+def diff(
+    db_path: str,
+    run_ids: Sequence[str],
+    setups: tuple[str, ...],
+    kind: str,
+    show_all: bool,
+    fmt: str,
+    width: int | None,
+) -> None:
     """List every verdict that moved between two judging setups of one run (default: full -> filter
     of the latest scoring) or between two runs, classified newly credited / newly penalised /
     unchanged, with the claim or question text. No model calls."""
@@ -78,7 +94,12 @@ def diff(db_path, run_ids, setups, kind, show_all, fmt, width) -> None:
     _table(a, b, result, listed, width)
 
 
-def _sides(db, run_ids: list[str], setups: list[str], parse_setup):
+def _sides(
+    db: Database,
+    run_ids: list[str],
+    setups: list[str],
+    parse_setup: Callable[[Database, str, str | None], Side],
+) -> tuple[Side, Side]:
     # start-up: `seorap --help` loads no sqlite_utils
     from seorap.engine.store.queries.runs import exists
 
@@ -116,7 +137,7 @@ MIN_TEXT_WIDTH = 24
 """Below this width for the text column, each verdict is two lines of text under one line of ids."""
 
 
-def _table(a, b, result, listed, width: int | None = None) -> None:
+def _table(a: Side, b: Side, result: Diff, listed: list[dict], width: int | None = None) -> None:
     # start-up: `seorap --help` loads no rich
     from rich.console import Console
 
@@ -177,7 +198,14 @@ def clip_lines(text: str, width: int, lines: int = TEXT_LINES) -> list[str]:
     return [*out[: lines - 1], last.plain.rstrip() + "…"]
 
 
-def _boxed(console, header, widths, cells, texts, text_width: int) -> None:
+def _boxed(
+    console: Console,
+    header: list[str],
+    widths: list[int],
+    cells: list[list[str]],
+    texts: list[str],
+    text_width: int,
+) -> None:
     # start-up: `seorap --help` loads no rich
     from rich.table import Table
     from rich.text import Text
@@ -191,7 +219,7 @@ def _boxed(console, header, widths, cells, texts, text_width: int) -> None:
     console.print(table)
 
 
-def _stacked(console, cells, texts) -> None:
+def _stacked(console: Console, cells: list[list[str]], texts: list[str]) -> None:
     """Narrow terminals and pipes: the ids on one line, the text indented under it."""
     for row, text in zip(cells, texts):
         change, *ids, before, after = row

@@ -3,13 +3,18 @@ contest, list suspects."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from seorap.cli.params import CORPUS_HELP, CorpusType, FsPath
+from seorap.cli.params import CORPUS_HELP, CorpusType, F, FsPath
 from seorap.engine.store.sqlerrors import DatabaseBusy, ReadOnlyStore
 from seorap.engine.untrusted import json_line, visible
+
+if TYPE_CHECKING:
+    from seorap.engine.scoring.gold_suspects import Suspect
 
 LEDGER_HELP = (
     "The gold ledger (JSON Lines); default: beside the database, runs.db → runs.gold.jsonl."
@@ -36,7 +41,7 @@ def gold() -> None:
     (docs/metrics.md#gold-ledger)."""
 
 
-def _item_options(reason_help: str):
+def _item_options(reason_help: str) -> Callable[[F], F]:
     """The options contest and withdraw share (``--reason`` told for each)."""
     options = (
         click.option("--corpus", "corpus_path", required=True, type=CorpusType(), help=CORPUS_HELP),
@@ -58,7 +63,7 @@ def _item_options(reason_help: str):
         click.option("--ledger", type=FsPath(dir_okay=False), help=LEDGER_HELP),
     )
 
-    def decorate(f):
+    def decorate(f: F) -> F:
         for option in reversed(options):
             f = option(f)
         return f
@@ -68,7 +73,15 @@ def _item_options(reason_help: str):
 
 @gold.command()
 @_item_options("Why the gold is wrong or ambiguous.")
-def contest(corpus_path, trajectory_id, item, reason, who, db_path, ledger) -> None:
+def contest(
+    corpus_path: str,
+    trajectory_id: str,
+    item: str,
+    reason: str,
+    who: str | None,
+    db_path: str | None,
+    ledger: str | None,
+) -> None:
     """Contest one expected claim or question: appended to the ledger with who, when and why,
     keyed by the corpus's digest. The corpus files are never touched."""
     _append(corpus_path, trajectory_id, item, reason, who, db_path, ledger, withdrawn=False)
@@ -76,14 +89,32 @@ def contest(corpus_path, trajectory_id, item, reason, who, db_path, ledger) -> N
 
 @gold.command()
 @_item_options("Why the contest no longer holds.")
-def withdraw(corpus_path, trajectory_id, item, reason, who, db_path, ledger) -> None:
+def withdraw(
+    corpus_path: str,
+    trajectory_id: str,
+    item: str,
+    reason: str,
+    who: str | None,
+    db_path: str | None,
+    ledger: str | None,
+) -> None:
     """Withdraw the contest of one item: a withdrawal is appended to the ledger with who, when and
     why (nothing is removed), and the item counts as uncontested again. An item not contested
     against this corpus is refused, nothing written."""
     _append(corpus_path, trajectory_id, item, reason, who, db_path, ledger, withdrawn=True)
 
 
-def _append(corpus_path, trajectory_id, item, reason, who, db_path, ledger, *, withdrawn) -> None:
+def _append(
+    corpus_path: str,
+    trajectory_id: str,
+    item: str,
+    reason: str,
+    who: str | None,
+    db_path: str | None,
+    ledger: str | None,
+    *,
+    withdrawn: bool,
+) -> None:
     """One contest or withdrawal appended to the ledger, the app's stored figures forgotten."""
     # start-up: `seorap --help` loads no pydantic
     from seorap.engine.corpus import gold as ledger_model
@@ -130,7 +161,7 @@ def _forget_figures(db_path: str, digest: str) -> None:
 @click.option("--corpus", "corpus_path", required=True, type=CorpusType(), help=CORPUS_HELP)
 @click.option("--ledger", type=FsPath(dir_okay=False), help=LEDGER_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def suspects(db_path, corpus_path, ledger, as_json) -> None:
+def suspects(db_path: str, corpus_path: str, ledger: str | None, as_json: bool) -> None:
     """Items that look wrong from the runs themselves: failed by every system (oracle-merged and the
     full-context answer included), or judged differently by two judges — each with the document
     lines that say it, and whether it is already contested. No model calls."""
@@ -147,7 +178,7 @@ def suspects(db_path, corpus_path, ledger, as_json) -> None:
     path = ledger_path(db_path, ledger)
     contested = {c.key[1:] for c in ledger_model.standing(ledger_model.read(path), corpus.digest)}
 
-    def is_contested(s) -> bool:  # a claim is its text, wherever it recurs (Contest.key)
+    def is_contested(s: Suspect) -> bool:  # a claim is its text, wherever it recurs (Contest.key)
         return (s.trajectory, s.kind, s.text if s.kind == "claim" else s.item) in contested
 
     if as_json:

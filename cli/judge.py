@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
+from typing import TYPE_CHECKING
 
 import click
 from seorap.cli.params import FsPath
@@ -19,8 +20,11 @@ from seorap.engine.errors import InputProblems
 from seorap.engine.jsonl import MAX_PROBLEMS, LineTooLong, read_lines
 from seorap.engine.untrusted import json_line, visible
 
+if TYPE_CHECKING:
+    from seorap.engine.scoring.judges import Judge
 
-def _iso_date(value):
+
+def _iso_date(value: object) -> dt.date | None:
     """A date from an ISO string; None for anything else (the caller reports it)."""
 
     if not isinstance(value, str):
@@ -70,7 +74,7 @@ def read_pairs(path: str) -> list[dict]:
     return pairs
 
 
-def _pair_problem(path: str, n: int, row) -> str | None:
+def _pair_problem(path: str, n: int, row: object) -> str | None:
     if not isinstance(row, dict):
         return f"{path}:{n}: not a JSON object"
     bad = [k for k in ("expected", "answer") if not isinstance(row.get(k), str)]
@@ -134,15 +138,15 @@ def _pair_problem(path: str, n: int, row) -> str | None:
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per pair on stdout.")
 def judge(
-    expected,
-    answer,
-    question,
-    pairs_path,
-    judge_model,
-    judge_prompt,
-    db_path,
-    glossary_path,
-    as_json,
+    expected: str | None,
+    answer: str | None,
+    question: str,
+    pairs_path: str | None,
+    judge_model: str,
+    judge_prompt: str,
+    db_path: str | None,
+    glossary_path: str | None,
+    as_json: bool,
 ) -> None:
     """Grade one pair (--expected and --answer, optional --question) or every pair of a JSONL file
     (--pairs) and print each verdict (YES, PARTIAL, NO or UNPARSEABLE) with the judge's rationale.
@@ -171,7 +175,7 @@ def judge(
         from seorap.engine.store.database import open_db
         from seorap.engine.store.lease import discard_if_unused, writer
 
-        created = bool(db_path) and not os.path.exists(db_path)
+        created = bool(db_path and not os.path.exists(db_path))
         db = open_db(db_path) if db_path else None
         client = ModelClient.from_config(config, db)
         if db is not None:  # the call log is written: one writer at a time
@@ -187,7 +191,7 @@ def judge(
         _grade(grader, pairs, pairs_path, as_json)
 
 
-def _grade(grader, pairs, pairs_path, as_json) -> None:
+def _grade(grader: Judge, pairs: list[dict], pairs_path: str | None, as_json: bool) -> None:
     for pair in pairs:
         v = grader.grade_answer(
             pair["question"],

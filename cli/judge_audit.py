@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 from seorap.cli.params import CORPUS_HELP, CorpusType, FsPath
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from seorap.engine.scoring.audit import AuditFigures
 
 
 @click.command(name="judge-audit")
@@ -51,7 +57,13 @@ from seorap.cli.params import CORPUS_HELP, CorpusType, FsPath
     help="Seed for date shifts, templates, sample.",
 )
 def judge_audit(
-    corpus_path, db_path, judge_models, judge_prompts, answerer_model, sample, seed
+    corpus_path: str,
+    db_path: str,
+    judge_models: tuple[str, ...],
+    judge_prompts: tuple[str, ...],
+    answerer_model: str,
+    sample: int | None,
+    seed: int,
 ) -> None:
     """Build answers from the corpus's ground truth whose right verdict is known — wrong ones
     (hedged, multi-value list, stale value stated firmly, retracted, wrong date 8-13 days off, vague,
@@ -64,25 +76,17 @@ def judge_audit(
     from rich.console import Console
     from seorap.engine.config import Config
     from seorap.engine.corpus import load_corpus
-    from seorap.engine.scoring import prompts
     from seorap.engine.scoring.answerers import make_answerer
     from seorap.engine.scoring.audit import DEFAULT_SAMPLE, run_audit, save_audit
     from seorap.engine.scoring.judges import LexicalJudge, LLMJudge
     from seorap.engine.store.database import open_db
 
-    models = list(dict.fromkeys(judge_models or ("lexical",)))
-    chosen = list(dict.fromkeys(judge_prompts or ("strict",)))
-    for prompt in chosen:  # every prompt file is checked before any work
-        prompts.judge_prompt(prompt)
-    setups = [(m, p) for m in models for p in chosen]
-    for m, p in setups:
-        if m == "lexical":
-            LexicalJudge(p)  # a prompt file for the lexical judge: one clear sentence, exit 2
+    setups = _setups(judge_models, judge_prompts)
     corpus = load_corpus(corpus_path)
     db = open_db(db_path)
     config = Config.offline().with_overrides({"models.answerer": answerer_model})
     client = None
-    if any(m != "lexical" for m in models) or answerer_model not in ("reader", "extractive"):
+    if any(m != "lexical" for m, _ in setups) or answerer_model not in ("reader", "extractive"):
         # start-up: `seorap --help` loads no httpx, numpy, ollama, pydantic, sqlite_utils
         from seorap.engine.models.client import ModelClient
 
@@ -111,7 +115,24 @@ def judge_audit(
         _sweep(console, results)
 
 
-def _one(console, figures) -> None:
+def _setups(judge_models: tuple[str, ...], judge_prompts: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Every (judge, prompt) to audit, each prompt checked before any work."""
+    # start-up: `seorap --help` loads no pydantic
+    from seorap.engine.scoring import prompts
+    from seorap.engine.scoring.judges import LexicalJudge
+
+    models = list(dict.fromkeys(judge_models or ("lexical",)))
+    chosen = list(dict.fromkeys(judge_prompts or ("strict",)))
+    for prompt in chosen:  # every prompt file is checked before any work
+        prompts.judge_prompt(prompt)
+    setups = [(m, p) for m in models for p in chosen]
+    for m, p in setups:
+        if m == "lexical":
+            LexicalJudge(p)  # a prompt file for the lexical judge: one clear sentence, exit 2
+    return setups
+
+
+def _one(console: Console, figures: AuditFigures) -> None:
     # start-up: `seorap --help` loads no pydantic, rich, sqlite_utils
     from rich.table import Table
     from seorap.engine.scoring.audit import audit_lines
@@ -148,7 +169,7 @@ def _one(console, figures) -> None:
     )
 
 
-def _sweep(console, results) -> None:
+def _sweep(console: Console, results: list[AuditFigures]) -> None:
     """Pass rate (YES share) per kind, one column per judging setup: leniency side by side."""
     # start-up: `seorap --help` loads no rich
     from rich.table import Table
@@ -174,5 +195,5 @@ def _sweep(console, results) -> None:
         )
 
 
-def _pct(value) -> str:
+def _pct(value: float | None) -> str:
     return "—" if value is None else f"{value:.0%}"

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import traceback
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 from seorap.engine.errors import (
@@ -80,7 +80,7 @@ def sentence(message: str) -> str:
 class SeorapGroup(click.Group):
     """The top-level group: every command runs inside the one error handler."""
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:  # what the command returns (click's Any)
         try:
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):

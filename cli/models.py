@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
-from seorap.cli.params import FsPath
+from seorap.cli.params import F, FsPath
+
+if TYPE_CHECKING:
+    from seorap.engine.config import Config
+    from seorap.engine.models.manage import ModelStatus
 
 
-def _config(config_path, host, offline):
+def _config(config_path: str | None, host: str | None, offline: bool) -> Config:
     """Options given to the subcommand win over those given to `models` itself."""
     # start-up: `seorap --help` loads no pydantic
     from seorap.engine.config import load_config
@@ -19,7 +25,7 @@ def _config(config_path, host, offline):
     )
 
 
-def _options(f):
+def _options(f: F) -> F:
     f = click.option(
         "--config",
         "config_path",
@@ -37,7 +43,7 @@ def _options(f):
 @click.group(invoke_without_command=True)
 @_options
 @click.pass_context
-def models(ctx, config_path, host, offline) -> None:
+def models(ctx: click.Context, config_path: str | None, host: str | None, offline: bool) -> None:
     """List the configured model per role and whether the Ollama server has it (same as `check`).
 
     Exit 0 when every Ollama model is present, 1 when some are missing (run `seorap models pull`),
@@ -50,7 +56,7 @@ def models(ctx, config_path, host, offline) -> None:
 
 @models.command()
 @_options
-def check(config_path, host, offline) -> None:
+def check(config_path: str | None, host: str | None, offline: bool) -> None:
     """List the configured models and whether the Ollama server has each (exit 0/1/2 as `models`)."""
     click.get_current_context().exit(_check(_config(config_path, host, offline)))
 
@@ -58,7 +64,7 @@ def check(config_path, host, offline) -> None:
 @models.command()
 @click.argument("names", nargs=-1)
 @_options
-def pull(names, config_path, host, offline) -> None:
+def pull(names: tuple[str, ...], config_path: str | None, host: str | None, offline: bool) -> None:
     """Pull NAMES (default: every configured Ollama model the server lacks) with a progress bar."""
     # start-up: `seorap --help` loads no httpx, numpy, ollama, pydantic
     from seorap.engine.models.manage import model_status
@@ -72,7 +78,7 @@ def pull(names, config_path, host, offline) -> None:
         _pull_one(config, name)
 
 
-def _pull_one(config, name: str) -> None:
+def _pull_one(config: Config, name: str) -> None:
     # start-up: `seorap --help` loads no httpx, numpy, ollama, pydantic, rich
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
     from seorap.engine.models.manage import pull_model
@@ -100,7 +106,7 @@ def _pull_one(config, name: str) -> None:
     click.echo(f"pulled {name}")
 
 
-def _check(config) -> int:
+def _check(config: Config) -> int:
     """The table of roles and models first, whatever the server says; then, when the server
     cannot be reached, its one sentence (exit 2 through the error handler)."""
     # start-up: `seorap --help` loads no httpx, numpy, ollama, pydantic
@@ -122,7 +128,7 @@ def _check(config) -> int:
     return 0
 
 
-def _print_table(config, statuses, *, reachable: bool) -> None:
+def _print_table(config: Config, statuses: list[ModelStatus], *, reachable: bool) -> None:
     # start-up: `seorap --help` loads no rich
     from rich.console import Console
     from rich.table import Table

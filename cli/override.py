@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import click
 from seorap.cli.params import FsPath, db_path_option
 from seorap.cli.runref import resolve_run
 from seorap.engine.untrusted import visible
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 
 @click.command()
@@ -48,7 +53,7 @@ from seorap.engine.untrusted import visible
     "--k", type=int, default=5, show_default=True, help="Retrieval depth of a memory answer."
 )
 @click.option("--state", type=int, default=None, help="State index, when a claim text recurs.")
-def override(db_path, **params) -> None:
+def override(db_path: str, **params: Any) -> None:  # params: the options below, as click reads them
     """Record a human override. The verdict row is never edited: the override (who, when, why) goes to
     the `overrides` table and `seorap report` shows raw and overridden figures side by side."""
     # start-up: `seorap --help` loads no sqlite_utils
@@ -59,26 +64,25 @@ def override(db_path, **params) -> None:
 
 
 def _override(
-    db,
-    file_path,
-    run_id,
-    kind,
-    trajectory_id,
-    item,
-    label,
-    reason,
-    who,
-    scoring,
-    setup,
-    source,
-    k,
-    state,
+    db: Database,
+    file_path: str | None,
+    run_id: str | None,
+    kind: str | None,
+    trajectory_id: str | None,
+    item: str | None,
+    label: str | None,
+    reason: str | None,
+    who: str | None,
+    scoring: str | None,
+    setup: str,
+    source: str,
+    k: int,
+    state: int | None,
 ) -> None:
     # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.engine.scoring import overrides
 
-    if run_id is not None:
-        run_id = resolve_run(db, run_id)
+    run_id = resolve_run(db, run_id) if run_id is not None else None
     if file_path:
         click.echo(f"{overrides.load_file(db, file_path)} override(s) recorded")
         return
@@ -96,6 +100,7 @@ def _override(
     ]
     if missing:
         raise click.UsageError(f"missing {', '.join(missing)} (or give --file)")
+    assert run_id and kind and trajectory_id and item and label and reason  # each checked above
     try:
         row = overrides.find_verdict(
             db,

@@ -7,10 +7,18 @@ thresholds in (0, 1] or ``auto``, counts ≥ 1, database and output paths that c
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 from seorap.cli.runref import resolve_run
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+F = TypeVar("F", bound=Callable[..., object])
+"""A command's function: an option decorator hands it back unchanged."""
 
 
 class ThresholdType(click.ParamType):
@@ -18,9 +26,11 @@ class ThresholdType(click.ParamType):
 
     name = "NUMBER|auto"
 
-    def convert(self, value, param, ctx):
+    def convert(  # value: what was typed (click's Any), or a default
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float | str:
         if value == "auto":
-            return value
+            return "auto"
         try:
             number = float(value)
         except (TypeError, ValueError):
@@ -37,12 +47,17 @@ class ThresholdType(click.ParamType):
 class FsPath(click.Path):
     """``click.Path`` that says "folder" where click says "directory" (one word in every message)."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:  # click.Path's keywords
         super().__init__(**kwargs)
         if self.dir_okay and not self.file_okay:
             self.name = "folder"
 
-    def fail(self, message, param=None, ctx=None):
+    def fail(
+        self,
+        message: str,
+        param: click.Parameter | None = None,
+        ctx: click.Context | None = None,
+    ) -> NoReturn:
         super().fail(message.replace("is a directory", "is a folder"), param, ctx)
 
 
@@ -55,7 +70,9 @@ class CorpusType(click.ParamType):
     def __init__(self, exists: bool = True) -> None:
         self.exists = exists
 
-    def convert(self, value, param, ctx):
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> str:
         # start-up: `seorap --help` loads no pydantic
         from seorap.engine.corpus.bundled import bundled_corpora, corpus_location
 
@@ -79,10 +96,10 @@ POSITIVE = click.IntRange(min=1)
 """An integer ≥ 1 (concurrency, counts)."""
 
 
-def db_path_option(*, exists: bool = True, help: str = "The run database."):
+def db_path_option(*, exists: bool = True, help: str = "The run database.") -> Callable[[F], F]:
     """``--db FILE``: never empty, never a folder; ``exists`` for commands that only read."""
 
-    def check(ctx, param, value):
+    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
         if value is None:
             return value
         if not str(value).strip():
@@ -130,7 +147,7 @@ def check_output(path: str | None, db_path: str | None = None, *, option: str = 
         raise click.BadParameter(f"folder {str(out.parent)!r} cannot be written", param_hint=option)
 
 
-def resolve_runs(db, values, option: str = "--run") -> list[str]:
+def resolve_runs(db: Database, values: Iterable[str], option: str = "--run") -> list[str]:
     """Every ``--run`` value resolved the same way in every command (id, unique prefix, system
     name with one run); duplicates dropped, order kept."""
 
@@ -142,7 +159,9 @@ def resolve_runs(db, values, option: str = "--run") -> list[str]:
     return out
 
 
-def check_scoring(db, run_ids: list[str], scoring: str | None, option: str = "--scoring") -> None:
+def check_scoring(
+    db: Database, run_ids: list[str], scoring: str | None, option: str = "--scoring"
+) -> None:
     """A named scoring setup must exist for at least one of the runs."""
     if scoring is None:
         return

@@ -10,13 +10,14 @@ from typing import TYPE_CHECKING
 from seorap.engine.untrusted import visible
 
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.progress import TaskID
 
 
 class RichProgress:
     """A Rich progress bar per phase plus a counter of operations (create/update/...)."""
 
-    def __init__(self, console=None) -> None:
+    def __init__(self, console: Console | None = None) -> None:
         # start-up: `seorap --help` loads no rich
         from rich.console import Console
         from rich.progress import (
@@ -54,7 +55,7 @@ class RichProgress:
         self._rich.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self._rich.stop()
 
     def start_phase(self, name: str, total: int) -> None:
@@ -91,7 +92,15 @@ class RichProgress:
         ops = " ".join(f"{k}:{v}" for k, v in sorted(self._ops.items()))
         return visible(f"{trajectory_id}  {ops}".strip())
 
-    def fact_written(self, run_id, trajectory_id, position, operation, fact_id, text) -> None:
+    def fact_written(
+        self,
+        run_id: str,
+        trajectory_id: str,
+        position: int,
+        operation: str,
+        fact_id: str | None,
+        text: str,
+    ) -> None:
         with self._lock:
             self._ops[operation] = self._ops.get(operation, 0) + 1
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Sequence
 
 import click
 from seorap.cli.params import FsPath, check_output, check_scoring, db_path_option, resolve_runs
@@ -51,7 +52,16 @@ from seorap.engine.untrusted import visible
     help="Lay the table out for this many columns (default: the terminal's, or COLUMNS, else 80; "
     "160 with -o).",
 )
-def report(db_path, run_ids, fmt, scoring, overrides_file, output, ledger, width) -> None:
+def report(
+    db_path: str,
+    run_ids: Sequence[str],
+    fmt: str,
+    scoring: str | None,
+    overrides_file: str | None,
+    output: str | None,
+    ledger: str | None,
+    width: int | None,
+) -> None:
     """Build the report from stored score cards (no model calls). JSON follows the versioned schema
     in docs/report.md; CSV has one row per run x trajectory; tables and Markdown add the aggregate
     figures with 95% cluster-bootstrap intervals and the diagnosis of every trajectory."""

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from rich import box
 from rich.cells import cell_len
+from rich.console import Console
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -56,7 +57,7 @@ def _table(
     columns: list[TableColumn],
     cells: list[dict],
     trajectory_width: int | None = None,
-):
+) -> Table:
     table = Table(
         title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold"
     )
@@ -75,12 +76,12 @@ def _table(
     return table
 
 
-def _natural_width(console, table) -> int:
+def _natural_width(console: Console, table: Table) -> int:
     return console.measure(table, options=console.options.update_width(10_000)).maximum
 
 
 def fit_columns(
-    cells: list[dict], width: int, console
+    cells: list[dict], width: int, console: Console
 ) -> tuple[list[TableColumn], list[TableColumn]]:
     """(shown, dropped) columns: drop by DROP_ORDER until the table's natural width fits ``width``."""
     shown = list(TABLE_COLUMNS)
@@ -92,7 +93,7 @@ def fit_columns(
 
 
 def trajectory_width(
-    cells: list[dict], shown: list[TableColumn], width: int, console
+    cells: list[dict], shown: list[TableColumn], width: int, console: Console
 ) -> int | None:
     """A cap on the trajectory column when even the fewest columns do not fit (ids end in "…")."""
     excess = _natural_width(console, _table("", shown, cells)) - width
@@ -129,7 +130,7 @@ def legend_lines(
     return lines
 
 
-def render_table(report: Report, console) -> None:
+def render_table(report: Report, console: Console) -> None:
     """The terminal table: one row per trajectory, never wrapped; columns that do not fit the
     console width are left out (the legend names them), then the aggregate lines."""
     for run in report.runs:

@@ -6,15 +6,21 @@ import contextlib
 import os
 import signal
 import threading
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 from seorap.cli.params import CORPUS_HELP, POSITIVE, CorpusType, FsPath, db_path_option
-from seorap.engine.config import load_config
-from seorap.engine.corpus import load_corpus
+from seorap.engine.config import Config, load_config
+from seorap.engine.corpus import Corpus, load_corpus
 from seorap.engine.memory import get_system
 from seorap.engine.memory.names import REFERENCE_DESCRIPTIONS
 from seorap.engine.untrusted import visible
+
+if TYPE_CHECKING:
+    from seorap.engine.run.calibration import Throughput
 
 
 @click.command()
@@ -109,22 +115,22 @@ from seorap.engine.untrusted import visible
     "and seed; the report then shows mean ± sd over the seeds.",
 )
 def run(
-    corpus_path,
-    systems,
-    db_path,
-    offline,
-    replay,
-    concurrency,
-    host,
-    embedder_backend,
-    config_path,
-    variants_dirs,
-    trajectories,
-    no_score,
-    label,
-    seeds,
-    plan_only,
-    probe,
+    corpus_path: str,
+    systems: tuple[str, ...],
+    db_path: str,
+    offline: bool,
+    replay: bool,
+    concurrency: int | None,
+    host: tuple[str, ...],
+    embedder_backend: str | None,
+    config_path: str | None,
+    variants_dirs: tuple[str, ...],
+    trajectories: tuple[str, ...],
+    no_score: bool,
+    label: str | None,
+    seeds: tuple[int, ...],
+    plan_only: bool,
+    probe: bool,
 ) -> None:
     """Write every trajectory of CORPUS into the store, for each --system, then score the runs.
 
@@ -168,7 +174,9 @@ def run(
         click.echo(visible(run_id))
 
 
-def _base_config(config_path, offline: bool, host, embedder_backend):
+def _base_config(
+    config_path: str | None, offline: bool, host: tuple[str, ...], embedder_backend: str | None
+) -> Config:
     """The run's configuration from --config and the flags; one --host overrides the configured
     one, several share the work (each --host given once)."""
     hosts = list(dict.fromkeys(host))
@@ -183,7 +191,7 @@ def _base_config(config_path, offline: bool, host, embedder_backend):
     return base
 
 
-def _run_configs(db_path: str, configs, **kwargs) -> list[str]:
+def _run_configs(db_path: str, configs: list[Config], **kwargs: Any) -> list[str]:  # run's keywords
     """Run once per config into ``db_path``, with progress; a database this call created is
     removed again when it fails before writing a run."""
     # start-up: `seorap --help` loads no numpy, sqlite_utils
@@ -202,7 +210,7 @@ def _run_configs(db_path: str, configs, **kwargs) -> list[str]:
     return run_ids
 
 
-def _check_trajectories(corpus, wanted) -> None:
+def _check_trajectories(corpus: Corpus, wanted: Iterable[str]) -> None:
     """Every --trajectory id is in the corpus, before any work."""
     known = {t.id for t in corpus.trajectories}
     unknown = [t for t in wanted if t not in known]
@@ -215,7 +223,7 @@ def _check_trajectories(corpus, wanted) -> None:
 
 
 @contextlib.contextmanager
-def _second_interrupt_exits():
+def _second_interrupt_exits() -> Iterator[None]:
     """The first Ctrl+C raises KeyboardInterrupt (the runner stops its workers and marks the run
     cancelled); a second one exits at once with 130, whatever is still running — also while the
     first is being reported (the handler stays until the process ends once Ctrl+C was pressed)."""
@@ -224,7 +232,7 @@ def _second_interrupt_exits():
         return
     pressed: list[int] = []
 
-    def handler(signum, frame):
+    def handler(signum: int, frame: FrameType | None) -> NoReturn:
         if pressed:
             os._exit(130)
         pressed.append(signum)
@@ -238,12 +246,22 @@ def _second_interrupt_exits():
             signal.signal(signal.SIGINT, previous)
 
 
-def _plan(corpus, systems, db_path, configs, offline, probe, variants_dirs, trajectories, no_score):
+def _plan(
+    corpus: Corpus,
+    systems: tuple[str, ...],
+    db_path: str,
+    configs: list[Config],
+    offline: bool,
+    probe: bool,
+    variants_dirs: tuple[str, ...],
+    trajectories: tuple[str, ...],
+    no_score: bool,
+) -> None:
     """--plan: the estimate per role and model; with --probe, one short call per chat model first."""
     # start-up: `seorap --help` loads no numpy, sqlite_utils
     from seorap.engine.run.planner import open_readonly, plan_lines, plan_run
     from seorap.engine.run.planner import probe as probe_models
-    from seorap.engine.run.runner import STANDIN
+    from seorap.engine.run.records import STANDIN
 
     db = open_readonly(db_path)
     probes = None
@@ -270,7 +288,9 @@ def _plan(corpus, systems, db_path, configs, offline, probe, variants_dirs, traj
             click.echo(line)
 
 
-def _probe(config, probe_models, no_score):
+def _probe(
+    config: Config, probe_models: Callable[..., dict[str, Throughput]], no_score: bool
+) -> dict[str, Throughput]:
     # start-up: `seorap --help` loads no httpx, numpy
     from seorap.engine.models.hosts import make_chat_backend
 

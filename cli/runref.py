@@ -4,10 +4,15 @@ name (`A`, `oracle`) that only one run of the database has, or the label of a la
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
-def resolve_run(db, value: str, option: str = "--run") -> str:
+
+def resolve_run(db: Database, value: str, option: str = "--run") -> str:
     """The run id ``value`` stands for, or a click.BadParameter naming the runs in the database."""
     # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.engine.views.runs import list_runs

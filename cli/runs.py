@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import shutil
 import sys
+from typing import TYPE_CHECKING
 
 import click
 from seorap.cli.params import db_path_option
 from seorap.engine.untrusted import visible
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 @click.group(invoke_without_command=True)
 @click.option("--db", "db_path", default=None, help="The run database.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per run instead of a table.")
 @click.pass_context
-def runs(ctx, db_path, as_json) -> None:
+def runs(ctx: click.Context, db_path: str | None, as_json: bool) -> None:
     """List the runs of --db: id, system, status, documents written, facts, scored or not.
 
     A run written by the offline stand-in model (no LLM) reads "A (stand-in)" (--json: "standin":
@@ -88,7 +92,7 @@ def runs(ctx, db_path, as_json) -> None:
 )
 @click.option("--yes", "-y", is_flag=True, help="Delete without asking (needed off a terminal).")
 @click.option("--dry-run", is_flag=True, help="List what would be deleted; delete nothing.")
-def rm(run, db_path, with_calls, yes, dry_run) -> None:
+def rm(run: str, db_path: str, with_calls: bool, yes: bool, dry_run: bool) -> None:
     """Delete RUN (id, unique prefix or system name with one run): its documents, facts, decisions,
     verdicts, answers and score cards, and the folder of its mem0 stores beside the database
     (``<db>.mem0/<run>/``). The shared call log stays unless --calls is given.
@@ -119,7 +123,7 @@ def rm(run, db_path, with_calls, yes, dry_run) -> None:
         raise SystemExit(1)
 
 
-def _folder_line(folder, verb: str) -> str:
+def _folder_line(folder: Path, verb: str) -> str:
     # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.engine.memory.mem0 import folder_size
 
@@ -127,7 +131,7 @@ def _folder_line(folder, verb: str) -> str:
     return f"{verb} its mem0 folder {visible_path(folder)} ({files} files, {size / 1e6:.1f} MB)"
 
 
-def _remove_folder(folder) -> str:
+def _remove_folder(folder: Path | None) -> str:
     """Remove the run's mem0 folder; one line saying what was removed (or why it was not)."""
 
     if folder is None:
@@ -140,7 +144,7 @@ def _remove_folder(folder) -> str:
     return line
 
 
-def visible_path(folder) -> str:
+def visible_path(folder: Path) -> str:
     return visible(str(folder))
 
 

@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 from seorap.cli.params import FsPath, ThresholdType, db_path_option, resolve_runs
 from seorap.engine.fmt import figure
 from seorap.engine.untrusted import visible
 
+if TYPE_CHECKING:
+    from seorap.engine.config import Config
+    from seorap.engine.run.progress import Progress
+    from sqlite_utils import Database
 
-def scoring_config(db, run_id: str, config_path, offline: bool, overrides: dict):
+
+def scoring_config(
+    db: Database, run_id: str, config_path: str | None, offline: bool, overrides: dict
+) -> Config:
     """The run's own config (as stored in its row), then a TOML file, then the flags."""
     # start-up: `seorap --help` loads no pydantic
     from seorap.engine.config import Config, load_config
@@ -20,7 +28,7 @@ def scoring_config(db, run_id: str, config_path, offline: bool, overrides: dict)
     elif offline:
         base = Config.offline()
     else:
-        stored = db["runs"].get(run_id)["config"]
+        stored = db.table("runs").get(run_id)["config"]
         base = Config.model_validate(json.loads(stored)) if stored else Config()
     return base.with_overrides(overrides)
 
@@ -71,15 +79,15 @@ def scoring_config(db, run_id: str, config_path, offline: bool, overrides: dict)
     "--config", "config_path", type=FsPath(exists=True, dir_okay=False), help="A TOML config."
 )
 def score(
-    db_path,
-    run_ids,
-    judge_mode,
-    threshold,
-    judge_prompt,
-    judge_model,
-    answerer_model,
-    offline,
-    config_path,
+    db_path: str,
+    run_ids: tuple[str, ...],
+    judge_mode: str,
+    threshold: float | str | None,
+    judge_prompt: str | None,
+    judge_model: str | None,
+    answerer_model: str | None,
+    offline: bool,
+    config_path: str | None,
 ) -> None:
     """Score runs: intrinsic (full and/or filter), extrinsic (compound, single, k = 1/3/5/10),
     baselines (full-context, naive-rag, no-context) and diagnosis, stored in --db.
@@ -123,7 +131,9 @@ def score(
         raise NoSuggestedThreshold(f"{failed} of {len(targets)} runs were not scored (see above)")
 
 
-def _score_one(db, run_id: str, config, judge_mode, progress, auto: bool) -> bool:
+def _score_one(
+    db: Database, run_id: str, config: Config, judge_mode: str, progress: Progress, auto: bool
+) -> bool:
     """Score one run and print its line; False (and a line on stderr) when --threshold auto finds
     no threshold for it."""
     # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils

@@ -203,7 +203,8 @@ class Config(BaseModel):
             raise UsageError(f"setting {key}: {first['msg']}") from None
 
     def role_model(self, role: str) -> str:
-        return getattr(self.models, role)
+        model: str = getattr(self.models, role)
+        return model
 
     def predict_for(self, role: str) -> int:
         """num_predict for a chat role."""

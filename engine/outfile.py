@@ -16,7 +16,8 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from seorap.engine.errors import SeorapError, why  # noqa: F401 (why re-exported)
+from seorap.engine.errors import SeorapError
+from seorap.engine.errors import why as why  # re-exported
 
 ENVIRONMENT_ERRNOS = frozenset(
     {

@@ -14,10 +14,13 @@ import stat
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 from seorap.engine.errors import ConfigError, why
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 MAX_TOML_BYTES = 1024 * 1024
 
@@ -96,7 +99,7 @@ def _many(lines: list[str]) -> ConfigError:
     return error
 
 
-def _message(error: Any, loc: list, sections: dict[str, set[str]]) -> str:
+def _message(error: ErrorDetails, loc: list[str | int], sections: dict[str, set[str]]) -> str:
     if error["type"] == "extra_forbidden":
         name = str(loc[-1]) if loc else ""
         homes = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from typing import Any
 
 _KEEP = {"\n"}
 
@@ -29,7 +30,7 @@ def visible(value: object) -> str:
     return "".join(out)
 
 
-def json_line(value: object, **kwargs) -> str:
+def json_line(value: object, **kwargs: Any) -> str:  # json.dumps's keywords
     """``json.dumps`` with text readable as it is (Hangul stays Hangul) but every control, format
     or bidi character (U+202E, U+200B, ...) written as a JSON escape: the same JSON value, and
     printing it cannot reorder or hide what a terminal shows."""

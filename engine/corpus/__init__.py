@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from seorap.engine.corpus.trajectory import (  # noqa: F401 (re-exported)
+from seorap.engine.corpus.trajectory import (
     CATEGORY_NAMES,
     QA,
     Action,
@@ -31,7 +31,30 @@ from seorap.engine.corpus.trajectory import (  # noqa: F401 (re-exported)
     parse_timestamp,
 )
 from seorap.engine.corpus.validate import corpus_files, validate_files
-from seorap.engine.errors import CorpusError  # noqa: F401 (re-exported)
+from seorap.engine.errors import CorpusError
+
+# The facade: the trajectory classes, re-exported, and what this module defines.
+__all__ = [
+    "CATEGORY_NAMES",
+    "QA",
+    "Action",
+    "Arrival",
+    "Author",
+    "Category",
+    "Difficulty",
+    "Distractor",
+    "DocType",
+    "Document",
+    "SingleQA",
+    "State",
+    "Trajectory",
+    "TrajectoryType",
+    "parse_timestamp",
+    "CorpusError",
+    "Corpus",
+    "load_corpus",
+    "dump_trajectory",
+]
 
 
 @dataclass(frozen=True)

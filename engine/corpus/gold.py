@@ -24,9 +24,13 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from seorap.engine.errors import InputProblems, UsageError, why
 from seorap.engine.jsonl import LineTooLong, read_lines
+
+if TYPE_CHECKING:
+    from seorap.engine.corpus import Corpus, Trajectory
 
 SUFFIX = ".gold.jsonl"
 _CLAIM = re.compile(r"^s(\d+)/c(\d+)$")
@@ -67,7 +71,7 @@ def default_ledger(db_path: str | Path) -> Path:
     return path.with_name(path.stem + SUFFIX)
 
 
-def resolve_item(trajectory, item: str) -> tuple[str, str]:
+def resolve_item(trajectory: Trajectory, item: str) -> tuple[str, str]:
     """(kind, text) of an item of a trajectory; UsageError naming what exists when it is unknown."""
     item = item.strip()
     if m := _CLAIM.match(item):
@@ -99,7 +103,7 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def contest(
-    corpus,
+    corpus: Corpus,
     trajectory_id: str,
     item: str,
     reason: str,
@@ -147,13 +151,21 @@ def contest(
 
 
 def withdraw(
-    corpus, trajectory_id: str, item: str, reason: str, ledger: str | Path, **kw
+    corpus: Corpus,
+    trajectory_id: str,
+    item: str,
+    reason: str,
+    ledger: str | Path,
+    *,
+    who: str | None = None,
 ) -> Contest:
     """Append a withdrawal of the item's contest in force (see ``contest``)."""
-    return contest(corpus, trajectory_id, item, reason, ledger, withdrawn=True, **kw)
+    return contest(corpus, trajectory_id, item, reason, ledger, withdrawn=True, who=who)
 
 
-def _must_stand(ledger, digest: str, trajectory_id: str, item: str, kind: str, text: str) -> None:
+def _must_stand(
+    ledger: str | Path, digest: str, trajectory_id: str, item: str, kind: str, text: str
+) -> None:
     """UsageError, one sentence, unless the item has a contest in force against this corpus."""
     key = (digest, trajectory_id, kind, text if kind == "claim" else item)
     found = [c for c in standing(read(ledger)) if c.key[1:] == key[1:]]
@@ -207,7 +219,7 @@ def standing(entries: Iterable[Contest], digest: str | None = None) -> list[Cont
     return [e for e in latest.values() if not e.withdrawn]
 
 
-def check(entries: Iterable[Contest], corpus, ledger: str | Path = "ledger") -> list[str]:
+def check(entries: Iterable[Contest], corpus: Corpus, ledger: str | Path = "ledger") -> list[str]:
     """What is wrong with a ledger against a corpus, one located sentence each (records counted
     from 1 in file order, contests and withdrawals alike): an item the corpus does not have, an
     item whose text changed, a withdrawal with no contest in force before it, and contests in force

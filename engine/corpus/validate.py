@@ -16,16 +16,18 @@ import os
 import stat
 import statistics
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from seorap.engine import normalise
 from seorap.engine.corpus.trajectory import Trajectory
 from seorap.engine.errors import why
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,7 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 """The largest trajectory file read (the bundled ones are under 100 kB)."""
 
 
-def read_json(path: Path):
+def read_json(path: Path) -> Any:  # a JSON value, whatever the file holds
     """The file's JSON value; raises ValueError (size, nesting), UnicodeDecodeError or
     json.JSONDecodeError. Never reads more than MAX_FILE_BYTES + 1 bytes (``/dev/zero`` included)."""
     _check_kind(path)
@@ -183,7 +185,7 @@ def _parse(path: Path, report: ValidationReport) -> Trajectory | None:
     return None
 
 
-def _get(data, key, kind, default=None):
+def _get(data: object, key: str, kind: type, default: Any = None) -> Any:
     value = data.get(key) if isinstance(data, dict) else None
     return (
         value
@@ -196,10 +198,10 @@ def _lenient(data: dict) -> SimpleNamespace:
     """The parts of a trajectory the semantic checks read, from raw JSON: a value of the wrong type
     becomes None (the schema check reported it) and its checks are skipped."""
 
-    def strings(d, key):
+    def strings(d: object, key: str) -> list[str]:
         return [c for c in _get(d, key, list, []) if isinstance(c, str)]
 
-    def doc(d):
+    def doc(d: object) -> SimpleNamespace:
         return SimpleNamespace(text=_get(d, "text", str))
 
     states = [
@@ -232,7 +234,7 @@ def _lenient(data: dict) -> SimpleNamespace:
     return SimpleNamespace(states=states, single_qa=qa, extrinsic_qa=xqa, distractors=distractors)
 
 
-def _message(error: Mapping[str, Any]) -> str:
+def _message(error: ErrorDetails) -> str:
     if error["type"] == "missing":
         return "required field is missing"
     return error["msg"]
@@ -321,7 +323,7 @@ def _check_claims(where: str, state: Any) -> list[tuple[str, str]]:
     return problems
 
 
-def _blank(value) -> bool:
+def _blank(value: object) -> bool:
     return isinstance(value, str) and not value.strip()
 
 

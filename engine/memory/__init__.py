@@ -18,16 +18,19 @@ Reference systems (oracle, oracle-stale, oracle-merged, raw) need no model. LLM 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from seorap.engine.config import Config
-from seorap.engine.errors import UnknownSystem  # noqa: F401 (re-exported)
+from seorap.engine.errors import UnknownSystem as UnknownSystem  # re-exported
 from seorap.engine.memory.names import REFERENCE_DESCRIPTIONS
 
 if TYPE_CHECKING:
     from seorap.engine.memory.foreign import ForeignSystem
     from seorap.engine.memory.llm import LLMSystem
     from seorap.engine.memory.reference import ReferenceSystem
+
+    System: TypeAlias = ReferenceSystem | LLMSystem | ForeignSystem
+    """What :func:`get_system` returns: every kind of system a run writes with."""
 
 
 def list_systems(variants_dirs: list[str | Path] | None = None) -> list[str]:

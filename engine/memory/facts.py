@@ -13,6 +13,7 @@ import time
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from typing import Any
 
 import numpy as np
 from seorap.engine.corpus import Arrival
@@ -223,7 +224,7 @@ class DocumentWrite:
         self._prefix = f"{memory.run_id}/{memory.trajectory_id}/p{arrival.position:03d}"
 
     # -- observations -------------------------------------------------------------------------
-    def observe(self, text: str, **fields) -> Observation:
+    def observe(self, text: str, **fields: Any) -> Observation:  # Observation's other fields
         doc = self.arrival.document
         obs = Observation(
             id=f"{self._prefix}/o{len(self.observations) + 1:03d}",

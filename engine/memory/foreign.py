@@ -17,6 +17,8 @@ restarts from its first document with a fresh memory (``fresh_on_resume``).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from seorap.engine.corpus import Trajectory
 from seorap.engine.errors import SeorapError
@@ -29,6 +31,11 @@ from seorap.engine.memory.interface import (
     ReportedOperation,
     SystemMemory,
 )
+
+if TYPE_CHECKING:
+    from seorap.engine.run.phases import RunContext
+
+T = TypeVar("T")
 
 DEFAULT_CONFIDENCE = 0.5
 """Stored for a fact whose system does not declare ``reports_confidence`` (the store needs a number;
@@ -92,7 +99,7 @@ class ForeignSystem:
         if memory is not None:
             _guard(memory.close, self.name, "close its memory")
 
-    def bind(self, ctx) -> None:
+    def bind(self, ctx: RunContext) -> None:
         """Give a system that calls models itself the run's context (optional ``bind`` hook)."""
         bind = getattr(self.inner, "bind", None)
         if bind is not None:
@@ -120,7 +127,9 @@ class ForeignSystem:
                 pass
 
     # -- writing --------------------------------------------------------------------------------
-    def write(self, doc: DocumentWrite, trajectory: Trajectory, ctx=None) -> None:
+    def write(
+        self, doc: DocumentWrite, trajectory: Trajectory, ctx: RunContext | None = None
+    ) -> None:
         run_id, tid = doc.memory.run_id, doc.memory.trajectory_id
         if ctx is not None and not self.is_open(run_id, tid):
             self.bind(ctx)
@@ -134,7 +143,7 @@ class ForeignSystem:
         apply_held(doc, self._ids[(run_id, tid)], held, reported)
 
 
-def _guard(call, name: str, doing: str):
+def _guard(call: Callable[[], T], name: str, doing: str) -> T:
     """Run one call into a foreign system; anything it raises becomes one located sentence."""
     try:
         return call()
@@ -146,7 +155,7 @@ def _guard(call, name: str, doing: str):
         ) from exc
 
 
-def _check_held(held, name: str, doc_id: str, confidence: bool = False) -> None:
+def _check_held(held: object, name: str, doc_id: str, confidence: bool = False) -> None:
     if not isinstance(held, list) or not all(isinstance(h, HeldFact) for h in held):
         raise SystemFault(f"system {name} listed its facts after document {doc_id} not as facts")
     seen: set[str] = set()

@@ -15,7 +15,10 @@ reports no operations).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from seorap.engine.memory.facts import TrajectoryMemory
 
 PROTOCOL_VERSION = 1
 """Version of this interface and of the JSON-lines protocol that carries it (engine/memory/jsonl.py)."""
@@ -139,7 +142,7 @@ class NativeMemory:
     """A native system's memory, read through the interface: the facts of the store as written so
     far in this run (seorap's hybrid retrieval searches them; native systems have no own search)."""
 
-    def __init__(self, memory) -> None:
+    def __init__(self, memory: TrajectoryMemory) -> None:
         self.memory = memory
 
     def write(self, document: DocumentIn) -> list[ReportedOperation] | None:

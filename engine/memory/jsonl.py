@@ -20,6 +20,8 @@ import shlex
 import subprocess
 import threading
 from collections import deque
+from collections.abc import Iterable
+from typing import Any
 
 from seorap.engine.errors import why
 from seorap.engine.memory.foreign import SystemFault
@@ -66,7 +68,7 @@ class Channel:
         threading.Thread(target=self._drain, daemon=True).start()
 
     @staticmethod
-    def _pump(stream, out: queue.Queue) -> None:
+    def _pump(stream: Iterable[str], out: queue.Queue[str | None]) -> None:
         for line in stream:
             out.put(line)
         out.put(None)
@@ -100,7 +102,7 @@ class Channel:
             raise self._fault(f"exited during {method}")
         return self._reply(line, rid, method)
 
-    def _reply(self, line: str, rid: int, method: str):
+    def _reply(self, line: str, rid: int, method: str) -> dict[str, Any]:  # a JSON object
         try:
             reply = json.loads(line)
         except ValueError:
@@ -266,5 +268,5 @@ class ExecMemory:
         self.channel.kill()
 
 
-def _number(value) -> float | None:
+def _number(value: object) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None

@@ -37,8 +37,10 @@ from seorap.engine.memory.interface import (
 from seorap.engine.memory.recorder import Recorder
 
 if TYPE_CHECKING:
+    from mem0 import Memory
     from seorap.engine.memory.recorder import Recorder
     from seorap.engine.models.client import ModelClient
+    from seorap.engine.run.phases import RunContext
 
 os.environ["MEM0_TELEMETRY"] = "false"  # read by mem0 when it is imported: before any import of it
 
@@ -106,7 +108,7 @@ class Mem0System:
         return {"kind": "mem0", "mem0ai": self.version, "version": 1}
 
     # -- run hooks (engine/memory/foreign.py) -----------------------------------------------
-    def bind(self, ctx) -> None:
+    def bind(self, ctx: RunContext) -> None:
         """Before the first memory: the run's model client, embedder and database folder."""
         with self._lock:
             if self.recorder is not None:
@@ -207,7 +209,7 @@ class Mem0System:
 
 
 class Mem0Memory:
-    def __init__(self, memory) -> None:
+    def __init__(self, memory: Memory) -> None:
         self.memory = memory
 
     def write(self, document: DocumentIn) -> list[ReportedOperation] | None:
@@ -273,7 +275,7 @@ def _folder(db_path: str) -> Path:
     return folder
 
 
-def _recording_client(ctx):
+def _recording_client(ctx: RunContext) -> ModelClient:
     """A model client like the run's (same backend, call log and cache) whose cache key leaves
     out mem0's date lines."""
     # start-up: httpx, ollama load only when this runs
@@ -288,7 +290,7 @@ def _recording_client(ctx):
     return client
 
 
-def _embedder_name(ctx) -> str:
+def _embedder_name(ctx: RunContext) -> str:
     return getattr(ctx.embedder, "name", "") or ctx.config.role_model("embedder")
 
 

@@ -65,7 +65,7 @@ class _Server(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
 
-    def log_message(self, *args) -> None:  # quiet: the call log is the record
+    def log_message(self, format: str, *args: object) -> None:  # quiet: the call log is the record
         return None
 
     def do_GET(self) -> None:

@@ -15,11 +15,13 @@ stepper shows reference systems like any other. Confidence: the state's expected
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from seorap.engine.corpus import Trajectory
+from seorap.engine.corpus import State, Trajectory
 from seorap.engine.memory.facts import DocumentWrite, Fact, Observation
 from seorap.engine.memory.interface import Capabilities
-from seorap.engine.memory.names import ORACLES, REFERENCE_DESCRIPTIONS  # noqa: F401 (re-exported)
+from seorap.engine.memory.names import ORACLES as ORACLES  # re-exported
+from seorap.engine.memory.names import REFERENCE_DESCRIPTIONS
 from seorap.engine.memory.sentences import split_sentences
 
 RAW_CONFIDENCE = 0.5
@@ -41,11 +43,11 @@ class ReferenceSystem:
             True, True, True, False, updates_at_write=self.name != "raw", reports_confidence=True
         )
 
-    def write(self, doc: DocumentWrite, trajectory: Trajectory, ctx=None) -> None:
+    def write(self, doc: DocumentWrite, trajectory: Trajectory, ctx: object = None) -> None:
         WRITERS[self.name](doc, trajectory)
 
 
-def _state(doc: DocumentWrite, trajectory: Trajectory):
+def _state(doc: DocumentWrite, trajectory: Trajectory) -> State:
     return trajectory.states[doc.arrival.state_index]
 
 
@@ -79,7 +81,7 @@ def _apply(
     operation: str,
     obs: Observation | None,
     reason: str = "",
-    **change,
+    **change: Any,  # DocumentWrite.change's keywords
 ) -> None:
     before = fact.snapshot()
     doc.change(fact, operation, obs, **change)

@@ -14,7 +14,9 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+from collections.abc import Collection
 from importlib import metadata
+from typing import cast
 
 from seorap.engine.config import Config
 from seorap.engine.memory.foreign import ForeignSystem, SystemFault
@@ -41,7 +43,7 @@ def is_factory(name: str) -> bool:
     return bool(sep) and "=" not in rest and bool(_MODULE.match(base)) and rest.isidentifier()
 
 
-def resolve(name: str, config: Config, variant_names=()) -> ForeignSystem | None:
+def resolve(name: str, config: Config, variant_names: Collection[str] = ()) -> ForeignSystem | None:
     """The foreign system ``name`` stands for, or None when it names a variant (or nothing)."""
     if name.startswith("exec:"):
         inner = ExecSystem(name[len("exec:") :].strip(), silence_s=config.timeout_s)
@@ -83,7 +85,7 @@ def _from_factory(target: str, config: Config, label: str) -> MemorySystem:
     return check_system(system, label)
 
 
-def check_system(system, label: str) -> MemorySystem:
+def check_system(system: object, label: str) -> MemorySystem:
     """The factory's product, checked against the interface (one sentence when it falls short)."""
     missing = [a for a in ("name", "capabilities", "spec", "open") if not hasattr(system, a)]
     if missing:
@@ -91,6 +93,7 @@ def check_system(system, label: str) -> MemorySystem:
             f"system {label}: the factory returned {type(system).__name__}, which has no "
             f"{', '.join(missing)} (docs/systems.md lists what a system provides)"
         )
-    if not isinstance(system.capabilities, Capabilities):
+    checked = cast("MemorySystem", system)  # what it must have is there (checked above)
+    if not isinstance(checked.capabilities, Capabilities):
         raise SystemFault(f"system {label}: its capabilities are not a Capabilities object")
-    return system
+    return checked

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -111,12 +111,20 @@ class ChatBackend(Protocol):
     def stream(self, request: ChatRequest) -> ChatStream: ...
 
 
+class ChatOnlyBackend(Protocol):
+    """A backend that answers in one piece (stand-ins, test doubles): :func:`open_stream` wraps it."""
+
+    def chat(self, request: ChatRequest) -> ChatReply: ...
+
+
 class ReplyStream:
     """A :class:`ChatStream` over a reply that is computed in one piece (stand-ins, test doubles
     that only have ``chat(request)``): ``produce`` runs when iteration starts; closing before that
     means it never runs. ``on_close`` (optional) is called on close, e.g. to cut a wait short."""
 
-    def __init__(self, produce, on_close=None) -> None:
+    def __init__(
+        self, produce: Callable[[], ChatReply], on_close: Callable[[], None] | None = None
+    ) -> None:
         self._produce = produce
         self._on_close = on_close
         self._reply: ChatReply | None = None
@@ -140,7 +148,7 @@ class ReplyStream:
             self._on_close()
 
 
-def open_stream(backend, request: ChatRequest) -> ChatStream:
+def open_stream(backend: ChatBackend | ChatOnlyBackend, request: ChatRequest) -> ChatStream:
     """``backend.stream(request)``; a backend with only ``chat(request)`` is wrapped (one chunk)."""
     if hasattr(backend, "stream"):
         return backend.stream(request)

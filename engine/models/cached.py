@@ -157,7 +157,9 @@ class CallLogMixin:
         with self._lock:
             return call_log.get_call(self.db, key)
 
-    def _log_error(self, request, phase, run_id, exc) -> None:
+    def _log_error(
+        self, request: ChatRequest, phase: str, run_id: str | None, exc: BaseException
+    ) -> None:
         with self._lock:
             self.stats.errors += 1
             if self.db is not None:

@@ -45,7 +45,7 @@ CALL_COLUMNS = {
 CALL_INDEXES = [["key"], ["run_id", "phase"]]
 
 
-def ensure_calls_table(db) -> None:
+def ensure_calls_table(db: Database) -> None:
     """The call log, stored compactly (engine/store/compact.py): ``calls`` is a view over ``calls_data``."""
 
     if state(db).readonly:

@@ -68,6 +68,7 @@ from seorap.engine.models.retries import (
     TIMEOUT_ATTEMPTS,
     attempts_for,
     final_error,
+    retry_room,
 )
 from seorap.engine.models.slots import HostSlots
 from seorap.engine.models.streaming import StreamTimeout, StreamWatch, read_reply
@@ -207,7 +208,7 @@ class ModelClient(CallLogMixin):
         """{host: our calls the host is streaming now}."""
         return self._streams.streaming()
 
-    def on_queue(self, show) -> None:
+    def on_queue(self, show: Callable[[str], None]) -> None:
         """``show(line)`` whenever the line "queued behind N of ours on HOST" changes ("" when
         nothing waits): the live view and the CLI progress show it."""
         self._streams.on_queue = show
@@ -252,7 +253,7 @@ class ModelClient(CallLogMixin):
             retry_messages(messages, first.reply, error),
             schema,
             think,
-            num_predict=self._retry_room(request, first.reply),
+            num_predict=retry_room(request, first.reply),
         )
         second = self._complete(retry_request, phase, run_id, response_model)
         if not second.cached:
@@ -324,14 +325,6 @@ class ModelClient(CallLogMixin):
             **base,
         )
 
-    def _retry_room(self, request: ChatRequest, reply: ChatReply) -> int | None:
-        """A reply cut at num_predict is re-asked with twice the room, at most num_ctx."""
-        if reply.done_reason != "length":
-            return None
-        current = int(request.options.get("num_predict") or 0)
-        ctx = int(request.options.get("num_ctx") or 0)
-        return min(2 * current, ctx) if ctx else 2 * current
-
     def text(
         self,
         role: str,
@@ -358,7 +351,7 @@ class ModelClient(CallLogMixin):
         )
         second = self._complete(
             self._request(
-                role, model, again, None, think, num_predict=self._retry_room(request, first.reply)
+                role, model, again, None, think, num_predict=retry_room(request, first.reply)
             ),
             phase,
             run_id,
@@ -384,7 +377,14 @@ class ModelClient(CallLogMixin):
         return int(self.num_predict.get(role, self.options["num_predict"]))
 
     def _request(
-        self, role, model, messages, schema, think, *, num_predict: int | None = None
+        self,
+        role: str,
+        model: str,
+        messages: list[dict],
+        schema: dict | None,
+        think: bool | None,
+        *,
+        num_predict: int | None = None,
     ) -> ChatRequest:
         options = {**self.options, "num_predict": num_predict or self.predict_for(role)}
         return ChatRequest(
@@ -398,7 +398,9 @@ class ModelClient(CallLogMixin):
             key_messages=tuple(self.key_filter(list(messages))) if self.key_filter else None,
         )
 
-    def _ok(self, outcome: Outcome, value, *, repaired=False, retried=False) -> Structured:
+    def _ok(
+        self, outcome: Outcome, value: T, *, repaired: bool = False, retried: bool = False
+    ) -> Structured[T]:
         if repaired:
             with self._lock:
                 self.stats.repairs += 1
@@ -466,6 +468,7 @@ class ModelClient(CallLogMixin):
     def _stream_call(self, request: ChatRequest) -> ChatReply:
         """Read one reply chunk by chunk under the two waits (and the host's slots); stop it on a
         loop."""
+        assert self.backend is not None  # _call_backend said so in one sentence before
         with self.slots.hold(self._cancelled) as waited:
             reply = read_reply(self._streams, self.backend, request)
         if waited and not reply.queued_behind:

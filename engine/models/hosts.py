@@ -17,15 +17,18 @@ run otherwise (one sentence naming the hosts and the model) rather than mixing w
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
+import numpy as np
 from seorap.engine.config import Config
 from seorap.engine.errors import ModelError, ModelMissing, ModelUnavailable
-from seorap.engine.models.base import ChatBackend, ChatReply, ChatRequest, open_stream
+from seorap.engine.models.base import ChatBackend, ChatReply, ChatRequest, Embedder, open_stream
 from seorap.engine.models.openai_chat import OpenAIChat
+
+T = TypeVar("T")
 
 DOWN_ERRORS = (ConnectionError, httpx.ConnectError, httpx.ConnectTimeout)
 """Failures that mean the host is gone (before any reply piece): try another host."""
@@ -143,13 +146,14 @@ class HostPool:
     def digest(self, model: str) -> str | None:
         for i, backend in enumerate(self.backends):
             if i not in self._down and hasattr(backend, "digest"):
-                return backend.digest(model)
+                digest: str | None = backend.digest(model)
+                return digest
         return None
 
     def served(self, model: str) -> str | None:
         """The served model name, from the first backend that reports one (OpenAI-compatible)."""
         for backend in self.backends:
-            name = backend.served(model) if hasattr(backend, "served") else None
+            name: str | None = backend.served(model) if hasattr(backend, "served") else None
             if name:
                 return name
         return None
@@ -157,7 +161,8 @@ class HostPool:
     def server_info(self) -> dict:
         for i, backend in enumerate(self.backends):
             if i not in self._down and hasattr(backend, "server_info"):
-                return backend.server_info()
+                info: dict = backend.server_info()
+                return info
         return {}
 
     def translate_error(
@@ -242,7 +247,7 @@ class EmbedPool:
     depend on the host (every host serves the same digest, checked before work), so its name and
     cache key are the single host's."""
 
-    def __init__(self, members: list) -> None:
+    def __init__(self, members: Sequence[Embedder]) -> None:
         if not members:
             raise ValueError("EmbedPool needs at least one embedder")
         self.members = list(members)
@@ -257,14 +262,14 @@ class EmbedPool:
     def dim(self) -> int:
         return self._call(lambda m: m.dim)
 
-    def embed(self, texts):
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
         return self._call(lambda m: m.embed(texts))
 
     def healthy(self) -> list[str]:
         with self._lock:
             return [h for i, h in enumerate(self.hosts) if i not in self._down]
 
-    def _call(self, fn):
+    def _call(self, fn: Callable[[Embedder], T]) -> T:
         while True:
             with self._lock:
                 alive = [i for i in range(len(self.members)) if i not in self._down]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 LOOP_MIN_TOKENS = 20
 """A loop: the same span of at least this many tokens ..."""
@@ -115,7 +116,7 @@ def _in_document(word: str, known: set[str]) -> bool:
     return len(word) >= 2 and any(k.startswith(word) for k in known)
 
 
-def prompt_words(messages) -> set[str]:
+def prompt_words(messages: Iterable[object]) -> set[str]:
     """The words of a request's messages (what counts as a document word for templated loops)."""
     return {
         w

@@ -292,7 +292,7 @@ def _error_text(response: httpx.Response) -> str:
         return response.text[:200]
 
 
-def _message(error) -> str:
+def _message(error: object) -> str:
     if isinstance(error, dict):
         return str(error.get("message") or error)
     return str(error or "")

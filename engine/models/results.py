@@ -63,8 +63,9 @@ class ClientStats:
     queued: int = 0
     """Calls that waited in line behind another of ours on the same host."""
 
-    def __getitem__(self, key: str):
-        return getattr(self, key)
+    def __getitem__(self, key: str) -> int | dict[str, int]:
+        value: int | dict[str, int] = getattr(self, key)
+        return value
 
     def as_dict(self) -> dict:
         return {k: (dict(v) if isinstance(v, dict) else v) for k, v in vars(self).items()}

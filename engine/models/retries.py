@@ -7,7 +7,7 @@ calls: one retry stops it with probability 1 - 0.99^calls), a timeout once (it a
 
 from __future__ import annotations
 
-from seorap.engine.models.base import ChatRequest, ModelError, ModelTimeout
+from seorap.engine.models.base import ChatReply, ChatRequest, ModelError, ModelTimeout
 from seorap.engine.models.ollama_chat import is_transient, translate_error
 from seorap.engine.models.streaming import StreamTimeout
 
@@ -17,7 +17,7 @@ TIMEOUT_ATTEMPTS = 2
 """Attempts in all for a timeout: each one already waited ``timeout_s``."""
 
 
-def attempts_for(exc: BaseException, backend=None) -> int:
+def attempts_for(exc: BaseException, backend: object = None) -> int:
     """How many attempts in all a call gets when it fails with ``exc`` (1: not transient). A backend
     with its own ``is_transient`` (another server kind) decides for its exceptions."""
     if isinstance(exc, StreamTimeout):
@@ -31,7 +31,7 @@ def attempts_for(exc: BaseException, backend=None) -> int:
 
 
 def final_error(
-    backend,
+    backend: object,
     exc: BaseException,
     request: ChatRequest,
     attempts: int,
@@ -56,3 +56,12 @@ def final_error(
         )
     translate = getattr(backend, "translate_error", None) or translate_error
     return translate(exc, getattr(backend, "host", None), request.model)
+
+
+def retry_room(request: ChatRequest, reply: ChatReply) -> int | None:
+    """A reply cut at num_predict is re-asked with twice the room, at most num_ctx."""
+    if reply.done_reason != "length":
+        return None
+    current = int(request.options.get("num_predict") or 0)
+    ctx = int(request.options.get("num_ctx") or 0)
+    return min(2 * current, ctx) if ctx else 2 * current

@@ -19,11 +19,17 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING, cast
 
 from seorap.engine.errors import BadHost
 from seorap.engine.models.base import CallCancelled
+
+if TYPE_CHECKING:
+    from seorap.engine.models.base import ChatBackend
+    from seorap.engine.models.hosts import HostPool
+    from seorap.engine.models.streaming import OpenStream
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +44,7 @@ class SlotLearner:
     """A stream that got chunks more than this long after another one's first chunk streamed
     together with it (thread scheduling blurs the order of chunks on two sockets by less)."""
 
-    def __init__(self, on_slots=None) -> None:
+    def __init__(self, on_slots: Callable[[str, int], None] | None = None) -> None:
         self.on_slots = on_slots
         """Called once per host with (host, slots) when they are learned."""
         self.most: dict[str | None, int] = {}
@@ -47,11 +53,12 @@ class SlotLearner:
         self.learned: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def judge(self, entry) -> None:
+    def judge(self, entry: OpenStream) -> None:
         """``entry`` started its reply: did the streams it waited behind go on after that (they
         share the host's slots) or had they ended (it was queued behind them)?"""
         host = entry.host
         start = entry.first
+        assert start is not None  # judged only once its first chunk came (StreamWatch._judge)
         together = [o for o in entry.behind if (o.last or 0.0) > start + self.margin_s]
         learned = None
         with self._lock:
@@ -64,7 +71,7 @@ class SlotLearner:
                 and self.evidence.get(host, 0) >= SLOT_EVIDENCE
             ):
                 learned = self.learned[host] = self.most[host]
-        if learned is not None and self.on_slots is not None:
+        if learned is not None and host is not None and self.on_slots is not None:
             self.on_slots(host, learned)
 
 
@@ -105,10 +112,10 @@ class SlotGate:
 class HostSlots:
     """The client's view of every host's slots: configured limits, learning, the gate."""
 
-    def __init__(self, backend, configured: int | str | dict = "learn") -> None:
+    def __init__(self, backend: ChatBackend | None, configured: int | str | dict = "learn") -> None:
         self.backend = backend
         self.configured = configured
-        self.pool = backend if hasattr(backend, "set_limit") else None
+        self.pool = cast("HostPool", backend) if hasattr(backend, "set_limit") else None
         """A host pool enforces limits itself; otherwise :attr:`gate` does."""
         host = getattr(backend, "host", None)
         self.host = host if isinstance(host, str) and self.pool is None else None

@@ -22,6 +22,7 @@ import os
 import re
 import threading
 import time
+from collections.abc import Callable
 
 from seorap.engine.memory.prompts import read_payload
 from seorap.engine.memory.sentences import statements
@@ -136,7 +137,7 @@ def _choice(operation: str, target: str, text: str, confidence: float, reason: s
     }
 
 
-def ollama_handler(backend: StandinBackend | None = None):
+def ollama_handler(backend: StandinBackend | None = None) -> Callable[[dict], str]:
     """A handler for tests/ollama_fake.py: body (Ollama /api/chat JSON) -> reply content."""
     backend = backend or StandinBackend()
 

@@ -23,12 +23,16 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from seorap.engine.models import activity
 from seorap.engine.models.base import (
     CallCancelled,
+    ChatBackend,
+    ChatOnlyBackend,
     ChatReply,
     ChatRequest,
+    ChatStream,
     ReplyStream,
     open_stream,
 )
@@ -40,6 +44,9 @@ from seorap.engine.models.loops import (
     find_template_loop,
     prompt_words,
 )
+
+if TYPE_CHECKING:
+    from seorap.engine.models.slots import SlotLearner
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +62,7 @@ class StreamTimeout(Exception):
 class OpenStream:
     """A stream being read, as the watchdog sees it."""
 
-    def __init__(self, stream, host: str | None = None) -> None:
+    def __init__(self, stream: ChatStream, host: str | None = None) -> None:
         self.stream = stream
         self.default_host = host
         self.opened = time.monotonic()
@@ -91,7 +98,13 @@ class OpenStream:
 class StreamWatch:
     """The open streams of one client and the watchdog thread that times them out."""
 
-    def __init__(self, timeout_s: float, first_token_s: float, on_timeout, learner=None) -> None:
+    def __init__(
+        self,
+        timeout_s: float,
+        first_token_s: float,
+        on_timeout: Callable[[], None],
+        learner: SlotLearner | None = None,
+    ) -> None:
         self.timeout_s = timeout_s
         self.first_token_s = first_token_s
         self.on_timeout = on_timeout
@@ -240,7 +253,9 @@ class StreamWatch:
             self._tell_queue()
 
 
-def read_reply(watch: StreamWatch, backend, request: ChatRequest) -> ChatReply:
+def read_reply(
+    watch: StreamWatch, backend: ChatBackend | ChatOnlyBackend, request: ChatRequest
+) -> ChatReply:
     """Read one reply chunk by chunk under the two waits; stop it on a loop."""
     stream = open_stream(backend, request)
     host = getattr(backend, "host", None) if not hasattr(backend, "backends") else None
@@ -287,7 +302,7 @@ def _loop_in(text: str, known: set[str]) -> str | None:
 
 
 def _read_pieces(
-    watch: StreamWatch, entry: OpenStream, stream, pieces: list[str], known: set[str]
+    watch: StreamWatch, entry: OpenStream, stream: ChatStream, pieces: list[str], known: set[str]
 ) -> ChatReply | None:
     """Iterate the stream into ``pieces``; the backend's reply, or None when it was stopped. An
     exact loop is looked for every LOOP_CHECK_CHARS characters, a templated one on every piece (in
@@ -333,6 +348,7 @@ def _raise_for(reason: str | None, cause: BaseException | None = None) -> None:
         raise CallCancelled("the model client was cancelled") from cause
 
 
-def digest_of(backend, model: str) -> str | None:
+def digest_of(backend: object, model: str) -> str | None:
     fn = getattr(backend, "digest", None)
-    return fn(model) if callable(fn) else None
+    digest: str | None = fn(model) if callable(fn) else None
+    return digest

@@ -23,10 +23,13 @@ matrix-vector product, with no Python loop over documents (docs/benchmarks.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from seorap.engine.retrieval.tokenize import get_tokenizer, tokenize_many
+
+if TYPE_CHECKING:
+    import bm25s
 
 K1 = 1.5
 B = 0.75
@@ -144,7 +147,8 @@ class HybridIndex:
         token_ids = [self._vocab[t] for t in self._tokenize(query) if t in self._vocab]
         if not token_ids:
             return np.zeros(n)
-        return self._bm25.get_scores_from_ids(token_ids).astype(np.float64)
+        scores: np.ndarray = self._bm25.get_scores_from_ids(token_ids).astype(np.float64)
+        return scores
 
     def _dense_scores(self, query_vec: np.ndarray | None) -> np.ndarray:
         n = len(self.ids)
@@ -158,7 +162,8 @@ class HybridIndex:
         norm = float(np.linalg.norm(q))
         if norm == 0.0:
             return np.zeros(n)
-        return (self._vectors @ (q / norm)).astype(np.float64)
+        dense: np.ndarray = (self._vectors @ (q / norm)).astype(np.float64)
+        return dense
 
 
 def _check_ids(ids: list[str], texts: list[str]) -> None:
@@ -186,7 +191,7 @@ def _id_order(ids: list[str]) -> np.ndarray:
     return order
 
 
-def _build_bm25(docs: list[list[str]]):
+def _build_bm25(docs: list[list[str]]) -> tuple[dict[str, int], bm25s.BM25 | None]:
     """Our own vocabulary (token -> id) and a bm25s index over token ids; None when no tokens."""
     vocab: dict[str, int] = {}
     doc_ids = [[vocab.setdefault(token, len(vocab)) for token in doc] for doc in docs]

@@ -20,8 +20,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from seorap.engine.errors import UsageError
+
+if TYPE_CHECKING:
+    from kiwipiepy import Kiwi
 
 TOKENIZERS = ("bigram", "kiwi")
 
@@ -81,7 +85,7 @@ def _bigram_frozenset(text: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
-def _kiwi():
+def _kiwi() -> Kiwi:
     try:
         # start-up: kiwipiepy loads only when this runs
         from kiwipiepy import Kiwi

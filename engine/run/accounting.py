@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -239,7 +239,7 @@ def run_accounting(db: Database, run_id: str) -> RunAccounting:
     return RunAccounting(run_id, roles, phases, slots)
 
 
-def _counters(db: Database, run_id: str, entry) -> dict[str, int]:
+def _counters(db: Database, run_id: str, entry: Callable[[str, str], dict]) -> dict[str, int]:
     """Add the stored counters to each role's ``entry``; returns the slots learned per host."""
     slots: dict[str, int] = {}
     for role, model, name, n in queries.counter_sums(db, run_id):
@@ -339,7 +339,7 @@ def phase_line(acc: RunAccounting) -> str:
 
 
 def _row(r: RoleAccounting) -> tuple[str, ...]:
-    ms = lambda v: "–" if v is None else f"{v / 1000:.2f}"  # noqa: E731
+    ms: Callable[[float | None], str] = lambda v: "–" if v is None else f"{v / 1000:.2f}"  # noqa: E731
     rate = "–" if r.tokens_per_s is None else f"{r.tokens_per_s:.1f}"
     return (
         r.role,
@@ -405,7 +405,7 @@ def lines(acc: RunAccounting) -> list[str]:
     when there is some, then the wall time per phase."""
     out = []
     for r in acc.roles:
-        ms = lambda v: "–" if v is None else f"{v / 1000:.1f} s"  # noqa: E731
+        ms: Callable[[float | None], str] = lambda v: "–" if v is None else f"{v / 1000:.1f} s"  # noqa: E731
         rate = "" if r.tokens_per_s is None else f" · {r.tokens_per_s:.1f} tok/s"
         trouble = [f"{TROUBLE_LABEL[t]} {getattr(r, t)}" for t in TROUBLE if getattr(r, t)]
         out.append(

@@ -12,13 +12,18 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TypeGuard
+from typing import TYPE_CHECKING, TypeGuard
 
 from seorap.engine.store.queries.accounting import learned_slots
 from seorap.engine.store.queries.calls import recent_calls
 from sqlite_utils import Database
+
+if TYPE_CHECKING:
+    from seorap.engine.config import Config
+    from seorap.engine.models.base import ChatOnlyBackend, ChatRequest
 
 DEFAULT_RATIO = 0.5
 """Prompt tokens per character without a log: the Qwen2.5 tokenizer on the bundled corpus's real
@@ -112,7 +117,7 @@ class Calibration:
         their sum."""
         self.host_names = set(hosts) if isinstance(hosts, list) else set()
         self.hosts = max(1, len(hosts) if isinstance(hosts, list) else hosts)
-        self._cache: dict = {}
+        self._cache: dict[tuple[str, str], list[dict]] = {}
 
     def _rows(self, model: str) -> list[dict]:
         if not has_table(self.db, "calls"):
@@ -141,7 +146,8 @@ class Calibration:
             chars = sum(message_chars(json.loads(r["messages"] or "[]")) for r in rows)
             return sum(r["tokens_out"] for r in rows) / chars * prompt_chars if chars else 0.0
         if rows:
-            return sum(r["tokens_out"] for r in rows) / len(rows)
+            mean: float = sum(r["tokens_out"] for r in rows) / len(rows)
+            return mean
         if role == "extractor":
             return EXTRACT_OUT_PER_DOC_TOKEN * DOC_RATIO * doc_chars
         return float(DEFAULT_OUTPUT.get(role) or 60)
@@ -262,11 +268,11 @@ def overlap(rows: list[dict]) -> float:
     return max(1.0, busy / span) if span > 0 else 1.0
 
 
-def message_chars(messages) -> int:
+def message_chars(messages: Iterable[object]) -> int:
     return sum(len(m.get("content") or "") for m in messages if isinstance(m, dict))
 
 
-def slot_counts(config, db: Database | None, hosts: list[str]) -> dict[str, int]:
+def slot_counts(config: Config, db: Database | None, hosts: list[str]) -> dict[str, int]:
     """Slots per host for planning: the configured number, else the most recently learned one in
     the database's accounting (``slots@HOST``), else the config's concurrency."""
     # start-up: numpy loads only when this runs
@@ -300,7 +306,9 @@ PROBE_MESSAGES = (
 PROBE_TOKENS = 64
 
 
-def probe(backend, models: list[str], *, keep_alive: str | None = "10m") -> dict[str, Throughput]:
+def probe(
+    backend: ChatOnlyBackend, models: list[str], *, keep_alive: str | None = "10m"
+) -> dict[str, Throughput]:
     """One short chat call per model, straight to the backend (never the cache): its rates.
 
     A backend that reports the server's own timings (``ChatReply.prompt_ms`` / ``eval_ms``) gives
@@ -338,7 +346,9 @@ def probe(backend, models: list[str], *, keep_alive: str | None = "10m") -> dict
     return out
 
 
-def _ollama_timings(backend, request):
+def _ollama_timings(
+    backend: object, request: ChatRequest
+) -> tuple[int, int, float | None, float | None] | None:
     """(tokens_in, tokens_out, prompt_ms, eval_ms) from Ollama's own timings, or None when the
     backend is not an Ollama client (Ollama reports prompt and generation durations separately)."""
     # start-up: ollama loads only when this runs
@@ -354,7 +364,7 @@ def _ollama_timings(backend, request):
         keep_alive=request.keep_alive,
         think=request.think,
     )
-    ms = lambda ns: ns / 1e6 if ns else None  # noqa: E731
+    ms: Callable[[int | None], float | None] = lambda ns: ns / 1e6 if ns else None  # noqa: E731
     return (
         r.prompt_eval_count or 0,
         r.eval_count or 0,

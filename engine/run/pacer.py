@@ -19,6 +19,10 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from seorap.engine.run.progress import Progress
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, math.inf)  # the last: at once
 SLICE_S = 0.1  # the longest uninterrupted wait: keys and cancel are seen within it
@@ -238,7 +242,7 @@ class PacedProgress:
     """Passes every event on to ``inner`` and tells the pacer when a document is finished (each
     ``advance`` of a phase is one document), so a per-document pace and a document step work."""
 
-    def __init__(self, inner, pacer: Pacer) -> None:
+    def __init__(self, inner: Progress, pacer: Pacer) -> None:
         self.inner = inner
         self.pacer = pacer
 
@@ -250,7 +254,15 @@ class PacedProgress:
         for _ in range(n):
             self.pacer.document()
 
-    def fact_written(self, run_id, trajectory_id, position, operation, fact_id, text) -> None:
+    def fact_written(
+        self,
+        run_id: str,
+        trajectory_id: str,
+        position: int,
+        operation: str,
+        fact_id: str | None,
+        text: str,
+    ) -> None:
         self.inner.fact_written(run_id, trajectory_id, position, operation, fact_id, text)
 
     def finish_phase(self) -> None:
@@ -259,5 +271,5 @@ class PacedProgress:
     def message(self, text: str) -> None:
         self.inner.message(text)
 
-    def __getattr__(self, name: str):  # optional hooks (tokens, queued) pass through
+    def __getattr__(self, name: str) -> Any:  # optional hooks (tokens, queued) pass through
         return getattr(self.inner, name)

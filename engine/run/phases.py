@@ -5,25 +5,29 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from seorap.engine.config import Config
-from seorap.engine.corpus import Trajectory
-from seorap.engine.memory.facts import TrajectoryMemory
+from seorap.engine.corpus import Arrival, Trajectory
+from seorap.engine.memory.facts import DocumentWrite, TrajectoryMemory
 from seorap.engine.models.embedders import CachedEmbedder, HashingEmbedder
 from seorap.engine.run import accounting, readtime
-from seorap.engine.run.pool import _check, _pool
+from seorap.engine.run.pool import _check, _pool, _Stop
 from seorap.engine.run.progress import NullProgress, Progress
 from seorap.engine.store.database import done_positions, transaction
 from seorap.engine.store.queries.writes import delete_trajectory
 from sqlite_utils import Database
 
 if TYPE_CHECKING:
+    from seorap.engine.memory import System
     from seorap.engine.memory.foreign import ForeignSystem
     from seorap.engine.memory.llm import LLMSystem
     from seorap.engine.memory.reference import ReferenceSystem
     from seorap.engine.models.base import Embedder
     from seorap.engine.models.client import ModelClient
+
+    Job = tuple[LLMSystem, "RunContext", Trajectory, Arrival]
+    """One extraction: the system, its run, the trajectory and the document."""
 
 
 @dataclass
@@ -44,15 +48,24 @@ class RunContext:
     """The run database's file ("" in memory): a system keeping its own files puts them beside it."""
 
 
-def _pending(db: Database, run_id: str, trajectory: Trajectory, lock) -> list:
+def _pending(
+    db: Database, run_id: str, trajectory: Trajectory, lock: threading.Lock
+) -> list[Arrival]:
     with lock:
         done = done_positions(db, run_id, trajectory.id)
     return [a for a in trajectory.arrivals() if a.position not in done]
 
 
-def _extract_phase(contexts, trajs, db: Database, workers, progress, stop) -> None:
-    jobs = [
-        (system, ctx, t, a)
+def _extract_phase(
+    contexts: list[tuple[System, RunContext]],
+    trajs: list[Trajectory],
+    db: Database,
+    workers: int,
+    progress: Progress,
+    stop: _Stop,
+) -> None:
+    jobs: list[Job] = [
+        (cast("LLMSystem", system), ctx, t, a)
         for system, ctx in contexts
         if system.uses_llm and hasattr(system, "extract")  # a foreign system extracts itself
         for t in trajs
@@ -63,7 +76,7 @@ def _extract_phase(contexts, trajs, db: Database, workers, progress, stop) -> No
     progress.start_phase("extract", len(jobs))
     timer = accounting.phase_timer(db, [ctx.run_id for _, ctx, _, _ in jobs], "extract", len(jobs))
 
-    def one(job):
+    def one(job: Job) -> None:
         system, ctx, trajectory, arrival = job
         _check(stop)
         result = system.extract(arrival, ctx)  # logged in the calls table; re-read when writing
@@ -86,7 +99,7 @@ def _rereadable(ctx: RunContext) -> bool:
 EMBED_BATCH = 256
 
 
-def _prefetch_vectors(jobs, cancel=None) -> None:
+def _prefetch_vectors(jobs: list[Job], cancel: _Stop | None = None) -> None:
     """Embed every extracted observation (and every claim the read-time lookups will query with)
     before the write phase when vectors are cached (an
     Ollama or bge-m3 embedder), so the embedding model is not interleaved with the synthesizer
@@ -115,7 +128,15 @@ def _prefetch_vectors(jobs, cancel=None) -> None:
         embedder.embed(list(batch))
 
 
-def _write_phase(system, ctx: RunContext, trajs, db: Database, workers, progress, stop) -> None:
+def _write_phase(
+    system: System,
+    ctx: RunContext,
+    trajs: list[Trajectory],
+    db: Database,
+    workers: int,
+    progress: Progress,
+    stop: _Stop,
+) -> None:
     pending = {t.id: _pending(db, ctx.run_id, t, ctx.lock) for t in trajs}
     total = sum(len(v) for v in pending.values())
     progress.start_phase(f"write {ctx.name}", total)
@@ -123,7 +144,7 @@ def _write_phase(system, ctx: RunContext, trajs, db: Database, workers, progress
         progress.finish_phase()
         return
 
-    def one(trajectory: Trajectory):
+    def one(trajectory: Trajectory) -> None:
         if pending[trajectory.id]:
             write_trajectory(system, ctx, trajectory, pending[trajectory.id], db, stop)
 
@@ -136,9 +157,9 @@ def write_trajectory(
     system: ReferenceSystem | LLMSystem | ForeignSystem,
     ctx: RunContext,
     trajectory: Trajectory,
-    arrivals,
+    arrivals: list[Arrival],
     db: Database,
-    cancel=None,
+    cancel: _Stop | None = None,
 ) -> None:
     """Write the given (pending) arrivals of one trajectory in order, one transaction each, with
     the read-time lookups after each (engine/run/readtime.py). A system whose memory lives outside
@@ -167,7 +188,7 @@ def write_trajectory(
             finish(ctx.run_id, trajectory.id)
 
 
-def _written(ctx: RunContext, trajectory: Trajectory, arrival, doc) -> None:
+def _written(ctx: RunContext, trajectory: Trajectory, arrival: Arrival, doc: DocumentWrite) -> None:
     ctx.extractions.pop((trajectory.id, arrival.position), None)
     for d in doc.decisions:
         ctx.progress.fact_written(

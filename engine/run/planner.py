@@ -31,8 +31,9 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlite_utils
 from seorap.engine.config import Config
@@ -57,21 +58,26 @@ from seorap.engine.run.calibration import (
     slot_counts,
 )
 from seorap.engine.run.plan_text import plan_lines, plan_rows
-from seorap.engine.run.records import run_name
+from seorap.engine.run.records import make_run_id, run_name
 from seorap.engine.scoring import prompts
 from seorap.engine.store.database import done_positions
 from seorap.engine.store.queries.calls import answered_keys
 from sqlite_utils import Database
 
+if TYPE_CHECKING:
+    from seorap.engine.corpus import Arrival, Corpus, Trajectory
+    from seorap.engine.memory import System
+    from seorap.engine.memory.llm import LLMSystem
+
 
 # ---- the plan -----------------------------------------------------------------------------------
 def plan_run(
-    corpus,
+    corpus: Corpus,
     systems: list[str],
     config: Config,
     db: Database | None = None,
     *,
-    variants_dirs=None,
+    variants_dirs: list[str | Path] | None = None,
     score: bool = True,
     trajectories: list[str] | None = None,
     probes: dict[str, Throughput] | None = None,
@@ -157,10 +163,7 @@ class _Counter:
         r.prompt_tokens += n * prompt_chars * r.ratio
         r.output_tokens += n * out
 
-    def system(self, name: str, system, corpus, trajs) -> None:
-        # start-up: numpy loads only when this runs
-        from seorap.engine.run.runner import make_run_id
-
+    def system(self, name: str, system: LLMSystem, corpus: Corpus, trajs: list[Trajectory]) -> None:
         config = self.config
         run_id = make_run_id(name, corpus, system, config)
         ext = self.role("extractor", config.models.extractor)
@@ -179,14 +182,11 @@ class _Counter:
                 if arrival.position not in done:
                     self.document(system, arrival, ext, syn, per_char)
 
-    def foreign(self, name: str, system, corpus, trajs) -> None:
+    def foreign(self, name: str, system: System, corpus: Corpus, trajs: list[Trajectory]) -> None:
         """A system that calls models itself: the chat calls it declares per document, for every
         document of a trajectory it has not finished (it restarts those from the first document).
         Its prompts are its own, so tokens count the document text only and the call log is not
         looked up: a lower bound on tokens and time, an upper bound on calls."""
-        # start-up: numpy loads only when this runs
-        from seorap.engine.run.runner import make_run_id
-
         name = run_name(name, system)  # the name it gives itself, not a command line
         per_doc = getattr(system, "calls_per_document", None)
         if not per_doc:
@@ -217,7 +217,14 @@ class _Counter:
             "bound), cache hits are not looked up, and its embedder calls are not counted"
         )
 
-    def document(self, system, arrival, ext, syn, per_char) -> None:
+    def document(
+        self,
+        system: LLMSystem,
+        arrival: Arrival,
+        ext: RoleEstimate,
+        syn: RoleEstimate | None,
+        per_char: float | None,
+    ) -> None:
         config = self.config
         self.plan.documents += 1
         messages = extraction_messages(system.extraction_prompt, arrival)
@@ -245,7 +252,16 @@ class _Counter:
             self.add(syn, message_chars(messages), n=observations)
 
 
-def _plan_scoring(plan, corpus, trajs, config, role, add, fact_chars: float, first: bool) -> None:
+def _plan_scoring(
+    plan: Plan,
+    corpus: Corpus,
+    trajs: list[Trajectory],
+    config: Config,
+    role: Callable[[str, str], RoleEstimate],
+    add: Callable[[RoleEstimate, float], None],
+    fact_chars: float,
+    first: bool,
+) -> None:
     """One run's scoring. Naive RAG, full context and no context do not depend on the store: after
     the first run they are served from the call log (``first=False`` leaves them out)."""
     # start-up: numpy loads only when this runs

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable, Collection
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from typing import TypeVar
 
 from seorap.engine.errors import RunCancelled
+
+T = TypeVar("T")
 
 
 class _Stop:
@@ -44,7 +48,7 @@ class _Stop:
             client.cancel()
 
 
-def _check(stop) -> None:
+def _check(stop: _Stop | None) -> None:
     if stop is not None and stop.is_set():
         raise RunCancelled("run cancelled; run the same command again to resume")
 
@@ -54,14 +58,16 @@ STOP_GRACE_S = 1.5
 so they normally leave at once; one inside a long embedding batch is left to finish alone)."""
 
 
-def _pool(fn, items, workers: int, stop: _Stop | None = None) -> None:
+def _pool(
+    fn: Callable[[T], object], items: Collection[T], workers: int, stop: _Stop | None = None
+) -> None:
     """Run ``fn`` over ``items`` on ``workers`` threads while this thread watches: the first error
     (or a cancel, or Ctrl+C here) stops everything, so nothing queued starts after it."""
     stop = stop or _Stop(None)
     if not items:
         return
 
-    def guarded(item):
+    def guarded(item: T) -> object:
         # The failing worker stops everything itself, before its thread can take the next item:
         # left to the watching thread, a busy machine lets a queued item start first.
         _check(stop)

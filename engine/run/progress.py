@@ -43,7 +43,15 @@ class NullProgress:
 
     def start_phase(self, name: str, total: int) -> None: ...
     def advance(self, trajectory_id: str, n: int = 1, note: str = "") -> None: ...
-    def fact_written(self, run_id, trajectory_id, position, operation, fact_id, text) -> None: ...
+    def fact_written(
+        self,
+        run_id: str,
+        trajectory_id: str,
+        position: int,
+        operation: str,
+        fact_id: str | None,
+        text: str,
+    ) -> None: ...
     def finish_phase(self) -> None: ...
     def message(self, text: str) -> None: ...
 
@@ -55,7 +63,7 @@ class RecordingProgress:
         self.events: list[tuple] = []
         self._lock = threading.Lock()
 
-    def _add(self, *event) -> None:
+    def _add(self, *event: object) -> None:
         with self._lock:
             self.events.append(event)
 
@@ -65,7 +73,15 @@ class RecordingProgress:
     def advance(self, trajectory_id: str, n: int = 1, note: str = "") -> None:
         self._add("advance", trajectory_id, n, note)
 
-    def fact_written(self, run_id, trajectory_id, position, operation, fact_id, text) -> None:
+    def fact_written(
+        self,
+        run_id: str,
+        trajectory_id: str,
+        position: int,
+        operation: str,
+        fact_id: str | None,
+        text: str,
+    ) -> None:
         self._add("fact", run_id, trajectory_id, position, operation, fact_id)
 
     def finish_phase(self) -> None:

@@ -12,6 +12,7 @@ for the lookup (engine/scoring/readtime.py reads it).
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from seorap.engine.corpus import Trajectory
@@ -21,11 +22,18 @@ from seorap.engine.memory.interface import NativeMemory, SystemMemory
 from seorap.engine.retrieval.hybrid import HybridIndex
 from seorap.engine.store.database import facts_at
 
+if TYPE_CHECKING:
+    from seorap.engine.config import RetrievalConfig
+    from seorap.engine.memory import System
+    from seorap.engine.memory.foreign import ForeignSystem
+    from seorap.engine.models.base import Embedder
+    from sqlite_utils import Database
+
 OWN = "own search"
 OURS = "hybrid"
 
 
-def read_path(system, doc: DocumentWrite) -> tuple[SystemMemory, bool, dict[str, str]]:
+def read_path(system: System, doc: DocumentWrite) -> tuple[SystemMemory, bool, dict[str, str]]:
     """The system's memory read through the interface, whether its own search is used, and a map
     from its fact ids to ours (identity for a native system)."""
     caps = system.capabilities
@@ -33,15 +41,20 @@ def read_path(system, doc: DocumentWrite) -> tuple[SystemMemory, bool, dict[str,
     if session is None:
         return NativeMemory(doc.memory), False, {}
     memory = session(doc.memory.run_id, doc.memory.trajectory_id)
-    return memory, caps.own_search, _id_map(system, doc)
+    return memory, caps.own_search, _id_map(cast("ForeignSystem", system), doc)  # has a session
 
 
-def _id_map(system, doc: DocumentWrite) -> dict[str, str]:
+def _id_map(system: ForeignSystem, doc: DocumentWrite) -> dict[str, str]:
     return system.id_map(doc.memory.run_id, doc.memory.trajectory_id)
 
 
 def lookups(
-    system, doc: DocumentWrite, trajectory: Trajectory, k: int, embedder, settings=None
+    system: System,
+    doc: DocumentWrite,
+    trajectory: Trajectory,
+    k: int,
+    embedder: Embedder,
+    settings: RetrievalConfig | None = None,
 ) -> list[dict]:
     """One row per expected claim of the document's state: what the read path returned."""
     claims = trajectory.states[doc.arrival.state_index].claims
@@ -59,7 +72,9 @@ def lookups(
     return rows
 
 
-def _index(doc: DocumentWrite, embedder, settings) -> HybridIndex | None:
+def _index(
+    doc: DocumentWrite, embedder: Embedder, settings: RetrievalConfig | None
+) -> HybridIndex | None:
     active = doc.memory.active()
     if not active:
         return None
@@ -72,14 +87,23 @@ def _index(doc: DocumentWrite, embedder, settings) -> HybridIndex | None:
     return HybridIndex.from_settings([f.id for f in active], texts, vectors, settings)
 
 
-def _our_hits(index, claim: str, k: int, embedder, doc: DocumentWrite) -> list[dict]:
+def _our_hits(
+    index: HybridIndex | None, claim: str, k: int, embedder: Embedder, doc: DocumentWrite
+) -> list[dict]:
     if index is None:
         return []
     found = index.search(claim, embedder.embed([claim])[0], k)
     return [_hit(doc, h.fact_id, h.hybrid) for h in found]
 
 
-def _own_hits(system, memory, claim: str, k: int, ids: dict[str, str], doc) -> list[dict]:
+def _own_hits(
+    system: System,
+    memory: SystemMemory,
+    claim: str,
+    k: int,
+    ids: dict[str, str],
+    doc: DocumentWrite,
+) -> list[dict]:
     try:
         ranked = memory.search(claim, k)
     except SystemFault:
@@ -107,7 +131,7 @@ def _hit(doc: DocumentWrite, fact_id: str, score: float) -> dict:
     return {"id": fact_id, "score": round(float(score), 6), "recency": fact.updated_position}
 
 
-def hit_texts(db, run_id: str, trajectory_id: str, position: int) -> dict[str, str]:
+def hit_texts(db: Database, run_id: str, trajectory_id: str, position: int) -> dict[str, str]:
     """fact id -> its text after the document at ``position`` (what a read then returned)."""
 
     return {f.id: f.text for f in facts_at(db, run_id, trajectory_id, position)}

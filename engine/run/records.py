@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from seorap.engine.config import Config
-from seorap.engine.corpus import Corpus
+from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.run.manifest import ModelInfo, RunManifest, package_versions
 from seorap.engine.store.database import dumps, loads, transaction
 from seorap.engine.store.queries import runs
@@ -20,14 +20,15 @@ from seorap.engine.store.queries.writes import document_count, documents_saved
 from sqlite_utils import Database
 
 if TYPE_CHECKING:
-    from seorap.engine.models.base import Embedder
+    from seorap.engine.memory import System
+    from seorap.engine.models.base import ChatBackend, Embedder
     from seorap.engine.models.client import ModelClient
 
 STANDIN = "standin"
 WRITE_CONFIG_KEYS = ("seed", "temperature", "num_ctx", "num_predict", "think", "embedder_backend")
 
 
-def config_hash(system, config: Config) -> str:
+def config_hash(system: System, config: Config) -> str:
     spec = system.spec()
     body = {"system": spec}
     if system.uses_llm:
@@ -36,15 +37,15 @@ def config_hash(system, config: Config) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
-def _plain(value):
+def _plain(value: object) -> object:
     return value.model_dump() if hasattr(value, "model_dump") else value
 
 
-def make_run_id(name: str, corpus: Corpus, system, config: Config) -> str:
+def make_run_id(name: str, corpus: Corpus, system: System, config: Config) -> str:
     return f"{run_name(name, system)}-{corpus.digest[:8]}-{config_hash(system, config)[:6]}"
 
 
-def run_name(name: str, system) -> str:
+def run_name(name: str, system: System) -> str:
     """The system's part of a run id: its name, or for a foreign system (whose ``--system`` value
     may be a command line) the name it gives itself, made safe for an id (no ``/``, no spaces)."""
     if getattr(system, "fresh_on_resume", False):
@@ -55,14 +56,14 @@ def run_name(name: str, system) -> str:
 
 def _start_run(
     db: Database,
-    run_id,
-    name,
-    system,
-    corpus,
+    run_id: str,
+    name: str,
+    system: System,
+    corpus: Corpus,
     config: Config,
-    offline,
-    replay,
-    label,
+    offline: bool,
+    replay: bool,
+    label: str | None,
     client: ModelClient | None,
     emb: Embedder | None,
     scope: list[str] | None = None,
@@ -132,13 +133,13 @@ def grown_scope(before: list[str], now: list[str] | None, corpus: list[str]) -> 
     return None if wanted >= set(corpus) else [t for t in corpus if t in wanted]
 
 
-def _server_facts(chat) -> dict:
+def _server_facts(chat: ChatBackend | None) -> dict:
     """Hosts and the server's reported version, for the manifest (no I/O for a stand-in)."""
     if chat is None or getattr(chat, "name", "") in ("", STANDIN):
         return {}
     hosts = list(
         getattr(chat, "hosts", None)
-        or ([chat.host] if isinstance(getattr(chat, "host", None), str) else [])
+        or ([host] if isinstance(host := getattr(chat, "host", None), str) else [])
     )
     info: dict = {}
     server_info = getattr(chat, "server_info", None)
@@ -150,10 +151,10 @@ def _server_facts(chat) -> dict:
     return {"hosts": hosts, "server_version": info.get("version")}
 
 
-def _record_served(db: Database, run_id: str, client) -> None:
+def _record_served(db: Database, run_id: str, client: ModelClient | None) -> None:
     """The model names the server said it served (OpenAI-compatible backends), into the manifest."""
     served = getattr(getattr(client, "backend", None), "served", None)
-    if not callable(served):
+    if client is None or not callable(served):  # a client is there when served is
         return
     row = db.table("runs").get(run_id)
     manifest = json.loads(row["manifest"])
@@ -199,7 +200,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def cancelled_sentence(db: Database, run_ids: list[str], trajs) -> str:
+def cancelled_sentence(db: Database, run_ids: list[str], trajs: list[Trajectory]) -> str:
     """One sentence: how many documents are saved, and that the same command resumes."""
     total = sum(len(list(t.arrivals())) for t in trajs) * len(run_ids)
     saved = documents_saved(db, run_ids, [t.id for t in trajs])

@@ -32,11 +32,12 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from seorap.engine.config import Config, load_config
-from seorap.engine.corpus import Corpus
+from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.errors import NothingToReplay, RunCancelled, UsageError  # noqa: F401 (RunCancelled re-exported)
 from seorap.engine.memory import get_system
 from seorap.engine.memory.names import REFERENCE_DESCRIPTIONS
@@ -71,8 +72,12 @@ from seorap.engine.store.sqlerrors import LeaseLost, translate_sqlite_error
 from sqlite_utils import Database
 
 if TYPE_CHECKING:  # the runner imports the model clients only when a run needs them
-    from seorap.engine.models.base import Embedder
+    from seorap.engine.memory import System
+    from seorap.engine.models.base import ChatBackend, Embedder
     from seorap.engine.models.client import ModelClient
+
+    Resolved = list[tuple[str, System]]
+    """The systems of a run: each name with the system it stands for."""
 
 
 def replay_run(
@@ -149,9 +154,9 @@ def run(
     concurrency: int | None = None,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
-    variants_dirs: list | None = None,
-    backend=None,
-    embedder=None,
+    variants_dirs: list[str | Path] | None = None,
+    backend: ChatBackend | None = None,
+    embedder: Embedder | None = None,
     score: bool = True,
     trajectories: list[str] | None = None,
     corpus_label: str | None = None,
@@ -199,7 +204,15 @@ def run(
     return ids
 
 
-def _checked_config(config: Config, resolved, offline, replay, score, backend, embedder) -> Config:
+def _checked_config(
+    config: Config,
+    resolved: Resolved,
+    offline: bool,
+    replay: bool,
+    score: bool,
+    backend: ChatBackend | None,
+    embedder: Embedder | None,
+) -> Config:
     """The run's configuration (the stand-in's model names when offline), after the preflight."""
     if any(s.uses_llm for _, s in resolved) and offline and backend is None:
         # The stand-in answers under its own name, so its replies never pose as a real model's
@@ -217,20 +230,20 @@ def _checked_config(config: Config, resolved, offline, replay, score, backend, e
 
 def _write_all(
     db: Database,
-    corpus,
-    resolved,
-    ids,
-    config,
-    trajs,
-    workers,
-    progress,
-    stop,
-    offline,
-    replay,
-    corpus_label,
-    client,
-    emb,
-    score,
+    corpus: Corpus,
+    resolved: Resolved,
+    ids: list[str],
+    config: Config,
+    trajs: list[Trajectory],
+    workers: int,
+    progress: Progress,
+    stop: _Stop,
+    offline: bool,
+    replay: bool,
+    corpus_label: str | None,
+    client: ModelClient | None,
+    emb: Embedder | None,
+    score: bool,
 ) -> None:
     contexts, new = [], []  # new: replays this call created (removed again if they write nothing)
     scope = None if len(trajs) == len(corpus.trajectories) else [t.id for t in trajs]
@@ -265,15 +278,19 @@ def _write_all(
         raise
     finally:
         for system, _ in contexts:  # a foreign system releases what it started (mem0's recorder)
-            if callable(getattr(system, "shutdown", None)):
-                system.shutdown()
+            shutdown = getattr(system, "shutdown", None)
+            if callable(shutdown):
+                shutdown()
     if score:
         _score(db, [ctx.run_id for _, ctx in contexts], config, progress)
 
 
 # ---- setup ----------------------------------------------------------------------------------------
 def preflight(
-    config: Config, roles=("extractor", "synthesizer", "embedder"), *, server: bool = True
+    config: Config,
+    roles: Sequence[str] = ("extractor", "synthesizer", "embedder"),
+    *,
+    server: bool = True,
 ) -> None:
     """Raise ModelError (one sentence with the fix) unless every role the run will use is servable:
     see :func:`engine.models.manage.preflight`."""
@@ -283,7 +300,9 @@ def preflight(
     check(config, roles, server=server)
 
 
-def _roles_used(resolved, config: Config, *, offline: bool, replay: bool, score: bool) -> list[str]:
+def _roles_used(
+    resolved: Resolved, config: Config, *, offline: bool, replay: bool, score: bool
+) -> list[str]:
     """The model roles a run will use: extraction and synthesis for LLM systems (not replayed), the
     embedder for them and for scoring, answerer and judge when scoring follows."""
     roles: list[str] = []
@@ -294,14 +313,14 @@ def _roles_used(resolved, config: Config, *, offline: bool, replay: bool, score:
     return list(dict.fromkeys(roles))
 
 
-def _client_db(db: Database):
+def _client_db(db: Database) -> Database:
     """A second connection to the same file for the call log, so call-log inserts never join a
     document's transaction (in-memory databases share the one connection)."""
     path = db_file(db)
     return open_db(path) if path else db
 
 
-def _selected(corpus: Corpus, trajectories: list[str] | None) -> list:
+def _selected(corpus: Corpus, trajectories: list[str] | None) -> list[Trajectory]:
     """The trajectories to write: those named (all when none is). An unknown name is refused
     before any work: never an empty run marked done."""
     trajs = [t for t in corpus.trajectories if not trajectories or t.id in trajectories]
@@ -312,7 +331,13 @@ def _selected(corpus: Corpus, trajectories: list[str] | None) -> list:
 
 
 def _run_client(
-    config: Config, db: Database, offline, replay, backend, pacer, progress
+    config: Config,
+    db: Database,
+    offline: bool,
+    replay: bool,
+    backend: ChatBackend | None,
+    pacer: Pacer | None,
+    progress: Progress,
 ) -> ModelClient:
     """The run's model client: paced by ``pacer`` when replaying (None: served at once), its
     queue reported to ``progress`` when that listens (optional, like ``tokens``)."""
@@ -324,7 +349,9 @@ def _run_client(
     return client
 
 
-def _client(config: Config, db: Database, offline, replay, backend) -> ModelClient:
+def _client(
+    config: Config, db: Database, offline: bool, replay: bool, backend: ChatBackend | None
+) -> ModelClient:
     # start-up: httpx, ollama load only when this runs
     from seorap.engine.models.client import ModelClient
 
@@ -333,7 +360,7 @@ def _client(config: Config, db: Database, offline, replay, backend) -> ModelClie
     return ModelClient.from_config(config, _client_db(db), backend=backend, replay=replay)
 
 
-def make_write_embedder(config: Config, db: Database, offline: bool):
+def make_write_embedder(config: Config, db: Database, offline: bool) -> Embedder:
     """The embedder for the write path: the configured one, wrapped in the vector cache."""
 
     inner: Embedder
@@ -352,5 +379,5 @@ def _score(db: Database, run_ids: list[str], config: Config, progress: Progress)
             score_run(db, run_id, config, progress=progress)
 
 
-def open_run_db(path: str | Path | None):
+def open_run_db(path: str | Path | None) -> Database:
     return open_db(path)
