@@ -111,6 +111,8 @@ each applied decision appears in the log as it is written.
 
     def on_screen_resume(self) -> None:
         """Runs start when the view is shown, not when it is built ahead (tui/instant_modes.py)."""
+        if not self.is_current:  # built ahead: resumed and hidden again at once
+            return
         if self.app.ctx.replay_start and not self.busy():
             run_id, self.app.ctx.replay_start = self.app.ctx.replay_start, None
             self.start_replay(run_id)
