@@ -188,6 +188,7 @@ class SeorapApp(InstantModes, App):
                 if self.view_waiting == name:  # its key came while it was being built
                     self.action_view(name)
                 screen = self.get_screen(VIEW_SCREEN.format(name) if name in VIEWS else name)
+                screen.refresh_bindings()  # its footer shows its keys now, not on its first showing
                 await draw_ahead(self, screen, AHEAD_GAP_S, self.input_drawn)
             await asyncio.sleep(AHEAD_GAP_S)
         self.views_built = True

@@ -92,7 +92,8 @@ each applied decision appears in the log as it is written.
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="live-status")
-        yield Static(id="live-pace").set_styles("display: none;")  # shown while replaying
+        yield Static(id="live-pace")  # shown while replaying (hidden by seorap.tcss: set here, it
+        # asked for a layout on the view's first showing)
         # determinate from the start: an indeterminate bar animates (a frame every 66 ms) while idle
         yield ProgressBar(id="live-bar", show_eta=False, total=1)
         yield LineTable(id="live-trajectories", cursor_type="none")
