@@ -4,6 +4,7 @@ screens read the engine through engine.views; long work runs in workers that pos
 from __future__ import annotations
 
 import asyncio
+import time
 
 from seorap.engine import views
 from seorap.tui import overrides
@@ -27,6 +28,9 @@ next: hidden views what they would show now (the questions of a trajectory selec
 piece at a time, AHEAD_GAP_S apart, in a worker that stops at the next key."""
 AHEAD_GAP_S = 0.05
 """Pause between two pieces of read-ahead, for input and frames to get through."""
+FIRST_LOOK_S = 1.0
+"""After the first view built ahead (the stepper), the others wait for the first key or this long
+after the first frame."""
 BUILD_ORDER = ("stepper", "questions", "scores", "compare", "demo", SIDE_BY_SIDE, "live")
 """The views built ahead after the first paint, one at a time, in the order of their keys (2 3 4 5
 7 s 6: the live view last, it is the one a reader reaches last)."""
@@ -86,6 +90,9 @@ class SeorapApp(InstantModes, App):
         self._ahead_timer = None
         self.inputs_drawing = 0
         """Keys and clicks handled whose frames are not all drawn yet."""
+        self.ready_at = time.monotonic()
+        """When the first frame was drawn."""
+        self.views_started = False
         self.builder: Worker | None = None
         self.views_built = False
         """Every view of BUILD_ORDER was built (ahead or when first shown)."""
@@ -98,12 +105,8 @@ class SeorapApp(InstantModes, App):
         self.sub_title = str(self.ctx.db_path or ":memory:")
         if self.ctx.probe_ollama:
             self.call_after_refresh(self.probe_ollama)
-        self.set_timer(0.3, self.warm_views)
         self.call_after_refresh(self._idle_gc_start)
-
-    def on_ready(self) -> None:
-        """The first frame is drawn: build the views ahead (tui/instant_modes.py)."""
-        self.builder = self.build_views_ahead()
+        self.builder = self.build_views_ahead()  # after the first frame (its first line)
 
     def _idle_gc_start(self) -> None:
         self.idle_gc.start()
@@ -174,6 +177,10 @@ class SeorapApp(InstantModes, App):
         (tui/instant_modes.py), after the frames of every key so far; stops while an overlay
         (help, a prompt) is open, to go on after a later key. Then what is alive is frozen for
         the garbage collector (tui/idle_gc.py): the views live as long as the app."""
+        if not self.views_started:  # the app's mount comes with its first frame
+            self.views_started = True
+            await asyncio.sleep(AHEAD_GAP_S)
+            self.ready_at = time.monotonic()
         for name in BUILD_ORDER:
             await self.input_drawn()
             if len(self.screen_stack) != 1:  # an overlay is open: again after the next key
@@ -191,13 +198,26 @@ class SeorapApp(InstantModes, App):
                 screen.refresh_bindings()  # its footer shows its keys now, not on its first showing
                 await draw_ahead(self, screen, AHEAD_GAP_S, self.input_drawn)
             await asyncio.sleep(AHEAD_GAP_S)
+            if name == BUILD_ORDER[0]:
+                self.warm_views()  # the other views' modules, in a thread
+                await self.first_look()
         self.views_built = True
         self.idle_gc.freeze()
 
+    async def first_look(self) -> None:
+        """Wait for the first key (and its frames), or FIRST_LOOK_S after the first frame: a
+        person's first key (0.5 s after first paint in bench/app_latency.py) then finds the event
+        loop free, not inside a view being built."""
+        while self.idle_gc.last_input < self.ready_at and time.monotonic() - self.ready_at < (
+            FIRST_LOOK_S
+        ):
+            await asyncio.sleep(0.02)
+
     @work(thread=True, exclusive=True, exit_on_error=False, group="warm", description="warm views")
     def warm_views(self) -> None:
-        """Import every view's module (plotext, the scoring report...) after the first paint, so the
-        first press of 4 or 7 does not pay for imports (every key ≤ 100 ms)."""
+        """Import every view's module (plotext, the scoring report...) once the stepper is built
+        ahead, so building the others does not pay for imports on the event loop (started at once,
+        the imports held the interpreter while the stepper was being built: 0.2 s later)."""
         import importlib
 
         for _, _, target in VIEWS.values():
