@@ -17,7 +17,9 @@ For the bundled corpus and a `seorap synth --scale N` corpus: write an oracle-st
 - `step_view`: the stepper's own view-building time (seorap.engine.views.step_view + widget updates);
 - every view key (`ROUND`, repeated `--rounds` times at 160×45 and 100×30): the first key comes
   `--think` seconds after the first frame (the app builds its views meanwhile), then `--pace`
-  seconds between keys (0: back to back; with a pause the app reads ahead).
+  seconds between keys (0: back to back; with a pause the app reads ahead); per key also the CPU
+  time of the event loop's thread (load-independent), and the event loop's longest hold (a 5 ms
+  heartbeat) before the first key and while the keys are pressed.
 Headless timings exclude the terminal's drawing; they measure the app's work.
 """
 
@@ -70,7 +72,7 @@ async def measure(db_path: Path, corpus_dir: Path, run_id: str, steps: int) -> d
         async with app.run_test(size=(160, 45)) as pilot:
             await pilot.pause()
             first = next(
-                t for t, screen in frames if type(screen).__name__.lower().startswith(label)
+                t for t, screen, _ in frames if type(screen).__name__.lower().startswith(label)
             )
             out[f"first_paint_{label}_ms"] = (first - t0) * 1000 + load_ms
             if label == "stepper":
@@ -78,14 +80,15 @@ async def measure(db_path: Path, corpus_dir: Path, run_id: str, steps: int) -> d
     return out
 
 
-def record_frames(app) -> list[tuple[float, object]]:
-    """(time, screen) of every frame the app hands to its (headless) display."""
-    frames: list[tuple[float, object]] = []
+def record_frames(app) -> list[tuple[float, object, float]]:
+    """(time, screen, CPU time of the event loop's thread) of every frame the app hands to its
+    (headless) display."""
+    frames: list[tuple[float, object, float]] = []
     display = app._display  # noqa: SLF001
 
     def timed(screen, renderable):
         result = display(screen, renderable)
-        frames.append((time.perf_counter(), screen))
+        frames.append((time.perf_counter(), screen, time.thread_time()))
         return result
 
     app._display = timed  # noqa: SLF001
@@ -123,6 +126,8 @@ ROUND = [
     ("left", "← step"),
     ("j", "j judge"),
     ("j", "j judge"),
+    ("e", "e observation"),
+    ("k", "k fact version"),
     ("3", "3 questions"),
     ("4", "4 score cards"),
     ("v", "v next run"),
@@ -136,23 +141,29 @@ ROUND = [
     ("enter", "Enter trajectory"),
 ]
 """One round of view keys, pressed in order from the runs view; `bench_keys` repeats it. Each round
-opens the next row of the runs table, i.e. another trajectory (or run) than the round before."""
+opens the next row of the runs table, i.e. another trajectory (or run) than the round before.
+`e` and `k` are the claim journey's keys (issue 22): on a scored run a step to the claim's
+document or fact version; on an unscored run (the 100× corpus) a toast saying there is none."""
 
 
 async def keys_of(pilot, app, frames: list, rounds: int) -> dict[str, list[float]]:
-    """Per key label: milliseconds from the key press to the last frame drawn for it (the first
-    round includes each view's first mount). Workers started by a key (compare, older score cards)
-    are not waited for: the key's budget is the placeholder on screen."""
+    """Per key label: (first frame, last frame, CPU) in milliseconds from the key press: the frames
+    drawn for it (the first round includes each view's first showing) and the event loop's
+    thread's CPU time until the last frame (or until the app is idle when the key drew none):
+    load-independent, another process's work on a shared machine does not count, while work the
+    app interleaves with the key on its event loop (views built ahead) does. Workers started by a key (compare, older score cards) are not
+    waited for: the key's budget is the placeholder on screen."""
     out: dict[str, list[float]] = {}
     for _ in range(rounds):
         for key, label in ROUND:
             frames.clear()
-            t0 = time.perf_counter()
+            t0, cpu0 = time.perf_counter(), time.thread_time()
             await pilot.press(key)
             await pilot.pause()
+            cpu = ((frames[-1][2] if frames else time.thread_time()) - cpu0) * 1000
             last = ((frames[-1][0] if frames else t0) - t0) * 1000
             first = ((frames[0][0] if frames else t0) - t0) * 1000
-            out.setdefault(label, []).append((first, last))
+            out.setdefault(label, []).append((first, last, cpu))
             if PACE_S:
                 await asyncio.sleep(PACE_S)  # a person reads what the key showed
                 await pilot.pause()
@@ -170,10 +181,45 @@ async def measure_keys(
     app = make_app(db_path, run_id=run_id, corpus=load_corpus(corpus_dir))
     frames = record_frames(app)
     async with app.run_test(size=size) as pilot:
-        await pilot.pause()
-        await asyncio.sleep(THINK_S)  # a person reads the first view before the first key
-        await pilot.pause()
-        return await keys_of(pilot, app, frames, rounds)
+        while not frames:
+            await asyncio.sleep(0.005)
+        holds = LoopHolds()
+        # a person reads the first view before the first key: pressed THINK_S after its frame
+        # (not after the app is idle: Pilot.pause waits up to 1 s while views are built ahead)
+        await asyncio.sleep(max(0.0, frames[0][0] + THINK_S - time.perf_counter()))
+        thinking = holds.longest()
+        late = (time.perf_counter() - frames[0][0] - THINK_S) * 1000
+        got = await keys_of(pilot, app, frames, rounds)
+        got["loop holds"] = [thinking, holds.longest(), (late, 0.0)]
+        holds.stop()
+        return got
+
+
+class LoopHolds:
+    """The event loop's longest holds: a task wakes every HEARTBEAT_S and records, per gap between
+    two wake-ups, the wall time and the CPU time the event loop's thread spent (the CPU figure
+    does not grow when other processes take the machine's cores)."""
+
+    HEARTBEAT_S = 0.005
+
+    def __init__(self) -> None:
+        self.gaps: list[tuple[float, float]] = []
+        self.task = asyncio.get_running_loop().create_task(self.beat())
+
+    async def beat(self) -> None:
+        while True:
+            t0, cpu0 = time.perf_counter(), time.thread_time()
+            await asyncio.sleep(self.HEARTBEAT_S)
+            wall = (time.perf_counter() - t0 - self.HEARTBEAT_S) * 1000
+            self.gaps.append((max(wall, 0.0), (time.thread_time() - cpu0) * 1000))
+
+    def longest(self) -> tuple[float, float]:
+        """(longest wall hold, longest CPU hold) in ms since the last call."""
+        gaps, self.gaps = self.gaps, []
+        return (max((g[0] for g in gaps), default=0.0), max((g[1] for g in gaps), default=0.0))
+
+    def stop(self) -> None:
+        self.task.cancel()
 
 
 def p95(xs: list[float]) -> float:
@@ -186,9 +232,10 @@ def bench_keys(corpus_dir: Path, db_path: Path, run_id: str, rounds: int, size) 
     The first frame is what a key that starts a worker (compare) owes: its placeholder. With 20
     rounds the p95 of all rounds is the slowest press, i.e. the cold one."""
     got = asyncio.run(measure_keys(db_path, corpus_dir, run_id, rounds, size))
+    holds = got.pop("loop holds")
     out = {}
     for k, v in got.items():
-        last, first = [x[1] for x in v], [x[0] for x in v]
+        last, first, cpu = [x[1] for x in v], [x[0] for x in v], [x[2] for x in v]
         out[k] = (
             statistics.median(last),
             p95(last),
@@ -196,7 +243,11 @@ def bench_keys(corpus_dir: Path, db_path: Path, run_id: str, rounds: int, size) 
             p95(first),
             last[0],
             p95(last[1:]) if len(last) > 1 else last[0],
+            first[0],
+            cpu[0],
+            p95(cpu[1:]) if len(cpu) > 1 else cpu[0],
         )
+    out["loop holds"] = holds
     return out
 
 
@@ -291,19 +342,34 @@ def main() -> None:
     print()
     print(
         f"Every view key, ms from press to its last frame ({ROUNDS} rounds; median / p95 / max; "
-        "p95 of the first frame; first press (cold) / p95 of the later presses (warm))"
+        "p95 of the first frame; first press (cold) / p95 of the later presses (warm); "
+        "the first press's first frame; CPU of the event loop's thread, cold / p95 warm)"
     )
     print("| key | " + " | ".join(f"{n} 160×45 | {n} 100×30" for n in rows) + " |")
     print("|---" * (2 * len(rows) + 1) + "|")
     for label in rows[next(iter(rows))]["keys"]:
+        if label == "loop holds":
+            continue
         cells = []
         for r in rows.values():
             for size in ("keys", "keys_small"):
-                med, q95, top, first, cold, warm = r[size][label]
+                med, q95, top, first, cold, warm, cold_first, cpu_cold, cpu_warm = r[size][label]
                 cells.append(
-                    f"{med:.0f} / **{q95:.0f}** / {top:.0f}; {first:.0f}; {cold:.0f} / **{warm:.0f}**"
+                    f"{med:.0f} / **{q95:.0f}** / {top:.0f}; {first:.0f}; "
+                    f"{cold:.0f} / **{warm:.0f}**; {cold_first:.0f}; cpu {cpu_cold:.0f} / {cpu_warm:.0f}"
                 )
         print(f"| {label} | " + " | ".join(cells) + " |")
+    print(
+        "Longest event-loop hold, ms wall / ms CPU: from the first frame to the first key | "
+        "while the keys are pressed"
+    )
+    for name, r in rows.items():
+        for size in ("keys", "keys_small"):
+            (tw, tc), (kw, kc), (late, _) = r[size]["loop holds"]
+            print(
+                f"  {name} {size}: {tw:.0f} / {tc:.0f} | {kw:.0f} / {kc:.0f} "
+                f"(first key {late:.0f} ms after its time)"
+            )
     print(
         f"load average (1, 5, 15 min) at the end: {Path('/proc/loadavg').read_text().split()[:3]}"
     )

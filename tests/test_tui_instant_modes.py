@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from seorap.engine.store import database as store
 from seorap.engine.store.database import open_db
+from seorap.tui import app as app_module
 from seorap.tui.factory import make_app
 from seorap.tui.modes import VIEWS, screen_class
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+from textual import events
 from textual.app import App
+from textual.screen import Screen
 
 KEYS = {name: key for name, (key, _, _) in VIEWS.items()}
 
@@ -25,7 +28,9 @@ def delays(monkeypatch) -> list[float]:
 
 
 async def test_a_view_shown_before_is_shown_without_a_hold_back(ref, monkeypatch):
+    """(Views not built ahead here: their first showing composes them.)"""
     path, ids = ref
+    monkeypatch.setattr(app_module, "BUILD_ORDER", ())
     held = delays(monkeypatch)
     app = make_app(path, run_id=ids["oracle"])
     async with app.run_test(size=(160, 45)) as pilot:
@@ -96,3 +101,78 @@ async def test_read_ahead_reaches_only_mounted_views(ref):
         await pilot.press("down")
         await pilot.pause(0.6)
         assert not unmounted.is_mounted  # never read ahead, nothing raised
+
+
+async def built(app, pilot, names=app_module.BUILD_ORDER, most_s: float = 20.0) -> None:
+    waited = 0.0
+    while not all(mounted(app, n) for n in names):
+        assert waited < most_s, [n for n in names if not mounted(app, n)]
+        await pilot.pause(0.1)
+        waited += 0.1
+
+
+def mounted(app, name: str) -> bool:
+    return app.built_screen(name) is not None if name in VIEWS else app.get_screen(name).is_mounted
+
+
+async def test_views_are_built_ahead_and_shown_without_restyling_the_app(ref, monkeypatch):
+    """After the first paint every view is built while the runs view stays on screen; its first
+    showing then neither holds frames back nor restyles the whole app (App.refresh_css)."""
+    path, ids = ref
+    held = delays(monkeypatch)
+    restyled: list[str] = []
+    real = App.refresh_css
+    monkeypatch.setattr(
+        App, "refresh_css", lambda self, animate=True: restyled.append("x") or real(self, animate)
+    )
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await built(app, pilot)
+        assert app.current_mode == "runs" and len(app.screen_stack) == 1
+        assert [app.built_screen(n).is_current for n in VIEWS if n != "runs"] == [False] * 6
+        held.clear(), restyled.clear()
+        for name in ("stepper", "questions", "scores", "compare", "demo", "live", "runs"):
+            await pilot.press(KEYS[name])
+            await pilot.pause()
+            assert app.current_mode == name and type(app.screen) is screen_class(name)
+        assert held == [] and restyled == []
+        assert "looking for" not in str(app.built_screen("live").query_one("#live-status").content)
+
+
+async def test_building_ahead_goes_unnoticed_by_the_view_on_screen(ref, monkeypatch):
+    """The push and pop that build a view ahead reach the view on screen with no suspend, resume
+    or repaint (an identical picture would cost a frame, and its resume handlers)."""
+    path, ids = ref
+    seen: list[str] = []
+    real_on_event = Screen.on_event
+
+    async def on_event(self, event):
+        if isinstance(event, (events.ScreenSuspend, events.ScreenResume)) and self.is_current:
+            seen.append(type(event).__name__)
+        await real_on_event(self, event)
+
+    monkeypatch.setattr(Screen, "on_event", on_event)
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.pause()
+        seen.clear()
+        runs = app.screen
+        await built(app, pilot)
+        assert seen == [] and runs.quiet_events == 0 and runs.quiet_repaints == 0
+
+
+async def test_a_key_for_a_view_being_built_shows_it_once_mounted(ref, monkeypatch):
+    path, ids = ref
+    monkeypatch.setattr(app_module, "BUILD_ORDER", ())
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.pause()
+        mounted_view = app.build_ahead("scores")
+        app.building = "scores"
+        app.action_view("scores")
+        assert app.current_mode == "runs" and app.view_waiting == "scores"
+        await mounted_view
+        app.building = None
+        app.action_view(app.view_waiting)
+        await pilot.pause()
+        assert app.current_mode == "scores" and app.view_waiting is None

@@ -4,6 +4,7 @@ screens read the engine through engine.views; long work runs in workers that pos
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -12,9 +13,9 @@ from seorap.tui import overrides
 from seorap.tui.commands import SeorapCommands
 from seorap.tui.context import AppContext
 from seorap.tui.idle_gc import CHECK_S, IdleCollector
-from seorap.tui.instant_modes import InstantModes
+from seorap.tui.instant_modes import VIEW_SCREEN, InstantModes, draw_ahead
 from seorap.tui.messages import OpenFact, OpenTrajectory, RunsChanged
-from seorap.tui.modes import VIEWS, screen_class
+from seorap.tui.modes import KEPT_SCREENS, SIDE_BY_SIDE, VIEWS, screen_class
 from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding
@@ -36,6 +37,12 @@ next: hidden views what they would show now (the questions of a trajectory selec
 piece at a time, AHEAD_GAP_S apart, in a worker that stops at the next key."""
 AHEAD_GAP_S = 0.05
 """Pause between two pieces of read-ahead, for input and frames to get through."""
+FIRST_LOOK_S = 1.0
+"""After the first view built ahead (the stepper), the others wait for the first key or this long
+after the first frame."""
+BUILD_ORDER = ("stepper", "questions", "scores", "compare", "demo", SIDE_BY_SIDE, "live")
+"""The views built ahead after the first paint, one at a time, in the order of their keys (2 3 4 5
+7 s 6: the live view last, it is the one a reader reaches last)."""
 
 
 BANNER_VIEWS = ("runs", "demo")
@@ -46,12 +53,18 @@ def _lazy(name: str) -> Callable[[], Screen]:
     return lambda: screen_class(name)()
 
 
+SCREENS = {VIEW_SCREEN.format(name): _lazy(name) for name in VIEWS}
+SCREENS.update({name: _lazy(target) for name, target in KEPT_SCREENS.items()})
+
+
 class SeorapApp(InstantModes, App):
     """seorap (서랍): open an agent's memory drawer and grade what is inside."""
 
     CSS_PATH = "seorap.tcss"
     TITLE = "seorap 서랍"
-    MODES = {name: _lazy(name) for name in VIEWS}
+    SCREENS = SCREENS
+    """Every view's screen is installed by name: built ahead, it stays mounted (tui/instant_modes.py)."""
+    MODES = {name: VIEW_SCREEN.format(name) for name in VIEWS}
     DEFAULT_MODE = "runs"
     COMMANDS = App.COMMANDS | {SeorapCommands}
     BINDINGS = [
@@ -85,13 +98,25 @@ class SeorapApp(InstantModes, App):
         self.idle_gc = IdleCollector()
         """Full garbage collections wait for an idle moment (tui/idle_gc.py)."""
         self._ahead_timer: Timer | None = None
+        self.inputs_drawing = 0
+        """Keys and clicks handled whose frames are not all drawn yet."""
+        self.ready_at = time.monotonic()
+        """When the first frame was drawn."""
+        self.views_started = False
+        self.builder: Worker | None = None
+        self.views_built = False
+        """Every view of BUILD_ORDER was built (ahead or when first shown)."""
+        self.building: str | None = None
+        """The view being built ahead (mounting)."""
+        self.view_waiting: str | None = None
+        """The view whose key came while it was being built: shown once it is mounted."""
 
     def on_mount(self) -> None:
         self.sub_title = str(self.ctx.db_path or ":memory:")
         if self.ctx.probe_ollama:
             self.call_after_refresh(self.probe_ollama)
-        self.set_timer(0.3, self.warm_views)
         self.call_after_refresh(self._idle_gc_start)
+        self.builder = self.build_views_ahead()  # after the first frame (its first line)
 
     def _idle_gc_start(self) -> None:
         self.idle_gc.start()
@@ -122,11 +147,28 @@ class SeorapApp(InstantModes, App):
             if self._ahead_timer is not None:
                 self._ahead_timer.stop()
             self._ahead_timer = self.set_timer(AHEAD_IDLE_S, self._read_ahead, name="read ahead")
+            self.inputs_drawing += 1
+            await super().on_event(event)
+            self.call_after_refresh(self._input_drawn)  # after the frames the input asked for
+            return
         await super().on_event(event)
+
+    def _input_drawn(self) -> None:
+        self.inputs_drawing = max(0, self.inputs_drawing - 1)
+
+    async def input_drawn(self, most_s: float = 0.5) -> None:
+        """Wait until every key (or click) so far has been handled and its frames drawn (at
+        most ``most_s``): background work on the event loop goes between keys, not inside one."""
+        waited = 0.0
+        while self.inputs_drawing and waited < most_s:
+            await asyncio.sleep(0.01)
+            waited += 0.01
 
     def _read_ahead(self) -> None:
         if self.idle_gc.idle(AHEAD_IDLE_S):  # else that key scheduled its own
             self.read_ahead()
+            if not (self.builder and self.builder.is_running) and not self.views_built:
+                self.builder = self.build_views_ahead()  # stopped by an overlay
 
     @work(exclusive=True, exit_on_error=False, group="read-ahead", description="read ahead")
     async def read_ahead(self) -> None:
@@ -139,10 +181,53 @@ class SeorapApp(InstantModes, App):
                 return
             await asyncio.sleep(AHEAD_GAP_S)
 
+    @work(exclusive=True, exit_on_error=False, group="build-ahead", description="build views ahead")
+    async def build_views_ahead(self) -> None:
+        """After the first paint, build every view's screen that is not built yet, one at a time
+        (tui/instant_modes.py), after the frames of every key so far; stops while an overlay
+        (help, a prompt) is open, to go on after a later key. Then what is alive is frozen for
+        the garbage collector (tui/idle_gc.py): the views live as long as the app."""
+        if not self.views_started:  # the app's mount comes with its first frame
+            self.views_started = True
+            await asyncio.sleep(AHEAD_GAP_S)
+            self.ready_at = time.monotonic()
+        for name in BUILD_ORDER:
+            await self.input_drawn()
+            if len(self.screen_stack) != 1:  # an overlay is open: again after the next key
+                return
+            mounted = self.build_ahead(name)
+            if mounted is not None:
+                self.building = name
+                try:
+                    await mounted
+                finally:
+                    self.building = None
+                if self.view_waiting == name:  # its key came while it was being built
+                    self.action_view(name)
+                screen = self.get_screen(VIEW_SCREEN.format(name) if name in VIEWS else name)
+                screen.refresh_bindings()  # its footer shows its keys now, not on its first showing
+                await draw_ahead(self, screen, AHEAD_GAP_S, self.input_drawn)
+            await asyncio.sleep(AHEAD_GAP_S)
+            if name == BUILD_ORDER[0]:
+                self.warm_views()  # the other views' modules, in a thread
+                await self.first_look()
+        self.views_built = True
+        self.idle_gc.freeze()
+
+    async def first_look(self) -> None:
+        """Wait for the first key (and its frames), or FIRST_LOOK_S after the first frame: a
+        person's first key (0.5 s after first paint in bench/app_latency.py) then finds the event
+        loop free, not inside a view being built."""
+        while self.idle_gc.last_input < self.ready_at and time.monotonic() - self.ready_at < (
+            FIRST_LOOK_S
+        ):
+            await asyncio.sleep(0.02)
+
     @work(thread=True, exclusive=True, exit_on_error=False, group="warm", description="warm views")
     def warm_views(self) -> None:
-        """Import every view's module (plotext, the scoring report...) after the first paint, so the
-        first press of 4 or 7 does not pay for imports (every key ≤ 100 ms)."""
+        """Import every view's module (plotext, the scoring report...) once the stepper is built
+        ahead, so building the others does not pay for imports on the event loop (started at once,
+        the imports held the interpreter while the stepper was being built: 0.2 s later)."""
         import importlib
 
         for _, _, target in VIEWS.values():
@@ -242,7 +327,11 @@ class SeorapApp(InstantModes, App):
             self.runs_changed()
 
     def action_view(self, name: str) -> None:
+        self.view_waiting = None
         if self.current_mode != name:
+            if self.building == name:  # shown once mounted: switching now would compose it again
+                self.view_waiting = name
+                return
             screen = self.built_screen(name)
             if screen is not None and hasattr(screen, "fill_before_switch"):
                 screen.fill_before_switch()  # the switch's frames show what changed meanwhile

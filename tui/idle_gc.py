@@ -38,6 +38,11 @@ class IdleCollector:
         gen0, gen1, _ = self.previous
         gc.set_threshold(gen0, gen1, THRESHOLD_2)
 
+    def freeze(self) -> None:
+        """Freeze what is alive now (e.g. views built ahead, which live as long as the app)."""
+        if self.previous is not None:
+            gc.freeze()
+
     def stop(self) -> None:
         if self.previous is not None:
             gc.set_threshold(*self.previous)

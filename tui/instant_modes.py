@@ -10,19 +10,35 @@ first showing and drops it for a view shown before.
 mounted, so that background work (read-ahead, the tour's stale-fact case) reaches the views built
 so far, and only mounted ones.
 
-A view's first showing composes and mounts its screen then (views are not built ahead: Textual's
-public API has no way to mount a screen without showing it).
+Views are built ahead, while the user reads the first one (``build_ahead``): each view's screen is
+a named screen (``App.SCREENS``, the mode's base by name), pushed and popped again in the same
+callback, so no frame and no key comes between. Being installed, it stays mounted after the pop;
+its compose, mount and first layout (Textual lays out a screen when it resumes) then run in its own
+message loop's turns while the user reads, and its first showing only draws it. A screen that
+resumes while hidden (that push) does not start what its showing starts (``is_current``).
+
+Drawing a screen for the first time is most of what is left (each widget renders its lines, which
+it then keeps until it changes): ``draw_ahead`` asks each widget of the hidden screen, laid out,
+for the lines Textual's compositor will ask it for (``Widget.render_lines``), one widget at a time.
+
+Textual restyles the whole app (``App.refresh_css``: reparse every stylesheet, restyle every
+screen: 40-100 ms) on a screen's first switch; a screen built ahead was styled when mounted, so
+the switch skips that while theme and colours are as they were then (``refresh_css`` below).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Self
 
 from seorap.tui.modes import VIEWS
 from textual import events
 from textual.app import App
+from textual.errors import NoWidget
+from textual.geometry import Region
 from textual.screen import Screen
-from textual.widget import AwaitMount
+from textual.widget import AwaitMount, Widget
 
 if TYPE_CHECKING:
     # What each mixin needs from its host is the whole host class (they extend its methods through
@@ -36,11 +52,15 @@ if TYPE_CHECKING:
 else:
     _AppHost = _ScreenHost = object
 
+VIEW_SCREEN = "view:{}"
+"""The installed name of a view's screen (App.SCREENS; the mode's base screen by name)."""
+
 
 class InstantModes(_AppHost):
     """Mixin for an App with MODES; put it first in the bases."""
 
     instant_switch = False
+    styled_switch = False
 
     @property
     def view_screens(self) -> dict[str, Screen]:
@@ -62,17 +82,86 @@ class InstantModes(_AppHost):
         return [screen for screen in self.view_screens.values() if screen.is_mounted]
 
     def switch_mode(self, mode: str) -> AwaitMount:
-        self.instant_switch = self.mode_built(mode)
+        screen = self.built_screen(mode)
+        self.instant_switch = screen is not None
+        self.styled_switch = isinstance(screen, ViewScreen) and screen.styled_as_now()
         try:
             return super().switch_mode(mode)
         finally:
-            self.instant_switch = False
+            self.instant_switch = self.styled_switch = False
+
+    def refresh_css(self, animate: bool = True) -> None:
+        """Textual's switch_mode restyles the whole app when it first shows a screen; a view
+        styled when it was built, with the theme and colours as they are now, needs none of it."""
+        if not self.styled_switch:
+            super().refresh_css(animate)
+
+    def build_ahead(self, name: str) -> AwaitMount | None:
+        """Mount the screen of view ``name`` (a VIEWS mode or an App.SCREENS name) without showing
+        it, unless it is shown, built or being built, or the app is not on a plain view (an overlay
+        on top, shutting down); an awaitable of its mount when it started building it.
+
+        Public API: the screen is installed (App.SCREENS), pushed and popped in one callback; its
+        compose and mount follow in its own turns of the event loop."""
+        installed = VIEW_SCREEN.format(name) if name in VIEWS else name
+        if (
+            not self.is_running
+            or name == self.current_mode
+            or len(self.screen_stack) != 1
+            or not self.is_screen_installed(installed)
+        ):
+            return None
+        screen = self.get_screen(installed)
+        if screen.is_running:
+            return None
+        shown = self.screen
+        if isinstance(shown, ViewScreen):
+            shown.unnoticed(events=2, repaints=2)  # the push's and the pop's
+        mounted = self.push_screen(installed)
+        self.pop_screen()
+        return mounted
 
     def delay_update(self, delay: float = 0.05) -> None:
         """Textual's switch_mode calls this to hide a screen still composing; a built one is shown
         in the next frame."""
         if not self.instant_switch:
             super().delay_update(delay)
+
+
+async def draw_ahead(
+    app: App,
+    screen: Screen,
+    settle_s: float = 0.05,
+    between: Callable[[], Awaitable[None]] | None = None,
+) -> int:
+    """Render each widget of ``screen`` (built ahead, hidden, laid out by its first resume) into
+    the lines it keeps, with the crop the compositor will use, yielding to the event loop between
+    two widgets (and awaiting ``between``: e.g. until a key's frames are drawn); stops when the
+    screen is shown or unmounted. The number of widgets drawn."""
+    for _ in range(20):  # its resume lays it out at the app's size (Screen's own handler)
+        if screen.size == app.size:
+            break
+        await asyncio.sleep(settle_s)
+    await asyncio.sleep(settle_s)  # its widgets take their sizes (Resize) and refill
+    drawn = 0
+    for widget in list(screen.walk_children(Widget)):
+        if screen.is_current or not screen.is_mounted:
+            break
+        if not widget.is_mounted or not widget.display:
+            continue
+        try:
+            geometry = screen.find_widget(widget)
+        except NoWidget:
+            continue
+        region = geometry.region
+        crop = region.intersection(geometry.clip)
+        if crop.width and crop.height:
+            widget.render_lines(Region(crop.x - region.x, crop.y - region.y, *crop.size))
+            drawn += 1
+        await asyncio.sleep(0)
+        if between is not None:
+            await between()
+    return drawn
 
 
 class ViewScreen(_ScreenHost):
@@ -86,6 +175,34 @@ class ViewScreen(_ScreenHost):
     app's theme, colours and focus are as they were when the screen was hidden."""
 
     styled_for: tuple | None = None
+    quiet_events = 0
+    quiet_repaints = 0
+
+    def unnoticed(self, events: int, repaints: int) -> None:
+        """A screen is about to be pushed over this one and popped at once (built ahead): the
+        suspend and resume it posts here and the whole-screen repaints it asks for change nothing
+        on screen, and would cost a frame (and this view's resume handlers) for an identical
+        picture: the next ``events`` suspend/resume events and ``repaints`` plain repaints are
+        dropped."""
+        self.quiet_events, self.quiet_repaints = events, repaints
+
+    async def on_event(self, event: events.Event) -> None:
+        if self.quiet_events and isinstance(event, (events.ScreenSuspend, events.ScreenResume)):
+            self.quiet_events -= 1
+            return
+        await super().on_event(event)
+
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        if self.quiet_repaints and repaint and not (regions or layout or recompose):
+            self.quiet_repaints -= 1
+            return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     if TYPE_CHECKING:  # self.app is SeorapApp: Textual's getters.app, for the checker only
         app = getters.app(SeorapApp)
@@ -94,8 +211,13 @@ class ViewScreen(_ScreenHost):
         app = self.app
         return (app.theme, app.app_focus, app.ansi_color)
 
+    def styled_as_now(self) -> bool:
+        """Styled (when mounted or last hidden) with the app's theme, colours and focus of now."""
+        return self.styled_for is not None and self.styled_for == self.style_state()
+
     def on_mount(self) -> None:
         app = self.app
+        self.styled_for = self.style_state()  # mounting styled every widget with today's CSS
         if isinstance(app, InstantModes) and isinstance(app, App):
             cls = type(self)
             app.view_screens[f"{cls.__module__}:{cls.__qualname__}"] = self
@@ -104,5 +226,5 @@ class ViewScreen(_ScreenHost):
         self.styled_for = self.style_state()
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
-        if self.styled_for is not None and self.styled_for == self.style_state():
+        if self.styled_as_now():
             event.refresh_styles = False

@@ -100,7 +100,8 @@ differs, and final active facts held by only one run.
             table.add_column(label)
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
-        self.show()
+        if self.is_current:  # not when built ahead (tui/instant_modes.py): `5` starts the worker
+            self.show()
 
     def _runs(self) -> list[str]:
         return [r.run_id for r in views.list_runs(self.app.ctx.db)]

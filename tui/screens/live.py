@@ -93,7 +93,8 @@ each applied decision appears in the log as it is written.
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="live-status")
-        yield Static(id="live-pace").set_styles("display: none;")  # shown while replaying
+        yield Static(id="live-pace")  # shown while replaying (hidden by seorap.tcss: set here, it
+        # asked for a layout on the view's first showing)
         # determinate from the start: an indeterminate bar animates (a frame every 66 ms) while idle
         yield ProgressBar(id="live-bar", show_eta=False, total=1)
         yield LineTable(id="live-trajectories", cursor_type="none")
@@ -112,6 +113,8 @@ each applied decision appears in the log as it is written.
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         """Runs start when the view is shown, not when it is built ahead (tui/instant_modes.py)."""
+        if not self.is_current:  # built ahead: resumed and hidden again at once
+            return
         if self.app.ctx.replay_start and not self.busy():
             run_id, self.app.ctx.replay_start = self.app.ctx.replay_start, None
             self.start_replay(run_id)
