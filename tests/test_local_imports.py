@@ -1,4 +1,4 @@
-"""An import inside a function in engine/ or cli/ says why it is not at the top of its module.
+"""An import inside a function in engine/, cli/ or tui/ says why it is not at the top of its module.
 
 Every function-local import carries a one-line reason comment, on its line or the line above,
 naming one of three reasons: ``start-up`` (`seorap --help` and the app's first paint load no
@@ -12,7 +12,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DIRS = ("engine", "cli")
+DIRS = ("engine", "cli", "tui")
 REASONS = ("start-up", "optional dependency", "import cycle")
 
 

@@ -4,11 +4,13 @@ screens read the engine through engine.views; long work runs in workers that pos
 from __future__ import annotations
 
 import asyncio
+import importlib
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from seorap.engine import views
+from seorap.engine.config import Config, load_config
 from seorap.tui import overrides
 from seorap.tui.commands import SeorapCommands
 from seorap.tui.context import AppContext
@@ -16,6 +18,7 @@ from seorap.tui.idle_gc import CHECK_S, IdleCollector
 from seorap.tui.instant_modes import VIEW_SCREEN, InstantModes, draw_ahead
 from seorap.tui.messages import OpenFact, OpenTrajectory, RunsChanged
 from seorap.tui.modes import KEPT_SCREENS, SIDE_BY_SIDE, VIEWS, screen_class
+from seorap.tui.ollama_probe import OllamaProbe, probe
 from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding
@@ -24,8 +27,6 @@ from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
 if TYPE_CHECKING:
-    from seorap.engine.config import Config
-    from seorap.tui.ollama_probe import OllamaProbe
     from seorap.tui.screens.stepper import StepperScreen
 
 WARM_IDLE_S = 1.0
@@ -228,8 +229,6 @@ class SeorapApp(InstantModes, App):
         """Import every view's module (plotext, the scoring report...) once the stepper is built
         ahead, so building the others does not pay for imports on the event loop (started at once,
         the imports held the interpreter while the stepper was being built: 0.2 s later)."""
-        import importlib
-
         for _, _, target in VIEWS.values():
             importlib.import_module(target.split(":")[0])
         for module in (
@@ -269,8 +268,6 @@ class SeorapApp(InstantModes, App):
     def live_config(self) -> Config:
         """The Config live runs use (ctx.live_config, else load_config())."""
         if self.ctx.live_config is None:
-            from seorap.engine.config import load_config
-
             self.ctx.live_config = load_config()
         return self.ctx.live_config
 
@@ -278,8 +275,6 @@ class SeorapApp(InstantModes, App):
         thread=True, exclusive=True, exit_on_error=False, group="probe", description="ollama probe"
     )
     def probe_ollama(self) -> OllamaProbe:
-        from seorap.tui.ollama_probe import probe
-
         return probe(self.live_config())
 
     @on(Worker.StateChanged)
@@ -344,6 +339,7 @@ class SeorapApp(InstantModes, App):
             self.switch_mode("runs")
 
     def action_help(self) -> None:
+        # start-up: a view's module loads when first needed (or by warm_views), not before first paint
         from seorap.tui.screens.help import HelpScreen
 
         if isinstance(self.screen, HelpScreen):
@@ -370,6 +366,7 @@ class SeorapApp(InstantModes, App):
 
     @on(OpenFact)
     def open_fact(self, message: OpenFact) -> None:
+        # start-up: as action_help's
         from seorap.tui.screens.fact_history import FactHistoryScreen
 
         self.push_screen(FactHistoryScreen(message.run_id, message.fact_id))
