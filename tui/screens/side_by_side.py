@@ -112,12 +112,16 @@ expected claims of the final state with the judge's verdicts, under the run's ow
         if key == getattr(self, "shown_for", None):
             return
         self.shown_for = key
-        self.stops = views.demo_tour(ctx.db, ctx.corpus)
+        if key[0] != getattr(self, "tour_for", None):  # the tour is of every run: not per run
+            self.stops = views.demo_tour(ctx.db, ctx.corpus)
+            self.tour_for = key[0]
         self.stale, self.stale_key, pending = None, None, False
         if self.stops.get("compensation") is None:  # found once by the app, in a worker
             self.stale_key, known = self.app.stale_case(ctx.selection.run_id)
             self.stale, pending = self.app.stale_cases.get(self.stale_key), not known
-        self.fill(pending)
+        content = (key[0], key[2], self.stale, pending, self.panel_width())
+        if content != getattr(self, "filled_for", None):  # another run with the same cases: as is
+            self.fill(pending)
 
     def panel_width(self) -> int:
         """Cells of a panel's text: half the screen, less its padding and the border between."""
@@ -138,6 +142,13 @@ expected claims of the final state with the judge's verdicts, under the run's ow
     def fill(self, pending: bool = False) -> None:
         ctx = self.app.ctx
         self._filled_width = self.panel_width()
+        self.filled_for = (
+            views.data_version(ctx.db),
+            ctx.selection.judge_mode,
+            self.stale,
+            pending,
+            self._filled_width,
+        )
         for q in CASES:
             stop = self.stops.get(q)
             case = stop if stop is not None else (self.stale if q == "compensation" else None)
