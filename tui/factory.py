@@ -10,7 +10,7 @@ from seorap.engine.corpus import Corpus, load_corpus
 from seorap.engine.corpus.bundled import DEFAULT, FIXTURES
 from seorap.engine.run.pacer import Pace
 from seorap.engine.store.database import open_db, runs
-from seorap.engine.views import list_runs
+from seorap.engine.views import scope_of
 from seorap.tui.context import AppContext, Selection
 
 if TYPE_CHECKING:
@@ -28,7 +28,8 @@ def bundled_corpus_path() -> Path:
 def first_trajectory(db: sqlite_utils.Database, run_id: str | None, corpus: Corpus) -> str:
     """The run's first trajectory: of its scope when it wrote only some (``--trajectory``), else
     the corpus's first."""
-    scope = next((r.scope for r in list_runs(db) if r.run_id == run_id), None) or ()
+    row = next((r for r in runs(db) if r["run_id"] == run_id), None)  # one query, no counting
+    scope = (scope_of(row.get("manifest")) if row else None) or ()
     return next((t.id for t in corpus.trajectories if t.id in scope), corpus.trajectories[0].id)
 
 

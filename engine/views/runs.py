@@ -140,13 +140,14 @@ def list_runs(db: sqlite_utils.Database) -> list[RunSummary]:
             any(k[0] == r["run_id"] for k in scored),
             _standin(r.get("manifest")),
             recorded.get(r["run_id"], ""),
-            _scope(r.get("manifest")),
+            scope_of(r.get("manifest")),
         )
         for r in rows
     ]
 
 
-def _scope(manifest: str | None) -> tuple[str, ...] | None:
+def scope_of(manifest: str | None) -> tuple[str, ...] | None:
+    """The trajectories a run's manifest says it was asked to write (None: the whole corpus)."""
     try:
         scope = (loads(manifest, {}) or {}).get("scope")
     except ValueError:

@@ -119,9 +119,8 @@ expected claims of the final state with the judge's verdicts, under the run's ow
         if self.stops.get("compensation") is None:  # found once by the app, in a worker
             self.stale_key, known = self.app.stale_case(ctx.selection.run_id)
             self.stale, pending = self.app.stale_cases.get(self.stale_key), not known
-        content = (key[0], key[2], self.stale, pending, self.panel_width())
-        if content != getattr(self, "filled_for", None):  # another run with the same cases: as is
-            self.fill(pending)
+        if self.content_key(pending) != getattr(self, "filled_for", None):
+            self.fill(pending)  # else another run with the same cases: shown as it is
 
     def panel_width(self) -> int:
         """Cells of a panel's text: half the screen, less its padding and the border between."""
@@ -139,16 +138,22 @@ expected claims of the final state with the judge's verdicts, under the run's ow
             self.stale = self.app.stale_cases[key]
             self.fill()
 
-    def fill(self, pending: bool = False) -> None:
+    def content_key(self, pending: bool) -> tuple:
+        """What the panels show depends on: the database, the judge view, the stale-fact case
+        standing in (the only part that follows the selected run) and the panels' width."""
         ctx = self.app.ctx
-        self._filled_width = self.panel_width()
-        self.filled_for = (
+        return (
             views.data_version(ctx.db),
             ctx.selection.judge_mode,
             self.stale,
             pending,
-            self._filled_width,
+            self.panel_width(),
         )
+
+    def fill(self, pending: bool = False) -> None:
+        ctx = self.app.ctx
+        self._filled_width = self.panel_width()
+        self.filled_for = self.content_key(pending)
         for q in CASES:
             stop = self.stops.get(q)
             case = stop if stop is not None else (self.stale if q == "compensation" else None)
