@@ -13,6 +13,7 @@ from seorap.engine.models.base import CallCancelled, ModelTimeout
 from seorap.engine.models.client import TIMEOUT_ATTEMPTS, ModelClient, find_loop
 from seorap.engine.models.ollama_chat import OllamaChat
 from seorap.engine.store.database import open_db
+from timing_support import within
 
 MODEL = "qwen3.5:9b"
 PLACES = [f"{chr(0xAC00 + 28 * i)}{chr(0xB098 + 28 * i)}실" for i in range(60)]
@@ -67,7 +68,7 @@ def test_silence_mid_stream_fails_within_timeout_times_attempts(ollama_server):
     with pytest.raises(ModelTimeout) as info:
         client.text("extractor", MODEL, MESSAGES)
     elapsed = time.monotonic() - started
-    assert elapsed < 0.4 * TIMEOUT_ATTEMPTS + 2.0  # slack for a busy machine; the fault waits 30 s
+    assert elapsed < 0.4 * TIMEOUT_ATTEMPTS + within(2.0)  # the fault waits 30 s
     message = str(info.value)
     assert "stopped sending in the middle of a reply" in message and "timeout_s" in message
     assert message.count(". ") == 0 and message.endswith(".")
@@ -81,7 +82,7 @@ def test_no_first_token_waits_first_token_s_not_timeout_s(ollama_server):
     with pytest.raises(ModelTimeout, match="first_token_s"):
         client.text("judge", MODEL, MESSAGES)
     elapsed = time.monotonic() - started
-    assert 0.6 * TIMEOUT_ATTEMPTS <= elapsed < 0.6 * TIMEOUT_ATTEMPTS + 2.0  # the fault waits 30 s
+    assert 0.6 * TIMEOUT_ATTEMPTS <= elapsed < 0.6 * TIMEOUT_ATTEMPTS + within(2.0)  # waits 30 s
 
 
 def test_a_slow_first_token_within_the_wait_is_fine(ollama_server):
@@ -149,7 +150,7 @@ def test_cancel_closes_a_blocked_stream_from_another_thread(ollama_server):
     started = time.monotonic()
     client.cancel()
     worker.join(5)
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < within(1.0)
     assert len(errors) == 1 and isinstance(errors[0], CallCancelled)
     with pytest.raises(CallCancelled):
         client.text("judge", MODEL, MESSAGES)  # nothing new starts after a cancel

@@ -16,6 +16,7 @@ from seorap.engine.models.standin import StandinBackend, ollama_handler
 from seorap.engine.run.runner import RunCancelled, run
 from seorap.engine.store.database import open_db
 from test_reliability_support import ROOT, fast_retries
+from timing_support import within
 
 
 def tiny_corpus(folder, name="ko-c5-seminar", chars=90, states=None):
@@ -102,7 +103,7 @@ def test_a_server_that_goes_away_stops_every_worker_at_once(ollama_server, tmp_p
     started = time.monotonic()
     with fast_retries(), pytest.raises(ModelUnavailable):
         run(corpus, ["A"], db, Config.offline(host=ollama_server.url), score=False, concurrency=2)
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < within(5)
     assert count["n"] <= 5  # the calls in flight when it went; nothing queued after
 
 
