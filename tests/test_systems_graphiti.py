@@ -98,6 +98,20 @@ def test_a_second_run_is_served_from_the_cache(written, tmp_path):
     assert len(server.bodies("/api/chat")) == before  # 0 model calls
 
 
+def test_a_replay_serves_every_call_from_the_log(written):
+    server, db, run_id = written
+    before = len(server.requests)
+    [replayed] = graphiti_run(server, db, concurrency=1, score=False, replay=True, label="replayed")
+    assert db.table("runs").get(replayed)["status"] == "done"
+    assert len(server.requests) == before  # nothing reached the server
+
+    def texts(rid):
+        rows = db.query("SELECT text, status FROM facts WHERE run_id = ? ORDER BY id", [rid])
+        return [(r["text"], r["status"]) for r in rows]
+
+    assert texts(replayed) == texts(run_id) != []
+
+
 def test_a_model_without_graphitis_structure_fails_the_document_and_the_run_goes_on(
     ollama_server, tmp_path
 ):
@@ -148,3 +162,42 @@ def test_telemetry_is_off_and_nothing_is_written_under_home(ollama_server, tmp_p
     assert "enabled False" in proc.stdout
     assert not (home / ".cache" / "graphiti").exists()
     assert list(home.rglob("*")) == []
+
+
+def test_graphitis_calls_fail_over_to_the_other_host(tmp_path):
+    """Two servers; the first dies after 5 chat calls: graphiti's calls go on on the second."""
+    import threading
+
+    from ollama_fake import FakeOllama
+    from seorap.engine.models.hosts import make_chat_backend
+
+    servers = [FakeOllama().start(), FakeOllama().start()]
+    victim, seen = servers[0], []
+
+    def dying(body):
+        seen.append(1)
+        if len(seen) == 5:
+            threading.Thread(target=victim.stop, daemon=True).start()
+        return graphiti_standin.handler(body)
+
+    victim.handler = dying
+    servers[1].handler = graphiti_standin.handler
+    try:
+        urls = [s.url for s in servers]
+        config = Config.offline(hosts=urls, concurrency=1)
+        db = open_db(tmp_path / "g.db")
+        corpus = load_corpus(LATE_MEMO)
+        backend = make_chat_backend(config)
+        [run_id] = run(corpus, ["graphiti"], db, config, backend=backend, score=False)
+    finally:
+        for s in servers:
+            s.stop()
+    assert db.table("runs").get(run_id)["status"] == "done"
+    by_host = dict(
+        db.execute("SELECT host, COUNT(*) FROM calls WHERE error IS NULL GROUP BY host").fetchall()
+    )
+    assert by_host.get(urls[0], 0) >= 4 and by_host.get(urls[1], 0) > 0
+    closed = db.execute(
+        "SELECT count(*) FROM fact_versions WHERE run_id = ? AND status = 'superseded'", [run_id]
+    ).fetchone()[0]
+    assert closed >= 1
