@@ -74,6 +74,18 @@ def test_graphiti_writes_every_document_and_closes_an_old_fact_with_its_successo
     assert "graphiti" in phases
 
 
+def test_the_app_reads_graphitis_supersede_as_lineage(written):
+    """What the stepper and the fact history show (engine/views/lineage.py)."""
+    from seorap.engine.views.lineage import lineage, successor_text
+
+    _, db, run_id = written
+    links = lineage(db, run_id, "ko-c4-late-memo")
+    assert links.successor and all(link.known and link.new for link in links.successor.values())
+    old, link = next(iter(links.successor.items()))
+    assert links.replaces[link.new][0].old == old
+    assert successor_text(link)
+
+
 def test_graphiti_is_scored_at_write_time_and_at_read_time_through_its_own_search(written):
     _, db, run_id = written
     row = next(
