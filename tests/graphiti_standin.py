@@ -159,6 +159,29 @@ def handler(body: dict) -> str:
     return json.dumps(answer(title, prompt), ensure_ascii=False)
 
 
+def every_system(body: dict) -> str:
+    """graphiti's prompts as above, mem0's as tests/ollama_fake.py answers them, and seorap's own
+    prompts by the offline stand-in (engine/models/standin.py): one server for all of them."""
+    from ollama_fake import mem0_reply
+    from seorap.engine.models.standin import ollama_handler
+
+    schema = body.get("format") if isinstance(body.get("format"), dict) else {}
+    if str((schema or {}).get("title", "")) in GRAPHITI_TITLES:
+        return handler(body)
+    mem0 = mem0_reply(body)
+    return mem0 if mem0 is not None else str(ollama_handler()(body))
+
+
+GRAPHITI_TITLES = {
+    "ExtractedEntities",
+    "NodeResolutions",
+    "ExtractedEdges",
+    "EdgeDuplicate",
+    "EdgeTimestamps",
+    *EMPTY,
+}
+
+
 if __name__ == "__main__":
     import argparse
     import time
@@ -167,9 +190,12 @@ if __name__ == "__main__":
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=11434)
+    parser.add_argument(
+        "--every-system", action="store_true", help="also answer mem0's and seorap's own prompts"
+    )
     args = parser.parse_args()
     server = FakeOllama().start(args.port)
-    server.handler = handler
+    server.handler = every_system if args.every_system else handler
     print(f"graphiti stand-in on {server.url}", flush=True)
     while True:
         time.sleep(3600)
