@@ -166,8 +166,9 @@ class FakeOllama:
         """The most chats ever generated at once."""
 
     # ---- control ----
-    def start(self) -> FakeOllama:
-        self._server = _Server(("127.0.0.1", 0), _Handler)
+    def start(self, port: int = 0) -> FakeOllama:
+        """Serve on 127.0.0.1 (``port`` 0: any free port)."""
+        self._server = _Server(("127.0.0.1", port), _Handler)
         self._server.fake = self  # type: ignore[attr-defined]
         threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True

@@ -25,6 +25,7 @@ from seorap.engine.errors import SeorapError
 from seorap.engine.memory.facts import DocumentWrite, Fact
 from seorap.engine.memory.interface import (
     Capabilities,
+    DocumentFailed,
     DocumentIn,
     HeldFact,
     MemorySystem,
@@ -137,7 +138,11 @@ class ForeignSystem:
         d = doc.arrival.document
         date = doc.arrival.timestamp if self.capabilities.takes_dates else ""
         document = DocumentIn(d.id, d.text, date, d.author.name)
-        reported = _guard(lambda: memory.write(document), self.name, f"write document {d.id}")
+        try:
+            reported = _guard(lambda: memory.write(document), self.name, f"write document {d.id}")
+        except DocumentFailed as failed:
+            doc.fail("write", f"system {self.name} could not write document {d.id}: {failed}")
+            reported = []
         held = _guard(memory.facts, self.name, f"list its facts after document {d.id}")
         _check_held(held, self.name, d.id, self.capabilities.reports_confidence)
         apply_held(doc, self._ids[(run_id, tid)], held, reported)
@@ -147,7 +152,7 @@ def _guard(call: Callable[[], T], name: str, doing: str) -> T:
     """Run one call into a foreign system; anything it raises becomes one located sentence."""
     try:
         return call()
-    except SeorapError:
+    except (SeorapError, DocumentFailed):
         raise
     except Exception as exc:  # noqa: BLE001 - a foreign system's error, reported as one sentence
         raise SystemFault(
@@ -198,6 +203,9 @@ def apply_held(
         if foreign_id not in present and fact.status == "active":
             gone = HeldFact(foreign_id, fact.text, active=False)
             _changed(doc, fact, gone, said.get(foreign_id, "delete"), why)
+    for h in held:
+        if not h.active and h.superseded_by and h.superseded_by in ids and h.id in ids:
+            doc.link(ids[h.id], ids[h.superseded_by])  # a no-op unless retired in this document
 
 
 def _confidence(h: HeldFact) -> float:

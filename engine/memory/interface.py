@@ -101,6 +101,15 @@ class HeldFact:
     """Earlier texts, oldest first (a system with ``keeps_history``)."""
     last_document: str | None = None
     """The id of the document that last changed it, when the system knows."""
+    superseded_by: str | None = None
+    """For a retired fact: the id of the fact that replaced it, when the system knows (graphiti's
+    invalidating edge); the store links the two (lineage in the app and the report)."""
+
+
+class DocumentFailed(Exception):
+    """Raised by :meth:`SystemMemory.write` when one document could not be written and the memory
+    is as it was before it (a model that could not produce the structure the system asked for):
+    the run records a write failure for that document and goes on, as it does for our systems."""
 
 
 @runtime_checkable
@@ -108,7 +117,8 @@ class SystemMemory(Protocol):
     """One system's memory of one (run, trajectory)."""
 
     def write(self, document: DocumentIn) -> list[ReportedOperation] | None:
-        """Write one document; the operations it reports (None: it reports none)."""
+        """Write one document; the operations it reports (None: it reports none). Raises
+        :class:`DocumentFailed` when this document could not be written (the run goes on)."""
         ...
 
     def facts(self) -> list[HeldFact]:

@@ -8,6 +8,9 @@ counted, a repeated call served from the cache (0 model calls), ``--replay`` wit
 - ``POST /api/chat`` -> ``chat(body)`` (the system's adapter decides the role and the cache key);
 - ``POST /api/embed`` -> the run's embedder (vectors cached like the write path's);
 - ``GET /api/tags`` -> the models the adapter serves (so the system does not try to pull them);
+- the same two calls in OpenAI's shape, for a system that speaks that API (graphiti):
+  ``POST /v1/chat/completions`` -> ``chat(body)`` (one choice, never streamed) and
+  ``POST /v1/embeddings``; ``GET /v1/models`` lists the models;
 - anything else -> 404 with an Ollama-style error.
 
 It listens on 127.0.0.1 only and forwards nowhere itself: the model client it is given talks to the
@@ -69,6 +72,9 @@ class _Handler(BaseHTTPRequestHandler):
         return None
 
     def do_GET(self) -> None:
+        if self.path.rstrip("/") == "/v1/models":
+            names = self.server.recorder.models
+            return self._json(200, {"object": "list", "data": [_openai_model(m) for m in names]})
         if self.path.rstrip("/") == "/api/tags":
             models = [_entry(m) for m in self.server.recorder.models]
             return self._json(200, {"models": models})
@@ -87,10 +93,12 @@ class _Handler(BaseHTTPRequestHandler):
             if self.path == "/api/chat":
                 return self._chat(body, recorder.chat(body))
             if self.path == "/api/embed":
-                texts = body.get("input")
-                texts = [texts] if isinstance(texts, str) else list(texts or [])
-                vectors = recorder.embed(texts)
+                vectors = recorder.embed(_inputs(body))
                 return self._json(200, {"model": body.get("model", ""), "embeddings": vectors})
+            if self.path == "/v1/chat/completions":
+                return self._json(200, _completion(body, recorder.chat(body)))
+            if self.path == "/v1/embeddings":
+                return self._json(200, _embeddings(body, recorder.embed(_inputs(body))))
         except Exception as exc:  # noqa: BLE001 - the system sees a server error; we keep why
             why = f"{type(exc).__name__}: {exc}"
             recorder.errors = (recorder.errors + [why])[-5:]
@@ -123,6 +131,39 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+
+def _inputs(body: dict) -> list[str]:
+    texts = body.get("input")
+    return [texts] if isinstance(texts, str) else [str(t) for t in texts or []]
+
+
+def _completion(body: dict, content: str) -> dict:
+    """An OpenAI chat completion holding ``content`` (token counts are in our call log, not here)."""
+    return {
+        "id": "seorap-recorder",
+        "object": "chat.completion",
+        "created": int(datetime.now(UTC).timestamp()),
+        "model": body.get("model", ""),
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+    }
+
+
+def _embeddings(body: dict, vectors: list[list[float]]) -> dict:
+    data = [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)]
+    usage = {"prompt_tokens": 0, "total_tokens": 0}
+    return {"object": "list", "data": data, "model": body.get("model", ""), "usage": usage}
+
+
+def _openai_model(name: str) -> dict:
+    return {"id": name, "object": "model", "created": 0, "owned_by": "seorap-recorder"}
 
 
 def _entry(name: str) -> dict:

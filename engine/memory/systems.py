@@ -2,6 +2,7 @@
 
 - ``exec:COMMAND``: engine/memory/jsonl.py;
 - ``mem0``: bundled (engine/memory/mem0.py, needs the ``seorap[mem0]`` extra);
+- ``graphiti``: bundled (engine/memory/graphiti.py, needs the ``seorap[graphiti]`` extra);
 - a name in the ``seorap.systems`` entry-point group: an installed package's factory;
 - ``dotted.module:factory``: a factory imported from Python.
 
@@ -24,7 +25,7 @@ from seorap.engine.memory.interface import Capabilities, MemorySystem
 from seorap.engine.memory.jsonl import ExecSystem
 
 ENTRY_POINT_GROUP = "seorap.systems"
-BUNDLED = ("mem0",)
+BUNDLED = ("mem0", "graphiti")
 _MODULE = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$")
 
 

@@ -1,0 +1,215 @@
+"""``--system graphiti`` for real: graphiti-core 0.31.2 on embedded Kùzu (the ``seorap[graphiti]``
+extra), its model calls through the loopback recorder in OpenAI's shape to the test Ollama server,
+which answers graphiti's prompts by the response model each asks for (tests/graphiti_standin.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+if importlib.util.find_spec("graphiti_core") is None or importlib.util.find_spec("kuzu") is None:
+    pytest.skip(
+        'the graphiti extra is not installed (pip install "seorap[graphiti]")',
+        allow_module_level=True,
+    )
+
+import graphiti_standin  # noqa: E402
+from seorap.engine.config import Config  # noqa: E402
+from seorap.engine.corpus import load_corpus  # noqa: E402
+from seorap.engine.run.runner import run  # noqa: E402
+from seorap.engine.store.database import open_db  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+LATE_MEMO = ROOT / "fixtures" / "ko-mini" / "ko-c4-late-memo.json"
+
+pytestmark = pytest.mark.slow  # real graphiti on Kùzu: ~30-60 s a trajectory on 2 cores
+
+
+def graphiti_run(server, db, **kwargs):
+    server.handler = kwargs.pop("handler", graphiti_standin.handler)
+    return run(load_corpus(LATE_MEMO), ["graphiti"], db, Config.offline(host=server.url), **kwargs)
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """One graphiti run of ko-c4-late-memo, scored (module-wide: it is the slow part)."""
+    from ollama_fake import FakeOllama
+
+    server = FakeOllama().start()
+    try:
+        db = open_db(tmp_path_factory.mktemp("graphiti") / "g.db")
+        [run_id] = graphiti_run(server, db, concurrency=1)
+        yield server, db, run_id
+    finally:
+        server.stop()
+
+
+def test_graphiti_writes_every_document_and_closes_an_old_fact_with_its_successor(written):
+    server, db, run_id = written
+    assert db.table("runs").get(run_id)["status"] == "done"
+    manifest = json.loads(db.table("runs").get(run_id)["manifest"])
+    assert manifest["capabilities"]["takes_dates"] and manifest["capabilities"]["own_search"]
+    docs = db.execute("SELECT count(*) FROM documents WHERE run_id = ?", [run_id]).fetchone()[0]
+    assert docs == 4
+    closed = db.query(
+        "SELECT fact_id, successor_id, text FROM fact_versions "
+        "WHERE run_id = ? AND status = 'superseded'",
+        [run_id],
+    )
+    links = {r["text"]: r["successor_id"] for r in closed}
+    # the January comparison is closed by the March decision, and linked to it
+    [(old, new)] = [(t, s) for t, s in links.items() if "비교합니다" in t]
+    successor = db.execute("SELECT text FROM facts WHERE id = ?", [new]).fetchone()
+    assert successor and "ECS Fargate로 결정" in successor[0]
+    # every model call of graphiti's went through our call log, in its phase
+    phases = {
+        r[0] for r in db.execute("SELECT DISTINCT phase FROM calls WHERE run_id = ?", [run_id])
+    }
+    assert "graphiti" in phases
+
+
+def test_the_app_reads_graphitis_supersede_as_lineage(written):
+    """What the stepper and the fact history show (engine/views/lineage.py)."""
+    from seorap.engine.views.lineage import lineage, successor_text
+
+    _, db, run_id = written
+    links = lineage(db, run_id, "ko-c4-late-memo")
+    assert links.successor and all(link.known and link.new for link in links.successor.values())
+    old, link = next(iter(links.successor.items()))
+    assert links.replaces[link.new][0].old == old
+    assert successor_text(link)
+
+
+def test_graphiti_is_scored_at_write_time_and_at_read_time_through_its_own_search(written):
+    _, db, run_id = written
+    row = next(
+        db.query(
+            "SELECT card FROM scores WHERE run_id = ? AND trajectory_id = 'ko-c4-late-memo'",
+            [run_id],
+        )
+    )
+    card = json.loads(row["card"])
+    assert card["intrinsic"]["full"]["fact_accuracy"] is not None
+    assert card["intrinsic"]["effective_operations"].count("supersede") >= 1
+    reads = card["read_time"]
+    assert reads["reads"] > 0 and reads["coverage"] is not None
+    assert {r["source"] for r in reads["rows"]} == {"own search"}
+
+
+def test_a_second_run_is_served_from_the_cache(written, tmp_path):
+    server, db, _ = written
+    before = len(server.bodies("/api/chat"))
+    [again] = graphiti_run(server, db, concurrency=1, score=False, label="again")
+    assert db.table("runs").get(again)["status"] == "done"
+    assert len(server.bodies("/api/chat")) == before  # 0 model calls
+
+
+def test_a_replay_serves_every_call_from_the_log(written):
+    server, db, run_id = written
+    before = len(server.requests)
+    [replayed] = graphiti_run(server, db, concurrency=1, score=False, replay=True, label="replayed")
+    assert db.table("runs").get(replayed)["status"] == "done"
+    assert len(server.requests) == before  # nothing reached the server
+
+    def texts(rid):
+        rows = db.query("SELECT text, status FROM facts WHERE run_id = ? ORDER BY id", [rid])
+        return [(r["text"], r["status"]) for r in rows]
+
+    assert texts(replayed) == texts(run_id) != []
+
+
+def test_a_model_without_graphitis_structure_fails_the_document_and_the_run_goes_on(
+    ollama_server, tmp_path
+):
+    def handler(body):
+        title = (body.get("format") or {}).get("title")
+        text = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
+        if title == "ExtractedEdges" and "ECS Fargate로 결정" in text:
+            return "I think the main facts are about Fargate."  # not the structure asked for
+        return graphiti_standin.handler(body)
+
+    db = open_db(tmp_path / "g.db")
+    [run_id] = graphiti_run(ollama_server, db, handler=handler, concurrency=1, score=False)
+    assert db.table("runs").get(run_id)["status"] == "done"
+    [failure] = db.query(
+        "SELECT position, stage, reason FROM write_failures WHERE run_id = ?", [run_id]
+    )
+    assert failure["position"] == 1 and failure["stage"] == "write"
+    reason = failure["reason"]
+    assert "could not write document" in reason and "ExtractedEdges" in reason
+    assert "Traceback" not in reason and "\n" not in reason
+    docs = db.execute("SELECT count(*) FROM documents WHERE run_id = ?", [run_id]).fetchone()[0]
+    assert docs == 4  # the documents after it were written
+
+
+def test_telemetry_is_off_and_nothing_is_written_under_home(ollama_server, tmp_path):
+    """Outside pytest (graphiti turns telemetry off itself under pytest), in a fresh process."""
+    ollama_server.handler = graphiti_standin.handler
+    home = tmp_path / "home"
+    home.mkdir()
+    script = (
+        "import sys; from pathlib import Path;"
+        "from seorap.engine.config import Config;"
+        "from seorap.engine.corpus import load_corpus;"
+        "from seorap.engine.run.runner import run;"
+        "from seorap.engine.store.database import open_db;"
+        "from graphiti_core.telemetry import telemetry;"
+        f"run(load_corpus({str(LATE_MEMO)!r}), ['graphiti'], open_db({str(tmp_path / 't.db')!r}),"
+        f" Config.offline(host={ollama_server.url!r}), trajectories=['ko-c4-late-memo'],"
+        " concurrency=1, score=False);"
+        "print('enabled', telemetry.is_telemetry_enabled())"
+    )
+    env = {**os.environ, "HOME": str(home)}
+    env.pop("GRAPHITI_TELEMETRY_ENABLED", None)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "enabled False" in proc.stdout
+    assert not (home / ".cache" / "graphiti").exists()
+    assert list(home.rglob("*")) == []
+
+
+def test_graphitis_calls_fail_over_to_the_other_host(tmp_path):
+    """Two servers; the first dies after 5 chat calls: graphiti's calls go on on the second."""
+    import threading
+
+    from ollama_fake import FakeOllama
+    from seorap.engine.models.hosts import make_chat_backend
+
+    servers = [FakeOllama().start(), FakeOllama().start()]
+    victim, seen = servers[0], []
+
+    def dying(body):
+        seen.append(1)
+        if len(seen) == 5:
+            threading.Thread(target=victim.stop, daemon=True).start()
+        return graphiti_standin.handler(body)
+
+    victim.handler = dying
+    servers[1].handler = graphiti_standin.handler
+    try:
+        urls = [s.url for s in servers]
+        config = Config.offline(hosts=urls, concurrency=1)
+        db = open_db(tmp_path / "g.db")
+        corpus = load_corpus(LATE_MEMO)
+        backend = make_chat_backend(config)
+        [run_id] = run(corpus, ["graphiti"], db, config, backend=backend, score=False)
+    finally:
+        for s in servers:
+            s.stop()
+    assert db.table("runs").get(run_id)["status"] == "done"
+    by_host = dict(
+        db.execute("SELECT host, COUNT(*) FROM calls WHERE error IS NULL GROUP BY host").fetchall()
+    )
+    assert by_host.get(urls[0], 0) >= 4 and by_host.get(urls[1], 0) > 0
+    closed = db.execute(
+        "SELECT count(*) FROM fact_versions WHERE run_id = ? AND status = 'superseded'", [run_id]
+    ).fetchone()[0]
+    assert closed >= 1
