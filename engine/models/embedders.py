@@ -24,6 +24,7 @@ from seorap.engine.config import Config
 from seorap.engine.models import activity
 from seorap.engine.models.base import Embedder, ModelError
 from seorap.engine.store.queries import embeddings
+from seorap.engine.store.txn import checked
 from sqlite_utils import Database
 
 if TYPE_CHECKING:
@@ -353,7 +354,8 @@ class CachedEmbedder:
             }
             for h, v in zip(hashes, vectors)
         ]
-        embeddings.store_vectors(self.db, rows)
+        with checked(self.db):  # under the writer lease when one is held
+            embeddings.store_vectors(self.db, rows)
 
 
 def make_embedder(config: Config, db: Database | None = None) -> Embedder:
