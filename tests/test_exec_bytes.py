@@ -1,0 +1,172 @@
+"""An ``exec:`` system's output is read as bytes (docs/store.md, "Another program's output"): an
+invalid UTF-8 byte on stdout is one sentence naming the line, one on stderr changes nothing, a
+program that logs far more than a pipe holds never blocks, a line past the cap is refused without
+being held, a fact text past its cap is refused by name, and no process the program started
+outlives the run — after a normal end, a fault, or Ctrl+C. tests/hostile_memory.py misbehaves."""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.memory.foreign import SystemFault
+from seorap.engine.memory.pipes import split_lines
+from seorap.engine.run.runner import run
+from seorap.engine.store.database import open_db
+
+ROOT = Path(__file__).resolve().parents[1]
+HOSTILE = f"exec:{sys.executable} {ROOT / 'tests' / 'hostile_memory.py'}"
+ONE = "ko-c1-daon-backup"
+SEORAP = str(Path(sys.executable).parent / "seorap")
+
+
+def corpus():
+    return load_corpus(ROOT / "fixtures" / "ko-mini")
+
+
+def _run(tmp_path, mode: str, **config):
+    db = open_db(tmp_path / "r.db")
+    cfg = Config.offline().with_overrides(**config)
+    return run(corpus(), [f"{HOSTILE} {mode}"], db, cfg, trajectories=[ONE], score=False)
+
+
+def test_invalid_utf8_on_stdout_is_one_sentence_naming_the_line(tmp_path):
+    start = time.monotonic()
+    with pytest.raises(SystemFault) as err:
+        _run(tmp_path, "badutf8", timeout_s=30)
+    said = str(err.value)
+    # hello (1), open (2), write (3): the third line it sent
+    assert "sent invalid UTF-8 on line 3 of its output (byte 0xff" in said, said
+    assert "\n" not in said
+    assert time.monotonic() - start < 15  # not the silence limit
+
+
+def test_invalid_utf8_and_much_logging_on_stderr_never_block_the_program(tmp_path):
+    """> 64 KiB of stderr per document, after an invalid byte: the run finishes (on a reader that
+    stops draining, the program blocks on a full pipe and the silence limit ends the run)."""
+    [run_id] = _run(tmp_path, "noisy", timeout_s=10)
+    db = open_db(tmp_path / "r.db")
+    assert db.table("runs").get(run_id)["status"] == "done"
+
+
+def test_a_failing_program_shows_its_last_stderr_lines_escaped(tmp_path):
+    with pytest.raises(SystemFault) as err:
+        _run(tmp_path, "noisycrash", timeout_s=10)
+    said = str(err.value)
+    assert "exited during write (exit code 3)" in said, said
+    assert "hostile: giving up" in said and "\x1b" not in said and "\\x1b" in said
+    assert "로그" in said and len(said) < 2000  # the last lines, each cut, not 256 KiB
+
+
+def test_a_line_past_the_cap_is_refused_without_being_held(tmp_path):
+    """The program writes 300 MB without a newline; the reader holds at most the cap (8 MiB by
+    default) and the program is ended: this process's peak memory grows by far less than 300 MB."""
+    peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    start = time.monotonic()
+    with pytest.raises(SystemFault) as err:
+        _run(tmp_path, "longline", timeout_s=30)
+    grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak_before) / 1024
+    said = str(err.value)
+    assert "sent a line longer than 8 MiB on line 3 of its output (exec_line_max)" in said, said
+    assert grown_mib < 100, grown_mib
+    assert time.monotonic() - start < 30
+
+
+def test_the_line_cap_is_configurable(tmp_path):
+    with pytest.raises(SystemFault, match=r"longer than 1 MiB on line 3"):
+        _run(tmp_path, "longline", timeout_s=30, exec_line_max=1024 * 1024)
+
+
+def test_a_10_mb_fact_text_is_refused_by_name(tmp_path):
+    start = time.monotonic()
+    with pytest.raises(SystemFault) as err:  # its 30 MB line let through, to reach the fact
+        _run(tmp_path, "bigfact", timeout_s=30, exec_line_max=64 * 1024 * 1024)
+    said = str(err.value)
+    assert "listed fact 'f1' with a text of 10,000,000 characters" in said, said
+    assert "more than the 65,536 a fact may hold (fact_text_max)" in said
+    assert time.monotonic() - start < 30
+    with pytest.raises(SystemFault, match="longer than 8 MiB"):  # the default line cap first
+        _run(tmp_path / "default", "bigfact", timeout_s=30)
+
+
+@pytest.mark.parametrize(
+    ("data", "cap", "lines"),
+    [
+        (b"a\nbb\n\nccc", 10, [(b"a", False), (b"bb", False), (b"", False), (b"ccc", False)]),
+        (b"abcdefgh\nxy\n", 4, [(b"abcd", True), (b"xy", False)]),
+        (b"abcdefghijkl", 4, [(b"abcd", True)]),
+    ],
+)
+def test_split_lines_is_bounded(tmp_path, data, cap, lines):
+    read, write = os.pipe()
+    os.write(write, data)
+    os.close(write)
+    try:
+        assert list(split_lines(read, cap)) == lines
+    finally:
+        os.close(read)
+
+
+# ---- processes the program started ------------------------------------------------------------------
+def _alive(pid: int) -> bool:
+    """Running (a zombie waiting to be reaped by init has ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def _left(pidfile: Path, grace_s: float = 3.0) -> list[int]:
+    pids = [int(p) for p in pidfile.read_text().split()]
+    assert len(pids) >= 4  # the program and its three children, at least once
+    deadline = time.monotonic() + grace_s
+    while (alive := [p for p in pids if _alive(p)]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid in alive:  # the test leaves nothing behind either
+        os.kill(pid, signal.SIGKILL)
+    return alive
+
+
+def test_no_process_outlives_a_normal_run(tmp_path):
+    pidfile = tmp_path / "pids"
+    [run_id] = _run(tmp_path, f"spawn {pidfile}")
+    assert open_db(tmp_path / "r.db").table("runs").get(run_id)["status"] == "done"
+    assert _left(pidfile) == []
+
+
+def test_no_process_outlives_ctrl_c_and_ctrl_c_is_honoured_at_once(tmp_path):
+    pidfile = tmp_path / "pids"
+    env = dict(os.environ, SEORAP_LOG_DIR=str(tmp_path / "crash-logs"))
+    proc = subprocess.Popen(
+        [SEORAP, "run", "--system", f"{HOSTILE} spawn {pidfile}", "--offline", "--no-score"]
+        + ["--corpus", str(ROOT / "fixtures" / "ko-mini"), "--db", str(tmp_path / "r.db")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=tmp_path,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(_pids(pidfile)) < 8:  # the probe's and a memory's
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    proc.send_signal(signal.SIGINT)
+    interrupted = time.monotonic()
+    _, err = proc.communicate(timeout=60)
+    took = time.monotonic() - interrupted
+    assert proc.returncode == 130, err.decode()
+    assert b"Traceback" not in err
+    assert _left(pidfile) == []
+    assert took < 10, took  # 2 s in our own code; generous for a loaded machine
+
+
+def _pids(pidfile: Path) -> list[str]:
+    return pidfile.read_text().split() if pidfile.exists() else []
