@@ -18,7 +18,7 @@ import pytest
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.memory.foreign import SystemFault
-from seorap.engine.memory.pipes import split_lines
+from seorap.engine.memory.pipes import end_every_group, end_group, popen_group, split_lines
 from seorap.engine.run.runner import run
 from seorap.engine.store.database import open_db
 
@@ -91,7 +91,7 @@ def test_a_10_mb_fact_text_is_refused_by_name(tmp_path):
         _run(tmp_path, "bigfact", timeout_s=30, exec_line_max=64 * 1024 * 1024)
     said = str(err.value)
     assert "listed fact 'f1' with a text of 10,000,000 characters" in said, said
-    assert "more than the 65,536 a fact may hold (fact_text_max)" in said
+    assert "more than the 4,096 a fact may hold (fact_text_max)" in said
     assert time.monotonic() - start < 30
     with pytest.raises(SystemFault, match="longer than 8 MiB"):  # the default line cap first
         _run(tmp_path / "default", "bigfact", timeout_s=30)
@@ -125,9 +125,9 @@ def _alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def _left(pidfile: Path, grace_s: float = 3.0) -> list[int]:
+def _left(pidfile: Path, grace_s: float = 3.0, at_least: int = 4) -> list[int]:
     pids = [int(p) for p in pidfile.read_text().split()]
-    assert len(pids) >= 4  # the program and its three children, at least once
+    assert len(pids) >= at_least  # the program and its three children, at least once
     deadline = time.monotonic() + grace_s
     while (alive := [p for p in pids if _alive(p)]) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -165,8 +165,36 @@ def test_no_process_outlives_ctrl_c_and_ctrl_c_is_honoured_at_once(tmp_path):
     assert proc.returncode == 130, err.decode()
     assert b"Traceback" not in err
     assert _left(pidfile) == []
+    print(f"Ctrl+C to exit: {took:.2f} s")
     assert took < 10, took  # 2 s in our own code; generous for a loaded machine
+
+
+def test_every_group_is_ended_before_a_hard_exit(tmp_path):
+    """A second Ctrl+C leaves with os._exit, which skips atexit: cli/run.py ends every program's
+    group first (end_every_group), grandchildren included."""
+    pidfile = tmp_path / "pids"
+    script = (
+        f"sleep 300 & echo $! >> {pidfile}; sleep 300 & echo $! >> {pidfile}; echo $$ >> {pidfile}"
+    )
+    script += "; wait"
+    proc = popen_group(["sh", "-c", script])
+    deadline = time.monotonic() + 30
+    while len(_pids(pidfile)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    end_every_group()
+    try:
+        assert _left(pidfile, at_least=3) == []
+    finally:
+        end_group(proc)
 
 
 def _pids(pidfile: Path) -> list[str]:
     return pidfile.read_text().split() if pidfile.exists() else []
+
+
+def test_the_fact_cap_holds_for_every_foreign_system_and_is_configurable(tmp_path):
+    """A Python-factory system (each document's text one fact) meets the same cap."""
+    db = open_db(tmp_path / "r.db")
+    config = Config.offline().with_overrides(fact_text_max=40)
+    with pytest.raises(SystemFault, match=r"characters after document .*more than the 40 a fact"):
+        run(corpus(), ["systems_support:append_only"], db, config, trajectories=[ONE], score=False)

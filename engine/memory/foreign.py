@@ -44,10 +44,10 @@ confidence MAE is n/a for such a run, so it is never scored)."""
 
 RETIRING = {"supersede", "delete", "retire", "remove"}
 
-FACT_TEXT_MAX = 64 * 1024
+FACT_TEXT_MAX = 4096
 """Longest fact text (characters) a foreign system may list by default (``fact_text_max``): a
 longer one is refused by name, so no unbounded text reaches the store, retrieval or the judge's
-analyser (docs/store.md, "Another program's output")."""
+analyser, whose time grows faster than the text (docs/store.md, "Another program's output")."""
 
 FACT_ID_MAX = 256
 """Longest fact id (characters) a foreign system may use."""

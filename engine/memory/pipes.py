@@ -200,9 +200,20 @@ def end_group(proc: subprocess.Popen[bytes]) -> None:
 
 
 @atexit.register
-def _end_every_group() -> None:
-    """The interpreter is leaving (a normal end, an uncaught Ctrl+C): no program outlives it."""
-    with _LIVE_LOCK:
+def end_every_group() -> None:
+    """End every program still running, with its group. Runs when the interpreter leaves (a normal
+    end, an uncaught Ctrl+C); a signal handler calls it before ``os._exit``, which skips atexit
+    (so it never waits for the lock another frame of the same thread may hold)."""
+    got = _LIVE_LOCK.acquire(timeout=0.5)
+    try:
         live = list(_LIVE)
+    except RuntimeError:  # changed while we read it without the lock: read again
+        live = list(_LIVE)
+    finally:
+        if got:
+            _LIVE_LOCK.release()
     for proc in live:
-        end_group(proc)
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
