@@ -11,6 +11,7 @@ import resource
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -113,6 +114,26 @@ def test_split_lines_is_bounded(tmp_path, data, cap, lines):
         assert list(split_lines(read, cap)) == lines
     finally:
         os.close(read)
+
+
+def test_split_lines_skips_the_rest_of_a_long_line_across_pieces():
+    """A line of 1 MB (many 64 KiB reads) past a 1,000-byte cap: its head once, then the next line;
+    the writer never blocks (everything is read)."""
+    read, write = os.pipe()
+    data = b"x" * 1_000_000 + b"\n" + "다음 줄".encode() + b"\nend"
+
+    def feed():
+        with os.fdopen(write, "wb") as out:
+            out.write(data)
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    try:
+        got = list(split_lines(read, 1000))
+    finally:
+        writer.join(timeout=10)
+        os.close(read)
+    assert got == [(b"x" * 1000, True), ("다음 줄".encode(), False), (b"end", False)]
 
 
 # ---- processes the program started ------------------------------------------------------------------
