@@ -8,6 +8,7 @@ correctly except where MODE says, on its first ``write``:
 - ``noisycrash``: logs as ``noisy`` (ending with a line holding a terminal escape), then exits 3;
 - ``longline``: writes 300 MB without a newline (in 64 KiB pieces: nothing large is held);
 - ``bigfact``: lists a fact whose text is 10 MB;
+- ``badname`` / ``longname``: names itself with a terminal escape / 10,000 characters;
 - ``spawn PIDFILE``: on ``open`` starts three ``sleep`` processes and writes their pids and its
   own to PIDFILE, one a line (they are left running: the group must be ended for them).
 """
@@ -76,7 +77,8 @@ def main():
         rid, method = request["id"], request["method"]
         if method == "hello":
             caps = {"reports_operations": False}
-            send({"id": rid, "result": {"protocol": 1, "name": "hostile", "capabilities": caps}})
+            name = {"badname": "evil\x1b[2J", "longname": "n" * 10_000}.get(MODE, "hostile")
+            send({"id": rid, "result": {"protocol": 1, "name": name, "capabilities": caps}})
         elif method == "open":
             if MODE == "spawn":
                 spawn(sys.argv[2])

@@ -99,6 +99,19 @@ def test_a_10_mb_fact_text_is_refused_by_name(tmp_path):
 
 
 @pytest.mark.parametrize(
+    ("mode", "words"),
+    [
+        ("badname", "gave a name of 8 characters that is not plain text of at most 64: 'evil\\x1b"),
+        ("longname", "gave a name of 10000 characters"),
+    ],
+)
+def test_a_name_that_would_start_every_run_id_is_plain_and_short(tmp_path, mode, words):
+    with pytest.raises(SystemFault) as err:
+        _run(tmp_path, mode)
+    assert words in str(err.value), str(err.value)
+
+
+@pytest.mark.parametrize(
     ("data", "cap", "lines"),
     [
         (b"a\nbb\n\nccc", 10, [(b"a", False), (b"bb", False), (b"", False), (b"ccc", False)]),

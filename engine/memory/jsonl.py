@@ -43,6 +43,9 @@ from seorap.engine.untrusted import visible
 HELLO_S = 30.0
 """How long a program may take to answer the handshake (it may load a model)."""
 
+NAME_MAX = 64
+"""Longest name or version a program may give itself in ``hello``."""
+
 CLOSE_S = 2.0
 """How long a program may take to exit after ``close`` before its process group is ended."""
 
@@ -178,6 +181,13 @@ def hello(channel: Channel) -> dict:
         )
     if not isinstance(result.get("capabilities", {}), dict):
         raise SystemFault(f"{channel.label}: its hello gave capabilities that are not an object")
+    for key in ("name", "version"):  # the name starts every run id; both are shown and stored
+        value = str(result.get(key) or "")
+        if len(value) > NAME_MAX or visible(value) != value:
+            raise SystemFault(
+                f"{channel.label}: its hello gave a {key} of {len(value)} characters that is not "
+                f"plain text of at most {NAME_MAX}: {value[:40]!r}"
+            )
     return result
 
 
