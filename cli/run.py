@@ -17,6 +17,7 @@ from seorap.engine.config import Config, load_config
 from seorap.engine.corpus import Corpus, load_corpus
 from seorap.engine.memory import get_system
 from seorap.engine.memory.names import REFERENCE_DESCRIPTIONS
+from seorap.engine.memory.pipes import end_every_group
 from seorap.engine.untrusted import visible
 
 if TYPE_CHECKING:
@@ -234,6 +235,7 @@ def _second_interrupt_exits() -> Iterator[None]:
 
     def handler(signum: int, frame: FrameType | None) -> NoReturn:
         if pressed:
+            end_every_group()  # os._exit skips atexit: no exec: system outlives us
             os._exit(130)
         pressed.append(signum)
         raise KeyboardInterrupt

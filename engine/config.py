@@ -50,6 +50,8 @@ OPERATIONAL_FIELDS = {
     "slots",
     "keep_alive",
     "api_key_env",
+    "exec_line_max",
+    "fact_text_max",
 }
 
 
@@ -159,6 +161,13 @@ class Config(BaseModel):
     """Longest wait for a reply's first chunk: model load plus the server's queue (seconds)."""
     concurrency: int = Field(2, ge=1, le=256)
     """Parallel model calls."""
+    exec_line_max: int = Field(8 * 1024 * 1024, ge=1024, le=1 << 30)
+    """Longest line (bytes) an ``exec:`` system may send on its stdout; a longer one stops the run
+    with one sentence (docs/store.md, "Another program's output")."""
+    fact_text_max: int = Field(4096, ge=1, le=1 << 16)
+    """Longest fact text (characters) a foreign system may list; a longer fact stops the run with
+    one sentence naming it, so no unbounded text reaches retrieval or the judge (whose time grows
+    faster than the text: docs/store.md, "Another program's output")."""
     slots: Slots | Literal["learn"] | dict[str, Slots | Literal["learn"]] = "learn"
     """Generation slots per host: how many of our chat requests a server streams at once.
     ``"learn"`` (default): learned from first-token times, and the host's limit lowered to match;

@@ -1,6 +1,7 @@
 """Adversarial probe: a writer paused past its lease (SIGSTOP) while a second writer takes the file
-over stops with one sentence when it wakes (SIGCONT), writes nothing more, and leaves the second
-writer's run whole. The lease is shortened to 2 s in both processes so the probe takes seconds."""
+over stops with one sentence when it wakes (SIGCONT), writes nothing more — not a call, a text, a
+counter or a phase row, not only no document — and leaves the second writer's run whole. The lease
+is shortened to 2 s in both processes so the probe takes seconds."""
 
 from __future__ import annotations
 
@@ -51,6 +52,30 @@ def _documents(db) -> int:
         return 0
 
 
+FOOTPRINT = {
+    "calls": "SELECT count(*) FROM calls_data",
+    "texts": "SELECT count(*) FROM texts",
+    "counters": "SELECT count(*), total(n) FROM call_counters",
+    "phases": "SELECT count(*), total(sessions), total(wall_s) FROM phases",
+    "documents": "SELECT count(*) FROM documents",
+    "observations": "SELECT count(*) FROM observations_data",
+    "embeddings": "SELECT count(*) FROM embeddings",
+    "runs": "SELECT group_concat(run_id || status) FROM runs",
+}
+
+
+def _footprint(db) -> dict:
+    """What every table a writer adds to holds (a table not made yet: None)."""
+    out = {}
+    with sqlite3.connect(db) as con:
+        for name, sql in FOOTPRINT.items():
+            try:
+                out[name] = con.execute(sql).fetchone()
+            except sqlite3.OperationalError:
+                out[name] = None
+    return out
+
+
 def _holds_the_write_lock(db) -> bool:
     con = sqlite3.connect(db, timeout=0, isolation_level=None)
     try:
@@ -95,9 +120,18 @@ def test_a_writer_that_lost_its_lease_stops_cleanly(tmp_path, foreign):
         second = _writer(tmp_path, corpus, db, "second")
         while _documents(db) < paused_at + 20 and second.poll() is None:
             time.sleep(0.1)
+        assert second.poll() is None, "the second writer finished before the first woke"
+        # hold the second still so that whatever changes now is the first writer's doing
+        _pause_between_transactions(second, db)
+        before = _footprint(db)
     finally:
         first.send_signal(signal.SIGCONT)
-    assert first.wait(timeout=120) == 2
+    try:
+        assert first.wait(timeout=120) == 2
+        after = _footprint(db)
+    finally:
+        second.send_signal(signal.SIGCONT)
+    assert after == before  # from the takeover on, the first writer wrote not one row
     assert second.wait(timeout=300) == 0
     said = (tmp_path / "first.err").read_text()
     assert_clean(tmp_path, said)

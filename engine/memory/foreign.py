@@ -32,6 +32,7 @@ from seorap.engine.memory.interface import (
     ReportedOperation,
     SystemMemory,
 )
+from seorap.engine.untrusted import visible
 
 if TYPE_CHECKING:
     from seorap.engine.run.phases import RunContext
@@ -44,6 +45,14 @@ confidence MAE is n/a for such a run, so it is never scored)."""
 
 RETIRING = {"supersede", "delete", "retire", "remove"}
 
+FACT_TEXT_MAX = 4096
+"""Longest fact text (characters) a foreign system may list by default (``fact_text_max``): a
+longer one is refused by name, so no unbounded text reaches the store, retrieval or the judge's
+analyser, whose time grows faster than the text (docs/store.md, "Another program's output")."""
+
+FACT_ID_MAX = 256
+"""Longest fact id (characters) a foreign system may use."""
+
 
 class SystemFault(SeorapError):
     """A foreign system failed or answered something that breaks the interface (one sentence)."""
@@ -54,9 +63,10 @@ class ForeignSystem:
 
     fresh_on_resume = True
 
-    def __init__(self, name: str, inner: MemorySystem) -> None:
+    def __init__(self, name: str, inner: MemorySystem, fact_text_max: int = FACT_TEXT_MAX) -> None:
         self.name = name
         self.inner = inner
+        self.fact_text_max = fact_text_max
         self.uses_llm: bool = bool(getattr(inner, "uses_llm", False))
         """It calls models itself (mem0): the run gives it a model client and an embedder."""
         self.calls_per_document: int | None = getattr(inner, "calls_per_document", None)
@@ -145,6 +155,7 @@ class ForeignSystem:
             reported = []
         held = _guard(memory.facts, self.name, f"list its facts after document {d.id}")
         _check_held(held, self.name, d.id, self.capabilities.reports_confidence)
+        _check_sizes(held, self.name, d.id, self.fact_text_max)
         apply_held(doc, self._ids[(run_id, tid)], held, reported)
 
 
@@ -176,6 +187,21 @@ def _check_held(held: object, name: str, doc_id: str, confidence: bool = False) 
             raise SystemFault(
                 f"system {name} declares reports_confidence but listed fact {h.id!r} without a "
                 f"confidence after document {doc_id}"
+            )
+
+
+def _check_sizes(held: list[HeldFact], name: str, doc_id: str, text_max: int) -> None:
+    for h in held:
+        if len(h.id) > FACT_ID_MAX:
+            raise SystemFault(
+                f"system {name} listed a fact id of {len(h.id)} characters after document "
+                f"{doc_id} (at most {FACT_ID_MAX})"
+            )
+        if len(h.text) > text_max:
+            raise SystemFault(
+                f"system {name} listed fact {visible(h.id)!r} with a text of {len(h.text):,} "
+                f"characters after document {doc_id}: more than the {text_max:,} a fact may hold "
+                "(fact_text_max)"
             )
 
 

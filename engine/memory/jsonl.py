@@ -7,20 +7,17 @@ error). Requests carry an ``id``; the reply carries the same ``id`` and either `
 ``error``. The first request is ``hello`` (the handshake: protocol version, name, capabilities).
 
 Faults are one located sentence (:class:`SystemFault`): a command that cannot start, exits, prints
-something that is not JSON, answers another id, or is silent longer than the silence limit of model
-streams (``timeout_s``). Stopping (Ctrl+C, a cancel) kills the process at once.
+something that is not JSON (or not UTF-8, or a line longer than ``exec_line_max``), answers another
+id, or is silent longer than the silence limit of model streams (``timeout_s``). The program runs in
+a process group of its own; closing, a fault and stopping (Ctrl+C, a cancel) end the whole group.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import queue
 import shlex
-import subprocess
 import threading
-from collections import deque
-from collections.abc import Iterable
 from typing import Any
 
 from seorap.engine.errors import why
@@ -32,60 +29,60 @@ from seorap.engine.memory.interface import (
     HeldFact,
     ReportedOperation,
 )
-
-STDERR_LINES = 5
-"""The last lines of the program's stderr quoted when it fails."""
+from seorap.engine.memory.pipes import (
+    LINE_MAX,
+    Garbled,
+    StderrTail,
+    end_group,
+    popen_group,
+    pump_replies,
+    wait_exit,
+)
+from seorap.engine.untrusted import visible
 
 HELLO_S = 30.0
 """How long a program may take to answer the handshake (it may load a model)."""
 
+NAME_MAX = 64
+"""Longest name or version a program may give itself in ``hello``."""
+
+CLOSE_S = 2.0
+"""How long a program may take to exit after ``close`` before its process group is ended."""
+
 
 class Channel:
-    """One running program: requests out on stdin, replies in from stdout, one at a time."""
+    """One running program: requests out on stdin, replies in from stdout, one at a time. Its
+    output is read as bytes (engine/memory/pipes.py); it runs in a process group of its own, and
+    the whole group is ended when the channel closes, fails or is cancelled."""
 
-    def __init__(self, argv: list[str], label: str, silence_s: float) -> None:
+    def __init__(
+        self, argv: list[str], label: str, silence_s: float, line_max: int = LINE_MAX
+    ) -> None:
         self.label = label
         self.silence_s = silence_s
         self.next_id = 0
-        self.stderr: deque[str] = deque(maxlen=STDERR_LINES)
         try:
-            self.proc = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                bufsize=1,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            )
+            self.proc = popen_group(argv)
         except OSError as exc:
             raise SystemFault(f"{label}: cannot start {argv[0]!r}: {why(exc)}") from None
-        self.lines: queue.Queue[str | None] = queue.Queue()
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        self.stderr = StderrTail(self.proc.stderr.fileno())
+        self.lines: queue.Queue[str | Garbled | None] = queue.Queue()
         threading.Thread(
-            target=self._pump, args=(self.proc.stdout, self.lines), daemon=True
+            target=pump_replies,
+            args=(self.proc.stdout.fileno(), self.lines, line_max),
+            daemon=True,
         ).start()
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    @staticmethod
-    def _pump(stream: Iterable[str], out: queue.Queue[str | None]) -> None:
-        for line in stream:
-            out.put(line)
-        out.put(None)
-
-    def _drain(self) -> None:
-        assert self.proc.stderr is not None
-        for line in self.proc.stderr:
-            self.stderr.append(line.rstrip())
 
     def call(self, method: str, params: dict, timeout_s: float | None = None) -> dict:
-        """Send one request and wait for its reply; any fault raises one SystemFault sentence."""
+        """Send one request and wait for its reply; any fault raises one SystemFault sentence
+        (the program is then ended, with everything it started)."""
         self.next_id += 1
         rid = self.next_id
         request = json.dumps({"id": rid, "method": method, "params": params}, ensure_ascii=False)
         try:
             assert self.proc.stdin is not None
-            self.proc.stdin.write(request + "\n")
+            self.proc.stdin.write(request.encode("utf-8") + b"\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise self._fault(f"stopped before the {method} request") from None
@@ -100,6 +97,12 @@ class Channel:
             ) from None
         if line is None:
             raise self._fault(f"exited during {method}")
+        if isinstance(line, Garbled):
+            self.kill()
+            raise SystemFault(
+                f"{self.label}: {line.sentence} while answering {method}; the program was stopped"
+                + self._tail()
+            )
         return self._reply(line, rid, method)
 
     def _reply(self, line: str, rid: int, method: str) -> dict[str, Any]:  # a JSON object
@@ -116,48 +119,46 @@ class Channel:
                 f"{self.label}: answered request {rid} ({method}) with id {reply.get('id')!r}"
             )
         if "error" in reply:
-            raise SystemFault(f"{self.label}: {method} failed: {str(reply['error'])[:200]}")
+            raise SystemFault(
+                f"{self.label}: {method} failed: {visible(str(reply['error'])[:200])}"
+            )
         result = reply.get("result")
         if not isinstance(result, dict):
             raise SystemFault(f"{self.label}: answered {method} without a result object")
         return result
 
     def _fault(self, what: str) -> SystemFault:
-        try:
-            code = self.proc.wait(timeout=1)
-        except subprocess.TimeoutExpired:
-            code = None
-        tail = " | ".join(line for line in self.stderr if line)
+        exited = wait_exit(self.proc, 1.0)
+        self.kill()  # its exit code, when it had exited, stays what it was
+        code = self.proc.returncode if exited else None
         status = f" (exit code {code})" if code is not None else ""
-        return SystemFault(
-            f"{self.label}: the program {what}{status}" + (f": {tail}" if tail else "")
-        )
+        return SystemFault(f"{self.label}: the program {what}{status}" + self._tail())
+
+    def _tail(self) -> str:
+        self.stderr.thread.join(timeout=0.5)  # what it wrote before it ended is read to the end
+        tail = self.stderr.text()
+        return f": {tail}" if tail else ""
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        try:
-            self.proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            pass
+        """End the program and everything it started, at once."""
+        end_group(self.proc)
 
     def close(self) -> None:
+        """Ask the program to close, give it :data:`CLOSE_S` to exit, then end its whole group
+        (a process it started and left behind does not outlive the run)."""
         try:
-            if self.proc.poll() is None:
+            if self.proc.returncode is None:
                 self.call("close", {}, timeout_s=min(self.silence_s, 5.0))
         except SystemFault:
             pass
         finally:
-            for stream in (self.proc.stdin,):
-                try:
-                    if stream is not None:
-                        stream.close()
-                except OSError:
-                    pass
             try:
-                self.proc.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                self.kill()
+                if self.proc.stdin is not None:
+                    self.proc.stdin.close()
+            except OSError:
+                pass
+            wait_exit(self.proc, CLOSE_S)
+            self.kill()
 
 
 def _argv(command: str) -> list[str]:
@@ -180,18 +181,26 @@ def hello(channel: Channel) -> dict:
         )
     if not isinstance(result.get("capabilities", {}), dict):
         raise SystemFault(f"{channel.label}: its hello gave capabilities that are not an object")
+    for key in ("name", "version"):  # the name starts every run id; both are shown and stored
+        value = str(result.get(key) or "")
+        if len(value) > NAME_MAX or visible(value) != value:
+            raise SystemFault(
+                f"{channel.label}: its hello gave a {key} of {len(value)} characters that is not "
+                f"plain text of at most {NAME_MAX}: {value[:40]!r}"
+            )
     return result
 
 
 class ExecSystem:
     """A program speaking the JSON-lines protocol (one process per memory)."""
 
-    def __init__(self, command: str, silence_s: float = 120.0) -> None:
+    def __init__(self, command: str, silence_s: float = 120.0, line_max: int = LINE_MAX) -> None:
         self.command = command
         self.argv = _argv(command)
         self.label = f"system exec:{command}"
         self.silence_s = silence_s
-        probe = Channel(self.argv, self.label, silence_s)  # the handshake, once, before any work
+        self.line_max = line_max
+        probe = self._channel()  # the handshake, once, before any work
         try:
             info = hello(probe)
         finally:
@@ -203,8 +212,11 @@ class ExecSystem:
     def spec(self) -> dict:
         return {"kind": "exec", "command": self.command, "version": self.version}
 
+    def _channel(self) -> Channel:
+        return Channel(self.argv, self.label, self.silence_s, self.line_max)
+
     def open(self, run_id: str, trajectory_id: str) -> ExecMemory:
-        channel = Channel(self.argv, self.label, self.silence_s)
+        channel = self._channel()
         try:
             hello(channel)
             channel.call("open", {"run_id": run_id, "trajectory_id": trajectory_id})

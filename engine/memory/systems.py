@@ -47,15 +47,17 @@ def is_factory(name: str) -> bool:
 def resolve(name: str, config: Config, variant_names: Collection[str] = ()) -> ForeignSystem | None:
     """The foreign system ``name`` stands for, or None when it names a variant (or nothing)."""
     if name.startswith("exec:"):
-        inner = ExecSystem(name[len("exec:") :].strip(), silence_s=config.timeout_s)
-        return ForeignSystem(name, inner)
-    known = registered()
-    if name in known:
-        return ForeignSystem(name, _from_factory(known[name], config, name))
-    base = name.partition(":")[0]
-    if is_factory(name) and base not in variant_names:
-        return ForeignSystem(name, _from_factory(name, config, name))
-    return None
+        command = name[len("exec:") :].strip()
+        inner: MemorySystem = ExecSystem(
+            command, silence_s=config.timeout_s, line_max=config.exec_line_max
+        )
+    elif name in (known := registered()):
+        inner = _from_factory(known[name], config, name)
+    elif is_factory(name) and name.partition(":")[0] not in variant_names:
+        inner = _from_factory(name, config, name)
+    else:
+        return None
+    return ForeignSystem(name, inner, fact_text_max=config.fact_text_max)
 
 
 def _from_factory(target: str, config: Config, label: str) -> MemorySystem:

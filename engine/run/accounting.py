@@ -27,6 +27,7 @@ from seorap.engine.store.queries import accounting as queries
 from seorap.engine.store.queries.accounting import SLOTS_PREFIX
 from seorap.engine.store.queries.calls import call_costs
 from seorap.engine.store.queries.writes import failures_by_stage
+from seorap.engine.store.txn import checked
 from sqlite_utils import Database
 
 COUNTER_NAMES = tuple(
@@ -44,12 +45,14 @@ def bump(
     """Add ``n`` to one counter (a no-op for calls outside a run, or n == 0)."""
     if run_id is None or n == 0:
         return
-    queries.add_to_counter(db, run_id, phase or "", role or "", model or "", name, int(n))
+    with checked(db):  # under the writer lease when one is held
+        queries.add_to_counter(db, run_id, phase or "", role or "", model or "", name, int(n))
 
 
 def set_slots(db: Database, run_id: str, host: str, n: int) -> None:
     """Record that ``host`` streams ``n`` of our requests at once (learned during the run)."""
-    queries.set_slots(db, run_id, host, int(n))
+    with checked(db):
+        queries.set_slots(db, run_id, host, int(n))
 
 
 def record_phase(
@@ -62,10 +65,11 @@ def record_phase(
 ) -> None:
     """Add one session of ``phase`` (``wall_s`` seconds, ``units`` documents/trajectories done)."""
     finished = _now()
-    for run_id in dict.fromkeys(run_ids):
-        queries.add_phase_session(
-            db, run_id, phase, started_at or finished, finished, float(wall_s), int(units)
-        )
+    with checked(db):  # every run's row, under the writer lease when one is held
+        for run_id in dict.fromkeys(run_ids):
+            queries.add_phase_session(
+                db, run_id, phase, started_at or finished, finished, float(wall_s), int(units)
+            )
 
 
 @contextmanager

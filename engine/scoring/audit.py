@@ -49,6 +49,7 @@ from seorap.engine.scoring.tables import ensure_tables, now, row_id
 from seorap.engine.scoring.verdict import tally
 from seorap.engine.store import compact
 from seorap.engine.store.queries.verdicts import delete_scored
+from seorap.engine.store.txn import checked
 from sqlite_utils import Database
 
 if TYPE_CHECKING:
@@ -422,31 +423,32 @@ def save_audit(
 
     scoring = scoring or result.judge
     ensure_tables(db)
-    delete_scored(db, "verdicts", audit_id, scoring)
     created = now()
-    compact.insert(
-        db,
-        "verdicts",
-        [
-            {
-                **{k: v for k, v in r.items() if k != "kind"},
-                "kind": f"audit:{r['kind']}",
-                "id": row_id(audit_id, scoring, n),
-                "run_id": audit_id,
-                "scoring": scoring,
-                "judge": result.judge,
-                "rules": result.rules,
-                "setup": "audit",
-                "source": "audit",
-                "k": None,
-                "state_index": None,
-                "item": str(n),
-                "created_at": created,
-            }
-            for n, r in enumerate(result.verdicts)
-        ],
-        replace=True,
-    )
+    with checked(db):  # replaced whole, under the writer lease when one is held
+        delete_scored(db, "verdicts", audit_id, scoring)
+        compact.insert(
+            db,
+            "verdicts",
+            [
+                {
+                    **{k: v for k, v in r.items() if k != "kind"},
+                    "kind": f"audit:{r['kind']}",
+                    "id": row_id(audit_id, scoring, n),
+                    "run_id": audit_id,
+                    "scoring": scoring,
+                    "judge": result.judge,
+                    "rules": result.rules,
+                    "setup": "audit",
+                    "source": "audit",
+                    "k": None,
+                    "state_index": None,
+                    "item": str(n),
+                    "created_at": created,
+                }
+                for n, r in enumerate(result.verdicts)
+            ],
+            replace=True,
+        )
 
 
 # ---- what the report says about the judge ---------------------------------------------------------

@@ -20,6 +20,7 @@ from seorap.engine.scoring.stats import mean
 from seorap.engine.scoring.tables import drop_figures, ensure_tables, now
 from seorap.engine.scoring.verdict import SCORES
 from seorap.engine.store.queries import verdicts as stored_verdicts
+from seorap.engine.store.txn import checked
 from sqlite_utils import Database
 
 LABELS = ("YES", "PARTIAL", "NO")
@@ -45,8 +46,9 @@ def add_override(
         "who": who or default_who(),
         "at": now(),
     }
-    db.table("overrides").insert(row)
-    drop_figures(db, row["run_id"])  # the figures stored at score time no longer hold
+    with checked(db):  # both at once, under the writer lease when one is held
+        db.table("overrides").insert(row)
+        drop_figures(db, row["run_id"])  # the figures stored at score time no longer hold
     return row
 
 

@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from seorap.engine.store import compact, compact_layout
 from seorap.engine.store.connstate import state
 from seorap.engine.store.queries.scores import delete_figures, scorings_by_recency
+from seorap.engine.store.txn import checked
 from sqlite_utils import Database
 
 TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
@@ -124,7 +125,11 @@ COMPACT = {"verdicts", "retrievals", "answers"}
 def ensure_tables(db: Database) -> None:
     if state(db).readonly:  # a read-only open: engine.store supplied what is missing
         return
+    with checked(db):  # under the writer lease when one is held
+        _ensure_tables(db)
 
+
+def _ensure_tables(db: Database) -> None:
     for name, (columns, pk) in TABLES.items():
         if name in COMPACT:
             data = f"{name}_data"

@@ -15,8 +15,6 @@ import json
 import os
 import sqlite3
 import stat
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +24,7 @@ import sqlite_utils
 from seorap.engine.errors import StoreError, why
 from seorap.engine.store import compact, compact_layout
 from seorap.engine.store.compact import count_where, data_table, delete_where, unzip_function
-from seorap.engine.store.connstate import commit_guard, state
+from seorap.engine.store.connstate import state
 from seorap.engine.store.schema import (
     APPLICATION_ID,
     CORE_TABLES,
@@ -37,6 +35,8 @@ from seorap.engine.store.schema import (
     table_columns,
 )
 from seorap.engine.store.sqlerrors import DatabaseBusy, ReadOnlyStore
+from seorap.engine.store.txn import db_file as db_file  # re-exported: callers read it here
+from seorap.engine.store.txn import transaction as transaction  # re-exported
 
 
 def open_db(path: str | Path | None, *, readonly: bool = False) -> sqlite_utils.Database:
@@ -304,25 +304,6 @@ def _initialise(db: sqlite_utils.Database, kind: str) -> None:
         db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
-@contextmanager
-def transaction(db: sqlite_utils.Database) -> Iterator[None]:
-    """One atomic write (BEGIN IMMEDIATE ... COMMIT); rolled back on any exception. When this
-    process holds the file's writer lease, the lease is confirmed first, inside the transaction
-    (no other writer can change it before the COMMIT): a writer that lost it writes nothing."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        guard = commit_guard(_path_of(db))
-        if guard is not None:
-            guard(db)
-        yield
-    except BaseException:
-        db.execute("ROLLBACK")
-        state(db).forget_ids()  # ids handed out inside it are gone
-        raise
-    else:
-        db.execute("COMMIT")
-
-
 def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
@@ -405,20 +386,6 @@ def done_positions(db: sqlite_utils.Database, run_id: str, trajectory_id: str) -
 
 def runs(db: sqlite_utils.Database) -> list[dict]:
     return list(db.query("SELECT * FROM runs ORDER BY created_at"))
-
-
-def _path_of(db: sqlite_utils.Database) -> str:
-    """:func:`db_file`, asked once per connection."""
-    st = state(db)
-    if st.path is None:
-        st.path = db_file(db)
-    return st.path
-
-
-def db_file(db: sqlite_utils.Database) -> str:
-    """The file behind a connection ('' for an in-memory database)."""
-    rows = db.execute("PRAGMA database_list").fetchall()
-    return next((r[2] for r in rows if r[1] == "main"), "") or ""
 
 
 RUN_TABLES = (
