@@ -25,6 +25,8 @@ from pydantic import ValidationError
 from seorap.engine import normalise
 from seorap.engine.corpus.trajectory import Trajectory
 from seorap.engine.errors import why
+from seorap.engine.safepath import name_problem
+from seorap.engine.untrusted import visible
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -75,6 +77,7 @@ def validate_files(files: list[Path]) -> ValidationReport:
         if trajectory is None:
             continue
         problems = check_trajectory(trajectory)
+        problems += check_names(trajectory)
         problems += _check_unique(trajectory, name, seen_traj, seen_docs)
         report.problems += [Problem(name, loc, msg) for loc, msg in problems]
         report.trajectories.append(trajectory)
@@ -325,6 +328,22 @@ def _check_claims(where: str, state: Any) -> list[tuple[str, str]]:
 
 def _blank(value: object) -> bool:
     return isinstance(value, str) and not value.strip()
+
+
+def check_names(t: Trajectory) -> list[tuple[str, str]]:
+    """Ids are names, never paths (engine/safepath.py): the trajectory's and every document's id
+    must not be empty, ``.``, ``..``, hold a separator or a control character."""
+    ids = [("id", "trajectory id", t.id)]
+    ids += [
+        (f"states[{i}].document.id", "document id", s.document.id) for i, s in enumerate(t.states)
+    ]
+    ids += [(f"distractors[{j}].id", "document id", d.id) for j, d in enumerate(t.distractors)]
+    problems = []
+    for loc, what, value in ids:
+        problem = name_problem(value)
+        if problem is not None:
+            problems.append((loc, f"the {what} {visible(repr(value))} cannot be a name: {problem}"))
+    return problems
 
 
 def _check_unique(

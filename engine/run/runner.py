@@ -66,6 +66,7 @@ from seorap.engine.run.records import (  # noqa: F401 (re-exported)
 )
 from seorap.engine.scoring import score_run
 from seorap.engine.store.database import db_file, open_db
+from seorap.engine.safepath import component
 from seorap.engine.store.lease import writer
 from seorap.engine.store.queries.writes import written_trajectories
 from seorap.engine.store.sqlerrors import LeaseLost, translate_sqlite_error
@@ -173,6 +174,8 @@ def run(
     is missing, :class:`RunCancelled` when ``cancel`` was set.
     """
 
+    if label is not None:
+        component(label, "label")  # part of every run id, and so of the run's folders' names
     config = config or load_config(offline=offline)
     progress = progress or NullProgress()
     workers = max(1, concurrency or config.concurrency or 1)
