@@ -222,7 +222,7 @@ def test_a_run_over_hostile_ids_changes_only_the_database_ledger_and_its_own_fol
         [own] = run(load_corpus(root / "good.json"), ["mem0"], open_db(db), config, score=False)
         assert (data / "runs.db.mem0" / component(own)).is_dir()
         own_folder = f"data/runs.db.mem0/{component(own)}"
-        allowed_settings = "data/runs.db.mem0/settings/"  # mem0's own settings (MEM0_DIR)
+        allowed_settings = "data/runs.db.mem0/settings"  # mem0's own settings (MEM0_DIR)
     else:
         own_folder = allowed_settings = "-"
 
