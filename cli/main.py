@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+from seorap.cli import output
 from seorap.engine.errors import (
     EXIT_CANNOT_PROCEED,
     EXIT_INTERNAL,
@@ -114,6 +115,8 @@ class SeorapGroup(click.Group):
             if not is_environment(exc):
                 _internal(ctx, exc)
             where = f"use {exc.filename}" if exc.filename else "write the output"
+            if not exc.filename:
+                discard_stdout()  # what is still buffered cannot be written either: one sentence
             click.echo(f"error: {sentence(f'cannot {where}: {why(exc)}')}", err=True)
             ctx.exit(EXIT_CANNOT_PROCEED)
         except Exception as exc:  # a bug: keep the traceback, say one sentence
@@ -127,12 +130,18 @@ EXIT_PIPE = 141
 def quiet_exit() -> NoReturn:
     """The reader of our output went away (`seorap runs | head -1`): stop at once and say nothing,
     as Unix tools do. stdout is pointed at /dev/null so the final flush cannot complain."""
+    discard_stdout()
+    raise SystemExit(EXIT_PIPE)
+
+
+def discard_stdout() -> None:
+    """Point stdout at /dev/null: what is still buffered goes nowhere instead of failing again at
+    the final flush (a second sentence, or Python's shutdown warning)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         pass
-    raise SystemExit(EXIT_PIPE)
 
 
 def _internal(ctx: click.Context, exc: BaseException) -> None:
@@ -186,6 +195,7 @@ def main() -> None:
     """Run the command; then flush stdout here, so a full disk or a closed pipe met by the last
     buffered output is one sentence (exit 2) or a quiet stop, not Python's shutdown warning."""
     try:
+        output.install()  # every write to stdout checked: a cut output is exit 2, never exit 0
         cli()
     except SystemExit as exc:
         code = exc.code
@@ -197,6 +207,7 @@ def main() -> None:
     except OSError as exc:
         if exc.errno == errno.EPIPE:
             quiet_exit()
+        discard_stdout()
         _say(f"error: {sentence(f'cannot write the output: {why(exc)}')}")
         code = EXIT_CANNOT_PROCEED
     raise SystemExit(code)  # the code the handler above chose (or the output's failure)
