@@ -67,6 +67,7 @@ from seorap.engine.run.records import (  # noqa: F401 (re-exported)
 from seorap.engine.scoring import score_run
 from seorap.engine.store.database import db_file, open_db
 from seorap.engine.safepath import component
+from seorap.engine.store.damage import stored_json
 from seorap.engine.store.lease import writer
 from seorap.engine.store.queries.writes import written_trajectories
 from seorap.engine.store.sqlerrors import LeaseLost, translate_sqlite_error
@@ -103,7 +104,7 @@ def replay_run(
     if reason:
         raise NothingToReplay(reason)
     row = db.table("runs").get(run_id)
-    manifest = json.loads(row["manifest"])
+    manifest = stored_json(row["manifest"], "manifest", run_id, {})
     config = Config.model_validate(manifest["config"])
     base = run_id.split("~", 1)[0]
     system = manifest.get("system") or row["system"]

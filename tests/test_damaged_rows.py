@@ -1,0 +1,78 @@
+"""Damaged stored content (issue 33): a call log reply that is not zlib data or inflates past the
+bound, a manifest or a score card that is not JSON: one sentence naming the run and the table,
+exit 2 (before: exit 70, "please report"; and a 500 KB reply inflated to 2 GB)."""
+
+from __future__ import annotations
+
+import sqlite3
+import zlib
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from seorap.cli.main import cli
+from seorap.engine.config import Config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.run.runner import run
+from seorap.engine.store import compact
+from seorap.engine.store.damage import DamagedRow, stored_json, unzip
+from seorap.engine.store.database import open_db
+
+FILE = Path(__file__).resolve().parents[1] / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
+
+
+def test_a_reply_that_inflates_past_the_bound_is_refused_without_inflating_it():
+    bomb = zlib.compress(b"\0" * (64 * 2**20), 9)  # 64 KB that would be 64 MiB
+    assert len(bomb) < 100_000
+    with pytest.raises(DamagedRow, match="the call log of run r1 is damaged.*inflates past"):
+        unzip(bomb, "r1")
+    with pytest.raises(DamagedRow, match="not zlib data"):
+        compact.raw_reply({"raw_z": b"not zlib", "run_id": "r1"})
+    with pytest.raises(DamagedRow, match="cut short"):
+        unzip(zlib.compress(b"hello" * 100)[:-6], "r1")
+    assert unzip(zlib.compress("답".encode()), "r1") == "답"
+
+
+def test_stored_json_names_the_table_and_the_run():
+    with pytest.raises(DamagedRow, match=r"the manifest of run A-1 is damaged \(it is not JSON\)"):
+        stored_json("{not json", "manifest", "A-1")
+    with pytest.raises(DamagedRow, match="not an object"):
+        stored_json("[1]", "score card", "A-1")
+    assert stored_json(None, "manifest", "A-1", {}) == {}
+
+
+@pytest.fixture
+def db(tmp_path) -> Path:
+    path = tmp_path / "runs.db"
+    run(load_corpus(FILE), ["oracle", "A"], open_db(path), Config.offline(), offline=True)
+    return path
+
+
+def _edit(db: Path, sql: str) -> None:
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute(sql)
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("sql", "table"),
+    [
+        ("UPDATE runs SET manifest = '{broken' WHERE system = 'oracle'", "manifest"),
+        ("UPDATE scores SET card = 'not json' WHERE run_id LIKE 'oracle%'", "score card"),
+    ],
+)
+def test_report_on_a_damaged_row_is_one_sentence_exit_2(db, sql, table):
+    _edit(db, sql)
+    result = CliRunner().invoke(cli, ["report", "--db", str(db), "--format", "json"])
+    assert result.exit_code == 2, result.output
+    assert f"the {table} of run oracle-" in result.output and "is damaged" in result.output
+    assert "please report" not in result.output
+
+
+def test_a_replay_over_a_damaged_call_log_names_the_run(db):
+    _edit(db, "UPDATE calls_data SET raw_z = x'00ff00ff'")
+    args = ["run", "--corpus", str(FILE), "--system", "A", "--db", str(db), "--offline"]
+    result = CliRunner().invoke(cli, [*args, "--replay", "--label", "again"])
+    assert result.exit_code == 2, result.output
+    assert "the call log of run A-" in result.output and "is damaged" in result.output
