@@ -59,16 +59,35 @@ def log_dir() -> Path:
 
 
 def _write_traceback(exc: BaseException) -> Path | None:
+    """The traceback in a log file; None when none could be written. Never raises: an argument
+    that is not UTF-8 is written escaped (``\\xff``)."""
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    text = f"seorap {' '.join(sys.argv[1:])}\n\n" + "".join(traceback.format_exception(exc))
+    try:
+        text = f"seorap {' '.join(sys.argv[1:])}\n\n" + "".join(traceback.format_exception(exc))
+        data = text.encode("utf-8", "backslashreplace")
+    except Exception:  # the crash handler must not crash: keep what can be said
+        data = f"seorap: {type(exc).__name__} (its traceback could not be formatted)\n".encode()
     for folder in (log_dir(), Path(tempfile.gettempdir()) / "seorap-logs"):
         try:
             folder.mkdir(parents=True, exist_ok=True)
             path = folder / f"crash-{stamp}-{os.getpid()}.log"
-            path.write_text(text, encoding="utf-8")
+            path.write_bytes(data)
             return path
-        except OSError:
+        except (OSError, ValueError):
             continue
+    return None
+
+
+def not_utf8(args: list[str]) -> str | None:
+    """One sentence naming the first argument that is not UTF-8 text (the system hands such bytes
+    over as lone surrogates), None when every argument is."""
+    for i, arg in enumerate(args):
+        if not any("\udc80" <= ch <= "\udcff" for ch in arg):
+            continue
+        before = args[i - 1] if i and args[i - 1].startswith("-") else ""
+        name = f"the value of {before}" if before else f"argument {i + 1}"
+        shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        return f"{name} ({visible(shown)}) is not UTF-8 text; give every argument as UTF-8"
     return None
 
 
@@ -80,6 +99,13 @@ def sentence(message: str) -> str:
 
 class SeorapGroup(click.Group):
     """The top-level group: every command runs inside the one error handler."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        problem = not_utf8(args)
+        if problem is not None:  # before any command reads it as text and fails in its middle
+            click.echo(f"error: {sentence(problem)}", err=True)
+            ctx.exit(EXIT_CANNOT_PROCEED)
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:  # what the command returns (click's Any)
         try:

@@ -5,6 +5,8 @@ exit 2 (before: exit 70, "please report"; and a 500 KB reply inflated to 2 GB)."
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -76,3 +78,51 @@ def test_a_replay_over_a_damaged_call_log_names_the_run(db):
     result = CliRunner().invoke(cli, [*args, "--replay", "--label", "again"])
     assert result.exit_code == 2, result.output
     assert "the call log of run A-" in result.output and "is damaged" in result.output
+
+
+# ---- arguments that are not UTF-8 -------------------------------------------------------------
+def _seorap_bytes(*args: bytes) -> subprocess.CompletedProcess:
+    code = b"from seorap.cli.main import main; main()"
+    return subprocess.run(
+        [sys.executable.encode(), b"-c", code, *args], capture_output=True, timeout=120
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [b"runs", b"--db", b"\xff.db"],
+        [b"judge", b"--expected", b"\xfe", b"--answer", b"x"],
+        [b"gold", b"contest", b"--corpus", b"ko-mini", b"--trajectory", b"ko-c3-hiring-plan"]
+        + [b"--item", b"s0/c0", b"--reason", b"bad \xff", b"--ledger", b"/nonexistent/g"],
+        [b"run", b"--corpus", b"ko-mini", b"--system", b"oracle", b"--label", b"\xc3("]
+        + [b"--db", b"/nonexistent/r.db", b"--offline"],
+    ],
+)
+def test_an_argument_that_is_not_utf8_is_one_sentence(args):
+    result = _seorap_bytes(*args)
+    said = result.stderr.decode("utf-8")  # what we print is UTF-8 itself
+    assert result.returncode == 2, said
+    assert said.count("\n") == 1 and "is not UTF-8 text" in said and "Traceback" not in said
+    name = args[args.index(next(a for a in args if not _utf8(a))) - 1].decode()
+    assert f"the value of {name}" in said
+
+
+def _utf8(arg: bytes) -> bool:
+    try:
+        arg.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def test_the_crash_handler_writes_its_log_whatever_the_arguments(tmp_path, monkeypatch):
+    from seorap.cli import main as entry
+
+    monkeypatch.setenv("SEORAP_LOG_DIR", str(tmp_path))
+    monkeypatch.setattr(sys, "argv", ["seorap", "report", "--label", "a\udcff"])
+    path = entry._write_traceback(RuntimeError("bad \udcfe byte"))
+    assert path is not None and path.parent == tmp_path
+    text = path.read_text(encoding="utf-8")
+    assert "a\\udcff" in text or "a\\xff" in text
+    assert "RuntimeError" in text
