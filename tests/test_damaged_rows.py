@@ -126,3 +126,32 @@ def test_the_crash_handler_writes_its_log_whatever_the_arguments(tmp_path, monke
     text = path.read_text(encoding="utf-8")
     assert "a\\udcff" in text or "a\\xff" in text
     assert "RuntimeError" in text
+
+
+# ---- configuration: the hosts preflight checks, numbers that are booleans -----------------------
+def test_preflight_checks_the_one_entry_hosts_list_not_host(ollama_server):
+    from ollama_fake import closed_port_url
+    from seorap.engine.models.base import ModelUnavailable
+    from seorap.engine.models.manage import preflight
+
+    dead = closed_port_url()
+    roles = ["extractor", "synthesizer"]
+    used = Config(host=dead, hosts=[ollama_server.url], embedder_backend="hashing")
+    preflight(used, roles)  # before: refused for the unused host
+    wrong = Config(host=ollama_server.url, hosts=[dead], embedder_backend="hashing")
+    with pytest.raises(ModelUnavailable, match=dead.split("//")[1]):
+        preflight(wrong, roles)  # before: passed, and the run failed on its first call
+
+
+@pytest.mark.parametrize(
+    "toml",
+    ["concurrency = true", "seed = false", "timeout_s = true", "[retrieval]\ntop_k = true"],
+)
+def test_a_boolean_where_a_number_belongs_is_refused(tmp_path, toml):
+    from seorap.engine.config import load_config
+    from seorap.engine.errors import ConfigError
+
+    path = tmp_path / "c.toml"
+    path.write_text(toml + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=f"{path}:"):
+        load_config(path)
