@@ -50,5 +50,5 @@ def install() -> None:
         io.BufferedWriter(CheckedRaw(fd)),
         encoding=old.encoding,
         errors=old.errors,
-        line_buffering=old.line_buffering,
+        line_buffering=bool(getattr(old, "line_buffering", False)),
     )

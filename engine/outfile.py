@@ -18,6 +18,8 @@ from pathlib import Path
 
 from seorap.engine.errors import SeorapError
 from seorap.engine.errors import why as why  # re-exported
+from seorap.engine.safepath import name_problem, unlink
+from seorap.engine.untrusted import visible
 
 ENVIRONMENT_ERRNOS = frozenset(
     {
@@ -153,6 +155,9 @@ def write_files(folder: str | Path, files: Iterable[tuple[str, str]]) -> list[Pa
     created: list[Path] = []
     try:
         for name, text in files:
+            problem = name_problem(name)
+            if problem is not None:  # one file directly in the folder, never elsewhere
+                raise OutputError(f"cannot write {visible(repr(name))} into {out}: {problem}")
             path = out / name
             existed = os.path.lexists(path)
             write_text(path, text, follow_links=False)
@@ -161,7 +166,7 @@ def write_files(folder: str | Path, files: Iterable[tuple[str, str]]) -> list[Pa
                 created.append(path)
     except OutputError:
         for path in created:
-            path.unlink(missing_ok=True)
+            unlink(path, out)
         raise
     return paths
 

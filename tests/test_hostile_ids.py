@@ -235,3 +235,13 @@ def test_a_run_over_hostile_ids_changes_only_the_database_ledger_and_its_own_fol
     }
     assert changed <= allowed, changed - allowed
     assert (data / "notes.txt").read_text() == "mine" and (store / "qdrant").exists()
+
+
+@pytest.mark.parametrize("name", ["../escaped.json", "..", "a/b.json", ""])
+def test_write_files_writes_only_directly_into_its_folder(tmp_path, name):
+    from seorap.engine.outfile import OutputError, write_files
+
+    out = tmp_path / "out"
+    with pytest.raises(OutputError, match="cannot write"):
+        write_files(out, [("first.json", "{}"), (name, "{}")])
+    assert sorted(os.listdir(tmp_path)) == ["out"] and os.listdir(out) == []  # first removed

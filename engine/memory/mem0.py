@@ -35,7 +35,7 @@ from seorap.engine.memory.interface import (
     ReportedOperation,
 )
 from seorap.engine.memory.recorder import Recorder
-from seorap.engine.safepath import UnsafeName, component, make_dirs, remove_tree
+from seorap.engine.safepath import UnsafeName, component, make_dirs, remove_tree, unlink
 from seorap.engine.untrusted import visible
 
 if TYPE_CHECKING:
@@ -283,10 +283,10 @@ def _folder(db_path: str) -> Path:
         raise SystemFault("system mem0: needs a run database on disk (its folder goes beside it)")
     folder = stores_folder(db_path)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)  # may be a link to another disk: it owns the rest
         probe = folder / ".write-test"
         probe.write_text("")
-        probe.unlink()
+        unlink(probe, folder)
     except OSError as exc:
         raise SystemFault(
             f"system mem0: cannot write its folder {folder}: {exc.strerror or exc}"
