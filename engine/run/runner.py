@@ -175,8 +175,7 @@ def run(
     is missing, :class:`RunCancelled` when ``cancel`` was set.
     """
 
-    if label is not None:
-        component(label, "label")  # part of every run id, and so of the run's folders' names
+    suffix = _label_suffix(label)  # checked before any work
     config = config or load_config(offline=offline)
     progress = progress or NullProgress()
     workers = max(1, concurrency or config.concurrency or 1)
@@ -196,7 +195,7 @@ def run(
         stop.clients.append(client)
     stop.clients += [s for _, s in resolved if callable(getattr(s, "cancel", None))]  # foreign
     ids = [
-        make_run_id(name, corpus, system, config) + (f"~{label}" if label else "")
+        make_run_id(name, corpus, system, config) + suffix
         for name, system in resolved
     ]
     args = (corpus, resolved, ids, config, trajs, workers, progress, stop, offline, replay)
@@ -206,6 +205,12 @@ def run(
     except sqlite3.Error as exc:
         raise (translate_sqlite_error(exc, db_file(db)) or exc) from exc
     return ids
+
+
+def _label_suffix(label: str | None) -> str:
+    """``~label`` for a labelled run's id ('' without one); UnsafeName when the label cannot be a
+    name: it is part of every run id, and so of the names of the run's folders."""
+    return f"~{label}" if label and component(label, "label") else ""
 
 
 def _checked_config(
