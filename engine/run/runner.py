@@ -194,10 +194,7 @@ def run(
     if client is not None:
         stop.clients.append(client)
     stop.clients += [s for _, s in resolved if callable(getattr(s, "cancel", None))]  # foreign
-    ids = [
-        make_run_id(name, corpus, system, config) + suffix
-        for name, system in resolved
-    ]
+    ids = [make_run_id(name, corpus, system, config) + suffix for name, system in resolved]
     args = (corpus, resolved, ids, config, trajs, workers, progress, stop, offline, replay)
     try:
         with writer(db, "run", ids):  # one writer at a time (docs/store.md)
