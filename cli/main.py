@@ -174,8 +174,11 @@ def _internal(ctx: click.Context, exc: BaseException) -> None:
     """A bug: the traceback goes to a log file, the user reads one sentence naming it (exit 70)."""
     path = _write_traceback(exc)
     where = f"the traceback is in {path}" if path else "no log file could be written"
-    detail = sentence(f"{type(exc).__name__}: {exc}")[:200].rstrip(".")
-    click.echo(f"internal error ({detail}); {where}; please report it.", err=True)
+    try:
+        detail = sentence(f"{type(exc).__name__}: {exc}")[:200].rstrip(".")
+    except Exception:  # an exception whose text cannot be made: its name is enough
+        detail = type(exc).__name__
+    _say(f"internal error ({detail}); {visible(where)}; please report it.")
     ctx.exit(EXIT_INTERNAL)
 
 

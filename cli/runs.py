@@ -94,7 +94,9 @@ def runs(ctx: click.Context, db_path: str | None, as_json: bool) -> None:
 def rm(run: str, db_path: str, with_calls: bool, yes: bool, dry_run: bool) -> None:
     """Delete RUN (id, unique prefix or system name with one run): its documents, facts, decisions,
     verdicts, answers and score cards, and the folder of its mem0 stores beside the database
-    (``<db>.mem0/<run>/``). The shared call log stays unless --calls is given.
+    (``<db>.mem0/<run>/``; nothing outside it is ever removed, and a run whose stored id cannot
+    name a folder, such as ``..``, is reported as damage: exit 2, nothing deleted). The shared call
+    log stays unless --calls is given.
 
     On a terminal it lists what goes and asks first (--yes does not ask); without a terminal it
     refuses unless --yes is given. --dry-run lists what would be deleted and deletes nothing.
