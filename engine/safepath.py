@@ -25,6 +25,8 @@ from seorap.engine.errors import SeorapError
 from seorap.engine.untrusted import visible
 
 _SPELLING = re.compile(r"[^\w.+-]+")
+MAX_NAME_BYTES = 255
+"""The longest file name most file systems take (ext4, APFS, NTFS in UTF-16 units)."""
 
 
 class UnsafeName(SeorapError):
@@ -62,6 +64,8 @@ def component(text: str, what: str = "id") -> str:
     spelled = (_SPELLING.sub("-", text).strip("-") or "x") if problem is None else ""
     if problem is None and spelled in (".", ".."):
         problem = f"it would be spelled {spelled!r}, which names a folder by its place"
+    elif problem is None and len(spelled.encode("utf-8")) > MAX_NAME_BYTES:
+        problem = f"it is longer than a file name may be ({MAX_NAME_BYTES} bytes)"
     if problem is not None:
         raise UnsafeName(f"the {what} {visible(repr(text))} cannot name a file: {problem}", problem)
     return spelled

@@ -245,3 +245,21 @@ def test_write_files_writes_only_directly_into_its_folder(tmp_path, name):
     with pytest.raises(OutputError, match="cannot write"):
         write_files(out, [("first.json", "{}"), (name, "{}")])
     assert sorted(os.listdir(tmp_path)) == ["out"] and os.listdir(out) == []  # first removed
+
+
+def test_a_trajectory_that_fails_its_schema_still_has_its_ids_checked(tmp_path):
+    data = json.loads(FILE.read_text(encoding="utf-8"))
+    data["id"] = "a/b"
+    data["difficulty"] = 7  # a schema problem
+    (tmp_path / "t.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["validate", str(tmp_path)])
+    assert result.exit_code == 1
+    assert (
+        "difficulty" in result.output and "id: the trajectory id 'a/b' cannot be" in result.output
+    )
+
+
+def test_a_name_longer_than_a_file_name_is_refused():
+    assert component("가" * 85)  # 255 bytes
+    with pytest.raises(UnsafeName, match="longer than a file name"):
+        component("가" * 86)
