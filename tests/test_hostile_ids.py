@@ -30,6 +30,7 @@ from seorap.engine.safepath import (
 from seorap.engine.store.database import open_db
 
 FILE = Path(__file__).resolve().parents[1] / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
+RUN_IDS = ["..", ".", "../data", "a/b", "x\x1by", ""]
 HOSTILE = ["", ".", "..", "../x", "a/b", "a\\b", "a\0b", "a\x1bb", "a\nb", "\x7f"]
 
 
@@ -175,18 +176,22 @@ def test_a_run_over_hostile_ids_changes_only_the_database_ledger_and_its_own_fol
     db = _db_with_run_id(root, "..")
     data = db.parent
     conn = sqlite3.connect(db)
-    with conn:  # a second hostile run: '.' (and a trajectory id '..' in its rows)
-        conn.execute(
-            "INSERT INTO runs (run_id, system, status, manifest) "
-            "SELECT '.', system, status, manifest FROM runs"
-        )
+    with conn:  # more hostile runs: '.', a separator, a control character, empty
+        for hostile in RUN_IDS[1:]:
+            conn.execute(
+                "INSERT INTO runs (run_id, system, status, manifest) "
+                "SELECT ?, system || ?, status, manifest FROM runs WHERE run_id = '..'",
+                [hostile, hostile],
+            )
         conn.execute("UPDATE documents SET trajectory_id = '..' WHERE run_id = '..'")
     conn.close()
     (data / "notes.txt").write_text("mine")
     store = data / "runs.db.mem0" / "A-other" / "t"
     store.mkdir(parents=True)
     (store / "qdrant").write_text("another run's store")
-    shutil.copy(FILE, root / "good.json")
+    (root / "good").mkdir()
+    good = root / "good" / "good.json"
+    shutil.copy(FILE, good)
     hostile = _hostile_corpus(root, "..")
     ledger = root / "ledger.jsonl"
     before = _hashes(root)
@@ -197,29 +202,30 @@ def test_a_run_over_hostile_ids_changes_only_the_database_ledger_and_its_own_fol
         runner.invoke(
             cli, ["run", "--corpus", str(hostile), "--system", "oracle", "--db", str(db)]
         ).exit_code,
-        runner.invoke(cli, ["runs", "rm", "..", "--db", str(db), "--yes"]).exit_code,
-        runner.invoke(cli, ["runs", "rm", ".", "--db", str(db), "--yes"]).exit_code,
+        *[
+            runner.invoke(cli, ["runs", "rm", run_id, "--db", str(db), "--yes"]).exit_code
+            for run_id in RUN_IDS
+        ],
         runner.invoke(
             cli,
-            ["run", "--corpus", str(root / "good.json"), "--system", "oracle", "--db", str(db)]
+            ["run", "--corpus", str(good), "--system", "oracle", "--db", str(db)]
             + ["--offline", "--label", "../x"],
         ).exit_code,
         runner.invoke(
             cli,
-            ["run", "--corpus", str(root / "good.json"), "--system", "raw", "--db", str(db)]
-            + ["--offline"],
+            ["run", "--corpus", str(good), "--system", "raw", "--db", str(db)] + ["--offline"],
         ).exit_code,
         runner.invoke(
             cli,
-            ["gold", "contest", "--corpus", str(root / "good.json"), "--ledger", str(ledger)]
+            ["gold", "contest", "--corpus", str(good), "--ledger", str(ledger)]
             + ["--trajectory", "ko-c3-hiring-plan", "--item", "s0/c0", "--reason", "probe"],
         ).exit_code,
     ]
-    assert outcomes[:5] == [1, 1, 2, 2, 2], outcomes
-    assert outcomes[5] == 0
+    assert outcomes[: 3 + len(RUN_IDS)] == [1, 1, *[2] * len(RUN_IDS), 2], outcomes
+    assert outcomes[-2:] == [0, 0], outcomes
     if importlib.util.find_spec("mem0") is not None:  # its stores go to <db>.mem0/<run>/
         config = Config.offline(host=ollama_server.url)
-        [own] = run(load_corpus(root / "good.json"), ["mem0"], open_db(db), config, score=False)
+        [own] = run(load_corpus(good), ["mem0"], open_db(db), config, score=False)
         assert (data / "runs.db.mem0" / component(own)).is_dir()
         own_folder = f"data/runs.db.mem0/{component(own)}"
         allowed_settings = "data/runs.db.mem0/settings"  # mem0's own settings (MEM0_DIR)
@@ -235,6 +241,7 @@ def test_a_run_over_hostile_ids_changes_only_the_database_ledger_and_its_own_fol
     }
     assert changed <= allowed, changed - allowed
     assert (data / "notes.txt").read_text() == "mine" and (store / "qdrant").exists()
+    assert "ledger.jsonl" in changed and "data/runs.db" in changed  # what was asked did happen
 
 
 @pytest.mark.parametrize("name", ["../escaped.json", "..", "a/b.json", ""])
