@@ -184,11 +184,13 @@ def append_line(path: str | Path, line: str, name: str = "") -> None:
     if owner is not None:
         raise OutputError(f"{path} belongs to the database {owner}; it was left untouched")
     data = line.encode("utf-8")
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, _mode())
+    try:  # never blocks: a pipe without a reader fails here instead of waiting for one
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, _mode())
     except OSError as exc:
         raise OutputError(f"cannot write {name or path}: {why(exc)}") from None
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a device or a pipe is no ledger
+            raise OutputError(f"cannot write {name or path}: it is not a regular file")
         _append_whole(fd, data, name or str(path))
     finally:
         os.close(fd)

@@ -131,3 +131,15 @@ def test_markdown_with_o_and_json_outputs_hold_no_raw_controls(db, tmp_path):
         for raw in ("\x1b", "\u202e", "\x85"):
             assert raw not in shown.output, args
         json.loads(shown.output)  # still JSON, the same value
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_ledger_that_is_a_pipe_or_a_device_is_refused_without_waiting(tmp_path, kind):
+    target = tmp_path / "fifo"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target = Path("/dev/null")
+    result = CliRunner().invoke(cli, contest_args(target))
+    assert result.exit_code == 2, result.output
+    assert "gold ledger" in result.output and "Traceback" not in result.output
