@@ -3,14 +3,13 @@ differences with intervals, the verdicts that moved, and a gate a CI job can run
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 import click
 from seorap.cli.params import db_path_option
 from seorap.cli.runref import resolve_run
 from seorap.engine.fmt import figure
-from seorap.engine.untrusted import visible
+from seorap.engine.untrusted import json_line, visible
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -90,7 +89,7 @@ def compare(
     funnels = journey.side_by_side(db, *((x.run_id, x.scoring) for x in sides))
     if as_json:
         out = {**_as_dict(result, moved, gates), "funnel": funnels and funnels.as_dict()}
-        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+        click.echo(json_line(out, indent=2))  # bidi and control characters escaped
     else:
         _print(result, moved, gates, show_all)
         click.echo("\n".join(visible(line) for line in journey.lines(funnels)))

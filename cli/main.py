@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+from seorap.cli import output
 from seorap.engine.errors import (
     EXIT_CANNOT_PROCEED,
     EXIT_INTERNAL,
@@ -58,16 +59,35 @@ def log_dir() -> Path:
 
 
 def _write_traceback(exc: BaseException) -> Path | None:
+    """The traceback in a log file; None when none could be written. Never raises: an argument
+    that is not UTF-8 is written escaped (``\\xff``)."""
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    text = f"seorap {' '.join(sys.argv[1:])}\n\n" + "".join(traceback.format_exception(exc))
+    try:
+        text = f"seorap {' '.join(sys.argv[1:])}\n\n" + "".join(traceback.format_exception(exc))
+        data = text.encode("utf-8", "backslashreplace")
+    except Exception:  # the crash handler must not crash: keep what can be said
+        data = f"seorap: {type(exc).__name__} (its traceback could not be formatted)\n".encode()
     for folder in (log_dir(), Path(tempfile.gettempdir()) / "seorap-logs"):
         try:
             folder.mkdir(parents=True, exist_ok=True)
             path = folder / f"crash-{stamp}-{os.getpid()}.log"
-            path.write_text(text, encoding="utf-8")
+            path.write_bytes(data)
             return path
-        except OSError:
+        except (OSError, ValueError):
             continue
+    return None
+
+
+def not_utf8(args: list[str]) -> str | None:
+    """One sentence naming the first argument that is not UTF-8 text (the system hands such bytes
+    over as lone surrogates), None when every argument is."""
+    for i, arg in enumerate(args):
+        if not any("\udc80" <= ch <= "\udcff" for ch in arg):
+            continue
+        before = args[i - 1] if i and args[i - 1].startswith("-") else ""
+        name = f"the value of {before}" if before else f"argument {i + 1}"
+        shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        return f"{name} ({visible(shown)}) is not UTF-8 text; give every argument as UTF-8"
     return None
 
 
@@ -79,6 +99,13 @@ def sentence(message: str) -> str:
 
 class SeorapGroup(click.Group):
     """The top-level group: every command runs inside the one error handler."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        problem = not_utf8(args)
+        if problem is not None:  # before any command reads it as text and fails in its middle
+            click.echo(f"error: {sentence(problem)}", err=True)
+            ctx.exit(EXIT_CANNOT_PROCEED)
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:  # what the command returns (click's Any)
         try:
@@ -114,6 +141,8 @@ class SeorapGroup(click.Group):
             if not is_environment(exc):
                 _internal(ctx, exc)
             where = f"use {exc.filename}" if exc.filename else "write the output"
+            if not exc.filename:
+                discard_stdout()  # what is still buffered cannot be written either: one sentence
             click.echo(f"error: {sentence(f'cannot {where}: {why(exc)}')}", err=True)
             ctx.exit(EXIT_CANNOT_PROCEED)
         except Exception as exc:  # a bug: keep the traceback, say one sentence
@@ -127,20 +156,29 @@ EXIT_PIPE = 141
 def quiet_exit() -> NoReturn:
     """The reader of our output went away (`seorap runs | head -1`): stop at once and say nothing,
     as Unix tools do. stdout is pointed at /dev/null so the final flush cannot complain."""
+    discard_stdout()
+    raise SystemExit(EXIT_PIPE)
+
+
+def discard_stdout() -> None:
+    """Point stdout at /dev/null: what is still buffered goes nowhere instead of failing again at
+    the final flush (a second sentence, or Python's shutdown warning)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         pass
-    raise SystemExit(EXIT_PIPE)
 
 
 def _internal(ctx: click.Context, exc: BaseException) -> None:
     """A bug: the traceback goes to a log file, the user reads one sentence naming it (exit 70)."""
     path = _write_traceback(exc)
     where = f"the traceback is in {path}" if path else "no log file could be written"
-    detail = sentence(f"{type(exc).__name__}: {exc}")[:200].rstrip(".")
-    click.echo(f"internal error ({detail}); {where}; please report it.", err=True)
+    try:
+        detail = sentence(f"{type(exc).__name__}: {exc}")[:200].rstrip(".")
+    except Exception:  # an exception whose text cannot be made: its name is enough
+        detail = type(exc).__name__
+    _say(f"internal error ({detail}); {visible(where)}; please report it.")
     ctx.exit(EXIT_INTERNAL)
 
 
@@ -186,6 +224,7 @@ def main() -> None:
     """Run the command; then flush stdout here, so a full disk or a closed pipe met by the last
     buffered output is one sentence (exit 2) or a quiet stop, not Python's shutdown warning."""
     try:
+        output.install()  # every write to stdout checked: a cut output is exit 2, never exit 0
         cli()
     except SystemExit as exc:
         code = exc.code
@@ -197,6 +236,7 @@ def main() -> None:
     except OSError as exc:
         if exc.errno == errno.EPIPE:
             quiet_exit()
+        discard_stdout()
         _say(f"error: {sentence(f'cannot write the output: {why(exc)}')}")
         code = EXIT_CANNOT_PROCEED
     raise SystemExit(code)  # the code the handler above chose (or the output's failure)

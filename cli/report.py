@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import sys
 from collections.abc import Sequence
 
 import click
@@ -96,8 +95,10 @@ def report(
         text = buffer.getvalue()
     else:
         text = {"json": to_json, "csv": to_csv, "md": to_markdown}[fmt](built)
+    if fmt != "json":  # corpus and model text cannot send escape sequences, file or terminal
+        text = visible(text)  # (JSON escapes them itself: engine/untrusted.py escape_json)
     if output:
         write_text(output, text)  # whole or not at all: never a partial report
         click.echo(f"wrote {visible(output)}", err=True)
-    else:  # on a terminal, corpus text cannot send escape sequences
-        click.echo(visible(text) if sys.stdout.isatty() else text, nl=False)
+    else:
+        click.echo(text, nl=False)

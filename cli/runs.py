@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import sys
 from typing import TYPE_CHECKING
 
@@ -95,7 +94,9 @@ def runs(ctx: click.Context, db_path: str | None, as_json: bool) -> None:
 def rm(run: str, db_path: str, with_calls: bool, yes: bool, dry_run: bool) -> None:
     """Delete RUN (id, unique prefix or system name with one run): its documents, facts, decisions,
     verdicts, answers and score cards, and the folder of its mem0 stores beside the database
-    (``<db>.mem0/<run>/``). The shared call log stays unless --calls is given.
+    (``<db>.mem0/<run>/``; nothing outside it is ever removed, and a run whose stored id cannot
+    name a folder, such as ``..``, is reported as damage: exit 2, nothing deleted). The shared call
+    log stays unless --calls is given.
 
     On a terminal it lists what goes and asks first (--yes does not ask); without a terminal it
     refuses unless --yes is given. --dry-run lists what would be deleted and deletes nothing.
@@ -111,10 +112,10 @@ def rm(run: str, db_path: str, with_calls: bool, yes: bool, dry_run: bool) -> No
 
     db = open_db(db_path)
     run_id = resolve_run(db, run, "RUN")
-    folder = run_folder(db_path, run_id)
+    folder = run_folder(db_path, run_id)  # a run id that cannot name a folder: damaged, exit 2
     with writer(db, "runs rm", [run_id]):
         counts = delete_run(db, run_id, calls=with_calls)
-        line = _remove_folder(folder)
+        line = _remove_folder(folder, db_path)
     detail = ", ".join(f"{n} {table}" for table, n in counts.items() if n)
     click.echo(f"deleted {visible(run_id)}" + (f" ({detail})" if detail else ""))
     if line:
@@ -131,14 +132,18 @@ def _folder_line(folder: Path, verb: str) -> str:
     return f"{verb} its mem0 folder {visible_path(folder)} ({files} files, {size / 1e6:.1f} MB)"
 
 
-def _remove_folder(folder: Path | None) -> str:
-    """Remove the run's mem0 folder; one line saying what was removed (or why it was not)."""
+def _remove_folder(folder: Path | None, db_path: str) -> str:
+    """Remove the run's mem0 folder (only ever inside ``<db>.mem0/``); one line saying what was
+    removed (or why it was not)."""
+    # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
+    from seorap.engine.memory.mem0 import stores_folder
+    from seorap.engine.safepath import remove_tree
 
     if folder is None:
         return ""
     line = _folder_line(folder, "removed")
     try:
-        shutil.rmtree(folder)
+        remove_tree(folder, stores_folder(db_path))
     except OSError as exc:
         return f"could not remove its mem0 folder {visible_path(folder)}: {exc.strerror or exc}"
     return line

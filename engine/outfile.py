@@ -18,6 +18,8 @@ from pathlib import Path
 
 from seorap.engine.errors import SeorapError
 from seorap.engine.errors import why as why  # re-exported
+from seorap.engine.safepath import name_problem, unlink
+from seorap.engine.untrusted import visible
 
 ENVIRONMENT_ERRNOS = frozenset(
     {
@@ -90,10 +92,11 @@ def write_text(path: str | Path, text: str, *, follow_links: bool = True) -> Pat
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+        try:
+            write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.chmod(tmp, stat.S_IMODE(info.st_mode) if info is not None else _mode())
         os.replace(tmp, target)
         tmp = None
@@ -110,13 +113,27 @@ def write_text(path: str | Path, text: str, *, follow_links: bool = True) -> Pat
 
 def _write_in_place(path: str | Path, data: bytes) -> None:
     try:
-        with open(path, "wb") as fh:
-            fh.write(data)
-            fh.flush()
+        fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
+        try:
+            write_all(fd, data)
+        finally:
+            os.close(fd)
     except OSError as exc:
         if exc.errno == errno.EPIPE:
             raise  # the reader went away: the command line stops quietly
         raise OutputError(f"cannot write {path}: {why(exc)}") from None
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` to ``fd``, each write's count checked: a short write is followed
+    by the rest, so a full disk or a file size limit raises its OSError (ENOSPC, EFBIG) instead of
+    leaving the output cut without a word (Python's buffered files do not always say)."""
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        if n <= 0:
+            raise OSError(errno.EIO, "the output took no more bytes")
+        view = view[n:]
 
 
 def write_files(folder: str | Path, files: Iterable[tuple[str, str]]) -> list[Path]:
@@ -138,6 +155,9 @@ def write_files(folder: str | Path, files: Iterable[tuple[str, str]]) -> list[Pa
     created: list[Path] = []
     try:
         for name, text in files:
+            problem = name_problem(name)
+            if problem is not None:  # one file directly in the folder, never elsewhere
+                raise OutputError(f"cannot write {visible(repr(name))} into {out}: {problem}")
             path = out / name
             existed = os.path.lexists(path)
             write_text(path, text, follow_links=False)
@@ -146,6 +166,53 @@ def write_files(folder: str | Path, files: Iterable[tuple[str, str]]) -> list[Pa
                 created.append(path)
     except OutputError:
         for path in created:
-            path.unlink(missing_ok=True)
+            unlink(path, out)
         raise
     return paths
+
+
+def append_line(path: str | Path, line: str, name: str = "") -> None:
+    """Append one whole line (``line`` ends in a newline) to ``path`` (created when missing) with
+    one ``write``: a short write (a file size limit, a full disk) is cut back to the file's earlier
+    length, so the file never holds half a line. Refuses a database or one of its sidecars (-wal,
+    -shm, -journal, through links). Raises :class:`OutputError` with one sentence, which calls the
+    file ``name`` (default: its path)."""
+    # start-up: sqlite_utils loads only when this runs
+    from seorap.engine.store.database import database_of
+
+    owner = database_of(path)
+    if owner is not None:
+        raise OutputError(f"{path} belongs to the database {owner}; it was left untouched")
+    data = line.encode("utf-8")
+    try:  # never blocks: a pipe without a reader fails here instead of waiting for one
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, _mode())
+    except OSError as exc:
+        raise OutputError(f"cannot write {name or path}: {why(exc)}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a device or a pipe is no ledger
+            raise OutputError(f"cannot write {name or path}: it is not a regular file")
+        _append_whole(fd, data, name or str(path))
+    finally:
+        os.close(fd)
+
+
+def _append_whole(fd: int, data: bytes, path: str) -> None:
+    size = os.fstat(fd).st_size
+    try:
+        written = os.write(fd, data)
+    except OSError as exc:
+        _cut(fd, size)
+        raise OutputError(f"cannot write {path}: {why(exc)}; nothing was added") from None
+    if written != len(data):
+        _cut(fd, size)
+        raise OutputError(
+            f"cannot write {path}: only {written} of {len(data)} bytes fit (a full disk or a "
+            "file size limit); nothing was added"
+        )
+
+
+def _cut(fd: int, size: int) -> None:
+    try:
+        os.ftruncate(fd, size)
+    except OSError:
+        pass  # the write failed whole or the file system refuses even this: nothing more to do

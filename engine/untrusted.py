@@ -35,7 +35,12 @@ def json_line(value: object, **kwargs: Any) -> str:  # json.dumps's keywords
     or bidi character (U+202E, U+200B, ...) written as a JSON escape: the same JSON value, and
     printing it cannot reorder or hide what a terminal shows."""
 
-    text = json.dumps(value, ensure_ascii=False, **kwargs)
+    return escape_json(json.dumps(value, ensure_ascii=False, **kwargs))
+
+
+def escape_json(text: str) -> str:
+    """JSON text (``json.dumps``'s, pydantic's) with every control, format or bidi character
+    written as a JSON escape: the same JSON value, safe to print."""
     out = []
     for ch in text:  # a raw newline is indent's (json.dumps escapes those inside strings)
         if ch != "\n" and (

@@ -26,8 +26,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from seorap.engine.errors import InputProblems, UsageError, why
+from seorap.engine.errors import InputProblems, UsageError
 from seorap.engine.jsonl import LineTooLong, read_lines
+from seorap.engine.outfile import OutputError, append_line
 
 if TYPE_CHECKING:
     from seorap.engine.corpus import Corpus, Trajectory
@@ -94,6 +95,20 @@ def resolve_item(trajectory: Trajectory, item: str) -> tuple[str, str]:
     )
 
 
+def refuse_database(ledger: str | Path) -> None:
+    """UsageError when ``ledger`` is a database or one of its sidecars (-wal, -shm, -journal),
+    through links: JSON appended there would damage the runs."""
+    # start-up: sqlite_utils loads only when this runs
+    from seorap.engine.store.database import database_of
+
+    owner = database_of(ledger)
+    if owner is not None:
+        raise UsageError(
+            f"{ledger} belongs to the database {owner}: the gold ledger is a JSON Lines file of "
+            "its own (give --ledger FILE elsewhere, or leave it out for runs.gold.jsonl)"
+        )
+
+
 def _inside(path: Path, folder: Path) -> bool:
     try:
         Path(os.path.realpath(path)).relative_to(os.path.realpath(folder))
@@ -123,6 +138,7 @@ def contest(
             f"{ledger} is inside the corpus folder: the ledger is never written into a corpus "
             "(give --ledger FILE elsewhere)"
         )
+    refuse_database(ledger)
     try:
         trajectory = corpus.get(trajectory_id)
     except KeyError:
@@ -142,11 +158,10 @@ def contest(
         withdrawn=withdrawn,
     )
     line = json.dumps(asdict(entry), ensure_ascii=False) + "\n"
-    try:
-        with open(ledger, "a", encoding="utf-8") as fh:  # one line per contest, appended whole
-            fh.write(line)
-    except OSError as exc:
-        raise UsageError(f"cannot write the gold ledger {ledger}: {why(exc)}") from None
+    try:  # one line per contest: one write, whole or cut back (engine/outfile.py)
+        append_line(ledger, line, f"the gold ledger {ledger}")
+    except OutputError as exc:
+        raise UsageError(str(exc)) from None
     return entry
 
 

@@ -25,6 +25,8 @@ from pydantic import ValidationError
 from seorap.engine import normalise
 from seorap.engine.corpus.trajectory import Trajectory
 from seorap.engine.errors import why
+from seorap.engine.safepath import name_problem
+from seorap.engine.untrusted import visible
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -75,6 +77,7 @@ def validate_files(files: list[Path]) -> ValidationReport:
         if trajectory is None:
             continue
         problems = check_trajectory(trajectory)
+        problems += check_names(trajectory)
         problems += _check_unique(trajectory, name, seen_traj, seen_docs)
         report.problems += [Problem(name, loc, msg) for loc, msg in problems]
         report.trajectories.append(trajectory)
@@ -179,8 +182,11 @@ def _parse(path: Path, report: ValidationReport) -> Trajectory | None:
     report.problems += schema
     # the semantic checks too, on what can be read, so nothing waits for a second round trip
     seen = {p.location for p in schema}
+    lenient = _lenient(data)
     report.problems += [
-        Problem(name, loc, msg) for loc, msg in check_trajectory(_lenient(data)) if loc not in seen
+        Problem(name, loc, msg)
+        for loc, msg in check_trajectory(lenient) + check_names(lenient)
+        if loc not in seen
     ]
     return None
 
@@ -202,7 +208,7 @@ def _lenient(data: dict) -> SimpleNamespace:
         return [c for c in _get(d, key, list, []) if isinstance(c, str)]
 
     def doc(d: object) -> SimpleNamespace:
-        return SimpleNamespace(text=_get(d, "text", str))
+        return SimpleNamespace(text=_get(d, "text", str), id=_get(d, "id", str))
 
     states = [
         SimpleNamespace(
@@ -228,10 +234,18 @@ def _lenient(data: dict) -> SimpleNamespace:
         for q in _get(data, "extrinsicQA", list, [])
     ]
     distractors = [
-        SimpleNamespace(after_state=_get(d, "afterState", int), text=_get(d, "text", str))
+        SimpleNamespace(
+            after_state=_get(d, "afterState", int), text=_get(d, "text", str), id=_get(d, "id", str)
+        )
         for d in _get(data, "distractors", list, [])
     ]
-    return SimpleNamespace(states=states, single_qa=qa, extrinsic_qa=xqa, distractors=distractors)
+    return SimpleNamespace(
+        id=_get(data, "id", str),
+        states=states,
+        single_qa=qa,
+        extrinsic_qa=xqa,
+        distractors=distractors,
+    )
 
 
 def _message(error: ErrorDetails) -> str:
@@ -325,6 +339,22 @@ def _check_claims(where: str, state: Any) -> list[tuple[str, str]]:
 
 def _blank(value: object) -> bool:
     return isinstance(value, str) and not value.strip()
+
+
+def check_names(t: Any) -> list[tuple[str, str]]:
+    """Ids are names, never paths (engine/safepath.py): the trajectory's and every document's id
+    must not be empty, ``.``, ``..``, hold a separator or a control character."""
+    ids = [("id", "trajectory id", t.id)]
+    ids += [
+        (f"states[{i}].document.id", "document id", s.document.id) for i, s in enumerate(t.states)
+    ]
+    ids += [(f"distractors[{j}].id", "document id", d.id) for j, d in enumerate(t.distractors)]
+    problems = []
+    for loc, what, value in ids:
+        problem = name_problem(value) if value is not None else None  # None: the schema said
+        if problem is not None:
+            problems.append((loc, f"the {what} {visible(repr(value))} cannot be a name: {problem}"))
+    return problems
 
 
 def _check_unique(

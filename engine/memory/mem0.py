@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import threading
 from importlib import metadata
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 from seorap.engine.config import Config
+from seorap.engine.errors import StoreError
 from seorap.engine.memory.foreign import SystemFault
 from seorap.engine.memory.interface import (
     Capabilities,
@@ -35,6 +35,8 @@ from seorap.engine.memory.interface import (
     ReportedOperation,
 )
 from seorap.engine.memory.recorder import Recorder
+from seorap.engine.safepath import UnsafeName, component, make_dirs, remove_tree, unlink
+from seorap.engine.untrusted import visible
 
 if TYPE_CHECKING:
     from mem0 import Memory
@@ -161,10 +163,15 @@ class Mem0System:
     def open(self, run_id: str, trajectory_id: str) -> Mem0Memory:
         if self.recorder is None or self.folder is None or self.ctx is None:
             raise SystemFault("system mem0: opened before the run bound it to a model client")
-        where = self.folder / _safe(run_id) / _safe(trajectory_id)
         try:
-            shutil.rmtree(where, ignore_errors=True)
-            where.mkdir(parents=True, exist_ok=True)
+            own = self.folder / component(run_id, "run id")
+            where = own / component(trajectory_id, "trajectory id")
+        except UnsafeName as exc:
+            raise SystemFault(f"system mem0: {exc}") from None
+        try:
+            make_dirs(own, self.folder)
+            remove_tree(where, own)  # fresh for every (run, trajectory); nothing outside its run
+            make_dirs(where, own)
         except OSError as exc:
             raise SystemFault(
                 f"system mem0: cannot write its folder {where}: {exc.strerror or exc}"
@@ -248,8 +255,21 @@ def run_folder(db_path: str | Path, run_id: str) -> Path | None:
     """The folder that holds one run's mem0 stores (``<db>.mem0/<run>/``), None when there is none
     (`seorap runs rm` removes it with the run's rows)."""
     path = Path(db_path)
-    folder = path.with_name(path.name + ".mem0") / _safe(run_id)
-    return folder if folder.is_dir() else None
+    try:
+        name = component(run_id, "run id")
+    except UnsafeName as exc:
+        raise StoreError(
+            f"the database {visible(str(db_path))} is damaged: it holds a run whose id "
+            f"{visible(repr(run_id))} cannot name a folder ({exc.problem}); nothing was changed"
+        ) from None
+    folder = stores_folder(path) / name
+    return folder if folder.is_dir() and not folder.is_symlink() else None
+
+
+def stores_folder(db_path: str | Path) -> Path:
+    """``<db>.mem0``: the folder beside the database that owns every run's mem0 stores."""
+    path = Path(db_path)
+    return path.with_name(path.name + ".mem0")
 
 
 def folder_size(folder: Path) -> tuple[int, int]:
@@ -261,13 +281,12 @@ def folder_size(folder: Path) -> tuple[int, int]:
 def _folder(db_path: str) -> Path:
     if not db_path:
         raise SystemFault("system mem0: needs a run database on disk (its folder goes beside it)")
-    path = Path(db_path)
-    folder = path.with_name(path.name + ".mem0")
+    folder = stores_folder(db_path)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)  # may be a link to another disk: it owns the rest
         probe = folder / ".write-test"
         probe.write_text("")
-        probe.unlink()
+        unlink(probe, folder)
     except OSError as exc:
         raise SystemFault(
             f"system mem0: cannot write its folder {folder}: {exc.strerror or exc}"
@@ -292,7 +311,3 @@ def _recording_client(ctx: RunContext) -> ModelClient:
 
 def _embedder_name(ctx: RunContext) -> str:
     return getattr(ctx.embedder, "name", "") or ctx.config.role_model("embedder")
-
-
-def _safe(text: str) -> str:
-    return re.sub(r"[^\w.+-]+", "-", text).strip("-") or "x"

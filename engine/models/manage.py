@@ -19,7 +19,7 @@ import httpx
 from seorap.engine.config import Config
 from seorap.engine.errors import BadHost, NotOllama  # noqa: F401 (NotOllama re-exported)
 from seorap.engine.models.base import ROLES, ModelError, ModelMissing
-from seorap.engine.models.hosts import multi_or_openai, preflight_hosts
+from seorap.engine.models.hosts import chat_hosts, multi_or_openai, preflight_hosts
 from seorap.engine.models.ollama_chat import (
     OllamaChat,
     bad_host_message,
@@ -133,6 +133,8 @@ def check_models(config: Config, roles: Iterable[str] = ROLES) -> list[ModelStat
         roles = [r for r in roles if r not in on_hosts]
         if not roles:
             return hosted
+    # the one server the run will use: a one-entry ``hosts`` list wins over ``host``
+    config = config.model_copy(update={"host": chat_hosts(config)[0]})
     statuses = model_status(config, roles)
     for s in statuses:
         if s.present is False:

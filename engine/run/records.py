@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.run.manifest import ModelInfo, RunManifest, package_versions
-from seorap.engine.store.database import dumps, loads, transaction
+from seorap.engine.store.damage import stored_json
+from seorap.engine.store.database import dumps, transaction
 from seorap.engine.store.queries import runs
 from seorap.engine.store.queries.calls import model_digests
 from seorap.engine.store.queries.writes import document_count, documents_saved
@@ -118,7 +119,7 @@ def _start_run(
 
 def _grown(db: Database, run_id: str, scope: list[str] | None, corpus: list[str]) -> dict:
     """The restarted run's manifest with its scope grown by this command's (no change: {})."""
-    before = loads(db.table("runs").get(run_id)["manifest"], {}) or {}
+    before = stored_json(db.table("runs").get(run_id)["manifest"], "manifest", run_id, {}) or {}
     if before.get("scope") is None:  # the whole corpus already
         return {}
     before["scope"] = grown_scope(before["scope"], scope, corpus)
@@ -157,7 +158,7 @@ def _record_served(db: Database, run_id: str, client: ModelClient | None) -> Non
     if client is None or not callable(served):  # a client is there when served is
         return
     row = db.table("runs").get(run_id)
-    manifest = json.loads(row["manifest"])
+    manifest = stored_json(row["manifest"], "manifest", run_id, {})
     for info in manifest.get("models", {}).values():
         if info.get("backend") == getattr(client.backend, "name", None):
             info["served"] = served(info["name"]) or info.get("served")

@@ -66,6 +66,8 @@ from seorap.engine.run.records import (  # noqa: F401 (re-exported)
 )
 from seorap.engine.scoring import score_run
 from seorap.engine.store.database import db_file, open_db
+from seorap.engine.safepath import component
+from seorap.engine.store.damage import stored_json
 from seorap.engine.store.lease import writer
 from seorap.engine.store.queries.writes import written_trajectories
 from seorap.engine.store.sqlerrors import LeaseLost, translate_sqlite_error
@@ -102,7 +104,7 @@ def replay_run(
     if reason:
         raise NothingToReplay(reason)
     row = db.table("runs").get(run_id)
-    manifest = json.loads(row["manifest"])
+    manifest = stored_json(row["manifest"], "manifest", run_id, {})
     config = Config.model_validate(manifest["config"])
     base = run_id.split("~", 1)[0]
     system = manifest.get("system") or row["system"]
@@ -173,6 +175,7 @@ def run(
     is missing, :class:`RunCancelled` when ``cancel`` was set.
     """
 
+    suffix = _label_suffix(label)  # checked before any work
     config = config or load_config(offline=offline)
     progress = progress or NullProgress()
     workers = max(1, concurrency or config.concurrency or 1)
@@ -191,10 +194,7 @@ def run(
     if client is not None:
         stop.clients.append(client)
     stop.clients += [s for _, s in resolved if callable(getattr(s, "cancel", None))]  # foreign
-    ids = [
-        make_run_id(name, corpus, system, config) + (f"~{label}" if label else "")
-        for name, system in resolved
-    ]
+    ids = [make_run_id(name, corpus, system, config) + suffix for name, system in resolved]
     args = (corpus, resolved, ids, config, trajs, workers, progress, stop, offline, replay)
     try:
         with writer(db, "run", ids):  # one writer at a time (docs/store.md)
@@ -202,6 +202,12 @@ def run(
     except sqlite3.Error as exc:
         raise (translate_sqlite_error(exc, db_file(db)) or exc) from exc
     return ids
+
+
+def _label_suffix(label: str | None) -> str:
+    """``~label`` for a labelled run's id ('' without one); UnsafeName when the label cannot be a
+    name: it is part of every run id, and so of the names of the run's folders."""
+    return f"~{label}" if label and component(label, "label") else ""
 
 
 def _checked_config(

@@ -16,7 +16,6 @@ interval over so few resamples means little): the gate says so and does not fail
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -28,6 +27,7 @@ from seorap.engine.scoring.schema_trajectory import TrajectoryReport
 from seorap.engine.store.lease import run_statuses
 from seorap.engine.store.queries.runs import all_runs
 from seorap.engine.store.queries.scores import run_card
+from seorap.engine.store.damage import stored_json
 from sqlite_utils import Database
 
 MIN_PAIRS = stats.SMALL_GROUP
@@ -246,7 +246,7 @@ class Comparison:
 
 def _setup(db: Database, run_id: str, scoring: str) -> dict:
     card = run_card(db, run_id, scoring)
-    extras = json.loads(card) if card is not None else {}
+    extras = stored_json(card, "score card", run_id, {})
     return {"scoring": scoring, "judge_rules": extras.get("judge_rules")}
 
 

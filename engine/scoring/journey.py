@@ -35,6 +35,7 @@ from seorap.engine.scoring.schema import JourneyFigures, JourneyStage
 from seorap.engine.scoring.schema_trajectory import Interval
 from seorap.engine.scoring.similarity import credited as credited_facts
 from seorap.engine.store.queries import writes
+from seorap.engine.store.damage import stored_json
 from sqlite_utils import Database
 
 STAGES = ("said", "extracted", "stored", "kept", "retrieved", "used", "credited")
@@ -329,7 +330,7 @@ def reports_observations(db: Database, run_id: str) -> bool:
     """False for a system mapped from outside (``foreign``): it hands over facts, never the
     observations it extracted."""
     row = db.table("runs").get(run_id)
-    manifest = json.loads(row["manifest"] or "{}") if row.get("manifest") else {}
+    manifest = stored_json(row.get("manifest"), "manifest", run_id, {})
     return (manifest.get("system_spec") or {}).get("kind") != "foreign"
 
 

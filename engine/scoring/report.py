@@ -47,6 +47,7 @@ from seorap.engine.store.queries import scores as stored_scores
 from seorap.engine.store.queries import verdicts as stored_verdicts
 from seorap.engine.store.recording import recording_of
 from seorap.engine.views.runs import system_label
+from seorap.engine.store.damage import stored_json
 from sqlite_utils import Database
 
 
@@ -86,7 +87,10 @@ def run_report(
         return None
     name = scoring if scoring in names else names[0]
     run = db.table("runs").get(run_id)
-    cards = {tid: json.loads(card) for tid, card in stored_scores.cards_in_order(db, run_id, name)}
+    cards = {
+        tid: stored_json(card, "score card", run_id, {})
+        for tid, card in stored_scores.cards_in_order(db, run_id, name)
+    }
     extras = cards.pop("", {})
     trajectories = [trajectory_report(tid, card) for tid, card in cards.items()]
     verdicts = stored_verdicts.select(db, run_id, name)
@@ -95,7 +99,8 @@ def run_report(
         trajectories, cards, verdicts, unreliable=extras.get("judge_unreliable"), **boot
     )
     agg.seeds = seed_figures(db, run_id, name)
-    na = not_applicable(json.loads(run.get("manifest") or "{}").get("capabilities"))
+    manifest = stored_json(run.get("manifest"), "manifest", run_id, {})
+    na = not_applicable((manifest if isinstance(manifest, dict) else {}).get("capabilities"))
     withhold(trajectories, agg, na)
     rulers = ruler_figures(db, run_id)
     spread = [r.intrinsic for r in rulers if r.intrinsic is not None]
@@ -177,7 +182,7 @@ def _read_time(run: dict, cards: dict, boot: dict) -> ReadTimeFigures | None:
 
     if not any(c.get("read_time") for c in cards.values()):
         return None
-    manifest = json.loads(run.get("manifest") or "{}")
+    manifest = stored_json(run.get("manifest"), "manifest", run.get("run_id"), {})
     return run_figures(cards, manifest.get("capabilities"), **boot)
 
 
@@ -227,9 +232,9 @@ def _cards(db: Database, run_id: str, scoring: str) -> tuple[dict, list[dict]]:
     extras, cards = {}, []
     for tid, card in stored_scores.cards_in_order(db, run_id, scoring):
         if tid == "":
-            extras = json.loads(card)
+            extras = stored_json(card, "score card", run_id, {})
         else:
-            cards.append(json.loads(card))
+            cards.append(stored_json(card, "score card", run_id, {}))
     return extras, cards
 
 

@@ -16,13 +16,14 @@ from seorap.engine.scoring.journey import funnel_line
 from seorap.engine.scoring.report import COLUMNS, rows, run_label
 from seorap.engine.scoring.schema import Aggregate, Report, RunReport
 from seorap.engine.scoring.schema_trajectory import FactShape, Interval
+from seorap.engine.untrusted import escape_json
 
 fmt = cell
 """engine.fmt.cell under the name this text and the CLI's report tables use for a cell."""
 
 
 def to_json(report: Report) -> str:
-    return report.model_dump_json(indent=2)
+    return escape_json(report.model_dump_json(indent=2))  # bidi and C1 controls escaped
 
 
 def to_csv(report: Report) -> str:

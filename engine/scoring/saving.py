@@ -13,6 +13,7 @@ from seorap.engine.scoring.tables import now, row_id
 from seorap.engine.store import compact
 from seorap.engine.store.queries import scores as stored_scores
 from seorap.engine.store.queries import verdicts as stored_verdicts
+from seorap.engine.store.damage import stored_json
 from sqlite_utils import Database
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ def save_trajectory(
 
 def trajectory_cards(db: Database, run_id: str, name: str) -> dict[str, dict]:
     return {
-        trajectory_id: json.loads(card)
+        trajectory_id: stored_json(card, "score card", run_id)
         for trajectory_id, card in stored_scores.cards_by_trajectory(db, run_id, name).items()
     }
 
@@ -84,7 +85,7 @@ def trajectory_cards(db: Database, run_id: str, name: str) -> dict[str, dict]:
 def add_extra(db: Database, run_id: str, name: str, key: str, value: object) -> None:
     """Add one figure to the run's extras row (trajectory ''), written just before."""
     row = db.table("scores").get((run_id, "", name))
-    extras = json.loads(row["card"])
+    extras = stored_json(row["card"], "score card", run_id, {})
     extras[key] = value
     stored_scores.set_card(db, run_id, "", name, json.dumps(extras, ensure_ascii=False))
 

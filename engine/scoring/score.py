@@ -50,6 +50,7 @@ from seorap.engine.store.database import transaction
 from seorap.engine.store.queries import scores as stored_scores
 from seorap.engine.store.queries import verdicts as stored_verdicts
 from seorap.engine.store.queries.writes import document_written
+from seorap.engine.store.damage import stored_json
 from sqlite_utils import Database
 
 if TYPE_CHECKING:
@@ -317,7 +318,7 @@ def append_only(db: Database, run_id: str) -> bool:
     capabilities say so (``updates_at_write`` false); for a run written before systems declared
     them, the ``raw`` reference system or a variant with ``policy = "append"``."""
     row = db.table("runs").get(run_id)
-    manifest = json.loads(row["manifest"] or "{}") if row.get("manifest") else {}
+    manifest = stored_json(row.get("manifest"), "manifest", run_id, {})
     if manifest.get("capabilities"):
         return not manifest["capabilities"].get("updates_at_write", True)
     spec = manifest.get("system_spec") or {}

@@ -29,6 +29,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from seorap.engine.store import damage
 from seorap.engine.store.connstate import state
 from sqlite_utils import Database
 
@@ -85,9 +86,10 @@ SCOPE_KEYS: dict[str, tuple[str, ...]] = {
 """Unique within a scope (the stored ids are relative); verdicts and answers keep their global ``id``."""
 
 
-def unzip(blob: bytes | None) -> str | None:
-    """A compressed raw reply as text."""
-    return None if blob is None else zlib.decompress(blob).decode("utf-8")
+def unzip(blob: bytes | None, run_id: object = None) -> str | None:
+    """A compressed raw reply as text, bounded (engine/store/damage.py: a damaged or oversized
+    reply is :class:`~engine.store.damage.DamagedRow`, naming the call log of ``run_id``)."""
+    return None if blob is None else damage.unzip(blob, run_id)
 
 
 def _zip(text: str | None) -> bytes | None:
@@ -379,7 +381,7 @@ def has_scope(db: Database, table: str) -> bool:
 def raw_reply(row: dict[str, Any]) -> str | None:
     """The raw reply of a ``calls`` row, whichever form it has."""
     if "raw_z" in row:
-        return unzip(row["raw_z"])
+        return unzip(row["raw_z"], row.get("run_id"))
     return row.get("raw")
 
 

@@ -5,7 +5,7 @@ no SQL elsewhere."""
 from __future__ import annotations
 
 import sqlite_utils
-from seorap.engine.store.database import loads
+from seorap.engine.store.damage import stored_json
 
 
 def _readable(db: sqlite_utils.Database, name: str) -> bool:
@@ -70,7 +70,7 @@ def trajectory_cards(db: sqlite_utils.Database, run_id: str, scoring: str) -> di
     out."""
 
     return {
-        r["trajectory_id"]: loads(r["card"], {}) or {}
+        r["trajectory_id"]: stored_json(r["card"], "score card", run_id, {}) or {}
         for r in db.query(
             "SELECT trajectory_id, card FROM scores WHERE run_id=? AND scoring=? AND "
             "trajectory_id != '' ORDER BY trajectory_id",

@@ -9,10 +9,10 @@ import sqlite_utils
 from seorap.engine.memory import reference
 from seorap.engine.scoring.diagnosis import UNRELIABLE
 from seorap.engine.scoring.metrics import quadrant
-from seorap.engine.store.database import loads
 from seorap.engine.store.queries import scores
 from seorap.engine.store.queries.catalog import columns, readable_names
 from seorap.engine.store.queries.verdicts import overrides_of
+from seorap.engine.store.damage import stored_json
 from sqlite_utils import Database
 
 __all__ = ["quadrant", "UNRELIABLE"]
@@ -70,7 +70,7 @@ def latest_card(db: sqlite_utils.Database, run_id: str, trajectory_id: str) -> d
     if scoring is None:
         return {}
     card = scores.card(db, run_id, trajectory_id, scoring)
-    return (loads(card, {}) or {}) if card is not None else {}
+    return stored_json(card, "score card", run_id, {}) or {}
 
 
 def score_cards(db: sqlite_utils.Database) -> dict[tuple[str, str], dict]:
@@ -80,7 +80,7 @@ def score_cards(db: sqlite_utils.Database) -> dict[tuple[str, str], dict]:
     out: dict[tuple[str, str], dict] = {}
     for r in scores.trajectory_score_rows(db):
         out[(r["run_id"], r["trajectory_id"])] = {
-            **(loads(r["card"], {}) or {}),
+            **(stored_json(r["card"], "score card", r["run_id"], {}) or {}),
             "scoring": r["scoring"],
         }
     return out

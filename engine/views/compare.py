@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -11,6 +10,7 @@ from seorap.engine.store.database import facts_at
 from seorap.engine.store.queries.scores import trajectory_cards
 from seorap.engine.store.queries.verdicts import final_verdicts
 from seorap.engine.views.common import latest_scoring
+from seorap.engine.store.damage import stored_json
 from sqlite_utils import Database
 
 
@@ -88,7 +88,11 @@ def side_figures(db: Database, run_id: str) -> SideFigures:
     """The figures the compare title shows for one run, from its stored score cards."""
 
     scoring = latest_scoring(db, run_id)
-    cards = [json.loads(card) for card in trajectory_cards(db, run_id, scoring)] if scoring else []
+    cards = (
+        [stored_json(c, "score card", run_id, {}) for c in trajectory_cards(db, run_id, scoring)]
+        if scoring
+        else []
+    )
     reads = [c.get("read_time") or {} for c in cards]
     full = [(c.get("intrinsic") or {}).get("full") or {} for c in cards]
     return SideFigures(
