@@ -2,7 +2,8 @@
 Hanja form), read by the lexical judge and the reference reader (docs/corpus-format.md).
 
 A corpus carries it as ``glossary.tsv`` beside its trajectory files; a user can name another file
-(``seorap judge --glossary FILE``). One thing per line, its names separated by tabs, the first name
+(``seorap judge --glossary FILE``); a ``neutral.tsv`` beside it extends the judge's neutral lexicon
+(engine/scoring/lexical/neutral.tsv, same columns). One thing per line, its names separated by tabs, the first name
 the one verdicts use; blank lines and lines starting with ``#`` are skipped::
 
     Aurora	Amazon Aurora	오로라
@@ -12,10 +13,11 @@ the one verdicts use; blank lines and lines starting with ``#`` are skipped::
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from seorap.engine.errors import UsageError
+from seorap.engine.scoring.lexical.lexicon import NEUTRAL_FILE, Entry, load_user
 
 FILE_NAME = "glossary.tsv"
 MAX_BYTES = 1024 * 1024
@@ -26,6 +28,9 @@ class Glossary:
     canonical: dict[str, str] = field(default_factory=dict)
     """alias (lower-cased) -> the first name of its line."""
     source: str = ""
+    neutral: tuple[Entry, ...] = ()
+    """The user's neutral-lexicon entries: ``neutral.tsv`` beside the glossary (the lexical
+    judge's full accounting, engine/scoring/lexical/lexicon.py)."""
 
     def __bool__(self) -> bool:
         return bool(self.canonical)
@@ -96,13 +101,16 @@ def load(path: str | Path) -> Glossary:
     there: an empty glossary)."""
     path = Path(path)
     if path.is_dir():
+        neutral = load_user(path / NEUTRAL_FILE)
         path = path / FILE_NAME
         if not path.is_file():
-            return Glossary()
+            return Glossary(neutral=neutral)
+    else:
+        neutral = load_user(path.parent / NEUTRAL_FILE)
     try:
         if path.stat().st_size > MAX_BYTES:
             raise UsageError(f"{path}: a glossary larger than 1 MB is not read")
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: cannot read the glossary ({exc.__class__.__name__})") from exc
-    return parse(text, str(path))
+    return replace(parse(text, str(path)), neutral=neutral)

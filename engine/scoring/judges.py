@@ -118,7 +118,15 @@ class LexicalJudge:
         answer_date: date | None = None,
     ) -> Verdict:
         (expected, answer, question), alias = self._aliased(expected, answer, question or "")
-        match = lexical.measure(expected, answer, question or None, expected_date, answer_date)
+        match = lexical.measure(
+            expected,
+            answer,
+            question or None,
+            expected_date,
+            answer_date,
+            account=self.prompt == "strict",
+            neutral=self.glossary.neutral,
+        )
         label, why = self._grade(match, check_hedge=True)
         return Verdict(label, why + alias)
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from seorap.engine.scoring.lexical.accounting import unaccounted
 from seorap.engine.scoring.lexical.analysis import (
     NEGATION,
     POSTPONE,
@@ -31,6 +33,7 @@ from seorap.engine.scoring.lexical.clauses import (
     set_aside,
     unverified_words,
 )
+from seorap.engine.scoring.lexical.lexicon import Entry
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
 from seorap.engine.scoring.lexical.polarity import hedge_classes, opposite
 from seorap.engine.scoring.lexical.subjects import (
@@ -86,6 +89,8 @@ class Match:
     such as 다음 달 초) while an expected date is not stated: neither right nor wrong."""
     subject: tuple[tuple[str, str], ...] = ()
     """(expected subject word, candidate word): an expected value stated about something else."""
+    unaccounted: tuple[str, ...] = ()
+    """Answers only (full accounting, lexical-6): the answer's morphemes nothing accounts for."""
 
     @property
     def recall(self) -> Fraction:
@@ -313,9 +318,14 @@ def measure(
     question: str | None = None,
     expected_date: dt.date | None = None,
     candidate_date: dt.date | None = None,
+    *,
+    account: bool = False,
+    neutral: Sequence[Entry] = (),
 ) -> Match:
     """Measure ``candidate`` against ``expected``; relative dates in each are resolved against its
-    own document's date (``expected_date``, ``candidate_date``; unresolved without one)."""
+    own document's date (``expected_date``, ``candidate_date``; unresolved without one).
+    ``account``: an answer, every morpheme of which must be accounted for (``neutral``: the user's
+    neutral-lexicon entries beside the package's)."""
     exp, cand = analyse(expected, expected_date), analyse(candidate, candidate_date)
     q = analyse(question, candidate_date) if question else None
     current = [v for v in exp.values if not v.former]
@@ -359,4 +369,5 @@ def measure(
         tuple(unverified_words(exp, cand, q)),
         _vague_dates(cand, current, stated),
         subject,
+        tuple(unaccounted(exp, cand, q, neutral)) if account else (),
     )

@@ -127,10 +127,11 @@ def _incomplete(match: Match, elements: str, check_hedge: bool) -> Graded | None
             f"PARTIAL [missing-clause]: nothing of «{match.missing_clauses[0]}» is stated; "
             f"{elements}"
         )
-    if check_hedge and match.unverified:
+    words = [*match.unverified, *(w for w in match.unaccounted if w not in match.unverified)]
+    if check_hedge and words:
         return "PARTIAL", (
             f"PARTIAL [unverified]: every expected value stated, but unverified: "
-            f"«{', '.join(match.unverified[:5])}»; {elements}"
+            f"«{', '.join(words[:8])}»; {elements}"
         )
     return None
 
