@@ -32,12 +32,20 @@ from seorap.engine.scoring.lexical.polarity import (
 )
 from seorap.engine.scoring.lexical.subjects import in_expected
 from seorap.engine.scoring.lexical.text import Morph
-from seorap.engine.scoring.lexical.values import Value, same
+from seorap.engine.scoring.lexical.values import _CHANGE_TARGET, Value, same
 
 WORDS = ("SL", "SH", "SN")
 """Tags starting with S that are words (latin, Hanja, digits); every other S tag is punctuation."""
 KIND_NOUNS = frozenset({"날짜", "날", "일자", "시간", "시각", "기간", "장소", "일정", "시점"})
 """Nouns that name the kind of a value: no other slot by themselves."""
+FORMER_WORDS = frozenset(
+    {"기존", "예전", "이전", "원래", "당초", "종전", "처음", "과거", "지만", "었", "았", "였", "에서"}
+)
+"""Words that mark a value as former, and the contrast ending after it (예전엔 A였지만 지금은 B):
+accounted for when the answer has a value marked former (the value rules have read the change)."""
+CHANGE_WORDS = frozenset({"변경", "바뀌", "바꾸", "교체", "전환", "옮기", "대체"})
+"""Predicates of a change: accounted for when the answer marks a value former or sets one aside
+(the rules have read which value is current)."""
 _NEGATING = frozenset({("않", "VX"), ("안", "MAG"), ("못", "MAG"), ("못하", "VX"), ("아니", "VCN")})
 
 
@@ -57,9 +65,15 @@ def names_other_slot(
     its topic particle (or before ``w``) that neither the expected answer nor the question has, and
     that names more than the kind of a value (첫 출근일은 6월 15일 beside 이전 날짜는 6월 13일)?"""
     known = exp.compact + "|" + (q.compact if q is not None else "")
+    forms = _known_forms(exp, q)
+    nouns = [*exp.nouns, *(q.nouns if q is not None else ())]
     upto = c.topic_end if c.topic_end is not None and c.topic_end <= w.start else w.start
     return any(
-        len(x) >= 2 and x not in KIND_NOUNS and x not in known and not _noun_in(x, exp.nouns, known)
+        len(x) >= 2
+        and x not in KIND_NOUNS
+        and x not in known
+        and not _noun_in(x, exp.nouns, known)
+        and synonym_class(x, forms, nouns) is None  # 이사 날짜 for 이전 날짜: the same slot
         for x in subject_words(cand, c, upto)
     )
 
@@ -119,6 +133,9 @@ def _value_spans(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[tupl
         if w.former:  # the former value's phrase up to its 에서 / → (PostgreSQL 14에서)
             m = _FORMER_PHRASE.match(cand.text, w.end)
             spans.append((w.start, m.end() if m else w.end))
+        elif w.target and in_expected(w, exp):  # …로 변경/연기/옮기다: the change the rules read
+            m = _CHANGE_TARGET.match(cand.text[w.end :])
+            spans.append((w.start, w.end + (m.end() if m else 0)))
     for a, _, word in cand.aside:  # the phrase set aside, the contrast word and its ending
         after = [m for m in cand.morphs if m.start >= a and m.form == word]
         end = _aside_end(cand.morphs, after[0]) if after else a
@@ -189,6 +206,10 @@ def unaccounted(
     forms = _known_forms(exp, q)
     negated = any(NEGATION in s.markers for s in exp.segments)
     limit = bool(forms & LIMIT_NOUNS)
+    if any(w.former for w in cand.values):  # the value rules read the change
+        forms = forms | FORMER_WORDS | CHANGE_WORDS
+    if cand.aside:  # the contrast rules read the replacement (A 대신 B로 바뀌다)
+        forms = forms | CHANGE_WORDS
     out: list[str] = []
     for i, m in enumerate(morphs):
         if done[i] or (m.tag[0] == "S" and m.tag not in WORDS) or _in_spans(m, spans):

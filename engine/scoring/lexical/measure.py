@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from seorap.engine.scoring.lexical.accounting import unaccounted
+from seorap.engine.scoring.lexical.accounting import names_other_slot, unaccounted
 from seorap.engine.scoring.lexical.analysis import (
     NEGATION,
     POSTPONE,
@@ -34,6 +34,7 @@ from seorap.engine.scoring.lexical.clauses import (
     unverified_words,
 )
 from seorap.engine.scoring.lexical.lexicon import Entry
+from seorap.engine.scoring.lexical import states
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
 from seorap.engine.scoring.lexical.polarity import hedge_classes, opposite
 from seorap.engine.scoring.lexical.subjects import (
@@ -91,6 +92,8 @@ class Match:
     """(expected subject word, candidate word): an expected value stated about something else."""
     unaccounted: tuple[str, ...] = ()
     """Answers only (full accounting, lexical-6): the answer's morphemes nothing accounts for."""
+    state: tuple[str, str] | None = None
+    """(expected state, candidate state): open against settled (lexical/states.py)."""
 
     @property
     def recall(self) -> Fraction:
@@ -129,6 +132,7 @@ def _competitors(
     Names compete only as bare values or when ``v`` is not stated (a list of names is not a hedge
     by itself); names the question uses are its topic, never an answer."""
     slot = _slot_words(exp.segment_of(v), q)
+    home: list[Segment] = []
     if stated:
         home = [c for c in cand.segments if _value_in(v, c.values, c.compact, current=True)]
         keys = {n for n in slot if any(_noun_in(n, c.nouns, c.compact) for c in home)}
@@ -143,6 +147,8 @@ def _competitors(
         if w.type == "name" and q is not None and w.key[0] in q.compact:
             continue
         seg = cand.segment_of(w)
+        if stated and seg is not None and seg not in home and names_other_slot(cand, seg, w, exp, q):
+            continue  # a value for another slot in a clause of its own (첫 출근일은 6월 15일)
         if seg is None or not seg.nouns:
             out.append(w)  # a bare value
         elif w.type == "name" and stated and not _variant(w.key[0], v.key[0]):
@@ -370,4 +376,5 @@ def measure(
         _vague_dates(cand, current, stated),
         subject,
         tuple(unaccounted(exp, cand, q, neutral)) if account else (),
+        states.clash(exp, cand),
     )
