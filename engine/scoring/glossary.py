@@ -45,12 +45,29 @@ class Glossary:
         used: list[tuple[str, str]] = []
 
         def swap(m: re.Match[str]) -> str:
-            name = self.canonical[m[0].lower()]
-            if m[0] != name:
-                used.append((m[0], name))
-            return name
+            name = self.canonical[m["name"].lower()]
+            if m["name"] != name:
+                used.append((m["name"], name))
+            return name + _particle(name, m["particle"] or "")
 
         return self._pattern().sub(swap, text), used
+
+
+_PAIRS = (("은", "는"), ("이", "가"), ("을", "를"), ("과", "와"))
+"""Particles written one way after a closing consonant and another after a vowel (툴은, 도구는)."""
+
+
+def _particle(name: str, particle: str) -> str:
+    """The particle that followed an alias, in the form ``name`` takes (도구 takes 는 where 툴 took
+    은), so the morpheme analyser reads it as a particle; after a latin name it stays as written."""
+    last = name[-1:]
+    if not particle or not "가" <= last <= "힣":
+        return particle
+    closed = (ord(last) - 0xAC00) % 28 != 0
+    for after_consonant, after_vowel in _PAIRS:
+        if particle in (after_consonant, after_vowel):
+            return after_consonant if closed else after_vowel
+    return particle
 
 
 _CACHE: dict[tuple[str, ...], re.Pattern[str]] = {}
@@ -64,7 +81,8 @@ def _compile(aliases: tuple[str, ...]) -> re.Pattern[str]:
             # latin names end at a latin boundary; Korean ones may take a particle after them
             tail = r"(?![A-Za-z0-9])" if alias[-1:].isascii() else ""
             parts.append(rf"(?<![A-Za-z0-9가-힣]){body}{tail}")
-        _CACHE[aliases] = re.compile("|".join(parts), re.IGNORECASE)
+        particle = "(?P<particle>(?:은|는|이|가|을|를|과|와)(?![가-힣]))?"
+        _CACHE[aliases] = re.compile(f"(?P<name>{'|'.join(parts)}){particle}", re.IGNORECASE)
     return _CACHE[aliases]
 
 

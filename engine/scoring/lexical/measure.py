@@ -34,7 +34,7 @@ from seorap.engine.scoring.lexical.clauses import (
     unverified_words,
 )
 from seorap.engine.scoring.lexical.lexicon import Entry
-from seorap.engine.scoring.lexical import states
+from seorap.engine.scoring.lexical import agents, states
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
 from seorap.engine.scoring.lexical.polarity import hedge_classes, opposite
 from seorap.engine.scoring.lexical.subjects import (
@@ -353,6 +353,11 @@ def measure(
     if beside is not None:
         multi.append(beside)
     subject = wrong_subject(stated, exp, cand, q)
+    who = agents.wrong_agent(exp, cand, q)
+    if who is not None:
+        wrong.append(who)
+    for extra in agents.extra_members(exp, cand, q):
+        multi.append((", ".join(v.text for v in current) or " ".join(exp.nouns[:3]), extra))
     flip = opposite(exp.compact, cand.compact)
     if flip is not None:
         wrong.append(flip)
@@ -363,7 +368,8 @@ def measure(
         tuple(missing),
         tuple(wrong),
         tuple(multi),
-        tuple(_polarity(exp, cand)),
+        tuple(_polarity(exp, cand))
+        + tuple((c, "none", mk) for c, mk in agents.retracted_after(exp, cand)),
         hedges,
         len(current),
         len(stated),

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from seorap.engine.scoring.lexical.text import Morph
 
 RETRACT_VERBS = frozenset(
-    {"접", "엎", "엎어지", "포기", "그만두", "뒤집", "무르", "물리", "거두", "빠지"}
+    {"접", "엎", "엎어지", "포기", "그만두", "뒤집", "무르", "물리", "거두", "빠지", "바로잡"}
 )
 """Verbs of giving a plan up, turning a decision over or leaving someone out (by kiwipiepy's VV
 stem; 빠지다 since lexical-5: "서아린은 빠졌어요"). 빼다 is read as a contrast word (A 빼고 B)."""
