@@ -42,6 +42,7 @@ from seorap.engine.scoring.lexical.subjects import (
     list_members,
     replaced,
     words_set_aside,
+    wrong_owner,
     wrong_subject,
 )
 from seorap.engine.scoring.lexical.values import Value, kind, same
@@ -309,6 +310,20 @@ def _polarity(exp: Analysis, cand: Analysis) -> list[tuple]:
     return polarity
 
 
+def _owner_asked(text: str, exp: Analysis, q: Analysis | None) -> bool:
+    """An expected value in its clause's subject (before 은/는) that the question states: it
+    names the owner the question already picked, so an answer need not repeat it."""
+    if q is None:
+        return False
+    for v in exp.values:
+        seg = exp.segment_of(v)
+        if v.text != text or seg is None or seg.topic_end is None or v.start >= seg.topic_end:
+            continue
+        if any(same(v, w) for w in q.values):
+            return True
+    return False
+
+
 def _vague_dates(cand: Analysis, current: list[Value], stated: list[Value]) -> tuple[str, ...]:
     """The candidate's vague dates, when an expected date is not stated."""
     return tuple(
@@ -346,13 +361,14 @@ def measure(
     missing_nouns = tuple(n for n in exp.nouns if not _noun_in(n, cand.nouns, cand.compact))
     stated = [v for v in current if _value_in(v, cand.values, cand.compact, current=True)]
     missing, wrong, multi = _typed_values(current, stated, exp, cand, q)
+    missing = [t for t in missing if not _owner_asked(t, exp, q)]
     word_missing, word_wrong = _comment_values(exp, cand)
     missing += word_missing
     wrong += word_wrong
     beside = _word_beside_rival(expected, exp, cand, q)
     if beside is not None:
         multi.append(beside)
-    subject = wrong_subject(stated, exp, cand, q)
+    subject = wrong_subject(stated, exp, cand, q) or wrong_owner(stated, exp, cand, q)
     who = agents.wrong_agent(exp, cand, q)
     if who is not None:
         wrong.append(who)
