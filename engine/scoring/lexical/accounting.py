@@ -66,14 +66,13 @@ def names_other_slot(
     that names more than the kind of a value (첫 출근일은 6월 15일 beside 이전 날짜는 6월 13일)?"""
     known = exp.compact + "|" + (q.compact if q is not None else "")
     forms = _known_forms(exp, q)
-    nouns = [*exp.nouns, *(q.nouns if q is not None else ())]
     upto = c.topic_end if c.topic_end is not None and c.topic_end <= w.start else w.start
     return any(
         len(x) >= 2
         and x not in KIND_NOUNS
         and x not in known
         and not _noun_in(x, exp.nouns, known)
-        and synonym_class(x, forms, nouns) is None  # 이사 날짜 for 이전 날짜: the same slot
+        and synonym_class(x, forms) is None  # 이사 날짜 for 이전 날짜: the same slot
         for x in subject_words(cand, c, upto)
     )
 
@@ -96,7 +95,13 @@ def _known_forms(exp: Analysis, q: Analysis | None) -> frozenset[str]:
     for a in (exp, q):
         if a is None:
             continue
-        forms |= {m.form.lower() for m in a.morphs}
+        ms = a.morphs
+        for i, m in enumerate(ms):
+            nxt = ms[i + 1] if i + 1 < len(ms) else None
+            if nxt is not None and nxt.tag == "XSN" and nxt.start == m.end and m.tag[:2] == "NN":
+                forms.add((m.form + nxt.form).lower())  # 요금제, not 요금 (a fee is no plan)
+            elif not (m.tag == "XSN" and i and ms[i - 1].end == m.start):
+                forms.add(m.form.lower())
         pairs = zip(a.morphs, a.morphs[1:], strict=False)
         if any(x.form == "기" and x.tag == "ETN" and y.form == "로" for x, y in pairs):
             forms.add("기로")
@@ -159,14 +164,15 @@ def _aside_end(morphs: Sequence[Morph], word: Morph) -> int:
     return end
 
 
+_RUN = frozenset({"NNG", "NNP", "NNB", "XSN", "XPN", "SL", "SH", "SN"})
+
+
 def _noun_run(morphs: Sequence[Morph], i: int) -> str:
     """The word a noun morpheme is part of (adjacent noun morphemes with no space: 스토리+지)."""
     a = b = i
-    while a > 0 and morphs[a - 1].end == morphs[a].start and morphs[a - 1].tag.startswith("NN"):
+    while a > 0 and morphs[a - 1].end == morphs[a].start and morphs[a - 1].tag in _RUN:
         a -= 1
-    while (
-        b + 1 < len(morphs) and morphs[b].end == morphs[b + 1].start and morphs[b + 1].tag.startswith("NN")
-    ):
+    while b + 1 < len(morphs) and morphs[b].end == morphs[b + 1].start and morphs[b + 1].tag in _RUN:
         b += 1
     return "".join(m.form for m in morphs[a : b + 1]).lower()
 
@@ -178,7 +184,7 @@ def _word_known(m: Morph, i: int, morphs: Sequence[Morph], exp: Analysis, q: Ana
         return True
     compact = exp.compact + "|" + (q.compact if q is not None else "")
     nouns = [*exp.nouns, *(q.nouns if q is not None else ())]
-    if m.tag[:2] in ("NN", "XR", "SL", "SH"):
+    if m.tag[:2] in ("NN", "XR", "SL", "SH", "XS", "XP"):
         word = _noun_run(morphs, i)
         if len(word) >= 2 and word in compact:
             return True
