@@ -146,7 +146,24 @@ def _value_spans(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[tupl
         end = _aside_end(cand.morphs, after[0]) if after else a
         spans.append((a, end))
     spans += [(c.start, c.end) for c in cand.segments if other_slot(c, cand, exp, q)]
+    spans += _anchored_subjects(exp, cand, q)
     return spans
+
+
+def _anchored_subjects(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[tuple[int, int]]:
+    """The subject (the words before 은/는) of an answer clause that states an expected value after
+    it and shares a noun with the question or the expected answer: what the value is said about,
+    read by the subject rules (wrong-subject, wrong owner, anchoring), not by accounting."""
+    words = [*exp.nouns, *(q.nouns if q is not None else ())]
+    out = []
+    for c in cand.segments:
+        if c.topic_end is None:
+            continue
+        if not any(in_expected(w, exp) and w.start >= c.topic_end for w in c.values):
+            continue
+        if any(_noun_in(n, c.nouns, c.compact) for n in words):
+            out.append((c.start, c.topic_end))
+    return out
 
 
 _FORMER_PHRASE = re.compile(r"[^,./;에→]{0,16}?(?:에서|→|->)")

@@ -180,10 +180,14 @@ def wrong_owner(
     for v in stated:
         for c in cand.segments:
             here = [w for w in c.values if same(v, w) and not w.former]
-            if not here or any(same(x, o) for x in c.values for o in owners):
+            if not here or c.topic_end is None or any(same(x, o) for x in c.values for o in owners):
                 continue
+            if any(_compact(o.text) in c.compact for o in owners):
+                continue  # the asked owner is named (한빛물류, read as 한빛 + 물류)
             for x in c.values:
-                if x.start >= here[0].start or in_expected(x, exp) or any(same(x, y) for y in asked):
+                if x.start >= min(here[0].start, c.topic_end) or in_expected(x, exp):
+                    continue  # only the clause's subject names its owner
+                if any(same(x, y) for y in asked):
                     continue
                 rival = next((o for o in owners if kind(o) == kind(x)), None)
                 if rival is not None:
