@@ -48,9 +48,9 @@ def test_a_subject_reworded_or_left_out_is_no_wrong_subject():
         label("장학금 신청 접수 마감은 10월 2일이다.", "장학금 신청서는 10월 2일까지 받아요.")
         == "YES"
     )
-    # lexical-6: 멤버십 is a word nothing accounts for (full accounting), so PARTIAL, never NO
-    v = grade("Premium 구독료는 월 9,900원이다.", "Premium 멤버십은 매달 9,900원이에요.")
-    assert v.label == "PARTIAL" and "«멤버십»" in v.rationale
+    assert (
+        label("Premium 구독료는 월 9,900원이다.", "Premium 멤버십은 매달 9,900원이에요.") == "YES"
+    )
     assert (
         label("오 주임의 복귀일은 9월 14일이다.", "9월 14일이에요.", "오 주임 언제 복귀해요?")
         == "YES"

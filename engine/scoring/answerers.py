@@ -135,10 +135,15 @@ _COMPOUND = re.compile(r",|[가-힣](?:며|고|하고|이며|이고)\s|그리고
 """A question asking several things (…하고, …이며, a comma): each item may answer another part."""
 
 
+def _single(question: str, asks: dict[str, frozenset[str]]) -> bool:
+    """Does the question ask for one thing (no comma, no …하고/…이며 joining two asks)?"""
+    return len(asks) <= 1 and not _COMPOUND.search(question)
+
+
 def _holding(chosen: list[_Item], question: str, asks: dict[str, frozenset[str]]) -> list[_Item]:
     """The items that hold the asked slot: for a question asking one kind of value and nothing
     else, those answering that kind (when any does); otherwise all of them."""
-    if len(asks) != 1 or _COMPOUND.search(question):
+    if len(asks) != 1 or not _single(question, asks):
         return chosen
     token = f"⟨{next(iter(asks))}⟩"
     holding = [it for it in chosen if token in it.slot]
@@ -184,8 +189,9 @@ class ReaderAnswerer:
     4. The answer starts with the best-ranked remaining item (retrieval's pick, which also serves a
        paraphrased question that shares no word with any fact), then greedily adds the item whose
        not-yet-covered question bigrams weigh most (ties: more recent, then better ranked) while it
-       adds any — counting only the parts it holds past its subject (after its 은/는) and the kinds of
-   value it answers, so a fact is not added for naming the question's subject; at most
+       adds any — for a question asking one thing, counting only the parts it holds past its subject
+   (after its 은/는) and the kinds of value it answers, so a fact is not added for naming the
+   question's subject; at most
    MAX_ITEMS, in rank order, joined with " / ". A question asking one kind of value and nothing
    else (no comma, no …하고/…이며) is answered by the items holding that kind only: the clause
    that holds the asked slot, with its subject.
@@ -246,11 +252,15 @@ class ReaderAnswerer:
             ):
                 remaining.append(it)
         remaining.sort(key=lambda it: it.rank)
+        single = _single(question, asks)
         chosen = [remaining.pop(0)]
         covered = set(chosen[0].matched)
         while remaining and len(chosen) < MAX_ITEMS:
-            # an item is added for what it says about the question, not for its subject
-            gain = {id(it): math.fsum(weight[b] for b in it.slot - covered) for it in remaining}
+            # one slot asked: an item is added for what it says, not for naming the subject
+            gain = {
+                id(it): math.fsum(weight[b] for b in (it.slot if single else it.matched) - covered)
+                for it in remaining
+            }
             best = max(remaining, key=lambda it: (gain[id(it)], it.recency, -it.rank))
             if gain[id(best)] <= 0:
                 break

@@ -151,18 +151,24 @@ def _value_spans(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[tupl
 
 
 def _anchored_subjects(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[tuple[int, int]]:
-    """The subject (the words before 은/는) of an answer clause that states an expected value after
-    it and shares a noun with the question or the expected answer: what the value is said about,
+    """The subject (the words before 은/는, or before the value in a clause without one) of an
+    answer clause that states an expected value after it and shares a word with the question or
+    the expected answer: what the value is said about,
     read by the subject rules (wrong-subject, wrong owner, anchoring), not by accounting."""
-    words = [*exp.nouns, *(q.nouns if q is not None else ())]
+    forms = _known_forms(exp, q)
     out = []
     for c in cand.segments:
-        if c.topic_end is None:
+        said = [w.start for w in c.values if in_expected(w, exp) and not w.former]
+        upto = c.topic_end if c.topic_end is not None else min(said, default=c.start)
+        if not any(at >= upto for at in said):
             continue
-        if not any(in_expected(w, exp) and w.start >= c.topic_end for w in c.values):
-            continue
-        if any(_noun_in(n, c.nouns, c.compact) for n in words):
-            out.append((c.start, c.topic_end))
+        subject = [
+            (i, m)
+            for i, m in enumerate(cand.morphs)
+            if c.start <= m.start < upto and m.tag in ("NNG", "NNP", "SL")
+        ]
+        if any(_word_known(m, i, cand.morphs, exp, q, forms) for i, m in subject):
+            out.append((c.start, upto))
     return out
 
 
