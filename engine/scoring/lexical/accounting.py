@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from seorap.engine.scoring.lexical.analysis import NEGATION, Analysis, Segment
 from seorap.engine.scoring.lexical.clauses import _noun_in
-from seorap.engine.scoring.lexical.lexicon import Entry, builtin_neutral, synonym_class
+from seorap.engine.scoring.lexical.lexicon import Entry, builtin_neutral, in_phrases, synonym_class
 from seorap.engine.scoring.lexical.polarity import (
     BOUNDS,
     LIMIT_NOUNS,
@@ -106,20 +106,6 @@ def _known_forms(exp: Analysis, q: Analysis | None) -> frozenset[str]:
         if any(x.form == "기" and x.tag == "ETN" and y.form == "로" for x, y in pairs):
             forms.add("기로")
     return frozenset(forms)
-
-
-def _phrases(morphs: Sequence[Morph], entries: Sequence[Entry], done: list[bool]) -> None:
-    """Mark the morphemes of neutral phrases (entries of several forms) found in a row."""
-    for e in entries:
-        n = len(e.forms)
-        if n < 2:
-            continue
-        for i in range(len(morphs) - n + 1):
-            if all(
-                morphs[i + k].form == e.forms[k] and e.tag_ok(k, morphs[i + k].tag) for k in range(n)
-            ):
-                for k in range(n):
-                    done[i + k] = True
 
 
 def _in_spans(m: Morph, spans: Sequence[tuple[int, int]]) -> bool:
@@ -229,8 +215,8 @@ def unaccounted(
     and adjectives as ``form-``), in order, without repeats."""
     entries = (*builtin_neutral(), *extra)
     morphs = cand.morphs
-    done = [False] * len(morphs)
-    _phrases(morphs, entries, done)
+    covered = in_phrases(morphs, extra)
+    done = [i in covered for i in range(len(morphs))]
     spans = _value_spans(exp, cand, q)
     forms = _known_forms(exp, q)
     negated = any(NEGATION in s.markers for s in exp.segments)

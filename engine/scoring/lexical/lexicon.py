@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from seorap.engine.errors import UsageError
 
@@ -102,3 +103,20 @@ def load_user(path: Path) -> tuple[Entry, ...]:
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: cannot read the neutral lexicon ({exc.__class__.__name__})") from exc
     return parse_neutral(text, str(path))
+
+
+def in_phrases(morphs: Sequence[Any], entries: Sequence[Entry] = ()) -> set[int]:
+    """Indices of ``morphs`` (kiwipiepy morphemes: ``form``, ``tag``) that belong to a neutral
+    phrase (an entry of several forms, found in a row: 확인해 보니)."""
+    out: set[int] = set()
+    for e in (*builtin_neutral(), *entries):
+        n = len(e.forms)
+        if n < 2:
+            continue
+        for i in range(len(morphs) - n + 1):
+            if all(
+                morphs[i + k].form == e.forms[k] and e.tag_ok(k, morphs[i + k].tag)
+                for k in range(n)
+            ):
+                out.update(range(i, i + n))
+    return out

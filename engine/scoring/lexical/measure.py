@@ -36,7 +36,7 @@ from seorap.engine.scoring.lexical.clauses import (
 from seorap.engine.scoring.lexical.lexicon import Entry
 from seorap.engine.scoring.lexical import agents, states
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
-from seorap.engine.scoring.lexical.polarity import hedge_classes, opposite
+from seorap.engine.scoring.lexical.polarity import hedge_classes, opposite, sibling
 from seorap.engine.scoring.lexical.subjects import (
     in_expected,
     list_members,
@@ -374,7 +374,10 @@ def measure(
         wrong.append(who)
     for extra in agents.extra_members(exp, cand, q):
         multi.append((", ".join(v.text for v in current) or " ".join(exp.nouns[:3]), extra))
-    flip = opposite(exp.compact, cand.compact)
+    known = exp.compact + "|" + (q.compact if q is not None else "")
+    flip = opposite(exp.compact, cand.compact) or sibling(
+        exp.nouns, cand.nouns, known, cand.compact
+    )
     if flip is not None:
         wrong.append(flip)
     hedges = tuple(sorted((cand.hedges - exp.hedges) | _class_hedges(exp, cand)))
