@@ -131,7 +131,7 @@ def _said(text: str) -> str:
     return "".join(ch for i, ch in enumerate(text) if not any(x <= i < y for x, y in cut))
 
 
-_COMPOUND = re.compile(r",|[가-힣](?:며|고|하고|이며|이고)\s|그리고|및")
+_COMPOUND = re.compile(r",|[가-힣](?:며|고|하고|이며|이고|과|와)\s|그리고|및")
 """A question asking several things (…하고, …이며, a comma): each item may answer another part."""
 
 
