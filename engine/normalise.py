@@ -9,7 +9,7 @@
 - **Numbers**: digits, grouped digits (``1,200``), decimals, the multipliers 천/만/억/조 in any mix
   (``1억 2천만`` = ``1.2억`` = ``120,000,000``) and native numerals before a counter (두 명 = 2명).
 - **Quantities**: durations (ms, 초, 분, 시간, 일, 주 in seconds; 개월, 년 in months), sizes (KB … TB,
-  decimal multiples of bytes) and money (원, 달러, 유로, 엔 — currencies are never converted into
+  decimal or binary multiples of bytes) and money (원, 달러, 유로, 엔 — currencies are never converted into
   each other). :func:`quantity` gives the dimension and the amount in its base unit.
 """
 
@@ -79,6 +79,8 @@ SECONDS = {
 }
 MONTHS = {"개월": Decimal(1), "년": Decimal(12)}
 BYTES = {"kb": Decimal(10**3), "mb": Decimal(10**6), "gb": Decimal(10**9), "tb": Decimal(10**12)}
+BINARY = {"kb": Decimal(2**10), "mb": Decimal(2**20), "gb": Decimal(2**30), "tb": Decimal(2**40)}
+"""The same units in binary multiples: a size is written either way (2TB = 2,000GB = 2,048GB)."""
 MONEY = frozenset({"원", "달러", "유로", "엔"})
 
 
@@ -114,11 +116,14 @@ def quantity(unit: str, amount: Decimal) -> Quantity | None:
 
 
 def same_quantity(unit_a: str, a: Decimal, unit_b: str, b: Decimal) -> bool:
-    """``200ms`` = ``0.2초``, ``1.5TB`` = ``1,500GB``, ``24개월`` = ``2년``; ``3,100달러`` ≠
+    """``200ms`` = ``0.2초``, ``1.5TB`` = ``1,500GB`` = ``1,536GB`` (decimal or binary multiples),
+    ``24개월`` = ``2년``; ``3,100달러`` ≠
     ``310만 원``; ``1개월`` ≠ ``30일`` (a month has no fixed length)."""
     qa, qb = quantity(unit_a, a), quantity(unit_b, b)
     if qa is None or qb is None:
         return unit_a == unit_b and a == b
+    if qa.dimension == "size" and qa != qb:
+        return a * BINARY[unit_a] == b * BINARY[unit_b]
     return qa == qb
 
 

@@ -33,7 +33,7 @@ def test_two_setups_side_by_side(tmp_path):
     )
     assert result.exit_code == 0, result.output
     assert "lexical/lenient" in result.output and "separation" in result.output
-    strict = next(x for x in result.output.splitlines() if x.startswith("lexical (lexical-5)"))
+    strict = next(x for x in result.output.splitlines() if x.startswith("lexical (lexical-6)"))
     lenient = next(x for x in result.output.splitlines() if x.startswith("lexical/lenient ("))
     assert "hedged 0%" in strict and "hedged 100%" in lenient
     assert "negated 1%" in strict and "negated 100%" in lenient

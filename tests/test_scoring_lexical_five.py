@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-5" and J.rules == "lexical-5"
+    assert lexical.RULES_VERSION == "lexical-6" and J.rules == "lexical-6"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

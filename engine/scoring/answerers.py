@@ -124,6 +124,32 @@ def _typed(text: str, asks: dict[str, frozenset[str]]) -> set[str]:
     }
 
 
+def _said(text: str) -> str:
+    """``text`` without the subject of each clause (the words before its 은/는 topic particle)."""
+    a = lexical.analyse(text)
+    cut = [(seg.start, seg.topic_end) for seg in a.segments if seg.topic_end is not None]
+    return "".join(ch for i, ch in enumerate(text) if not any(x <= i < y for x, y in cut))
+
+
+_COMPOUND = re.compile(r",|[가-힣](?:며|고|하고|이며|이고|과|와)\s|그리고|및")
+"""A question asking several things (…하고, …이며, a comma): each item may answer another part."""
+
+
+def _single(question: str, asks: dict[str, frozenset[str]]) -> bool:
+    """Does the question ask for one thing (no comma, no …하고/…이며 joining two asks)?"""
+    return len(asks) <= 1 and not _COMPOUND.search(question)
+
+
+def _holding(chosen: list[_Item], question: str, asks: dict[str, frozenset[str]]) -> list[_Item]:
+    """The items that hold the asked slot: for a question asking one kind of value and nothing
+    else, those answering that kind (when any does); otherwise all of them."""
+    if len(asks) != 1 or not _single(question, asks):
+        return chosen
+    token = f"⟨{next(iter(asks))}⟩"
+    holding = [it for it in chosen if token in it.slot]
+    return holding or chosen
+
+
 SAME_PART = 0.8
 """An older item is dropped when a more recent item contains at least this share of its matched
 question weight: both answer the same part of the question, and the newer one wins."""
@@ -138,6 +164,9 @@ class _Item:
     """Question bigrams the item contains (only those that tell items apart, weight > 0)."""
     weight: float
     """Summed weight of ``matched``."""
+    slot: frozenset[str] = frozenset()
+    """The parts of ``matched`` the item holds past its subject (after each clause's 은/는) and the
+    kinds of value it answers: what it says, not what it is about."""
 
 
 def _same_part(older: _Item, newer: _Item, weight: dict[str, float]) -> bool:
@@ -160,7 +189,12 @@ class ReaderAnswerer:
     4. The answer starts with the best-ranked remaining item (retrieval's pick, which also serves a
        paraphrased question that shares no word with any fact), then greedily adds the item whose
        not-yet-covered question bigrams weigh most (ties: more recent, then better ranked) while it
-       adds any; at most MAX_ITEMS, in rank order, joined with " / ".
+       adds any — for a question asking one thing, counting only the parts it holds past its subject
+   (after its 은/는) and the kinds of value it answers, so a fact is not added for naming the
+   question's subject; at most
+   MAX_ITEMS, in rank order, joined with " / ". A question asking one kind of value and nothing
+   else (no comma, no …하고/…이며) is answered by the items holding that kind only: the clause
+   that holds the asked slot, with its subject.
     """
 
     name = "reader"
@@ -206,8 +240,9 @@ class ReaderAnswerer:
         matched = [frozenset(b for b in weight if b in s) for s in sets]
         match = [math.fsum(weight[b] for b in m) for m in matched]
         key = (lambda i: (-ranks[i], i)) if scores is not None else (lambda i: (-match[i], i))
+        slots = [m & (lexical.bigram_set(_said(t)) | _typed(t, asks)) for m, t in zip(matched, read)]
         items = [
-            _Item(texts[i], rank, ages[i], matched[i], match[i])
+            _Item(texts[i], rank, ages[i], matched[i], match[i], slots[i])
             for rank, i in enumerate(sorted(range(len(texts)), key=key))
         ]
         remaining: list[_Item] = []
@@ -217,17 +252,22 @@ class ReaderAnswerer:
             ):
                 remaining.append(it)
         remaining.sort(key=lambda it: it.rank)
+        single = _single(question, asks)
         chosen = [remaining.pop(0)]
         covered = set(chosen[0].matched)
         while remaining and len(chosen) < MAX_ITEMS:
-            gain = {id(it): math.fsum(weight[b] for b in it.matched - covered) for it in remaining}
+            # one slot asked: an item is added for what it says, not for naming the subject
+            gain = {
+                id(it): math.fsum(weight[b] for b in (it.slot if single else it.matched) - covered)
+                for it in remaining
+            }
             best = max(remaining, key=lambda it: (gain[id(it)], it.recency, -it.rank))
             if gain[id(best)] <= 0:
                 break
             chosen.append(best)
             covered |= best.matched
             remaining.remove(best)
-        return " / ".join(it.text for it in sorted(chosen, key=lambda it: it.rank))
+        return " / ".join(it.text for it in sorted(_holding(chosen, question, asks), key=lambda it: it.rank))
 
 
 class LLMAnswerer:

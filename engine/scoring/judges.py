@@ -25,6 +25,7 @@ from seorap.engine.config import Config
 from seorap.engine.errors import UsageError
 from seorap.engine.scoring import lexical, prompts
 from seorap.engine.scoring.glossary import Glossary
+from seorap.engine.scoring.lexical import abbrev
 from seorap.engine.scoring.verdict import JudgeReply, Verdict, parse_free_text
 
 if TYPE_CHECKING:
@@ -95,13 +96,23 @@ class LexicalJudge:
         and a verdict that used one says so."""
 
     def _aliased(self, *texts: str) -> tuple[list[str], str]:
+        """The texts with every glossary alias read as its first name; then the first two (the
+        expected statement and the candidate) with an abbreviation of a name of one in the other
+        written out (lexical/abbrev.py). The note says which were used."""
         out, used = [], []
         for text in texts:
             new, pairs = self.glossary.apply(text)
             out.append(new)
             used += pairs
         seen = dict.fromkeys(f"{a} = {b}" for a, b in used)
-        return out, (f" (alias: {'; '.join(seen)})" if seen else "")
+        note = f" (alias: {'; '.join(seen)})" if seen else ""
+        if self.prompt == "strict" and len(out) >= 2:
+            reserved = self.glossary.canonical
+            out[1], shorter = abbrev.expand(out[0], out[1], reserved)
+            out[0], longer = abbrev.expand(out[1], out[0], reserved)
+            if shorter or longer:
+                note += f" (abbreviation: {'; '.join(shorter + longer)})"
+        return out, note
 
     def _grade(self, match: lexical.Match, *, check_hedge: bool) -> lexical.Graded:
         if self.prompt == "lenient":
@@ -118,7 +129,15 @@ class LexicalJudge:
         answer_date: date | None = None,
     ) -> Verdict:
         (expected, answer, question), alias = self._aliased(expected, answer, question or "")
-        match = lexical.measure(expected, answer, question or None, expected_date, answer_date)
+        match = lexical.measure(
+            expected,
+            answer,
+            question or None,
+            expected_date,
+            answer_date,
+            account=self.prompt == "strict",
+            neutral=self.glossary.neutral,
+        )
         label, why = self._grade(match, check_hedge=True)
         return Verdict(label, why + alias)
 

@@ -15,6 +15,7 @@ from seorap.engine.scoring.lexical.analysis import (
     Segment,
     _compact,
 )
+from seorap.engine.scoring.lexical.lexicon import in_phrases
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
 from seorap.engine.scoring.lexical.polarity import LIST_WORDS, bound_words, unverified
 from seorap.engine.scoring.lexical.text import Morph
@@ -300,9 +301,14 @@ def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[
             continue
         morphs = [m for m in cand.morphs if c.start <= m.start < c.end]
         if id(c) in near:
-            out += unverified(
-                morphs, frozenset(known), contrast_read=contrast_read, negated=negated
-            )
+            # words inside a value (네 명) or a neutral phrase (확인해 보니) are read elsewhere
+            phrase = in_phrases(morphs)
+            read = [
+                m
+                for i, m in enumerate(morphs)
+                if i not in phrase and not any(w.start <= m.start < w.end for w in c.values)
+            ]
+            out += unverified(read, frozenset(known), contrast_read=contrast_read, negated=negated)
             out += bound_words(morphs, frozenset(m.form for m in exp.morphs))
         nxt = cand.segments[i + 1] if i + 1 < len(cand.segments) else None
         # "A이고 B예요" lists; "요금제는 A이고, 이용료는 B" joins two clauses (B has its own topic)

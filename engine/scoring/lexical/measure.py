@@ -5,10 +5,12 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from seorap.engine.scoring.lexical.accounting import names_other_slot, unaccounted
 from seorap.engine.scoring.lexical.analysis import (
     NEGATION,
     POSTPONE,
@@ -31,13 +33,16 @@ from seorap.engine.scoring.lexical.clauses import (
     set_aside,
     unverified_words,
 )
+from seorap.engine.scoring.lexical.lexicon import Entry
+from seorap.engine.scoring.lexical import agents, states
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
-from seorap.engine.scoring.lexical.polarity import hedge_classes, opposite
+from seorap.engine.scoring.lexical.polarity import hedge_classes, opposite, sibling
 from seorap.engine.scoring.lexical.subjects import (
     in_expected,
     list_members,
     replaced,
     words_set_aside,
+    wrong_owner,
     wrong_subject,
 )
 from seorap.engine.scoring.lexical.values import Value, kind, same
@@ -86,6 +91,10 @@ class Match:
     such as 다음 달 초) while an expected date is not stated: neither right nor wrong."""
     subject: tuple[tuple[str, str], ...] = ()
     """(expected subject word, candidate word): an expected value stated about something else."""
+    unaccounted: tuple[str, ...] = ()
+    """Answers only (full accounting, lexical-6): the answer's morphemes nothing accounts for."""
+    state: tuple[str, str] | None = None
+    """(expected state, candidate state): open against settled (lexical/states.py)."""
 
     @property
     def recall(self) -> Fraction:
@@ -124,6 +133,7 @@ def _competitors(
     Names compete only as bare values or when ``v`` is not stated (a list of names is not a hedge
     by itself); names the question uses are its topic, never an answer."""
     slot = _slot_words(exp.segment_of(v), q)
+    home: list[Segment] = []
     if stated:
         home = [c for c in cand.segments if _value_in(v, c.values, c.compact, current=True)]
         keys = {n for n in slot if any(_noun_in(n, c.nouns, c.compact) for c in home)}
@@ -138,6 +148,8 @@ def _competitors(
         if w.type == "name" and q is not None and w.key[0] in q.compact:
             continue
         seg = cand.segment_of(w)
+        if stated and seg is not None and seg not in home and names_other_slot(cand, seg, w, exp, q):
+            continue  # a value for another slot in a clause of its own (첫 출근일은 6월 15일)
         if seg is None or not seg.nouns:
             out.append(w)  # a bare value
         elif w.type == "name" and stated and not _variant(w.key[0], v.key[0]):
@@ -298,6 +310,20 @@ def _polarity(exp: Analysis, cand: Analysis) -> list[tuple]:
     return polarity
 
 
+def _owner_asked(text: str, exp: Analysis, q: Analysis | None) -> bool:
+    """An expected value in its clause's subject (before 은/는) that the question states: it
+    names the owner the question already picked, so an answer need not repeat it."""
+    if q is None:
+        return False
+    for v in exp.values:
+        seg = exp.segment_of(v)
+        if v.text != text or seg is None or seg.topic_end is None or v.start >= seg.topic_end:
+            continue
+        if any(same(v, w) for w in q.values):
+            return True
+    return False
+
+
 def _vague_dates(cand: Analysis, current: list[Value], stated: list[Value]) -> tuple[str, ...]:
     """The candidate's vague dates, when an expected date is not stated."""
     return tuple(
@@ -313,9 +339,14 @@ def measure(
     question: str | None = None,
     expected_date: dt.date | None = None,
     candidate_date: dt.date | None = None,
+    *,
+    account: bool = False,
+    neutral: Sequence[Entry] = (),
 ) -> Match:
     """Measure ``candidate`` against ``expected``; relative dates in each are resolved against its
-    own document's date (``expected_date``, ``candidate_date``; unresolved without one)."""
+    own document's date (``expected_date``, ``candidate_date``; unresolved without one).
+    ``account``: an answer, every morpheme of which must be accounted for (``neutral``: the user's
+    neutral-lexicon entries beside the package's)."""
     exp, cand = analyse(expected, expected_date), analyse(candidate, candidate_date)
     q = analyse(question, candidate_date) if question else None
     current = [v for v in exp.values if not v.former]
@@ -330,14 +361,23 @@ def measure(
     missing_nouns = tuple(n for n in exp.nouns if not _noun_in(n, cand.nouns, cand.compact))
     stated = [v for v in current if _value_in(v, cand.values, cand.compact, current=True)]
     missing, wrong, multi = _typed_values(current, stated, exp, cand, q)
+    missing = [t for t in missing if not _owner_asked(t, exp, q)]
     word_missing, word_wrong = _comment_values(exp, cand)
     missing += word_missing
     wrong += word_wrong
     beside = _word_beside_rival(expected, exp, cand, q)
     if beside is not None:
         multi.append(beside)
-    subject = wrong_subject(stated, exp, cand, q)
-    flip = opposite(exp.compact, cand.compact)
+    subject = wrong_subject(stated, exp, cand, q) or wrong_owner(stated, exp, cand, q)
+    who = agents.wrong_agent(exp, cand, q)
+    if who is not None:
+        wrong.append(who)
+    for extra in agents.extra_members(exp, cand, q):
+        multi.append((", ".join(v.text for v in current) or " ".join(exp.nouns[:3]), extra))
+    known = exp.compact + "|" + (q.compact if q is not None else "")
+    flip = opposite(exp.compact, cand.compact) or sibling(
+        exp.nouns, cand.nouns, known, cand.compact
+    )
     if flip is not None:
         wrong.append(flip)
     hedges = tuple(sorted((cand.hedges - exp.hedges) | _class_hedges(exp, cand)))
@@ -347,7 +387,8 @@ def measure(
         tuple(missing),
         tuple(wrong),
         tuple(multi),
-        tuple(_polarity(exp, cand)),
+        tuple(_polarity(exp, cand))
+        + tuple((c, "none", mk) for c, mk in agents.retracted_after(exp, cand)),
         hedges,
         len(current),
         len(stated),
@@ -359,4 +400,6 @@ def measure(
         tuple(unverified_words(exp, cand, q)),
         _vague_dates(cand, current, stated),
         subject,
+        tuple(unaccounted(exp, cand, q, neutral)) if account else (),
+        states.clash(exp, cand),
     )

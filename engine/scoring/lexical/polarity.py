@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from seorap.engine.scoring.lexical.text import Morph
 
 RETRACT_VERBS = frozenset(
-    {"접", "엎", "엎어지", "포기", "그만두", "뒤집", "무르", "물리", "거두", "빠지"}
+    {"접", "엎", "엎어지", "포기", "그만두", "뒤집", "무르", "물리", "거두", "빠지", "바로잡"}
 )
 """Verbs of giving a plan up, turning a decision over or leaving someone out (by kiwipiepy's VV
 stem; 빠지다 since lexical-5: "서아린은 빠졌어요"). 빼다 is read as a contrast word (A 빼고 B)."""
@@ -337,4 +337,35 @@ def opposite(expected: str, candidate: str) -> tuple[str, str] | None:
         if len(mine) != 1 or not theirs or next(iter(mine)) in theirs:
             continue
         return next(iter(mine.values())), next(iter(theirs.values()))
+    return None
+
+
+def _siblings(a: str, b: str) -> bool:
+    """Two nouns of one slot's poles by their shape: the same length (two syllables or more) and
+    all syllables shared but one that is not the last (정문 / 후문, 입고 / 출고, 오전반 / 오후반), or
+    the same ending of two syllables or more after another start (인바운드 / 아웃바운드)."""
+    if a == b or min(len(a), len(b)) < 2:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 and diff[0] != len(a) - 1
+    tail = 0
+    while tail < min(len(a), len(b)) and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    return tail >= 2 and tail < min(len(a), len(b)) and a[0] != b[0]
+
+
+def sibling(
+    expected_nouns: Sequence[str], candidate_nouns: Sequence[str], known: str, said: str
+) -> tuple[str, str] | None:
+    """(expected noun, candidate noun): an expected noun the candidate never says, and a noun of
+    the candidate that neither the expected statement nor the question has (``known``) and that is
+    its sibling by shape (:func:`_siblings`) — the other pole of the slot, with no pair listed in
+    :data:`OPPOSITES` (inbound / outbound kinds). ``said``: the candidate without spaces."""
+    for x in expected_nouns:
+        if x in said or not all("가" <= ch <= "힣" for ch in x):
+            continue
+        for y in candidate_nouns:
+            if y not in known and _siblings(x, y):
+                return x, y
     return None

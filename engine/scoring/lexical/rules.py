@@ -17,6 +17,7 @@ from seorap.engine.scoring.lexical.measure import Match
 
 RULES = (
     "polarity",
+    "state",
     "contrast",
     "wrong-value",
     "wrong-subject",
@@ -64,6 +65,12 @@ def _contradicted(match: Match, elements: str) -> Graded | None:
         return "NO", (
             f"NO [polarity]: for «{seg}» the expected statement has {mine} while the "
             f"candidate has {theirs}"
+        )
+    if match.state is not None:
+        want, got = match.state
+        return "NO", (
+            f"NO [state]: the expected statement says the matter is {want}, the candidate's "
+            f"clause stating it says {got}; {elements}"
         )
     if match.contrast:
         want, word = match.contrast[0]
@@ -127,10 +134,12 @@ def _incomplete(match: Match, elements: str, check_hedge: bool) -> Graded | None
             f"PARTIAL [missing-clause]: nothing of «{match.missing_clauses[0]}» is stated; "
             f"{elements}"
         )
-    if check_hedge and match.unverified:
+    said = " ".join(match.unverified)
+    words = [*match.unverified, *(w for w in match.unaccounted if w.rstrip("-") not in said)]
+    if check_hedge and words:
         return "PARTIAL", (
             f"PARTIAL [unverified]: every expected value stated, but unverified: "
-            f"«{', '.join(match.unverified[:5])}»; {elements}"
+            f"«{', '.join(words[:8])}»; {elements}"
         )
     return None
 

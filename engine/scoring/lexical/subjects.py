@@ -8,7 +8,7 @@ import re
 
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
 from seorap.engine.scoring.lexical.clauses import _noun_in
-from seorap.engine.scoring.lexical.values import Value, same
+from seorap.engine.scoring.lexical.values import Value, kind, same
 
 
 def in_expected(w: Value, exp: Analysis) -> bool:
@@ -150,4 +150,46 @@ def wrong_subject(
             # → 웹 버전); one descriptive word reworded (마감일 → 지원서) is a paraphrase
             if other and (any(absent.values()) or (not shared_id and 2 * len(absent) >= len(mine))):
                 return ((next(iter(absent)), other[0]),)
+    return ()
+
+
+OWNER_KINDS = frozenset({"name", "person", "team", "학년", "병동", "반", "호", "호실", "층", "차", "학기"})
+"""Kinds of value that pick a slot's owner: a name (a host id, a platform, a product, a version
+line), a person, a team, a grade, a class, a ward, a room, a floor, a round."""
+
+
+def _owners(exp: Analysis, q: Analysis | None) -> list[Value]:
+    """Values that pick the owner of the asked slot: the question's, and those in the subject of
+    an expected clause (before its 은/는)."""
+    found = list(q.values) if q is not None else []
+    for seg in exp.segments:
+        found += [w for w in seg.values if seg.topic_end is not None and w.start < seg.topic_end]
+    return [o for o in found if kind(o) in OWNER_KINDS]
+
+
+def wrong_owner(
+    stated: list[Value], exp: Analysis, cand: Analysis, q: Analysis | None
+) -> tuple[tuple[str, str], ...]:
+    """(the asked owner, the answer's): an expected value stated in a clause that, before the
+    value, names another owner of the same kind (2학년 / 3학년, db-03 / db-04, 결제팀 / 인프라팀)
+    and never the asked one. An answer that names no owner is not penalised."""
+    owners = [o for o in _owners(exp, q) if not any(same(o, v) for v in stated)]
+    if not owners:
+        return ()
+    asked = list(q.values) if q is not None else []
+    for v in stated:
+        for c in cand.segments:
+            here = [w for w in c.values if same(v, w) and not w.former]
+            if not here or c.topic_end is None or any(same(x, o) for x in c.values for o in owners):
+                continue
+            if any(_compact(o.text) in c.compact for o in owners):
+                continue  # the asked owner is named (한빛물류, read as 한빛 + 물류)
+            for x in c.values:
+                if x.start >= min(here[0].start, c.topic_end) or in_expected(x, exp):
+                    continue  # only the clause's subject names its owner
+                if any(same(x, y) for y in asked):
+                    continue
+                rival = next((o for o in owners if kind(o) == kind(x)), None)
+                if rival is not None:
+                    return ((rival.text, x.text),)
     return ()

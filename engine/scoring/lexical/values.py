@@ -108,6 +108,11 @@ _UNITS = (
     "살",
     "평",
     "인분",
+    "학년",
+    "학기",
+    "병동",
+    "호실",
+    "반",
     "ms",
     "tb",
     "gb",
@@ -341,11 +346,18 @@ def _shared_counters(text: str, numbers: list[Value]) -> list[Value]:
     return numbers
 
 
-_NATIVE = re.compile(
-    r"(?<![가-힣])("
-    + "|".join(sorted((n for n in normalise.NATIVE if n != "석"), key=len, reverse=True))
-    + r")\s*(명|곳|개|건|대|번|권|장|차례|시간|주)(?![가-힣])"
+_PARTICLES = (
+    r"(?:이|가|은|는|을|를|의|에|에서|으로|로|과|와|도|만|씩|까지|부터|이다|입니다|이에요|예요|이고|"
+    r"이며|이나|뿐|짜리|께|한테|에게)"
 )
+"""Particles and copula forms that may follow a counter (네 명이, 두 곳에서, 세 개예요)."""
+_NATIVE_WORDS = "|".join(sorted((n for n in normalise.NATIVE if n != "석"), key=len, reverse=True))
+_NATIVE = re.compile(
+    rf"(?<![가-힣])({_NATIVE_WORDS})\s*(명|곳|개월|개|건|대|번|권|장|차례|시간|주)"
+    rf"(?=$|[^가-힣]|{_PARTICLES}(?:$|[^가-힣]|[가-힣]))"
+)
+"""A native numeral directly before a counter, the counter ending its word or followed by a
+particle (네 명이 = 4명이; 두 번째, 세 대학 and a bare 네 are no numbers)."""
 
 
 def _native(text: str, mask: list[bool]) -> list[Value]:
@@ -359,21 +371,22 @@ def _native(text: str, mask: list[bool]) -> list[Value]:
 
 
 def _merge_durations(text: str, numbers: list[Value]) -> list[Value]:
-    """``1시간 20분`` is one duration (4800 seconds), not two values."""
+    """``1시간 20분`` is one duration (4800 seconds), ``1년 6개월`` one of 18 months, not two
+    values."""
     out: list[Value] = []
     for v in numbers:
         prev = out[-1] if out else None
-        if (
-            prev is not None
-            and prev.type in normalise.SECONDS
-            and v.type in normalise.SECONDS
-            and not text[prev.end : v.start].strip()
-            and normalise.SECONDS[prev.type] > normalise.SECONDS[v.type]
-        ):
-            total = normalise.SECONDS[prev.type] * Decimal(prev.key[0]) + normalise.SECONDS[
-                v.type
-            ] * Decimal(v.key[0])
-            out[-1] = Value("초", (_canon(total),), text[prev.start : v.end], prev.start, v.end)
+        for scale, base in ((normalise.SECONDS, "초"), (normalise.MONTHS, "개월")):
+            if (
+                prev is not None
+                and prev.type in scale
+                and v.type in scale
+                and not text[prev.end : v.start].strip()
+                and scale[prev.type] > scale[v.type]
+            ):
+                total = scale[prev.type] * Decimal(prev.key[0]) + scale[v.type] * Decimal(v.key[0])
+                out[-1] = Value(base, (_canon(total),), text[prev.start : v.end], prev.start, v.end)
+                break
         else:
             out.append(v)
     return out
@@ -462,11 +475,16 @@ _NOT_TEAMS = frozenset(
 )  # fmt: skip
 
 
+_COUNTED = re.compile(r"^\d*(?:명|곳|개|건|대|인)$")
+
+
 def _people_and_teams(text: str) -> list[Value]:
     """A person (a three-syllable name before a title: 박준호 팀장님 = 박준호) and a team (결제팀,
     결제플랫폼팀; not 개발팀장, a person): values of the slot "who"."""
     out = [Value("person", (m[1],), m[0], m.start(), m.end()) for m in _PERSON.finditer(text)]
     for m in _TEAM.finditer(text):
+        if _COUNTED.match(m[1]):
+            continue  # 4명 팀, 네 명 팀: a team of four, not a team named so
         if m[1] not in _NOT_TEAMS and not any(p.start <= m.start() < p.end for p in out):
             out.append(Value("team", (m[1].lower(),), m[0], m.start(), m.end()))
     return out

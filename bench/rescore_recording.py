@@ -1,0 +1,55 @@
+"""Re-score the recording that ships (fixtures/recordings/) with the current rules, in place.
+
+The recorded run keeps its model calls (extraction, synthesis, embeddings); only the offline
+scoring — the reader's answers and the lexical judge's verdicts — is done again, so a rules change
+(``lexical-5`` → ``lexical-6``) does not leave the shipped run's verdicts under other rules than
+a fresh run's (``seorap compare`` refuses mixed rules). The label (model, size, machine, date) is
+the recording's own.
+
+    python bench/rescore_recording.py [--out PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from seorap.cli.main import cli
+from seorap.engine.store.database import open_db
+from seorap.engine.store.recording import (
+    export_run,
+    import_recording,
+    read_recording,
+    shipped_recordings,
+)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--recording", type=Path, default=None)
+    parser.add_argument("--out", type=Path, default=None, help="default: over the recording")
+    args = parser.parse_args(argv)
+    path = args.recording or shipped_recordings()[0]
+    header, _ = read_recording(path)
+    with tempfile.TemporaryDirectory() as tmp:
+        db_path = Path(tmp) / "rec.db"
+        db = open_db(str(db_path))
+        run_id, _ = import_recording(db, path)
+        db.close()
+        result = CliRunner().invoke(cli, ["score", "--db", str(db_path), "--run", run_id])
+        if result.exit_code != 0:
+            print(result.output)
+            return 1
+        db = open_db(str(db_path), readonly=True)
+        out = args.out or path
+        counts = export_run(db, run_id, out, header["label"], corpus="ko-mini")
+    print(json.dumps({"run": run_id, "counts": counts, "bytes": out.stat().st_size}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,62 @@
+"""Abbreviation by dropping syllables of a proper noun (서울대학교병원 → 서울대병원), since lexical-6.
+
+A word of one text abbreviates a name of the other when it keeps the name's first two syllables
+and its last one, keeps its other syllables in order, keeps at least two thirds of them, and is no
+name of the glossary (a conflicting entry wins). The judge reads the short form as the long one
+and says so in the rationale (``abbreviation: 서울대병원 = 서울대학교병원``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from seorap.engine.scoring.lexical.analysis import analyse
+
+_HANGUL_WORD = re.compile(r"[가-힣]{3,}")
+
+
+def abbreviates(short: str, long: str) -> bool:
+    """Does ``short`` drop syllables of ``long`` by the module's rule?"""
+    if not 3 <= len(short) < len(long) or 3 * len(short) < 2 * len(long):
+        return False
+    if short[:2] != long[:2] or short[-1] != long[-1]:
+        return False
+    rest = iter(long[2:])
+    return all(ch in rest for ch in short[2:])
+
+
+def _names(text: str) -> set[str]:
+    """Hangul proper nouns and name values of ``text`` of four or more syllables."""
+    a = analyse(text)
+    found = {v.text for v in a.values if v.type == "name"}
+    found |= {m.form for m in a.morphs if m.tag == "NNP"}
+    return {n for n in found if len(n) >= 4 and _HANGUL_WORD.fullmatch(n)}
+
+
+def abbreviations(source: str, other: str, reserved: Collection[str] = ()) -> list[tuple[str, str]]:
+    """(short form in ``other``, name of ``source``) for each word of ``other`` that abbreviates a
+    name of ``source`` (the longest such start of the word; a particle may follow it)."""
+    out: list[tuple[str, str]] = []
+    names = _names(source)
+    for m in _HANGUL_WORD.finditer(other):
+        word = m[0]
+        for long in sorted(names, key=len, reverse=True):
+            if long in word:
+                break
+            short = next(
+                (word[:n] for n in range(len(word), 2, -1) if abbreviates(word[:n], long)), None
+            )
+            if short is not None and short.lower() not in reserved:
+                out.append((short, long))
+                break
+    return list(dict.fromkeys(out))
+
+
+def expand(source: str, other: str, reserved: Collection[str] = ()) -> tuple[str, list[str]]:
+    """``other`` with every abbreviation of a name of ``source`` written out, and the notes
+    (``short = long``) for the rationale."""
+    notes = []
+    for short, long in abbreviations(source, other, reserved):
+        other = re.sub(rf"(?<![가-힣]){re.escape(short)}", long, other)
+        notes.append(f"{short} = {long}")
+    return other, notes

@@ -1,0 +1,246 @@
+"""Full accounting (answers only, since lexical-6; docs/metrics.md): every morpheme of an answer
+must be accounted for before YES.
+
+A morpheme is accounted for when it is
+
+- inside a value the rules have read: an expected value, a value of the question, a value marked
+  former, a phrase a contrast word sets aside (the contrast rules read it), or a value for another
+  slot in a clause of its own (:func:`other_slot`);
+- a word of the expected answer or of the question (a noun also inside a longer word, or holding
+  one: 마감일 / 마감), or a predicate of the same meaning class as one of theirs
+  (predicates.tsv: 옮기다 = 이전하다);
+- an entry of the neutral lexicon (neutral.tsv and the user's), with the tags it is listed with;
+- a negation when the expected answer is negated too (the polarity rule compared both);
+- punctuation.
+
+Everything else is *unverified* and named in the rationale, so a user can extend the lexicon or
+the glossary."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from seorap.engine.scoring.lexical.analysis import NEGATION, Analysis, Segment
+from seorap.engine.scoring.lexical.clauses import _noun_in
+from seorap.engine.scoring.lexical.lexicon import Entry, builtin_neutral, in_phrases, synonym_class
+from seorap.engine.scoring.lexical.polarity import (
+    BOUNDS,
+    LIMIT_NOUNS,
+    PASSING_VERBS,
+    _neutral_condition,
+)
+from seorap.engine.scoring.lexical.subjects import in_expected
+from seorap.engine.scoring.lexical.text import Morph
+from seorap.engine.scoring.lexical.values import _CHANGE_TARGET, Value, same
+
+WORDS = ("SL", "SH", "SN")
+"""Tags starting with S that are words (latin, Hanja, digits); every other S tag is punctuation."""
+KIND_NOUNS = frozenset({"날짜", "날", "일자", "시간", "시각", "기간", "장소", "일정", "시점"})
+"""Nouns that name the kind of a value: no other slot by themselves."""
+FORMER_WORDS = frozenset(
+    {"기존", "예전", "이전", "원래", "당초", "종전", "처음", "과거", "지만", "었", "았", "였", "에서"}
+)
+"""Words that mark a value as former, and the contrast ending after it (예전엔 A였지만 지금은 B):
+accounted for when the answer has a value marked former (the value rules have read the change)."""
+CHANGE_WORDS = frozenset({"변경", "바뀌", "바꾸", "교체", "전환", "옮기", "대체"})
+"""Predicates of a change: accounted for when the answer marks a value former or sets one aside
+(the rules have read which value is current)."""
+_NEGATING = frozenset({("않", "VX"), ("안", "MAG"), ("못", "MAG"), ("못하", "VX"), ("아니", "VCN")})
+
+
+def subject_words(a: Analysis, c: Segment, upto: int) -> list[str]:
+    """Nouns of clause ``c`` before ``upto`` (its topic particle, or the value it states)."""
+    return [
+        m.form.lower()
+        for m in a.morphs
+        if c.start <= m.start < upto and m.tag in ("NNG", "NNP", "SL")
+    ]
+
+
+def names_other_slot(
+    cand: Analysis, c: Segment, w: Value, exp: Analysis, q: Analysis | None
+) -> bool:
+    """Does clause ``c`` of the answer, stating value ``w``, name a slot of its own: a word before
+    its topic particle (or before ``w``) that neither the expected answer nor the question has, and
+    that names more than the kind of a value (첫 출근일은 6월 15일 beside 이전 날짜는 6월 13일)?"""
+    known = exp.compact + "|" + (q.compact if q is not None else "")
+    forms = _known_forms(exp, q)
+    upto = c.topic_end if c.topic_end is not None and c.topic_end <= w.start else w.start
+    return any(
+        len(x) >= 2
+        and x not in KIND_NOUNS
+        and x not in known
+        and not _noun_in(x, exp.nouns, known)
+        and synonym_class(x, forms) is None  # 이사 날짜 for 이전 날짜: the same slot
+        for x in subject_words(cand, c, upto)
+    )
+
+
+def other_slot(c: Segment, cand: Analysis, exp: Analysis, q: Analysis | None) -> bool:
+    """A clause that states a value for another slot, on its own: a typed value that is no expected
+    value, in a clause stating no expected value, with no polarity marker, naming its own slot."""
+    if c.markers or any(in_expected(w, exp) for w in c.values):
+        return False
+    return any(
+        w.type != "name" and not w.former and names_other_slot(cand, c, w, exp, q)
+        for w in c.values
+    )
+
+
+def _known_forms(exp: Analysis, q: Analysis | None) -> frozenset[str]:
+    """The forms of the expected answer's and the question's morphemes; ``기로`` when one says a
+    decision with …하기로 하다 (its meaning class is ``decided``)."""
+    forms: set[str] = set()
+    for a in (exp, q):
+        if a is None:
+            continue
+        ms = a.morphs
+        for i, m in enumerate(ms):
+            nxt = ms[i + 1] if i + 1 < len(ms) else None
+            if nxt is not None and nxt.tag == "XSN" and nxt.start == m.end and m.tag[:2] == "NN":
+                forms.add((m.form + nxt.form).lower())  # 요금제, not 요금 (a fee is no plan)
+            elif not (m.tag == "XSN" and i and ms[i - 1].end == m.start):
+                forms.add(m.form.lower())
+        pairs = zip(a.morphs, a.morphs[1:], strict=False)
+        if any(x.form == "기" and x.tag == "ETN" and y.form == "로" for x, y in pairs):
+            forms.add("기로")
+    return frozenset(forms)
+
+
+def _in_spans(m: Morph, spans: Sequence[tuple[int, int]]) -> bool:
+    return any(a <= m.start < b for a, b in spans)
+
+
+def _value_spans(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[tuple[int, int]]:
+    """Spans of the answer's values the rules have read (module docstring)."""
+    asked = q.values if q is not None else ()
+    spans = [
+        (w.start, w.end)
+        for w in cand.values
+        if in_expected(w, exp) or any(same(w, x) for x in asked)
+    ]
+    for w in cand.values:
+        if w.former:  # the former value's phrase up to its 에서 / → (PostgreSQL 14에서)
+            m = _FORMER_PHRASE.match(cand.text, w.end)
+            spans.append((w.start, m.end() if m else w.end))
+        elif w.target and in_expected(w, exp):  # …로 변경/연기/옮기다: the change the rules read
+            m = _CHANGE_TARGET.match(cand.text[w.end :])
+            spans.append((w.start, w.end + (m.end() if m else 0)))
+    for a, _, word in cand.aside:  # the phrase set aside, the contrast word and its ending
+        after = [m for m in cand.morphs if m.start >= a and m.form == word]
+        end = _aside_end(cand.morphs, after[0]) if after else a
+        spans.append((a, end))
+    spans += [(c.start, c.end) for c in cand.segments if other_slot(c, cand, exp, q)]
+    spans += _anchored_subjects(exp, cand, q)
+    return spans
+
+
+def _anchored_subjects(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[tuple[int, int]]:
+    """The subject (the words before 은/는, or before the value in a clause without one) of an
+    answer clause that states an expected value after it and shares a word with the question or
+    the expected answer: what the value is said about,
+    read by the subject rules (wrong-subject, wrong owner, anchoring), not by accounting."""
+    forms = _known_forms(exp, q)
+    out = []
+    for c in cand.segments:
+        said = [w.start for w in c.values if in_expected(w, exp) and not w.former]
+        upto = c.topic_end if c.topic_end is not None else min(said, default=c.start)
+        if not any(at >= upto for at in said):
+            continue
+        subject = [
+            (i, m)
+            for i, m in enumerate(cand.morphs)
+            if c.start <= m.start < upto and m.tag in ("NNG", "NNP", "SL")
+        ]
+        if any(_word_known(m, i, cand.morphs, exp, q, forms) for i, m in subject):
+            out.append((c.start, upto))
+    return out
+
+
+_FORMER_PHRASE = re.compile(r"[^,./;에→]{0,16}?(?:에서|→|->)")
+
+
+def _aside_end(morphs: Sequence[Morph], word: Morph) -> int:
+    """The end of a contrast word with the endings and light verb after it (아니+라, 제외+하+고)."""
+    i = morphs.index(word)
+    end = word.end
+    for m in morphs[i + 1 : i + 4]:
+        if m.tag.startswith("E") or m.tag in ("XSV", "VV") and m.form == "하":
+            end = m.end
+        else:
+            break
+    return end
+
+
+_RUN = frozenset({"NNG", "NNP", "NNB", "XSN", "XPN", "SL", "SH", "SN"})
+
+
+def _noun_run(morphs: Sequence[Morph], i: int) -> str:
+    """The word a noun morpheme is part of (adjacent noun morphemes with no space: 스토리+지)."""
+    a = b = i
+    while a > 0 and morphs[a - 1].end == morphs[a].start and morphs[a - 1].tag in _RUN:
+        a -= 1
+    while b + 1 < len(morphs) and morphs[b].end == morphs[b + 1].start and morphs[b + 1].tag in _RUN:
+        b += 1
+    return "".join(m.form for m in morphs[a : b + 1]).lower()
+
+
+def _word_known(m: Morph, i: int, morphs: Sequence[Morph], exp: Analysis, q: Analysis | None,
+                forms: frozenset[str]) -> bool:
+    form = m.form.lower()
+    if form in forms:
+        return True
+    compact = exp.compact + "|" + (q.compact if q is not None else "")
+    nouns = [*exp.nouns, *(q.nouns if q is not None else ())]
+    if m.tag[:2] in ("NN", "XR", "SL", "SH", "XS", "XP"):
+        word = _noun_run(morphs, i)
+        if len(word) >= 2 and word in compact:
+            return True
+        if len(form) >= 2 and (form in compact or any(len(n) >= 2 and n in form for n in nouns)):
+            return True  # a derived form (마감일 for 마감, 주관 for 주관사)
+    if m.tag in ("VV", "VA", "NNG", "NNB", "XR", "MAG", "MM") and synonym_class(m.form, forms, nouns):
+        return True
+    return False
+
+
+def _neutral(m: Morph, entries: Sequence[Entry]) -> bool:
+    return any(len(e.forms) == 1 and e.forms[0] == m.form and e.tag_ok(0, m.tag) for e in entries)
+
+
+def unaccounted(
+    exp: Analysis, cand: Analysis, q: Analysis | None, extra: Sequence[Entry] = ()
+) -> list[str]:
+    """The answer's morphemes nothing accounts for (module docstring), each as ``form`` (verbs
+    and adjectives as ``form-``), in order, without repeats."""
+    entries = (*builtin_neutral(), *extra)
+    morphs = cand.morphs
+    covered = in_phrases(morphs, extra)
+    done = [i in covered for i in range(len(morphs))]
+    spans = _value_spans(exp, cand, q)
+    forms = _known_forms(exp, q)
+    negated = any(NEGATION in s.markers for s in exp.segments)
+    limit = bool(forms & LIMIT_NOUNS)
+    if any(w.former for w in cand.values):  # the value rules read the change
+        forms = forms | FORMER_WORDS | CHANGE_WORDS
+    if cand.aside:  # the contrast rules read the replacement (A 대신 B로 바뀌다)
+        forms = forms | CHANGE_WORDS
+    out: list[str] = []
+    for i, m in enumerate(morphs):
+        if done[i] or (m.tag[0] == "S" and m.tag not in WORDS) or _in_spans(m, spans):
+            continue
+        if negated and (m.form, m.tag) in _NEGATING:
+            continue
+        if limit and any(m.form in cls for cls in BOUNDS):
+            continue  # E's value is a limit (목표 …): any bound may say it
+        if m.tag == "EC" and m.form in ("면", "으면") and _neutral_condition(morphs, i, forms):
+            done[i - 1] = done[i - 1] or morphs[i - 1].form in PASSING_VERBS
+            continue
+        if m.form in PASSING_VERBS and i + 1 < len(morphs) and morphs[i + 1].form in ("면", "으면"):
+            if _neutral_condition(morphs, i + 1, forms):
+                continue
+        if _neutral(m, entries) or _word_known(m, i, morphs, exp, q, forms):
+            continue
+        out.append(f"{m.form}-" if m.tag in ("VV", "VA", "VX") else m.form)
+    return list(dict.fromkeys(out))
+

@@ -1,0 +1,132 @@
+"""Who does it, and what a list holds (since lexical-6; docs/metrics.md): an expected agent (보안팀이
+검토한다) replaced by another in the answer (개발팀장이 검토합니다), a member listed beside the
+expected ones (결제 API와 회원 API, 그리고 정산 API), and a retraction said in a clause that only
+points back (…돌리려던 거, 팀 반발이 커서 결국 접었어요)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from seorap.engine.scoring.lexical.analysis import CANCEL, RETRACT, Analysis, _compact
+from seorap.engine.scoring.lexical.clauses import _touches
+from seorap.engine.scoring.lexical.text import Morph
+from seorap.engine.scoring.lexical.values import same
+
+_AGENT_PARTICLES = frozenset({("이", "JKS"), ("가", "JKS"), ("께서", "JKS")})
+_ROLE = re.compile(r".+(?:팀|팀장|본부|실장|부장|사장|이사|대표|님|측|사)$")
+"""A common noun that names who acts (개발팀장, 영업본부, 운영사)."""
+_WORDS = ("NNG", "NNP", "SL", "SH")
+
+
+def _word_before(morphs: Sequence[Morph], i: int) -> Morph | None:
+    """The noun before position ``i``, punctuation skipped; 쪽 (side) points to the noun before it."""
+    j = i - 1
+    while j >= 0 and (morphs[j].tag[0] == "S" and morphs[j].tag not in ("SL", "SH")):
+        j -= 1
+    if j >= 0 and morphs[j].form == "쪽":
+        return _word_before(morphs, j)
+    return morphs[j] if j >= 0 and morphs[j].tag in _WORDS else None
+
+
+def _run(morphs: Sequence[Morph], m: Morph) -> tuple[str, bool]:
+    """The word ``m`` ends (adjacent nouns with no space: 보안+팀) and whether it identifies who
+    acts (a proper noun or latin name in it, or a role noun such as 개발팀장)."""
+    i = morphs.index(m)
+    j = i
+    while j > 0 and morphs[j - 1].end == morphs[j].start and morphs[j - 1].tag in _WORDS:
+        j -= 1
+    word = "".join(x.form for x in morphs[j : i + 1]).lower()
+    ident = any(x.tag in ("NNP", "SL", "SH") for x in morphs[j : i + 1])
+    return word, ident or bool(_ROLE.match(word))
+
+
+def agents(morphs: Sequence[Morph]) -> list[str]:
+    """Words among ``morphs`` that name who acts: an identifying noun (a proper noun, a latin name, a role
+    such as 개발팀장) before 이/가/께서, or before 에서 (결제팀에서 맡다, 한빛페이 쪽에서 내다)."""
+    out = []
+    for i, m in enumerate(morphs):
+        if (m.form, m.tag) in _AGENT_PARTICLES or (m.form == "에서" and m.tag == "JKB"):
+            w = _word_before(morphs, i)
+            if w is None:
+                continue
+            word, ident = _run(morphs, w)
+            if ident:
+                out.append(word)
+    return out
+
+
+def wrong_agent(exp: Analysis, cand: Analysis, q: Analysis | None) -> tuple[str, str] | None:
+    """(expected agent, the answer's): E names who acts, the answer never names it and names
+    another (a word neither E nor the question has) in a clause touching E."""
+    known = exp.compact + "|" + (q.compact if q is not None else "")
+    said = [v for v in exp.values if any(same(v, w) for w in cand.values)]
+    mine = [
+        x
+        for x in agents(exp.morphs)
+        if x not in cand.compact and not any(_compact(v.text) in x or x in _compact(v.text) for v in said)
+    ]
+    if not mine:
+        return None
+    known += "|" + "|".join(_compact(w.text) for w in cand.values if any(same(v, w) for v in said))
+    for c in cand.segments:
+        if not any(_touches(s, c) for s in exp.segments):
+            continue
+        other = [
+            x
+            for x in agents([m for m in cand.morphs if c.start <= m.start < c.end])
+            if x not in known
+        ]
+        if other:
+            return mine[0], other[0]
+    return None
+
+
+_JOIN = frozenset({("및", "MAG"), ("및", "MAJ"), ("그리고", "MAJ")})
+
+
+def _word_after(morphs: Sequence[Morph], i: int) -> Morph | None:
+    j = i + 1
+    while j < len(morphs) and morphs[j].tag[0] == "S" and morphs[j].tag not in ("SL", "SH"):
+        j += 1
+    return morphs[j] if j < len(morphs) and morphs[j].tag in _WORDS else None
+
+
+def extra_members(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[str]:
+    """Words the answer lists right beside a word of E (joined by 와/과/하고/랑, 및, 그리고, or the
+    copula 이고) that neither E nor the question has: another member of the list."""
+    known = exp.compact + "|" + (q.compact if q is not None else "")
+    m = cand.morphs
+    out = []
+    for i, x in enumerate(m):
+        joins = x.tag == "JC" or (x.form, x.tag) in _JOIN
+        joins = joins or (x.form == "고" and x.tag == "EC" and i and m[i - 1].tag == "VCP")
+        if not joins:
+            continue
+        before = _word_before(m, i - 1 if x.form == "고" else i)
+        after = _word_after(m, i)
+        if before is None or after is None:
+            continue
+        a, b = before.form.lower(), after.form.lower()
+        if (a in known) != (b in known):
+            out.append(b if a in known else a)
+    return list(dict.fromkeys(out))
+
+
+def retracted_after(exp: Analysis, cand: Analysis) -> list[tuple[str, str]]:
+    """(clause, marker): a retraction or cancellation E does not make, in a clause of the answer
+    with no value and no topic of its own that follows a clause touching E — it points back
+    (…돌리려던 거, 팀 반발이 커서 결국 접었어요)."""
+    mine = {mk for s in exp.segments for mk in s.markers}
+    out = []
+    for i, c in enumerate(cand.segments):
+        if i == 0 or c.values or c.topic_end is not None:
+            continue
+        if any(_touches(s, c) for s in exp.segments):
+            continue
+        if not any(_touches(s, cand.segments[i - 1]) for s in exp.segments):
+            continue
+        for mk in c.markers:
+            if mk in (RETRACT, CANCEL) and mk not in mine:
+                out.append((c.text.strip(), mk))
+    return out

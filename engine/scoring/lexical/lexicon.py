@@ -1,0 +1,122 @@
+"""The neutral lexicon and the predicate synonym table of full accounting (docs/metrics.md).
+
+Both are data files in this package (``neutral.tsv``, ``predicates.tsv``), closed lists each entry
+of which says why it cannot change a value; a user extends the neutral lexicon with a
+``neutral.tsv`` beside their glossary (engine/scoring/glossary.py reads it)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from seorap.engine.errors import UsageError
+
+HERE = Path(__file__).parent
+NEUTRAL_FILE = "neutral.tsv"
+PREDICATES_FILE = "predicates.tsv"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One neutral word (or phrase: several forms in a row) with the tags it is neutral with."""
+
+    forms: tuple[str, ...]
+    tags: tuple[str, ...]
+    """Per form its tags (comma-joined; a tag ending in ``*`` is a prefix); one for a phrase."""
+    cls: str
+    why: str
+
+    def tag_ok(self, i: int, tag: str) -> bool:
+        allowed = self.tags[min(i, len(self.tags) - 1)] if len(self.forms) > 1 else self.tags[0]
+        return any(
+            tag.startswith(t[:-1]) if t.endswith("*") else tag == t for t in allowed.split(",")
+        )
+
+
+def _lines(text: str, source: str) -> list[tuple[int, list[str]]]:
+    return [
+        (n, [c.strip() for c in line.split("\t")])
+        for n, line in enumerate(text.splitlines(), 1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+
+
+def parse_neutral(text: str, source: str) -> tuple[Entry, ...]:
+    """Entries of a neutral lexicon; a bad line raises UsageError naming ``source:line``."""
+    out = []
+    for n, cols in _lines(text, source):
+        if len(cols) < 4 or not all(cols[:4]):
+            raise UsageError(f"{source}:{n}: a neutral-lexicon line needs form, tags, class, why")
+        forms = tuple(cols[0].split("+"))
+        tags = cols[1]
+        per_form = tuple(tags.split(",")) if len(forms) > 1 else (tags,)
+        if len(forms) > 1 and len(per_form) != len(forms):
+            raise UsageError(f"{source}:{n}: a phrase needs one tag per form")
+        out.append(Entry(forms, per_form, cols[2], cols[3]))
+    return tuple(out)
+
+
+def parse_predicates(text: str, source: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """(class name, words) of a predicate synonym table."""
+    out = []
+    for n, cols in _lines(text, source):
+        words = frozenset(c for c in cols[1:] if c)
+        if len(words) < 2:
+            raise UsageError(f"{source}:{n}: a predicate class needs a name and two words")
+        out.append((cols[0], words))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def builtin_neutral() -> tuple[Entry, ...]:
+    path = HERE / NEUTRAL_FILE
+    return parse_neutral(path.read_text(encoding="utf-8"), str(path))
+
+
+@lru_cache(maxsize=1)
+def predicate_classes() -> tuple[tuple[str, frozenset[str]], ...]:
+    path = HERE / PREDICATES_FILE
+    return parse_predicates(path.read_text(encoding="utf-8"), str(path))
+
+
+def synonym_class(word: str, known: frozenset[str], nouns: Sequence[str] = ()) -> str | None:
+    """The meaning class shared by ``word`` and one of ``known`` (the expected answer's and the
+    question's morpheme forms) or a word inside one of ``nouns`` (their nouns: 만료 in 만료일),
+    or None."""
+    for name, words in predicate_classes():
+        if word not in words:
+            continue
+        if words & known or any(len(w) >= 2 and w in n for w in words for n in nouns):
+            return name
+    return None
+
+
+def load_user(path: Path) -> tuple[Entry, ...]:
+    """A user's ``neutral.tsv`` (none there: no entries)."""
+    if not path.is_file():
+        return ()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: cannot read the neutral lexicon ({exc.__class__.__name__})") from exc
+    return parse_neutral(text, str(path))
+
+
+def in_phrases(morphs: Sequence[Any], entries: Sequence[Entry] = ()) -> set[int]:
+    """Indices of ``morphs`` (kiwipiepy morphemes: ``form``, ``tag``) that belong to a neutral
+    phrase (an entry of several forms, found in a row: 확인해 보니)."""
+    out: set[int] = set()
+    for e in (*builtin_neutral(), *entries):
+        n = len(e.forms)
+        if n < 2:
+            continue
+        for i in range(len(morphs) - n + 1):
+            if all(
+                morphs[i + k].form == e.forms[k] and e.tag_ok(k, morphs[i + k].tag)
+                for k in range(n)
+            ):
+                out.update(range(i, i + n))
+    return out

@@ -1,0 +1,77 @@
+"""The state a clause gives its matter (since lexical-6; docs/metrics.md, rule ``state``): still
+open (under review, planned, pending) or settled (decided, excluded, cancelled, completed).
+
+A candidate does not state a claim when, in the clauses that state the claim's values, it gives
+the matter a state of the other group and none of the claim's: "Y로 결정, X와 Z는 제외" does not
+hold "X, Y, Z를 비교 검토 중", nor the reverse. Merged facts are long, so only those clauses are
+read (or, when a clause has no word of state, the sentence around it)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from seorap.engine.scoring.lexical.analysis import Analysis, Segment
+from seorap.engine.scoring.lexical.clauses import _value_in, _touches
+from seorap.engine.scoring.lexical.text import Morph
+
+OPEN = frozenset(
+    {"검토", "논의", "고려", "계획", "예정", "추진", "협의", "비교", "미정", "후보", "검토중", "보류"}
+)
+"""Words of a matter still open: under review, discussed, planned, pending."""
+SETTLED = frozenset(
+    {
+        "결정", "확정", "정하", "정해지", "선정", "낙점", "채택", "제외", "빼", "탈락", "배제",
+        "완료", "마치", "끝나", "마무리", "취소", "철회", "중단", "폐지", "무산", "종료", "불발",
+    }
+)  # fmt: skip
+"""Words of a matter settled: decided, excluded, cancelled, completed."""
+_SENTENCE = re.compile(r"[.;/\n]")
+
+
+def states(morphs: Sequence[Morph]) -> frozenset[str]:
+    """``open`` and/or ``settled`` for the state words among ``morphs`` (nouns and verb stems);
+    the dependent noun 중 after a noun (검토 중, 진행 중) is open."""
+    out = set()
+    for i, m in enumerate(morphs):
+        if m.tag.startswith(("NN", "VV", "XR")) and m.form in OPEN:
+            out.add("open")
+        elif m.tag.startswith(("NN", "VV", "XR")) and m.form in SETTLED:
+            out.add("settled")
+        elif m.form == "중" and m.tag == "NNB" and i and morphs[i - 1].tag.startswith("NN"):
+            out.add("open")
+    return frozenset(out)
+
+
+def _sentence(a: Analysis, c: Segment) -> tuple[int, int]:
+    starts = [0, *(m.end() for m in _SENTENCE.finditer(a.text) if m.end() <= c.start)]
+    ends = [m.start() for m in _SENTENCE.finditer(a.text) if m.start() >= c.end]
+    return max(starts), min(ends, default=len(a.text))
+
+
+def _morphs(a: Analysis, start: int, end: int) -> list[Morph]:
+    return [m for m in a.morphs if start <= m.start < end]
+
+
+def fact_states(claim: Analysis, fact: Analysis) -> frozenset[str]:
+    """The states the fact gives in its clauses stating the claim's values (or touching it)."""
+    holding = [
+        c for c in fact.segments if any(_value_in(v, c.values, c.compact, current=False) for v in claim.values)
+    ] or [c for c in fact.segments if any(_touches(s, c) for s in claim.segments)]
+    out: set[str] = set()
+    for c in holding:
+        found = states(_morphs(fact, c.start, c.end))
+        out |= found or states(_morphs(fact, *_sentence(fact, c)))
+    return frozenset(out)
+
+
+def clash(claim: Analysis, fact: Analysis) -> tuple[str, str] | None:
+    """(the claim's state, the fact's) when the fact gives the matter a state of the other group
+    and none of the claim's; None otherwise (also when either says no state)."""
+    mine = states(claim.morphs)
+    if len(mine) != 1:
+        return None
+    theirs = fact_states(claim, fact)
+    if theirs and not (theirs & mine):
+        return next(iter(mine)), next(iter(theirs))
+    return None
