@@ -27,7 +27,7 @@ DOC = "09:31 차은호 (플랫폼팀장): 배포를 승인했다. 예산은 4,20
         ("예산은 5,000만 원", "the value '5,000만'"),
         ("박지훈이 발표한다", "the name '박지훈'"),  # a person the document never names
         ("김민수가 3월 5일에 발표한다", None),  # a particle on a name and a date: grounded
-        ("김민수가 3월 6일에 발표한다", "the value '6일'"),
+        ("김민수가 3월 6일에 발표한다", "the value '3월 6일'"),
         ("Kim presented the plan", "the name 'Kim'"),
         ("날씨가 맑다", "none of its words"),
         ("배포가 승인되었다", None),  # a stem of the document's word, new ending
