@@ -152,6 +152,10 @@ class Config(BaseModel):
     """How long Ollama keeps the model loaded after a call (set for the whole phase)."""
     think: bool | None = False
     """Thinking mode for qwen3-family models; False gives clean JSON (docs/design.md#dependency-facts)."""
+    keep_ungrounded: bool = False
+    """Synthesise every extracted observation, the quarantined ones too (members of a stopped loop,
+    ungrounded values: engine/memory/quarantine.py); ``seorap run --keep-ungrounded``. A run made
+    with it has its own id and is labelled in the report."""
     timeout_s: float = Field(120.0, gt=0, le=86400, allow_inf_nan=False)
     """Longest silence between two chunks of a streamed reply once it has started (seconds); a
     slow model that keeps producing is never cut."""

@@ -30,7 +30,7 @@ from seorap.engine.store.queries.writes import failures_by_stage
 from sqlite_utils import Database
 
 COUNTER_NAMES = tuple(
-    "cached retries repairs failures salvaged loops queued ungrounded template_loops".split()
+    "cached retries repairs failures salvaged loops queued ungrounded template_loops quarantined".split()
 )
 
 
@@ -137,6 +137,9 @@ class RoleAccounting:
     amount, name) is not in the document, or none of their content words is."""
     template_loops: int = 0
     """Of ``loops``: replies stopped for repeating one template with a changing number or name."""
+    quarantined: int = 0
+    """Extracted observations kept out of the store: members of a stopped loop or ungrounded
+    (engine/memory/quarantine.py); 0 when the run keeps them (``keep_ungrounded``)."""
 
 
 @dataclass(frozen=True)
@@ -156,7 +159,7 @@ class PhaseTime:
 
 SUMMED = tuple(
     "calls cached failed tokens_in tokens_out retries repairs failures cut salvaged loops truncated "
-    "write_failures queued ungrounded template_loops".split()
+    "write_failures queued ungrounded template_loops quarantined".split()
 )
 """The figures of :class:`RoleAccounting` that add up over roles."""
 
@@ -384,7 +387,8 @@ def from_dict(data: dict | None) -> RunAccounting:
 
 
 TROUBLE = tuple(
-    "failed retries cut salvaged loops template_loops truncated write_failures queued ungrounded".split()
+    "failed retries cut salvaged loops template_loops truncated write_failures queued ungrounded "
+    "quarantined".split()
 )
 TROUBLE_LABEL = {
     "failed": "failed",
@@ -397,6 +401,7 @@ TROUBLE_LABEL = {
     "template_loops": "of them template loops",
     "queued": "queued behind our own",
     "ungrounded": "ungrounded",
+    "quarantined": "quarantined",
 }
 
 
@@ -434,10 +439,13 @@ def markdown_lines(acc: RunAccounting) -> list[str]:
         ]
     out = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
     out += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
+    held = acc.total.quarantined
+    if held:
+        out += ["", f"quarantined observations (kept out of the store): {held}"]
     return out + ["", phase_line(acc)]
 
 
-CSV_FIELDS = ("calls", "cached", "tokens_in", "tokens_out", "wall_s")
+CSV_FIELDS = ("calls", "cached", "tokens_in", "tokens_out", "wall_s", "quarantined")
 """Per-run accounting columns of the CSV report (``run_calls``, ``run_cached``, ...)."""
 
 

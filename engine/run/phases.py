@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from seorap.engine.memory.reference import ReferenceSystem
     from seorap.engine.models.base import Embedder
     from seorap.engine.models.client import ModelClient
+    from seorap.engine.scoring.glossary import Glossary
 
     Job = tuple[LLMSystem, "RunContext", Trajectory, Arrival]
     """One extraction: the system, its run, the trajectory and the document."""
@@ -46,6 +47,8 @@ class RunContext:
     lock: threading.Lock = field(default_factory=threading.Lock)
     db_path: str = ""
     """The run database's file ("" in memory): a system keeping its own files puts them beside it."""
+    glossary: Glossary | None = None
+    """The corpus's aliases: a name in an observation is grounded by another name of it."""
 
 
 def _pending(

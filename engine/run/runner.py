@@ -64,7 +64,7 @@ from seorap.engine.run.records import (  # noqa: F401 (re-exported)
     config_hash,
     make_run_id,
 )
-from seorap.engine.scoring import score_run
+from seorap.engine.scoring import glossary, score_run
 from seorap.engine.store.database import db_file, open_db
 from seorap.engine.store.lease import writer
 from seorap.engine.store.queries.writes import written_trajectories
@@ -246,12 +246,15 @@ def _write_all(
     score: bool,
 ) -> None:
     contexts, new = [], []  # new: replays this call created (removed again if they write nothing)
+    aliases = glossary.for_corpus(corpus.root)  # grounds a name by another of its names
     scope = None if len(trajs) == len(corpus.trajectories) else [t.id for t in trajs]
     for (name, system), run_id in zip(resolved, ids):
         started = (db, run_id, name, system, corpus, config, offline, replay, corpus_label)
         if _start_run(*started, client, emb, scope) and replay:
             new.append(run_id)
-        ctx = RunContext(run_id, config, name, client, emb, progress, db_path=db_file(db))
+        ctx = RunContext(
+            run_id, config, name, client, emb, progress, db_path=db_file(db), glossary=aliases
+        )
         contexts.append((system, ctx))
     try:
         _extract_phase(contexts, trajs, db, workers, progress, stop)

@@ -342,6 +342,9 @@ class RunReport(BaseModel):
     standin: bool = False
     """Written by the offline stand-in model (no LLM), not by the model the system names: every
     format labels it "(stand-in)"."""
+    keep_ungrounded: bool = False
+    """Written with the quarantine off (``seorap run --keep-ungrounded``): every format labels it
+    "(quarantine off)"."""
     recording: str = ""
     """Imported from a shipped recording (or a replay of one): 'recorded: MODEL (SIZE), MACHINE,
     DATE'; every format labels it so."""
