@@ -128,6 +128,22 @@ class LLMSystem:
             salvage=True,
         )
 
+    def synthesis_calls(
+        self, extraction: Structured[Extraction], arrival: Arrival, ctx: WriteContext
+    ) -> int:
+        """The synthesis calls writing this extraction will make: its observations but the
+        quarantined ones (none for an append-only variant), for the run's re-plan."""
+        if self.variant.policy == "append" or extraction.value is None:
+            return 0
+        texts = [o.text.strip() for o in extraction.value.observations if o.text.strip()]
+        if ctx.config.keep_ungrounded:
+            return len(texts)
+        glossary = getattr(ctx, "glossary", None)
+        why = quarantine.reasons(
+            extraction, texts, arrival.document.text, arrival.timestamp, glossary
+        )
+        return sum(1 for w in why if not w)
+
     # ---- phase 2 ----------------------------------------------------------------------------
     def write(self, doc: DocumentWrite, trajectory: Trajectory, ctx: WriteContext) -> None:
         key = (trajectory.id, doc.arrival.position)

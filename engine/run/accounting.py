@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 
 from seorap.engine.store.queries import accounting as queries
+from seorap.engine.store.queries import runs as stored_runs
 from seorap.engine.store.queries.accounting import SLOTS_PREFIX
 from seorap.engine.store.queries.calls import call_costs
 from seorap.engine.store.queries.writes import failures_by_stage
@@ -171,6 +172,8 @@ class RunAccounting:
     phases: list[PhaseTime] = field(default_factory=list)
     slots: dict[str, int] = field(default_factory=dict)
     """Generation slots learned per host during the run (empty: none learned)."""
+    plan: dict[str, float] = field(default_factory=dict)
+    """Seconds per phase planned before the run (engine/run/replan.py; empty: not planned)."""
 
     @property
     def total(self) -> RoleAccounting:
@@ -239,7 +242,9 @@ def run_accounting(db: Database, run_id: str) -> RunAccounting:
         phases = [
             PhaseTime(p, w or 0.0, u or 0, s or 0) for p, w, u, s in queries.phase_times(db, run_id)
         ]
-    return RunAccounting(run_id, roles, phases, slots)
+    plan = stored_runs.manifest_field(db, run_id, "plan") if "runs" in tables else None
+    planned = {str(k): float(v) for k, v in plan.items()} if isinstance(plan, dict) else {}
+    return RunAccounting(run_id, roles, phases, slots, planned)
 
 
 def _counters(db: Database, run_id: str, entry: Callable[[str, str], dict]) -> dict[str, int]:
@@ -291,6 +296,7 @@ def as_dict(acc: RunAccounting) -> dict:
         "phases": [asdict(p) for p in acc.phases],
         "wall_s": acc.wall_s,
         "slots": dict(acc.slots),
+        "plan": dict(acc.plan),
     }
 
 
@@ -331,12 +337,15 @@ def table(acc: RunAccounting) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
 
 
 def phase_line(acc: RunAccounting) -> str:
-    """``wall time: extract 1.2 s (43 docs) · write 3.4 s · score 5.6 s = 10.2 s``."""
+    """``wall time: extract 1.2 s (plan 2.0 s) · write 3.4 s (plan 1 h 02 min) · score 5.6 s =
+    10.2 s`` (the plan: as made before the run, when it was planned)."""
     if not acc.phases:
         return "wall time: not recorded"
     parts = []
     for p in acc.phases:
         extra = f" ×{p.sessions}" if p.sessions > 1 else ""
+        if p.phase in acc.plan:
+            extra += f" (plan {seconds(acc.plan[p.phase])})"
         parts.append(f"{p.phase} {seconds(p.wall_s)}{extra}")
     return "wall time: " + " · ".join(parts) + f" = {seconds(acc.wall_s)}"
 
@@ -383,7 +392,8 @@ def from_dict(data: dict | None) -> RunAccounting:
         PhaseTime(p["phase"], p.get("wall_s", 0.0), p.get("units", 0), p.get("sessions", 0))
         for p in data.get("phases", [])
     ]
-    return RunAccounting(data.get("run_id", ""), roles, phases, dict(data.get("slots") or {}))
+    plan = {str(k): float(v) for k, v in (data.get("plan") or {}).items()}
+    return RunAccounting(data.get("run_id", ""), roles, phases, dict(data.get("slots") or {}), plan)
 
 
 TROUBLE = tuple(

@@ -165,6 +165,9 @@ class Accounting(BaseModel):
     """Summed phase wall time."""
     slots: dict[str, int] = Field(default_factory=dict)
     """Generation slots learned per host during the run (engine/models/slots.py)."""
+    plan: dict[str, float] = Field(default_factory=dict)
+    """Seconds per phase (extract, write, score) planned before the run, beside ``phases``'
+    actual wall time (engine/run/replan.py); empty when the run was not planned."""
 
 
 class OverrideFigures(BaseModel):
