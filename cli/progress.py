@@ -49,6 +49,7 @@ class RichProgress:
         self._task: TaskID | None = None
         self._tokens0: tuple[float, int] | None = None
         self._ops: dict[str, int] = {}
+        self._estimate = ""
         self._lock = threading.Lock()
 
     def __enter__(self) -> RichProgress:
@@ -83,6 +84,15 @@ class RichProgress:
             if self._task is not None:
                 self._rich.update(self._task, note=visible(text) if text else "")
 
+    def estimate(self, line: str) -> None:
+        """The run's re-estimated time left ("write phase: plan 4 h 07 min → now 12 min left",
+        engine/run/replan.py): printed once when it first appears, then kept on the progress line."""
+        with self._lock:
+            first = not self._estimate
+            self._estimate = visible(line)
+        if first:
+            self.message(line)
+
     def advance(self, trajectory_id: str, n: int = 1, note: str = "") -> None:
         with self._lock:
             if self._task is not None:
@@ -90,7 +100,8 @@ class RichProgress:
 
     def _note(self, trajectory_id: str) -> str:
         ops = " ".join(f"{k}:{v}" for k, v in sorted(self._ops.items()))
-        return visible(f"{trajectory_id}  {ops}".strip())
+        plan = f"  · {self._estimate}" if self._estimate else ""
+        return visible(f"{trajectory_id}  {ops}{plan}".strip())
 
     def fact_written(
         self,

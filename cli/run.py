@@ -115,6 +115,12 @@ if TYPE_CHECKING:
     help="Sampling seed (default: config, 0). Repeat for repeated runs: one run per system "
     "and seed; the report then shows mean ± sd over the seeds.",
 )
+@click.option(
+    "--keep-ungrounded",
+    is_flag=True,
+    help="Synthesise the quarantined observations too (members of a stopped loop, values the "
+    "document lacks): a separate run, labelled in the report (docs/models.md, quarantine).",
+)
 def run(
     corpus_path: str,
     systems: tuple[str, ...],
@@ -132,6 +138,7 @@ def run(
     seeds: tuple[int, ...],
     plan_only: bool,
     probe: bool,
+    keep_ungrounded: bool,
 ) -> None:
     """Write every trajectory of CORPUS into the store, for each --system, then score the runs.
 
@@ -144,7 +151,7 @@ def run(
 
     corpus = load_corpus(corpus_path)
     _check_trajectories(corpus, trajectories)
-    base = _base_config(config_path, offline, host, embedder_backend)
+    base = _base_config(config_path, offline, host, embedder_backend, keep_ungrounded)
     configs = [base.with_overrides(seed=seed) for seed in seeds] or [base]
 
     for name in systems:  # an unknown or broken system stops before the database is touched
@@ -176,10 +183,15 @@ def run(
 
 
 def _base_config(
-    config_path: str | None, offline: bool, host: tuple[str, ...], embedder_backend: str | None
+    config_path: str | None,
+    offline: bool,
+    host: tuple[str, ...],
+    embedder_backend: str | None,
+    keep_ungrounded: bool = False,
 ) -> Config:
     """The run's configuration from --config and the flags; one --host overrides the configured
-    one, several share the work (each --host given once)."""
+    one, several share the work (each --host given once); --keep-ungrounded turns the quarantine
+    off."""
     hosts = list(dict.fromkeys(host))
     base = load_config(
         config_path,
@@ -189,7 +201,7 @@ def _base_config(
     )
     if len(hosts) > 1:
         base = base.with_overrides(hosts=hosts)
-    return base
+    return base.with_overrides(keep_ungrounded=True) if keep_ungrounded else base
 
 
 def _run_configs(db_path: str, configs: list[Config], **kwargs: Any) -> list[str]:  # run's keywords

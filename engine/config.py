@@ -168,6 +168,10 @@ class Config(BaseModel):
     """How long Ollama keeps the model loaded after a call (set for the whole phase)."""
     think: bool | None = False
     """Thinking mode for qwen3-family models; False gives clean JSON (docs/design.md#dependency-facts)."""
+    keep_ungrounded: bool = False
+    """Synthesise every extracted observation, the quarantined ones too (members of a stopped loop,
+    ungrounded values: engine/memory/quarantine.py); ``seorap run --keep-ungrounded``. A run made
+    with it has its own id and is labelled in the report."""
     timeout_s: Float = Field(120.0, gt=0, le=86400, allow_inf_nan=False)
     """Longest silence between two chunks of a streamed reply once it has started (seconds); a
     slow model that keeps producing is never cut."""
@@ -175,10 +179,10 @@ class Config(BaseModel):
     """Longest wait for a reply's first chunk: model load plus the server's queue (seconds)."""
     concurrency: Int = Field(2, ge=1, le=256)
     """Parallel model calls."""
-    exec_line_max: int = Field(8 * 1024 * 1024, ge=1024, le=1 << 30)
+    exec_line_max: Int = Field(8 * 1024 * 1024, ge=1024, le=1 << 30)
     """Longest line (bytes) an ``exec:`` system may send on its stdout; a longer one stops the run
     with one sentence (docs/store.md, "Another program's output")."""
-    fact_text_max: int = Field(4096, ge=1, le=1 << 16)
+    fact_text_max: Int = Field(4096, ge=1, le=1 << 16)
     """Longest fact text (characters) a foreign system may list; a longer fact stops the run with
     one sentence naming it, so no unbounded text reaches retrieval or the judge (whose time grows
     faster than the text: docs/store.md, "Another program's output")."""

@@ -25,6 +25,9 @@ API (small on purpose)::
     server.slots = 1                         # one generation at a time: other chats wait in line
                                              #   (no byte sent) like Ollama's queue; None: no limit
     server.streaming(chunk_chars=4, delay_s=0.03)  # streamed replies: 4 characters every 30 ms
+    server.handler = failing_model(inner)    # extraction replies like a failing small model:
+                                             #   a chat log's speaker headers with the hour
+                                             #   shifted, then a loop with a counter
     server.fail("404")                       # next request answers model-not-found
     server.fail("delay", seconds=2)          # next request sleeps first (timeouts)
     server.fail("error_line")                # next streamed chat/pull sends {"error": ...} mid-stream
@@ -109,6 +112,47 @@ def default_handler(body: dict) -> str:
     if isinstance(fmt, dict):
         return json.dumps(schema_example(fmt), ensure_ascii=False)
     return "{}" if fmt == "json" else "ok"
+
+
+_HEADER = re.compile(r"^(\d{2}):(\d{2}) (\S+ \([^)]*\))\s*$", re.MULTILINE)
+
+
+def failing_model(inner: Callable[[dict], Any], loop_items: int = 60) -> Callable[[dict], Any]:
+    """A chat handler whose extraction (list) replies fail the way the real 0.5B model did; every
+    other request goes to ``inner``. An extraction reply holds one observation copied from the
+    document, then
+
+    (a) when the document is a chat log, its speaker headers with the hour shifted by ten
+        ("09:31 차은호 (플랫폼팀장)" → "19:31 차은호 (플랫폼팀장)"), and
+    (b) a loop with a counter: three items "점검 N: <document word> 확인 (재확인)" and then
+        "점검 N: <document word> 확인" until ``loop_items`` — the reply is cut at num_predict
+        (done_reason "length"; a streamed reply is stopped as a templated loop first)."""
+
+    def handler(body: dict) -> Any:
+        if "observations" not in json.dumps(body.get("format") or {}):
+            return inner(body)
+        text = body["messages"][-1]["content"]
+        document = text.split("<document>", 1)[-1]
+        first = next(
+            (line.strip()[:60] for line in document.splitlines() if len(line.strip()) > 20),
+            "문서",
+        )
+        word = next((w for w in re.findall(r"[가-힣]{2,}", first)), "문서")
+        items = [first]
+        items += [
+            f"{int(h) + 10:02d}:{m} {who}" for h, m, who in _HEADER.findall(document) if int(h) < 14
+        ]
+        items += [f"점검 {n}: {word} 확인 (재확인)" for n in range(1, 4)]
+        items += [f"점검 {n}: {word} 확인" for n in range(4, loop_items)]
+        body_text = ", ".join(json.dumps({"text": t}, ensure_ascii=False) for t in items)
+        limit = (body.get("options") or {}).get("num_predict", 1024)
+        return {
+            "content": '{"observations": [' + body_text,
+            "done_reason": "length",
+            "eval_count": limit,
+        }
+
+    return handler
 
 
 MEM0_NEW = re.compile(r"## New Messages\n(.*?)\n\n## ", re.DOTALL)

@@ -26,7 +26,7 @@ def doc(i, author, date):
             "id": f"t-d{i}",
             "type": "slack",
             "author": {"name": author},
-            "text": f"문서 {i}",
+            "text": f"문서 {i}. 관찰 {i}",  # the observation the script extracts is grounded
         },
     }
 

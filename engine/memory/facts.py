@@ -88,6 +88,8 @@ class Observation:
     why: str = ""
     confidence: float | None = None
     """The extractor's confidence (used by append-only variants); None when not given."""
+    quarantine: str = ""
+    """Why the observation was quarantined (never synthesised: engine/memory/quarantine.py)."""
     vector: np.ndarray | None = None
 
 
@@ -254,6 +256,7 @@ class DocumentWrite:
                 "author_role": doc.author.role,
                 "doc_date": self.arrival.timestamp,
                 "confidence": obs.confidence,
+                "quarantine": obs.quarantine or None,
             }
         )
         return obs

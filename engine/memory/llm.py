@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 from seorap.engine.config import Config
 from seorap.engine.corpus import Arrival, Trajectory
-from seorap.engine.memory import policy
+from seorap.engine.memory import policy, quarantine
 from seorap.engine.memory.facts import DocumentWrite, Fact, Observation, TrajectoryMemory
 from seorap.engine.memory.grounding import ungrounded
 from seorap.engine.memory.interface import Capabilities
@@ -128,6 +128,22 @@ class LLMSystem:
             salvage=True,
         )
 
+    def synthesis_calls(
+        self, extraction: Structured[Extraction], arrival: Arrival, ctx: WriteContext
+    ) -> int:
+        """The synthesis calls writing this extraction will make: its observations but the
+        quarantined ones (none for an append-only variant), for the run's re-plan."""
+        if self.variant.policy == "append" or extraction.value is None:
+            return 0
+        texts = [o.text.strip() for o in extraction.value.observations if o.text.strip()]
+        if ctx.config.keep_ungrounded:
+            return len(texts)
+        glossary = getattr(ctx, "glossary", None)
+        why = quarantine.reasons(
+            extraction, texts, arrival.document.text, arrival.timestamp, glossary
+        )
+        return sum(1 for w in why if not w)
+
     # ---- phase 2 ----------------------------------------------------------------------------
     def write(self, doc: DocumentWrite, trajectory: Trajectory, ctx: WriteContext) -> None:
         key = (trajectory.id, doc.arrival.position)
@@ -150,21 +166,7 @@ class LLMSystem:
                 call_key=extraction.call_key,
                 partial=True,
             )
-        items = [o for o in extraction.value.observations if o.text.strip()]
-        self._count_ungrounded(ctx, "extractor", [o.text for o in items], doc)
-        observations = [
-            doc.observe(
-                o.text.strip(),
-                category=o.category,
-                who=o.who,
-                what=o.what,
-                when_=o.when,
-                where_=o.where,
-                why=o.why,
-                confidence=o.confidence,
-            )
-            for o in items
-        ]
+        observations = self._observe(doc, extraction, ctx)
         if not observations:
             return
         embedder = _embedder(ctx)
@@ -174,13 +176,51 @@ class LLMSystem:
             obs.vector = vector
             self._observation(doc, obs, vector, ctx)
 
+    def _observe(
+        self, doc: DocumentWrite, extraction: Structured[Extraction], ctx: WriteContext
+    ) -> list[Observation]:
+        """Record every kept observation; return those to synthesise: not the quarantined ones
+        (members of a stopped loop, ungrounded values), unless the run keeps them."""
+        assert extraction.value is not None, "observed from a parsed extraction"
+        items = [o for o in extraction.value.observations if o.text.strip()]
+        texts = [o.text.strip() for o in items]
+        arrival = doc.arrival
+        glossary = getattr(ctx, "glossary", None)
+        why = quarantine.reasons(
+            extraction, texts, arrival.document.text, arrival.timestamp, glossary
+        )
+        self._count_ungrounded(ctx, "extractor", texts, doc)
+        held = not ctx.config.keep_ungrounded
+        out = []
+        for o, text, reason in zip(items, texts, why):
+            obs = doc.observe(
+                text,
+                category=o.category,
+                who=o.who,
+                what=o.what,
+                when_=o.when,
+                where_=o.where,
+                why=o.why,
+                confidence=o.confidence,
+                quarantine=reason if held else "",
+            )
+            if not (reason and held):
+                out.append(obs)
+        if held and len(out) < len(items):
+            model = ctx.config.role_model("extractor")
+            _client(ctx).note(
+                "quarantined", "extractor", model, ctx.run_id, "extract", len(items) - len(out)
+            )
+        return out
+
     def _count_ungrounded(
         self, ctx: WriteContext, role: str, texts: list[str], doc: DocumentWrite
     ) -> None:
         """Count texts that state a value or name the document lacks, or none of its words
         (engine/memory/grounding.py), in the run's accounting for ``role``."""
-        document = doc.arrival.document.text
-        n = sum(1 for text in texts if text.strip() and ungrounded(text, document))
+        document, date = doc.arrival.document.text, doc.arrival.timestamp
+        glossary = getattr(ctx, "glossary", None)
+        n = sum(1 for text in texts if text.strip() and ungrounded(text, document, date, glossary))
         if n:
             phase = "extract" if role == "extractor" else "synthesize"
             model = ctx.config.role_model(role)

@@ -321,6 +321,7 @@ class ModelClient(CallLogMixin):
             value=value,
             partial=True,
             salvaged=kept,
+            loop_kind=kind if reply.done_reason == "loop" else None,
             failure=f"{why}: kept {kept} complete item(s), dropped {dropped} unfinished",
             **base,
         )

@@ -151,3 +151,32 @@ def loop_kind(text: str, known: set[str] | None = None) -> str:
     if find_loop(text):
         return "repeat"
     return "template" if find_template_loop(text, known) is not None else "repeat"
+
+
+# ---- the items of a stopped loop --------------------------------------------------------------
+LOOP_GROUP = 3
+"""Items of one template (digits normalised, one word in four free) that make a loop's members
+when the reply was stopped as a loop: the item and at least two more like it."""
+
+
+def _shape(text: str) -> list[str]:
+    return _TOKEN.findall(_DIGIT.sub("0", text))
+
+
+def loop_members(kept: list[str], written: list[str]) -> dict[int, str]:
+    """{index in ``kept``: why} for the kept items of a reply stopped as a loop that belong to the
+    loop: an item written more than once in the whole reply (``written``: every complete item of
+    it, the dropped repetitions included), or one of LOOP_GROUP or more items of one template
+    ("19:31 차은호 (플랫폼팀장)", "19:33 차은호 (플랫폼팀장)", …)."""
+    shapes = [_shape(t) for t in written]
+    out: dict[int, str] = {}
+    for i, text in enumerate(kept):
+        copies = written.count(text)
+        if copies > 1:
+            out[i] = f"loop: repeat (the same item {copies} times in a stopped reply)"
+            continue
+        shape = _shape(text)
+        alike = sum(1 for s in shapes if len(s) == len(shape) and _same_template(s, shape))
+        if alike >= LOOP_GROUP:
+            out[i] = f"loop: template ({alike} items of one template in a stopped reply)"
+    return out

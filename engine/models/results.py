@@ -33,6 +33,9 @@ class Structured(Generic[T]):
     """The reply was cut (num_predict or a loop) and ``value`` holds only its complete items."""
     salvaged: int = 0
     """Items kept from a cut reply (``partial``)."""
+    loop_kind: str | None = None
+    """``repeat`` or ``template`` when the reply was stopped as a loop (its kept items are read
+    for loop members: engine/memory/quarantine.py)."""
 
 
 @dataclass

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 
 from seorap.engine.store.queries import accounting as queries
+from seorap.engine.store.queries import runs as stored_runs
 from seorap.engine.store.queries.accounting import SLOTS_PREFIX
 from seorap.engine.store.queries.calls import call_costs
 from seorap.engine.store.queries.writes import failures_by_stage
@@ -31,7 +32,7 @@ from seorap.engine.store.txn import checked
 from sqlite_utils import Database
 
 COUNTER_NAMES = tuple(
-    "cached retries repairs failures salvaged loops queued ungrounded template_loops".split()
+    "cached retries repairs failures salvaged loops queued ungrounded template_loops quarantined".split()
 )
 
 
@@ -141,6 +142,9 @@ class RoleAccounting:
     amount, name) is not in the document, or none of their content words is."""
     template_loops: int = 0
     """Of ``loops``: replies stopped for repeating one template with a changing number or name."""
+    quarantined: int = 0
+    """Extracted observations kept out of the store: members of a stopped loop or ungrounded
+    (engine/memory/quarantine.py); 0 when the run keeps them (``keep_ungrounded``)."""
 
 
 @dataclass(frozen=True)
@@ -160,7 +164,7 @@ class PhaseTime:
 
 SUMMED = tuple(
     "calls cached failed tokens_in tokens_out retries repairs failures cut salvaged loops truncated "
-    "write_failures queued ungrounded template_loops".split()
+    "write_failures queued ungrounded template_loops quarantined".split()
 )
 """The figures of :class:`RoleAccounting` that add up over roles."""
 
@@ -172,6 +176,8 @@ class RunAccounting:
     phases: list[PhaseTime] = field(default_factory=list)
     slots: dict[str, int] = field(default_factory=dict)
     """Generation slots learned per host during the run (empty: none learned)."""
+    plan: dict[str, float] = field(default_factory=dict)
+    """Seconds per phase planned before the run (engine/run/replan.py; empty: not planned)."""
 
     @property
     def total(self) -> RoleAccounting:
@@ -240,7 +246,9 @@ def run_accounting(db: Database, run_id: str) -> RunAccounting:
         phases = [
             PhaseTime(p, w or 0.0, u or 0, s or 0) for p, w, u, s in queries.phase_times(db, run_id)
         ]
-    return RunAccounting(run_id, roles, phases, slots)
+    plan = stored_runs.manifest_field(db, run_id, "plan") if "runs" in tables else None
+    planned = {str(k): float(v) for k, v in plan.items()} if isinstance(plan, dict) else {}
+    return RunAccounting(run_id, roles, phases, slots, planned)
 
 
 def _counters(db: Database, run_id: str, entry: Callable[[str, str], dict]) -> dict[str, int]:
@@ -292,6 +300,7 @@ def as_dict(acc: RunAccounting) -> dict:
         "phases": [asdict(p) for p in acc.phases],
         "wall_s": acc.wall_s,
         "slots": dict(acc.slots),
+        "plan": dict(acc.plan),
     }
 
 
@@ -332,12 +341,15 @@ def table(acc: RunAccounting) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
 
 
 def phase_line(acc: RunAccounting) -> str:
-    """``wall time: extract 1.2 s (43 docs) · write 3.4 s · score 5.6 s = 10.2 s``."""
+    """``wall time: extract 1.2 s (plan 2.0 s) · write 3.4 s (plan 1 h 02 min) · score 5.6 s =
+    10.2 s`` (the plan: as made before the run, when it was planned)."""
     if not acc.phases:
         return "wall time: not recorded"
     parts = []
     for p in acc.phases:
         extra = f" ×{p.sessions}" if p.sessions > 1 else ""
+        if p.phase in acc.plan:
+            extra += f" (plan {seconds(acc.plan[p.phase])})"
         parts.append(f"{p.phase} {seconds(p.wall_s)}{extra}")
     return "wall time: " + " · ".join(parts) + f" = {seconds(acc.wall_s)}"
 
@@ -384,11 +396,13 @@ def from_dict(data: dict | None) -> RunAccounting:
         PhaseTime(p["phase"], p.get("wall_s", 0.0), p.get("units", 0), p.get("sessions", 0))
         for p in data.get("phases", [])
     ]
-    return RunAccounting(data.get("run_id", ""), roles, phases, dict(data.get("slots") or {}))
+    plan = {str(k): float(v) for k, v in (data.get("plan") or {}).items()}
+    return RunAccounting(data.get("run_id", ""), roles, phases, dict(data.get("slots") or {}), plan)
 
 
 TROUBLE = tuple(
-    "failed retries cut salvaged loops template_loops truncated write_failures queued ungrounded".split()
+    "failed retries cut salvaged loops template_loops truncated write_failures queued ungrounded "
+    "quarantined".split()
 )
 TROUBLE_LABEL = {
     "failed": "failed",
@@ -401,6 +415,7 @@ TROUBLE_LABEL = {
     "template_loops": "of them template loops",
     "queued": "queued behind our own",
     "ungrounded": "ungrounded",
+    "quarantined": "quarantined",
 }
 
 
@@ -438,10 +453,13 @@ def markdown_lines(acc: RunAccounting) -> list[str]:
         ]
     out = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
     out += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
+    held = acc.total.quarantined
+    if held:
+        out += ["", f"quarantined observations (kept out of the store): {held}"]
     return out + ["", phase_line(acc)]
 
 
-CSV_FIELDS = ("calls", "cached", "tokens_in", "tokens_out", "wall_s")
+CSV_FIELDS = ("calls", "cached", "tokens_in", "tokens_out", "wall_s", "quarantined")
 """Per-run accounting columns of the CSV report (``run_calls``, ``run_cached``, ...)."""
 
 

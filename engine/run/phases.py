@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from seorap.engine.memory.reference import ReferenceSystem
     from seorap.engine.models.base import Embedder
     from seorap.engine.models.client import ModelClient
+    from seorap.engine.run.replan import Replan
+    from seorap.engine.scoring.glossary import Glossary
 
     Job = tuple[LLMSystem, "RunContext", Trajectory, Arrival]
     """One extraction: the system, its run, the trajectory and the document."""
@@ -46,6 +48,10 @@ class RunContext:
     lock: threading.Lock = field(default_factory=threading.Lock)
     db_path: str = ""
     """The run database's file ("" in memory): a system keeping its own files puts them beside it."""
+    glossary: Glossary | None = None
+    """The corpus's aliases: a name in an observation is grounded by another name of it."""
+    replan: Replan | None = None
+    """The run's plan and its re-estimates (engine/run/replan.py); None: nothing to re-plan."""
 
 
 def _pending(
@@ -82,6 +88,9 @@ def _extract_phase(
         result = system.extract(arrival, ctx)  # logged in the calls table; re-read when writing
         if not _rereadable(ctx):
             ctx.extractions[(trajectory.id, arrival.position)] = result
+        if ctx.replan is not None:
+            key = (ctx.run_id, trajectory.id, arrival.position)
+            ctx.replan.yielded(key, system.synthesis_calls(result, arrival, ctx))
         progress.advance(trajectory.id, 1, arrival.document.id)
         _tokens(progress, ctx.client)
 
@@ -196,6 +205,20 @@ def _written(ctx: RunContext, trajectory: Trajectory, arrival: Arrival, doc: Doc
         )
     ctx.progress.advance(trajectory.id, 1, arrival.document.id)
     _tokens(ctx.progress, ctx.client)
+    if ctx.replan is not None:
+        show_estimate(
+            ctx.progress, ctx.replan.written((ctx.run_id, trajectory.id, arrival.position))
+        )
+
+
+def show_estimate(progress: Progress, line: str) -> None:
+    """The re-estimated time left, on a progress display's line when it shows one
+    (RichProgress.estimate: an optional method), else as a message (the app's live view)."""
+    show = getattr(progress, "estimate", None)
+    if show is not None:
+        show(line)
+    else:
+        progress.message(line)
 
 
 TRAJECTORY_TABLES = (

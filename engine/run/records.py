@@ -31,10 +31,12 @@ WRITE_CONFIG_KEYS = ("seed", "temperature", "num_ctx", "num_predict", "think", "
 
 def config_hash(system: System, config: Config) -> str:
     spec = system.spec()
-    body = {"system": spec}
+    body: dict[str, object] = {"system": spec}
     if system.uses_llm:
         body["models"] = {r: config.role_model(r) for r in ("extractor", "synthesizer", "embedder")}
         body["options"] = {k: _plain(getattr(config, k)) for k in WRITE_CONFIG_KEYS}
+        if config.keep_ungrounded:  # only when set: the ids of every earlier run stay as they were
+            body["keep_ungrounded"] = True
     return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 

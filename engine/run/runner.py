@@ -49,10 +49,12 @@ from seorap.engine.run.phases import (  # noqa: F401 (re-exported)
     RunContext,
     _extract_phase,
     _write_phase,
+    show_estimate,
     write_trajectory,
 )
 from seorap.engine.run.pool import _pool, _Stop  # noqa: F401 (re-exported)
 from seorap.engine.run.progress import NullProgress, Progress
+from seorap.engine.run.replan import Replan
 from seorap.engine.run.records import (  # noqa: F401 (re-exported)
     STANDIN,
     WRITE_CONFIG_KEYS,
@@ -64,7 +66,7 @@ from seorap.engine.run.records import (  # noqa: F401 (re-exported)
     config_hash,
     make_run_id,
 )
-from seorap.engine.scoring import score_run
+from seorap.engine.scoring import glossary, score_run
 from seorap.engine.store.database import db_file, open_db
 from seorap.engine.safepath import component
 from seorap.engine.store.damage import stored_json
@@ -196,9 +198,10 @@ def run(
     stop.clients += [s for _, s in resolved if callable(getattr(s, "cancel", None))]  # foreign
     ids = [make_run_id(name, corpus, system, config) + suffix for name, system in resolved]
     args = (corpus, resolved, ids, config, trajs, workers, progress, stop, offline, replay)
+    replan = _replan(corpus, systems, config, db, trajectories, variants_dirs, client, args)
     try:
         with writer(db, "run", ids):  # one writer at a time (docs/store.md)
-            _write_all(db, *args, corpus_label, client, emb, score)
+            _write_all(db, *args, corpus_label, client, emb, score, replan)
     except sqlite3.Error as exc:
         raise (translate_sqlite_error(exc, db_file(db)) or exc) from exc
     return ids
@@ -250,17 +253,12 @@ def _write_all(
     client: ModelClient | None,
     emb: Embedder | None,
     score: bool,
+    replan: Replan | None = None,
 ) -> None:
-    contexts, new = [], []  # new: replays this call created (removed again if they write nothing)
-    scope = None if len(trajs) == len(corpus.trajectories) else [t.id for t in trajs]
-    for (name, system), run_id in zip(resolved, ids):
-        started = (db, run_id, name, system, corpus, config, offline, replay, corpus_label)
-        if _start_run(*started, client, emb, scope) and replay:
-            new.append(run_id)
-        ctx = RunContext(run_id, config, name, client, emb, progress, db_path=db_file(db))
-        contexts.append((system, ctx))
+    made = (db, corpus, resolved, ids, config, trajs, progress, offline, replay, corpus_label)
+    contexts, new = _contexts(*made, client, emb, replan)
     try:
-        _extract_phase(contexts, trajs, db, workers, progress, stop)
+        _extract_and_replan(replan, ids, score, contexts, trajs, db, workers, progress, stop)
         for system, ctx in contexts:
             _write_phase(system, ctx, trajs, db, workers, progress, stop)
             _record_served(db, ctx.run_id, client)
@@ -289,6 +287,73 @@ def _write_all(
                 shutdown()
     if score:
         _score(db, [ctx.run_id for _, ctx in contexts], config, progress)
+
+
+def _contexts(
+    db: Database,
+    corpus: Corpus,
+    resolved: Resolved,
+    ids: list[str],
+    config: Config,
+    trajs: list[Trajectory],
+    progress: Progress,
+    offline: bool,
+    replay: bool,
+    corpus_label: str | None,
+    client: ModelClient | None,
+    emb: Embedder | None,
+    replan: Replan | None,
+) -> tuple[list[tuple[System, RunContext]], list[str]]:
+    """Start (or restart) each system's run row; (its context, the replays this call created:
+    removed again if they write nothing)."""
+    contexts, new = [], []
+    aliases = glossary.for_corpus(corpus.root)  # grounds a name by another of its names
+    scope = None if len(trajs) == len(corpus.trajectories) else [t.id for t in trajs]
+    for (name, system), run_id in zip(resolved, ids):
+        started = (db, run_id, name, system, corpus, config, offline, replay, corpus_label)
+        if _start_run(*started, client, emb, scope) and replay:
+            new.append(run_id)
+        ctx = RunContext(run_id, config, name, client, emb, progress, db_path=db_file(db))
+        ctx.glossary, ctx.replan = aliases, replan
+        contexts.append((system, ctx))
+    return contexts, new
+
+
+def _replan(
+    corpus: Corpus,
+    systems: list[str],
+    config: Config,
+    db: Database,
+    trajectories: list[str] | None,
+    variants_dirs: list[str | Path] | None,
+    client: ModelClient | None,
+    args: tuple,
+) -> Replan | None:
+    """A re-planner for a run with a model (not offline, not a replay: ``args[-2:]``)."""
+    offline, replay = args[-2], args[-1]
+    if client is None or offline or replay:
+        return None
+    return Replan(corpus, systems, config, db, trajectories or None, variants_dirs)
+
+
+def _extract_and_replan(
+    replan: Replan | None,
+    ids: list[str],
+    score: bool,
+    contexts: list[tuple[System, RunContext]],
+    trajs: list[Trajectory],
+    db: Database,
+    workers: int,
+    progress: Progress,
+    stop: _Stop,
+) -> None:
+    """The extraction phase, planned before (the plan kept in the manifests) and re-planned after
+    from what it yielded (engine/run/replan.py)."""
+    if replan is not None:
+        replan.start(ids, score)
+    _extract_phase(contexts, trajs, db, workers, progress, stop)
+    if replan is not None and replan.pending:
+        show_estimate(progress, replan.after_extraction())
 
 
 # ---- setup ----------------------------------------------------------------------------------------

@@ -57,10 +57,12 @@ def journeys(
     full_rows: Sequence[dict],
     asker: extrinsic.Asker,
     observations: dict[int, list[tuple[str, str]]] | None,
+    quarantined: dict[str, str] | None = None,
 ) -> list[dict]:
     """One journey per distinct expected claim, in order of first appearance. ``observations``:
     {state index: [(observation id, text)]} of each state's own document, None when the system
-    reports no observations (extracted is n/a)."""
+    reports no observations (extracted is n/a); ``quarantined``: {observation id: why} of those
+    the run kept out of the store."""
     rows = {(r["state_index"], r["expected"]): r for r in full_rows}
     written = [i for i, a in enumerate(store.after) if a is not None]
     questions = extrinsic.questions(trajectory)
@@ -82,6 +84,7 @@ def journeys(
             for q in questions
             if _target(trajectory, q) in life and needs(claim, q.question, q.answer)
         ]
+        _quarantined(stages, claim, observations, at, quarantined or {})
         stages.update(_reading(claim, needed, asker))
         loss = next((s for s in STAGES if stages[s]["status"] == FAIL), None)
         item = f"s{life[0]}/c{trajectory.states[life[0]].claims.index(claim)}"
@@ -113,6 +116,24 @@ def _extracted(claim: str, at: int, observations: dict[int, list[tuple[str, str]
         if lexical.related(claim, text):
             return _stage(PASS, observation=oid)
     return _stage(FAIL, state=at)
+
+
+def _quarantined(
+    stages: dict,
+    claim: str,
+    observations: dict[int, list[tuple[str, str]]] | None,
+    at: int,
+    quarantined: dict[str, str],
+) -> None:
+    """A claim not stored whose every related observation was quarantined is lost for that:
+    ``stored`` says why ("quarantined") and names the observation and its reason."""
+    if stages["stored"]["status"] != FAIL or not observations or not quarantined:
+        return
+    related = [oid for oid, text in observations.get(at, []) if lexical.related(claim, text)]
+    if related and all(oid in quarantined for oid in related):
+        stages["stored"].update(
+            why="quarantined", observation=related[0], quarantine=quarantined[related[0]]
+        )
 
 
 def _fact_of(row: dict | None, store: StoreView, i: int) -> str | None:
@@ -365,7 +386,12 @@ def card(
     """The journey block of a trajectory's score card: every claim's journey, the counts per stage
     and the claims per loss point."""
     claims = journeys(
-        trajectory, store, full_rows, asker, load_observations(db, run_id, trajectory, store)
+        trajectory,
+        store,
+        full_rows,
+        asker,
+        load_observations(db, run_id, trajectory, store),
+        writes.quarantined_observations(db, run_id, trajectory.id),
     )
     return {"claims": claims, "counts": counts(claims), "losses": losses(claims)}
 

@@ -38,6 +38,11 @@ def _why_lost(stage: str, claims: list[dict]) -> str:
             }
         )
         return "the answer left out its value" + (f" ({', '.join(missing[:3])})" if missing else "")
+    held = [
+        c["stages"]["stored"] for c in claims if c["stages"]["stored"].get("why") == "quarantined"
+    ]
+    if stage == "stored" and held:
+        return f"its only observation was quarantined ({held[0].get('quarantine', '')})"
     return {
         "said": "no document lists it",
         "extracted": "no observation of its document states it",

@@ -108,6 +108,7 @@ def run_report(
         run_id=run_id,
         system=run["system"],
         standin=written_by_standin(run.get("manifest")),
+        keep_ungrounded=kept_ungrounded(run.get("manifest")),
         recording=recording_of(db, run_id),
         scoring=name,
         filter_threshold=extras.get("filter_threshold"),
@@ -171,10 +172,24 @@ def written_by_standin(manifest: str | None) -> bool:
     )
 
 
+def kept_ungrounded(manifest: str | None) -> bool:
+    """The run was written with the quarantine off (``keep_ungrounded`` in its configuration)."""
+    try:
+        config = (json.loads(manifest or "{}") or {}).get("config") or {}
+    except (ValueError, AttributeError):
+        return False
+    return isinstance(config, dict) and bool(config.get("keep_ungrounded"))
+
+
+QUARANTINE_OFF = "quarantine off"
+
+
 def run_label(run: RunReport) -> str:
     """The system as every format names it: 'A (stand-in)' for a stand-in run, 'A (recorded:
-    MODEL (SIZE), MACHINE, DATE)' for a shipped recording (the views' own label)."""
-    return system_label(run.system, run.standin, getattr(run, "recording", ""))
+    MODEL (SIZE), MACHINE, DATE)' for a shipped recording (the views' own label); '(quarantine
+    off)' added for a run written with ``--keep-ungrounded``."""
+    label = system_label(run.system, run.standin, getattr(run, "recording", ""))
+    return f"{label} ({QUARANTINE_OFF})" if run.keep_ungrounded else label
 
 
 def _read_time(run: dict, cards: dict, boot: dict) -> ReadTimeFigures | None:
@@ -388,6 +403,7 @@ COLUMNS = [
     "stale_at_read",
     # a shipped recording: 'recorded: MODEL (SIZE), MACHINE, DATE' ('' for any other run)
     "recording",
+    "keep_ungrounded",
 ]
 
 
@@ -429,6 +445,7 @@ def rows(report: Report) -> list[dict]:
                             t.read_accuracy,
                             t.stale_at_read,
                             run.recording,
+                            run.keep_ungrounded,
                         ],
                     )
                 )

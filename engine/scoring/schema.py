@@ -165,6 +165,9 @@ class Accounting(BaseModel):
     """Summed phase wall time."""
     slots: dict[str, int] = Field(default_factory=dict)
     """Generation slots learned per host during the run (engine/models/slots.py)."""
+    plan: dict[str, float] = Field(default_factory=dict)
+    """Seconds per phase (extract, write, score) planned before the run, beside ``phases``'
+    actual wall time (engine/run/replan.py); empty when the run was not planned."""
 
 
 class OverrideFigures(BaseModel):
@@ -342,6 +345,9 @@ class RunReport(BaseModel):
     standin: bool = False
     """Written by the offline stand-in model (no LLM), not by the model the system names: every
     format labels it "(stand-in)"."""
+    keep_ungrounded: bool = False
+    """Written with the quarantine off (``seorap run --keep-ungrounded``): every format labels it
+    "(quarantine off)"."""
     recording: str = ""
     """Imported from a shipped recording (or a replay of one): 'recorded: MODEL (SIZE), MACHINE,
     DATE'; every format labels it so."""

@@ -171,7 +171,7 @@ TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
 
 # Columns added after SCHEMA_VERSION 1 shipped (memory system); ensure_schema adds them to old files.
 EXTRA_COLUMNS: dict[str, dict[str, type]] = {
-    "observations": {"confidence": float},
+    "observations": {"confidence": float, "quarantine": str},
     "decisions": {"model_text": str, "model_confidence": float, "reason": str},
     "write_failures": {"observation_id": str, "call_key": str, "partial": int},
     "runs": {"error": str},

@@ -41,12 +41,21 @@ class Operation:
     ungrounded: str = ""
     """Why the observation is not grounded in its document ("the value '19:31' is not in the
     document"; engine/memory/grounding.py), or "" when it is (or no document was given)."""
+    quarantined: str = ""
+    """Why the run kept the observation out of the store ("loop: template (…)", "ungrounded: …";
+    engine/memory/quarantine.py), as stored; "" when it was synthesised."""
 
 
 def operations_at(
-    db: Database, run_id: str, trajectory_id: str, position: int, document: str | None = None
+    db: Database,
+    run_id: str,
+    trajectory_id: str,
+    position: int,
+    document: str | None = None,
+    date: str | None = None,
 ) -> list[Operation]:
-    """The step's operations; with the ``document`` text, each observation's grounding too."""
+    """The step's operations; with the ``document`` text (and its ``date``), each observation's
+    grounding too."""
     obs = {r["id"]: r for r in observations_at(db, run_id, trajectory_id, position)}
     decisions = decisions_at(db, run_id, trajectory_id, position)
     out = [_operation(d, obs.get(d["observation_id"])) for d in decisions]
@@ -55,7 +64,9 @@ def operations_at(
     if document is None:
         return out
     return [
-        replace(op, ungrounded=ungrounded(op.observation, document) or "") if op.observation else op
+        replace(op, ungrounded=ungrounded(op.observation, document, date) or "")
+        if op.observation
+        else op
         for op in out
     ]
 
@@ -81,6 +92,7 @@ def _operation(d: dict | None, o: dict | None) -> Operation:
         d.get("reason") or "",
         _snapshots(d.get("before")),
         _snapshots(d.get("after")),
+        quarantined=(o or {}).get("quarantine") or "",
     )
 
 

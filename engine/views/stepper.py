@@ -182,7 +182,9 @@ def step_view(
     doc_claims = [] if arrival.is_distractor else list(state.doc_claims)
     stale = _stale_claims_until(t, arrival.state_index)
     links = lineage(db, run_id, t.id).upto(position)
-    operations = operations_at(db, run_id, t.id, position, document=doc.text)
+    operations = operations_at(
+        db, run_id, t.id, position, document=doc.text, date=arrival.timestamp
+    )
     store = _store_at(db, run_id, t.id, position, stale, links, operations)
     verdicts = claim_verdicts(db, run_id, t.id, arrival.state_index, judge_mode)
     entry = line[position]

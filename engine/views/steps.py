@@ -43,6 +43,8 @@ class StepSummary:
     stale: int
     """Active facts that still state a stale claim after this step."""
     observations: int
+    quarantined: int = 0
+    """Observations of this step kept out of the store (engine/memory/quarantine.py)."""
     targets: tuple[str, ...] = ()
     """Fact ids the summary points at, in the order a key walks them: each supersede's old fact
     then its replacement, then the updated, reinforced and stale facts."""
@@ -64,6 +66,8 @@ class StepSummary:
             out.append((text + (f" +{more}" if more > 0 else ""), "superseded"))
         if self.stale:
             out.append((f"{self.stale} stale", "stale"))
+        if self.quarantined:
+            out.append((f"{self.quarantined} quarantined", "quarantined"))
         if not out:
             out.append(("no change to the store", "none"))
         return out
@@ -107,6 +111,7 @@ def step_summary(step: StepView) -> StepSummary:
         superseded=links,
         stale=len(step.stale_facts),
         observations=len(step.operations),
+        quarantined=sum(1 for op in step.operations if op.quarantined),
         targets=tuple(dict.fromkeys(targets)),
     )
 

@@ -155,7 +155,9 @@ def _observed(op: Operation) -> Text:
         text.append("(no observation recorded)", "dim italic")
     if op.category:
         text.append_text(literal(f"  (kind: {op.category})", "dim"))
-    if op.ungrounded:
+    if op.quarantined:
+        text.append_text(literal(f"  ⊘ quarantined: {op.quarantined}", "bold yellow"))
+    elif op.ungrounded:
         text.append_text(literal(f"  ⚠ ungrounded: {op.ungrounded}", "bold yellow"))
     text.append("\n")
     return text
@@ -181,6 +183,8 @@ def _decision(op: Operation, step: StepView | None) -> Text:
     text = Text("     → ")
     if op.operation:
         text.append(op.operation, OP_STYLE.get(op.operation, "bold red"))
+    elif op.quarantined:
+        text.append("quarantined: kept out of the store, never synthesised", "yellow")
     else:
         failed = bool(step and step.failures)
         text.append(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from sqlite_utils import Database
 
 
@@ -50,3 +52,27 @@ def remove(db: Database, run_id: str) -> None:
 def ids_like(db: Database, pattern: str) -> set[str]:
     """Run ids matching an SQL LIKE pattern."""
     return {r["run_id"] for r in db.query("SELECT run_id FROM runs WHERE run_id LIKE ?", [pattern])}
+
+
+def set_manifest_field(db: Database, run_id: str, key: str, value: object) -> None:
+    """Set one field of a run's stored manifest (JSON), e.g. the plan made before it ran."""
+    db.execute(
+        "UPDATE runs SET manifest = json_set(COALESCE(manifest, '{}'), ?, json(?)) "
+        "WHERE run_id = ?",
+        [f"$.{key}", json.dumps(value), run_id],
+    )
+
+
+def manifest_field(db: Database, run_id: str, key: str) -> object:
+    """One field of a run's stored manifest (None when absent or unreadable)."""
+    row = db.execute(
+        "SELECT json_extract(manifest, ?) FROM runs WHERE run_id = ? AND json_valid(manifest)",
+        [f"$.{key}", run_id],
+    ).fetchone()
+    if row is None or row[0] is None:
+        return None
+    value = row[0]
+    try:
+        return json.loads(value) if isinstance(value, str) else value
+    except ValueError:
+        return value

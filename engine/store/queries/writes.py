@@ -209,3 +209,18 @@ def document_written(db: Database, run_id: str, trajectory_id: str) -> bool:
         )
         > 0
     )
+
+
+def quarantined_observations(db: Database, run_id: str, trajectory_id: str) -> dict[str, str]:
+    """{observation id: why} of the observations a run kept out of the store in one trajectory
+    (engine/memory/quarantine.py); empty for a database made before the quarantine."""
+    if "quarantine" not in {c.name for c in db["observations"].columns}:
+        return {}
+    return {
+        r["id"]: r["quarantine"]
+        for r in db.query(
+            "SELECT id, quarantine FROM observations WHERE run_id=? AND trajectory_id=? "
+            "AND quarantine IS NOT NULL AND quarantine != ''",
+            [run_id, trajectory_id],
+        )
+    }
