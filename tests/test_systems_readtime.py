@@ -8,10 +8,14 @@ An append-only store holds both sentences after the second document, so write-ti
   returns the 3rd-floor fact only. The reader reads "3층", the judge says NO: read-time accuracy
   (1 + 0) / 2 = 0.5 and coverage 0 — below write-time (1.0): stored but not retrieved. That
   reading states the stale value: stale-at-read 1 of 2 reads = 0.5.
-- ``append-only`` (no own search: seorap's hybrid retrieval over its facts): both facts come back;
-  the reader keeps the one that matches the claim's distinguishing part ("5층"), so read-time
-  accuracy is 1.0 and stale-at-read 0 — while write-time still counts the stale fact in the store
-  (stale facts 1, claim precision 1/2 = 0.5): the stale value is resolved at read time.
+- ``append-only`` (no own search: seorap's hybrid retrieval over its facts): both facts come back
+  for the slot question "회의실은?" (the claim without its value). The 5층 fact is the more recent
+  and holds the claim, and no more recent hit supersedes it: read-time accuracy 1.0. What the reader
+  answered is the best-ranked hit, the 3층 fact (the question no longer names 5층, and both facts
+  answer it alike): that reading states a stale value, stale-at-read 1 of 2 = 0.5 — while write-time
+  counts the stale fact in the store (stale facts 1, claim precision 1/2 = 0.5).
+
+Every lookup asks the slot question, never the claim: "회의실은?" for both claims.
 """
 
 from __future__ import annotations
@@ -86,10 +90,13 @@ def test_stale_value_resolved_by_the_reader(tmp_path):
     assert intr["stale_facts"] == 1 and intr["claim_precision"] == pytest.approx(0.5)
     rt = c["read_time"]
     assert [r["score"] for r in rt["rows"]] == [1.0, 1.0]
-    assert rt["rows"][1]["reading"] == NEW
+    assert rt["rows"][1]["reading"] == OLD and rt["rows"][1]["stale"] is True
     assert rt["accuracy"] == 1.0 and rt["coverage"] == 1.0
-    assert rt["stale_at_read"] == 0.0
+    assert rt["stale_at_read"] == pytest.approx(0.5)
     assert {r["source"] for r in rt["rows"]} == {"hybrid"}
+    assert {(r["query"], r["query_kind"]) for r in rt["rows"]} == {("회의실은?", "generated")}
+    stored = {r["query"] for r in db.query("SELECT query FROM read_lookups")}
+    assert stored == {"회의실은?"}
 
 
 def test_report_has_read_time_block_and_na_reasons(tmp_path):
@@ -103,10 +110,11 @@ def test_report_has_read_time_block_and_na_reasons(tmp_path):
     assert set(r.read_time.not_applicable) == {"udr", "temporal", "lineage", "confidence_mae"}
     assert r.trajectories[0].udr is None or r.trajectories[0].append_only
     text = "\n".join(summary_lines(r))
-    assert "read-time (hybrid, 2 reads)" in text
+    assert "read-time (hybrid, 2 reads, generated slot questions)" in text
+    assert "read below write: not retrieved 0 · outranked 0 · ruler disagreement 0" in text
     assert "udr: n/a (append-only" in text
     csv_row = json.loads(report.model_dump_json())["runs"][0]["trajectories"][0]
-    assert csv_row["read_accuracy"] == 1.0 and csv_row["stale_at_read"] == 0.0
+    assert csv_row["read_accuracy"] == 1.0 and csv_row["stale_at_read"] == 0.5
 
 
 def test_stepper_shows_the_read_of_a_claim(tmp_path):

@@ -270,11 +270,21 @@ def read_time_lines(run: RunReport) -> list[str]:
     r = run.read_time
     if r is None:
         return []
+    asked = " + ".join(f"{k} slot questions" for k in r.query_kinds) or "slot questions"
     lines = [
-        f"read-time ({r.read_path or 'no reads'}, {r.reads} reads): coverage {interval(r.coverage)} · "
-        f"accuracy {interval(r.accuracy)} · stale-at-read {interval(r.stale_at_read)} · write-time: "
-        f"accuracy {interval(run.aggregate.intrinsic)}"
+        f"read-time ({r.read_path or 'no reads'}, {r.reads} reads, {asked}): coverage "
+        f"{interval(r.coverage)} · accuracy {interval(r.accuracy)} · stale-at-read "
+        f"{interval(r.stale_at_read)} · write-time: accuracy {interval(run.aggregate.intrinsic)}"
     ]
+    if r.gap:
+        lines.append(
+            f"read below write: not retrieved {r.gap.get('not_retrieved', 0)} · outranked "
+            f"{r.gap.get('outranked', 0)} · ruler disagreement {r.gap.get('ruler', 0)}"
+        )
+    if r.recomputed:
+        lines.append(f"read-time: {r.recomputed} older lookups taken again with the slot question")
+    if r.na:
+        lines.append(f"read-time: {r.na} lookups n/a ({r.na_reason})")
     lines += [f"{name}: n/a ({why})" for name, why in r.not_applicable.items()]
     return lines
 

@@ -356,7 +356,16 @@ def _score_trajectory(
     extr = extrinsic.card(asker.verdicts)
     verdicts = [r for rows in claim_rows.values() for r in rows] + asker.verdicts
     card = _card(trajectory, intr, extr, modes, claim_rows, asker, store)
-    card["read_time"] = readtime.card(db, run_id, trajectory, answerer, judge)
+    card["read_time"] = readtime.card(
+        db,
+        run_id,
+        trajectory,
+        answerer,
+        judge,
+        lookup=readtime.relookup(embed, config.retrieval),
+        store=store,
+        claim_rows=claim_rows.get("full"),
+    )
     if "full" in claim_rows:  # the journey reuses the full-mode claim verdicts
         card["journey"] = journey.card(db, run_id, trajectory, store, claim_rows["full"], asker)
         card["diagnosis"] = journey_story.retell(
