@@ -189,3 +189,36 @@ def test_compare_figures_put_read_time_beside_write_time(tmp_path):
     f = side_figures(db, run_id)
     assert (f.write_accuracy, f.write_coverage, f.stale_facts) == (1.0, 1.0, 1)
     assert (f.read_accuracy, f.read_coverage, f.stale_at_read) == (0.5, 0.0, 0.5)
+
+
+def _rescore_as_older(db, run_id):
+    """An older database: its lookups asked with the claim (no query stored), scored again."""
+    from seorap.engine.scoring.score import score_run
+
+    db.execute("UPDATE read_lookups SET query = NULL, query_kind = NULL")
+    db.conn.commit()
+    score_run(db, run_id, Config.offline())
+    row = next(
+        db.query(
+            "SELECT card FROM scores WHERE run_id = ? AND trajectory_id = 'm' ORDER BY rowid DESC",
+            [run_id],
+        )
+    )
+    return json.loads(row["card"])["read_time"]
+
+
+def test_older_lookups_are_asked_again_on_our_read_path(tmp_path):
+    db, run_id, c = card(tmp_path, "systems_support:append_only")
+    rt = _rescore_as_older(db, run_id)
+    assert [r["recomputed"] for r in rt["rows"]] == [True, True]
+    assert {r["query"] for r in rt["rows"]} == {"회의실은?"}
+    assert [r["score"] for r in rt["rows"]] == [r["score"] for r in c["read_time"]["rows"]]
+    assert rt["na"] == 0
+
+
+def test_older_lookups_through_own_search_read_na(tmp_path):
+    db, run_id, _ = card(tmp_path, "systems_support:forgetful")
+    rt = _rescore_as_older(db, run_id)
+    assert rt["reads"] == 0 and rt["na"] == 2 and rt["coverage"] is None
+    assert rt["na_reason"] == "taken with the value in the query; re-run"
+    assert all(r["score"] is None for r in rt["rows"])
