@@ -44,6 +44,7 @@ class Part:
     text: str
     recency: int
     fact_date: date | None = None
+    id: str = ""
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,7 @@ def judge_reading(
         v = judge.grade_claim(claim, [h.text], claim_date=claim_date, fact_dates=[h.fact_date])
         rows.append(
             {
+                "id": h.id,
                 "recency": h.recency,
                 "label": v.label,
                 "stale": states_stale(h.text, stale_claims),

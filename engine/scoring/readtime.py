@@ -192,7 +192,9 @@ def _judge_one(
         kind="facts",
         recency=[h.get("recency", 0) for h in hits],
     )
-    parts = [reading_mod.Part(h["text"], int(h.get("recency", 0)), h.get("date")) for h in hits]
+    parts = [
+        reading_mod.Part(h["text"], int(h.get("recency", 0)), h.get("date"), h["id"]) for h in hits
+    ]
     read = reading_mod.parts_of(reading, hits) if hits else []
     every, same = stale
     judged = reading_mod.judge_reading(
@@ -202,6 +204,9 @@ def _judge_one(
     return {
         **base,
         "hits": [h["id"] for h in hits],
+        "hit_verdicts": [
+            {"id": r["id"], "label": r["label"], "superseded": r["superseded"]} for r in judged.hits
+        ],
         "reading": reading,
         "label": judged.verdict.label,
         "rationale": judged.verdict.rationale,
