@@ -222,3 +222,25 @@ def test_older_lookups_through_own_search_read_na(tmp_path):
     assert rt["reads"] == 0 and rt["na"] == 2 and rt["coverage"] is None
     assert rt["na_reason"] == "taken with the value in the query; re-run"
     assert all(r["score"] is None for r in rt["rows"])
+
+
+def test_a_foreign_systems_fact_ids_are_the_same_in_two_identical_runs(tmp_path):
+    """Its own ids are random and its listing order too; ours follow the facts' texts, so the
+    judge's cache and a comparison of the two runs line up."""
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    t = trajectory()
+    t["states"][1]["document"]["text"] = "회의실은 5층으로 옮겼습니다. 다과는 2층. 주차는 지하 1층."
+    (folder / "m.json").write_text(json.dumps(t, ensure_ascii=False), encoding="utf-8")
+    db = open_db(tmp_path / "r.db")
+    corpus = load_corpus(folder)
+    one = run(corpus, ["systems_support:splitting"], db, Config.offline(), score=False)[0]
+    two = run(
+        corpus, ["systems_support:splitting"], db, Config.offline(), score=False, label="again"
+    )[0]
+
+    def facts(rid):
+        rows = db.query("SELECT fact_id, text FROM fact_versions WHERE run_id = ?", [rid])
+        return sorted((r["fact_id"].rsplit("/", 1)[1], r["text"]) for r in rows)
+
+    assert len(facts(one)) == 4 and facts(one) == facts(two)
