@@ -244,3 +244,24 @@ def test_a_foreign_systems_fact_ids_are_the_same_in_two_identical_runs(tmp_path)
         return sorted((r["fact_id"].rsplit("/", 1)[1], r["text"]) for r in rows)
 
     assert len(facts(one)) == 4 and facts(one) == facts(two)
+
+
+def test_the_cancel_sentence_says_what_a_foreign_system_will_redo(tmp_path):
+    from seorap.engine.run.records import cancelled_sentence
+
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "m.json").write_text(json.dumps(trajectory(), ensure_ascii=False), encoding="utf-8")
+    db = open_db(tmp_path / "r.db")
+    corpus = load_corpus(folder)
+    [rid] = run(corpus, ["systems_support:splitting"], db, Config.offline(), score=False)
+    db.execute("DELETE FROM documents WHERE run_id = ? AND position = 1", [rid])  # cut after doc 1
+    db.conn.commit()
+    said = cancelled_sentence(db, [rid], corpus.trajectories, {rid: "splitting"})
+    assert said == (
+        "Cancelled: 1 of 2 documents are saved; run the same command again to resume from there "
+        "(system splitting restarts its 1 unfinished trajectory(ies) from their first document, "
+        "writing 1 saved document(s) again)."
+    )
+    # seorap's own systems resume where they stopped: nothing to redo
+    assert cancelled_sentence(db, [rid], corpus.trajectories).endswith("resume from there.")
