@@ -162,6 +162,23 @@ def test_the_warning_is_printed_once_per_run_in_md_and_table(saturated):
     assert run_json["judge_reliability"]["reliable"] is False
 
 
+def test_label_built_figures_carry_the_rulers_reliability_and_name_no_loss_point(saturated):
+    """Under an always-PARTIAL judge the oracle's report said "lost at: stored 86": every figure
+    built on the labels (the journey, benefit/tax, read-time) now carries the mark, and the
+    journey names no loss point."""
+    from seorap.engine.scoring.report import build_report
+    from seorap.engine.scoring.report_text import UNRELIABLE_MARK, summary_lines
+
+    db, rid, _ = saturated
+    [r] = build_report(db, [rid], resamples=50).runs
+    lines = summary_lines(r)
+    for start in ("journey:", "journey survival:", "baselines:", "read-time ("):
+        line = next(x for x in lines if x.startswith(start))
+        assert line.endswith(f"[{UNRELIABLE_MARK}]"), line
+    journey = next(x for x in lines if x.startswith("journey:"))
+    assert "lost at: withheld" in journey and "stored 2" not in journey.split("lost at:")[1]
+
+
 def test_the_app_rows_show_the_warning_instead_of_a_quadrant(saturated):
     from seorap.engine import views
 
