@@ -6,6 +6,7 @@ import pytest
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.run.runner import run
+from seorap.engine.scoring import audit
 from seorap.engine.scoring import diagnosis as d
 from seorap.engine.scoring import score as score_mod
 from seorap.engine.scoring.verdict import Verdict
@@ -48,10 +49,27 @@ def test_audit_pass_rates_can_make_a_judge_unreliable():
     ok = ["YES", "NO"] * 5
     assert d.judge_unreliable(ok, {"hedged": 0.0, "paraphrase": 1.0}) is None
     assert "wrong 'hedged' answers pass 0.60 > 0.50" in d.judge_unreliable(ok, {"hedged": 0.6})
-    assert "correct paraphrase answers pass 0.40 < 0.50" in d.judge_unreliable(
+    assert "'paraphrase' answers (a control) pass 0.40 < 0.50" in d.judge_unreliable(
         ok, {"paraphrase": 0.4}
     )
-    assert d.judge_unreliable(ok, {"hedged": 0.5, "control": 0.5, "vague": None}) is None
+    assert d.judge_unreliable(ok, {"hedged": 0.5, "correct": 0.5, "vague": None}) is None
+
+
+def test_one_name_per_audit_kind_in_the_reason():
+    """The reason names a kind as the audit and the report do: `correct`, never `control`."""
+    ok = ["YES", "NO"] * 5
+    reason = d.judge_unreliable(ok, {"correct": 0.2}, audit.CONTROL_KINDS)
+    assert "'correct' answers (a control) pass 0.20" in reason and "control " not in reason
+
+
+def test_missing_one_is_judged_against_its_ideal_partial():
+    """A missing-one answer given YES is not a wrong answer passing: its PARTIAL share is what
+    counts (the kind was counted against the "wrong answers pass > 0.50" limit)."""
+    ok = ["YES", "NO"] * 5
+    kinds = audit.CONTROL_KINDS
+    assert d.judge_unreliable(ok, {}, kinds, audit_ideal_rates={"missing-one": 0.5}) is None
+    reason = d.judge_unreliable(ok, {}, kinds, audit_ideal_rates={"missing-one": 0.4})
+    assert reason == "audit: 'missing-one' answers get their ideal PARTIAL 0.40 < 0.50"
 
 
 class AlwaysPartial:

@@ -144,7 +144,9 @@ def score_run(
 
 def _mark_from_audit(db: Database, run_id: str, name: str, audit: AuditFigures) -> str | None:
     """Record the judge's reliability from the run's judge audit (see mark_reliability)."""
-    rates = {("control" if k == "correct" else k): f.pass_rate for k, f in audit.kinds.items()}
+    partial = audit_mod.PARTIAL_KINDS  # judged against their ideal PARTIAL, not as wrong answers
+    rates = {k: f.pass_rate for k, f in audit.kinds.items() if k not in partial}
+    ideal = {k: f.ideal_rate for k, f in audit.kinds.items() if k in partial}
     with transaction(db):
         return mark_reliability(
             db,
@@ -153,6 +155,7 @@ def _mark_from_audit(db: Database, run_id: str, name: str, audit: AuditFigures) 
             rates,
             partial_saturation=audit.partial_saturation,
             separation=audit.separation,
+            ideal_rates=ideal,
         )
 
 
@@ -188,6 +191,7 @@ def mark_reliability(
     *,
     partial_saturation: float | None = None,
     separation: float | None = None,
+    ideal_rates: dict[str, float | None] | None = None,
 ) -> str | None:
     """Decide whether the judge of this scoring pass can carry a diagnosis (diagnosis.judge_unreliable
     over the run's memory top-5 answer verdicts, plus the audit's pass rates when given). When it
@@ -199,9 +203,10 @@ def mark_reliability(
     reason = diagnosis.judge_unreliable(
         labels,
         audit_pass_rates,
-        ("control", *audit_mod.CONTROL_KINDS),
+        audit_mod.CONTROL_KINDS,
         audit_partial_saturation=partial_saturation,
         audit_separation=separation,
+        audit_ideal_rates=ideal_rates,
     )
     for trajectory_id, text in stored_scores.cards_by_trajectory(db, run_id, name).items():
         card = json.loads(text)
