@@ -97,3 +97,26 @@ def raises():
 
 def not_a_system():
     return object()
+
+
+class SplitStore(Store):
+    """Each document's sentences become facts with random ids (uuid4, as mem0's), listed in
+    random order: what an identical run must still give the same fact ids for."""
+
+    def write(self, document):
+        import random  # only this test system shuffles
+        import uuid  # only this test system draws random ids
+
+        for sentence in [s.strip() for s in document.text.split(".") if s.strip()]:
+            self.held.append(HeldFact(uuid.uuid4().hex, sentence, True, None))
+        random.shuffle(self.held)
+        return None
+
+
+class Splitting(AppendOnly):
+    def open(self, run_id: str, trajectory_id: str) -> Store:
+        return SplitStore(False, None, False)
+
+
+def splitting():
+    return Splitting("splitting", forgetful=False, reports_operations=False)

@@ -91,3 +91,39 @@ def test_runs_says_which_runs_a_stand_in_wrote(tmp_path):
     ]
     flags = {r["system"]: (r["standin"], r["label"]) for r in rows}
     assert flags == {"A": (True, "A (stand-in)"), "oracle": (False, "oracle")}
+
+
+def _rows_of(path, run_id: str) -> dict[str, int]:
+    """Every table (or view) with a run_id column: rows of the run, or of its judge audit."""
+    db = open_db(path, readonly=True)
+    out = {}
+    for (name,) in db.execute(
+        "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT IN "
+        "('runs', 'scopes', 'calls', 'calls_data') AND name NOT LIKE '%_data'"
+    ).fetchall():
+        if "run_id" in {r[1] for r in db.execute(f"PRAGMA table_info([{name}])")}:
+            n = db.execute(
+                f"SELECT count(*) FROM [{name}] WHERE run_id IN (?, ?)", [run_id, f"audit:{run_id}"]
+            ).fetchone()[0]
+            if n:
+                out[name] = n
+    return out
+
+
+def test_rm_removes_and_dry_run_lists_every_row_of_the_run(two_runs, monkeypatch):
+    """phases, call counters, stored figures and the judge audit's verdicts included: a run made
+    again by the same command must not inherit them (timings x2, summed call counts)."""
+    rid = next(
+        r["run_id"]
+        for r in open_db(two_runs, readonly=True).query(
+            "SELECT run_id FROM runs WHERE system = 'oracle'"
+        )
+    )
+    before = _rows_of(two_runs, rid)
+    assert {"phases", "score_figures", "verdicts"} <= set(before)
+    listed = rm(two_runs, "--dry-run", monkeypatch=monkeypatch).output
+    for table in before:
+        assert f" {table}" in listed, table
+    assert "verdicts (judge audit)" in listed
+    assert rm(two_runs, "--yes", monkeypatch=monkeypatch).exit_code == 0
+    assert _rows_of(two_runs, rid) == {}

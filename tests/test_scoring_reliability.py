@@ -6,6 +6,7 @@ import pytest
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.run.runner import run
+from seorap.engine.scoring import audit
 from seorap.engine.scoring import diagnosis as d
 from seorap.engine.scoring import score as score_mod
 from seorap.engine.scoring.verdict import Verdict
@@ -48,10 +49,27 @@ def test_audit_pass_rates_can_make_a_judge_unreliable():
     ok = ["YES", "NO"] * 5
     assert d.judge_unreliable(ok, {"hedged": 0.0, "paraphrase": 1.0}) is None
     assert "wrong 'hedged' answers pass 0.60 > 0.50" in d.judge_unreliable(ok, {"hedged": 0.6})
-    assert "correct paraphrase answers pass 0.40 < 0.50" in d.judge_unreliable(
+    assert "'paraphrase' answers (a control) pass 0.40 < 0.50" in d.judge_unreliable(
         ok, {"paraphrase": 0.4}
     )
-    assert d.judge_unreliable(ok, {"hedged": 0.5, "control": 0.5, "vague": None}) is None
+    assert d.judge_unreliable(ok, {"hedged": 0.5, "correct": 0.5, "vague": None}) is None
+
+
+def test_one_name_per_audit_kind_in_the_reason():
+    """The reason names a kind as the audit and the report do: `correct`, never `control`."""
+    ok = ["YES", "NO"] * 5
+    reason = d.judge_unreliable(ok, {"correct": 0.2}, audit.CONTROL_KINDS)
+    assert "'correct' answers (a control) pass 0.20" in reason and "control " not in reason
+
+
+def test_missing_one_is_judged_against_its_ideal_partial():
+    """A missing-one answer given YES is not a wrong answer passing: its PARTIAL share is what
+    counts (the kind was counted against the "wrong answers pass > 0.50" limit)."""
+    ok = ["YES", "NO"] * 5
+    kinds = audit.CONTROL_KINDS
+    assert d.judge_unreliable(ok, {}, kinds, audit_ideal_rates={"missing-one": 0.5}) is None
+    reason = d.judge_unreliable(ok, {}, kinds, audit_ideal_rates={"missing-one": 0.4})
+    assert reason == "audit: 'missing-one' answers get their ideal PARTIAL 0.40 < 0.50"
 
 
 class AlwaysPartial:
@@ -160,6 +178,23 @@ def test_the_warning_is_printed_once_per_run_in_md_and_table(saturated):
     [run_json] = data["runs"]
     assert run_json["aggregate"]["judge_unreliable"].startswith("compound PARTIAL share 1.00")
     assert run_json["judge_reliability"]["reliable"] is False
+
+
+def test_label_built_figures_carry_the_rulers_reliability_and_name_no_loss_point(saturated):
+    """Under an always-PARTIAL judge the oracle's report said "lost at: stored 86": every figure
+    built on the labels (the journey, benefit/tax, read-time) now carries the mark, and the
+    journey names no loss point."""
+    from seorap.engine.scoring.report import build_report
+    from seorap.engine.scoring.report_text import UNRELIABLE_MARK, summary_lines
+
+    db, rid, _ = saturated
+    [r] = build_report(db, [rid], resamples=50).runs
+    lines = summary_lines(r)
+    for start in ("journey:", "journey survival:", "baselines:", "read-time ("):
+        line = next(x for x in lines if x.startswith(start))
+        assert line.endswith(f"[{UNRELIABLE_MARK}]"), line
+    journey = next(x for x in lines if x.startswith("journey:"))
+    assert "lost at: withheld" in journey and "stored 2" not in journey.split("lost at:")[1]
 
 
 def test_the_app_rows_show_the_warning_instead_of_a_quadrant(saturated):

@@ -8,10 +8,14 @@ An append-only store holds both sentences after the second document, so write-ti
   returns the 3rd-floor fact only. The reader reads "3층", the judge says NO: read-time accuracy
   (1 + 0) / 2 = 0.5 and coverage 0 — below write-time (1.0): stored but not retrieved. That
   reading states the stale value: stale-at-read 1 of 2 reads = 0.5.
-- ``append-only`` (no own search: seorap's hybrid retrieval over its facts): both facts come back;
-  the reader keeps the one that matches the claim's distinguishing part ("5층"), so read-time
-  accuracy is 1.0 and stale-at-read 0 — while write-time still counts the stale fact in the store
-  (stale facts 1, claim precision 1/2 = 0.5): the stale value is resolved at read time.
+- ``append-only`` (no own search: seorap's hybrid retrieval over its facts): both facts come back
+  for the slot question "회의실은?" (the claim without its value). The 5층 fact is the more recent
+  and holds the claim, and no more recent hit supersedes it: read-time accuracy 1.0. What the reader
+  answered is the best-ranked hit, the 3층 fact (the question no longer names 5층, and both facts
+  answer it alike): that reading states a stale value, stale-at-read 1 of 2 = 0.5 — while write-time
+  counts the stale fact in the store (stale facts 1, claim precision 1/2 = 0.5).
+
+Every lookup asks the slot question, never the claim: "회의실은?" for both claims.
 """
 
 from __future__ import annotations
@@ -86,10 +90,13 @@ def test_stale_value_resolved_by_the_reader(tmp_path):
     assert intr["stale_facts"] == 1 and intr["claim_precision"] == pytest.approx(0.5)
     rt = c["read_time"]
     assert [r["score"] for r in rt["rows"]] == [1.0, 1.0]
-    assert rt["rows"][1]["reading"] == NEW
+    assert rt["rows"][1]["reading"] == OLD and rt["rows"][1]["stale"] is True
     assert rt["accuracy"] == 1.0 and rt["coverage"] == 1.0
-    assert rt["stale_at_read"] == 0.0
+    assert rt["stale_at_read"] == pytest.approx(0.5)
     assert {r["source"] for r in rt["rows"]} == {"hybrid"}
+    assert {(r["query"], r["query_kind"]) for r in rt["rows"]} == {("회의실은?", "generated")}
+    stored = {r["query"] for r in db.query("SELECT query FROM read_lookups")}
+    assert stored == {"회의실은?"}
 
 
 def test_report_has_read_time_block_and_na_reasons(tmp_path):
@@ -103,10 +110,11 @@ def test_report_has_read_time_block_and_na_reasons(tmp_path):
     assert set(r.read_time.not_applicable) == {"udr", "temporal", "lineage", "confidence_mae"}
     assert r.trajectories[0].udr is None or r.trajectories[0].append_only
     text = "\n".join(summary_lines(r))
-    assert "read-time (hybrid, 2 reads)" in text
+    assert "read-time (hybrid, 2 reads, generated slot questions)" in text
+    assert "read below write: not retrieved 0 · outranked 0 · ruler disagreement 0" in text
     assert "udr: n/a (append-only" in text
     csv_row = json.loads(report.model_dump_json())["runs"][0]["trajectories"][0]
-    assert csv_row["read_accuracy"] == 1.0 and csv_row["stale_at_read"] == 0.0
+    assert csv_row["read_accuracy"] == 1.0 and csv_row["stale_at_read"] == 0.5
 
 
 def test_stepper_shows_the_read_of_a_claim(tmp_path):
@@ -181,3 +189,79 @@ def test_compare_figures_put_read_time_beside_write_time(tmp_path):
     f = side_figures(db, run_id)
     assert (f.write_accuracy, f.write_coverage, f.stale_facts) == (1.0, 1.0, 1)
     assert (f.read_accuracy, f.read_coverage, f.stale_at_read) == (0.5, 0.0, 0.5)
+
+
+def _rescore_as_older(db, run_id):
+    """An older database: its lookups asked with the claim (no query stored), scored again."""
+    from seorap.engine.scoring.score import score_run
+
+    db.execute("UPDATE read_lookups SET query = NULL, query_kind = NULL")
+    db.conn.commit()
+    score_run(db, run_id, Config.offline())
+    row = next(
+        db.query(
+            "SELECT card FROM scores WHERE run_id = ? AND trajectory_id = 'm' ORDER BY rowid DESC",
+            [run_id],
+        )
+    )
+    return json.loads(row["card"])["read_time"]
+
+
+def test_older_lookups_are_asked_again_on_our_read_path(tmp_path):
+    db, run_id, c = card(tmp_path, "systems_support:append_only")
+    rt = _rescore_as_older(db, run_id)
+    assert [r["recomputed"] for r in rt["rows"]] == [True, True]
+    assert {r["query"] for r in rt["rows"]} == {"회의실은?"}
+    assert [r["score"] for r in rt["rows"]] == [r["score"] for r in c["read_time"]["rows"]]
+    assert rt["na"] == 0
+
+
+def test_older_lookups_through_own_search_read_na(tmp_path):
+    db, run_id, _ = card(tmp_path, "systems_support:forgetful")
+    rt = _rescore_as_older(db, run_id)
+    assert rt["reads"] == 0 and rt["na"] == 2 and rt["coverage"] is None
+    assert rt["na_reason"] == "taken with the value in the query; re-run"
+    assert all(r["score"] is None for r in rt["rows"])
+
+
+def test_a_foreign_systems_fact_ids_are_the_same_in_two_identical_runs(tmp_path):
+    """Its own ids are random and its listing order too; ours follow the facts' texts, so the
+    judge's cache and a comparison of the two runs line up."""
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    t = trajectory()
+    t["states"][1]["document"]["text"] = "회의실은 5층으로 옮겼습니다. 다과는 2층. 주차는 지하 1층."
+    (folder / "m.json").write_text(json.dumps(t, ensure_ascii=False), encoding="utf-8")
+    db = open_db(tmp_path / "r.db")
+    corpus = load_corpus(folder)
+    one = run(corpus, ["systems_support:splitting"], db, Config.offline(), score=False)[0]
+    two = run(
+        corpus, ["systems_support:splitting"], db, Config.offline(), score=False, label="again"
+    )[0]
+
+    def facts(rid):
+        rows = db.query("SELECT fact_id, text FROM fact_versions WHERE run_id = ?", [rid])
+        return sorted((r["fact_id"].rsplit("/", 1)[1], r["text"]) for r in rows)
+
+    assert len(facts(one)) == 4 and facts(one) == facts(two)
+
+
+def test_the_cancel_sentence_says_what_a_foreign_system_will_redo(tmp_path):
+    from seorap.engine.run.records import cancelled_sentence
+
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "m.json").write_text(json.dumps(trajectory(), ensure_ascii=False), encoding="utf-8")
+    db = open_db(tmp_path / "r.db")
+    corpus = load_corpus(folder)
+    [rid] = run(corpus, ["systems_support:splitting"], db, Config.offline(), score=False)
+    db.execute("DELETE FROM documents WHERE run_id = ? AND position = 1", [rid])  # cut after doc 1
+    db.conn.commit()
+    said = cancelled_sentence(db, [rid], corpus.trajectories, {rid: "splitting"})
+    assert said == (
+        "Cancelled: 1 of 2 documents are saved; run the same command again to resume from there "
+        "(system splitting restarts its 1 unfinished trajectory(ies) from their first document, "
+        "writing 1 saved document(s) again)."
+    )
+    # seorap's own systems resume where they stopped: nothing to redo
+    assert cancelled_sentence(db, [rid], corpus.trajectories).endswith("resume from there.")

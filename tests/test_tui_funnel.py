@@ -46,6 +46,9 @@ def test_the_funnel_chart_by_hand():
     assert lines[3] == "retrieved n/a     "
     assert lines[4] == "lost at: kept 3"
     assert funnel_text(None).plain == ""
+    # an unreliable judge: the chart says so and names no loss point
+    shaky = funnel_text(journey, width=8, unreliable="compound PARTIAL share 1.00 > 0.80").plain
+    assert "unreliable ruler" in shaky.splitlines()[0] and "lost at" not in shaky
 
 
 def test_the_gold_block_by_hand():

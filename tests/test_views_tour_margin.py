@@ -38,3 +38,28 @@ def test_a_clear_case_leaves_no_gap():
 def test_an_unreliable_judge_is_named_as_the_reason():
     db = _db([{"quadrant": None, "quadrant_raw": "compensation", "signed_diff": -0.6}])
     assert "judge is unreliable" in tour_gaps(db)["compensation"]
+
+
+def test_one_database_one_stale_case_whatever_run_is_selected(tmp_path):
+    """The tour and side by side ask for the stale-fact case of every run (no selection): the same
+    case, so one database tells one story; a case whose journeys tell the story comes first."""
+    from seorap.engine.config import Config
+    from seorap.engine.corpus import load_corpus
+    from seorap.engine.run.runner import run
+    from seorap.engine import views
+    from seorap.engine.store.database import open_db
+
+    corpus = load_corpus("fixtures/ko-mini")
+    corpus.trajectories[:] = [t for t in corpus.trajectories if t.id == "ko-c1-hanbit-plan"]
+    db = open_db(tmp_path / "r.db")
+    ids = run(
+        corpus, ["oracle-stale", "oracle-merged", "oracle"], db, Config.offline(), offline=True
+    )
+    shared = views.stale_case(db, corpus)
+    assert shared is not None and shared.run_id in ids
+    assert views.stale_case(db, corpus) == shared
+    card = views.score_cards(db)[(shared.run_id, shared.trajectory_id)]
+    lost = [
+        c for c in card["journey"]["claims"] if c.get("loss") in ("extracted", "stored", "kept")
+    ]
+    assert lost  # its journeys tell the compensation story

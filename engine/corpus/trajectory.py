@@ -128,6 +128,9 @@ class Trajectory(_Model):
     single_qa: list[SingleQA] = Field(default=[], alias="singleQA")
     states: list[State]
     distractors: list[Distractor] = []
+    slot_questions: dict[str, str] = Field(default={}, alias="slotQuestions")
+    """Claim -> the question read-time asks about it, without its values
+    (engine/scoring/slot_questions.py generates one for a claim missing here)."""
 
     @property
     def final(self) -> State:

@@ -26,6 +26,7 @@ from seorap.engine import normalise
 from seorap.engine.corpus.trajectory import Trajectory
 from seorap.engine.errors import why
 from seorap.engine.safepath import name_problem
+from seorap.engine.scoring import slot_questions
 from seorap.engine.untrusted import visible
 
 if TYPE_CHECKING:
@@ -239,12 +240,14 @@ def _lenient(data: dict) -> SimpleNamespace:
         )
         for d in _get(data, "distractors", list, [])
     ]
+    asked = {k: v for k, v in _get(data, "slotQuestions", dict, {}).items() if isinstance(v, str)}
     return SimpleNamespace(
         id=_get(data, "id", str),
         states=states,
         single_qa=qa,
         extrinsic_qa=xqa,
         distractors=distractors,
+        slot_questions=asked,
     )
 
 
@@ -282,6 +285,22 @@ def check_trajectory(t: Any) -> list[tuple[str, str]]:
             )
         if d.text is not None and not d.text.strip():
             problems.append((f"distractors[{j}].text", "document text is empty"))
+    return problems + _check_slot_questions(t)
+
+
+def _check_slot_questions(t: Any) -> list[tuple[str, str]]:
+    """Each ``slotQuestions`` entry asks about a claim of the trajectory without stating any of
+    the claim's values (engine/scoring/slot_questions.py): read-time asks about the slot."""
+    problems = []
+    claims = {c for state in t.states for c in state.claims}
+    for claim, question in (getattr(t, "slot_questions", None) or {}).items():
+        where = f"slotQuestions[{claim!r}]"
+        if claim not in claims:
+            problems.append((where, "not a claim of any state of this trajectory"))
+        elif _blank(question):
+            problems.append((where, "the question is empty"))
+        elif said := slot_questions.leaks(claim, question):
+            problems.append((where, f"the question states the claim's value(s): {', '.join(said)}"))
     return problems
 
 

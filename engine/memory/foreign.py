@@ -211,8 +211,14 @@ def apply_held(
     held: list[HeldFact],
     reported: list[ReportedOperation] | None,
 ) -> None:
-    """Record in ``doc`` how the system's facts changed (``ids``: its fact id -> ours, updated)."""
+    """Record in ``doc`` how the system's facts changed (``ids``: its fact id -> ours, updated).
+    Facts new at this document get our ids in the order of their text, not of the system's listing
+    or its ids (mem0's are random): two identical runs get the same ids, so the judge's cache and a
+    comparison of the two line up."""
     said = {op.fact_id: op.operation for op in reported or []}
+    held = [h for h in held if h.id in ids] + sorted(
+        (h for h in held if h.id not in ids), key=lambda h: h.text
+    )
     why = (
         "reported by the system" if reported is not None else "store diff (no reported operations)"
     )

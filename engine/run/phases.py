@@ -14,6 +14,7 @@ from seorap.engine.models.embedders import CachedEmbedder, HashingEmbedder
 from seorap.engine.run import accounting, readtime
 from seorap.engine.run.pool import _check, _pool, _Stop
 from seorap.engine.run.progress import NullProgress, Progress
+from seorap.engine.scoring.slot_questions import question_for
 from seorap.engine.store.database import done_positions, transaction
 from seorap.engine.store.queries.writes import delete_trajectory
 from sqlite_utils import Database
@@ -125,8 +126,9 @@ def _prefetch_vectors(jobs: list[Job], cancel: _Stop | None = None) -> None:
         result = ctx.extractions.get((trajectory.id, arrival.position)) or system.extract(
             arrival, ctx
         )
-        # the read-time lookups after this document query with its state's claims (readtime.py)
-        batch.update((c, None) for c in trajectory.states[arrival.state_index].claims)
+        # the read-time lookups after this document query with its claims' slot questions
+        claims = trajectory.states[arrival.state_index].claims
+        batch.update((question_for(trajectory, c).text, None) for c in claims)
         if result.value is None:
             continue
         batch.update((o.text.strip(), None) for o in result.value.observations if o.text.strip())

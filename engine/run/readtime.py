@@ -2,8 +2,10 @@
 
 After each document, while the system's memory is at that state, every expected claim of the
 document's state is looked up through the system's own read path: its search when it declares
-``own_search``, otherwise seorap's hybrid retrieval over the active facts it holds (the claim is the
-query, ``retrieval.top_k`` facts, as in answering). What came back — fact ids in seorap's store,
+``own_search``, otherwise seorap's hybrid retrieval over the active facts it holds (``retrieval.top_k``
+facts, as in answering). The query is the claim's slot question, never the claim: the claim with its
+values removed, from the corpus (``slotQuestions``) or generated (engine/scoring/slot_questions.py),
+stored with the row (``query``, ``query_kind``) so the reader reads with the same question. What came back — fact ids in seorap's store,
 scores and the arrival position of each fact's current version — is stored in
 ``read_lookups`` in the document's own transaction, so scoring needs neither the system nor a model
 for the lookup (engine/scoring/readtime.py reads it).
@@ -12,7 +14,8 @@ for the lookup (engine/scoring/readtime.py reads it).
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, cast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from seorap.engine.corpus import Trajectory
@@ -20,6 +23,7 @@ from seorap.engine.memory.facts import DocumentWrite
 from seorap.engine.memory.foreign import SystemFault
 from seorap.engine.memory.interface import NativeMemory, SystemMemory
 from seorap.engine.retrieval.hybrid import HybridIndex
+from seorap.engine.scoring.slot_questions import SlotQuestion, question_for
 from seorap.engine.store.database import facts_at
 
 if TYPE_CHECKING:
@@ -64,11 +68,12 @@ def lookups(
     index = None if own else _index(doc, embedder, settings)
     rows = []
     for n, claim in enumerate(claims):
+        asked = question_for(trajectory, claim)
         if own:
-            hits = _own_hits(system, memory, claim, k, ids, doc)
+            hits = _own_hits(system, memory, asked.text, k, ids, doc)
         else:
-            hits = _our_hits(index, claim, k, embedder, doc)
-        rows.append(_row(doc, n, claim, hits, OWN if own else OURS, k))
+            hits = our_hits(index, asked.text, k, embedder, doc.memory.facts)
+        rows.append(_row(doc, n, claim, asked, hits, OWN if own else OURS, k))
     return rows
 
 
@@ -87,25 +92,27 @@ def _index(
     return HybridIndex.from_settings([f.id for f in active], texts, vectors, settings)
 
 
-def _our_hits(
-    index: HybridIndex | None, claim: str, k: int, embedder: Embedder, doc: DocumentWrite
+def our_hits(
+    index: HybridIndex | None, query: str, k: int, embedder: Embedder, facts: Mapping[str, Any]
 ) -> list[dict]:
+    """seorap's read path: the ``k`` best of the indexed facts for ``query`` (``facts``: id ->
+    a fact with its ``updated_position``)."""
     if index is None:
         return []
-    found = index.search(claim, embedder.embed([claim])[0], k)
-    return [_hit(doc, h.fact_id, h.hybrid) for h in found]
+    found = index.search(query, embedder.embed([query])[0], k)
+    return [_hit(facts, h.fact_id, h.hybrid) for h in found]
 
 
 def _own_hits(
     system: System,
     memory: SystemMemory,
-    claim: str,
+    query: str,
     k: int,
     ids: dict[str, str],
     doc: DocumentWrite,
 ) -> list[dict]:
     try:
-        ranked = memory.search(claim, k)
+        ranked = memory.search(query, k)
     except SystemFault:
         raise
     except Exception as exc:  # noqa: BLE001 - a foreign system's error: one sentence
@@ -120,14 +127,14 @@ def _own_hits(
                 f"system {system.name}: its search returned fact {foreign_id!r}, which it never "
                 "listed among its facts"
             )
-        hits.append(_hit(doc, ours, score))
+        hits.append(_hit(doc.memory.facts, ours, score))
     return hits
 
 
-def _hit(doc: DocumentWrite, fact_id: str, score: float) -> dict:
+def _hit(facts: Mapping[str, Any], fact_id: str, score: float) -> dict:
     """One returned fact: its id, score and recency (its text at this position is in the store's
     fact versions, so it is not repeated here: :func:`hit_texts`)."""
-    fact = doc.memory.facts[fact_id]
+    fact = facts[fact_id]
     return {"id": fact_id, "score": round(float(score), 6), "recency": fact.updated_position}
 
 
@@ -137,7 +144,15 @@ def hit_texts(db: Database, run_id: str, trajectory_id: str, position: int) -> d
     return {f.id: f.text for f in facts_at(db, run_id, trajectory_id, position)}
 
 
-def _row(doc: DocumentWrite, n: int, claim: str, hits: list[dict], source: str, k: int) -> dict:
+def _row(
+    doc: DocumentWrite,
+    n: int,
+    claim: str,
+    asked: SlotQuestion,
+    hits: list[dict],
+    source: str,
+    k: int,
+) -> dict:
     a = doc.arrival
     return {
         "id": f"{doc.memory.run_id}/{doc.memory.trajectory_id}/p{a.position:03d}/r{n:02d}",
@@ -147,6 +162,8 @@ def _row(doc: DocumentWrite, n: int, claim: str, hits: list[dict], source: str, 
         "state_index": a.state_index,
         "item": f"s{a.state_index}/c{n}",
         "claim": claim,
+        "query": asked.text,
+        "query_kind": asked.kind,
         "hits": json.dumps(hits, ensure_ascii=False),
         "source": source,
         "k": k,

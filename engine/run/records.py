@@ -17,7 +17,11 @@ from seorap.engine.store.damage import stored_json
 from seorap.engine.store.database import dumps, transaction
 from seorap.engine.store.queries import runs
 from seorap.engine.store.queries.calls import model_digests
-from seorap.engine.store.queries.writes import document_count, documents_saved
+from seorap.engine.store.queries.writes import (
+    document_count,
+    documents_by_trajectory,
+    documents_saved,
+)
 from sqlite_utils import Database
 
 if TYPE_CHECKING:
@@ -203,11 +207,28 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def cancelled_sentence(db: Database, run_ids: list[str], trajs: list[Trajectory]) -> str:
-    """One sentence: how many documents are saved, and that the same command resumes."""
+def cancelled_sentence(
+    db: Database,
+    run_ids: list[str],
+    trajs: list[Trajectory],
+    fresh: dict[str, str] | None = None,
+) -> str:
+    """One sentence: how many documents are saved, that the same command resumes, and what it
+    will redo per system whose memory lives outside seorap (``fresh``: run id -> system name):
+    such a system restarts an unfinished trajectory from its first document."""
     total = sum(len(list(t.arrivals())) for t in trajs) * len(run_ids)
     saved = documents_saved(db, run_ids, [t.id for t in trajs])
+    redo = []
+    done = documents_by_trajectory(db) if fresh else {}
+    for run_id, name in (fresh or {}).items():
+        cut = [n for t in trajs if 0 < (n := done.get((run_id, t.id), 0)) < len(list(t.arrivals()))]
+        if cut:
+            redo.append(
+                f"system {name} restarts its {len(cut)} unfinished trajectory(ies) from their "
+                f"first document, writing {sum(cut)} saved document(s) again"
+            )
+    again = f" ({'; '.join(redo)})" if redo else ""
     return (
         f"Cancelled: {saved} of {total} documents are saved; run the same command again to "
-        f"resume from there."
+        f"resume from there{again}."
     )

@@ -268,9 +268,10 @@ def _write_all(
         for _, ctx in contexts:
             with ctx.lock:  # a worker still committing a document finishes its transaction first
                 _mark_unfinished(db, ctx.run_id, "cancelled", new=ctx.run_id in new)
-        raise RunCancelled(cancelled_sentence(db, [c.run_id for _, c in contexts], trajs)) from (
-            None if isinstance(exc, KeyboardInterrupt) else exc
-        )
+        fresh = {c.run_id: c.name for s, c in contexts if getattr(s, "fresh_on_resume", False)}
+        raise RunCancelled(
+            cancelled_sentence(db, [c.run_id for _, c in contexts], trajs, fresh)
+        ) from (None if isinstance(exc, KeyboardInterrupt) else exc)
     except BaseException as exc:
         if isinstance(exc, LeaseLost):  # the file is another writer's now: write nothing more
             raise

@@ -39,10 +39,11 @@ AUDIT_SEPARATION_MIN = 0.5
 def judge_unreliable(
     labels: Iterable[str] | Mapping[str, Iterable[str]],
     audit_pass_rates: Mapping[str, float | None] | None = None,
-    control_kinds: Iterable[str] = ("control", "paraphrase"),
+    control_kinds: Iterable[str] = ("correct", "paraphrase"),
     *,
     audit_partial_saturation: float | None = None,
     audit_separation: float | None = None,
+    audit_ideal_rates: Mapping[str, float | None] | None = None,
 ) -> str | None:
     """Why the judge's verdicts cannot carry a diagnosis, or None when they can. The one place
     that decides it: the cards, the report and the app all show this decision.
@@ -53,8 +54,10 @@ def judge_unreliable(
     and separation. Limits (strict; shares compared exactly, stats.above): PARTIAL share of the
     parseable labels > PARTIAL_LIMIT; unparseable share of all labels > UNPARSEABLE_LIMIT; no
     parseable label at all; an audit kind built to be wrong passing > AUDIT_WRONG_PASS_LIMIT; a
-    control kind passing < AUDIT_CONTROL_MIN; the audit's wrong answers given PARTIAL > PARTIAL_LIMIT;
-    separation < AUDIT_SEPARATION_MIN."""
+    control kind passing < AUDIT_CONTROL_MIN; a kind whose ideal verdict is PARTIAL (``missing-one``,
+    in ``audit_ideal_rates``: {kind: share given its ideal verdict}, never among the pass rates)
+    given it < 1 - AUDIT_WRONG_PASS_LIMIT; the audit's wrong answers given PARTIAL > PARTIAL_LIMIT;
+    separation < AUDIT_SEPARATION_MIN. Kinds are named as the audit names them."""
     reasons = []
     by_kind = labels if isinstance(labels, Mapping) else {"": list(labels)}
     for kind, group in sorted(by_kind.items()):
@@ -65,11 +68,17 @@ def judge_unreliable(
             continue
         if kind in controls and above(AUDIT_CONTROL_MIN, rate):
             reasons.append(
-                f"audit: correct {kind} answers pass {rate:.2f} < {AUDIT_CONTROL_MIN:.2f}"
+                f"audit: '{kind}' answers (a control) pass {rate:.2f} < {AUDIT_CONTROL_MIN:.2f}"
             )
         elif kind not in controls and above(rate, AUDIT_WRONG_PASS_LIMIT):
             reasons.append(
                 f"audit: wrong '{kind}' answers pass {rate:.2f} > {AUDIT_WRONG_PASS_LIMIT:.2f}"
+            )
+    for kind, rate in sorted((audit_ideal_rates or {}).items()):
+        if rate is not None and above(1 - AUDIT_WRONG_PASS_LIMIT, rate):
+            reasons.append(
+                f"audit: '{kind}' answers get their ideal PARTIAL {rate:.2f} < "
+                f"{1 - AUDIT_WRONG_PASS_LIMIT:.2f}"
             )
     if audit_partial_saturation is not None and above(audit_partial_saturation, PARTIAL_LIMIT):
         reasons.append(

@@ -7,8 +7,9 @@ scored run already holds (no model call):
 - **extracted**: an observation of that document is lexically related to it (n/a for a system that
   reports no observations);
 - **stored**: the full-mode claim verdict right after that document is YES;
-- **kept**: the full-mode verdict is YES at every later state that still expects it, and once the
-  corpus marks it stale no active fact states it;
+- **kept**: the full-mode verdict is YES at every later state that still expects it, and at every
+  written state where the corpus lists it as stale (a gap before it is current again included) no
+  active fact states it;
 - **retrieved**: for every question that needs it, a fact stating it ranks within the headline top-k
   of the memory ranking (its rank and membership at each k of the depth curve are kept);
 - **used**: the top-k answer states the claim's values that the expected answer carries;
@@ -173,8 +174,8 @@ def _kept(
             return _stage(FAIL, state=i, why="not held", label=row and row["label"])
     claims = [s.claims for s in trajectory.states]
     stale = [s.stale_claims for s in trajectory.states]
-    for i in written:
-        if i > life[-1] and claim in metrics.stale_claims_at(claims, stale, i):
+    for i in written:  # every written state where the claim is stale, gaps between its states too
+        if i > at and claim in metrics.stale_claims_at(claims, stale, i):
             held = metrics.stale_facts(store.held(i), [claim], lexical.holds)
             if held:
                 return _stage(FAIL, state=i, fact=held[0], why="stale value still active")

@@ -137,7 +137,7 @@ def summary_lines(run: RunReport, *, gold: bool = True) -> list[str]:
         f"{_na(run, 'op_accuracy', a.op_accuracy_ci)} (majority {fmt(a.op_majority_baseline)}) · stale facts {fmt(a.stale_facts)}",
         f"baselines: full-context {fmt(a.baselines.full_context)} · naive-rag {fmt(a.baselines.naive_rag)} · "
         f"no-context {fmt(a.baselines.no_context)} · benefit {a.benefit_tax.benefit} / tax "
-        f"{a.benefit_tax.tax} / net {a.benefit_tax.net}",
+        f"{a.benefit_tax.tax} / net {a.benefit_tax.net}{reliability(run)}",
         "depth curve: " + " · ".join(f"k={k} {fmt(v)}" for k, v in a.depth_curve.items()),
         "full → filter claim verdicts: "
         + ", ".join(f"{k} {v}" for k, v in run.full_vs_filter.items()),
@@ -216,6 +216,16 @@ def _na(run: RunReport, name: str, iv: Interval) -> str:
     return f"n/a ({why})" if why else interval(iv)
 
 
+UNRELIABLE_MARK = "unreliable ruler"
+"""Beside each label-built figure of a run whose judge is unreliable (the reasons are said once)."""
+
+
+def reliability(run: RunReport) -> str:
+    """What stands beside a figure built on YES/PARTIAL/NO labels when the judge is unreliable
+    ("" when it is reliable): the figure stays, read with the judge's reliability."""
+    return f" [{UNRELIABLE_MARK}]" if run.aggregate.judge_unreliable else ""
+
+
 def journey_lines(run: RunReport) -> list[str]:
     """The claim-journey funnel: claims surviving each stage, then each stage's share with its CI."""
     j = run.journey
@@ -224,8 +234,14 @@ def journey_lines(run: RunReport) -> list[str]:
 
     counts = {s: {"n": f.n, "survived": f.survived} for s, f in j.stages.items()}
     lost = ", ".join(f"{s} {n}" for s, n in j.losses.items()) or "none"
+    if run.aggregate.judge_unreliable:  # a loss point read from an unreliable ruler is not named
+        lost = "withheld (unreliable ruler: see the judge audit)"
     shares = " · ".join(f"{s} {interval(f.share)}" for s, f in j.stages.items() if f.n)
-    lines = [f"journey: {funnel_line(counts)} · lost at: {lost}", f"journey survival: {shares}"]
+    mark = reliability(run)
+    lines = [
+        f"journey: {funnel_line(counts)} · lost at: {lost}{mark}",
+        f"journey survival: {shares}{mark}",
+    ]
     for groups in (j.category_shares, j.difficulty_shares):
         lines += [
             f"journey {g}: "
@@ -271,11 +287,22 @@ def read_time_lines(run: RunReport) -> list[str]:
     r = run.read_time
     if r is None:
         return []
+    asked = " + ".join(f"{k} slot questions" for k in r.query_kinds) or "slot questions"
     lines = [
-        f"read-time ({r.read_path or 'no reads'}, {r.reads} reads): coverage {interval(r.coverage)} · "
-        f"accuracy {interval(r.accuracy)} · stale-at-read {interval(r.stale_at_read)} · write-time: "
-        f"accuracy {interval(run.aggregate.intrinsic)}"
+        f"read-time ({r.read_path or 'no reads'}, {r.reads} reads, {asked}): coverage "
+        f"{interval(r.coverage)} · accuracy {interval(r.accuracy)} · stale-at-read "
+        f"{interval(r.stale_at_read)} · write-time: accuracy {interval(run.aggregate.intrinsic)}"
+        f"{reliability(run)}"
     ]
+    if r.gap:
+        lines.append(
+            f"read below write: not retrieved {r.gap.get('not_retrieved', 0)} · outranked "
+            f"{r.gap.get('outranked', 0)} · ruler disagreement {r.gap.get('ruler', 0)}"
+        )
+    if r.recomputed:
+        lines.append(f"read-time: {r.recomputed} older lookups taken again with the slot question")
+    if r.na:
+        lines.append(f"read-time: {r.na} lookups n/a ({r.na_reason})")
     lines += [f"{name}: n/a ({why})" for name, why in r.not_applicable.items()]
     return lines
 

@@ -17,7 +17,7 @@ from seorap.engine.scoring.schema_trajectory import (
 from seorap.engine.scoring.schema_trajectory import Interval as Interval
 from seorap.engine.scoring.schema_trajectory import TrajectoryReport as TrajectoryReport
 
-REPORT_VERSION = 6
+REPORT_VERSION = 7
 """2: adds rulers, rulers_spread, aggregate.seeds, group CIs and overrides.by_trajectory (all additive).
 3: adds RunReport.similarity (cosine distributions, suggested threshold; additive).
 4: Interval.method/n (group figures below 5 trajectories carry their range, not a CI); CIs for
@@ -276,6 +276,17 @@ class ReadTimeFigures(BaseModel):
     """``own search`` (the system's) or ``hybrid`` (seorap's over its facts)."""
     not_applicable: dict[str, str] = Field(default_factory=dict)
     """Write-time metrics this system cannot support -> why (from its declared capabilities)."""
+    query_kinds: list[str] = Field(default_factory=list)
+    """Where the lookups' slot questions came from: ``corpus`` and/or ``generated``."""
+    recomputed: int = 0
+    """Lookups of an older database taken again at scoring with the slot question."""
+    na: int = 0
+    """Lookups that read n/a (an older lookup through a system's own search: ``na_reason``)."""
+    na_reason: str | None = None
+    gap: dict[str, int] = Field(default_factory=dict)
+    """Reads scoring below write time, by where the gap lies: ``not_retrieved`` (the hits do not
+    state the claim), ``outranked`` (they do, the reading answered with another hit), ``ruler``
+    (the reading kept a hit that states it, judged lower: should be 0)."""
 
 
 # ---- the claim journey (engine/scoring/journey.py) ----------------------------------------------

@@ -145,7 +145,9 @@ def score_run(
 
 def _mark_from_audit(db: Database, run_id: str, name: str, audit: AuditFigures) -> str | None:
     """Record the judge's reliability from the run's judge audit (see mark_reliability)."""
-    rates = {("control" if k == "correct" else k): f.pass_rate for k, f in audit.kinds.items()}
+    partial = audit_mod.PARTIAL_KINDS  # judged against their ideal PARTIAL, not as wrong answers
+    rates = {k: f.pass_rate for k, f in audit.kinds.items() if k not in partial}
+    ideal = {k: f.ideal_rate for k, f in audit.kinds.items() if k in partial}
     with transaction(db):
         return mark_reliability(
             db,
@@ -154,6 +156,7 @@ def _mark_from_audit(db: Database, run_id: str, name: str, audit: AuditFigures) 
             rates,
             partial_saturation=audit.partial_saturation,
             separation=audit.separation,
+            ideal_rates=ideal,
         )
 
 
@@ -189,6 +192,7 @@ def mark_reliability(
     *,
     partial_saturation: float | None = None,
     separation: float | None = None,
+    ideal_rates: dict[str, float | None] | None = None,
 ) -> str | None:
     """Decide whether the judge of this scoring pass can carry a diagnosis (diagnosis.judge_unreliable
     over the run's memory top-5 answer verdicts, plus the audit's pass rates when given). When it
@@ -200,9 +204,10 @@ def mark_reliability(
     reason = diagnosis.judge_unreliable(
         labels,
         audit_pass_rates,
-        ("control", *audit_mod.CONTROL_KINDS),
+        audit_mod.CONTROL_KINDS,
         audit_partial_saturation=partial_saturation,
         audit_separation=separation,
+        audit_ideal_rates=ideal_rates,
     )
     for trajectory_id, text in stored_scores.cards_by_trajectory(db, run_id, name).items():
         card = json.loads(text)
@@ -357,7 +362,16 @@ def _score_trajectory(
     extr = extrinsic.card(asker.verdicts)
     verdicts = [r for rows in claim_rows.values() for r in rows] + asker.verdicts
     card = _card(trajectory, intr, extr, modes, claim_rows, asker, store)
-    card["read_time"] = readtime.card(db, run_id, trajectory, answerer, judge)
+    card["read_time"] = readtime.card(
+        db,
+        run_id,
+        trajectory,
+        answerer,
+        judge,
+        lookup=readtime.relookup(embed, config.retrieval),
+        store=store,
+        claim_rows=claim_rows.get("full"),
+    )
     if "full" in claim_rows:  # the journey reuses the full-mode claim verdicts
         card["journey"] = journey.card(db, run_id, trajectory, store, claim_rows["full"], asker)
         card["diagnosis"] = journey_story.retell(

@@ -401,8 +401,20 @@ RUN_TABLES = (
     "retrievals",
     "overrides",
     "scores",
+    "score_figures",
+    "phases",
+    "call_counters",
 )
 """Tables holding one run's rows (by ``run_id``); ``calls`` is shared and kept unless asked."""
+
+AUDIT_ROWS = "verdicts (judge audit)"
+"""The judge audit's verdicts of a run, stored under the run id ``audit:<run id>``."""
+
+
+def _row_sets(run_id: str, calls: bool) -> list[tuple[str, str, str]]:
+    """(name shown, table, run id) of every set of rows that belongs to the run."""
+    tables = (*RUN_TABLES, *(("calls",) if calls else ()))
+    return [(t, t, run_id) for t in tables] + [(AUDIT_ROWS, "verdicts", f"audit:{run_id}")]
 
 
 def run_rows(db: sqlite_utils.Database, run_id: str, *, calls: bool = False) -> dict[str, int]:
@@ -410,8 +422,8 @@ def run_rows(db: sqlite_utils.Database, run_id: str, *, calls: bool = False) -> 
 
     names = set(db.table_names())
     return {
-        table: count_where(db, table, "run_id = ?", [run_id])
-        for table in (*RUN_TABLES, *(("calls",) if calls else ()))
+        shown: count_where(db, table, "run_id = ?", [rid])
+        for shown, table, rid in _row_sets(run_id, calls)
         if data_table(db, table) in names
     }
 
@@ -423,9 +435,9 @@ def delete_run(db: sqlite_utils.Database, run_id: str, *, calls: bool = False) -
 
     names = set(db.table_names())
     with transaction(db):
-        for table in (*RUN_TABLES, *(("calls",) if calls else ())):
+        for shown, table, rid in _row_sets(run_id, calls):
             if data_table(db, table) in names:
-                counts[table] = delete_where(db, table, "run_id = ?", [run_id])
-        db.execute("DELETE FROM scopes WHERE run_id = ?", [run_id])
+                counts[shown] = delete_where(db, table, "run_id = ?", [rid])
+        db.execute("DELETE FROM scopes WHERE run_id IN (?, ?)", [run_id, f"audit:{run_id}"])
         db.execute("DELETE FROM runs WHERE run_id = ?", [run_id])
     return counts

@@ -176,6 +176,8 @@ EXTRA_COLUMNS: dict[str, dict[str, type]] = {
     "write_failures": {"observation_id": str, "call_key": str, "partial": int},
     "runs": {"error": str},
     "fact_versions": {"successor_id": str},
+    # the slot question a lookup asked (older lookups asked with the claim: recomputed at scoring)
+    "read_lookups": {"query": str, "query_kind": str},
 }
 
 INDEXES = [

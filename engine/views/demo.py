@@ -210,8 +210,10 @@ def stale_case(
     db: Database, corpus: Corpus, current_run: str | None = None, cut: float = 0.5
 ) -> StaleCase | None:
     """The trajectory with stale facts > 0 and extrinsic ≥ ``cut`` (exact, stats.at_least): from
-    ``current_run`` when it has one, else from any scored run; highest extrinsic, then most stale
-    facts, then ids. A card whose judge cannot carry a diagnosis (``judge_unreliable``) is never
+    ``current_run`` when it has one, else from any scored run; one whose journeys tell the story
+    (claims lost in the store) first, then highest extrinsic, then most stale facts, then ids. The
+    tour and side by side ask with no ``current_run``: one database, one story, whatever run is
+    selected. A card whose judge cannot carry a diagnosis (``judge_unreliable``) is never
     offered: its "answer right" may be the judge's saturation, not the answerer's skill."""
     systems = run_labels(db)
     hits = [
@@ -227,6 +229,7 @@ def stale_case(
     hits.sort(
         key=lambda kc: (
             kc[0][0] != current_run,
+            -min(_telling(kc[1], "compensation"), 1),  # its journeys tell the story, as the tour's
             -(kc[1]["extrinsic"]["compound"]),
             -_stale_count(kc[1]),
             kc[0],

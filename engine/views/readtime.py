@@ -29,6 +29,9 @@ class ReadTime:
     after a state's last document are)."""
     label: str | None = None
     stale: bool = False
+    query: str = ""
+    """The slot question the lookup asked (the claim without its values); empty for a lookup
+    stored before slot questions (asked with the claim itself)."""
 
 
 def read_times(
@@ -63,6 +66,7 @@ def read_times(
             j.get("reading") if j else None,
             j.get("label") if j else None,
             bool(j.get("stale")) if j else False,
+            r.get("query") or (j.get("query") if j else "") or "",
         )
     return out
 

@@ -85,11 +85,9 @@ def explain_stale(case: views.StaleCase, current_run: str | None) -> Text:
         "\n\nOFFERED INSTEAD: A STALE-FACT CASE (not in the compensation quadrant)\n",
         "bold black on yellow",
     )
-    text.append("From ")
-    text.append("the current run " if case.current_run else "run ")
+    text.append("From ")  # one case per database, whatever run is selected (the tour's rule)
+    text.append("the current run " if case.run_id == current_run else "run ")
     text.append_text(literal(f"{case.system} ({case.run_id})", "bold"))
-    if not case.current_run and current_run:
-        text.append_text(literal(f" — the current run {current_run} has none", "dim"))
     text.append(": trajectory ")
     text.append_text(literal(f"{case.trajectory_id} ({case.title})", "bold"))
     text.append(
@@ -192,7 +190,7 @@ while its answers scored ≥ 0.5 — from the current run if it has one, else fr
         self.stale = None
         pending = False
         if self.stops.get("compensation") is None:
-            self.stale_key, known = self.app.stale_case(ctx.selection.run_id)
+            self.stale_key, known = self.app.stale_case(None)  # of every run, as the tour
             self.stale, pending = self.app.stale_cases.get(self.stale_key), not known
         self.fill(pending)
 

@@ -117,7 +117,7 @@ expected claims of the final state with the judge's verdicts, under the run's ow
             self.tour_for = key[0]
         self.stale, self.stale_key, pending = None, None, False
         if self.stops.get("compensation") is None:  # found once by the app, in a worker
-            self.stale_key, known = self.app.stale_case(ctx.selection.run_id)
+            self.stale_key, known = self.app.stale_case(None)  # of every run, as the tour
             self.stale, pending = self.app.stale_cases.get(self.stale_key), not known
         if self.content_key(pending) != getattr(self, "filled_for", None):
             self.fill(pending)  # else another run with the same cases: shown as it is

@@ -143,6 +143,10 @@ def render_path(p: ClaimPath) -> Text:
 def render_read(r: ReadTime) -> Text:
     """The claim's read-time pane: what the read returned, what the reader concluded, the verdict."""
     text = Text(f"read time ({r.source}): {len(r.hits)} fact(s) returned\n", "bold")
+    if r.query:
+        text.append("asked: ", "dim")
+        text.append_text(literal(r.query, ""))
+        text.append("\n")
     for h in r.hits:
         text.append_text(literal(f"  {short_id(h.fact_id)} {h.score:.3f} {h.text}", "dim"))
         text.append("\n")

@@ -35,13 +35,19 @@ def bar(share: float | None, width: int = BAR) -> str:
     return out.ljust(width)
 
 
-def funnel_text(journey: JourneyFigures | None, width: int = BAR) -> Text:
-    """The funnel chart of a run's ``journey`` block (empty for a run scored before the journey)."""
+def funnel_text(
+    journey: JourneyFigures | None, width: int = BAR, unreliable: str | None = None
+) -> Text:
+    """The funnel chart of a run's ``journey`` block (empty for a run scored before the journey);
+    ``unreliable``: why the run's judge is unreliable — the chart says so and names no loss point."""
     text = Text()
     if journey is None or not journey.stages:
         return text
     text.append("claim funnel", "bold")
-    text.append(" — claims surviving each stage (95% CI)\n", "dim")
+    text.append(" — claims surviving each stage (95% CI)", "dim")
+    if unreliable:
+        text.append(" · unreliable ruler: read with the judge audit", "bold yellow")
+    text.append("\n")
     name = max(len(s) for s in journey.stages)
     for stage, f in journey.stages.items():
         text.append(f"{stage:<{name}} ")
@@ -54,7 +60,7 @@ def funnel_text(journey: JourneyFigures | None, width: int = BAR) -> Text:
         text.append(f" {f.survived}/{f.n} ", "bold" if not whole else "")
         text.append(f"{ci(f.share)}\n", "dim")
     lost = ", ".join(f"{s} {n}" for s, n in journey.losses.items())
-    if lost:
+    if lost and not unreliable:
         text.append(f"lost at: {lost}\n", "dim")
     return text
 
@@ -84,6 +90,6 @@ class Funnel(Static):
     DEFAULT_CSS = "Funnel { width: 1fr; height: auto; padding: 0 1; }"
 
     def show(self, report: RunReport) -> None:
-        text = funnel_text(report.journey)
+        text = funnel_text(report.journey, unreliable=report.aggregate.judge_unreliable)
         text.append_text(gold_text(report.gold))
         self.update(text)
