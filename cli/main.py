@@ -46,6 +46,7 @@ COMMAND_MODULES = [
     "seorap.cli.override",
     "seorap.cli.gold",
     "seorap.cli.runs",
+    "seorap.cli.importers",
 ]
 
 
