@@ -1,0 +1,88 @@
+"""Token F1 as LoCoMo's own evaluation computes it (docs/metrics.md#token-f1).
+
+The steps follow the dataset repository's ``task_eval/evaluation.py`` (read there, not copied):
+
+1. normalise: commas removed, lowercased, ASCII punctuation removed, the words ``a``, ``an``,
+   ``the`` and ``and`` removed, whitespace collapsed;
+2. split on whitespace and stem each word with nltk's Porter stemmer (its default mode, as that
+   code constructs it);
+3. F1 of the two bags of stems: overlap counted with multiplicity, 0 when nothing overlaps.
+
+Per kind (the file's category numbers, engine/corpus/importers/locomo.py): 1 (multi-hop) splits both
+answers on commas *before* normalising and averages, over the expected parts, the best F1 any
+predicted part reaches; 3 (open-domain) scores against the expected answer's part before the first
+``;``; 2 and 4 score the whole answers; 5 (adversarial) is 1 when the prediction contains "no
+information available" or "not mentioned" (any case), else 0. Pure functions, no model.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import Counter
+from functools import lru_cache
+
+from nltk.stem import PorterStemmer
+
+_ARTICLES = re.compile(r"\b(a|an|the|and)\b")
+_PUNCTUATION = frozenset(string.punctuation)
+_STEMMER = PorterStemmer()  # nltk's default mode (NLTK_EXTENSIONS), as LoCoMo's code uses it
+
+ABSTAIN_PHRASES = ("no information available", "not mentioned")
+"""What LoCoMo's evaluation accepts as declining an adversarial question."""
+
+
+def normalize_answer(text: str) -> str:
+    """Commas out, lowercase, punctuation out, ``a/an/the/and`` out, whitespace collapsed — in
+    the order LoCoMo's code applies them (articles are removed after punctuation, so ``the,`` goes)."""
+    text = text.replace(",", "").lower()
+    text = "".join(ch for ch in text if ch not in _PUNCTUATION)
+    text = _ARTICLES.sub(" ", text)
+    return " ".join(text.split())
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    return str(_STEMMER.stem(word))
+
+
+def stems(text: str) -> list[str]:
+    """The normalised words of ``text``, Porter-stemmed."""
+    return [_stem(word) for word in normalize_answer(text).split()]
+
+
+def f1_score(prediction: str, expected: str) -> float:
+    """Token F1 of two answers (LoCoMo's ``f1_score``): 0.0 when no stem is shared."""
+    predicted, gold = stems(prediction), stems(expected)
+    same = sum((Counter(predicted) & Counter(gold)).values())
+    if same == 0:
+        return 0.0
+    precision = same / len(predicted)
+    recall = same / len(gold)
+    return 2 * precision * recall / (precision + recall)
+
+
+def multi_f1(prediction: str, expected: str) -> float:
+    """Multi-hop F1 (LoCoMo's ``f1``): both split on commas; for each expected part the best F1
+    of any predicted part; their mean."""
+    predicted = [p.strip() for p in prediction.split(",")]
+    gold = [g.strip() for g in expected.split(",")]
+    return sum(max(f1_score(p, g) for p in predicted) for g in gold) / len(gold)
+
+
+def abstains(prediction: str) -> bool:
+    """The prediction declines, in the words LoCoMo's evaluation looks for."""
+    lowered = prediction.lower()
+    return any(phrase in lowered for phrase in ABSTAIN_PHRASES)
+
+
+def locomo_score(prediction: str, expected: str, kind: str | None) -> float:
+    """The score LoCoMo's evaluation gives ``prediction`` for a question of ``kind`` (its category
+    number as text). Another kind (a LongMemEval type, none) is scored as plain token F1."""
+    if kind == "1":
+        return multi_f1(prediction, expected)
+    if kind == "3":
+        return f1_score(prediction, expected.split(";")[0].strip())
+    if kind == "5":
+        return 1.0 if abstains(prediction) else 0.0
+    return f1_score(prediction, expected)
