@@ -55,6 +55,7 @@ def trajectory_report(trajectory_id: str, card: dict) -> TrajectoryReport:
         failures=intr["failures"],
         write_failures=intr["write_failures"],
         partial_write_failures=intr.get("partial_write_failures", 0),
+        token_f1=extr.get("token_f1"),
         **_read_fields(card),
     )
 

@@ -19,7 +19,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from seorap.engine.corpus import Trajectory
+from seorap.engine.corpus import SingleQA, Trajectory, parse_timestamp
 from seorap.engine.memory.sentences import split_sentences
 from seorap.engine.retrieval.hybrid import Hit, HybridIndex
 from seorap.engine.scoring import metrics
@@ -64,10 +64,17 @@ def questions(trajectory: Trajectory) -> list[Question]:
         for i, q in enumerate(trajectory.extrinsic_qa)
     ]
     out += [
-        Question("single", f"single/{i}", q.question, q.answer, when(q.state), last)
+        Question("single", f"single/{i}", q.question, q.answer, when(q.state), _asked(q, last))
         for i, q in enumerate(trajectory.single_qa)
+        if q.excluded is None  # an imported item with no answer to score against
     ]
     return out
+
+
+def _asked(q: SingleQA, last: date | None) -> date | None:
+    """The date a question is asked: its own (an imported set's ``askedAt``), else the last
+    document's."""
+    return parse_timestamp(q.asked_at).date() if q.asked_at else last
 
 
 def chunk_documents(trajectory: Trajectory, max_chars: int = CHUNK_CHARS) -> list[tuple[str, str]]:

@@ -267,6 +267,8 @@ def _operations(
     actions = [a for a in expected if a is not None]
     if len(actions) < len(expected):  # an imported set: it states no expected operations
         return dict.fromkeys(_OPERATION_KEYS) | {
+            "op_confusion": {},
+            "effective_operations": [],
             "append_only": append_only,
             "operations_na": "the corpus states no expected operation (an imported set)",
         }

@@ -39,6 +39,7 @@ from seorap.engine.scoring import (
     readtime,
     saving,
     similarity,
+    token_f1,
 )
 from seorap.engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS
 from seorap.engine.scoring.answerers import Answerer, make_answerer
@@ -354,6 +355,8 @@ def _score_trajectory(
     asker = extrinsic.Asker(answerer, judge, embed, config.retrieval)
     asker.run(trajectory, store.final, store.final_recency)
     extr = extrinsic.card(asker.verdicts)
+    if token_f1.applies(trajectory):  # LoCoMo's own metric, beside the judge's verdicts
+        extr["token_f1"] = token_f1.card(trajectory, asker.verdicts, extrinsic.TOP_K)
     verdicts = [r for rows in claim_rows.values() for r in rows] + asker.verdicts
     card = _card(trajectory, intr, extr, modes, claim_rows, asker, store)
     card["read_time"] = readtime.card(db, run_id, trajectory, answerer, judge)
@@ -398,8 +401,8 @@ def _card(
     )
     threshold = next((m.threshold for m in modes if m.threshold is not None), None)
     return {
-        "category": trajectory.category,
-        "difficulty": trajectory.difficulty,
+        "category": trajectory.category or "",  # an imported set has none
+        "difficulty": trajectory.difficulty or "",
         "intrinsic": intr,
         "intrinsic_full": full,
         "intrinsic_filter": filt,

@@ -21,8 +21,12 @@ import re
 import string
 from collections import Counter
 from functools import lru_cache
+from typing import Any
 
 from nltk.stem import PorterStemmer
+
+from seorap.engine.corpus.findings import kind_label
+from seorap.engine.corpus.trajectory import Trajectory
 
 _ARTICLES = re.compile(r"\b(a|an|the|and)\b")
 _PUNCTUATION = frozenset(string.punctuation)
@@ -86,3 +90,49 @@ def locomo_score(prediction: str, expected: str, kind: str | None) -> float:
     if kind == "5":
         return 1.0 if abstains(prediction) else 0.0
     return f1_score(prediction, expected)
+
+
+# ---- the card: token F1 beside the judge, on every answer the judge graded -------------------------
+
+SOURCES = {"memory": "memory", "full_context": "full-context", "naive_rag": "naive-rag"}
+SOURCES["no_context"] = "no-context"
+
+
+def applies(trajectory: Trajectory) -> bool:
+    """Token F1 is computed for imported sets and English corpora (an English word overlap says
+    little about Korean, whose particles and endings it would count as different words)."""
+    return trajectory.source is not None or trajectory.language == "en"
+
+
+def card(trajectory: Trajectory, verdicts: list[dict], top_k: int) -> dict[str, Any]:
+    """Mean token F1 per answer source (memory at ``top_k``), overall and per kind, with counts,
+    from the answer verdict rows (engine/scoring/extrinsic.py): the same answers the judge graded."""
+    kinds = {f"single/{i}": q for i, q in enumerate(trajectory.single_qa)}
+    by_source: dict[str, list[tuple[str, float]]] = {name: [] for name in SOURCES}
+    for row in verdicts:
+        if row.get("setup") != "answer":
+            continue
+        name = next((n for n, s in SOURCES.items() if s == row["source"]), None)
+        if name is None or (name == "memory" and row["k"] != top_k):
+            continue
+        q = kinds.get(row["item"])
+        score = locomo_score(row["candidate"] or "", row["expected"], q.kind if q else None)
+        by_source[name].append((kind_label(q) if q else "compound", score))
+    out: dict[str, Any] = {name: _mean([s for _, s in pairs]) for name, pairs in by_source.items()}
+    out["n"] = len(by_source["memory"])
+    labels = sorted({label for pairs in by_source.values() for label, _ in pairs})
+    out["by_kind"] = {
+        label: {
+            "n": sum(1 for k, _ in by_source["memory"] if k == label),
+            **{
+                name: _mean([s for k, s in pairs if k == label])
+                for name, pairs in by_source.items()
+            },
+        }
+        for label in labels
+    }
+    return out
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
