@@ -38,11 +38,21 @@ def pooled(run: RunReport) -> dict[str, TokenF1Kind]:
     }
 
 
+def not_applicable(run: RunReport) -> dict[str, str]:
+    """Why an offline ruler gave n/a on the run's corpus (the same reason on every trajectory)."""
+    out: dict[str, str] = {}
+    for t in run.trajectories:
+        if t.token_f1 is not None:
+            out |= t.token_f1.not_applicable
+    return out
+
+
 def token_f1_lines(run: RunReport) -> list[str]:
-    """One summary line: pooled token F1 per source, and memory's per kind."""
+    """Pooled token F1 per source, memory's per kind, and any offline ruler's n/a with its why."""
+    reasons = [f"{role} n/a: {why}" for role, why in sorted(not_applicable(run).items())]
     table = pooled(run)
     if not table:
-        return []
+        return reasons
     every = table.pop("all")
     kinds = " · ".join(f"{label} {cell(k.memory)} (n {k.n})" for label, k in table.items())
     return [
@@ -50,14 +60,16 @@ def token_f1_lines(run: RunReport) -> list[str]:
         f"{cell(every.full_context)} · naive-rag {cell(every.naive_rag)} · no-context "
         f"{cell(every.no_context)}",
         f"token F1 by kind (memory): {kinds}",
+        *reasons,
     ]
 
 
 def token_f1_markdown(run: RunReport) -> list[str]:
     """A table: one row per kind and one for all, a column per answer source."""
     table = pooled(run)
+    reasons = [f"- {role} n/a: {why}" for role, why in sorted(not_applicable(run).items())]
     if not table:
-        return []
+        return reasons + [""] if reasons else []
     out = [
         "### Token F1 (LoCoMo's metric, beside the judge)",
         "",
@@ -69,4 +81,4 @@ def token_f1_markdown(run: RunReport) -> list[str]:
         f"{cell(k.no_context)} |"
         for label, k in table.items()
     ]
-    return out + [""]
+    return out + [""] + (reasons + [""] if reasons else [])

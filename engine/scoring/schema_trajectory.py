@@ -84,6 +84,8 @@ class TokenF1Figures(BaseModel):
     no_context: float | None = None
     by_kind: dict[str, TokenF1Kind] = Field(default_factory=dict)
     """Per dataset kind (``1 multi-hop``, ``knowledge-update``...)."""
+    not_applicable: dict[str, str] = Field(default_factory=dict)
+    """``judge`` / ``answerer`` -> why that offline ruler gave n/a on this corpus's language."""
 
 
 class TrajectoryReport(BaseModel):

@@ -356,7 +356,9 @@ def _score_trajectory(
     asker.run(trajectory, store.final, store.final_recency)
     extr = extrinsic.card(asker.verdicts)
     if token_f1.applies(trajectory):  # LoCoMo's own metric, beside the judge's verdicts
-        extr["token_f1"] = token_f1.card(trajectory, asker.verdicts, extrinsic.TOP_K)
+        graded = asker.verdicts + asker.ungraded
+        extr["token_f1"] = token_f1.card(trajectory, graded, extrinsic.TOP_K)
+        extr["token_f1"]["not_applicable"] = asker.not_applicable
     verdicts = [r for rows in claim_rows.values() for r in rows] + asker.verdicts
     card = _card(trajectory, intr, extr, modes, claim_rows, asker, store)
     card["read_time"] = readtime.card(db, run_id, trajectory, answerer, judge)
