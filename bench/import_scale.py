@@ -94,8 +94,10 @@ def main() -> None:
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     size = sum(f.stat().st_size for f in out.glob("*.json"))
     print(machine())
-    print(f"source: {args.questions} questions x {args.sessions} sessions, "
-          f"{source.stat().st_size / 1e6:.0f} MB")
+    print(
+        f"source: {args.questions} questions x {args.sessions} sessions, "
+        f"{source.stat().st_size / 1e6:.0f} MB"
+    )
     print(done.stdout.strip().splitlines()[0])
     print(f"import: {seconds:.1f} s, peak RSS {peak_mb:.0f} MB, folder {size / 1e6:.0f} MB")
     if not args.keep:

@@ -44,6 +44,7 @@ from seorap.engine.scoring import (
 from seorap.engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS
 from seorap.engine.scoring.answerers import Answerer, make_answerer
 from seorap.engine.scoring.audit import AuditFigures
+from seorap.engine.scoring.extrinsic import language_na
 from seorap.engine.scoring.judges import Judge, LexicalJudge, make_judge
 from seorap.engine.scoring.schema import SimilarityFigures
 from seorap.engine.scoring.tables import ensure_tables
@@ -232,8 +233,9 @@ def _audit(
     item for the lexical judge, a seeded sample per kind for a model judge. Verdicts are stored under
     run ``audit:<run_id>`` (so they never mix with the run's own), figures in the run's extras."""
     sample = None if isinstance(judge, LexicalJudge) else audit_mod.DEFAULT_SAMPLE
-    result = audit_mod.run_audit(
-        corpus, judge, answerer, seed=0, sample=sample, trajectory_ids={t.id for t in trajectories}
+    read = [t for t in trajectories if "judge" not in language_na(judge.name, "", t.language)]
+    result = audit_mod.run_audit(  # a judge is audited only in a language it reads
+        corpus, judge, answerer, seed=0, sample=sample, trajectory_ids={t.id for t in read}
     )
     audit_mod.save_audit(db, result, f"audit:{run_id}", scoring=name)
     return result.figures()

@@ -24,7 +24,6 @@ from functools import lru_cache
 from typing import Any
 
 from nltk.stem import PorterStemmer
-
 from seorap.engine.corpus.findings import kind_label
 from seorap.engine.corpus.trajectory import Trajectory
 
