@@ -197,3 +197,42 @@ def test_hand_written_corpus_still_needs_its_fields(tmp_path):
         f"{tmp_path / 'bad.json'}: difficulty: required field is missing "
         "(only an imported set, with `source`, may leave it out)"
     ]
+
+
+def test_gold_contests_name_imported_items(tmp_path):
+    corpus = tmp_path / "c"
+    import_locomo(LOCOMO, corpus)
+    db = tmp_path / "runs.db"
+    runner = CliRunner()
+    assert (
+        runner.invoke(
+            cli,
+            ["run", "--corpus", str(corpus), "--system", "oracle", "--db", str(db), "--offline"],
+        ).exit_code
+        == 0
+    )
+    out = runner.invoke(
+        cli,
+        [
+            "gold",
+            "contest",
+            "--corpus",
+            str(corpus),
+            "--trajectory",
+            "conv-a1",
+            "--item",
+            "single/0",
+            "--reason",
+            "two answers in one",
+            "--db",
+            str(db),
+        ],
+    )
+    assert out.exit_code == 0, out.output
+    assert "contested conv-a1 single/0 (question): What did Tomas sign up for" in out.output
+    checked = runner.invoke(
+        cli, ["validate", str(corpus), "--ledger", str(tmp_path / "runs.gold.jsonl")]
+    )
+    assert checked.exit_code == 0, checked.output
+    found = runner.invoke(cli, ["gold", "suspects", "--db", str(db), "--corpus", str(corpus)])
+    assert found.exit_code == 0 and "only a model judge's scorings are read" in found.output
