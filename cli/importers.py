@@ -71,4 +71,8 @@ def _report(result: ImportResult) -> None:
         f", {result.bytes_written / 1e6:.1f} MB"
     )
     click.echo(f"kinds: {kinds}")
+    for note in result.notes[:20]:
+        click.echo(f"note: {visible(note)}")
+    if len(result.notes) > 20:
+        click.echo(f"note: ... and {len(result.notes) - 20} more")
     click.echo(f"next: seorap validate {visible(str(result.out))}")

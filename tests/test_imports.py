@@ -1,6 +1,7 @@
 """`seorap import locomo|longmemeval` on hand-made samples in each dataset's exact format
 (tests/data/imports, written for these tests: no dataset text), and `seorap validate`'s findings."""
 
+import gzip
 import hashlib
 import json
 from pathlib import Path
@@ -135,7 +136,7 @@ def _lme_item(**changes):
 @pytest.mark.parametrize(
     ("importer", "data", "message"),
     [
-        (import_locomo, '[{"sample_id": ', "near byte"),
+        (import_locomo, '[{"sample_id": ', "line 1 column 16: not valid JSON"),
         (import_locomo, {"sample_id": "x"}, "byte 0: not a JSON list"),
         (import_locomo, [_lme_item()], "conversation 0: a LongMemEval question"),
         (import_longmemeval, json.loads(LOCOMO.read_text()), "a LoCoMo conversation"),
@@ -236,3 +237,38 @@ def test_gold_contests_name_imported_items(tmp_path):
     assert checked.exit_code == 0, checked.output
     found = runner.invoke(cli, ["gold", "suspects", "--db", str(db), "--corpus", str(corpus)])
     assert found.exit_code == 0 and "only a model judge's scorings are read" in found.output
+
+
+def test_syntax_errors_are_located_by_line_and_column(tmp_path):
+    path = _write(tmp_path, '[{"question_id": "x",\n "b": tru}]')
+    with pytest.raises(DatasetError, match=r"bad.json: line 2 column 7: not valid JSON"):
+        import_longmemeval(path, tmp_path / "out")
+    path.write_bytes(b'[{"sample_id": "a\xff"}]')
+    with pytest.raises(DatasetError, match=r"bad.json: byte 17: not UTF-8 text"):
+        import_locomo(path, tmp_path / "out")
+    path.write_bytes(gzip.compress(LME.read_bytes()))
+    with pytest.raises(DatasetError, match="gzip-compressed; decompress it first"):
+        import_longmemeval(path, tmp_path / "out")
+
+
+def test_a_byte_order_mark_is_read_past(tmp_path):
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + LME.read_bytes())
+    assert import_longmemeval(path, tmp_path / "out").trajectories == 4
+
+
+def test_empty_sessions_are_left_out_and_said(tmp_path):
+    data = json.loads(LOCOMO.read_text())
+    data[1]["conversation"]["session_2"] = []
+    data[1]["conversation"]["session_2_date_time"] = "1:00 pm on 1 July, 2023"
+    lme = [
+        _lme_item(haystack_sessions=[[], json.loads(LME.read_text())[0]["haystack_sessions"][1]])
+    ]
+    result = import_locomo(_write(tmp_path, data), tmp_path / "a")
+    assert result.notes == [
+        f"{tmp_path / 'bad.json'}: conversation 1 (conv-a2): session_2 has no turns; left out"
+    ]
+    result = import_longmemeval(_write(tmp_path, lme, "l.json"), tmp_path / "b")
+    assert result.notes[0].endswith("(q-tea-01): haystack_sessions[0] has no turns; left out")
+    t = load_corpus(tmp_path / "b").get("q-tea-01")
+    assert [(s.index, s.document.id) for s in t.states] == [(0, "q-tea-01-s1")]

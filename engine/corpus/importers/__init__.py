@@ -45,6 +45,12 @@ class ImportResult:
     excluded: int = 0
     bytes_written: int = 0
     by_kind: Counter[str] = field(default_factory=Counter)
+    notes: list[str] = field(default_factory=list)
+    """What was left out, located (an empty session)."""
+
+
+NOTES = "_notes"
+"""The key a converted trajectory carries its notes under; taken off before it is written."""
 
 
 def sha256_of(path: Path) -> str:
@@ -72,23 +78,44 @@ class _Counting:
 def items(path: Path) -> Iterator[tuple[int, Any]]:
     """(position, item) for each element of the file's top-level JSON list, one at a time."""
     with open(path, "rb") as fh:
-        head = fh.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
-        if not head.startswith(b"["):
+        head = fh.read(4096)
+        bom = len(_BOM) if head.startswith(_BOM) else 0
+        if head.startswith(b"\x1f\x8b"):
+            raise DatasetError(f"{path}: byte 0: gzip-compressed; decompress it first")
+        if not head[bom:].lstrip(b" \t\r\n").startswith(b"["):
             raise DatasetError(f"{path}: byte 0: not a JSON list (both datasets are one list)")
-        fh.seek(0)
+        fh.seek(bom)
         reader = _Counting(fh)
         try:
             yield from enumerate(ijson.items(reader, "item", use_float=True))
         except ijson.JSONError as exc:
-            raise DatasetError(
-                f"{path}: near byte {reader.count}: not valid JSON ({_first_line(exc)})"
-            ) from None
-        except UnicodeDecodeError:
-            raise DatasetError(f"{path}: near byte {reader.count}: not UTF-8 text") from None
+            raise DatasetError(f"{path}: {_where(path, reader.count)}: {_first_line(exc)}") from None
+
+
+_BOM = b"\xef\xbb\xbf"
+
+LOCATE_LIMIT = 64 * 1024 * 1024
+"""A file up to this size is parsed once more, whole, to name the line and column of a syntax
+error (the streaming parser names none); a larger one is located to the bytes read."""
+
+
+def _where(path: Path, read: int) -> str:
+    """Where a syntax error is: ``line 3 column 7`` when the file is small enough to parse whole."""
+    if path.stat().st_size <= LOCATE_LIMIT:
+        try:
+            json.loads(path.read_bytes().decode("utf-8-sig"))
+        except UnicodeDecodeError as exc:
+            return f"byte {exc.start}: not UTF-8 text"
+        except json.JSONDecodeError as exc:
+            return f"line {exc.lineno} column {exc.colno}: not valid JSON"
+    return f"within its first {read} bytes: not valid JSON"
 
 
 def _first_line(exc: Exception) -> str:
-    return (str(exc).strip().splitlines() or ["parse error"])[0][:160]
+    """The parser's own words, first line only (its message may be bytes)."""
+    raw = exc.args[0] if exc.args else ""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+    return (text.strip().splitlines() or ["parse error"])[0][:160]
 
 
 def safe_id(raw: object, where: str) -> str:
@@ -132,6 +159,7 @@ def prepare_out(out: Path) -> None:
 
 def write_trajectory(out: Path, trajectory: dict[str, Any], result: ImportResult) -> None:
     """One trajectory file, ``<id>.json``, in the on-disk (camelCase) format; the counts updated."""
+    result.notes += trajectory.pop(NOTES, [])
     path = out / f"{trajectory['id']}.json"
     if path.exists():
         raise DatasetError(f"{path}: the id {trajectory['id']!r} occurs twice in the source file")

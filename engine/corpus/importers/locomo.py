@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from seorap.engine.corpus.importers import (
+    NOTES,
     DatasetError,
     ImportResult,
     answer_text,
@@ -90,10 +91,15 @@ def conversation(item: Any, where: str, source: dict[str, Any], keep: set[int]) 
         str(field_of(conv, key, str, f"{where}: conversation"))
         for key in ("speaker_a", "speaker_b")
     ]
+    found = _sessions(conv, where)
+    empty = [n for n, turns in found if isinstance(turns, list) and not turns]
     states = [
         session(sample, number, turns, conv, f"{where}: conversation.session_{number}")
-        for number, turns in _sessions(conv, where)
+        for number, turns in found
+        if number not in empty
     ]
+    if not states:
+        raise DatasetError(f"{where}: every session is empty")
     for index, state in enumerate(states):
         state["index"] = index
     qa = field_of(item, "qa", list, where)
@@ -106,6 +112,7 @@ def conversation(item: Any, where: str, source: dict[str, Any], keep: set[int]) 
         "source": source,
         "singleQA": [q for q in questions if int(q["kind"]) in keep],
         "states": states,
+        NOTES: [f"{where}: session_{n} has no turns; left out" for n in empty],
     }
 
 
@@ -125,8 +132,8 @@ def session(
     sample: str, number: int, turns: Any, conv: dict[str, Any], where: str
 ) -> dict[str, Any]:
     """One session as a state whose document is a ``chat`` of its turns."""
-    if not isinstance(turns, list) or not turns:
-        raise DatasetError(f"{where}: not a non-empty list of turns")
+    if not isinstance(turns, list):
+        raise DatasetError(f"{where}: not a list of turns")
     when = iso_date(conv.get(f"session_{number}_date_time"), DATE_FORMATS, f"{where}_date_time")
     chat = [turn(t, f"{where}[{k}]") for k, t in enumerate(turns)]
     names = list(dict.fromkeys(t["speaker"] for t in chat))

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from seorap.engine.corpus.importers import (
+    NOTES,
     DatasetError,
     ImportResult,
     answer_text,
@@ -91,12 +92,16 @@ def instance(item: Any, where: str, source: dict[str, Any]) -> dict[str, Any]:
             f"{where}: {len(sessions)} haystack_sessions, {len(dates)} haystack_dates and "
             f"{len(ids)} haystack_session_ids; each session needs its date and id"
         )
-    if not sessions:
-        raise DatasetError(f"{where}: an empty haystack")
+    empty = [k for k, turns in enumerate(sessions) if isinstance(turns, list) and not turns]
     states = [
         session(qid, k, ids[k], dates[k], sessions[k], f"{where}: haystack_sessions[{k}]")
         for k in range(len(sessions))
+        if k not in empty
     ]
+    if not states:
+        raise DatasetError(f"{where}: an empty haystack")
+    for index, state in enumerate(states):
+        state["index"] = index
     return {
         "id": qid,
         "title": f"LongMemEval {qid}",
@@ -104,6 +109,7 @@ def instance(item: Any, where: str, source: dict[str, Any]) -> dict[str, Any]:
         "source": source,
         "singleQA": [question(item, qid, where)],
         "states": states,
+        NOTES: [f"{where}: haystack_sessions[{k}] has no turns; left out" for k in empty],
     }
 
 
@@ -145,7 +151,7 @@ def session(qid: str, k: int, sid: object, date: object, turns: Any, where: str)
             entry["hasAnswer"] = True
         chat.append(entry)
     if not any(t["text"].strip() for t in chat):
-        chat = [{"speaker": "(none)", "text": "(an empty session in the source file)"}]
+        raise DatasetError(f"{where}: turns without any text")
     when = iso_date(date, DATE_FORMATS, f"{where.replace('haystack_sessions', 'haystack_dates')}")
     return {
         "index": k,
