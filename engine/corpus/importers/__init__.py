@@ -89,7 +89,9 @@ def items(path: Path) -> Iterator[tuple[int, Any]]:
         try:
             yield from enumerate(ijson.items(reader, "item", use_float=True))
         except ijson.JSONError as exc:
-            raise DatasetError(f"{path}: {_where(path, reader.count)}: {_first_line(exc)}") from None
+            raise DatasetError(
+                f"{path}: {_where(path, reader.count)}: {_first_line(exc)}"
+            ) from None
 
 
 _BOM = b"\xef\xbb\xbf"
