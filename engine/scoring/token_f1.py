@@ -23,13 +23,11 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from nltk.stem import PorterStemmer
 from seorap.engine.corpus.findings import kind_label
 from seorap.engine.corpus.trajectory import Trajectory
 
 _ARTICLES = re.compile(r"\b(a|an|the|and)\b")
 _PUNCTUATION = frozenset(string.punctuation)
-_STEMMER = PorterStemmer()  # nltk's default mode (NLTK_EXTENSIONS), as LoCoMo's code uses it
 
 ABSTAIN_PHRASES = ("no information available", "not mentioned")
 """What LoCoMo's evaluation accepts as declining an adversarial question."""
@@ -44,9 +42,17 @@ def normalize_answer(text: str) -> str:
     return " ".join(text.split())
 
 
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:  # nltk's PorterStemmer (nltk ships no types)
+    # start-up: nltk costs ~2 s of CPU to import, and only an English score stems
+    from nltk.stem.porter import PorterStemmer
+
+    return PorterStemmer()  # nltk's default mode (NLTK_EXTENSIONS), as LoCoMo's code makes it
+
+
 @lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
-    return str(_STEMMER.stem(word))
+    return str(_stemmer().stem(word))
 
 
 def stems(text: str) -> list[str]:
