@@ -187,6 +187,11 @@ def suspects(db_path: str, corpus_path: str, ledger: str | None, as_json: bool) 
         return
     if not found:
         click.echo("no suspects: every item was credited somewhere, and judges agree")
+        if any(t.language != "ko" for t in corpus.trajectories):
+            click.echo(  # an item nobody judged is no suspect, and no credit either
+                "note: suspects read judged verdicts; on a corpus not in Korean the lexical judge "
+                "gives none (n/a), so only a model judge's scorings are read here"
+            )
         return
     for s in found:
         weak = "" if s.complete else " (without oracle-merged or full-context: weaker)"

@@ -83,6 +83,7 @@ def judge_audit(
 
     setups = _setups(judge_models, judge_prompts)
     corpus = load_corpus(corpus_path)
+    _reads_the_language(setups, {t.language for t in corpus.trajectories})
     db = open_db(db_path)
     config = Config.offline().with_overrides({"models.answerer": answerer_model})
     client = None
@@ -113,6 +114,20 @@ def judge_audit(
         _one(console, results[0])
     else:
         _sweep(console, results)
+
+
+def _reads_the_language(setups: list[tuple[str, str]], languages: set[str]) -> None:
+    """The lexical judge reads Korean only: auditing it on another language would measure guesses
+    (docs/metrics.md#token-f1). A model judge is audited with English templates there."""
+    # start-up: `seorap --help` loads no pydantic
+    from seorap.engine.errors import UsageError
+
+    other = sorted(languages - {"ko"})
+    if other and any(model == "lexical" for model, _ in setups):
+        raise UsageError(
+            f"the lexical judge reads Korean and this corpus is declared {', '.join(other)}: "
+            "audit a model judge (--judge MODEL, with --judge-prompt for a sweep)"
+        )
 
 
 def _setups(judge_models: tuple[str, ...], judge_prompts: tuple[str, ...]) -> list[tuple[str, str]]:

@@ -47,6 +47,7 @@ COMMAND_MODULES = [
     "seorap.cli.override",
     "seorap.cli.gold",
     "seorap.cli.runs",
+    "seorap.cli.importers",
 ]
 
 

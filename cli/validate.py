@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 from seorap.cli.params import CorpusType, FsPath
 from seorap.engine.corpus import load_corpus
+from seorap.engine.corpus.findings import findings, imported_summary
 from seorap.engine.corpus.gold import check, read
 from seorap.engine.corpus.validate import summary, validate_path
 from seorap.engine.errors import InputProblems
@@ -37,12 +38,16 @@ def validate(path: str, as_json: bool, ledger: str | None) -> None:
         out = summary(report.trajectories) if report.trajectories else {}
         out["valid"] = not problems
         out["problems"] = problems
+        if any(t.source for t in report.trajectories):
+            out["imported"] = imported_summary(report.trajectories)
+            out["findings"] = [f.message for f in findings(report.trajectories)]
         click.echo(json_line(out, indent=2))  # bidi and control characters escaped
     elif not problems:
         n = len(report.trajectories)
         click.echo(f"ok: {n} trajector{'y' if n == 1 else 'ies'} valid")
         if ledger:
             click.echo(f"ok: ledger {visible(ledger)} matches the corpus")
+        _print_findings(report.trajectories)
     if problems:
         n = len(problems)
         raise InputProblems(f"{n} problem{'' if n == 1 else 's'} found (listed above).")
@@ -52,3 +57,13 @@ def _ledger_problems(path: str, ledger: str) -> list[str]:
     """A gold ledger checked against the corpus (engine/corpus/gold.py)."""
 
     return check(read(ledger), load_corpus(path), ledger)
+
+
+def _print_findings(trajectories: list) -> None:
+    """An imported set's findings (engine/corpus/findings.py): facts, not problems (exit 0)."""
+    for finding in findings(trajectories):
+        click.echo(f"note: {visible(finding.message)}")
+        for line in finding.located:
+            click.echo(f"  {visible(line)}")
+        if finding.more:
+            click.echo(f"  ... and {finding.more} more")

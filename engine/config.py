@@ -109,7 +109,7 @@ class RetrievalConfig(BaseModel):
     """Weight of cosine similarity in the hybrid score."""
     top_k: Int = Field(5, ge=1, le=1000)
     """Facts retrieved for answering."""
-    tokenizer: Literal["bigram", "kiwi"] = "bigram"
+    tokenizer: Literal["bigram", "kiwi", "words"] = "bigram"
     """BM25 tokens: Korean character bigrams, or kiwipiepy morphemes (optional extra)."""
 
 

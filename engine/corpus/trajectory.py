@@ -9,9 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic.alias_generators import to_camel
 
 Category = Literal["C1", "C2", "C3", "C4", "C5", "C6"]
@@ -20,7 +27,7 @@ TrajectoryType = Literal[
     "linear-evolution", "contradiction", "scope-expansion", "retraction", "stable", "gradual-drift"
 ]
 Action = Literal["create", "update", "reinforce", "conflict", "supersede"]
-DocType = Literal["meeting", "slack", "email", "ticket", "wiki"]
+DocType = Literal["meeting", "slack", "email", "ticket", "wiki", "chat"]
 
 CATEGORY_NAMES: dict[str, str] = {
     "C1": "LLM compensation",
@@ -45,15 +52,46 @@ class Author(_Model):
     """Their role at the company (team lead, SRE, finance...)."""
 
 
+class Turn(_Model):
+    """One turn of a ``chat`` document (an imported session): who said it, what, and its own id."""
+
+    speaker: str
+    text: str
+    id: str | None = None
+    """The dataset's id of the turn (LoCoMo ``D1:3``), which questions cite as evidence."""
+    has_answer: bool = False
+    """The dataset marks this turn as holding a question's evidence (LongMemEval ``has_answer``)."""
+
+
+def turns_text(turns: list[Turn]) -> str:
+    """A chat document's text: one ``speaker: text`` line per turn."""
+    return "\n".join(f"{turn.speaker}: {turn.text}" for turn in turns)
+
+
 class Document(_Model):
     id: str
     """Unique across the corpus."""
     type: DocType
-    """meeting | slack | email | ticket | wiki."""
+    """meeting | slack | email | ticket | wiki | chat."""
     author: Author
     title: str = ""
     text: str
-    """The document body. Untrusted: never interpreted as markup or instructions."""
+    """The document body. Untrusted: never interpreted as markup or instructions. A ``chat``
+    document may give ``turns`` instead; its text is then their ``speaker: text`` lines."""
+    turns: list[Turn] = []
+    source_id: str | None = None
+    """The dataset's own id of an imported session (LongMemEval ``haystack_session_ids``)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _text_from_turns(cls, data: Any) -> Any:  # raw JSON, whatever it holds
+        if isinstance(data, dict) and "text" not in data and isinstance(data.get("turns"), list):
+            try:
+                turns = [Turn.model_validate(turn) for turn in data["turns"]]
+            except ValidationError:
+                return data  # the turns' own problems are reported by the field's check
+            return {**data, "text": turns_text(turns)}
+        return data
 
     @property
     def word_count(self) -> int:
@@ -75,6 +113,23 @@ class SingleQA(QA):
     """Index of the state whose claims hold the answer; the final state when absent."""
     paraphrase: bool = False
     """True when the wording deliberately differs from the documents (a retrieval test)."""
+    # Imported sets (docs/corpus-format.md#imported-sets): the dataset's own labels, kept as given.
+    id: str | None = None
+    """The dataset's id of the question (LongMemEval ``question_id``)."""
+    kind: str | None = None
+    """The dataset's own kind label: LoCoMo's category number ("1".."5"), LongMemEval's type."""
+    kind_name: str | None = None
+    """What that label means ("multi-hop" for LoCoMo's 1)."""
+    evidence: list[str] = []
+    """The dataset's evidence ids: LoCoMo turn ids (``D1:3``), LongMemEval session ids."""
+    asked_at: str | None = None
+    """ISO date-time the question is asked (LongMemEval ``question_date``)."""
+    abstention: bool = False
+    """The right answer is that the history does not say (LongMemEval ids ending ``_abs``)."""
+    excluded: str | None = None
+    """Why the item is not scored (LoCoMo adversarial items with no ``answer``)."""
+    adversarial_answer: str | None = None
+    """LoCoMo's ``adversarial_answer``: the tempting wrong answer, kept for reading."""
 
 
 def parse_timestamp(value: str) -> datetime:
@@ -90,11 +145,11 @@ class State(_Model):
     """Position in arrival order, 0..n-1."""
     timestamp: str
     """ISO date of the document; may go backwards (a late-arriving older document)."""
-    action: Action
-    """The expected memory operation for this document."""
-    confidence: float = Field(ge=0.0, le=1.0)
-    """Expected confidence of the topic's fact after this state."""
-    claims: list[str]
+    action: Action | None = None
+    """The expected memory operation for this document (absent in imported sets only)."""
+    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    """Expected confidence of the topic's fact after this state (absent in imported sets only)."""
+    claims: list[str] = []
     """Full expected store content after this state (the scorer's view)."""
     doc_claims: list[str] = []
     """What this document newly says (the writer's view)."""
@@ -117,13 +172,29 @@ class State(_Model):
         return parse_timestamp(self.timestamp)
 
 
+class Source(_Model):
+    """Where an imported trajectory came from (``seorap import``)."""
+
+    dataset: Literal["locomo", "longmemeval"]
+    file: str
+    """The source file's name (not its path: the corpus may move)."""
+    sha256: str
+    """The whole source file's SHA-256, so a score names the exact file it was made on."""
+    dataset_version: Literal["original", "cleaned", "unknown"] = "unknown"
+    """As the user declared it: LongMemEval's 2025 cleaned file cannot be told apart offline."""
+
+
 class Trajectory(_Model):
     id: str
     title: str
     subject: str = ""
-    category: Category
-    difficulty: Difficulty
-    trajectory_type: TrajectoryType
+    language: str = Field(default="ko", pattern=r"^[a-z]{2,3}$")
+    """The corpus's language as declared (ISO 639 code), never guessed from the text."""
+    source: Source | None = None
+    """Set on imported sets; they may leave category, difficulty, trajectoryType and claims out."""
+    category: Category | None = None
+    difficulty: Difficulty | None = None
+    trajectory_type: TrajectoryType | None = None
     extrinsic_qa: list[QA] = Field(default=[], alias="extrinsicQA")
     single_qa: list[SingleQA] = Field(default=[], alias="singleQA")
     states: list[State]

@@ -16,6 +16,7 @@ import os
 import stat
 import statistics
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -215,6 +216,7 @@ def _lenient(data: dict) -> SimpleNamespace:
         SimpleNamespace(
             index=_get(s, "index", int),
             action=_get(s, "action", str),
+            confidence=s.get("confidence") if isinstance(s, dict) else None,
             claims=strings(s, "claims"),
             doc_claims=strings(s, "docClaims"),
             stale_claims=strings(s, "staleClaims"),
@@ -227,6 +229,7 @@ def _lenient(data: dict) -> SimpleNamespace:
             state=_get(q, "state", int),
             question=_get(q, "question", str),
             answer=_get(q, "answer", str),
+            excluded=_get(q, "excluded", str),
         )
         for q in _get(data, "singleQA", list, [])
     ]
@@ -248,6 +251,10 @@ def _lenient(data: dict) -> SimpleNamespace:
         extrinsic_qa=xqa,
         distractors=distractors,
         slot_questions=asked,
+        source=_get(data, "source", dict),
+        category=_get(data, "category", str),
+        difficulty=_get(data, "difficulty", str),
+        trajectory_type=_get(data, "trajectoryType", str),
     )
 
 
@@ -263,14 +270,20 @@ def check_trajectory(t: Any) -> list[tuple[str, str]]:
     n = len(t.states)
     if n == 0:
         problems.append(("states", "a trajectory needs at least one state"))
+    imported = getattr(t, "source", None) is not None  # claims are optional there
+    if not imported:
+        problems += _required(t)
     for i, state in enumerate(t.states):
-        problems += _check_state(i, state)
+        problems += _check_state(i, state, imported)
     for j, qa in enumerate(t.single_qa):
         if qa.state is not None and not 0 <= qa.state < n:
             problems.append(
                 (f"singleQA[{j}].state", f"out of range: {qa.state} (states 0..{n - 1})")
             )
-        if _blank(qa.question) or _blank(qa.answer):
+        answer = (
+            "-" if getattr(qa, "excluded", None) else qa.answer
+        )  # an excluded item may lack one
+        if _blank(qa.question) or _blank(answer):
             problems.append((f"singleQA[{j}]", "question and answer must be non-empty"))
     for j, compound in enumerate(t.extrinsic_qa):
         if _blank(compound.question) or _blank(compound.answer):
@@ -304,7 +317,7 @@ def _check_slot_questions(t: Any) -> list[tuple[str, str]]:
     return problems
 
 
-def _check_state(i: int, state: Any) -> list[tuple[str, str]]:
+def _check_state(i: int, state: Any, imported: bool = False) -> list[tuple[str, str]]:
     """One state: its place (index, first action), its document text and its claims."""
     where = f"states[{i}]"
     problems: list[tuple[str, str]] = []
@@ -316,20 +329,20 @@ def _check_state(i: int, state: Any) -> list[tuple[str, str]]:
         problems.append(
             (f"{where}.action", f"the first state must be 'create', got {state.action!r}")
         )
-    problems += _check_claims(where, state)
+    problems += _check_claims(where, state, imported)
     if state.document.text is not None and not state.document.text.strip():
         problems.append((f"{where}.document.text", "document text is empty"))
     return problems
 
 
-def _check_claims(where: str, state: Any) -> list[tuple[str, str]]:
+def _check_claims(where: str, state: Any, imported: bool = False) -> list[tuple[str, str]]:
     """A state's claims: at least one, no duplicate; its docClaims among them, its staleClaims
     not. Values are compared in one notation (engine.normalise.canonical): "2026. 3. 5." is
     "2026년 3월 5일", "1.5TB" is "1,500GB"."""
     problems: list[tuple[str, str]] = []
     claims = set(state.claims)
     written = {normalise.canonical(c): c for c in state.claims}
-    if not state.claims:
+    if not state.claims and not imported:
         problems.append((f"{where}.claims", "a state needs at least one expected claim"))
     for j, claim in enumerate(state.doc_claims):
         if claim not in claims:
@@ -398,7 +411,7 @@ def summary(trajectories: list[Trajectory]) -> dict:
     words: dict[str, list[int]] = {}
     for t in trajectories:
         for d in [s.document for s in t.states] + list(t.distractors):
-            words.setdefault(t.difficulty, []).append(d.word_count)
+            words.setdefault(t.difficulty or "imported", []).append(d.word_count)
     return {
         "trajectories": len(trajectories),
         "states": sum(len(t.states) for t in trajectories),
@@ -408,12 +421,33 @@ def summary(trajectories: list[Trajectory]) -> dict:
         "single_questions": sum(len(t.single_qa) for t in trajectories),
         "paraphrase_questions": sum(q.paraphrase for t in trajectories for q in t.single_qa),
         "compound_questions": sum(len(t.extrinsic_qa) for t in trajectories),
-        "by_category": dict(sorted(Counter(t.category for t in trajectories).items())),
-        "by_difficulty": dict(sorted(Counter(t.difficulty for t in trajectories).items())),
-        "by_type": dict(sorted(Counter(t.trajectory_type for t in trajectories).items())),
+        "by_category": _counts(t.category for t in trajectories),
+        "by_difficulty": _counts(t.difficulty for t in trajectories),
+        "by_type": _counts(t.trajectory_type for t in trajectories),
         "by_doc_type": dict(sorted(Counter(d.type for d in docs).items())),
         "words": {
             level: {"min": min(v), "median": statistics.median(v), "max": max(v)}
             for level, v in sorted(words.items())
         },
     }
+
+
+def _counts(values: Iterable[str | None]) -> dict[str, int]:
+    """Counts by label, sorted; an imported trajectory has none (left out)."""
+    return dict(sorted(Counter(v for v in values if v is not None).items()))
+
+
+def _required(t: Any) -> list[tuple[str, str]]:
+    """What only an imported set may leave out: category, difficulty, trajectoryType, and each
+    state's action and confidence."""
+    missing = "required field is missing (only an imported set, with `source`, may leave it out)"
+    fields = [("category", "category"), ("difficulty", "difficulty")]
+    fields.append(("trajectoryType", "trajectory_type"))
+    problems = [(name, missing) for name, attr in fields if getattr(t, attr) is None]
+    for i, state in enumerate(t.states):
+        problems += [
+            (f"states[{i}].{name}", missing)
+            for name in ("action", "confidence")
+            if getattr(state, name) is None
+        ]
+    return problems

@@ -133,7 +133,11 @@ def write_oracle(doc: DocumentWrite, trajectory: Trajectory, remove_stale: bool 
         obs = mentioned.get(claim)
         if claim not in held:
             created[claim] = _create(
-                doc, claim, state.confidence, obs, "oracle: a new expected claim of this state"
+                doc,
+                claim,
+                _confidence(state),
+                obs,
+                "oracle: a new expected claim of this state",
             )
         elif obs is not None:
             _apply(
@@ -183,7 +187,7 @@ def write_oracle_merged(doc: DocumentWrite, trajectory: Trajectory) -> None:
     first = next(iter(obs.values()), None)
     active = doc.memory.active()
     if not active:
-        _create(doc, text, state.confidence, first)
+        _create(doc, text, _confidence(state), first)
         for extra in list(obs.values())[1:]:
             doc._support(active_fact(doc), extra)
         return
@@ -215,3 +219,9 @@ REFERENCE_SYSTEMS = {
     name: ReferenceSystem(name, description) for name, description in REFERENCE_DESCRIPTIONS.items()
 }
 """Every reference system by name (names and descriptions: engine/memory/names.py)."""
+
+
+def _confidence(state: State) -> float:
+    """The state's expected confidence; an imported set states none (and no claims to hold), so
+    the middle of the scale stands in for the facts it never creates."""
+    return 0.5 if state.confidence is None else state.confidence

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from seorap.engine.retrieval.tokenize import get_tokenizer, tokenize_many
+from seorap.engine.retrieval.tokenize import for_language, get_tokenizer, tokenize_many
 
 if TYPE_CHECKING:
     import bm25s
@@ -87,9 +87,16 @@ class HybridIndex:
 
     @classmethod
     def from_settings(
-        cls, ids: list[str], texts: list[str], vectors: np.ndarray | None, settings: Any = None
+        cls,
+        ids: list[str],
+        texts: list[str],
+        vectors: np.ndarray | None,
+        settings: Any = None,
+        language: str | None = None,
     ) -> HybridIndex:
-        """Build with weights and tokenizer from a retrieval settings object or dict (config)."""
+        """Build with weights and tokenizer from a retrieval settings object or dict (config);
+        ``language``, the corpus's declared one, swaps a Korean tokenizer for ``words`` on another
+        language (engine/retrieval/tokenize.py, ``for_language``)."""
         keys = ("bm25_weight", "dense_weight", "tokenizer")
         if settings is None:
             options = {}
@@ -97,6 +104,7 @@ class HybridIndex:
             options = {k: settings[k] for k in keys if k in settings}
         else:
             options = {k: getattr(settings, k) for k in keys if hasattr(settings, k)}
+        options["tokenizer"] = for_language(options.get("tokenizer", "bigram"), language)
         return cls(ids, texts, vectors, **options)
 
     def __len__(self) -> int:

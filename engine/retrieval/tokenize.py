@@ -9,6 +9,9 @@
 
   Bigrams never cross a space, so ``가람 상사`` gives ``가람 상사`` but not ``람상``.
 
+``words``: steps 1-3 above, the words themselves: what retrieval uses on a corpus declared in
+  another language than Korean (``for_language``), whichever of the two above is configured.
+
 ``kiwi`` (kiwipiepy, a core dependency since the lexical judge uses it): kiwipiepy morphemes, keeping content
   morphemes only (nouns, numerals, foreign words, numbers, verb and adjective stems, roots,
   general adverbs), lowercased. Particles and endings are dropped, so ``예산이`` and
@@ -27,7 +30,10 @@ from seorap.engine.errors import UsageError
 if TYPE_CHECKING:
     from kiwipiepy import Kiwi
 
-TOKENIZERS = ("bigram", "kiwi")
+TOKENIZERS = ("bigram", "kiwi", "words")
+
+KOREAN_TOKENIZERS = ("bigram", "kiwi")
+"""Tokenizers made for Korean: on a corpus declared in another language, retrieval uses ``words``."""
 
 _NOT_WORD = re.compile(r"[\W_]+")
 
@@ -111,8 +117,19 @@ def kiwi_tokens_many(texts: list[str]) -> list[list[str]]:
     return [[t.form.lower() for t in tokens if t.tag in CONTENT_TAGS] for tokens in results]
 
 
+def for_language(name: str, language: str | None) -> str:
+    """The tokenizer to use on a corpus declared in ``language``: the configured one on Korean (or
+    when no language is known), ``words`` on any other (character bigrams of English words match
+    fragments such as ``th`` and ``he`` across unrelated words; kiwi reads Korean morphemes)."""
+    if language is None or language == "ko" or name not in KOREAN_TOKENIZERS:
+        return name
+    return "words"
+
+
 def get_tokenizer(name: str) -> Callable[[str], list[str]]:
-    """Look a tokenizer up by name: ``bigram`` or ``kiwi``."""
+    """Look a tokenizer up by name: ``bigram``, ``kiwi`` or ``words``."""
+    if name == "words":
+        return words
     if name == "bigram":
         return bigram_tokens
     if name == "kiwi":

@@ -55,6 +55,7 @@ def trajectory_report(trajectory_id: str, card: dict) -> TrajectoryReport:
         failures=intr["failures"],
         write_failures=intr["write_failures"],
         partial_write_failures=intr.get("partial_write_failures", 0),
+        token_f1=extr.get("token_f1"),
         **_read_fields(card),
     )
 
@@ -203,11 +204,11 @@ def aggregate(
         quadrants={} if withheld else _count(t.quadrant for t in ts),
         by_category={
             c: group_figures([t for t in ts if t.category == c], withheld, **boot)
-            for c in sorted({t.category for t in ts})
+            for c in sorted({t.category for t in ts} - {""})  # an imported set has none
         },
         by_difficulty={
             d: group_figures([t for t in ts if t.difficulty == d], withheld, **boot)
-            for d in sorted({t.difficulty for t in ts})
+            for d in sorted({t.difficulty for t in ts} - {""})
         },
     )
 

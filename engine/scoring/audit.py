@@ -43,8 +43,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 from seorap.engine.corpus import Corpus, Trajectory
+from seorap.engine.scoring import audit_en, lexical
 from seorap.engine.scoring import audit_heldout as heldout
-from seorap.engine.scoring import lexical
 from seorap.engine.scoring.tables import ensure_tables, now, row_id
 from seorap.engine.scoring.verdict import tally
 from seorap.engine.store import compact
@@ -198,6 +198,8 @@ def paraphrase(expected: str) -> str | None:
 
 
 def items_for(trajectory: Trajectory, rng: random.Random) -> list[AuditItem]:
+    if trajectory.language != "ko":  # English wording and dates (engine/scoring/audit_en.py)
+        return [AuditItem(*built) for built in audit_en.items_for(trajectory, rng)]
     year = _year(trajectory)
     pairs = [(q.question, q.answer) for q in trajectory.single_qa]
     pairs += [

@@ -19,7 +19,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from seorap.engine.corpus import Trajectory
+from seorap.engine.corpus import SingleQA, Trajectory, parse_timestamp
 from seorap.engine.memory.sentences import split_sentences
 from seorap.engine.retrieval.hybrid import Hit, HybridIndex
 from seorap.engine.scoring import metrics
@@ -64,10 +64,17 @@ def questions(trajectory: Trajectory) -> list[Question]:
         for i, q in enumerate(trajectory.extrinsic_qa)
     ]
     out += [
-        Question("single", f"single/{i}", q.question, q.answer, when(q.state), last)
+        Question("single", f"single/{i}", q.question, q.answer, when(q.state), _asked(q, last))
         for i, q in enumerate(trajectory.single_qa)
+        if q.excluded is None  # an imported item with no answer to score against
     ]
     return out
+
+
+def _asked(q: SingleQA, last: date | None) -> date | None:
+    """The date a question is asked: its own (an imported set's ``askedAt``), else the last
+    document's."""
+    return parse_timestamp(q.asked_at).date() if q.asked_at else last
 
 
 def chunk_documents(trajectory: Trajectory, max_chars: int = CHUNK_CHARS) -> list[tuple[str, str]]:
@@ -103,11 +110,17 @@ class Asker:
         self.verdicts: list[dict] = []
         self.answers: list[dict] = []
         self.retrievals: list[dict] = []
+        self.ungraded: list[dict] = []
+        """Answers the judge did not grade (n/a on this language): token F1 still reads them."""
+        self.not_applicable: dict[str, str] = {}
+        """``judge`` / ``answerer`` -> why it gave n/a on this corpus (language_na)."""
 
-    def index(self, ids: list[str], texts: list[str]) -> HybridIndex | None:
+    def index(
+        self, ids: list[str], texts: list[str], language: str | None = None
+    ) -> HybridIndex | None:
         if not ids:
             return None
-        return HybridIndex.from_settings(ids, texts, self.embed(texts), self.settings)
+        return HybridIndex.from_settings(ids, texts, self.embed(texts), self.settings, language)
 
     def run(
         self, trajectory: Trajectory, facts: dict[str, str], recency: dict[str, int] | None = None
@@ -115,15 +128,19 @@ class Asker:
         """``recency``: {fact id: arrival position of its current version} (the reader prefers the
         more recent of two facts answering the same part of a question)."""
         recency = recency or {}
-        fact_index = self.index(list(facts), list(facts.values()))
+        language = trajectory.language  # words for English, not Korean character bigrams
+        self.not_applicable = language_na(self.judge.name, self.answerer.name, language)
+        fact_index = self.index(list(facts), list(facts.values()), language)
         chunks = chunk_documents(trajectory)
-        chunk_index = self.index([c for c, _ in chunks], [t for _, t in chunks])
+        chunk_index = self.index([c for c, _ in chunks], [t for _, t in chunks], language)
         documents = [a.document.text for a in trajectory.arrivals()]
         doc_order = {a.document.id: n for n, a in enumerate(trajectory.arrivals())}
         for q in questions(trajectory):
             qvec = self.embed([q.question])[0]
             ranking = fact_index.explain(q.question, qvec) if fact_index else []
             self._record_retrieval(q, "memory", ranking)
+            if "answerer" in self.not_applicable:  # no answer is guessed in a language not read
+                continue
             for k in DEPTHS:
                 top = ranking[:k]
                 self._ask(
@@ -172,21 +189,17 @@ class Asker:
         recency: list[int] | None = None,
     ) -> None:
         answer = self.answerer.answer(q.question, context, scores, kind=kind, recency=recency)
+        if "judge" in self.not_applicable:
+            self.ungraded.append(
+                {"setup": "answer", "source": source, "k": k, "item": q.item}
+                | {"expected": q.answer, "candidate": answer}
+            )
+            self._record_answer(q, source, k, answer, ids)
+            return
         verdict = self.judge.grade_answer(
             q.question, q.answer, answer, expected_date=q.expected_date, answer_date=q.answer_date
         )
-        self.answers.append(
-            {
-                "kind": q.kind,
-                "item": q.item,
-                "source": source,
-                "k": k,
-                "answerer": self.answerer.name,
-                "question": q.question,
-                "answer": answer,
-                "context_ids": json.dumps(ids, ensure_ascii=False),
-            }
-        )
+        self._record_answer(q, source, k, answer, ids)
         self.verdicts.append(
             {
                 "kind": q.kind,
@@ -203,6 +216,22 @@ class Asker:
                 "rationale": verdict.rationale,
                 "call_key": verdict.call_key,
                 "cached": int(verdict.cached),
+            }
+        )
+
+    def _record_answer(
+        self, q: Question, source: str, k: int | None, answer: str, ids: list[str]
+    ) -> None:
+        self.answers.append(
+            {
+                "kind": q.kind,
+                "item": q.item,
+                "source": source,
+                "k": k,
+                "answerer": self.answerer.name,
+                "question": q.question,
+                "answer": answer,
+                "context_ids": json.dumps(ids, ensure_ascii=False),
             }
         )
 
@@ -232,6 +261,33 @@ class Asker:
                 "answer_fact_ids": json.dumps(holders, ensure_ascii=False),
             }
         )
+
+
+KOREAN_ONLY = {
+    "judge": (
+        "lexical",
+        "the lexical judge reads Korean (particles, endings, hedges); on a corpus declared {lang} "
+        "it would guess: judged figures n/a; read token F1 or score with a model judge",
+    ),
+    "answerer": (
+        "reader",
+        "the reference reader reads Korean sentences; on a corpus declared {lang} it would guess: "
+        "no answers; use --answerer extractive (offline) or a model",
+    ),
+}
+
+
+def language_na(judge: str, answerer: str, language: str) -> dict[str, str]:
+    """Which offline rulers give n/a on a corpus of ``language``, and why (docs/metrics.md#token-f1):
+    the lexical judge and the reference reader read Korean only."""
+    if language == "ko":
+        return {}
+    names = {"judge": judge.split("/")[0], "answerer": answerer}
+    return {
+        role: why.format(lang=language)
+        for role, (name, why) in KOREAN_ONLY.items()
+        if names[role] == name
+    }
 
 
 def card(verdicts: list[dict]) -> dict:

@@ -248,10 +248,30 @@ def _shape(trajectory: Trajectory, store: StoreView) -> dict | None:
     return {"n": shape.n, "mean_length": shape.mean_length, "multi_share": shape.multi_share}
 
 
+_OPERATION_KEYS = (
+    "udr",
+    "fur",
+    "op_accuracy",
+    "op_majority_class",
+    "op_majority_baseline",
+    "op_confusion",
+    "effective_operations",
+    "confidence_mae",
+)
+
+
 def _operations(
     trajectory: Trajectory, store: StoreView, written: list[int], append_only: bool
 ) -> dict:
-    actions = [trajectory.states[i].action for i in written]
+    expected = [trajectory.states[i].action for i in written]
+    actions = [a for a in expected if a is not None]
+    if len(actions) < len(expected):  # an imported set: it states no expected operations
+        return dict.fromkeys(_OPERATION_KEYS) | {
+            "op_confusion": {},
+            "effective_operations": [],
+            "append_only": append_only,
+            "operations_na": "the corpus states no expected operation (an imported set)",
+        }
     deltas = [
         metrics.store_delta(store.held(i - 1) if i > 0 else {}, store.held(i)) for i in written
     ]
@@ -272,7 +292,7 @@ def _operations(
         "op_confusion": metrics.confusion(actions, effective),
         "effective_operations": effective,
         "confidence_mae": metrics.confidence_mae(
-            [trajectory.states[i].confidence for i in written],
+            [trajectory.states[i].confidence or 0.0 for i in written],  # all set, as actions are
             [store.confidences[i] for i in written],
         ),
     }

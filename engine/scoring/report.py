@@ -37,6 +37,7 @@ from seorap.engine.scoring.schema import (
     RunReport,
     SeedFigures,
     SimilarityFigures,
+    TrajectoryReport,
 )
 from seorap.engine.scoring.similarity import DEFAULT_THRESHOLD
 from seorap.engine.scoring.tables import ensure_tables, now, scorings
@@ -407,12 +408,23 @@ COLUMNS = [
 ]
 
 
+def token_f1_columns(t: TrajectoryReport) -> dict[str, object]:
+    """An imported set's token F1 columns (LoCoMo's metric) for its CSV rows; none otherwise."""
+    if t.token_f1 is None:
+        return {}
+    f1 = t.token_f1
+    out: dict[str, object] = {"token_f1": f1.memory, "token_f1_full_context": f1.full_context}
+    out |= {"token_f1_naive_rag": f1.naive_rag, "token_f1_no_context": f1.no_context}
+    return out
+
+
 def rows(report: Report) -> list[dict]:
     out = []
     for run in report.runs:
         for t in run.trajectories:
             out.append(
-                dict(
+                token_f1_columns(t)
+                | dict(
                     zip(
                         COLUMNS,
                         [

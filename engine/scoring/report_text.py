@@ -14,6 +14,7 @@ from seorap.engine.scoring.diagnosis import UNRELIABLE
 from seorap.engine.scoring.gold import LABELS, gold_lines
 from seorap.engine.scoring.journey import funnel_line
 from seorap.engine.scoring.report import COLUMNS, rows, run_label
+from seorap.engine.scoring.report_token_f1 import token_f1_lines, token_f1_markdown
 from seorap.engine.scoring.schema import Aggregate, Report, RunReport
 from seorap.engine.scoring.schema_trajectory import FactShape, Interval
 from seorap.engine.untrusted import escape_json
@@ -35,10 +36,12 @@ def to_csv(report: Report) -> str:
         for run in report.runs
     }
     extra += sorted({k for fields in costs.values() for k in fields} - set(extra))
+    table = rows(report)
+    extra += [k for k in dict.fromkeys(k for r in table for k in r) if k not in COLUMNS]
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=COLUMNS + extra)
     writer.writeheader()
-    for row in rows(report):
+    for row in table:
         row = {**row, **costs.get(row["run_id"], {})}
         writer.writerow({k: "" if v is None else v for k, v in row.items()})
     return buf.getvalue()
@@ -143,6 +146,7 @@ def summary_lines(run: RunReport, *, gold: bool = True) -> list[str]:
         + ", ".join(f"{k} {v}" for k, v in run.full_vs_filter.items()),
         f"calls: {run.calls.total} logged, {run.calls.cached} served from cache in the last scoring",
     ]
+    lines += token_f1_lines(run)
     lines += _write_failure_lines(run)
     lines += _override_lines(run)
     if a.seeds is not None:
@@ -351,6 +355,7 @@ def to_markdown(report: Report) -> str:
                 for r in run.rulers
             ] + [""]
         out += gold_markdown(run)
+        out += token_f1_markdown(run)
         out += ["### Cost", ""] + accounting.markdown_lines(_accounting(run)) + [""]
         out.append("| " + " | ".join(SHORT) + " |")
         out.append("|" + "---|" * len(SHORT))

@@ -63,11 +63,38 @@ class BenefitTax(BaseModel):
     """benefit - tax."""
 
 
+class TokenF1Kind(BaseModel):
+    n: int = 0
+    """Questions of this kind answered from memory."""
+    memory: float | None = None
+    full_context: float | None = None
+    naive_rag: float | None = None
+    no_context: float | None = None
+
+
+class TokenF1Figures(BaseModel):
+    """Token F1 as LoCoMo's evaluation computes it (docs/metrics.md#token-f1), on the answers the
+    judge graded: imported sets and English corpora only."""
+
+    n: int = 0
+    """Questions answered from memory (top-5)."""
+    memory: float | None = None
+    full_context: float | None = None
+    naive_rag: float | None = None
+    no_context: float | None = None
+    by_kind: dict[str, TokenF1Kind] = Field(default_factory=dict)
+    """Per dataset kind (``1 multi-hop``, ``knowledge-update``...)."""
+    not_applicable: dict[str, str] = Field(default_factory=dict)
+    """``judge`` / ``answerer`` -> why that offline ruler gave n/a on this corpus's language."""
+
+
 class TrajectoryReport(BaseModel):
     id: str
     """Trajectory id."""
     category: str
-    """C1..C6."""
+    """C1..C6 (empty for an imported set)."""
+    token_f1: TokenF1Figures | None = None
+    """LoCoMo's metric beside the judge, on imported sets and English corpora."""
     difficulty: str
     """L1..L3."""
     intrinsic: IntrinsicFigures

@@ -39,10 +39,12 @@ from seorap.engine.scoring import (
     readtime,
     saving,
     similarity,
+    token_f1,
 )
 from seorap.engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS
 from seorap.engine.scoring.answerers import Answerer, make_answerer
 from seorap.engine.scoring.audit import AuditFigures
+from seorap.engine.scoring.extrinsic import language_na
 from seorap.engine.scoring.judges import Judge, LexicalJudge, make_judge
 from seorap.engine.scoring.schema import SimilarityFigures
 from seorap.engine.scoring.tables import ensure_tables
@@ -237,8 +239,9 @@ def _audit(
     item for the lexical judge, a seeded sample per kind for a model judge. Verdicts are stored under
     run ``audit:<run_id>`` (so they never mix with the run's own), figures in the run's extras."""
     sample = None if isinstance(judge, LexicalJudge) else audit_mod.DEFAULT_SAMPLE
-    result = audit_mod.run_audit(
-        corpus, judge, answerer, seed=0, sample=sample, trajectory_ids={t.id for t in trajectories}
+    read = [t for t in trajectories if "judge" not in language_na(judge.name, "", t.language)]
+    result = audit_mod.run_audit(  # a judge is audited only in a language it reads
+        corpus, judge, answerer, seed=0, sample=sample, trajectory_ids={t.id for t in read}
     )
     audit_mod.save_audit(db, result, f"audit:{run_id}", scoring=name)
     return result.figures()
@@ -360,6 +363,10 @@ def _score_trajectory(
     asker = extrinsic.Asker(answerer, judge, embed, config.retrieval)
     asker.run(trajectory, store.final, store.final_recency)
     extr = extrinsic.card(asker.verdicts)
+    if token_f1.applies(trajectory):  # LoCoMo's own metric, beside the judge's verdicts
+        graded = asker.verdicts + asker.ungraded
+        extr["token_f1"] = token_f1.card(trajectory, graded, extrinsic.TOP_K)
+        extr["token_f1"]["not_applicable"] = asker.not_applicable
     verdicts = [r for rows in claim_rows.values() for r in rows] + asker.verdicts
     card = _card(trajectory, intr, extr, modes, claim_rows, asker, store)
     card["read_time"] = readtime.card(
@@ -413,8 +420,8 @@ def _card(
     )
     threshold = next((m.threshold for m in modes if m.threshold is not None), None)
     return {
-        "category": trajectory.category,
-        "difficulty": trajectory.difficulty,
+        "category": trajectory.category or "",  # an imported set has none
+        "difficulty": trajectory.difficulty or "",
         "intrinsic": intr,
         "intrinsic_full": full,
         "intrinsic_filter": filt,

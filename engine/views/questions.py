@@ -131,7 +131,7 @@ def live_questions_view(
     if facts:
         vectors = np.asarray(embedder.embed([f.text for f in facts]), dtype=np.float32)
         index = HybridIndex.from_settings(
-            [f.id for f in facts], [f.text for f in facts], vectors, settings
+            [f.id for f in facts], [f.text for f in facts], vectors, settings, t.language
         )
     qvecs = (
         np.asarray(embedder.embed([q.question for q in qs]), dtype=np.float32)

@@ -155,7 +155,7 @@ def timeline(db: sqlite_utils.Database, run_id: str, trajectory: Trajectory) -> 
                 a.document.type,
                 a.document.title,
                 a.timestamp,
-                "distractor" if a.is_distractor else state.action,
+                "distractor" if a.is_distractor else state.action or "",
                 a.is_distractor,
                 a.position in written,
                 bool(latest) and a.timestamp < latest and not a.is_distractor,
@@ -191,15 +191,15 @@ def step_view(
     truth = ops = None
     if not arrival.is_distractor:
         truth = ground_truth(t, arrival.state_index)
-        ops = op_count(state.action, [o.operation for o in operations], entry.written)
+        ops = op_count(state.action or "", [o.operation for o in operations], entry.written)
     late = _late_at(db, run_id, t.id, position, arrival.timestamp, entry, operations)
     return StepView(
         run_id,
         t.id,
         t.title,
-        t.category,
-        t.difficulty,
-        t.trajectory_type,
+        t.category or "",
+        t.difficulty or "",
+        t.trajectory_type or "",
         position,
         arrival.state_index,
         line,

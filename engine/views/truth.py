@@ -39,7 +39,9 @@ def ground_truth(t: Trajectory, state_index: int) -> GroundTruth:
     stale = list(
         dict.fromkeys(list(state.stale_claims) + [c for c in prev if c not in state.claims])
     )
-    return GroundTruth(state.action, state.change_reason or "", added, stale, state_index == 0)
+    return GroundTruth(
+        state.action or "", state.change_reason or "", added, stale, state_index == 0
+    )
 
 
 @dataclass(frozen=True)
