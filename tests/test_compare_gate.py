@@ -388,3 +388,24 @@ def test_hanging_indent_measures_korean_in_cells():
     assert lines[0].startswith("  penalised   t1")  # runs of spaces kept
     assert all(x.startswith("      ") for x in lines[1:])
     assert hang("가" * 50, 20)[1] == "    " + "가" * 8  # a word wider than the line is cut by cells
+
+
+def test_a_bare_system_name_never_means_a_replay():
+    import click
+    from seorap.cli.runref import resolve_run
+
+    db = open_db(None)
+    db["runs"].insert_all(
+        [
+            {"run_id": "A-c5f8dcb9-aaaaaa", "system": "A", "created_at": "1"},
+            {"run_id": "A-c5f8dcb9-aaaaaa~replay", "system": "A", "created_at": "2"},
+            {"run_id": "A-c5f8dcb9-aaaaaa~replay-2", "system": "A", "created_at": "3"},
+            {"run_id": "B-c5f8dcb9-bbbbbb~replay", "system": "B", "created_at": "4"},
+        ]
+    )
+    assert resolve_run(db, "A") == "A-c5f8dcb9-aaaaaa"  # was: 'A' matches 3 runs
+    assert resolve_run(db, "A-c5f8") == "A-c5f8dcb9-aaaaaa"
+    assert resolve_run(db, "replay-2") == "A-c5f8dcb9-aaaaaa~replay-2"  # by its label
+    assert resolve_run(db, "B") == "B-c5f8dcb9-bbbbbb~replay"  # only a replay: that one
+    with pytest.raises(click.BadParameter, match="matches 2 runs"):
+        resolve_run(db, "replay")
