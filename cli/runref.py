@@ -1,15 +1,35 @@
 """Resolve what a person types after `--run`: a full run id, a unique prefix of one, a system
 name (`A`, `oracle`) that only one run of the database has, or the label of a labelled run
-(`seorap run --label NAME` writes `…~NAME`). Errors name the runs that exist."""
+(`seorap run --label NAME` writes `…~NAME`). Errors name the runs that exist.
+
+A replay (`…~replay`, `…~replay-2`: the app's `p`, `seorap demo --replay`) has its recorded run's
+system, so a bare system name or prefix would match the replays too ("'A' matches 4 runs"): a
+name that matches runs of one's own and replays means one's own runs, never a replay (name a
+replay by its full id or its label, `replay-2`)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import click
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
+
+
+_REPLAY = re.compile(r"replay(-\d+)?")
+
+
+def is_replay(run_id: str) -> bool:
+    """A run the app or `demo --replay` re-enacted from the call log (label ``replay[-N]``)."""
+    return bool(_REPLAY.fullmatch(run_id.partition("~")[2]))
+
+
+def _own(matches: list[str]) -> list[str]:
+    """``matches`` without the replays, when any run of them is not one."""
+    own = [m for m in matches if not is_replay(m)]
+    return own or matches
 
 
 def resolve_run(db: Database, value: str, option: str = "--run") -> str:
@@ -22,9 +42,9 @@ def resolve_run(db: Database, value: str, option: str = "--run") -> str:
     if value in ids:
         return value
     for matches in (
-        [run_id for run_id, system in rows if system == value],
+        _own([run_id for run_id, system in rows if system == value]),
         [i for i in ids if i.partition("~")[2] == value],  # a labelled run's label
-        [i for i in ids if i.startswith(value)],
+        _own([i for i in ids if i.startswith(value)]),
     ):
         if len(matches) == 1:
             return matches[0]

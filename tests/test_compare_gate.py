@@ -263,3 +263,149 @@ def test_runs_repeated_over_seeds_are_compared_seed_by_seed(tmp_path):
     assert figures["intrinsic"]["seed_sd"] is not None
     table = _compare(path, ids["A", 1], ids["C", 1])
     assert "2 seeds on both sides" in table.output and "seed sd" in table.output
+
+
+# ---- a gate a CI log can read: the verdict last, undecided exits 3, every line fits -----------------
+
+
+def _lines(out):
+    return out.output.rstrip("\n").split("\n")
+
+
+def test_the_verdict_is_the_last_line_and_every_line_fits_80_columns(runs_db):
+    from rich.cells import cell_len
+
+    args = ["oracle", "oracle-stale", "--fail-if-worse", "claim_precision"]
+    out = CliRunner().invoke(
+        cli,
+        ["compare", *args, "--fail-if-worse", "intrinsic", "--db", str(runs_db)],
+        env={"COLUMNS": "80"},
+    )
+    assert out.exit_code == 1, out.output
+    lines = _lines(out)
+    assert lines[-1].startswith("gate: FAIL (1 of 2 figures worse beyond the margin")
+    assert lines[-1].endswith("exit 1)")
+    assert max(cell_len(line) for line in lines) <= 80
+    # a wrapped Korean question continues indented, never at column 0
+    starts = ("base", "candidate", "differences", "figure", "verdicts", "claim funnel", "gate:")
+    flush = [x for x in lines if x and not x.startswith(" ")]
+    assert all(
+        x.startswith(starts) or x.split()[0] in _FIGURE_ROWS or x[0] in "↓◀" or " loses what " in x
+        for x in flush
+    ), flush
+    assert any(x.startswith("◀ ") for x in lines)  # the mark is explained
+
+
+_FIGURE_ROWS = {
+    "intrinsic",
+    "intrinsic_filter",
+    "extrinsic",
+    "extrinsic_single",
+    "claim_precision",
+    "op_accuracy",
+    "udr",
+    "fur",
+    "confidence_mae",
+    "stale_facts",
+    "miss_rate",
+}
+
+
+def test_quiet_prints_only_the_gate_lines(runs_db):
+    out = _compare(
+        runs_db, "oracle", "oracle-stale", "--quiet", "--fail-if-worse", "claim_precision:0.5"
+    )
+    assert out.exit_code == 0, out.output
+    lines = _lines(out)
+    assert lines[0].startswith("  pass claim precision") and lines[-1].startswith("gate: PASS")
+    assert not any("penalised" in x or "funnel" in x for x in lines)
+    out = _compare(runs_db, "oracle", "oracle-stale", "--quiet")
+    assert out.exit_code == 2 and "--fail-if-worse" in out.output
+
+
+def test_json_has_a_top_level_gate(runs_db):
+    out = _compare(
+        runs_db, "oracle", "oracle-stale", "--json", "--fail-if-worse", "claim_precision"
+    )
+    assert out.exit_code == 1
+    data = json.loads(out.output)
+    assert data["gate"]["verdict"] == "FAIL" and data["gate"]["exit_code"] == 1
+    assert data["gate"]["conditions"] == [
+        {"figure": "claim_precision", "margin": 0.0, "verdict": "FAIL"}
+    ]
+    assert "figures" in data and "gates" in data  # the rest unchanged
+    quiet = _compare(runs_db, "oracle", "oracle-stale", "--json", "-q", "--fail-if-worse", "udr")
+    assert list(json.loads(quiet.output)) == ["gate"]
+    assert json.loads(_compare(runs_db, "oracle", "oracle-stale", "--json").output)["gate"] is None
+
+
+@pytest.fixture(scope="module")
+def one_trajectory_db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("compare-one") / "runs.db"
+    db = open_db(path)
+    run(
+        load_corpus(f"{CORPUS}/ko-c3-hiring-plan.json"),
+        ["oracle", "oracle-stale"],
+        db,
+        Config.offline(),
+        offline=True,
+    )
+    db.close()
+    return path
+
+
+def test_too_few_pairs_is_undecided_exit_3_unless_allowed(one_trajectory_db):
+    args = ["oracle", "oracle-stale", "--fail-if-worse", "claim_precision"]
+    out = _compare(one_trajectory_db, *args)
+    assert out.exit_code == 3, out.output
+    assert _lines(out)[-1] == (
+        "gate: UNDECIDED (1 of 1 figure: under 5 paired trajectories; exit 3)"
+    )
+    out = _compare(one_trajectory_db, *args, "--allow-undecided")
+    assert out.exit_code == 0, out.output
+    assert _lines(out)[-1].endswith("trajectories; allowed; exit 0)")
+
+
+def test_a_failing_figure_outranks_an_undecided_one():
+    from seorap.engine.scoring.gate import decide
+
+    fail = gate(Condition("intrinsic"), _diff(-0.3, -0.1))
+    few = gate(Condition("udr"), _diff(-0.9, -0.8, n=3))
+    ok = gate(Condition("extrinsic"), _diff(-0.1, 0.1))
+    assert decide([few, fail]).verdict == "FAIL" and decide([few, fail]).exit_code == 1
+    assert decide([few, ok]).exit_code == 3
+    assert decide([few, ok], allow_undecided=True).exit_code == 0
+    assert decide([ok]).verdict == "PASS" and decide([ok]).exit_code == 0
+
+
+def test_hanging_indent_measures_korean_in_cells():
+    from rich.cells import cell_len
+    from seorap.cli.wrap import hang
+
+    text = "  penalised   t1 single/0 memory@1: YES → NO  " + "한빛물류의 현재 요금제는 " * 8
+    lines = hang(text, 40)
+    assert all(cell_len(x) <= 40 for x in lines)
+    assert lines[0].startswith("  penalised   t1")  # runs of spaces kept
+    assert all(x.startswith("      ") for x in lines[1:])
+    assert hang("가" * 50, 20)[1] == "    " + "가" * 8  # a word wider than the line is cut by cells
+
+
+def test_a_bare_system_name_never_means_a_replay():
+    import click
+    from seorap.cli.runref import resolve_run
+
+    db = open_db(None)
+    db["runs"].insert_all(
+        [
+            {"run_id": "A-c5f8dcb9-aaaaaa", "system": "A", "created_at": "1"},
+            {"run_id": "A-c5f8dcb9-aaaaaa~replay", "system": "A", "created_at": "2"},
+            {"run_id": "A-c5f8dcb9-aaaaaa~replay-2", "system": "A", "created_at": "3"},
+            {"run_id": "B-c5f8dcb9-bbbbbb~replay", "system": "B", "created_at": "4"},
+        ]
+    )
+    assert resolve_run(db, "A") == "A-c5f8dcb9-aaaaaa"  # was: 'A' matches 3 runs
+    assert resolve_run(db, "A-c5f8") == "A-c5f8dcb9-aaaaaa"
+    assert resolve_run(db, "replay-2") == "A-c5f8dcb9-aaaaaa~replay-2"  # by its label
+    assert resolve_run(db, "B") == "B-c5f8dcb9-bbbbbb~replay"  # only a replay: that one
+    with pytest.raises(click.BadParameter, match="matches 2 runs"):
+        resolve_run(db, "replay")

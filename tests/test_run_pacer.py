@@ -138,13 +138,73 @@ def test_a_document_step_lets_that_document_through_then_pauses():
 
 def test_a_per_document_pace_holds_each_document_for_its_time_whatever_its_calls_took():
     p, clock = pacer(Pace(per_document_s=30.0))
-    p.call(500.0)  # a call takes no time of its own
-    assert clock.now == 0.0
+    p.call(500.0)  # a call is held for its recorded time, at most the document's time
+    assert clock.now == pytest.approx(30.0)
     p.document()
     assert clock.now == pytest.approx(30.0)
     p.faster()  # 2×: the next document takes 15 s
+    p.call(4.0)  # 4 s recorded at 2×: 2 s, then the other 26 paced seconds take 13 s
+    assert clock.now == pytest.approx(32.0)
     p.document()
     assert clock.now == pytest.approx(45.0)
+
+
+def test_pause_step_and_speed_in_a_document_keep_the_next_document_at_pace():
+    # The presenter's keys: pause, ] (the rest of this document at once), + + (4×), space. The
+    # next document then takes 30 s / 4 = 7.5 s, however long the pause lasted.
+    p, clock = pacer(Pace(per_document_s=30.0))
+    p.call(2.0)
+    clock.at(3.0, p.toggle_pause)
+    clock.at(10.0, lambda: p.step("document"))
+    p.call(2.0)  # paused at 3 s, in the middle of the second call
+    p.call(2.0)
+    p.document()  # the stepped document ends at once: paused again
+    assert clock.now == pytest.approx(10.0) and p.snapshot().paused
+    clock.at(40.0, lambda: (p.faster(), p.faster(), p.toggle_pause()))
+    start = None
+
+    def started() -> None:
+        nonlocal start
+        start = clock.now
+
+    p.call(0.0)  # waits for the resume at 40 s
+    started()
+    for _ in range(3):
+        p.call(2.0)
+    p.document()
+    assert start == pytest.approx(40.0, abs=0.2)
+    assert clock.now - start == pytest.approx(7.5, abs=0.2)
+    assert p.snapshot().documents == 2
+
+
+def test_a_jump_lets_documents_through_at_once_then_goes_on_at_pace():
+    p, clock = pacer(Pace(per_document_s=30.0))
+    p.jump(3)  # documents 1 and 2 at once
+    assert p.snapshot().jump_to == 3
+    for _ in range(2):
+        p.call(5.0)
+        p.document()
+    assert clock.now == 0.0 and p.snapshot().documents == 2 and p.snapshot().jump_to is None
+    p.call(5.0)  # document 3 at pace again
+    p.document()
+    assert clock.now == pytest.approx(30.0)
+    p.jump(2)  # behind us: nothing to do
+    assert p.snapshot().jump_to is None
+
+
+def test_extraction_advances_end_a_step_but_are_not_documents():
+    from seorap.engine.run.pacer import PacedProgress
+
+    p, _ = pacer(Pace(factor=1000.0))
+    progress = PacedProgress(RecordingProgress(), p)
+    progress.start_phase("extract", 3)
+    for _ in range(3):
+        progress.advance("t", 1, "doc")
+    assert p.snapshot().documents == 0
+    progress.start_phase("write A", 3)
+    for _ in range(3):
+        progress.advance("t", 1, "doc")
+    assert p.snapshot().documents == 3  # 3, not 6: each document counted once
 
 
 def test_cancel_releases_a_held_call_and_a_pause_at_once():
@@ -197,6 +257,40 @@ def test_a_paced_replay_takes_the_recorded_time_and_reproduces_the_run(recorded,
     state = p.snapshot()
     assert state.calls == served > 0
     assert clock.now == pytest.approx(served * 2.0 / 4.0)  # each call 2 s at 4×
-    assert state.documents == len(progress.of("advance"))
+    written = [e for e in progress.events if e[0] == "advance"]
+    assert state.documents == len(corpus.trajectories[0].states) == len(written) // 2
     unpaced = replay_run(db, run_id, corpus, label="fast")
     assert store(db, unpaced) == store(db, replayed)
+
+
+def test_a_paced_replay_counts_its_documents_and_the_screen_moves_every_3_s(
+    recorded, ollama_server
+):
+    """30 s per document, calls recorded at 0.5 s: the pace line (what the live view shows) changes
+    at least every 3 s of paced time — each call streams its reply, the rest of a document
+    counts down — and counts each document once."""
+    from seorap.tui.screens.live import pace_text
+
+    db, run_id, corpus = recorded
+    db.execute("UPDATE calls_data SET duration_ms = 500")
+    ollama_server.handler = lambda body: pytest.fail("a replay reached the model")
+    pace = Pace(per_document_s=30.0)
+    p, clock = pacer(pace)
+    seen: list[tuple[float, str]] = []
+    wait = clock.wait
+
+    def watched(cond, timeout):
+        wait(cond, timeout)
+        text = pace_text(p.snapshot(), pace).plain
+        if not seen or seen[-1][1] != text:
+            seen.append((clock.now, text))
+
+    p._wait = watched  # noqa: SLF001 - the test's own clock hook
+    replay_run(db, run_id, corpus, label="paced", pacer=p, concurrency=1)
+    documents = len(corpus.trajectories[0].states)
+    assert p.snapshot().documents == documents == 3
+    assert clock.now == pytest.approx(documents * 30.0, abs=0.5)
+    gaps = [b[0] - a[0] for a, b in zip(seen, seen[1:])]
+    assert max(gaps) <= 3.0, max(gaps)
+    assert any("next document in" in text for _, text in seen)
+    assert any("\n" in text for _, text in seen)  # a held reply, streaming

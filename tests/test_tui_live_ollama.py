@@ -28,8 +28,8 @@ def test_probe_says_reachable_or_not(ollama_server):
     closed = closed_port_url()
     down = probe(live_config(closed))
     assert not down.reachable
-    assert down.message.startswith(f"Ollama not reachable at {closed} — showing offline reference")
-    assert "`ollama serve`" in down.message and "6 → a" in down.message
+    assert down.message.startswith("start `ollama serve` and press 6 → a")  # the fix first
+    assert f"Ollama not reachable at {closed}; showing offline reference" in down.message
     ollama_server.models.pop("qwen3.5:9b")
     missing = probe(live_config(ollama_server.url))
     assert not missing.reachable and "qwen3.5:9b" in missing.message

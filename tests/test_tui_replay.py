@@ -149,3 +149,27 @@ def test_demo_replay_refuses_a_run_with_nothing_to_replay_and_a_pace_it_cannot_r
     assert "Traceback" not in out.output
     out = CliRunner().invoke(cli, ["demo", "--db", str(path), "--replay", "A", "--pace", "fast"])
     assert out.exit_code == 2 and "--pace" in out.output and "1x, 2x or 0.5x" in out.output
+
+
+async def test_colon_jumps_the_replay_to_document_n_then_keeps_the_pace(recorded, ollama_server):
+    """`:` 3 Enter, as in the stepper: documents 1 and 2 are replayed at once, the third is held
+    at the recorded pace again (its first call, a minute, is held)."""
+    path, ids, run_a = recorded
+    open_db(path).execute("UPDATE calls_data SET duration_ms = 60000")
+    ollama_server.handler = lambda body: pytest.fail("a replay reached the model")
+    app = make_app(path, run_id=run_a, trajectory_id=GARAM, replay=run_a, pace=Pace.parse("1x"))
+    async with app.run_test(size=SIZE) as pilot:
+        live = app.screen
+        await until(pilot, lambda: live.pacer is not None and live.pacer.snapshot().role != "")
+        await pilot.press("colon")
+        await pilot.pause()
+        await pilot.press("3", "enter")
+        await until(pilot, lambda: live.pacer.snapshot().documents == 2)
+        await until(pilot, lambda: live.pacer.snapshot().role != "")
+        await pilot.pause(0.3)
+        state = live.pacer.snapshot()
+        assert state.documents == 2 and state.jump_to is None  # held in document 3
+        assert "2 documents written" in str(live.query_one("#live-pace").content)
+        live.pacer.cancel.set()
+        with contextlib.suppress(WorkerFailed):  # cancelled: the status line says so
+            await app.workers.wait_for_complete()

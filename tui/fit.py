@@ -142,14 +142,21 @@ def natural(values: Sequence[object], label: str = "") -> int:
     return max([cell_len(label), *(cell_len(flat(v)) for v in values)])
 
 
-def fit_widths(naturals: Sequence[int], total: int, floors: Sequence[int | None]) -> list[int]:
+def fit_widths(
+    naturals: Sequence[int],
+    total: int,
+    floors: Sequence[int | None],
+    last: Sequence[int] = (),
+) -> list[int]:
     """Column widths in ``total`` cells: each column's natural width, the widest shrinkable
-    columns (a floor, not None) cut first, one cell at a time, never below their floor. The sum
-    may stay above ``total`` when every floor is reached (the table then scrolls sideways)."""
+    columns (a floor, not None) cut first, one cell at a time, never below their floor; the
+    columns in ``last`` (an id that tells rows apart) only once every other one is at its floor.
+    The sum may stay above ``total`` when every floor is reached (the table then scrolls)."""
     widths = list(naturals)
     shrinkable = [i for i, f in enumerate(floors) if f is not None]
     while sum(widths) > total:
         open_ = [i for i in shrinkable if widths[i] > (floors[i] or 0)]
+        open_ = [i for i in open_ if i not in last] or open_
         if not open_:
             break
         widest = max(open_, key=lambda i: widths[i])

@@ -25,10 +25,11 @@ class OllamaProbe:
 
 
 def offline_banner(host: str, reason: str = "") -> str:
+    """The fix first (a narrow terminal cuts the end of the line), then what is wrong."""
     why = f" ({reason})" if reason else ""
     return (
-        f"Ollama not reachable at {host}{why} — showing offline reference systems (no model); "
-        "start `ollama serve` and press 6 → a to run variants live"
+        f"start `ollama serve` and press 6 → a to run variants live — Ollama not reachable at "
+        f"{host}{why}; showing offline reference systems (no model)"
     )
 
 

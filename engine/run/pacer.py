@@ -3,7 +3,11 @@
 A replay (engine/run/runner.py ``replay_run``) serves every model call from the call log. With no
 pacer it is as fast as the database; with one, each served call is held for its recorded duration
 divided by the speed (``2x`` halves it), or each document takes a fixed time (``30s``), so a room
-watches the store fill as it did in the run. A presenter can pause, step one call or one document,
+watches the store fill as it did in the run. With a time per document the calls still move: each
+is held for its recorded time (at most what is left of the document's time), its reply streaming
+at the recorded rate, and what is left is held after the document's last call. That time is kept
+in *paced* seconds, counted only while holding, so a pause, a step or a speed change in the middle
+of a document neither shortens nor lengthens the rest of it. A presenter can pause, step one call or one document,
 and change the speed while a call is held; cancelling releases every wait at once.
 
 The pacer never changes what is replayed, only when: the replayed run is the recorded one whatever
@@ -80,6 +84,8 @@ class PacerState:
     role: str  # the role of the call being held ("" between calls)
     reply_shown: str  # the part of that call's reply "streamed" so far
     held_s: float  # wall time spent holding calls and documents
+    rest_s: float = 0.0  # paced seconds left before the next document (per-document pace)
+    jump_to: int | None = None  # the document a jump runs to (1-based), None when not jumping
 
 
 def _condition_wait(cond: threading.Condition, timeout: float) -> None:
@@ -112,7 +118,9 @@ class Pacer:
         self._reply = ""
         self._shown = 0.0  # share of the held reply shown
         self._held = 0.0
-        self._doc_started = clock()
+        self._doc_spent = 0.0  # paced seconds of the current document held so far
+        self._rest = 0.0  # paced seconds left of the end-of-document hold
+        self._until: int | None = None  # documents to let through at once (a jump)
 
     # ---- keys ---------------------------------------------------------------------------------
 
@@ -142,6 +150,14 @@ class Pacer:
                 self._to_document = True
             self._cond.notify_all()
 
+    def jump(self, document: int) -> None:
+        """Let every call through at once until ``document`` (1-based) is the current one, then
+        go on at the pace (paused if it was). A document already reached is a no-op."""
+        with self._cond:
+            if document - 1 > self._documents:
+                self._until = document - 1
+                self._cond.notify_all()
+
     def faster(self) -> float:
         return self._move(+1)
 
@@ -166,71 +182,89 @@ class Pacer:
                 self._role,
                 shown,
                 self._held,
+                self._rest,
+                None if self._until is None else self._until + 1,
             )
 
     # ---- the replay's side --------------------------------------------------------------------
 
     def call(self, recorded_s: float, *, role: str = "", reply: str = "") -> None:
         """Hold one served call: ``recorded_s`` (its recorded duration) divided by the pace and
-        the current speed, or not at all when the pace is per document. Returns at once when
-        cancelled; a step while paused lets it through without its time."""
+        the current speed; with a time per document, its recorded time at most what is left of
+        the document's. Returns at once when cancelled; a step while paused lets it through
+        without its time."""
         with self._cond:
             self._role, self._reply, self._shown = role, reply, 0.0
             try:
                 stepped = self._gate()
-                if not stepped and self.pace.per_document_s is None:
+                budget = self.pace.per_document_s
+                if not stepped and budget is None:
                     self._hold(max(0.0, recorded_s), self.pace.factor)
+                elif not stepped and budget is not None:
+                    self._hold(max(0.0, min(recorded_s, budget - self._doc_spent)), 1.0)
                 self._calls += 1
             finally:
                 self._role, self._reply, self._shown = "", "", 0.0
 
-    def document(self) -> None:
-        """A document is finished: with a per-document pace, hold what is left of its time."""
+    def document(self, counted: bool = True) -> None:
+        """A document is finished. ``counted`` is False for a phase that goes over the documents
+        before they are written (extraction): it ends a document step but is not a document of
+        the count, and holds nothing. With a per-document pace, hold what is left of its time."""
         with self._cond:
-            if (
-                self.pace.per_document_s is not None
-                and not self._to_document
-                and self._speed != math.inf
-            ):
-                spent = (self._clock() - self._doc_started) * self._speed
-                self._hold(max(0.0, self.pace.per_document_s - spent), 1.0)
-            self._documents += 1
+            budget = self.pace.per_document_s
+            if counted and budget is not None and not self._skipping() and self._speed != math.inf:
+                self._rest = max(0.0, budget - self._doc_spent)
+                self._hold(self._rest, 1.0, rest=True)
+                self._rest = 0.0
+            if counted:
+                self._documents += 1
+                self._doc_spent = 0.0
+                if self._until is not None and self._documents >= self._until:
+                    self._until = None  # the jump arrived: on at the pace
             if self._to_document:
                 self._to_document = False  # the stepped document is over: paused again
-            self._doc_started = self._clock()
+
+    def _skipping(self) -> bool:
+        """A document step or a jump lets calls through without their time."""
+        return self._to_document or self._until is not None
 
     def _gate(self) -> bool:
         """Wait while paused; True when a step let this call through (it then takes no time).
         Call under the lock."""
         while self._paused and not self.cancel.is_set():
-            if self._to_document:
+            if self._skipping():
                 return True
             if self._step_calls:
                 self._step_calls -= 1
                 return True
             self._timed_wait(SLICE_S)
-        return self._to_document
+        return self._skipping()
 
-    def _hold(self, recorded_s: float, factor: float) -> None:
+    def _hold(self, recorded_s: float, factor: float, *, rest: bool = False) -> None:
         """Spend ``recorded_s`` of recorded time at ``factor`` × the current speed, in slices so
-        that pause, step, speed and cancel act within one slice (call under the lock)."""
+        that pause, step, speed and cancel act within one slice (call under the lock). The
+        paced time held adds to the document's; ``rest``: the end-of-document hold."""
         left = recorded_s  # in recorded seconds
         while left > 1e-9 and not self.cancel.is_set():
             if self._paused:
-                if self._to_document:
+                if self._skipping():
                     return
-                if self._step_calls:  # a step finishes the held call at once
+                if self._step_calls and not rest:  # a step finishes the held call at once
                     self._step_calls -= 1
                     return
                 self._timed_wait(SLICE_S)
                 continue
             rate = factor * self._speed
-            if self._to_document or rate == math.inf:
+            if self._skipping() or rate == math.inf:
                 return
             started = self._clock()
             self._timed_wait(min(left / rate, SLICE_S))
-            left -= (self._clock() - started) * rate
+            done = min(left, (self._clock() - started) * rate)
+            left -= done
+            self._doc_spent += done / factor
             self._shown = 1.0 - left / recorded_s if recorded_s else 1.0
+            if rest:
+                self._rest = left
 
     def _timed_wait(self, seconds: float) -> None:
         started = self._clock()
@@ -240,19 +274,22 @@ class Pacer:
 
 class PacedProgress:
     """Passes every event on to ``inner`` and tells the pacer when a document is finished (each
-    ``advance`` of a phase is one document), so a per-document pace and a document step work."""
+    ``advance`` of a write phase is one document; an extraction phase's advances end a document
+    step but are not counted), so a per-document pace, a document step and a jump work."""
 
     def __init__(self, inner: Progress, pacer: Pacer) -> None:
         self.inner = inner
         self.pacer = pacer
+        self.counted = True  # the current phase's advances are documents written
 
     def start_phase(self, name: str, total: int) -> None:
+        self.counted = name.startswith("write")  # extraction goes over the same documents first
         self.inner.start_phase(name, total)
 
     def advance(self, trajectory_id: str, n: int = 1, note: str = "") -> None:
         self.inner.advance(trajectory_id, n, note)
         for _ in range(n):
-            self.pacer.document()
+            self.pacer.document(self.counted)
 
     def fact_written(
         self,

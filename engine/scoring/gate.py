@@ -11,7 +11,9 @@ difference (alpha 0.05, power 0.8) says how large a true difference this corpus 
 A gate (``--fail-if-worse FIGURE[:MARGIN]``) fails only when the *whole* interval lies on the
 worse side of the margin: below -MARGIN for a figure where higher is better, above +MARGIN where
 lower is better. Fewer than ``MIN_PAIRS`` paired trajectories decide nothing (a percentile
-interval over so few resamples means little): the gate says so and does not fail.
+interval over so few resamples means little): the gate is *undecided*, and the command that runs
+it says so last and exits 3 (a CI job must not pass without a decision; ``--allow-undecided`` lets
+it). ``decide`` folds the conditions into that one verdict.
 """
 
 from __future__ import annotations
@@ -209,6 +211,41 @@ class GateResult:
     condition: Condition
     failed: bool
     reason: str
+    undecided: bool = False
+    """Too few paired trajectories to decide (never also ``failed``)."""
+
+    @property
+    def verdict(self) -> str:
+        """``FAIL``, ``UNDECIDED`` or ``PASS``."""
+        return "FAIL" if self.failed else "UNDECIDED" if self.undecided else "PASS"
+
+
+@dataclass(frozen=True)
+class GateVerdict:
+    """Every condition folded into one verdict: FAIL when any figure is worse beyond its margin,
+    else UNDECIDED when any could not be decided, else PASS."""
+
+    verdict: str
+    """``PASS``, ``FAIL`` or ``UNDECIDED``."""
+    exit_code: int
+    """0 PASS, 1 FAIL, 3 UNDECIDED (0 when undecided is allowed)."""
+    summary: str
+    """One sentence: which figures decided the verdict."""
+
+
+def decide(results: list[GateResult], *, allow_undecided: bool = False) -> GateVerdict:
+    """The one verdict of a gate over ``results`` (at least one condition)."""
+    n = len(results)
+    of = f"of {n} figure{'s' if n > 1 else ''}"
+    failed = sum(r.failed for r in results)
+    undecided = sum(r.undecided for r in results)
+    if failed:
+        return GateVerdict("FAIL", 1, f"{failed} {of} worse beyond the margin")
+    if undecided:
+        code = 0 if allow_undecided else 3
+        why = f"{undecided} {of}: under {MIN_PAIRS} paired trajectories"
+        return GateVerdict("UNDECIDED", code, why + ("; allowed" if allow_undecided else ""))
+    return GateVerdict("PASS", 0, f"none {of} worse beyond the margin")
 
 
 def gate(condition: Condition, diff: Difference) -> GateResult:
@@ -220,6 +257,7 @@ def gate(condition: Condition, diff: Difference) -> GateResult:
             condition,
             False,
             f"{where} undecided: {diff.n} paired trajectories (a gate needs {MIN_PAIRS})",
+            undecided=True,
         )
     ci = f"{stats.number(diff.estimate)} [{stats.number(diff.low)}, {stats.number(diff.high)}]"
     edge = f"-{stats.number(m)}" if m else "0"

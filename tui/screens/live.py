@@ -58,9 +58,10 @@ each applied decision appears in the log as it is written.
   model, so their runs have nothing to replay; a call missing from the log stops the replay and
   says which
 - while a replay runs, it goes at the recorded speed (`seorap demo --pace 2x` or `30s` per
-  document to change it): **space** pauses and resumes, **→** steps one call, **]** steps one
-  document (then it stays paused), **+** (or **=**) and **-** change the speed (up to "at
-  once"); the line under the status shows the call being held and its reply as it streamed
+  document to change it): **:** jumps to document N, **space** pauses and resumes, **→** steps
+  one call, **]** steps one document (then it stays paused), **+** (or **=**) and **-** change
+  the speed (up to "at once"); the line under the status shows the documents written, the call
+  being held and its reply as it streams, and the time to the next document
 - **t** scope: whole corpus ↔ the selected trajectory
 - **x** cancel (finished documents stay; start the same run again to resume)
 """
@@ -78,6 +79,7 @@ each applied decision appears in the log as it is written.
         Binding("plus", "pace('faster')", "faster", show=False),
         Binding("equals_sign", "pace('faster')", "faster", show=False),  # + without shift
         Binding("minus", "pace('slower')", "slower", show=False),
+        Binding("colon", "pace_jump", "jump to document", show=False),
     ]
 
     def __init__(self) -> None:
@@ -231,6 +233,28 @@ each applied decision appears in the log as it is written.
             pacer.faster() if what == "faster" else pacer.slower()  # noqa: B018
         self._pace_line()
 
+    def action_pace_jump(self) -> None:
+        """``:`` while a replay runs, as in the stepper: go to document N (1-based), the
+        documents before it replayed at once, then on at the pace."""
+        if self.pacer is None or not self.busy():
+            self.notify("no replay is running — p replays the selected run", severity="warning")
+            return
+        # start-up: the prompt loads with the first jump, not with the live view
+        from seorap.tui.screens.prompt import PromptModal
+
+        def done(value: str | None) -> None:
+            value = (value or "").strip()
+            if self.pacer is not None and value.isdigit() and int(value) >= 1:
+                self.pacer.jump(int(value))
+                self._pace_line()
+            elif value:
+                self.notify(f"{value!r} is not a document number (1, 2, …)", severity="warning")
+
+        done_so_far = self.pacer.snapshot().documents
+        self.app.push_screen(
+            PromptModal(f"Go to document (now on {done_so_far + 1}; later ones only)"), done
+        )
+
     def on_unmount(self) -> None:
         """Quitting the app stops a run after its current document and releases a paced replay
         at once (its worker thread would otherwise hold the exit for the recorded time)."""
@@ -360,14 +384,19 @@ each applied decision appears in the log as it is written.
 
 
 def pace_text(state: PacerState, pace: Pace) -> Text:
-    """One line under the status while a replay runs: its speed, where it is, and the reply
-    being held as far as it has streamed (the model's text is untrusted: shown literally)."""
+    """One line under the status while a replay runs: its speed, where it is (documents written,
+    calls served, the time to the next document), and the reply being held as far as it has
+    streamed (the model's text is untrusted: shown literally)."""
     speed = "at once" if state.speed == math.inf else pace_of(pace, state.speed)
     line = Text(
         "▌▌ paused" if state.paused else "▶ replay", "bold yellow" if state.paused else "bold"
     )
-    line.append(f"  {speed} · {state.calls} calls · {state.documents} documents", "dim")
-    line.append("   space pause · → call · ] document · + - speed", "dim")
+    line.append(f"  {speed} · {state.documents} documents written · {state.calls} calls", "dim")
+    if state.jump_to is not None:
+        line.append(f" · jumping to document {state.jump_to}", "bold")
+    elif state.rest_s > 0 and state.speed != math.inf:
+        line.append(f" · next document in {math.ceil(state.rest_s / state.speed)} s", "dim")
+    line.append("   space pause · → call · ] document · : jump · + - speed", "dim")
     if state.role:
         tail = " ".join(state.reply_shown.split())[-60:]
         line.append_text(literal(f"\n{state.role}: …{tail}", "italic"))

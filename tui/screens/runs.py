@@ -45,10 +45,12 @@ COLUMNS = [
     ("extrinsic", "ext", "extrinsic", None),
     (views.DELTA_LABEL, "Δ", "delta", None),
     ("quadrant", "quadrant", "quadrant", 8),
-    ("type", "type", "type", 5),
+    ("type", "type", "type", 6),
     ("docs", "docs", "docs", None),
 ]
 """The scores and the quadrant before type and docs: at 100 columns they stay on screen."""
+ID_COLUMN = 1
+"""The trajectory id tells rows apart: it is cut only once the other columns are at their floor."""
 FITTED = ("system", "trajectory", "quadrant", "type")
 """The columns whose texts are cut to fit the screen (tui/fit.py), the cut marked '…'."""
 SHORT = 36
@@ -251,7 +253,8 @@ looks better than the answers) and the quadrant.
         ]
         labels = [c[1] if self._narrow else c[0] for c in COLUMNS]
         naturals = [natural(col, label) for col, label in zip(columns, labels, strict=True)]
-        widths = fit_widths(naturals, table_room(width, len(COLUMNS)), [c[3] for c in COLUMNS])
+        floors = [c[3] for c in COLUMNS]
+        widths = fit_widths(naturals, table_room(width, len(COLUMNS)), floors, last=[ID_COLUMN])
         self._fitted = {}
         for (_, _, key, _), col, w in zip(COLUMNS, columns, widths, strict=True):
             if key in FITTED:

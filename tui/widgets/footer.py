@@ -1,18 +1,74 @@
-"""A Footer that rebuilds its keys only when they change.
+"""A Footer that rebuilds its keys only when they change, and that never cuts a key silently.
 
 Textual's Footer recomposes (removes and mounts a widget per key) every time its screen's bindings
 are signalled, which happens on every switch back to a view and on focus moves; on a shared core
 that cost 50-100 ms of each view key, while the keys shown were the same
-(docs/benchmarks.md, section (h)). This one compares what it would show with what it shows."""
+(docs/benchmarks.md, section (h)). This one compares what it would show with what it shows.
+
+On a narrow terminal Textual's Footer scrolls its keys off the right edge, cutting one mid-word
+("f1 hel") with nothing to say so, and help and quit, bound last by the app, go first. This one
+keeps help and quit, then the screen's keys in order while they fit, and ends with "…" when any
+were left out (all of them stay in the command palette and in F1's help)."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+from textual.app import ComposeResult
+from textual.events import Resize
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widget import Widget
+from textual.widgets import Footer, Label
+
+KEPT_ACTIONS = ("help", "quit")
+"""Actions whose keys stay in the footer at any width."""
+
+
+def key_width(key: Widget) -> int:
+    """Cells a (non-compact) footer key takes: " key " then "description "."""
+    display, description = (
+        str(getattr(key, "key_display", "")),
+        str(getattr(key, "description", "")),
+    )
+    return cell_len(display) + 2 + (cell_len(description) + 1 if description else 0)
+
+
+def fit_keys(keys: list[Widget], room: int) -> tuple[list[Widget], bool]:
+    """The keys to show in ``room`` cells, in their order: help and quit first in priority, then
+    the others in order while they fit (one cell kept for "…" when any is left out). Returns the
+    keys and whether any was left out."""
+    if sum(key_width(k) for k in keys) <= room:
+        return keys, False
+    kept = [k for k in keys if getattr(k, "action", None) in KEPT_ACTIONS]
+    used = sum(key_width(k) for k in kept) + 1
+    for k in keys:
+        if k not in kept and used + key_width(k) <= room:
+            kept.append(k)
+            used += key_width(k)
+    return [k for k in keys if k in kept], True
 
 
 class KeysFooter(Footer):
     _shown: tuple | None = None
+    _composed_width = 0
+
+    def compose(self) -> ComposeResult:
+        items = list(super().compose())
+        if any(not hasattr(w, "action") for w in items):  # a key group: shown as Textual does
+            yield from items
+            return
+        palette = [w for w in items if w.has_class("-command-palette")]
+        keys = [w for w in items if not w.has_class("-command-palette")]
+        self._composed_width = width = self.app.size.width
+        room = width - sum(key_width(w) + 2 for w in palette)  # its border and right padding
+        shown, cut = fit_keys(keys, room)
+        yield from shown
+        if cut:
+            yield Label("…", classes="footer-more")
+        yield from palette
+
+    def on_resize(self, event: Resize) -> None:
+        if self._composed_width and event.size.width != self._composed_width:
+            self.refresh(recompose=True)
 
     def _signature(self, screen: Screen) -> tuple:
         return tuple(
