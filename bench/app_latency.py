@@ -300,6 +300,9 @@ def main() -> None:
         help="on a real pty (tmux) with N busy processes at nice 0 (bench/pty_latency.py)",
     )
     parser.add_argument("--app-root", default=None, help="--busy: the checkout to launch")
+    parser.add_argument(
+        "--first-launch", action="store_true", help="--busy: `seorap demo` with a fresh HOME"
+    )
     parser.add_argument("--launches", type=int, default=5, help="--busy: launches per setting")
     parser.add_argument("--sizes", default="160x45,100x30", help="--busy: terminal sizes")
     parser.add_argument("--corpora", default="bundled,100x", help="--busy: bundled, 100x")

@@ -237,6 +237,31 @@ def loadavg() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
+def first_launch(size: tuple[int, int], home: Path) -> dict[str, float]:
+    """`seorap demo` with a fresh HOME (no demo database): seconds to the runs view showing the
+    shipped recording's row, to a key answered there (↓), and until the first start's reference
+    runs are listed (its progress line gone)."""
+    LAUNCHES.append(size)
+    pane = Pane(f"seorap-bench-{os.getpid()}-{len(LAUNCHES)}", size)
+    env = f"env HOME={home} PYTHONPATH={APP_ROOT.parent} TERM=xterm-256color OLLAMA_HOST=http://127.0.0.1:9"
+    t0 = time.perf_counter()
+    pane.start(
+        f"cd {APP_ROOT} && {env} {sys.executable} -c 'from seorap.cli.main import main; main()' demo"
+    )
+    out = {}
+    try:
+        out["runs view with the recording (s)"], screen = pane.wait_for("recorded: ", t0, 180.0)
+        answered, _, _ = pane.key("Down", screen)
+        out["↓ answered (ms)"] = answered
+        out["progress line (s)"], _ = pane.wait_for("First start:", t0, 120.0)
+        while time.perf_counter() - t0 < 400.0 and "First start:" in pane.capture():
+            time.sleep(0.1)
+        out["reference runs listed (s)"] = time.perf_counter() - t0
+        return out
+    finally:
+        pane.stop()
+
+
 def corpora(which: list[str], tmp: Path, scale: int, build) -> dict[str, tuple[Path, str]]:
     """name -> (database, run id) of the oracle-stale run of each corpus asked for."""
     out = {}
@@ -270,6 +295,14 @@ def main(args, build) -> None:
         tmp = Path(tmp_name)
         home = tmp / "home"
         home.mkdir()
+        if args.first_launch:
+            with Busy(args.busy):
+                for n in range(args.launches):
+                    fresh = tmp / f"fresh{n}"
+                    fresh.mkdir()
+                    got = first_launch((160, 45), fresh)
+                    print(f"first launch {n + 1}: {got} (load {loadavg()})")
+            return
         dbs = corpora(which, tmp, args.scale, build)
         with Busy(args.busy):
             time.sleep(1.0)  # the busy processes are running

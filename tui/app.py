@@ -190,7 +190,10 @@ class SeorapApp(KeysInOrder, InstantModes, App):
             self.views_started = True
             await asyncio.sleep(AHEAD_GAP_S)
             self.ready_at = time.monotonic()
-        for name in BUILD_ORDER:
+        order = BUILD_ORDER
+        if self.ctx.autorun and self.current_mode != "live":  # the first start's runs: at once
+            order = ("live", *(name for name in BUILD_ORDER if name != "live"))
+        for name in order:
             await self.input_drawn()
             if len(self.screen_stack) != 1:  # an overlay is open: again after the next key
                 return
@@ -204,10 +207,12 @@ class SeorapApp(KeysInOrder, InstantModes, App):
                 if self.view_waiting == name:  # its key came while it was being built
                     self.action_view(name)
                 screen = self.get_screen(VIEW_SCREEN.format(name) if name in VIEWS else name)
+                if hasattr(screen, "start_autorun"):
+                    screen.start_autorun()  # hidden: the runs view shows its progress
                 screen.refresh_bindings()  # its footer shows its keys now, not on its first showing
                 await draw_ahead(self, screen, AHEAD_GAP_S, self.input_drawn)
             await asyncio.sleep(AHEAD_GAP_S)
-            if name == BUILD_ORDER[0]:
+            if name == order[0]:
                 self.warm_views()  # the other views' modules, in a thread
                 await self.first_look()
         self.views_built = True
@@ -373,6 +378,12 @@ class SeorapApp(KeysInOrder, InstantModes, App):
         from seorap.tui.screens.fact_history import FactHistoryScreen
 
         self.push_screen(FactHistoryScreen(message.run_id, message.fact_id))
+
+    def progress_changed(self) -> None:
+        """ctx.progress changed: the runs view shows it (whether on screen or not)."""
+        runs = self.built_screen("runs")
+        if runs is not None and hasattr(runs, "progress_changed"):
+            runs.progress_changed()
 
     @on(RunsChanged)
     def runs_changed(self) -> None:
