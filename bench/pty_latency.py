@@ -31,7 +31,10 @@ PACE_S = 0.4
 SETTLE_S = 0.25
 """The screen unchanged this long after a key: it has drawn everything the key asked for."""
 ANSWER_S = 15.0
-"""A key unanswered after this long counts as lost (15000 ms in the tables)."""
+"""A key unanswered after this long counts as lost (inf in the tables)."""
+SETTLE_MOST_S = 3.0
+"""A screen still changing this long after its key (an animation: compare's loading indicator)
+is taken as settled at its last change so far."""
 
 PTY_ROUND = [
     ("2", "2 stepper"),
@@ -109,7 +112,7 @@ class Pane:
         answered = settled = float("inf")
         screen = before
         last_change = None
-        while time.perf_counter() - t0 < ANSWER_S:
+        while time.perf_counter() - t0 < (ANSWER_S if last_change is None else SETTLE_MOST_S):
             now = self.capture()
             t = time.perf_counter()
             if now != screen:
@@ -120,6 +123,8 @@ class Pane:
                 settled = last_change - t0
                 break
             time.sleep(0.003)
+        if settled == float("inf") and last_change is not None:
+            settled = last_change - t0
         return answered * 1000, settled * 1000, screen
 
 

@@ -114,7 +114,6 @@ class SeorapApp(KeysInOrder, InstantModes, App):
 
     def on_mount(self) -> None:
         self.sub_title = str(self.ctx.db_path or ":memory:")
-        self.call_after_refresh(views.judge_apart)  # the judge's analyser warms up in a process
         if self.ctx.probe_ollama:
             self.call_after_refresh(self.probe_ollama)
         self.call_after_refresh(self._idle_gc_start)
@@ -215,13 +214,15 @@ class SeorapApp(KeysInOrder, InstantModes, App):
             if name == order[0]:
                 self.warm_views()  # the other views' modules, in a thread
                 await self.first_look()
+                views.judge_apart()  # the judge's analyser warms up in a process of its own
         self.views_built = True
         self.idle_gc.freeze()
 
     async def first_look(self) -> None:
         """Wait for the first key (and its frames), or FIRST_LOOK_S after the first frame: a
         person's first key (0.5 s after first paint in bench/app_latency.py) then finds the event
-        loop free, not inside a view being built."""
+        loop free, not inside a view being built, nor the judge's analyser process loading (it
+        took a core's share from the first key: 246-688 ms at 0.2-0.5 s, 38-153 at 1 s, busy 2)."""
         while self.idle_gc.last_input < self.ready_at and time.monotonic() - self.ready_at < (
             FIRST_LOOK_S
         ):
@@ -327,7 +328,7 @@ class SeorapApp(KeysInOrder, InstantModes, App):
     def keys_wait(self) -> bool:
         """Keys typed after a view's key wait while that view is being built (it is shown once
         mounted, and they are meant for it): tui/key_order.py."""
-        return self.view_waiting is not None
+        return self.view_waiting is not None and self.building == self.view_waiting
 
     def action_view(self, name: str) -> None:
         self.view_waiting = None
