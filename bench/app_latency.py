@@ -293,8 +293,32 @@ def main() -> None:
         default=PACE_S,
         help="seconds between a key's last frame and the next key (0: back to back)",
     )
+    parser.add_argument(
+        "--busy",
+        type=int,
+        default=None,
+        help="on a real pty (tmux) with N busy processes at nice 0 (bench/pty_latency.py)",
+    )
+    parser.add_argument("--app-root", default=None, help="--busy: the checkout to launch")
+    parser.add_argument(
+        "--first-launch", action="store_true", help="--busy: `seorap demo` with a fresh HOME"
+    )
+    parser.add_argument("--launches", type=int, default=5, help="--busy: launches per setting")
+    parser.add_argument("--sizes", default="160x45,100x30", help="--busy: terminal sizes")
+    parser.add_argument("--corpora", default="bundled,100x", help="--busy: bundled, 100x")
+    parser.add_argument(
+        "--first-keys",
+        action="store_true",
+        help="--busy: also the first key alone at 0.2, 0.5 and 1 s after first paint",
+    )
     args = parser.parse_args()
     ROUNDS, THINK_S, PACE_S = args.rounds, args.think, args.pace
+    if args.busy is not None:
+        import pty_latency  # bench script: the pty mode's own module
+
+        print(machine())
+        pty_latency.main(args, build)
+        return
     print(machine())
     print(f"first key {THINK_S:g} s after the first frame; {PACE_S:g} s between keys")
     print(

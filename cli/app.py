@@ -116,9 +116,10 @@ def demo(
 ) -> None:
     """Open the app on the bundled Korean corpus, immediately.
 
-    When the database holds no run yet, the app first runs the offline reference systems
-    (oracle, oracle-stale, oracle-merged; seconds, no model) in its live view, says on screen that
-    these are reference systems, and then shows the runs. Nothing is downloaded.
+    When the database holds no run yet, the runs view opens at once (with the shipped recording's
+    row) and the offline reference systems (oracle, oracle-stale, oracle-merged; no model) run
+    behind it, a progress line under its banner, their rows added when done; the banner says
+    these are reference systems. Nothing is downloaded.
 
     Then, without delaying the first paint, it checks Ollama (OLLAMA_HOST, 1 s timeout): when the
     server has the write-path models it runs variant A live over the corpus in the live view (x

@@ -16,6 +16,7 @@ from seorap.tui.commands import SeorapCommands
 from seorap.tui.context import AppContext
 from seorap.tui.idle_gc import CHECK_S, IdleCollector
 from seorap.tui.instant_modes import VIEW_SCREEN, InstantModes, draw_ahead
+from seorap.tui.key_order import KeysInOrder
 from seorap.tui.messages import OpenFact, OpenTrajectory, RunsChanged
 from seorap.tui.modes import KEPT_SCREENS, SIDE_BY_SIDE, VIEWS, screen_class
 from seorap.tui.ollama_probe import OllamaProbe, probe
@@ -29,8 +30,6 @@ from textual.worker import Worker, WorkerState
 if TYPE_CHECKING:
     from seorap.tui.screens.stepper import StepperScreen
 
-WARM_IDLE_S = 1.0
-"""Seconds without input after which the lexical judge is loaded in the background."""
 AHEAD_IDLE_S = 0.3
 """After a key, once the user has not typed for this long, views read ahead what they would show
 next: hidden views what they would show now (the questions of a trajectory selected meanwhile:
@@ -58,7 +57,7 @@ SCREENS = {VIEW_SCREEN.format(name): _lazy(name) for name in VIEWS}
 SCREENS.update({name: _lazy(target) for name, target in KEPT_SCREENS.items()})
 
 
-class SeorapApp(InstantModes, App):
+class SeorapApp(KeysInOrder, InstantModes, App):
     """seorap (서랍): open an agent's memory drawer and grade what is inside."""
 
     CSS_PATH = "seorap.tcss"
@@ -89,7 +88,8 @@ class SeorapApp(InstantModes, App):
         self.ollama: OllamaProbe | None = None
         """The Ollama probe's result (tui.ollama_probe.OllamaProbe) once it ran."""
         self.start_mode = start_mode
-        self.judge_warm_started = False
+        self.judge_was_warm = False
+        """The lexical judge's analyser was ready at the last idle tick (screens were told)."""
         self.stepper: StepperScreen | None = None
         """The stepper screen once mounted (tui/screens/stepper.py)."""
         self.stale_cases: dict[tuple, views.StaleCase] = {}
@@ -124,20 +124,15 @@ class SeorapApp(InstantModes, App):
         self.set_interval(CHECK_S, self._idle_tick, name="idle gc")
 
     def _idle_tick(self) -> None:
-        """Once idle: a full garbage collection when garbage may wait, and (once) the lexical
-        judge loaded in a worker, which the stepper's and the tour's stale-fact checks need."""
-        if (
-            not self.judge_warm_started
-            and self.idle_gc.idle(WARM_IDLE_S)
-            and not views.judge_warm()
-        ):
-            self.judge_warm_started = True
-            self.warm_judge()
+        """Once idle: a full garbage collection when garbage may wait; once the lexical judge's
+        analyser is ready (in its own process: views.judge_apart), the views that showed a step
+        without its stale-fact marks read it again."""
+        if not self.judge_was_warm and views.judge_warm():
+            self.judge_was_warm = True
+            for screen in self.built_screens():
+                if hasattr(screen, "judge_ready"):
+                    screen.judge_ready()
         self.idle_gc.tick()
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="warm", description="warm judge")
-    def warm_judge(self) -> None:
-        views.warm_judge()
 
     def on_unmount(self) -> None:
         self.idle_gc.stop()
@@ -145,6 +140,7 @@ class SeorapApp(InstantModes, App):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown)):
             self.idle_gc.touched()
+            views.judge_pause()  # its warm-up goes on once the keys stop (_read_ahead)
             if self._ahead_timer is not None:
                 self._ahead_timer.stop()
             self._ahead_timer = self.set_timer(AHEAD_IDLE_S, self._read_ahead, name="read ahead")
@@ -167,6 +163,7 @@ class SeorapApp(InstantModes, App):
 
     def _read_ahead(self) -> None:
         if self.idle_gc.idle(AHEAD_IDLE_S):  # else that key scheduled its own
+            views.judge_resume()
             self.read_ahead()
             if not (self.builder and self.builder.is_running) and not self.views_built:
                 self.builder = self.build_views_ahead()  # stopped by an overlay
@@ -192,7 +189,10 @@ class SeorapApp(InstantModes, App):
             self.views_started = True
             await asyncio.sleep(AHEAD_GAP_S)
             self.ready_at = time.monotonic()
-        for name in BUILD_ORDER:
+        order = BUILD_ORDER
+        if self.ctx.autorun and self.current_mode != "live":  # the first start's runs: at once
+            order = ("live", *(name for name in BUILD_ORDER if name != "live"))
+        for name in order:
             await self.input_drawn()
             if len(self.screen_stack) != 1:  # an overlay is open: again after the next key
                 return
@@ -206,19 +206,23 @@ class SeorapApp(InstantModes, App):
                 if self.view_waiting == name:  # its key came while it was being built
                     self.action_view(name)
                 screen = self.get_screen(VIEW_SCREEN.format(name) if name in VIEWS else name)
+                if hasattr(screen, "start_autorun"):
+                    screen.start_autorun()  # hidden: the runs view shows its progress
                 screen.refresh_bindings()  # its footer shows its keys now, not on its first showing
                 await draw_ahead(self, screen, AHEAD_GAP_S, self.input_drawn)
             await asyncio.sleep(AHEAD_GAP_S)
-            if name == BUILD_ORDER[0]:
+            if name == order[0]:
                 self.warm_views()  # the other views' modules, in a thread
                 await self.first_look()
+                views.judge_apart()  # the judge's analyser warms up in a process of its own
         self.views_built = True
         self.idle_gc.freeze()
 
     async def first_look(self) -> None:
         """Wait for the first key (and its frames), or FIRST_LOOK_S after the first frame: a
         person's first key (0.5 s after first paint in bench/app_latency.py) then finds the event
-        loop free, not inside a view being built."""
+        loop free, not inside a view being built, nor the judge's analyser process loading (it
+        took a core's share from the first key: 246-688 ms at 0.2-0.5 s, 38-153 at 1 s, busy 2)."""
         while self.idle_gc.last_input < self.ready_at and time.monotonic() - self.ready_at < (
             FIRST_LOOK_S
         ):
@@ -321,6 +325,11 @@ class SeorapApp(InstantModes, App):
                 self.notify(result.message, severity="warning", markup=False, timeout=8)
             self.runs_changed()
 
+    def keys_wait(self) -> bool:
+        """Keys typed after a view's key wait while that view is being built (it is shown once
+        mounted, and they are meant for it): tui/key_order.py."""
+        return self.view_waiting is not None and self.building == self.view_waiting
+
     def action_view(self, name: str) -> None:
         self.view_waiting = None
         if self.current_mode != name:
@@ -370,6 +379,12 @@ class SeorapApp(InstantModes, App):
         from seorap.tui.screens.fact_history import FactHistoryScreen
 
         self.push_screen(FactHistoryScreen(message.run_id, message.fact_id))
+
+    def progress_changed(self) -> None:
+        """ctx.progress changed: the runs view shows it (whether on screen or not)."""
+        runs = self.built_screen("runs")
+        if runs is not None and hasattr(runs, "progress_changed"):
+            runs.progress_changed()
 
     @on(RunsChanged)
     def runs_changed(self) -> None:

@@ -49,7 +49,11 @@ class AppContext:
     """One line shown on the runs screen, e.g. that the runs are offline reference systems."""
     filter_threshold: float = 0.8
     autorun: list[str] = field(default_factory=list)
-    """Systems the live view runs offline as soon as the app opens (`seorap demo`, empty db)."""
+    """Systems the live view runs offline as soon as the app opens (`seorap demo`, empty db):
+    built ahead first, hidden, while the runs view shows the runs there are (tui/app.py)."""
+    progress: str = ""
+    """A run going on behind the view on screen (the first start's reference systems): one line,
+    shown by the runs view under its banner; empty when none."""
     probe_ollama: bool = False
     """Check Ollama after the first paint (`seorap demo`): reachable → run variant A live;
     not → a banner saying so."""

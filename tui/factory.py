@@ -58,7 +58,8 @@ def make_app(
     pace: Pace | None = None,
 ) -> SeorapApp:
     """Build the app on a run database. With ``trajectory_id`` it opens in the stepper; with
-    ``autorun`` (system names) it opens the live view and runs them offline first. With
+    ``autorun`` (system names) the live view runs them offline at once, built ahead and hidden,
+    while the runs view shows the runs there are and the progress under its banner. With
     ``probe_ollama`` it checks Ollama after the first paint and, when reachable, runs variant A
     live (``live_config``: the Config for live runs, default load_config()). With ``replay`` (a run
     id) it opens the live view and replays that run at ``pace`` (default: the recorded speed)."""
@@ -87,6 +88,6 @@ def make_app(
         replay_pace=pace or Pace(),
         replay_start=replay,
     )
-    if autorun or replay:
+    if replay:
         start = "live"
     return SeorapApp(ctx, start_mode=start_mode or start)

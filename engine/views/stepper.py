@@ -128,6 +128,9 @@ class StepView:
     """Set when the document is dated before one that arrived earlier."""
     links: Lineage = Lineage({}, {})
     """Supersedes recorded up to this step."""
+    stale_checked: bool = True
+    """False when the store's facts were not checked against the stale claims (``step_view``'s
+    ``stale_checks``: the judge was still loading); no fact is marked stale then."""
 
     @property
     def entry(self) -> TimelineEntry:
@@ -172,8 +175,10 @@ def step_view(
     trajectory_id: str,
     position: int = 0,
     judge_mode: str = "full",
+    stale_checks: bool = True,
 ) -> StepView:
-    """Everything the stepper shows for one arrival position of one trajectory in one run."""
+    """Everything the stepper shows for one arrival position of one trajectory in one run;
+    ``stale_checks`` False: no fact checked against the stale claims (``StepView.stale_checked``)."""
     t = corpus.get(trajectory_id)
     line = timeline(db, run_id, t)
     position = max(0, min(position, len(line) - 1))
@@ -185,7 +190,7 @@ def step_view(
     operations = operations_at(
         db, run_id, t.id, position, document=doc.text, date=arrival.timestamp
     )
-    store = _store_at(db, run_id, t.id, position, stale, links, operations)
+    store = _store_at(db, run_id, t.id, position, stale if stale_checks else [], links, operations)
     verdicts = claim_verdicts(db, run_id, t.id, arrival.state_index, judge_mode)
     entry = line[position]
     truth = ops = None
@@ -223,6 +228,7 @@ def step_view(
         ops,
         late,
         links,
+        stale_checked=stale_checks or not stale,
     )
 
 
@@ -286,6 +292,31 @@ def _stale_claims_until(t: Trajectory, state_index: int) -> list[str]:
     return metrics.stale_claims_at(
         [s.claims for s in t.states], [s.stale_claims for s in t.states], state_index
     )
+
+
+def judge_apart() -> None:
+    """From now on the lexical judge's morpheme analyser runs in a child process, started here
+    and warming up at once (engine.scoring.lexical.analyser): a program that must keep answering
+    (the app) never holds its interpreter for kiwipiepy's seconds of loading. Nothing happens when
+    the analyser is loaded in this process already."""
+
+    if not lexical.warm():
+        lexical.use_process()
+
+
+def judge_pause() -> None:
+    """Stop the analyser process's warm-up while a person types (a judgement resumes it)."""
+
+    lexical.pause_process()
+
+
+def judge_resume() -> None:
+    lexical.resume_process()
+
+
+judge_no_wait = lexical.no_wait
+"""In this block, a judgement that would wait for the analyser process raises JudgeNotReady."""
+JudgeNotReady = lexical.NotReady
 
 
 def warm_judge() -> None:

@@ -88,6 +88,7 @@ each applied decision appears in the log as it is written.
         self.whole_corpus = True
         self.done: dict[str, int] = {}
         self.autoran = False
+        self.phase = ""
         self.facts_seen = 0
         self.pacer: Pacer | None = None  # the running replay's pace (engine/run/pacer.py)
         self._pace_timer: Timer | None = None
@@ -120,13 +121,31 @@ each applied decision appears in the log as it is written.
         if self.app.ctx.replay_start and not self.busy():
             run_id, self.app.ctx.replay_start = self.app.ctx.replay_start, None
             self.start_replay(run_id)
-        elif self.app.ctx.autorun:
-            systems, self.app.ctx.autorun = self.app.ctx.autorun, []
-            self.autoran = True
-            self._status("first start: running the offline reference systems (no model) …")
-            self.run_systems(systems, offline=True)
-        else:
+        elif not self.start_autorun():
             self.autostart()
+
+    def start_autorun(self) -> bool:
+        """Run the systems of ctx.autorun offline (the first start's reference systems), shown or
+        built ahead and hidden (the app then shows the runs view, and ctx.progress under its
+        banner); False when there are none or a run is going."""
+        ctx = self.app.ctx
+        if not ctx.autorun or self.busy():
+            return False
+        systems, ctx.autorun = ctx.autorun, []
+        self.autoran = True
+        self._status("first start: running the offline reference systems (no model) …")
+        self._behind("starting")
+        self.run_systems(systems, offline=True)
+        return True
+
+    def _behind(self, text: str) -> None:
+        """The first start's reference runs, told to the runs view (ctx.progress) when this view
+        is not the one on screen."""
+        if self.autoran:
+            self.app.ctx.progress = (
+                f"First start: the offline reference systems are running (no model): {text}"
+            )
+            self.app.progress_changed()
 
     def busy(self) -> bool:
         return any(w.group == "live" and w.is_running for w in self.workers)
@@ -327,23 +346,32 @@ each applied decision appears in the log as it is written.
                 self.autostart()
             elif self.autoran:
                 self.autoran = False
-                self.app.switch_mode("runs")
+                self.app.ctx.progress = ""
+                self.app.progress_changed()
+                if self.is_current:
+                    self.app.switch_mode("runs")
         elif event.state == WorkerState.ERROR:
             self._status(
                 failure_text(event.worker.error, event.worker.description == "replay"), "bold red"
             )
+            self._behind("failed — the live view (6) says why")
+            self.autoran = False
             self.app.post_message(RunsChanged())
 
     @on(PhaseStarted)
     def _phase(self, m: PhaseStarted) -> None:
         self.query_one(ProgressBar).update(total=max(m.total, 1), progress=0)
+        self.phase = m.name
         self.done = {}
         self.query_one("#live-trajectories", LineTable).clear()
         self._status(f"phase {m.name}: {m.total} units")
+        self._behind(f"{m.name} 0/{m.total}")
 
     @on(Advanced)
     def _advance(self, m: Advanced) -> None:
-        self.query_one(ProgressBar).advance(m.n)
+        bar = self.query_one(ProgressBar)
+        bar.advance(m.n)
+        self._behind(f"{self.phase} {bar.progress:.0f}/{bar.total or 0:.0f}")
         table = self.query_one("#live-trajectories", LineTable)
         self.done[m.trajectory_id] = self.done.get(m.trajectory_id, 0) + m.n
         cells = [

@@ -163,11 +163,18 @@ looks better than the answers) and the quadrant.
         self.query_one("#banner", Static).update(self._banner())
         self.refresh_table()
 
+    def progress_changed(self) -> None:
+        """ctx.progress changed (a run behind this view): the banner says so."""
+        if self.query("#banner"):
+            self.query_one("#banner", Static).update(self._banner())
+
     def _banner(self) -> Text:
         """What the runs are and where they came from: one line per notice, or every notice on
         one line, cut with '…', under SHORT rows (a 30-row terminal keeps its table)."""
         ctx = self.app.ctx
         notices: list[tuple[str, str, str]] = []  # (long, short, style)
+        if ctx.progress:
+            notices.append((ctx.progress, ctx.progress, "bold"))
         if ctx.banner:
             notices.append((ctx.banner, ctx.banner, "bold yellow"))
         if any(r.standin for r in self.runs):

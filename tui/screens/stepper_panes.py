@@ -133,6 +133,12 @@ class StepperPanes(ViewScreen, Screen):
         self._detail()
         self.last_step_ms = (time.perf_counter() - started) * 1000
 
+    def judge_ready(self) -> None:
+        """The lexical judge's analyser is loaded: a step shown without its stale marks is read
+        again (the app calls this once)."""
+        if self.step is not None and not self.step.stale_checked:
+            self.show()
+
     @property
     def shown_step(self) -> views.StepView:
         """The step on screen, for what runs only once show() put one there (its titles, a pick
@@ -148,7 +154,8 @@ class StepperPanes(ViewScreen, Screen):
         self, position: int, run_id: str | None = None, trajectory_id: str | None = None
     ) -> tuple:
         """What a step view depends on: the selected run and trajectory (or those given), the
-        position, the judge mode, θ and the database's version."""
+        position, the judge mode, θ, the database's version and whether the lexical judge is
+        loaded (a step read before shows no stale mark, and is read again once it is)."""
         ctx, sel = self.app.ctx, self.app.ctx.selection
         return (
             run_id or sel.run_id,
@@ -157,6 +164,7 @@ class StepperPanes(ViewScreen, Screen):
             sel.judge_mode,
             ctx.filter_threshold,
             views.data_version(ctx.db),
+            views.judge_warm(),
         )
 
     def _view(self, key: tuple) -> views.StepView:
@@ -165,7 +173,15 @@ class StepperPanes(ViewScreen, Screen):
         if kept is None:
             run_id, trajectory_id, position, judge_mode = key[:4]
             ctx = self.app.ctx
-            kept = views.step_view(ctx.db, ctx.corpus, run_id, trajectory_id, position, judge_mode)
+            try:  # the key is not kept waiting for the judge's analyser (tui/app.py)
+                with views.judge_no_wait():
+                    kept = views.step_view(
+                        ctx.db, ctx.corpus, run_id, trajectory_id, position, judge_mode
+                    )
+            except views.JudgeNotReady:
+                kept = views.step_view(
+                    ctx.db, ctx.corpus, run_id, trajectory_id, position, judge_mode, False
+                )
             self.views_kept[key] = kept
             while len(self.views_kept) > self.VIEWS_KEPT:
                 self.views_kept.popitem(last=False)
@@ -239,6 +255,8 @@ class StepperPanes(ViewScreen, Screen):
         text.append(label, "bold reverse" if table.filter != "all" else "bold")
         text.append(f" {len(table.facts)}/{len(self.shown_step.store)}", "")
         text.append(" (v)", "dim")
+        if not self.shown_step.stale_checked:
+            text.append(" · stale facts: the judge is loading", "dim italic")
         if table.start:
             text.append(" · every fact starts ", "dim")
             text.append_text(literal(f"“{table.start.strip()}” (…)", "dim"))

@@ -47,7 +47,20 @@ from seorap.engine.scoring.lexical.rules import (
     grade,
     grade_lenient,
 )
-from seorap.engine.scoring.lexical.text import Morph, bigram_set, f1, morphemes, recall, warm
+from seorap.engine.scoring.lexical.text import (
+    Morph,
+    NotReady,
+    bigram_set,
+    f1,
+    morphemes,
+    no_wait,
+    pause_process,
+    recall,
+    resume_process,
+    stop_process,
+    use_process,
+    warm,
+)
 from seorap.engine.scoring.lexical.values import _UNIT_ALIASES, _UNITS, Value, same
 
 __all__ = [
@@ -84,6 +97,12 @@ __all__ = [
     "same",
     "values",
     "warm",
+    "NotReady",
+    "no_wait",
+    "pause_process",
+    "resume_process",
+    "stop_process",
+    "use_process",
 ]
 
 

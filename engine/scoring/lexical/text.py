@@ -3,12 +3,17 @@ clause."""
 
 from __future__ import annotations
 
+import atexit
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from seorap.engine.retrieval.tokenize import bigram_set as _memo_bigram_set
+from seorap.engine.scoring.lexical.analyser import AnalyserProcess
 
 # ---- character bigrams (ranking helpers, not verdicts) ---------------------------------------------
 
@@ -52,9 +57,70 @@ def _kiwi() -> Any:
     return _KIWI
 
 
+_PROCESS: AnalyserProcess | None = None
+"""The analyser in a child process (``use_process``), when this process must keep answering."""
+_NO_WAIT = threading.local()
+
+
+class NotReady(RuntimeError):
+    """Inside ``no_wait``: the analyser process is still warming up, so a judgement would wait."""
+
+
+def use_process() -> AnalyserProcess:
+    """From now on, analyse in a child process (started here, warming up at once) instead of in
+    this one: for the app, whose keys must not wait while kiwipiepy holds the interpreter. The
+    child lives as long as this process (ended at exit)."""
+    global _PROCESS
+    if _PROCESS is None:
+        _PROCESS = AnalyserProcess()
+        atexit.register(stop_process)
+    return _PROCESS
+
+
+def stop_process() -> None:
+    """End the child process (if any); analysis is in process again."""
+    global _PROCESS
+    if _PROCESS is not None:
+        _PROCESS.close()
+        _PROCESS = None
+
+
+def pause_process() -> None:
+    """Stop the analyser process's warm-up for now (a person is typing); see ``AnalyserProcess``."""
+    if _PROCESS is not None:
+        _PROCESS.pause()
+
+
+def resume_process() -> None:
+    if _PROCESS is not None:
+        _PROCESS.resume()
+
+
+@contextmanager
+def no_wait() -> Iterator[None]:
+    """In this block (this thread), analysing a text the analyser process would keep waiting for
+    raises NotReady instead (a screen then shows what it can and asks again later)."""
+    before = getattr(_NO_WAIT, "on", False)
+    _NO_WAIT.on = True
+    try:
+        yield
+    finally:
+        _NO_WAIT.on = before
+
+
 def warm() -> bool:
     """The morpheme analyser is loaded and has tokenized once: judging no longer waits for it."""
-    return _WARM
+    return _WARM or (_PROCESS is not None and _PROCESS.ready.is_set())
+
+
+def _tokens(text: str) -> list[tuple[str, str, int, int]]:
+    """kiwipiepy's tokens of ``text`` (form, tag, start, length), in the child process if any."""
+    process = _PROCESS
+    if process is not None:
+        if getattr(_NO_WAIT, "on", False) and not process.ready.is_set():
+            raise NotReady("the morpheme analyser is still loading")
+        return process.tokenize(text)
+    return [(t.form, t.tag, t.start, t.len) for t in _kiwi().tokenize(text)]
 
 
 @dataclass(frozen=True)
@@ -88,9 +154,10 @@ def _piece(text: str) -> tuple[Morph, ...]:
         return ()
     global _WARM
     morphs = tuple(
-        Morph(t.form, t.tag.split("-")[0], t.start, t.start + t.len) for t in _kiwi().tokenize(text)
+        Morph(form, tag.split("-")[0], start, start + length)
+        for form, tag, start, length in _tokens(text)
     )  # VV-R, VV-I (irregular stems) are verbs like any other
-    _WARM = True
+    _WARM = _WARM or _PROCESS is None
     return _split_copula(morphs)
 
 
