@@ -129,7 +129,7 @@ class TrajectoryReport(BaseModel):
     """Mean memory-answer score at k = 1, 3, 5, 10."""
     benefit_tax: BenefitTax = Field(default_factory=BenefitTax)
     """Per-question comparison with naive RAG."""
-    failures: dict[str, int] | None = None
+    failures: dict[str, int | None] | None = None
     """Failure localization counts (extraction, synthesis, lost_later, update, conflict)."""
     write_failures: int = 0
     """Model outputs that could not be used even after repair and retry (partial ones included)."""
