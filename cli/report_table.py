@@ -151,7 +151,10 @@ def render_table(report: Report, console: Console) -> None:
         console.print()
     for c in report.comparisons:
         console.print(
-            visible(f"{c.a} vs {c.b}: Δ intrinsic {fmt(c.difference)}, MDD {fmt(c.mdd)}"),
+            visible(
+                f"{c.candidate} vs {c.base}: Δ intrinsic (candidate − base) "
+                f"{fmt(c.candidate_minus_base)}, MDD {fmt(c.mdd)}"
+            ),
             markup=False,
             highlight=False,
         )

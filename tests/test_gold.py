@@ -507,3 +507,61 @@ def test_a_broken_ledger_beside_the_database_never_stops_a_report(scored, tmp_pa
             build_report(db, ledger=beside)
     finally:
         beside.unlink()
+
+
+def test_the_ceiling_flag_is_per_trajectory_and_per_run():
+    """A run below its mean ceiling can hold a trajectory above its own: flagged by trajectory."""
+    from seorap.engine.scoring.gold import Contest, gold_figures, gold_lines
+
+    def claim(tid, item, score):
+        return {
+            "trajectory_id": tid,
+            "kind": "claim",
+            "setup": "full",
+            "item": item,
+            "expected": f"{tid} {item}",
+            "state_index": 0,
+            "score": score,
+            "k": None,
+            "source": "store",
+        }
+
+    # t1: 2 claims, one contested, both credited -> with 1.0 > ceiling 0.5 (flagged)
+    # t2: 2 claims, none contested, none credited -> with 0.0, ceiling 1.0
+    rows = [
+        claim("t1", "s0/c0", 1.0),
+        claim("t1", "s0/c1", 1.0),
+        claim("t2", "s0/c0", 0.0),
+        claim("t2", "s0/c1", 0.0),
+    ]
+    contest = Contest(
+        corpus="x",
+        trajectory="t1",
+        item="s0/c1",
+        kind="claim",
+        text="t1 s0/c1",
+        reason="r",
+        who="w",
+        at="2026-01-01",
+    )
+    g = gold_figures(rows, [contest], resamples=50)
+    f = g.figures["intrinsic"]
+    assert f.ceiling == 0.75 and f.with_contested.mean == 0.5 and not f.above_ceiling
+    assert f.trajectories_above == ["t1"]
+    assert any("above its own ceiling in t1" in line for line in gold_lines(g, str, str))
+
+
+def test_comparisons_are_candidate_minus_base(scored):
+    """One sign convention everywhere, as `seorap compare`: candidate - base, named so."""
+    from seorap.engine.scoring.report_text import to_markdown
+
+    report = build_report(scored["db"])
+    [c] = report.comparisons
+    base, candidate = report.runs
+    assert (c.base, c.candidate) == (base.run_id, candidate.run_id)
+    ib = {t.id: t.intrinsic.full for t in base.trajectories}
+    ic = {t.id: t.intrinsic.full for t in candidate.trajectories}
+    want = sum(ic[t] - ib[t] for t in ib) / len(ib)
+    assert c.candidate_minus_base == pytest.approx(want)
+    assert "candidate − base" in to_markdown(report)
+    assert "difference" not in c.model_dump()

@@ -244,3 +244,23 @@ def test_the_tour_never_offers_a_stale_case_from_an_unreliable_judge(saturated):
     case = views.stale_case(db, corpus, current_run=rid)  # the same figures from a reliable judge
     assert case is not None and case.trajectory_id == "ko-c5-garam-db"
     store(json.loads(row["card"]))  # leave the module's run as it was
+
+
+def test_an_na_interval_is_serialised_as_na_with_its_reason(saturated):
+    from seorap.engine.scoring.report import build_report
+    from seorap.engine.scoring.schema_trajectory import Interval
+
+    assert json.loads(Interval().model_dump_json()) == {
+        "mean": None,
+        "ci_low": None,
+        "ci_high": None,
+        "method": "n/a",
+        "n": None,
+        "reason": "no trajectory has this figure",
+    }
+    figure = json.loads(Interval(mean=0.5, ci_low=0.4, ci_high=0.6, n=3).model_dump_json())
+    assert figure["method"] == "bootstrap" and figure["reason"] is None
+    db, rid, _ = saturated
+    data = json.loads(build_report(db, [rid], resamples=50).model_dump_json())
+    mad = data["runs"][0]["aggregate"]["mad_ci"]
+    assert mad["mean"] is None and mad["method"] == "n/a" and "judge is unreliable" in mad["reason"]

@@ -265,3 +265,12 @@ def test_the_cancel_sentence_says_what_a_foreign_system_will_redo(tmp_path):
     )
     # seorap's own systems resume where they stopped: nothing to redo
     assert cancelled_sentence(db, [rid], corpus.trajectories).endswith("resume from there.")
+
+
+def test_localization_counts_no_extraction_for_a_system_that_reports_none(tmp_path):
+    """A foreign system hands over facts, never observations: its extraction count is n/a (the
+    journey marks that stage n/a too), not a failure per docClaim."""
+    _, _, c = card(tmp_path, "systems_support:append_only")
+    failures = c["intrinsic"]["failures"]
+    assert failures["extraction"] is None
+    assert c["journey"]["claims"][0]["stages"]["extracted"]["status"] == "n/a"

@@ -213,24 +213,28 @@ def aggregate(
     )
 
 
+_WITHHELD = Interval(reason="withheld: the judge is unreliable (see the judge audit)")
+"""An agreement figure that an unreliable judge cannot carry (``n/a``, with why)."""
+
+
 def _agreement(i: list, e: list, withheld: bool, **boot: Unpack[stats.Boot]) -> dict:
     """How intrinsic and extrinsic agree over the run: MAD, DivRate, signed mean, Pearson r, Cohen's
     kappa and pass agreement with their CIs; all but the signed mean withheld (null) when the
     judge is unreliable."""
     return dict(
         mad=None if withheld else stats.mad(i, e),
-        mad_ci=Interval() if withheld else _paired(i, e, "mad", **boot),
+        mad_ci=_WITHHELD if withheld else _paired(i, e, "mad", **boot),
         div_rate=None if withheld else stats.div_rate(i, e),
-        div_rate_ci=Interval() if withheld else _paired(i, e, "div_rate", **boot),
+        div_rate_ci=_WITHHELD if withheld else _paired(i, e, "div_rate", **boot),
         signed_mean=stats.signed_mean(i, e),
         signed_mean_ci=_paired(i, e, "signed_mean", **boot),
         # built on pass/fail at 0.5: withheld with the rest when the judge is unreliable
         pearson_r=None if withheld else stats.pearson_r(i, e),
-        pearson_r_ci=Interval() if withheld else _paired(i, e, "pearson_r", **boot),
+        pearson_r_ci=_WITHHELD if withheld else _paired(i, e, "pearson_r", **boot),
         kappa=None if withheld else stats.cohen_kappa(i, e),
-        kappa_ci=Interval() if withheld else _paired(i, e, "cohen_kappa", **boot),
+        kappa_ci=_WITHHELD if withheld else _paired(i, e, "cohen_kappa", **boot),
         pass_agreement=None if withheld else stats.pass_agreement(i, e),
-        pass_agreement_ci=Interval() if withheld else _paired(i, e, "pass_agreement", **boot),
+        pass_agreement_ci=_WITHHELD if withheld else _paired(i, e, "pass_agreement", **boot),
     )
 
 

@@ -88,6 +88,10 @@ def trajectory_figures(
     return out
 
 
+def _above(value: float | None, ceiling: float | None) -> bool:
+    return value is not None and ceiling is not None and stats.above(value, ceiling)
+
+
 def _iv(ci: stats.Interval) -> Interval:
     return Interval(mean=ci.estimate, ci_low=ci.low, ci_high=ci.high, method=ci.method, n=ci.n)
 
@@ -116,11 +120,10 @@ def gold_figures(
             with_contested=_iv(with_),
             without_contested=_iv(without),
             ceiling=ceiling,
-            above_ceiling=bool(
-                with_.estimate is not None
-                and ceiling is not None
-                and stats.above(with_.estimate, ceiling)
-            ),
+            above_ceiling=_above(with_.estimate, ceiling),
+            trajectories_above=[
+                tid for tid, p in per.items() if _above(p[figure]["with"], p[figure]["ceiling"])
+            ],
         )
     listed = [
         {
@@ -165,6 +168,8 @@ def gold_lines(
     lines = [f"gold: {len(gold.contested)} contested ({items}) · ledger {gold.ledger or '—'}"]
     for name, f in gold.figures.items():
         flag = " ⚠ ABOVE CEILING (credited on contested gold)" if f.above_ceiling else ""
+        if f.trajectories_above:
+            flag += f" · above its own ceiling in {', '.join(f.trajectories_above)}"
         lines.append(
             f"  {LABELS[name]}: {ci(f.with_contested)} with contested · "
             f"{ci(f.without_contested)} without · ceiling {fmt(f.ceiling)}{flag}"

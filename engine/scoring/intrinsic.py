@@ -210,9 +210,11 @@ def card(
     claim_rows: dict[str, list[dict]],
     *,
     append_only: bool = False,
+    observed: bool = True,
 ) -> dict:
     """The intrinsic figures of one trajectory from its verdict rows (keyed by setup);
-    ``append_only``: the system never changes a fact by design (UDR is n/a)."""
+    ``append_only``: the system never changes a fact by design (UDR is n/a); ``observed``: False
+    for a system that reports no extraction (localization's extraction count is n/a)."""
     states = trajectory.states
     written = [i for i, a in enumerate(store.after) if a is not None]
     out: dict = {"states_scored": len(written), "states_total": len(states)}
@@ -234,7 +236,11 @@ def card(
     out["write_failures"] = store.write_failures
     out["partial_write_failures"] = store.partial_write_failures
     full = claim_rows.get("full")
-    out["failures"] = localize(trajectory, store, full or [], written) if full is not None else None
+    out["failures"] = (
+        localize(trajectory, store, full or [], written, observed=observed)
+        if full is not None
+        else None
+    )
     return out
 
 
@@ -329,11 +335,18 @@ def _precision(trajectory: Trajectory, store: StoreView, written: list[int]) -> 
 
 
 def localize(
-    trajectory: Trajectory, store: StoreView, full_rows: list[dict], written: list[int]
+    trajectory: Trajectory,
+    store: StoreView,
+    full_rows: list[dict],
+    written: list[int],
+    *,
+    observed: bool = True,
 ) -> dict:
     """Failure localization (docs/metrics.md), counted over the states written:
 
-    - extraction: a docClaim of the state that no observation of its document relates to;
+    - extraction: a docClaim of the state that no observation of its document relates to (None,
+      n/a, for a system that reports no extraction: ``observed`` False; its docClaims not held
+      then count as synthesis, the one stage it reports);
     - synthesis: a docClaim some observation relates to but the store does not hold (full verdict
       not YES) right after that state; lost_later: a claim held (YES) at one state and not at a later
       state whose claims still include it;
@@ -356,7 +369,7 @@ def localize(
         state = trajectory.states[i]
         for claim in state.doc_claims:
             seen = any(lexical.related(claim, o) for o in store.observations[i])
-            if not seen and store.observations[i] is not None:
+            if observed and not seen and store.observations[i] is not None:
                 counts["extraction"] += 1
             elif score.get((i, claim)) != 1.0:
                 counts["synthesis"] += 1
@@ -377,4 +390,4 @@ def localize(
                 i,
             )
             counts["conflict_kept"] += len(metrics.stale_facts(store.held(i), stale, lexical.holds))
-    return counts
+    return counts if observed else {**counts, "extraction": None}

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from seorap.engine.scoring import lexical
 from seorap.engine.scoring.verdict import Verdict
@@ -84,7 +84,7 @@ def judge_reading(
     parts of the reader's reading (:func:`parts_of`); ``slot_stale``: the stale claims of the
     claim's own slot (all of ``stale_claims`` when not given)."""
     same_slot = list(stale_claims if slot_stale is None else slot_stale)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for h in hits:
         v = judge.grade_claim(claim, [h.text], claim_date=claim_date, fact_dates=[h.fact_date])
         rows.append(
@@ -96,9 +96,10 @@ def judge_reading(
                 "slot_stale": states_stale(h.text, same_slot),
             }
         )
-    for row in rows:
+    for row, h in zip(rows, hits):
         row["superseded"] = any(
-            o["slot_stale"] and o["label"] != "YES" and o["recency"] > row["recency"] for o in rows
+            o["slot_stale"] and o["label"] != "YES" and other.recency > h.recency
+            for o, other in zip(rows, hits)
         )
     kept = [h for h, r in zip(hits, rows) if not r["superseded"]]
     verdict = judge.grade_claim(

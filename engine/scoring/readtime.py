@@ -326,6 +326,6 @@ def withhold(ts: list[TrajectoryReport], agg: Aggregate, na: dict[str, str]) -> 
         if "confidence_mae" in na:
             t.confidence_mae = None
     if "op_accuracy" in na:
-        agg.op_accuracy, agg.op_accuracy_ci = None, Interval()
+        agg.op_accuracy, agg.op_accuracy_ci = None, Interval(reason=na["op_accuracy"])
     if "confidence_mae" in na:
-        agg.confidence_mae = Interval()
+        agg.confidence_mae = Interval(reason=na["confidence_mae"])

@@ -356,16 +356,16 @@ def calls(db: Database, run_id: str, extras: dict) -> Calls:
 
 def _comparisons(runs: list[RunReport]) -> list[Comparison]:
     out = []
-    for a, b in combinations(runs, 2):
-        ia = {t.id: t.intrinsic.full for t in a.trajectories}
-        ib = {t.id: t.intrinsic.full for t in b.trajectories}
-        shared = sorted(ia.keys() & ib.keys())
-        xs, ys = [ia[t] for t in shared], [ib[t] for t in shared]
+    for base, candidate in combinations(runs, 2):
+        ib = {t.id: t.intrinsic.full for t in base.trajectories}
+        ic = {t.id: t.intrinsic.full for t in candidate.trajectories}
+        shared = sorted(ib.keys() & ic.keys())
+        xs, ys = [ic[t] for t in shared], [ib[t] for t in shared]
         out.append(
             Comparison(
-                a=a.run_id,
-                b=b.run_id,
-                difference=stats.signed_mean(xs, ys),
+                base=base.run_id,
+                candidate=candidate.run_id,
+                candidate_minus_base=stats.signed_mean(xs, ys),  # mean of candidate - base
                 mdd=stats.min_detectable_difference(xs, ys),
             )
         )

@@ -375,8 +375,14 @@ def to_markdown(report: Report) -> str:
                 for t in run.trajectories
             ] + [""]
     if report.comparisons:
-        out += ["## Comparisons", "", "| a | b | Δ intrinsic | MDD |", "|---|---|---|---|"]
         out += [
-            f"| {c.a} | {c.b} | {fmt(c.difference)} | {fmt(c.mdd)} |" for c in report.comparisons
+            "## Comparisons",
+            "",
+            "| base | candidate | Δ intrinsic (candidate − base) | MDD |",
+            "|---|---|---|---|",
+        ]
+        out += [
+            f"| {c.base} | {c.candidate} | {fmt(c.candidate_minus_base)} | {fmt(c.mdd)} |"
+            for c in report.comparisons
         ]
     return "\n".join(out) + "\n"

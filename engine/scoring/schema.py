@@ -328,7 +328,11 @@ class GoldFigure(BaseModel):
     """The best this figure could be for a system right on every item when the contested items
     count as wrong (mean over trajectories)."""
     above_ceiling: bool = False
-    """``with_contested`` is above ``ceiling``: the system was credited on contested gold."""
+    """``with_contested`` is above ``ceiling`` over the run: the system was credited on contested
+    gold."""
+    trajectories_above: list[str] = Field(default_factory=list)
+    """Trajectories whose own figure is above their own ceiling (a run below its mean ceiling can
+    still hold one: 0.825 where the trajectory's ceiling is 0.70)."""
 
 
 class GoldFigures(BaseModel):
@@ -407,12 +411,13 @@ class RunReport(BaseModel):
 
 
 class Comparison(BaseModel):
-    a: str
-    """First run id."""
-    b: str
-    """Second run id."""
-    difference: float | None = None
-    """Mean intrinsic (full) of a minus that of b over shared trajectories."""
+    base: str
+    """The earlier run of the pair (report order)."""
+    candidate: str
+    """The later run of the pair: compared against ``base``, as `seorap compare` does."""
+    candidate_minus_base: float | None = None
+    """Mean over shared trajectories of intrinsic (full) of candidate minus that of base (one sign
+    convention everywhere: candidate - base)."""
     mdd: float | None = None
     """Minimum detectable difference (alpha 0.05, power 0.8, paired by trajectory)."""
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 
 class Interval(BaseModel):
@@ -15,9 +15,24 @@ class Interval(BaseModel):
     ci_high: float | None = None
     """Upper end of that interval; with method ``range``, the largest per-trajectory value."""
     method: str = "bootstrap"
-    """``bootstrap`` (95% percentile interval) or ``range`` (a group below 5 trajectories: min-max)."""
+    """``bootstrap`` (95% percentile interval), ``range`` (a group below 5 trajectories: min-max)
+    or ``n/a`` (no figure: ``mean`` is null and ``reason`` says why)."""
     n: int | None = None
     """Trajectories (clusters) the figure is computed over."""
+    reason: str | None = None
+    """Why there is no figure (``method`` n/a); null for a figure."""
+
+    @model_validator(mode="after")
+    def _no_figure_is_na(self) -> Interval:
+        """An interval without a mean is n/a, never a bootstrap of nothing."""
+        if self.mean is None and self.method != "n/a":
+            self.method = "n/a"
+            self.reason = self.reason or NO_FIGURE
+        return self
+
+
+NO_FIGURE = "no trajectory has this figure"
+"""The reason of an n/a interval when none more precise is given."""
 
 
 class FactShape(BaseModel):
@@ -141,7 +156,7 @@ class TrajectoryReport(BaseModel):
     """Mean memory-answer score at k = 1, 3, 5, 10."""
     benefit_tax: BenefitTax = Field(default_factory=BenefitTax)
     """Per-question comparison with naive RAG."""
-    failures: dict[str, int] | None = None
+    failures: dict[str, int | None] | None = None
     """Failure localization counts (extraction, synthesis, lost_later, update, conflict)."""
     write_failures: int = 0
     """Model outputs that could not be used even after repair and retry (partial ones included)."""

@@ -359,7 +359,13 @@ def _score_trajectory(
         else intrinsic.judge_claims(trajectory, store, judge, m, embed)
         for m in modes
     }
-    intr = intrinsic.card(trajectory, store, claim_rows, append_only=append_only(db, run_id))
+    intr = intrinsic.card(
+        trajectory,
+        store,
+        claim_rows,
+        append_only=append_only(db, run_id),
+        observed=journey.reports_observations(db, run_id),
+    )
     asker = extrinsic.Asker(answerer, judge, embed, config.retrieval)
     asker.run(trajectory, store.final, store.final_recency)
     extr = extrinsic.card(asker.verdicts)

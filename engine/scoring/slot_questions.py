@@ -20,6 +20,7 @@ A corpus may write the questions itself (``slotQuestions``: claim -> question, p
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -68,8 +69,10 @@ def values(claim: str) -> list[lexical.Value]:
     return [v for v in lexical.values(claim) if v.start >= end]
 
 
+@functools.lru_cache(maxsize=4096)
 def generate(claim: str) -> str:
-    """The claim's slot question (the rules in the module docstring)."""
+    """The claim's slot question (the rules in the module docstring); memoised: scoring asks for
+    the same claims' questions again and again (the stale claims of every read)."""
     morphs = lexical.morphemes(claim)
     end, topic = subject_end(claim, morphs)
     spans = [(v.start, v.end) for v in lexical.values(claim) if v.start >= end]
