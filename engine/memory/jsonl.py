@@ -66,11 +66,11 @@ class Channel:
         except OSError as exc:
             raise SystemFault(f"{label}: cannot start {argv[0]!r}: {why(exc)}") from None
         assert self.proc.stdout is not None and self.proc.stderr is not None
-        self.stderr = StderrTail(self.proc.stderr.fileno())
+        self.stderr = StderrTail(self.proc.stderr)
         self.lines: queue.Queue[str | Garbled | None] = queue.Queue()
         threading.Thread(
             target=pump_replies,
-            args=(self.proc.stdout.fileno(), self.lines, line_max),
+            args=(self.proc.stdout, self.lines, line_max),
             daemon=True,
         ).start()
 
@@ -135,7 +135,7 @@ class Channel:
         return SystemFault(f"{self.label}: the program {what}{status}" + self._tail())
 
     def _tail(self) -> str:
-        self.stderr.thread.join(timeout=0.5)  # what it wrote before it ended is read to the end
+        self.stderr.thread.join(timeout=1.0)  # what it wrote before it ended is read to the end
         tail = self.stderr.text()
         return f": {tail}" if tail else ""
 
