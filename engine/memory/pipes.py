@@ -27,8 +27,8 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterator
-from typing import IO
 from dataclasses import dataclass
+from typing import IO
 
 from seorap.engine.untrusted import visible
 
