@@ -61,6 +61,8 @@ class Channel:
         self.label = label
         self.silence_s = silence_s
         self.next_id = 0
+        self.ended = False
+        self._ending = threading.Lock()
         try:
             self.proc = popen_group(argv)
         except OSError as exc:
@@ -140,8 +142,12 @@ class Channel:
         return f": {tail}" if tail else ""
 
     def kill(self) -> None:
-        """End the program and everything it started, at once."""
-        end_group(self.proc)
+        """End the program and everything it started, at once (once: after the program is reaped
+        its pid, the group's id, may in time name someone else's group)."""
+        with self._ending:
+            if not self.ended:
+                self.ended = True
+                end_group(self.proc)
 
     def close(self) -> None:
         """Ask the program to close, give it :data:`CLOSE_S` to exit, then end its whole group
