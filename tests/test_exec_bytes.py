@@ -63,7 +63,9 @@ def test_a_failing_program_shows_its_last_stderr_lines_escaped(tmp_path):
         _run(tmp_path, "noisycrash", timeout_s=10)
     said = str(err.value)
     assert "exited during write (exit code 3)" in said, said
-    assert "hostile: giving up" in said and "\x1b" not in said and "\\x1b" in said
+    # its very last line, written just before it exited, is read too
+    assert said.endswith("| hostile: giving up \\x1b[31mred"), said[-200:]
+    assert "\x1b" not in said
     assert "로그" in said and len(said) < 2000  # the last lines, each cut, not 256 KiB
 
 
@@ -232,3 +234,15 @@ def test_the_fact_cap_holds_for_every_foreign_system_and_is_configurable(tmp_pat
     config = Config.offline().with_overrides(fact_text_max=40)
     with pytest.raises(SystemFault, match=r"characters after document .*more than the 40 a fact"):
         run(corpus(), ["systems_support:append_only"], db, config, trajectories=[ONE], score=False)
+
+
+def test_no_memory_opens_after_a_stop():
+    """A worker that reaches a new trajectory after the stop must not start a program the stop
+    can no longer end."""
+    from seorap.engine.errors import RunCancelled
+    from seorap.engine.memory import get_system
+
+    system = get_system(f"{HOSTILE} quiet")
+    system.cancel()
+    with pytest.raises(RunCancelled):
+        system.session("r", ONE)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from seorap.engine.corpus import Trajectory
-from seorap.engine.errors import SeorapError
+from seorap.engine.errors import RunCancelled, SeorapError
 from seorap.engine.memory.facts import DocumentWrite, Fact
 from seorap.engine.memory.interface import (
     Capabilities,
@@ -75,6 +75,8 @@ class ForeignSystem:
         self._open: dict[tuple[str, str], SystemMemory] = {}
         self._ids: dict[tuple[str, str], dict[str, str]] = {}
         self._lock = threading.Lock()
+        self._cancelled = False
+        """Set by :meth:`cancel`: no memory opens after a stop (its program would outlive it)."""
 
     def spec(self) -> dict:
         return {
@@ -89,6 +91,8 @@ class ForeignSystem:
         """The open memory of (run, trajectory), opened fresh the first time it is asked for."""
         key = (run_id, trajectory_id)
         with self._lock:
+            if self._cancelled:
+                raise RunCancelled("run cancelled; run the same command again to resume")
             if key not in self._open:
                 self._open[key] = _guard(
                     lambda: self.inner.open(run_id, trajectory_id), self.name, "open a memory"
@@ -128,6 +132,7 @@ class ForeignSystem:
         if inner_cancel is not None:
             inner_cancel()
         with self._lock:
+            self._cancelled = True
             memories = list(self._open.values())
             self._open.clear()
         for memory in memories:

@@ -61,16 +61,18 @@ class Channel:
         self.label = label
         self.silence_s = silence_s
         self.next_id = 0
+        self.ended = False
+        self._ending = threading.Lock()
         try:
             self.proc = popen_group(argv)
         except OSError as exc:
             raise SystemFault(f"{label}: cannot start {argv[0]!r}: {why(exc)}") from None
         assert self.proc.stdout is not None and self.proc.stderr is not None
-        self.stderr = StderrTail(self.proc.stderr.fileno())
+        self.stderr = StderrTail(self.proc.stderr)
         self.lines: queue.Queue[str | Garbled | None] = queue.Queue()
         threading.Thread(
             target=pump_replies,
-            args=(self.proc.stdout.fileno(), self.lines, line_max),
+            args=(self.proc.stdout, self.lines, line_max),
             daemon=True,
         ).start()
 
@@ -135,13 +137,17 @@ class Channel:
         return SystemFault(f"{self.label}: the program {what}{status}" + self._tail())
 
     def _tail(self) -> str:
-        self.stderr.thread.join(timeout=0.5)  # what it wrote before it ended is read to the end
+        self.stderr.thread.join(timeout=1.0)  # what it wrote before it ended is read to the end
         tail = self.stderr.text()
         return f": {tail}" if tail else ""
 
     def kill(self) -> None:
-        """End the program and everything it started, at once."""
-        end_group(self.proc)
+        """End the program and everything it started, at once (once: after the program is reaped
+        its pid, the group's id, may in time name someone else's group)."""
+        with self._ending:
+            if not self.ended:
+                self.ended = True
+                end_group(self.proc)
 
     def close(self) -> None:
         """Ask the program to close, give it :data:`CLOSE_S` to exit, then end its whole group

@@ -28,6 +28,7 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import IO
 
 from seorap.engine.untrusted import visible
 
@@ -89,13 +90,20 @@ def _cut(line: bytes, line_max: int) -> tuple[bytes, bool]:
 def _read(fd: int) -> bytes:
     try:
         return os.read(fd, CHUNK)
-    except OSError:  # the pipe was closed under us (the program was ended): its end
+    except OSError:  # a read error on a pipe: treated as its end
         return b""
 
 
-def pump_replies(fd: int, out: queue.Queue[str | Garbled | None], line_max: int) -> None:
+def pump_replies(stream: IO[bytes], out: queue.Queue[str | Garbled | None], line_max: int) -> None:
     """Put each line of a program's stdout on ``out`` as text; the first line that is not UTF-8 or
-    is longer than ``line_max`` becomes a :class:`Garbled` and reading stops; the end is ``None``."""
+    is longer than ``line_max`` becomes a :class:`Garbled` and reading stops; the end is ``None``.
+    The stream is closed here, by its only reader, never under it (a closed descriptor's number
+    can be reused at once by another file, which a late read would then steal from)."""
+    with stream:
+        _pump(stream.fileno(), out, line_max)
+
+
+def _pump(fd: int, out: queue.Queue[str | Garbled | None], line_max: int) -> None:
     for number, (raw, cut) in enumerate(split_lines(fd, line_max), 1):
         if cut:
             out.put(
@@ -122,18 +130,19 @@ def pump_replies(fd: int, out: queue.Queue[str | Garbled | None], line_max: int)
 class StderrTail:
     """Reads a program's stderr to its end on a thread of its own, keeping its last lines."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, stream: IO[bytes]) -> None:
         self.lines: deque[str] = deque(maxlen=STDERR_LINES)
-        self.thread = threading.Thread(target=self._drain, args=(fd,), daemon=True)
+        self.thread = threading.Thread(target=self._drain, args=(stream,), daemon=True)
         self.thread.start()
 
-    def _drain(self, fd: int) -> None:
-        for raw, cut in split_lines(fd, STDERR_LINE_CHARS * 4):  # a UTF-8 character: <= 4 bytes
-            text = raw.decode("utf-8", errors="backslashreplace").rstrip()
-            if cut or len(text) > STDERR_LINE_CHARS:
-                text = text[:STDERR_LINE_CHARS] + " …"
-            if text:
-                self.lines.append(visible(text))
+    def _drain(self, stream: IO[bytes]) -> None:
+        with stream:  # closed by its reader, as in pump_replies
+            for raw, cut in split_lines(stream.fileno(), STDERR_LINE_CHARS * 4):  # <= 4 B a char
+                text = raw.decode("utf-8", errors="backslashreplace").rstrip()
+                if cut or len(text) > STDERR_LINE_CHARS:
+                    text = text[:STDERR_LINE_CHARS] + " …"
+                if text:
+                    self.lines.append(visible(text))
 
     def text(self) -> str:
         """The kept lines, joined with `` | `` (each escaped: nothing the program wrote is raw)."""
@@ -189,12 +198,11 @@ def end_group(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(timeout=2)
     except subprocess.TimeoutExpired:  # a process stuck in the kernel: left to the system
         pass
-    for stream in (proc.stdin, proc.stdout, proc.stderr):
-        try:
-            if stream is not None:
-                stream.close()
-        except OSError:
-            pass
+    try:  # stdout and stderr are closed by their readers when the group's end reaches them
+        if proc.stdin is not None:
+            proc.stdin.close()
+    except OSError:
+        pass
     with _LIVE_LOCK:
         _LIVE.discard(proc)
 

@@ -4,10 +4,11 @@ failing worker; :func:`_pool` runs work on threads while the calling thread watc
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 from collections.abc import Callable, Collection
-from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_EXCEPTION, Future, wait
 from typing import TypeVar
 
 from seorap.engine.errors import RunCancelled
@@ -55,7 +56,9 @@ def _check(stop: _Stop | None) -> None:
 
 STOP_GRACE_S = 1.5
 """After a stop, how long the calling thread waits for workers to leave (their streams are closed,
-so they normally leave at once; one inside a long embedding batch is left to finish alone)."""
+so they normally leave at once; one inside a long native call — an embedding batch, the judge's
+analyser being built — is left to finish alone, on a daemon thread the process's exit does not wait
+for)."""
 
 
 def _pool(
@@ -77,8 +80,7 @@ def _pool(
             stop.stop(exc)
             raise
 
-    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="seorap")
-    futures = [pool.submit(guarded, item) for item in items]
+    futures, threads = _start(guarded, items, workers)
     try:
         pending = set(futures)
         while pending:
@@ -94,13 +96,48 @@ def _pool(
         stop.stop()
         for future in futures:
             future.cancel()
-        pool.shutdown(wait=False, cancel_futures=True)
-        _join_workers(pool, STOP_GRACE_S)
+        _join(threads, STOP_GRACE_S)
         raise
-    pool.shutdown(wait=True)
+    _join(threads, None)
 
 
-def _join_workers(pool: ThreadPoolExecutor, grace_s: float) -> None:
-    deadline = time.monotonic() + grace_s
-    for thread in list(getattr(pool, "_threads", ())):
-        thread.join(max(0.0, deadline - time.monotonic()))
+def _start(
+    fn: Callable[[T], object], items: Collection[T], workers: int
+) -> tuple[list[Future[object]], list[threading.Thread]]:
+    """``fn`` over ``items`` on at most ``workers`` daemon threads, one future per item. Daemon:
+    a worker still inside a long native call after a stop (a model being built, an embedding
+    batch) does not hold the process's exit, which a Ctrl+C must reach within 2 s."""
+    jobs: queue.SimpleQueue[tuple[T, Future[object]]] = queue.SimpleQueue()
+    futures: list[Future[object]] = []
+    for item in items:
+        futures.append(Future())
+        jobs.put((item, futures[-1]))
+
+    def work() -> None:
+        while True:
+            try:
+                item, future = jobs.get_nowait()
+            except queue.Empty:
+                return
+            if not future.set_running_or_notify_cancel():  # cancelled by a stop
+                continue
+            try:
+                result = fn(item)
+            except BaseException as exc:  # noqa: BLE001 - handed to the watching thread
+                future.set_exception(exc)
+            else:
+                future.set_result(result)
+
+    threads = [
+        threading.Thread(target=work, name=f"seorap_{n}", daemon=True)
+        for n in range(min(workers, len(items)))
+    ]
+    for thread in threads:
+        thread.start()
+    return futures, threads
+
+
+def _join(threads: list[threading.Thread], grace_s: float | None) -> None:
+    deadline = None if grace_s is None else time.monotonic() + grace_s
+    for thread in threads:
+        thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
