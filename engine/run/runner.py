@@ -66,7 +66,7 @@ from seorap.engine.run.records import (  # noqa: F401 (re-exported)
     config_hash,
     make_run_id,
 )
-from seorap.engine.scoring import glossary, score_run
+from seorap.engine.scoring import glossary, score_run, slot_questions
 from seorap.engine.store.database import db_file, open_db
 from seorap.engine.safepath import component
 from seorap.engine.store.damage import stored_json
@@ -257,6 +257,7 @@ def _write_all(
 ) -> None:
     made = (db, corpus, resolved, ids, config, trajs, progress, offline, replay, corpus_label)
     contexts, new = _contexts(*made, client, emb, replan)
+    slot_questions.warm(trajs)  # before any worker starts (engine/scoring/slot_questions.py)
     try:
         _extract_and_replan(replan, ids, score, contexts, trajs, db, workers, progress, stop)
         for system, ctx in contexts:

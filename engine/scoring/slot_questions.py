@@ -114,6 +114,16 @@ def leaks(claim: str, question: str) -> list[str]:
     ]
 
 
+def warm(trajectories: list[Trajectory]) -> None:
+    """Load the morpheme analyser now, in the calling thread, when any claim of ``trajectories``
+    will have its slot question generated: its first use builds kiwipiepy's model while holding the
+    interpreter for seconds, which inside a write worker held up Ctrl+C and the lease's release."""
+    if lexical.warm():
+        return
+    if any(c not in t.slot_questions for t in trajectories for s in t.states for c in s.claims):
+        lexical.morphemes("서랍을 열었다")
+
+
 def question_for(trajectory: Trajectory, claim: str) -> SlotQuestion:
     """The corpus's question for the claim when it writes one, else the generated one."""
     written = trajectory.slot_questions.get(claim)
