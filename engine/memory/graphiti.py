@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
-import shutil
 import threading
 from collections.abc import Coroutine
 from datetime import UTC, datetime
@@ -47,6 +45,7 @@ from seorap.engine.memory.interface import (
     ReportedOperation,
 )
 from seorap.engine.memory.recorder import Recorder
+from seorap.engine.safepath import UnsafeName, component, make_dirs, remove_tree
 
 if TYPE_CHECKING:
     from seorap.engine.models.client import ModelClient
@@ -191,10 +190,15 @@ class GraphitiSystem:
     def open(self, run_id: str, trajectory_id: str) -> GraphitiMemory:
         if self.recorder is None or self.folder is None or self.ctx is None:
             raise SystemFault("system graphiti: opened before the run bound it to a model client")
-        where = self.folder / _safe(run_id) / _safe(trajectory_id)
         try:
-            shutil.rmtree(where, ignore_errors=True)
-            where.mkdir(parents=True, exist_ok=True)
+            own = self.folder / component(run_id, "run id")
+            where = own / component(trajectory_id, "trajectory id")
+        except UnsafeName as exc:
+            raise SystemFault(f"system graphiti: {exc}") from None
+        try:
+            make_dirs(own, self.folder)
+            remove_tree(where, own)  # fresh for every (run, trajectory); nothing outside its run
+            make_dirs(where, own)
         except OSError as exc:
             raise SystemFault(
                 f"system graphiti: cannot write its folder {where}: {exc.strerror or exc}"
@@ -385,19 +389,12 @@ def _folder(db_path: str) -> Path:
     path = Path(db_path)
     folder = path.with_name(path.name + ".graphiti")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_dirs(folder, path.parent)
     except OSError as exc:
         raise SystemFault(
             f"system graphiti: cannot write its folder {folder}: {exc.strerror or exc}"
         ) from None
     return folder
-
-
-def run_folder(db_path: str | Path, run_id: str) -> Path | None:
-    """The folder that holds one run's graphs (``<db>.graphiti/<run>/``), None when there is none."""
-    path = Path(db_path)
-    folder = path.with_name(path.name + ".graphiti") / _safe(run_id)
-    return folder if folder.is_dir() else None
 
 
 def _client(ctx: RunContext) -> ModelClient:
@@ -413,7 +410,3 @@ def _client(ctx: RunContext) -> ModelClient:
 
 def _embedder_name(ctx: RunContext) -> str:
     return getattr(ctx.embedder, "name", "") or ctx.config.role_model("embedder")
-
-
-def _safe(text: str) -> str:
-    return re.sub(r"[^\w.+-]+", "-", text).strip("-") or "x"
