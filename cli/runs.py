@@ -93,8 +93,9 @@ def runs(ctx: click.Context, db_path: str | None, as_json: bool) -> None:
 @click.option("--dry-run", is_flag=True, help="List what would be deleted; delete nothing.")
 def rm(run: str, db_path: str, with_calls: bool, yes: bool, dry_run: bool) -> None:
     """Delete RUN (id, unique prefix or system name with one run): its documents, facts, decisions,
-    verdicts, answers and score cards, and the folder of its mem0 stores beside the database
-    (``<db>.mem0/<run>/``; nothing outside it is ever removed, and a run whose stored id cannot
+    verdicts, answers and score cards, and the folders of its mem0 or graphiti stores beside the
+    database (``<db>.mem0/<run>/``, ``<db>.graphiti/<run>/``; nothing outside them is ever
+    removed, and a run whose stored id cannot
     name a folder, such as ``..``, is reported as damage: exit 2, nothing deleted). The shared call
     log stays unless --calls is given.
 
@@ -105,47 +106,45 @@ def rm(run: str, db_path: str, with_calls: bool, yes: bool, dry_run: bool) -> No
         _preview(run, db_path, with_calls, dry_run=dry_run)
     # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.cli.runref import resolve_run
-    from seorap.engine.memory.mem0 import run_folder
+    from seorap.engine.memory.folders import run_folders
     from seorap.engine.store.database import delete_run, open_db
     from seorap.engine.store.lease import writer
     from seorap.engine.untrusted import visible
 
     db = open_db(db_path)
     run_id = resolve_run(db, run, "RUN")
-    folder = run_folder(db_path, run_id)  # a run id that cannot name a folder: damaged, exit 2
+    found = run_folders(db_path, run_id)  # a run id that cannot name a folder: damaged, exit 2
     with writer(db, "runs rm", [run_id]):
         counts = delete_run(db, run_id, calls=with_calls)
-        line = _remove_folder(folder, db_path)
+        lines = [_remove_folder(kind, folder, db_path) for kind, folder in found]
     detail = ", ".join(f"{n} {table}" for table, n in counts.items() if n)
     click.echo(f"deleted {visible(run_id)}" + (f" ({detail})" if detail else ""))
-    if line:
+    for line in lines:
         click.echo(line)
-    if line.startswith("could not"):
+    if any(line.startswith("could not") for line in lines):
         raise SystemExit(1)
 
 
-def _folder_line(folder: Path, verb: str) -> str:
+def _folder_line(kind: str, folder: Path, verb: str) -> str:
     # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
-    from seorap.engine.memory.mem0 import folder_size
+    from seorap.engine.memory.folders import folder_size
 
     files, size = folder_size(folder)
-    return f"{verb} its mem0 folder {visible_path(folder)} ({files} files, {size / 1e6:.1f} MB)"
+    return f"{verb} its {kind} folder {visible_path(folder)} ({files} files, {size / 1e6:.1f} MB)"
 
 
-def _remove_folder(folder: Path | None, db_path: str) -> str:
-    """Remove the run's mem0 folder (only ever inside ``<db>.mem0/``); one line saying what was
-    removed (or why it was not)."""
+def _remove_folder(kind: str, folder: Path, db_path: str) -> str:
+    """Remove the run's ``kind`` folder (only ever inside ``<db>.<kind>/``); one line saying what
+    was removed (or why it was not)."""
     # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
-    from seorap.engine.memory.mem0 import stores_folder
+    from seorap.engine.memory.folders import stores_folder
     from seorap.engine.safepath import remove_tree
 
-    if folder is None:
-        return ""
-    line = _folder_line(folder, "removed")
+    line = _folder_line(kind, folder, "removed")
     try:
-        remove_tree(folder, stores_folder(db_path))
+        remove_tree(folder, stores_folder(db_path, kind))
     except OSError as exc:
-        return f"could not remove its mem0 folder {visible_path(folder)}: {exc.strerror or exc}"
+        return f"could not remove its {kind} folder {visible_path(folder)}: {exc.strerror or exc}"
     return line
 
 
@@ -165,7 +164,7 @@ def _preview(run: str, db_path: str, with_calls: bool, *, dry_run: bool) -> None
     # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.cli.runref import resolve_run
     from seorap.engine.errors import UsageError
-    from seorap.engine.memory.mem0 import run_folder
+    from seorap.engine.memory.folders import run_folders
     from seorap.engine.store.database import open_db, run_rows
     from seorap.engine.store.queries.runs import system_of
     from seorap.engine.untrusted import visible
@@ -182,9 +181,8 @@ def _preview(run: str, db_path: str, with_calls: bool, *, dry_run: bool) -> None
     detail = ", ".join(f"{n} {table}" for table, n in counts.items() if n) or "no rows"
     calls = "" if with_calls else "; the shared call log stays"
     what = f"run {visible(run_id)} (system {visible(system)}): {detail}{calls}"
-    folder = run_folder(db_path, run_id)
-    if folder is not None:
-        what += "; " + _folder_line(folder, "and remove")
+    for kind, folder in run_folders(db_path, run_id):
+        what += "; " + _folder_line(kind, folder, "and remove")
     db.conn.close()
     if dry_run:
         click.echo(f"would delete {what}; nothing deleted (--dry-run)")

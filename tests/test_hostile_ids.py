@@ -241,7 +241,8 @@ def test_a_run_over_hostile_ids_changes_only_the_database_ledger_and_its_own_fol
     }
     assert changed <= allowed, changed - allowed
     assert (data / "notes.txt").read_text() == "mine" and (store / "qdrant").exists()
-    assert "ledger.jsonl" in changed and "data/runs.db" in changed  # what was asked did happen
+    # what was asked did happen (the database's pages may still be in its write-ahead log)
+    assert "ledger.jsonl" in changed and {"data/runs.db", "data/runs.db-wal"} & changed
 
 
 @pytest.mark.parametrize("name", ["../escaped.json", "..", "a/b.json", ""])

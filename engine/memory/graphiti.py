@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import BaseModel
 from seorap.engine.config import Config
 from seorap.engine.errors import SeorapError
+from seorap.engine.memory import folders
 from seorap.engine.memory.foreign import SystemFault
 from seorap.engine.memory.interface import (
     Capabilities,
@@ -387,7 +388,7 @@ def _folder(db_path: str) -> Path:
             "system graphiti: needs a run database on disk (its folder goes beside it)"
         )
     path = Path(db_path)
-    folder = path.with_name(path.name + ".graphiti")
+    folder = folders.stores_folder(path, "graphiti")
     try:
         make_dirs(folder, path.parent)
     except OSError as exc:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 from seorap.engine.config import Config
-from seorap.engine.errors import StoreError
+from seorap.engine.memory import folders
 from seorap.engine.memory.foreign import SystemFault
 from seorap.engine.memory.interface import (
     Capabilities,
@@ -36,7 +36,6 @@ from seorap.engine.memory.interface import (
 )
 from seorap.engine.memory.recorder import Recorder
 from seorap.engine.safepath import UnsafeName, component, make_dirs, remove_tree, unlink
-from seorap.engine.untrusted import visible
 
 if TYPE_CHECKING:
     from mem0 import Memory
@@ -254,28 +253,12 @@ class Mem0Memory:
 def run_folder(db_path: str | Path, run_id: str) -> Path | None:
     """The folder that holds one run's mem0 stores (``<db>.mem0/<run>/``), None when there is none
     (`seorap runs rm` removes it with the run's rows)."""
-    path = Path(db_path)
-    try:
-        name = component(run_id, "run id")
-    except UnsafeName as exc:
-        raise StoreError(
-            f"the database {visible(str(db_path))} is damaged: it holds a run whose id "
-            f"{visible(repr(run_id))} cannot name a folder ({exc.problem}); nothing was changed"
-        ) from None
-    folder = stores_folder(path) / name
-    return folder if folder.is_dir() and not folder.is_symlink() else None
+    return folders.run_folder(db_path, run_id, "mem0")
 
 
 def stores_folder(db_path: str | Path) -> Path:
     """``<db>.mem0``: the folder beside the database that owns every run's mem0 stores."""
-    path = Path(db_path)
-    return path.with_name(path.name + ".mem0")
-
-
-def folder_size(folder: Path) -> tuple[int, int]:
-    """(files, bytes) under ``folder``: what removing it frees."""
-    files = [p for p in folder.rglob("*") if p.is_file()]
-    return len(files), sum(p.stat().st_size for p in files)
+    return folders.stores_folder(db_path, "mem0")
 
 
 def _folder(db_path: str) -> Path:
