@@ -76,7 +76,9 @@ def report(graded: list[tuple[dict, str, str]], misses: bool) -> str:
     rows = [(p, g) for p, g, _ in graded]
     lines = ["per class:"]
     for c in sorted({p.get("class", "-") for p, _ in rows}):
-        lines.append(f"  {c:<22} " + _figures([(p, g) for p, g in rows if p.get("class", "-") == c]))
+        lines.append(
+            f"  {c:<22} " + _figures([(p, g) for p, g in rows if p.get("class", "-") == c])
+        )
     confusion = Counter((p["verdict"], g) for p, g in rows)
     lines.append("want \\ judge   " + "  ".join(f"{x:>7}" for x in LABELS))
     for want in LABELS:

@@ -17,7 +17,6 @@ import tempfile
 from pathlib import Path
 
 from click.testing import CliRunner
-
 from seorap.cli.main import cli
 from seorap.engine.store.database import open_db
 from seorap.engine.store.recording import (

@@ -101,7 +101,12 @@ def test_a_value_for_another_slot_is_accounted_for():
 
 
 def test_a_member_listed_beside_the_expected_ones_is_no():
-    assert label("점검 대상은 결제 DB와 회원 DB다.", "점검은 결제 DB와 회원 DB, 그리고 로그 DB까지 해요.") == "NO"
+    assert (
+        label(
+            "점검 대상은 결제 DB와 회원 DB다.", "점검은 결제 DB와 회원 DB, 그리고 로그 DB까지 해요."
+        )
+        == "NO"
+    )
     assert label("행사 장소는 광주다.", "행사는 광주 및 목포에서 열려요.") == "NO"
     assert label("점검 대상은 결제 DB와 회원 DB다.", "점검 대상은 회원 DB와 결제 DB예요.") == "YES"
 
@@ -112,7 +117,11 @@ def test_a_member_listed_beside_the_expected_ones_is_no():
 @pytest.mark.parametrize(
     ("question", "expected", "answer"),
     [
-        ("2학년 현장학습은 언제예요?", "2학년 현장학습은 10월 7일이다", "1학년 현장학습은 10월 7일이에요"),
+        (
+            "2학년 현장학습은 언제예요?",
+            "2학년 현장학습은 10월 7일이다",
+            "1학년 현장학습은 10월 7일이에요",
+        ),
         ("web-07 재부팅은 몇 시예요?", "재부팅은 오전 4시다", "web-08 재부팅은 오전 4시예요"),
         ("3병동 면회 시간은 언제예요?", "면회는 오후 6시다", "5병동 면회는 오후 6시예요"),
     ],
@@ -123,7 +132,14 @@ def test_another_owner_of_the_asked_kind_is_no(question, expected, answer):
 
 
 def test_an_answer_naming_no_owner_is_not_penalised():
-    assert label("2학년 현장학습은 10월 7일이다", "현장학습은 10월 7일이에요", "2학년 현장학습은 언제예요?") == "YES"
+    assert (
+        label(
+            "2학년 현장학습은 10월 7일이다",
+            "현장학습은 10월 7일이에요",
+            "2학년 현장학습은 언제예요?",
+        )
+        == "YES"
+    )
 
 
 def test_another_agent_is_no():
@@ -170,7 +186,9 @@ def test_holds_reads_the_state_of_the_matter():
 
 
 def test_an_answer_still_reviewing_a_decided_matter_is_no():
-    assert label("사내 메신저는 슬랙으로 결정했다.", "사내 메신저는 슬랙으로 검토 중이에요.") == "NO"
+    assert (
+        label("사내 메신저는 슬랙으로 결정했다.", "사내 메신저는 슬랙으로 검토 중이에요.") == "NO"
+    )
 
 
 # ---- the normaliser's gaps ----------------------------------------------------------------------

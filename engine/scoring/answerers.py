@@ -135,6 +135,26 @@ _COMPOUND = re.compile(r",|[가-힣](?:며|고|하고|이며|이고|과|와)\s|�
 """A question asking several things (…하고, …이며, a comma): each item may answer another part."""
 
 
+def _greedy(remaining: list[_Item], weight: dict[str, float], single: bool) -> list[_Item]:
+    """Rule 4: the best-ranked item, then the item adding the most uncovered weight while one
+    adds any (``single``: a question asking one thing, counted past each item's subject)."""
+    chosen = [remaining.pop(0)]
+    covered = set(chosen[0].matched)
+    while remaining and len(chosen) < MAX_ITEMS:
+        # one slot asked: an item is added for what it says, not for naming the subject
+        gain = {
+            id(it): math.fsum(weight[b] for b in (it.slot if single else it.matched) - covered)
+            for it in remaining
+        }
+        best = max(remaining, key=lambda it: (gain[id(it)], it.recency, -it.rank))
+        if gain[id(best)] <= 0:
+            break
+        chosen.append(best)
+        covered |= best.matched
+        remaining.remove(best)
+    return chosen
+
+
 def _single(question: str, asks: dict[str, frozenset[str]]) -> bool:
     """Does the question ask for one thing (no comma, no …하고/…이며 joining two asks)?"""
     return len(asks) <= 1 and not _COMPOUND.search(question)
@@ -189,12 +209,12 @@ class ReaderAnswerer:
     4. The answer starts with the best-ranked remaining item (retrieval's pick, which also serves a
        paraphrased question that shares no word with any fact), then greedily adds the item whose
        not-yet-covered question bigrams weigh most (ties: more recent, then better ranked) while it
-       adds any — for a question asking one thing, counting only the parts it holds past its subject
-   (after its 은/는) and the kinds of value it answers, so a fact is not added for naming the
-   question's subject; at most
-   MAX_ITEMS, in rank order, joined with " / ". A question asking one kind of value and nothing
-   else (no comma, no …하고/…이며) is answered by the items holding that kind only: the clause
-   that holds the asked slot, with its subject.
+       adds any — for a question asking one thing, counting only the parts it holds past its
+       subject (after its 은/는) and the kinds of value it answers, so a fact is not added for
+       naming the question's subject; at most MAX_ITEMS, in rank order, joined with " / ". A
+       question asking one kind of value and nothing else (no comma, no …하고/…이며/…과) is
+       answered by the items holding that kind only: the clause that holds the asked slot, with
+       its subject.
     """
 
     name = "reader"
@@ -240,7 +260,9 @@ class ReaderAnswerer:
         matched = [frozenset(b for b in weight if b in s) for s in sets]
         match = [math.fsum(weight[b] for b in m) for m in matched]
         key = (lambda i: (-ranks[i], i)) if scores is not None else (lambda i: (-match[i], i))
-        slots = [m & (lexical.bigram_set(_said(t)) | _typed(t, asks)) for m, t in zip(matched, read)]
+        slots = [
+            m & (lexical.bigram_set(_said(t)) | _typed(t, asks)) for m, t in zip(matched, read)
+        ]
         items = [
             _Item(texts[i], rank, ages[i], matched[i], match[i], slots[i])
             for rank, i in enumerate(sorted(range(len(texts)), key=key))
@@ -252,22 +274,10 @@ class ReaderAnswerer:
             ):
                 remaining.append(it)
         remaining.sort(key=lambda it: it.rank)
-        single = _single(question, asks)
-        chosen = [remaining.pop(0)]
-        covered = set(chosen[0].matched)
-        while remaining and len(chosen) < MAX_ITEMS:
-            # one slot asked: an item is added for what it says, not for naming the subject
-            gain = {
-                id(it): math.fsum(weight[b] for b in (it.slot if single else it.matched) - covered)
-                for it in remaining
-            }
-            best = max(remaining, key=lambda it: (gain[id(it)], it.recency, -it.rank))
-            if gain[id(best)] <= 0:
-                break
-            chosen.append(best)
-            covered |= best.matched
-            remaining.remove(best)
-        return " / ".join(it.text for it in sorted(_holding(chosen, question, asks), key=lambda it: it.rank))
+        chosen = _greedy(remaining, weight, _single(question, asks))
+        return " / ".join(
+            it.text for it in sorted(_holding(chosen, question, asks), key=lambda it: it.rank)
+        )
 
 
 class LLMAnswerer:

@@ -39,7 +39,21 @@ WORDS = ("SL", "SH", "SN")
 KIND_NOUNS = frozenset({"날짜", "날", "일자", "시간", "시각", "기간", "장소", "일정", "시점"})
 """Nouns that name the kind of a value: no other slot by themselves."""
 FORMER_WORDS = frozenset(
-    {"기존", "예전", "이전", "원래", "당초", "종전", "처음", "과거", "지만", "었", "았", "였", "에서"}
+    {
+        "기존",
+        "예전",
+        "이전",
+        "원래",
+        "당초",
+        "종전",
+        "처음",
+        "과거",
+        "지만",
+        "었",
+        "았",
+        "였",
+        "에서",
+    }
 )
 """Words that mark a value as former, and the contrast ending after it (예전엔 A였지만 지금은 B):
 accounted for when the answer has a value marked former (the value rules have read the change)."""
@@ -83,8 +97,7 @@ def other_slot(c: Segment, cand: Analysis, exp: Analysis, q: Analysis | None) ->
     if c.markers or any(in_expected(w, exp) for w in c.values):
         return False
     return any(
-        w.type != "name" and not w.former and names_other_slot(cand, c, w, exp, q)
-        for w in c.values
+        w.type != "name" and not w.former and names_other_slot(cand, c, w, exp, q) for w in c.values
     )
 
 
@@ -181,13 +194,21 @@ def _noun_run(morphs: Sequence[Morph], i: int) -> str:
     a = b = i
     while a > 0 and morphs[a - 1].end == morphs[a].start and morphs[a - 1].tag in _RUN:
         a -= 1
-    while b + 1 < len(morphs) and morphs[b].end == morphs[b + 1].start and morphs[b + 1].tag in _RUN:
+    while (
+        b + 1 < len(morphs) and morphs[b].end == morphs[b + 1].start and morphs[b + 1].tag in _RUN
+    ):
         b += 1
     return "".join(m.form for m in morphs[a : b + 1]).lower()
 
 
-def _word_known(m: Morph, i: int, morphs: Sequence[Morph], exp: Analysis, q: Analysis | None,
-                forms: frozenset[str]) -> bool:
+def _word_known(
+    m: Morph,
+    i: int,
+    morphs: Sequence[Morph],
+    exp: Analysis,
+    q: Analysis | None,
+    forms: frozenset[str],
+) -> bool:
     form = m.form.lower()
     if form in forms:
         return True
@@ -199,7 +220,9 @@ def _word_known(m: Morph, i: int, morphs: Sequence[Morph], exp: Analysis, q: Ana
             return True
         if len(form) >= 2 and (form in compact or any(len(n) >= 2 and n in form for n in nouns)):
             return True  # a derived form (마감일 for 마감, 주관 for 주관사)
-    if m.tag in ("VV", "VA", "NNG", "NNB", "XR", "MAG", "MM") and synonym_class(m.form, forms, nouns):
+    if m.tag in ("VV", "VA", "NNG", "NNB", "XR", "MAG", "MM") and synonym_class(
+        m.form, forms, nouns
+    ):
         return True
     return False
 
@@ -243,4 +266,3 @@ def unaccounted(
             continue
         out.append(f"{m.form}-" if m.tag in ("VV", "VA", "VX") else m.form)
     return list(dict.fromkeys(out))
-

@@ -64,7 +64,8 @@ def wrong_agent(exp: Analysis, cand: Analysis, q: Analysis | None) -> tuple[str,
     mine = [
         x
         for x in agents(exp.morphs)
-        if x not in cand.compact and not any(_compact(v.text) in x or x in _compact(v.text) for v in said)
+        if x not in cand.compact
+        and not any(_compact(v.text) in x or x in _compact(v.text) for v in said)
     ]
     if not mine:
         return None
@@ -100,7 +101,7 @@ def extra_members(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[str
     out = []
     for i, x in enumerate(m):
         joins = x.tag == "JC" or (x.form, x.tag) in _JOIN
-        joins = joins or (x.form == "고" and x.tag == "EC" and i and m[i - 1].tag == "VCP")
+        joins = joins or (x.form == "고" and x.tag == "EC" and i > 0 and m[i - 1].tag == "VCP")
         if not joins:
             continue
         before = _word_before(m, i - 1 if x.form == "고" else i)

@@ -268,6 +268,17 @@ def _head_after(cand: Analysis, w: Value, known: set[str], exp: Analysis) -> str
     return nxt.form
 
 
+def _outside_values(morphs: list[Morph], c: Segment) -> list[Morph]:
+    """``morphs`` of clause ``c`` outside its values (네 명) and the neutral phrases (확인해 보니):
+    those are read elsewhere."""
+    phrase = in_phrases(morphs)
+    return [
+        m
+        for i, m in enumerate(morphs)
+        if i not in phrase and not any(w.start <= m.start < w.end for w in c.values)
+    ]
+
+
 def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[str]:
     """Words in the candidate clauses that touch the expected statement which the judge cannot
     vouch for (engine.scoring.lexical.polarity.unverified); the expected text's and question's
@@ -302,13 +313,12 @@ def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[
         morphs = [m for m in cand.morphs if c.start <= m.start < c.end]
         if id(c) in near:
             # words inside a value (네 명) or a neutral phrase (확인해 보니) are read elsewhere
-            phrase = in_phrases(morphs)
-            read = [
-                m
-                for i, m in enumerate(morphs)
-                if i not in phrase and not any(w.start <= m.start < w.end for w in c.values)
-            ]
-            out += unverified(read, frozenset(known), contrast_read=contrast_read, negated=negated)
+            out += unverified(
+                _outside_values(morphs, c),
+                frozenset(known),
+                contrast_read=contrast_read,
+                negated=negated,
+            )
             out += bound_words(morphs, frozenset(m.form for m in exp.morphs))
         nxt = cand.segments[i + 1] if i + 1 < len(cand.segments) else None
         # "A이고 B예요" lists; "요금제는 A이고, 이용료는 B" joins two clauses (B has its own topic)

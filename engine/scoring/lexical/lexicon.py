@@ -101,7 +101,9 @@ def load_user(path: Path) -> tuple[Entry, ...]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: cannot read the neutral lexicon ({exc.__class__.__name__})") from exc
+        raise UsageError(
+            f"{path}: cannot read the neutral lexicon ({exc.__class__.__name__})"
+        ) from exc
     return parse_neutral(text, str(path))
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from seorap.engine.scoring.lexical import agents, states
 from seorap.engine.scoring.lexical.accounting import names_other_slot, unaccounted
 from seorap.engine.scoring.lexical.analysis import (
     NEGATION,
@@ -34,7 +35,6 @@ from seorap.engine.scoring.lexical.clauses import (
     unverified_words,
 )
 from seorap.engine.scoring.lexical.lexicon import Entry
-from seorap.engine.scoring.lexical import agents, states
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
 from seorap.engine.scoring.lexical.polarity import hedge_classes, opposite, sibling
 from seorap.engine.scoring.lexical.subjects import (
@@ -148,7 +148,12 @@ def _competitors(
         if w.type == "name" and q is not None and w.key[0] in q.compact:
             continue
         seg = cand.segment_of(w)
-        if stated and seg is not None and seg not in home and names_other_slot(cand, seg, w, exp, q):
+        if (
+            stated
+            and seg is not None
+            and seg not in home
+            and names_other_slot(cand, seg, w, exp, q)
+        ):
             continue  # a value for another slot in a clause of its own (첫 출근일은 6월 15일)
         if seg is None or not seg.nouns:
             out.append(w)  # a bare value
@@ -310,6 +315,29 @@ def _polarity(exp: Analysis, cand: Analysis) -> list[tuple]:
     return polarity
 
 
+def _who_and_lists(
+    exp: Analysis,
+    cand: Analysis,
+    q: Analysis | None,
+    current: list[Value],
+    wrong: list[tuple[str, str]],
+    multi: list[tuple[str, str]],
+) -> None:
+    """Add to ``wrong`` another agent, an opposite pole or a sibling noun, and to ``multi`` the
+    members listed beside E's (lexical-6)."""
+    who = agents.wrong_agent(exp, cand, q)
+    if who is not None:
+        wrong.append(who)
+    for extra in agents.extra_members(exp, cand, q):
+        multi.append((", ".join(v.text for v in current) or " ".join(exp.nouns[:3]), extra))
+    known = exp.compact + "|" + (q.compact if q is not None else "")
+    flip = opposite(exp.compact, cand.compact) or sibling(
+        exp.nouns, cand.nouns, known, cand.compact
+    )
+    if flip is not None:
+        wrong.append(flip)
+
+
 def _owner_asked(text: str, exp: Analysis, q: Analysis | None) -> bool:
     """An expected value in its clause's subject (before 은/는) that the question states: it
     names the owner the question already picked, so an answer need not repeat it."""
@@ -369,17 +397,7 @@ def measure(
     if beside is not None:
         multi.append(beside)
     subject = wrong_subject(stated, exp, cand, q) or wrong_owner(stated, exp, cand, q)
-    who = agents.wrong_agent(exp, cand, q)
-    if who is not None:
-        wrong.append(who)
-    for extra in agents.extra_members(exp, cand, q):
-        multi.append((", ".join(v.text for v in current) or " ".join(exp.nouns[:3]), extra))
-    known = exp.compact + "|" + (q.compact if q is not None else "")
-    flip = opposite(exp.compact, cand.compact) or sibling(
-        exp.nouns, cand.nouns, known, cand.compact
-    )
-    if flip is not None:
-        wrong.append(flip)
+    _who_and_lists(exp, cand, q, current, wrong, multi)
     hedges = tuple(sorted((cand.hedges - exp.hedges) | _class_hedges(exp, cand)))
     return Match(
         found,

@@ -12,11 +12,24 @@ import re
 from collections.abc import Sequence
 
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment
-from seorap.engine.scoring.lexical.clauses import _value_in, _touches
+from seorap.engine.scoring.lexical.clauses import _touches, _value_in
 from seorap.engine.scoring.lexical.text import Morph
 
 OPEN = frozenset(
-    {"검토", "논의", "고려", "계획", "예정", "추진", "협의", "비교", "미정", "후보", "검토중", "보류"}
+    {
+        "검토",
+        "논의",
+        "고려",
+        "계획",
+        "예정",
+        "추진",
+        "협의",
+        "비교",
+        "미정",
+        "후보",
+        "검토중",
+        "보류",
+    }
 )
 """Words of a matter still open: under review, discussed, planned, pending."""
 SETTLED = frozenset(
@@ -56,7 +69,9 @@ def _morphs(a: Analysis, start: int, end: int) -> list[Morph]:
 def fact_states(claim: Analysis, fact: Analysis) -> frozenset[str]:
     """The states the fact gives in its clauses stating the claim's values (or touching it)."""
     holding = [
-        c for c in fact.segments if any(_value_in(v, c.values, c.compact, current=False) for v in claim.values)
+        c
+        for c in fact.segments
+        if any(_value_in(v, c.values, c.compact, current=False) for v in claim.values)
     ] or [c for c in fact.segments if any(_touches(s, c) for s in claim.segments)]
     out: set[str] = set()
     for c in holding:

@@ -153,7 +153,9 @@ def wrong_subject(
     return ()
 
 
-OWNER_KINDS = frozenset({"name", "person", "team", "학년", "병동", "반", "호", "호실", "층", "차", "학기"})
+OWNER_KINDS = frozenset(
+    {"name", "person", "team", "학년", "병동", "반", "호", "호실", "층", "차", "학기"}
+)
 """Kinds of value that pick a slot's owner: a name (a host id, a platform, a product, a version
 line), a person, a team, a grade, a class, a ward, a room, a floor, a round."""
 
