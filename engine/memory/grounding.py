@@ -173,7 +173,7 @@ class _Document:
         }
         base |= {Decimal(x) for k in self.dates for x in k if x is not None}
         base |= _gaps(self.times)
-        self.numbers = _derived(base)
+        self.numbers = frozenset(_plain(x) for x in base)
         self.words = frozenset(w for w in _WORD.findall(text) if not w.isdigit())
         self.glossary = glossary
         self.canonical = glossary.apply(text)[0] if glossary else text
@@ -182,7 +182,7 @@ class _Document:
         if hhmm in self.times:
             return True
         h, m = hhmm.split(":")
-        return m == "00" and Decimal(int(h)) in self.numbers
+        return m == "00" and _derivable(Decimal(int(h)), self.numbers)
 
     def has_date(self, key: DateKey | None) -> bool:
         if key is None:  # vague ("다음 달 초"): not a value to check
@@ -209,17 +209,17 @@ def _gaps(times: set[str]) -> set[Decimal]:
     return out
 
 
-_MAX_BASE = 400
-"""Numbers of a document combined pairwise (a longer list is cut: 160,000 sums at most)."""
-
-
-def _derived(base: set[Decimal]) -> frozenset[Decimal]:
-    nums = sorted(base)[:_MAX_BASE]
-    out = set(nums)
-    for i, a in enumerate(nums):
-        for b in nums[i:]:
-            out.update((a + b, abs(a - b), a * b))
-    return frozenset(_plain(x) for x in out)
+def _derivable(v: Decimal, base: frozenset[Decimal]) -> bool:
+    """``v`` is one of ``base`` or one step of arithmetic on two of them (a + b, |a - b|, a × b):
+    looked up per value, O(len(base)), instead of building every pair's results."""
+    if v in base:
+        return True
+    for a in base:
+        if _plain(v - a) in base or _plain(a + v) in base:
+            return True
+        if a != 0 and _plain(v / a) in base:
+            return True
+    return False
 
 
 def _plain(x: Decimal) -> Decimal:
@@ -264,7 +264,7 @@ def ungrounded(
         if not doc.has_date(key):
             return f"the value {written!r} is not in the document"
     for written, n in _numbers(rest):
-        if _plain(n) not in doc.numbers:
+        if not _derivable(_plain(n), doc.numbers):
             return f"the value {written!r} is not in the document"
     for name in names(text):
         if not doc.has_name(name):
