@@ -17,6 +17,7 @@ from seorap.engine.views import (
     short_id,
     successor_text,
 )
+from seorap.engine.views.claim_path import lost_at
 from seorap.tui.text import literal
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
 from seorap.tui.widgets.text_pane import TextPane
@@ -121,7 +122,7 @@ def render_path(p: ClaimPath) -> Text:
         text.append(mark, MARK_STYLE.get(mark, ""))
     text.append("\n")
     if p.loss:
-        text.append(f"lost at {p.loss}", "bold red")
+        text.append(lost_at(p.loss), "bold red")
         text.append_text(literal(f": {p.why}", "red"))
     else:
         text.append("not lost", "bold green")
