@@ -16,13 +16,14 @@ another setup's.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus, Trajectory, load_corpus
 from seorap.engine.errors import NoSuggestedThreshold as NoSuggestedThreshold
-from seorap.engine.errors import UsageError
+from seorap.engine.errors import RunCancelled, UsageError
 from seorap.engine.models.base import Embedder
 from seorap.engine.models.embedders import make_embedder
 from seorap.engine.run.progress import NullProgress, Progress
@@ -95,8 +96,11 @@ def score_run(
     embedder: Embedder | None = None,
     judge_prompt: str | None = None,
     auto_threshold: bool = False,
+    cancel: threading.Event | None = None,
 ) -> str:
     """Score ``run_id``; returns the scoring setup name under which the results are stored.
+    ``cancel`` set: stop after the trajectory being scored and raise RunCancelled (the run stays
+    written; scoring it again scores every trajectory).
 
     ``auto_threshold``: the filter mode uses the threshold suggested from this run's own cosines
     (engine/scoring/similarity.py: Youden's J over matched vs unmatched pairs of the full-mode
@@ -121,7 +125,12 @@ def score_run(
     name = scoring_name(judge, answerer, modes)
     progress.start_phase(f"score {run_id}", len(trajectories))
     scored = (judge, answerer, embed, modes, config)
-    for trajectory in trajectories:
+    for n, trajectory in enumerate(trajectories):
+        if cancel is not None and cancel.is_set():
+            raise RunCancelled(
+                f"scoring of {run_id} stopped after {n} of {len(trajectories)} trajectories; the "
+                "run is written — `seorap score` scores it"
+            )
         rows = _score_trajectory(
             db, run_id, trajectory, name, *scored, full_rows.get(trajectory.id)
         )
