@@ -128,3 +128,25 @@ async def test_an_unreliable_judge_gets_no_quadrant_on_the_cards(ref):
         assert not any(m in plot for m in ("●", "▲", "■", "✖"))  # no quadrant markers
         row = screen.query_one("#variants").get_row(report.run_id)
         assert [str(c) for c in row[-4:]] == ["unreliable", "—", "—", "—"]
+
+
+async def test_r_keeps_the_run_on_show(ref):  # noqa: F811
+    """`r` re-reads the figures: the run `v` moved to stays on show (it jumped back to the app's
+    selected run)."""
+    from seorap.tui.factory import make_app
+
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await open_score_cards(pilot)
+        screen = app.screen
+        start = screen.reports[screen.current].run_id
+        await pilot.press("v")
+        await pilot.pause()
+        moved = screen.reports[screen.current].run_id
+        assert moved != start
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.reports[screen.current].run_id == moved
+        assert screen.query_one("#variants").cursor_row == screen.current
