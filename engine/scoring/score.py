@@ -84,6 +84,15 @@ def scoring_name(
     return f"{name}+{','.join(labels)}"
 
 
+def _stop_if_cancelled(cancel: threading.Event | None, run_id: str, done: int, total: int) -> None:
+    """Raise RunCancelled when ``cancel`` is set: scoring stops between trajectories."""
+    if cancel is not None and cancel.is_set():
+        raise RunCancelled(
+            f"scoring of {run_id} stopped after {done} of {total} trajectories; the run is "
+            "written — `seorap score` scores it"
+        )
+
+
 def score_run(
     db: Database,
     run_id: str,
@@ -98,9 +107,8 @@ def score_run(
     auto_threshold: bool = False,
     cancel: threading.Event | None = None,
 ) -> str:
-    """Score ``run_id``; returns the scoring setup name under which the results are stored.
-    ``cancel`` set: stop after the trajectory being scored and raise RunCancelled (the run stays
-    written; scoring it again scores every trajectory).
+    """Score ``run_id``; returns the scoring setup name under which the results are stored
+    (``cancel`` set: RunCancelled after the trajectory being scored; the run stays written).
 
     ``auto_threshold``: the filter mode uses the threshold suggested from this run's own cosines
     (engine/scoring/similarity.py: Youden's J over matched vs unmatched pairs of the full-mode
@@ -126,11 +134,7 @@ def score_run(
     progress.start_phase(f"score {run_id}", len(trajectories))
     scored = (judge, answerer, embed, modes, config)
     for n, trajectory in enumerate(trajectories):
-        if cancel is not None and cancel.is_set():
-            raise RunCancelled(
-                f"scoring of {run_id} stopped after {n} of {len(trajectories)} trajectories; the "
-                "run is written — `seorap score` scores it"
-            )
+        _stop_if_cancelled(cancel, run_id, n, len(trajectories))
         rows = _score_trajectory(
             db, run_id, trajectory, name, *scored, full_rows.get(trajectory.id)
         )

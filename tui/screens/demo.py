@@ -6,7 +6,6 @@ from __future__ import annotations
 from rich.text import Text
 from seorap.engine import views
 from seorap.engine.fmt import figure
-from seorap.engine.views.claim_path import lost_at
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.modes import KEPT_SCREENS, SIDE_BY_SIDE, screen_class
@@ -73,7 +72,7 @@ def journey_text(case: views.TourStop | views.StaleCase) -> Text:
     for claim, path in case.lost[:SHOWN_LOST]:
         text.append("\n  ✗ ", "bold red")
         text.append_text(literal(claim))
-        text.append_text(literal(f" — {lost_at(path.loss or '')}: {path.why}", "dim"))
+        text.append_text(literal(f" — {views.lost_at(path.loss or '')}: {path.why}", "dim"))
     if len(case.lost) > SHOWN_LOST:
         text.append(f"\n  … {len(case.lost) - SHOWN_LOST} more", "dim")
     return text

@@ -13,11 +13,11 @@ from seorap.engine.views import (
     ReadTime,
     StepView,
     StoreFact,
+    lost_at,
     replaces_text,
     short_id,
     successor_text,
 )
-from seorap.engine.views.claim_path import lost_at
 from seorap.tui.text import literal
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
 from seorap.tui.widgets.text_pane import TextPane
