@@ -150,3 +150,13 @@ async def test_r_keeps_the_run_on_show(ref):  # noqa: F811
         await pilot.pause()
         assert screen.reports[screen.current].run_id == moved
         assert screen.query_one("#variants").cursor_row == screen.current
+
+
+def test_a_long_run_label_is_cut_in_the_table_with_a_mark():
+    from rich.cells import cell_len
+    from seorap.tui.screens.scores_fit import RUN_LABEL_CELLS, run_label_cell
+
+    label = "recorded (A · qwen3.5:9b · ko-mini · 2026-12-01 · replay of A-c5f8dcb9-aaaaaa)"
+    cell = run_label_cell(label)
+    assert cell_len(cell) == RUN_LABEL_CELLS and cell.endswith("…") and label.startswith(cell[:-1])
+    assert run_label_cell("oracle-stale") == "oracle-stale"

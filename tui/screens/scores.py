@@ -361,7 +361,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
             audit = views.judge_audit(r)
             wide = self._variant_columns != scores_fit.variant_columns(0)  # with CIs
             table.add_row(
-                literal(self.labels.get(r.run_id, r.system)),
+                literal(scores_fit.run_label_cell(self.labels.get(r.run_id, r.system))),
                 scores_fit.score_cell(a.intrinsic, wide, ci),
                 scores_fit.score_cell(a.extrinsic, wide, ci),
                 Text(figure(a.mad)),
