@@ -112,6 +112,7 @@ async def test_an_unreliable_judge_gets_no_quadrant_on_the_cards(ref):
     report = _unreliable(views.stored_figures(open_db(path), ids["oracle"])[0])
     text = agreement_text(report).plain
     assert f"quadrants: {views.UNRELIABLE}" in text
+    assert "why: the judge audit just below, or `seorap judge-audit`" in text  # a pointer
     assert "PARTIAL share of the wrong answers 0.90 > 0.80" in text  # the engine's reason, shown
     assert "healthy 0" not in text and "healthy" not in text.split("quadrants:")[1].splitlines()[0]
     app = make_app(path, run_id=ids["oracle"])
