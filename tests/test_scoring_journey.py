@@ -239,7 +239,8 @@ def test_the_stepper_detail_shows_the_selected_claims_journey(scored):
     shown = render_claim(row, step).plain
     assert (
         "journey said ✓ → extracted ✓ → stored ✓ → kept ✗ → retrieved n/a → used n/a → "
-        "credited n/a\nlost at kept: f0001 still states it at doc 3, after it became stale"
+        "credited n/a\nlost at kept (the store lost or outdated it): f0001 still states it at "
+        "doc 3, after it became stale"
     ) in shown
     assert "e observation (doc 1) · k fact f0001 (doc 3) · w contest" in shown
 
@@ -307,7 +308,8 @@ def test_compare_shows_two_funnels_side_by_side(scored):
     text = views.lines(pair, "oracle", "oracle-stale")
     assert "  kept          6/6    |    5/6     ◀" in text
     assert "oracle-stale loses what oracle keeps (4):" in text
-    assert any("s2/c0 lost at used (oracle: lost at credited)" in line for line in text)
+    lost = "s2/c0 lost at used (the answer did not use it); oracle: lost at credited"
+    assert any(lost in line for line in text)
 
 
 def test_compare_command_prints_the_funnels(scored, tmp_path):

@@ -13,6 +13,7 @@ from seorap.cli.report_table import render_table
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus
 from seorap.engine.scoring.journey import STAGES
+from seorap.engine.views.claim_path import lost_at
 from seorap.engine.scoring.report import build_report
 from seorap.engine.scoring.report_text import to_csv, to_json, to_markdown
 from seorap.engine.store.database import open_db
@@ -66,7 +67,7 @@ def test_on_the_whole_corpus_every_loss_point_is_shown_with_its_evidence(ref_db_
                     assert "not lost" in shown
                     continue
                 lost[path.loss] = lost.get(path.loss, 0) + 1
-                assert path.why and f"lost at {path.loss}: {path.why}" in shown
+                assert path.why and f"{lost_at(path.loss)}: {path.why}" in shown
                 if path.loss == "kept" and "still states it" in path.why:
                     assert path.fact is not None and views.short_id(path.fact[1]) in path.why
                 if path.loss in ("retrieved", "used", "credited"):
@@ -94,7 +95,10 @@ async def test_the_stepper_shows_the_journey_and_each_key_reaches_its_evidence(r
             "journey said ✓ → extracted ✓ → stored ✓ → kept ✗ → retrieved n/a → used n/a → "
             "credited n/a"
         ) in detail
-        assert "lost at kept: f0001 still states it at doc 3, after it became stale" in detail
+        assert (
+            "lost at kept (the store lost or outdated it): f0001 still states it at doc 3, "
+            "after it became stale"
+        ) in detail
         assert "e observation (doc 1) · k fact f0001 (doc 3) · w contest" in detail
 
         await pilot.press("k")  # the fact version that still states the stale value, at doc 3
@@ -115,7 +119,10 @@ async def test_the_stepper_shows_the_journey_and_each_key_reaches_its_evidence(r
         await pilot.press("c", "down", "down")
         await pilot.pause()
         detail = screen.query_one(DetailPane).content
-        assert "lost at credited: compound/0: the answer was judged PARTIAL" in detail
+        assert (
+            "lost at credited (the answer was not judged correct): compound/0: the answer was "
+            "judged PARTIAL"
+        ) in detail
         assert "r ranking (compound/0, rank 1) · u answer (compound/0)" in detail
         await pilot.press("r")
         await pilot.pause()
@@ -242,5 +249,5 @@ async def test_the_tour_tells_the_stale_case_from_its_journeys(ref):
         assert f"From the claims' journeys: {case.story}" in text
         claim, first = case.lost[0]
         assert first.loss == "kept" and first.fact is not None
-        assert f"✗ {claim} — lost at kept: {first.why}" in text
+        assert f"✗ {claim} — lost at kept (the store lost or outdated it): {first.why}" in text
         assert views.short_id(first.fact[1]) in first.why

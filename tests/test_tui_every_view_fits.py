@@ -4,14 +4,21 @@ with the label's own text), and no table runs off the screen's right edge unseen
 
 from __future__ import annotations
 
+import contextlib
 import io
+from pathlib import Path
 
 import pytest
 from rich.cells import get_character_cell_size
 from rich.console import Console
 from seorap.tui.factory import make_app
 from test_tui_support import ref, ref_db_path  # noqa: F401
+from seorap.tui.widgets.line_table import LineTable
+from seorap.tui.widgets.store_table import StoreTable
 from textual.widgets import DataTable, Static
+from textual.worker import WorkerCancelled
+
+GLOSSARY = (Path(__file__).resolve().parents[1] / "docs" / "glossary.md").read_text("utf-8")
 
 SIZES = [(80, 24), (100, 30)]
 VIEWS = [["1"], ["2"], ["3"], ["4"], ["5"], ["6"], ["7"], ["7", "s"]]
@@ -76,10 +83,28 @@ def check_view(app, size) -> list[str]:
             continue
         if len(source.rstrip()) > len(shown) or source.split()[-1] not in shown:
             problems.append(f"cut without …: {shown!r} of {source!r}")
-    for table in app.screen.query(DataTable):
+    for table in [*app.screen.query(DataTable), *app.screen.query(LineTable)]:
+        if isinstance(table, StoreTable):  # marks its own cuts '…' at the pane's edge
+            continue  # (tests/test_tui_small_sizes.py: test_side_by_side_marks_every_cut_fact)
         if table.display and table.region.width and table.virtual_size.width > size[0]:
             problems.append(f"table {table.id} is {table.virtual_size.width} cells wide")
     return problems
+
+
+def column_heads(screen) -> set[str]:
+    """The column heads of every table on ``screen``."""
+    heads = set()
+    for table in [*screen.query(DataTable), *screen.query(LineTable)]:
+        heads |= {str(c.label).strip() for c in table.columns.values()}
+    return heads - {""}
+
+
+async def _show(app, pilot, keys) -> None:
+    await pilot.press(*keys)
+    with contextlib.suppress(WorkerCancelled):  # an exclusive worker replaced by a newer one
+        await app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause()
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -89,10 +114,7 @@ async def test_every_view_fits_with_marked_cuts_and_f1_and_q(ref, size):  # noqa
     problems = {}
     async with app.run_test(size=size) as pilot:
         for keys in VIEWS:
-            await pilot.press(*keys)
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            await pilot.pause()
+            await _show(app, pilot, keys)
             found = check_view(app, size)
             if found:
                 problems["+".join(keys)] = found
@@ -132,3 +154,27 @@ async def test_trajectory_ids_get_room_before_the_type_column(ref):  # noqa: F81
         assert ids and not any(i.endswith("…") for i in ids)  # the ids whole at 100 columns
         types = [str(table.get_row_at(r)[8]) for r in range(table.row_count)]
         assert any(t.endswith("…") for t in types)  # the type column gave the room
+
+
+@pytest.mark.parametrize("size", [*SIZES, (160, 45)])
+async def test_every_column_head_is_in_the_glossary(ref, size):  # noqa: F811
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle-stale"])
+    heads: set[str] = set()
+    async with app.run_test(size=size) as pilot:
+        for keys in VIEWS:
+            await _show(app, pilot, keys)
+            heads |= column_heads(app.screen)
+    assert len(heads) > 25  # the views were drawn
+    missing = sorted(h for h in heads if f"`{h}`" not in GLOSSARY)
+    assert not missing, f"docs/glossary.md lacks {missing}"
+
+
+def test_the_live_view_names_each_phase_count_in_its_unit():
+    from seorap.tui.screens.live import done_label
+
+    assert done_label("extract") == "documents read"
+    assert done_label("write A-c5f8dcb9-aaaaaa") == "documents written"
+    assert done_label("score A-c5f8dcb9-aaaaaa") == "trajectories scored"  # was "documents done"
+    for label in ("documents read", "documents written", "trajectories scored"):
+        assert f"`{label}`" in GLOSSARY

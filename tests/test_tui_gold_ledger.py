@@ -86,8 +86,13 @@ async def test_questions_view_marks_a_contest_and_withdraws_it_and_the_scores_fo
         await pilot.press("w")
         await pilot.pause()
         prompt = app.screen.query_one("Static").content
-        assert str(prompt).startswith(f"Withdraw the contest of {HIRING} compound/0")
-        await pilot.press(*"다시 보니 하나", "enter")
+        shown = "compound question 1 (compound/0)"  # counted from 1 as on screen, the stored id
+        assert str(prompt).startswith(f"Withdraw the contest of {HIRING} {shown}")
+        await pilot.press("enter")  # no reason: refused in the dialog, which stays open
+        await pilot.pause()
+        assert "type a reason" in str(app.screen.query_one("#prompt-error").content)
+        assert len(_ledger(path)) == 1
+        await pilot.press(*"다시 보니 하나", "enter")  # the keys go to the input, not the app
         await pilot.pause()
         contest, withdrawal = _ledger(path)
         assert (withdrawal["item"], withdrawal["withdrawn"]) == ("compound/0", True)

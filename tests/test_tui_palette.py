@@ -36,3 +36,12 @@ async def test_palette_from_the_runs_view_lists_other_views_actions_and_runs_the
         await pilot.pause(0.5)
         assert app.current_mode == "demo"
         assert isinstance(app.screen, SideBySideScreen)
+
+
+def test_the_palette_names_keys_as_the_keyboard_shows_them():
+    from seorap.tui.commands import shown_key
+
+    assert shown_key("slash") == "/"  # was "key slash"
+    assert shown_key("right_square_bracket") == "]"
+    assert shown_key("f1,question_mark") == "f1, ?"
+    assert shown_key("v") == "v"

@@ -112,6 +112,7 @@ async def test_an_unreliable_judge_gets_no_quadrant_on_the_cards(ref):
     report = _unreliable(views.stored_figures(open_db(path), ids["oracle"])[0])
     text = agreement_text(report).plain
     assert f"quadrants: {views.UNRELIABLE}" in text
+    assert "why: the judge audit just below, or `seorap judge-audit`" in text  # a pointer
     assert "PARTIAL share of the wrong answers 0.90 > 0.80" in text  # the engine's reason, shown
     assert "healthy 0" not in text and "healthy" not in text.split("quadrants:")[1].splitlines()[0]
     app = make_app(path, run_id=ids["oracle"])
@@ -128,3 +129,35 @@ async def test_an_unreliable_judge_gets_no_quadrant_on_the_cards(ref):
         assert not any(m in plot for m in ("●", "▲", "■", "✖"))  # no quadrant markers
         row = screen.query_one("#variants").get_row(report.run_id)
         assert [str(c) for c in row[-4:]] == ["unreliable", "—", "—", "—"]
+
+
+async def test_r_keeps_the_run_on_show(ref):  # noqa: F811
+    """`r` re-reads the figures: the run `v` moved to stays on show (it jumped back to the app's
+    selected run)."""
+    from seorap.tui.factory import make_app
+
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await open_score_cards(pilot)
+        screen = app.screen
+        start = screen.reports[screen.current].run_id
+        await pilot.press("v")
+        await pilot.pause()
+        moved = screen.reports[screen.current].run_id
+        assert moved != start
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.reports[screen.current].run_id == moved
+        assert screen.query_one("#variants").cursor_row == screen.current
+
+
+def test_a_long_run_label_is_cut_in_the_table_with_a_mark():
+    from rich.cells import cell_len
+    from seorap.tui.screens.scores_fit import RUN_LABEL_CELLS, run_label_cell
+
+    label = "recorded (A · qwen3.5:9b · ko-mini · 2026-12-01 · replay of A-c5f8dcb9-aaaaaa)"
+    cell = run_label_cell(label)
+    assert cell_len(cell) == RUN_LABEL_CELLS and cell.endswith("…") and label.startswith(cell[:-1])
+    assert run_label_cell("oracle-stale") == "oracle-stale"

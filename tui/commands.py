@@ -12,6 +12,7 @@ from seorap.tui.modes import VIEWS, screen_class
 from seorap.tui.text import visible
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.keys import format_key
 
 if TYPE_CHECKING:
     from seorap.tui.app import SeorapApp
@@ -26,6 +27,12 @@ def view_actions() -> list[tuple[str, str, str, str]]:
             if binding.description:
                 out.append((name, title, binding.key, binding.description))
     return out
+
+
+def shown_key(key: str) -> str:
+    """A binding's key as the keyboard shows it: ``/`` for ``slash``, ``]`` for
+    ``right_square_bracket`` (the palette said "key slash")."""
+    return ", ".join(format_key(k.strip()) for k in key.split(","))
 
 
 def _binding_action(name: str, key: str) -> str:
@@ -55,7 +62,8 @@ class SeorapCommands(Provider):
             out.append(
                 (
                     f"{title.split()[0]}: {description}",
-                    f"key {key}" + ("" if here else f" in {title.lower()} (switches there)"),
+                    f"key {shown_key(key)}"
+                    + ("" if here else f" in {title.lower()} (switches there)"),
                     partial(self._run_in_view, name, _binding_action(name, key)),
                 )
             )

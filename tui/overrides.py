@@ -105,8 +105,27 @@ def ask_and_contest(
         if hasattr(app.screen, "show"):
             app.screen.show()
 
+    shown = item_label(item)
     if withdrawn:
-        question = f"Withdraw the contest of {trajectory_id} {item} ({contested}) — why?"
+        question = f"Withdraw the contest of {trajectory_id} {shown} ({contested}) — why?"
     else:
-        question = f"Contest the gold of {trajectory_id} {item} — why is it wrong?"
-    app.push_screen(PromptModal(question, text), got_reason)
+        question = f"Contest the gold of {trajectory_id} {shown} — why is it wrong?"
+    app.push_screen(PromptModal(question, text, check=needs_reason), got_reason)
+
+
+def needs_reason(reason: str) -> str | None:
+    """Refuse an empty reason in the dialog itself (the ledger keeps why, for whoever reads it)."""
+    if reason.strip():
+        return None
+    return "type a reason in a few words, then Enter (Esc cancels)"
+
+
+def item_label(item: str) -> str:
+    """``s2/c4`` as the screen counts it, 1-based, with the stored id: ``state 3, claim 5
+    (s2/c4)``; a question ``single/0``: ``single question 1 (single/0)``."""
+    state, _, rest = item.partition("/")
+    if state[:1] == "s" and state[1:].isdigit() and rest[:1] == "c" and rest[1:].isdigit():
+        return f"state {int(state[1:]) + 1}, claim {int(rest[1:]) + 1} ({item})"
+    if state in ("single", "compound") and rest.isdigit():
+        return f"{state} question {int(rest) + 1} ({item})"
+    return item

@@ -288,7 +288,7 @@ def _write_all(
             if callable(shutdown):
                 shutdown()
     if score:
-        _score(db, [ctx.run_id for _, ctx in contexts], config, progress)
+        _score(db, [ctx.run_id for _, ctx in contexts], config, progress, stop.cancel)
 
 
 def _contexts(
@@ -446,10 +446,18 @@ def make_write_embedder(config: Config, db: Database, offline: bool) -> Embedder
     return embedders.CachedEmbedder(inner, _client_db(db))
 
 
-def _score(db: Database, run_ids: list[str], config: Config, progress: Progress) -> None:
+def _score(
+    db: Database,
+    run_ids: list[str],
+    config: Config,
+    progress: Progress,
+    cancel: threading.Event | None = None,
+) -> None:
+    """Score each written run; a cancel stops after the trajectory being scored (RunCancelled:
+    the runs stay written and `seorap score` scores the rest)."""
     for run_id in run_ids:
         with accounting.phase_timer(db, [run_id], "score"):
-            score_run(db, run_id, config, progress=progress)
+            score_run(db, run_id, config, progress=progress, cancel=cancel)
 
 
 def open_run_db(path: str | Path | None) -> Database:

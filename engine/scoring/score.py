@@ -16,13 +16,14 @@ another setup's.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus, Trajectory, load_corpus
 from seorap.engine.errors import NoSuggestedThreshold as NoSuggestedThreshold
-from seorap.engine.errors import UsageError
+from seorap.engine.errors import RunCancelled, UsageError
 from seorap.engine.models.base import Embedder
 from seorap.engine.models.embedders import make_embedder
 from seorap.engine.run.progress import NullProgress, Progress
@@ -86,6 +87,15 @@ def scoring_name(
     return f"{name}+{','.join(labels)}"
 
 
+def _stop_if_cancelled(cancel: threading.Event | None, run_id: str, done: int, total: int) -> None:
+    """Raise RunCancelled when ``cancel`` is set: scoring stops between trajectories."""
+    if cancel is not None and cancel.is_set():
+        raise RunCancelled(
+            f"scoring of {run_id} stopped after {done} of {total} trajectories; the run is "
+            "written — `seorap score` scores it"
+        )
+
+
 def score_run(
     db: Database,
     run_id: str,
@@ -98,8 +108,10 @@ def score_run(
     embedder: Embedder | None = None,
     judge_prompt: str | None = None,
     auto_threshold: bool = False,
+    cancel: threading.Event | None = None,
 ) -> str:
-    """Score ``run_id``; returns the scoring setup name under which the results are stored.
+    """Score ``run_id``; returns the scoring setup name under which the results are stored
+    (``cancel`` set: RunCancelled after the trajectory being scored; the run stays written).
 
     ``auto_threshold``: the filter mode uses the threshold suggested from this run's own cosines
     (engine/scoring/similarity.py: Youden's J over matched vs unmatched pairs of the full-mode
@@ -124,7 +136,8 @@ def score_run(
     name = scoring_name(judge, answerer, modes)
     progress.start_phase(f"score {run_id}", len(trajectories))
     scored = (judge, answerer, embed, modes, config)
-    for trajectory in trajectories:
+    for n, trajectory in enumerate(trajectories):
+        _stop_if_cancelled(cancel, run_id, n, len(trajectories))
         rows = _score_trajectory(
             db, run_id, trajectory, name, *scored, full_rows.get(trajectory.id)
         )

@@ -22,6 +22,7 @@ from seorap.engine.views.claim_path import (  # noqa: F401
     claim_path,
     claim_paths,
     contested,
+    lost_at,
 )
 from seorap.engine.views.common import (  # noqa: F401
     DELTA_LABEL,
@@ -216,6 +217,7 @@ __all__ = [
     "bigrams",
     "claim_path",
     "claim_paths",
+    "lost_at",
     "claim_spans",
     "claim_verdicts",
     "columns",

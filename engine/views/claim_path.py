@@ -53,7 +53,25 @@ class ClaimPath:
     def line(self) -> str:
         """``said ✓ → extracted ✓ → stored ✓ → kept ✗ → retrieved n/a → … · lost at kept``."""
         marks = " → ".join(f"{s} {m}" for s, m in self.marks)
-        return f"{marks} · lost at {self.loss}" if self.loss else f"{marks} · not lost"
+        return f"{marks} · {lost_at(self.loss)}" if self.loss else f"{marks} · not lost"
+
+
+LOST_WORDS = {
+    "said": "no document states it",
+    "extracted": "the system did not take it from the document",
+    "stored": "it never reached the store",
+    "kept": "the store lost or outdated it",
+    "retrieved": "the question's search did not find it",
+    "used": "the answer did not use it",
+    "credited": "the answer was not judged correct",
+}
+"""Each stage's loss in a newcomer's words, shown after "lost at STAGE" (the stored key)."""
+
+
+def lost_at(stage: str) -> str:
+    """``lost at kept (the store lost or outdated it)``: the stage and what that means."""
+    words = LOST_WORDS.get(stage)
+    return f"lost at {stage} ({words})" if words else f"lost at {stage}"
 
 
 def positions(trajectory: Trajectory) -> dict[int, int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from seorap.engine.scoring.journey import STAGES
+from seorap.engine.views.claim_path import lost_at
 from seorap.engine.store import gold as store
 from seorap.engine.views.common import latest_scoring
 from sqlite_utils import Database
@@ -107,7 +108,7 @@ def lines(
         out.append(f"{who} loses what {other} keeps ({len(group)}):")
         for x in group[:limit]:
             kept = f"lost at {x.other}" if x.other else "not lost"
-            out.append(f"  {x.trajectory} {x.item} lost at {x.stage} ({other}: {kept}): {x.claim}")
+            out.append(f"  {x.trajectory} {x.item} {lost_at(x.stage)}; {other}: {kept}: {x.claim}")
         if len(group) > limit:
             out.append(f"  … {len(group) - limit} more")
     return out

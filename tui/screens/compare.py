@@ -35,9 +35,15 @@ def _figures(f: views.SideFigures) -> str:
 
     return (
         f"write-time: accuracy {v(f.write_accuracy)} · coverage {v(f.write_coverage)} · "
-        f"stale facts {v(f.stale_facts)}   read-time: accuracy {v(f.read_accuracy)} · "
-        f"coverage {v(f.read_coverage)} · stale-at-read {v(f.stale_at_read)}"
+        f"stale facts per trajectory {v(f.stale_facts)}   read-time: accuracy "
+        f"{v(f.read_accuracy)} · coverage {v(f.read_coverage)} · stale-at-read rate "
+        f"{_rate(f.stale_at_read)}"
     )
+
+
+def _rate(x: float | None) -> str:
+    """A share as a percentage, so it never reads as the count beside it ("stale 2.00")."""
+    return "—" if x is None else f"{x:.0%}"
 
 
 def _short_figures(f: views.SideFigures) -> str:
@@ -47,9 +53,9 @@ def _short_figures(f: views.SideFigures) -> str:
         return "—" if x is None else f"{x:.2f}"
 
     return (
-        f"write acc {v(f.write_accuracy)} cov {v(f.write_coverage)} stale {v(f.stale_facts)}"
-        f" · read acc {v(f.read_accuracy)} cov {v(f.read_coverage)} "
-        f"stale {v(f.stale_at_read)}"
+        f"write acc {v(f.write_accuracy)} cov {v(f.write_coverage)} {v(f.stale_facts)} "
+        f"stale/traj · read acc {v(f.read_accuracy)} cov {v(f.read_coverage)} "
+        f"{_rate(f.stale_at_read)} stale"
     )
 
 

@@ -24,6 +24,7 @@ from seorap.tui.progress import (
     PhaseFinished,
     PhaseStarted,
 )
+from seorap.tui.fit import cut
 from seorap.tui.text import literal
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.line_table import LineTable
@@ -105,10 +106,7 @@ each applied decision appears in the log as it is written.
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one("#live-trajectories", LineTable)
-        table.add_column("trajectory", key="t")
-        table.add_column("documents done (this phase)", key="n")
-        table.add_column("last", key="note")
+        self._columns("")
         self._status(
             "idle — r: reference systems, s: A/B/C stand-in, a: A/B/C on Ollama, "
             "p: replay the selected run"
@@ -186,7 +184,10 @@ each applied decision appears in the log as it is written.
 
     def action_cancel(self) -> None:
         self.cancel_event.set()
-        self._status("cancelling after the current document …", "yellow")
+        self._status(
+            "cancelling after the current document (while scoring: the current trajectory) …",
+            "yellow",
+        )
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="live", description="live run")
     def run_systems(self, systems: list[str], offline: bool) -> list[str]:
@@ -358,12 +359,20 @@ each applied decision appears in the log as it is written.
             self.autoran = False
             self.app.post_message(RunsChanged())
 
+    def _columns(self, phase: str) -> None:
+        """The trajectory table's heads, the count's in the phase's own unit."""
+        table = self.query_one("#live-trajectories", LineTable)
+        table.clear(columns=True)
+        table.add_column("trajectory", key="t")
+        table.add_column(done_label(phase), key="n")
+        table.add_column("last", key="note")
+
     @on(PhaseStarted)
     def _phase(self, m: PhaseStarted) -> None:
         self.query_one(ProgressBar).update(total=max(m.total, 1), progress=0)
         self.phase = m.name
         self.done = {}
-        self.query_one("#live-trajectories", LineTable).clear()
+        self._columns(m.name)
         self._status(f"phase {m.name}: {m.total} units")
         self._behind(f"{m.name} 0/{m.total}")
 
@@ -388,7 +397,8 @@ each applied decision appears in the log as it is written.
     @on(FactWritten)
     def _fact(self, m: FactWritten) -> None:
         self.facts_seen += 1
-        line = literal(f"{self.system_of(m.run_id):<16} ", "bold")  # the system column
+        system = cut(self.system_of(m.run_id), LOG_SYSTEM)  # a replay's label is long
+        line = literal(f"{system:<{LOG_SYSTEM}} ", "bold")  # the system column
         line.append(f"{m.trajectory_id} doc {m.position + 1} ", "dim")
         line.append(m.operation, OP_STYLE.get(m.operation, ""))
         line.append_text(literal(f" {short_id(m.fact_id or '')} {m.text}"))
@@ -409,6 +419,21 @@ each applied decision appears in the log as it is written.
     @on(Note)
     def _note(self, m: Note) -> None:
         self.query_one(RichLog).write(literal(m.text, "yellow"))
+
+
+LOG_SYSTEM = 16
+"""Cells of the log's system column (a longer run label is cut with '…'; 2 shows it whole)."""
+
+DONE_LABELS = {
+    "extract": "documents read",
+    "write": "documents written",
+    "score": "trajectories scored",
+}
+
+
+def done_label(phase: str) -> str:
+    """The count column's head for a phase named ``extract``, ``write <run>``, ``score <run>``."""
+    return DONE_LABELS.get(phase.split(" ", 1)[0], "done (this phase)")
 
 
 def pace_text(state: PacerState, pace: Pace) -> Text:

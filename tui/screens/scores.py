@@ -86,6 +86,8 @@ changed by an override) is computed in the background, with a placeholder meanwh
 """
 
     BINDINGS = [Binding("v", "next_run", "next run"), Binding("r", "reload", "recompute")]
+    shown_run: str | None = None
+    """The run ``r`` keeps on show while it reloads (None: the app's selected run)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -168,12 +170,19 @@ changed by an override) is computed in the background, with a placeholder meanwh
             self.compute(missing)
 
     def _select(self) -> None:
-        sel = self.app.ctx.selection.run_id
+        sel = self.shown_run or self.app.ctx.selection.run_id
         ids = [r.run_id for r in self.reports]
         self.current = ids.index(sel) if sel in ids else 0
 
     def action_reload(self) -> None:
-        self.reload()
+        """``r``: read the figures anew, keeping the run on show (``v`` may have moved off the
+        app's selection; a reload used to jump back to it)."""
+        if self.reports:
+            self.shown_run = self.reports[self.current].run_id
+        try:
+            self.reload()
+        finally:
+            self.shown_run = None
 
     @work(
         thread=True, exclusive=True, exit_on_error=False, group="scores", description="score cards"
@@ -352,7 +361,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
             audit = views.judge_audit(r)
             wide = self._variant_columns != scores_fit.variant_columns(0)  # with CIs
             table.add_row(
-                literal(self.labels.get(r.run_id, r.system)),
+                literal(scores_fit.run_label_cell(self.labels.get(r.run_id, r.system))),
                 scores_fit.score_cell(a.intrinsic, wide, ci),
                 scores_fit.score_cell(a.extrinsic, wide, ci),
                 Text(figure(a.mad)),

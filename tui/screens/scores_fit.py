@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from seorap.engine import views
 from seorap.engine.fmt import figure
+from seorap.tui.fit import cut
 
 if TYPE_CHECKING:
     from seorap.engine.scoring.schema import Interval
@@ -101,3 +102,13 @@ def quadrant_cells(counts: dict[str, int] | None, wide: bool, colors: dict[str, 
 def score_cell(iv: Interval | None, wide: bool, ci: Callable[[Interval | None], str]) -> Text:
     """A run's mean score: with its CI (``ci(iv)``) when wide, else the figure alone."""
     return Text(ci(iv) if wide else figure(None if iv is None else iv.mean))
+
+
+RUN_LABEL_CELLS = 24
+"""The widest run label in the runs-per-row table: a recorded run's label (85 cells) pushed the
+figures off screen; cut with '…', it is whole in the status line above the cards."""
+
+
+def run_label_cell(label: str) -> str:
+    """A run's label for the table, at most RUN_LABEL_CELLS cells, its cut marked '…'."""
+    return cut(label, RUN_LABEL_CELLS)

@@ -46,7 +46,11 @@ def agreement_text(report: RunReport, label: str | None = None) -> Text:
     text.append("quadrants: ")
     if audit is not None and not audit.reliable:
         text.append(views.UNRELIABLE, "bold red")
-        text.append(" (no quadrant, MAD or DivRate from this judge)", "dim")
+        text.append(
+            " (no quadrant, MAD or DivRate from this judge; why: the judge audit just below, "
+            "or `seorap judge-audit`)",
+            "dim",
+        )
     else:
         for q in views.QUADRANTS:
             text.append(f"{q} {a.quadrants.get(q, 0)}  ", COLORS[q])

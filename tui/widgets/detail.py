@@ -13,6 +13,7 @@ from seorap.engine.views import (
     ReadTime,
     StepView,
     StoreFact,
+    lost_at,
     replaces_text,
     short_id,
     successor_text,
@@ -121,7 +122,7 @@ def render_path(p: ClaimPath) -> Text:
         text.append(mark, MARK_STYLE.get(mark, ""))
     text.append("\n")
     if p.loss:
-        text.append(f"lost at {p.loss}", "bold red")
+        text.append(lost_at(p.loss), "bold red")
         text.append_text(literal(f": {p.why}", "red"))
     else:
         text.append("not lost", "bold green")
