@@ -185,11 +185,12 @@ class SeorapApp(KeysInOrder, InstantModes, App):
             await asyncio.sleep(AHEAD_GAP_S)
 
     def _read_one_ahead(self, screen: Screen) -> bool:
-        if not screen.is_mounted:
+        reader = getattr(screen, "read_ahead", None)
+        if reader is None or not screen.is_mounted:
             return False
         try:
             with views.judge_no_wait():
-                return bool(screen.read_ahead())
+                return bool(reader())
         except views.JudgeNotReady:
             return False
 
@@ -203,7 +204,7 @@ class SeorapApp(KeysInOrder, InstantModes, App):
             self.views_started = True
             await asyncio.sleep(AHEAD_GAP_S)
             self.ready_at = time.monotonic()
-        order = BUILD_ORDER
+        order: tuple[str, ...] = BUILD_ORDER
         if self.ctx.autorun and self.current_mode != "live":  # the first start's runs: at once
             order = ("live", *(name for name in BUILD_ORDER if name != "live"))
         for name in order:
