@@ -40,9 +40,13 @@ AHEAD_GAP_S = 0.05
 FIRST_LOOK_S = 1.0
 """After the first view built ahead (the stepper), the others wait for the first key or this long
 after the first frame."""
-BUILD_ORDER = ("stepper", "questions", "scores", "compare", "demo", SIDE_BY_SIDE, "live")
+BUILD_ORDER = ("stepper", "questions", "scores", "compare", "demo", "live", SIDE_BY_SIDE)
 """The views built ahead after the first paint, one at a time, in the order of their keys (2 3 4 5
-7 s 6: the live view last, it is the one a reader reaches last)."""
+7 6), the side by side last: it is built once the judge's analyser is ready (JUDGING)."""
+JUDGING = (SIDE_BY_SIDE,)
+"""Views whose first fill runs the lexical judge on the event loop (the side by side's step
+views): built ahead only once its analyser process is ready, else the build held the event loop
+until it was (a key waited 14 s, busy 2); `s` before then builds it on the key, as before."""
 
 
 BANNER_VIEWS = ("runs", "demo")
@@ -172,12 +176,23 @@ class SeorapApp(KeysInOrder, InstantModes, App):
     async def read_ahead(self) -> None:
         """Let one mounted view read ahead (``read_ahead() -> bool``: True when it did some
         work), then the next, until none has anything to do or a key arrives; a pause between
-        two pieces lets input and frames through."""
+        two pieces lets input and frames through. A view whose read-ahead would wait for the
+        judge's analyser (still loading) is passed over for now."""
         while self.idle_gc.idle(AHEAD_IDLE_S):
             screens = [s for s in self.built_screens() if hasattr(s, "read_ahead")]
-            if not any(screen.is_mounted and screen.read_ahead() for screen in screens):
+            if not any(self._read_one_ahead(screen) for screen in screens):
                 return
             await asyncio.sleep(AHEAD_GAP_S)
+
+    def _read_one_ahead(self, screen: Screen) -> bool:
+        reader = getattr(screen, "read_ahead", None)
+        if reader is None or not screen.is_mounted:
+            return False
+        try:
+            with views.judge_no_wait():
+                return bool(reader())
+        except views.JudgeNotReady:
+            return False
 
     @work(exclusive=True, exit_on_error=False, group="build-ahead", description="build views ahead")
     async def build_views_ahead(self) -> None:
@@ -189,10 +204,12 @@ class SeorapApp(KeysInOrder, InstantModes, App):
             self.views_started = True
             await asyncio.sleep(AHEAD_GAP_S)
             self.ready_at = time.monotonic()
-        order = BUILD_ORDER
+        order: tuple[str, ...] = BUILD_ORDER
         if self.ctx.autorun and self.current_mode != "live":  # the first start's runs: at once
             order = ("live", *(name for name in BUILD_ORDER if name != "live"))
         for name in order:
+            while name in JUDGING and not views.judge_warm():
+                await asyncio.sleep(AHEAD_GAP_S * 2)
             await self.input_drawn()
             if len(self.screen_stack) != 1:  # an overlay is open: again after the next key
                 return

@@ -103,10 +103,16 @@ class AnalyserProcess:
                 pass
 
     def pause(self) -> None:
-        """Stop the child while it warms up (a person is typing); a request resumes it."""
-        if not self.ready.is_set() and not self.paused:
+        """Stop the child while it warms up (a person is typing); a request resumes it. Never
+        while a request waits for it (that thread holds the lock): stopped under a request, the
+        child would keep every later request (the event loop's too) waiting."""
+        if self.ready.is_set() or self.paused or not self.lock.acquire(blocking=False):
+            return
+        try:
             self.paused = True
             self._signal(signal.SIGSTOP)
+        finally:
+            self.lock.release()
 
     def resume(self) -> None:
         if self.paused:
