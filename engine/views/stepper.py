@@ -187,13 +187,11 @@ def step_view(
     doc_claims = [] if arrival.is_distractor else list(state.doc_claims)
     stale = _stale_claims_until(t, arrival.state_index)
     links = lineage(db, run_id, t.id).upto(position)
-    operations = operations_at(
-        db, run_id, t.id, position, document=doc.text, date=arrival.timestamp
-    )
+    when = arrival.timestamp
+    operations = operations_at(db, run_id, t.id, position, document=doc.text, date=when)
     store = _store_at(db, run_id, t.id, position, stale if stale_checks else [], links, operations)
     verdicts = claim_verdicts(db, run_id, t.id, arrival.state_index, judge_mode)
-    entry = line[position]
-    truth = ops = None
+    entry, truth, ops = line[position], None, None
     if not arrival.is_distractor:
         truth = ground_truth(t, arrival.state_index)
         ops = op_count(state.action or "", [o.operation for o in operations], entry.written)
