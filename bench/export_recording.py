@@ -19,6 +19,7 @@ import urllib.request
 from pathlib import Path
 
 from _common import cpu_model
+
 from seorap.engine.store.database import open_db
 from seorap.engine.store.recording import export_run
 

@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from click.testing import CliRunner
+
 from seorap.cli.main import cli
 from seorap.engine.store.database import open_db
 from seorap.engine.store.recording import (

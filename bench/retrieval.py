@@ -14,6 +14,7 @@ import time
 
 import numpy as np
 from _common import fact_texts, machine, per_call_ms
+
 from seorap.engine.retrieval.hybrid import HybridIndex  # noqa: E402
 from seorap.engine.retrieval.tokenize import bigram_tokens  # noqa: E402
 

@@ -7,14 +7,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+
 from seorap.cli.params import CorpusType, FsPath, db_path_option
 from seorap.cli.runref import resolve_run
 from seorap.engine.memory.names import ORACLES, REFERENCE_DESCRIPTIONS
 from seorap.engine.run.pacer import Pace, PaceError
 
 if TYPE_CHECKING:
-    from seorap.engine.corpus import Corpus
     from sqlite_utils import Database
+
+    from seorap.engine.corpus import Corpus
 
 REFERENCE_BANNER = (
     f"These runs are the offline reference systems ({', '.join(ORACLES)}): "

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import click
+
 from seorap.cli.params import db_path_option
 from seorap.cli.runref import resolve_run
 from seorap.engine.untrusted import json_line

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
+
 from seorap.cli.wrap import hang, hang_all
 from seorap.engine.fmt import figure
 from seorap.engine.untrusted import visible
@@ -14,6 +15,7 @@ from seorap.engine.untrusted import visible
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
+
     from seorap.engine.scoring.gate import Comparison, Difference, GateResult, GateVerdict
     from seorap.engine.scoring.rulers import Diff
     from seorap.engine.views.journey import FunnelPair

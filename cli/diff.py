@@ -6,13 +6,15 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import click
+
 from seorap.cli.params import db_path_option, resolve_runs
 from seorap.engine.untrusted import json_line, visible
 
 if TYPE_CHECKING:
     from rich.console import Console
-    from seorap.engine.scoring.rulers import Diff, Side
     from sqlite_utils import Database
+
+    from seorap.engine.scoring.rulers import Diff, Side
 
 CHANGE_NAMES = {
     "credited": "newly credited",

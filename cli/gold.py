@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+
 from seorap.cli.params import CORPUS_HELP, CorpusType, F, FsPath
 from seorap.engine.store.sqlerrors import DatabaseBusy, ReadOnlyStore
 from seorap.engine.untrusted import json_line, visible

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+
 from seorap.cli.params import FsPath
 from seorap.engine.corpus.importers import DATASET_VERSIONS, ImportResult
 from seorap.engine.corpus.importers.locomo import import_locomo

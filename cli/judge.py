@@ -15,6 +15,7 @@ import os
 from typing import TYPE_CHECKING
 
 import click
+
 from seorap.cli.params import FsPath
 from seorap.engine.errors import InputProblems
 from seorap.engine.jsonl import MAX_PROBLEMS, LineTooLong, read_lines

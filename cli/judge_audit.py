@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import click
+
 from seorap.cli.params import CORPUS_HELP, CorpusType, FsPath
 
 if TYPE_CHECKING:
     from rich.console import Console
+
     from seorap.engine.scoring.audit import AuditFigures
 
 
@@ -74,6 +76,7 @@ def judge_audit(
     by side (a prompt sweep). The same audit runs with every `seorap score`."""
     # start-up: `seorap --help` loads no pydantic, rich, sqlite_utils
     from rich.console import Console
+
     from seorap.engine.config import Config
     from seorap.engine.corpus import load_corpus
     from seorap.engine.scoring.answerers import make_answerer
@@ -150,6 +153,7 @@ def _setups(judge_models: tuple[str, ...], judge_prompts: tuple[str, ...]) -> li
 def _one(console: Console, figures: AuditFigures) -> None:
     # start-up: `seorap --help` loads no pydantic, rich, sqlite_utils
     from rich.table import Table
+
     from seorap.engine.scoring.audit import audit_lines
 
     table = Table(title=f"judge audit · {figures.judge}")

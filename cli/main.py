@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+
 from seorap.cli import output
 from seorap.engine.errors import (
     EXIT_CANNOT_PROCEED,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import click
+
 from seorap.cli.params import F, FsPath
 
 if TYPE_CHECKING:
@@ -81,6 +82,7 @@ def pull(names: tuple[str, ...], config_path: str | None, host: str | None, offl
 def _pull_one(config: Config, name: str) -> None:
     # start-up: `seorap --help` loads no httpx, numpy, ollama, pydantic, rich
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
     from seorap.engine.models.manage import pull_model
 
     columns = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import click
+
 from seorap.cli.params import FsPath, db_path_option
 from seorap.cli.runref import resolve_run
 from seorap.engine.untrusted import visible

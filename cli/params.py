@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
+
 from seorap.cli.runref import resolve_run
 
 if TYPE_CHECKING:

@@ -6,6 +6,7 @@ import io
 from collections.abc import Sequence
 
 import click
+
 from seorap.cli.params import FsPath, check_output, check_scoring, db_path_option, resolve_runs
 from seorap.engine.outfile import write_text
 from seorap.engine.untrusted import visible
@@ -66,6 +67,7 @@ def report(
     figures with 95% cluster-bootstrap intervals and the diagnosis of every trajectory."""
     # start-up: `seorap --help` loads no numpy, pydantic, rich, sqlite_utils
     from rich.console import Console
+
     from seorap.cli.report_table import render_table
     from seorap.engine.scoring import overrides
     from seorap.engine.scoring.report import build_report

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
+
 from seorap.engine.scoring.report import rows, run_label
 from seorap.engine.scoring.report_text import cost_lines, fmt, histogram_lines, summary_lines
 from seorap.engine.scoring.schema import Report, RunReport

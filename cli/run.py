@@ -12,6 +12,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
+
 from seorap.cli.params import CORPUS_HELP, POSITIVE, CorpusType, FsPath, db_path_option
 from seorap.engine.config import Config, load_config
 from seorap.engine.corpus import Corpus, load_corpus

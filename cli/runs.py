@@ -6,6 +6,7 @@ import sys
 from typing import TYPE_CHECKING
 
 import click
+
 from seorap.cli.params import db_path_option
 from seorap.engine.untrusted import visible
 

@@ -6,14 +6,16 @@ import json
 from typing import TYPE_CHECKING
 
 import click
+
 from seorap.cli.params import FsPath, ThresholdType, db_path_option, resolve_runs
 from seorap.engine.fmt import figure
 from seorap.engine.untrusted import visible
 
 if TYPE_CHECKING:
+    from sqlite_utils import Database
+
     from seorap.engine.config import Config
     from seorap.engine.run.progress import Progress
-    from sqlite_utils import Database
 
 
 def scoring_config(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+
 from seorap.cli.params import FsPath
 from seorap.engine.corpus.synth import SLOTS, write_corpus
 from seorap.engine.corpus.validate import summary, validate_files

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+
 from seorap.cli.params import CorpusType, FsPath
 from seorap.engine.corpus import load_corpus
 from seorap.engine.corpus.findings import findings, imported_summary

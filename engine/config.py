@@ -42,6 +42,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+
 from seorap.engine.errors import BadHost, UsageError
 from seorap.engine.tomlfile import load_toml, validation_error
 

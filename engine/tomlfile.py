@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
+
 from seorap.engine.errors import ConfigError, why
 
 if TYPE_CHECKING:

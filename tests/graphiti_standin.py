@@ -163,6 +163,7 @@ def every_system(body: dict) -> str:
     """graphiti's prompts as above, mem0's as tests/ollama_fake.py answers them, and seorap's own
     prompts by the offline stand-in (engine/models/standin.py): one server for all of them."""
     from ollama_fake import mem0_reply
+
     from seorap.engine.models.standin import ollama_handler
 
     schema = body.get("format") if isinstance(body.get("format"), dict) else {}

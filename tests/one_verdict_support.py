@@ -10,9 +10,9 @@ from collections import defaultdict
 from seorap.engine.corpus import Corpus
 from seorap.engine.store.database import facts_at
 from seorap.engine.views import step_view
-from seorap.engine.views.verdicts import claim_journeys
 from seorap.engine.views.common import latest_card
 from seorap.engine.views.stepper import _stale_claims_until
+from seorap.engine.views.verdicts import claim_journeys
 
 
 def pairs(db, corpus: Corpus, run_id: str) -> dict[tuple[str, str], dict[str, bool]]:

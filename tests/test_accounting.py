@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from pydantic import BaseModel
+
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models import calllog
 from seorap.engine.models.base import ChatReply, ChatRequest
@@ -260,6 +261,7 @@ def test_every_report_format_carries_the_cost(tmp_path):
     import io
 
     from rich.console import Console
+
     from seorap.cli.report_table import render_table
     from seorap.engine.run.runner import run
     from seorap.engine.scoring.report import build_report

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
+
 from seorap.cli.judge_audit import _sweep
 from seorap.cli.main import cli
 from seorap.engine.corpus import load_corpus

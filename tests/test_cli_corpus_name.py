@@ -8,6 +8,7 @@ import sqlite3
 
 import pytest
 from click.testing import CliRunner
+
 from seorap.cli.main import cli
 from seorap.engine.corpus.bundled import FIXTURES, bundled_corpus, corpus_location
 from seorap.engine.outfile import why

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from rich.cells import cell_len
+
 from seorap.cli.diff import clip_lines
 from seorap.cli.main import cli
 from seorap.engine.config import Config

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
+
 from seorap.cli.main import cli
 from seorap.engine import errors
 

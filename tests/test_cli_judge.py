@@ -3,6 +3,7 @@
 import json
 
 from click.testing import CliRunner
+
 from seorap.cli.main import cli
 from seorap.engine.scoring import lexical
 

@@ -4,8 +4,9 @@ clear message, `--run` takes a system name or a unique prefix, tables keep ids o
 from __future__ import annotations
 
 from click.testing import CliRunner
-from seorap.cli.main import cli
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+
+from seorap.cli.main import cli
 
 
 def invoke(*args):
@@ -41,6 +42,7 @@ def test_inspect_refuses_a_corpus_the_run_was_not_made_from(ref, tmp_path):
 def test_resolve_run_by_system_and_prefix(ref):
     import click
     import pytest
+
     from seorap.cli.runref import resolve_run
     from seorap.engine.store.database import open_db
 

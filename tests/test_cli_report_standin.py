@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+
 from seorap.cli.main import cli
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from seorap.cli import runs as runs_cli
 from seorap.cli.main import cli
 from seorap.engine.config import Config

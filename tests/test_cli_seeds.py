@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+
 from seorap.cli.main import cli
 
 KO_MINI = Path(__file__).resolve().parents[1] / "fixtures" / "ko-mini"

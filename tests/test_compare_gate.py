@@ -5,6 +5,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
+
 from seorap.cli.main import cli
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
@@ -226,6 +227,7 @@ def test_runs_of_different_corpora_are_refused(runs_db, tmp_path):
 
 def test_a_labelled_run_is_named_by_its_label():
     import click
+
     from seorap.cli.runref import resolve_run
 
     db = open_db(None)
@@ -380,6 +382,7 @@ def test_a_failing_figure_outranks_an_undecided_one():
 
 def test_hanging_indent_measures_korean_in_cells():
     from rich.cells import cell_len
+
     from seorap.cli.wrap import hang
 
     text = "  penalised   t1 single/0 memory@1: YES → NO  " + "한빛물류의 현재 요금제는 " * 8
@@ -392,6 +395,7 @@ def test_hanging_indent_measures_korean_in_cells():
 
 def test_a_bare_system_name_never_means_a_replay():
     import click
+
     from seorap.cli.runref import resolve_run
 
     db = open_db(None)

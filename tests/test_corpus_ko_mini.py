@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+
 from seorap.cli.main import cli
 from seorap.engine.corpus import load_corpus
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from seorap.cli.main import cli
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
@@ -131,6 +132,7 @@ def test_the_crash_handler_writes_its_log_whatever_the_arguments(tmp_path, monke
 # ---- configuration: the hosts preflight checks, numbers that are booleans -----------------------
 def test_preflight_checks_the_one_entry_hosts_list_not_host(ollama_server):
     from ollama_fake import closed_port_url
+
     from seorap.engine.models.base import ModelUnavailable
     from seorap.engine.models.manage import preflight
 

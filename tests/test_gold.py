@@ -10,6 +10,7 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 from rich.console import Console
+
 from seorap.cli.main import cli
 from seorap.cli.report_table import render_table
 from seorap.engine.config import Config

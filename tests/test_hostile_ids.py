@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from seorap.cli.main import cli
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus

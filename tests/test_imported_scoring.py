@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from seorap.cli.main import cli
 from seorap.engine.corpus import load_corpus
 from seorap.engine.corpus.importers.locomo import import_locomo

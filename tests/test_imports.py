@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from seorap.cli.main import cli
 from seorap.engine.corpus import load_corpus
 from seorap.engine.corpus.findings import findings, imported_summary

@@ -10,6 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models import calllog, embedders
 from seorap.engine.models.base import ChatReply, ChatRequest

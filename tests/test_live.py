@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from seorap.engine.config import load_config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.base import ModelError

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.memory.prompts import read_payload

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.memory import get_system, list_systems

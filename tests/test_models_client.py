@@ -8,6 +8,7 @@ import threading
 import pytest
 from models_support import GOOD, MESSAGES, MODEL, Facts
 from ollama_fake import closed_port_url
+
 from seorap.engine.models.base import ModelError, ModelMissing, ModelUnavailable, ReplayMiss
 from seorap.engine.models.client import SERVER_ERROR_ATTEMPTS, ModelClient, repair_json
 from seorap.engine.models.ollama_chat import OllamaChat

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from seorap.engine.config import Config, load_config
 from seorap.engine.errors import ConfigError
 

@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 import pytest
+
 from seorap.engine.config import Config
 from seorap.engine.models.base import Embedder, ModelError, ModelMissing
 from seorap.engine.models.embedders import (

@@ -6,6 +6,7 @@ import httpx
 import ollama
 import pytest
 from ollama_fake import closed_port_url, schema_example
+
 from seorap.engine.models.base import ChatRequest
 from seorap.engine.models.ollama_chat import OllamaChat, is_transient, translate_error
 

@@ -8,6 +8,7 @@ import threading
 
 import pytest
 from ollama_fake import FakeOllama, closed_port_url
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.base import ChatRequest, ModelError, ModelMissing, ModelUnavailable
@@ -147,6 +148,7 @@ def test_cache_keys_do_not_depend_on_the_host(two_servers):
 
 def test_cli_repeated_host_checks_every_host_and_spreads_the_work(tmp_path, two_servers):
     from click.testing import CliRunner
+
     from seorap.cli.main import cli
 
     cfg = tmp_path / "seorap.toml"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 from ollama_fake import closed_port_url
+
 from seorap.cli.main import cli
 from seorap.engine.config import Config
 from seorap.engine.models.base import ModelMissing, ModelUnavailable

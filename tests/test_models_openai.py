@@ -8,6 +8,7 @@ import json
 import pytest
 from models_support import GOOD, MESSAGES, MODEL, Facts
 from ollama_fake import closed_port_url
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.base import ChatRequest, ModelMissing, ModelUnavailable

@@ -18,13 +18,14 @@ import click
 import pytest
 from click.testing import CliRunner
 from ollama_fake import closed_port_url
+from test_reliability_support import SEORAP
+from timing_support import within
+
 from seorap.cli.main import cli
 from seorap.engine.config import Config
 from seorap.engine.models import manage
 from seorap.engine.models.base import ModelError, ModelMissing, ModelUnavailable
 from seorap.engine.models.manage import NotOllama, preflight
-from test_reliability_support import SEORAP
-from timing_support import within
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "fixtures" / "ko-mini" / "ko-c5-seminar.json"

@@ -12,6 +12,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+
 from seorap.engine.models.base import ModelTimeout
 from seorap.engine.models.client import ModelClient
 from seorap.engine.models.hosts import HostPool

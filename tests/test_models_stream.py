@@ -9,11 +9,12 @@ import time
 
 import pytest
 from pydantic import BaseModel
+from timing_support import within
+
 from seorap.engine.models.base import CallCancelled, ModelTimeout
 from seorap.engine.models.client import TIMEOUT_ATTEMPTS, ModelClient, find_loop
 from seorap.engine.models.ollama_chat import OllamaChat
 from seorap.engine.store.database import open_db
-from timing_support import within
 
 MODEL = "qwen3.5:9b"
 PLACES = [f"{chr(0xAC00 + 28 * i)}{chr(0xB098 + 28 * i)}실" for i in range(60)]

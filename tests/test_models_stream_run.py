@@ -9,14 +9,15 @@ import threading
 import time
 
 import pytest
+from test_reliability_support import ROOT, fast_retries
+from timing_support import within
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.base import ModelTimeout, ModelUnavailable
 from seorap.engine.models.standin import StandinBackend, ollama_handler
 from seorap.engine.run.runner import RunCancelled, run
 from seorap.engine.store.database import open_db
-from test_reliability_support import ROOT, fast_retries
-from timing_support import within
 
 
 def tiny_corpus(folder, name="ko-c5-seminar", chars=90, states=None):

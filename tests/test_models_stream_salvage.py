@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from pydantic import BaseModel
+
 from seorap.engine.memory.schemas import Extraction
 from seorap.engine.models.base import ChatReply
 from seorap.engine.models.client import ModelClient, salvage_items

@@ -11,10 +11,11 @@ import subprocess
 import threading
 import time
 
-from seorap.engine.models.standin import StandinBackend, ollama_handler
 from test_models_stream_run import tiny_corpus
 from test_reliability_support import SEORAP, CountingHandler, live_toml
 from timing_support import within
+
+from seorap.engine.models.standin import StandinBackend, ollama_handler
 
 
 def start_run(corpus_dir, db_path, toml, url):

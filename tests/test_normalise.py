@@ -6,6 +6,7 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
+
 from seorap.engine import normalise as n
 
 D = dt.date

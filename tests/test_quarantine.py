@@ -12,6 +12,7 @@ import re
 
 import pytest
 from ollama_fake import failing_model
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.memory.grounding import ungrounded

@@ -14,6 +14,7 @@ import math
 from pathlib import Path
 
 import pytest
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.standin import StandinBackend, ollama_handler
@@ -258,6 +259,7 @@ def demo_cli(recorded, tmp_path, monkeypatch):
 
     def demo(*args):
         from click.testing import CliRunner
+
         from seorap.cli.main import cli
 
         result = CliRunner().invoke(
@@ -305,6 +307,7 @@ def test_a_damaged_shipped_recording_is_one_sentence_and_the_demo_goes_on(demo_c
 
 def test_the_recorded_run_is_labelled_in_the_runs_list_the_report_and_the_app(demo_cli):
     from click.testing import CliRunner
+
     from seorap.cli.main import cli
     from seorap.engine.scoring.report import build_report, run_label
     from seorap.engine.views import list_runs, run_labels

@@ -10,12 +10,13 @@ that is malformed again is exactly one ``write_failures`` row (and in the report
 from __future__ import annotations
 
 import pytest
+from test_reliability_support import copy_corpus, document_counts_match, fast_retries, orphan_rows
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.standin import StandinBackend, ollama_handler
 from seorap.engine.run.runner import run
 from seorap.engine.store.database import open_db
-from test_reliability_support import copy_corpus, document_counts_match, fast_retries, orphan_rows
 
 SEED = 20261101
 MALFORMED = "Sure! Here is the answer: {not json"  # what tests/ollama_fake.py sends

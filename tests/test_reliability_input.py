@@ -17,13 +17,14 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from test_reliability_support import ROOT, seorap
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.memory.prompts import DOC_CLOSE, DOC_OPEN, read_payload
 from seorap.engine.models.standin import StandinBackend, ollama_handler
 from seorap.engine.run.runner import run
 from seorap.engine.store.database import open_db
-from test_reliability_support import ROOT, seorap
 
 GOOD = "ko-c5-seminar"
 BASE = "ko-c2-dodam-notify"  # has distractors and singleQA: every reference kind can go wrong

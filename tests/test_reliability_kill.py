@@ -18,11 +18,6 @@ import subprocess
 import threading
 
 import pytest
-from seorap.engine.config import load_config
-from seorap.engine.corpus import load_corpus
-from seorap.engine.models.standin import StandinBackend, ollama_handler
-from seorap.engine.run.runner import run
-from seorap.engine.store.database import open_db
 from test_reliability_support import (
     SEORAP,
     CountingHandler,
@@ -34,6 +29,12 @@ from test_reliability_support import (
     seorap,
     store_of,
 )
+
+from seorap.engine.config import load_config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.run.runner import run
+from seorap.engine.store.database import open_db
 
 SEED = 8
 TRAJECTORIES = ("ko-c1-daon-backup", "ko-c5-seminar")

@@ -14,11 +14,6 @@ import os
 import threading
 
 import pytest
-from seorap.engine.config import load_config
-from seorap.engine.corpus import load_corpus
-from seorap.engine.models.standin import StandinBackend, ollama_handler
-from seorap.engine.run.runner import run
-from seorap.engine.store.database import open_db
 from test_reliability_support import (
     CountingHandler,
     call_keys,
@@ -29,6 +24,12 @@ from test_reliability_support import (
     seorap,
     store_of,
 )
+
+from seorap.engine.config import load_config
+from seorap.engine.corpus import load_corpus
+from seorap.engine.models.standin import StandinBackend, ollama_handler
+from seorap.engine.run.runner import run
+from seorap.engine.store.database import open_db
 
 
 @pytest.fixture(scope="module")
@@ -129,6 +130,7 @@ class DroppingBackend:
 
     def chat(self, request):
         import httpx
+
         from seorap.engine.models.base import ChatReply
 
         self.calls += 1

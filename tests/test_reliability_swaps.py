@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from itertools import groupby
 
+from test_reliability_support import copy_corpus
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.standin import StandinBackend, ollama_handler
 from seorap.engine.run.runner import run
 from seorap.engine.store.database import open_db
-from test_reliability_support import copy_corpus
 
 X, Y = "qwen3.5:9b", "qwen3.8:27b"  # both known to tests/ollama_fake.py
 

@@ -5,6 +5,7 @@ import random
 
 import numpy as np
 import pytest
+
 from seorap.engine.retrieval.hybrid import HybridIndex
 from seorap.engine.retrieval.tokenize import bigram_tokens
 

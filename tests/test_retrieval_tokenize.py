@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import pytest
+
 from seorap.engine.retrieval.tokenize import (
     bigram_tokens,
     bigrams,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.errors import RunCancelled

@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.standin import StandinBackend, ollama_handler

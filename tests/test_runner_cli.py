@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from click.testing import CliRunner
+
 from seorap.cli.main import cli
 from seorap.engine.store.database import open_db
 

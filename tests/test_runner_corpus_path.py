@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 from click.testing import CliRunner
+
 from seorap.cli.main import cli
 from seorap.engine.store.database import open_db
 

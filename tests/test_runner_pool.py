@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+
 from seorap.engine.run.runner import _pool, _Stop
 
 

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.run.progress import RecordingProgress

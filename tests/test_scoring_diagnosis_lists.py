@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 
+from test_tui_support import ref_db_path  # noqa: F401 - fixture
+
 from seorap.engine.scoring import diagnosis
 from seorap.engine.scoring.extrinsic import TOP_K
-from test_tui_support import ref_db_path  # noqa: F401 - fixture
 
 
 def _hit(rank, fid, text, hybrid):

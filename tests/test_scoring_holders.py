@@ -3,9 +3,10 @@ the one holding its longest clause (hand-checked cases, our own sentences)."""
 
 from __future__ import annotations
 
+from test_tui_support import CORPUS
+
 from seorap.engine.corpus import load_corpus
 from seorap.engine.scoring.holders import answer_holders, holds_part
-from test_tui_support import CORPUS
 
 EXPECTED = "7년 동안 보존, 매주 금요일 밤 11시에 실행, 대전과 광주 두 곳에 복제본 보관"
 QUESTION = (

@@ -7,6 +7,7 @@ import json
 from types import SimpleNamespace
 
 import pytest
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.run.runner import run
@@ -314,6 +315,7 @@ def test_compare_shows_two_funnels_side_by_side(scored):
 
 def test_compare_command_prints_the_funnels(scored, tmp_path):
     from click.testing import CliRunner
+
     from seorap.cli.main import cli
 
     db, ids = scored["_db"], scored["_ids"]

@@ -5,6 +5,7 @@ out by hand from the rules."""
 from fractions import Fraction
 
 import pytest
+
 from seorap.engine.scoring import lexical
 from seorap.engine.scoring.judges import LexicalJudge
 

@@ -1,6 +1,7 @@
 """Hand-computed expected values for every score-card metric."""
 
 import pytest
+
 from seorap.engine.memory.sentences import split_sentences
 from seorap.engine.scoring import lexical
 from seorap.engine.scoring import metrics as m

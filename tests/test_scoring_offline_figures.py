@@ -3,6 +3,7 @@
 import json
 
 import pytest
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.run.runner import run
@@ -147,6 +148,7 @@ def test_every_format_carries_the_audit_and_a_ci_on_every_agreement_figure(cards
     import re
 
     from rich.console import Console
+
     from seorap.cli.report_table import render_table
     from seorap.engine.scoring.audit import KINDS
     from seorap.engine.scoring.report import build_report

@@ -3,6 +3,7 @@
 import json
 
 import pytest
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.run.runner import run
@@ -160,6 +161,7 @@ def test_the_warning_is_printed_once_per_run_in_md_and_table(saturated):
     import io
 
     from rich.console import Console
+
     from seorap.cli.report_table import render_table
     from seorap.engine.scoring.report import build_report
     from seorap.engine.scoring.report_text import to_markdown

@@ -3,6 +3,7 @@
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
+
 from seorap.cli.report_table import DROP_ORDER, TABLE_COLUMNS, pack, render_table
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
+
 from seorap.cli.main import cli
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus

@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.run.runner import run

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+
 from seorap.engine.scoring import stats
 
 I = [1.0, 0.5, 0.25, 0.75]

@@ -10,6 +10,8 @@ import zlib
 from pathlib import Path
 
 import pytest
+from store_support import downgrade
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models import calllog
@@ -20,7 +22,6 @@ from seorap.engine.store import compact
 from seorap.engine.store.database import facts_at, open_db
 from seorap.engine.store.queries import calls as call_log
 from seorap.engine.store.schema import SCHEMA_VERSION
-from store_support import downgrade
 
 ROOT = Path(__file__).resolve().parents[1]
 FILE = ROOT / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"

@@ -13,9 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from store_support import copy_db, seorap_env
+
 from seorap.engine.store.database import StoreError, open_db
 from seorap.engine.store.schema import APPLICATION_ID, SCHEMA_VERSION
-from store_support import copy_db, seorap_env
 
 ROOT = Path(__file__).resolve().parents[1]
 FILE = ROOT / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"

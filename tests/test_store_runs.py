@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
+from store_support import seorap_env
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.errors import StoreError
@@ -20,7 +22,6 @@ from seorap.engine.models.base import ReplayMiss
 from seorap.engine.run.runner import run
 from seorap.engine.store.database import open_db
 from seorap.engine.store.lease import LEASE_SECONDS, run_statuses, writer
-from store_support import seorap_env
 
 ROOT = Path(__file__).resolve().parents[1]
 FILE = ROOT / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"

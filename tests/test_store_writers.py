@@ -14,9 +14,10 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from store_support import seorap_env
+
 from seorap.engine.store.database import open_db
 from seorap.engine.store.lease import writer
-from store_support import seorap_env
 
 ROOT = Path(__file__).resolve().parents[1]
 FILE = ROOT / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"

@@ -4,6 +4,7 @@ from collections import Counter
 
 import pytest
 from click.testing import CliRunner
+
 from seorap.cli.main import cli
 from seorap.engine.corpus import load_corpus
 from seorap.engine.corpus.synth import SLOTS, generate, topic_marker, trajectory, write_corpus

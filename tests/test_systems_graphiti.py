@@ -20,6 +20,7 @@ if importlib.util.find_spec("graphiti_core") is None or importlib.util.find_spec
     )
 
 import graphiti_standin  # noqa: E402
+
 from seorap.engine.config import Config  # noqa: E402
 from seorap.engine.corpus import load_corpus  # noqa: E402
 from seorap.engine.run.runner import run  # noqa: E402
@@ -181,6 +182,7 @@ def test_graphitis_calls_fail_over_to_the_other_host(tmp_path):
     import threading
 
     from ollama_fake import FakeOllama
+
     from seorap.engine.models.hosts import make_chat_backend
 
     servers = [FakeOllama().start(), FakeOllama().start()]

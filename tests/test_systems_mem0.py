@@ -16,12 +16,13 @@ if importlib.util.find_spec("mem0") is None:  # not imported here: seorap sets m
         'the mem0 extra is not installed (pip install "seorap[mem0]")', allow_module_level=True
     )
 
+from timing_support import within  # noqa: E402
+
 from seorap.engine.config import Config  # noqa: E402
 from seorap.engine.corpus import load_corpus  # noqa: E402
 from seorap.engine.memory.foreign import SystemFault  # noqa: E402
 from seorap.engine.run.runner import run  # noqa: E402
 from seorap.engine.store.database import open_db  # noqa: E402
-from timing_support import within  # noqa: E402
 
 CORPUS = Path(__file__).parent.parent / "fixtures" / "ko-mini" / "ko-c3-hiring-plan.json"
 
@@ -144,6 +145,7 @@ def test_cancel_stops_mem0_within_2s_and_the_run_resumes(ollama_server, tmp_path
 
 def test_runs_rm_removes_the_runs_mem0_folder_and_says_so(ollama_server, tmp_path):
     from click.testing import CliRunner
+
     from seorap.cli.main import cli
 
     path = tmp_path / "r.db"

@@ -2,6 +2,7 @@
 (docs/metrics.md#token-f1)."""
 
 import pytest
+
 from seorap.engine.scoring.token_f1 import (
     f1_score,
     locomo_score,

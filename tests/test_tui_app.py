@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+
 from seorap.tui.factory import make_app
 from seorap.tui.screens.runs import RunsScreen
 from seorap.tui.screens.stepper import StepperScreen
 from seorap.tui.widgets.claims_table import ClaimsTable
 from seorap.tui.widgets.store_table import StoreTable
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
 SIZE = (180, 50)
 GARAM = "ko-c5-garam-db"

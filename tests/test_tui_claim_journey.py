@@ -9,20 +9,21 @@ import io
 import json
 
 from rich.console import Console
+from test_tui_support import CORPUS, open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
+
 from seorap.cli.report_table import render_table
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus
 from seorap.engine.scoring.journey import STAGES
-from seorap.engine.views.claim_path import lost_at
 from seorap.engine.scoring.report import build_report
 from seorap.engine.scoring.report_text import to_csv, to_json, to_markdown
 from seorap.engine.store.database import open_db
+from seorap.engine.views.claim_path import lost_at
 from seorap.engine.views.verdicts import claim_journeys
 from seorap.tui.factory import make_app
 from seorap.tui.widgets.detail import DetailPane, render_path
 from seorap.tui.widgets.operations import OperationLog
 from seorap.tui.widgets.store_table import StoreTable
-from test_tui_support import CORPUS, open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
 
 HIRING = "ko-c3-hiring-plan"
 STALE_BACKEND = "하반기 백엔드 개발자 채용은 3명"

@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 from rich.cells import get_character_cell_size
 from rich.console import Console
-from seorap.tui.factory import make_app
 from test_tui_support import ref, ref_db_path  # noqa: F401
-from seorap.tui.widgets.line_table import LineTable
-from seorap.tui.widgets.store_table import StoreTable
 from textual.widgets import DataTable, Static
 from textual.worker import WorkerCancelled
+
+from seorap.tui.factory import make_app
+from seorap.tui.widgets.line_table import LineTable
+from seorap.tui.widgets.store_table import StoreTable
 
 GLOSSARY = (Path(__file__).resolve().parents[1] / "docs" / "glossary.md").read_text("utf-8")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.cells import cell_len
+
 from seorap.tui.fit import (
     cut,
     distinguishing_points,
@@ -95,8 +96,9 @@ def test_column_widths_cut_the_widest_shrinkable_first_and_stop_at_floors():
 def test_a_table_row_cut_at_the_edge_ends_in_an_ellipsis():
     from rich.segment import Segment
     from rich.style import Style
-    from seorap.tui.widgets.line_table import cut_marked
     from textual.strip import Strip
+
+    from seorap.tui.widgets.line_table import cut_marked
 
     def shown(text: str, start: int, width: int) -> str:
         return cut_marked(Strip([Segment(text, Style())]), start, width, Style()).text

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from click.testing import CliRunner
+from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
+
 from seorap.cli.main import cli
 from seorap.engine.scoring.schema import (
     GoldFigure,
@@ -12,7 +14,6 @@ from seorap.engine.scoring.schema import (
     JourneyStage,
 )
 from seorap.tui.widgets.funnel import bar, funnel_text, gold_text
-from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
 
 
 def test_bars_in_eighths():

@@ -6,12 +6,13 @@ figures and ceiling follow both."""
 import json
 import re
 
+from test_tui_support import CORPUS, open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
+
 from seorap.engine.corpus import gold, load_corpus
 from seorap.tui.factory import make_app
 from seorap.tui.widgets.claims_table import ClaimsTable
 from seorap.tui.widgets.detail import DetailPane
 from seorap.tui.widgets.funnel import Funnel
-from test_tui_support import CORPUS, open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
 
 HIRING = "ko-c3-hiring-plan"
 REASON = "[red]답이 둘[/red]"

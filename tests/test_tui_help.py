@@ -6,6 +6,7 @@ import importlib
 import re
 
 import pytest
+
 from seorap.tui.app import VIEWS, SeorapApp
 from seorap.tui.screens.help import GLOBAL
 

@@ -4,15 +4,16 @@ view is shown, and read-ahead reaches only mounted views."""
 
 from __future__ import annotations
 
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+from textual import events
+from textual.app import App
+from textual.screen import Screen
+
 from seorap.engine.store import database as store
 from seorap.engine.store.database import open_db
 from seorap.tui import app as app_module
 from seorap.tui.factory import make_app
 from seorap.tui.modes import VIEWS, screen_class
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
-from textual import events
-from textual.app import App
-from textual.screen import Screen
 
 KEYS = {name: key for name, (key, _, _) in VIEWS.items()}
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import gc
 
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+
 from seorap.tui import idle_gc
 from seorap.tui.factory import make_app
 from seorap.tui.widgets.footer import KeysFooter
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
 
 def test_full_collections_wait_for_idle_and_settings_come_back():

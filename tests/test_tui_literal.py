@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from test_tui_support import hostile_corpus, reference_db
+
 from seorap.tui.factory import make_app
 from seorap.tui.text import literal, visible
 from seorap.tui.widgets.claims_table import ClaimsTable
 from seorap.tui.widgets.store_table import StoreTable
-from test_tui_support import hostile_corpus, reference_db
 
 
 def test_visible_escapes_control_characters():

@@ -5,13 +5,14 @@ A run started by keyboard from the live view writes facts that the stepper then 
 from __future__ import annotations
 
 from ollama_fake import closed_port_url
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+
 from seorap.engine.config import Config
 from seorap.engine.models.standin import StandinBackend, ollama_handler
 from seorap.engine.store.database import open_db
 from seorap.tui.factory import make_app
 from seorap.tui.ollama_probe import probe
 from seorap.tui.widgets.store_table import StoreTable
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
 SIZE = (160, 45)
 GARAM = "ko-c5-garam-db"

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+
 from seorap.tui.commands import SeorapCommands, view_actions
 from seorap.tui.factory import make_app
 from seorap.tui.modes import VIEWS, screen_class
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
 SIZE = (160, 45)
 

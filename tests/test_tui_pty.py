@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 import seorap
 from seorap.engine.config import load_config
 from seorap.engine.corpus import load_corpus

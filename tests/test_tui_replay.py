@@ -7,6 +7,9 @@ from __future__ import annotations
 import contextlib
 
 import pytest
+from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
+from textual.worker import WorkerFailed
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.standin import StandinBackend, ollama_handler
@@ -15,8 +18,6 @@ from seorap.engine.run.runner import run
 from seorap.engine.store.database import facts_at, open_db
 from seorap.tui.factory import make_app
 from seorap.tui.widgets.store_table import StoreTable
-from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
-from textual.worker import WorkerFailed
 
 SIZE = (160, 45)
 GARAM = "ko-c5-garam-db"
@@ -141,6 +142,7 @@ async def test_demo_replay_goes_at_the_recorded_pace_and_can_be_paused_stepped_a
 
 def test_demo_replay_refuses_a_run_with_nothing_to_replay_and_a_pace_it_cannot_read(ref):
     from click.testing import CliRunner
+
     from seorap.cli.main import cli
 
     path, ids = ref

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 
+from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
+
 from seorap.engine import views
 from seorap.engine.scoring.schema import Interval
 from seorap.engine.store.database import open_db
 from seorap.tui.screens.scores_text import _value_ci, agreement_text
-from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
 
 
 def test_mad_line_prints_the_value_once_with_its_ci(ref):
@@ -155,6 +156,7 @@ async def test_r_keeps_the_run_on_show(ref):  # noqa: F811
 
 def test_a_long_run_label_is_cut_in_the_table_with_a_mark():
     from rich.cells import cell_len
+
     from seorap.tui.screens.scores_fit import RUN_LABEL_CELLS, run_label_cell
 
     label = "recorded (A · qwen3.5:9b · ko-mini · 2026-12-01 · replay of A-c5f8dcb9-aaaaaa)"

@@ -8,8 +8,9 @@ import io
 
 import pytest
 from rich.console import Console
-from seorap.tui.factory import make_app
 from test_tui_support import open_score_cards, ref, ref_db_path, reference_db  # noqa: F401
+
+from seorap.tui.factory import make_app
 
 SIZES = [(100, 30), (80, 24)]
 HIRING = "ko-c3-hiring-plan"
@@ -158,6 +159,7 @@ async def test_every_other_view_draws_at_small_sizes(ref, size):
 
 async def test_the_ollama_banner_takes_one_line_and_no_toast_repeats_it(ref):
     from ollama_fake import closed_port_url
+
     from seorap.engine.config import Config
 
     path, _ = ref
@@ -178,6 +180,7 @@ async def test_the_ollama_banner_takes_one_line_and_no_toast_repeats_it(ref):
 
 async def test_a_view_without_the_banner_still_gets_the_ollama_toast(ref):
     from ollama_fake import closed_port_url
+
     from seorap.engine.config import Config
 
     path, ids = ref
@@ -219,6 +222,7 @@ async def test_side_by_side_marks_every_cut_fact(ref, size):
     """The side-by-side stores are the narrowest tables: a fact cut at the pane's edge ends in
     '…' (it was cut silently), a row that fits is left alone."""
     from rich.style import Style
+
     from seorap.tui.widgets.store_table import StoreTable
 
     path, ids = ref

@@ -6,8 +6,9 @@ deterministic (corpus digest + config hash). Update with `pytest --snapshot-upda
 from __future__ import annotations
 
 import pytest
-from seorap.tui.factory import make_app
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+
+from seorap.tui.factory import make_app
 
 SIZE = (160, 45)
 GARAM = "ko-c5-garam-db"

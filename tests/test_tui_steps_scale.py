@@ -7,6 +7,9 @@ its width; the fact history's why is readable at 100×30."""
 from __future__ import annotations
 
 import pytest
+from store_support import copy_db
+from test_tui_support import CORPUS, reference_db
+
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus
 from seorap.engine.store.database import open_db
@@ -14,8 +17,6 @@ from seorap.tui.factory import make_app
 from seorap.tui.screens.fact_history import FactHistoryScreen
 from seorap.tui.widgets.operations import OperationLog
 from seorap.tui.widgets.store_table import StoreTable
-from store_support import copy_db
-from test_tui_support import CORPUS, reference_db
 
 LATE = "ko-c4-late-memo"
 SMALL = (100, 30)

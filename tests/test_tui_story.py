@@ -3,6 +3,8 @@ operations, the late memo, full text, filter evidence, `q` and 1-based `g`."""
 
 from __future__ import annotations
 
+from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
+
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus
 from seorap.engine.memory.reference import successor_of
@@ -14,7 +16,6 @@ from seorap.tui.widgets.claims_table import ClaimsTable
 from seorap.tui.widgets.detail import DetailPane
 from seorap.tui.widgets.operations import OperationLog
 from seorap.tui.widgets.store_table import StoreTable
-from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
 
 LATE = "ko-c4-late-memo"
 SMALL = (100, 30)

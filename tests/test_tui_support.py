@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
+from store_support import copy_db
+
 from seorap.engine.corpus import load_corpus
 from seorap.engine.store.database import open_db
-from store_support import copy_db
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "fixtures" / "ko-mini"

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 from rich.text import Text
-from seorap.tui.widgets.text_pane import TextPane
 from textual.app import App
+
+from seorap.tui.widgets.text_pane import TextPane
 
 LONG = Text(
     "다온헬스케어 진료 데이터 백업은 매일 새벽 두 시에 시작된다. " * 6 + "\n" + "끝 줄", "bold"

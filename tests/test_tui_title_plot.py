@@ -4,12 +4,13 @@ cards' charts are built once per figure, size and theme (tui/widgets/kept_plot.p
 from __future__ import annotations
 
 from rich.text import Text
-from seorap.tui.factory import make_app
-from seorap.tui.widgets.title import Title
 from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
 from textual.app import App
 from textual.widget import Widget
 from textual_plotext.plot import Plot
+
+from seorap.tui.factory import make_app
+from seorap.tui.widgets.title import Title
 
 
 class Titled(App):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 
 import pytest
+from test_tui_support import CORPUS, open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
+
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus
 from seorap.engine.scoring import lexical
@@ -13,7 +15,6 @@ from seorap.engine.store.database import facts_at, open_db
 from seorap.tui.factory import make_app
 from seorap.tui.widgets.document import DocumentPane
 from seorap.tui.widgets.operations import OperationLog
-from test_tui_support import CORPUS, open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
 
 SIZE = (160, 45)
 GARAM = "ko-c5-garam-db"

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+
 from seorap.tui.factory import make_app
 from seorap.tui.screens.live import LiveScreen
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
 SIZE = (180, 50)
 GARAM = "ko-c5-garam-db"
@@ -24,11 +25,12 @@ async def test_questions_view_shows_ranking_and_answer_ranks(ref):
 
 
 async def test_an_unscored_run_ranks_its_questions_live_in_a_worker_behind_a_placeholder(tmp_path):
+    from test_tui_support import CORPUS
+
     from seorap.engine.config import load_config
     from seorap.engine.corpus import load_corpus
     from seorap.engine.run.runner import run
     from seorap.engine.store.database import open_db
-    from test_tui_support import CORPUS
 
     corpus = load_corpus(CORPUS)
     [run_id] = run(

@@ -5,8 +5,9 @@ notations, are found; values that differ are not taken for one."""
 import copy
 
 import pytest
-from seorap.engine import normalise
 from test_validate import MINIMAL, run, write
+
+from seorap.engine import normalise
 
 
 def _with(state: int, **fields):

@@ -6,13 +6,13 @@ gathers them view by view)."""
 from __future__ import annotations
 
 import pytest
+from one_verdict_support import pairs
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.corpus.bundled import bundled_corpus
 from seorap.engine.run.runner import run
 from seorap.engine.store.database import open_db
-
-from one_verdict_support import pairs
 
 SYSTEMS = ["oracle-stale", "raw"]
 

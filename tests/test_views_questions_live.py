@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from test_tui_support import reference_db
+
 from seorap.engine import views
 from seorap.tui.factory import make_app
-from test_tui_support import reference_db
 
 GARAM = "ko-c5-garam-db"
 

@@ -3,11 +3,12 @@ score card's ``stale_per_state`` for every trajectory of the oracle-stale refere
 
 from __future__ import annotations
 
+from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
+
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus
 from seorap.engine.scoring import intrinsic
 from seorap.engine.store.database import last_position_of_state, open_db
-from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
 
 
 def test_app_stale_count_per_state_equals_scoring(ref):

@@ -5,13 +5,14 @@ then on a real database for search."""
 from __future__ import annotations
 
 import pytest
+from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
+
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus
 from seorap.engine.store.database import open_db
 from seorap.engine.views.lineage import Lineage, Link
 from seorap.engine.views.operations import Operation
 from seorap.engine.views.stepper import StepView, StoreFact
-from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
 
 P = "r/t/"  # fact ids are run/trajectory/fNNNN
 

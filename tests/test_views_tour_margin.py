@@ -3,6 +3,7 @@
 import json
 
 import sqlite_utils
+
 from seorap.engine.views.demo import TOUR_MARGIN, tour_gaps
 
 
@@ -43,10 +44,10 @@ def test_an_unreliable_judge_is_named_as_the_reason():
 def test_one_database_one_stale_case_whatever_run_is_selected(tmp_path):
     """The tour and side by side ask for the stale-fact case of every run (no selection): the same
     case, so one database tells one story; a case whose journeys tell the story comes first."""
+    from seorap.engine import views
     from seorap.engine.config import Config
     from seorap.engine.corpus import load_corpus
     from seorap.engine.run.runner import run
-    from seorap.engine import views
     from seorap.engine.store.database import open_db
 
     corpus = load_corpus("fixtures/ko-mini")

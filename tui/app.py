@@ -9,6 +9,13 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from textual import events, on, work
+from textual.app import App
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.worker import Worker, WorkerState
+
 from seorap.engine import views
 from seorap.engine.config import Config, load_config
 from seorap.tui import overrides
@@ -20,12 +27,6 @@ from seorap.tui.key_order import KeysInOrder
 from seorap.tui.messages import OpenFact, OpenTrajectory, RunsChanged
 from seorap.tui.modes import KEPT_SCREENS, SIDE_BY_SIDE, VIEWS, screen_class
 from seorap.tui.ollama_probe import OllamaProbe, probe
-from textual import events, on, work
-from textual.app import App
-from textual.binding import Binding
-from textual.screen import Screen
-from textual.timer import Timer
-from textual.worker import Worker, WorkerState
 
 if TYPE_CHECKING:
     from seorap.tui.screens.stepper import StepperScreen

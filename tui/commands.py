@@ -7,12 +7,13 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from seorap.tui.messages import OpenTrajectory
-from seorap.tui.modes import VIEWS, screen_class
-from seorap.tui.text import visible
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.keys import format_key
+
+from seorap.tui.messages import OpenTrajectory
+from seorap.tui.modes import VIEWS, screen_class
+from seorap.tui.text import visible
 
 if TYPE_CHECKING:
     from seorap.tui.app import SeorapApp

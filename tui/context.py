@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import sqlite_utils
+
 from seorap.engine.corpus import Corpus
 from seorap.engine.run.pacer import Pace
 from seorap.engine.store.database import open_db

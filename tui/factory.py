@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import sqlite_utils
+
 from seorap.engine.corpus import Corpus, load_corpus
 from seorap.engine.corpus.bundled import DEFAULT, FIXTURES
 from seorap.engine.run.pacer import Pace

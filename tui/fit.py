@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from rich.cells import cell_len, get_character_cell_size
 from rich.text import Text
+
 from seorap.engine.untrusted import visible
 from seorap.tui.text import shared_start, without_start
 

@@ -32,7 +32,6 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Self
 
-from seorap.tui.modes import VIEWS
 from textual import events
 from textual.app import App
 from textual.errors import NoWidget
@@ -40,12 +39,15 @@ from textual.geometry import Region
 from textual.screen import Screen
 from textual.widget import AwaitMount, Widget
 
+from seorap.tui.modes import VIEWS
+
 if TYPE_CHECKING:
     # What each mixin needs from its host is the whole host class (they extend its methods through
     # super(), which a Protocol cannot type): the type checker reads them as subclasses of it; at
     # run time they are plain classes put before the host in the bases.
-    from seorap.tui.app import SeorapApp
     from textual import getters
+
+    from seorap.tui.app import SeorapApp
 
     _AppHost = App[Any]
     _ScreenHost = Screen[Any]

@@ -14,6 +14,7 @@ from difflib import SequenceMatcher
 from functools import partial
 
 from rich.text import Text
+
 from seorap.engine.fmt import interval
 from seorap.engine.untrusted import visible
 

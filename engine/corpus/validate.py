@@ -23,6 +23,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
+
 from seorap.engine import normalise
 from seorap.engine.corpus.trajectory import Trajectory
 from seorap.engine.errors import why

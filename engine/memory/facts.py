@@ -16,12 +16,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
+from sqlite_utils import Database
+
 from seorap.engine.corpus import Arrival
 from seorap.engine.store import compact
 from seorap.engine.store.database import dumps, loads, transaction
 from seorap.engine.store.queries.writes import stored_facts
 from seorap.engine.store.rows import NO_LOCK, insert_rows
-from sqlite_utils import Database
 
 
 @dataclass

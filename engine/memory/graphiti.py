@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
+
 from seorap.engine.config import Config
 from seorap.engine.errors import SeorapError
 from seorap.engine.memory import folders

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import Arrival, Trajectory
 from seorap.engine.memory import policy, quarantine

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
+
 from seorap.engine.config import Config
 from seorap.engine.memory import folders
 from seorap.engine.memory.foreign import SystemFault
@@ -39,6 +40,7 @@ from seorap.engine.safepath import UnsafeName, component, make_dirs, remove_tree
 
 if TYPE_CHECKING:
     from mem0 import Memory
+
     from seorap.engine.memory.recorder import Recorder
     from seorap.engine.models.client import ModelClient
     from seorap.engine.run.phases import RunContext

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
 from seorap.engine.errors import ConfigError, UnknownSystem, UsageError
 from seorap.engine.tomlfile import load_toml, validation_error
 

@@ -13,6 +13,8 @@ import logging
 import threading
 
 from pydantic import BaseModel
+from sqlite_utils import Database
+
 from seorap.engine.models import calllog
 from seorap.engine.models.base import ChatReply, ChatRequest, ReplayMiss
 from seorap.engine.models.replies import parse_or_none
@@ -21,7 +23,6 @@ from seorap.engine.models.slots import HostSlots
 from seorap.engine.run import accounting
 from seorap.engine.run.pacer import Pacer
 from seorap.engine.store.queries import calls as call_log
-from sqlite_utils import Database
 
 log = logging.getLogger("seorap.engine.models.client")
 

@@ -11,12 +11,13 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlite_utils import Database
+
 from seorap.engine.models.base import ChatReply, ChatRequest
 from seorap.engine.store import compact, compact_layout
 from seorap.engine.store.compact import raw_reply
 from seorap.engine.store.connstate import state
 from seorap.engine.store.txn import checked
-from sqlite_utils import Database
 
 CALL_COLUMNS = {
     "id": int,

@@ -41,6 +41,8 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
+from sqlite_utils import Database
+
 from seorap.engine.config import Config
 from seorap.engine.models import calllog
 from seorap.engine.models.base import (
@@ -74,7 +76,6 @@ from seorap.engine.models.slots import HostSlots
 from seorap.engine.models.streaming import StreamTimeout, StreamWatch, read_reply
 from seorap.engine.run import accounting
 from seorap.engine.run.pacer import Pacer
-from sqlite_utils import Database
 
 T = TypeVar("T", bound=BaseModel)
 log = logging.getLogger(__name__)

@@ -20,12 +20,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from sqlite_utils import Database
+
 from seorap.engine.config import Config
 from seorap.engine.models import activity
 from seorap.engine.models.base import Embedder, ModelError
 from seorap.engine.store.queries import embeddings
 from seorap.engine.store.txn import checked
-from sqlite_utils import Database
 
 if TYPE_CHECKING:
     from FlagEmbedding import BGEM3FlagModel
@@ -158,6 +159,7 @@ class OllamaEmbedder:
         becomes one sentence."""
         # start-up: httpx, ollama load only when this runs
         import httpx
+
         from seorap.engine.models.ollama_chat import translate_error
 
         while True:

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 import httpx
 import numpy as np
+
 from seorap.engine.config import Config
 from seorap.engine.errors import ModelError, ModelMissing, ModelUnavailable
 from seorap.engine.models.base import ChatBackend, ChatReply, ChatRequest, Embedder, open_stream

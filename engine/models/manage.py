@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+
 from seorap.engine.config import Config
 from seorap.engine.errors import BadHost, NotOllama  # noqa: F401 (NotOllama re-exported)
 from seorap.engine.models.base import ROLES, ModelError, ModelMissing

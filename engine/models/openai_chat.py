@@ -30,6 +30,7 @@ import time
 from collections.abc import Iterator
 
 import httpx
+
 from seorap.engine.errors import ModelError, ModelMissing, ModelUnavailable
 from seorap.engine.models.base import ChatReply, ChatRequest, collect
 from seorap.engine.models.closing import ClosableStream

@@ -11,6 +11,7 @@ from typing import TypeVar, get_args
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import from_json
+
 from seorap.engine.models.base import ChatReply
 
 T = TypeVar("T", bound=BaseModel)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from pydantic import BaseModel
+
 from seorap.engine.models.base import ChatReply
 
 T = TypeVar("T", bound=BaseModel)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
 from seorap.engine.retrieval.tokenize import for_language, get_tokenizer, tokenize_many
 
 if TYPE_CHECKING:

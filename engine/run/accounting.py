@@ -23,13 +23,14 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 
+from sqlite_utils import Database
+
 from seorap.engine.store.queries import accounting as queries
 from seorap.engine.store.queries import runs as stored_runs
 from seorap.engine.store.queries.accounting import SLOTS_PREFIX
 from seorap.engine.store.queries.calls import call_costs
 from seorap.engine.store.queries.writes import failures_by_stage
 from seorap.engine.store.txn import checked
-from sqlite_utils import Database
 
 COUNTER_NAMES = tuple(
     "cached retries repairs failures salvaged loops queued ungrounded template_loops quarantined".split()

@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, TypeGuard
 
+from sqlite_utils import Database
+
 from seorap.engine.store.queries.accounting import learned_slots
 from seorap.engine.store.queries.calls import recent_calls
-from sqlite_utils import Database
 
 if TYPE_CHECKING:
     from seorap.engine.config import Config

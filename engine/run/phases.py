@@ -7,6 +7,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
+from sqlite_utils import Database
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import Arrival, Trajectory
 from seorap.engine.memory.facts import DocumentWrite, TrajectoryMemory
@@ -17,7 +19,6 @@ from seorap.engine.run.progress import NullProgress, Progress
 from seorap.engine.scoring.slot_questions import question_for
 from seorap.engine.store.database import done_positions, transaction
 from seorap.engine.store.queries.writes import delete_trajectory
-from sqlite_utils import Database
 
 if TYPE_CHECKING:
     from seorap.engine.memory import System

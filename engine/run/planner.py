@@ -36,6 +36,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import sqlite_utils
+from sqlite_utils import Database
+
 from seorap.engine.config import Config
 from seorap.engine.memory import get_system
 from seorap.engine.memory.prompts import extraction_messages, synthesis_messages
@@ -62,7 +64,6 @@ from seorap.engine.run.records import make_run_id, run_name
 from seorap.engine.scoring import prompts
 from seorap.engine.store.database import done_positions
 from seorap.engine.store.queries.calls import answered_keys
-from sqlite_utils import Database
 
 if TYPE_CHECKING:
     from seorap.engine.corpus import Arrival, Corpus, Trajectory

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+
 from seorap.engine.corpus import Trajectory
 from seorap.engine.memory.facts import DocumentWrite
 from seorap.engine.memory.foreign import SystemFault
@@ -27,11 +28,12 @@ from seorap.engine.scoring.slot_questions import SlotQuestion, question_for
 from seorap.engine.store.database import facts_at
 
 if TYPE_CHECKING:
+    from sqlite_utils import Database
+
     from seorap.engine.config import RetrievalConfig
     from seorap.engine.memory import System
     from seorap.engine.memory.foreign import ForeignSystem
     from seorap.engine.models.base import Embedder
-    from sqlite_utils import Database
 
 OWN = "own search"
 OURS = "hybrid"

@@ -10,6 +10,8 @@ import sqlite3
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from sqlite_utils import Database
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.run.manifest import ModelInfo, RunManifest, package_versions
@@ -22,7 +24,6 @@ from seorap.engine.store.queries.writes import (
     documents_by_trajectory,
     documents_saved,
 )
-from sqlite_utils import Database
 
 if TYPE_CHECKING:
     from seorap.engine.memory import System

@@ -25,10 +25,11 @@ from seorap.engine.run.accounting import seconds
 from seorap.engine.store.queries import runs as stored_runs
 
 if TYPE_CHECKING:
+    from sqlite_utils import Database
+
     from seorap.engine.config import Config
     from seorap.engine.corpus import Corpus
     from seorap.engine.run.calibration import Plan
-    from sqlite_utils import Database
 
 PHASE_ROLES = {"extract": ("extractor",), "write": ("synthesizer",), "score": ("answerer", "judge")}
 """The roles whose calls make each phase's time."""

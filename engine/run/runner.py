@@ -36,6 +36,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sqlite_utils import Database
+
 from seorap.engine.config import Config, load_config
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.errors import NothingToReplay, RunCancelled, UsageError  # noqa: F401 (RunCancelled re-exported)
@@ -54,7 +56,6 @@ from seorap.engine.run.phases import (  # noqa: F401 (re-exported)
 )
 from seorap.engine.run.pool import _pool, _Stop  # noqa: F401 (re-exported)
 from seorap.engine.run.progress import NullProgress, Progress
-from seorap.engine.run.replan import Replan
 from seorap.engine.run.records import (  # noqa: F401 (re-exported)
     STANDIN,
     WRITE_CONFIG_KEYS,
@@ -66,14 +67,14 @@ from seorap.engine.run.records import (  # noqa: F401 (re-exported)
     config_hash,
     make_run_id,
 )
-from seorap.engine.scoring import glossary, score_run, slot_questions
-from seorap.engine.store.database import db_file, open_db
+from seorap.engine.run.replan import Replan
 from seorap.engine.safepath import component
+from seorap.engine.scoring import glossary, score_run, slot_questions
 from seorap.engine.store.damage import stored_json
+from seorap.engine.store.database import db_file, open_db
 from seorap.engine.store.lease import writer
 from seorap.engine.store.queries.writes import written_trajectories
 from seorap.engine.store.sqlerrors import LeaseLost, translate_sqlite_error
-from sqlite_utils import Database
 
 if TYPE_CHECKING:  # the runner imports the model clients only when a run needs them
     from seorap.engine.memory import System

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from seorap.engine.config import Config
 from sqlite_utils import Database
+
+from seorap.engine.config import Config
 
 
 def score_run(db: Database, run_id: str, config: Config, **kwargs: Any) -> str:

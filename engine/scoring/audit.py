@@ -42,6 +42,8 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
+from sqlite_utils import Database
+
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.scoring import audit_en, lexical
 from seorap.engine.scoring import audit_heldout as heldout
@@ -50,7 +52,6 @@ from seorap.engine.scoring.verdict import tally
 from seorap.engine.store import compact
 from seorap.engine.store.queries.verdicts import delete_scored
 from seorap.engine.store.txn import checked
-from sqlite_utils import Database
 
 if TYPE_CHECKING:
     from seorap.engine.scoring.answerers import Answerer

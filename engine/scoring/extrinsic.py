@@ -19,6 +19,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
 from seorap.engine.corpus import SingleQA, Trajectory, parse_timestamp
 from seorap.engine.memory.sentences import split_sentences
 from seorap.engine.retrieval.hybrid import Hit, HybridIndex

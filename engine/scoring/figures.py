@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 
+from sqlite_utils import Database
+
 from seorap.engine.scoring.rulers import full_vs_filter
 from seorap.engine.scoring.schema import RunReport
 from seorap.engine.scoring.tables import drop_figures, ensure_tables, now
 from seorap.engine.store.queries.scores import figure_rows
-from sqlite_utils import Database
 
 KINDS = ("report", "ruler_diff")
 

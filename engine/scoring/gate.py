@@ -22,15 +22,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+from sqlite_utils import Database
+
 from seorap.engine.errors import UsageError
 from seorap.engine.scoring import stats
 from seorap.engine.scoring.schema import RunReport
 from seorap.engine.scoring.schema_trajectory import TrajectoryReport
+from seorap.engine.store.damage import stored_json
 from seorap.engine.store.lease import run_statuses
 from seorap.engine.store.queries.runs import all_runs
 from seorap.engine.store.queries.scores import run_card
-from seorap.engine.store.damage import stored_json
-from sqlite_utils import Database
 
 MIN_PAIRS = stats.SMALL_GROUP
 """Below this many paired trajectories a gate decides nothing."""

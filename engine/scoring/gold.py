@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Unpack
 
+from sqlite_utils import Database
+
 from seorap.engine.corpus import Corpus
 from seorap.engine.corpus.gold import Contest, contest, default_ledger
 from seorap.engine.errors import UsageError
@@ -28,7 +30,6 @@ from seorap.engine.scoring.schema_trajectory import Interval
 from seorap.engine.scoring.tables import drop_figures
 from seorap.engine.store import gold as store
 from seorap.engine.store.database import db_file
-from sqlite_utils import Database
 
 FIGURES = ("intrinsic", "intrinsic_filter", "extrinsic", "extrinsic_single")
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from sqlite_utils import Database
+
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.scoring.extrinsic import TOP_K, questions
 from seorap.engine.scoring.journey import needs
@@ -27,7 +29,6 @@ from seorap.engine.scoring.tables import scorings
 from seorap.engine.store import gold as store
 from seorap.engine.views.common import containment
 from seorap.engine.views.doclines import doc_lines
-from sqlite_utils import Database
 
 FAILED_BY_ALL = "failed by every system"
 JUDGES_DIFFER = "judged differently by two judges"

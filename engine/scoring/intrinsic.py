@@ -12,6 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from sqlite_utils import Database
+
 from seorap.engine.corpus import Trajectory
 from seorap.engine.corpus.trajectory import parse_timestamp
 from seorap.engine.memory.sentences import split_sentences
@@ -19,7 +21,6 @@ from seorap.engine.scoring import lexical, metrics, stats
 from seorap.engine.scoring.judges import Judge
 from seorap.engine.store.database import active_facts_at, facts_at, last_position_of_state
 from seorap.engine.store.queries import writes
-from sqlite_utils import Database
 
 
 @dataclass

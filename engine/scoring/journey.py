@@ -29,15 +29,16 @@ from collections.abc import Sequence
 from typing import Unpack
 
 import numpy as np
+from sqlite_utils import Database
+
 from seorap.engine.corpus import Trajectory
 from seorap.engine.scoring import extrinsic, lexical, metrics, stats
 from seorap.engine.scoring.intrinsic import StoreView
 from seorap.engine.scoring.schema import JourneyFigures, JourneyStage
 from seorap.engine.scoring.schema_trajectory import Interval
 from seorap.engine.scoring.similarity import credited as credited_facts
-from seorap.engine.store.queries import writes
 from seorap.engine.store.damage import stored_json
-from sqlite_utils import Database
+from seorap.engine.store.queries import writes
 
 STAGES = ("said", "extracted", "stored", "kept", "retrieved", "used", "credited")
 PASS, FAIL, NA = "pass", "fail", "n/a"

@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import Any, cast
 
+from sqlite_utils import Database
+
 from seorap.engine.errors import InputProblems, UsageError, why
 from seorap.engine.scoring import metrics
 from seorap.engine.scoring.extrinsic import TOP_K
@@ -21,7 +23,6 @@ from seorap.engine.scoring.tables import drop_figures, ensure_tables, now
 from seorap.engine.scoring.verdict import SCORES
 from seorap.engine.store.queries import verdicts as stored_verdicts
 from seorap.engine.store.txn import checked
-from sqlite_utils import Database
 
 LABELS = ("YES", "PARTIAL", "NO")
 

@@ -28,6 +28,8 @@ from datetime import date
 from typing import TYPE_CHECKING, Protocol, Unpack
 
 import numpy as np
+from sqlite_utils import Database
+
 from seorap.engine.corpus import Trajectory
 from seorap.engine.corpus.trajectory import parse_timestamp
 from seorap.engine.memory.interface import NA_REASONS, Capabilities
@@ -40,7 +42,6 @@ from seorap.engine.scoring.schema_trajectory import Interval, TrajectoryReport
 from seorap.engine.scoring.slot_questions import question_for
 from seorap.engine.store.database import active_facts_at, last_position_of_state
 from seorap.engine.store.queries.writes import read_lookups_by_item
-from sqlite_utils import Database
 
 if TYPE_CHECKING:
     from seorap.engine.scoring.answerers import Answerer

@@ -14,6 +14,8 @@ from itertools import combinations
 from pathlib import Path
 from typing import Unpack
 
+from sqlite_utils import Database
+
 from seorap.engine.corpus.gold import default_ledger, read, standing
 from seorap.engine.errors import InputProblems
 from seorap.engine.run import accounting
@@ -41,6 +43,7 @@ from seorap.engine.scoring.schema import (
 )
 from seorap.engine.scoring.similarity import DEFAULT_THRESHOLD
 from seorap.engine.scoring.tables import ensure_tables, now, scorings
+from seorap.engine.store.damage import stored_json
 from seorap.engine.store.database import db_file
 from seorap.engine.store.queries import calls as stored_calls
 from seorap.engine.store.queries import runs as stored_runs
@@ -48,8 +51,6 @@ from seorap.engine.store.queries import scores as stored_scores
 from seorap.engine.store.queries import verdicts as stored_verdicts
 from seorap.engine.store.recording import recording_of
 from seorap.engine.views.runs import system_label
-from seorap.engine.store.damage import stored_json
-from sqlite_utils import Database
 
 
 def build_report(

@@ -20,10 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlite_utils import Database
+
 from seorap.engine.errors import UsageError
 from seorap.engine.store.queries import scores as stored_scores
 from seorap.engine.store.queries import verdicts as stored_verdicts
-from sqlite_utils import Database
 
 CLAIM_MODES = ("full", "filter")
 CLASSES = ("credited", "penalised", "unparseable", "unchanged")

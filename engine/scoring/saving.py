@@ -8,13 +8,14 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from sqlite_utils import Database
+
 from seorap.engine.scoring.judges import Judge
 from seorap.engine.scoring.tables import now, row_id
 from seorap.engine.store import compact
+from seorap.engine.store.damage import stored_json
 from seorap.engine.store.queries import scores as stored_scores
 from seorap.engine.store.queries import verdicts as stored_verdicts
-from seorap.engine.store.damage import stored_json
-from sqlite_utils import Database
 
 if TYPE_CHECKING:
     from seorap.engine.models.client import ModelClient

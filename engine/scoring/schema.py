@@ -7,6 +7,7 @@ Figures not defined for a run are ``null`` (None), never invented.
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
+
 from seorap.engine.run.accounting import PhaseTime, RoleAccounting
 from seorap.engine.scoring.audit import AuditFigures, Reliability
 from seorap.engine.scoring.schema_trajectory import (

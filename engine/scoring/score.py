@@ -20,6 +20,8 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from sqlite_utils import Database
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import Corpus, Trajectory, load_corpus
 from seorap.engine.errors import NoSuggestedThreshold as NoSuggestedThreshold
@@ -49,12 +51,11 @@ from seorap.engine.scoring.extrinsic import language_na
 from seorap.engine.scoring.judges import Judge, LexicalJudge, make_judge
 from seorap.engine.scoring.schema import SimilarityFigures
 from seorap.engine.scoring.tables import ensure_tables
+from seorap.engine.store.damage import stored_json
 from seorap.engine.store.database import transaction
 from seorap.engine.store.queries import scores as stored_scores
 from seorap.engine.store.queries import verdicts as stored_verdicts
 from seorap.engine.store.queries.writes import document_written
-from seorap.engine.store.damage import stored_json
-from sqlite_utils import Database
 
 if TYPE_CHECKING:
     from seorap.engine.models.client import ModelClient

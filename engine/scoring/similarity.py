@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+from sqlite_utils import Database
+
 from seorap.engine.config import Config
 from seorap.engine.fmt import figure
 from seorap.engine.models.embedders import make_embedder
@@ -33,7 +35,6 @@ from seorap.engine.scoring.schema import Histogram, SimilarityFigures, Similarit
 from seorap.engine.scoring.tables import scorings
 from seorap.engine.store.queries.scores import run_card
 from seorap.engine.store.queries.verdicts import full_claim_verdicts
-from sqlite_utils import Database
 
 if TYPE_CHECKING:
     from seorap.engine.models.base import Embedder

@@ -15,6 +15,7 @@ from statistics import NormalDist
 from typing import TypedDict, Unpack
 
 import numpy as np
+
 from seorap.engine.fmt import figure
 
 PASS_THRESHOLD = 0.5

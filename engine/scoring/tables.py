@@ -19,11 +19,12 @@ import hashlib
 import json
 from datetime import UTC, datetime
 
+from sqlite_utils import Database
+
 from seorap.engine.store import compact, compact_layout
 from seorap.engine.store.connstate import state
 from seorap.engine.store.queries.scores import delete_figures, scorings_by_recency
 from seorap.engine.store.txn import checked
-from sqlite_utils import Database
 
 TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
     "verdicts": (

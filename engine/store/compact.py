@@ -29,9 +29,10 @@ import zlib
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from sqlite_utils import Database
+
 from seorap.engine.store import damage
 from seorap.engine.store.connstate import state
-from sqlite_utils import Database
 
 COMPACT = (
     "calls",

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlite_utils import Database
+
 from seorap.engine.store.compact import (
     ID_COLUMNS,
     ID_LISTS,
@@ -16,7 +18,6 @@ from seorap.engine.store.compact import (
     has_scope,
     insert,
 )
-from sqlite_utils import Database
 
 
 def data_columns(table: str, logical: dict[str, type]) -> dict[str, type]:

@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import quote
 
 import sqlite_utils
+
 from seorap.engine.errors import StoreError, why
 from seorap.engine.store import compact, compact_layout
 from seorap.engine.store.compact import count_where, data_table, delete_where, unzip_function

@@ -5,6 +5,7 @@ no SQL elsewhere."""
 from __future__ import annotations
 
 import sqlite_utils
+
 from seorap.engine.store.damage import stored_json
 
 

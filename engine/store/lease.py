@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlite_utils
+
 from seorap.engine.store.connstate import set_commit_guard
 from seorap.engine.store.database import SIDECARS, db_file, dumps, loads, open_db
 from seorap.engine.store.schema import WRITERS_COLUMNS

@@ -23,10 +23,11 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from sqlite_utils import Database
+
 from seorap.engine.corpus.bundled import bundled_corpus
 from seorap.engine.store import compact
 from seorap.engine.store.schema import all_tables
-from sqlite_utils import Database
 
 SHIPPED = Path(__file__).resolve().parents[2] / "fixtures" / "recordings"
 """The recordings that ship inside the package (``seorap/fixtures/recordings`` once installed)."""

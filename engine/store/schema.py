@@ -4,6 +4,7 @@ schema is created or brought up to date (see docs/store.md)."""
 from __future__ import annotations
 
 import sqlite_utils
+
 from seorap.engine.store import compact_layout
 from seorap.engine.store.queries.accounting import ensure_tables as ensure_accounting_tables
 

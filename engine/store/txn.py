@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import sqlite_utils
+
 from seorap.engine.store.connstate import commit_guard, state
 
 

@@ -120,10 +120,10 @@ from seorap.engine.views.scores import (  # noqa: F401
 )
 from seorap.engine.views.stepper import (  # noqa: F401
     ClaimRow,
+    JudgeNotReady,
     StepView,
     StoreFact,
     TimelineEntry,
-    JudgeNotReady,
     fact_positions_matching,
     judge_apart,
     judge_no_wait,

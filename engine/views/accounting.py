@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from seorap.engine.run import accounting
 from sqlite_utils import Database
+
+from seorap.engine.run import accounting
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.corpus.gold import default_ledger, read, standing
 from seorap.engine.errors import InputProblems
@@ -17,7 +19,6 @@ from seorap.engine.scoring.extrinsic import DEPTHS, TOP_K
 from seorap.engine.scoring.journey import FAIL, NA, PASS, STAGES
 from seorap.engine.store.database import db_file
 from seorap.engine.views.operations import short_id
-from sqlite_utils import Database
 
 MARKS = {PASS: "✓", FAIL: "✗", NA: "n/a"}
 

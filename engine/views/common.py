@@ -6,14 +6,15 @@ import re
 from functools import lru_cache
 
 import sqlite_utils
+from sqlite_utils import Database
+
 from seorap.engine.memory import reference
 from seorap.engine.scoring.diagnosis import UNRELIABLE
 from seorap.engine.scoring.metrics import quadrant
+from seorap.engine.store.damage import stored_json
 from seorap.engine.store.queries import scores
 from seorap.engine.store.queries.catalog import columns, readable_names
 from seorap.engine.store.queries.verdicts import overrides_of
-from seorap.engine.store.damage import stored_json
-from sqlite_utils import Database
 
 __all__ = ["quadrant", "UNRELIABLE"]
 """``quadrant`` is the engine's (exact comparisons, engine/scoring/metrics.py): the app never

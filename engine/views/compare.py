@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
 from seorap.engine.corpus import Corpus
+from seorap.engine.store.damage import stored_json
 from seorap.engine.store.database import facts_at
 from seorap.engine.store.queries.scores import trajectory_cards
 from seorap.engine.store.queries.verdicts import final_verdicts
 from seorap.engine.views.common import latest_scoring
-from seorap.engine.store.damage import stored_json
-from sqlite_utils import Database
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sqlite_utils import Database
+
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.scoring import journey, journey_story, lexical, metrics
 from seorap.engine.scoring.stats import at_least
@@ -17,7 +19,6 @@ from seorap.engine.views.claim_path import ClaimPath, claim_paths
 from seorap.engine.views.common import score_cards
 from seorap.engine.views.questions import questions_view
 from seorap.engine.views.runs import run_labels
-from sqlite_utils import Database
 
 
 @dataclass(frozen=True)

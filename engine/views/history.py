@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
 from seorap.engine.corpus import Corpus
 from seorap.engine.store.database import loads
 from seorap.engine.store.queries.catalog import columns
 from seorap.engine.store.queries.facts import decisions_about, versions_with_observations
 from seorap.engine.views.lineage import Link, lineage
-from sqlite_utils import Database
 
 
 @dataclass(frozen=True)

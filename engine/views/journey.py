@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from seorap.engine.scoring.journey import STAGES
-from seorap.engine.views.claim_path import lost_at
-from seorap.engine.store import gold as store
-from seorap.engine.views.common import latest_scoring
 from sqlite_utils import Database
+
+from seorap.engine.scoring.journey import STAGES
+from seorap.engine.store import gold as store
+from seorap.engine.views.claim_path import lost_at
+from seorap.engine.views.common import latest_scoring
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
 from seorap.engine.store.database import loads
 from seorap.engine.store.queries.facts import supersede_decisions, supersedes
-from sqlite_utils import Database
 
 UNKNOWN = "unknown"
 """What a link says when the database predates stored lineage."""

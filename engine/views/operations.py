@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from sqlite_utils import Database
+
 from seorap.engine.memory.grounding import ungrounded
 from seorap.engine.store.database import loads
 from seorap.engine.store.queries.writes import decisions_at, failures_at, observations_at
-from sqlite_utils import Database
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from sqlite_utils import Database
+
 from seorap.engine.config import RetrievalConfig
 from seorap.engine.corpus import Corpus
 from seorap.engine.models.base import Embedder
@@ -19,7 +21,6 @@ from seorap.engine.store.queries import scores as scores_q
 from seorap.engine.store.queries import verdicts as scored
 from seorap.engine.store.queries.catalog import readable_names
 from seorap.engine.views.common import NOT_SCORED, human_overrides, latest_scoring
-from sqlite_utils import Database
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
 from seorap.engine.store.database import facts_at, loads
 from seorap.engine.store.queries.catalog import readable_names
 from seorap.engine.store.queries.writes import last_position_of, read_lookups_at
 from seorap.engine.views.common import latest_card
-from sqlite_utils import Database
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import sqlite_utils
+from sqlite_utils import Database
+
 from seorap.engine.corpus import CATEGORY_NAMES, Corpus
 from seorap.engine.corpus.gold import default_ledger
 from seorap.engine.store.database import db_file, loads
@@ -22,7 +24,6 @@ from seorap.engine.views.common import (
     judge_withheld,
     quadrant,
 )
-from sqlite_utils import Database
 
 
 @dataclass(frozen=True)

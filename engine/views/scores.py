@@ -7,11 +7,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sqlite_utils import Database
+
 from seorap.engine.scoring import figures, report
 from seorap.engine.scoring.rulers import full_vs_filter
 from seorap.engine.scoring.schema import RunReport
 from seorap.engine.views.common import latest_scoring
-from sqlite_utils import Database
 
 if TYPE_CHECKING:
     from seorap.engine.scoring.schema import RunReport

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import sqlite_utils
+from sqlite_utils import Database
+
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.corpus.trajectory import Arrival
 from seorap.engine.scoring import lexical, metrics
@@ -26,7 +28,6 @@ from seorap.engine.views.truth import (
     op_count,
 )
 from seorap.engine.views.verdicts import Verdict, claim_journeys, claim_verdicts
-from sqlite_utils import Database
 
 
 @dataclass(frozen=True)

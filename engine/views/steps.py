@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
 from seorap.engine.corpus import Trajectory
 from seorap.engine.store.queries import facts as facts_q
 from seorap.engine.views.lineage import Link
 from seorap.engine.views.operations import Operation, short_id
 from seorap.engine.views.stepper import StepView, StoreFact
-from sqlite_utils import Database
 
 FILTERS = ("all", "changed", "lineage", "stale")
 """The store pane's filters, in the order `v` cycles them: every fact; the facts this step changed;

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
 from seorap.engine.corpus import Trajectory
 from seorap.engine.store.queries.facts import last_dated_change_before
-from sqlite_utils import Database
 
 
 @dataclass(frozen=True)

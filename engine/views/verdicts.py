@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
 from seorap.engine.store.database import loads
 from seorap.engine.store.queries.catalog import readable_names
 from seorap.engine.store.queries.scores import run_card
 from seorap.engine.store.queries.verdicts import claim_verdicts_at
 from seorap.engine.views.common import human_overrides, latest_card, latest_scoring
-from sqlite_utils import Database
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Header, Static
+from textual.worker import Worker, WorkerState
+
 from seorap.engine import views
 from seorap.tui.fit import (
     fit_column,
@@ -19,12 +26,6 @@ from seorap.tui.widgets.claims_table import VERDICT_STYLE
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.title import Title
-from textual import events, on, work
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
-from textual.worker import Worker, WorkerState
 
 
 def _figures(f: views.SideFigures) -> str:

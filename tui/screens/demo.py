@@ -4,6 +4,13 @@ explained from its diagnosis (engine.scoring's sentence built from the stored ve
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Header, Static
+
 from seorap.engine import views
 from seorap.engine.fmt import figure
 from seorap.tui.instant_modes import ViewScreen
@@ -12,12 +19,6 @@ from seorap.tui.modes import KEPT_SCREENS, SIDE_BY_SIDE, screen_class
 from seorap.tui.screens.side_by_side import open_position
 from seorap.tui.text import literal
 from seorap.tui.widgets.footer import KeysFooter
-from textual import events
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Header, Static
 
 MEANING = {
     "compensation": (

@@ -6,20 +6,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from seorap.engine import views
-from seorap.tui.text import literal, one_line
-from seorap.tui.widgets.footer import KeysFooter
-from seorap.tui.widgets.line_table import LineTable
-from seorap.tui.widgets.operations import OP_STYLE
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
+from seorap.engine import views
+from seorap.tui.text import literal, one_line
+from seorap.tui.widgets.footer import KeysFooter
+from seorap.tui.widgets.line_table import LineTable
+from seorap.tui.widgets.operations import OP_STYLE
+
 if TYPE_CHECKING:
-    from seorap.tui.app import SeorapApp
     from textual import getters
+
+    from seorap.tui.app import SeorapApp
 
 WIDE = ("v", "doc", "op", "conf", "status", "why", "text", "observation", "source")
 NARROW = ("v", "doc", "op", "conf", "status", "why", "text")

@@ -9,11 +9,20 @@ import math
 import threading
 
 from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Header, ProgressBar, RichLog, Static
+from textual.worker import Worker, WorkerState
+
 from seorap.engine import views
 from seorap.engine.errors import NothingToReplay, ReplayMiss, RunCancelled
 from seorap.engine.memory.reference import ORACLES
 from seorap.engine.run.pacer import Pace, Pacer, PacerState
 from seorap.engine.views import replay_label, short_id
+from seorap.tui.fit import cut
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import RunsChanged
 from seorap.tui.progress import (
@@ -24,18 +33,10 @@ from seorap.tui.progress import (
     PhaseFinished,
     PhaseStarted,
 )
-from seorap.tui.fit import cut
 from seorap.tui.text import literal
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.operations import OP_STYLE
-from textual import events, on, work
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.screen import Screen
-from textual.timer import Timer
-from textual.widgets import Header, ProgressBar, RichLog, Static
-from textual.worker import Worker, WorkerState
 
 REFERENCE = list(ORACLES)
 VARIANTS = ["A", "B", "C"]

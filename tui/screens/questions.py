@@ -4,6 +4,13 @@ rank, the answer and its verdict, the depth curve k = 1, 3, 5, 10 and the baseli
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Header, Static
+from textual.worker import Worker, WorkerState
+
 from seorap.engine import views
 from seorap.tui.fit import cut, fit_column, fit_widths, natural, refill_keeping_cursor, table_room
 from seorap.tui.instant_modes import ViewScreen
@@ -15,12 +22,6 @@ from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.text_pane import TextPane
 from seorap.tui.widgets.title import Title
-from textual import events, on, work
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
-from textual.worker import Worker, WorkerState
 
 
 def _verdict(label: str | None) -> Text:

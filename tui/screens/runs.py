@@ -5,6 +5,12 @@ from __future__ import annotations
 from typing import TypeVar
 
 from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Header, Static
+
 from seorap.engine import views
 from seorap.engine.corpus import CATEGORY_NAMES
 from seorap.tui.fit import fit_column, fit_widths, natural, refill_keeping_cursor, table_room
@@ -14,11 +20,6 @@ from seorap.tui.text import literal, score
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.search_bar import SearchBar
-from textual import events, on
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
 
 QUADRANT_STYLE = {
     "healthy": "green",

@@ -7,6 +7,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Header, Static
+from textual.worker import Worker, WorkerState
+
 from seorap.engine import views
 from seorap.engine.fmt import figure
 from seorap.tui.instant_modes import ViewScreen
@@ -17,18 +25,12 @@ from seorap.tui.widgets.funnel import Funnel
 from seorap.tui.widgets.kept_plot import KeptPlot
 from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.title import Title
-from textual import events, on, work
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
-from textual.worker import Worker, WorkerState
 
 if TYPE_CHECKING:
-    from seorap.engine.scoring.schema import RunReport
     from textual.geometry import Size
     from textual_plotext.plot import Plot
+
+    from seorap.engine.scoring.schema import RunReport
 
 from seorap.tui.screens.scores_text import (
     COLORS,

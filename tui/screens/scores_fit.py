@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+
 from seorap.engine import views
 from seorap.engine.fmt import figure
 from seorap.tui.fit import cut

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+
 from seorap.engine import views
 from seorap.engine.fmt import figure
 from seorap.tui.text import ci, literal

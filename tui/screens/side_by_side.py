@@ -5,6 +5,13 @@ claims with the judge's verdicts, under the run's own diagnosis."""
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Header, Static
+
 from seorap.engine import views
 from seorap.engine.fmt import figure
 from seorap.tui.fit import fitted
@@ -14,12 +21,6 @@ from seorap.tui.text import literal
 from seorap.tui.widgets.claims_table import ClaimsTable
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.store_table import StoreTable
-from textual import events
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.widgets import Header, Static
 
 CASES = ("compensation", "bottleneck")
 

@@ -13,6 +13,11 @@ free in this view: b h m p y z."""
 
 from __future__ import annotations
 
+from textual import events, on
+from textual.binding import Binding
+from textual.css.query import NoMatches
+from textual.widgets import DataTable, Static
+
 from seorap.engine import views
 from seorap.tui.messages import OpenFact
 from seorap.tui.overrides import ask_and_contest
@@ -23,10 +28,6 @@ from seorap.tui.widgets.document import DocumentPane
 from seorap.tui.widgets.operations import OperationLog
 from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.store_table import StoreTable
-from textual import events, on
-from textual.binding import Binding
-from textual.css.query import NoMatches
-from textual.widgets import DataTable, Static
 
 
 class StepperScreen(StepperPanes):

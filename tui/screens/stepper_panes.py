@@ -8,6 +8,12 @@ import time
 from collections import OrderedDict
 
 from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Header, Static
+
 from seorap.engine import views
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.text import literal
@@ -20,11 +26,6 @@ from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.store_table import StoreTable
 from seorap.tui.widgets.timeline import Timeline
 from seorap.tui.widgets.title import Title
-from textual import events, on
-from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
 
 PANE_KEYS = {
     "t": "timeline",

@@ -7,10 +7,11 @@ at score time)."""
 from __future__ import annotations
 
 from rich.text import Text
+from textual.reactive import reactive
+
 from seorap.engine.views import ClaimRow, StepView, short_id
 from seorap.tui.text import one_line, shared_start, without_start
 from seorap.tui.widgets.line_table import LineTable
-from textual.reactive import reactive
 
 VERDICT_STYLE = {
     "YES": "bold green",

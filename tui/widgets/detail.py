@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.text import Text
+
 from seorap.engine.views import (
     ClaimPath,
     ClaimRow,

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
+from textual.reactive import reactive
+
 from seorap.engine.views import DocLine, StepView
 from seorap.tui.text import literal
 from seorap.tui.widgets.text_pane import TextPane, text_key
-from textual import events
-from textual.reactive import reactive
 
 CLAIM_STYLE = "bold black on #b5e3a6"
 LINE_STYLE = "on #23361f"

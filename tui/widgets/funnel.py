@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual.widgets import Static
+
 from seorap.engine.fmt import cell as fmt
 from seorap.engine.scoring.gold import LABELS
 from seorap.tui.text import ci, literal
-from textual.widgets import Static
 
 if TYPE_CHECKING:
     from seorap.engine.scoring.schema import GoldFigures, JourneyFigures, RunReport

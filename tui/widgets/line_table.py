@@ -24,7 +24,6 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from seorap.tui.widgets.render_style import StyleOncePerRender
 from textual import events
 from textual.binding import Binding
 from textual.coordinate import Coordinate
@@ -33,6 +32,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellKey, ColumnKey, RowKey
+
+from seorap.tui.widgets.render_style import StyleOncePerRender
 
 LINES_KEPT = 4000
 """Drawn rows a table keeps (per row, cursor state and styles)."""

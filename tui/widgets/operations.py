@@ -9,11 +9,12 @@ each keeps its number in the document's order."""
 from __future__ import annotations
 
 from rich.text import Text
+from textual.reactive import reactive
+
 from seorap.engine import views
 from seorap.engine.views import Operation, StepView, replaces_text, short_id, successor_text
 from seorap.tui.text import literal, one_line, word_diff
 from seorap.tui.widgets.text_pane import TextPane
-from textual.reactive import reactive
 
 OP_STYLE = {"create": "green", "update": "cyan", "reinforce": "blue", "supersede": "magenta"}
 

@@ -9,11 +9,12 @@ goes, so the fact text keeps the width (the confidence is in the detail pane bel
 from __future__ import annotations
 
 from rich.text import Text
+from textual.reactive import reactive
+
 from seorap.engine import views
 from seorap.engine.views import StepView, StoreFact, short_id
 from seorap.tui.text import one_line, shared_start, without_start
 from seorap.tui.widgets.line_table import LineTable
-from textual.reactive import reactive
 
 MARK_STYLE = {
     "NEW": "bold green",

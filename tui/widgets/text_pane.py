@@ -19,11 +19,12 @@ from typing import Any
 
 from rich.segment import Segment
 from rich.text import Text
-from seorap.tui.widgets.render_style import StyleOncePerRender
 from textual import events
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
+from seorap.tui.widgets.render_style import StyleOncePerRender
 
 WRAPS_KEPT = 48
 """Wrapped texts a pane keeps (a step's document or log is wrapped once per width)."""

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.reactive import reactive
+
 from seorap.engine.views import StepView, TimelineEntry
 from seorap.tui.text import literal
 from seorap.tui.widgets.line_table import LineTable
-from textual.reactive import reactive
 
 ACTION_STYLE = {
     "create": "green",

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 import ijson
+
 from seorap.engine.errors import EXIT_INPUT, SeorapError
 
 DATASET_VERSIONS = ("original", "cleaned", "unknown")

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from seorap.engine.store.queries.catalog import columns
 from sqlite_utils import Database
+
+from seorap.engine.store.queries.catalog import columns
 
 
 def versions_with_observations(db: Database, run_id: str, fact_id: str) -> list[dict]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from sqlite_utils import Database
+
 from seorap.engine.store.compact import delete_where
 from seorap.engine.store.queries.catalog import has_rows
-from sqlite_utils import Database
 
 
 def claim_verdicts_at(

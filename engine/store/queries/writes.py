@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from seorap.engine.store.compact import delete_where
 from sqlite_utils import Database
+
+from seorap.engine.store.compact import delete_where
 
 
 def document_count(db: Database, run_id: str) -> int:
