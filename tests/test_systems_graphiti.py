@@ -215,3 +215,14 @@ def test_graphitis_calls_fail_over_to_the_other_host(tmp_path):
         "SELECT count(*) FROM fact_versions WHERE run_id = ? AND status = 'superseded'", [run_id]
     ).fetchone()[0]
     assert closed >= 1
+
+
+def test_plan_says_graphitis_calls_are_not_estimated(ollama_server):
+    """How many calls a document costs depends on what graphiti finds: --plan says so, and
+    planning calls nothing."""
+    from seorap.engine.run import planner
+
+    config = Config.offline(host=ollama_server.url)
+    plan = planner.plan_run(load_corpus(LATE_MEMO), ["graphiti"], config, None, score=False)
+    assert any("graphiti: its model calls are not estimated" in n for n in plan.notes)
+    assert ollama_server.bodies("/api/chat") == []
