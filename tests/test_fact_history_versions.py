@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from seorap.engine import views
-from seorap.engine.views.history import DiffPart, marked, trimmed, version_diff
+from seorap.engine.views.history import DiffPart, FactVersion, marked, trimmed, version_diff
 from seorap.tui.factory import make_app
-from seorap.tui.screens.fact_history import FactHistoryScreen, diff_text
+from seorap.tui.screens.fact_history import FactHistoryScreen, diff_text, version_text
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
 GARAM = "ko-c5-garam-db"
@@ -49,6 +49,47 @@ def test_diff_text_keeps_untrusted_markup_and_escapes_literal():
     assert text.plain == "[bold]a[/bold] [-b-] {+\\x1b[31mc+}"
 
 
+def test_version_text_shows_an_unchanged_text_and_escapes_the_document():
+    v1 = FactVersion(
+        1,
+        0,
+        0,
+        "create",
+        "[b]가람[/b] 백업 3년",
+        0.9,
+        "superseded",
+        "관찰",
+        "t-d0",
+        "제목\x1b[2J",
+        "2026-01-14",
+        ["백승우"],
+    )
+    v2 = FactVersion(
+        2,
+        1,
+        1,
+        "reinforce",
+        v1.text,
+        0.95,
+        "active",
+        "",
+        "t-d1",
+        "",
+        "",
+        [],
+        diff=version_diff(v1.text, v1.text),
+    )
+    first, second = version_text(v1, None).plain, version_text(v2, 1).plain
+    assert first.splitlines()[:2] == [
+        "v1 · doc 1 (t-d0) · create · confidence 0.90 · superseded",
+        "[b]가람[/b] 백업 3년",
+    ]
+    assert "changes from" not in first
+    assert "source: 제목\\x1b[2J · 2026-01-14 · 백승우" in first
+    assert "changes from v1: none, the text is the same" in second
+    assert not v2.changed
+
+
 def screen_text(app) -> str:
     return "\n".join(
         "".join(s.text for s in strip) for strip in app.screen._compositor.render_strips()
@@ -76,3 +117,19 @@ async def test_fact_history_shows_each_version_whole_and_the_diff(ref):
         diff = " ".join(views.marked(views.trimmed(second.diff)).split())
         assert f"changes from v{first.version}: {diff}" in flat
         assert "[-" in diff and "{+" in diff
+
+
+async def test_the_cursor_brings_its_version_up_at_80x24(ref):
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle-merged"], trajectory_id=GARAM)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("g", "4", "enter", "f")
+        await pilot.pause()
+        await pilot.press("down", "down")
+        await pilot.pause()
+        blocks = list(app.screen.query(".fact-text"))
+        assert [b.has_class("-current") for b in blocks] == [False, False, True, False]
+        pane = app.screen.query_one("#fact-texts")
+        assert blocks[2].region.y == pane.content_region.y  # v3 at the top of the pane
+        v3 = app.screen.history.versions[2]
+        assert f"v3 · doc 3 ({v3.doc_id})" in screen_text(app)

@@ -134,6 +134,8 @@ where and why ("unknown" when the database was written before lineage was stored
         super().__init__()
         self.run_id, self.fact_id = run_id, fact_id
         self.history: views.FactHistory | None = None
+        self.blocks: list[Static] = []
+        """The whole-version blocks now in the pane below the table, one per version."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -209,6 +211,7 @@ where and why ("unknown" when the database was written before lineage was stored
         ]
         for block in blocks:
             block.add_class("fact-text")
+        self.blocks = blocks
         pane.mount_all(blocks)
         self.call_after_refresh(self._version)
 
@@ -216,10 +219,10 @@ where and why ("unknown" when the database was written before lineage was stored
     def _version(self, event: DataTable.RowHighlighted | None = None) -> None:
         """Bring the version under the cursor into view in the pane of whole versions."""
         h, table = self.history, self.query_one(LineTable)
-        if h is None or not h.versions:
+        if h is None or not h.versions or len(self.blocks) != len(h.versions):
             return
         row = min(max(table.cursor_row, 0), len(h.versions) - 1)
-        for n, block in enumerate(self.query(".fact-text").results(Static)):
+        for n, block in enumerate(self.blocks):
             block.set_class(n == row, "-current")
             if n == row:
                 self.query_one("#fact-texts", VerticalScroll).scroll_to_widget(block, top=True)
