@@ -23,7 +23,8 @@ def _stores(path, run_id: str) -> dict:
 
 def test_runs_rm_lists_and_removes_the_mem0_and_graphiti_folders_of_its_run(two_runs, monkeypatch):
     ids = {
-        r["system"]: r["run_id"] for r in open_db(two_runs, readonly=True).query("SELECT * FROM runs")
+        r["system"]: r["run_id"]
+        for r in open_db(two_runs, readonly=True).query("SELECT * FROM runs")
     }
     mine, other = _stores(two_runs, ids["oracle"]), _stores(two_runs, ids["oracle-stale"])
     dry = rm(two_runs, "--dry-run", monkeypatch=monkeypatch)
@@ -43,7 +44,8 @@ def test_runs_rm_lists_and_removes_the_mem0_and_graphiti_folders_of_its_run(two_
 
 def test_a_graphiti_folder_that_is_a_link_is_left_alone(two_runs, tmp_path, monkeypatch):
     ids = {
-        r["system"]: r["run_id"] for r in open_db(two_runs, readonly=True).query("SELECT * FROM runs")
+        r["system"]: r["run_id"]
+        for r in open_db(two_runs, readonly=True).query("SELECT * FROM runs")
     }
     outside = tmp_path / "outside"
     outside.mkdir()

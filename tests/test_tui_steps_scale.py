@@ -233,4 +233,4 @@ async def test_fact_history_why_is_readable_at_100x30(run_a):
         lines = screen_lines(app)
         why = link.why()
         assert why and any(why in line for line in lines), why  # the whole reason, in the table
-        assert "observation: " in str(app.screen.query_one("#fact-version").content)
+        assert "observation: " in str(app.screen.query_one(".fact-text").content)

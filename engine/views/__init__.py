@@ -65,9 +65,14 @@ from seorap.engine.views.doclines import (  # noqa: F401
     shared_spans,
 )
 from seorap.engine.views.history import (  # noqa: F401
+    DIFF_MARKS,
+    DiffPart,
     FactHistory,
     FactVersion,
     fact_history,
+    marked,
+    trimmed,
+    version_diff,
 )
 from seorap.engine.views.lineage import (  # noqa: F401
     UNKNOWN,
@@ -173,6 +178,8 @@ __all__ = [
     "DocLine",
     "FILTERS",
     "FILTER_LABELS",
+    "DIFF_MARKS",
+    "DiffPart",
     "FactHistory",
     "FactVersion",
     "Flip",
@@ -228,6 +235,9 @@ __all__ = [
     "demo_tour",
     "doc_lines",
     "fact_history",
+    "marked",
+    "trimmed",
+    "version_diff",
     "fact_id_query",
     "fact_positions_matching",
     "filter_questions",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 
 from sqlite_utils import Database
 
@@ -11,6 +12,55 @@ from seorap.engine.store.database import loads
 from seorap.engine.store.queries.catalog import columns
 from seorap.engine.store.queries.facts import decisions_about, versions_with_observations
 from seorap.engine.views.lineage import Link, lineage
+
+
+@dataclass(frozen=True)
+class DiffPart:
+    """A run of words in a word diff: ``kind`` is "same", "removed" or "added"."""
+
+    kind: str
+    text: str
+
+
+def version_diff(before: str, after: str) -> tuple[DiffPart, ...]:
+    """The words of ``after`` against ``before``, split at whitespace: runs both share, runs only
+    ``before`` has (removed) and runs only ``after`` has (added), in reading order."""
+    a, b = before.split(), after.split()
+    parts: list[DiffPart] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            parts.append(DiffPart("same", " ".join(a[i1:i2])))
+            continue
+        if i2 > i1:
+            parts.append(DiffPart("removed", " ".join(a[i1:i2])))
+        if j2 > j1:
+            parts.append(DiffPart("added", " ".join(b[j1:j2])))
+    return tuple(parts)
+
+
+def trimmed(parts: tuple[DiffPart, ...], keep: int = 3) -> tuple[DiffPart, ...]:
+    """``parts`` with every unchanged run longer than ``2 * keep`` words cut to the ``keep`` words
+    next to each change and "…" (the run before the first change keeps only its end, the run after
+    the last only its start), so a one-word change in a long fact reads at a glance."""
+    out = []
+    for n, part in enumerate(parts):
+        words = part.text.split(" ")
+        if part.kind != "same" or len(words) <= 2 * keep:
+            out.append(part)
+            continue
+        head = words[:keep] if n > 0 else []
+        tail = words[-keep:] if n < len(parts) - 1 else []
+        out.append(DiffPart("same", " ".join([*head, "…", *tail])))
+    return tuple(out)
+
+
+DIFF_MARKS = {"removed": ("[-", "-]"), "added": ("{+", "+}"), "same": ("", "")}
+"""How a diff reads without colour: [-removed words-] {+added words+}."""
+
+
+def marked(parts: tuple[DiffPart, ...]) -> str:
+    """A word diff as one line of plain text with the changed runs marked (see :data:`DIFF_MARKS`)."""
+    return " ".join(DIFF_MARKS[p.kind][0] + p.text + DIFF_MARKS[p.kind][1] for p in parts)
 
 
 @dataclass(frozen=True)
@@ -29,6 +79,13 @@ class FactVersion:
     authors: list[str]
     reason: str = ""
     """Why this version was written: the decision's reason and guard effect, when recorded."""
+    diff: tuple[DiffPart, ...] = ()
+    """This version's text against the version before it, word by word (empty for the first)."""
+
+    @property
+    def changed(self) -> bool:
+        """Whether the diff from the version before removes or adds any word."""
+        return any(p.kind != "same" for p in self.diff)
 
 
 @dataclass(frozen=True)
@@ -49,7 +106,7 @@ def fact_history(db: Database, corpus: Corpus, run_id: str, fact_id: str) -> Fac
     trajectory_id = rows[0]["trajectory_id"] if rows else ""
     docs = _documents_by_position(corpus, trajectory_id)
     why = _reasons(db, run_id, fact_id)
-    versions = []
+    versions: list[FactVersion] = []
     for r in rows:
         doc_id, title = docs.get(r["position"], ("", ""))
         versions.append(
@@ -67,6 +124,7 @@ def fact_history(db: Database, corpus: Corpus, run_id: str, fact_id: str) -> Fac
                 r["doc_date"] or "",
                 loads(r["authors"], []),
                 why.get(r["position"], ""),
+                version_diff(versions[-1].text, r["text"] or "") if versions else (),
             )
         )
     links = lineage(db, run_id, trajectory_id) if rows else None
