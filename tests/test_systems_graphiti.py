@@ -226,3 +226,45 @@ def test_plan_says_graphitis_calls_are_not_estimated(ollama_server):
     plan = planner.plan_run(load_corpus(LATE_MEMO), ["graphiti"], config, None, score=False)
     assert any("graphiti: its model calls are not estimated" in n for n in plan.notes)
     assert ollama_server.bodies("/api/chat") == []
+
+
+def test_a_late_document_older_than_the_graph_is_written_and_closed_at_once(
+    ollama_server, tmp_path
+):
+    """A January memo arriving after the March decision: graphiti expires the incoming edge at
+    once (the graph holds a later value of the same fact); seorap shows it created and retired
+    by that document, linked to the edge that outranks it."""
+    data = json.loads(LATE_MEMO.read_text(encoding="utf-8"))
+    said = {
+        0: "주문 API 실행 환경은 Lambda, Fargate, EKS 세 가지를 비교합니다.",
+        1: "주문 API 실행 환경은 ECS Fargate로 결정했습니다.",
+        2: "주문 API 실행 환경은 Lambda로 기울고 있습니다.",  # dated January, arrives third
+        3: "주문 API 트래픽은 30%가 Fargate로 넘어갔습니다.",
+    }
+    for state in data["states"]:
+        state["document"]["text"] = said[state["index"]]
+    data["distractors"] = []
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / LATE_MEMO.name).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    ollama_server.handler = graphiti_standin.handler
+    db = open_db(tmp_path / "g.db")
+    config = Config.offline(host=ollama_server.url)
+    [run_id] = run(load_corpus(folder), ["graphiti"], db, config, concurrency=1, score=False)
+    rows = list(
+        db.query(
+            "SELECT fact_id, position, operation, status, successor_id, text FROM fact_versions "
+            "WHERE run_id = ? ORDER BY position, fact_id, version",
+            [run_id],
+        )
+    )
+    late = [r for r in rows if r["position"] == 2 and "기울고" in r["text"]]
+    assert [r["operation"] for r in late] == ["create", "supersede"], rows
+    successor = db.execute(
+        "SELECT text FROM facts WHERE id = ?", [late[-1]["successor_id"]]
+    ).fetchone()
+    assert successor and "ECS Fargate로 결정" in successor[0]
+    [march] = db.execute(
+        "SELECT status FROM facts WHERE run_id = ? AND text LIKE '%ECS Fargate로 결정%'", [run_id]
+    ).fetchall()
+    assert march[0] == "active"  # the later value stays current
