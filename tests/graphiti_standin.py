@@ -14,7 +14,8 @@ answers are read from the prompt's own blocks with a few plain rules:
 - nodes are duplicates only by the same name; summaries are the first sentence that names the
   entity; timestamps are the reference time.
 
-Runnable on its own: ``python tests/graphiti_standin.py --port P`` serves it (Ollama's API).
+Runnable on its own: ``python tests/graphiti_standin.py --port P`` serves it (Ollama's API, and
+OpenAI's chat completions and embeddings under ``/v1``, which graphiti's own client speaks).
 """
 
 from __future__ import annotations

@@ -376,6 +376,8 @@ class _Handler(BaseHTTPRequestHandler):
             "/api/show": self._show,
             "/api/pull": self._pull,
             "/api/ps": self._ps,
+            "/v1/chat/completions": self._v1_chat,
+            "/v1/embeddings": self._v1_embeddings,
         }
         route = routes.get(self.path)
         if route is None:
@@ -385,6 +387,38 @@ class _Handler(BaseHTTPRequestHandler):
         route(body, fault)
 
     # ---- routes ----
+    def _v1_chat(self, body: dict, fault: dict | None) -> None:
+        """OpenAI's chat completions (what graphiti's client speaks): the same handler, given the
+        JSON schema of ``response_format`` as Ollama's ``format``; one choice, never streamed."""
+        schema = ((body.get("response_format") or {}).get("json_schema") or {}).get("schema")
+        reply = self.fake.handler({**body, "format": schema or body.get("format")})
+        content = reply if isinstance(reply, str) else json.dumps(reply, ensure_ascii=False)
+        message = {"role": "assistant", "content": content}
+        choice = {"index": 0, "message": message, "finish_reason": "stop"}
+        usage = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+        model = body.get("model", "")
+        self._json(
+            200,
+            {
+                "id": "fake",
+                "object": "chat.completion",
+                "created": 0,
+                "model": model,
+                "choices": [choice],
+                "usage": usage,
+            },
+        )
+
+    def _v1_embeddings(self, body: dict, fault: dict | None) -> None:
+        texts = body.get("input")
+        texts = [texts] if isinstance(texts, str) else list(texts or [])
+        vectors = self.fake.embed_handler(texts)
+        data = [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)]
+        usage = {"prompt_tokens": 1, "total_tokens": 1}
+        self._json(
+            200, {"object": "list", "data": data, "model": body.get("model", ""), "usage": usage}
+        )
+
     def _chat(self, body: dict, fault: dict | None) -> None:
         model = body.get("model", "")
         if not self.fake.knows(model):

@@ -268,3 +268,38 @@ def test_a_late_document_older_than_the_graph_is_written_and_closed_at_once(
         "SELECT status FROM facts WHERE run_id = ? AND text LIKE '%ECS Fargate로 결정%'", [run_id]
     ).fetchall()
     assert march[0] == "active"  # the later value stays current
+
+
+def test_the_stand_in_serves_graphiti_directly_under_v1(ollama_server, tmp_path):
+    """The stand-in answers graphiti's own client on /v1 too (a user may point graphiti at it
+    without seorap): two episodes, the second closes the first's edge."""
+    import asyncio
+    from datetime import UTC, datetime
+
+    from graphiti_core.nodes import EpisodeType
+
+    from seorap.engine.memory.graphiti import _graphiti
+
+    ollama_server.handler = graphiti_standin.handler
+
+    async def story() -> list:
+        graph = await _graphiti(tmp_path / "g.kuzu", f"{ollama_server.url}/v1", "m", "e", 64)
+        for day, text in (
+            (1, "주문 API 실행 환경은 Lambda입니다."),
+            (9, "주문 API 실행 환경은 Fargate입니다."),
+        ):
+            await graph.add_episode(
+                name=f"d{day}",
+                episode_body=text,
+                source_description="test",
+                reference_time=datetime(2026, 3, day, tzinfo=UTC),
+                source=EpisodeType.text,
+            )
+        edges = await graph.search("주문 API 실행 환경", num_results=10)
+        await graph.close()
+        return edges
+
+    edges = asyncio.run(story())
+    assert len(ollama_server.bodies("/v1/chat/completions")) > 0
+    assert ollama_server.bodies("/v1/embeddings")
+    assert any("Fargate" in e.fact and e.invalid_at is None for e in edges)
