@@ -20,6 +20,13 @@ def _has_reason(line: str) -> bool:
     return "#" in line and any(r in line.split("#", 1)[1] for r in REASONS)
 
 
+def _next_in_block(lines: list[str], before: ast.stmt, st: ast.stmt) -> bool:
+    """``st`` follows the import ``before`` in one block: nothing but blank lines between them (the
+    formatter parts an import block into groups: third-party, then seorap's own)."""
+    between = lines[(before.end_lineno or before.lineno) : st.lineno - 1]
+    return all(not x.strip() for x in between)
+
+
 def unexplained(source: str) -> list[int]:
     """Lines of function-local imports in ``source`` without a reason comment."""
     lines = source.splitlines()
@@ -43,7 +50,7 @@ def unexplained(source: str) -> list[int]:
                     ok = (
                         any(_has_reason(x) for x in own)
                         or (above.strip().startswith("#") and _has_reason(above))
-                        or (previous_ok is not None and previous_ok.end_lineno == st.lineno - 1)
+                        or (previous_ok is not None and _next_in_block(lines, previous_ok, st))
                     )
                     if not ok:
                         bad.append(st.lineno)

@@ -28,7 +28,6 @@ from seorap.engine import normalise
 from seorap.engine.corpus.trajectory import Trajectory
 from seorap.engine.errors import why
 from seorap.engine.safepath import name_problem
-from seorap.engine.scoring import slot_questions
 from seorap.engine.untrusted import visible
 
 if TYPE_CHECKING:
@@ -305,6 +304,9 @@ def check_trajectory(t: Any) -> list[tuple[str, str]]:
 def _check_slot_questions(t: Any) -> list[tuple[str, str]]:
     """Each ``slotQuestions`` entry asks about a claim of the trajectory without stating any of
     the claim's values (engine/scoring/slot_questions.py): read-time asks about the slot."""
+    # start-up: `seorap --help` loads no numpy, sqlite_utils (the scoring package loads them)
+    from seorap.engine.scoring import slot_questions
+
     problems = []
     claims = {c for state in t.states for c in state.claims}
     for claim, question in (getattr(t, "slot_questions", None) or {}).items():
