@@ -62,7 +62,11 @@ async def test_score_cards_show_quadrant_labels(ref):
         await app.workers.wait_for_complete()
         await pilot.pause()
         agreement = str(app.screen.query_one("#agreement").content)
-        assert "quadrants:" in agreement and "healthy" in agreement and "bottleneck" in agreement
+        # oracle-merged's single answers are PARTIAL-saturated under lexical-6 (the reader answers
+        # with the merged fact whole: docs/metrics.md, known limits), so its quadrants are withheld
+        # and the line says why and where to look
+        assert "quadrants: judge unreliable — see audit" in agreement
+        assert "single PARTIAL share 0.89 > 0.80" in agreement
         assert app.screen.query_one("#variants").row_count == 3
         status = str(app.screen.query_one("#scores-status").content)
         assert "oracle-merged" in status
@@ -81,7 +85,7 @@ async def test_compare_lists_flipped_facts(ref):
         assert "flipped" in title
         # write-time and read-time figures of both runs, side by side (oracle reads 1.0)
         a_line = next(line for line in title.splitlines() if line.startswith("A write-time"))
-        assert "read-time: accuracy 1.00" in a_line and "stale-at-read 0.00" in a_line
+        assert "read-time: accuracy 1.00" in a_line and "stale-at-read rate 0%" in a_line
         assert any(line.startswith("B write-time") for line in title.splitlines())
         await pilot.press("k", "k", "k")  # facts only
         table = app.screen.query_one("#compare-table")
