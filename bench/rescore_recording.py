@@ -6,6 +6,11 @@ scoring — the reader's answers and the lexical judge's verdicts — is done ag
 a fresh run's (``seorap compare`` refuses mixed rules). The label (model, size, machine, date) is
 the recording's own.
 
+First the run is replayed once with the recording's own embedder loaded: a text a replay embeds
+that the file does not hold yet (the read-time slot questions, since they replaced the claim as
+the lookup query) gets its vector from that embedder, and the file carries it from then on, so
+`seorap demo --replay recorded` needs neither model nor embedder.
+
     python bench/rescore_recording.py [--out PATH]
 """
 
@@ -19,6 +24,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from seorap.cli.main import cli
+from seorap.engine.corpus import load_corpus
+from seorap.engine.corpus.bundled import bundled_corpus
+from seorap.engine.run.runner import replay_run
 from seorap.engine.store.database import open_db
 from seorap.engine.store.recording import (
     export_run,
@@ -26,6 +34,8 @@ from seorap.engine.store.recording import (
     read_recording,
     shipped_recordings,
 )
+
+KO_MINI = bundled_corpus("ko-mini")
 
 
 def main(argv=None) -> int:
@@ -39,6 +49,7 @@ def main(argv=None) -> int:
         db_path = Path(tmp) / "rec.db"
         db = open_db(str(db_path))
         run_id, _ = import_recording(db, path)
+        replay_run(db, run_id, load_corpus(KO_MINI))  # vectors for every text a replay embeds
         db.close()
         result = CliRunner().invoke(cli, ["score", "--db", str(db_path), "--run", run_id])
         if result.exit_code != 0:

@@ -156,10 +156,9 @@ def test_the_same_run_takes_a_fraction_of_the_old_size(tmp_path):
     shutil.copy(path, old)
     downgrade(old)
     old_size = old.stat().st_size
-    assert compact_size < 0.45 * old_size, (
-        compact_size,
-        old_size,
-    )  # whole corpus: docs/benchmarks.md (k)
+    # 0.41-0.44 before read-time stored its slot question with each lookup (2026-12-05: 0.46): text
+    # both layouts hold alike, so the share grew; the whole corpus: docs/benchmarks.md (k)
+    assert compact_size < 0.5 * old_size, (compact_size, old_size)
 
 
 def test_one_text_from_two_connections_and_a_hash_collision(tmp_path):
