@@ -49,6 +49,8 @@ def test_the_wheel_has_one_top_level_name_and_the_corpus(tmp_path):
         "seorap/tui/seorap.tcss",
         "seorap/engine/variants/A.toml",
         "seorap/fixtures/ko-mini/glossary.tsv",  # the lexical judge's aliases travel with it
+        "seorap/engine/scoring/lexical/neutral.tsv",  # and its neutral lexicon
+        "seorap/engine/scoring/lexical/predicates.tsv",  # and its predicate synonyms
     ):
         assert needed in names
     entry = (
