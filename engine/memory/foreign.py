@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from seorap.engine.corpus import Trajectory
@@ -32,6 +33,7 @@ from seorap.engine.memory.interface import (
     ReportedOperation,
     SystemMemory,
 )
+from seorap.engine.safepath import UnsafeName, component, make_dirs, remove_tree
 from seorap.engine.untrusted import visible
 
 if TYPE_CHECKING:
@@ -162,6 +164,25 @@ class ForeignSystem:
         _check_held(held, self.name, d.id, self.capabilities.reports_confidence)
         _check_sizes(held, self.name, d.id, self.fact_text_max)
         apply_held(doc, self._ids[(run_id, tid)], held, reported)
+
+
+def fresh_store(owner: Path, system: str, run_id: str, trajectory_id: str) -> Path:
+    """``<owner>/<run>/<trajectory>/``, empty: a foreign system's own store for one (run,
+    trajectory), made fresh each time (ids as names, nothing touched outside the run's folder)."""
+    try:
+        own = owner / component(run_id, "run id")
+        where = own / component(trajectory_id, "trajectory id")
+    except UnsafeName as exc:
+        raise SystemFault(f"system {system}: {exc}") from None
+    try:
+        make_dirs(own, owner)
+        remove_tree(where, own)
+        make_dirs(where, own)
+    except OSError as exc:
+        raise SystemFault(
+            f"system {system}: cannot write its folder {where}: {exc.strerror or exc}"
+        ) from None
+    return where
 
 
 def _guard(call: Callable[[], T], name: str, doing: str) -> T:

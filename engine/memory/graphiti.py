@@ -38,7 +38,7 @@ from pydantic import BaseModel
 from seorap.engine.config import Config
 from seorap.engine.errors import SeorapError
 from seorap.engine.memory import folders
-from seorap.engine.memory.foreign import SystemFault
+from seorap.engine.memory.foreign import SystemFault, fresh_store
 from seorap.engine.memory.interface import (
     Capabilities,
     DocumentFailed,
@@ -47,7 +47,7 @@ from seorap.engine.memory.interface import (
     ReportedOperation,
 )
 from seorap.engine.memory.recorder import Recorder
-from seorap.engine.safepath import UnsafeName, component, make_dirs, remove_tree
+from seorap.engine.safepath import make_dirs
 
 if TYPE_CHECKING:
     from seorap.engine.models.client import ModelClient
@@ -192,19 +192,7 @@ class GraphitiSystem:
     def open(self, run_id: str, trajectory_id: str) -> GraphitiMemory:
         if self.recorder is None or self.folder is None or self.ctx is None:
             raise SystemFault("system graphiti: opened before the run bound it to a model client")
-        try:
-            own = self.folder / component(run_id, "run id")
-            where = own / component(trajectory_id, "trajectory id")
-        except UnsafeName as exc:
-            raise SystemFault(f"system graphiti: {exc}") from None
-        try:
-            make_dirs(own, self.folder)
-            remove_tree(where, own)  # fresh for every (run, trajectory); nothing outside its run
-            make_dirs(where, own)
-        except OSError as exc:
-            raise SystemFault(
-                f"system graphiti: cannot write its folder {where}: {exc.strerror or exc}"
-            ) from None
+        where = fresh_store(self.folder, "graphiti", run_id, trajectory_id)
         dims = len(self._embed(["dimension probe"])[0])
         return GraphitiMemory(
             self,

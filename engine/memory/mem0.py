@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict
 
 from seorap.engine.config import Config
 from seorap.engine.memory import folders
-from seorap.engine.memory.foreign import SystemFault
+from seorap.engine.memory.foreign import SystemFault, fresh_store
 from seorap.engine.memory.interface import (
     Capabilities,
     DocumentIn,
@@ -36,7 +36,7 @@ from seorap.engine.memory.interface import (
     ReportedOperation,
 )
 from seorap.engine.memory.recorder import Recorder
-from seorap.engine.safepath import UnsafeName, component, make_dirs, remove_tree, unlink
+from seorap.engine.safepath import unlink
 
 if TYPE_CHECKING:
     from mem0 import Memory
@@ -164,19 +164,7 @@ class Mem0System:
     def open(self, run_id: str, trajectory_id: str) -> Mem0Memory:
         if self.recorder is None or self.folder is None or self.ctx is None:
             raise SystemFault("system mem0: opened before the run bound it to a model client")
-        try:
-            own = self.folder / component(run_id, "run id")
-            where = own / component(trajectory_id, "trajectory id")
-        except UnsafeName as exc:
-            raise SystemFault(f"system mem0: {exc}") from None
-        try:
-            make_dirs(own, self.folder)
-            remove_tree(where, own)  # fresh for every (run, trajectory); nothing outside its run
-            make_dirs(where, own)
-        except OSError as exc:
-            raise SystemFault(
-                f"system mem0: cannot write its folder {where}: {exc.strerror or exc}"
-            ) from None
+        where = fresh_store(self.folder, "mem0", run_id, trajectory_id)
         dims = len(self._embed(["dimension probe"])[0])
         # optional dependency: mem0 loads only when this runs
         from mem0 import Memory
