@@ -100,7 +100,9 @@ expected claims of the final state with the judge's verdicts, under the run's ow
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self.show()  # built ahead by the app: ready before `s`
+        # built ahead by the app: ready before `s`; after the first refresh, once every pane the
+        # compose yielded is mounted (on a loaded machine a pane's title was not yet there)
+        self.call_after_refresh(self.show)
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         self.show()
