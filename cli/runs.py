@@ -107,17 +107,19 @@ def rm(run: str, db_path: str, with_calls: bool, yes: bool, dry_run: bool) -> No
         _preview(run, db_path, with_calls, dry_run=dry_run)
     # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.cli.runref import resolve_run
-    from seorap.engine.memory.folders import run_folders
+    from seorap.engine.memory.folders import run_folders, sharer
     from seorap.engine.store.database import delete_run, open_db
     from seorap.engine.store.lease import writer
+    from seorap.engine.store.queries.runs import run_ids
     from seorap.engine.untrusted import visible
 
     db = open_db(db_path)
     run_id = resolve_run(db, run, "RUN")
     found = run_folders(db_path, run_id)  # a run id that cannot name a folder: damaged, exit 2
+    shared = sharer(run_id, run_ids(db)) if found else None
     with writer(db, "runs rm", [run_id]):
         counts = delete_run(db, run_id, calls=with_calls)
-        lines = [_remove_folder(kind, folder, db_path) for kind, folder in found]
+        lines = [_remove_folder(kind, folder, db_path, shared) for kind, folder in found]
     detail = ", ".join(f"{n} {table}" for table, n in counts.items() if n)
     click.echo(f"deleted {visible(run_id)}" + (f" ({detail})" if detail else ""))
     for line in lines:
@@ -134,13 +136,19 @@ def _folder_line(kind: str, folder: Path, verb: str) -> str:
     return f"{verb} its {kind} folder {visible_path(folder)} ({files} files, {size / 1e6:.1f} MB)"
 
 
-def _remove_folder(kind: str, folder: Path, db_path: str) -> str:
-    """Remove the run's ``kind`` folder (only ever inside ``<db>.<kind>/``); one line saying what
-    was removed (or why it was not)."""
+def _remove_folder(kind: str, folder: Path, db_path: str, shared: str | None) -> str:
+    """Remove the run's ``kind`` folder (only ever inside ``<db>.<kind>/``; kept when another run,
+    ``shared``, names the same folder); one line saying what was removed (or why it was not)."""
     # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.engine.memory.folders import stores_folder
     from seorap.engine.safepath import remove_tree
+    from seorap.engine.untrusted import visible
 
+    if shared is not None:
+        return (
+            f"kept its {kind} folder {visible_path(folder)}: run {visible(shared)} names the "
+            "same folder (ids that differ only in characters spelled '-')"
+        )
     line = _folder_line(kind, folder, "removed")
     try:
         remove_tree(folder, stores_folder(db_path, kind))
@@ -165,9 +173,9 @@ def _preview(run: str, db_path: str, with_calls: bool, *, dry_run: bool) -> None
     # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.cli.runref import resolve_run
     from seorap.engine.errors import UsageError
-    from seorap.engine.memory.folders import run_folders
+    from seorap.engine.memory.folders import run_folders, sharer
     from seorap.engine.store.database import open_db, run_rows
-    from seorap.engine.store.queries.runs import system_of
+    from seorap.engine.store.queries.runs import run_ids, system_of
     from seorap.engine.untrusted import visible
 
     if not dry_run and not _on_terminal():
@@ -182,8 +190,14 @@ def _preview(run: str, db_path: str, with_calls: bool, *, dry_run: bool) -> None
     detail = ", ".join(f"{n} {table}" for table, n in counts.items() if n) or "no rows"
     calls = "" if with_calls else "; the shared call log stays"
     what = f"run {visible(run_id)} (system {visible(system)}): {detail}{calls}"
-    for kind, folder in run_folders(db_path, run_id):
-        what += "; " + _folder_line(kind, folder, "and remove")
+    folders = run_folders(db_path, run_id)  # a run id that cannot name a folder: damaged, exit 2
+    shared = sharer(run_id, run_ids(db)) if folders else None
+    for kind, folder in folders:
+        what += "; " + (
+            f"and keep its {kind} folder {visible_path(folder)} (run {visible(shared)} names it too)"
+            if shared
+            else _folder_line(kind, folder, "and remove")
+        )
     db.conn.close()
     if dry_run:
         click.echo(f"would delete {what}; nothing deleted (--dry-run)")

@@ -41,26 +41,32 @@ class OutsideFolder(SeorapError):
     """A removal or creation that would reach outside the folder that owns it (exit 2)."""
 
 
-def name_problem(text: object) -> str | None:
-    """Why ``text`` cannot be a name (a few words), None when it can."""
+def name_problem(text: object, *, stored: bool = False) -> str | None:
+    """Why ``text`` cannot be a name (a few words), None when it can. ``stored``: a run id an earlier
+    version made, whose label (after ``~``) was not checked then: a separator in the label is not
+    a problem, the spelling turns it into ``-`` as it did when the folder was made. Before the
+    ``~`` (the part seorap wrote itself) a separator is damage, as everywhere."""
     if not isinstance(text, str):
         return f"it is {type(text).__name__}, not text"
     if not text:
         return "it is empty"
     if text in (".", ".."):
         return f"{text!r} names a folder by its place"
-    for ch in text:
-        if ch in "/\\":
+    label_at = text.find("~") if stored else -1
+    for at, ch in enumerate(text):
+        if ch in "/\\" and not 0 <= label_at < at:
             return f"it holds the path separator {ch!r}"
         if ch == "\0" or unicodedata.category(ch) == "Cc":
             return f"it holds the control character {visible(ch)}"
     return None
 
 
-def component(text: str, what: str = "id") -> str:
+def component(text: str, what: str = "id", *, stored: bool = False) -> str:
     """``text`` as one path component, or :class:`UnsafeName` naming ``what`` it is (``run id``,
-    ``trajectory id``). Spelled as earlier versions spelled it (see the module's docstring)."""
-    problem = name_problem(text)
+    ``trajectory id``). Spelled as earlier versions spelled it (see the module's docstring).
+    ``stored``: finding a folder an earlier version made for an id it accepted (a run labelled
+    ``a/b`` before labels were checked has its store under ``…-a-b``); never for a new folder."""
+    problem = name_problem(text, stored=stored)
     spelled = (_SPELLING.sub("-", text).strip("-") or "x") if problem is None else ""
     if problem is None and spelled in (".", ".."):
         problem = f"it would be spelled {spelled!r}, which names a folder by its place"

@@ -111,6 +111,48 @@ def test_runs_rm_finds_the_folder_todays_naming_made(tmp_path):
     assert "removed its mem0 folder" in result.output and not folder.exists()
 
 
+def test_runs_rm_finds_the_folder_of_a_label_an_earlier_version_took_with_a_slash(tmp_path):
+    """Labels were not checked before: `--label a/b` made the run id `…~a/b` and mem0's folder
+    `…-a-b`. Such a run is still removed with its folder; a separator before the `~` stays damage
+    (tests above)."""
+    db = _db_with_run_id(tmp_path, "oracle-abcd~a/b")
+    folder = tmp_path / "data" / "runs.db.mem0" / "oracle-abcd-a-b"
+    (folder / "t").mkdir(parents=True)
+    dry = CliRunner().invoke(cli, ["runs", "rm", "oracle-abcd~a/b", "--db", str(db), "--dry-run"])
+    assert dry.exit_code == 0 and "and remove its mem0 folder" in dry.output, dry.output
+    result = CliRunner().invoke(cli, ["runs", "rm", "oracle-abcd~a/b", "--db", str(db), "--yes"])
+    assert result.exit_code == 0, result.output
+    assert "removed its mem0 folder" in result.output and not folder.exists()
+    assert (tmp_path / "data" / "runs.db.mem0").is_dir()
+
+
+def test_runs_rm_keeps_a_folder_another_run_names_too(tmp_path):
+    """`X~a/b` and `X~a-b` are both spelled `X-a-b`: removing one run keeps the folder, which may
+    be the other's store, and says so."""
+    db = _db_with_run_id(tmp_path, "oracle-abcd~a/b")
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute(
+            "INSERT INTO runs (run_id, system, status, manifest) SELECT 'oracle-abcd~a-b', "
+            "system, status, manifest FROM runs WHERE run_id = 'oracle-abcd~a/b'"
+        )
+    conn.close()
+    folder = tmp_path / "data" / "runs.db.mem0" / "oracle-abcd-a-b"
+    (folder / "t").mkdir(parents=True)
+    result = CliRunner().invoke(cli, ["runs", "rm", "oracle-abcd~a/b", "--db", str(db), "--yes"])
+    assert result.exit_code == 0, result.output
+    assert "kept its mem0 folder" in result.output and "oracle-abcd~a-b" in result.output
+    assert (folder / "t").is_dir()
+
+
+def test_a_stored_label_spelled_as_a_place_is_still_damage():
+    assert name_problem("~/..", stored=True) is None  # the text itself names no place…
+    with pytest.raises(UnsafeName, match="spelled '..'"):
+        component("~/..", stored=True)  # …but spelled it would
+    with pytest.raises(UnsafeName):
+        component("../x~a", stored=True)  # a separator before the label
+
+
 def _hostile_corpus(tmp_path: Path, trajectory_id: str) -> Path:
     data = json.loads(FILE.read_text(encoding="utf-8"))
     data["id"] = trajectory_id

@@ -8,10 +8,11 @@ This module imports nothing of the systems themselves (their libraries are optio
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from seorap.engine.errors import StoreError
-from seorap.engine.safepath import UnsafeName, component
+from seorap.engine.safepath import UnsafeName, component, name_problem
 from seorap.engine.untrusted import visible
 
 KINDS = ("mem0", "graphiti")
@@ -27,7 +28,7 @@ def stores_folder(db_path: str | Path, kind: str) -> Path:
 def run_folder(db_path: str | Path, run_id: str, kind: str) -> Path | None:
     """``<db>.<kind>/<run>/`` when it exists (a real folder, not a link), else None."""
     try:
-        name = component(run_id, "run id")
+        name = component(run_id, "run id", stored=True)
     except UnsafeName as exc:
         raise StoreError(
             f"the database {visible(str(db_path))} is damaged: it holds a run whose id "
@@ -35,6 +36,19 @@ def run_folder(db_path: str | Path, run_id: str, kind: str) -> Path | None:
         ) from None
     folder = stores_folder(db_path, kind) / name
     return folder if folder.is_dir() and not folder.is_symlink() else None
+
+
+def sharer(run_id: str, others: Iterable[str]) -> str | None:
+    """The first other run whose id names the same folder as ``run_id`` (ids that differ only in
+    what the spelling turns into ``-``, such as ``X~demo`` and ``X-demo``): its store may be the
+    folder, so the folder is kept. None when no other run names it."""
+    mine = component(run_id, "run id", stored=True)
+    for other in others:
+        if other == run_id or name_problem(other, stored=True) is not None:
+            continue
+        if component(other, "run id", stored=True) == mine:
+            return other
+    return None
 
 
 def run_folders(db_path: str | Path, run_id: str) -> list[tuple[str, Path]]:
