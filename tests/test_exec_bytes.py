@@ -206,6 +206,35 @@ def test_no_process_outlives_ctrl_c_and_ctrl_c_is_honoured_at_once(tmp_path):
     assert took < 10, took  # 2 s in our own code; generous for a loaded machine
 
 
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_no_process_outlives_seorap_killed_outright(tmp_path, sig):
+    """kill -9 (and a SIGTERM, which Python does not turn into an exception) runs none of our
+    code: the group's guardian (engine/memory/guardian.py) sees seorap's end and ends the group."""
+    pidfile = tmp_path / "pids"
+    proc = subprocess.Popen(
+        [SEORAP, "run", "--system", f"{HOSTILE} spawn {pidfile}", "--offline", "--no-score"]
+        + ["--corpus", str(ROOT / "fixtures" / "ko-mini"), "--db", str(tmp_path / "r.db")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=tmp_path,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(_pids(pidfile)) < 8:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before it could be killed"
+    proc.send_signal(sig)
+    proc.wait(timeout=60)
+    assert _left(pidfile, grace_s=10.0) == []
+
+
+def test_a_program_that_cannot_start_is_the_oserror_popen_gives(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        popen_group([str(tmp_path / "no-such-program")])
+    (tmp_path / "plain.txt").write_text("not a program")
+    with pytest.raises(PermissionError):  # no execute bit (root too)
+        popen_group([str(tmp_path / "plain.txt")])
+
+
 def test_every_group_is_ended_before_a_hard_exit(tmp_path):
     """A second Ctrl+C leaves with os._exit, which skips atexit: cli/run.py ends every program's
     group first (end_every_group), grandchildren included."""

@@ -13,7 +13,8 @@ reader thread or grow our memory without bound:
 
 The program runs in a process group of its own (:func:`popen_group`); :func:`end_group` ends the
 whole group — the program and anything it started — and every group still alive when the
-interpreter exits is ended too.
+interpreter exits is ended too. The group's leader is a small guardian (engine/memory/guardian.py)
+that ends it when seorap's process ends in a way no code of ours sees (``kill -9``).
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ import os
 import queue
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO
 
 from seorap.engine.untrusted import visible
@@ -154,19 +157,51 @@ _LIVE: set[subprocess.Popen[bytes]] = set()
 _LIVE_LOCK = threading.Lock()
 
 
+GUARDIAN = Path(__file__).with_name("guardian.py")
+"""Started as the leader of each program's group: it ends the group when seorap's process ends,
+however it ends (``kill -9`` included), which nothing inside seorap can do."""
+
+_LIVE_PIPES: dict[int, int] = {}
+"""The write end of each guardian's liveness pipe, by the guardian's pid (closed with its group)."""
+
+
 def popen_group(argv: list[str]) -> subprocess.Popen[bytes]:
     """Start ``argv`` with byte pipes in a new session (its own process group: a Ctrl+C at the
-    terminal reaches us, not it, and we end the whole group). Raises OSError as Popen does."""
-    proc = subprocess.Popen(
-        argv,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
+    terminal reaches us, not it, and we end the whole group), under engine/memory/guardian.py, so
+    the group ends with seorap's process even when it is killed outright. Raises OSError as Popen
+    does when the program cannot be started."""
+    live_r, live_w = os.pipe()
+    err_r, err_w = os.pipe()
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-I", "-S", str(GUARDIAN), str(live_r), str(err_w), *argv],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            pass_fds=(live_r, err_w),
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+    except BaseException:
+        os.close(live_w)
+        os.close(err_r)
+        raise
+    finally:
+        os.close(live_r)
+        os.close(err_w)
+    with os.fdopen(err_r, "rb") as failed:
+        errno = failed.read()  # ends when the program execs, or the guardian reports it could not
+    if errno:
+        os.close(live_w)
+        proc.wait()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+        code = int(errno)
+        raise OSError(code, os.strerror(code), argv[0])
     with _LIVE_LOCK:
         _LIVE.add(proc)
+        _LIVE_PIPES[proc.pid] = live_w
     return proc
 
 
@@ -205,6 +240,9 @@ def end_group(proc: subprocess.Popen[bytes]) -> None:
         pass
     with _LIVE_LOCK:
         _LIVE.discard(proc)
+        live = _LIVE_PIPES.pop(proc.pid, None)
+    if live is not None:
+        os.close(live)
 
 
 @atexit.register
