@@ -1,4 +1,4 @@
-"""One verdict for one (claim, text): does the text state the claim (docs/metrics.md#one-verdict).
+"""One verdict for one (claim, text): does the text state the claim (docs/metrics.md).
 
 :func:`verdict` is the one function that decides it (the lexical judge's claim rules, ``holds``;
 its rule name, :data:`RULE`, is recorded with it). A scoring pass decides every pair it reads

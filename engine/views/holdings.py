@@ -1,6 +1,6 @@
 """The (claim, text) verdicts a view reads for one trajectory: those its latest scoring pass stored
 (engine/scoring/holding.py), or — for a run scored before they were stored, or not scored — the
-same function's verdicts computed on read, labelled (docs/metrics.md#one-verdict)."""
+same function's verdicts computed on read, labelled (docs/metrics.md, "One verdict")."""
 
 from __future__ import annotations
 

@@ -198,15 +198,12 @@ def step_view(
     links = lineage(db, run_id, t.id).upto(position)
     when = arrival.timestamp
     operations = operations_at(db, run_id, t.id, position, document=doc.text, date=when)
-    held = held_for(db, run_id, t.id)
-    checks = stale_checks or held.stored  # stored verdicts need no judge
-    store = _store_at(db, run_id, t.id, position, stale if checks else [], links, operations, held)
+    store, held = _store_at(db, run_id, t.id, position, stale, stale_checks, links, operations)
     verdicts = claim_verdicts(db, run_id, t.id, arrival.state_index, judge_mode)
     entry, truth, ops = line[position], None, None
     if not arrival.is_distractor:
         truth = ground_truth(t, arrival.state_index)
         ops = op_count(state.action or "", [o.operation for o in operations], entry.written)
-    late = _late_at(db, run_id, t.id, position, arrival.timestamp, entry, operations)
     return StepView(
         run_id,
         t.id,
@@ -235,9 +232,9 @@ def step_view(
         verdicts is not None,
         truth,
         ops,
-        late,
+        _late_at(db, run_id, t.id, position, arrival.timestamp, entry, operations),
         links,
-        stale_checked=checks or not stale,
+        stale_checked=stale_checks or held.stored or not stale,
         verdicts_note=held.note,
     )
 
@@ -361,11 +358,16 @@ def _store_at(
     trajectory_id: str,
     position: int,
     stale: list[str],
+    stale_checks: bool,
     links: Lineage,
     operations: list[Operation],
-    held: Held,
-) -> list[StoreFact]:
-
+) -> tuple[list[StoreFact], Held]:
+    """The store after ``position`` with each active fact's stale mark, read from the verdicts
+    stored at score time (``held``); with none stored, computed on read unless ``stale_checks`` is
+    False (the judge is still loading: no fact marked)."""
+    held = held_for(db, run_id, trajectory_id)
+    if not (stale_checks or held.stored):  # stored verdicts need no judge
+        stale = []
     facts = facts_at(db, run_id, trajectory_id, position)
     active = {f.id: f.text for f in facts if f.status == "active"}
     flagged = set(stale_fact_ids(active, stale, held))
@@ -394,7 +396,7 @@ def _store_at(
             )
         )
     out.sort(key=lambda f: (f.status != "active", f.id))
-    return out
+    return out, held
 
 
 def _changes(operations: list[Operation], links: Lineage) -> dict[str, str]:
