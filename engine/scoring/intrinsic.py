@@ -17,7 +17,7 @@ from sqlite_utils import Database
 from seorap.engine.corpus import Trajectory
 from seorap.engine.corpus.trajectory import parse_timestamp
 from seorap.engine.memory.sentences import split_sentences
-from seorap.engine.scoring import lexical, metrics, stats
+from seorap.engine.scoring import holding, lexical, metrics, stats
 from seorap.engine.scoring.judges import Judge
 from seorap.engine.store.database import active_facts_at, facts_at, last_position_of_state
 from seorap.engine.store.queries import writes
@@ -251,7 +251,7 @@ def _shape(trajectory: Trajectory, store: StoreView) -> dict | None:
     if store.final_position is None:
         return None
     claims = [c for s in trajectory.states for c in (*s.claims, *s.stale_claims)]
-    shape = metrics.fact_shape(store.final.values(), claims, lexical.holds, split_sentences)
+    shape = metrics.fact_shape(store.final.values(), claims, holding.verdict, split_sentences)
     return {"n": shape.n, "mean_length": shape.mean_length, "multi_share": shape.multi_share}
 
 
@@ -315,7 +315,7 @@ def _precision(trajectory: Trajectory, store: StoreView, written: list[int]) -> 
     per_state = {}
     for i in written:
         values = metrics.stale_claims_at(claims, stale, i)
-        per_state[i] = metrics.stale_facts(store.held(i), values, lexical.holds)
+        per_state[i] = metrics.stale_facts(store.held(i), values, holding.verdict)
     if not written:
         return {
             "stale_facts": None,
@@ -330,7 +330,7 @@ def _precision(trajectory: Trajectory, store: StoreView, written: list[int]) -> 
         "stale_fact_ids": per_state[last],
         "stale_per_state": {i: len(v) for i, v in per_state.items()},
         "claim_precision": metrics.claim_precision(
-            store.held(last), claims[last], final_stale, lexical.holds, lexical.related
+            store.held(last), claims[last], final_stale, holding.verdict, lexical.related
         ),
     }
 
@@ -390,5 +390,7 @@ def localize(
                 [s.stale_claims for s in trajectory.states],
                 i,
             )
-            counts["conflict_kept"] += len(metrics.stale_facts(store.held(i), stale, lexical.holds))
+            counts["conflict_kept"] += len(
+                metrics.stale_facts(store.held(i), stale, holding.verdict)
+            )
     return counts if observed else {**counts, "extraction": None}

@@ -32,7 +32,7 @@ import numpy as np
 from sqlite_utils import Database
 
 from seorap.engine.corpus import Trajectory
-from seorap.engine.scoring import extrinsic, lexical, metrics, stats
+from seorap.engine.scoring import extrinsic, holding, lexical, metrics, stats
 from seorap.engine.scoring.intrinsic import StoreView
 from seorap.engine.scoring.schema import JourneyFigures, JourneyStage
 from seorap.engine.scoring.schema_trajectory import Interval
@@ -46,7 +46,7 @@ PASS, FAIL, NA = "pass", "fail", "n/a"
 
 def needs(claim: str, question: str, answer: str) -> bool:
     """The expected answer (alone, or read after its question) states the claim."""
-    return lexical.holds(claim, answer) or lexical.holds(claim, f"{question} {answer}")
+    return holding.verdict(claim, answer) or holding.verdict(claim, f"{question} {answer}")
 
 
 def _stage(status: str, **evidence: object) -> dict:
@@ -177,7 +177,7 @@ def _kept(
     stale = [s.stale_claims for s in trajectory.states]
     for i in written:  # every written state where the claim is stale, gaps between its states too
         if i > at and claim in metrics.stale_claims_at(claims, stale, i):
-            held = metrics.stale_facts(store.held(i), [claim], lexical.holds)
+            held = metrics.stale_facts(store.held(i), [claim], holding.verdict)
             if held:
                 return _stage(FAIL, state=i, fact=held[0], why="stale value still active")
     last = life[-1]
@@ -225,7 +225,7 @@ def rank_of(claim: str, ranking: list[dict], k: int = extrinsic.TOP_K) -> dict:
     """The best rank (1-based) of a fact stating the claim among the top max(DEPTHS) hits, whether
     it is within each k of the depth curve, and ok = within ``k``."""
     deepest = max(extrinsic.DEPTHS)
-    hit = next((h for h in ranking[:deepest] if lexical.holds(claim, h["text"])), None)
+    hit = next((h for h in ranking[:deepest] if holding.verdict(claim, h["text"])), None)
     rank = None if hit is None else ranking.index(hit) + 1
     return {
         "ok": rank is not None and rank <= k,
@@ -244,7 +244,7 @@ def used(claim: str, expected: str, answer: str) -> dict:
         if not v.former and any(lexical.same(v, e) for e in lexical.values(expected))
     ]
     if not wanted:
-        return {"ok": lexical.holds(claim, answer), "span": None}
+        return {"ok": holding.verdict(claim, answer), "span": None}
     got = lexical.values(answer)
     spans = []
     for v in wanted:

@@ -4,7 +4,7 @@ What a lookup returned is judged with the write-time function (``Judge.grade_cla
 against each hit's text alone), never as one joined text whose extra values the judge would read
 as a second answer or a polarity flip:
 
-- a hit **states a stale value** when ``lexical.holds`` finds in it a claim the corpus lists as
+- a hit **states a stale value** when ``holding.verdict`` finds in it a claim the corpus lists as
   stale at that state;
 - a hit is **superseded** when a strictly more recent hit (the arrival position of the fact's
   current version: the system's own versions) states a stale value *of the claim's slot* (a stale
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from seorap.engine.scoring import lexical
+from seorap.engine.scoring import holding
 from seorap.engine.scoring.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def parts_of(reading: str, hits: Sequence[dict]) -> list[str]:
 
 
 def states_stale(text: str, stale_claims: Sequence[str]) -> bool:
-    return any(lexical.holds(s, text) for s in stale_claims)
+    return any(holding.verdict(s, text) for s in stale_claims)
 
 
 def judge_reading(

@@ -1,5 +1,5 @@
 """What a scoring pass writes (engine/scoring/score.py): a trajectory's verdicts, answers,
-retrievals and score card, replacing an earlier pass with the same setup, and the pass's extras row
+retrievals, (claim, text) verdicts and score card, replacing an earlier pass with the same setup, and the pass's extras row
 (trajectory ``''``: judge, answerer, modes, calls, similarity, reliability, audit)."""
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ from typing import TYPE_CHECKING
 
 from sqlite_utils import Database
 
+from seorap.engine.scoring import holding
 from seorap.engine.scoring.judges import Judge
 from seorap.engine.scoring.tables import now, row_id
 from seorap.engine.store import compact
 from seorap.engine.store.damage import stored_json
+from seorap.engine.store.queries import holdings as stored_holdings
 from seorap.engine.store.queries import scores as stored_scores
 from seorap.engine.store.queries import verdicts as stored_verdicts
 
@@ -74,6 +76,23 @@ def save_trajectory(
     db.table("scores").insert(
         {**key, "card": json.dumps(card, ensure_ascii=False), "created_at": created}, replace=True
     )
+
+
+def save_holdings(
+    db: Database, run_id: str, trajectory_id: str, name: str, pairs: dict[tuple[str, str], bool]
+) -> None:
+    """The pass's (claim, text) verdicts of one trajectory, each with the rule that decided it
+    (engine/scoring/holding.py), replacing the pass's earlier ones."""
+    rows = [
+        {
+            "claim": claim,
+            "text": text,
+            "holds": held,
+            "rules": holding.RULE,
+        }
+        for claim, text, held in holding.rows(pairs)
+    ]
+    stored_holdings.replace(db, run_id, trajectory_id, name, rows)
 
 
 def trajectory_cards(db: Database, run_id: str, name: str) -> dict[str, dict]:

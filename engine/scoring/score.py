@@ -35,6 +35,7 @@ from seorap.engine.scoring import (
     extrinsic,
     figures,
     glossary,
+    holding,
     intrinsic,
     journey,
     journey_story,
@@ -365,30 +366,57 @@ def _score_trajectory(
     config: Config,
     full_rows: list[dict] | None = None,
 ) -> list[dict] | None:
-    """Score one trajectory and save it; returns its full-mode claim rows (None without full)."""
-    store = intrinsic.load_store(db, run_id, trajectory)
-    claim_rows = {
-        m.setup: full_rows
-        if m.setup == "full" and full_rows is not None
-        else intrinsic.judge_claims(trajectory, store, judge, m, embed)
-        for m in modes
-    }
-    intr = intrinsic.card(
-        trajectory,
-        store,
-        claim_rows,
-        append_only=append_only(db, run_id),
-        observed=journey.reports_observations(db, run_id),
-    )
-    asker = extrinsic.Asker(answerer, judge, embed, config.retrieval)
-    asker.run(trajectory, store.final, store.final_recency)
-    extr = extrinsic.card(asker.verdicts)
-    if token_f1.applies(trajectory):  # LoCoMo's own metric, beside the judge's verdicts
-        graded = asker.verdicts + asker.ungraded
-        extr["token_f1"] = token_f1.card(trajectory, graded, extrinsic.TOP_K)
-        extr["token_f1"]["not_applicable"] = asker.not_applicable
-    verdicts = [r for rows in claim_rows.values() for r in rows] + asker.verdicts
-    card = _card(trajectory, intr, extr, modes, claim_rows, asker, store)
+    """Score one trajectory and save it; returns its full-mode claim rows (None without full).
+    Every (claim, text) verdict it decides is recorded and stored with it (engine/scoring/
+    holding.py), with the stepper's stale pairs of every arrival position."""
+    with holding.recording() as pairs:
+        store = intrinsic.load_store(db, run_id, trajectory)
+        claim_rows = {
+            m.setup: full_rows
+            if m.setup == "full" and full_rows is not None
+            else intrinsic.judge_claims(trajectory, store, judge, m, embed)
+            for m in modes
+        }
+        intr = intrinsic.card(
+            trajectory,
+            store,
+            claim_rows,
+            append_only=append_only(db, run_id),
+            observed=journey.reports_observations(db, run_id),
+        )
+        asker = extrinsic.Asker(answerer, judge, embed, config.retrieval)
+        asker.run(trajectory, store.final, store.final_recency)
+        extr = extrinsic.card(asker.verdicts)
+        if token_f1.applies(trajectory):  # LoCoMo's own metric, beside the judge's verdicts
+            graded = asker.verdicts + asker.ungraded
+            extr["token_f1"] = token_f1.card(trajectory, graded, extrinsic.TOP_K)
+            extr["token_f1"]["not_applicable"] = asker.not_applicable
+        verdicts = [r for rows in claim_rows.values() for r in rows] + asker.verdicts
+        card = _card(trajectory, intr, extr, modes, claim_rows, asker, store)
+        _read_and_journey(
+            db, run_id, trajectory, card, answerer, judge, embed, config, claim_rows, asker, store
+        )
+        holding.cover_steps(db, run_id, trajectory)
+    with transaction(db):  # one trajectory's rows at once, under the writer lease
+        saving.save_trajectory(db, run_id, trajectory.id, name, judge, verdicts, asker, card)
+        saving.save_holdings(db, run_id, trajectory.id, name, pairs)
+    return claim_rows.get("full")
+
+
+def _read_and_journey(
+    db: Database,
+    run_id: str,
+    trajectory: Trajectory,
+    card: dict,
+    answerer: Answerer,
+    judge: Judge,
+    embed: similarity.EmbedFn,
+    config: Config,
+    claim_rows: dict[str, list[dict]],
+    asker: extrinsic.Asker,
+    store: intrinsic.StoreView,
+) -> None:
+    """The card's read-time block, and its journey with the diagnosis retold from it."""
     card["read_time"] = readtime.card(
         db,
         run_id,
@@ -404,9 +432,6 @@ def _score_trajectory(
         card["diagnosis"] = journey_story.retell(
             card["diagnosis"], card["quadrant"], card["journey"]
         )
-    with transaction(db):  # one trajectory's rows at once, under the writer lease
-        saving.save_trajectory(db, run_id, trajectory.id, name, judge, verdicts, asker, card)
-    return claim_rows.get("full")
 
 
 def _card(

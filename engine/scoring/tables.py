@@ -8,6 +8,9 @@
 - ``overrides``: a person's verdict overrides (who / when / why).
 - ``scores``: one score card (JSON) per run x trajectory x scoring setup; trajectory ``""`` holds the
   run-level extras (call counters of the scoring pass).
+- ``holdings``: per run x trajectory x scoring setup, every (claim, text) verdict the pass decided
+  (does the text state the claim; engine/scoring/holding.py) with its rule name: what the views read.
+  The claim and the text are ids of the store's ``texts`` (each text kept once).
 - ``score_figures``: per run x scoring setup, the figures the app shows (the run report with its
   bootstrap intervals, the full -> filter diff), computed once at score time
   so that no key press in the app computes them.
@@ -108,6 +111,18 @@ TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
     "score_figures": (
         {"run_id": str, "scoring": str, "kind": str, "figures": str, "created_at": str},
         ("run_id", "scoring", "kind"),
+    ),
+    "holdings": (
+        {
+            "run_id": str,
+            "trajectory_id": str,
+            "scoring": str,
+            "claim_id": int,
+            "text_id": int,
+            "holds": int,
+            "rules": str,
+        },
+        ("run_id", "trajectory_id", "scoring", "claim_id", "text_id"),
     ),
 }
 

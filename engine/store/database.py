@@ -403,6 +403,7 @@ RUN_TABLES = (
     "overrides",
     "scores",
     "score_figures",
+    "holdings",
     "phases",
     "call_counters",
 )

@@ -12,11 +12,13 @@ from typing import Any
 from sqlite_utils import Database
 
 from seorap.engine.corpus import Corpus, Trajectory
-from seorap.engine.scoring import journey, journey_story, lexical, metrics
+from seorap.engine.scoring import journey, journey_story, metrics
+from seorap.engine.scoring.holding import Held
 from seorap.engine.scoring.stats import at_least
 from seorap.engine.store.database import facts_at
 from seorap.engine.views.claim_path import ClaimPath, claim_paths
 from seorap.engine.views.common import score_cards
+from seorap.engine.views.holdings import held_for
 from seorap.engine.views.questions import questions_view
 from seorap.engine.views.runs import run_labels
 
@@ -164,7 +166,8 @@ class StaleFactRow:
     fact_id: str
     text: str
     stale_claims: list[str]
-    """The trajectory's stale claims this fact still states (the lexical ``holds`` of engine.scoring)."""
+    """The trajectory's stale claims this fact still states (the (claim, text) verdicts stored at
+    score time: engine/views/holdings.py)."""
 
 
 @dataclass(frozen=True)
@@ -201,6 +204,8 @@ class StaleCase:
     story: str = ""
     """The case told from its claims' journeys (see TourStop.story)."""
     lost: tuple[tuple[str, ClaimPath], ...] = ()
+    verdicts_note: str = ""
+    """How the stale facts' verdicts were had ("" when stored at score time; see StepView)."""
 
 
 def _stale_count(card: dict) -> int:
@@ -242,6 +247,7 @@ def stale_case(
         AnsweredQuestion(q.kind, q.item, q.question, q.answer, q.verdict)
         for q in questions_view(db, run_id, trajectory_id).questions
     ]
+    held = held_for(db, run_id, trajectory_id)
     return StaleCase(
         run_id,
         systems.get(run_id, "?"),
@@ -251,11 +257,12 @@ def stale_case(
         card.get("intrinsic_full"),
         card["extrinsic"]["compound"],
         _stale_count(card),
-        _stale_rows(db, t, run_id, (card.get("intrinsic") or {}).get("stale_fact_ids") or []),
+        _stale_rows(db, t, run_id, (card.get("intrinsic") or {}).get("stale_fact_ids") or [], held),
         questions,
         run_id == current_run,
         _first_stale_position(t, card),
         *journey_told(card, t, "compensation"),
+        held.note,
     )
 
 
@@ -270,9 +277,10 @@ def _first_stale_position(t: Trajectory, card: dict) -> int:
 
 
 def _stale_rows(
-    db: Database, t: Trajectory, run_id: str, fact_ids: list[str]
+    db: Database, t: Trajectory, run_id: str, fact_ids: list[str], held: Held
 ) -> list[StaleFactRow]:
-    """The stored stale facts (ids from the score card) with the stale claims each still states."""
+    """The stored stale facts (ids from the score card) with the stale claims each still states
+    (``held``: the stored verdicts)."""
 
     last = len(t.states) - 1
     stale = metrics.stale_claims_at(
@@ -280,8 +288,6 @@ def _stale_rows(
     )
     facts = {f.id: f.text for f in facts_at(db, run_id, t.id)}
     return [
-        StaleFactRow(
-            fid, facts.get(fid, ""), [c for c in stale if lexical.holds(c, facts.get(fid, ""))]
-        )
+        StaleFactRow(fid, facts.get(fid, ""), [c for c in stale if held(c, facts.get(fid, ""))])
         for fid in fact_ids
     ]

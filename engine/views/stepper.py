@@ -9,13 +9,15 @@ from sqlite_utils import Database
 
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.corpus.trajectory import Arrival
-from seorap.engine.scoring import lexical, metrics
+from seorap.engine.scoring import holding, lexical, metrics
+from seorap.engine.scoring.holding import Held
 from seorap.engine.store.database import facts_at
 from seorap.engine.store.queries.facts import positions_matching
 from seorap.engine.store.queries.writes import written_positions
 from seorap.engine.views.claim_path import ClaimPath, claim_paths, contested
 from seorap.engine.views.common import MARKS, containment
 from seorap.engine.views.doclines import DocLine, doc_lines
+from seorap.engine.views.holdings import held_for
 from seorap.engine.views.lineage import Lineage, Link, lineage
 from seorap.engine.views.operations import Operation, _failures_at, operations_at
 from seorap.engine.views.readtime import ReadTime, read_times
@@ -55,7 +57,8 @@ class StoreFact:
     mark: str
     """NEW | UPDATED | REINFORCED | SUPERSEDED when this step changed the fact, else ''."""
     stale: str | None
-    """The staleClaim this active fact still states (the scoring rule, lexical ``holds``), if any."""
+    """The staleClaim this active fact still states (the (claim, text) verdict stored at score time,
+    engine/scoring/holding.py), if any."""
     successor: Link | None = None
     """For a superseded fact: the stored link to what replaced it (and why)."""
     replaces: tuple[Link, ...] = ()
@@ -131,7 +134,12 @@ class StepView:
     """Supersedes recorded up to this step."""
     stale_checked: bool = True
     """False when the store's facts were not checked against the stale claims (``step_view``'s
-    ``stale_checks``: the judge was still loading); no fact is marked stale then."""
+    ``stale_checks``: the judge was still loading and no verdict was stored); no fact is marked
+    stale then."""
+    verdicts_note: str = ""
+    """How the stale marks' (claim, text) verdicts were had: "" when stored at score time under
+    today's rules, else in words (computed on read for a run scored before they were stored, or
+    not scored; stored under older rules)."""
 
     @property
     def entry(self) -> TimelineEntry:
@@ -190,13 +198,12 @@ def step_view(
     links = lineage(db, run_id, t.id).upto(position)
     when = arrival.timestamp
     operations = operations_at(db, run_id, t.id, position, document=doc.text, date=when)
-    store = _store_at(db, run_id, t.id, position, stale if stale_checks else [], links, operations)
+    store, held = _store_at(db, run_id, t.id, position, stale, stale_checks, links, operations)
     verdicts = claim_verdicts(db, run_id, t.id, arrival.state_index, judge_mode)
     entry, truth, ops = line[position], None, None
     if not arrival.is_distractor:
         truth = ground_truth(t, arrival.state_index)
         ops = op_count(state.action or "", [o.operation for o in operations], entry.written)
-    late = _late_at(db, run_id, t.id, position, arrival.timestamp, entry, operations)
     return StepView(
         run_id,
         t.id,
@@ -225,9 +232,10 @@ def step_view(
         verdicts is not None,
         truth,
         ops,
-        late,
+        _late_at(db, run_id, t.id, position, arrival.timestamp, entry, operations),
         links,
-        stale_checked=stale_checks or not stale,
+        stale_checked=stale_checks or held.stored or not stale,
+        verdicts_note=held.note,
     )
 
 
@@ -333,12 +341,15 @@ def judge_warm() -> bool:
     return lexical.warm()
 
 
-def stale_fact_ids(facts: dict[str, str], stale: list[str]) -> list[str]:
+def stale_fact_ids(
+    facts: dict[str, str], stale: list[str], holds: metrics.Holds = holding.verdict
+) -> list[str]:
     """Ids of the active facts {id: text} that still state a stale claim: the scoring's own rule
-    (engine.scoring.metrics.stale_facts with engine.scoring.lexical.holds, as the score card's
-    stale-fact count uses it), so the app and the report always agree."""
+    (engine.scoring.metrics.stale_facts, as the score card's stale-fact count uses it) over the
+    verdicts ``holds`` gives — a view passes the stored ones (engine/views/holdings.py), so the app
+    and the report always agree."""
 
-    return metrics.stale_facts(facts, stale, lexical.holds)
+    return metrics.stale_facts(facts, stale, holds)
 
 
 def _store_at(
@@ -347,12 +358,19 @@ def _store_at(
     trajectory_id: str,
     position: int,
     stale: list[str],
+    stale_checks: bool,
     links: Lineage,
     operations: list[Operation],
-) -> list[StoreFact]:
-
+) -> tuple[list[StoreFact], Held]:
+    """The store after ``position`` with each active fact's stale mark, read from the verdicts
+    stored at score time (``held``); with none stored, computed on read unless ``stale_checks`` is
+    False (the judge is still loading: no fact marked)."""
+    held = held_for(db, run_id, trajectory_id)
+    if not (stale_checks or held.stored):  # stored verdicts need no judge
+        stale = []
     facts = facts_at(db, run_id, trajectory_id, position)
-    flagged = set(stale_fact_ids({f.id: f.text for f in facts if f.status == "active"}, stale))
+    active = {f.id: f.text for f in facts if f.status == "active"}
+    flagged = set(stale_fact_ids(active, stale, held))
     why = _changes(operations, links)
     out = []
     for f in facts:
@@ -362,9 +380,7 @@ def _store_at(
             if changed
             else ""
         )
-        hit = (
-            next((c for c in stale if lexical.holds(c, f.text)), None) if f.id in flagged else None
-        )
+        hit = next((c for c in stale if held(c, f.text)), None) if f.id in flagged else None
         out.append(
             StoreFact(
                 f.id,
@@ -380,7 +396,7 @@ def _store_at(
             )
         )
     out.sort(key=lambda f: (f.status != "active", f.id))
-    return out
+    return out, held
 
 
 def _changes(operations: list[Operation], links: Lineage) -> dict[str, str]:

@@ -51,6 +51,8 @@ def render_fact(f: StoreFact, step: StepView) -> Text:
         text.append("still states the stale claim: ", "bold red")
         text.append_text(literal(f.stale, "red"))
         text.append("\n")
+        if step.verdicts_note:  # not the verdict stored at score time: say how it was had
+            text.append(f"({step.verdicts_note})\n", "dim")
     text.append("Enter / f: the fact's full history", "dim")
     return text
 

@@ -1,0 +1,128 @@
+"""One verdict for one (claim, text): does the text state the claim (docs/metrics.md).
+
+:func:`verdict` is the one function that decides it (the lexical judge's claim rules, ``holds``;
+its rule name, :data:`RULE`, is recorded with it). A scoring pass decides every pair it reads
+inside :func:`recording` — the stale facts and the fact shape of the intrinsic card, the journey's
+*needs*, *kept*, *retrieved* and *used*, the read-time stale marks — and, for the stepper, every
+(stale claim, active fact) of every arrival position (:func:`cover_steps`); the pairs are stored in
+the ``holdings`` table beside the score card. The views (stepper stale marks, the tour's stale
+facts) read the stored pairs through :class:`Held`; the journey, the diagnoses, the tour's case
+choice and the report read the score card built from the same pairs. So every screen shows one
+verdict per pair, the one stored at score time.
+
+A run scored before the table existed (or not scored yet) has no stored pairs: a view then
+computes them on read with :func:`verdict` and says so (:attr:`Held.note`); re-scoring stores them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+
+from sqlite_utils import Database
+
+from seorap.engine.corpus import Trajectory
+from seorap.engine.scoring import lexical, metrics
+from seorap.engine.store.database import facts_at
+
+RULE = lexical.RULES_VERSION
+"""The rule name recorded with every stored verdict (``lexical-6``)."""
+
+_recording: ContextVar[dict[tuple[str, str], bool] | None] = ContextVar(
+    "holding_recording", default=None
+)
+
+
+def _compute(claim: str, text: str) -> bool:
+    return lexical.holds(claim, text)
+
+
+def verdict(claim: str, text: str) -> bool:
+    """True when ``text`` states ``claim``: the one function every (claim, text) verdict comes
+    from. Inside :func:`recording` each pair is decided once and recorded (the stored verdict)."""
+    pairs = _recording.get()
+    if pairs is None:
+        return _compute(claim, text)
+    got = pairs.get((claim, text))
+    if got is None:
+        got = pairs[(claim, text)] = _compute(claim, text)
+    return got
+
+
+@contextmanager
+def recording() -> Iterator[dict[tuple[str, str], bool]]:
+    """Within the block, every :func:`verdict` is decided once and recorded in the dict yielded
+    ({(claim, text): holds}): what a scoring pass stores for one trajectory."""
+    pairs: dict[tuple[str, str], bool] = {}
+    token = _recording.set(pairs)
+    try:
+        yield pairs
+    finally:
+        _recording.reset(token)
+
+
+def cover_steps(db: Database, run_id: str, trajectory: Trajectory) -> None:
+    """Decide, for every arrival position, each stale claim up to its state against each active
+    fact there: the stepper's stale marks, read later from the stored pairs (every pair, not only
+    up to the first that holds, so a view may ask in any order)."""
+    claims = [s.claims for s in trajectory.states]
+    stale_values = [s.stale_claims for s in trajectory.states]
+    for a in trajectory.arrivals():
+        stale = metrics.stale_claims_at(claims, stale_values, a.state_index)
+        if not stale:
+            continue
+        for f in facts_at(db, run_id, trajectory.id, a.position):
+            if f.status == "active":
+                for c in stale:
+                    verdict(c, f.text)
+
+
+def rows(pairs: dict[tuple[str, str], bool]) -> list[tuple[str, str, bool]]:
+    """The recorded pairs as (claim, text, holds), in a stable order."""
+    return [(c, t, h) for (c, t), h in sorted(pairs.items())]
+
+
+STORED = "stored"
+BEFORE = "scored before"
+UNSCORED = "unscored"
+
+
+@dataclass
+class Held:
+    """The (claim, text) verdicts a view reads for one trajectory: the pairs stored at score time
+    (``source`` "stored", their ``rule``), or none — a run scored before verdicts were stored
+    ("scored before") or not scored ("unscored") — and then each pair is computed on read with
+    :func:`verdict` (``note`` says so). ``missed`` counts the pairs a stored set lacked (computed
+    on read; zero when the scoring pass covered what the views ask)."""
+
+    pairs: dict[tuple[str, str], bool]
+    source: str = STORED
+    rule: str = RULE
+    missed: int = field(default=0)
+
+    @property
+    def stored(self) -> bool:
+        return self.source == STORED
+
+    def __call__(self, claim: str, text: str) -> bool:
+        got = self.pairs.get((claim, text))
+        if got is None:
+            got = self.pairs[(claim, text)] = verdict(claim, text)
+            self.missed += int(self.stored)
+        return got
+
+    @property
+    def note(self) -> str:
+        """How the verdicts were had, in words ("" when stored under today's rules)."""
+        if self.source == STORED:
+            if self.rule == RULE:
+                return ""
+            return f"stored at score time ({self.rule}; re-score for {RULE})"
+        if self.source == BEFORE:
+            return (
+                f"computed on read ({RULE}): the run was scored before (claim, text) verdicts "
+                "were stored; re-score it (seorap score) so every view reads the stored verdict"
+            )
+        return f"computed on read ({RULE}): the run is not scored"
