@@ -31,6 +31,7 @@ from seorap.engine.models.embedders import make_embedder
 from seorap.engine.run.progress import NullProgress, Progress
 from seorap.engine.scoring import audit as audit_mod
 from seorap.engine.scoring import (
+    answer_path,
     diagnosis,
     extrinsic,
     figures,
@@ -381,8 +382,9 @@ def _score_trajectory(
         observed=journey.reports_observations(db, run_id),
     )
     asker = extrinsic.Asker(answerer, judge, embed, config.retrieval)
-    asker.run(trajectory, store.final, store.final_recency)
-    extr = extrinsic.card(asker.verdicts)
+    own = answer_path.load(db, run_id, trajectory, store.final_position)
+    asker.run(trajectory, store.final, store.final_recency, own)
+    extr = extrinsic.card(asker.verdicts) | asker.path()
     if token_f1.applies(trajectory):  # LoCoMo's own metric, beside the judge's verdicts
         graded = asker.verdicts + asker.ungraded
         extr["token_f1"] = token_f1.card(trajectory, graded, extrinsic.TOP_K)
