@@ -162,16 +162,19 @@ def test_every_report_format_and_the_app_say_which_read_path_answered(tmp_path, 
     assert said in to_markdown(report)
     assert run_figures(r)["run_answer_path"] == "own search"
     assert json.loads(report.model_dump_json())["runs"][0]["answer_path"] == "own search"
+    from seorap.tui.screens.scores_text import read_time_text  # the app's score card
+
+    assert "answers read through: own search" in read_time_text(r).plain
 
 
 def test_the_questions_view_shows_the_systems_own_scores(tmp_path, corpus):
     from seorap.engine.views.questions import questions_view
-    from seorap.tui.screens.questions import render_ranking
+    from seorap.tui.screens.questions import render_detail
 
     db, run_id, _ = scored(tmp_path, corpus, OWN)
     view = questions_view(db, run_id, "m")
     q = next(q for q in view.questions if q.item == "compound/0")
     assert q.read_path == "own search"
     assert [(h.rank, h.own_score) for h in q.ranking][:2] == [(1, 1.0), (2, 0.5)]
-    text = render_ranking(q, view.stale_ids, 5, 100).plain
+    text = render_detail(q, 5, 100, view.stale_ids).plain
     assert "rank  own search score   fact" in text and "bm25" not in text

@@ -78,19 +78,25 @@ def load(
     return OwnRankings(rankings)
 
 
-def of_cards(cards: dict[str, dict]) -> tuple[str, str | None]:
-    """The run's answer read path and why its memory answers are n/a (None when they are not):
-    from the trajectories' score cards; ("", None) for a scoring pass made before."""
+def fields(cards: dict[str, dict]) -> dict[str, str | None]:
+    """The report's ``answer_path`` (the read paths of the trajectories' memory answers) and
+    ``answer_path_na`` (why they are n/a, None when they are not), from the score cards; empty
+    for a scoring pass made before."""
     blocks = [c.get("extrinsic") or {} for c in cards.values()]
     paths = sorted({b["read_path"] for b in blocks if b.get("read_path")})
     why = next((b["read_path_na"] for b in blocks if b.get("read_path_na")), None)
-    return ", ".join(paths), why
+    return {"answer_path": ", ".join(paths), "answer_path_na": why}
 
 
-def line(path: str, why: str | None) -> list[str]:
+def lines(path: str, why: str | None) -> list[str]:
     """The report's line saying which read path answered (text, Markdown, the terminal)."""
     if not path:
         return []
     said = {OWN: "own search (the system's)", OURS: "hybrid (seorap's over its facts)"}
     text = f"memory answers and the journey's retrieved stage read through: {said.get(path, path)}"
     return [text + (f" · n/a ({why})" if why else "")]
+
+
+def csv_fields(path: str, why: str | None) -> dict[str, str | None]:
+    """The same, as the run-level CSV columns."""
+    return {"run_answer_path": path, "run_answer_path_na": why}

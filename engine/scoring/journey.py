@@ -188,8 +188,9 @@ def _kept(
 
 def _reading(claim: str, needed: list, asker: extrinsic.Asker) -> dict:
     """retrieved, used and credited over the questions that need the claim (each must pass)."""
-    if not needed or asker.memory_na:  # an own-search run that stored no hits: n/a, why
-        why = asker.memory_na if needed else "no question needs this claim"
+    na = getattr(asker, "memory_na", None)  # an own-search run that stored no hits: n/a, why
+    if not needed or na:
+        why = na if needed else "no question needs this claim"
         return {s: _stage(NA, why=why) for s in ("retrieved", "used", "credited")}
     rankings = {
         (r["kind"], r["item"]): json.loads(r["ranking"])

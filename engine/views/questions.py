@@ -14,6 +14,7 @@ from seorap.engine.corpus import Corpus
 from seorap.engine.models.base import Embedder
 from seorap.engine.models.embedders import HashingEmbedder
 from seorap.engine.retrieval.hybrid import Hit, HybridIndex
+from seorap.engine.scoring.extrinsic import OURS, OWN
 from seorap.engine.scoring.extrinsic import questions as trajectory_questions
 from seorap.engine.scoring.holders import holds_part
 from seorap.engine.store.database import facts_at, loads
@@ -29,6 +30,9 @@ class RankedFact(Hit):
     holds the question's expected answer (known only against the ground truth, so not a Hit's)."""
 
     holds_answer: bool
+    own_score: float | None = None
+    """The system's own search score, for a fact its own search ranked (then bm25, bm25_norm,
+    dense and hybrid are NaN: seorap's retrieval did not rank it)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,14 @@ class QuestionRow:
     """k -> judged score of the memory answer with the top-k facts (the depth curve)."""
     baselines: dict[str, str]
     """source (naive-rag, full-context, no-context) -> verdict label."""
+    read_path: str = OURS
+    """Whose ranking: ``hybrid`` (seorap's) or ``own search`` (the system's, engine/scoring/
+    answer_path.py)."""
+
+    @property
+    def own_search(self) -> bool:
+        """Ranked by the system's own search (its scores in ``own_score``), not by hybrid."""
+        return self.read_path == OWN
 
     @property
     def answer_ranks(self) -> list[int]:
@@ -195,16 +207,7 @@ def _question(
     main = memory.get(top_k) or next(iter(memory.values()), rows[0])
     holders = set(loads(retrieval["answer_fact_ids"], [])) if retrieval else set()
     ranking = [
-        RankedFact(
-            h["fact_id"],
-            h["text"],
-            h["bm25"],
-            h["bm25_norm"],
-            h["dense"],
-            h["hybrid"],
-            h["rank"],
-            h["fact_id"] in holders,
-        )
+        _ranked(h, h["fact_id"] in holders)
         for h in (loads(retrieval["ranking"], []) if retrieval else [])
     ]
     o = over.get(main["id"])
@@ -221,4 +224,16 @@ def _question(
         ranking,
         {k: v["score"] for k, v in sorted(memory.items()) if k is not None},
         {v["source"]: v["label"] for v in rows if v["source"] != "memory"},
+        OWN if any(h.own_score is not None for h in ranking) else OURS,
+    )
+
+
+def _ranked(h: dict[str, Any], holds: bool) -> RankedFact:
+    """One stored ranking entry: hybrid's scores, or the system's own ``score``."""
+    if h.get("hybrid") is None:
+        nan = float("nan")
+        score = float(h.get("score") or 0.0)
+        return RankedFact(h["fact_id"], h["text"], nan, nan, nan, nan, h["rank"], holds, score)
+    return RankedFact(
+        h["fact_id"], h["text"], h["bm25"], h["bm25_norm"], h["dense"], h["hybrid"], h["rank"], holds
     )
