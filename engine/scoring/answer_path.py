@@ -28,7 +28,9 @@ from seorap.engine.store.queries.writes import question_lookups
 NOT_TAKEN = "the system's own search was not asked the questions when this run was written; re-run"
 """Why memory answers of an own-search run read n/a when the run stored no hits (an older run)."""
 
-NOT_REACHED = "the run did not write the trajectory's last document, after which its own search is asked"
+NOT_REACHED = (
+    "the run did not write the trajectory's last document, after which its own search is asked"
+)
 """... when the trajectory is unfinished (the questions are asked after its last document)."""
 
 

@@ -156,30 +156,20 @@ class Asker:
         language = trajectory.language  # words for English, not Korean character bigrams
         self.not_applicable = language_na(self.judge.name, self.answerer.name, language)
         self.read_path, self.memory_na = (OURS, None) if own is None else (OWN, own.na)
-        fact_index = self.index(list(facts), list(facts.values()), language) if own is None else None
+        fact_index = (
+            self.index(list(facts), list(facts.values()), language) if own is None else None
+        )
         chunks = chunk_documents(trajectory)
         chunk_index = self.index([c for c, _ in chunks], [t for _, t in chunks], language)
         documents = [a.document.text for a in trajectory.arrivals()]
         doc_order = {a.document.id: n for n, a in enumerate(trajectory.arrivals())}
         for q in questions(trajectory):
             qvec = self.embed([q.question])[0]
-            if own is None:
-                ranking = self._ours(q, fact_index, qvec, recency)
-            else:
-                ranking = self._own(q, own)
+            ranking = self._ours(q, fact_index, qvec, recency) if own is None else self._own(q, own)
             if "answerer" in self.not_applicable:  # no answer is guessed in a language not read
                 continue
-            for k in DEPTHS if ranking is not None else ():
-                top = ranking[:k]
-                self._ask(
-                    q,
-                    "memory",
-                    k,
-                    [h.text for h in top],
-                    [h.score for h in top],
-                    [h.fact_id for h in top],
-                    recency=[h.recency for h in top],
-                )
+            if ranking is not None:  # None: memory answers n/a (``memory_na`` says why)
+                self._memory(q, ranking)
             rag = chunk_index.search(q.question, qvec, TOP_K) if chunk_index else []
             self._record_retrieval(q, "naive-rag", rag)
             self._ask(
@@ -204,6 +194,20 @@ class Asker:
             )
             self._ask(q, "no-context", None, [], None, [])
 
+    def _memory(self, q: Question, ranking: list[Ranked]) -> None:
+        """The memory answer at each k of the depth curve, from the top k of ``ranking``."""
+        for k in DEPTHS:
+            top = ranking[:k]
+            self._ask(
+                q,
+                "memory",
+                k,
+                [h.text for h in top],
+                [h.score for h in top],
+                [h.fact_id for h in top],
+                recency=[h.recency for h in top],
+            )
+
     def _ours(
         self, q: Question, index: HybridIndex | None, qvec: np.ndarray, recency: dict[str, int]
     ) -> list[Ranked]:
@@ -222,8 +226,10 @@ class Asker:
         self._record(
             q,
             "memory",
-            [{"fact_id": h.fact_id, "text": h.text, "score": h.score, "rank": n + 1}
-             for n, h in enumerate(hits)],
+            [
+                {"fact_id": h.fact_id, "text": h.text, "score": h.score, "rank": n + 1}
+                for n, h in enumerate(hits)
+            ],
         )
         return hits
 

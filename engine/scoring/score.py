@@ -31,7 +31,6 @@ from seorap.engine.models.embedders import make_embedder
 from seorap.engine.run.progress import NullProgress, Progress
 from seorap.engine.scoring import audit as audit_mod
 from seorap.engine.scoring import (
-    answer_path,
     diagnosis,
     extrinsic,
     figures,
@@ -45,6 +44,7 @@ from seorap.engine.scoring import (
     similarity,
     token_f1,
 )
+from seorap.engine.scoring.answer_path import load as own_search_rankings
 from seorap.engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS
 from seorap.engine.scoring.answerers import Answerer, make_answerer
 from seorap.engine.scoring.audit import AuditFigures
@@ -382,7 +382,7 @@ def _score_trajectory(
         observed=journey.reports_observations(db, run_id),
     )
     asker = extrinsic.Asker(answerer, judge, embed, config.retrieval)
-    own = answer_path.load(db, run_id, trajectory, store.final_position)
+    own = own_search_rankings(db, run_id, trajectory, store.final_position)
     asker.run(trajectory, store.final, store.final_recency, own)
     extr = extrinsic.card(asker.verdicts) | asker.path()
     if token_f1.applies(trajectory):  # LoCoMo's own metric, beside the judge's verdicts

@@ -235,5 +235,12 @@ def _ranked(h: dict[str, Any], holds: bool) -> RankedFact:
         score = float(h.get("score") or 0.0)
         return RankedFact(h["fact_id"], h["text"], nan, nan, nan, nan, h["rank"], holds, score)
     return RankedFact(
-        h["fact_id"], h["text"], h["bm25"], h["bm25_norm"], h["dense"], h["hybrid"], h["rank"], holds
+        h["fact_id"],
+        h["text"],
+        h["bm25"],
+        h["bm25_norm"],
+        h["dense"],
+        h["hybrid"],
+        h["rank"],
+        holds,
     )
