@@ -76,9 +76,7 @@ def render_detail(
         text.append(
             "\nbaselines    " + "  ".join(f"{s}: {l}" for s, l in q.baselines.items()), "dim"
         )
-    own = q.own_search
-    header = "rank  own search score   fact" if own else "rank  hybrid  bm25 (norm)    dense   fact"
-    text.append(f"\n\n {header}", "bold")
+    text.append(f"\n\n {OWN_HEADER if q.own_search else HEADER}", "bold")
     text.append("  ★ holds part of the answer" + (" · ✗ stale" if stale else "") + "\n", "dim")
     shown = q.ranking[:12]
     start, facts = fit_column([h.text for h in shown], max(width - RANK_PREFIX, 12))
@@ -86,12 +84,7 @@ def render_detail(
         text.append(f"  (every fact starts “{start.strip()}”)\n", "dim")
     for h, fact in zip(shown, facts, strict=True):
         style = "bold green" if h.holds_answer else ("" if h.rank <= top_k else "dim")
-        scores = (
-            f"{h.own_score or 0.0:>16.3f}   "
-            if own
-            else f"{h.hybrid:6.3f}  {h.bm25:5.2f} ({h.bm25_norm:4.2f})  {h.dense:6.3f}  "
-        )
-        text.append(f" {h.rank:>4}  {scores}", style)
+        text.append(f" {h.rank:>4}  {_scores(h, q.own_search)}", style)
         text.append("★" if h.holds_answer else " ", "green")
         text.append("✗ " if h.fact_id in stale else "  ", "bold red")
         text.append(fact, "red" if h.fact_id in stale and not h.holds_answer else style)
@@ -99,6 +92,17 @@ def render_detail(
         if h.rank == top_k:
             text.append(f"  ── top-{top_k} cut ──\n", "dim")
     return text
+
+
+HEADER = "rank  hybrid  bm25 (norm)    dense   fact"
+OWN_HEADER = "rank  own search score   fact"
+"""The ranking's header for a question ranked by the system's own search (its score only)."""
+
+
+def _scores(h: views.RankedFact, own: bool) -> str:
+    if own:
+        return f"{h.own_score or 0.0:>16.3f}   "
+    return f"{h.hybrid:6.3f}  {h.bm25:5.2f} ({h.bm25_norm:4.2f})  {h.dense:6.3f}  "
 
 
 RANKS_WIDTH = 14
