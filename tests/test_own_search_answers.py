@@ -182,3 +182,14 @@ def test_the_questions_view_shows_the_systems_own_scores(tmp_path, corpus):
     assert [(h.rank, h.own_score) for h in q.ranking][:2] == [(1, 1.0), (2, 0.5)]
     text = render_detail(q, 5, 100, view.stale_ids).plain
     assert "rank  own search score   fact" in text and "bm25" not in text
+
+
+def test_an_unscored_run_shows_the_systems_own_ranking_live(tmp_path, corpus):
+    from seorap.engine.views.questions import live_questions_view
+
+    db = open_db(tmp_path / "r.db")
+    [run_id] = run(corpus, [OWN], db, Config.offline(), score=False)
+    view = live_questions_view(db, corpus, run_id, "m")
+    q = next(q for q in view.questions if q.item == "compound/0")
+    assert q.own_search and [h.rank for h in q.ranking if h.holds_answer] == [3]
+    assert view.live.startswith("ranking by the system's own search")

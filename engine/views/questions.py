@@ -14,13 +14,14 @@ from seorap.engine.corpus import Corpus
 from seorap.engine.models.base import Embedder
 from seorap.engine.models.embedders import HashingEmbedder
 from seorap.engine.retrieval.hybrid import Hit, HybridIndex
-from seorap.engine.scoring.extrinsic import OURS, OWN
+from seorap.engine.scoring.extrinsic import OURS, OWN, Question
 from seorap.engine.scoring.extrinsic import questions as trajectory_questions
 from seorap.engine.scoring.holders import holds_part
 from seorap.engine.store.database import facts_at, loads
 from seorap.engine.store.queries import scores as scores_q
 from seorap.engine.store.queries import verdicts as scored
 from seorap.engine.store.queries.catalog import readable_names
+from seorap.engine.store.queries.writes import question_lookups
 from seorap.engine.views.common import NOT_SCORED, human_overrides, latest_scoring
 
 
@@ -138,8 +139,11 @@ def live_questions_view(
     if embedder is None:
         embedder = HashingEmbedder()
     t = corpus.get(trajectory_id)
-    facts = [f for f in facts_at(db, run_id, trajectory_id) if f.status == "active"]
     qs = trajectory_questions(t)
+    stored = question_lookups(db, run_id, trajectory_id)
+    if stored:  # the system's own search answered: its ranking, not ours
+        return _own_live(db, run_id, trajectory_id, qs, stored)
+    facts = [f for f in facts_at(db, run_id, trajectory_id) if f.status == "active"]
     index = None
     if facts:
         vectors = np.asarray(embedder.embed([f.text for f in facts]), dtype=np.float32)
@@ -175,6 +179,40 @@ def live_questions_view(
     note = (
         f"ranking computed live over {len(facts)} active facts (embedder {embedder.name}); "
         f"answers and verdicts: {NOT_SCORED}"
+    )
+    return QuestionsView(run_id, trajectory_id, False, out, note)
+
+
+def _own_live(
+    db: Database, run_id: str, trajectory_id: str, qs: list[Question], stored: dict[str, dict]
+) -> QuestionsView:
+    """The questions of an unscored run ranked by the system's own search, as the run stored it
+    after the trajectory's last document (engine/scoring/answer_path.py)."""
+    texts = {f.id: f.text for f in facts_at(db, run_id, trajectory_id)}
+    out = []
+    for q in qs:
+        row = stored.get(q.item)
+        hits = loads(row["hits"], []) if row else []
+        ranking = [
+            _ranked(
+                {
+                    "fact_id": h["id"],
+                    "text": texts.get(h["id"], ""),
+                    "score": h["score"],
+                    "rank": n,
+                },
+                holds_part(q.answer, texts.get(h["id"], ""), q.question),
+            )
+            for n, h in enumerate(hits, 1)
+        ]
+        out.append(
+            QuestionRow(
+                q.kind, q.item, q.question, q.answer, "", None, "", "", False, ranking, {}, {}, OWN
+            )
+        )
+    note = (
+        "ranking by the system's own search, stored when the run was written; answers and "
+        f"verdicts: {NOT_SCORED}"
     )
     return QuestionsView(run_id, trajectory_id, False, out, note)
 
