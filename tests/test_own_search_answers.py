@@ -151,6 +151,15 @@ def test_a_run_without_stored_hits_reads_na_never_our_retrieval(tmp_path, corpus
     assert memory == 0
     # the baselines do not need the system: still answered
     assert c["extrinsic"]["baselines"]["full_context"] is not None
+    from seorap.engine.scoring.report import build_report
+    from seorap.engine.scoring.report_text import summary_lines
+
+    r = build_report(db, [run_id]).runs[0]
+    assert r.answer_path == "own search" and r.answer_path_na == NOT_TAKEN
+    assert r.aggregate.extrinsic.mean is None
+    assert f"read through: own search (the system's) · n/a ({NOT_TAKEN})" in "\n".join(
+        summary_lines(r)
+    )
 
 
 def test_every_report_format_and_the_app_say_which_read_path_answered(tmp_path, corpus):
