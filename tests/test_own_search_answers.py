@@ -202,3 +202,16 @@ def test_an_unscored_run_shows_the_systems_own_ranking_live(tmp_path, corpus):
     q = next(q for q in view.questions if q.item == "compound/0")
     assert q.own_search and [h.rank for h in q.ranking if h.holds_answer] == [3]
     assert view.live.startswith("ranking by the system's own search")
+
+
+def test_an_unfinished_trajectory_reads_na_for_its_questions(tmp_path, corpus):
+    """Its questions are asked after the last document, which this run has not written."""
+    from seorap.engine.scoring.answer_path import NOT_REACHED
+    from seorap.engine.scoring.score import score_run
+
+    db, run_id, _ = scored(tmp_path, corpus, OWN)
+    db.execute("DELETE FROM documents WHERE run_id = ? AND position = 1", [run_id])
+    db.conn.commit()
+    score_run(db, run_id, Config.offline())
+    c = card(db, run_id)
+    assert c["extrinsic"]["read_path_na"] == NOT_REACHED and c["extrinsic"]["compound"] is None
