@@ -115,9 +115,10 @@ class QuestionsScreen(ViewScreen, Screen):
 ## Questions and retrieval
 Top: every question of the trajectory (compound and single) with the memory answer's verdict at
 top-5 and the ranks of the facts that hold the answer. Bottom: the selected question's full
-ranking — hybrid = 0.3·BM25(normalised) + 0.7·cosine — with ★ on answer-holding facts, the answer,
-the judge's rationale, the depth curve (k = 1, 3, 5, 10: a score that climbs with k is a retrieval
-bottleneck) and the baselines (naive-rag, full-context, no-context).
+ranking — hybrid = 0.3·BM25(normalised) + 0.7·cosine, or for a system with its own search that
+search's ranking and score — with ★ on answer-holding facts, the answer, the judge's rationale,
+the depth curve (k = 1, 3, 5, 10: a score that climbs with k is a retrieval bottleneck) and the
+baselines (naive-rag, full-context, no-context).
 
 - **↑/↓** pick a question, **o** override its verdict, **w** contest its gold (one line of
   reason, written to the ledger beside the database: the score cards then show each figure with
