@@ -137,6 +137,21 @@ def test_graphitis_own_search_answers_the_questions_and_ranks_the_journey(writte
     for claim, item, rank in ranks:
         hits = found[item][:10]
         assert rank == next((n + 1 for n, t in enumerate(hits) if lexical.holds(claim, t)), None)
+    # graphiti's order is not seorap's: hybrid over the same active facts orders them otherwise
+    from seorap.engine.models.embedders import HashingEmbedder
+    from seorap.engine.retrieval.hybrid import HybridIndex
+
+    active = [f for f in facts_at(db, run_id, tid, None) if f.status == "active"]
+    embed = HashingEmbedder().embed
+    index = HybridIndex.from_settings(
+        [f.id for f in active], [f.text for f in active], embed([f.text for f in active]), None
+    )
+    questions = {
+        r["item"]: r["question"]
+        for r in db.query("SELECT item, question FROM question_lookups WHERE run_id = ?", [run_id])
+    }
+    hybrid = {i: [h.text for h in index.search(q, embed([q])[0], 10)] for i, q in questions.items()}
+    assert any(hybrid[i] != found[i] for i in found)
 
 
 def test_a_second_run_is_served_from_the_cache(written, tmp_path):
