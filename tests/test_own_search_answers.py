@@ -215,3 +215,19 @@ def test_an_unfinished_trajectory_reads_na_for_its_questions(tmp_path, corpus):
     score_run(db, run_id, Config.offline())
     c = card(db, run_id)
     assert c["extrinsic"]["read_path_na"] == NOT_REACHED and c["extrinsic"]["compound"] is None
+
+
+def test_a_second_run_asks_the_model_answerer_nothing_new(ollama_server, tmp_path, corpus):
+    """The own-search context is keyed by content (texts, the system's scores): the same command
+    again, a new run id, is answered from the call log: 0 new calls."""
+    ollama_server.handler = lambda body: "회의실은 5층입니다."
+    model = next(iter(ollama_server.models))
+    config = Config.offline(host=ollama_server.url).with_overrides({"models.answerer": model})
+    db = open_db(tmp_path / "r.db")
+    [first] = run(corpus, [OWN], db, config)
+    asked = len(ollama_server.bodies("/api/chat"))
+    assert asked > 0  # the memory answers and baselines went to the model
+    [again] = run(corpus, [OWN], db, config, label="again")
+    assert again != first
+    assert len(ollama_server.bodies("/api/chat")) == asked
+    assert card(db, again)["extrinsic"]["read_path"] == "own search"
