@@ -231,3 +231,12 @@ def test_a_second_run_asks_the_model_answerer_nothing_new(ollama_server, tmp_pat
     assert again != first
     assert len(ollama_server.bodies("/api/chat")) == asked
     assert card(db, again)["extrinsic"]["read_path"] == "own search"
+
+
+def test_runs_rm_lists_and_removes_the_question_lookups(tmp_path, corpus):
+    from seorap.engine.store.database import delete_run, run_rows
+
+    db, run_id, _ = scored(tmp_path, corpus, OWN)
+    assert run_rows(db, run_id)["question_lookups"] == 2  # what --dry-run lists
+    delete_run(db, run_id)
+    assert db.table("question_lookups").count == 0
