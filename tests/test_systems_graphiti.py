@@ -103,6 +103,57 @@ def test_graphiti_is_scored_at_write_time_and_at_read_time_through_its_own_searc
     assert {r["source"] for r in reads["rows"]} == {"own search"}
 
 
+def test_graphitis_own_search_answers_the_questions_and_ranks_the_journey(written):
+    """The journey's retrieved ranks and the answers' context are graphiti's search, stored when
+    the run was written (engine/scoring/answer_path.py), never seorap's retrieval."""
+    from seorap.engine.scoring import lexical
+    from seorap.engine.store.database import facts_at
+
+    _, db, run_id = written
+    tid = "ko-c4-late-memo"
+    texts = {f.id: f.text for f in facts_at(db, run_id, tid, None)}
+    found = {
+        r["item"]: [texts[h["id"]] for h in json.loads(r["hits"])]
+        for r in db.query(
+            "SELECT item, hits, source FROM question_lookups WHERE run_id = ?", [run_id]
+        )
+    }
+    assert found and any(found.values())
+    row = next(
+        db.query("SELECT card FROM scores WHERE run_id = ? AND trajectory_id = ?", [run_id, tid])
+    )
+    card = json.loads(row["card"])
+    assert card["extrinsic"]["read_path"] == "own search"
+    for r in db.query(
+        "SELECT item, ranking FROM retrievals WHERE run_id = ? AND source = 'memory'", [run_id]
+    ):
+        assert [h["text"] for h in json.loads(r["ranking"])] == found[r["item"]]
+    ranks = [
+        (c["claim"], q["question"], q["rank"])
+        for c in card["journey"]["claims"]
+        for q in c["stages"]["retrieved"].get("per_question", [])
+    ]
+    assert ranks
+    for claim, item, rank in ranks:
+        hits = found[item][:10]
+        assert rank == next((n + 1 for n, t in enumerate(hits) if lexical.holds(claim, t)), None)
+    # graphiti's order is not seorap's: hybrid over the same active facts orders them otherwise
+    from seorap.engine.models.embedders import HashingEmbedder
+    from seorap.engine.retrieval.hybrid import HybridIndex
+
+    active = [f for f in facts_at(db, run_id, tid, None) if f.status == "active"]
+    embed = HashingEmbedder().embed
+    index = HybridIndex.from_settings(
+        [f.id for f in active], [f.text for f in active], embed([f.text for f in active]), None
+    )
+    questions = {
+        r["item"]: r["question"]
+        for r in db.query("SELECT item, question FROM question_lookups WHERE run_id = ?", [run_id])
+    }
+    hybrid = {i: [h.text for h in index.search(q, embed([q])[0], 10)] for i, q in questions.items()}
+    assert any(hybrid[i] != found[i] for i in found)
+
+
 def test_a_second_run_is_served_from_the_cache(written, tmp_path):
     server, db, _ = written
     before = len(server.bodies("/api/chat"))

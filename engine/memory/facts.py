@@ -223,6 +223,8 @@ class DocumentWrite:
         self.failures: list[dict] = []
         self.reads: list[dict] = []
         """Read-time lookups after this document (engine/run/readtime.py)."""
+        self.questions: list[dict] = []
+        """A system's own search for each question, after the trajectory's last document."""
         self.touched: dict[str, Fact] = {}
         self._prefix = f"{memory.run_id}/{memory.trajectory_id}/p{arrival.position:03d}"
 
@@ -458,6 +460,7 @@ class DocumentWrite:
             insert_rows(
                 db, "read_lookups", self.reads, replace=True
             )  # a rewritten document's reads
+            insert_rows(db, "question_lookups", self.questions, replace=True)
             facts = [f.row(rid, tid) for f in self.touched.values()]
             if facts:
                 compact.upsert(db, "facts", facts)

@@ -192,6 +192,7 @@ def write_trajectory(
             doc.reads = readtime.lookups(
                 system, doc, trajectory, ctx.config.retrieval.top_k, embedder, ctx.config.retrieval
             )
+            doc.questions = readtime.question_lookups(system, doc, trajectory)
             doc.commit(db, ctx.lock)
             _written(ctx, trajectory, arrival, doc)
     finally:
@@ -232,6 +233,7 @@ TRAJECTORY_TABLES = (
     "decisions",
     "write_failures",
     "read_lookups",
+    "question_lookups",
 )
 
 

@@ -24,6 +24,7 @@ from seorap.engine.memory.facts import DocumentWrite
 from seorap.engine.memory.foreign import SystemFault
 from seorap.engine.memory.interface import NativeMemory, SystemMemory
 from seorap.engine.retrieval.hybrid import HybridIndex
+from seorap.engine.scoring.extrinsic import DEPTHS, questions
 from seorap.engine.scoring.slot_questions import SlotQuestion, question_for
 from seorap.engine.store.database import facts_at
 
@@ -76,6 +77,40 @@ def lookups(
         else:
             hits = our_hits(index, asked.text, k, embedder, doc.memory.facts)
         rows.append(_row(doc, n, claim, asked, hits, OWN if own else OURS, k))
+    return rows
+
+
+QUESTION_K = max(DEPTHS)
+"""Hits kept per question: the deepest k of the depth curve (its shallower ks are prefixes)."""
+
+
+def question_lookups(system: System, doc: DocumentWrite, trajectory: Trajectory) -> list[dict]:
+    """After the trajectory's last document, each question (``extrinsicQA`` and ``singleQA``)
+    looked up through the system's own search, when it declares one: its read path for the
+    answers and the journey's *retrieved* stage, taken here because the system is gone at score
+    time (engine/scoring/answer_path.py reads them). Empty for any other document or system."""
+    if doc.arrival.position != list(trajectory.arrivals())[-1].position:
+        return []
+    memory, own, ids = read_path(system, doc)
+    if not own:
+        return []
+    rows = []
+    for q in questions(trajectory):
+        hits = _own_hits(system, memory, q.question, QUESTION_K, ids, doc)
+        rows.append(
+            {
+                "id": f"{doc.memory.run_id}/{doc.memory.trajectory_id}/q/{q.item}",
+                "run_id": doc.memory.run_id,
+                "trajectory_id": doc.memory.trajectory_id,
+                "position": doc.arrival.position,
+                "kind": q.kind,
+                "item": q.item,
+                "question": q.question,
+                "hits": json.dumps(hits, ensure_ascii=False),
+                "source": OWN,
+                "k": QUESTION_K,
+            }
+        )
     return rows
 
 

@@ -209,8 +209,7 @@ def _bottleneck(retrievals: list[dict], verdicts: list[dict], stale: Iterable[st
             continue
         above = [h for h in ranking if h["rank"] < held[0]["rank"]][:MAX_ITEMS]
         outranked = ", ".join(
-            f'#{h["rank"]} "{_short(h["text"], 40)}" ({_stale(h, stale_ids)}hybrid '
-            f"{h['hybrid']:.2f}, bm25 {h['bm25_norm']:.2f}, cos {h['dense']:.2f})"
+            f'#{h["rank"]} "{_short(h["text"], 40)}" ({_stale(h, stale_ids)}{_scores(h)})'
             for h in above
         )
         ranks = ", ".join(
@@ -229,6 +228,13 @@ def _bottleneck(retrievals: list[dict], verdicts: list[dict], stale: Iterable[st
     if stale_ids:
         text = f"the store holds {len(stale_ids)} stale fact(s); " + text
     return text
+
+
+def _scores(hit: dict) -> str:
+    """A ranked fact's scores: hybrid's parts, or the system's own search score."""
+    if hit.get("hybrid") is None:
+        return f"own search {float(hit.get('score') or 0.0):.2f}"
+    return f"hybrid {hit['hybrid']:.2f}, bm25 {hit['bm25_norm']:.2f}, cos {hit['dense']:.2f}"
 
 
 def _stale(hit: dict, stale_ids: set[str]) -> str:

@@ -4,7 +4,9 @@ Questions: every ``extrinsicQA`` item (``compound``) and every ``singleQA`` item
 Sources answered and judged for each question:
 
 - ``memory`` at k = 1, 3, 5, 10 (k = 5, ``TOP_K``, is the headline; the others make the depth curve)
-  over the final active facts, ranked by engine.retrieval.HybridIndex;
+  over the final active facts, ranked by engine.retrieval.HybridIndex; for a system that declares
+  its own search, ranked by that search instead (its hits stored when the run was written:
+  engine/scoring/answer_path.py), or n/a when the run stored none;
 - ``full-context``: every document of the trajectory (state documents and distractors);
 - ``naive-rag``: one top-5 hybrid retrieval over raw document chunks (``chunk_documents``);
 - ``no-context``: the question alone (the guessing floor).
@@ -29,6 +31,7 @@ from seorap.engine.scoring.stats import mean
 
 if TYPE_CHECKING:
     from seorap.engine.config import RetrievalConfig
+    from seorap.engine.scoring.answer_path import OwnRankings
     from seorap.engine.scoring.answerers import Answerer
     from seorap.engine.scoring.judges import Judge
 
@@ -36,6 +39,18 @@ DEPTHS = (1, 3, 5, 10)
 TOP_K = 5
 CHUNK_CHARS = 300
 SOURCES = ("memory", "full-context", "naive-rag", "no-context")
+OWN, OURS = "own search", "hybrid"
+"""The memory answers' read path: the system's own search, or seorap's hybrid retrieval."""
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One fact of a memory ranking as the answerer is given it."""
+
+    fact_id: str
+    text: str
+    score: float
+    recency: int
 
 
 @dataclass(frozen=True)
@@ -115,6 +130,10 @@ class Asker:
         """Answers the judge did not grade (n/a on this language): token F1 still reads them."""
         self.not_applicable: dict[str, str] = {}
         """``judge`` / ``answerer`` -> why it gave n/a on this corpus (language_na)."""
+        self.read_path = OURS
+        """How the memory answers read the facts: ``hybrid`` or ``own search``."""
+        self.memory_na: str | None = None
+        """Why memory answers are n/a (a system with its own search whose run stored no hits)."""
 
     def index(
         self, ids: list[str], texts: list[str], language: str | None = None
@@ -124,35 +143,33 @@ class Asker:
         return HybridIndex.from_settings(ids, texts, self.embed(texts), self.settings, language)
 
     def run(
-        self, trajectory: Trajectory, facts: dict[str, str], recency: dict[str, int] | None = None
+        self,
+        trajectory: Trajectory,
+        facts: dict[str, str],
+        recency: dict[str, int] | None = None,
+        own: OwnRankings | None = None,
     ) -> None:
         """``recency``: {fact id: arrival position of its current version} (the reader prefers the
-        more recent of two facts answering the same part of a question)."""
+        more recent of two facts answering the same part of a question); ``own``: the system's
+        own search for each question (None: seorap's hybrid retrieval over ``facts``)."""
         recency = recency or {}
         language = trajectory.language  # words for English, not Korean character bigrams
         self.not_applicable = language_na(self.judge.name, self.answerer.name, language)
-        fact_index = self.index(list(facts), list(facts.values()), language)
+        self.read_path, self.memory_na = (OURS, None) if own is None else (OWN, own.na)
+        fact_index = (
+            self.index(list(facts), list(facts.values()), language) if own is None else None
+        )
         chunks = chunk_documents(trajectory)
         chunk_index = self.index([c for c, _ in chunks], [t for _, t in chunks], language)
         documents = [a.document.text for a in trajectory.arrivals()]
         doc_order = {a.document.id: n for n, a in enumerate(trajectory.arrivals())}
         for q in questions(trajectory):
             qvec = self.embed([q.question])[0]
-            ranking = fact_index.explain(q.question, qvec) if fact_index else []
-            self._record_retrieval(q, "memory", ranking)
+            ranking = self._ours(q, fact_index, qvec, recency) if own is None else self._own(q, own)
             if "answerer" in self.not_applicable:  # no answer is guessed in a language not read
                 continue
-            for k in DEPTHS:
-                top = ranking[:k]
-                self._ask(
-                    q,
-                    "memory",
-                    k,
-                    [h.text for h in top],
-                    [h.hybrid for h in top],
-                    [h.fact_id for h in top],
-                    recency=[recency.get(h.fact_id, 0) for h in top],
-                )
+            if ranking is not None:  # None: memory answers n/a (``memory_na`` says why)
+                self._memory(q, ranking)
             rag = chunk_index.search(q.question, qvec, TOP_K) if chunk_index else []
             self._record_retrieval(q, "naive-rag", rag)
             self._ask(
@@ -176,6 +193,50 @@ class Asker:
                 recency=list(range(len(documents))),
             )
             self._ask(q, "no-context", None, [], None, [])
+
+    def _memory(self, q: Question, ranking: list[Ranked]) -> None:
+        """The memory answer at each k of the depth curve, from the top k of ``ranking``."""
+        for k in DEPTHS:
+            top = ranking[:k]
+            self._ask(
+                q,
+                "memory",
+                k,
+                [h.text for h in top],
+                [h.score for h in top],
+                [h.fact_id for h in top],
+                recency=[h.recency for h in top],
+            )
+
+    def _ours(
+        self, q: Question, index: HybridIndex | None, qvec: np.ndarray, recency: dict[str, int]
+    ) -> list[Ranked]:
+        """seorap's read path: the hybrid ranking of every final active fact."""
+        hits = index.explain(q.question, qvec) if index else []
+        self._record_retrieval(q, "memory", hits)
+        return [Ranked(h.fact_id, h.text, h.hybrid, recency.get(h.fact_id, 0)) for h in hits]
+
+    def _own(self, q: Question, own: OwnRankings) -> list[Ranked] | None:
+        """The system's own search for ``q`` as stored when the run was written; None (memory
+        answers n/a) when the run stored none for it."""
+        hits = own.rankings.get((q.kind, q.item))
+        if hits is None:
+            self.memory_na = self.memory_na or own.missing
+            return None
+        self._record(
+            q,
+            "memory",
+            [
+                {"fact_id": h.fact_id, "text": h.text, "score": h.score, "rank": n + 1}
+                for n, h in enumerate(hits)
+            ],
+        )
+        return hits
+
+    def path(self) -> dict[str, str | None]:
+        """The score card's read-path fields: ``read_path`` and, when memory answers are n/a,
+        ``read_path_na`` (why)."""
+        return {"read_path": self.read_path, "read_path_na": self.memory_na}
 
     def _ask(
         self,
@@ -237,28 +298,32 @@ class Asker:
         )
 
     def _record_retrieval(self, q: Question, source: str, hits: Sequence[Hit]) -> None:
-        holders = answer_holders(q.answer, q.question, ((h.fact_id, h.text) for h in hits))
+        entries = [
+            {
+                "fact_id": h.fact_id,
+                "text": h.text,
+                "bm25": h.bm25,
+                "bm25_norm": h.bm25_norm,
+                "dense": h.dense,
+                "hybrid": h.hybrid,
+                "rank": h.rank,
+            }
+            for h in hits
+        ]
+        self._record(q, source, entries)
+
+    def _record(self, q: Question, source: str, entries: list[dict]) -> None:
+        """One ranking row: each entry has fact_id, text and rank, and hybrid's scores (bm25,
+        bm25_norm, dense, hybrid) or the system's own ``score``."""
+        pairs = ((e["fact_id"], e["text"]) for e in entries)
+        holders = answer_holders(q.answer, q.question, pairs)
         self.retrievals.append(
             {
                 "kind": q.kind,
                 "item": q.item,
                 "source": source,
                 "question": q.question,
-                "ranking": json.dumps(
-                    [
-                        {
-                            "fact_id": h.fact_id,
-                            "text": h.text,
-                            "bm25": h.bm25,
-                            "bm25_norm": h.bm25_norm,
-                            "dense": h.dense,
-                            "hybrid": h.hybrid,
-                            "rank": h.rank,
-                        }
-                        for h in hits
-                    ],
-                    ensure_ascii=False,
-                ),
+                "ranking": json.dumps(entries, ensure_ascii=False),
                 "answer_fact_ids": json.dumps(holders, ensure_ascii=False),
             }
         )

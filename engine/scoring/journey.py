@@ -11,7 +11,9 @@ scored run already holds (no model call):
   written state where the corpus lists it as stale (a gap before it is current again included) no
   active fact states it;
 - **retrieved**: for every question that needs it, a fact stating it ranks within the headline top-k
-  of the memory ranking (its rank and membership at each k of the depth curve are kept);
+  of the memory ranking (its rank and membership at each k of the depth curve are kept): the
+  system's own search for a system that declares one, else seorap's hybrid retrieval
+  (engine/scoring/answer_path.py);
 - **used**: the top-k answer states the claim's values that the expected answer carries;
 - **credited**: the top-k answer's verdict is YES.
 
@@ -186,8 +188,9 @@ def _kept(
 
 def _reading(claim: str, needed: list, asker: extrinsic.Asker) -> dict:
     """retrieved, used and credited over the questions that need the claim (each must pass)."""
-    if not needed:
-        why = "no question needs this claim"
+    na = getattr(asker, "memory_na", None)  # an own-search run that stored no hits: n/a, why
+    if not needed or na:
+        why = na if needed else "no question needs this claim"
         return {s: _stage(NA, why=why) for s in ("retrieved", "used", "credited")}
     rankings = {
         (r["kind"], r["item"]): json.loads(r["ranking"])

@@ -19,7 +19,7 @@ from sqlite_utils import Database
 from seorap.engine.corpus.gold import default_ledger, read, standing
 from seorap.engine.errors import InputProblems
 from seorap.engine.run import accounting
-from seorap.engine.scoring import audit, stats
+from seorap.engine.scoring import answer_path, audit, stats
 from seorap.engine.scoring import overrides as ov
 from seorap.engine.scoring.aggregate import aggregate, interval, trajectory_report
 from seorap.engine.scoring.gold import gold_figures
@@ -130,6 +130,7 @@ def run_report(
         **_audit(extras, agg),
         read_time=_read_time(run, cards, boot),
         not_applicable=na,
+        **answer_path.fields(cards),
         journey=journey_figures(extras.get("journey")),
         gold=_gold(db, run, verdicts, ledger, boot),
     )

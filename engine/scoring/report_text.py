@@ -8,7 +8,7 @@ import io
 
 from seorap.engine.fmt import cell, interval
 from seorap.engine.run import accounting
-from seorap.engine.scoring import audit
+from seorap.engine.scoring import answer_path, audit
 from seorap.engine.scoring import similarity as sim
 from seorap.engine.scoring.diagnosis import UNRELIABLE
 from seorap.engine.scoring.gold import LABELS, gold_lines
@@ -98,7 +98,7 @@ def run_figures(run: RunReport) -> dict[str, float | str | None]:
         out["run_audit_partial_saturation"] = a.partial_saturation
         out["run_audit_separation"] = a.separation
     out["run_judge_unreliable"] = run.aggregate.judge_unreliable
-    return out
+    return out | answer_path.csv_fields(run.answer_path, run.answer_path_na)
 
 
 def _accounting(run: RunReport) -> accounting.RunAccounting:
@@ -160,6 +160,7 @@ def summary_lines(run: RunReport, *, gold: bool = True) -> list[str]:
     if run.similarity is not None:
         lines.append(sim.summary_line(run.similarity))
     lines += read_time_lines(run)
+    lines += answer_path.lines(run.answer_path, run.answer_path_na)
     lines += journey_lines(run)
     if gold:
         lines += gold_lines(run.gold, interval, fmt)

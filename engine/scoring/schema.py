@@ -404,6 +404,13 @@ class RunReport(BaseModel):
     not_applicable: dict[str, str] = Field(default_factory=dict)
     """Write-time metrics this system cannot support -> why (from its declared capabilities): their
     figures are null here and read "n/a (why)" in every format."""
+    answer_path: str = ""
+    """How the memory answers and the journey's retrieved stage read the system's facts: ``own
+    search`` (the system's, stored when the run was written) or ``hybrid`` (seorap's over its
+    facts); "" for a scoring pass made before."""
+    answer_path_na: str | None = None
+    """Why the memory answers are n/a (a system with its own search whose run stored no hits for
+    the questions); null when they are not."""
     journey: JourneyFigures | None = None
     """The claim-journey funnel; null for a scoring pass made before the journey."""
     gold: GoldFigures | None = None

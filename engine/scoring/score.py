@@ -45,6 +45,7 @@ from seorap.engine.scoring import (
     similarity,
     token_f1,
 )
+from seorap.engine.scoring.answer_path import load as own_search_rankings
 from seorap.engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS
 from seorap.engine.scoring.answerers import Answerer, make_answerer
 from seorap.engine.scoring.audit import AuditFigures
@@ -385,8 +386,9 @@ def _score_trajectory(
             observed=journey.reports_observations(db, run_id),
         )
         asker = extrinsic.Asker(answerer, judge, embed, config.retrieval)
-        asker.run(trajectory, store.final, store.final_recency)
-        extr = extrinsic.card(asker.verdicts)
+        own = own_search_rankings(db, run_id, trajectory, store.final_position)
+        asker.run(trajectory, store.final, store.final_recency, own)
+        extr = extrinsic.card(asker.verdicts) | asker.path()
         if token_f1.applies(trajectory):  # LoCoMo's own metric, beside the judge's verdicts
             graded = asker.verdicts + asker.ungraded
             extr["token_f1"] = token_f1.card(trajectory, graded, extrinsic.TOP_K)

@@ -397,6 +397,7 @@ RUN_TABLES = (
     "decisions",
     "write_failures",
     "read_lookups",
+    "question_lookups",
     "verdicts",
     "answers",
     "retrievals",

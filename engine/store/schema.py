@@ -163,6 +163,23 @@ TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
         },
         "id",
     ),
+    # What a system's own search returned for each question, after the trajectory's last document
+    # (engine/run/readtime.py): its read path for the questions (engine/scoring/answer_path.py).
+    "question_lookups": (
+        {
+            "id": str,
+            "run_id": str,
+            "trajectory_id": str,
+            "position": int,
+            "kind": str,
+            "item": str,
+            "question": str,
+            "hits": str,
+            "source": str,
+            "k": int,
+        },
+        "id",
+    ),
     "writers": (WRITERS_COLUMNS, "holder"),
     "embeddings": (
         {"embedder": str, "text_hash": str, "dim": int, "vector": bytes},
@@ -188,6 +205,7 @@ INDEXES = [
     ("decisions", ["run_id", "trajectory_id", "position"]),
     ("write_failures", ["run_id", "trajectory_id"]),
     ("read_lookups", ["run_id", "trajectory_id", "position"]),
+    ("question_lookups", ["run_id", "trajectory_id"]),
 ]
 
 

@@ -14,12 +14,14 @@ from seorap.engine.corpus import Corpus
 from seorap.engine.models.base import Embedder
 from seorap.engine.models.embedders import HashingEmbedder
 from seorap.engine.retrieval.hybrid import Hit, HybridIndex
+from seorap.engine.scoring.extrinsic import OURS, OWN, Question
 from seorap.engine.scoring.extrinsic import questions as trajectory_questions
 from seorap.engine.scoring.holders import holds_part
 from seorap.engine.store.database import facts_at, loads
 from seorap.engine.store.queries import scores as scores_q
 from seorap.engine.store.queries import verdicts as scored
 from seorap.engine.store.queries.catalog import readable_names
+from seorap.engine.store.queries.writes import question_lookups
 from seorap.engine.views.common import NOT_SCORED, human_overrides, latest_scoring
 
 
@@ -29,6 +31,9 @@ class RankedFact(Hit):
     holds the question's expected answer (known only against the ground truth, so not a Hit's)."""
 
     holds_answer: bool
+    own_score: float | None = None
+    """The system's own search score, for a fact its own search ranked (then bm25, bm25_norm,
+    dense and hybrid are NaN: seorap's retrieval did not rank it)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,14 @@ class QuestionRow:
     """k -> judged score of the memory answer with the top-k facts (the depth curve)."""
     baselines: dict[str, str]
     """source (naive-rag, full-context, no-context) -> verdict label."""
+    read_path: str = OURS
+    """Whose ranking: ``hybrid`` (seorap's) or ``own search`` (the system's, engine/scoring/
+    answer_path.py)."""
+
+    @property
+    def own_search(self) -> bool:
+        """Ranked by the system's own search (its scores in ``own_score``), not by hybrid."""
+        return self.read_path == OWN
 
     @property
     def answer_ranks(self) -> list[int]:
@@ -126,8 +139,11 @@ def live_questions_view(
     if embedder is None:
         embedder = HashingEmbedder()
     t = corpus.get(trajectory_id)
-    facts = [f for f in facts_at(db, run_id, trajectory_id) if f.status == "active"]
     qs = trajectory_questions(t)
+    stored = question_lookups(db, run_id, trajectory_id)
+    if stored:  # the system's own search answered: its ranking, not ours
+        return _own_live(db, run_id, trajectory_id, qs, stored)
+    facts = [f for f in facts_at(db, run_id, trajectory_id) if f.status == "active"]
     index = None
     if facts:
         vectors = np.asarray(embedder.embed([f.text for f in facts]), dtype=np.float32)
@@ -167,6 +183,40 @@ def live_questions_view(
     return QuestionsView(run_id, trajectory_id, False, out, note)
 
 
+def _own_live(
+    db: Database, run_id: str, trajectory_id: str, qs: list[Question], stored: dict[str, dict]
+) -> QuestionsView:
+    """The questions of an unscored run ranked by the system's own search, as the run stored it
+    after the trajectory's last document (engine/scoring/answer_path.py)."""
+    texts = {f.id: f.text for f in facts_at(db, run_id, trajectory_id)}
+    out = []
+    for q in qs:
+        row = stored.get(q.item)
+        hits = loads(row["hits"], []) if row else []
+        ranking = [
+            _ranked(
+                {
+                    "fact_id": h["id"],
+                    "text": texts.get(h["id"], ""),
+                    "score": h["score"],
+                    "rank": n,
+                },
+                holds_part(q.answer, texts.get(h["id"], ""), q.question),
+            )
+            for n, h in enumerate(hits, 1)
+        ]
+        out.append(
+            QuestionRow(
+                q.kind, q.item, q.question, q.answer, "", None, "", "", False, ranking, {}, {}, OWN
+            )
+        )
+    note = (
+        "ranking by the system's own search, stored when the run was written; answers and "
+        f"verdicts: {NOT_SCORED}"
+    )
+    return QuestionsView(run_id, trajectory_id, False, out, note)
+
+
 def filter_questions(questions: Iterable[QuestionRow], text: str = "") -> list[QuestionRow]:
     """Pure filter: every word of ``text`` (case-insensitive) in the question, its expected answer,
     the memory answer, the item id, the kind or the verdict."""
@@ -195,16 +245,7 @@ def _question(
     main = memory.get(top_k) or next(iter(memory.values()), rows[0])
     holders = set(loads(retrieval["answer_fact_ids"], [])) if retrieval else set()
     ranking = [
-        RankedFact(
-            h["fact_id"],
-            h["text"],
-            h["bm25"],
-            h["bm25_norm"],
-            h["dense"],
-            h["hybrid"],
-            h["rank"],
-            h["fact_id"] in holders,
-        )
+        _ranked(h, h["fact_id"] in holders)
         for h in (loads(retrieval["ranking"], []) if retrieval else [])
     ]
     o = over.get(main["id"])
@@ -221,4 +262,23 @@ def _question(
         ranking,
         {k: v["score"] for k, v in sorted(memory.items()) if k is not None},
         {v["source"]: v["label"] for v in rows if v["source"] != "memory"},
+        OWN if any(h.own_score is not None for h in ranking) else OURS,
+    )
+
+
+def _ranked(h: dict[str, Any], holds: bool) -> RankedFact:
+    """One stored ranking entry: hybrid's scores, or the system's own ``score``."""
+    if h.get("hybrid") is None:
+        nan = float("nan")
+        score = float(h.get("score") or 0.0)
+        return RankedFact(h["fact_id"], h["text"], nan, nan, nan, nan, h["rank"], holds, score)
+    return RankedFact(
+        h["fact_id"],
+        h["text"],
+        h["bm25"],
+        h["bm25_norm"],
+        h["dense"],
+        h["hybrid"],
+        h["rank"],
+        holds,
     )

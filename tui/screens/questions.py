@@ -76,7 +76,7 @@ def render_detail(
         text.append(
             "\nbaselines    " + "  ".join(f"{s}: {l}" for s, l in q.baselines.items()), "dim"
         )
-    text.append("\n\n rank  hybrid  bm25 (norm)    dense   fact", "bold")
+    text.append(f"\n\n {OWN_HEADER if q.own_search else HEADER}", "bold")
     text.append("  ★ holds part of the answer" + (" · ✗ stale" if stale else "") + "\n", "dim")
     shown = q.ranking[:12]
     start, facts = fit_column([h.text for h in shown], max(width - RANK_PREFIX, 12))
@@ -84,10 +84,7 @@ def render_detail(
         text.append(f"  (every fact starts “{start.strip()}”)\n", "dim")
     for h, fact in zip(shown, facts, strict=True):
         style = "bold green" if h.holds_answer else ("" if h.rank <= top_k else "dim")
-        text.append(
-            f" {h.rank:>4}  {h.hybrid:6.3f}  {h.bm25:5.2f} ({h.bm25_norm:4.2f})  {h.dense:6.3f}  ",
-            style,
-        )
+        text.append(f" {h.rank:>4}  {_scores(h, q.own_search)}", style)
         text.append("★" if h.holds_answer else " ", "green")
         text.append("✗ " if h.fact_id in stale else "  ", "bold red")
         text.append(fact, "red" if h.fact_id in stale and not h.holds_answer else style)
@@ -95,6 +92,17 @@ def render_detail(
         if h.rank == top_k:
             text.append(f"  ── top-{top_k} cut ──\n", "dim")
     return text
+
+
+HEADER = "rank  hybrid  bm25 (norm)    dense   fact"
+OWN_HEADER = "rank  own search score   fact"
+"""The ranking's header for a question ranked by the system's own search (its score only)."""
+
+
+def _scores(h: views.RankedFact, own: bool) -> str:
+    if own:
+        return f"{h.own_score or 0.0:>16.3f}   "
+    return f"{h.hybrid:6.3f}  {h.bm25:5.2f} ({h.bm25_norm:4.2f})  {h.dense:6.3f}  "
 
 
 RANKS_WIDTH = 14
@@ -107,9 +115,10 @@ class QuestionsScreen(ViewScreen, Screen):
 ## Questions and retrieval
 Top: every question of the trajectory (compound and single) with the memory answer's verdict at
 top-5 and the ranks of the facts that hold the answer. Bottom: the selected question's full
-ranking — hybrid = 0.3·BM25(normalised) + 0.7·cosine — with ★ on answer-holding facts, the answer,
-the judge's rationale, the depth curve (k = 1, 3, 5, 10: a score that climbs with k is a retrieval
-bottleneck) and the baselines (naive-rag, full-context, no-context).
+ranking — hybrid = 0.3·BM25(normalised) + 0.7·cosine, or for a system with its own search that
+search's ranking and score — with ★ on answer-holding facts, the answer, the judge's rationale,
+the depth curve (k = 1, 3, 5, 10: a score that climbs with k is a retrieval bottleneck) and the
+baselines (naive-rag, full-context, no-context).
 
 - **↑/↓** pick a question, **o** override its verdict, **w** contest its gold (one line of
   reason, written to the ledger beside the database: the score cards then show each figure with

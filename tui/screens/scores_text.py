@@ -72,6 +72,10 @@ def read_time_text(report: RunReport) -> Text:
             f"read time ({r.read_path or 'no reads'}): coverage {ci(r.coverage)}   accuracy "
             f"{ci(r.accuracy)}   stale-at-read {ci(r.stale_at_read)}\n"
         )
+    if report.answer_path:  # which read path the memory answers and the journey read
+        text.append(f"answers read through: {report.answer_path}\n")
+        if report.answer_path_na:
+            text.append(f"answers: n/a ({report.answer_path_na})\n", "dim")
     for name, why in (report.not_applicable or (r.not_applicable if r else {})).items():
         text.append(f"{name}: n/a ({why})\n", "dim")
     return text

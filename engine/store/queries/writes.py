@@ -225,3 +225,17 @@ def quarantined_observations(db: Database, run_id: str, trajectory_id: str) -> d
             [run_id, trajectory_id],
         )
     }
+
+
+def question_lookups(db: Database, run_id: str, trajectory_id: str) -> dict[str, dict]:
+    """item -> what a system's own search returned for that question after the trajectory's last
+    document (empty: none stored, e.g. a database older than the table)."""
+    if "question_lookups" not in db.table_names():
+        return {}
+    return {
+        r["item"]: r
+        for r in db.query(
+            "SELECT * FROM question_lookups WHERE run_id = ? AND trajectory_id = ? ORDER BY id",
+            [run_id, trajectory_id],
+        )
+    }
