@@ -137,10 +137,8 @@ def demo(
     With --replay RUN it opens the live view replaying a recorded live run instead, at the
     recorded speed or --pace, with no model and no probe. A real small model's run ships with
     seorap and is imported into the demo database on first use: --replay recorded replays it.
-    A replay rehearses into one scratch run, RUN~rehearsal: the next replay of RUN removes it
-    first (its rows and its folders, as `seorap runs rm` does), so rehearsing leaves one scratch
-    run however often it is done; the recorded run and every other run are never touched. With
-    --keep the replay is saved as a run of its own (RUN~replay, then RUN~replay-2, ...).
+    It writes one scratch run, RUN~rehearsal, which the next replay of RUN replaces (as `seorap
+    runs rm` removes it); --keep saves the replay as a run of its own (RUN~replay, RUN~replay-2).
     """
     # start-up: `seorap --help` loads no the app, sqlite_utils
     from seorap.engine.corpus import load_corpus
@@ -148,10 +146,7 @@ def demo(
     from seorap.engine.store.recording import recorded_runs
     from seorap.tui.factory import bundled_corpus_path, corpus_for, make_app
 
-    if keep and not replay_ref:
-        raise click.BadParameter(
-            "--keep saves a replay: give --replay RUN too", param_hint="--keep"
-        )
+    _check_keep(keep, replay_ref)
     corpus = load_corpus(corpus_path or bundled_corpus_path())  # a bad corpus stops before any file
     path = Path(db_path) if db_path else default_demo_db()
     open_db(path).conn.close()  # create (or bring up to date) the file; the app then browses
@@ -161,8 +156,8 @@ def demo(
     replay = _replayable(db, replay_ref) if replay_ref else None
     if replay and not corpus_path:  # the recorded run's own corpus, when it is still there
         corpus = corpus_for(db, replay)
-    autorun = list(ORACLES) if not _own_systems(db) and not replay else []
     systems = _own_systems(db)
+    autorun = list(ORACLES) if not systems and not replay else []
     banner = REFERENCE_BANNER if autorun or systems <= set(REFERENCE_DESCRIPTIONS) else ""
     if recorded_runs(db):
         banner = f"{banner} {RECORDED_SENTENCE}".strip()
@@ -179,6 +174,13 @@ def demo(
         keep=keep,
     )
     app.run()
+
+
+def _check_keep(keep: bool, replay_ref: str | None) -> None:
+    if keep and not replay_ref:
+        raise click.BadParameter(
+            "--keep saves a replay: give --replay RUN too", param_hint="--keep"
+        )
 
 
 def _pace(value: str) -> Pace:

@@ -29,6 +29,9 @@ class Selection:
     question: str | None = None
     """A question item (``compound/0``) the questions view selects when next shown (the stepper's
     journey keys r and u)."""
+    claim: str | None = None
+    """An expected claim the stepper selects, its journey in view, when next shown (the questions
+    view's p)."""
 
     def step_trajectory(self, ids: list[str], delta: int) -> bool:
         """Move to the trajectory ``delta`` places away in ``ids`` (wrapping), at its first

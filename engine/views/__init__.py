@@ -23,6 +23,8 @@ from seorap.engine.views.claim_path import (  # noqa: F401
     claim_paths,
     contested,
     lost_at,
+    question_claim,
+    question_journey,
 )
 from seorap.engine.views.common import (  # noqa: F401
     DELTA_LABEL,
@@ -36,6 +38,7 @@ from seorap.engine.views.common import (  # noqa: F401
     containment,
     human_overrides,
     item_label,
+    items_in_words,
     latest_scoring,
     quadrant,
     score_cards,
@@ -223,6 +226,8 @@ __all__ = [
     "bigrams",
     "claim_path",
     "claim_paths",
+    "question_claim",
+    "question_journey",
     "lost_at",
     "claim_spans",
     "claim_verdicts",
@@ -246,6 +251,7 @@ __all__ = [
     "ground_truth",
     "human_overrides",
     "item_label",
+    "items_in_words",
     "judge_audit",
     "judge_warm",
     "JudgeNotReady",
