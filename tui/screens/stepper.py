@@ -397,7 +397,8 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
                 rank = f"rank {path.rank}" if path.rank else "not in the ranking's top 10"
                 fact = f" ({views.short_id(path.ranked_fact)})" if path.ranked_fact else ""
                 self.notify(
-                    f"{views.item_label(item)}: the claim's best fact{fact} at {rank}", timeout=5
+                    f"{views.item_label(item or '')}: the claim's best fact{fact} at {rank}",
+                    timeout=5,
                 )
             self.app.action_view("questions")
         else:
