@@ -96,9 +96,15 @@ def _import_recordings(path: Path) -> None:
     default=None,
     metavar="RUN",
     help="Open the live view replaying this recorded live run from the call log (no model "
-    "loaded, nothing written to the recorded run); `recorded` names the real model's run that "
-    "ships with seorap (docs/demo.md): space pauses, → steps a call, ] a document, "
-    "+ and - change the speed.",
+    "loaded, nothing written to the recorded run) into one scratch run, RUN~rehearsal, that the "
+    "next replay replaces; `recorded` names the real model's run that ships with seorap "
+    "(docs/demo.md): space pauses, → steps a call, ] a document, + and - change the speed.",
+)
+@click.option(
+    "--keep",
+    is_flag=True,
+    help="Save the replay as a run of its own (RUN~replay, RUN~replay-2, ...) instead of the "
+    "scratch run the next replay replaces.",
 )
 @click.option(
     "--pace",
@@ -114,6 +120,7 @@ def demo(
     tour: bool,
     probe: bool,
     replay_ref: str | None,
+    keep: bool,
     pace: Pace,
 ) -> None:
     """Open the app on the bundled Korean corpus, immediately.
@@ -130,6 +137,8 @@ def demo(
     With --replay RUN it opens the live view replaying a recorded live run instead, at the
     recorded speed or --pace, with no model and no probe. A real small model's run ships with
     seorap and is imported into the demo database on first use: --replay recorded replays it.
+    It writes one scratch run, RUN~rehearsal, which the next replay of RUN replaces (as `seorap
+    runs rm` removes it); --keep saves the replay as a run of its own (RUN~replay, RUN~replay-2).
     """
     # start-up: `seorap --help` loads no the app, sqlite_utils
     from seorap.engine.corpus import load_corpus
@@ -137,6 +146,7 @@ def demo(
     from seorap.engine.store.recording import recorded_runs
     from seorap.tui.factory import bundled_corpus_path, corpus_for, make_app
 
+    _check_keep(keep, replay_ref)
     corpus = load_corpus(corpus_path or bundled_corpus_path())  # a bad corpus stops before any file
     path = Path(db_path) if db_path else default_demo_db()
     open_db(path).conn.close()  # create (or bring up to date) the file; the app then browses
@@ -146,8 +156,8 @@ def demo(
     replay = _replayable(db, replay_ref) if replay_ref else None
     if replay and not corpus_path:  # the recorded run's own corpus, when it is still there
         corpus = corpus_for(db, replay)
-    autorun = list(ORACLES) if not _own_systems(db) and not replay else []
     systems = _own_systems(db)
+    autorun = list(ORACLES) if not systems and not replay else []
     banner = REFERENCE_BANNER if autorun or systems <= set(REFERENCE_DESCRIPTIONS) else ""
     if recorded_runs(db):
         banner = f"{banner} {RECORDED_SENTENCE}".strip()
@@ -161,8 +171,16 @@ def demo(
         probe_ollama=probe and not replay,
         replay=replay,
         pace=pace,
+        keep=keep,
     )
     app.run()
+
+
+def _check_keep(keep: bool, replay_ref: str | None) -> None:
+    if keep and not replay_ref:
+        raise click.BadParameter(
+            "--keep saves a replay: give --replay RUN too", param_hint="--keep"
+        )
 
 
 def _pace(value: str) -> Pace:

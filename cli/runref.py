@@ -2,7 +2,8 @@
 name (`A`, `oracle`) that only one run of the database has, or the label of a labelled run
 (`seorap run --label NAME` writes `…~NAME`). Errors name the runs that exist.
 
-A replay (`…~replay`, `…~replay-2`: the app's `p`, `seorap demo --replay`) has its recorded run's
+A replay (the scratch run `…~rehearsal` that the app's `p` and `seorap demo --replay` write, and the
+kept ones, `…~replay`, `…~replay-2`: `seorap demo --replay RUN --keep`) has its recorded run's
 system, so a bare system name or prefix would match the replays too ("'A' matches 4 runs"): a
 name that matches runs of one's own and replays means one's own runs, never a replay (name a
 replay by its full id or its label, `replay-2`)."""
@@ -18,11 +19,12 @@ if TYPE_CHECKING:
     from sqlite_utils import Database
 
 
-_REPLAY = re.compile(r"replay(-\d+)?")
+_REPLAY = re.compile(r"rehearsal|replay(-\d+)?")
 
 
 def is_replay(run_id: str) -> bool:
-    """A run the app or `demo --replay` re-enacted from the call log (label ``replay[-N]``)."""
+    """A run the app or `demo --replay` re-enacted from the call log (label ``rehearsal``, or
+    ``replay[-N]`` when kept)."""
     return bool(_REPLAY.fullmatch(run_id.partition("~")[2]))
 
 

@@ -107,24 +107,29 @@ def rm(run: str, db_path: str, with_calls: bool, yes: bool, dry_run: bool) -> No
         _preview(run, db_path, with_calls, dry_run=dry_run)
     # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.cli.runref import resolve_run
-    from seorap.engine.memory.folders import run_folders, sharer
-    from seorap.engine.store.database import delete_run, open_db
-    from seorap.engine.store.lease import writer
-    from seorap.engine.store.queries.runs import run_ids
+    from seorap.engine.run.removal import remove_run
+    from seorap.engine.store.database import open_db
     from seorap.engine.untrusted import visible
 
     db = open_db(db_path)
     run_id = resolve_run(db, run, "RUN")
-    found = run_folders(db_path, run_id)  # a run id that cannot name a folder: damaged, exit 2
-    shared = sharer(run_id, run_ids(db)) if found else None
-    with writer(db, "runs rm", [run_id]):
-        counts = delete_run(db, run_id, calls=with_calls)
-        lines = [_remove_folder(kind, folder, db_path, shared) for kind, folder in found]
-    detail = ", ".join(f"{n} {table}" for table, n in counts.items() if n)
+    removed = remove_run(db, run_id, calls=with_calls)
+    detail = ", ".join(f"{n} {table}" for table, n in removed.rows.items() if n)
     click.echo(f"deleted {visible(run_id)}" + (f" ({detail})" if detail else ""))
-    for line in lines:
-        click.echo(line)
-    if any(line.startswith("could not") for line in lines):
+    for f in removed.folders:
+        where = visible_path(f.folder)
+        if f.kept_for:
+            click.echo(
+                f"kept its {f.kind} folder {where}: run {visible(f.kept_for)} names the same "
+                "folder (ids that differ only in characters spelled '-')"
+            )
+        elif f.error:
+            click.echo(f"could not remove its {f.kind} folder {where}: {f.error}")
+        else:
+            click.echo(
+                f"removed its {f.kind} folder {where} ({f.files} files, {f.size / 1e6:.1f} MB)"
+            )
+    if removed.failed:
         raise SystemExit(1)
 
 
@@ -134,27 +139,6 @@ def _folder_line(kind: str, folder: Path, verb: str) -> str:
 
     files, size = folder_size(folder)
     return f"{verb} its {kind} folder {visible_path(folder)} ({files} files, {size / 1e6:.1f} MB)"
-
-
-def _remove_folder(kind: str, folder: Path, db_path: str, shared: str | None) -> str:
-    """Remove the run's ``kind`` folder (only ever inside ``<db>.<kind>/``; kept when another run,
-    ``shared``, names the same folder); one line saying what was removed (or why it was not)."""
-    # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
-    from seorap.engine.memory.folders import stores_folder
-    from seorap.engine.safepath import remove_tree
-    from seorap.engine.untrusted import visible
-
-    if shared is not None:
-        return (
-            f"kept its {kind} folder {visible_path(folder)}: run {visible(shared)} names the "
-            "same folder (ids that differ only in characters spelled '-')"
-        )
-    line = _folder_line(kind, folder, "removed")
-    try:
-        remove_tree(folder, stores_folder(db_path, kind))
-    except OSError as exc:
-        return f"could not remove its {kind} folder {visible_path(folder)}: {exc.strerror or exc}"
-    return line
 
 
 def visible_path(folder: Path) -> str:

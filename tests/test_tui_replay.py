@@ -62,7 +62,7 @@ async def test_replay_shows_the_recorded_facts_with_no_model(recorded, ollama_se
     )
     async with app.run_test(size=SIZE) as pilot:
         status = await replay_in_app(app, pilot)
-        replayed = f"{run_a}~replay"
+        replayed = f"{run_a}~rehearsal"
         assert f"replayed: {replayed}" in status, status
         assert app.screen.facts_seen > 0  # facts appeared in the log as they were written
         assert app.ctx.selection.run_id == replayed
@@ -134,10 +134,10 @@ async def test_demo_replay_goes_at_the_recorded_pace_and_can_be_paused_stepped_a
         await app.workers.wait_for_complete()
         await pilot.pause()
         status = str(live.query_one("#live-status").content)
-        assert f"replayed: {run_a}~replay" in status, status
+        assert f"replayed: {run_a}~rehearsal" in status, status
         assert live.pacer is None and str(live.query_one("#live-pace").content) == ""
     db = open_db(path)
-    assert store(db, f"{run_a}~replay") == store(db, run_a) != []
+    assert store(db, f"{run_a}~rehearsal") == store(db, run_a) != []
 
 
 def test_demo_replay_refuses_a_run_with_nothing_to_replay_and_a_pace_it_cannot_read(ref):
@@ -175,3 +175,28 @@ async def test_colon_jumps_the_replay_to_document_n_then_keeps_the_pace(recorded
         live.pacer.cancel.set()
         with contextlib.suppress(WorkerFailed):  # cancelled: the status line says so
             await app.workers.wait_for_complete()
+
+
+async def test_two_rehearsals_leave_one_scratch_run_in_the_runs_view(recorded, ollama_server):
+    """`seorap demo --replay RUN` twice over (the second from the live view's `p`, on the
+    rehearsal it selected): the runs view lists the recorded run and one scratch rehearsal, the
+    recorded run's store untouched (issue 37)."""
+    path, ids, run_a = recorded
+    before = store(open_db(path), run_a)
+    ollama_server.handler = lambda body: pytest.fail("a replay reached the model")
+    app = make_app(path, run_id=run_a, trajectory_id=GARAM, replay=run_a, pace=Pace.parse("1000x"))
+    scratch = f"{run_a}~rehearsal"
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.ctx.selection.run_id == scratch)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        status = await replay_in_app(app, pilot)  # p on the selected rehearsal: the same scratch
+        assert f"replayed: {scratch}" in status and "the next replay replaces it" in status, status
+        await pilot.press("1")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = {r.run_id for r in app.screen.rows}
+        assert shown >= {run_a, scratch}, shown
+        assert [r for r in shown if "~" in r] == [scratch]
+    db = open_db(path)
+    assert store(db, scratch) == store(db, run_a) == before != []

@@ -18,7 +18,7 @@ async def test_questions_view_shows_ranking_and_answer_ranks(ref):
         await pilot.press("3")
         table = app.screen.query_one("#questions-list")
         assert table.row_count == 4  # one compound + three single questions
-        assert str(table.get_row_at(0)[0]) == "compound"
+        assert str(table.get_row_at(0)[0]) == "compound 1"  # numbered as in the detail
         detail = str(app.screen.query_one("#q-detail").content)
         assert "answer-holding facts at rank" in detail and "depth curve" in detail
         assert "hybrid" in detail and "top-5 cut" in detail

@@ -29,6 +29,9 @@ class Selection:
     question: str | None = None
     """A question item (``compound/0``) the questions view selects when next shown (the stepper's
     journey keys r and u)."""
+    claim: str | None = None
+    """An expected claim the stepper selects, its journey in view, when next shown (the questions
+    view's p)."""
 
     def step_trajectory(self, ids: list[str], delta: int) -> bool:
         """Move to the trajectory ``delta`` places away in ``ids`` (wrapping), at its first
@@ -67,6 +70,9 @@ class AppContext:
     """How fast the live view replays a recorded run (`seorap demo --pace`; + and - change it)."""
     replay_start: str | None = None
     """A run the live view replays as soon as it is shown (`seorap demo --replay RUN`)."""
+    replay_keep: bool = False
+    """Replays are kept as runs of their own (`seorap demo --keep`) rather than written to the one
+    scratch run the next replay replaces (engine/run/rehearsal.py)."""
 
     def worker_db(self, *, readonly: bool = True) -> sqlite_utils.Database:
         """The database for a worker thread: its own connection to the file (read-only when

@@ -57,13 +57,15 @@ def make_app(
     live_config: Config | None = None,
     replay: str | None = None,
     pace: Pace | None = None,
+    keep: bool = False,
 ) -> SeorapApp:
     """Build the app on a run database. With ``trajectory_id`` it opens in the stepper; with
-    ``autorun`` (system names) the live view runs them offline at once, built ahead and hidden,
-    while the runs view shows the runs there are and the progress under its banner. With
-    ``probe_ollama`` it checks Ollama after the first paint and, when reachable, runs variant A
-    live (``live_config``: the Config for live runs, default load_config()). With ``replay`` (a run
-    id) it opens the live view and replays that run at ``pace`` (default: the recorded speed)."""
+        ``autorun`` (system names) the live view runs them offline at once, built ahead and hidden,
+        while the runs view shows the runs there are and the progress under its banner. With
+        ``probe_ollama`` it checks Ollama after the first paint and, when reachable, runs variant A
+        live (``live_config``: the Config for live runs, default load_config()). With ``replay`` (a run
+        id) it opens the live view and replays that run at ``pace`` (default: the recorded speed), into
+    the one scratch run each replay replaces, or with ``keep`` into a run of its own."""
     from seorap.tui.app import SeorapApp  # start-up: Textual loads only when an app is built
 
     db = db if db is not None else open_db(db_path)
@@ -88,6 +90,7 @@ def make_app(
         live_config=live_config,
         replay_pace=pace or Pace(),
         replay_start=replay,
+        replay_keep=keep,
     )
     if replay:
         start = "live"

@@ -443,4 +443,7 @@ def delete_run(db: sqlite_utils.Database, run_id: str, *, calls: bool = False) -
                 counts[shown] = delete_where(db, table, "run_id = ?", [rid])
         db.execute("DELETE FROM scopes WHERE run_id IN (?, ?)", [run_id, f"audit:{run_id}"])
         db.execute("DELETE FROM runs WHERE run_id = ?", [run_id])
+    # the connection's cached scope ids of the run are gone with its scopes: a run written again
+    # under the same id (a replaced rehearsal) gets new ones, or its rows would point at none
+    state(db).forget_ids()
     return counts

@@ -18,7 +18,9 @@ from seorap.engine.errors import InputProblems
 from seorap.engine.scoring.extrinsic import DEPTHS, TOP_K
 from seorap.engine.scoring.journey import FAIL, NA, PASS, STAGES
 from seorap.engine.store.database import db_file
+from seorap.engine.views.common import item_label
 from seorap.engine.views.operations import short_id
+from seorap.engine.views.verdicts import claim_journeys
 
 MARKS = {PASS: "✓", FAIL: "✗", NA: "n/a"}
 
@@ -144,7 +146,7 @@ def _why(journey: dict, at: dict[int, int]) -> str:
         label = f" (judge: {e['label']})" if e.get("label") else ""
         return f"no longer held at {_doc(at, e.get('state'))}{label}"
     q = next((q for q in e.get("per_question") or [] if not q.get("ok")), None) or {}
-    name = q.get("question", "?")
+    name = item_label(q.get("question", "?"))
     if loss == "retrieved":
         if q.get("rank") is None:
             return f"{name}: no fact stating it in the top {max(DEPTHS)}"
@@ -181,3 +183,49 @@ def contested(db: Database, corpus: Corpus, trajectory_id: str) -> dict[str, str
         for c in entries
         if c.trajectory == trajectory_id
     }
+
+
+QUESTION_STAGES = ("retrieved", "used", "credited")
+"""The journey's stages told by a question (its ranking, its answer)."""
+
+
+def question_claim(
+    journeys: dict[str, dict] | None, trajectory: Trajectory, item: str
+) -> tuple[int, str] | None:
+    """(arrival position, claim) of the claim whose journey a question leads to: the first claim
+    lost at a stage this question tells, else the first whose journey names it at all; the
+    position is the document of the state the claim is first expected at (its item ``s2/c0``).
+    None when no stored journey names the question."""
+    at = positions(trajectory)
+    named: list[tuple[bool, str, int]] = []
+    for claim, journey in (journeys or {}).items():
+        stages = journey.get("stages") or {}
+        tells = [
+            q
+            for s in QUESTION_STAGES
+            for q in (stages.get(s) or {}).get("per_question") or []
+            if q.get("question") == item
+        ]
+        state = _state_of(journey.get("item", ""))
+        if tells and state in at:
+            lost_here = journey.get("loss") in QUESTION_STAGES and not all(
+                q.get("ok") for q in tells
+            )
+            named.append((not lost_here, claim, at[state]))
+    if not named:
+        return None
+    _, claim, position = min(named, key=lambda n: n[0])  # stable: the journeys' own order
+    return position, claim
+
+
+def _state_of(item: str) -> int | None:
+    """The state of a claim's item ``s2/c0`` (None for anything else)."""
+    head, _, _ = item.partition("/")
+    return int(head[1:]) if head[:1] == "s" and head[1:].isdigit() else None
+
+
+def question_journey(
+    db: Database, trajectory: Trajectory, run_id: str, item: str
+) -> tuple[int, str] | None:
+    """:func:`question_claim` over the journeys the run's latest scoring stored."""
+    return question_claim(claim_journeys(db, run_id, trajectory.id), trajectory, item)

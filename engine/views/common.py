@@ -124,3 +124,13 @@ def item_label(item: str) -> str:
     if m:
         return f"{m[1]} question {int(m[2]) + 1}"
     return item or ""
+
+
+_ITEM = re.compile(r"(?<![\w/])(?:s\d+/c\d+|(?:compound|single)/\d+)(?![\w/])")
+
+
+def items_in_words(text: str) -> str:
+    """Every stored item id in a stored sentence (a diagnosis, a journey's evidence) in the
+    words of :func:`item_label`, counted from 1 as everywhere on screen: 'compound/0 (NO): …' →
+    'compound question 1 (NO): …'. The stored text is unchanged (JSON and reports keep it)."""
+    return _ITEM.sub(lambda m: item_label(m[0]), text)

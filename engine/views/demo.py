@@ -17,7 +17,7 @@ from seorap.engine.scoring.holding import Held
 from seorap.engine.scoring.stats import at_least
 from seorap.engine.store.database import facts_at
 from seorap.engine.views.claim_path import ClaimPath, claim_paths
-from seorap.engine.views.common import score_cards
+from seorap.engine.views.common import items_in_words, score_cards
 from seorap.engine.views.holdings import held_for
 from seorap.engine.views.questions import questions_view
 from seorap.engine.views.runs import run_labels
@@ -151,7 +151,7 @@ def _tour_stop(
         title,
         card.get("intrinsic_full"),
         (card.get("extrinsic") or {}).get("compound"),
-        card.get("diagnosis") or "",
+        items_in_words(card.get("diagnosis") or ""),
         story,
         lost,
     )

@@ -6,7 +6,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import sqlite_utils
-from sqlite_utils import Database
 
 from seorap.engine.corpus import CATEGORY_NAMES, Corpus
 from seorap.engine.corpus.gold import default_ledger
@@ -14,7 +13,7 @@ from seorap.engine.store.database import db_file, loads
 from seorap.engine.store.lease import run_statuses
 from seorap.engine.store.queries.catalog import count_by_run, row_count_and_max
 from seorap.engine.store.queries.facts import fact_texts
-from seorap.engine.store.queries.runs import all_runs, ids_like
+from seorap.engine.store.queries.runs import all_runs
 from seorap.engine.store.queries.writes import documents_by_trajectory
 from seorap.engine.store.recording import recordings
 from seorap.engine.views.common import (
@@ -250,17 +249,6 @@ def sort_rows(
         sorted(present, key=lambda r: (getattr(r, attr), r.trajectory_id), reverse=reverse)
         + missing
     )
-
-
-def replay_label(db: Database, run_id: str) -> str:
-    """``replay`` for the first replay of a run, then ``replay-2``, ``replay-3``…: each press is a
-    fresh re-enactment (the same label would resume the earlier replay and write nothing)."""
-    base = run_id.split("~", 1)[0]
-    taken = ids_like(db, f"{base}~replay%")
-    n = 1
-    while f"{base}~{'replay' if n == 1 else f'replay-{n}'}" in taken:
-        n += 1
-    return "replay" if n == 1 else f"replay-{n}"
 
 
 def data_version(db: sqlite_utils.Database) -> tuple:

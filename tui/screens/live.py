@@ -21,7 +21,7 @@ from seorap.engine import views
 from seorap.engine.errors import NothingToReplay, ReplayMiss, RunCancelled
 from seorap.engine.memory.reference import ORACLES
 from seorap.engine.run.pacer import Pace, Pacer, PacerState
-from seorap.engine.views import replay_label, short_id
+from seorap.engine.views import short_id
 from seorap.tui.fit import cut
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import RunsChanged
@@ -55,7 +55,9 @@ each applied decision appears in the log as it is written.
 - `seorap demo` checks Ollama after opening: when it is reachable, variant A starts here on its
   own (x cancels; a, or the demo again, resumes where it stopped)
 - **p** replay the selected run: a recorded live run re-enacted from the call log alone, with no
-  model loaded, as the new run `<run>~replay` (selected when it finishes; 2 steps through it).
+  model loaded, into the scratch run `<run>~rehearsal`, which the next replay of the run replaces
+  (`seorap demo --keep`: a run of its own, `<run>~replay`; selected when it finishes; 2 steps
+  through it).
   Reference systems write from the corpus's ground truth and the offline stand-in model calls no
   model, so their runs have nothing to replay; a call missing from the log stops the replay and
   says which
@@ -299,17 +301,17 @@ each applied decision appears in the log as it is written.
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="live", description="replay")
     def replay(self, run_id: str, pacer: Pacer | None = None) -> list[str]:
-        from seorap.engine.run.runner import replay_run  # start-up: as run_systems' imports
+        from seorap.engine.run.rehearsal import rehearse  # start-up: as run_systems' imports
 
         ctx = self.app.ctx
         self.cancel_event.clear()
         db = ctx.worker_db(readonly=False)
         return [
-            replay_run(
+            rehearse(
                 db,
                 run_id,
                 ctx.corpus,
-                label=replay_label(db, run_id),
+                keep=ctx.replay_keep,
                 progress=MessageProgress(self),
                 cancel=self.cancel_event,
                 pacer=pacer,
@@ -329,8 +331,10 @@ each applied decision appears in the log as it is written.
         if event.state == WorkerState.SUCCESS and event.worker.description == "replay":
             assert event.worker.result is not None, "a replay returns its one run id"
             [replayed] = event.worker.result
+            kept = "kept" if self.app.ctx.replay_keep else "the next replay replaces it"
             self._status(
-                f"replayed: {replayed} (no model call) — selected; 2 steps through it", "bold green"
+                f"replayed: {replayed} (no model call; {kept}) — selected; 2 steps through it",
+                "bold green",
             )
             self.app.ctx.selection.run_id = replayed
             self.app.post_message(RunsChanged())

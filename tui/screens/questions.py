@@ -49,7 +49,8 @@ def render_detail(
     facts holding part of the answer, ✗ on the trajectory's ``stale`` facts; ``contested``: "who:
     reason" of the ledger's contest of its gold."""
     text = Text()
-    text.append(f"{views.item_label(q.item)}  ", "bold")
+    text.append(f"{views.item_label(q.item)}", "bold")
+    text.append(f" ({q.item})  ", "dim")  # the stored id, counted from 0 (JSON, the ledger)
     text.append_text(literal(q.question, "bold"))
     if contested is not None:
         text.append(f"\n{CONTESTED} gold contested ", "bold yellow")
@@ -124,6 +125,9 @@ baselines (naive-rag, full-context, no-context).
   reason, written to the ledger beside the database: the score cards then show each figure with
   and without it, and the ceiling), or withdraw the contest of a contested (⚑) one,
   **[ / ]** previous / next trajectory
+- **p** the journey of the claim this question needs, in the stepper (at the document of the
+  claim's state, the claim selected, its journey line in view: the claim lost at this question's
+  ranking or answer first)
 - The stepper's journey keys (ranking, answer) open this view on the question a claim's journey
   names
 - **/** filter the questions by text (question, expected answer, answer, item, verdict); Enter/Esc
@@ -136,6 +140,7 @@ baselines (naive-rag, full-context, no-context).
     BINDINGS = [
         Binding("slash", "search", "search"),
         Binding("o", "override", "override verdict"),
+        Binding("p", "journey", "claim journey"),
         Binding("w", "contest", "contest gold", show=False),
         Binding("left_square_bracket", "trajectory(-1)", "prev traj"),
         Binding("right_square_bracket", "trajectory(1)", "next traj"),
@@ -301,10 +306,12 @@ baselines (naive-rag, full-context, no-context).
         self.focus_item()
 
     def _kind(self, q: views.QuestionRow) -> Text:
-        """The kind cell, marked ⚑ when the ledger contests the question's gold."""
+        """The kind cell, numbered as everywhere on screen ('single 2': single question 2), marked
+        ⚑ when the ledger contests the question's gold."""
+        kind = views.item_label(q.item).replace(" question ", " ") if q.item else q.kind
         if q.item not in self.contested:
-            return Text(q.kind)
-        return Text.assemble(q.kind, (f" {CONTESTED}", "bold yellow"))
+            return Text(kind)
+        return Text.assemble(kind, (f" {CONTESTED}", "bold yellow"))
 
     def focus_item(self) -> None:
         """Select the question the stepper asked for (``selection.question``: its journey keys r
@@ -392,3 +399,24 @@ baselines (naive-rag, full-context, no-context).
         if self.shown:
             q = self.shown[min(table.cursor_row, len(self.shown) - 1)]
             self.app.override_verdict(q.verdict_id, q.question)
+
+    def action_journey(self) -> None:
+        """p: the stepper on the claim whose journey this question tells (see HELP)."""
+        table = self.query_one(LineTable)
+        if not (self.shown and self.view is not None):
+            return
+        q = self.shown[min(table.cursor_row, len(self.shown) - 1)]
+        ctx = self.app.ctx
+        trajectory = ctx.corpus.get(self.view.trajectory_id)
+        found = views.question_journey(ctx.db, trajectory, self.view.run_id, q.item)
+        if found is None:
+            self.notify(
+                f"no claim's journey names {views.item_label(q.item)} ({views.NOT_SCORED}, or "
+                "scored before journeys were kept)",
+                severity="warning",
+            )
+            return
+        sel = ctx.selection
+        sel.run_id, sel.trajectory_id = self.view.run_id, self.view.trajectory_id
+        sel.position, sel.claim = found
+        self.app.action_view("stepper")

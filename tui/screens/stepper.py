@@ -4,12 +4,13 @@ Layout and keys, designed once for stores of hundreds of facts: the title's firs
 we are, its second what this document did (engine.views.step_summary; `x` walks it). Panes, one
 key each: timeline t, document d, store s (the view's subject: the larger share under 120 columns;
 `v` filters it), claims c, detail i, log l. The selected claim's journey is a line of stage marks
-in the detail pane (engine.views.ClaimPath, read with the step), its evidence one key away: e the
+in the detail pane (engine.views.ClaimPath, read with the step; p puts it in view from any pane),
+its evidence one key away: e the
 observation, k the fact version, r the ranking, u the answer; w contests the claim's gold (⚑ on
 a contested claim's row; w there withdraws the contest). Room
 kept for what other work adds: marks on facts (an ungrounded observation's ⚠) go in the store's
 mark cell, beside NEW/UPD; the log already marks an ungrounded observation on its line. Keys left
-free in this view: b h m p y z."""
+free in this view: b h m y z."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from seorap.tui.overrides import ask_and_contest
 from seorap.tui.screens.prompt import PromptModal
 from seorap.tui.screens.stepper_panes import PANE_KEYS, StepperPanes
 from seorap.tui.widgets.claims_table import ClaimsTable
+from seorap.tui.widgets.detail import DetailPane
 from seorap.tui.widgets.document import DocumentPane
 from seorap.tui.widgets.operations import OperationLog
 from seorap.tui.widgets.search_bar import SearchBar
@@ -53,8 +55,11 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
 - **t d s c i l** focus a pane: timeline, document, store, claims, detail, log (the focused pane is
   highlighted; **Tab** moves on too)
 - **Enter** on a fact (or **f**) opens its history; **o** on a claim overrides its verdict
-- The selected claim's journey (detail pane): `said ✓ → extracted ✓ → stored ✓ → kept ✗ → …`,
-  its loss point and the evidence; **e** the observation that states it (▶ in the log at its
+- **p** the selected claim's journey, from any pane: the claim selected in the claims pane, its
+  journey line at the top of the detail pane (the questions view's **p** opens the journey of the
+  claim its question needs)
+- The selected claim's journey (detail pane, under the verdict): `said ✓ → extracted ✓ →
+  stored ✓ → kept ✗ → …`, its loss point and the evidence; **e** the observation that states it (▶ in the log at its
   document), **k** the fact version (selected in the store at its document; Enter: its history),
   **r** the ranking of the question that needs it (questions view, the fact's rank), **u** the
   answer (questions view); **w** contests the claim's gold (one line of reason, written to the
@@ -107,6 +112,7 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
         Binding("N", "search_next(-1)", "previous match", show=False),
         Binding("j", "judge", "judge mode"),
         Binding("f", "fact", "fact history"),
+        Binding("p", "journey", "journey"),
         Binding("o", "override", "override verdict", show=False),
         Binding("e", "evidence('observation')", "observation", show=False),
         Binding("k", "evidence('fact')", "fact version", show=False),
@@ -390,7 +396,10 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
             if kind == "ranking":
                 rank = f"rank {path.rank}" if path.rank else "not in the ranking's top 10"
                 fact = f" ({views.short_id(path.ranked_fact)})" if path.ranked_fact else ""
-                self.notify(f"{item}: the claim's best fact{fact} at {rank}", timeout=5)
+                self.notify(
+                    f"{views.item_label(item or '')}: the claim's best fact{fact} at {rank}",
+                    timeout=5,
+                )
             self.app.action_view("questions")
         else:
             what = {"observation": "document", "fact": "fact", "ranking": "question"}
@@ -414,3 +423,35 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
             else f"s{state}/c{trajectory.states[state].claims.index(claim.claim)}"
         )
         ask_and_contest(self.app, self.shown_step.trajectory_id, item, claim.claim, claim.contested)
+
+    def action_journey(self) -> None:
+        """p: the selected claim's journey in view (see HELP)."""
+        self.show_journey()
+
+    def show_journey(self, claim: str | None = None) -> None:
+        """Select the claim (``claim``, else the one the journey keys follow) in the claims pane
+        and put its journey line at the top of the detail pane."""
+        step = self.step
+        if step is None or not step.claims:
+            self.notify("no expected claim at this document", severity="warning")
+            return
+        if claim is None:
+            got = self._claim()
+            claim = got[0].claim if got else None
+        table = self.query_one(ClaimsTable)
+        row = next((n for n, c in enumerate(step.claims) if c.claim == claim), None)
+        row = min(table.cursor_row, len(step.claims) - 1) if row is None else row
+        table.move_cursor(row=row, animate=False, scroll=True)
+        self.set_focus(table)
+        self._detail("claims")
+        if step.claims[row].path is None:
+            self.notify(f"no claim journey here: {views.NOT_SCORED}", severity="warning")
+            return
+        self.call_after_refresh(self.query_one(DetailPane).scroll_to_journey)
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Shown by the questions view's p: the claim it names, its journey in view."""
+        claim, self.app.ctx.selection.claim = self.app.ctx.selection.claim, None
+        if claim is not None:
+            self.show()
+            self.show_journey(claim)

@@ -14,6 +14,7 @@ from seorap.engine.views import (
     ReadTime,
     StepView,
     StoreFact,
+    item_label,
     lost_at,
     replaces_text,
     short_id,
@@ -60,10 +61,12 @@ def render_fact(f: StoreFact, step: StepView) -> Text:
 def render_claim(c: ClaimRow, step: StepView) -> Text:
     text = Text(
         f"expected claim of state {step.state_index + 1}"
-        + (" (this document states it)" if c.is_doc_claim else "")
-        + "\n",
+        + (" (this document states it)" if c.is_doc_claim else ""),
         "bold",
     )
+    if c.path is not None:  # and its stored id, counted from 0 (journey JSON, the ledger)
+        text.append(f" · first expected as {item_label(c.path.item)} ({c.path.item})", "dim")
+    text.append("\n")
     text.append_text(literal(c.claim))
     text.append("\n")
     facts = {f.id: f.text for f in step.store}
@@ -75,6 +78,9 @@ def render_claim(c: ClaimRow, step: StepView) -> Text:
         if c.shown is not None:
             text.append(f" · the judge saw {c.shown} fact{'' if c.shown == 1 else 's'}", "dim")
     text.append("\n")
+    if c.path is not None:  # under the verdict: in view without scrolling (p scrolls to it)
+        text.append_text(render_path(c.path))
+        text.append("\n")
     if step.judge_mode == "filter" and c.best_cosine is not None:
         theta = f"θ {c.threshold:.2f}" if c.threshold is not None else "θ"
         above = c.threshold is None or c.best_cosine > c.threshold
@@ -97,9 +103,6 @@ def render_claim(c: ClaimRow, step: StepView) -> Text:
     if c.read is not None:
         text.append("\n")
         text.append_text(render_read(c.read))
-    if c.path is not None:
-        text.append("\n")
-        text.append_text(render_path(c.path))
     if c.contested:
         text.append("\n⚑ gold contested ", "bold yellow")
         text.append_text(
@@ -117,7 +120,7 @@ MARK_STYLE = {"✓": "green", "✗": "bold red", "n/a": "dim"}
 def render_path(p: ClaimPath) -> Text:
     """The claim's journey: one line of stage marks, the loss point with its evidence, and the keys
     that reach the evidence (the stepper's e k r u)."""
-    text = Text("journey ", "dim")
+    text = Text(JOURNEY, "dim")
     for n, (stage, mark) in enumerate(p.marks):
         if n:
             text.append(" → ", "dim")
@@ -136,9 +139,9 @@ def render_path(p: ClaimPath) -> Text:
         keys.append(f"k fact {short_id(p.fact[1])} (doc {p.fact[0] + 1})")
     if p.question is not None:
         rank = f"rank {p.rank}" if p.rank else "not ranked"
-        keys.append(f"r ranking ({p.question}, {rank})")
+        keys.append(f"r ranking ({item_label(p.question)}, {rank})")
     if p.answer is not None:
-        keys.append(f"u answer ({p.answer})")
+        keys.append(f"u answer ({item_label(p.answer)})")
     keys.append("w contest")
     text.append("\n" + " · ".join(keys), "dim")
     return text
@@ -166,6 +169,10 @@ def render_read(r: ReadTime) -> Text:
     return text
 
 
+JOURNEY = "journey "
+"""How the journey line starts (render_path): the stepper's p scrolls the pane to it."""
+
+
 class DetailPane(TextPane):
     """Shows one fact or claim in full; the stepper calls show_fact / show_claim on focus moves.
     Showing what is already shown does nothing (a table's late highlight event after a step must
@@ -191,3 +198,17 @@ class DetailPane(TextPane):
             ("claim", id(step), c.claim if c else None),
             lambda: render_claim(c, step) if c else Text("no expected claims", "dim"),
         )
+
+    def scroll_to_journey(self) -> bool:
+        """Bring the shown claim's journey into view: from the top when the claim above it and
+        its three lines fit the pane, else its line at the top. False when it has none."""
+        at = self.text.plain.find("\n" + JOURNEY)
+        width = self.scrollable_content_region.width
+        if at < 0 or width <= 0:
+            return False
+        line = len(self.text[: at + 1].wrap(self.app.console, width)) - 1
+        if line + 3 <= self.scrollable_content_region.height:
+            self.scroll_to(0, 0, animate=False, immediate=True)
+        else:
+            self.scroll_to_offset(at + 1)
+        return True
