@@ -406,6 +406,8 @@ class SeorapApp(KeysInOrder, InstantModes, App):
 
     @on(RunsChanged)
     def runs_changed(self) -> None:
+        if not self.screen_stack:  # posted by a live run that ended as the app closes
+            return
         if hasattr(self.screen, "reload"):
             self.screen.reload()
 
