@@ -24,7 +24,7 @@ from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.corpus.bundled import bundled_corpus
 from seorap.engine.run.runner import run
-from seorap.engine.scoring import holding
+from seorap.engine.scoring import holding, lexical
 from seorap.engine.scoring.score import score_run
 from seorap.engine.store.database import facts_at, open_db
 from seorap.engine.store.queries.holdings import set_holds
@@ -175,4 +175,22 @@ def test_a_database_scored_before_the_table_is_read_and_labelled(runs, tmp_path,
     step = step_view(reader, corpus, case.run_id, t.id, max(a.position for a in t.arrivals()))
     assert "computed on read" in step.verdicts_note and step.stale_checked
     card = latest_card(reader, case.run_id, t.id)
+    assert sorted(f.id for f in step.stale_facts) == sorted(card["intrinsic"]["stale_fact_ids"])
+
+
+def test_stored_stale_marks_need_no_judge(runs, monkeypatch):
+    """The app asks for a step while the judge's analyser still loads (``stale_checks`` False):
+    the stored verdicts are read, so the marks are there at once and no pair is judged."""
+    db, corpus, ids, _ = runs
+    case = stale_case(db, corpus)
+    t = corpus.get(case.trajectory_id)
+
+    def not_ready(claim, text):
+        raise lexical.NotReady("the analyser is loading")
+
+    monkeypatch.setattr(holding, "_compute", not_ready)
+    last = max(a.position for a in t.arrivals())
+    step = step_view(db, corpus, case.run_id, t.id, last, stale_checks=False)
+    card = latest_card(db, case.run_id, t.id)
+    assert step.stale_checked and step.stale_facts
     assert sorted(f.id for f in step.stale_facts) == sorted(card["intrinsic"]["stale_fact_ids"])
