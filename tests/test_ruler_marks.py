@@ -32,7 +32,7 @@ MARK = f"[{ruler_marks.UNRELIABLE_MARK}]"
 
 
 @pytest.fixture(scope="module")
-def marked(tmp_path_factory):
+def marked_db(tmp_path_factory):
     path = tmp_path_factory.mktemp("marks") / "runs.db"
     db = open_db(path)
     corpus = load_corpus("fixtures/ko-mini")
@@ -45,6 +45,12 @@ def marked(tmp_path_factory):
     gold.contest(corpus, TRAJECTORIES[0], "s0/c0", "모호하다", gold.default_ledger(path), who="t")
     verdict = stored_verdicts.select(db, oracle, unreliable)[0]
     overrides.add_override(db, verdict["id"], "YES", "a person read it", who="t")
+    return db, oracle, again, unreliable
+
+
+@pytest.fixture(scope="module")
+def marked(marked_db):
+    db, oracle, again, unreliable = marked_db
     report = build_report(db, [oracle, again], scoring=unreliable, resamples=50)
     u, r = report.runs
     assert u.aggregate.judge_unreliable and not r.aggregate.judge_unreliable
@@ -194,3 +200,32 @@ def test_the_apps_score_cards_carry_the_mark(marked):
     funnel = funnel_text(u.journey, unreliable=u.aggregate.judge_unreliable).plain
     assert "unreliable ruler" in funnel and "lost at" not in funnel
     assert MARK not in agreement_text(r).plain and MARK not in read_time_text(r).plain
+
+
+def test_compare_flags_label_built_figures_and_names_no_loss_point(marked, marked_db, capsys):
+    """`seorap compare` of a run judged by the always-PARTIAL judge against a reliable one: the
+    figures built on the labels (intrinsic, extrinsic, miss rate) carry the mark, the others (UDR,
+    stale facts…) do not; a note says whose judge and why; the claim funnel names no loss point."""
+    from seorap.cli.compare_text import print_comparison
+    from seorap.engine.scoring.gate import compare_runs
+    from seorap.engine.scoring.rulers import compare as moved_verdicts
+    from seorap.engine.scoring.rulers import parse_setup
+    from seorap.engine.views import journey
+
+    db, oracle, again, unreliable = marked_db
+    u, r = marked.runs
+    result = compare_runs(u, r, resamples=50)
+    flagged = {d.figure for d in result.differences if d.ruler == "unreliable"}
+    assert flagged == set(ruler_marks.COMPARE_FIGURES)
+    assert any(x.startswith("base's judge is unreliable") for x in result.labels)
+    sides = [parse_setup(db, oracle, unreliable), parse_setup(db, again, None)]
+    funnels = journey.side_by_side(db, *((x.run_id, x.scoring) for x in sides))
+    print_comparison(result, moved_verdicts(db, *sides), funnels, show_all=False, quiet=False)
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line for line in out.splitlines() if line.split()}
+    assert {"miss_rate*", "intrinsic*", "extrinsic*", "intrinsic_filter*"} <= set(rows)
+    assert {"udr", "stale_facts", "fur"} <= set(rows)  # not built on the labels: no mark
+    assert MARK in rows["*"]  # the legend under the table
+    assert "loss points withheld" in out and "loses what" not in out and "lost at" not in out
+    same = compare_runs(r, r, resamples=50)  # two reliable sides: nothing flagged
+    assert all(d.ruler == "" for d in same.differences) and same.labels == []

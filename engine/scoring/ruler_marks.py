@@ -75,6 +75,9 @@ SIMILARITY = (
 RULER = ("intrinsic", "extrinsic")
 COMPARISON = ("candidate_minus_base", "mdd")
 
+COMPARE_FIGURES = ("intrinsic", "intrinsic_filter", "extrinsic", "extrinsic_single", "miss_rate")
+"""The figures of ``seorap compare`` built on the labels (engine/scoring/gate.py FIGURES)."""
+
 CSV_COLUMNS = (
     "intrinsic_full",
     "intrinsic_filter",
