@@ -139,6 +139,7 @@ def _as_dict(result: Comparison, moved: Diff, gates: list[GateResult]) -> dict:
                 "seeds": d.seeds,
                 "seed_sd": d.seed_sd,
                 "verdict": d.verdict,
+                "ruler": d.ruler,
             }
             for d in result.differences
         ],

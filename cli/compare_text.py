@@ -78,11 +78,20 @@ def print_comparison(
     console.print(_differences_table(result.differences, seeds))
     legend = "↓ lower is better · MDD: minimum detectable difference · too few: under 5 pairs"
     _say(console, [legend], style="dim")
+    if any(d.ruler for d in result.differences):
+        _say(console, [RULER_LEGEND], style="yellow")
     _print_moved(console, moved, show_all)
-    funnel = journey.lines(funnels)
+    withheld = any("judge is unreliable" in label for label in result.labels)
+    funnel = journey.lines(funnels, withheld=withheld)
     _say(console, funnel)
     if any("◀" in line for line in funnel):
         _say(console, [FUNNEL_LEGEND], style="dim")
+
+
+RULER_LEGEND = (
+    "* built on the labels of a judge found unreliable: [unreliable ruler] (see the note above)"
+)
+"""Under the figures when one side's judge is unreliable (engine/scoring/ruler_marks.py)."""
 
 
 def _differences_table(differences: list[Difference], seeds: int) -> Table:
@@ -101,7 +110,9 @@ def _differences_table(differences: list[Difference], seeds: int) -> Table:
         ci = "" if d.low is None else f" [{_num(d.low)}, {_num(d.high)}]"
         cells = [figure(d.base), figure(d.candidate), _num(d.estimate) + ci, str(d.n)]
         cells += [figure(d.mdd)] + ([figure(d.seed_sd)] if seeds > 1 else [])
-        table.add_row(d.figure + ("" if d.higher_is_better else " ↓"), *cells, d.verdict)
+        mark = "*" if d.ruler else ""  # built on an unreliable judge's labels (RULER_LEGEND)
+        name = d.figure + mark + ("" if d.higher_is_better else " ↓")
+        table.add_row(name, *cells, d.verdict)
     return table
 
 

@@ -3,7 +3,7 @@ do not fit are dropped (least important first) and named in the legend."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rich import box
 from rich.cells import cell_len
@@ -12,6 +12,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from seorap.engine.scoring import ruler_marks
 from seorap.engine.scoring.report import rows, run_label
 from seorap.engine.scoring.report_text import cost_lines, fmt, histogram_lines, summary_lines
 from seorap.engine.scoring.schema import Report, RunReport
@@ -82,15 +83,36 @@ def _natural_width(console: Console, table: Table) -> int:
 
 
 def fit_columns(
-    cells: list[dict], width: int, console: Console
+    cells: list[dict], width: int, console: Console, columns: list[TableColumn] | None = None
 ) -> tuple[list[TableColumn], list[TableColumn]]:
-    """(shown, dropped) columns: drop by DROP_ORDER until the table's natural width fits ``width``."""
-    shown = list(TABLE_COLUMNS)
+    """(shown, dropped) columns of ``columns`` (default TABLE_COLUMNS): drop by DROP_ORDER until
+    the table's natural width fits ``width``."""
+    every = list(columns or TABLE_COLUMNS)
+    shown = list(every)
     drop = list(DROP_ORDER)
     while drop and _natural_width(console, _table("", shown, cells)) > width:
         key = drop.pop(0)
         shown = [c for c in shown if c.key != key]
-    return shown, [c for c in TABLE_COLUMNS if c not in shown]
+    return shown, [c for c in every if c not in shown]
+
+
+UNRELIABLE_HEADER = "*"
+"""After the short header of a column built on the judge's labels when the judge is unreliable."""
+
+
+def run_columns(run: RunReport) -> list[TableColumn]:
+    """TABLE_COLUMNS for one run: under an unreliable judge each label-built column's header ends
+    in '*' and its legend in '[unreliable ruler]' (engine/scoring/ruler_marks.py)."""
+    if not ruler_marks.unreliable(run):
+        return list(TABLE_COLUMNS)
+    labelled = set(ruler_marks.CSV_COLUMNS)
+    mark = ruler_marks.suffix(run)
+    return [
+        replace(c, header=c.header + UNRELIABLE_HEADER, legend=c.legend + mark)
+        if c.key in labelled
+        else c
+        for c in TABLE_COLUMNS
+    ]
 
 
 def trajectory_width(
@@ -120,7 +142,7 @@ def legend_lines(
 ) -> list[str]:
     """What the short headers mean, and which columns the terminal width left out."""
     threshold = fmt(run.filter_threshold)
-    name = {c.key: c.legend.format(threshold=threshold) for c in TABLE_COLUMNS}
+    name = {c.key: c.legend.format(threshold=threshold) for c in shown + dropped}
     lines = pack(
         [f"{c.header} = {name[c.key]}" for c in shown if name[c.key]] + ["— = no data"], width
     )
@@ -136,7 +158,7 @@ def render_table(report: Report, console: Console) -> None:
     console width are left out (the legend names them), then the aggregate lines."""
     for run in report.runs:
         cells = rows(Report(runs=[run]))
-        shown, dropped = fit_columns(cells, console.width, console)
+        shown, dropped = fit_columns(cells, console.width, console, run_columns(run))
         cap = trajectory_width(cells, shown, console.width, console)
         title = Text(visible(f"{run.run_id} · {run_label(run)} · {run.scoring}"))
         console.print(_table(title, shown, cells, cap))
@@ -155,6 +177,7 @@ def render_table(report: Report, console: Console) -> None:
             visible(
                 f"{c.candidate} vs {c.base}: Δ intrinsic (candidate − base) "
                 f"{fmt(c.candidate_minus_base)}, MDD {fmt(c.mdd)}"
+                + (f" [{ruler_marks.UNRELIABLE_MARK}]" if c.unreliable_ruler else "")
             ),
             markup=False,
             highlight=False,

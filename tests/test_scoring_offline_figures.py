@@ -209,3 +209,77 @@ def test_every_format_carries_the_audit_and_a_ci_on_every_agreement_figure(cards
             assert f"{kind} {audit.kinds[kind].pass_rate:.0%}" in flat, kind
         assert f"missing-one PARTIAL {audit.kinds['missing-one'].ideal_rate:.0%}" in flat
         assert f"PARTIAL saturation {audit.partial_saturation:.0%}" in flat
+
+
+def test_the_oracles_read_every_claim_at_read_time(cards):
+    """Issue 35, done when: on the bundled corpus the oracle's and oracle-stale's read-time
+    coverage stay 1.0 with the slot question (their stores hold every current claim)."""
+    _, _, c = cards
+    for system in ("oracle", "oracle-stale"):
+        coverage = {tid: card["read_time"]["coverage"] for tid, card in c[system].items()}
+        assert len(coverage) == 12 and set(coverage.values()) == {1.0}, (system, coverage)
+
+
+def test_no_bundled_system_reads_lower_for_a_ruler_disagreement(cards):
+    """Issue 35, done when: the 'ruler disagreement' part of the write-read gap is 0 for every
+    bundled system (a reading is judged hit by hit with the write-time function)."""
+    _, _, c = cards
+    for system in SYSTEMS:
+        gaps = [card["read_time"]["gap"] for card in c[system].values()]
+        assert len(gaps) == 12 and all(g["ruler"] == 0 for g in gaps), system
+
+
+def test_the_masked_figures_are_the_headline_in_every_format(cards):
+    """Issue 35, done when: the read-time figures every format heads with are the ones read with
+    the slot question: each judged read of A was asked with its stored slot question (never the
+    claim, no expected value in it), and JSON, CSV, text, Markdown, the terminal table and the
+    app's score card give that run's figures and say they come from slot questions."""
+    import csv
+    import io
+
+    from rich.console import Console
+
+    from seorap.cli.report_table import render_table
+    from seorap.engine.fmt import interval
+    from seorap.engine.scoring import slot_questions as sq
+    from seorap.engine.scoring.report import build_report
+    from seorap.engine.scoring.report_text import summary_lines, to_csv, to_json, to_markdown
+    from seorap.tui.screens.scores_text import read_time_text
+
+    db, ids, c = cards
+    stored = {
+        (r["trajectory_id"], r["claim"], r["query"])
+        for r in db.query(
+            "SELECT trajectory_id, claim, query FROM read_lookups WHERE run_id=?", [ids["A"]]
+        )
+    }
+    for tid, card in c["A"].items():
+        rows = card["read_time"]["rows"]
+        assert rows
+        for row in rows:
+            assert row["query_kind"] in (sq.CORPUS, sq.GENERATED)
+            assert (tid, row["claim"], row["query"]) in stored and row["query"] != row["claim"]
+            assert sq.leaks(row["claim"], row["query"]) == [], row
+    report = build_report(db, [ids["A"]], resamples=200)
+    [r] = report.runs
+    rt = r.read_time
+    assert rt is not None and rt.query_kinds and set(rt.query_kinds) <= {sq.CORPUS, sq.GENERATED}
+    data = json.loads(to_json(report))["runs"][0]
+    assert data["read_time"]["coverage"]["mean"] == rt.coverage.mean
+    assert data["read_time"]["query_kinds"] == rt.query_kinds
+    for row in csv.DictReader(io.StringIO(to_csv(report))):
+        card = c["A"][row["trajectory"]]["read_time"]
+        assert float(row["read_coverage"]) == pytest.approx(card["coverage"])
+    headline = f"coverage {interval(rt.coverage)}"
+    asked = " + ".join(f"{k} slot questions" for k in rt.query_kinds)
+    buf = io.StringIO()
+    render_table(report, Console(file=buf, width=400, color_system=None))
+    texts = {
+        "text": "\n".join(summary_lines(r)),
+        "md": to_markdown(report),
+        "table": buf.getvalue(),
+        "app": read_time_text(r).plain,
+    }
+    for name, text in texts.items():
+        line = next(x for x in text.splitlines() if "read-time (" in x or "read time (" in x)
+        assert headline in line and asked in line, (name, line)

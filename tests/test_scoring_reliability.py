@@ -3,14 +3,13 @@
 import json
 
 import pytest
+from unreliable_support import score_always_partial
 
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.run.runner import run
 from seorap.engine.scoring import audit
 from seorap.engine.scoring import diagnosis as d
-from seorap.engine.scoring import score as score_mod
-from seorap.engine.scoring.verdict import Verdict
 from seorap.engine.store.database import open_db
 
 
@@ -73,19 +72,6 @@ def test_missing_one_is_judged_against_its_ideal_partial():
     assert reason == "audit: 'missing-one' answers get their ideal PARTIAL 0.40 < 0.50"
 
 
-class AlwaysPartial:
-    """A saturated judge: PARTIAL for everything (what the 0.5B judge did to parseable answers)."""
-
-    name = "always-partial"
-    rules = "always-partial"
-
-    def grade_claim(self, claim, facts, **dates):
-        return Verdict("PARTIAL", "always PARTIAL")
-
-    def grade_answer(self, question, expected, answer, **dates):
-        return Verdict("PARTIAL", "always PARTIAL")
-
-
 @pytest.fixture(scope="module")
 def saturated(tmp_path_factory):
     db = open_db(tmp_path_factory.mktemp("sat") / "runs.db")
@@ -99,13 +85,7 @@ def saturated(tmp_path_factory):
         score=False,
         trajectories=["ko-c5-garam-db", "ko-c4-late-memo"],
     )
-    mp = pytest.MonkeyPatch()
-    mp.setattr(score_mod, "make_judge", lambda *a, **k: AlwaysPartial())
-    try:
-        name = score_mod.score_run(db, rid, Config.offline(), corpus=corpus)
-    finally:
-        mp.undo()
-    return db, rid, name
+    return db, rid, score_always_partial(db, rid, corpus)
 
 
 def test_a_saturated_run_gets_no_quadrant_only_the_warning(saturated):

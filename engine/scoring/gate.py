@@ -25,7 +25,7 @@ import numpy as np
 from sqlite_utils import Database
 
 from seorap.engine.errors import UsageError
-from seorap.engine.scoring import stats
+from seorap.engine.scoring import ruler_marks, stats
 from seorap.engine.scoring.schema import RunReport
 from seorap.engine.scoring.schema_trajectory import TrajectoryReport
 from seorap.engine.store.damage import stored_json
@@ -85,6 +85,9 @@ class Difference:
     """Seed pairs behind the figure (runs repeated with --seed on both sides)."""
     seed_sd: float | None = None
     """Sample sd over seed pairs of each pair's mean difference; None with one seed."""
+    ruler: str = ""
+    """``unreliable`` when the figure is built on the judge's labels and either run's judge is
+    unreliable (engine/scoring/ruler_marks.py), else ''."""
 
     @property
     def verdict(self) -> str:
@@ -340,11 +343,23 @@ def compare_runs(
     pairs: list[Pair] | None = None,
     **boot: int,
 ) -> Comparison:
-    """Every figure of FIGURES, over ``pairs`` (seed pairs) when given, else the one pair."""
+    """Every figure of FIGURES, over ``pairs`` (seed pairs) when given, else the one pair; a
+    figure built on the labels of an unreliable judge (either side, any pair) is flagged, and a
+    label says whose judge and why."""
     over = pairs or [(base, candidate)]
-    return Comparison(
-        base,
-        candidate,
-        [difference(name, over, **boot) for name in FIGURES],
-        labels or [],
-    )
+    differences = [difference(name, over, **boot) for name in FIGURES]
+    unreliable = {
+        side: reason
+        for pair in over
+        for side, run in zip(("base", "candidate"), pair, strict=True)
+        if (reason := run.aggregate.judge_unreliable)
+    }
+    for d in differences:
+        if unreliable and d.figure in ruler_marks.COMPARE_FIGURES:
+            d.ruler = ruler_marks.FLAG
+    notes = [
+        f"{side}'s judge is unreliable ({reason}): the figures built on its labels are marked "
+        f"[{ruler_marks.UNRELIABLE_MARK}] and no loss point is named"
+        for side, reason in unreliable.items()
+    ]
+    return Comparison(base, candidate, differences, [*(labels or []), *notes])

@@ -155,10 +155,14 @@ LABELS = {
 
 
 def gold_lines(
-    gold: GoldFigures | None, ci: Callable[[Interval], str], fmt: Callable[[float | None], str]
+    gold: GoldFigures | None,
+    ci: Callable[[Interval], str],
+    fmt: Callable[[float | None], str],
+    mark: str = "",
 ) -> list[str]:
     """The gold block as text: one line naming the contested items, one per figure with its value
-    with and without them, its ceiling and a flag when it is above."""
+    with and without them, its ceiling and a flag when it is above; ``mark`` ends each figure's
+    line (' [unreliable ruler]' under an unreliable judge: engine/scoring/ruler_marks.py)."""
     if gold is None:
         return []
     if gold.problem:
@@ -173,7 +177,7 @@ def gold_lines(
             flag += f" · above its own ceiling in {', '.join(f.trajectories_above)}"
         lines.append(
             f"  {LABELS[name]}: {ci(f.with_contested)} with contested · "
-            f"{ci(f.without_contested)} without · ceiling {fmt(f.ceiling)}{flag}"
+            f"{ci(f.without_contested)} without · ceiling {fmt(f.ceiling)}{flag}{mark}"
         )
     return lines
 

@@ -19,7 +19,7 @@ from sqlite_utils import Database
 from seorap.engine.corpus.gold import default_ledger, read, standing
 from seorap.engine.errors import InputProblems
 from seorap.engine.run import accounting
-from seorap.engine.scoring import answer_path, audit, stats
+from seorap.engine.scoring import answer_path, audit, ruler_marks, stats
 from seorap.engine.scoring import overrides as ov
 from seorap.engine.scoring.aggregate import aggregate, interval, trajectory_report
 from seorap.engine.scoring.gold import gold_figures
@@ -106,7 +106,7 @@ def run_report(
     withhold(trajectories, agg, na)
     rulers = ruler_figures(db, run_id)
     spread = [r.intrinsic for r in rulers if r.intrinsic is not None]
-    return RunReport(
+    built = RunReport(
         run_id=run_id,
         system=run["system"],
         standin=written_by_standin(run.get("manifest")),
@@ -134,6 +134,7 @@ def run_report(
         journey=journey_figures(extras.get("journey")),
         gold=_gold(db, run, verdicts, ledger, boot),
     )
+    return ruler_marks.mark(built)  # the judge's reliability beside every label-built figure
 
 
 def ledger_of(db: Database, ledger: str | Path | None = None) -> Path | None:
@@ -284,6 +285,10 @@ def ruler_figures(db: Database, run_id: str) -> list[RulerFigures]:
                     intrinsic=stats.mean(values),
                     extrinsic=extrinsic,
                     n=len(values),
+                    # each setup's own judge decision (the extras of its scoring pass)
+                    unreliable_ruler=list(ruler_marks.RULER)
+                    if extras.get("judge_unreliable")
+                    else [],
                 )
             )
     return out
@@ -369,6 +374,9 @@ def _comparisons(runs: list[RunReport]) -> list[Comparison]:
                 candidate=candidate.run_id,
                 candidate_minus_base=stats.signed_mean(xs, ys),  # mean of candidate - base
                 mdd=stats.min_detectable_difference(xs, ys),
+                unreliable_ruler=list(ruler_marks.COMPARISON)
+                if ruler_marks.unreliable(base) or ruler_marks.unreliable(candidate)
+                else [],
             )
         )
     return out
@@ -388,6 +396,10 @@ COLUMNS = [
     "full_context",
     "naive_rag",
     "no_context",
+    "miss_rate",
+    "benefit",
+    "tax",
+    "net",
     "udr",
     "fur",
     "op_accuracy",
@@ -443,6 +455,10 @@ def rows(report: Report) -> list[dict]:
                             t.baselines.full_context,
                             t.baselines.naive_rag,
                             t.baselines.no_context,
+                            t.miss_rate,
+                            t.benefit_tax.benefit,
+                            t.benefit_tax.tax,
+                            t.benefit_tax.net,
                             "n/a" if t.append_only else t.udr,
                             t.fur,
                             "n/a" if "op_accuracy" in run.not_applicable else t.op_accuracy,

@@ -8,14 +8,14 @@ import io
 
 from seorap.engine.fmt import cell, interval
 from seorap.engine.run import accounting
-from seorap.engine.scoring import answer_path, audit
+from seorap.engine.scoring import answer_path, audit, ruler_marks
 from seorap.engine.scoring import similarity as sim
 from seorap.engine.scoring.diagnosis import UNRELIABLE
 from seorap.engine.scoring.gold import LABELS, gold_lines
 from seorap.engine.scoring.journey import funnel_line
 from seorap.engine.scoring.report import COLUMNS, rows, run_label
 from seorap.engine.scoring.report_token_f1 import token_f1_lines, token_f1_markdown
-from seorap.engine.scoring.schema import Aggregate, Report, RunReport
+from seorap.engine.scoring.schema import Aggregate, Report, RulerFigures, RunReport
 from seorap.engine.scoring.schema_trajectory import FactShape, Interval
 from seorap.engine.untrusted import escape_json
 
@@ -29,7 +29,8 @@ def to_json(report: Report) -> str:
 
 def to_csv(report: Report) -> str:
     """One row per run x trajectory; the run's cost (calls, cache hits, tokens, wall time) repeats on
-    each of its rows in the ``run_*`` columns."""
+    each of its rows in the ``run_*`` columns; after every figure built on the judge's labels, a
+    ``…_ruler`` column reads ``unreliable`` when the run's judge is (engine/scoring/ruler_marks.py)."""
     extra = [f"run_{k}" for k in accounting.CSV_FIELDS]
     costs = {
         run.run_id: {**accounting.csv_fields(_accounting(run)), **run_figures(run)}
@@ -38,11 +39,14 @@ def to_csv(report: Report) -> str:
     extra += sorted({k for fields in costs.values() for k in fields} - set(extra))
     table = rows(report)
     extra += [k for k in dict.fromkeys(k for r in table for k in r) if k not in COLUMNS]
+    fields = ruler_marks.with_flags(COLUMNS + extra)  # a flag after each label-built figure
+    runs = {run.run_id: run for run in report.runs}
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=COLUMNS + extra)
+    writer = csv.DictWriter(buf, fieldnames=fields)
     writer.writeheader()
     for row in table:
         row = {**row, **costs.get(row["run_id"], {})}
+        row |= ruler_marks.csv_flags(runs[row["run_id"]], row, fields)
         writer.writerow({k: "" if v is None else v for k, v in row.items()})
     return buf.getvalue()
 
@@ -129,21 +133,23 @@ def summary_lines(run: RunReport, *, gold: bool = True) -> list[str]:
     """The run's summary, one figure group a line; ``gold`` False leaves out the gold block (the
     Markdown report gives it a table of its own)."""
     a = run.aggregate
+    mark = reliability(run)
     lines = [
         f"intrinsic full {interval(a.intrinsic)} · filter@{fmt(run.filter_threshold)} {interval(a.intrinsic_filter)}"
-        f" · {fact_shape_text(a.fact_shape)}",
-        f"extrinsic compound {interval(a.extrinsic)} · single {interval(a.extrinsic_single)}",
+        f"{mark} · {fact_shape_text(a.fact_shape)}",
+        f"extrinsic compound {interval(a.extrinsic)} · single {interval(a.extrinsic_single)}{mark}",
         f"UDR {_na(run, 'udr', a.udr)} · FUR {interval(a.fur)} · confidence MAE "
         f"{_na(run, 'confidence_mae', a.confidence_mae)}",
-        *_judge_lines(a),
+        *_judge_lines(a, mark),
         f"PARTIAL share {fmt(a.partial_share)} · unparseable {a.unparseable} · op accuracy "
         f"{_na(run, 'op_accuracy', a.op_accuracy_ci)} (majority {fmt(a.op_majority_baseline)}) · stale facts {fmt(a.stale_facts)}",
         f"baselines: full-context {fmt(a.baselines.full_context)} · naive-rag {fmt(a.baselines.naive_rag)} · "
         f"no-context {fmt(a.baselines.no_context)} · benefit {a.benefit_tax.benefit} / tax "
-        f"{a.benefit_tax.tax} / net {a.benefit_tax.net}{reliability(run)}",
-        "depth curve: " + " · ".join(f"k={k} {fmt(v)}" for k, v in a.depth_curve.items()),
+        f"{a.benefit_tax.tax} / net {a.benefit_tax.net}{mark}",
+        "depth curve: " + " · ".join(f"k={k} {fmt(v)}" for k, v in a.depth_curve.items()) + mark,
         "full → filter claim verdicts: "
-        + ", ".join(f"{k} {v}" for k, v in run.full_vs_filter.items()),
+        + ", ".join(f"{k} {v}" for k, v in run.full_vs_filter.items())
+        + mark,
         f"calls: {run.calls.total} logged, {run.calls.cached} served from cache in the last scoring",
     ]
     lines += token_f1_lines(run)
@@ -153,30 +159,30 @@ def summary_lines(run: RunReport, *, gold: bool = True) -> list[str]:
         s = a.seeds
         lines.append(
             f"seeds: n {s.n} · intrinsic {fmt(s.intrinsic_mean)} ± {fmt(s.intrinsic_sd)} · "
-            f"extrinsic {fmt(s.extrinsic_mean)} ± {fmt(s.extrinsic_sd)}"
+            f"extrinsic {fmt(s.extrinsic_mean)} ± {fmt(s.extrinsic_sd)}{mark}"
         )
     lines += ruler_lines(run)
     lines += audit.audit_lines(run.audit)
-    if run.similarity is not None:
-        lines.append(sim.summary_line(run.similarity))
+    if run.similarity is not None:  # its matched pairs are the ones the judge credited
+        lines.append(sim.summary_line(run.similarity) + mark)
     lines += read_time_lines(run)
     lines += answer_path.lines(run.answer_path, run.answer_path_na)
     lines += journey_lines(run)
     if gold:
-        lines += gold_lines(run.gold, interval, fmt)
+        lines += gold_lines(run.gold, interval, fmt, mark)
     return lines
 
 
-def _judge_lines(a: Aggregate) -> list[str]:
+def _judge_lines(a: Aggregate, mark: str) -> list[str]:
     """The judge/answerer divergence and agreement lines (withheld when the judge is
-    unreliable)."""
+    unreliable; the signed mean stays, with ``mark``)."""
     divergence = (
         f"MAD, DivRate, r, κ, pass agreement, quadrants: {UNRELIABLE} ({a.judge_unreliable})"
         if a.judge_unreliable
         else f"MAD {interval(a.mad_ci)} · DivRate {interval(a.div_rate_ci)}"
     )
     agreement = (
-        f"signed {interval(a.signed_mean_ci)}"
+        f"signed {interval(a.signed_mean_ci)}{mark}"
         if a.judge_unreliable
         else f"signed {interval(a.signed_mean_ci)} · r {interval(a.pearson_r_ci)} · κ {interval(a.kappa_ci)} · "
         f"pass agreement {interval(a.pass_agreement_ci)}"
@@ -203,14 +209,14 @@ def _override_lines(run: RunReport) -> list[str]:
     """The figures before and after a person's overrides, for the run and each trajectory."""
     if not run.overrides.count:
         return []
-    a = run.aggregate
+    a, mark = run.aggregate, reliability(run)  # the labels not overridden are still the judge's
     return [
         f"overrides: {run.overrides.count} · intrinsic raw {interval(a.intrinsic)} → "
         f"{interval(run.overrides.intrinsic)} · extrinsic raw {interval(a.extrinsic)} → "
-        f"{interval(run.overrides.extrinsic)}"
+        f"{interval(run.overrides.extrinsic)}{mark}"
     ] + [
         f"  {tid}: intrinsic {fmt(f['intrinsic_raw'])} → {fmt(f['intrinsic'])} · extrinsic "
-        f"{fmt(f['extrinsic_raw'])} → {fmt(f['extrinsic'])}"
+        f"{fmt(f['extrinsic_raw'])} → {fmt(f['extrinsic'])}{mark}"
         for tid, f in run.overrides.by_trajectory.items()
     ]
 
@@ -221,14 +227,11 @@ def _na(run: RunReport, name: str, iv: Interval) -> str:
     return f"n/a ({why})" if why else interval(iv)
 
 
-UNRELIABLE_MARK = "unreliable ruler"
+UNRELIABLE_MARK = ruler_marks.UNRELIABLE_MARK
 """Beside each label-built figure of a run whose judge is unreliable (the reasons are said once)."""
-
-
-def reliability(run: RunReport) -> str:
-    """What stands beside a figure built on YES/PARTIAL/NO labels when the judge is unreliable
-    ("" when it is reliable): the figure stays, read with the judge's reliability."""
-    return f" [{UNRELIABLE_MARK}]" if run.aggregate.judge_unreliable else ""
+reliability = ruler_marks.suffix
+"""What ends a line carrying a figure built on YES/PARTIAL/NO labels when the judge is unreliable
+("" when it is reliable): the figure stays, read with the judge's reliability."""
 
 
 def journey_lines(run: RunReport) -> list[str]:
@@ -253,6 +256,7 @@ def journey_lines(run: RunReport) -> list[str]:
             + " · ".join(
                 f"{s} {f.survived}/{f.n} {interval(f.share)}" for s, f in per.items() if f.n
             )
+            + mark
             for g, per in groups.items()
         ]
     return lines
@@ -268,10 +272,11 @@ def gold_markdown(run: RunReport) -> list[str]:
     if g.problem:
         return ["### Gold", ""] + [f"- {line}" for line in gold_lines(g, interval, fmt)] + [""]
 
+    mark = reliability(run)
     out = [
         f"### Gold ({len(g.contested)} contested, ledger {g.ledger or '—'})",
         "",
-        "| figure | with contested | without | ceiling | above ceiling |",
+        f"| figure | with contested{mark} | without{mark} | ceiling | above ceiling |",
         "|---|---|---|---|---|",
     ]
     out += [
@@ -303,6 +308,7 @@ def read_time_lines(run: RunReport) -> list[str]:
         lines.append(
             f"read below write: not retrieved {r.gap.get('not_retrieved', 0)} · outranked "
             f"{r.gap.get('outranked', 0)} · ruler disagreement {r.gap.get('ruler', 0)}"
+            f"{reliability(run)}"
         )
     if r.recomputed:
         lines.append(f"read-time: {r.recomputed} older lookups taken again with the slot question")
@@ -333,8 +339,13 @@ def ruler_lines(run: RunReport) -> list[str]:
         return []
     return [
         f"rulers (spread {fmt(run.rulers_spread)}): "
-        + " · ".join(f"{r.scoring} {r.mode} {fmt(r.intrinsic)}" for r in run.rulers)
+        + " · ".join(f"{r.scoring} {r.mode} {fmt(r.intrinsic)}{_own(r)}" for r in run.rulers)
     ]
+
+
+def _own(ruler: RulerFigures) -> str:
+    """The mark beside one judging setup's figures when its own judge was found unreliable."""
+    return f" [{UNRELIABLE_MARK}]" if ruler.unreliable_ruler else ""
 
 
 def to_markdown(report: Report) -> str:
@@ -352,29 +363,14 @@ def to_markdown(report: Report) -> str:
                 "|---|---|---|---|---|",
             ]
             out += [
-                f"| {r.scoring} | {r.mode} | {r.judge or '—'} | {fmt(r.intrinsic)} | {fmt(r.extrinsic)} |"
+                f"| {r.scoring} | {r.mode} | {r.judge or '—'} | {fmt(r.intrinsic)}{_own(r)} | "
+                f"{fmt(r.extrinsic)}{_own(r)} |"
                 for r in run.rulers
             ] + [""]
         out += gold_markdown(run)
         out += token_f1_markdown(run)
         out += ["### Cost", ""] + accounting.markdown_lines(_accounting(run)) + [""]
-        out.append("| " + " | ".join(SHORT) + " |")
-        out.append("|" + "---|" * len(SHORT))
-        for row in rows(Report(runs=[run])):
-            out.append("| " + " | ".join(fmt(row[c]) for c in SHORT) + " |")
-        out += ["", "### Diagnosis", ""]
-        if run.aggregate.judge_unreliable:
-            # withheld: the summary above says so once, with the reasons
-            out += [
-                f"- **{t.id}** (no quadrant): intrinsic {fmt(t.intrinsic.full)}, extrinsic "
-                f"{fmt(t.extrinsic.compound)}"
-                for t in run.trajectories
-            ] + [""]
-        else:
-            out += [
-                f"- **{t.id}** ({t.quadrant or 'no quadrant'}): {t.diagnosis}"
-                for t in run.trajectories
-            ] + [""]
+        out += trajectory_markdown(run)
     if report.comparisons:
         out += [
             "## Comparisons",
@@ -383,7 +379,41 @@ def to_markdown(report: Report) -> str:
             "|---|---|---|---|",
         ]
         out += [
-            f"| {c.base} | {c.candidate} | {fmt(c.candidate_minus_base)} | {fmt(c.mdd)} |"
+            f"| {c.base} | {c.candidate} | {fmt(c.candidate_minus_base)}{_flag(c.unreliable_ruler)}"
+            f" | {fmt(c.mdd)}{_flag(c.unreliable_ruler)} |"
             for c in report.comparisons
         ]
     return "\n".join(out) + "\n"
+
+
+def _flag(unreliable_ruler: list[str]) -> str:
+    return f" [{UNRELIABLE_MARK}]" if unreliable_ruler else ""
+
+
+def trajectory_markdown(run: RunReport) -> list[str]:
+    """The per-trajectory table (a label-built column's header carries the mark under an
+    unreliable judge) and each trajectory's diagnosis (none from an unreliable judge: its
+    figures, marked)."""
+    mark = reliability(run)
+    labelled = set(ruler_marks.CSV_COLUMNS)
+    out = ["| " + " | ".join(c + (mark if c in labelled else "") for c in SHORT) + " |"]
+    out.append("|" + "---|" * len(SHORT))
+    for row in rows(Report(runs=[run])):
+        out.append("| " + " | ".join(fmt(row[c]) for c in SHORT) + " |")
+    out += ["", "### Diagnosis", ""]
+    if run.aggregate.judge_unreliable:
+        # withheld: the summary above says so once, with the reasons
+        return (
+            out
+            + [
+                f"- **{t.id}** (no quadrant): intrinsic {fmt(t.intrinsic.full)}, extrinsic "
+                f"{fmt(t.extrinsic.compound)}{mark}"
+                for t in run.trajectories
+            ]
+            + [""]
+        )
+    return (
+        out
+        + [f"- **{t.id}** ({t.quadrant or 'no quadrant'}): {t.diagnosis}" for t in run.trajectories]
+        + [""]
+    )

@@ -18,7 +18,7 @@ from seorap.engine.scoring.schema_trajectory import (
 from seorap.engine.scoring.schema_trajectory import Interval as Interval
 from seorap.engine.scoring.schema_trajectory import TrajectoryReport as TrajectoryReport
 
-REPORT_VERSION = 7
+REPORT_VERSION = 8
 """2: adds rulers, rulers_spread, aggregate.seeds, group CIs and overrides.by_trajectory (all additive).
 3: adds RunReport.similarity (cosine distributions, suggested threshold; additive).
 4: Interval.method/n (group figures below 5 trajectories carry their range, not a CI); CIs for
@@ -26,7 +26,9 @@ DivRate, signed mean, r, kappa, pass agreement and op accuracy; fact shape; appe
 judge_unreliable and quadrant_raw (a saturated judge gets no quadrant).
 5: adds RunReport.accounting (calls, cache hits, tokens, latency, trouble per role; phase wall times).
 6: adds RunReport.gold (figures with and without contested gold items, the ceiling) and the funnel's
-CIs by category and difficulty (JourneyFigures.category_shares, difficulty_shares); additive."""
+CIs by category and difficulty (JourneyFigures.category_shares, difficulty_shares); additive.
+7: slot-question read-time judged hit by hit; Comparison base/candidate/candidate_minus_base.
+8: adds ``unreliable_ruler`` beside the label-built figures (engine/scoring/ruler_marks.py); additive."""
 
 
 class GroupFigures(BaseModel):
@@ -140,6 +142,11 @@ class Aggregate(BaseModel):
     """Agreement figures per difficulty."""
     seeds: SeedFigures | None = None
     """Repeated runs (same system, configuration differing only in seed): mean ± sd; null below 2."""
+    unreliable_ruler: list[str] = Field(default_factory=list)
+    """The names of the fields above built on the judge's YES/PARTIAL/NO labels when the run's
+    judge is unreliable (``judge_unreliable``): each is read with that flag beside it; empty when
+    the judge is reliable (engine/scoring/ruler_marks.py). The same field, with the same meaning,
+    stands in every object of the report that holds such figures."""
 
 
 class Calls(BaseModel):
@@ -182,6 +189,8 @@ class OverrideFigures(BaseModel):
     """Each override: verdict id, trajectory, item, raw label, new label, who, at, reason."""
     by_trajectory: dict[str, dict[str, float | None]] = Field(default_factory=dict)
     """Per overridden trajectory: intrinsic_raw, intrinsic, extrinsic_raw, extrinsic (side by side)."""
+    unreliable_ruler: list[str] = Field(default_factory=list)
+    """Which of the fields above are read from an unreliable judge."""
 
 
 class RulerFigures(BaseModel):
@@ -197,6 +206,8 @@ class RulerFigures(BaseModel):
     """Mean extrinsic (compound) under this setup's judge and answerer."""
     n: int = 0
     """Trajectories scored under this setup."""
+    unreliable_ruler: list[str] = Field(default_factory=list)
+    """``intrinsic`` and ``extrinsic`` when this setup's own judge was found unreliable."""
 
 
 class SimilaritySummary(BaseModel):
@@ -258,6 +269,8 @@ class SimilarityFigures(BaseModel):
     """Share of matched pairs with cosine <= filter_threshold: true matches the filter throws away."""
     unmatched_kept: float | None = None
     """Share of unmatched pairs with cosine > filter_threshold: other facts the filter lets through."""
+    unreliable_ruler: list[str] = Field(default_factory=list)
+    """Which of the fields above are read from an unreliable judge (matched = credited by it)."""
 
 
 # ---- read-time state (engine/scoring/readtime.py) ------------------------------------------------
@@ -288,6 +301,8 @@ class ReadTimeFigures(BaseModel):
     """Reads scoring below write time, by where the gap lies: ``not_retrieved`` (the hits do not
     state the claim), ``outranked`` (they do, the reading answered with another hit), ``ruler``
     (the reading kept a hit that states it, judged lower: should be 0)."""
+    unreliable_ruler: list[str] = Field(default_factory=list)
+    """Which of the fields above are read from an unreliable judge."""
 
 
 # ---- the claim journey (engine/scoring/journey.py) ----------------------------------------------
@@ -317,6 +332,10 @@ class JourneyFigures(BaseModel):
     within the category (its own trajectories resampled); empty for a pass made before."""
     difficulty_shares: dict[str, dict[str, JourneyStage]] = Field(default_factory=dict)
     """Per difficulty, the same."""
+    unreliable_ruler: list[str] = Field(default_factory=list)
+    """The stages whose figures (counts, shares, loss counts; overall, per category and per
+    difficulty) rest on the labels of an unreliable judge: stored, kept, retrieved, used and
+    credited; never said or extracted. Empty when the judge is reliable."""
 
 
 # ---- the gold-error ledger (engine/scoring/gold.py) ---------------------------------------------
@@ -351,6 +370,8 @@ class GoldFigures(BaseModel):
     problem: str | None = None
     """Why the ledger beside the database could not be read (then no figures): a broken ledger
     never stops scoring or a report; one named with ``--ledger`` is refused instead."""
+    unreliable_ruler: list[str] = Field(default_factory=list)
+    """Which of the fields above are read from an unreliable judge (the ceilings are not)."""
 
 
 class RunReport(BaseModel):
@@ -428,6 +449,8 @@ class Comparison(BaseModel):
     convention everywhere: candidate - base)."""
     mdd: float | None = None
     """Minimum detectable difference (alpha 0.05, power 0.8, paired by trajectory)."""
+    unreliable_ruler: list[str] = Field(default_factory=list)
+    """``candidate_minus_base`` and ``mdd`` when either run's judge is unreliable."""
 
 
 class Report(BaseModel):

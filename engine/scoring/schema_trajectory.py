@@ -161,6 +161,7 @@ class TrajectoryReport(BaseModel):
     write_failures: int = 0
     """Model outputs that could not be used even after repair and retry (partial ones included)."""
     partial_write_failures: int = 0
+    """Of those, extractions cut at their token limit whose complete observations were still written."""
     # read-time state (engine/scoring/readtime.py)
     read_coverage: float | None = None
     """Read-time coverage at the last written state."""
@@ -168,4 +169,6 @@ class TrajectoryReport(BaseModel):
     """Read-time accuracy: mean over written states."""
     stale_at_read: float | None = None
     """Share of reads whose reading states a stale value."""
-    """Of those, extractions cut at their token limit whose complete observations were still written."""
+    unreliable_ruler: list[str] = Field(default_factory=list)
+    """The names of this trajectory's figures built on the judge's labels when the run's judge is
+    unreliable (engine/scoring/ruler_marks.py); empty when it is reliable."""

@@ -116,12 +116,14 @@ from seorap.engine.views.runs import (  # noqa: F401
     trajectory_rows,
 )
 from seorap.engine.views.scores import (  # noqa: F401
+    UNRELIABLE_MARK,
     AuditKind,
     JudgeAudit,
     MovedVerdict,
     RulerDiff,
     full_vs_filter_diff,
     judge_audit,
+    ruler_mark,
     run_report,
     stored_figures,
 )
@@ -290,6 +292,8 @@ __all__ = [
     "step_view",
     "store_order",
     "stored_figures",
+    "ruler_mark",
+    "UNRELIABLE_MARK",
     "successor_text",
     "supersede_text",
     "system_label",

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from sqlite_utils import Database
 
 from seorap.engine.scoring.journey import STAGES
+from seorap.engine.scoring.ruler_marks import UNRELIABLE_MARK
 from seorap.engine.store import gold as store
 from seorap.engine.views.claim_path import lost_at
 from seorap.engine.views.common import latest_scoring
@@ -85,14 +86,21 @@ def side_by_side(
 
 
 def lines(
-    pair: FunnelPair | None, base: str = "base", candidate: str = "candidate", limit: int = 10
+    pair: FunnelPair | None,
+    base: str = "base",
+    candidate: str = "candidate",
+    limit: int = 10,
+    *,
+    withheld: bool = False,
 ) -> list[str]:
     """The pair as text: one line per stage (survived/n on each side), then the claims each side
-    loses that the other keeps past that stage."""
+    loses that the other keeps past that stage. ``withheld``: a side's judge is unreliable — the
+    counts carry the mark and no loss point is named."""
     if pair is None:
         return []
     width = max(len(s) for s in STAGES)
-    out = [f"claim funnel: {base} | {candidate} (survived/claims)"]
+    mark = f" [{UNRELIABLE_MARK}]" if withheld else ""
+    out = [f"claim funnel: {base} | {candidate} (survived/claims){mark}"]
     for s, (a, b) in pair.stages.items():
         flag = (
             "  ◀" if a["n"] and b["n"] and a["survived"] * b["n"] != b["survived"] * a["n"] else ""
@@ -100,6 +108,8 @@ def lines(
         out.append(
             f"  {s:<{width}}  {a['survived']:>4}/{a['n']:<4} | {b['survived']:>4}/{b['n']:<4}{flag}"
         )
+    if withheld:  # a loss point read from an unreliable ruler is not named
+        return [*out, "loss points withheld (unreliable ruler: see the judge audit)"]
     for who, other, group in (
         (base, candidate, pair.base_loses),
         (candidate, base, pair.candidate_loses),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from sqlite_utils import Database
 
-from seorap.engine.scoring import figures, report
+from seorap.engine.scoring import figures, report, ruler_marks
 from seorap.engine.scoring.rulers import full_vs_filter
 from seorap.engine.scoring.schema import RunReport
 from seorap.engine.views.common import latest_scoring
@@ -24,6 +24,16 @@ def run_report(db: Database, run_id: str, resamples: int | None = None) -> RunRe
     if resamples is None:
         return report.run_report(db, run_id)
     return report.run_report(db, run_id, resamples=resamples)
+
+
+UNRELIABLE_MARK = ruler_marks.UNRELIABLE_MARK
+"""Beside a figure built on the labels of a judge found unreliable (engine/scoring/ruler_marks.py)."""
+
+
+def ruler_mark(report: RunReport) -> str:
+    """' [unreliable ruler]' after a figure built on the run's judge's labels when that judge is
+    unreliable, else '' (the one mark of every format)."""
+    return ruler_marks.suffix(report)
 
 
 @dataclass(frozen=True)
@@ -99,7 +109,11 @@ def stored_figures(db: Database, run_id: str) -> tuple[RunReport | None, RulerDi
                 for m in raw["moved"]
             ],
         )
-    return (report if isinstance(report, RunReport) else None), diff  # load parses it as one
+    if not isinstance(report, RunReport):  # load parses it as one
+        return None, diff
+    return ruler_marks.mark(
+        report
+    ), diff  # stored before the flags: beside its figures all the same
 
 
 @dataclass(frozen=True)

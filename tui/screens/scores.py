@@ -57,8 +57,10 @@ separates the two (`seorap score --threshold auto` uses it), and the judge audit
 scoring used: its pass rate (YES) on each kind of planted wrong answer (should be ~0), PARTIAL where
 one part is missing, its pass rate on right answers (should be ~100%), PARTIAL saturation and
 separation. When the engine finds the judge unreliable (docs/metrics.md, judge audit) the cards say
-"judge unreliable — see audit" with the reasons instead of quadrants, MAD and DivRate, and the
-scatter draws plain points. Bottom right: the rulers
+"judge unreliable — see audit" with the reasons instead of quadrants, MAD and DivRate, the
+scatter draws plain points, and every figure built on that judge's labels (intrinsic, extrinsic,
+read time, similarity, the funnel, gold, seeds, the groups) carries "[unreliable ruler]".
+Bottom right: the rulers
 (intrinsic per judging setup stored for the run, and their spread), repeated seeds (mean ± sd when
 n ≥ 2), intrinsic and extrinsic per category and difficulty with 95% CIs, and the verdicts that
 moved between the `full` and `filter` judge views (newly credited / penalised, listed), and what

@@ -28,15 +28,19 @@ def _value_ci(value: float | None, iv: Interval | None) -> str:
 
 
 def agreement_text(report: RunReport, label: str | None = None) -> Text:
-    a = report.aggregate
+    a, mark = (
+        report.aggregate,
+        views.ruler_mark(report),
+    )  # beside the figures built on the judge's labels
     text = Text()
     text.append_text(
         literal(f"{label or report.system}  ({report.run_id}, scoring {report.scoring})\n", "bold")
     )
     text.append(
         f"intrinsic {ci(a.intrinsic)}   extrinsic {ci(a.extrinsic)}   "
-        f"filter@θ {ci(a.intrinsic_filter)}\n"
+        f"filter@θ {ci(a.intrinsic_filter)}"
     )
+    text.append(f"{mark}\n", "bold yellow")
     text.append(
         f"MAD {_value_ci(a.mad, a.mad_ci)}   DivRate {figure(a.div_rate)}   signed mean "
         f"{views.DELTA_LABEL} {figure(a.signed_mean)}   Pearson r {figure(a.pearson_r)}   "
@@ -58,7 +62,7 @@ def agreement_text(report: RunReport, label: str | None = None) -> Text:
     text.append("\n")
     text.append_text(read_time_text(report))
     text.append_text(similarity_text(report.similarity))
-    text.append("\n")
+    text.append(f"{mark if report.similarity is not None else ''}\n", "bold yellow")
     text.append_text(audit_text(audit))
     return text
 
@@ -68,10 +72,12 @@ def read_time_text(report: RunReport) -> Text:
     r = report.read_time
     text = Text()
     if r is not None:
+        asked = " + ".join(f"{k} slot questions" for k in r.query_kinds) or "slot questions"
         text.append(
-            f"read time ({r.read_path or 'no reads'}): coverage {ci(r.coverage)}   accuracy "
-            f"{ci(r.accuracy)}   stale-at-read {ci(r.stale_at_read)}\n"
+            f"read time ({r.read_path or 'no reads'}, {asked}): coverage {ci(r.coverage)}   accuracy "
+            f"{ci(r.accuracy)}   stale-at-read {ci(r.stale_at_read)}"
         )
+        text.append(f"{views.ruler_mark(report)}\n", "bold yellow")
     if report.answer_path:  # which read path the memory answers and the journey read
         text.append(f"answers read through: {report.answer_path}\n")
         if report.answer_path_na:
@@ -163,8 +169,10 @@ def rulers_text(
     for r in report.rulers:
         text.append_text(literal(f"  {r.scoring} {r.mode}", "bold"))
         text.append(
-            f"  intrinsic {figure(r.intrinsic)} · extrinsic {figure(r.extrinsic)} · n {r.n}\n"
+            f"  intrinsic {figure(r.intrinsic)} · extrinsic {figure(r.extrinsic)} · n {r.n}"
         )
+        own = f" [{views.UNRELIABLE_MARK}]" if r.unreliable_ruler else ""  # that setup's own judge
+        text.append(f"{own}\n", "bold yellow")
     if not report.rulers:
         text.append("  one judging setup stored\n", "dim")
     s = report.aggregate.seeds
@@ -173,12 +181,14 @@ def rulers_text(
         text.append(
             f"n {s.n} (seeds {', '.join('—' if x is None else str(x) for x in s.seeds)}): "
             f"intrinsic {_sd(s.intrinsic_mean, s.intrinsic_sd)} · "
-            f"extrinsic {_sd(s.extrinsic_mean, s.extrinsic_sd)}\n"
+            f"extrinsic {_sd(s.extrinsic_mean, s.extrinsic_sd)}"
         )
+        text.append(f"{views.ruler_mark(report)}\n", "bold yellow")
     else:
         text.append("one run of this configuration (mean ± sd needs n ≥ 2 seeds)\n", "dim")
     text.append("By category and difficulty", "bold")
-    text.append(" (mean [95% CI]; n < 5: (range))\n", "dim")
+    text.append(" (mean [95% CI]; n < 5: (range))", "dim")
+    text.append(f"{views.ruler_mark(report)}\n", "bold yellow")  # every group's figures below
     a = report.aggregate
     for name, g in {**a.by_category, **a.by_difficulty}.items():
         text.append_text(literal(f"  {name:<4}", "bold"))

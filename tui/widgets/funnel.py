@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Static
 
+from seorap.engine import views
 from seorap.engine.fmt import cell as fmt
 from seorap.engine.scoring.gold import LABELS
 from seorap.tui.text import ci, literal
@@ -66,9 +67,10 @@ def funnel_text(
     return text
 
 
-def gold_text(gold: GoldFigures | None) -> Text:
+def gold_text(gold: GoldFigures | None, mark: str = "") -> Text:
     """The contested gold: each headline figure with and without the contested items and its
-    ceiling (empty when nothing is contested)."""
+    ceiling (empty when nothing is contested); ``mark`` after each figure under an unreliable
+    judge (engine/scoring/ruler_marks.py)."""
     text = Text()
     if gold is None:
         return text
@@ -81,6 +83,7 @@ def gold_text(gold: GoldFigures | None) -> Text:
             f"{LABELS[key]}: {ci(f.with_contested)} · without {ci(f.without_contested)} · "
             f"ceiling {fmt(f.ceiling)}"
         )
+        text.append(mark, "bold yellow")
         text.append(" ⚠ above ceiling\n" if f.above_ceiling else "\n", "bold red")
     return text
 
@@ -92,5 +95,5 @@ class Funnel(Static):
 
     def show(self, report: RunReport) -> None:
         text = funnel_text(report.journey, unreliable=report.aggregate.judge_unreliable)
-        text.append_text(gold_text(report.gold))
+        text.append_text(gold_text(report.gold, views.ruler_mark(report)))
         self.update(text)
