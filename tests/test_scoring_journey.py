@@ -36,9 +36,9 @@ TABLE = {
     # question from the stale value (2명 missing: lost at used) and it is never YES
     "oracle-stale": ["PPPF---", "PPPPPPP", "PPPPPPF", "PPPP---", "PPPPPFF", "PPPPPPF"],
     # one blob per state holds every claim (kept as part of it); the stale value leaves the blob;
-    # since lexical-6 the blob answering single/2 states much besides 프론트엔드 1명, words full
-    # accounting cannot vouch for: PARTIAL, lost at credited
-    "oracle-merged": ["PPPP---", "PPPPPPF", "PPPPPPF", "PPPP---", "PPPPPPP", "PPPPPPP"],
+    # the reader answers each question with the blob's clauses that hold its slots, so the journeys
+    # are the oracle's (single/0's 2명 without the postponed seat: PARTIAL, lost at credited)
+    "oracle-merged": ["PPPP---", "PPPPPPP", "PPPPPPP", "PPPP---", "PPPPPPF", "PPPPPPP"],
     # append-only: the stale sentence stays (kept); the compound question's facts rank below 5
     "raw": ["PPPF---", "PPPPPPF", "PPPPFFF", "PPPP---", "PPPPFFF", "PPPPFFF"],
 }

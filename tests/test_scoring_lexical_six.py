@@ -85,6 +85,15 @@ def test_every_neutral_entry_says_its_class_and_why():
     assert all(len(words) >= 2 for _, words in lexicon.predicate_classes())
 
 
+def test_a_word_of_the_expected_answer_written_letter_for_letter_is_accounted_for():
+    # the analyser cuts 다온헬스케어 into 다 + 온 + 헬스케어 after 그게; it is the expected word
+    e = "다온헬스케어 진료 데이터 백업 보관 기간은 5년"
+    assert label(e, "5년, 그게 다온헬스케어 진료 데이터 백업 보관 기간입니다") == "YES"
+    # letter for letter only: the same letters spaced apart are other words (다 온 = all came)
+    v = grade(e, "5년, 그게 다 온 헬스케어 진료 데이터 백업 보관 기간입니다")
+    assert v.label == "PARTIAL" and "«온»" in v.rationale
+
+
 # ---- values for other slots, several values for one slot ---------------------------------------
 
 

@@ -14,7 +14,7 @@ from seorap.tui.screens.scores_text import _value_ci, agreement_text
 
 def test_mad_line_prints_the_value_once_with_its_ci(ref):
     path, ids = ref
-    report = views.run_report(open_db(path), ids["oracle-stale"], resamples=50)
+    report = views.run_report(open_db(path), ids["oracle-merged"], resamples=50)
     a = report.aggregate
     line = next(x for x in agreement_text(report).plain.splitlines() if x.startswith("MAD "))
     mad = line.split("   ")[0]

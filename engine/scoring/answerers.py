@@ -3,7 +3,8 @@
 - :class:`ReaderAnswerer` (``reader``, ``--answerer reader``): a reference reader. From the retrieved
   items it answers with the one(s) that best match the question and, when two of them answer the
   same part of the question, only the more recent — so a store that keeps a stale value next to the
-  current one can still be answered right, honestly.
+  current one can still be answered right, honestly — and of each, only the clauses that hold what
+  the question asks (with their subject), so a full-accounting judge can credit the answer.
 - :class:`ExtractiveAnswerer` (``extractive``, the offline default and the baseline): the answer is the retrieved items
   themselves, in rank order, joined with " / " — at depth k all k of them, so a compound question is
   answered only as well as retrieval gathered its facts, and every stale or unrelated fact retrieved
@@ -170,6 +171,40 @@ def _holding(chosen: list[_Item], question: str, asks: dict[str, frozenset[str]]
     return holding or chosen
 
 
+def clauses_of(text: str) -> list[str]:
+    """``text`` cut into the lexical judge's clauses (at , . ; / and after a joining …고/…며); a
+    clause without a subject of its own (no 은/는) that goes on from a joining ending takes the
+    subject of the clause it continues ("가람상사는 … 운영하고 약 3TB를 쓴다" -> "가람상사는 약
+    3TB를 쓴다"); one with its own ("… 운영하고 용량은 약 3TB") keeps its own."""
+    a = lexical.analyse(text)
+    out = []
+    for i, seg in enumerate(a.segments):
+        clause = text[seg.start : seg.end].strip()
+        subject = _continued_subject(a, i)
+        out.append(f"{subject} {clause}" if subject else clause)
+    return [c for c in out if c]
+
+
+JOINING = frozenset({"고", "며", "으며", "면서", "으면서"})
+"""Connective endings after which the next clause goes on with the same subject."""
+
+
+def _continued_subject(a: lexical.Analysis, i: int) -> str:
+    """The subject (the words up to its 은/는) of the clause that segment ``i`` continues after a
+    joining ending, when segment ``i`` has none of its own; "" otherwise."""
+    segments = a.segments
+    if segments[i].topic_end is not None:
+        return ""
+    for j in range(i - 1, -1, -1):
+        last = [m for m in a.morphs if segments[j].start <= m.start < segments[j].end][-1:]
+        if not last or last[0].tag != "EC" or last[0].form not in JOINING:
+            return ""
+        end = segments[j].topic_end
+        if end is not None:
+            return a.text[segments[j].start : end].strip()
+    return ""
+
+
 SAME_PART = 0.8
 """An older item is dropped when a more recent item contains at least this share of its matched
 question weight: both answer the same part of the question, and the newer one wins."""
@@ -213,8 +248,13 @@ class ReaderAnswerer:
        subject (after its 은/는) and the kinds of value it answers, so a fact is not added for
        naming the question's subject; at most MAX_ITEMS, in rank order, joined with " / ". A
        question asking one kind of value and nothing else (no comma, no …하고/…이며/…과) is
-       answered by the items holding that kind only: the clause that holds the asked slot, with
-       its subject.
+       answered by the items holding that kind only.
+    5. Each chosen item is said by its clauses that hold what the question asks (the lexical
+       judge's clauses, each with its subject; :func:`clauses_of`): rules 2 and 4 over the item's
+       clauses (weights over its clauses; a clause is counted for a typed value only past its
+       subject; the first clause is the best-matching one), so a merged fact or a long sentence
+       answers with "이사 비용은 680만 원", not with every claim beside it. An item whose
+       clauses nothing tells apart is said whole.
     """
 
     name = "reader"
@@ -276,8 +316,38 @@ class ReaderAnswerer:
         remaining.sort(key=lambda it: it.rank)
         chosen = _greedy(remaining, weight, _single(question, asks))
         return " / ".join(
-            it.text for it in sorted(_holding(chosen, question, asks), key=lambda it: it.rank)
+            self._clauses(question, asks, it.text)
+            for it in sorted(_holding(chosen, question, asks), key=lambda it: it.rank)
         )
+
+    def _clauses(self, question: str, asks: dict[str, frozenset[str]], text: str) -> str:
+        """Rule 5: the clauses of one chosen item that hold what the question asks, each with its
+        subject, in the item's order joined with ", "; the item whole when nothing tells its
+        clauses apart (every question part in all of them or in none)."""
+        clauses = clauses_of(text)
+        if len(clauses) < 2:
+            return text
+        read = [self._read(c) for c in clauses]
+        said = [_said(c) for c in read]
+        # a value in a clause's subject names what it is about, not what it answers
+        sets = [lexical.bigram_set(c) | _typed(x, asks) for c, x in zip(read, said)]
+        asked = lexical.bigram_set(self._read(question)) | {f"⟨{name}⟩" for name in asks}
+        weight = {}
+        for b in sorted(asked):
+            df = sum(1 for s in sets if b in s)
+            if 0 < df < len(clauses):
+                weight[b] = math.log(len(clauses) / df)
+        if not weight:
+            return text
+        matched = [frozenset(b for b in weight if b in s) for s in sets]
+        match = [math.fsum(weight[b] for b in m) for m in matched]
+        slots = [m & (lexical.bigram_set(x) | _typed(x, asks)) for m, x in zip(matched, said)]
+        units = [
+            _Item(clauses[i], i, 0, matched[i], match[i], slots[i])
+            for i in sorted(range(len(clauses)), key=lambda i: (-match[i], i))
+        ]
+        chosen = _holding(_greedy(units, weight, _single(question, asks)), question, asks)
+        return ", ".join(it.text for it in sorted(chosen, key=lambda it: it.rank))
 
 
 class LLMAnswerer:

@@ -227,6 +227,24 @@ def _word_known(
     return False
 
 
+def _said_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[tuple[int, int]]:
+    """Where the answer writes a noun of the expected answer or the question letter for letter
+    (two characters or more): its morphemes are that word, however the analyser cut it in the
+    answer's context ("그게 다온헬스케어" is read 다 + 온 + 헬스케어, "다온헬스케어는" one noun)."""
+    nouns = {*exp.nouns, *(q.nouns if q is not None else ())}
+    nouns |= {
+        w.text.lower() for a in (exp, q) if a is not None for w in a.values if w.type == "name"
+    }
+    text = cand.text.lower()
+    out = []
+    for n in sorted(x for x in nouns if len(x) >= 2 and not x.isspace()):
+        at = text.find(n)
+        while at >= 0:
+            out.append((at, at + len(n)))
+            at = text.find(n, at + 1)
+    return out
+
+
 def _neutral(m: Morph, entries: Sequence[Entry]) -> bool:
     return any(len(e.forms) == 1 and e.forms[0] == m.form and e.tag_ok(0, m.tag) for e in entries)
 
@@ -248,9 +266,12 @@ def unaccounted(
         forms = forms | FORMER_WORDS | CHANGE_WORDS
     if cand.aside:  # the contrast rules read the replacement (A 대신 B로 바뀌다)
         forms = forms | CHANGE_WORDS
+    words = _said_words(exp, cand, q)
     out: list[str] = []
     for i, m in enumerate(morphs):
         if done[i] or (m.tag[0] == "S" and m.tag not in WORDS) or _in_spans(m, spans):
+            continue
+        if any(a <= m.start and m.end <= b for a, b in words):
             continue
         if negated and (m.form, m.tag) in _NEGATING:
             continue
