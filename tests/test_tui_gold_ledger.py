@@ -66,7 +66,7 @@ async def test_questions_view_marks_a_contest_and_withdraws_it_and_the_scores_fo
             False,
         )
         # marked at once, without leaving the view: the kind cell, the title, the detail
-        assert str(table.get_row_at(0)[0]) == "compound ⚑"
+        assert str(table.get_row_at(0)[0]) == "compound 1 ⚑"
         assert all("⚑" not in str(table.get_row_at(r)[0]) for r in range(1, table.row_count))
         assert "⚑ 1 contested" in str(questions.query_one("#q-title").content)
         detail = questions.query_one("#q-detail").content
@@ -111,7 +111,7 @@ async def test_questions_view_marks_a_contest_and_withdraws_it_and_the_scores_fo
         await pilot.pause()
         await _type(pilot, "역시 모호")
         assert [e["withdrawn"] for e in _ledger(path)] == [False, True, False]
-        assert str(table.get_row_at(0)[0]) == "compound ⚑"
+        assert str(table.get_row_at(0)[0]) == "compound 1 ⚑"
         await open_score_cards(pilot)
         assert re.search(rf"ceiling {(n - 1) / n:.2f}\b", _compound_line(app))
 

@@ -154,3 +154,30 @@ def assert_journey_on_screen(app) -> None:
         for y in range(region.y, region.y + region.height)
     ]
     assert any("journey said" in line for line in drawn), drawn
+
+
+def test_stored_items_in_a_sentence_read_in_words_counted_from_1():
+    said = 'compound/0 (NO): rank 2; single/1 (NO); s2/c0 kept, "s1/c0x" and a/single/3 are not ids'
+    assert views.items_in_words(said) == (
+        "compound question 1 (NO): rank 2; single question 2 (NO); state 3, claim 1 kept, "
+        '"s1/c0x" and a/single/3 are not ids'
+    )
+
+
+def test_a_question_leads_to_the_claim_lost_at_its_ranking_or_answer_first(garam):
+    trajectory, _ = garam
+
+    def journey(item, loss, ok):
+        per = [{"question": "single/1", "ok": ok}]
+        stages = {"retrieved": {"per_question": per}, "used": {}, "credited": {}}
+        return {"item": item, "loss": loss, "stages": stages}
+
+    journeys = {
+        "kept well": journey("s0/c0", None, True),
+        "lost here": journey("s2/c1", "retrieved", False),
+    }
+    positions = {a.state_index: a.position for a in trajectory.arrivals() if a.distractor is None}
+    assert views.question_claim(journeys, trajectory, "single/1") == (positions[2], "lost here")
+    del journeys["lost here"]
+    assert views.question_claim(journeys, trajectory, "single/1") == (positions[0], "kept well")
+    assert views.question_claim(journeys, trajectory, "compound/0") is None
