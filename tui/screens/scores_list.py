@@ -56,25 +56,43 @@ def _group_figure(mean: float | None, iv: object) -> str:
 
 
 def bars_list(groups: dict[str, GroupFigures], width: int) -> Text:
-    """Each group a line 'C1  n 2  intrinsic 1.00 (1.00–1.00) · extrinsic 0.75 (0.50–1.00)', or
-    two lines (extrinsic under intrinsic) when one does not fit ``width`` cells."""
+    """Each group a row under the heads 'intrinsic' and 'extrinsic': 'C1  n 2   1.00 (1.00–1.00)
+    0.75 (0.50–1.00)'; where a row does not fit ``width`` cells, two lines a group, each figure
+    named ('intrinsic 1.00 (1.00–1.00)', 'extrinsic …' under it)."""
     text = Text("means by category and difficulty", "bold")
     text.append(" (listed: no room for bars)\n", "dim")
     if not groups:
         return text.append("no groups\n", "dim")
     names = {name: cut(name, NAME_CELLS) for name in groups}
-    head_cells = max(cell_len(n) for n in names.values()) + 6
-    for name, g in groups.items():
-        head = f"{names[name]}{' ' * (head_cells - 6 - cell_len(names[name]))}  n {g.n:<2} "
-        ins = f"intrinsic {_group_figure(g.intrinsic, g.intrinsic_ci)}"
-        ext = f"extrinsic {_group_figure(g.extrinsic, g.extrinsic_ci)}"
-        text.append_text(literal(head, "bold"))
-        text.append(ins, "cyan")
-        if cell_len(head + ins + " · " + ext) <= width:
-            text.append(" · ", "dim")
-        else:
-            text.append("\n" + " " * cell_len(head))
-        text.append(ext + "\n", "orange1")
+    name_cells = max(cell_len(n) for n in names.values())
+    heads = {
+        name: f"{names[name]}{' ' * (name_cells - cell_len(names[name]))}  n {g.n:<2} "
+        for name, g in groups.items()
+    }
+    figures = {
+        name: (
+            _group_figure(g.intrinsic, g.intrinsic_ci),
+            _group_figure(g.extrinsic, g.extrinsic_ci),
+        )
+        for name, g in groups.items()
+    }
+    head_cells = max(cell_len(h) for h in heads.values())
+    ins_cells = max(cell_len(i) for i, _ in figures.values())
+    ext_cells = max(cell_len(e) for _, e in figures.values())
+    if head_cells + ins_cells + 2 + ext_cells <= width:  # a table: the heads name the figures
+        text.append(" " * head_cells + "intrinsic".ljust(ins_cells + 2), "cyan")
+        text.append("extrinsic\n", "orange1")
+        for name in groups:
+            ins, ext = figures[name]
+            text.append_text(literal(heads[name], "bold"))
+            text.append(ins.ljust(ins_cells + 2), "cyan")
+            text.append(ext + "\n", "orange1")
+        return text
+    for name in groups:
+        ins, ext = figures[name]
+        text.append_text(literal(heads[name], "bold"))
+        text.append(f"intrinsic {ins}\n", "cyan")
+        text.append(" " * cell_len(heads[name]) + f"extrinsic {ext}\n", "orange1")
     return text
 
 

@@ -14,7 +14,7 @@ from textual.widgets import Header, Static
 
 from seorap.engine import views
 from seorap.engine.fmt import figure
-from seorap.tui.fit import fitted
+from seorap.tui.fit import clamp_lines, fitted
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.text import literal
@@ -41,6 +41,8 @@ def stale_note(case: views.StaleCase) -> Text:
 
 DIAGNOSIS_LINES = 2
 """Lines a panel's title gives the run's diagnosis (the title holds 5: .side-title)."""
+TITLE_LINES = 5
+"""Lines of a panel's title (.side-title's max-height); the rest is cut with '…'."""
 
 
 def case_title(
@@ -177,7 +179,9 @@ expected claims of the final state with the judge's verdicts, under the run's ow
                 title.append_text(stale_note(self.stale))
             elif stop is None and q == "compensation" and pending:
                 title.append("\nlooking for a stale-fact case in the stored runs…", "dim")
-            self.query_one(f"#side-{q}-title", Static).update(title)
+            self.query_one(f"#side-{q}-title", Static).update(  # cut at its 5 lines with '…'
+                clamp_lines(title, self.panel_width(), TITLE_LINES)
+            )
 
     def action_open(self, quadrant: str) -> None:
         stop: views.TourStop | views.StaleCase | None = self.stops.get(quadrant)
