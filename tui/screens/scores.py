@@ -152,6 +152,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
         self.version = views.data_version(ctx.db)
         self.reports, self.diffs, missing = [], {}, []
         self.labels = views.run_labels(ctx.db)
+        self.short_labels = views.run_labels(ctx.db, short=True)  # the table's; full above it
         for run in views.list_runs(ctx.db):
             report, diff = views.stored_figures(ctx.db, run.run_id)
             if report is not None:
@@ -361,7 +362,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
             audit = views.judge_audit(r)
             wide = self._variant_columns != scores_fit.variant_columns(0)  # with CIs
             table.add_row(
-                literal(scores_fit.run_label_cell(self.labels.get(r.run_id, r.system))),
+                literal(scores_fit.run_label_cell(self.short_labels.get(r.run_id, r.system))),
                 scores_fit.score_cell(a.intrinsic, wide, ci),
                 scores_fit.score_cell(a.extrinsic, wide, ci),
                 Text(figure(a.mad)),
