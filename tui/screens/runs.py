@@ -173,7 +173,8 @@ looks better than the answers) and the quadrant.
 
     def _banner(self) -> Text:
         """What the runs are and where they came from: one line per notice, or every notice on
-        one line, cut with '…', under SHORT rows (a 30-row terminal keeps its table)."""
+        one line, cut with '…', under SHORT rows (a 30-row terminal keeps its table). A notice
+        that has a fix starts with it."""
         ctx = self.app.ctx
         notices: list[tuple[str, str, str]] = []  # (long, short, style)
         if ctx.progress:
@@ -201,13 +202,19 @@ looks better than the answers) and the quadrant.
         if not self.runs:
             notices.append(
                 (
-                    "no runs in this database yet — `seorap run` or the live view (6)",
-                    "no runs yet — `seorap run` or the live view (6)",
+                    "`seorap run` or the live view (6) writes a run — this database has none yet",
+                    "`seorap run` or view 6 writes a run — none here yet",
                     "dim",
                 )
             )
         elif not any(r.scored for r in self.runs):
-            notices.append((f"scores: {views.NOT_SCORED}", f"scores: {views.NOT_SCORED}", "dim"))
+            notices.append(  # the fix first: a narrow terminal cuts the end
+                (
+                    "`seorap score` scores the runs — none is scored yet",
+                    "`seorap score` — no run scored yet",
+                    "dim",
+                )
+            )
         text = Text()
         if self.app.size.height < SHORT:
             room = self.app.size.width - 2

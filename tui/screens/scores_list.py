@@ -22,7 +22,7 @@ from seorap.tui.fit import cut, fit_column
 from seorap.tui.text import ci, literal
 
 if TYPE_CHECKING:
-    from seorap.engine.scoring.schema import GroupFigures, RunReport
+    from seorap.engine.scoring.schema import GroupFigures, Interval, RunReport
 
 MARKERS = {"healthy": "●", "compensation": "▲", "bottleneck": "■", "both-low": "✖"}
 SHORT_NAMES = {
@@ -51,8 +51,9 @@ def scatter_titles(n: int, reliable: bool) -> list[str]:
     return [f"n {n} · {key} · ×k: k on one spot · lines at 0.5", f"n {n} · {key}", f"n {n} {short}"]
 
 
-def _group_figure(mean: float | None, iv: object) -> str:
-    return ci(iv) if iv else figure(mean)  # type: ignore[arg-type]
+def _group_figure(mean: float | None, iv: Interval | None) -> str:
+    """The group's mean with its CI (or range); the mean alone when it has none."""
+    return ci(iv) if iv else figure(mean)
 
 
 def bars_list(groups: dict[str, GroupFigures], width: int) -> Text:
