@@ -209,6 +209,27 @@ async def test_trajectory_ids_get_room_before_the_type_column(ref):  # noqa: F81
         assert any(t.endswith("…") for t in types)  # the type column gave the room
 
 
+async def test_at_80_columns_ids_are_cut_only_once_system_quadrant_and_type_are_at_floor(ref):  # noqa: F811
+    from rich.cells import cell_len
+
+    from seorap.tui.screens.runs import COLUMNS
+
+    path, _ = ref
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        table = app.screen.query_one("#runs-table")
+        rows = [[str(c) for c in table.get_row_at(r)] for r in range(table.row_count)]
+        ids = [row[1] for row in rows]
+        assert any(i.endswith("…") for i in ids)  # 80 columns cannot hold them whole
+        for n in (0, 7, 8):  # system, quadrant, type: at their floors first
+            assert max(cell_len(row[n]) for row in rows) == COLUMNS[n][3], COLUMNS[n]
+        assert max(cell_len(i) for i in ids) >= COLUMNS[1][3]  # the ids no less than theirs
+        trajectories = {k.split("\t")[1] for k in table.row_keys}
+        assert len(set(ids)) == len(trajectories)  # and still tell the trajectories apart
+
+
 @pytest.mark.parametrize("size", [*SIZES, (160, 45)])
 async def test_every_column_head_is_in_the_glossary(ref, size):  # noqa: F811
     path, ids = ref
