@@ -106,6 +106,8 @@ def scatter_list(report: RunReport, reliable: bool, width: int, colors: dict[str
         for q in views.QUADRANTS:
             text.append(f"{MARKERS[q]} {q}  ", colors[q])
         text.append("\n")
+    else:  # what the chart's title says: the engine withholds the quadrants
+        text.append(f"{views.UNRELIABLE}: no quadrants\n", "bold red")
     order = {q: n for n, q in enumerate(views.QUADRANTS)}
     rows = sorted(report.trajectories, key=lambda t: (order.get(t.quadrant or "", 9), t.id))
     values = [f"int {figure(t.intrinsic.full)}  ext {figure(t.extrinsic.compound)}" for t in rows]
