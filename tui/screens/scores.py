@@ -50,6 +50,8 @@ class ScoresScreen(ViewScreen, Screen):
 Left: intrinsic (x) against extrinsic (y) per trajectory of the selected run, split at 0.5 into
 four quadrants: healthy (both ≥ 0.5), LLM compensation (answers right, store wrong), retrieval
 bottleneck (store right, answers wrong), both low. Right: per-category and per-difficulty means.
+A chart the terminal is too small to draw legibly is listed instead: each group's n and means with
+their interval, each trajectory's two scores (Tab to the list, then ↑/↓).
 Bottom left: agreement figures with cluster-bootstrap 95% CIs, and the similarity line: with the
 run's embedder, the median cosine of claims and the facts the judge credited, the 90th percentile
 for the other facts, how many true matches the filter threshold drops, and the threshold that
