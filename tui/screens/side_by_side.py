@@ -28,10 +28,9 @@ CASES = ("compensation", "bottleneck")
 def stale_note(case: views.StaleCase) -> Text:
     """Under "no compensation case": the stale-fact case the tour offers instead, named, so the
     two views agree; its store and claims fill the panel below; c opens it at the stale step."""
-    text = Text(
-        "\noffered instead (not a compensation case): the stale-fact case ", "bold black on yellow"
-    )
-    text.append_text(literal(f" {case.system} · {case.trajectory_id}", "bold"))
+    text = Text("\noffered instead:", "bold black on yellow")  # the case named first: at 80×24
+    text.append_text(literal(f" {case.system} · {case.trajectory_id}", "bold"))  # 5 lines hold it
+    text.append(", a stale-fact case", "bold")
     text.append(f" · {case.stale_count} stale", "bold red")  # the scored count, as in the tour
     text.append(" — c opens it in the stepper", "dim")
     # the figures last: at 100×30 the title's last line is cut there, not at the count
