@@ -18,11 +18,13 @@ and width, so a key that redraws a table pays for the fitting once.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len, get_character_cell_size
+from rich.console import Console
 from rich.text import Text
 
 from seorap.engine.untrusted import visible
@@ -136,6 +138,23 @@ def fit_texts(texts: Sequence[object], width: int, style: str = "") -> list[Text
 def fitted(text: object, width: int, style: str = "") -> Text:
     """One literal text cut at its end to ``width`` cells, the cut marked '…'."""
     return Text(cut(flat(text), max(width, 1)), style=style)
+
+
+def clamp_lines(text: Text, width: int, lines: int) -> Text:
+    """``text`` wrapped to ``width`` cells in at most ``lines`` lines, the last ending in '…' when
+    more was cut (a box of fixed height hid its last lines with no sign). The lines are joined
+    with newlines, each within ``width``, so the widget shows them as they are."""
+    width = max(width, 1)
+    wrapped = text.wrap(Console(width=width, file=io.StringIO()), width)
+    if len(wrapped) <= lines:
+        return text
+    kept = list(wrapped[: max(lines, 1)])
+    last = kept[-1].copy()
+    last.rstrip()
+    last.truncate(width - 1)
+    last.append(ELLIPSIS, "dim")
+    kept[-1] = last
+    return Text("\n").join(kept)
 
 
 def natural(values: Sequence[object], label: str = "") -> int:

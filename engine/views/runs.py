@@ -52,8 +52,15 @@ class RunSummary:
         for a shipped recording."""
         return system_label(self.system, self.standin, self.recording)
 
+    @property
+    def short_label(self) -> str:
+        """The label a table cell shows: 'A (recorded)' for a recording, whose model, machine and
+        date (85 cells) the full ``label`` gives in the views' status lines."""
+        return system_label(self.system, self.standin, RECORDED if self.recording else "")
+
 
 STANDIN = "stand-in"
+RECORDED = "recorded"
 
 
 def system_label(system: str, standin: bool, recording: str = "") -> str:
@@ -155,9 +162,10 @@ def scope_of(manifest: str | None) -> tuple[str, ...] | None:
     return tuple(str(t) for t in scope) if isinstance(scope, list) else None
 
 
-def run_labels(db: sqlite_utils.Database) -> dict[str, str]:
-    """run id -> the system as the app names it ('A (stand-in)' for stand-in runs)."""
-    return {r.run_id: r.label for r in list_runs(db)}
+def run_labels(db: sqlite_utils.Database, short: bool = False) -> dict[str, str]:
+    """run id -> the system as the app names it ('A (stand-in)' for stand-in runs); ``short``:
+    as a table cell names it ('A (recorded)', :attr:`RunSummary.short_label`)."""
+    return {r.run_id: r.short_label if short else r.label for r in list_runs(db)}
 
 
 def standin_twins(

@@ -410,10 +410,11 @@ each applied decision appears in the log as it is written.
         self.query_one(RichLog).write(line)
 
     def system_of(self, run_id: str) -> str:
-        """'A (stand-in)' for a run written offline; the system name otherwise (cached per run)."""
+        """'A (stand-in)' for a run written offline, 'A (recorded)' for a recording's; the system
+        name otherwise (cached per run)."""
         labels = getattr(self, "_labels", {})
         if run_id not in labels:
-            labels = self._labels = views.run_labels(self.app.ctx.db)
+            labels = self._labels = views.run_labels(self.app.ctx.db, short=True)
         return labels.get(run_id) or run_id.split("-", 1)[0]
 
     @on(PhaseFinished)

@@ -161,6 +161,8 @@ looks better than the answers) and the quadrant.
         self._version = views.data_version(ctx.db)
         self.rows = views.trajectory_rows(ctx.db, ctx.corpus)
         self.runs = views.list_runs(ctx.db)
+        self.short = {r.label: r.short_label for r in self.runs}  # the table's run labels
+        self.full = {r.run_id: r.label for r in self.runs if r.label != r.short_label}
         self.query_one("#banner", Static).update(self._banner())
         self.refresh_table()
 
@@ -171,7 +173,8 @@ looks better than the answers) and the quadrant.
 
     def _banner(self) -> Text:
         """What the runs are and where they came from: one line per notice, or every notice on
-        one line, cut with '…', under SHORT rows (a 30-row terminal keeps its table)."""
+        one line, cut with '…', under SHORT rows (a 30-row terminal keeps its table). A notice
+        that has a fix starts with it."""
         ctx = self.app.ctx
         notices: list[tuple[str, str, str]] = []  # (long, short, style)
         if ctx.progress:
@@ -199,13 +202,19 @@ looks better than the answers) and the quadrant.
         if not self.runs:
             notices.append(
                 (
-                    "no runs in this database yet — `seorap run` or the live view (6)",
-                    "no runs yet — `seorap run` or the live view (6)",
+                    "`seorap run` or the live view (6) writes a run — this database has none yet",
+                    "`seorap run` or view 6 writes a run — none here yet",
                     "dim",
                 )
             )
         elif not any(r.scored for r in self.runs):
-            notices.append((f"scores: {views.NOT_SCORED}", f"scores: {views.NOT_SCORED}", "dim"))
+            notices.append(  # the fix first: a narrow terminal cuts the end
+                (
+                    "`seorap score` scores the runs — none is scored yet",
+                    "`seorap score` — no run scored yet",
+                    "dim",
+                )
+            )
         text = Text()
         if self.app.size.height < SHORT:
             room = self.app.size.width - 2
@@ -244,6 +253,7 @@ looks better than the answers) and the quadrant.
         line = self._filter_line(len(rows))
         if not rows and self.rows:
             line.append("  — no trajectory matches: x clears the filters", "bold yellow")
+        self.filter_line = line
         self.query_one("#filters", Static).update(line)
         if len(rows) > FIRST_CHUNK:
             self._fill_later(rows, FIRST_CHUNK, self._fill_generation)
@@ -268,10 +278,9 @@ looks better than the answers) and the quadrant.
             if key in FITTED:
                 self._fitted[key] = dict(zip(col, fit_column(col, w)[1], strict=True))
 
-    @staticmethod
-    def _texts(r: views.TrajectoryRow) -> tuple[str, ...]:
+    def _texts(self, r: views.TrajectoryRow) -> tuple[str, ...]:
         return (
-            r.system,
+            self.short.get(r.system, r.system),
             r.trajectory_id,
             r.category,
             r.difficulty,
@@ -303,7 +312,7 @@ looks better than the answers) and the quadrant.
         delta = Text("—", "dim") if r.delta is None else Text(f"{r.delta:+.2f}")
         fitted = self._fitted
         return [
-            Text(fitted["system"][r.system]),
+            Text(fitted["system"][self.short.get(r.system, r.system)]),
             Text(fitted["trajectory"][r.trajectory_id]),
             literal(r.category),
             literal(r.difficulty),
@@ -316,6 +325,20 @@ looks better than the answers) and the quadrant.
             Text(fitted["type"][r.trajectory_type]),
             Text(f"{r.documents_done}/{r.documents_total}"),
         ]
+
+    @on(DataTable.RowHighlighted, "#runs-table")
+    def _run_in_full(self, event: DataTable.RowHighlighted) -> None:
+        """Under the filters, the full label of the highlighted row's run when the table shows it
+        shortened ('A (recorded)': the recording's model, machine and date)."""
+        run_id = str(event.row_key.value).split("\t")[0]
+        line = getattr(self, "filter_line", None)
+        if line is None:
+            return
+        if getattr(self, "full", None):  # every row then, so the table does not jump
+            labels = {r.run_id: r.label for r in self.runs}
+            line = line.copy()
+            line.append_text(literal(f"\nrun {run_id}: {labels.get(run_id, '?')}", "dim"))
+        self.query_one("#filters", Static).update(line)
 
     def _filter_line(self, count: int) -> Text:
         parts = [f"{k}={v}" for k, v in self.filters.items() if v]

@@ -18,11 +18,11 @@ from textual.worker import Worker, WorkerState
 from seorap.engine import views
 from seorap.engine.fmt import figure
 from seorap.tui.instant_modes import ViewScreen
-from seorap.tui.screens import scores_fit
+from seorap.tui.screens import scores_fit, scores_list
 from seorap.tui.text import ci, literal
+from seorap.tui.widgets.chart_or_list import ChartOrList
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.funnel import Funnel
-from seorap.tui.widgets.kept_plot import KeptPlot
 from seorap.tui.widgets.line_table import LineTable
 from seorap.tui.widgets.title import Title
 
@@ -39,7 +39,7 @@ from seorap.tui.screens.scores_text import (
     rulers_text,
 )
 
-MARKERS = {"healthy": "●", "compensation": "▲", "bottleneck": "■", "both-low": "✖"}
+MARKERS = scores_list.MARKERS
 BAR_WIDTH = 0.5
 """Share of each group's slot the pair of bars fills; the rest is the gap between groups."""
 
@@ -50,6 +50,8 @@ class ScoresScreen(ViewScreen, Screen):
 Left: intrinsic (x) against extrinsic (y) per trajectory of the selected run, split at 0.5 into
 four quadrants: healthy (both ≥ 0.5), LLM compensation (answers right, store wrong), retrieval
 bottleneck (store right, answers wrong), both low. Right: per-category and per-difficulty means.
+A chart the terminal is too small to draw legibly is listed instead: each group's n and means with
+their interval, each trajectory's two scores (Tab to the list, then ↑/↓).
 Bottom left: agreement figures with cluster-bootstrap 95% CIs, and the similarity line: with the
 run's embedder, the median cosine of claims and the facts the judge credited, the 90th percentile
 for the other facts, how many true matches the filter threshold drops, and the threshold that
@@ -106,9 +108,9 @@ changed by an override) is computed in the background, with a placeholder meanwh
     def compose(self) -> ComposeResult:
         yield Header()
         yield Title(id="scores-status")
-        with Horizontal(id="scores-top"):
-            yield KeptPlot(id="scatter")
-            yield KeptPlot(id="bars")
+        with Horizontal(id="scores-top"):  # each chart, or its list where it cannot be read
+            yield ChartOrList("scatter", id="scatter-box")
+            yield ChartOrList("bars", id="bars-box")
         with Horizontal(id="scores-bottom"):
             with VerticalScroll(id="agreement-box"):  # scrolls at 100×30 (Tab, then ↑/↓)
                 yield Static(id="agreement")
@@ -154,6 +156,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
         self.version = views.data_version(ctx.db)
         self.reports, self.diffs, missing = [], {}, []
         self.labels = views.run_labels(ctx.db)
+        self.short_labels = views.run_labels(ctx.db, short=True)  # the table's; full above it
         for run in views.list_runs(ctx.db):
             report, diff = views.stored_figures(ctx.db, run.run_id)
             if report is not None:
@@ -256,36 +259,33 @@ changed by an override) is computed in the background, with a placeholder meanwh
         shown = tuple(
             (t.intrinsic.full, t.extrinsic.compound, t.quadrant) for t in report.trajectories
         )
-        self.query_one("#scatter", KeptPlot).show(
+        spots = [(x, y) for x, y, _ in shown if x is not None and y is not None]
+        titles = scores_list.scatter_titles(len(spots), reliable)
+        self.query_one("#scatter-box", ChartOrList).show(
             ("scatter", reliable, shown),  # what it plots (drawn for the plot's size)
-            lambda plt, size: self._plot_scatter(plt, report, reliable, size.height),
-            sized=True,
+            lambda plt, size: self._plot_scatter(plt, report, reliable, size, titles),
+            lambda size: scores_fit.scatter_legible(
+                [(round(x, 2), round(y, 2)) for x, y in spots], size, titles
+            ),
+            lambda width: scores_list.scatter_list(report, reliable, width, COLORS),
         )
 
     @staticmethod
-    def _plot_scatter(plt: Plot, report: RunReport, reliable: bool, height: int = 40) -> None:
-        n = sum(
-            1
-            for t in report.trajectories
-            if t.intrinsic.full is not None and t.extrinsic.compound is not None
-        )
-        plt.title(
-            f"n {n} · "
-            + " ".join(f"{MARKERS[q]} {q}" for q in views.QUADRANTS)
-            + " · ×k: k on one spot · lines at 0.5"
-        )
+    def _plot_scatter(
+        plt: Plot, report: RunReport, reliable: bool, size: Size, titles: list[str]
+    ) -> None:
+        plt.title(scores_fit.first_fitting(titles, size.width) or "")  # the longest that fits
         plt.xlabel("intrinsic")
         plt.ylabel("extrinsic")
         plt.xlim(-0.05, 1.15)
         plt.ylim(-0.05, 1.15)
         ticks = [0, 0.25, 0.5, 0.75, 1.0]
         plt.xticks(ticks, [f"{t:g}" for t in ticks])
-        ticks = scores_fit.score_ticks(height)  # as many as the rows label apart; 0.5 always
+        ticks = scores_fit.score_ticks(size.height)  # as many as the rows label apart; 0.5 always
         plt.yticks(ticks, [f"{t:g}" for t in ticks])
         plt.vline(0.5, "gray")
         plt.hline(0.5, "gray")
-        if not reliable:  # the engine withholds quadrants: no colours
-            plt.title(f"n {n} · {views.UNRELIABLE}: no quadrants · ×k: k on one spot")
+        if not reliable:  # the engine withholds quadrants: no colours (the titles say so)
             points = overlap_counts(
                 [
                     (t.intrinsic.full, t.extrinsic.compound)
@@ -321,13 +321,14 @@ changed by an override) is computed in the background, with a placeholder meanwh
                     plt.text(f"×{k}", x + 0.04, y, color=COLORS[q])
 
     def _bars(self, report: RunReport) -> None:
-        widget = self.query_one("#bars", KeptPlot)
+        widget = self.query_one("#bars-box", ChartOrList)
         groups = {**report.aggregate.by_category, **report.aggregate.by_difficulty}
         shown = tuple((name, g.n, g.intrinsic, g.extrinsic) for name, g in groups.items())
         widget.show(
             ("bars", shown),  # what it plots (drawn for the plot's size)
             lambda plt, size: self._plot_bars(plt, report, size),
-            sized=True,
+            lambda size: scores_fit.bars_legible(len(groups), size, scores_list.BAR_TITLES),
+            lambda width: scores_list.bars_list(groups, width),
         )
 
     @staticmethod
@@ -352,7 +353,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
                 )
         else:
             plt.xlabel(note)
-        plt.title("mean per category and difficulty: intrinsic (cyan) · extrinsic (orange)")
+        plt.title(scores_fit.first_fitting(scores_list.BAR_TITLES, size.width) or "")
         plt.ylim(0, 1.3)
         plt.yticks(scores_fit.score_ticks(size.height))
 
@@ -365,7 +366,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
             audit = views.judge_audit(r)
             wide = self._variant_columns != scores_fit.variant_columns(0)  # with CIs
             table.add_row(
-                literal(scores_fit.run_label_cell(self.labels.get(r.run_id, r.system))),
+                literal(scores_fit.run_label_cell(self.short_labels.get(r.run_id, r.system))),
                 scores_fit.score_cell(a.intrinsic, wide, ci),
                 scores_fit.score_cell(a.extrinsic, wide, ci),
                 Text(figure(a.mad)),

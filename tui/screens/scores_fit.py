@@ -5,7 +5,8 @@ plotext puts a tick's label on the row nearest the tick; two ticks on one row ke
 so at 6 rows the line at 0.5 read '0'. Ticks are thinned to what the rows can hold two rows apart.
 A label wider than its group's slot is dropped by plotext, so at 100 columns 'C3 n2', 'C6 n2' and
 'L3 n4' vanished: groups are labelled by name alone when the slots are narrow (their n is listed
-under Rulers). Below WIDE columns the table of runs shows its scores without their CIs and the
+under Rulers). When even that cannot be read, a chart gives way to its figures as a list
+(:func:`bars_legible`, :func:`scatter_legible`, tui/widgets/chart_or_list.py). Below WIDE columns the table of runs shows its scores without their CIs and the
 quadrant counts in one column (h/c/b/l), so its last columns stay on screen.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from seorap.engine import views
@@ -21,6 +23,8 @@ from seorap.engine.fmt import figure
 from seorap.tui.fit import cut
 
 if TYPE_CHECKING:
+    from textual.geometry import Size
+
     from seorap.engine.scoring.schema import Interval
 
 FRAME_ROWS = 5
@@ -39,8 +43,59 @@ LABEL_CELLS = 7
 """Cells a bar group needs for plotext to keep its label 'C1 n2'."""
 
 
+SIDE_CELLS = 6
+"""Columns of a plot that are not its canvas: the y ticks' labels ('0.75') and the frame's sides.
+plotext drops a title wider than the canvas (it showed none rather than a cut one)."""
+BAR_ROWS = 10
+"""Canvas rows a bar chart needs to be read: the axis runs 0 to 1.3, so a row is 0.13 of a score,
+bars 0.25 apart differ by two rows, and each 0.25 has its tick labelled."""
+SCATTER_ROWS = 5
+"""Canvas rows a scatter needs: 0, 0.5 and 1 labelled apart (:func:`score_ticks`)."""
+SCATTER_COLUMNS = 20
+"""Canvas columns a scatter needs: 0, 0.25 … 1 labelled under it, a point's '×k' beside it."""
+
+
 def canvas_rows(height: int) -> int:
     return max(height - FRAME_ROWS, 0)
+
+
+def canvas_columns(width: int) -> int:
+    return max(width - SIDE_CELLS, 0)
+
+
+def first_fitting(titles: list[str], width: int) -> str | None:
+    """The first of ``titles`` plotext shows whole in a plot ``width`` cells wide (None: none)."""
+    return next((t for t in titles if cell_len(t) <= canvas_columns(width)), None)
+
+
+def bars_legible(groups: int, size: Size, titles: list[str]) -> bool:
+    """A bar chart of ``groups`` pairs can be read at ``size``: each group has LABEL_CELLS
+    columns (its label 'C1 n2' kept, two bars and a gap), the canvas BAR_ROWS rows, and a title
+    naming the colours fits. Otherwise the figures are listed (tui/screens/scores_list.py)."""
+    if not groups:
+        return True
+    slot = canvas_columns(size.width) / groups
+    return (
+        slot >= LABEL_CELLS
+        and canvas_rows(size.height) >= BAR_ROWS
+        and first_fitting(titles, size.width) is not None
+    )
+
+
+def _cell(value: float, cells: int) -> int:
+    """The canvas cell (0 … cells-1) a score falls in on an axis from -0.05 to 1.15."""
+    return round((value + 0.05) / SPAN * max(cells - 1, 0))
+
+
+def scatter_legible(spots: list[tuple[float, float]], size: Size, titles: list[str]) -> bool:
+    """A scatter of ``spots`` (distinct points) can be read at ``size``: SCATTER_ROWS rows and
+    SCATTER_COLUMNS columns of canvas, every spot in a cell of its own (two spots in one cell
+    would draw as one point) and a title naming the markers fits."""
+    rows, columns = canvas_rows(size.height), canvas_columns(size.width)
+    if rows < SCATTER_ROWS or columns < SCATTER_COLUMNS:
+        return False
+    cells = {(_cell(x, columns), _cell(y, rows)) for x, y in spots}
+    return len(cells) == len(set(spots)) and first_fitting(titles, size.width) is not None
 
 
 def score_ticks(height: int) -> list[float]:

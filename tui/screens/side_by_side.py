@@ -14,7 +14,7 @@ from textual.widgets import Header, Static
 
 from seorap.engine import views
 from seorap.engine.fmt import figure
-from seorap.tui.fit import fitted
+from seorap.tui.fit import clamp_lines, fitted
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.text import literal
@@ -28,10 +28,9 @@ CASES = ("compensation", "bottleneck")
 def stale_note(case: views.StaleCase) -> Text:
     """Under "no compensation case": the stale-fact case the tour offers instead, named, so the
     two views agree; its store and claims fill the panel below; c opens it at the stale step."""
-    text = Text(
-        "\noffered instead (not a compensation case): the stale-fact case ", "bold black on yellow"
-    )
-    text.append_text(literal(f" {case.system} · {case.trajectory_id}", "bold"))
+    text = Text("\noffered instead:", "bold black on yellow")  # the case named first: at 80×24
+    text.append_text(literal(f" {case.system} · {case.trajectory_id}", "bold"))  # 5 lines hold it
+    text.append(", a stale-fact case", "bold")
     text.append(f" · {case.stale_count} stale", "bold red")  # the scored count, as in the tour
     text.append(" — c opens it in the stepper", "dim")
     # the figures last: at 100×30 the title's last line is cut there, not at the count
@@ -41,6 +40,8 @@ def stale_note(case: views.StaleCase) -> Text:
 
 DIAGNOSIS_LINES = 2
 """Lines a panel's title gives the run's diagnosis (the title holds 5: .side-title)."""
+TITLE_LINES = 5
+"""Lines of a panel's title (.side-title's max-height); the rest is cut with '…'."""
 
 
 def case_title(
@@ -177,7 +178,9 @@ expected claims of the final state with the judge's verdicts, under the run's ow
                 title.append_text(stale_note(self.stale))
             elif stop is None and q == "compensation" and pending:
                 title.append("\nlooking for a stale-fact case in the stored runs…", "dim")
-            self.query_one(f"#side-{q}-title", Static).update(title)
+            self.query_one(f"#side-{q}-title", Static).update(  # cut at its 5 lines with '…'
+                clamp_lines(title, self.panel_width(), TITLE_LINES)
+            )
 
     def action_open(self, quadrant: str) -> None:
         stop: views.TourStop | views.StaleCase | None = self.stops.get(quadrant)
