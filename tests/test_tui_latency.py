@@ -327,3 +327,49 @@ async def test_questions_of_a_new_selection_land_in_one_layout_and_no_late_frame
         pane = app.screen.query_one(TextPane)
         assert app.ctx.selection.trajectory_id in str(app.screen.query_one("#q-title").content)
         assert pane.content and frames.count("QuestionsScreen") <= 5
+
+
+async def test_steps_are_read_ahead_off_the_event_loop_and_end_and_help_only_show(ref, monkeypatch):
+    """Issue 36: the stepper reads steps ahead in its reader thread (the event loop takes keys
+    meanwhile), End and Home included, so End then reads nothing; F1 composes a view's help once
+    and shows the same screen again."""
+    import asyncio
+    import sys
+    import threading
+
+    from seorap.engine import views
+
+    path, ids = ref
+    where: list[str] = []
+    real = views.step_view
+
+    def step_view(*a, **k):
+        caller = sys._getframe(1).f_code.co_name  # noqa: SLF001 - the stepper's callers only
+        if caller in ("_view", "_read_in_thread"):  # not the side by side's own step views
+            where.append(threading.current_thread().name)
+        return real(*a, **k)
+
+    monkeypatch.setattr(views, "step_view", step_view)
+    app = make_app(path, run_id=ids["oracle"], trajectory_id="ko-c5-garam-db")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("2")
+        await pilot.pause()
+        for _ in range(600):  # the judge's analyser ready: step keys no longer change with it
+            if views.judge_warm():
+                break
+            await asyncio.sleep(0.1)
+        await pilot.press("right", "left")  # read again once ready (its key changed)
+        await asyncio.sleep(2.5)  # AHEAD_IDLE_S, then one step per pass
+        await pilot.pause()
+        loop = threading.current_thread().name
+        assert any(name.startswith("step reader") for name in where), where  # read ahead there
+        where.clear()
+        await pilot.press("end")
+        await pilot.pause()
+        assert app.stepper.step.position == app.stepper.step.last_position and loop not in where
+        await pilot.press("f1")
+        await pilot.pause()
+        help_screen = app.screen
+        await pilot.press("escape", "f1")
+        await pilot.pause()
+        assert app.screen is help_screen

@@ -371,7 +371,11 @@ class SeorapApp(KeysInOrder, InstantModes, App):
 
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen(getattr(type(self.screen), "HELP", "")))
+        view = type(self.screen)
+        name = f"help:{view.__module__}:{view.__qualname__}"
+        if not self.is_screen_installed(name):  # composed once per view: F1 again only shows it
+            self.install_screen(HelpScreen(getattr(view, "HELP", "")), name)
+        self.push_screen(name)
 
     @on(OpenTrajectory)
     def open_trajectory(self, message: OpenTrajectory) -> None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
 
+import sqlite_utils
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -15,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
 from seorap.engine import views
+from seorap.tui.context import AppContext
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.text import literal
 from seorap.tui.widgets.claims_table import ClaimsTable
@@ -64,6 +67,11 @@ class StepperPanes(ViewScreen, Screen):
         self.change_index = -1
         """The summary target `x` selected last (-1: none yet at this step)."""
         self.views_kept: OrderedDict[tuple, views.StepView] = OrderedDict()
+        self.reading: dict[tuple, Future[views.StepView]] = {}
+        """Steps being read ahead in the reader thread (``read_step_ahead``), by step key."""
+        self.reader: ThreadPoolExecutor | None = None
+        self.reader_db: sqlite_utils.Database | None = None
+        """The reader thread's own read-only connection (used by that thread only)."""
         self.claim: tuple[views.ClaimRow, int] | None = None
         """The claim the detail pane showed last and its state: the journey keys follow it."""
 
@@ -152,11 +160,14 @@ class StepperPanes(ViewScreen, Screen):
     """Step views kept: stepping back, or onto a step read ahead, does not read it again."""
 
     def step_key(
-        self, position: int, run_id: str | None = None, trajectory_id: str | None = None
+        self,
+        position: int,
+        run_id: str | None = None,
+        trajectory_id: str | None = None,
+        version: tuple | None = None,
     ) -> tuple:
         """What a step view depends on: the selected run and trajectory (or those given), the
-        position, the judge mode, θ, the database's version and whether the lexical judge is
-        loaded (a step read before shows no stale mark, and is read again once it is)."""
+        position, the judge mode, θ, and ``step_version()`` (computed here unless given)."""
         ctx, sel = self.app.ctx, self.app.ctx.selection
         return (
             run_id or sel.run_id,
@@ -164,13 +175,22 @@ class StepperPanes(ViewScreen, Screen):
             position,
             sel.judge_mode,
             ctx.filter_threshold,
-            views.data_version(ctx.db),
-            views.judge_warm(),
+            *(self.step_version() if version is None else version),
         )
 
+    def step_version(self) -> tuple:
+        """The database's version and whether the lexical judge is loaded (a step read before
+        shows no stale mark, and is read again once it is): one look for every step key of a
+        read-ahead pass."""
+        return (views.data_version(self.app.ctx.db), views.judge_warm())
+
     def _view(self, key: tuple) -> views.StepView:
-        """The step view for ``key`` (see ``step_key``), read once while the database is unchanged."""
+        """The step view for ``key`` (see ``step_key``), read once while the database is unchanged
+        (or taken from the reader thread when it is reading it: the loop waits for the rest)."""
         kept = self.views_kept.get(key)
+        reading = self.reading.pop(key, None)
+        if kept is None and reading is not None:
+            kept = reading.result()  # the thread holds no lock the loop needs
         if kept is None:
             run_id, trajectory_id, position, judge_mode = key[:4]
             ctx = self.app.ctx
@@ -183,38 +203,83 @@ class StepperPanes(ViewScreen, Screen):
                 kept = views.step_view(
                     ctx.db, ctx.corpus, run_id, trajectory_id, position, judge_mode, False
                 )
-            self.views_kept[key] = kept
-            while len(self.views_kept) > self.VIEWS_KEPT:
-                self.views_kept.popitem(last=False)
-        else:
-            self.views_kept.move_to_end(key)
+        self._keep(key, kept)
         return kept
+
+    def _keep(self, key: tuple, step: views.StepView) -> None:
+        self.views_kept[key] = step
+        self.views_kept.move_to_end(key)
+        while len(self.views_kept) > self.VIEWS_KEPT:
+            self.views_kept.popitem(last=False)
 
     def read_ahead(self) -> bool:
         """While the user reads a step: the next step, then the one before, then the documents the
-        selected claim's k and e go to, read and their document and log wrapped at the panes'
-        widths, so those keys only show them; one step per call (the app calls again while no key
-        arrives). True when it read one."""
+        selected claim's k and e go to, then the last and the first (End, Home), read and their
+        document and log wrapped at the panes' widths, so those keys only show them; one step per
+        call (the app calls again while no key arrives). True when it read one or is reading."""
         if not self.is_current or self.step is None:
             return False
         path = self.claim[0].path if self.claim else None  # then where k and e would go
         targets = (path.fact[0] if path and path.fact else -1, path.document if path else -1)
+        here, last = self.step.position, self.step.last_position
+        version = self.step_version()
         return any(
-            self.read_step_ahead(self.step_key(position))
-            for position in (self.step.position + 1, self.step.position - 1, *targets)
-            if position is not None and 0 <= position <= self.step.last_position
+            self.read_step_ahead(self.step_key(position, version=version))
+            for position in (here + 1, here - 1, *targets, last, 0)
+            if position is not None and 0 <= position <= last
         )
 
     def read_step_ahead(self, key: tuple) -> bool:
         """Read the step of ``key`` (see ``step_key``) and wrap its document and log at the panes'
-        widths, unless kept already; True when it read it. The runs view asks for the first step
-        of the row its cursor rests on, ahead of Enter."""
+        widths, unless kept already; True when it read it, or is reading it (or another step) in
+        the reader thread. The runs view asks for the first step of the row its cursor rests on,
+        ahead of Enter.
+
+        The step is read in a thread of its own (``StepperPanes.reader``, on its own read-only
+        connection), so the event loop takes keys meanwhile (issue 36: a step of the 100x corpus
+        held the loop 10-80 ms when read on it); the loop only keeps and wraps the result, on a
+        later call. Without a database file (tests' in-memory databases) it is read here."""
         if key in self.views_kept or not self.is_mounted:
             return False
-        step = self._view(key)
+        ctx = self.app.ctx
+        future = self.reading.get(key)
+        if future is None and ctx.db_path is None:
+            step = self._view(key)
+        elif future is None:
+            if any(not f.done() for f in self.reading.values()):
+                return True  # one step at a time: the thread is on another
+            if self.reader is None:
+                self.reader = ThreadPoolExecutor(1, thread_name_prefix="step reader")
+            if len(self.reading) > 4:  # steps read for keys no longer asked for (another step)
+                self.reading = {k: f for k, f in self.reading.items() if not f.done()}
+            self.reading[key] = self.reader.submit(self._read_in_thread, ctx, key)
+            return True
+        elif not future.done():
+            return True
+        else:
+            step = self.reading.pop(key).result()
+            self._keep(key, step)
         for pane in (self.query_one(DocumentPane), self.query_one(OperationLog)):
             pane.wrapped(pane.text_for(step))
         return True
+
+    def _read_in_thread(self, ctx: AppContext, key: tuple) -> views.StepView:
+        """In the reader thread: the step view of ``key``, as ``_view`` reads it (without its
+        stale marks while the judge's analyser is loading)."""
+        if self.reader_db is None:
+            self.reader_db = ctx.worker_db()
+        db, run_id, trajectory_id, position, judge_mode = self.reader_db, *key[:4]
+        try:
+            with views.judge_no_wait():
+                return views.step_view(db, ctx.corpus, run_id, trajectory_id, position, judge_mode)
+        except views.JudgeNotReady:
+            return views.step_view(
+                db, ctx.corpus, run_id, trajectory_id, position, judge_mode, False
+            )
+
+    def on_unmount(self) -> None:
+        if self.reader is not None:
+            self.reader.shutdown(wait=False, cancel_futures=True)
 
     def _title(self) -> Text:
         """Two lines, each cut at the edge: where we are, then what this document did."""
