@@ -44,19 +44,34 @@ def test_every_answer_of_the_shipped_recording_is_a_reply_of_the_model_it_names(
     assert {c["model"] for t, c in rows if t == "calls"} == {model}
 
 
-def test_the_offline_tour_takes_its_compensation_candidate_from_the_recording_or_says_why_not(
-    tmp_path,
-):
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory):
+    """The shipped recording beside the offline reference systems on its trajectory, as the
+    demo's database holds them: (path, the recording's run id, its model, its trajectory)."""
     header, _ = read_recording(SHIPPED[0])
-    db = open_db(tmp_path / "demo.db")
+    path = tmp_path_factory.mktemp("demo") / "demo.db"
+    db = open_db(path)
     run_id, _ = import_recording(db, SHIPPED[0])
     corpus = load_corpus(KO_MINI)
     [trajectory] = {r["trajectory_id"] for r in db.query("SELECT trajectory_id FROM documents")}
     corpus.trajectories[:] = [t for t in corpus.trajectories if t.id == trajectory]
     run(corpus, ["oracle-stale", "oracle"], db, Config.offline(), offline=True)
-    model = header["label"]["model"]
+    db.close()
+    return path, run_id, header["label"]["model"], trajectory
+
+
+def _candidate(db, corpus):
+    return views.demo_tour(db, corpus)["compensation"] or views.stale_case(db, corpus)
+
+
+def test_the_offline_tour_takes_its_compensation_candidate_from_the_recording_or_says_why_not(
+    demo_db,
+):
+    path, run_id, model, trajectory = demo_db
+    db = open_db(path, readonly=True)
+    corpus = load_corpus(KO_MINI)
     assert views.model_answerers(db) == {run_id: model}  # the reference systems: a reader's
-    candidate = views.demo_tour(db, corpus)["compensation"] or views.stale_case(db, corpus)
+    candidate = _candidate(db, corpus)
     note = views.real_answers_note(db, candidate.run_id if candidate else None)
     card = views.score_cards(db)[(run_id, trajectory)]
     demo_md = (ROOT / "docs" / "demo.md").read_text(encoding="utf-8")
@@ -74,3 +89,22 @@ def test_the_offline_tour_takes_its_compensation_candidate_from_the_recording_or
     assert f"{stale} stale fact" in note
     assert ("its judge cannot carry a diagnosis" in note) == bool(card.get("judge_unreliable"))
     assert "the recording offers no compensation case" in demo_md
+
+
+async def test_the_tour_says_under_its_compensation_case_whose_answers_it_shows(demo_db):
+    from seorap.tui.factory import make_app  # textual loads only for the app test
+
+    path, run_id, model, trajectory = demo_db
+    corpus = load_corpus(KO_MINI)
+    db = open_db(path, readonly=True)
+    candidate = _candidate(db, corpus)
+    note = views.real_answers_note(db, candidate.run_id if candidate else None)
+    app = make_app(path, corpus=KO_MINI)
+    async with app.run_test(size=(180, 60)) as pilot:
+        await pilot.press("7")
+        await app.workers.wait_for_complete()  # the stale-fact case is found in a worker
+        await pilot.pause()
+        text = str(app.screen.query_one("#demo-compensation").content)
+    assert note and note in text
+    if candidate is not None:
+        assert candidate.run_id in text or candidate.system in text
