@@ -86,12 +86,12 @@ def _gap(card: dict[str, Any]) -> float:
 def model_answerers(db: Database) -> dict[str, str]:
     """run id -> the model that answered its questions (the answerer of its latest scoring), for
     the runs whose answers a model wrote, not an offline reader: a compensation case is an
-    answerer papering over a wrong store, which only a model's answers can show."""
+    answerer papering over a wrong store, which only a model's answers can show. Reads the run
+    cards only (one per run), not the trajectories' cards."""
     out: dict[str, str] = {}
-    for (run_id, _), card in score_cards(db).items():
-        if run_id in out:
-            continue
-        own = scores.run_card(db, run_id, card.get("scoring") or "")
+    for run_id in scores.scored_run_ids(db):
+        latest = scores.latest_scoring(db, run_id)
+        own = scores.run_card(db, run_id, latest) if latest else None
         try:
             answerer = str(json.loads(own or "{}").get("answerer") or "")
         except ValueError:  # a damaged run card: not known to be a model's answers
