@@ -64,10 +64,12 @@ def content(db, run_id):
     return out
 
 
-PROVENANCE = {"recomputed"}
+PROVENANCE = {"recomputed", "scoring_calls", "scoring_cached"}
 """Where a figure's input came from, not what it is: a recording made before read-time asked slot
 questions has its lookups asked again at score time (``recomputed``), its replay asks them while
-writing; the readings, verdicts and figures must be the same."""
+writing; a recording whose answers a model wrote made those calls (``scoring_calls``), its replay
+is served them from the call log (``scoring_cached``, checked on its own); the readings, verdicts
+and figures must be the same."""
 
 
 def assert_same(got, want, where="run"):
@@ -231,10 +233,17 @@ def test_replaying_the_shipped_recording_reproduces_the_stored_run(shipped, tmp_
     run_id, _ = import_recording(demo, shipped)
     corpus = load_corpus(KO_MINI)
     trajectories = {r["trajectory_id"] for t, r in rows if t == "documents"}
+    calls = demo["calls"].count
     replayed = replay_run(demo, run_id, corpus)
+    assert demo["calls"].count == calls  # no model reached: the scoring's answers too
     for trajectory in trajectories:
         assert store(demo, replayed, trajectory) == store(demo, run_id, trajectory) != []
-    assert_same(as_run(content(demo, replayed), replayed, run_id), content(demo, run_id))
+    got, want = as_run(content(demo, replayed), replayed, run_id), content(demo, run_id)
+    assert_same(got, want)
+    [own] = [c for c in want["scores"] if "scoring_calls" in c]
+    [again] = [c for c in got["scores"] if "scoring_calls" in c]
+    made = own["scoring_calls"] + own["scoring_cached"]
+    assert (again["scoring_calls"], again["scoring_cached"]) == (0, made)
 
 
 # ---- the demo: imported on first use, labelled everywhere, `--replay recorded` -----------------

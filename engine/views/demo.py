@@ -6,16 +6,20 @@ the store (extracted, stored, kept) yet answered right, a bottleneck case whose 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from sqlite_utils import Database
 
 from seorap.engine.corpus import Corpus, Trajectory
+from seorap.engine.fmt import figure
 from seorap.engine.scoring import journey, journey_story, metrics
+from seorap.engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS
 from seorap.engine.scoring.holding import Held
 from seorap.engine.scoring.stats import at_least
 from seorap.engine.store.database import facts_at
+from seorap.engine.store.queries import scores
 from seorap.engine.views.claim_path import ClaimPath, claim_paths
 from seorap.engine.views.common import items_in_words, score_cards
 from seorap.engine.views.holdings import held_for
@@ -81,18 +85,40 @@ def _gap(card: dict[str, Any]) -> float:
     return gap
 
 
+def model_answerers(db: Database) -> dict[str, str]:
+    """run id -> the model that answered its questions (the answerer of its latest scoring), for
+    the runs whose answers a model wrote, not an offline reader: a compensation case is an
+    answerer papering over a wrong store, which only a model's answers can show. Reads the run
+    cards only (one per run), not the trajectories' cards."""
+    out: dict[str, str] = {}
+    for run_id in scores.scored_run_ids(db):
+        latest = scores.latest_scoring(db, run_id)
+        own = scores.run_card(db, run_id, latest) if latest else None
+        try:
+            answerer = str(json.loads(own or "{}").get("answerer") or "")
+        except ValueError:  # a damaged run card: not known to be a model's answers
+            answerer = ""
+        if answerer and answerer not in OFFLINE_ANSWERERS:
+            out[run_id] = answerer
+    return out
+
+
 def demo_tour(db: Database, corpus: Corpus) -> dict[str, TourStop | None]:
     """For 'compensation' and 'bottleneck': the scored trajectory with the widest gap, any run,
-    when that gap is at least TOUR_MARGIN (else None: :func:`tour_gaps` says why)."""
+    when that gap is at least TOUR_MARGIN (else None: :func:`tour_gaps` says why); a compensation
+    case from a model's answers before one from an offline reader's."""
     cards = score_cards(db)
     systems = run_labels(db)
+    real = model_answerers(db)
     out: dict[str, TourStop | None] = {}
     for q in ("compensation", "bottleneck"):
         hits = [(k, c) for k, c in cards.items() if c.get("quadrant") == q]
-        # a case whose journeys tell the quadrant's story first, then the widest gap
+        # real answers first (compensation), then a case whose journeys tell the quadrant's
+        # story, then the widest gap
         hits.sort(
             key=lambda kc: (
                 not at_least(_gap(kc[1]), TOUR_MARGIN),
+                q == "compensation" and kc[0][0] not in real,
                 -min(_telling(kc[1], q), 1),
                 -_gap(kc[1]),
                 kc[0],
@@ -128,6 +154,46 @@ def tour_gaps(db: Database) -> dict[str, str]:
         else:
             out[q] = f"no trajectory of the scored runs falls in the {q} quadrant"
     return out
+
+
+def real_answers_note(db: Database, candidate_run: str | None) -> str:
+    """Whose answers the tour's compensation candidate (``candidate_run``: the run of its case or
+    stale-fact case, None when it has none) are, in one or more sentences: a model's, or why each
+    run a model answered offers no case (its figures, its stale-fact count, its judge), or that no
+    run of the database was answered by a model."""
+    real = model_answerers(db)
+    if candidate_run in real:
+        return f"Its answers are a real model's ({real[candidate_run]})."
+    if not real:
+        return (
+            "No run in this database was answered by a model: every answer here is an offline "
+            "reader's, so no case shows an answerer papering over the store."
+        )
+    systems = run_labels(db)
+    out = []
+    for (run_id, trajectory_id), card in sorted(score_cards(db).items()):
+        if run_id in real:
+            out.append(
+                f"{systems.get(run_id, run_id)}, answered by {real[run_id]}, offers no "
+                f"compensation case on {trajectory_id}: {_why_not(card)}."
+            )
+    return " ".join(out)
+
+
+def _why_not(card: dict[str, Any]) -> str:
+    """Why a trajectory's card is neither a compensation case nor a stale-fact case."""
+    intrinsic, extrinsic = card.get("intrinsic_full"), (card.get("extrinsic") or {}).get("compound")
+    quadrant = card.get("quadrant") or card.get("quadrant_raw")
+    parts = [f"intrinsic {figure(intrinsic)}, extrinsic {figure(extrinsic)}"]
+    if quadrant != "compensation":
+        parts.append(f"the {quadrant or 'n/a'} quadrant by its figures")
+    elif not at_least(_gap(card), TOUR_MARGIN):
+        parts.append(f"a gap of {_gap(card):.2f} (a case needs {TOUR_MARGIN:.2f})")
+    stale = _stale_count(card)
+    parts.append(f"{stale} stale fact{'s' if stale != 1 else ''} in its final store")
+    if card.get("judge_unreliable"):
+        parts.append(f"its judge cannot carry a diagnosis ({card['judge_unreliable']})")
+    return "; ".join(parts)
 
 
 def _tour_stop(
@@ -216,8 +282,9 @@ def stale_case(
     db: Database, corpus: Corpus, current_run: str | None = None, cut: float = 0.5
 ) -> StaleCase | None:
     """The trajectory with stale facts > 0 and extrinsic ≥ ``cut`` (exact, stats.at_least): from
-    ``current_run`` when it has one, else from any scored run; one whose journeys tell the story
-    (claims lost in the store) first, then highest extrinsic, then most stale facts, then ids. The
+    ``current_run`` when it has one, else from any scored run; one a model answered first (see
+    :func:`model_answerers`), then one whose journeys tell the story (claims lost in the store),
+    then highest extrinsic, then most stale facts, then ids. The
     tour and side by side ask with no ``current_run``: one database, one story, whatever run is
     selected. A card whose judge cannot carry a diagnosis (``judge_unreliable``) is never
     offered: its "answer right" may be the judge's saturation, not the answerer's skill."""
@@ -232,9 +299,11 @@ def stale_case(
     ]
     if not hits:
         return None
+    real = model_answerers(db)
     hits.sort(
         key=lambda kc: (
             kc[0][0] != current_run,
+            kc[0][0] not in real,
             -min(_telling(kc[1], "compensation"), 1),  # its journeys tell the story, as the tour's
             -(kc[1]["extrinsic"]["compound"]),
             -_stale_count(kc[1]),

@@ -144,6 +144,9 @@ with a clear gap, one whose claims were lost in the store (compensation) or at r
 When no trajectory is in the compensation quadrant (typical for the reference systems), the left
 column offers, labelled as such, a stale-fact case: a trajectory whose store still holds stale facts
 while its answers scored ≥ 0.5 — from the current run if it has one, else from the run named there.
+A case from a run whose answers a model wrote (the shipped recording's) comes before one from an
+offline reader's; under the case the tour says whose answers it shows, or why the runs a model
+answered offer none.
 
 - **c** open the compensation case (or the stale-fact case) in the stepper at the document that
   shows it, **b** the bottleneck case, **a** the bottleneck case's questions and answers
@@ -208,7 +211,21 @@ while its answers scored ≥ 0.5 — from the current run if it has one, else fr
                 text.append_text(explain_stale(self.stale, self.app.ctx.selection.run_id))
             elif q == "compensation" and pending:
                 text.append("\n\nlooking for a stale-fact case in the stored runs…", "dim")
+            if q == "compensation" and not pending:
+                text.append("\n\n")
+                text.append_text(literal(self.answers_note(), "italic"))
             self.query_one(f"#demo-{q}", Static).update(text)
+
+    def answers_note(self) -> str:
+        """Whose answers the compensation candidate is (a real model's, or why the runs a model
+        answered offer none): once per database state and candidate."""
+        stop = self.stops.get("compensation") or self.stale
+        key = (views.data_version(self.app.ctx.db), stop.run_id if stop else None)
+        if key != getattr(self, "_note_for", None):
+            self._note = views.real_answers_note(self.app.ctx.db, key[1])
+            self._note_for = key
+        note: str = self._note
+        return note
 
     def action_open(self, quadrant: str) -> None:
         stop: views.TourStop | views.StaleCase | None = self.stops.get(quadrant)
