@@ -110,6 +110,28 @@ async def test_compare_keeps_the_end_that_tells_two_facts_apart(ref, size):
 
 
 @pytest.mark.parametrize("size", SIZES)
+async def test_compare_gives_the_trajectory_id_room_before_the_kind(ref, size):
+    """A type column gives way first: where an id would be cut, the kind is shown by its first
+    letter (named in the title) and the id keeps its cells."""
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("5")
+        await _settle(pilot)
+        table = app.screen.query_one("#compare-table")
+        trajectories, kinds = _cells(table, 0), _cells(table, 1)
+        if size == (100, 30):
+            assert "ko-c2-byeolmuri-latency" in trajectories  # 23 cells, whole
+        if any(t.endswith("…") for t in trajectories):  # an id is cut only after the kind gave way
+            assert app.screen.short_kinds and set(kinds) <= {"c", "q", "f"}
+            assert "k: c claim · q question · f fact" in screen_text(app)
+            assert min(len(t) for t in trajectories if t.endswith("…")) > 16  # the cells it gave
+        if not app.screen.short_kinds:
+            assert set(kinds) <= {"claim", "question", "fact"}
+        assert table.virtual_size.width <= size[0]
+
+
+@pytest.mark.parametrize("size", SIZES)
 async def test_score_cards_label_the_half_line_and_every_bar_group(ref, size):
     path, ids = ref
     app = make_app(path, run_id=ids["oracle-stale"])

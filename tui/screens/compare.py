@@ -67,8 +67,18 @@ def _cell(label: str) -> Text:
 SIDE_CAP = (16, 12)
 """Most cells for the trajectory id and the item label when the screen is narrow."""
 TEXT_FLOOR = 16
+KIND_SHORT = "k"
+"""The kind column's head when its cells are first letters (an id would be cut otherwise)."""
 NARROW = 120
 """Below this many columns the run figures and item labels take their short forms."""
+
+
+def _widths(fixed: list[int], sides: list[int], caps: list[int], room: int) -> list[int]:
+    """The id, item and text columns' widths: ids and items capped when the text would get
+    fewer than 40 cells, the text shrunk to its floor before them."""
+    if sum(fixed) + sum(sides) + 40 > room:
+        sides = [min(w, cap) for w, cap in zip(sides, caps, strict=True)]
+    return fit_widths([*sides, 10_000], room - sum(fixed), [10, 8, TEXT_FLOOR])
 
 
 class CompareScreen(ViewScreen, Screen):
@@ -94,6 +104,7 @@ differs, and final active facts held by only one run.
     def __init__(self) -> None:
         super().__init__()
         self.kind: str | None = None
+        self.short_kinds = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -185,11 +196,16 @@ differs, and final active facts held by only one run.
         table = self.query_one(LineTable)
         table.clear()
         narrow_columns(table)  # fitted for this width: the columns shrink with the cells
-        trajectories, items, texts = self._fitted(shown)
+        trajectories, kinds, items, texts = self._fitted(shown)
+        kind_column = table.ordered_columns[1]  # trajectory, kind, item, A, B, text
+        kind_column.label = Text(KIND_SHORT if self.short_kinds else "kind")
+        if self.short_kinds:
+            text.append("\nk: c claim · q question · f fact", "dim")
+            self.query_one("#compare-title", Static).update(text)
         for n, f in enumerate(shown):
             table.add_row(
                 Text(trajectories[n]),
-                Text(f.kind),
+                Text(kinds[n]),
                 Text(items[n]),
                 _cell(f.a),
                 _cell(f.b),
@@ -197,27 +213,35 @@ differs, and final active facts held by only one run.
                 key=f"{n}\t{f.trajectory_id}",
             )
 
-    def _fitted(self, shown: list) -> tuple[list[str], list[str], list[str]]:
-        """Trajectory ids, item labels and texts cut to fit the screen (tui/fit.py): ids and
+    def _fitted(self, shown: list) -> tuple[list[str], list[str], list[str], list[str]]:
+        """Trajectory ids, kinds, item labels and texts cut to fit the screen (tui/fit.py): ids and
         items first to at most SIDE_CAP cells, the text (the row's subject) to the rest; each cut
-        marked '…' and keeping what tells the rows apart ('…목표는 200ms' / '…목표는 180ms')."""
+        marked '…' and keeping what tells the rows apart ('…목표는 200ms' / '…목표는 180ms'). An id
+        gets room before the kind, a type column: when an id would be cut, the kind is shown by its
+        first letter (c / q / f, named in the title) and the id takes the cells it gave up."""
         self._fitted_for = width = self.app.size.width
         ids = [f.trajectory_id for f in shown]
+        kinds = [f.kind for f in shown]
         items = [views.item_label(f.item) for f in shown]
         if width < NARROW:
             items = [i.replace(" question ", " q") for i in items]  # 'compound q1'
         room = table_room(width, 6)
         fixed = [
-            natural([f.kind for f in shown], "kind"),
+            natural(kinds, "kind"),
             natural([f.a for f in shown], "A"),
             natural([f.b for f in shown], "B"),
         ]
         sides = [natural(ids, "trajectory"), natural(items, "item")]
-        if sum(fixed) + sum(sides) + 40 > room:
-            sides = [min(w, cap) for w, cap in zip(sides, SIDE_CAP, strict=True)]
-        widths = fit_widths([*sides, 10_000], room - sum(fixed), [10, 8, TEXT_FLOOR])
+        widths = _widths(fixed, sides, list(SIDE_CAP), room)
+        self.short_kinds = widths[0] < sides[0]
+        if self.short_kinds:  # the id would be cut: the kind gives way first
+            kinds = [k[:1] for k in kinds]
+            gave = fixed[0] - natural(kinds, KIND_SHORT)
+            fixed[0] -= gave
+            widths = _widths(fixed, sides, [SIDE_CAP[0] + gave, SIDE_CAP[1]], room)
         return (
             fit_column(ids, widths[0])[1],
+            kinds,
             fit_column(items, widths[1])[1],
             fit_column([f.text for f in shown], widths[2])[1],
         )
