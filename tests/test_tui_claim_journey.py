@@ -226,6 +226,7 @@ def test_the_tour_prefers_a_clear_case_whose_claims_were_lost_where_its_quadrant
     }
     monkeypatch.setattr(demo, "score_cards", lambda db: cards)
     monkeypatch.setattr(demo, "run_labels", lambda db: {"r": "sys"})
+    monkeypatch.setattr(demo, "model_answerers", lambda db: {})  # no database: no model's answers
     corpus = type("C", (), {"get": staticmethod(lambda t: (_ for _ in ()).throw(KeyError(t)))})
     assert demo.demo_tour(None, corpus)["bottleneck"].trajectory_id == "told"
     cards.pop(("r", "told"))

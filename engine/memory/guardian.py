@@ -55,6 +55,18 @@ def _exited(pid: int) -> int | None:
     return status if done else None
 
 
+def _gone(live: int) -> bool:
+    """Whether seorap's end of the liveness pipe is closed. Waits a moment: the kernel closes a
+    dying process's files one by one, so the program may see its stdin end before LIVE does."""
+    ready, _, _ = select.select([live], [], [], 0.05)
+    return bool(ready) and not os.read(live, 1)
+
+
+def _end_group() -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    os.killpg(0, signal.SIGKILL)
+
+
 def main() -> None:
     live, err = int(sys.argv[1]), int(sys.argv[2])
     pid = _start(sys.argv[3:], live, err)
@@ -72,10 +84,11 @@ def main() -> None:
         ready, _, _ = select.select(watched, [], [], wait)
         status = _exited(pid)
         if status is not None:
+            if _gone(live):  # the program ended because seorap did (its stdin closed): the rest go
+                _end_group()
             _leave(status)
         if live in ready and not os.read(live, 1):  # seorap is gone
-            signal.signal(signal.SIGTERM, signal.SIG_IGN)
-            os.killpg(0, signal.SIGKILL)
+            _end_group()
 
 
 if __name__ == "__main__":
