@@ -10,7 +10,9 @@
   run-level extras (call counters of the scoring pass).
 - ``holdings``: per run x trajectory x scoring setup, every (claim, text) verdict the pass decided
   (does the text state the claim; engine/scoring/holding.py) with its rule name: what the views read.
-  The claim and the text are ids of the store's ``texts`` (each text kept once).
+  One row a pass: ``pairs`` is zlib-compressed JSON, ``{"rules": [names], "pairs": [[claim id,
+  text id, holds, rule index], …]}``, the ids those of the store's ``texts`` (a row a pair took
+  7 MB on the bundled A/B/C run, half the whole store).
 - ``score_figures``: per run x scoring setup, the figures the app shows (the run report with its
   bootstrap intervals, the full -> filter diff), computed once at score time
   so that no key press in the app computes them.
@@ -113,16 +115,8 @@ TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
         ("run_id", "scoring", "kind"),
     ),
     "holdings": (
-        {
-            "run_id": str,
-            "trajectory_id": str,
-            "scoring": str,
-            "claim_id": int,
-            "text_id": int,
-            "holds": int,
-            "rules": str,
-        },
-        ("run_id", "trajectory_id", "scoring", "claim_id", "text_id"),
+        {"run_id": str, "trajectory_id": str, "scoring": str, "pairs": bytes},
+        ("run_id", "trajectory_id", "scoring"),
     ),
 }
 

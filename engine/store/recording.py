@@ -27,6 +27,7 @@ from sqlite_utils import Database
 
 from seorap.engine.corpus.bundled import bundled_corpus
 from seorap.engine.store import compact
+from seorap.engine.store.queries import holdings
 from seorap.engine.store.schema import all_tables
 
 SHIPPED = Path(__file__).resolve().parents[2] / "fixtures" / "recordings"
@@ -110,6 +111,9 @@ def _rows(db: Database, table: str, run_id: str) -> list[dict]:
             row.pop("id", None)  # the importing database numbers its own calls
             row["raw"] = compact.raw_reply(row)
             row.pop("raw_z", None)
+        if table == "holdings":  # its text ids are this database's: the texts travel instead
+            pairs = holdings.of_trajectory(db, run_id, row["trajectory_id"], row["scoring"])
+            row["pairs"] = [[p["claim"], p["text"], p["holds"], p["rules"]] for p in pairs]
         rows.append(row)
     return rows
 
@@ -255,6 +259,13 @@ def import_recording(db: Database, path: Path) -> tuple[str, bool]:
                     for r in items:
                         r["vector"] = base64.b64decode(r["vector"])
                     db.table("embeddings").insert_all(items, replace=True)
+                elif table == "holdings":
+                    for r in items:
+                        pairs = [
+                            {"claim": c, "text": t, "holds": h, "rules": rule}
+                            for c, t, h, rule in r["pairs"]
+                        ]
+                        holdings.replace(db, r["run_id"], r["trajectory_id"], r["scoring"], pairs)
                 elif compact.is_compact(db, table):
                     compact.insert(db, table, items)
                 else:

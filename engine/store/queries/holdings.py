@@ -5,13 +5,38 @@ them already."""
 
 from __future__ import annotations
 
+import json
+import zlib
+
 from sqlite_utils import Database
 
-from seorap.engine.store.compact import text_id
+from seorap.engine.store import damage
+from seorap.engine.store.compact import text_id, unzip
 from seorap.engine.store.queries.catalog import readable_names
 from seorap.engine.store.txn import checked
+from seorap.engine.untrusted import visible
 
 TABLE = "holdings"
+
+
+def _pack(rows: list[tuple[int, int, int, str]]) -> bytes:
+    rules = sorted({r[3] for r in rows})
+    at = {name: n for n, name in enumerate(rules)}
+    body = {"rules": rules, "pairs": [[c, t, h, at[r]] for c, t, h, r in rows]}
+    return zlib.compress(json.dumps(body, separators=(",", ":")).encode("utf-8"), 9)
+
+
+def _unpack(blob: bytes, run_id: str) -> list[tuple[int, int, int, str]]:
+    """The pass's pairs; a damaged row names the run (engine/store/damage.py)."""
+    text = unzip(blob, run_id) or "{}"
+    try:
+        body = json.loads(text)
+        rules = body["rules"]
+        return [(int(c), int(t), int(h), str(rules[r])) for c, t, h, r in body["pairs"]]
+    except (ValueError, KeyError, TypeError, IndexError):
+        raise damage.DamagedRow(
+            f"the stored verdicts (holdings) of run {visible(run_id)} are damaged"
+        ) from None
 
 
 def replace(
@@ -24,27 +49,38 @@ def replace(
     """One trajectory's verdicts of one scoring pass ({claim, text, holds, rules} each),
     replacing the pass's earlier ones (the caller's transaction, or a checked write of its own,
     holds the writer lease)."""
+    packed = [
+        (text_id(db, r["claim"]), text_id(db, r["text"]), int(r["holds"]), str(r["rules"]))
+        for r in rows
+    ]
+    _write(db, run_id, trajectory_id, scoring, packed)
+
+
+def _write(db: Database, run_id: str, trajectory_id: str, scoring: str, rows: list) -> None:
     with checked(db):
         db.execute(
-            "DELETE FROM holdings WHERE run_id=? AND trajectory_id=? AND scoring=?",
-            [run_id, trajectory_id, scoring],
+            "INSERT OR REPLACE INTO holdings (run_id, trajectory_id, scoring, pairs) "
+            "VALUES (?, ?, ?, ?)",
+            [run_id, trajectory_id, scoring, _pack(rows)],
         )
-        db.conn.executemany(
-            "INSERT OR REPLACE INTO holdings (run_id, trajectory_id, scoring, claim_id, text_id, "
-            "holds, rules) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                [
-                    run_id,
-                    trajectory_id,
-                    scoring,
-                    text_id(db, r["claim"]),
-                    text_id(db, r["text"]),
-                    int(r["holds"]),
-                    r["rules"],
-                ]
-                for r in rows
-            ],
-        )
+
+
+def _pairs(db: Database, run_id: str, trajectory_id: str, scoring: str) -> list:
+    row = db.execute(
+        "SELECT pairs FROM holdings WHERE run_id=? AND trajectory_id=? AND scoring=?",
+        [run_id, trajectory_id, scoring],
+    ).fetchone()
+    return [] if row is None else _unpack(row[0], run_id)
+
+
+def _texts(db: Database, ids: set[int]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    wanted = sorted(ids)
+    for at in range(0, len(wanted), 500):
+        part = wanted[at : at + 500]
+        marks = ",".join("?" * len(part))
+        out.update(db.execute(f"SELECT id, text FROM texts WHERE id IN ({marks})", part).fetchall())
+    return out
 
 
 def of_trajectory(db: Database, run_id: str, trajectory_id: str, scoring: str) -> list[dict]:
@@ -52,14 +88,12 @@ def of_trajectory(db: Database, run_id: str, trajectory_id: str, scoring: str) -
     when none are stored or the file has no such table."""
     if TABLE not in readable_names(db):
         return []
-    return list(
-        db.query(
-            "SELECT c.text AS claim, t.text AS text, h.holds AS holds, h.rules AS rules "
-            "FROM holdings h JOIN texts c ON c.id = h.claim_id JOIN texts t ON t.id = h.text_id "
-            "WHERE h.run_id=? AND h.trajectory_id=? AND h.scoring=?",
-            [run_id, trajectory_id, scoring],
-        )
-    )
+    pairs = _pairs(db, run_id, trajectory_id, scoring)
+    texts = _texts(db, {c for c, _, _, _ in pairs} | {t for _, t, _, _ in pairs})
+    return [
+        {"claim": texts.get(c, ""), "text": texts.get(t, ""), "holds": h, "rules": r}
+        for c, t, h, r in pairs
+    ]
 
 
 def pass_stored(db: Database, run_id: str, scoring: str) -> bool:
@@ -78,10 +112,13 @@ def set_holds(
 ) -> int:
     """Change one stored verdict; returns the rows changed. For the tests that alter a stored
     verdict and check that every view follows it (tests/test_views_one_verdict.py)."""
-    with checked(db):
-        return db.execute(
-            "UPDATE holdings SET holds=? WHERE run_id=? AND trajectory_id=? AND scoring=? "
-            "AND claim_id IN (SELECT id FROM texts WHERE text=?) "
-            "AND text_id IN (SELECT id FROM texts WHERE text=?)",
-            [int(holds), run_id, trajectory_id, scoring, claim, text],
-        ).rowcount
+    pairs = _pairs(db, run_id, trajectory_id, scoring)
+    texts = _texts(db, {c for c, _, _, _ in pairs} | {t for _, t, _, _ in pairs})
+    changed = 0
+    for n, (c, t, _old, r) in enumerate(pairs):
+        if texts.get(c) == claim and texts.get(t) == text:
+            pairs[n] = (c, t, int(holds), r)
+            changed += 1
+    if changed:
+        _write(db, run_id, trajectory_id, scoring, pairs)
+    return changed
