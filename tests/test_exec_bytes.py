@@ -180,20 +180,27 @@ def test_no_process_outlives_a_normal_run(tmp_path):
     assert _left(pidfile) == []
 
 
-def test_no_process_outlives_ctrl_c_and_ctrl_c_is_honoured_at_once(tmp_path):
-    pidfile = tmp_path / "pids"
+def _spawning_run(tmp_path: Path, pidfile: Path, stderr: int) -> subprocess.Popen[bytes]:
+    """`seorap run` of a system whose programs start children, once they are all running (the
+    probe's and a memory's: eight pids at least)."""
     env = dict(os.environ, SEORAP_LOG_DIR=str(tmp_path / "crash-logs"))
     proc = subprocess.Popen(
         [SEORAP, "run", "--system", f"{HOSTILE} spawn {pidfile}", "--offline", "--no-score"]
         + ["--corpus", str(ROOT / "fixtures" / "ko-mini"), "--db", str(tmp_path / "r.db")],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=stderr,
         env=env,
         cwd=tmp_path,
     )
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and len(_pids(pidfile)) < 8:  # the probe's and a memory's
+    while time.monotonic() < deadline and len(_pids(pidfile)) < 8:
         time.sleep(0.05)
+    return proc
+
+
+def test_no_process_outlives_ctrl_c_and_ctrl_c_is_honoured_at_once(tmp_path):
+    pidfile = tmp_path / "pids"
+    proc = _spawning_run(tmp_path, pidfile, subprocess.PIPE)
     assert proc.poll() is None, "the run ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)
     interrupted = time.monotonic()
@@ -211,16 +218,7 @@ def test_no_process_outlives_seorap_killed_outright(tmp_path, sig):
     """kill -9 (and a SIGTERM, which Python does not turn into an exception) runs none of our
     code: the group's guardian (engine/memory/guardian.py) sees seorap's end and ends the group."""
     pidfile = tmp_path / "pids"
-    proc = subprocess.Popen(
-        [SEORAP, "run", "--system", f"{HOSTILE} spawn {pidfile}", "--offline", "--no-score"]
-        + ["--corpus", str(ROOT / "fixtures" / "ko-mini"), "--db", str(tmp_path / "r.db")],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        cwd=tmp_path,
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and len(_pids(pidfile)) < 8:
-        time.sleep(0.05)
+    proc = _spawning_run(tmp_path, pidfile, subprocess.DEVNULL)
     assert proc.poll() is None, "the run ended before it could be killed"
     proc.send_signal(sig)
     proc.wait(timeout=60)
