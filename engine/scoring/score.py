@@ -372,7 +372,7 @@ def _score_trajectory(
     """Score one trajectory and save it; returns its full-mode claim rows (None without full).
     Every (claim, text) verdict it decides is recorded and stored with it (engine/scoring/
     holding.py), with the stepper's stale pairs of every arrival position."""
-    with holding.recording() as pairs:
+    with holding.recording(holding.dating(db, run_id, trajectory)) as pairs:
         store = intrinsic.load_store(db, run_id, trajectory)
         claim_rows = {
             m.setup: full_rows
