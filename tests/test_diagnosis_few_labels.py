@@ -226,3 +226,11 @@ def test_no_audit_withholds_the_figures_and_says_unverified_everywhere(one_traje
     assert audit is not None and not audit.reliable and audit.headline == views.UNVERIFIED
     [row] = [x for x in views.trajectory_rows(db, corpus, [rid]) if x.intrinsic is not None]
     assert row.quadrant == views.UNVERIFIED
+    # the app's audit panel and scatter say it in the same words (rich only, no app started)
+    from seorap.tui.screens import scores_list, scores_text  # the app's pure renderers, here only
+
+    panel = scores_text.audit_text(audit).plain
+    assert f"· {views.UNVERIFIED}" in panel and reason.split("; ")[0] in panel
+    assert "unreliable" not in panel
+    listed = scores_list.scatter_list(r, False, 80, {}).plain
+    assert f"{views.UNVERIFIED}: no quadrants" in listed
