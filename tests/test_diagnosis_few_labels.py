@@ -234,3 +234,20 @@ def test_no_audit_withholds_the_figures_and_says_unverified_everywhere(one_traje
     assert "unreliable" not in panel
     listed = scores_list.scatter_list(r, False, 80, {}).plain
     assert f"{views.UNVERIFIED}: no quadrants" in listed
+
+
+def test_compare_says_whose_judge_is_unverified(one_trajectory, tmp_path):
+    from click.testing import CliRunner
+
+    from seorap.cli.main import cli
+
+    db, rid, corpus = one_trajectory
+    _score_with(db, rid, corpus, empty_audit=True)  # the base: no audit, 1 + 3 verdicts
+    only = dict(offline=True, trajectories=["ko-c1-daon-backup"], label="other")
+    [other] = run(corpus, ["oracle"], db, Config.offline(), **only)
+    path = str(db.execute("PRAGMA database_list").fetchall()[0][2])
+    out = CliRunner().invoke(cli, ["compare", rid, other, "--db", path])
+    assert out.exit_code == 0, out.output
+    assert "base's judge is unverified (unverified: only 1 answer verdict" in out.output
+    assert "candidate's judge" not in out.output  # scored with its audit: reliable
+    assert "loss points withheld" in out.output
