@@ -28,7 +28,7 @@ from sqlite_utils import Database
 from seorap.engine.corpus import Trajectory
 from seorap.engine.corpus.trajectory import parse_timestamp
 from seorap.engine.scoring import lexical, metrics
-from seorap.engine.store.database import facts_at
+from seorap.engine.store.database import facts_at, version_texts
 
 RULE = lexical.RULES_VERSION
 """The rule name recorded with every stored verdict (``lexical-6``)."""
@@ -64,12 +64,8 @@ def dating(db: Database, run_id: str, trajectory: Trajectory) -> Dating:
     """The claims' and the stored fact versions' dates of one trajectory of a run."""
     dated = {a.position: parse_timestamp(a.timestamp).date() for a in trajectory.arrivals()}
     claims = _one((c, s.when.date()) for s in trajectory.states for c in s.claims + s.stale_claims)
-    versions = {
-        (f.text, f.position)
-        for a in trajectory.arrivals()
-        for f in facts_at(db, run_id, trajectory.id, a.position)
-    }
-    texts = _one((text, dated[p]) for text, p in sorted(versions) if p in dated)
+    versions = version_texts(db, run_id, trajectory.id)
+    texts = _one((text, dated[p]) for text, p in versions if p in dated)
     return Dating(claims, texts)
 
 
