@@ -81,7 +81,9 @@ def print_comparison(
     if any(d.ruler for d in result.differences):
         _say(console, [RULER_LEGEND], style="yellow")
     _print_moved(console, moved, show_all)
-    withheld = any("judge is unreliable" in label for label in result.labels)
+    withheld = any(
+        f"judge is {w}" in x for x in result.labels for w in ("unreliable", "unverified")
+    )
     funnel = journey.lines(funnels, withheld=withheld)
     _say(console, funnel)
     if any("◀" in line for line in funnel):

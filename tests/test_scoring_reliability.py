@@ -14,25 +14,27 @@ from seorap.engine.store.database import open_db
 
 
 def test_limits_are_strict_and_exact():
-    assert d.judge_unreliable(["YES", "NO", "PARTIAL"]) is None
+    # the label limits apply from MIN_LABELS (10) verdicts of a kind on (tests/test_diagnosis_few_labels.py)
+    assert d.judge_unreliable(["YES", "NO", "PARTIAL"] * 4) is None
     assert d.judge_unreliable([]) is None  # nothing judged: nothing to say
-    # 4 of 5 PARTIAL = 0.80 is at the limit, not above it; 5 of 5 is saturated
-    assert d.judge_unreliable(["PARTIAL"] * 4 + ["YES"]) is None
-    assert "PARTIAL share 1.00 > 0.80" in d.judge_unreliable(["PARTIAL"] * 5)
+    # 8 of 10 PARTIAL = 0.80 is at the limit, not above it; 9 of 10 is saturated
+    assert d.judge_unreliable(["PARTIAL"] * 8 + ["YES"] * 2) is None
+    assert d.judge_unreliable(["PARTIAL"] * 9 + ["YES"]) == "PARTIAL share 0.90 > 0.80"
     # the measured 0.5B case: every parseable answer PARTIAL, 11 of 35 replies unparseable
     reason = d.judge_unreliable(["PARTIAL"] * 24 + ["UNPARSEABLE"] * 11)
     assert "PARTIAL share 1.00" in reason and "unparseable share 0.31 > 0.20" in reason
-    assert d.judge_unreliable(["UNPARSEABLE"] * 3) == "all 3 answer verdicts unparseable"
-    # 1 of 5 unparseable = 0.20: at the limit
-    assert d.judge_unreliable(["YES", "NO", "YES", "NO", "UNPARSEABLE"]) is None
+    assert d.judge_unreliable(["UNPARSEABLE"] * 10) == "all 10 answer verdicts unparseable"
+    # 2 of 10 unparseable = 0.20: at the limit
+    assert d.judge_unreliable(["YES", "NO"] * 4 + ["UNPARSEABLE"] * 2) is None
 
 
 def test_saturation_is_per_question_kind():
-    # pooled, 5 PARTIAL among 20 answers is 0.25; the compound side alone is saturated
-    by_kind = {"compound": ["PARTIAL"] * 5, "single": ["YES"] * 15}
+    # pooled, 10 PARTIAL among 40 answers is 0.25; the compound side alone is saturated
+    by_kind = {"compound": ["PARTIAL"] * 10, "single": ["YES"] * 30}
     assert d.judge_unreliable(by_kind) == "compound PARTIAL share 1.00 > 0.80"
     assert d.judge_unreliable(by_kind["compound"] + by_kind["single"]) is None
-    assert d.judge_unreliable({"compound": ["PARTIAL"] * 4 + ["YES"], "single": ["NO"]}) is None
+    at_limit = {"compound": ["PARTIAL"] * 8 + ["YES"] * 2, "single": ["NO"] * 10}
+    assert d.judge_unreliable(at_limit) is None
 
 
 def test_pearson_r_of_a_constant_side_is_exactly_none():
@@ -72,6 +74,11 @@ def test_missing_one_is_judged_against_its_ideal_partial():
     assert reason == "audit: 'missing-one' answers get their ideal PARTIAL 0.40 < 0.50"
 
 
+AUDIT_FLAG = "audit: 'correct' answers (a control) pass 0.00 < 0.50"
+"""The first reason under an always-PARTIAL judge: its audit's controls never pass (YES 0 of n)."""
+SATURATED = "audit: PARTIAL share of the wrong answers 1.00 > 0.80"
+
+
 @pytest.fixture(scope="module")
 def saturated(tmp_path_factory):
     db = open_db(tmp_path_factory.mktemp("sat") / "runs.db")
@@ -101,9 +108,7 @@ def test_a_saturated_run_gets_no_quadrant_only_the_warning(saturated):
     for card in cards:
         # intrinsic 0.5 and extrinsic 0.5 would have read "healthy"
         assert card["quadrant"] is None and card["quadrant_raw"] == "healthy"
-        assert (
-            d.UNRELIABLE in card["diagnosis"] and "PARTIAL share 1.00 > 0.80" in card["diagnosis"]
-        )
+        assert d.UNRELIABLE in card["diagnosis"] and SATURATED in card["diagnosis"]
     extras = json.loads(
         next(
             db.query(
@@ -112,9 +117,13 @@ def test_a_saturated_run_gets_no_quadrant_only_the_warning(saturated):
             )
         )["card"]
     )
-    # saturation is decided per question kind: both kinds are saturated here
-    assert extras["judge_unreliable"].startswith("compound PARTIAL share 1.00")
-    assert "single PARTIAL share 1.00" in extras["judge_unreliable"]
+    # two trajectories give fewer than MIN_LABELS answer verdicts of each kind (2 compound, 6
+    # single): the label limits do not apply, the audit decides, and its reasons say so
+    assert extras["judge_unreliable"].startswith(AUDIT_FLAG)
+    assert (
+        SATURATED in extras["judge_unreliable"]
+        and "compound PARTIAL" not in extras["judge_unreliable"]
+    )
 
 
 def test_the_report_withholds_quadrants_mad_and_divrate(saturated):
@@ -124,7 +133,7 @@ def test_the_report_withholds_quadrants_mad_and_divrate(saturated):
     db, rid, _ = saturated
     [run_report] = build_report(db, [rid], resamples=50).runs
     a = run_report.aggregate
-    assert a.judge_unreliable.startswith("compound PARTIAL share 1.00")
+    assert a.judge_unreliable.startswith(AUDIT_FLAG)
     assert a.quadrants == {} and a.mad is None and a.div_rate is None and a.mad_ci.mean is None
     # every figure built on pass/fail is withheld too, not only some
     assert a.pearson_r is None and a.kappa is None and a.pass_agreement is None
@@ -150,7 +159,7 @@ def test_the_warning_is_printed_once_per_run_in_md_and_table(saturated):
     report = build_report(db, [rid], resamples=50)
     md = to_markdown(report)
     # one run section: the summary says it once, with the reasons; the diagnosis list does not repeat it
-    assert md.count("judge unreliable") == 1 and "PARTIAL share 1.00 > 0.80" in md
+    assert md.count("judge unreliable") == 1 and SATURATED in md
     assert md.count("(no quadrant)") == 2
     buf = io.StringIO()
     render_table(report, Console(file=buf, width=200, color_system=None))
@@ -158,7 +167,7 @@ def test_the_warning_is_printed_once_per_run_in_md_and_table(saturated):
     # the JSON carries the decision once per run (and the card diagnoses as data)
     data = json.loads(report.model_dump_json())
     [run_json] = data["runs"]
-    assert run_json["aggregate"]["judge_unreliable"].startswith("compound PARTIAL share 1.00")
+    assert run_json["aggregate"]["judge_unreliable"].startswith(AUDIT_FLAG)
     assert run_json["judge_reliability"]["reliable"] is False
 
 
@@ -191,9 +200,7 @@ def test_the_app_rows_show_the_warning_instead_of_a_quadrant(saturated):
     assert len(rows) == 2
     # intrinsic 0.5 and extrinsic 0.5 would read "healthy"
     assert all(
-        r.quadrant == views.UNRELIABLE
-        and r.judge_unreliable.startswith("compound PARTIAL share 1.00")
-        for r in rows
+        r.quadrant == views.UNRELIABLE and r.judge_unreliable.startswith(AUDIT_FLAG) for r in rows
     )
 
 

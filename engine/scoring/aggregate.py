@@ -213,8 +213,10 @@ def aggregate(
     )
 
 
-_WITHHELD = Interval(reason="withheld: the judge is unreliable (see the judge audit)")
-"""An agreement figure that an unreliable judge cannot carry (``n/a``, with why)."""
+_WITHHELD = Interval(
+    reason="withheld: the judge is unreliable or unverified (see judge_unreliable, the judge audit)"
+)
+"""An agreement figure that an unreliable (or unverified) judge cannot carry (``n/a``, with why)."""
 
 
 def _agreement(i: list, e: list, withheld: bool, **boot: Unpack[stats.Boot]) -> dict:

@@ -24,10 +24,19 @@ MAX_ITEMS = 3
 
 UNRELIABLE = "judge unreliable — see audit"
 """What replaces a quadrant, MAD/DivRate and the tour's cases when the ruler cannot support them."""
+UNVERIFIED = "judge unverified — not enough evidence"
+"""What stands there instead when nothing shows the judge reliable or unreliable (fail closed:
+the same figures are withheld and marked; the reason starts with ``UNVERIFIED_PREFIX``)."""
+UNVERIFIED_PREFIX = "unverified:"
 PARTIAL_LIMIT = 0.8
 """Saturated: more than this share of the parseable answer verdicts are PARTIAL."""
 UNPARSEABLE_LIMIT = 0.2
 """Unreliable: more than this share of the answer verdicts could not be parsed."""
+MIN_LABELS = 10
+"""The label limits above apply to a question kind only from this many answer verdicts of it on
+(docs/metrics.md): from 10 on, a judge giving PARTIAL to half its answers crosses PARTIAL_LIMIT by
+chance at most 3.3 % of the time (n = 11), one failing to parse 1 in 20 crosses UNPARSEABLE_LIMIT
+at most 3.0 % (n = 14); below, up to 50 % (one PARTIAL of one). Below it the audit decides."""
 AUDIT_WRONG_PASS_LIMIT = 0.5
 """Cannot tell wrong from right: a deliberately wrong audit kind passes more often than this..."""
 AUDIT_CONTROL_MIN = 0.5
@@ -49,37 +58,32 @@ def judge_unreliable(
     that decides it: the cards, the report and the app all show this decision.
 
     ``labels``: the run's answer verdicts that make the quadrants (memory, top-5), either one list or
-    {question kind: labels}; the label limits apply to each kind on its own. ``audit_pass_rates``:
-    {audit kind: pass rate} of the same judge when an audit was run, with its PARTIAL saturation
-    and separation. Limits (strict; shares compared exactly, stats.above): PARTIAL share of the
-    parseable labels > PARTIAL_LIMIT; unparseable share of all labels > UNPARSEABLE_LIMIT; no
-    parseable label at all; an audit kind built to be wrong passing > AUDIT_WRONG_PASS_LIMIT; a
-    control kind passing < AUDIT_CONTROL_MIN; a kind whose ideal verdict is PARTIAL (``missing-one``,
-    in ``audit_ideal_rates``: {kind: share given its ideal verdict}, never among the pass rates)
-    given it < 1 - AUDIT_WRONG_PASS_LIMIT; the audit's wrong answers given PARTIAL > PARTIAL_LIMIT;
-    separation < AUDIT_SEPARATION_MIN. Kinds are named as the audit names them."""
-    reasons = []
+    {question kind: labels}; the label limits apply to each kind on its own, and only to a kind
+    with at least MIN_LABELS verdicts. ``audit_pass_rates``: {audit kind: pass rate} of the same
+    judge when an audit was run, with its PARTIAL saturation and separation. Limits (strict; shares
+    compared exactly, stats.above): PARTIAL share of the parseable labels > PARTIAL_LIMIT;
+    unparseable share of all labels > UNPARSEABLE_LIMIT; no parseable label at all; an audit kind
+    built to be wrong passing > AUDIT_WRONG_PASS_LIMIT; a control kind passing < AUDIT_CONTROL_MIN;
+    a kind whose ideal verdict is PARTIAL (``missing-one``, in ``audit_ideal_rates``: {kind: share
+    given its ideal verdict}, never among the pass rates) given it < 1 - AUDIT_WRONG_PASS_LIMIT;
+    the audit's wrong answers given PARTIAL > PARTIAL_LIMIT; separation < AUDIT_SEPARATION_MIN.
+    Kinds are named as the audit names them.
+
+    A crossed limit makes the judge unreliable. Failing that, a kind with fewer than MIN_LABELS
+    verdicts makes it **unverified** (a reason starting ``UNVERIFIED_PREFIX``, withheld alike)
+    when none of them could be parsed, or when no audit measured the judge on both right and wrong
+    answers (``audited``); otherwise the audit has spoken for it."""
     by_kind = labels if isinstance(labels, Mapping) else {"": list(labels)}
-    for kind, group in sorted(by_kind.items()):
-        reasons += _label_reasons(list(group), f"{kind} " if kind else "")
+    groups = {kind: list(group) for kind, group in sorted(by_kind.items())}
     controls = set(control_kinds)
-    for kind, rate in sorted((audit_pass_rates or {}).items()):
-        if rate is None:
-            continue
-        if kind in controls and above(AUDIT_CONTROL_MIN, rate):
-            reasons.append(
-                f"audit: '{kind}' answers (a control) pass {rate:.2f} < {AUDIT_CONTROL_MIN:.2f}"
-            )
-        elif kind not in controls and above(rate, AUDIT_WRONG_PASS_LIMIT):
-            reasons.append(
-                f"audit: wrong '{kind}' answers pass {rate:.2f} > {AUDIT_WRONG_PASS_LIMIT:.2f}"
-            )
-    for kind, rate in sorted((audit_ideal_rates or {}).items()):
-        if rate is not None and above(1 - AUDIT_WRONG_PASS_LIMIT, rate):
-            reasons.append(
-                f"audit: '{kind}' answers get their ideal PARTIAL {rate:.2f} < "
-                f"{1 - AUDIT_WRONG_PASS_LIMIT:.2f}"
-            )
+    rates = audit_pass_rates or {}
+    reasons = [
+        reason
+        for kind, group in groups.items()
+        if len(group) >= MIN_LABELS
+        for reason in _label_reasons(group, f"{kind} " if kind else "")
+    ]
+    reasons += _audit_reasons(rates, controls, audit_ideal_rates or {})
     if audit_partial_saturation is not None and above(audit_partial_saturation, PARTIAL_LIMIT):
         reasons.append(
             f"audit: PARTIAL share of the wrong answers {audit_partial_saturation:.2f} > "
@@ -90,7 +94,75 @@ def judge_unreliable(
             f"audit: separation {audit_separation:.2f} < {AUDIT_SEPARATION_MIN:.2f} (correct "
             f"answers pass barely more often than the worst kind of wrong answer)"
         )
-    return "; ".join(reasons) or None
+    if reasons:
+        return "; ".join(reasons)
+    few = {kind: group for kind, group in groups.items() if 0 < len(group) < MIN_LABELS}
+    has_audit = audited(rates, controls, audit_separation)
+    unverified = [_unverified(group, kind, has_audit) for kind, group in few.items()]
+    return "; ".join(x for x in unverified if x) or None
+
+
+def audited(
+    audit_pass_rates: Mapping[str, float | None],
+    control_kinds: Collection[str],
+    separation: float | None = None,
+) -> bool:
+    """Whether an audit measured the judge on right and on wrong answers (a separation, or a pass
+    rate of a control kind and of a wrong kind): one side alone cannot tell a judge that says YES
+    (or NO) to everything from a good one."""
+    measured = {k for k, rate in audit_pass_rates.items() if rate is not None}
+    return separation is not None or (
+        bool(measured & set(control_kinds)) and bool(measured - set(control_kinds))
+    )
+
+
+def _unverified(labels: list[str], kind: str, has_audit: bool) -> str:
+    """Why a kind with fewer than MIN_LABELS verdicts leaves the judge unverified ('' when the
+    audit speaks for it)."""
+    n = len(labels)
+    of = f"{n} answer verdict{'s' if n != 1 else ''}" + (f" of kind {kind}" if kind else "")
+    if all(x == "UNPARSEABLE" for x in labels):
+        return f"{UNVERIFIED_PREFIX} {of}, none parseable"
+    if not has_audit:
+        return f"{UNVERIFIED_PREFIX} only {of} and no audit (the label limits need {MIN_LABELS})"
+    return ""
+
+
+def is_unverified(reason: str | None) -> bool:
+    """Whether a stored decision (``judge_unreliable``) says unverified rather than unreliable."""
+    return bool(reason) and str(reason).startswith(UNVERIFIED_PREFIX)
+
+
+def judge_headline(reason: str | None) -> str:
+    """What stands where a quadrant would under this decision: UNVERIFIED or UNRELIABLE."""
+    return UNVERIFIED if is_unverified(reason) else UNRELIABLE
+
+
+def _audit_reasons(
+    rates: Mapping[str, float | None],
+    controls: Collection[str],
+    ideal_rates: Mapping[str, float | None],
+) -> list[str]:
+    """The audit's pass-rate limits, per kind (controls, wrong kinds, the PARTIAL-ideal kinds)."""
+    reasons = []
+    for kind, rate in sorted(rates.items()):
+        if rate is None:
+            continue
+        if kind in controls and above(AUDIT_CONTROL_MIN, rate):
+            reasons.append(
+                f"audit: '{kind}' answers (a control) pass {rate:.2f} < {AUDIT_CONTROL_MIN:.2f}"
+            )
+        elif kind not in controls and above(rate, AUDIT_WRONG_PASS_LIMIT):
+            reasons.append(
+                f"audit: wrong '{kind}' answers pass {rate:.2f} > {AUDIT_WRONG_PASS_LIMIT:.2f}"
+            )
+    for kind, rate in sorted(ideal_rates.items()):
+        if rate is not None and above(1 - AUDIT_WRONG_PASS_LIMIT, rate):
+            reasons.append(
+                f"audit: '{kind}' answers get their ideal PARTIAL {rate:.2f} < "
+                f"{1 - AUDIT_WRONG_PASS_LIMIT:.2f}"
+            )
+    return reasons
 
 
 def _label_reasons(labels: list[str], kind: str) -> list[str]:
@@ -147,7 +219,7 @@ def unreliable_text(intrinsic: float | None, extrinsic: float | None, reason: st
     """The diagnosis line of a trajectory whose quadrant is withheld."""
     return (
         f"intrinsic {figure(intrinsic, 'n/a')}, extrinsic {figure(extrinsic, 'n/a')} — "
-        f"{UNRELIABLE}: {reason}."
+        f"{judge_headline(reason)}: {reason}."
     )
 
 

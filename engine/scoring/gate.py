@@ -26,6 +26,7 @@ from sqlite_utils import Database
 
 from seorap.engine.errors import UsageError
 from seorap.engine.scoring import ruler_marks, stats
+from seorap.engine.scoring.diagnosis import is_unverified
 from seorap.engine.scoring.schema import RunReport
 from seorap.engine.scoring.schema_trajectory import TrajectoryReport
 from seorap.engine.store.damage import stored_json
@@ -358,7 +359,8 @@ def compare_runs(
         if unreliable and d.figure in ruler_marks.COMPARE_FIGURES:
             d.ruler = ruler_marks.FLAG
     notes = [
-        f"{side}'s judge is unreliable ({reason}): the figures built on its labels are marked "
+        f"{side}'s judge is {'unverified' if is_unverified(reason) else 'unreliable'} ({reason}): "
+        f"the figures built on its labels are marked "
         f"[{ruler_marks.UNRELIABLE_MARK}] and no loss point is named"
         for side, reason in unreliable.items()
     ]

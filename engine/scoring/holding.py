@@ -8,7 +8,8 @@ inside :func:`recording` — the stale facts and the fact shape of the intrinsic
 the ``holdings`` table beside the score card. The views (stepper stale marks, the tour's stale
 facts) read the stored pairs through :class:`Held`; the journey, the diagnoses, the tour's case
 choice and the report read the score card built from the same pairs. So every screen shows one
-verdict per pair, the one stored at score time.
+verdict per pair, the one stored at score time. Relative dates in a pair are read against the
+dates a scoring pass gives (:func:`dating`), as the judge's claim verdicts read them.
 
 A run scored before the table existed (or not scored yet) has no stored pairs: a view then
 computes them on read with :func:`verdict` and says so (:attr:`Held.note`); re-scoring stores them.
@@ -16,7 +17,8 @@ computes them on read with :func:`verdict` and says so (:attr:`Held.note`); re-s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import datetime as dt
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -24,8 +26,9 @@ from dataclasses import dataclass, field
 from sqlite_utils import Database
 
 from seorap.engine.corpus import Trajectory
+from seorap.engine.corpus.trajectory import parse_timestamp
 from seorap.engine.scoring import lexical, metrics
-from seorap.engine.store.database import facts_at
+from seorap.engine.store.database import facts_at, version_texts
 
 RULE = lexical.RULES_VERSION
 """The rule name recorded with every stored verdict (``lexical-6``)."""
@@ -35,8 +38,40 @@ _recording: ContextVar[dict[tuple[str, str], bool] | None] = ContextVar(
 )
 
 
+@dataclass(frozen=True)
+class Dating:
+    """The dates a scoring pass reads relative dates against, as the judge does (intrinsic.
+    judge_claims): a claim's against its state's document, a fact's against its source document's
+    (the document its version was written at). A text met under two dates, or not met at all (an
+    answer), has none: its relative dates stay unresolved, which never makes a verdict YES."""
+
+    claims: Mapping[str, dt.date | None] = field(default_factory=dict)
+    texts: Mapping[str, dt.date | None] = field(default_factory=dict)
+
+
+_dating: ContextVar[Dating | None] = ContextVar("holding_dating", default=None)
+
+
+def _one(pairs: Iterator[tuple[str, dt.date]]) -> dict[str, dt.date | None]:
+    """{text: its date}, None for a text seen under two dates."""
+    out: dict[str, dt.date | None] = {}
+    for text, day in pairs:
+        out[text] = day if out.get(text, day) == day else None
+    return out
+
+
+def dating(db: Database, run_id: str, trajectory: Trajectory) -> Dating:
+    """The claims' and the stored fact versions' dates of one trajectory of a run."""
+    dated = {a.position: parse_timestamp(a.timestamp).date() for a in trajectory.arrivals()}
+    claims = _one((c, s.when.date()) for s in trajectory.states for c in s.claims + s.stale_claims)
+    versions = version_texts(db, run_id, trajectory.id)
+    texts = _one((text, dated[p]) for text, p in versions if p in dated)
+    return Dating(claims, texts)
+
+
 def _compute(claim: str, text: str) -> bool:
-    return lexical.holds(claim, text)
+    dates = _dating.get() or Dating()
+    return lexical.holds(claim, text, dates.claims.get(claim), dates.texts.get(text))
 
 
 def verdict(claim: str, text: str) -> bool:
@@ -52,14 +87,17 @@ def verdict(claim: str, text: str) -> bool:
 
 
 @contextmanager
-def recording() -> Iterator[dict[tuple[str, str], bool]]:
+def recording(dates: Dating | None = None) -> Iterator[dict[tuple[str, str], bool]]:
     """Within the block, every :func:`verdict` is decided once and recorded in the dict yielded
-    ({(claim, text): holds}): what a scoring pass stores for one trajectory."""
+    ({(claim, text): holds}): what a scoring pass stores for one trajectory; ``dates`` (see
+    :func:`dating`) are what relative dates are read against there."""
     pairs: dict[tuple[str, str], bool] = {}
     token = _recording.set(pairs)
+    dated = _dating.set(dates or Dating())
     try:
         yield pairs
     finally:
+        _dating.reset(dated)
         _recording.reset(token)
 
 

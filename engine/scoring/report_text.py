@@ -10,7 +10,7 @@ from seorap.engine.fmt import cell, interval
 from seorap.engine.run import accounting
 from seorap.engine.scoring import answer_path, audit, ruler_marks
 from seorap.engine.scoring import similarity as sim
-from seorap.engine.scoring.diagnosis import UNRELIABLE
+from seorap.engine.scoring.diagnosis import judge_headline
 from seorap.engine.scoring.gold import LABELS, gold_lines
 from seorap.engine.scoring.journey import funnel_line
 from seorap.engine.scoring.report import COLUMNS, rows, run_label
@@ -177,7 +177,8 @@ def _judge_lines(a: Aggregate, mark: str) -> list[str]:
     """The judge/answerer divergence and agreement lines (withheld when the judge is
     unreliable; the signed mean stays, with ``mark``)."""
     divergence = (
-        f"MAD, DivRate, r, κ, pass agreement, quadrants: {UNRELIABLE} ({a.judge_unreliable})"
+        f"MAD, DivRate, r, κ, pass agreement, quadrants: {judge_headline(a.judge_unreliable)} "
+        f"({a.judge_unreliable})"
         if a.judge_unreliable
         else f"MAD {interval(a.mad_ci)} · DivRate {interval(a.div_rate_ci)}"
     )

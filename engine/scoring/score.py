@@ -213,9 +213,11 @@ def mark_reliability(
     ideal_rates: dict[str, float | None] | None = None,
 ) -> str | None:
     """Decide whether the judge of this scoring pass can carry a diagnosis (diagnosis.judge_unreliable
-    over the run's memory top-5 answer verdicts, plus the audit's pass rates when given). When it
-    cannot, every card of the pass loses its quadrant (kept as ``quadrant_raw``) and its diagnosis
-    says "judge unreliable — see audit" with the reason. Returns the reason (None: reliable)."""
+    over the run's memory top-5 answer verdicts, plus the audit's figures when given: below
+    diagnosis.MIN_LABELS verdicts of a kind the audit decides, and with no audit the judge is
+    unverified). When it cannot, every card of the pass loses its quadrant (kept as
+    ``quadrant_raw``) and its diagnosis says "judge unreliable — see audit" (or "judge unverified —
+    …") with the reason. Returns the reason (None: reliable)."""
     labels: dict[str, list[str]] = {}
     for r in stored_verdicts.answer_labels(db, run_id, name, extrinsic.TOP_K):
         labels.setdefault(r["kind"], []).append(r["label"])
@@ -370,7 +372,7 @@ def _score_trajectory(
     """Score one trajectory and save it; returns its full-mode claim rows (None without full).
     Every (claim, text) verdict it decides is recorded and stored with it (engine/scoring/
     holding.py), with the stepper's stale pairs of every arrival position."""
-    with holding.recording() as pairs:
+    with holding.recording(holding.dating(db, run_id, trajectory)) as pairs:
         store = intrinsic.load_store(db, run_id, trajectory)
         claim_rows = {
             m.setup: full_rows

@@ -355,6 +355,21 @@ def facts_at(
     ]
 
 
+def version_texts(
+    db: sqlite_utils.Database, run_id: str, trajectory_id: str
+) -> list[tuple[str, int]]:
+    """(text, position) of every fact version of a trajectory: each text with the document it was
+    written at (what its relative dates are read against)."""
+    return [
+        (r["text"], r["position"])
+        for r in db.query(
+            "SELECT DISTINCT text, position FROM fact_versions WHERE run_id = ? "
+            "AND trajectory_id = ? ORDER BY position, text",
+            [run_id, trajectory_id],
+        )
+    ]
+
+
 def active_facts_at(
     db: sqlite_utils.Database, run_id: str, trajectory_id: str, position: int | None = None
 ) -> list[FactView]:

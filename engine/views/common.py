@@ -9,17 +9,18 @@ import sqlite_utils
 from sqlite_utils import Database
 
 from seorap.engine.memory import reference
-from seorap.engine.scoring.diagnosis import UNRELIABLE
+from seorap.engine.scoring.diagnosis import UNRELIABLE, UNVERIFIED, judge_headline
 from seorap.engine.scoring.metrics import quadrant
 from seorap.engine.store.damage import stored_json
 from seorap.engine.store.queries import scores
 from seorap.engine.store.queries.catalog import columns, readable_names
 from seorap.engine.store.queries.verdicts import overrides_of
 
-__all__ = ["quadrant", "UNRELIABLE"]
+__all__ = ["quadrant", "UNRELIABLE", "UNVERIFIED", "judge_headline"]
 """``quadrant`` is the engine's (exact comparisons, engine/scoring/metrics.py): the app never
-recomputes one its own way. ``UNRELIABLE`` stands where a quadrant would when the run's judge cannot
-carry one (engine/scoring/diagnosis.py decides)."""
+recomputes one its own way. ``UNRELIABLE`` (or ``UNVERIFIED``: nothing shows the judge either way)
+stands where a quadrant would when the run's judge cannot carry one; ``judge_headline(reason)`` picks which
+from the stored decision (engine/scoring/diagnosis.py decides)."""
 
 
 NOT_SCORED = "not scored yet — run `seorap score`"

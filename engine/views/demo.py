@@ -14,7 +14,7 @@ from sqlite_utils import Database
 
 from seorap.engine.corpus import Corpus, Trajectory
 from seorap.engine.fmt import figure
-from seorap.engine.scoring import journey, journey_story, metrics
+from seorap.engine.scoring import diagnosis, journey, journey_story, metrics
 from seorap.engine.scoring.answerers import OFFLINE as OFFLINE_ANSWERERS
 from seorap.engine.scoring.holding import Held
 from seorap.engine.scoring.stats import at_least
@@ -142,8 +142,9 @@ def tour_gaps(db: Database) -> dict[str, str]:
         if hits and at_least(_gap(hits[-1]), TOUR_MARGIN):
             continue
         if withheld:
+            state = "unverified" if all(_unverified(c) for c in withheld) else "unreliable"
             out[q] = (
-                f"the judge is unreliable for {len(withheld)} trajectory(ies) whose figures fall "
+                f"the judge is {state} for {len(withheld)} trajectory(ies) whose figures fall "
                 f"in the {q} quadrant, so their quadrants are withheld (see the judge audit)"
             )
         elif hits:
@@ -154,6 +155,10 @@ def tour_gaps(db: Database) -> dict[str, str]:
         else:
             out[q] = f"no trajectory of the scored runs falls in the {q} quadrant"
     return out
+
+
+def _unverified(card: dict) -> bool:
+    return diagnosis.is_unverified(card.get("judge_unreliable"))
 
 
 def real_answers_note(db: Database, candidate_run: str | None) -> str:

@@ -18,8 +18,8 @@ from seorap.engine.store.queries.writes import documents_by_trajectory
 from seorap.engine.store.recording import recordings
 from seorap.engine.views.common import (
     REFERENCE_SYSTEMS,
-    UNRELIABLE,
     _scores_table,
+    judge_headline,
     judge_withheld,
     quadrant,
 )
@@ -104,10 +104,10 @@ class TrajectoryRow:
 
     @property
     def quadrant(self) -> str | None:
-        """The engine's quadrant of the stored figures, or "judge unreliable — see audit" when the
-        run's judge cannot carry one."""
+        """The engine's quadrant of the stored figures, or "judge unreliable — see audit" ("judge
+        unverified — …" when nothing shows it either way) when the run's judge cannot carry one."""
         if self.judge_unreliable:
-            return UNRELIABLE
+            return judge_headline(self.judge_unreliable)
         return quadrant(self.intrinsic, self.extrinsic)
 
     def haystack(self) -> str:

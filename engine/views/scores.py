@@ -12,7 +12,7 @@ from sqlite_utils import Database
 from seorap.engine.scoring import figures, report, ruler_marks
 from seorap.engine.scoring.rulers import full_vs_filter
 from seorap.engine.scoring.schema import RunReport
-from seorap.engine.views.common import latest_scoring
+from seorap.engine.views.common import judge_headline, latest_scoring
 
 if TYPE_CHECKING:
     from seorap.engine.scoring.schema import RunReport
@@ -148,6 +148,12 @@ class JudgeAudit:
     separation: float | None
     reliable: bool
     reasons: list[str]
+
+    @property
+    def headline(self) -> str:
+        """What the engine's decision reads when the judge cannot carry a diagnosis: "judge
+        unreliable — see audit", or "judge unverified — …" when nothing shows it either way."""
+        return judge_headline("; ".join(self.reasons))
 
 
 def judge_audit(report: RunReport) -> JudgeAudit | None:

@@ -59,7 +59,8 @@ separates the two (`seorap score --threshold auto` uses it), and the judge audit
 scoring used: its pass rate (YES) on each kind of planted wrong answer (should be ~0), PARTIAL where
 one part is missing, its pass rate on right answers (should be ~100%), PARTIAL saturation and
 separation. When the engine finds the judge unreliable (docs/metrics.md, judge audit) the cards say
-"judge unreliable — see audit" with the reasons instead of quadrants, MAD and DivRate, the
+"judge unreliable — see audit" with the reasons instead of quadrants, MAD and DivRate ("judge
+unverified — not enough evidence" when too few answers were judged and no audit ran), the
 scatter draws plain points, and every figure built on that judge's labels (intrinsic, extrinsic,
 read time, similarity, the funnel, gold, seeds, the groups) carries "[unreliable ruler]".
 Bottom right: the rulers
@@ -260,7 +261,9 @@ changed by an override) is computed in the background, with a placeholder meanwh
             (t.intrinsic.full, t.extrinsic.compound, t.quadrant) for t in report.trajectories
         )
         spots = [(x, y) for x, y, _ in shown if x is not None and y is not None]
-        titles = scores_list.scatter_titles(len(spots), reliable)
+        titles = scores_list.scatter_titles(
+            len(spots), reliable, audit.headline if audit is not None else views.UNRELIABLE
+        )
         self.query_one("#scatter-box", ChartOrList).show(
             ("scatter", reliable, shown),  # what it plots (drawn for the plot's size)
             lambda plt, size: self._plot_scatter(plt, report, reliable, size, titles),

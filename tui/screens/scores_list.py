@@ -39,12 +39,13 @@ NAME_CELLS = 8
 """The widest group name in the list (a category of an imported set can be long), cut with '…'."""
 
 
-def scatter_titles(n: int, reliable: bool) -> list[str]:
-    """The scatter's titles, longest first: what the markers mean, then what '×k' means."""
+def scatter_titles(n: int, reliable: bool, headline: str = views.UNRELIABLE) -> list[str]:
+    """The scatter's titles, longest first: what the markers mean, then what '×k' means
+    (``headline``: the engine's word for a judge that carries no quadrant)."""
     if not reliable:
         return [
-            f"n {n} · {views.UNRELIABLE}: no quadrants · ×k: k on one spot",
-            f"n {n} · {views.UNRELIABLE}: no quadrants",
+            f"n {n} · {headline}: no quadrants · ×k: k on one spot",
+            f"n {n} · {headline}: no quadrants",
         ]
     key = " ".join(f"{MARKERS[q]} {q}" for q in views.QUADRANTS)
     short = " ".join(f"{MARKERS[q]}{SHORT_NAMES[q]}" for q in views.QUADRANTS)
@@ -107,7 +108,8 @@ def scatter_list(report: RunReport, reliable: bool, width: int, colors: dict[str
             text.append(f"{MARKERS[q]} {q}  ", colors[q])
         text.append("\n")
     else:  # what the chart's title says: the engine withholds the quadrants
-        text.append(f"{views.UNRELIABLE}: no quadrants\n", "bold red")
+        headline = views.judge_headline(report.aggregate.judge_unreliable)
+        text.append(f"{headline}: no quadrants\n", "bold red")
     order = {q: n for n, q in enumerate(views.QUADRANTS)}
     rows = sorted(report.trajectories, key=lambda t: (order.get(t.quadrant or "", 9), t.id))
     values = [f"int {figure(t.intrinsic.full)}  ext {figure(t.extrinsic.compound)}" for t in rows]

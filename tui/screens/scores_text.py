@@ -50,7 +50,7 @@ def agreement_text(report: RunReport, label: str | None = None) -> Text:
     audit = views.judge_audit(report)
     text.append("quadrants: ")
     if audit is not None and not audit.reliable:
-        text.append(views.UNRELIABLE, "bold red")
+        text.append(audit.headline, "bold red")
         text.append(
             " (no quadrant, MAD or DivRate from this judge; why: the judge audit just below, "
             "or `seorap judge-audit`)",
@@ -108,7 +108,7 @@ def audit_text(audit: views.JudgeAudit | None) -> Text:
     if audit.reliable:
         text.append(" · reliable", "green")
     else:
-        text.append(" · " + views.UNRELIABLE, "bold red")
+        text.append(" · " + audit.headline, "bold red")
         for reason in audit.reasons:
             text.append_text(literal(f"\n  {reason}", "red"))
     text.append("\n  pass rate (YES) on wrong answers, should be ~0: ", "dim")

@@ -21,6 +21,8 @@ Character bigrams (:func:`recall`, :func:`bigram_set`) stay for ranking sentence
 (the extractive answerer); they no longer decide verdicts.
 """
 
+import datetime as dt
+
 from seorap.engine.scoring.lexical.analysis import (
     CANCEL,
     NEGATION,
@@ -106,9 +108,13 @@ __all__ = [
 ]
 
 
-def holds(claim: str, fact: str) -> bool:
-    """True when the fact states the claim (the lexical judge, claim rules, would say YES)."""
-    return grade(measure(claim, fact), check_hedge=False)[0] == "YES"
+def holds(
+    claim: str, fact: str, claim_date: dt.date | None = None, fact_date: dt.date | None = None
+) -> bool:
+    """True when the fact states the claim (the lexical judge, claim rules, would say YES), with
+    relative dates read as the judge reads them (measure: each against its own document's date;
+    unresolved without one)."""
+    return grade(measure(claim, fact, None, claim_date, fact_date), check_hedge=False)[0] == "YES"
 
 
 def related(claim: str, fact: str) -> bool:
