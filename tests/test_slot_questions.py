@@ -154,6 +154,18 @@ def test_validate_refuses_a_slot_question_that_states_the_value(tmp_path):
     assert "slotQuestions['없는 주장']: not a claim" in text
 
 
+def test_validate_refuses_a_slot_question_that_states_the_frequency(tmp_path):
+    t = _trajectory({})
+    claims = ["점검은 분기마다 1회", "점검은 격주로 진행"]
+    t["states"][0]["claims"] = [claims[0]]
+    t["states"][1]["claims"], t["states"][1]["staleClaims"] = [claims[1]], [claims[0]]
+    t["slotQuestions"] = {claims[0]: "점검은 매 분기 몇 회?", claims[1]: "점검 주기는?"}
+    report = validate_path(_write(tmp_path, t))
+    text = "\n".join(str(p) for p in report.problems)
+    assert "states the claim's value(s): 분기마다" in text  # 매 분기: the same period
+    assert claims[1] not in text  # asks about the slot only
+
+
 def test_every_stored_lookup_of_a_bundled_run_asks_without_its_values(tmp_path):
     """The bundled corpus written by the oracle (no scoring): every stored lookup's query is a
     slot question, free of every expected value of its claim."""
