@@ -63,8 +63,12 @@ def test_leaks_names_the_value_a_question_states():
             "다온헬스케어 진료 데이터 복구 테스트는?",
             "분기마다",
         ),
-        ("백업은 매일 새벽 3시에 수행", "백업은 수행?", "매일"),
-        ("성능 점검은 매주 월요일 성능 리뷰에서 한다", "성능 점검은 성능 리뷰에서 한다?", "매주"),
+        ("백업은 매일 새벽 3시에 수행", "백업은 수행?", "매일 새벽"),
+        (
+            "성능 점검은 매주 월요일 성능 리뷰에서 한다",
+            "성능 점검은 성능 리뷰에서 한다?",
+            "매주 월요일",
+        ),
         ("보고서는 매달 말 발송", "보고서는 발송?", "매달"),  # 말 is bound to it
         ("주간 회의는 격주로 진행", "주간 회의는 진행?", "격주로"),
         ("백업은 주 2회", "백업은?", "주 2회"),
@@ -75,6 +79,9 @@ def test_leaks_names_the_value_a_question_states():
         ("보안 교육은 3개월마다 실시", "보안 교육은 실시?", "3개월마다"),
         ("정산은 분기별로 한다", "정산은 한다?", "분기별로"),
         ("동기화 주기는 매 5분", "동기화 주기는?", "매 5분"),
+        # the words that say when in the period go with it (새벽 alone would be half the answer)
+        ("가나물류 백업 주기는 매일 새벽", "가나물류 백업 주기는?", "매일 새벽"),
+        ("주간 회의는 매주 월요일 아침에 진행", "주간 회의는 진행?", "매주 월요일 아침에"),
     ],
 )
 def test_a_frequency_is_removed_like_a_value(claim, question, said):
@@ -133,7 +140,7 @@ def test_leaks_names_a_frequency_in_another_notation():
     assert sq.leaks(claim, "복구 테스트는 분기별로?") == ["분기마다"]
     assert sq.leaks(claim, "복구 테스트는 3개월마다?") == ["분기마다"]  # the same period
     assert sq.leaks(claim, "복구 테스트는 매월?") == []  # another period: not this answer
-    assert sq.leaks("회의는 격주 화요일", "회의는 2주마다?") == ["격주"]
+    assert sq.leaks("회의는 격주 화요일", "회의는 2주마다?") == ["격주 화요일"]
     assert sq.leaks(claim, "복구 테스트 주기는?") == []
 
 

@@ -83,12 +83,16 @@ FREQUENCY = (
 period (분기마다, 3개월마다, 월요일마다), every other one (격주, 격월), times a period (주 2회, 월 1회,
 연 2회, 하루 세 번, 한 달에 한 번) and by period (분기별). The judge's value reader
 (lexical.values) reads none of them as a value: "분기마다 1회" gives it 1회 only. Each is a whole
-word (nothing but a space or a mark before it) taken with 씩 and a particle after it ("격주로",
+word (nothing but a space or a mark before it) taken with 씩, the words that say when in that
+period (:data:`WHEN`: "매일 새벽", "매주 월요일 아침") and a particle after it ("격주로",
 "분기마다는"); a word that only begins like one is not one (매일유업, 매연, 10월 2회차), nor is a
 monthly amount (월 49만 원: not how often) or a month (10월 2회: twice in October)."""
+WHEN = f"새벽|아침|오전|오후|낮|점심|저녁|밤|{_WEEKDAY}"
+"""Words after a frequency that say when in its period: part of the answer ("매일 새벽" left 새벽)."""
 _FORMS = tuple(
     re.compile(
-        rf"(?<![가-힣A-Za-z0-9])(?:{f})(?:씩)?(?:에는|으로|에|로|은|는|도|의|마다)?(?![가-힣A-Za-z0-9])"
+        rf"(?<![가-힣A-Za-z0-9])(?:{f})(?:씩)?(?:\s(?:{WHEN}))*"
+        r"(?:에는|으로|에|로|은|는|도|의|마다)?(?![가-힣A-Za-z0-9])"
     )
     for f in FREQUENCY
 )
