@@ -232,8 +232,10 @@ def test_a_question_needs_a_claim_when_its_answer_states_it():
 
 
 def test_the_stepper_detail_shows_the_selected_claims_journey(scored):
+    from seorap.engine.views.claim_path import claim_path, positions
+    from seorap.engine.views.common import latest_card
     from seorap.engine.views.stepper import step_view
-    from seorap.tui.widgets.detail import render_claim
+    from seorap.tui.widgets.detail import render_claim, render_path
 
     db, rid = scored["_db"], scored["_ids"]["oracle-stale"]
     corpus = load_corpus(CORPUS)
@@ -241,12 +243,19 @@ def test_the_stepper_detail_shows_the_selected_claims_journey(scored):
     row = next(c for c in step.claims if c.claim == "하반기 백엔드 개발자 채용은 3명")
     line = "said ✓ extracted ✓ stored ✓ kept ✗ retrieved – used – credited – · lost at kept"
     assert journey.marks(row.journey) == line
-    shown = render_claim(row, step).plain
+    at = positions(corpus.get(TRAJECTORY))
+    # under a reliable judge the loss point is named with its evidence
     assert (
         "journey said ✓ → extracted ✓ → stored ✓ → kept ✗ → retrieved n/a → used n/a → "
         "credited n/a\nlost at kept (the store lost or outdated it): f0001 still states it at "
         "doc 3, after it became stale"
-    ) in shown
+    ) in render_path(claim_path(row.journey, at)).plain
+    # the stepper shows it under the card's judge (on this one trajectory its one compound answer
+    # verdict is PARTIAL, which the reliability decision may find unreliable: then withheld)
+    card = latest_card(db, rid, TRAJECTORY)
+    assert row.path == claim_path(row.journey, at, card.get("judge_unreliable"))
+    shown = render_claim(row, step).plain
+    assert row.path.conclusion() in shown
     assert "e observation (doc 1) · k fact f0001 (doc 3) · w contest" in shown
 
 

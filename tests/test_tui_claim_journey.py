@@ -8,6 +8,7 @@ import csv
 import io
 import json
 
+import pytest
 from rich.console import Console
 from test_tui_support import CORPUS, open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
 
@@ -50,7 +51,7 @@ def test_on_the_whole_corpus_every_loss_point_is_shown_with_its_evidence(ref_db_
             journeys = claim_journeys(db, rid, t.id)
             assert journeys, (run["system"], t.id)
             questions = {q.item: q for q in views.questions_view(db, rid, t.id).questions}
-            for _claim, path in views.claim_paths(journeys, t).items():
+            for _claim, path in views.stored_paths(db, rid, t).items():
                 seen += 1
                 assert [s for s, _ in path.marks] == list(STAGES)
                 shown = render_path(path).plain
@@ -253,3 +254,41 @@ async def test_the_tour_tells_the_stale_case_from_its_journeys(ref):
         assert first.loss == "kept" and first.fact is not None
         assert f"✗ {claim} — lost at kept (the store lost or outdated it): {first.why}" in text
         assert views.short_id(first.fact[1]) in first.why
+
+
+@pytest.fixture
+def shaky(tmp_path):
+    """oracle-stale on hiring (and two more trajectories), scored last by an always-PARTIAL judge:
+    the card's judge is unreliable (tests/unreliable_support.py)."""
+    from unreliable_support import score_always_partial
+
+    from seorap.engine.config import Config
+    from seorap.engine.run.runner import run
+
+    path, corpus = tmp_path / "shaky.db", load_corpus(CORPUS)
+    db = open_db(path)
+    only = dict(offline=True, trajectories=[HIRING, "ko-c5-garam-db", "ko-c4-late-memo"])
+    [rid] = run(corpus, ["oracle-stale"], db, Config.offline(), score=False, **only)
+    score_always_partial(db, rid, corpus)
+    return path, rid
+
+
+async def test_under_an_unreliable_judge_the_stepper_names_no_loss_point(shaky):
+    """The claim lost at kept under the lexical judge (above): its judge-built stages read ?, the
+    loss point is withheld with the ruler's note, the keys to the evidence stay."""
+    path, rid = shaky
+    app = make_app(path, run_id=rid, trajectory_id=HIRING)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("2")
+        await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        detail = app.screen.query_one(DetailPane).content
+        assert STALE_BACKEND in detail
+        assert (
+            "journey said ✓ → extracted ✓ → stored ? → kept ? → retrieved n/a → used n/a → "
+            "credited n/a"
+        ) in detail
+        assert "loss point withheld (? = unreliable ruler: see the judge audit)" in detail
+        assert "lost at" not in detail and "not lost" not in detail
+        assert "e observation (doc 1)" in detail and "w contest" in detail

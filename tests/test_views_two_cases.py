@@ -23,7 +23,6 @@ from seorap.engine.corpus import load_corpus  # noqa: E402
 from seorap.engine.run.runner import run  # noqa: E402
 from seorap.engine.store.database import open_db  # noqa: E402
 from seorap.engine.views.common import latest_card  # noqa: E402
-from seorap.engine.views.verdicts import claim_journeys  # noqa: E402
 from seorap.tui.factory import make_app  # noqa: E402
 from seorap.tui.widgets.detail import DetailPane  # noqa: E402
 
@@ -114,8 +113,7 @@ def read_by_extractive(tmp_path_factory):
 
 def assert_views_agree(db_path: Path, corpus, rid: str) -> None:
     db, t = open_db(db_path), corpus.get(TID)
-    journeys = claim_journeys(db, rid, TID)
-    paths = views.claim_paths(journeys, t)
+    paths = views.stored_paths(db, rid, t)
     questions = {q.item: q for q in views.questions_view(db, rid, TID).questions}
     # the journey: stored and kept (네 명 read as 4명), and each needed claim reached and credited
     for claim in (MOVE, WORK, TEAM):

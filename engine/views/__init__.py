@@ -18,13 +18,16 @@ from seorap.engine.views.accounting import (  # noqa: F401
     cost_lines,
 )
 from seorap.engine.views.claim_path import (  # noqa: F401
+    WITHHELD_MARK,
     ClaimPath,
+    card_paths,
     claim_path,
     claim_paths,
     contested,
     lost_at,
     question_claim,
     question_journey,
+    stored_paths,
 )
 from seorap.engine.views.common import (  # noqa: F401
     DELTA_LABEL,
@@ -234,6 +237,9 @@ __all__ = [
     "bigrams",
     "claim_path",
     "claim_paths",
+    "card_paths",
+    "stored_paths",
+    "WITHHELD_MARK",
     "question_claim",
     "question_journey",
     "lost_at",

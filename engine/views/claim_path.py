@@ -4,7 +4,14 @@ evidence, and where each piece of evidence is, so that one key reaches it
 document's store), the ranking and the answer (a question of the questions view).
 
 Built from the journey the scoring pass stored in the trajectory's card (no model call, no query):
-once per step view, with it."""
+once per step view, with it.
+
+Under a judge the scoring found unreliable (the card's ``judge_unreliable``: engine/scoring/
+ruler_marks.py), the stages whose own check reads the judge's YES/PARTIAL/NO labels (``LABELLED``)
+show ``?`` instead of ✓ / ✗, and no loss point is named unless it comes before every one of them
+(*said*, *extracted*): a later loss point, and "not lost", rest on the labelled stages before it
+having passed. Every view that shows a path (the stepper, the tour) takes it from
+:func:`claim_paths` and words it with :meth:`ClaimPath.conclusion`."""
 
 from __future__ import annotations
 
@@ -17,12 +24,23 @@ from seorap.engine.corpus.gold import default_ledger, read, standing
 from seorap.engine.errors import InputProblems
 from seorap.engine.scoring.extrinsic import DEPTHS, TOP_K
 from seorap.engine.scoring.journey import FAIL, NA, PASS, STAGES
+from seorap.engine.scoring.ruler_marks import UNRELIABLE_MARK
 from seorap.engine.store.database import db_file
-from seorap.engine.views.common import item_label
+from seorap.engine.views.common import item_label, latest_card
 from seorap.engine.views.operations import short_id
 from seorap.engine.views.verdicts import claim_journeys
 
 MARKS = {PASS: "✓", FAIL: "✗", NA: "n/a"}
+WITHHELD_MARK = "?"
+"""A labelled stage's mark under an unreliable judge (its ✓ or ✗ would be the judge's word)."""
+LABELLED = ("stored", "kept", "credited")
+"""Stages whose own check reads the judge's labels: *stored* and *kept* the claim verdicts,
+*credited* the answer's. *retrieved* (a fact stating the claim in the ranking) and *used* (the
+answer states its values) are lexical checks, *said* and *extracted* the corpus's and the system's
+own; the funnel's survival counts, cumulative, rest on the labels from *stored* on
+(engine/scoring/ruler_marks.py JOURNEY_STAGES)."""
+WITHHELD = "loss point withheld"
+RULER_NOTE = f"({WITHHELD_MARK} = {UNRELIABLE_MARK}: see the judge audit)"
 
 
 @dataclass(frozen=True)
@@ -52,11 +70,30 @@ class ClaimPath:
     ranked_fact: str | None
     answer: str | None
     """The question whose answer tells *used* / *credited* (the first that fails, else the first)."""
+    unreliable: str | None = None
+    """Why the scoring's judge is unreliable (the card's ``judge_unreliable``); None: reliable.
+    When set, ``loss`` is only ever *said* or *extracted* (see the module docstring)."""
+
+    @property
+    def withheld(self) -> bool:
+        """The path's conclusion rests on an unreliable judge's labels: not named."""
+        return self.unreliable is not None and self.loss is None
+
+    def conclusion(self, evidence: bool = True) -> str:
+        """``lost at kept (the store lost or outdated it): <evidence>``, ``not lost``, or under an
+        unreliable judge ``loss point withheld (? = unreliable ruler: see the judge audit)``;
+        ``evidence=False``: ``lost at kept`` alone."""
+        if self.loss:
+            told = f"{lost_at(self.loss)}: {self.why}" if evidence else f"lost at {self.loss}"
+        else:
+            told = WITHHELD if self.withheld else "not lost"
+        return f"{told} {RULER_NOTE}" if self.unreliable and evidence else told
 
     def line(self) -> str:
         """``said ✓ → extracted ✓ → stored ✓ → kept ✗ → retrieved n/a → … · lost at kept``."""
         marks = " → ".join(f"{s} {m}" for s, m in self.marks)
-        return f"{marks} · {lost_at(self.loss)}" if self.loss else f"{marks} · not lost"
+        told = lost_at(self.loss) if self.loss else WITHHELD if self.withheld else "not lost"
+        return f"{marks} · {told}" + (f" {RULER_NOTE}" if self.unreliable else "")
 
 
 LOST_WORDS = {
@@ -89,8 +126,9 @@ def _first(per_question: list[dict], ok: str = "ok") -> dict | None:
     )
 
 
-def claim_path(journey: dict, at: dict[int, int]) -> ClaimPath:
-    """The path of one stored journey (engine/scoring/journey.py); ``at``: ``positions``."""
+def claim_path(journey: dict, at: dict[int, int], unreliable: str | None = None) -> ClaimPath:
+    """The path of one stored journey (engine/scoring/journey.py); ``at``: ``positions``;
+    ``unreliable``: why the scoring's judge is unreliable (None: reliable)."""
     stages = journey["stages"]
     said, stored, kept = stages["said"], stages["stored"], stages["kept"]
     doc = stored.get("position")
@@ -106,12 +144,18 @@ def claim_path(journey: dict, at: dict[int, int]) -> ClaimPath:
     used = stages["used"].get("per_question") or []
     credited = stages["credited"].get("per_question") or []
     bad_use = next((q for q in used if not q.get("ok")), None)
-    answered = bad_use or next((q for q in credited if not q.get("ok")), None) or _first(credited)
+    if unreliable:  # which answer was judged wrong is the judge's word: the first question
+        answered = bad_use or (credited[0] if credited else None)
+    else:
+        answered = (
+            bad_use or next((q for q in credited if not q.get("ok")), None) or _first(credited)
+        )
+    loss = _named(journey.get("loss"), unreliable)
     return ClaimPath(
         item=journey["item"],
-        marks=tuple((s, MARKS.get(stages[s]["status"], "?")) for s in STAGES),
-        loss=journey.get("loss"),
-        why=_why(journey, at),
+        marks=tuple((s, _mark(s, stages[s]["status"], unreliable)) for s in STAGES),
+        loss=loss,
+        why=_why(journey, at) if loss else "",
         document=doc,
         observation=stages["extracted"].get("observation"),
         fact=fact,
@@ -119,7 +163,24 @@ def claim_path(journey: dict, at: dict[int, int]) -> ClaimPath:
         rank=ranked.get("rank") if ranked else None,
         ranked_fact=ranked.get("fact") if ranked else None,
         answer=answered["question"] if answered else None,
+        unreliable=unreliable or None,
     )
+
+
+def _named(loss: str | None, unreliable: str | None) -> str | None:
+    """The loss point as it may be named: under an unreliable judge only one before every labelled
+    stage (None otherwise: a later one, or none, rests on the labelled stages having passed)."""
+    if not unreliable:
+        return loss
+    if loss is not None and STAGES.index(loss) < min(STAGES.index(s) for s in LABELLED):
+        return loss
+    return None
+
+
+def _mark(stage: str, status: str, unreliable: str | None) -> str:
+    if unreliable and stage in LABELLED and status != NA:
+        return WITHHELD_MARK
+    return MARKS.get(status, "?")
 
 
 def _doc(at: dict[int, int], state: int | None) -> str:
@@ -158,12 +219,35 @@ def _why(journey: dict, at: dict[int, int]) -> str:
     return f"{name}: the answer was judged {q.get('label') or 'nothing'}"
 
 
-def claim_paths(journeys: dict[str, dict] | None, trajectory: Trajectory) -> dict[str, ClaimPath]:
-    """claim -> its path, for every claim with a stored journey."""
+def claim_paths(
+    journeys: dict[str, dict] | None, trajectory: Trajectory, *, unreliable: str | None
+) -> dict[str, ClaimPath]:
+    """claim -> its path, for every claim with a stored journey; ``unreliable``: the card's
+    ``judge_unreliable`` (required: a caller cannot forget it)."""
     if not journeys:
         return {}
     at = positions(trajectory)
-    return {claim: claim_path(j, at) for claim, j in journeys.items()}
+    return {claim: claim_path(j, at, unreliable) for claim, j in journeys.items()}
+
+
+def card_journeys(card: dict) -> dict[str, dict]:
+    """claim -> its stored journey, from one score card (empty when scored before the journey)."""
+    return {c["claim"]: c for c in (card.get("journey") or {}).get("claims") or []}
+
+
+def card_paths(
+    card: dict, trajectory: Trajectory, journeys: dict[str, dict] | None = None
+) -> dict[str, ClaimPath]:
+    """claim -> its path, from one score card, under its judge's reliability; ``journeys``: some
+    of the card's journeys (all of them when not given)."""
+    chosen = card_journeys(card) if journeys is None else journeys
+    return claim_paths(chosen, trajectory, unreliable=card.get("judge_unreliable"))
+
+
+def stored_paths(db: Database, run_id: str, trajectory: Trajectory) -> dict[str, ClaimPath]:
+    """:func:`card_paths` of the card the run's latest scoring stored for ``trajectory`` (empty
+    when unscored or scored before the journey)."""
+    return card_paths(latest_card(db, run_id, trajectory.id), trajectory)
 
 
 def contested(db: Database, corpus: Corpus, trajectory_id: str) -> dict[str, str]:

@@ -20,7 +20,7 @@ from seorap.engine.scoring.holding import Held
 from seorap.engine.scoring.stats import at_least
 from seorap.engine.store.database import facts_at
 from seorap.engine.store.queries import scores
-from seorap.engine.views.claim_path import ClaimPath, claim_paths
+from seorap.engine.views.claim_path import ClaimPath, card_paths
 from seorap.engine.views.common import items_in_words, score_cards
 from seorap.engine.views.holdings import held_for
 from seorap.engine.views.questions import questions_view
@@ -57,10 +57,10 @@ def journey_told(
     quadrant's name (the caller says it), the quadrant's telling losses first."""
     claims = (card.get("journey") or {}).get("claims") or []
     lost = [c for c in claims if c.get("loss")]
-    if not lost or trajectory is None:
-        return "", ()
+    if not lost or trajectory is None or card.get("judge_unreliable"):
+        return "", ()  # under an unreliable judge no loss point is told (claim_path.py)
     told = journey_story.story(quadrant, lost) or ""
-    paths = claim_paths({c["claim"]: c for c in lost}, trajectory)
+    paths = card_paths(card, trajectory, {c["claim"]: c for c in lost})
     telling = TELLING.get(quadrant or "", ())
     order = sorted(
         paths.items(),

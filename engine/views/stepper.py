@@ -14,8 +14,8 @@ from seorap.engine.scoring.holding import Held
 from seorap.engine.store.database import facts_at
 from seorap.engine.store.queries.facts import positions_matching
 from seorap.engine.store.queries.writes import written_positions
-from seorap.engine.views.claim_path import ClaimPath, claim_paths, contested
-from seorap.engine.views.common import MARKS, containment
+from seorap.engine.views.claim_path import ClaimPath, card_journeys, card_paths, contested
+from seorap.engine.views.common import MARKS, containment, latest_card
 from seorap.engine.views.doclines import DocLine, doc_lines
 from seorap.engine.views.holdings import held_for
 from seorap.engine.views.lineage import Lineage, Link, lineage
@@ -29,7 +29,7 @@ from seorap.engine.views.truth import (
     late_mark,
     op_count,
 )
-from seorap.engine.views.verdicts import Verdict, claim_journeys, claim_verdicts
+from seorap.engine.views.verdicts import Verdict, claim_verdicts
 
 
 @dataclass(frozen=True)
@@ -273,6 +273,7 @@ def _claims_at(
 ) -> list[ClaimRow]:
     """The claims pane's rows: each expected claim of the arrival's state with its verdict, its
     read-time lookup, its journey and whether it is contested."""
+    card = latest_card(db, run_id, t.id) if verdicts is not None else {}
     return _claim_rows(
         t.states[arrival.state_index].claims,
         doc_claims,
@@ -286,8 +287,8 @@ def _claims_at(
             arrival.state_index,
             {f.id: f.text for f in store},
         ),
-        claim_journeys(db, run_id, t.id) if verdicts is not None else None,
-        t,
+        card_journeys(card) if verdicts is not None else None,
+        card_paths(card, t),  # under the card's judge: engine/views/claim_path.py
         contested(db, corpus, t.id),
     )
 
@@ -430,11 +431,10 @@ def _claim_rows(
     verdicts: dict[str, Verdict] | None,
     reads: dict[str, ReadTime] | None = None,
     journeys: dict[str, dict] | None = None,
-    trajectory: Trajectory | None = None,
+    paths: dict[str, ClaimPath] | None = None,
     contests: dict[str, str] | None = None,
 ) -> list[ClaimRow]:
     active = [f for f in store if f.status == "active"]
-    paths = claim_paths(journeys, trajectory) if trajectory is not None else {}
     out = []
     for c in claims:
         v = (verdicts or {}).get(c)
@@ -460,7 +460,7 @@ def _claim_rows(
                 v.threshold if v else None,
                 (reads or {}).get(c),
                 (journeys or {}).get(c),
-                paths.get(c),
+                (paths or {}).get(c),
                 (contests or {}).get(c),
             )
         )

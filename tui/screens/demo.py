@@ -73,7 +73,7 @@ def journey_text(case: views.TourStop | views.StaleCase) -> Text:
     for claim, path in case.lost[:SHOWN_LOST]:
         text.append("\n  ✗ ", "bold red")
         text.append_text(literal(claim))
-        text.append_text(literal(f" — {views.lost_at(path.loss or '')}: {path.why}", "dim"))
+        text.append_text(literal(f" — {path.conclusion()}", "dim"))
     if len(case.lost) > SHOWN_LOST:
         text.append(f"\n  … {len(case.lost) - SHOWN_LOST} more", "dim")
     return text

@@ -405,7 +405,7 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
             what = {"observation": "document", "fact": "fact", "ranking": "question"}
             self.notify(
                 f"this claim's journey names no {what.get(kind, 'answer')} "
-                f"(lost at {path.loss or '—'}; no question needs it when they are n/a)",
+                f"({path.conclusion(evidence=False)}; no question needs it when they are n/a)",
                 timeout=4,
             )
 

@@ -15,7 +15,6 @@ from seorap.engine.views import (
     StepView,
     StoreFact,
     item_label,
-    lost_at,
     replaces_text,
     short_id,
     successor_text,
@@ -114,7 +113,7 @@ def render_claim(c: ClaimRow, step: StepView) -> Text:
     return text
 
 
-MARK_STYLE = {"✓": "green", "✗": "bold red", "n/a": "dim"}
+MARK_STYLE = {"✓": "green", "✗": "bold red", "n/a": "dim", "?": "bold yellow"}
 
 
 def render_path(p: ClaimPath) -> Text:
@@ -127,11 +126,8 @@ def render_path(p: ClaimPath) -> Text:
         text.append(f"{stage} ")
         text.append(mark, MARK_STYLE.get(mark, ""))
     text.append("\n")
-    if p.loss:
-        text.append(lost_at(p.loss), "bold red")
-        text.append_text(literal(f": {p.why}", "red"))
-    else:
-        text.append("not lost", "bold green")
+    style = "bold red" if p.loss else "bold yellow" if p.unreliable else "bold green"
+    text.append_text(literal(p.conclusion(), style))  # withheld under an unreliable judge
     keys = []
     if p.document is not None:
         keys.append(f"e observation (doc {p.document + 1})")
