@@ -6,10 +6,14 @@ scoring — the reader's answers and the lexical judge's verdicts — is done ag
 a fresh run's (``seorap compare`` refuses mixed rules). The label (model, size, machine, date) is
 the recording's own.
 
-First the run is replayed once with the recording's own embedder loaded: a text a replay embeds
-that the file does not hold yet (the read-time slot questions, since they replaced the claim as
-the lookup query) gets its vector from that embedder, and the file carries it from then on, so
-`seorap demo --replay recorded` needs neither model nor embedder.
+The run is scored first, then replayed once with the recording's own embedder loaded. Scoring
+first: a reply the scoring needs that the file does not hold yet (the model reader's reading of a
+slot question the rules now word otherwise) is made by the run itself, through ``OLLAMA_HOST``,
+and is exported with it (a replay's calls are its own run's, and the export would leave them). The
+replay after it: a text a replay embeds that the file does not hold yet (a new slot question) gets
+its vector from that embedder, and the file carries it from then on, so `seorap demo --replay
+recorded` needs neither model nor embedder. With no reply missing, no model is reached
+(``OLLAMA_HOST=http://127.0.0.1:9``).
 
     python bench/rescore_recording.py [--out PATH]
 """
@@ -49,12 +53,14 @@ def main(argv=None) -> int:
         db_path = Path(tmp) / "rec.db"
         db = open_db(str(db_path))
         run_id, _ = import_recording(db, path)
-        replay_run(db, run_id, load_corpus(KO_MINI))  # vectors for every text a replay embeds
         db.close()
         result = CliRunner().invoke(cli, ["score", "--db", str(db_path), "--run", run_id])
         if result.exit_code != 0:
             print(result.output)
             return 1
+        db = open_db(str(db_path))
+        replay_run(db, run_id, load_corpus(KO_MINI))  # vectors for every text a replay embeds
+        db.close()
         db = open_db(str(db_path), readonly=True)
         out = args.out or path
         counts = export_run(db, run_id, out, header["label"], corpus="ko-mini")

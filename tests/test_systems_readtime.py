@@ -192,11 +192,12 @@ def test_compare_figures_put_read_time_beside_write_time(tmp_path):
     assert (f.read_accuracy, f.read_coverage, f.stale_at_read) == (0.5, 0.0, 0.5)
 
 
-def _rescore_as_older(db, run_id):
-    """An older database: its lookups asked with the claim (no query stored), scored again."""
+def _rescore_as_older(db, run_id, query=None):
+    """An older database, scored again: its lookups asked with the claim (no query stored), or with
+    ``query``, a slot question older rules generated."""
     from seorap.engine.scoring.score import score_run
 
-    db.execute("UPDATE read_lookups SET query = NULL, query_kind = NULL")
+    db.execute("UPDATE read_lookups SET query = ?, query_kind = ?", [query, query and "generated"])
     db.conn.commit()
     score_run(db, run_id, Config.offline())
     row = next(
@@ -223,6 +224,27 @@ def test_older_lookups_through_own_search_read_na(tmp_path):
     assert rt["reads"] == 0 and rt["na"] == 2 and rt["coverage"] is None
     assert rt["na_reason"] == "taken with the value in the query; re-run"
     assert all(r["score"] is None for r in rt["rows"])
+
+
+def test_lookups_asked_with_an_older_slot_question_are_asked_again(tmp_path):
+    # the question's rules changed since the run was written (a frequency used to stay in it):
+    # the stored lookup answers another question, so scoring asks today's on our read path, and a
+    # system's own search (gone at scoring) reads n/a with the reason
+    db, run_id, c = card(tmp_path, "systems_support:append_only")
+    rt = _rescore_as_older(db, run_id, query="회의실은 매주?")
+    assert [r["recomputed"] for r in rt["rows"]] == [True, True]
+    assert {r["query"] for r in rt["rows"]} == {"회의실은?"}
+    assert [r["score"] for r in rt["rows"]] == [r["score"] for r in c["read_time"]["rows"]]
+    (tmp_path / "own").mkdir()
+    db, run_id, _ = card(tmp_path / "own", "systems_support:forgetful")
+    rt = _rescore_as_older(db, run_id, query="회의실은 매주?")
+    assert rt["reads"] == 0 and rt["na"] == 2
+    assert rt["na_reason"] == "taken with an older slot question; re-run"
+
+
+def test_lookups_that_asked_todays_question_are_read_as_stored(tmp_path):
+    db, run_id, c = card(tmp_path, "systems_support:append_only")
+    assert not any(r["recomputed"] for r in c["read_time"]["rows"])
 
 
 def test_a_foreign_systems_fact_ids_are_the_same_in_two_identical_runs(tmp_path):

@@ -51,6 +51,9 @@ if TYPE_CHECKING:
 
 NOT_ASKED = "taken with the value in the query; re-run"
 """Why an older lookup through a system's own search reads n/a: it asked with the claim itself."""
+OLDER_QUESTION = "taken with an older slot question; re-run"
+"""Why a lookup through a system's own search reads n/a when the slot question it asked is not the
+claim's question today (the question's rules or the corpus's ``slotQuestions`` changed since)."""
 
 
 def load_reads(
@@ -81,7 +84,7 @@ def load_reads(
         ) or {}
         for row in rows:
             hits = json.loads(row["hits"] or "[]")
-            if not row.get("query"):
+            if row.get("query") != question_for(trajectory, row["claim"]).text:
                 hits = _again(row, trajectory, lookup, db, run_id, last)
             row["hits"] = [
                 {
@@ -98,11 +101,14 @@ def load_reads(
 def _again(
     row: dict, trajectory: Trajectory, lookup: Relookup | None, db: Database, run_id: str, at: int
 ) -> list[dict]:
-    """An older lookup (asked with the claim) asked again with the slot question."""
+    """A lookup that did not ask the claim's slot question of today (an older database asked with
+    the claim; older rules or corpus asked another question) asked again with it on seorap's own
+    read path; through a system's own search it is n/a (the system is gone at score time)."""
     asked = question_for(trajectory, row["claim"])
+    why = OLDER_QUESTION if row.get("query") else NOT_ASKED
     row["query"], row["query_kind"] = asked.text, asked.kind
     if row["source"] != OURS or lookup is None:
-        row["na"] = NOT_ASKED
+        row["na"] = why
         return []
     row["recomputed"] = True
     return lookup(db, run_id, trajectory.id, at, asked.text, int(row["k"] or 5))
