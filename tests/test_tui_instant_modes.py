@@ -4,16 +4,22 @@ view is shown, and read-ahead reaches only mounted views."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 from textual import events
 from textual.app import App
 from textual.screen import Screen
 
+from seorap.engine import views
 from seorap.engine.store import database as store
 from seorap.engine.store.database import open_db
 from seorap.tui import app as app_module
 from seorap.tui.factory import make_app
 from seorap.tui.modes import VIEWS, screen_class
+from seorap.tui.screens import demo as demo_module
+from seorap.tui.widgets.footer import KeysFooter
 
 KEYS = {name: key for name, (key, _, _) in VIEWS.items()}
 
@@ -102,6 +108,32 @@ async def test_read_ahead_reaches_only_mounted_views(ref):
         await pilot.press("down")
         await pilot.pause(0.6)
         assert not unmounted.is_mounted  # never read ahead, nothing raised
+
+
+async def test_a_worker_ending_as_the_app_closes_reaches_no_view(ref, monkeypatch):
+    """The tour's stale-fact worker ends while the app closes, after the tour's widgets are gone
+    (its footer takes its time to go): its result is dropped, not shown on a removed screen (under
+    load it once ended there and raised NoMatches #demo-compensation)."""
+    path, ids = ref
+    release = threading.Event()
+    real = views.stale_case
+    monkeypatch.setattr(views, "stale_case", lambda *a, **k: release.wait(60) and real(*a, **k))
+
+    class SlowToGo(KeysFooter):
+        async def on_unmount(self) -> None:
+            release.set()  # the worker ends now, while the tour's other widgets are removed
+            for _ in range(50):
+                await asyncio.sleep(0.02)
+
+    monkeypatch.setattr(demo_module, "KeysFooter", SlowToGo)
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("7")
+        await pilot.pause()
+        tour = app.screen
+        assert tour.stops.get("compensation") is None and tour.stale is None  # the worker waits
+    assert release.is_set() and tour.stale is None  # closed without error, nothing shown
+    assert app.built_screens() == [] and app.built_screen("demo") is None
 
 
 async def built(app, pilot, names=app_module.BUILD_ORDER, most_s: float = 20.0) -> None:
