@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 from textual import events
@@ -74,7 +75,9 @@ async def test_a_view_shown_again_shows_what_is_selected_and_what_the_database_h
 
 async def test_a_hidden_view_reads_ahead_what_was_selected_meanwhile(ref):
     """After a key and a moment without input, the hidden questions view (shown once before, as
-    the stepper) lists the trajectory selected meanwhile: `3` then only switches."""
+    the stepper) lists the trajectory selected meanwhile: `3` then only switches. Timed by the
+    app's own clock (the time since the last key when the view reads), not by the test's pauses:
+    under load a pause outlasts the moment, and the view had read ahead before it was looked at."""
     path, ids = ref
     app = make_app(path, run_id=ids["oracle"])
     async with app.run_test(size=(160, 45)) as pilot:
@@ -82,13 +85,26 @@ async def test_a_hidden_view_reads_ahead_what_was_selected_meanwhile(ref):
         await pilot.pause()
         questions = app.built_screen("questions")
         before = str(questions.query_one("#q-title").content)
+        since_key: list[float] = []
+        real = questions.read_ahead
+
+        def read_ahead() -> bool:
+            since_key.append(time.monotonic() - app.idle_gc.last_input)
+            return real()
+
+        questions.read_ahead = read_ahead
         await pilot.press("down", "down", "down", "enter")
-        await pilot.pause()
+        if not app.idle_gc.idle(app_module.AHEAD_IDLE_S):  # a busy machine may be past it
+            assert str(questions.query_one("#q-title").content) == before  # not inside the keys
         sel = app.ctx.selection
         wanted = f"{sel.trajectory_id} · run {sel.run_id}"
-        assert wanted not in before and str(questions.query_one("#q-title").content) == before
-        await pilot.pause(0.8)  # the user reads the step
-        assert wanted in str(questions.query_one("#q-title").content)
+        assert wanted not in before
+        waited = 0.0
+        while wanted not in str(questions.query_one("#q-title").content):  # the user reads
+            assert waited < 60, "the hidden view never read ahead"
+            await pilot.pause(0.1)
+            waited += 0.1
+        assert since_key and min(since_key) >= app_module.AHEAD_IDLE_S  # only once keys stopped
         shown = questions.shown_for
         await pilot.press("3")
         await pilot.pause()

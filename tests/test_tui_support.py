@@ -3,11 +3,14 @@ systems through the engine runner (which scores them too)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import time
 from pathlib import Path
 
 import pytest
 from store_support import copy_db
+from textual.worker import WorkerCancelled, WorkerFailed, WorkerState
 
 from seorap.engine.corpus import load_corpus
 from seorap.engine.store.database import open_db
@@ -73,8 +76,27 @@ def ref(ref_db_path, tmp_path):
     return path, ids
 
 
+async def settle(pilot, most_s: float = 600.0) -> None:
+    """Wait until no worker of the app is pending or running and the screen has handled what they
+    sent. Waiting once for the workers running right after a key misses those started meanwhile:
+    under load a view's key comes while it is still being built ahead, its mount (which starts the
+    worker reading its figures) comes during that wait, and the view was shown with nothing read.
+    ``most_s`` is a hang's backstop, not a speed bar."""
+    deadline = time.monotonic() + most_s
+    while True:
+        await pilot.pause()
+        busy = [
+            w for w in pilot.app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)
+        ]
+        if not busy:
+            return
+        assert time.monotonic() < deadline, f"workers still running: {busy}"
+        for worker in busy:
+            with contextlib.suppress(WorkerCancelled, WorkerFailed):  # replaced, or shown failed
+                await worker.wait()
+
+
 async def open_score_cards(pilot) -> None:
     """Press 4 and wait until the score cards are read (or computed) and drawn."""
     await pilot.press("4")
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await settle(pilot)
