@@ -100,3 +100,32 @@ async def open_score_cards(pilot) -> None:
     """Press 4 and wait until the score cards are read (or computed) and drawn."""
     await pilot.press("4")
     await settle(pilot)
+
+
+async def until(pilot, check, most_s: float = 60.0, what: str = "the app") -> None:
+    """Pause until ``check()`` holds (``most_s``: a hang's backstop, not a speed bar)."""
+    deadline = time.monotonic() + most_s
+    while not check():
+        assert time.monotonic() < deadline, f"{what} did not get there in {most_s:.0f} s"
+        await pilot.pause(0.05)
+
+
+async def run_from_palette(pilot, words: str, done) -> None:
+    """Ctrl+P, type ``words``, Enter once the palette lists its match first, and wait until
+    ``done()`` holds: the palette searches in the background, so a fixed pause before Enter (0.3 s) could
+    end, on a busy machine, before anything was listed (Enter then picks nothing)."""
+    from textual.command import CommandList
+
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    await pilot.press(*words)
+
+    def listed() -> bool:
+        found = app.screen.query(CommandList)
+        return bool(found) and found.first().option_count > 0
+
+    await until(pilot, listed, what="the palette's search")
+    await pilot.pause(0.3)  # the rest of the search lands (the match ranks first)
+    await pilot.press("enter")
+    await until(pilot, done, what=f"the palette's {words!r}")
+    await pilot.pause()
