@@ -6,7 +6,7 @@ deterministic (corpus digest + config hash). Update with `pytest --snapshot-upda
 from __future__ import annotations
 
 import pytest
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+from test_tui_support import ref, ref_db_path, settle  # noqa: F401 - fixtures
 
 from seorap.tui.factory import make_app
 
@@ -21,8 +21,7 @@ def _app(ref, system="oracle", trajectory=None):
 
 async def _settle(pilot) -> None:
     pilot.app.sub_title = "snapshot.db"
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await settle(pilot)  # workers a key's view starts after the key's turn too
 
 
 def test_snapshot_runs(ref, snap_compare):
