@@ -67,6 +67,11 @@ SMALL_VIEWS = {
 """view -> (system, trajectory, keys that open it)."""
 
 
+# The heavy lane (-m slow): sixteen app launches, the pictures of every view at both small sizes
+# (~4 s each at load 6 on 2 cores). What they guard is read as text in the README's lane:
+# tests/test_tui_every_view_fits.py (every view at both sizes: cuts marked, F1 and q kept, no table
+# past the edge) and tests/test_tui_small_sizes.py (each view's own small-size promises).
+@pytest.mark.slow
 @pytest.mark.parametrize("size", list(SMALL))
 @pytest.mark.parametrize("view", list(SMALL_VIEWS))
 def test_snapshot_small_sizes(ref, snap_compare, view, size):
