@@ -86,6 +86,11 @@ def test_ctrl_c_while_reading_a_pipe_that_never_ends(tmp_path, foreign):
     assert_clean(tmp_path, proc.stderr.read())
 
 
+# The heavy lane (-m slow): a corpus at scale 100 written and validated (24 s at load 6.5 on 2
+# cores). The README's lane keeps synth and validate together at scale 2
+# (tests/test_synth_corpus.py::test_valid_and_counts_per_block); this one adds that scale 100's
+# files stay under validate's input bound.
+@pytest.mark.slow
 def test_the_100x_synthetic_corpus_is_not_refused(tmp_path, foreign):
     out = tmp_path / "syn100"
     assert seorap(tmp_path, "synth", "--scale", "100", "--out", out).returncode == 0

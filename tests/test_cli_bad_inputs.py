@@ -4,7 +4,6 @@ and no traceback is printed (docs/cli.md, exit codes). Files that are not ours s
 from __future__ import annotations
 
 import hashlib
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -54,12 +53,12 @@ def place(tmp_path_factory) -> Path:
     )
     assert made.returncode == 0, made.stderr
     (d / "none.json").write_text("[]")
-    shutil.copy(db, d / "ro.db")
+    whole_copy(db, d / "ro.db")
     (d / "ro.db").chmod(0o444)
-    shutil.copy(
-        db, d / "bad.db"
-    )  # damaged pages in what score, report and runs read; schema intact
+    whole_copy(db, d / "bad.db")  # damaged pages in what score, report and runs read; schema intact
     conn = sqlite3.connect(d / "bad.db")
+    # what the damaged cases must meet: scored runs (else `report` rightly says there are none)
+    assert conn.execute("SELECT count(*) FROM scores").fetchone()[0] > 0
     # every leaf page of these tables and of their indexes: which of them a query reads depends on
     # the planner (a count may read only an index) and the layout (which varies with the text
     # lengths of a run, e.g. its timings), so all of them, or a command may miss the damage
@@ -78,6 +77,18 @@ def place(tmp_path_factory) -> Path:
             fh.seek((n - 1) * size + 8)
             fh.write(b"\xff" * (size - 8))
     return d
+
+
+def whole_copy(src: Path, dst: Path) -> None:
+    """A copy of the database ``src`` as SQLite reads it, in one file: commits still in its -wal
+    are in the copy (a copy of the main file alone would miss them, and the damage below would
+    then hit tables without their rows)."""
+    source, target = sqlite3.connect(src), sqlite3.connect(dst)
+    try:
+        source.backup(target)
+    finally:
+        source.close()
+        target.close()
 
 
 CASES = [
@@ -383,7 +394,7 @@ def test_disk_full_is_one_sentence_and_the_run_reads_interrupted(place, tmp_path
 
 def test_disk_full_while_scoring_is_one_sentence(place, tmp_path):
     db = tmp_path / "s.db"
-    shutil.copy(place / "runs.db", db)
+    whole_copy(place / "runs.db", db)
     out = seorap("score", "--db", str(db), "--offline", cwd=place, shell_prefix="ulimit -f 100;")
     assert out.returncode == 2, out.stderr
     assert "Traceback" not in out.stderr

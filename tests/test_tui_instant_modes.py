@@ -4,16 +4,23 @@ view is shown, and read-ahead reaches only mounted views."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
+import time
+
 from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 from textual import events
 from textual.app import App
 from textual.screen import Screen
 
+from seorap.engine import views
 from seorap.engine.store import database as store
 from seorap.engine.store.database import open_db
 from seorap.tui import app as app_module
 from seorap.tui.factory import make_app
 from seorap.tui.modes import VIEWS, screen_class
+from seorap.tui.screens import demo as demo_module
+from seorap.tui.widgets.footer import KeysFooter
 
 KEYS = {name: key for name, (key, _, _) in VIEWS.items()}
 
@@ -68,7 +75,9 @@ async def test_a_view_shown_again_shows_what_is_selected_and_what_the_database_h
 
 async def test_a_hidden_view_reads_ahead_what_was_selected_meanwhile(ref):
     """After a key and a moment without input, the hidden questions view (shown once before, as
-    the stepper) lists the trajectory selected meanwhile: `3` then only switches."""
+    the stepper) lists the trajectory selected meanwhile: `3` then only switches. Timed by the
+    app's own clock (the time since the last key when the view reads), not by the test's pauses:
+    under load a pause outlasts the moment, and the view had read ahead before it was looked at."""
     path, ids = ref
     app = make_app(path, run_id=ids["oracle"])
     async with app.run_test(size=(160, 45)) as pilot:
@@ -76,13 +85,26 @@ async def test_a_hidden_view_reads_ahead_what_was_selected_meanwhile(ref):
         await pilot.pause()
         questions = app.built_screen("questions")
         before = str(questions.query_one("#q-title").content)
+        since_key: list[float] = []
+        real = questions.read_ahead
+
+        def read_ahead() -> bool:
+            since_key.append(time.monotonic() - app.idle_gc.last_input)
+            return real()
+
+        questions.read_ahead = read_ahead
         await pilot.press("down", "down", "down", "enter")
-        await pilot.pause()
+        if not app.idle_gc.idle(app_module.AHEAD_IDLE_S):  # a busy machine may be past it
+            assert str(questions.query_one("#q-title").content) == before  # not inside the keys
         sel = app.ctx.selection
         wanted = f"{sel.trajectory_id} · run {sel.run_id}"
-        assert wanted not in before and str(questions.query_one("#q-title").content) == before
-        await pilot.pause(0.8)  # the user reads the step
-        assert wanted in str(questions.query_one("#q-title").content)
+        assert wanted not in before
+        waited = 0.0
+        while wanted not in str(questions.query_one("#q-title").content):  # the user reads
+            assert waited < 60, "the hidden view never read ahead"
+            await pilot.pause(0.1)
+            waited += 0.1
+        assert since_key and min(since_key) >= app_module.AHEAD_IDLE_S  # only once keys stopped
         shown = questions.shown_for
         await pilot.press("3")
         await pilot.pause()
@@ -102,6 +124,32 @@ async def test_read_ahead_reaches_only_mounted_views(ref):
         await pilot.press("down")
         await pilot.pause(0.6)
         assert not unmounted.is_mounted  # never read ahead, nothing raised
+
+
+async def test_a_worker_ending_as_the_app_closes_reaches_no_view(ref, monkeypatch):
+    """The tour's stale-fact worker ends while the app closes, after the tour's widgets are gone
+    (its footer takes its time to go): its result is dropped, not shown on a removed screen (under
+    load it once ended there and raised NoMatches #demo-compensation)."""
+    path, ids = ref
+    release = threading.Event()
+    real = views.stale_case
+    monkeypatch.setattr(views, "stale_case", lambda *a, **k: release.wait(60) and real(*a, **k))
+
+    class SlowToGo(KeysFooter):
+        async def on_unmount(self) -> None:
+            release.set()  # the worker ends now, while the tour's other widgets are removed
+            for _ in range(50):
+                await asyncio.sleep(0.02)
+
+    monkeypatch.setattr(demo_module, "KeysFooter", SlowToGo)
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("7")
+        await pilot.pause()
+        tour = app.screen
+        assert tour.stops.get("compensation") is None and tour.stale is None  # the worker waits
+    assert release.is_set() and tour.stale is None  # closed without error, nothing shown
+    assert app.built_screens() == [] and app.built_screen("demo") is None
 
 
 async def built(app, pilot, names=app_module.BUILD_ORDER, most_s: float = 20.0) -> None:

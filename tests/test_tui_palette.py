@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+from test_tui_support import ref, ref_db_path, run_from_palette  # noqa: F401 - fixtures
 
 from seorap.tui.commands import SeorapCommands, view_actions
 from seorap.tui.factory import make_app
@@ -30,11 +30,9 @@ async def test_palette_from_the_runs_view_lists_other_views_actions_and_runs_the
         names = [name for name, _, _ in SeorapCommands(app.screen)._commands()]
         for wanted in ("Trajectory: fact history", "Demo: side by side", "Score: next run", "Quit"):
             assert wanted in names
-        await pilot.press("ctrl+p")
-        await pilot.press(*"Demo: side by side")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
-        await pilot.pause(0.5)
+        await run_from_palette(
+            pilot, "Demo: side by side", lambda: isinstance(app.screen, SideBySideScreen)
+        )
         assert app.current_mode == "demo"
         assert isinstance(app.screen, SideBySideScreen)
 

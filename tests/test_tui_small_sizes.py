@@ -9,7 +9,13 @@ import io
 
 import pytest
 from rich.console import Console
-from test_tui_support import open_score_cards, ref, ref_db_path, reference_db  # noqa: F401
+from test_tui_support import (  # noqa: F401
+    open_score_cards,
+    ref,
+    ref_db_path,
+    reference_db,
+    settle,
+)
 
 from seorap.tui.factory import make_app
 
@@ -29,8 +35,7 @@ def screen_text(app) -> str:
 
 
 async def _settle(pilot) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await settle(pilot)  # workers a key's view starts after the key's turn too
 
 
 def _cells(table, column: int) -> list[str]:

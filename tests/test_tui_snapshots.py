@@ -6,7 +6,7 @@ deterministic (corpus digest + config hash). Update with `pytest --snapshot-upda
 from __future__ import annotations
 
 import pytest
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+from test_tui_support import ref, ref_db_path, settle  # noqa: F401 - fixtures
 
 from seorap.tui.factory import make_app
 
@@ -21,8 +21,7 @@ def _app(ref, system="oracle", trajectory=None):
 
 async def _settle(pilot) -> None:
     pilot.app.sub_title = "snapshot.db"
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await settle(pilot)  # workers a key's view starts after the key's turn too
 
 
 def test_snapshot_runs(ref, snap_compare):
@@ -68,6 +67,11 @@ SMALL_VIEWS = {
 """view -> (system, trajectory, keys that open it)."""
 
 
+# The heavy lane (-m slow): sixteen app launches, the pictures of every view at both small sizes
+# (~4 s each at load 6 on 2 cores). What they guard is read as text in the README's lane:
+# tests/test_tui_every_view_fits.py (every view at both sizes: cuts marked, F1 and q kept, no table
+# past the edge) and tests/test_tui_small_sizes.py (each view's own small-size promises).
+@pytest.mark.slow
 @pytest.mark.parametrize("size", list(SMALL))
 @pytest.mark.parametrize("view", list(SMALL_VIEWS))
 def test_snapshot_small_sizes(ref, snap_compare, view, size):

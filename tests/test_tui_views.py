@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
+from test_tui_support import ref, ref_db_path, run_from_palette  # noqa: F401 - fixtures
 
 from seorap.tui.factory import make_app
 from seorap.tui.screens.live import LiveScreen
@@ -127,12 +127,7 @@ async def test_command_palette_opens_a_view(ref):
     path, ids = ref
     app = make_app(path)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("ctrl+p")
-        await pilot.press(*"score cards")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert app.current_mode == "scores"
+        await run_from_palette(pilot, "score cards", lambda: app.current_mode == "scores")
 
 
 async def test_demo_side_by_side_shows_both_cases_in_two_panels(ref):

@@ -301,7 +301,10 @@ class SeorapApp(KeysInOrder, InstantModes, App):
 
     @on(Worker.StateChanged)
     def _worker_done(self, event: Worker.StateChanged) -> None:
-        """The app's one handler of its workers' ends: the tour's stale-fact case, the probe."""
+        """The app's one handler of its workers' ends: the tour's stale-fact case, the probe.
+        A worker that ends while the app closes has no view left to show it (``reachable``)."""
+        if not self.is_running:
+            return
         group, state = event.worker.group, event.state
         if group == "stale-case" and state in (WorkerState.SUCCESS, WorkerState.ERROR):
             self._stale_found(event)
@@ -410,7 +413,7 @@ class SeorapApp(KeysInOrder, InstantModes, App):
 
     @on(RunsChanged)
     def runs_changed(self) -> None:
-        if not self.screen_stack:  # posted by a live run that ended as the app closes
+        if not self.screen_stack or not self.is_running:  # a live run that ended as the app closes
             return
         if hasattr(self.screen, "reload"):
             self.screen.reload()

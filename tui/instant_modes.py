@@ -74,14 +74,21 @@ class InstantModes(_AppHost):
         """The base screen of a view shown before (None when it was never built)."""
         target = VIEWS[mode][2] if mode in VIEWS else mode
         screen = self.view_screens.get(target)
-        return screen if screen is not None and screen.is_mounted else None
+        return screen if screen is not None and self.reachable(screen) else None
 
     def mode_built(self, mode: str) -> bool:
         return self.built_screen(mode) is not None
 
     def built_screens(self) -> list[Screen]:
         """Every view screen that is mounted now."""
-        return [screen for screen in self.view_screens.values() if screen.is_mounted]
+        return [screen for screen in self.view_screens.values() if self.reachable(screen)]
+
+    def reachable(self, screen: Screen) -> bool:
+        """Whether background work (a worker's result, a read-ahead) may be shown on ``screen``:
+        it is mounted and still in the app, and the app is not closing. Closing removes every
+        screen's widgets first, while the app still handles messages (a worker that ends then
+        found the tour's Static gone: NoMatches), and a removed screen stays ``is_mounted``."""
+        return self.is_running and screen.is_mounted and screen.is_attached
 
     def switch_mode(self, mode: str) -> AwaitMount:
         screen = self.built_screen(mode)
