@@ -12,7 +12,6 @@ from seorap.cli.params import CorpusType, FsPath, db_path_option
 from seorap.cli.runref import resolve_run
 from seorap.engine.memory.names import ORACLES, REFERENCE_DESCRIPTIONS
 from seorap.engine.run.pacer import Pace, PaceError
-from seorap.tui.terminal import set_escape_delay
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -141,7 +140,6 @@ def demo(
     It writes one scratch run, RUN~rehearsal, which the next replay of RUN replaces (as `seorap
     runs rm` removes it); --keep saves the replay as a run of its own (RUN~replay, RUN~replay-2).
     """
-    set_escape_delay()  # before anything loads Textual, which reads it once
     # start-up: `seorap --help` loads no the app, sqlite_utils
     from seorap.engine.corpus import load_corpus
     from seorap.engine.store.database import check_intact, open_db
@@ -240,7 +238,6 @@ def inspect(
     (live view) and a verdict override (o in the stepper or the questions view).
 
     --run takes a run id, a unique prefix of one, or a system name (A, oracle) with one run."""
-    set_escape_delay()  # as demo's
     # start-up: `seorap --help` loads no the app, sqlite_utils
     from seorap.engine.corpus import CorpusError, load_corpus
     from seorap.engine.store.database import check_intact, open_db

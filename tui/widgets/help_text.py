@@ -75,16 +75,25 @@ class HelpText:
             (kind, inline(text, styles) if kind in ("item", "para") else Text(text, styles.heading))
             for kind, text in blocks(markdown)
         ]
+        self.wrapped: dict[int, list[Text]] = {}
+        """Its lines wrapped to a width, by width."""
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = max(options.max_width, 8)
+        if width not in self.wrapped:  # Textual asks twice a width: its height, then its lines
+            self.wrapped[width] = self.lines(console, width)
+        yield from self.wrapped[width]
+
+    def lines(self, console: Console, width: int) -> list[Text]:
+        out: list[Text] = []
         previous = ""
         for kind, text in self.blocks:
             if previous and (kind in ("h2", "h3") or previous != kind or kind == "para"):
-                yield Text("")  # a blank line between blocks, none between two items
+                out.append(Text(""))  # a blank line between blocks, none between two items
             if kind == "item":
                 for n, line in enumerate(text.wrap(console, width - 2)):
-                    yield Text("• " if n == 0 else "  ").append_text(line)
+                    out.append(Text("• " if n == 0 else "  ").append_text(line))
             else:
-                yield from text.wrap(console, width)
+                out.extend(text.wrap(console, width))
             previous = kind
+        return out
