@@ -133,5 +133,13 @@ class KeysFooter(Footer):
         if signature == self._shown:  # shown by the last recompose this asked for
             return
         self._shown = signature
-        if not self._toggled():
+        if not self.children:  # its first keys: composed as Textual does
+            super().bindings_changed(screen)
+            return
+        # after the frame the change came with (as Textual's recompose): that frame, e.g. the
+        # search bar opening, goes out first
+        self.call_after_refresh(self._show_keys, screen)
+
+    def _show_keys(self, screen: Screen) -> None:
+        if self.is_attached and not self._toggled():
             super().bindings_changed(screen)
