@@ -47,6 +47,8 @@ PTY_ROUND = [
     ("k", "k fact version"),
     ("/", "/ search (stepper)"),
     ("Escape", "Esc search"),
+    ("F1", "F1 help (stepper)"),
+    ("Escape", "Esc help (stepper)"),
     ("3", "3 questions"),
     ("/", "/ search (questions)"),
     ("Escape", "Esc search"),
@@ -63,7 +65,8 @@ PTY_ROUND = [
     ("Enter", "Enter trajectory"),
 ]
 """One round of keys from the runs view (tmux key names). Every key changes the screen (colours
-included: the capture keeps them)."""
+included: the capture keeps them). F1 is pressed in the stepper (its help is the longest) and in
+the questions view ("F1 help"), each the first F1 of that view in a launch."""
 
 
 @dataclass

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from rich.style import Style
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.color import Color
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.widgets import Static
+
+from seorap.tui.widgets.help_text import HelpStyles, HelpText
 
 GLOBAL = """\
 ## Everywhere
@@ -19,8 +23,9 @@ GLOBAL = """\
 
 
 class HelpScreen(ModalScreen[None]):
-    """Installed once per view by the app (tui/app.py ``action_help``): its Markdown is composed
-    on the first F1 (stepper: ~300 ms of CPU on a quiet core) and only shown on the next."""
+    """Installed once per view by the app (tui/app.py ``action_help``): composed on the first F1
+    and only shown on the next. Its text is one widget (tui/widgets/help_text.py): as a Markdown
+    widget the stepper's first F1 took ~300 ms of CPU on a quiet core."""
 
     BINDINGS = [Binding("escape,f1,question_mark", "dismiss(None)", "close")]
 
@@ -30,7 +35,14 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
-            yield Markdown(self.text + "\n" + GLOBAL)
+            yield Static(self.help_text(), id="help-text")
+
+    def help_text(self) -> HelpText:
+        """The text, its headings and code in the app's theme's colours of now."""
+        theme = self.app.current_theme
+        primary, accent = (Color.parse(c).rich_color for c in (theme.primary, theme.accent))
+        styles = HelpStyles(heading=Style(color=primary, bold=True), code=Style(color=accent))
+        return HelpText(self.text + "\n" + GLOBAL, styles)
 
     styled_for: tuple | None = None
     """The app's (theme, focus, colours) when this screen was last hidden."""
@@ -47,4 +59,6 @@ class HelpScreen(ModalScreen[None]):
         (as tui/instant_modes.py ViewScreen: Textual restyles every widget on a resume)."""
         if self.styled_for is not None and self.styled_for == self.style_state():
             event.refresh_styles = False
+        elif self.styled_for is not None:  # another theme: its colours
+            self.query_one("#help-text", Static).update(self.help_text())
         self.query_one(VerticalScroll).scroll_home(animate=False)

@@ -8,7 +8,14 @@ that cost 50-100 ms of each view key, while the keys shown were the same
 On a narrow terminal Textual's Footer scrolls its keys off the right edge, cutting one mid-word
 ("f1 hel") with nothing to say so, and help and quit, bound last by the app, go first. This one
 keeps help and quit, then the screen's keys in order while they fit, and ends with "…" when any
-were left out (all of them stay in the command palette and in F1's help)."""
+were left out (all of them stay in the command palette and in F1's help).
+
+When a screen's keys change to a few of those shown before (the search bar takes the letter keys
+on `/` and gives them back on Esc), this one hides and shows its key widgets instead of removing
+and mounting a widget per key: Textual's recompose of the stepper's footer was 40-50 ms of the
+~100 ms of CPU `/` and Esc took there (docs/benchmarks.md, issue 36). It composes every key,
+those the width leaves out hidden, so that a change of width or of keys only toggles them; keys
+it has no widget for (or in another order) are composed anew, as Textual does."""
 
 from __future__ import annotations
 
@@ -30,6 +37,18 @@ def key_width(key: Widget) -> int:
         str(getattr(key, "description", "")),
     )
     return cell_len(display) + 2 + (cell_len(description) + 1 if description else 0)
+
+
+def identity(key: Widget) -> tuple:
+    """What a footer key shows and does: two widgets alike in this are interchangeable."""
+    return (
+        getattr(key, "key", None),
+        getattr(key, "action", None),
+        getattr(key, "description", None),
+        key.has_class("-disabled"),
+        str(key.tooltip or ""),
+        key.has_class("-command-palette"),
+    )
 
 
 def fit_keys(keys: list[Widget], room: int) -> tuple[list[Widget], bool]:
@@ -58,13 +77,42 @@ class KeysFooter(Footer):
             return
         palette = [w for w in items if w.has_class("-command-palette")]
         keys = [w for w in items if not w.has_class("-command-palette")]
-        self._composed_width = width = self.app.size.width
-        room = width - sum(key_width(w) + 2 for w in palette)  # its border and right padding
-        shown, cut = fit_keys(keys, room)
-        yield from shown
-        if cut:
-            yield Label("…", classes="footer-more")
+        self._composed_width = self.app.size.width
+        shown, cut = fit_keys(keys, self._room(palette))
+        for key in keys:
+            key.display = key in shown
+        yield from keys
+        more = Label("…", classes="footer-more")
+        more.display = cut
+        yield more
         yield from palette
+
+    def _room(self, palette: list[Widget]) -> int:
+        """Cells for the keys: the app's width less the palette key's (its border and padding)."""
+        return self.app.size.width - sum(key_width(w) + 2 for w in palette)
+
+    def _toggled(self) -> bool:
+        """Show the keys the screen has now by hiding and showing the key widgets composed
+        before; False (nothing changed) when one of them has no widget or the order differs."""
+        items = list(super().compose())  # widgets made, not mounted: a few ms less than a mount
+        if not items or any(not hasattr(w, "action") for w in items):
+            return False
+        mounted = {identity(w): w for w in self.children if hasattr(w, "action")}
+        mores = [w for w in self.children if w.has_class("footer-more")]
+        palette = [w for w in items if w.has_class("-command-palette")]
+        keys = [w for w in items if not w.has_class("-command-palette")]
+        if not mores or any(identity(w) not in mounted for w in items):
+            return False
+        shown, cut = fit_keys(keys, self._room(palette))
+        wanted = [mounted[identity(w)] for w in shown + palette]
+        children = list(self.children)
+        order = [children.index(w) for w in wanted]
+        if order != sorted(order):
+            return False
+        for widget in mounted.values():
+            widget.display = any(widget is w for w in wanted)
+        mores[0].display = cut
+        return True
 
     def on_resize(self, event: Resize) -> None:
         if self._composed_width and event.size.width != self._composed_width:
@@ -85,4 +133,13 @@ class KeysFooter(Footer):
         if signature == self._shown:  # shown by the last recompose this asked for
             return
         self._shown = signature
-        super().bindings_changed(screen)
+        if not self.children:  # its first keys: composed as Textual does
+            super().bindings_changed(screen)
+            return
+        # after the frame the change came with (as Textual's recompose): that frame, e.g. the
+        # search bar opening, goes out first
+        self.call_after_refresh(self._show_keys, screen)
+
+    def _show_keys(self, screen: Screen) -> None:
+        if self.is_attached and not self._toggled():
+            super().bindings_changed(screen)

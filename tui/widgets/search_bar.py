@@ -1,4 +1,9 @@
-"""A one-line search input that appears on `/` and reports what was typed."""
+"""A one-line search input that appears on `/` and reports what was typed.
+
+It opens over the header's line (its own layer, tui/seorap.tcss), one line without a border: opening
+it moves nothing. Docked above the view as a three-line box, it moved every pane down and back up
+again on Esc, a layout and a redraw of the whole view each time (in the stepper, with the footer
+recomposed, ~100 ms of CPU per `/` and per Esc; docs/benchmarks.md, issue 36)."""
 
 from __future__ import annotations
 
@@ -14,6 +19,9 @@ class SearchBar(Input):
     """Hidden until opened; Enter submits, Esc closes (keeping the current query)."""
 
     BINDINGS = [Binding("escape", "close", "close search", show=False)]
+
+    def __init__(self, placeholder: str, id: str) -> None:
+        super().__init__(placeholder=placeholder, id=id, compact=True)
 
     @dataclass
     class QueryChanged(Message):
