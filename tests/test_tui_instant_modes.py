@@ -225,3 +225,24 @@ async def test_a_key_for_a_view_being_built_shows_it_once_mounted(ref, monkeypat
         app.action_view(app.view_waiting)
         await pilot.pause()
         assert app.current_mode == "scores" and app.view_waiting is None
+
+
+async def test_view_modules_are_imported_ahead_on_the_event_loops_thread(ref, monkeypatch):
+    """Imports in two threads at once see each other's modules half made (an ImportError for a
+    partially initialised module, seen under load when a thread warmed the views' modules while a
+    key built a view): the app imports ahead on its own thread, and every module is imported."""
+    path, ids = ref
+    where: dict[str, str] = {}
+    real = app_module.importlib.import_module
+
+    def recorded(name, package=None):
+        where[name] = threading.current_thread().name
+        return real(name, package)
+
+    monkeypatch.setattr(app_module.importlib, "import_module", recorded)
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await built(app, pilot)
+    wanted = {t.split(":")[0] for _, _, t in VIEWS.values()} | set(app_module.WARM_MODULES)
+    assert wanted <= set(where)
+    assert {where[m] for m in wanted} == {threading.main_thread().name}

@@ -51,6 +51,14 @@ until it was (a key waited 14 s, busy 2); `s` before then builds it on the key, 
 
 
 BANNER_VIEWS = ("runs", "demo")
+WARM_MODULES = (
+    "seorap.tui.screens.side_by_side",
+    "seorap.tui.screens.fact_history",
+    "seorap.tui.screens.help",
+    "seorap.engine.scoring.report",
+    "seorap.engine.scoring.figures",
+)
+"""Modules a view imports when first used, imported ahead with the views' own (warm_views)."""
 """Views whose banner shows the Ollama probe's message (ctx.banner)."""
 
 
@@ -230,7 +238,7 @@ class SeorapApp(KeysInOrder, InstantModes, App):
                 await draw_ahead(self, screen, AHEAD_GAP_S, self.input_drawn)
             await asyncio.sleep(AHEAD_GAP_S)
             if name == order[0]:
-                self.warm_views()  # the other views' modules, in a thread
+                await self.warm_views()  # the other views' modules, one at a time
                 await self.first_look()
                 views.judge_apart()  # the judge's analyser warms up in a process of its own
         self.views_built = True
@@ -246,21 +254,18 @@ class SeorapApp(KeysInOrder, InstantModes, App):
         ):
             await asyncio.sleep(0.02)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="warm", description="warm views")
-    def warm_views(self) -> None:
+    async def warm_views(self) -> None:
         """Import every view's module (plotext, the scoring report...) once the stepper is built
-        ahead, so building the others does not pay for imports on the event loop (started at once,
-        the imports held the interpreter while the stepper was being built: 0.2 s later)."""
-        for _, _, target in VIEWS.values():
-            importlib.import_module(target.split(":")[0])
-        for module in (
-            "seorap.tui.screens.side_by_side",
-            "seorap.tui.screens.fact_history",
-            "seorap.tui.screens.help",
-            "seorap.engine.scoring.report",
-            "seorap.engine.scoring.figures",
-        ):
+        ahead, one module at a time after the frames of every key so far, so building the others
+        does not pay for imports later. On the event loop's thread, never in a thread of its own:
+        imports in two threads at once see each other's modules half made (under load a thread
+        warming these modules while a key built a view raised ImportError for a partially
+        initialised ``rich.pretty`` and ``seorap.tui.screens.live``). One module took 4-34 ms."""
+        targets = [target.split(":")[0] for _, _, target in VIEWS.values()]
+        for module in (*targets, *WARM_MODULES):
+            await self.input_drawn()
             importlib.import_module(module)
+            await asyncio.sleep(0)
 
     def stale_case(self, run_id: str | None) -> tuple[tuple, bool]:
         """(key, known) of the stale-fact case of ``run_id`` in the database as it is now (the
