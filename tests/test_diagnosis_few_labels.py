@@ -241,10 +241,13 @@ def test_compare_says_whose_judge_is_unverified(one_trajectory, tmp_path):
 
     from seorap.cli.main import cli
 
-    db, rid, corpus = one_trajectory
+    db, _, corpus = one_trajectory
+    only = dict(offline=True, trajectories=["ko-c1-daon-backup"])
+    # a base of its own: the module's run carries the other tests' scorings (an always-PARTIAL
+    # judge's among them), and compare takes a run's latest
+    [rid] = run(corpus, ["oracle"], db, Config.offline(), score=False, label="base", **only)
     _score_with(db, rid, corpus, empty_audit=True)  # the base: no audit, 1 + 3 verdicts
-    only = dict(offline=True, trajectories=["ko-c1-daon-backup"], label="other")
-    [other] = run(corpus, ["oracle"], db, Config.offline(), **only)
+    [other] = run(corpus, ["oracle"], db, Config.offline(), label="other", **only)
     path = str(db.execute("PRAGMA database_list").fetchall()[0][2])
     out = CliRunner().invoke(cli, ["compare", rid, other, "--db", path])
     assert out.exit_code == 0, out.output

@@ -246,3 +246,24 @@ async def test_view_modules_are_imported_ahead_on_the_event_loops_thread(ref, mo
     wanted = {t.split(":")[0] for _, _, t in VIEWS.values()} | set(app_module.WARM_MODULES)
     assert wanted <= set(where)
     assert {where[m] for m in wanted} == {threading.main_thread().name}
+
+
+async def test_a_view_built_ahead_as_the_app_closes_does_not_mount(ref, monkeypatch):
+    """Closing removes every screen's widgets while messages are still handled: a view whose
+    Mount comes then found its charts gone (NoMatches '#scatter-box' in the score cards' on_mount,
+    a loaded full suite). Its Mount is dropped once the app no longer runs."""
+    from seorap.tui.screens.scores import ScoresScreen
+
+    path, ids = ref
+    mounted: list[str] = []
+    monkeypatch.setattr(ScoresScreen, "on_mount", lambda self: mounted.append("x"))
+    monkeypatch.setattr(app_module, "BUILD_ORDER", ())
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.pause()
+        assert app.is_running
+        screen = ScoresScreen()
+        with monkeypatch.context() as closing:
+            closing.setattr(type(app), "is_running", property(lambda self: False))
+            await screen.on_event(events.Mount())  # no widget of it exists: on_mount would fail
+        assert mounted == []

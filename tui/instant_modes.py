@@ -199,6 +199,8 @@ class ViewScreen(_ScreenHost):
         if self.quiet_events and isinstance(event, (events.ScreenSuspend, events.ScreenResume)):
             self.quiet_events -= 1
             return
+        if isinstance(event, events.Mount) and not self.app.is_running:
+            return  # built ahead as the app closes: its widgets are being removed (NoMatches)
         await super().on_event(event)
 
     def refresh(
