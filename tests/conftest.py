@@ -36,3 +36,31 @@ def openai_server():
         yield server
     finally:
         server.stop()
+
+
+# ---- TUI and views: the reference database, written once for the whole session ----
+# Defined here, not imported into each test module: a fixture imported into a module is that
+# module's own definition, so a session-scoped one imported by 35 modules was built 35 times
+# (15-24 s each, about 12 of the suite's 42 minutes).
+@pytest.fixture(scope="session")
+def ref_db_path(tmp_path_factory) -> Path:
+    """The bundled corpus written (and scored) by the three reference systems, once per session.
+    Shared by every test that asks for it: read it, never write it (``ref`` gives a copy)."""
+    from test_tui_support import reference_db
+
+    path = tmp_path_factory.mktemp("ref") / "ref.db"
+    reference_db(path)
+    return path
+
+
+@pytest.fixture
+def ref(ref_db_path, tmp_path):
+    """A private copy of the reference database: (path, run ids by system)."""
+    from store_support import copy_db
+
+    from seorap.engine.store.database import open_db
+
+    path = copy_db(ref_db_path, tmp_path / "ref.db")
+    db = open_db(path)
+    ids = {r["system"]: r["run_id"] for r in db.query("SELECT system, run_id FROM runs")}
+    return path, ids

@@ -4,7 +4,6 @@ clear message, `--run` takes a system name or a unique prefix, tables keep ids o
 from __future__ import annotations
 
 from click.testing import CliRunner
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
 from seorap.cli.main import cli
 

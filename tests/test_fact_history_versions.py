@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
-
 from seorap.engine import views
 from seorap.engine.views.history import DiffPart, FactVersion, marked, trimmed, version_diff
 from seorap.tui.factory import make_app

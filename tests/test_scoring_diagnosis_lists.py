@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 
-from test_tui_support import ref_db_path  # noqa: F401 - fixture
-
 from seorap.engine.scoring import diagnosis
 from seorap.engine.scoring.extrinsic import TOP_K
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
-
 from seorap.tui.factory import make_app
 from seorap.tui.screens.runs import RunsScreen
 from seorap.tui.screens.stepper import StepperScreen

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from test_tui_every_view_fits import check_view
-from test_tui_support import ref, ref_db_path  # noqa: F401
 
 from seorap.engine.store.database import open_db
 from seorap.tui.factory import make_app

@@ -11,7 +11,7 @@ import re
 
 import pytest
 from rich.console import Console
-from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401
+from test_tui_support import open_score_cards
 from textual.geometry import Size
 
 from seorap.tui.factory import make_app

@@ -10,7 +10,7 @@ import json
 
 import pytest
 from rich.console import Console
-from test_tui_support import CORPUS, open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
+from test_tui_support import CORPUS, open_score_cards
 
 from seorap.cli.report_table import render_table
 from seorap.engine import views

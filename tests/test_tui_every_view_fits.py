@@ -12,7 +12,6 @@ import pytest
 from rich.cells import get_character_cell_size
 from rich.console import Console
 from rich.text import Text
-from test_tui_support import ref, ref_db_path  # noqa: F401
 from textual.widgets import DataTable, Static
 from textual.worker import WorkerCancelled
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from click.testing import CliRunner
-from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
+from test_tui_support import open_score_cards
 
 from seorap.cli.main import cli
 from seorap.engine.scoring.schema import (

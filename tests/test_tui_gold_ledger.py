@@ -6,7 +6,7 @@ figures and ceiling follow both."""
 import json
 import re
 
-from test_tui_support import CORPUS, open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
+from test_tui_support import CORPUS, open_score_cards
 
 from seorap.engine.corpus import gold, load_corpus
 from seorap.tui.factory import make_app

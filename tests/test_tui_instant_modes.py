@@ -8,7 +8,6 @@ import asyncio
 import threading
 import time
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 from textual import events
 from textual.app import App
 from textual.screen import Screen

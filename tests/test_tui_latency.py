@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import gc
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
-
 from seorap.tui import idle_gc
 from seorap.tui.factory import make_app
 from seorap.tui.widgets.footer import KeysFooter

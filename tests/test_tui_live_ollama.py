@@ -5,7 +5,6 @@ A run started by keyboard from the live view writes facts that the stepper then 
 from __future__ import annotations
 
 from ollama_fake import closed_port_url
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 
 from seorap.engine.config import Config
 from seorap.engine.models.standin import StandinBackend, ollama_handler

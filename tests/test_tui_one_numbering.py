@@ -13,7 +13,7 @@ import re
 
 import pytest
 from test_tui_every_view_fits import screen_cells
-from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
+from test_tui_support import CORPUS
 
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_tui_support import ref, ref_db_path, run_from_palette  # noqa: F401 - fixtures
+from test_tui_support import run_from_palette
 
 from seorap.tui.commands import SeorapCommands, view_actions
 from seorap.tui.factory import make_app

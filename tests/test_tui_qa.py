@@ -4,8 +4,6 @@ side-by-side fallback and the fact-history title."""
 
 from __future__ import annotations
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
-
 from seorap.engine.views import Candidate, Operation
 from seorap.tui.factory import make_app
 from seorap.tui.screens.stepper import StepperScreen

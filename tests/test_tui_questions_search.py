@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
-
 from seorap.engine import views
 from seorap.engine.store.database import open_db
 from seorap.tui.factory import make_app

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 
 import pytest
-from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
+from test_tui_support import CORPUS
 from textual.worker import WorkerFailed
 
 from seorap.engine.config import Config

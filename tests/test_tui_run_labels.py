@@ -10,7 +10,6 @@ import json
 
 import pytest
 from test_tui_every_view_fits import check_view, screen_cells
-from test_tui_support import ref, ref_db_path  # noqa: F401
 from textual.worker import WorkerCancelled
 
 from seorap.engine.store.database import open_db

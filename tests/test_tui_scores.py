@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
+from test_tui_support import open_score_cards
 
 from seorap.engine import views
 from seorap.engine.scoring.schema import Interval

@@ -12,7 +12,6 @@ import pytest
 from rich.console import Console
 from rich.style import Style
 from test_tui_help import SCREENS
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
 from textual.widget import Widget
 from textual.widgets import Header, Static
 

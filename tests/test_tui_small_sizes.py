@@ -11,8 +11,6 @@ import pytest
 from rich.console import Console
 from test_tui_support import (  # noqa: F401
     open_score_cards,
-    ref,
-    ref_db_path,
     reference_db,
     settle,
 )

@@ -6,7 +6,7 @@ deterministic (corpus digest + config hash). Update with `pytest --snapshot-upda
 from __future__ import annotations
 
 import pytest
-from test_tui_support import ref, ref_db_path, settle  # noqa: F401 - fixtures
+from test_tui_support import settle
 
 from seorap.tui.factory import make_app
 

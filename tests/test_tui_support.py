@@ -8,8 +8,6 @@ import json
 import time
 from pathlib import Path
 
-import pytest
-from store_support import copy_db
 from textual.worker import WorkerCancelled, WorkerFailed, WorkerState
 
 from seorap.engine.corpus import load_corpus
@@ -57,23 +55,6 @@ def hostile_corpus(tmp: Path, source: str = "ko-c5-garam-db") -> Path:
     out.mkdir(exist_ok=True)
     (out / "ko-hostile.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     return out
-
-
-@pytest.fixture(scope="session")
-def ref_db_path(tmp_path_factory) -> Path:
-    """The bundled corpus written (and scored) by the three reference systems, once per session."""
-    path = tmp_path_factory.mktemp("ref") / "ref.db"
-    reference_db(path)
-    return path
-
-
-@pytest.fixture
-def ref(ref_db_path, tmp_path):
-    """A private copy of the reference database: (path, run ids by system)."""
-    path = copy_db(ref_db_path, tmp_path / "ref.db")
-    db = open_db(path)
-    ids = {r["system"]: r["run_id"] for r in db.query("SELECT system, run_id FROM runs")}
-    return path, ids
 
 
 async def settle(pilot, most_s: float = 600.0) -> None:

@@ -4,7 +4,7 @@ cards' charts are built once per figure, size and theme (tui/widgets/kept_plot.p
 from __future__ import annotations
 
 from rich.text import Text
-from test_tui_support import open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
+from test_tui_support import open_score_cards
 from textual.app import App
 from textual.widget import Widget
 from textual_plotext.plot import Plot

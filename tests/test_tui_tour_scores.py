@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from test_tui_support import CORPUS, open_score_cards, ref, ref_db_path  # noqa: F401 - fixtures
+from test_tui_support import CORPUS, open_score_cards
 
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus

@@ -1,7 +1,5 @@
 """[ and ] move to the previous / next trajectory (wrapping) in the stepper and the questions view."""
 
-from test_tui_support import ref, ref_db_path  # noqa: F401 - fixtures
-
 from seorap.tui.context import Selection
 from seorap.tui.factory import make_app
 

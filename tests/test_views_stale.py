@@ -3,7 +3,7 @@ score card's ``stale_per_state`` for every trajectory of the oracle-stale refere
 
 from __future__ import annotations
 
-from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
+from test_tui_support import CORPUS
 
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus

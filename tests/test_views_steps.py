@@ -5,7 +5,7 @@ then on a real database for search."""
 from __future__ import annotations
 
 import pytest
-from test_tui_support import CORPUS, ref, ref_db_path  # noqa: F401 - fixtures
+from test_tui_support import CORPUS
 
 from seorap.engine import views
 from seorap.engine.corpus import load_corpus
