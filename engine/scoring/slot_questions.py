@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from seorap.engine.normalise import NATIVE
 from seorap.engine.scoring import lexical
 
 if TYPE_CHECKING:
@@ -45,18 +46,6 @@ _BOUND_BEFORE = re.compile(r"(?<![가-힣])(?:약|최대|최소|총)\s*$")
 """Words that belong to a value ("5월 말", "약 3TB", "0.1% 이하"): they go with it."""
 
 
-_NUMBER = {
-    "한": 1,
-    "두": 2,
-    "세": 3,
-    "네": 4,
-    "다섯": 5,
-    "여섯": 6,
-    "일곱": 7,
-    "여덟": 8,
-    "아홉": 9,
-    "열": 10,
-}
 _UNITS = {
     **dict.fromkeys(("하루", "일", "날", "아침", "저녁", "밤", "새벽", "평일"), (1, "day")),
     **dict.fromkeys(("주", "주일", "일주일", "주말"), (7, "day")),
@@ -68,7 +57,7 @@ _UNITS = {
     "분": (1, "minute"),
 }
 """A frequency's period word -> its length (a weekday's period is a week)."""
-_N = r"\d+|" + "|".join(sorted(_NUMBER, key=len, reverse=True))
+_N = r"\d+|" + "|".join(sorted(NATIVE, key=len, reverse=True))
 _WEEKDAY = "[월화수목금토일]요일"
 _UNIT = "|".join(sorted(_UNITS, key=len, reverse=True))
 _PERIOD = rf"(?:(?P<n>{_N})\s?)?(?P<unit>{_UNIT}|{_WEEKDAY})"
@@ -141,7 +130,7 @@ def _frequency(m: re.Match[str]) -> Frequency | None:
 def _count(word: str | None) -> int | None:
     if not word:
         return None
-    return int(word) if word.isdigit() else _NUMBER[word]
+    return int(word) if word.isdigit() else NATIVE[word]
 
 
 @dataclass(frozen=True)
