@@ -39,6 +39,7 @@ from textual.geometry import Region
 from textual.screen import Screen
 from textual.widget import AwaitMount, Widget
 
+from seorap.tui.closing import QuietWhenClosing
 from seorap.tui.modes import VIEWS
 
 if TYPE_CHECKING:
@@ -173,7 +174,7 @@ async def draw_ahead(
     return drawn
 
 
-class ViewScreen(_ScreenHost):
+class ViewScreen(QuietWhenClosing, _ScreenHost):
     """Mixin for a view's Screen (first in the bases): registered with the app once mounted, and
     shown again with nothing changed that its styles depend on, not restyled.
 
@@ -199,9 +200,7 @@ class ViewScreen(_ScreenHost):
         if self.quiet_events and isinstance(event, (events.ScreenSuspend, events.ScreenResume)):
             self.quiet_events -= 1
             return
-        if isinstance(event, events.Mount) and not self.app.is_running:
-            return  # built ahead as the app closes: its widgets are being removed (NoMatches)
-        await super().on_event(event)
+        await super().on_event(event)  # QuietWhenClosing: no mount as the app closes
 
     def refresh(
         self,

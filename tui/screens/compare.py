@@ -7,10 +7,11 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
+from textual.widgets import DataTable, Static
 from textual.worker import Worker, WorkerState
 
 from seorap.engine import views
+from seorap.tui.closing import AppHeader
 from seorap.tui.fit import (
     fit_column,
     fit_widths,
@@ -107,7 +108,7 @@ differs, and final active facts held by only one run.
         self.short_kinds = False
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         yield Title(id="compare-title")
         yield LineTable(id="compare-table", cursor_type="row", zebra_stripes=True)
         yield KeysFooter()

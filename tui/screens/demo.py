@@ -9,10 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
 from seorap.engine import views
 from seorap.engine.fmt import figure
+from seorap.tui.closing import AppHeader
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import OpenTrajectory
 from seorap.tui.modes import KEPT_SCREENS, SIDE_BY_SIDE, screen_class
@@ -161,7 +162,7 @@ answered offer none.
     ]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         yield Static(id="demo-banner")
         with Horizontal(id="demo-body"):
             with VerticalScroll(classes="demo-col"):

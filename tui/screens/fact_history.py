@@ -11,9 +11,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
+from textual.widgets import DataTable, Static
 
 from seorap.engine import views
+from seorap.tui.closing import AppHeader
 from seorap.tui.text import literal, one_line, shared_start, without_start
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.line_table import LineTable
@@ -140,7 +141,7 @@ where and why ("unknown" when the database was written before lineage was stored
         """The whole-version blocks now in the pane below the table, one per version."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         yield Static(id="fact-title")
         yield LineTable(id="fact-versions", cursor_type="row")
         yield VerticalScroll(id="fact-texts")

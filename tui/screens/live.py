@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Header, ProgressBar, RichLog, Static
+from textual.widgets import ProgressBar, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 from seorap.engine import views
@@ -22,6 +22,7 @@ from seorap.engine.errors import NothingToReplay, ReplayMiss, RunCancelled
 from seorap.engine.memory.reference import ORACLES
 from seorap.engine.run.pacer import Pace, Pacer, PacerState
 from seorap.engine.views import short_id
+from seorap.tui.closing import AppHeader
 from seorap.tui.fit import cut
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import RunsChanged
@@ -98,7 +99,7 @@ each applied decision appears in the log as it is written.
         self._pace_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         yield Static(id="live-status")
         yield Static(id="live-pace")  # shown while replaying (hidden by seorap.tcss: set here, it
         # asked for a layout on the view's first showing)

@@ -8,10 +8,11 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
+from textual.widgets import DataTable, Static
 from textual.worker import Worker, WorkerState
 
 from seorap.engine import views
+from seorap.tui.closing import AppHeader
 from seorap.tui.fit import cut, fit_column, fit_widths, natural, refill_keeping_cursor, table_room
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.overrides import ask_and_contest
@@ -157,7 +158,7 @@ baselines (naive-rag, full-context, no-context).
         """Question item -> "who: reason" of the gold contests in force (read with the view)."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         yield SearchBar(placeholder="filter questions (Enter/Esc to close)", id="q-search")
         yield Title(id="q-title")
         yield LineTable(id="questions-list", cursor_type="row")

@@ -9,10 +9,11 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
+from textual.widgets import DataTable, Static
 
 from seorap.engine import views
 from seorap.engine.corpus import CATEGORY_NAMES
+from seorap.tui.closing import AppHeader
 from seorap.tui.fit import fit_column, fit_widths, natural, refill_keeping_cursor, table_room
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import OpenTrajectory
@@ -110,7 +111,7 @@ looks better than the answers) and the quadrant.
         self._fill_generation = 0
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         yield Static(id="banner")
         yield SearchBar(placeholder="search trajectories (Enter/Esc to close)", id="search")
         yield Static(id="filters")

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
+from textual.widgets import DataTable, Static
 from textual.worker import Worker, WorkerState
 
 from seorap.engine import views
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
     from seorap.engine.scoring.schema import RunReport
 
+from seorap.tui.closing import AppHeader
 from seorap.tui.screens.scores_text import (
     COLORS,
     agreement_text,
@@ -107,7 +108,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
         """The reports the variants table lists (``reports`` is a new list whenever they are read)."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         yield Title(id="scores-status")
         with Horizontal(id="scores-top"):  # each chart, or its list where it cannot be read
             yield ChartOrList("scatter", id="scatter-box")

@@ -10,10 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
 from seorap.engine import views
 from seorap.engine.fmt import figure
+from seorap.tui.closing import AppHeader
 from seorap.tui.fit import clamp_lines, fitted
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import OpenTrajectory
@@ -89,7 +90,7 @@ expected claims of the final state with the judge's verdicts, under the run's ow
     ]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         with Horizontal(id="side-body"):
             for q in CASES:
                 with Vertical(classes="side-col"):

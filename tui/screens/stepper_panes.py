@@ -14,9 +14,10 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, Static
+from textual.widgets import DataTable, Static
 
 from seorap.engine import views
+from seorap.tui.closing import AppHeader
 from seorap.tui.context import AppContext
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.text import literal
@@ -76,7 +77,7 @@ class StepperPanes(ViewScreen, Screen):
         """The claim the detail pane showed last and its state: the journey keys follow it."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield AppHeader()
         yield SearchBar(
             placeholder="search this trajectory's facts (or f0030), observations and documents"
             " (Enter/Esc to close)",
