@@ -167,10 +167,12 @@ def check_scoring(
     if scoring is None:
         return
     # start-up: `seorap --help` loads no sqlite_utils
+    from seorap.engine.store.database import check_intact
     from seorap.engine.store.queries.scores import scorings
 
     known = scorings(db, run_ids)
     if scoring not in known:
+        check_intact(db)  # a damaged file may read as empty: say so, not "no scoring setup"
         listed = ", ".join(known) or "none (run `seorap score` first)"
         raise click.BadParameter(
             f"no scoring setup {scoring!r}; stored: {listed}", param_hint=option

@@ -72,7 +72,7 @@ def report(
     from seorap.engine.scoring import overrides
     from seorap.engine.scoring.report import build_report
     from seorap.engine.scoring.report_text import to_csv, to_json, to_markdown
-    from seorap.engine.store.database import open_db
+    from seorap.engine.store.database import check_intact, open_db
 
     check_output(output, db_path)
     db = open_db(db_path, readonly=not overrides_file)  # writes only to record overrides
@@ -87,6 +87,7 @@ def report(
         click.echo(f"{n} override(s) recorded", err=True)
     built = build_report(db, list(run_ids) or None, scoring=scoring, ledger=ledger)
     if not built.runs:
+        check_intact(db)  # a damaged file may read as empty: say so, not "nothing here"
         raise click.UsageError("no scored runs: run `seorap score --db FILE` first")
     if fmt == "table" and not output:
         render_table(built, Console(width=width) if width else Console())

@@ -56,6 +56,10 @@ def resolve_run(db: Database, value: str, option: str = "--run") -> str:
                 "give the full run id",
                 param_hint=option,
             )
+    # start-up: `seorap --help` loads no sqlite_utils
+    from seorap.engine.store.database import check_intact
+
+    check_intact(db)  # a damaged file may read as empty: say so, not "no run"
     known = (
         ", ".join(f"{run_id} ({system})" for run_id, system in rows)
         or "none: run `seorap run` first"

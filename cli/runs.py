@@ -32,7 +32,7 @@ def runs(ctx: click.Context, db_path: str | None, as_json: bool) -> None:
     if not db_path or not db_path.strip():
         raise click.BadParameter("give the database file (e.g. --db runs.db)", param_hint="--db")
     # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
-    from seorap.engine.store.database import open_db
+    from seorap.engine.store.database import check_intact, open_db
     from seorap.engine.store.lease import run_statuses
     from seorap.engine.untrusted import json_line, visible
     from seorap.engine.views import list_runs
@@ -53,6 +53,8 @@ def runs(ctx: click.Context, db_path: str | None, as_json: bool) -> None:
         }
         for r in list_runs(db)
     ]
+    if not rows:
+        check_intact(db)  # a damaged file may read as empty: say so, not "no runs yet"
     if as_json:
         for row in rows:
             click.echo(json_line(row))  # bidi and control characters escaped
