@@ -266,3 +266,36 @@ async def test_a_view_built_ahead_as_the_app_closes_does_not_mount(ref, monkeypa
             closing.setattr(type(app), "is_running", property(lambda self: False))
             await screen.on_event(events.Mount())  # no widget of it exists: on_mount would fail
         assert mounted == []
+
+
+def test_the_ollama_probes_thread_imports_no_module_of_ours_the_views_import():
+    """The Ollama probe imports the model client in its worker thread while the main thread
+    imports the views' modules (warm_views). Two threads importing modules that import each
+    other can each be handed the other's module half made; the probe's own modules (httpx,
+    ollama, seorap.engine.models) must stay apart from the views': none of seorap's modules is
+    imported by both. Run in a fresh interpreter, from the app's own imports."""
+    import os
+    import subprocess
+    import sys
+
+    targets = [t.split(":")[0] for _, _, t in VIEWS.values()] + list(app_module.WARM_MODULES)
+    code = (
+        "import importlib, json, sys\n"
+        "import seorap.tui.app\n"
+        "base = set(sys.modules)\n"
+        "from seorap.engine.config import load_config\n"
+        "from seorap.tui.ollama_probe import probe\n"
+        "assert not probe(load_config()).reachable  # nothing listens: its imports, for real\n"
+        "probe = set(sys.modules) - base\n"
+        "for m in list(sys.modules):\n"
+        "    if m in probe: del sys.modules[m]\n"
+        f"for m in {targets!r}: importlib.import_module(m)\n"
+        "views = set(sys.modules) - base\n"
+        "print(json.dumps(sorted(m for m in probe & views if m.startswith('seorap'))))\n"
+    )
+    env = {**os.environ, "OLLAMA_HOST": "http://127.0.0.1:9"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
