@@ -85,21 +85,27 @@ def test_broken_exec_system_is_one_sentence_and_the_run_failed(tmp_path, mode, w
 
 def test_silent_exec_system_stops_within_the_silence_limit(tmp_path):
     db = open_db(tmp_path / "r.db")
-    config = Config.offline().with_overrides(timeout_s=1.5)
+    # 3 s: the program's start and handshake come first, and a loaded machine starts Python slowly
+    config = Config.offline().with_overrides(timeout_s=3.0)
     start = time.monotonic()
-    with pytest.raises(SystemFault, match="no reply to write within 1.5 s"):
+    with pytest.raises(SystemFault, match="no reply to write within 3 s"):
         run(corpus(), [f"{BROKEN} silent"], db, config, trajectories=[ONE])
-    assert time.monotonic() - start < 10
+    assert time.monotonic() - start < 20
 
 
 def test_cancel_stops_a_silent_exec_system_within_2s(tmp_path):
     db = open_db(tmp_path / "r.db")
     cancel = threading.Event()
-    threading.Timer(1.0, cancel.set).start()
-    start = time.monotonic()
+    cancelled_at: list[float] = []
+
+    def press_cancel() -> None:
+        cancelled_at.append(time.monotonic())
+        cancel.set()
+
+    threading.Timer(1.0, press_cancel).start()
     with pytest.raises(RunCancelled):
         run(corpus(), [f"{BROKEN} silent"], db, Config.offline(), trajectories=[ONE], cancel=cancel)
-    assert time.monotonic() - start < 1.0 + 2.0
+    assert time.monotonic() - cancelled_at[0] < 2.0  # from the cancel, whatever the start took
 
 
 @pytest.mark.parametrize(

@@ -53,7 +53,7 @@ async def test_demo_with_ollama_runs_variant_a_live(ref, ollama_server):
     path, ids = ref
     app = make_app(path, probe_ollama=True, live_config=live_config(ollama_server.url))
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(100):  # the probe answers, the live view opens and starts A
+        for _ in range(400):  # the probe answers, the live view opens and starts A (20 s: load)
             await pilot.pause(0.05)
             if app.current_mode == "live" and app.screen.busy():
                 break

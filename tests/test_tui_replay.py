@@ -121,8 +121,7 @@ async def test_demo_replay_goes_at_the_recorded_pace_and_can_be_paused_stepped_a
         await until(pilot, lambda: live.pacer is not None and live.pacer.snapshot().role != "")
         assert live.pacer.snapshot().calls == 0  # held: its minute has not passed
         await pilot.press("space")
-        await pilot.pause(0.3)
-        assert "paused" in str(live.query_one("#live-pace").content)
+        await until(pilot, lambda: "paused" in str(live.query_one("#live-pace").content))
         await pilot.press("right")
         await until(pilot, lambda: live.pacer.snapshot().calls == 1)
         await pilot.pause(0.3)
@@ -168,10 +167,12 @@ async def test_colon_jumps_the_replay_to_document_n_then_keeps_the_pace(recorded
         await pilot.press("3", "enter")
         await until(pilot, lambda: live.pacer.snapshot().documents == 2)
         await until(pilot, lambda: live.pacer.snapshot().role != "")
-        await pilot.pause(0.3)
+        await until(
+            pilot, lambda: "2 documents written" in str(live.query_one("#live-pace").content)
+        )
+        await pilot.pause(0.3)  # a moment for a third document it must not write
         state = live.pacer.snapshot()
         assert state.documents == 2 and state.jump_to is None  # held in document 3
-        assert "2 documents written" in str(live.query_one("#live-pace").content)
         live.pacer.cancel.set()
         with contextlib.suppress(WorkerFailed):  # cancelled: the status line says so
             await app.workers.wait_for_complete()
