@@ -7,7 +7,8 @@ resumes with every reply already made served from the call log), makes the scori
 ``--config`` the run's own (the run's stored config and its manifest's: a replay, and a plain
 ``seorap score``, then score with them), scores the run through the live model (``OLLAMA_HOST``,
 bench/llama_shim.py), drops the rows of every other scoring of the run (the offline reader's
-answers, the earlier verdicts), records the scoring pass's wall time as the run's ``score`` phase,
+answers, the earlier verdicts), records the scoring's time as the run's ``score`` phase (this
+pass's wall time, plus the model's working time of the calls earlier interrupted passes logged),
 replays the run once from the call log alone (a reply missing from the log fails here, not in the
 demo) and exports it with the recording's own label (model, size, machine, the day the run was
 written) plus the day the scoring calls were made.
@@ -78,6 +79,28 @@ def replace_score_phase(db, run_id: str, wall_s: float, started_at: str) -> None
     accounting.record_phase(db, [run_id], "score", wall_s, 1, started_at)
 
 
+def earlier_model_time(db, run_id: str, before: str) -> float:
+    """Seconds the model worked on the run's scoring calls logged before ``before`` (earlier,
+    interrupted passes, whose wall time is lost): the union of the calls' intervals, each ending
+    when it was logged and lasting its duration, so calls that overlapped (a queue of our own)
+    count once and the hours between passes not at all."""
+    rows = db.execute(
+        "SELECT created_at, duration_ms FROM calls WHERE run_id = ? AND role IN (?, ?) "
+        "AND created_at < ?",
+        [run_id, *ROLES, before],
+    ).fetchall()
+    spans = sorted(
+        (end - ms / 1000, end)
+        for end, ms in ((datetime.fromisoformat(at).timestamp(), ms or 0) for at, ms in rows)
+    )
+    total, reach = 0.0, float("-inf")
+    for start, end in spans:
+        if end > reach:
+            total += end - max(start, reach)
+            reach = end
+    return total
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", type=Path, required=True, help="names the scoring roles")
@@ -96,17 +119,20 @@ def main(argv=None) -> int:
     name = score_run(db, run_id, config)
     wall = time.perf_counter() - started
     dropped = drop_other_scorings(db, run_id, name)
-    replace_score_phase(db, run_id, wall, started_at)
+    earlier = earlier_model_time(db, run_id, started_at)
+    replace_score_phase(db, run_id, wall + earlier, started_at)
     before = db["calls"].count
     replayed = replay_run(db, run_id, load_corpus(KO_MINI))  # from the call log alone
     if db["calls"].count != before:  # its scoring reached the live model: not replayable
         raise SystemExit(f"the replay made {db['calls'].count - before} model call(s)")
     db.close()
     db = open_db(str(args.db), readonly=True)
-    label = {**header["label"], "date": f"{header['label']['date']}, answers {started_at[:10]}"}
+    written = header["label"]["date"].split(", answers ")[0]  # a re-recording's date replaced
+    label = {**header["label"], "date": f"{written}, answers {started_at[:10]}"}
     out = args.out or path
     counts = export_run(db, run_id, out, label, corpus="ko-mini")
     report = {"run": run_id, "scoring": name, "score_wall_s": round(wall, 1)}
+    report["earlier_passes_model_s"] = round(earlier, 1)
     report |= {"replayed": replayed, "dropped": dropped, "counts": counts}
     print(json.dumps(report | {"bytes": out.stat().st_size}))
     return 0
