@@ -34,7 +34,7 @@ def runs(ctx: click.Context, db_path: str | None, as_json: bool) -> None:
     # start-up: `seorap --help` loads no numpy, pydantic, sqlite_utils
     from seorap.engine.store.database import check_intact, open_db
     from seorap.engine.store.lease import run_statuses
-    from seorap.engine.untrusted import json_line, visible
+    from seorap.engine.untrusted import json_line
     from seorap.engine.views import list_runs
 
     db = open_db(db_path, readonly=True)
@@ -62,6 +62,11 @@ def runs(ctx: click.Context, db_path: str | None, as_json: bool) -> None:
     if not rows:
         click.echo("no runs yet: `seorap run --db FILE ...` writes one", err=True)
         return
+    _print_table(rows)
+
+
+def _print_table(rows: list[dict]) -> None:
+    """The runs as aligned columns, every cell through ``visible`` (control characters escaped)."""
     header = ("run", "system", "status", "documents", "facts", "scored")
     cells = [
         tuple(
