@@ -283,6 +283,10 @@ async def test_a_row_the_cursor_rests_on_is_read_ahead_of_enter(ref, monkeypatch
         await pilot.pause()
         await pilot.press("down", "down")
         await asyncio.sleep(1.0)
+        for _ in range(600):  # under load the read-ahead may take longer than the second
+            if len({key[:2] for key in app.stepper.views_kept}) >= 2:  # the row's step is kept
+                break
+            await pilot.pause(0.05)
         await pilot.pause()
         read = []
         real = views.step_view
@@ -291,7 +295,11 @@ async def test_a_row_the_cursor_rests_on_is_read_ahead_of_enter(ref, monkeypatch
         )
         await pilot.press("enter")
         await pilot.pause()
-        assert app.stepper.step.trajectory_id == app.ctx.selection.trajectory_id and read == []
+        trajectory = app.ctx.selection.trajectory_id
+        assert app.stepper.step.trajectory_id == trajectory
+        # its first step was not read for Enter (the stepper reading its next steps ahead once
+        # idle is its own read-ahead: under load that can start before this line)
+        assert (trajectory, 0) not in read and all(position > 0 for _, position in read)
 
 
 async def test_questions_of_a_new_selection_land_in_one_layout_and_no_late_frame(ref):
