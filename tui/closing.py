@@ -8,9 +8,9 @@ children first, while the widgets still handle the messages they were sent. A wi
 (``NoMatches``, raised as the app's error, once in a full test run in CI).
 
 ``QuietWhenClosing`` (first in the bases) drops a ``Mount`` that arrives once the app has stopped
-running: the widget is being removed and would never be shown. Every widget of ours whose mount
-handler reads its children or the screen's takes it, and ``Header`` is used only as ``AppHeader``
-(tests/test_tui_closing.py reads the tree for both).
+running: the widget is being removed and would never be shown. The view screens take it (the
+only mount handlers of ours that query widgets), and ``Header`` is used only as ``AppHeader``
+(tests/test_tui_closing.py makes the race and checks that no module composes ``Header`` itself).
 """
 
 from __future__ import annotations
