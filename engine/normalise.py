@@ -82,11 +82,14 @@ BYTES = {"kb": Decimal(10**3), "mb": Decimal(10**6), "gb": Decimal(10**9), "tb":
 BINARY = {"kb": Decimal(2**10), "mb": Decimal(2**20), "gb": Decimal(2**30), "tb": Decimal(2**40)}
 """The same units in binary multiples: a size is written either way (2TB = 2,000GB = 2,048GB)."""
 MONEY = frozenset({"원", "달러", "유로", "엔"})
+MASS = {"g": Decimal(1), "kg": Decimal(1000), "톤": Decimal(10**6)}
+LENGTH = {"mm": Decimal("0.001"), "cm": Decimal("0.01"), "m": Decimal(1), "km": Decimal(1000)}
 
 
 class Quantity(NamedTuple):
     dimension: str
-    """``duration`` (seconds), ``duration-months``, ``size`` (bytes), ``money:<currency>``."""
+    """``duration`` (seconds), ``duration-months``, ``size`` (bytes), ``mass`` (grams),
+    ``length`` (metres), ``money:<currency>``."""
     amount: Decimal
 
 
@@ -97,6 +100,10 @@ def dimension(unit: str) -> str | None:
         return "duration"
     if unit in BYTES:
         return "size"
+    if unit in MASS:
+        return "mass"
+    if unit in LENGTH:
+        return "length"
     if unit in MONEY:
         return "money"
     return None
@@ -110,6 +117,10 @@ def quantity(unit: str, amount: Decimal) -> Quantity | None:
         return Quantity("duration-months", amount * MONTHS[unit])
     if unit in BYTES:
         return Quantity("size", amount * BYTES[unit])
+    if unit in MASS:
+        return Quantity("mass", amount * MASS[unit])
+    if unit in LENGTH:
+        return Quantity("length", amount * LENGTH[unit])
     if unit in MONEY:
         return Quantity(f"money:{unit}", amount)
     return None
@@ -117,7 +128,7 @@ def quantity(unit: str, amount: Decimal) -> Quantity | None:
 
 def same_quantity(unit_a: str, a: Decimal, unit_b: str, b: Decimal) -> bool:
     """``200ms`` = ``0.2초``, ``1.5TB`` = ``1,500GB`` = ``1,536GB`` (decimal or binary multiples),
-    ``24개월`` = ``2년``; ``3,100달러`` ≠
+    ``24개월`` = ``2년``, ``2톤`` = ``2,000kg``, ``1.2km`` = ``1,200m``; ``3,100달러`` ≠
     ``310만 원``; ``1개월`` ≠ ``30일`` (a month has no fixed length)."""
     qa, qb = quantity(unit_a, a), quantity(unit_b, b)
     if qa is None or qb is None:

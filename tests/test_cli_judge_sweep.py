@@ -10,7 +10,7 @@ pytest.importorskip("kiwipiepy")
 
 from seorap.cli.main import cli  # noqa: E402
 from seorap.engine.errors import UsageError  # noqa: E402
-from seorap.engine.scoring import prompts  # noqa: E402
+from seorap.engine.scoring import lexical, prompts  # noqa: E402
 from seorap.engine.scoring.judges import LexicalJudge, LLMJudge  # noqa: E402
 
 CORPUS = "fixtures/ko-mini"
@@ -33,10 +33,12 @@ def test_two_setups_side_by_side(tmp_path):
     )
     assert result.exit_code == 0, result.output
     assert "lexical/lenient" in result.output and "separation" in result.output
-    strict = next(x for x in result.output.splitlines() if x.startswith("lexical (lexical-6)"))
+    strict = next(
+        x for x in result.output.splitlines() if x.startswith(f"lexical ({lexical.RULES_VERSION})")
+    )
     lenient = next(x for x in result.output.splitlines() if x.startswith("lexical/lenient ("))
     assert "hedged 0%" in strict and "hedged 100%" in lenient
-    assert "negated 0%" in strict and "negated 100%" in lenient  # lexical-6: none passes
+    assert "negated 0%" in strict and "negated 100%" in lenient  # since lexical-6: none passes
 
 
 def test_prompt_files_are_checked_before_any_work(tmp_path):

@@ -10,7 +10,7 @@ from seorap.engine.scoring.holding import BEFORE, RULE, STORED, UNSCORED, Held
 
 def test_a_pass_decides_each_pair_once_and_records_it(monkeypatch):
     calls: list[tuple[str, str]] = []
-    monkeypatch.setattr(holding, "_compute", lambda c, t: calls.append((c, t)) or c in t)
+    monkeypatch.setattr(holding, "_compute", lambda c, t, *_: calls.append((c, t)) or c in t)
     with holding.recording() as pairs:
         assert holding.verdict("A", "xAx") and holding.verdict("A", "xAx")
         assert not holding.verdict("B", "xAx")
@@ -22,14 +22,14 @@ def test_a_pass_decides_each_pair_once_and_records_it(monkeypatch):
 
 
 def test_a_view_reads_the_stored_pair_not_its_own(monkeypatch):
-    monkeypatch.setattr(holding, "_compute", lambda c, t: c in t)
+    monkeypatch.setattr(holding, "_compute", lambda c, t, *_: c in t)
     held = Held({("A", "xAx"): False})  # altered as stored: the view follows it
     assert held("A", "xAx") is False and held.missed == 0 and held.note == ""
     assert held("B", "xBx") is True and held.missed == 1  # not stored: computed, counted
 
 
 def test_how_the_verdicts_were_had_is_said(monkeypatch):
-    monkeypatch.setattr(holding, "_compute", lambda c, t: c in t)
+    monkeypatch.setattr(holding, "_compute", lambda c, t, *_: c in t)
     assert "computed on read" in Held({}, BEFORE).note and "re-score" in Held({}, BEFORE).note
     assert "not scored" in Held({}, UNSCORED).note
     assert (

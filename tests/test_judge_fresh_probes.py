@@ -98,9 +98,11 @@ form), a word paraphrased around the value (두 번째 안 for 2안) and two ans
 only by implication."""
 WITH_GLOSSARY = {"fresh_probes": 32, "fresh_probes_2": 42}
 """... and with the probes' glossary: 32 of 35 (91 %), 42 of 43."""
-RIGHT = {"fresh_probes": 75, "fresh_probes_2": 96}
-"""lexical-6, rules alone: verdicts equal to the probe's (YES, PARTIAL or NO), 75 of 86 (87 %) and
-96 of 109 (88 %); lexical-5 had 71 and 92. The issue's bar is 85 % on each set."""
+RIGHT = {"fresh_probes": 74, "fresh_probes_2": 100}
+"""lexical-7, rules alone: verdicts equal to the probe's (YES, PARTIAL or NO), 74 of 86 (86 %) and
+100 of 109 (92 %); lexical-6 had 75 and 96 (lexical-7 reads a hedge over every expected value as
+PARTIAL, as the second set's writer did; the first set's writer wanted NO for one of them, fp-004),
+lexical-5 71 and 92. The issue's bar is 85 % on each set."""
 
 _GRADED: dict[tuple[str, bool], list[tuple[dict, str, str]]] = {}
 

@@ -118,8 +118,9 @@ def test_audit_offline_lexical_rates():
     # lexical-4 fails closed: the held-out kinds it cannot read (a negation or a hedge worded
     # outside its lists) get PARTIAL [unverified], not YES, so PARTIAL saturation is no longer ~0;
     # the worst kind is retraction worded outside its lists ("… 건에서 손을 뗐습니다"): a
-    # predicate it has no class for (measured: 34 of 103 pass; separation 0.67)
-    assert 0.1 < f.partial_saturation < 0.3 and f.separation > 0.6
+    # predicate it has no class for (measured: 34 of 103 pass; separation 0.67). Since lexical-7
+    # a hedge over the right value is PARTIAL, not NO: measured 0.30
+    assert 0.1 < f.partial_saturation < 0.35 and f.separation > 0.6
     assert f.kinds["retracted-reworded"].pass_rate < 0.4
     for kind in ("firm-wrong", "hedged-reworded", "week-off"):
         assert f.kinds[kind].pass_rate < 0.02, kind

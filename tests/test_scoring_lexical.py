@@ -146,9 +146,12 @@ def test_value_marked_former_is_not_a_hedge():
 
 
 def test_hedge_markers_are_words():
-    assert answer("채용은 3명", "채용은 3명일수도 있다").label == "NO"
-    assert answer("채용은 3명", "채용은 아마 3명").label == "NO"
+    # since lexical-7 a hedge over the right value is PARTIAL (the value, not committed to); one
+    # that offers another value is NO
+    assert answer("채용은 3명", "채용은 3명일수도 있다").label == "PARTIAL"
+    assert answer("채용은 3명", "채용은 아마 3명").label == "PARTIAL"
     assert answer("채용은 3명", "채용은 3명 또는 4명").label == "NO"
+    assert answer("채용은 3명", "채용은 아마 4명").label == "NO"
     # "운동 일수도" (the number of exercise days too) is no hedge
     assert answer("운동 일수도 주 3회", "운동 일수도 주 3회").label == "YES"
     # a hedge the expected statement itself makes is not held against the answer

@@ -8,8 +8,11 @@ inside :func:`recording` — the stale facts and the fact shape of the intrinsic
 the ``holdings`` table beside the score card. The views (stepper stale marks, the tour's stale
 facts) read the stored pairs through :class:`Held`; the journey, the diagnoses, the tour's case
 choice and the report read the score card built from the same pairs. So every screen shows one
-verdict per pair, the one stored at score time. Relative dates in a pair are read against the
-dates a scoring pass gives (:func:`dating`), as the judge's claim verdicts read them.
+verdict per pair, the one stored at score time. A pair's verdict is the lexical judge's claim
+verdict on it (YES or not), read as the judge reads it: relative dates against the dates a scoring
+pass gives (:func:`dating`), names through the corpus's glossary and abbreviations (since
+lexical-7; before, the stored verdict read neither, and a fact the judge credited through an alias
+could be "not held" on another screen).
 
 A run scored before the table existed (or not scored yet) has no stored pairs: a view then
 computes them on read with :func:`verdict` and says so (:attr:`Held.note`); re-scoring stores them.
@@ -18,7 +21,7 @@ computes them on read with :func:`verdict` and says so (:attr:`Held.note`); re-s
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -28,10 +31,12 @@ from sqlite_utils import Database
 from seorap.engine.corpus import Trajectory
 from seorap.engine.corpus.trajectory import parse_timestamp
 from seorap.engine.scoring import lexical, metrics
+from seorap.engine.scoring.glossary import Glossary
+from seorap.engine.scoring.judges import LexicalJudge
 from seorap.engine.store.database import facts_at, version_texts
 
 RULE = lexical.RULES_VERSION
-"""The rule name recorded with every stored verdict (``lexical-6``)."""
+"""The rule name recorded with every stored verdict (``lexical-7`` today)."""
 
 _recording: ContextVar[dict[tuple[str, str], bool] | None] = ContextVar(
     "holding_recording", default=None
@@ -50,6 +55,8 @@ class Dating:
 
 
 _dating: ContextVar[Dating | None] = ContextVar("holding_dating", default=None)
+_PLAIN = LexicalJudge()
+_judge: ContextVar[LexicalJudge] = ContextVar("holding_judge", default=_PLAIN)
 
 
 def _one(pairs: Iterator[tuple[str, dt.date]]) -> dict[str, dt.date | None]:
@@ -69,9 +76,26 @@ def dating(db: Database, run_id: str, trajectory: Trajectory) -> Dating:
     return Dating(claims, texts)
 
 
-def _compute(claim: str, text: str) -> bool:
-    dates = _dating.get() or Dating()
-    return lexical.holds(claim, text, dates.claims.get(claim), dates.texts.get(text))
+def judge_for(aliases: Glossary | None) -> LexicalJudge:
+    """The lexical judge (strict) that decides pairs under ``aliases`` (None or empty: none)."""
+    return LexicalJudge(glossary=aliases) if aliases else _PLAIN
+
+
+def decide(claim: str, text: str, judge: LexicalJudge, dates: Dating | None = None) -> bool:
+    """Does ``text`` state ``claim``: the judge's claim verdict on the one text is YES."""
+    dates = dates or Dating()
+    got = judge.grade_claim(
+        claim, [text], claim_date=dates.claims.get(claim), fact_dates=[dates.texts.get(text)]
+    )
+    return got.label == "YES"
+
+
+def _compute(claim: str, text: str, judge: LexicalJudge | None = None) -> bool:
+    """The pair decided (the one place every verdict comes from): by ``judge``, or by the scoring
+    pass's judge and dates."""
+    if judge is not None:
+        return decide(claim, text, judge)
+    return decide(claim, text, _judge.get(), _dating.get())
 
 
 def verdict(claim: str, text: str) -> bool:
@@ -87,16 +111,21 @@ def verdict(claim: str, text: str) -> bool:
 
 
 @contextmanager
-def recording(dates: Dating | None = None) -> Iterator[dict[tuple[str, str], bool]]:
+def recording(
+    dates: Dating | None = None, aliases: Glossary | None = None
+) -> Iterator[dict[tuple[str, str], bool]]:
     """Within the block, every :func:`verdict` is decided once and recorded in the dict yielded
     ({(claim, text): holds}): what a scoring pass stores for one trajectory; ``dates`` (see
-    :func:`dating`) are what relative dates are read against there."""
+    :func:`dating`) are what relative dates are read against there, ``aliases`` the corpus's
+    glossary the judge reads names through."""
     pairs: dict[tuple[str, str], bool] = {}
     token = _recording.set(pairs)
     dated = _dating.set(dates or Dating())
+    judged = _judge.set(judge_for(aliases))
     try:
         yield pairs
     finally:
+        _judge.reset(judged)
         _dating.reset(dated)
         _recording.reset(token)
 
@@ -139,6 +168,15 @@ class Held:
     source: str = STORED
     rule: str = RULE
     missed: int = field(default=0)
+    aliases: Callable[[], Glossary | None] | None = None
+    """Reads the corpus's glossary a pair computed on read is decided under (the scoring pass's);
+    called once, on the first pair a view computes."""
+    _judge: LexicalJudge | None = field(default=None, init=False, repr=False)
+
+    def judge(self) -> LexicalJudge:
+        if self._judge is None:
+            self._judge = judge_for(self.aliases() if self.aliases is not None else None)
+        return self._judge
 
     @property
     def stored(self) -> bool:
@@ -147,7 +185,7 @@ class Held:
     def __call__(self, claim: str, text: str) -> bool:
         got = self.pairs.get((claim, text))
         if got is None:
-            got = self.pairs[(claim, text)] = verdict(claim, text)
+            got = self.pairs[(claim, text)] = _compute(claim, text, self.judge())
             self.missed += int(self.stored)
         return got
 

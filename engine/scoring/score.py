@@ -142,7 +142,7 @@ def score_run(
     for n, trajectory in enumerate(trajectories):
         _stop_if_cancelled(cancel, run_id, n, len(trajectories))
         rows = _score_trajectory(
-            db, run_id, trajectory, name, *scored, full_rows.get(trajectory.id)
+            db, run_id, trajectory, name, *scored, full_rows.get(trajectory.id), aliases
         )
         if rows is not None:
             full_rows[trajectory.id] = rows
@@ -368,11 +368,12 @@ def _score_trajectory(
     modes: Sequence[intrinsic.ClaimJudging],
     config: Config,
     full_rows: list[dict] | None = None,
+    aliases: glossary.Glossary | None = None,
 ) -> list[dict] | None:
     """Score one trajectory and save it; returns its full-mode claim rows (None without full).
     Every (claim, text) verdict it decides is recorded and stored with it (engine/scoring/
     holding.py), with the stepper's stale pairs of every arrival position."""
-    with holding.recording(holding.dating(db, run_id, trajectory)) as pairs:
+    with holding.recording(holding.dating(db, run_id, trajectory), aliases) as pairs:
         store = intrinsic.load_store(db, run_id, trajectory)
         claim_rows = {
             m.setup: full_rows

@@ -63,7 +63,8 @@ from seorap.engine.scoring.lexical.text import (
     use_process,
     warm,
 )
-from seorap.engine.scoring.lexical.values import _UNIT_ALIASES, _UNITS, Value, same
+from seorap.engine.scoring.lexical.value import UNIT_ALIASES as _UNIT_ALIASES
+from seorap.engine.scoring.lexical.values import _UNITS, Value, same
 
 __all__ = [
     "CANCEL",

@@ -25,6 +25,7 @@ from seorap.engine.scoring.lexical.analysis import NEGATION, Analysis, Segment
 from seorap.engine.scoring.lexical.clauses import _noun_in
 from seorap.engine.scoring.lexical.lexicon import Entry, builtin_neutral, in_phrases, synonym_class
 from seorap.engine.scoring.lexical.polarity import (
+    APPROXIMATION,
     BOUNDS,
     LIMIT_NOUNS,
     PASSING_VERBS,
@@ -65,11 +66,22 @@ _NEGATING = frozenset({("않", "VX"), ("안", "MAG"), ("못", "MAG"), ("못하",
 
 def subject_words(a: Analysis, c: Segment, upto: int) -> list[str]:
     """Nouns of clause ``c`` before ``upto`` (its topic particle, or the value it states)."""
+    ms = a.morphs
     return [
-        m.form.lower()
-        for m in a.morphs
+        _with_prefix(ms, i).lower()
+        for i, m in enumerate(ms)
         if c.start <= m.start < upto and m.tag in ("NNG", "NNP", "SL")
     ]
+
+
+def _with_prefix(ms: Sequence[Morph], i: int) -> str:
+    """A noun with the prefix written onto it: 재방송 is no 방송."""
+    p = ms[i - 1] if i else None
+    return (
+        p.form + ms[i].form
+        if p is not None and p.tag == "XPN" and p.end == ms[i].start
+        else ms[i].form
+    )
 
 
 def names_other_slot(
@@ -78,9 +90,15 @@ def names_other_slot(
     """Does clause ``c`` of the answer, stating value ``w``, name a slot of its own: a word before
     its topic particle (or before ``w``) that neither the expected answer nor the question has, and
     that names more than the kind of a value (첫 출근일은 6월 15일 beside 이전 날짜는 6월 13일)?"""
+    upto = c.topic_end if c.topic_end is not None and c.topic_end <= w.start else w.start
+    return names_slot(cand, c, upto, exp, q)
+
+
+def names_slot(cand: Analysis, c: Segment, upto: int, exp: Analysis, q: Analysis | None) -> bool:
+    """Do the words of clause ``c`` before ``upto`` name a slot neither the expected answer nor
+    the question has (a word of neither, no kind noun, in no meaning class of theirs)?"""
     known = exp.compact + "|" + (q.compact if q is not None else "")
     forms = _known_forms(exp, q)
-    upto = c.topic_end if c.topic_end is not None and c.topic_end <= w.start else w.start
     return any(
         len(x) >= 2
         and x not in KIND_NOUNS
@@ -145,30 +163,7 @@ def _value_spans(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[tupl
         end = _aside_end(cand.morphs, after[0]) if after else a
         spans.append((a, end))
     spans += [(c.start, c.end) for c in cand.segments if other_slot(c, cand, exp, q)]
-    spans += _anchored_subjects(exp, cand, q)
     return spans
-
-
-def _anchored_subjects(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[tuple[int, int]]:
-    """The subject (the words before 은/는, or before the value in a clause without one) of an
-    answer clause that states an expected value after it and shares a word with the question or
-    the expected answer: what the value is said about,
-    read by the subject rules (wrong-subject, wrong owner, anchoring), not by accounting."""
-    forms = _known_forms(exp, q)
-    out = []
-    for c in cand.segments:
-        said = [w.start for w in c.values if in_expected(w, exp) and not w.former]
-        upto = c.topic_end if c.topic_end is not None else min(said, default=c.start)
-        if not any(at >= upto for at in said):
-            continue
-        subject = [
-            (i, m)
-            for i, m in enumerate(cand.morphs)
-            if c.start <= m.start < upto and m.tag in ("NNG", "NNP", "SL")
-        ]
-        if any(_word_known(m, i, cand.morphs, exp, q, forms) for i, m in subject):
-            out.append((c.start, upto))
-    return out
 
 
 _FORMER_PHRASE = re.compile(r"[^,./;에→]{0,16}?(?:에서|→|->)")
@@ -262,6 +257,7 @@ def unaccounted(
     forms = _known_forms(exp, q)
     negated = any(NEGATION in s.markers for s in exp.segments)
     limit = bool(forms & LIMIT_NOUNS)
+    about = any(m.form in APPROXIMATION for m in exp.morphs)  # 약 4.5MB: 4,500KB 정도 says it too
     if any(w.former for w in cand.values):  # the value rules read the change
         forms = forms | FORMER_WORDS | CHANGE_WORDS
     if cand.aside:  # the contrast rules read the replacement (A 대신 B로 바뀌다)
@@ -277,6 +273,8 @@ def unaccounted(
             continue
         if limit and any(m.form in cls for cls in BOUNDS):
             continue  # E's value is a limit (목표 …): any bound may say it
+        if about and m.form in APPROXIMATION:
+            continue
         if m.tag == "EC" and m.form in ("면", "으면") and _neutral_condition(morphs, i, forms):
             done[i - 1] = done[i - 1] or morphs[i - 1].form in PASSING_VERBS
             continue

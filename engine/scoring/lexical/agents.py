@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from seorap.engine.scoring.lexical.accounting import names_slot
 from seorap.engine.scoring.lexical.analysis import CANCEL, RETRACT, Analysis, _compact
 from seorap.engine.scoring.lexical.clauses import _touches
 from seorap.engine.scoring.lexical.text import Morph
@@ -108,10 +109,23 @@ def extra_members(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[str
         after = _word_after(m, i)
         if before is None or after is None:
             continue
+        if _new_slot(cand, before.start, after.start, exp, q):
+            continue  # …출시이고, 사전 예약은 …: the next clause names a slot of its own
         a, b = before.form.lower(), after.form.lower()
         if (a in known) != (b in known):
             out.append(b if a in known else a)
     return list(dict.fromkeys(out))
+
+
+def _new_slot(a: Analysis, first: int, second: int, exp: Analysis, q: Analysis | None) -> bool:
+    """Are the two positions in different clauses, the second with a topic (은/는) naming a slot
+    of its own (accounting.names_slot: 사전 예약은 beside 출시일; 이사 날짜는 beside 이전 날짜 is
+    the same slot)?"""
+    one = next((c for c in a.segments if c.start <= first < c.end), None)
+    two = next((c for c in a.segments if c.start <= second < c.end), None)
+    if one is two or two is None or two.topic_end is None:
+        return False
+    return names_slot(a, two, two.topic_end, exp, q)
 
 
 def retracted_after(exp: Analysis, cand: Analysis) -> list[tuple[str, str]]:

@@ -236,11 +236,17 @@ def _markers(morphs: Sequence[Morph]) -> list[str]:
     return found
 
 
+_VALUE_NEXT = re.compile(r"\s*[0-9A-Za-z]")
+"""What follows (이)나 when it offers another value: a number or a latin name."""
+
+
 def _hedges(text: str, morphs: Sequence[Morph]) -> set[str]:
     found = {m[0].lower() for m in _HEDGE_EN.finditer(text)}
     for i, m in enumerate(morphs):
         if (m.form, m.tag) in _HEDGE_WORDS:
             found.add(m.form)
+        elif m.tag == "JC" and m.form in ("나", "이나") and _VALUE_NEXT.match(text, m.end):
+            found.add(m.form)  # 2번 도크나 4번 도크: another value offered for the slot
         elif (
             m.form == "아니"
             and m.tag == "VCN"

@@ -13,6 +13,9 @@ from seorap.engine.scoring.lexical.limits import (
 )
 from seorap.engine.scoring.lexical.measure import Match
 
+ALTERNATIVES = ("또는", "혹은", "아니면", "거나", "나", "이나")
+"""Hedge words that offer another value beside the expected one: a hedge with one is NO."""
+
 # ---- the rules --------------------------------------------------------------------------------------
 
 RULES = (
@@ -21,6 +24,7 @@ RULES = (
     "contrast",
     "wrong-value",
     "wrong-subject",
+    "substituted",
     "hedge",
     "multi-value",
     "unresolved-date",
@@ -89,13 +93,26 @@ def _contradicted(match: Match, elements: str) -> Graded | None:
         return "NO", (
             f"NO [wrong-subject]: the value is stated about «{got}», not «{want}»; {elements}"
         )
+    if match.substituted:
+        want, got, where = match.substituted[0]
+        return "NO", (
+            f"NO [substituted]: the answer has «{got}» where {where} has «{want}» "
+            f"(before the same word): it speaks of something else; {elements}"
+        )
     return None
 
 
 def _answer_faults(match: Match, elements: str) -> Graded | None:
     """hedge, multi-value: an answer that will not commit to one value."""
     if match.hedges:
-        return "NO", f"NO [hedge]: the answer hedges ({', '.join(match.hedges)}); {elements}"
+        said = ", ".join(match.hedges)
+        offers = any(h == w or f"({w})" in h for h in match.hedges for w in ALTERNATIVES)
+        if offers or match.values_stated < match.values_expected or match.recall < PARTIAL_RECALL:
+            return "NO", f"NO [hedge]: the answer hedges ({said}); {elements}"
+        return "PARTIAL", (
+            f"PARTIAL [hedge]: the answer states every expected value but hedges it ({said}); "
+            f"{elements}"
+        )
     if match.multi:
         want, other = match.multi[0]
         return "NO", (

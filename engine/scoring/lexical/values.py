@@ -4,59 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from seorap.engine import normalise
+from seorap.engine.scoring.lexical.spoken import _half_year, _merge_durations, _native, _with_half
 from seorap.engine.scoring.lexical.text import Morph
-
-# ---- values ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Value:
-    """One value of a text. ``type`` is ``date``, ``month``, ``year``, ``time``, ``weekday``,
-    ``name``, a counter or currency (``원``, ``%``, ``명``, ``년`` ...) or ``수`` (a bare number)."""
-
-    type: str
-    key: tuple
-    text: str
-    start: int
-    end: int
-    ambiguous: bool = False
-    """A clock time without 오전/오후 (``3시``): matches 3:00 and 15:00."""
-    target: bool = False
-    """The new value of a change (``3월 7일로 연기``, ``2명으로 변경``)."""
-    former: bool = False
-    """Marked as former (``기존 …``, ``…에서``, ``예전엔 …``, ``(참고, …)``)."""
-
-
-def kind(v: Value) -> str:
-    """The slot kind of a value: durations in any unit are one kind, sizes another, money (any
-    currency) a third; every other type is its own kind."""
-    return normalise.dimension(v.type) or v.type
-
-
-def same(a: Value, b: Value) -> bool:
-    if a.type != b.type:
-        if kind(a) == kind(b) != a.type and a.key and b.key:
-            return normalise.same_quantity(a.type, Decimal(a.key[0]), b.type, Decimal(b.key[0]))
-        return False
-    if a.type in ("date", "month"):
-        (ya, *ra), (yb, *rb) = a.key, b.key
-        return ra == rb and (ya is None or yb is None or ya == yb)
-    if a.type == "team":  # 결제팀 = 결제플랫폼팀 (the short name starts the full one)
-        shared: bool = a.key[0].startswith(b.key[0]) or b.key[0].startswith(a.key[0])
-        return shared
-    if a.type == "time":
-        if a.key == b.key:
-            return True
-        return (
-            (a.ambiguous or b.ambiguous) and a.key[0] % 12 == b.key[0] % 12 and a.key[1] == b.key[1]
-        )
-    return a.key == b.key
-
+from seorap.engine.scoring.lexical.value import UNIT_ALIASES, Value, _canon, _free, kind, same
 
 _NUM = r"\d+(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?"
 _MULT = r"천만|백만|십만|조|억|만|천"
@@ -120,12 +74,12 @@ _UNITS = (
     "kb",
     "km",
     "kg",
+    "톤",
     "cm",
     "mm",
     "m",
     "g",
 )
-_UNIT_ALIASES = {"번": "회", "퍼센트": "%", "프로": "%"}
 _LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
 
@@ -192,19 +146,11 @@ def _decimal(text: str) -> Decimal:
     return Decimal(text.replace(",", ""))
 
 
-def _canon(d: Decimal) -> str:
-    return format(d.normalize(), "f")
-
-
 def _korean_number(text: str) -> Decimal:
     total = Decimal(0)
     for digits, mult in _NUM_PART.findall(text):
         total += _decimal(digits) * (_MULTIPLIERS[mult] if mult else 1)
     return total
-
-
-def _free(mask: list[bool], start: int, end: int) -> bool:
-    return not any(mask[start:end])
 
 
 def _take(mask: list[bool], start: int, end: int) -> None:
@@ -242,7 +188,8 @@ def _extract(text: str, morphs: tuple[Morph, ...] = (), ref: dt.date | None = No
         if taken.free(m.start(), m.end()):
             taken.add(Value("weekday", (m[1],), m[0], m.start(), m.end()))
     numbers = _shared_counters(text, _numbers(text, longer, taken))
-    for value in _merge_durations(text, numbers) + _native(text, taken.mask):
+    native = [_with_half(text, v) for v in _native(text, taken.mask)]
+    for value in _merge_durations(text, numbers) + native + _half_year(text, taken.mask):
         taken.add(value)
     return sorted(taken.values, key=lambda v: v.start)
 
@@ -328,7 +275,7 @@ def _numbers(text: str, longer: set[int], taken: _Taken) -> list[Value]:
         end = m.end() if unit else m.end(2)
         if m[1]:
             unit = "달러"
-        unit = _UNIT_ALIASES.get(unit, unit) or "수"
+        unit = UNIT_ALIASES.get(unit, unit) or "수"
         try:
             number = _korean_number(m[2])
         except InvalidOperation:
@@ -344,52 +291,6 @@ def _shared_counters(text: str, numbers: list[Value]) -> list[Value]:
         if a.type == "수" and b.type != "수" and _LIST_JOIN.match(text[a.end : b.start]):
             numbers[i] = Value(b.type, a.key, a.text, a.start, a.end)
     return numbers
-
-
-_PARTICLES = (
-    r"(?:이|가|은|는|을|를|의|에|에서|으로|로|과|와|도|만|씩|까지|부터|이다|입니다|이에요|예요|이고|"
-    r"이며|이나|뿐|짜리|께|한테|에게)"
-)
-"""Particles and copula forms that may follow a counter (네 명이, 두 곳에서, 세 개예요)."""
-_NATIVE_WORDS = "|".join(sorted((n for n in normalise.NATIVE if n != "석"), key=len, reverse=True))
-_NATIVE = re.compile(
-    rf"(?<![가-힣])({_NATIVE_WORDS})\s*(명|곳|개월|개|건|대|번|권|장|차례|시간|주)"
-    rf"(?=$|[^가-힣]|{_PARTICLES}(?:$|[^가-힣]|[가-힣]))"
-)
-"""A native numeral directly before a counter, the counter ending its word or followed by a
-particle (네 명이 = 4명이; 두 번째, 세 대학 and a bare 네 are no numbers)."""
-
-
-def _native(text: str, mask: list[bool]) -> list[Value]:
-    """Native numerals before a counter: 두 명 = 2명, 세 곳 = 3곳."""
-    out = []
-    for m in _NATIVE.finditer(text):
-        if _free(mask, m.start(), m.end()):
-            unit = _UNIT_ALIASES.get(m[2], m[2])
-            out.append(Value(unit, (str(normalise.NATIVE[m[1]]),), m[0], m.start(), m.end()))
-    return out
-
-
-def _merge_durations(text: str, numbers: list[Value]) -> list[Value]:
-    """``1시간 20분`` is one duration (4800 seconds), ``1년 6개월`` one of 18 months, not two
-    values."""
-    out: list[Value] = []
-    for v in numbers:
-        prev = out[-1] if out else None
-        for scale, base in ((normalise.SECONDS, "초"), (normalise.MONTHS, "개월")):
-            if (
-                prev is not None
-                and prev.type in scale
-                and v.type in scale
-                and not text[prev.end : v.start].strip()
-                and scale[prev.type] > scale[v.type]
-            ):
-                total = scale[prev.type] * Decimal(prev.key[0]) + scale[v.type] * Decimal(v.key[0])
-                out[-1] = Value(base, (_canon(total),), text[prev.start : v.end], prev.start, v.end)
-                break
-        else:
-            out.append(v)
-    return out
 
 
 def _mark_changes(text: str, found: list[Value], segments: list[tuple[int, int]]) -> list[Value]:

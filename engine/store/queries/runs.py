@@ -33,6 +33,12 @@ def runs_of_system(db: Database, system: str) -> list[dict]:
     )
 
 
+def corpus_of(db: Database, run_id: str) -> str | None:
+    """The corpus a run was made on, as it was named then (a path), or None."""
+    row = db.execute("SELECT corpus FROM runs WHERE run_id = ?", [run_id]).fetchone()
+    return row[0] if row else None
+
+
 def exists(db: Database, run_id: str) -> bool:
     return db.execute("SELECT 1 FROM runs WHERE run_id = ?", [run_id]).fetchone() is not None
 

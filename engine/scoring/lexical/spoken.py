@@ -1,0 +1,86 @@
+"""Quantities said in words: a native numeral before a counter (네 명 = 4명), a duration said in
+two units (1년 6개월 = 18개월), a half after a duration (3년 반 = 42개월) and 반년 (6개월)."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from seorap.engine import normalise
+from seorap.engine.scoring.lexical.value import UNIT_ALIASES, Value, _canon, _free
+
+_PARTICLES = (
+    r"(?:이|가|은|는|을|를|의|에|에서|으로|로|과|와|도|만|씩|까지|부터|이다|입니다|이에요|예요|이고|"
+    r"이며|이나|뿐|짜리|께|한테|에게)"
+)
+"""Particles and copula forms that may follow a counter (네 명이, 두 곳에서, 세 개예요)."""
+_NATIVE_WORDS = "|".join(sorted((n for n in normalise.NATIVE if n != "석"), key=len, reverse=True))
+_NATIVE = re.compile(
+    rf"(?<![가-힣])({_NATIVE_WORDS})\s*(명|곳|개월|개|건|대|번|권|장|차례|시간|주)"
+    rf"(?=$|[^가-힣]|{_PARTICLES}(?:$|[^가-힣]|[가-힣]))"
+)
+"""A native numeral directly before a counter, the counter ending its word or followed by a
+particle (네 명이 = 4명이; 두 번째, 세 대학 and a bare 네 are no numbers)."""
+
+
+def _native(text: str, mask: list[bool]) -> list[Value]:
+    """Native numerals before a counter: 두 명 = 2명, 세 곳 = 3곳."""
+    out = []
+    for m in _NATIVE.finditer(text):
+        if _free(mask, m.start(), m.end()):
+            unit = UNIT_ALIASES.get(m[2], m[2])
+            out.append(Value(unit, (str(normalise.NATIVE[m[1]]),), m[0], m.start(), m.end()))
+    return out
+
+
+def _merge_durations(text: str, numbers: list[Value]) -> list[Value]:
+    """``1시간 20분`` is one duration (4800 seconds), ``1년 6개월`` one of 18 months, not two
+    values."""
+    out: list[Value] = []
+    for v in numbers:
+        prev = out[-1] if out else None
+        for scale, base in ((normalise.SECONDS, "초"), (normalise.MONTHS, "개월")):
+            if (
+                prev is not None
+                and prev.type in scale
+                and v.type in scale
+                and not text[prev.end : v.start].strip()
+                and scale[prev.type] > scale[v.type]
+            ):
+                total = scale[prev.type] * Decimal(prev.key[0]) + scale[v.type] * Decimal(v.key[0])
+                out[-1] = Value(base, (_canon(total),), text[prev.start : v.end], prev.start, v.end)
+                break
+        else:
+            out.append(v)
+    return [_with_half(text, v) for v in out]
+
+
+_HALF = re.compile(r"\s*반(?=$|[^가-힣]|이|은|을|의|에|으|동안|간|만|짜리|정도|쯤|가|으로|로|째)")
+"""반 (half) right after a duration: 3년 반 = 42개월, 1시간 반 = 90분 (a word starting with 반 —
+반기, 반납, 반영 — is no half)."""
+
+
+_HALF_YEAR = re.compile(
+    r"(?<![가-힣])반년(?![가-힣])|(?<![가-힣])반년(?=간|동안|" + r"이|은|을|의|에|으로|로|째|만)"
+)
+
+
+def _half_year(text: str, mask: list[bool]) -> list[Value]:
+    """반년 (half a year) = 6개월."""
+    return [
+        Value("개월", ("6",), m[0], m.start(), m.end())
+        for m in _HALF_YEAR.finditer(text)
+        if _free(mask, m.start(), m.end())
+    ]
+
+
+def _with_half(text: str, v: Value) -> Value:
+    """``v`` with a 반 written after it added (3년 반 → 42개월), else ``v``."""
+    m = _HALF.match(text, v.end)
+    if m is None or v.type in ("초", "ms") or len(v.key) != 1:
+        return v
+    for scale, base in ((normalise.SECONDS, "초"), (normalise.MONTHS, "개월")):
+        if v.type in scale:
+            total = scale[v.type] * (Decimal(v.key[0]) + Decimal("0.5"))
+            return Value(base, (_canon(total),), text[v.start : m.end()], v.start, m.end())
+    return v

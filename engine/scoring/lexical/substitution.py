@@ -1,0 +1,87 @@
+"""A word put where an expected word stands (since lexical-7; docs/metrics.md, rule ``substituted``).
+
+"보도국 야간 편집 인력은 4명" answered "예능국 야간 편집 인력은 4명": every value is there and
+every other word, but the word that says *whose* staff is another one. Read as recall, that is one
+expected element missing of five, and the values carry a YES. Read by position, it is a swap: the
+answer has a word the expected answer and the question do not know, in the place of an expected
+word it leaves out — between the same neighbours. Whatever the word means (another department, the
+other direction of a flow, another crop), the answer is about something else: NO.
+
+Words are the noun runs of a clause (adjacent noun-like morphemes with no space between them:
+보도국, 아웃바운드, 작목반). An expected word counts as left out when the answer's text does not
+hold it; the answer's word counts as unknown when neither the expected answer's nor the question's
+text holds it, it holds neither word, no meaning class of the predicate table joins it to a word of
+theirs, and it is not wholly neutral (해당, 이번). Its place is the same when the word before it,
+or the word after it, in the answer's clause is the word before (after) the one left out in the
+expected clause. A synonym in the same place (위주 for 중심) is read the same way: a NO where a
+model judge might say YES — the judge fails closed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from seorap.engine.scoring.lexical.accounting import KIND_NOUNS
+from seorap.engine.scoring.lexical.analysis import _STOP_NOUNS, Analysis, Segment
+from seorap.engine.scoring.lexical.lexicon import Entry, builtin_neutral, synonym_class
+
+_WORD_TAGS = frozenset({"NNG", "NNP", "SL", "SH", "XPN", "XSN", "XR"})
+"""Morphemes a word of a slot's name is made of (numbers and counters belong to values)."""
+_SUFFIXES = frozenset({"간", "째", "당", "용", "별", "씩", "쯤", "경", "께", "여"})
+"""Suffixes the analyser can leave on their own after a value (한 달간, 3일째): no word."""
+
+
+def _words(a: Analysis, seg: Segment) -> list[tuple[str, tuple[str, ...], bool]]:
+    """The noun runs of one clause, in order: (the word lower-cased, its morphemes, whether the
+    next word follows it across a space or 의 only — the two make one noun phrase)."""
+    runs: list[tuple[list[str], int, int]] = []
+    for m in a.morphs:
+        if not seg.start <= m.start < seg.end or m.tag not in _WORD_TAGS:
+            continue
+        if runs and runs[-1][2] == m.start:
+            runs[-1][0].append(m.form)
+            runs[-1] = (runs[-1][0], runs[-1][1], m.end)
+        else:
+            runs.append(([m.form], m.start, m.end))
+    out = []
+    for i, (parts, _, end) in enumerate(runs):
+        joined = i + 1 < len(runs) and "".join(a.text[end : runs[i + 1][1]].split()) in ("", "의")
+        out.append(("".join(parts).lower(), tuple(parts), joined))
+    return [(w, ms, j) for w, ms, j in out if w.strip() and ms[0] not in _SUFFIXES]
+
+
+def _neutral(forms: tuple[str, ...], entries: Sequence[Entry]) -> bool:
+    return all(any(e.forms == (f,) for e in entries) for f in forms)
+
+
+def substituted(
+    exp: Analysis, cand: Analysis, q: Analysis | None, extra: Sequence[Entry] = ()
+) -> list[tuple[str, str, str]]:
+    """(expected word, the answer's word in its place, where the expected word is: "the expected
+    statement" or "the question"), per the module docstring."""
+    known = exp.compact + "|" + (q.compact if q is not None else "")
+    forms = frozenset(m.form.lower() for a in (exp, q) if a is not None for m in a.morphs)
+    nouns = [*exp.nouns, *(q.nouns if q is not None else ())]
+    entries = (*builtin_neutral(), *extra)
+    out: list[tuple[str, str]] = []
+    whole = {w for a in (exp, q) if a is not None for s in a.segments for w, _, _ in _words(a, s)}
+    whole = {w for w in whole if len(w) >= 2}
+    for source, es in [(a, s) for a in (exp, q) if a is not None for s in a.segments]:
+        where = "the expected statement" if source is exp else "the question"
+        expected = _words(source, es)
+        for cs in cand.segments:
+            answer = _words(cand, cs)
+            for i, (x, _, x_joined) in enumerate(expected):
+                if x in cand.compact or x in KIND_NOUNS or x in _STOP_NOUNS or not x_joined:
+                    continue
+                right = expected[i + 1][0]
+                for j, (y, parts, y_joined) in enumerate(answer):
+                    if y in known or x in y or y in x or _neutral(parts, entries):
+                        continue
+                    if any(w in y for w in whole):  # a derived form (인플루언서용)
+                        continue
+                    if any(synonym_class(p, forms, nouns) for p in parts):
+                        continue
+                    if y_joined and answer[j + 1][0] == right:
+                        out.append((x, y, where))
+    return list(dict.fromkeys(out))

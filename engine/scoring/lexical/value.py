@@ -1,0 +1,65 @@
+"""One typed value of a text, and when two values are the same (the normaliser's units)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from seorap.engine import normalise
+
+UNIT_ALIASES = {"번": "회", "퍼센트": "%", "프로": "%"}
+"""Counters written two ways: one name each."""
+
+# ---- values ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Value:
+    """One value of a text. ``type`` is ``date``, ``month``, ``year``, ``time``, ``weekday``,
+    ``name``, a counter or currency (``원``, ``%``, ``명``, ``년`` ...) or ``수`` (a bare number)."""
+
+    type: str
+    key: tuple
+    text: str
+    start: int
+    end: int
+    ambiguous: bool = False
+    """A clock time without 오전/오후 (``3시``): matches 3:00 and 15:00."""
+    target: bool = False
+    """The new value of a change (``3월 7일로 연기``, ``2명으로 변경``)."""
+    former: bool = False
+    """Marked as former (``기존 …``, ``…에서``, ``예전엔 …``, ``(참고, …)``)."""
+
+
+def kind(v: Value) -> str:
+    """The slot kind of a value: durations in any unit are one kind, sizes another, money (any
+    currency) a third; every other type is its own kind."""
+    return normalise.dimension(v.type) or v.type
+
+
+def same(a: Value, b: Value) -> bool:
+    if a.type != b.type:
+        if kind(a) == kind(b) != a.type and a.key and b.key:
+            return normalise.same_quantity(a.type, Decimal(a.key[0]), b.type, Decimal(b.key[0]))
+        return False
+    if a.type in ("date", "month"):
+        (ya, *ra), (yb, *rb) = a.key, b.key
+        return ra == rb and (ya is None or yb is None or ya == yb)
+    if a.type == "team":  # 결제팀 = 결제플랫폼팀 (the short name starts the full one)
+        shared: bool = a.key[0].startswith(b.key[0]) or b.key[0].startswith(a.key[0])
+        return shared
+    if a.type == "time":
+        if a.key == b.key:
+            return True
+        return (
+            (a.ambiguous or b.ambiguous) and a.key[0] % 12 == b.key[0] % 12 and a.key[1] == b.key[1]
+        )
+    return a.key == b.key
+
+
+def _canon(d: Decimal) -> str:
+    return format(d.normalize(), "f")
+
+
+def _free(mask: list[bool], start: int, end: int) -> bool:
+    return not any(mask[start:end])
