@@ -64,7 +64,8 @@ from seorap.engine.scoring.lexical.text import (
     warm,
 )
 from seorap.engine.scoring.lexical.value import UNIT_ALIASES as _UNIT_ALIASES
-from seorap.engine.scoring.lexical.values import _UNITS, Value, same
+from seorap.engine.scoring.lexical.value import Value, same
+from seorap.engine.scoring.lexical.values import _UNITS
 
 __all__ = [
     "CANCEL",

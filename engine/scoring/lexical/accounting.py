@@ -33,7 +33,8 @@ from seorap.engine.scoring.lexical.polarity import (
 )
 from seorap.engine.scoring.lexical.subjects import in_expected
 from seorap.engine.scoring.lexical.text import Morph
-from seorap.engine.scoring.lexical.values import _CHANGE_TARGET, Value, same
+from seorap.engine.scoring.lexical.value import Value, same
+from seorap.engine.scoring.lexical.values import _CHANGE_TARGET
 
 WORDS = ("SL", "SH", "SN")
 """Tags starting with S that are words (latin, Hanja, digits); every other S tag is punctuation."""

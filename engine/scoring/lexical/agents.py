@@ -12,7 +12,7 @@ from seorap.engine.scoring.lexical.accounting import names_slot
 from seorap.engine.scoring.lexical.analysis import CANCEL, RETRACT, Analysis, _compact
 from seorap.engine.scoring.lexical.clauses import _touches
 from seorap.engine.scoring.lexical.text import Morph
-from seorap.engine.scoring.lexical.values import same
+from seorap.engine.scoring.lexical.value import same
 
 _AGENT_PARTICLES = frozenset({("이", "JKS"), ("가", "JKS"), ("께서", "JKS")})
 _ROLE = re.compile(r".+(?:팀|팀장|본부|실장|부장|사장|이사|대표|님|측|사)$")

@@ -17,11 +17,8 @@ from seorap.engine.scoring.lexical.polarity import (
     aside_spans,
 )
 from seorap.engine.scoring.lexical.text import Morph, morphemes
-from seorap.engine.scoring.lexical.values import (
-    Value,
-    _extract,
-    _mark_changes,
-)
+from seorap.engine.scoring.lexical.value import Value
+from seorap.engine.scoring.lexical.values import _extract, _mark_changes
 
 
 def values(text: str, ref: dt.date | None = None) -> tuple[Value, ...]:

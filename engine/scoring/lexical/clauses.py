@@ -19,7 +19,7 @@ from seorap.engine.scoring.lexical.lexicon import in_phrases
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
 from seorap.engine.scoring.lexical.polarity import LIST_WORDS, bound_words, unverified
 from seorap.engine.scoring.lexical.text import Morph
-from seorap.engine.scoring.lexical.values import Value, same
+from seorap.engine.scoring.lexical.value import Value, same
 
 _PARTY_SUFFIXES = frozenset("자측방")
 """Suffixes naming the party of a noun (결재자, 상대방, 회사 측): the noun without it names the same

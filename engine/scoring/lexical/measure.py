@@ -46,7 +46,7 @@ from seorap.engine.scoring.lexical.subjects import (
     wrong_subject,
 )
 from seorap.engine.scoring.lexical.substitution import substituted
-from seorap.engine.scoring.lexical.values import Value, kind, same
+from seorap.engine.scoring.lexical.value import Value, kind, same
 
 # ---- measuring one candidate against one expected statement ---------------------------------------
 

@@ -8,7 +8,7 @@ import re
 
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
 from seorap.engine.scoring.lexical.clauses import _noun_in
-from seorap.engine.scoring.lexical.values import Value, kind, same
+from seorap.engine.scoring.lexical.value import Value, kind, same
 
 
 def in_expected(w: Value, exp: Analysis) -> bool:

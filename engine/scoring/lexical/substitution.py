@@ -63,7 +63,7 @@ def substituted(
     forms = frozenset(m.form.lower() for a in (exp, q) if a is not None for m in a.morphs)
     nouns = [*exp.nouns, *(q.nouns if q is not None else ())]
     entries = (*builtin_neutral(), *extra)
-    out: list[tuple[str, str]] = []
+    out: list[tuple[str, str, str]] = []
     whole = {w for a in (exp, q) if a is not None for s in a.segments for w, _, _ in _words(a, s)}
     whole = {w for w in whole if len(w) >= 2}
     for source, es in [(a, s) for a in (exp, q) if a is not None for s in a.segments]:
