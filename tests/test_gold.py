@@ -156,11 +156,13 @@ def test_contested_items_change_the_figures_and_the_ceiling(scored, tmp_path):
         f = g.figures["intrinsic"]
         assert (f.with_contested.mean, f.without_contested.mean) == (1.0, 1.0)
         assert f.above_ceiling
-    # single questions: oracle PARTIAL, YES, YES; raw PARTIAL, NO, NO; single/0 contested
+    # single questions: oracle PARTIAL, PARTIAL, YES (since lexical-7 single/1's answer "하반기 채용
+    # 지원 마감일은 8월 28일" is PARTIAL: its subject words are neither E's nor the question's);
+    # raw PARTIAL, NO, NO; single/0 contested
     s = oracle.figures["extrinsic_single"]
-    assert s.with_contested.mean == pytest.approx(2.5 / 3)
-    assert s.without_contested.mean == 1.0 and s.ceiling == pytest.approx(2 / 3)
-    assert s.above_ceiling
+    assert s.with_contested.mean == pytest.approx(2 / 3)
+    assert s.without_contested.mean == pytest.approx(0.75) and s.ceiling == pytest.approx(2 / 3)
+    assert not s.above_ceiling
     s = raw.figures["extrinsic_single"]
     assert s.with_contested.mean == pytest.approx(0.5 / 3)
     assert s.without_contested.mean == 0.0 and not s.above_ceiling
@@ -185,13 +187,13 @@ def test_a_withdrawal_puts_the_figures_back_and_a_new_contest_moves_them_again(s
         return run.gold
 
     _contest_two(scored, ledger)
-    # oracle single: PARTIAL, YES, YES; single/0 contested → ceiling 2/3, without 1.0
+    # oracle single: PARTIAL, PARTIAL, YES; single/0 contested → ceiling 2/3, without 0.75
     assert figures().figures["extrinsic_single"].ceiling == pytest.approx(2 / 3)
     gold.withdraw(corpus, TRAJECTORY, "single/0", "두 답 모두 맞다", ledger, who="lee")
     g = figures()
     assert [c["item"] for c in g.contested] == ["s0/c2"]
-    s = g.figures["extrinsic_single"]  # back to uncontested: with = without = 2.5/3, ceiling 1
-    assert s.with_contested.mean == s.without_contested.mean == pytest.approx(2.5 / 3)
+    s = g.figures["extrinsic_single"]  # back to uncontested: with = without = 2/3, ceiling 1
+    assert s.with_contested.mean == s.without_contested.mean == pytest.approx(2 / 3)
     assert s.ceiling == 1.0 and not s.above_ceiling
     assert g.figures["intrinsic"].ceiling == pytest.approx((0.75 + 0.75 + 0.8) / 3)
     gold.withdraw(corpus, TRAJECTORY, "s0/c2", "마감일은 하나다", ledger, who="lee")
@@ -199,7 +201,7 @@ def test_a_withdrawal_puts_the_figures_back_and_a_new_contest_moves_them_again(s
     gold.contest(corpus, TRAJECTORY, "single/0", "역시 모호하다", ledger, who="kim")
     g = figures()
     s = g.figures["extrinsic_single"]
-    assert (s.without_contested.mean, s.ceiling) == (1.0, pytest.approx(2 / 3))
+    assert (s.without_contested.mean, s.ceiling) == (pytest.approx(0.75), pytest.approx(2 / 3))
     assert g.figures["intrinsic"].ceiling == 1.0
     assert [(c["item"], c["reason"]) for c in g.contested] == [("single/0", "역시 모호하다")]
 
@@ -477,7 +479,12 @@ def test_gold_suspects_command_reads_a_real_run_database(scored, tmp_path):
     # full-context answer PARTIAL too; no oracle-merged run here, so the evidence is weaker
     assert "ko-c3-hiring-plan single/0 (question)" in out.output
     assert "weaker): oracle: PARTIAL; raw: PARTIAL; full-context: PARTIAL" in out.output
-    (found,) = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
+    listed = {x["item"]: x for x in json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)}
+    # since lexical-7 single/1 is listed too: its right answers ("하반기 채용 지원 마감일은 8월
+    # 28일") are PARTIAL, their subject words being neither E's nor the question's — a suspect the
+    # judge's strictness makes, which is what the evidence lines let a person see
+    assert sorted(listed) == ["single/0", "single/1"]
+    found = listed["single/0"]
     assert (found["item"], found["complete"], found["contested"]) == ("single/0", False, False)
     assert any("하반기 백엔드 개발자 채용은 2명" in line for line in found["lines"])
     # contested, then withdrawn: the suspect's mark follows the ledger
@@ -487,10 +494,8 @@ def test_gold_suspects_command_reads_a_real_run_database(scored, tmp_path):
     marked = CliRunner().invoke(cli, [*args, "--ledger", str(ledger)])
     assert "single/0 (question) [contested]" in marked.output
     gold.withdraw(one, TRAJECTORY, "single/0", "맞다", ledger, who="kim")
-    (found,) = json.loads(
-        CliRunner().invoke(cli, [*args, "--ledger", str(ledger), "--json"]).output
-    )
-    assert found["contested"] is False
+    again = json.loads(CliRunner().invoke(cli, [*args, "--ledger", str(ledger), "--json"]).output)
+    assert next(x for x in again if x["item"] == "single/0")["contested"] is False
 
 
 def test_a_broken_ledger_beside_the_database_never_stops_a_report(scored, tmp_path):

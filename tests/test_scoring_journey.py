@@ -30,15 +30,18 @@ SYSTEMS = ["oracle", "oracle-stale", "oracle-merged", "raw"]
 # One letter per stage said, extracted, stored, kept, retrieved, used, credited:
 # P pass, F fail, - n/a.
 TABLE = {
-    # every claim stored and kept; single/0's answer states 2명 without the postponed seat (PARTIAL)
-    "oracle": ["PPPP---", "PPPPPPP", "PPPPPPP", "PPPP---", "PPPPPPF", "PPPPPPP"],
+    # every claim stored and kept; single/0's answer states 2명 without the postponed seat (PARTIAL);
+    # since lexical-7 single/1's answer "하반기 채용 지원 마감일은 8월 28일" is PARTIAL too: its
+    # subject words (지원 마감일) are neither the expected 8월 28일's nor the question's (서류를 낼
+    # 수 있는 마지막 날), and a subject is accounted for like any other word: lost at credited
+    "oracle": ["PPPP---", "PPPPPPP", "PPPPPPF", "PPPP---", "PPPPPPF", "PPPPPPP"],
     # the stale 백엔드 3명 stays active: lost at kept; the reader then answers the compound
     # question from the stale value (2명 missing: lost at used) and it is never YES
     "oracle-stale": ["PPPF---", "PPPPPPP", "PPPPPPF", "PPPP---", "PPPPPFF", "PPPPPPF"],
     # one blob per state holds every claim (kept as part of it); the stale value leaves the blob;
     # the reader answers each question with the blob's clauses that hold its slots, so the journeys
     # are the oracle's (single/0's 2명 without the postponed seat: PARTIAL, lost at credited)
-    "oracle-merged": ["PPPP---", "PPPPPPP", "PPPPPPP", "PPPP---", "PPPPPPF", "PPPPPPP"],
+    "oracle-merged": ["PPPP---", "PPPPPPP", "PPPPPPF", "PPPP---", "PPPPPPF", "PPPPPPP"],
     # append-only: the stale sentence stays (kept); the compound question's facts rank below 5
     "raw": ["PPPF---", "PPPPPPF", "PPPPFFF", "PPPP---", "PPPPFFF", "PPPPFFF"],
 }
@@ -310,18 +313,17 @@ def test_compare_shows_two_funnels_side_by_side(scored):
     assert {s: a for s, (a, _) in pair.stages.items()} == funnel_by_hand(TABLE["oracle"])
     assert {s: b for s, (_, b) in pair.stages.items()} == funnel_by_hand(TABLE["oracle-stale"])
     # by the table: oracle-stale loses 백엔드 3명 at kept (oracle never), 백엔드 2명 at used (oracle
-    # at credited), 마감일 and the postponed seat at credited (oracle never); the oracle loses
-    # nothing oracle-stale gets past
+    # at credited), the postponed seat at credited (oracle never); 마감일 both lose at credited
+    # (since lexical-7); the oracle loses nothing oracle-stale gets past
     assert pair.base_loses == []
     assert [(x.item, x.stage, x.other) for x in pair.candidate_loses] == [
         ("s0/c0", "kept", None),
         ("s2/c0", "used", "credited"),
-        ("s0/c2", "credited", None),
         ("s2/c4", "credited", None),
     ]
     text = views.lines(pair, "oracle", "oracle-stale")
     assert "  kept          6/6    |    5/6     ◀" in text
-    assert "oracle-stale loses what oracle keeps (4):" in text
+    assert "oracle-stale loses what oracle keeps (3):" in text
     lost = "s2/c0 lost at used (the answer did not use it); oracle: lost at credited"
     assert any(lost in line for line in text)
 
@@ -342,7 +344,7 @@ def test_compare_command_prints_the_funnels(scored, tmp_path):
     # both judges are reliable and the funnel names the loss points (the withheld reading:
     # tests/test_ruler_marks.py)
     assert "judge is unreliable" not in out.output and "judge is unverified" not in out.output
-    assert "candidate loses what base keeps (4):" in out.output
+    assert "candidate loses what base keeps (3):" in out.output
     assert "loss points withheld" not in out.output
     data = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
     assert data["funnel"]["stages"]["kept"] == {
@@ -386,7 +388,7 @@ def test_the_stored_diagnosis_tells_the_journey(scored):
     db, rid = scored["_db"], scored["_ids"]["oracle"]
     (t,) = build_report(db, [rid]).runs[0].trajectories
     assert t.diagnosis == (
-        "intrinsic 1.00, extrinsic 1.00 — store and answers both pass; 1 claim lost at credited — "
+        "intrinsic 1.00, extrinsic 1.00 — store and answers both pass; 2 claims lost at credited — "
         "the answer was not judged YES"
     )
 
