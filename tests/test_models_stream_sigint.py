@@ -73,7 +73,7 @@ def test_sigint_stops_within_two_seconds_and_the_rerun_resumes(ollama_server, tm
     _, err = proc.communicate(timeout=120)
     exited = time.monotonic()
     assert sent, "the run finished before the interrupt"
-    assert exited - sent[0] < 2.0
+    assert exited - sent[0] < within(2.0)  # 2 s on a quiet machine, scaled by the load
     assert proc.returncode == 130, err
     lines = [line for line in err.splitlines() if line.strip()]
     assert "Cancelled: " in lines[-1] and "documents are saved" in lines[-1]

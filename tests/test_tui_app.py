@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from test_tui_support import until
+
 from seorap.tui.factory import make_app
 from seorap.tui.screens.runs import RunsScreen
 from seorap.tui.screens.stepper import StepperScreen
@@ -70,9 +72,15 @@ async def test_stale_fact_is_marked_in_oracle_stale(ref):
     app = make_app(path, run_id=ids["oracle-stale"], trajectory_id=GARAM)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("end")
-        store = app.screen.query_one(StoreTable)
-        marks = dict(zip([f.text for f in store.facts], cell_texts(store, 0)))
-        assert marks["Aurora와 AlloyDB 비교 검토 중"] == "STALE"
+
+        def marks() -> dict:
+            store = app.screen.query_one(StoreTable)
+            return dict(zip([f.text for f in store.facts], cell_texts(store, 0)))
+
+        # End reads the last step off the event loop: under load it is shown a moment later
+        stale_mark = "Aurora와 AlloyDB 비교 검토 중"
+        await until(pilot, lambda: stale_mark in marks(), what="End's last step")
+        assert marks()[stale_mark] == "STALE"
         stale = len(app.screen.step.stale_facts)
         assert stale and f"{stale} stale" in plain(app.screen.query_one("#step-title"))
 
