@@ -4,17 +4,18 @@
 every other word, but the word that says *whose* staff is another one. Read as recall, that is one
 expected element missing of five, and the values carry a YES. Read by position, it is a swap: the
 answer has a word the expected answer and the question do not know, in the place of an expected
-word it leaves out — between the same neighbours. Whatever the word means (another department, the
-other direction of a flow, another crop), the answer is about something else: NO.
+word it leaves out — before the same word. Whatever the word means (another department, the other
+direction of a flow, another crop), the answer is about something else: NO.
 
 Words are the noun runs of a clause (adjacent noun-like morphemes with no space between them:
 보도국, 아웃바운드, 작목반). An expected word counts as left out when the answer's text does not
 hold it; the answer's word counts as unknown when neither the expected answer's nor the question's
 text holds it, it holds neither word, no meaning class of the predicate table joins it to a word of
-theirs, and it is not wholly neutral (해당, 이번). Its place is the same when the word before it,
-or the word after it, in the answer's clause is the word before (after) the one left out in the
-expected clause. A synonym in the same place (위주 for 중심) is read the same way: a NO where a
-model judge might say YES — the judge fails closed.
+theirs, and it is not wholly neutral (해당, 이번). Its place is the same when the word right after
+it in the answer's clause (across a space or 의 only: one noun phrase) is the word right after the
+one left out in the expected clause or the question: the same head with another modifier. Kind
+nouns (날짜, 장소 …) are never read as left out. A paraphrase in the same place (송년 행사 for 회식)
+is read the same way: a NO where a person might say YES — the judge fails closed.
 """
 
 from __future__ import annotations
