@@ -65,13 +65,18 @@ def substituted(
     nouns = [*exp.nouns, *(q.nouns if q is not None else ())]
     entries = (*builtin_neutral(), *extra)
     out: list[tuple[str, str, str]] = []
-    whole = {w for a in (exp, q) if a is not None for s in a.segments for w, _, _ in _words(a, s)}
-    whole = {w for w in whole if len(w) >= 2}
-    for source, es in [(a, s) for a in (exp, q) if a is not None for s in a.segments]:
-        where = "the expected statement" if source is exp else "the question"
-        expected = _words(source, es)
-        for cs in cand.segments:
-            answer = _words(cand, cs)
+    sides = [  # each clause's words read once: (whose, [words of each clause])
+        (
+            "the expected statement" if a is exp else "the question",
+            [_words(a, s) for s in a.segments],
+        )
+        for a in (exp, q)
+        if a is not None
+    ]
+    answers = [_words(cand, s) for s in cand.segments]
+    whole = {w for _, clauses in sides for ws in clauses for w, _, _ in ws if len(w) >= 2}
+    for where, clauses in sides:
+        for expected, answer in ((e, a) for e in clauses for a in answers):
             for i, (x, _, x_joined) in enumerate(expected):
                 if x in cand.compact or x in KIND_NOUNS or x in _STOP_NOUNS or not x_joined:
                     continue
