@@ -268,6 +268,35 @@ async def test_a_view_built_ahead_as_the_app_closes_does_not_mount(ref, monkeypa
         assert mounted == []
 
 
+async def test_a_view_built_ahead_handles_nothing_once_the_app_stopped(ref, monkeypatch):
+    """CI (a loaded full run): closing removed a built-ahead score cards screen's panes before
+    the screen handled what was still queued for it, and the handler found '#scatter-box' gone.
+    Once the app stops running, a resume, a resize and a worker's result reach no handler."""
+    from textual.worker import Worker, WorkerState
+
+    from seorap.tui.screens.scores import ScoresScreen
+
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await built(app, pilot)
+        screen = next(s for s in app.built_screens() if isinstance(s, ScoresScreen))
+        drawn: list[str] = []
+        monkeypatch.setattr(screen, "draw", lambda: drawn.append("draw"))
+        monkeypatch.setattr(screen, "version", object())  # a resume would read the figures again
+        worker = screen.compute([])  # a real compute(), of no run
+        await worker.wait()
+        await pilot.pause()
+        assert drawn == ["draw"]  # running: its result is drawn
+        drawn.clear()
+        with monkeypatch.context() as closing:
+            closing.setattr(type(app), "is_running", property(lambda self: False))
+            await screen.on_event(events.ScreenResume())
+            await screen.on_event(events.Resize(app.size, app.size))
+            screen._done(Worker.StateChanged(worker, WorkerState.SUCCESS))
+        assert drawn == []
+
+
 def test_the_ollama_probes_thread_imports_no_module_of_ours_the_views_import():
     """The Ollama probe imports the model client in its worker thread while the main thread
     imports the views' modules (warm_views). Two threads importing modules that import each

@@ -1,32 +1,72 @@
-"""Widgets mounted while the app closes do not run their mount handlers.
+"""Nothing of ours runs once the app has stopped running.
 
-Views are built ahead while the user reads (tui/instant_modes.py), so a screen may be half
-mounted when the app closes: a quit key, or a test's end. Closing removes every screen's widgets,
-children first, while the widgets still handle the messages they were sent. A widget whose
-``Mount`` was still queued then ran its handler with its children gone: the screen's own
-``on_mount`` found its panes missing, and Textual's ``Header`` found its ``HeaderTitle`` missing
-(``NoMatches``, raised as the app's error, once in a full test run in CI).
+Views are built ahead while the user reads (tui/instant_modes.py), so screens exist that are on
+no screen stack. When the app closes, Textual removes the screens of its stacks top-down, then
+closes every node left (the screens built ahead and their widgets) in no particular order: a
+child may be closed and gone from its parent before the parent handles the messages still in its
+queue. A handler of ours that ran then found its panes missing (``NoMatches``: a Mount, a resume,
+a worker's result reaching the score cards; Textual's ``Header`` its ``HeaderTitle``), raised as
+the app's error in loaded CI runs.
 
-``QuietWhenClosing`` (first in the bases) drops a ``Mount`` that arrives once the app has stopped
-running: the widget is being removed and would never be shown. The view screens take it (the
-only mount handlers of ours that query widgets), and ``Header`` is used only as ``AppHeader``
-(tests/test_tui_closing.py makes the race and checks that no module composes ``Header`` itself).
+The cure is one rule rather than one check per handler: once the app is no longer running, a
+node of ours handles nothing but ``Unmount`` (its widgets are being removed and would never be
+shown again).
+
+- ``QuietWhenClosing`` (first in the bases) drops every event but ``Unmount`` and ``Callback``
+  from then on, ours and Textual's handlers alike (Textual's public ``on_event`` is where a node
+  receives events). A callback is code someone awaits (Textual's own removals, a test pilot
+  waiting for the screen to settle): dropped, they would wait forever.
+- ``while_running`` wraps a handler of a message that is not an event (a worker's state, a
+  table's row, our own messages), which Textual hands to handlers without ``on_event``, and a
+  method of ours handed to ``call_later``/``call_after_refresh`` (it runs as a callback).
+
+tests/test_tui_closing.py holds every screen and widget class of the app to it: a class that
+handles anything takes the mixin; each of its message handlers, and each of its methods given
+as a callback, is wrapped; ``Header`` is used only as ``AppHeader``.
 """
 
 from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from textual import events
 from textual.message_pump import MessagePump
 from textual.widgets import Header
 
+Handler = TypeVar("Handler", bound=Callable[..., Any])
+MARK = "seorap_while_running"
+"""Set on a handler ``while_running`` wrapped (the structural test reads it)."""
+
+
+def stopped(node: MessagePump) -> bool:
+    """Whether the app of ``node`` has stopped running (closing, or closed)."""
+    return not node.app.is_running
+
 
 class QuietWhenClosing(MessagePump):
-    """Mixin: a ``Mount`` that arrives after the app stopped running is dropped."""
+    """Mixin: once the app stopped running, every event but ``Unmount`` and ``Callback`` is
+    dropped."""
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Mount) and not self.app.is_running:
-            return  # mounted as the app closes: its widgets are being removed
+        if stopped(self) and not isinstance(event, (events.Unmount, events.Callback)):
+            return  # closing: its widgets are being removed and would never be shown
         await super().on_event(event)
+
+
+def while_running(handler: Handler) -> Handler:
+    """A message handler, or a method run as a callback, that does nothing once the app stopped
+    running (returning None; a handler may return an awaitable, which Textual awaits)."""
+
+    @functools.wraps(handler)
+    def run(self: MessagePump, *args: Any, **kwargs: Any) -> Any:
+        if stopped(self):
+            return None
+        return handler(self, *args, **kwargs)
+
+    setattr(run, MARK, True)
+    return run  # type: ignore[return-value]
 
 
 class AppHeader(QuietWhenClosing, Header):

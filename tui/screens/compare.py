@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Static
 from textual.worker import Worker, WorkerState
 
 from seorap.engine import views
-from seorap.tui.closing import AppHeader
+from seorap.tui.closing import AppHeader, while_running
 from seorap.tui.fit import (
     fit_column,
     fit_widths,
@@ -157,6 +157,7 @@ differs, and final active facts held by only one run.
         return (a, b, judge_mode), views.compare_runs(db, ctx.corpus, a, b, judge_mode), figures
 
     @on(Worker.StateChanged)
+    @while_running
     def _computed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "compare":
             return
@@ -280,6 +281,7 @@ differs, and final active facts held by only one run.
         if getattr(self, "flips", None) is not None:
             self.fill()  # the same flips, another kind: nothing to recompute
 
+    @while_running
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         trajectory_id = str(event.row_key.value).split("\t")[1]
         self.post_message(OpenTrajectory(self.pair[0], trajectory_id))  # run A

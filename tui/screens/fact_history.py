@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from seorap.engine import views
-from seorap.tui.closing import AppHeader
+from seorap.tui.closing import AppHeader, QuietWhenClosing, while_running
 from seorap.tui.text import literal, one_line, shared_start, without_start
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.line_table import LineTable
@@ -95,7 +95,7 @@ def chain_text(history: views.FactHistory) -> Text:
     return text
 
 
-class FactHistoryScreen(Screen):
+class FactHistoryScreen(QuietWhenClosing, Screen):
     if TYPE_CHECKING:  # self.app is SeorapApp: Textual's getters.app, for the checker only
         app = getters.app(SeorapApp)
 
@@ -219,6 +219,7 @@ where and why ("unknown" when the database was written before lineage was stored
         self.call_after_refresh(self._version)
 
     @on(DataTable.RowHighlighted, "#fact-versions")
+    @while_running
     def _version(self, event: DataTable.RowHighlighted | None = None) -> None:
         """Bring the version under the cursor into view in the pane of whole versions."""
         h, table = self.history, self.query_one(LineTable)

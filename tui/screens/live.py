@@ -22,7 +22,7 @@ from seorap.engine.errors import NothingToReplay, ReplayMiss, RunCancelled
 from seorap.engine.memory.reference import ORACLES
 from seorap.engine.run.pacer import Pace, Pacer, PacerState
 from seorap.engine.views import short_id
-from seorap.tui.closing import AppHeader
+from seorap.tui.closing import AppHeader, while_running
 from seorap.tui.fit import cut
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import RunsChanged
@@ -320,6 +320,7 @@ each applied decision appears in the log as it is written.
         ]
 
     @on(Worker.StateChanged)
+    @while_running
     def _worker(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "live":
             return
@@ -374,6 +375,7 @@ each applied decision appears in the log as it is written.
         table.add_column("last", key="note")
 
     @on(PhaseStarted)
+    @while_running
     def _phase(self, m: PhaseStarted) -> None:
         self.query_one(ProgressBar).update(total=max(m.total, 1), progress=0)
         self.phase = m.name
@@ -383,6 +385,7 @@ each applied decision appears in the log as it is written.
         self._behind(f"{m.name} 0/{m.total}")
 
     @on(Advanced)
+    @while_running
     def _advance(self, m: Advanced) -> None:
         bar = self.query_one(ProgressBar)
         bar.advance(m.n)
@@ -401,6 +404,7 @@ each applied decision appears in the log as it is written.
             table.add_row(*cells, key=m.trajectory_id)
 
     @on(FactWritten)
+    @while_running
     def _fact(self, m: FactWritten) -> None:
         self.facts_seen += 1
         system = cut(self.system_of(m.run_id), LOG_SYSTEM)  # a replay's label is long
@@ -419,11 +423,13 @@ each applied decision appears in the log as it is written.
         return labels.get(run_id) or run_id.split("-", 1)[0]
 
     @on(PhaseFinished)
+    @while_running
     def _finished(self, m: PhaseFinished) -> None:
         bar = self.query_one(ProgressBar)
         bar.update(progress=bar.total or 0)
 
     @on(Note)
+    @while_running
     def _note(self, m: Note) -> None:
         self.query_one(RichLog).write(literal(m.text, "yellow"))
 

@@ -13,6 +13,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from seorap.tui.closing import while_running
 from seorap.tui.text import literal
 
 
@@ -40,6 +41,7 @@ class PromptModal(ModalScreen[str | None]):
             yield Static(id="prompt-error")
 
     @on(Input.Submitted)
+    @while_running
     def _submit(self, event: Input.Submitted) -> None:
         refused = self.check(event.value) if self.check else None
         if refused:

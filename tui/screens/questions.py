@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Static
 from textual.worker import Worker, WorkerState
 
 from seorap.engine import views
-from seorap.tui.closing import AppHeader
+from seorap.tui.closing import AppHeader, while_running
 from seorap.tui.fit import cut, fit_column, fit_widths, natural, refill_keeping_cursor, table_room
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.overrides import ask_and_contest
@@ -245,6 +245,7 @@ baselines (naive-rag, full-context, no-context).
         return key, views.live_questions_view(db, ctx.corpus, key[0], key[1])
 
     @on(Worker.StateChanged)
+    @while_running
     def _ranked(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "questions":
             return
@@ -374,12 +375,14 @@ baselines (naive-rag, full-context, no-context).
         self.query_one(SearchBar).open()
 
     @on(SearchBar.QueryChanged)
+    @while_running
     def _search(self, event: SearchBar.QueryChanged) -> None:
         self.search_text = event.query
         if self.view is not None:
             self.fill()
 
     @on(DataTable.RowHighlighted)
+    @while_running
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._detail(event.cursor_row)
 

@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Static
 
 from seorap.engine import views
 from seorap.engine.corpus import CATEGORY_NAMES
-from seorap.tui.closing import AppHeader
+from seorap.tui.closing import AppHeader, while_running
 from seorap.tui.fit import fit_column, fit_widths, natural, refill_keeping_cursor, table_room
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import OpenTrajectory
@@ -328,6 +328,7 @@ looks better than the answers) and the quadrant.
         ]
 
     @on(DataTable.RowHighlighted, "#runs-table")
+    @while_running
     def _run_in_full(self, event: DataTable.RowHighlighted) -> None:
         """Under the filters, the full label of the highlighted row's run when the table shows it
         shortened ('A (recorded)': the recording's model, machine and date)."""
@@ -354,6 +355,7 @@ looks better than the answers) and the quadrant.
         self.query_one(SearchBar).open()
 
     @on(SearchBar.QueryChanged)
+    @while_running
     def _search(self, event: SearchBar.QueryChanged) -> None:
         self.search_text = event.query
         self.refresh_table()
@@ -395,6 +397,7 @@ looks better than the answers) and the quadrant.
         return stepper.read_step_ahead(stepper.step_key(0, run_id, trajectory_id))
 
     @on(DataTable.RowSelected)
+    @while_running
     def _open(self, event: DataTable.RowSelected) -> None:
         run_id, trajectory_id = str(event.row_key.value).split("\t")
         self.post_message(OpenTrajectory(run_id, trajectory_id))

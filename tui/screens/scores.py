@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
     from seorap.engine.scoring.schema import RunReport
 
-from seorap.tui.closing import AppHeader
+from seorap.tui.closing import AppHeader, while_running
 from seorap.tui.screens.scores_text import (
     COLORS,
     agreement_text,
@@ -205,6 +205,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
         }
 
     @on(Worker.StateChanged)
+    @while_running
     def _done(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "scores":
             return
@@ -391,6 +392,7 @@ changed by an override) is computed in the background, with a placeholder meanwh
             self.draw()
 
     @on(DataTable.RowSelected, "#variants")
+    @while_running
     def _pick(self, event: DataTable.RowSelected) -> None:
         self.current = event.cursor_row
         self.draw()

@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from seorap.engine import views
 from seorap.engine.fmt import figure
-from seorap.tui.closing import AppHeader
+from seorap.tui.closing import AppHeader, while_running
 from seorap.tui.fit import clamp_lines, fitted
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import OpenTrajectory
@@ -109,6 +109,7 @@ expected claims of the final state with the judge's verdicts, under the run's ow
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         self.show()
 
+    @while_running
     def show(self) -> None:
         """Fill both panels; the screen is installed once and pushed again on every `s`, so an
         unchanged database (and run, and judge view) keeps what it shows."""

@@ -20,6 +20,7 @@ from textual.css.query import NoMatches
 from textual.widgets import DataTable, Static
 
 from seorap.engine import views
+from seorap.tui.closing import while_running
 from seorap.tui.messages import OpenFact
 from seorap.tui.overrides import ask_and_contest
 from seorap.tui.screens.prompt import PromptModal
@@ -166,12 +167,14 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
         self.query_one(SearchBar).open()
 
     @on(SearchBar.QueryChanged)
+    @while_running
     def _search(self, event: SearchBar.QueryChanged) -> None:
         self.search_text = event.query
         self._find()
         self._goto_match(quiet=True)  # jumps while typing, reports once on Enter/Esc
 
     @on(SearchBar.Closed)
+    @while_running
     def _search_done(self, event: SearchBar.Closed) -> None:
         if self.search_text != event.query or not self.found:
             self.search_text = event.query
@@ -327,10 +330,12 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
             self.show()
 
     @on(DataTable.RowSelected, "#timeline")
+    @while_running
     def _timeline_pick(self, event: DataTable.RowSelected) -> None:
         self.action_goto(int(str(event.row_key.value)))
 
     @on(DataTable.RowSelected, "#store")
+    @while_running
     def _fact_pick(self, event: DataTable.RowSelected) -> None:
         self.post_message(OpenFact(self.shown_step.run_id, str(event.row_key.value)))
 

@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from seorap.engine import views
-from seorap.tui.closing import AppHeader
+from seorap.tui.closing import AppHeader, while_running
 from seorap.tui.context import AppContext
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.text import literal
@@ -104,6 +104,7 @@ class StepperPanes(ViewScreen, Screen):
     def on_resize(self) -> None:
         self.call_after_refresh(self._keep_focus)
 
+    @while_running
     def _keep_focus(self) -> None:
         """A pane hidden by a narrower terminal (the timeline under 90 columns) gives its focus
         to the store, so that the pane keys and the cursor stay visible."""
@@ -344,10 +345,12 @@ class StepperPanes(ViewScreen, Screen):
             pane.show_fact(self.query_one(StoreTable).focused_fact(), self.step)
 
     @on(DataTable.RowHighlighted, "#store")
+    @while_running
     def _store_focus(self, event: DataTable.RowHighlighted) -> None:
         self._detail()
 
     @on(DataTable.RowHighlighted, "#claims")
+    @while_running
     def _claims_focus(self, event: DataTable.RowHighlighted) -> None:
         self._detail()
 

@@ -18,13 +18,14 @@ from textual.containers import Vertical, VerticalScroll
 from textual.geometry import Size
 from textual.widgets import Static
 
+from seorap.tui.closing import QuietWhenClosing
 from seorap.tui.widgets.kept_plot import KeptPlot
 
 LIST_PADDING = 3
 """Cells the list pane keeps for its left padding (1) and its scrollbar (2)."""
 
 
-class ChartOrList(Vertical):
+class ChartOrList(QuietWhenClosing, Vertical):
     DEFAULT_CSS = """
     ChartOrList { width: 1fr; height: 1fr; }
     ChartOrList > KeptPlot { height: 1fr; }

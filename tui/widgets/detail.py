@@ -19,6 +19,7 @@ from seorap.engine.views import (
     short_id,
     successor_text,
 )
+from seorap.tui.closing import while_running
 from seorap.tui.text import literal
 from seorap.tui.widgets.claims_table import VERDICT_STYLE
 from seorap.tui.widgets.text_pane import TextPane
@@ -195,6 +196,7 @@ class DetailPane(TextPane):
             lambda: render_claim(c, step) if c else Text("no expected claims", "dim"),
         )
 
+    @while_running
     def scroll_to_journey(self) -> bool:
         """Bring the shown claim's journey into view: from the top when the claim above it and
         its three lines fit the pane, else its line at the top. False when it has none."""

@@ -26,6 +26,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Label
 
+from seorap.tui.closing import QuietWhenClosing, while_running
+
 KEPT_ACTIONS = ("help", "quit")
 """Actions whose keys stay in the footer at any width."""
 
@@ -66,7 +68,7 @@ def fit_keys(keys: list[Widget], room: int) -> tuple[list[Widget], bool]:
     return [k for k in keys if k in kept], True
 
 
-class KeysFooter(Footer):
+class KeysFooter(QuietWhenClosing, Footer):
     _shown: tuple | None = None
     _composed_width = 0
 
@@ -140,6 +142,7 @@ class KeysFooter(Footer):
         # search bar opening, goes out first
         self.call_after_refresh(self._show_keys, screen)
 
+    @while_running
     def _show_keys(self, screen: Screen) -> None:
         if self.is_attached and not self._toggled():
             super().bindings_changed(screen)

@@ -22,11 +22,13 @@ from textual.geometry import Size
 from textual_plotext import PlotextPlot
 from textual_plotext.plot import Plot
 
+from seorap.tui.closing import QuietWhenClosing
+
 RENDERS_KEPT = 16
 """Rendered charts a plot keeps (runs × sizes × themes seen)."""
 
 
-class KeptPlot(PlotextPlot):
+class KeptPlot(QuietWhenClosing, PlotextPlot):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.figure: Hashable | None = None

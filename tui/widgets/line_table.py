@@ -33,6 +33,7 @@ from textual.strip import Strip
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellKey, ColumnKey, RowKey
 
+from seorap.tui.closing import QuietWhenClosing, while_running
 from seorap.tui.widgets.render_style import StyleOncePerRender
 
 LINES_KEPT = 4000
@@ -59,7 +60,7 @@ class LineColumn:
     content_width: int = field(default=0)
 
 
-class LineTable(StyleOncePerRender, ScrollView, can_focus=True):
+class LineTable(QuietWhenClosing, StyleOncePerRender, ScrollView, can_focus=True):
     """Rows of Text cells with a row cursor; row keys are str."""
 
     COMPONENT_CLASSES = {
@@ -244,6 +245,7 @@ class LineTable(StyleOncePerRender, ScrollView, can_focus=True):
             self.highlight_pending = True
             self.call_later(self.announce_cursor)
 
+    @while_running
     def announce_cursor(self) -> None:
         self.highlight_pending = False
         key = self.cursor_key

@@ -14,6 +14,8 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input
 
+from seorap.tui.closing import while_running
+
 
 class SearchBar(Input):
     """Hidden until opened; Enter submits, Esc closes (keeping the current query)."""
@@ -43,11 +45,13 @@ class SearchBar(Input):
         self.post_message(self.Closed(self.value))
 
     @on(Input.Changed)
+    @while_running
     def _changed(self, event: Input.Changed) -> None:
         event.stop()
         self.post_message(self.QueryChanged(event.value))
 
     @on(Input.Submitted)
+    @while_running
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.action_close()

@@ -24,6 +24,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from seorap.tui.closing import QuietWhenClosing
 from seorap.tui.widgets.render_style import StyleOncePerRender
 
 WRAPS_KEPT = 48
@@ -37,7 +38,7 @@ def text_key(text: Text) -> tuple:
     return (text.plain, tuple(text.spans), text.style, text.justify, text.overflow, text.no_wrap)
 
 
-class TextPane(StyleOncePerRender, ScrollView, can_focus=True):
+class TextPane(QuietWhenClosing, StyleOncePerRender, ScrollView, can_focus=True):
     DEFAULT_CSS = """
     TextPane {
         background: $surface;
