@@ -111,14 +111,24 @@ def in_phrases(morphs: Sequence[Any], entries: Sequence[Entry] = ()) -> set[int]
     """Indices of ``morphs`` (kiwipiepy morphemes: ``form``, ``tag``) that belong to a neutral
     phrase (an entry of several forms, found in a row: 확인해 보니)."""
     out: set[int] = set()
-    for e in (*builtin_neutral(), *entries):
-        n = len(e.forms)
-        if n < 2:
-            continue
-        for i in range(len(morphs) - n + 1):
-            if all(
+    starting = _phrases_by_first_form(tuple(entries))
+    for i, first in enumerate(morphs):
+        for e in starting.get(first.form, ()):
+            n = len(e.forms)
+            if i + n <= len(morphs) and all(
                 morphs[i + k].form == e.forms[k] and e.tag_ok(k, morphs[i + k].tag)
                 for k in range(n)
             ):
                 out.update(range(i, i + n))
     return out
+
+
+@lru_cache(maxsize=8)
+def _phrases_by_first_form(entries: tuple[Entry, ...]) -> dict[str, tuple[Entry, ...]]:
+    """The phrases (entries of several forms) of the built-in lexicon and ``entries``, by their
+    first form: a morpheme is tried only against the phrases it can begin."""
+    by_first: dict[str, list[Entry]] = {}
+    for e in (*builtin_neutral(), *entries):
+        if len(e.forms) >= 2:
+            by_first.setdefault(e.forms[0], []).append(e)
+    return {form: tuple(found) for form, found in by_first.items()}
