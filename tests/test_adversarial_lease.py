@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from adversarial_support import (  # noqa: F401 - fixture
     assert_clean,
     env_for,
@@ -105,6 +106,7 @@ def _pause_between_transactions(proc, db) -> None:
     raise AssertionError("the first writer was inside a write transaction at every pause")
 
 
+@pytest.mark.slow  # heavy: keeps the README lane under 25 min on a quiet 2-core machine
 def test_a_writer_that_lost_its_lease_stops_cleanly(tmp_path, foreign):
     corpus = tmp_path / "syn"
     assert seorap(tmp_path, "synth", "--scale", "4", "--out", corpus).returncode == 0

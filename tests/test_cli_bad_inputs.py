@@ -355,6 +355,7 @@ def test_bundled_variant_still_works_beside_a_broken_one(place, tmp_path):
     assert out.returncode == 0, out.stderr
 
 
+@pytest.mark.slow  # heavy: keeps the README lane under 25 min on a quiet 2-core machine
 def test_disk_full_is_one_sentence_and_the_run_reads_interrupted(place, tmp_path):
     db = tmp_path / "full.db"
     out = seorap(

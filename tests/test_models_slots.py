@@ -63,6 +63,7 @@ def test_a_request_queued_behind_our_own_stream_is_not_failed(one_slot):
     assert f"queued behind 1 of ours on {host}" in lines and lines[-1] == ""  # ... and said so
 
 
+@pytest.mark.slow  # heavy: keeps the README lane under 25 min on a quiet 2-core machine
 def test_the_host_slots_are_learned_and_its_limit_lowered(one_slot, tmp_path):
     db = open_db(tmp_path / "r.db")
     client = ModelClient(OllamaChat(one_slot.url), db, first_token_s=2.0, timeout_s=2.0)
@@ -96,6 +97,7 @@ def test_a_configured_slot_count_is_used_as_it_is(one_slot):
     assert client.stats.queued == 1 and client.stats.timeouts == 0
 
 
+@pytest.mark.slow  # heavy: keeps the README lane under 25 min on a quiet 2-core machine
 def test_a_host_pool_limit_is_lowered_to_the_learned_slots(one_slot):
     pool = HostPool([OllamaChat(one_slot.url)], per_host=2)
     client = ModelClient(pool, first_token_s=2.0, timeout_s=2.0)

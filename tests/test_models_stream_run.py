@@ -42,6 +42,7 @@ def is_extraction(body: dict) -> bool:
     return "observations" in json.dumps(body.get("format") or {})
 
 
+@pytest.mark.slow  # heavy: keeps the README lane under 25 min on a quiet 2-core machine
 def test_a_run_over_a_slow_steady_stream_completes(ollama_server, tmp_path):
     """4 characters every 30 ms with timeout_s = 2: single replies take longer than timeout_s."""
     ollama_server.handler = ollama_handler(StandinBackend())

@@ -198,6 +198,7 @@ def test_overlap_is_busy_time_over_wall_span():
     assert planner.overlap(rows) == pytest.approx(10 / 6)
 
 
+@pytest.mark.slow  # heavy: keeps the README lane under 25 min on a quiet 2-core machine
 def test_plan_eta_within_a_factor_of_two_of_a_paced_run(tmp_path):
     """Calibrate on one run (trajectory 1), plan another (trajectory 2), run it, compare."""
     from seorap.engine.run.runner import run

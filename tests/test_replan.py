@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
+
 from seorap.engine.config import Config
 from seorap.engine.corpus import load_corpus
 from seorap.engine.models.standin import StandinBackend, ollama_handler
@@ -38,6 +40,7 @@ def paced(inner):
     return handler
 
 
+@pytest.mark.slow  # heavy: keeps the README lane under 25 min on a quiet 2-core machine
 def test_the_estimate_after_extraction_is_within_1_5x_of_the_actual(ollama_server, tmp_path):
     ollama_server.handler = paced(ollama_handler(StandinBackend()))
     ollama_server.streaming(chunk_chars=20, delay_s=0.01)

@@ -11,6 +11,9 @@ from seorap.engine.scoring.score import append_only, score_run
 from seorap.engine.store.database import open_db
 
 CORPUS = "fixtures/ko-mini"
+# The heavy lane: seven systems written and scored, the suite's heaviest fixture (~2 min quiet).
+pytestmark = pytest.mark.slow
+
 SYSTEMS = ["oracle", "oracle-stale", "oracle-merged", "raw", "A", "B", "C"]
 
 

@@ -11,6 +11,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 SCRIPT = textwrap.dedent(
@@ -56,6 +58,7 @@ def _score(seed: str, tmp: Path) -> str:
     return out.stdout
 
 
+@pytest.mark.slow  # heavy: keeps the README lane under 25 min on a quiet 2-core machine
 def test_reader_answers_do_not_depend_on_the_hash_seed(tmp_path):
     outputs = []
     for seed in ("0", "1", "4242"):

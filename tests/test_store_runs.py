@@ -75,6 +75,7 @@ def test_second_writer_refused_naming_the_run_then_resumes_after_the_writer_dies
     assert set(run_statuses(db).values()) == {"done"}
 
 
+@pytest.mark.slow  # heavy: keeps the README lane under 25 min on a quiet 2-core machine
 def test_two_runs_at_once_one_writes_the_other_says_why(tmp_path):
     path = tmp_path / "runs.db"
     corpus = str(ROOT / "fixtures" / "ko-mini")

@@ -161,6 +161,7 @@ def test_app_browses_read_only_and_takes_write_access_for_an_override(db_copy):
         )
 
 
+@pytest.mark.slow  # heavy: keeps the README lane under 25 min on a quiet 2-core machine
 def test_sqlite_errors_in_score_are_one_sentence(db_copy):
     path = db_copy / "runs.db"
     # damaged pages in a table score reads (the schema itself is intact)

@@ -22,6 +22,7 @@ PACKAGES = ["-p", "seorap.engine", "-p", "seorap.cli", "-p", "seorap.tui"]
 """The three layers, checked in one run (the engine, the CLI and the app)."""
 
 
+@pytest.mark.slow  # heavy: keeps the README lane under 25 min on a quiet 2-core machine
 def test_engine_cli_and_app_type_check(tmp_path, monkeypatch):
     # mypy does not follow a lenient editable install's import hook: the package by a link here.
     (tmp_path / "path").mkdir()
