@@ -1,13 +1,14 @@
 """Korean dates, numbers and units read one way (the lexical judge, the reader and the validator).
 
-- **Dates**: ``2026-03-05``, ``2026.03.05``, ``2026. 3. 5.`` (the standard dotted form), ``26/03/05``,
-  ``3/5`` (month/day), ``2026년 3월 5일`` → ``(year or None, month, day)``.
+- **Dates**: ``2026-03-05``, ``2026.03.05``, ``2026. 3. 5.`` (the standard dotted form), ``26.03.05``,
+  ``26/03/05``, ``3/5`` (month/day), ``2026년 3월 5일`` → ``(year or None, month, day)``.
 - **Relative dates** against a reference date (the date of the document the text comes from):
   오늘, 어제, 내일, 모레, 글피, 그저께/그제, 이번·다음·지난 주 + 요일, 이번·다음·지난 달 N일 / 말일,
-  N일 후/뒤/전. A relative date without a reference, or a period rather than a day (이번 달 말, 다음 달
+  N일 후/뒤/전, 올해·내년·작년 … M월 N일 (without a reference its year is unknown, as in M월 N일). A relative date without a reference, or a period rather than a day (이번 달 말, 다음 달
   초, 다음 분기), is *vague*: it never equals an absolute date.
 - **Numbers**: digits, grouped digits (``1,200``), decimals, the multipliers 천/만/억/조 in any mix
-  (``1억 2천만`` = ``1.2억`` = ``120,000,000``) and native numerals before a counter (두 명 = 2명).
+  (``1억 2천만`` = ``1.2억`` = ``120,000,000``) and native numerals before a counter (두 명 = 2명;
+  the lexical judge reads more numbers said in words, scoring/lexical/numerals.py).
 - **Quantities**: durations (ms, 초, 분, 시간, 일, 주 in seconds; 개월, 년 in months), sizes (KB … TB,
   decimal or binary multiples of bytes) and money (원, 달러, 유로, 엔 — currencies are never converted into
   each other). :func:`quantity` gives the dimension and the amount in its base unit.
@@ -154,6 +155,8 @@ class Found(NamedTuple):
 _DOTTED = re.compile(
     r"(?<![\d.])(\d{4})\s*([-./])\s*(\d{1,2})\s*\2\s*(\d{1,2})(?![\d])(?:\s*\.(?!\d))?"
 )
+_DOTTED_SHORT = re.compile(r"(?<![\d.])(\d{2})\.\s?(\d{1,2})\.\s?(\d{1,2})(?![\d])(?:\.(?!\d))?")
+"""26.12.18 (a two-digit year: 2026-12-18)."""
 _SLASHED = re.compile(r"(?<![\d/.,])(?:(\d{2}|\d{4})/)?(\d{1,2})/(\d{1,2})(?![\d/])")
 _KO = re.compile(r"(?:(\d{4})\s*년\s*)?(?<!\d)(\d{1,2})\s*월\s*(\d{1,2})\s*일")
 _WEEKDAYS = "월화수목금토일"
@@ -185,8 +188,22 @@ _MONTH_VAGUE = re.compile(
 )
 _QUARTER = re.compile(r"(이번|다음|지난)\s*분기")
 _OFFSET = re.compile(
-    r"(?<![\d.])(\d{1,3})\s*일\s*(후|뒤|전)(?=$|[\s.,)]|에|인|이|엔|까지|부터|쯤|으로|로)"
+    r"(?<![\d.])(\d{1,3})\s*일\s*(후|뒤|전)(?=$|[\s.,)?!]|에|인|이|엔|까지|부터|쯤|으로|로|예요|였|입니|이다|야)"
 )
+_YEARS = {
+    "재작년": -2,
+    "작년": -1,
+    "지난해": -1,
+    "올해": 0,
+    "금년": 0,
+    "내년": 1,
+    "명년": 1,
+    "내후년": 2,
+}
+_YEAR_DAY = re.compile(
+    r"(?<![가-힣])(재작년|작년|지난해|올해|금년|내년|명년|내후년)\s*(\d{1,2})\s*월\s*(\d{1,2})\s*일"
+)
+"""내년 4월 24일: the year said relative to the document's (its year unknown without one)."""
 _DAY_WORD = re.compile(
     r"(?<![가-힣])(그저께|그제|어제|오늘|금일|내일|모레|글피)(?!\s*[가-힣]*요일)"
 )
@@ -230,6 +247,8 @@ def absolute_dates(text: str) -> list[Found]:
 
     for m in _DOTTED.finditer(text):
         add(m.start(), m.end(), (int(m[1]), int(m[3]), int(m[4])))
+    for m in _DOTTED_SHORT.finditer(text):
+        add(m.start(), m.end(), (2000 + int(m[1]), int(m[2]), int(m[3])))
     for m in _KO.finditer(text):
         add(m.start(), m.end(), (int(m[1]) if m[1] else None, int(m[2]), int(m[3])))
     for m in _SLASHED.finditer(text):
@@ -268,6 +287,10 @@ def relative_dates(text: str, ref: dt.date | None) -> list[Found]:
         add(m, None if ref is None else ref + dt.timedelta(days=sign * int(m[1])))
     for m in _DAY_WORD.finditer(text):
         add(m, None if ref is None else ref + dt.timedelta(days=_DAY_WORDS[m[1]]))
+    for m in _YEAR_DAY.finditer(text):
+        year = None if ref is None else ref.year + _YEARS[m[1]]
+        if _valid(year, int(m[2]), int(m[3])):
+            out.append(Found(m.start(), m.end(), (year, int(m[2]), int(m[3])), True))
     kept: list[Found] = []
     for f in sorted(out, key=lambda f: (f.start, -f.end)):
         if not any(k.start < f.end and f.start < k.end for k in kept):
@@ -276,9 +299,11 @@ def relative_dates(text: str, ref: dt.date | None) -> list[Found]:
 
 
 def dates(text: str, ref: dt.date | None = None) -> list[Found]:
-    """Every date of ``text``: absolute ones, then relative ones that do not overlap them."""
+    """Every date of ``text``: absolute ones, then relative ones that do not overlap them (one
+    that holds an absolute one, 내년 4월 24일, takes its place)."""
     found = absolute_dates(text)
     for f in relative_dates(text, ref):
+        found = [a for a in found if not (f.start <= a.start and a.end <= f.end and a != f)]
         if not any(a.start < f.end and f.start < a.end for a in found):
             found.append(f)
     return sorted(found)

@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-7" and J.rules == "lexical-7"
+    assert lexical.RULES_VERSION == "lexical-8" and J.rules == "lexical-8"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""Quantities said in words: a native numeral before a counter (네 명 = 4명), a duration said in
-two units (1년 6개월 = 18개월), a half after a duration (3년 반 = 42개월) and 반년 (6개월)."""
+"""Quantities said in two parts: a duration said in two units (1년 6개월 = 18개월), a half after
+a duration (3년 반 = 42개월) and 반년 (6개월). Numbers said in words (네 명, 사흘) are read as
+their digits before these (lexical/numerals.py)."""
 
 from __future__ import annotations
 
@@ -7,30 +8,7 @@ import re
 from decimal import Decimal
 
 from seorap.engine import normalise
-from seorap.engine.scoring.lexical.value import UNIT_ALIASES, Value, _canon, _free
-
-_PARTICLES = (
-    r"(?:이|가|은|는|을|를|의|에|에서|으로|로|과|와|도|만|씩|까지|부터|이다|입니다|이에요|예요|이고|"
-    r"이며|이나|뿐|짜리|께|한테|에게)"
-)
-"""Particles and copula forms that may follow a counter (네 명이, 두 곳에서, 세 개예요)."""
-_NATIVE_WORDS = "|".join(sorted((n for n in normalise.NATIVE if n != "석"), key=len, reverse=True))
-_NATIVE = re.compile(
-    rf"(?<![가-힣])({_NATIVE_WORDS})\s*(명|곳|개월|개|건|대|번|권|장|차례|시간|주)"
-    rf"(?=$|[^가-힣]|{_PARTICLES}(?:$|[^가-힣]|[가-힣]))"
-)
-"""A native numeral directly before a counter, the counter ending its word or followed by a
-particle (네 명이 = 4명이; 두 번째, 세 대학 and a bare 네 are no numbers)."""
-
-
-def _native(text: str, mask: list[bool]) -> list[Value]:
-    """Native numerals before a counter: 두 명 = 2명, 세 곳 = 3곳."""
-    out = []
-    for m in _NATIVE.finditer(text):
-        if _free(mask, m.start(), m.end()):
-            unit = UNIT_ALIASES.get(m[2], m[2])
-            out.append(Value(unit, (str(normalise.NATIVE[m[1]]),), m[0], m.start(), m.end()))
-    return out
+from seorap.engine.scoring.lexical.value import Value, _canon, _free
 
 
 def _merge_durations(text: str, numbers: list[Value]) -> list[Value]:

@@ -8,7 +8,8 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from seorap.engine import normalise
-from seorap.engine.scoring.lexical.spoken import _half_year, _merge_durations, _native, _with_half
+from seorap.engine.scoring.lexical import numerals
+from seorap.engine.scoring.lexical.spoken import _half_year, _merge_durations
 from seorap.engine.scoring.lexical.text import Morph
 from seorap.engine.scoring.lexical.value import UNIT_ALIASES, Value, _canon, _free, kind, same
 
@@ -175,8 +176,24 @@ class _Taken:
 
 
 def _extract(text: str, morphs: tuple[Morph, ...] = (), ref: dt.date | None = None) -> list[Value]:
-    taken = _Taken(text)
+    """The values of ``text``; a number said in words reads as its digits (lexical/numerals.py),
+    each value placed on the words it was read from."""
     longer = {m.start for m in morphs if len(m.form) > 1 and m.tag.startswith("NN")}
+    digits = numerals.as_digits(text)
+    if digits.text == text:
+        return _extract_written(text, longer, ref)
+    moved = {at for at in map(digits.forward, longer) if at is not None}
+    out = []
+    for v in _extract_written(digits.text, moved, ref):
+        start, end = digits.span(v.start, v.end)
+        out.append(_replace(v, text=text[start:end], start=start, end=end))
+    return out
+
+
+def _extract_written(text: str, longer: set[int], ref: dt.date | None) -> list[Value]:
+    """The values of ``text`` as written; ``longer``: where a noun of more than one letter
+    starts."""
+    taken = _Taken(text)
     _names(text, taken)
     for value in _people_and_teams(text):
         if taken.free(value.start, value.end):
@@ -188,8 +205,7 @@ def _extract(text: str, morphs: tuple[Morph, ...] = (), ref: dt.date | None = No
         if taken.free(m.start(), m.end()):
             taken.add(Value("weekday", (m[1],), m[0], m.start(), m.end()))
     numbers = _shared_counters(text, _numbers(text, longer, taken))
-    native = [_with_half(text, v) for v in _native(text, taken.mask)]
-    for value in _merge_durations(text, numbers) + native + _half_year(text, taken.mask):
+    for value in _merge_durations(text, numbers) + _half_year(text, taken.mask):
         taken.add(value)
     return sorted(taken.values, key=lambda v: v.start)
 

@@ -1,0 +1,219 @@
+"""Numbers said in words, read as their digits.
+
+People write a number in words as often as in digits: 스무 명, 세 군데, 석 달, 열두 시, 사흘 뒤,
+삼월 사일, 오천 원. A value said so must read exactly as the same value in digits, or a right
+answer is graded against a value it does not seem to hold. So the values of a text are found in a
+copy of it where each such number is written in digits (``as_digits``), and each value's place is
+mapped back to the words it came from.
+
+What is read, and where (each needs the word after it; a bare 네, 세 or 이 is never a number):
+
+- a native numeral of 1-99 before a counter (한 명, 스무 곳, 서른두 개, 열한 시), and 석 before 달;
+- a native count of days (이틀, 사흘, 나흘, 닷새, 엿새, 이레, 여드레, 아흐레, 열흘, 보름; 하루
+  only before 뒤/후/전/만에/동안, as 하루에 says "per day");
+- a month named in Sino-Korean (삼월, 시월, 십이월), with its day (사일, 이십오일) if one follows;
+  이월 alone is left as it is (it also means carried over);
+- a Sino-Korean number with at least one of 십, 백, 천, 만, 억 before a counter (오십 명, 삼천만 원;
+  one syllable alone, 오 or 사, is too often part of a word).
+
+A counter said another way is written as the counter of the same digits (사람 → 명, 군데 → 곳,
+달 → 개월, 차례 → 회, 해 → 년).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+ONES = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9}
+TENS = {
+    "열": 10,
+    "스물": 20,
+    "서른": 30,
+    "마흔": 40,
+    "쉰": 50,
+    "예순": 60,
+    "일흔": 70,
+    "여든": 80,
+    "아흔": 90,
+}
+DAYS = {
+    "이틀": 2,
+    "사흘": 3,
+    "나흘": 4,
+    "닷새": 5,
+    "엿새": 6,
+    "이레": 7,
+    "여드레": 8,
+    "아흐레": 9,
+    "열흘": 10,
+    "보름": 15,
+}
+MONTHS = {
+    "일": 1,
+    "이": 2,
+    "삼": 3,
+    "사": 4,
+    "오": 5,
+    "유": 6,
+    "육": 6,
+    "칠": 7,
+    "팔": 8,
+    "구": 9,
+    "시": 10,
+    "십": 10,
+    "십일": 11,
+    "십이": 12,
+}
+SINO = {"일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6, "칠": 7, "팔": 8, "구": 9}
+SMALL = {"십": 10, "백": 100, "천": 1000}
+LARGE = {"만": 10**4, "억": 10**8}
+
+SAID_AS = {"사람": "명", "군데": "곳", "달": "개월", "차례": "회", "해": "년"}
+"""Counters written another way with digits."""
+
+_NATIVE_COUNTERS = (
+    "명|사람|곳|군데|개월|개|달|건|대|번|권|장|차례|시간|시|주|살|가지|마리|척|채|잔|병|벌|그루|해"
+)
+_SINO_COUNTERS = (
+    "명|원|분|초|층|번|회|건|개월|개|퍼센트|프로|년|일|주|킬로|미터|톤|평|호실|호|위|등|점|세|달러"
+)
+_AFTER = (
+    r"(?=$|[^가-힣]|(?:이|가|은|는|을|를|의|에|에서|으로|로|과|와|도|만|씩|까지|부터|이다|입니다|"
+    r"이에요|예요|이고|이며|이나|뿐|짜리|께|쯤|정도|간|동안|뒤|후|전|반|이상|이하|가량|남짓|"
+    r"밖에|한테|에게))"
+)
+"""What may follow a counter: the end of its word or a particle (네 명이, 두 곳에서, 세 시 반);
+세 대학 and 두 시즌 hold no number, and 두 번째 is an order, not a count."""
+
+_ONES = "|".join(sorted(ONES, key=len, reverse=True))
+_TENS = "|".join(sorted(TENS, key=len, reverse=True))
+_NATIVE = re.compile(
+    rf"(?<![가-힣0-9.,])(?:(?P<tens>{_TENS})(?P<ones>{_ONES})?|(?P<twenty>스무)|(?P<one>{_ONES})"
+    rf"|(?P<three>석)(?=\s*달))\s*(?P<counter>{_NATIVE_COUNTERS}){_AFTER}"
+)
+_DAYS = re.compile(
+    r"(?<![가-힣0-9.,])(?:(?P<days>"
+    + "|".join(DAYS)
+    + r")(?=$|[^가-힣]|[이가은는을를의에도만째간뒤후전치]"
+    r"|동안|까지|부터|쯤)|(?P<one>하루)(?=\s*(?:뒤|후|전|만에|동안)))"
+)
+_SINO_DIGIT = "[일이삼사오육칠팔구]"
+_GROUP = rf"(?:{_SINO_DIGIT}?천)?(?:{_SINO_DIGIT}?백)?(?:{_SINO_DIGIT}?십)?{_SINO_DIGIT}?"
+_SINO = re.compile(
+    rf"(?<![가-힣0-9.,])(?<![0-9] )(?P<number>(?:{_GROUP}억\s?)?(?:{_GROUP}만\s?)?{_GROUP})"
+    rf"\s*(?P<counter>{_SINO_COUNTERS}){_AFTER}"
+)
+_MONTH = "십일|십이|" + "|".join(k for k in MONTHS if len(k) == 1)
+_DAY = rf"(?:[이삼]?십)?{_SINO_DIGIT}?"
+_SINO_DATE = re.compile(
+    rf"(?<![가-힣0-9.,])(?P<month>{_MONTH})월(?:\s*(?P<day>{_DAY})일)?"
+    r"(?=$|[^가-힣]|에|의|은|는|이|입|예요|였|부터|까지|중|말|초|께|쯤|로|으로|과|와|도|만|경)"
+)
+
+
+def sino(words: str) -> int | None:
+    """The value of a Sino-Korean number in words (삼천만 → 30000000, 이십오 → 25); None when
+    it holds no digit or multiplier."""
+    total, section, digit = 0, 0, None
+    for ch in words.replace(" ", ""):
+        if ch in SINO:
+            digit = SINO[ch]
+        elif ch in SMALL:
+            section += (digit or 1) * SMALL[ch]
+            digit = None
+        elif ch in LARGE:
+            total += (section + (digit or 0) or 1) * LARGE[ch]
+            section, digit = 0, None
+        else:
+            return None
+    value = total + section + (digit or 0)
+    return value or None
+
+
+@dataclass(frozen=True)
+class Rewritten:
+    """A text with its numbers in words written in digits. For each character of ``text``:
+    ``starts[i]``, where the words it comes from start in the original, and ``ends[i]``, where
+    they end (one past)."""
+
+    text: str
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The original place of ``text[start:end]``."""
+        if end <= start:
+            return self.starts[start], self.starts[start]
+        return self.starts[start], self.ends[end - 1]
+
+    def forward(self, original: int) -> int | None:
+        """Where the original character at ``original`` is in ``text`` (None inside words that
+        were rewritten)."""
+        at = bisect.bisect_left(self.starts, original)
+        if at < len(self.ends) and self.starts[at] == original and self.ends[at] == original + 1:
+            return at
+        return None
+
+
+def _replacements(text: str) -> list[tuple[int, int, str]]:
+    out: list[tuple[int, int, str]] = []
+
+    def add(start: int, end: int, digits: str) -> None:
+        if not any(a < end and start < b for a, b, _ in out):
+            out.append((start, end, digits))
+
+    for m in _SINO_DATE.finditer(text):
+        month = MONTHS[m["month"]]
+        if m["day"] is not None:
+            day = sino(m["day"])
+            if day is not None and day <= 31:
+                add(m.start(), m.end(), f"{month}월 {day}일")
+        elif m["month"] != "이":  # 이월 alone: carried over as often as February
+            add(m.start(), m.end(), f"{month}월")
+    for m in _NATIVE.finditer(text):
+        if m["tens"]:
+            n = TENS[m["tens"]] + (ONES[m["ones"]] if m["ones"] else 0)
+        elif m["twenty"]:
+            n = 20
+        elif m["three"]:
+            n = 3
+        else:
+            n = ONES[m["one"]]
+        counter = m["counter"]
+        add(m.start(), m.end(), f"{n}{SAID_AS.get(counter, counter)}")
+    for m in _DAYS.finditer(text):
+        n = DAYS[m["days"]] if m["days"] else 1
+        add(m.start(), m.end(), f"{n}일")
+    for m in _SINO.finditer(text):
+        words = m["number"]
+        if not any(ch in words for ch in "십백천만억"):
+            continue  # one syllable (오, 사) is too often part of a word
+        value = sino(words)
+        if value is not None:
+            counter = m["counter"]
+            add(m.start(), m.end(), f"{value}{SAID_AS.get(counter, counter)}")
+    return sorted(out)
+
+
+def as_digits(text: str) -> Rewritten:
+    """``text`` with each number said in words written in digits (module docstring)."""
+    parts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    at = 0
+    for start, end, digits in _replacements(text):
+        parts.append(text[at:start])
+        starts.extend(range(at, start))
+        ends.extend(range(at + 1, start + 1))
+        parts.append(digits)
+        starts.extend([start] * len(digits))
+        ends.extend([end] * len(digits))
+        at = end
+    parts.append(text[at:])
+    starts.extend(range(at, len(text)))
+    ends.extend(range(at + 1, len(text) + 1))
+    starts.append(len(text))  # one past the end maps to the end
+    ends.append(len(text))
+    return Rewritten("".join(parts), tuple(starts), tuple(ends))
