@@ -75,7 +75,7 @@ def table(graded: list[tuple[dict, str, str]]) -> str:
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("name", [*SETS, "sealed_probes_3", "sealed_probes_4"])
+@pytest.mark.parametrize("name", [*SETS, "sealed_probes_3", "sealed_probes_4", "sealed_probes_5"])
 def test_probe_file_is_unchanged(name):
     # the sealed sets too: each was graded once as committed, its digest committed before
     digest = (DATA / f"{name}.sha256").read_text().split()[0]
@@ -117,6 +117,20 @@ def graded(name: str, with_glossary: bool = False) -> list[tuple[dict, str, str]
             if p["verdict"] != label:
                 print(f"{p['id']} {p['class']}: want {p['verdict']} got {label}: {why}")
     return _GRADED[key]
+
+
+SEALED = {"sealed_probes_3": 104, "sealed_probes_4": 95, "sealed_probes_5": 79}
+"""The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
+and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160 and
+no wrong answer YES), then kept as sets the rules may be measured on: today's verdicts right, from
+the rules alone. Far below the 85 % bar (docs/metrics.md says why); a ratchet, as FLOOR."""
+
+
+@pytest.mark.parametrize("name", SEALED)
+def test_the_sealed_sets_credit_no_wrong_answer_and_keep_their_right_verdicts(name):
+    out = graded(name)
+    assert [p["id"] for p, label, _ in out if p["verdict"] != "YES" and label == "YES"] == []
+    assert sum(p["verdict"] == label for p, label, _ in out) >= SEALED[name]
 
 
 @pytest.mark.parametrize("with_glossary", [False, True], ids=["rules", "glossary"])
