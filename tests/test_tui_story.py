@@ -161,6 +161,32 @@ async def test_filter_verdict_shows_its_cosine_and_fact(ref):
         assert "best cosine" in app.screen.query_one(DetailPane).content
 
 
+async def test_closing_a_search_gives_focus_back_to_the_pane_it_was_opened_from(ref):
+    """Esc (or Enter with no hit) after `/` focused the first pane, whichever was in use: from
+    the store pane the next ↓ moved the timeline."""
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"], trajectory_id=LATE)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("2")
+        await pilot.pause()
+        app.screen.query_one(StoreTable).focus()
+        await pilot.pause()
+        await pilot.press("slash", "escape")
+        await pilot.pause()
+        assert app.focused is app.screen.query_one(StoreTable)
+        await pilot.press("slash", "z", "z", "q", "enter")  # no hit anywhere
+        await pilot.pause()
+        assert app.focused is app.screen.query_one(StoreTable)
+        await pilot.press("3")
+        await pilot.pause()
+        detail = app.screen.query_one("#q-detail")
+        detail.focus()
+        await pilot.pause()
+        await pilot.press("slash", "escape")
+        await pilot.pause()
+        assert app.focused is detail
+
+
 async def test_q_quits_but_is_typed_inside_a_search(ref):
     path, ids = ref
     app = make_app(path, run_id=ids["oracle"], trajectory_id=LATE)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from textual import on
 from textual.binding import Binding
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Input
 
 from seorap.tui.closing import while_running
@@ -35,13 +36,25 @@ class SearchBar(Input):
 
         query: str
 
+    returns_to: Widget | None = None
+    """The widget focused when the bar opened: focus goes back to it on close."""
+
     def open(self) -> None:
+        if self.screen.focused is not self:
+            self.returns_to = self.screen.focused
         self.display = True
         self.focus()
 
     def action_close(self) -> None:
+        """Hide the bar, give focus back to the pane it was opened from (focus went to the first
+        pane, whichever was in use), and report the query (a screen may then move focus to the
+        pane of the hit)."""
         self.display = False
-        self.screen.focus_next()
+        back, self.returns_to = self.returns_to, None
+        if back is not None and back.is_attached and back.display and back.focusable:
+            back.focus()
+        else:
+            self.screen.focus_next()
         self.post_message(self.Closed(self.value))
 
     @on(Input.Changed)
