@@ -403,6 +403,7 @@ class SeorapApp(KeysInOrder, InstantModes, App):
     def help_screen(self, view: type) -> str:
         """The installed name of the help screen of ``view``: installed once per view, composed
         when built ahead (build_views_ahead) or on the first F1; F1 again only shows it."""
+        # start-up: as action_help's, the help module loads after first paint
         from seorap.tui.screens.help import HelpScreen
 
         name = f"help:{view.__module__}:{view.__qualname__}"
