@@ -192,15 +192,20 @@ def test_holds_does_not_count_a_value_set_aside():
 
 
 def test_rules_version_is_recorded():
-    assert lexical.RULES_VERSION == "lexical-8" and J.rules == "lexical-8"
+    assert lexical.RULES_VERSION == "lexical-9" and J.rules == "lexical-9"
 
 
 def test_a_hedge_class_in_a_clause_about_something_else_hedges_nothing():
+    # answers to a question: a clause about another slot is what else the answer knows of the
+    # asked matter (without a question it is a claim nothing supports: PARTIAL [unverified], since
+    # lexical-9 — never a hedge)
     e = "데이터 복제는 AWS DMS로 진행한다."
     a = "데이터 복제는 AWS DMS로 진행합니다. / 운영 DB 용량은 약 3TB입니다."
-    assert grade(e, a).label == "YES"
-    assert grade(e, "데이터 복제는 대략 AWS DMS로 진행합니다.").label == "PARTIAL"  # hedged
+    q = "데이터 복제는 무엇으로 해요?"
+    assert grade(e, a, q).label == "YES"
+    assert "[unverified]" in grade(e, a).rationale
+    assert grade(e, "데이터 복제는 대략 AWS DMS로 진행합니다.", q).label == "PARTIAL"  # hedged
     # a merged fact: the approximation is about the cost, in a clause of its own
     e = "알림 채널은 앱 푸시와 카카오 알림톡이다."
     a = "알림 채널은 앱 푸시와 카카오 알림톡, 알림톡 발송 비용은 월 약 320만 원."
-    assert grade(e, a).label == "YES"
+    assert grade(e, a, "알림 채널이 뭐예요?").label == "YES"

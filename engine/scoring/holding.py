@@ -36,7 +36,7 @@ from seorap.engine.scoring.judges import LexicalJudge
 from seorap.engine.store.database import facts_at, version_texts
 
 RULE = lexical.RULES_VERSION
-"""The rule name recorded with every stored verdict (``lexical-8`` today)."""
+"""The rule name recorded with every stored verdict (``lexical-9`` today)."""
 
 _recording: ContextVar[dict[tuple[str, str], bool] | None] = ContextVar(
     "holding_recording", default=None

@@ -62,6 +62,8 @@ accounted for when the answer has a value marked former (the value rules have re
 CHANGE_WORDS = frozenset({"변경", "바뀌", "바꾸", "교체", "전환", "옮기", "대체"})
 """Predicates of a change: accounted for when the answer marks a value former or sets one aside
 (the rules have read which value is current)."""
+CASE_PARTICLES = frozenset({"JKS", "JKC", "JKG", "JKO", "JKV", "JKQ", "JC"})
+"""Case and linking particles: no word of a meaning class (가 is no 가다, 나 no 나다)."""
 _NEGATING = frozenset({("않", "VX"), ("안", "MAG"), ("못", "MAG"), ("못하", "VX"), ("아니", "VCN")})
 
 
@@ -99,7 +101,7 @@ def names_slot(cand: Analysis, c: Segment, upto: int, exp: Analysis, q: Analysis
     """Do the words of clause ``c`` before ``upto`` name a slot neither the expected answer nor
     the question has (a word of neither, no kind noun, in no meaning class of theirs)?"""
     known = exp.compact + "|" + (q.compact if q is not None else "")
-    forms = _known_forms(exp, q)
+    forms = _known_forms(exp, q, particles=False)
     return any(
         len(x) >= 2
         and x not in KIND_NOUNS
@@ -112,23 +114,29 @@ def names_slot(cand: Analysis, c: Segment, upto: int, exp: Analysis, q: Analysis
 
 def other_slot(c: Segment, cand: Analysis, exp: Analysis, q: Analysis | None) -> bool:
     """A clause that states a value for another slot, on its own: a typed value that is no expected
-    value, in a clause stating no expected value, with no polarity marker, naming its own slot."""
-    if c.markers or any(in_expected(w, exp) for w in c.values):
+    value, in a clause stating no expected value, with no polarity marker, naming its own slot, in
+    an answer to a question (what else it knows of the asked matter). Without a question there is
+    no asked matter: such a clause is a claim the expected statement does not support (since
+    lexical-9; "19일에 열고, 입장료는 만 원이에요" for "12월 19일에 개장")."""
+    if q is None or c.markers or any(in_expected(w, exp) for w in c.values):
         return False
     return any(
         w.type != "name" and not w.former and names_other_slot(cand, c, w, exp, q) for w in c.values
     )
 
 
-def _known_forms(exp: Analysis, q: Analysis | None) -> frozenset[str]:
-    """The forms of the expected answer's and the question's morphemes; ``기로`` when one says a
-    decision with …하기로 하다 (its meaning class is ``decided``)."""
+def _known_forms(exp: Analysis, q: Analysis | None, particles: bool = True) -> frozenset[str]:
+    """The forms of the expected answer's and the question's morphemes (without their case and
+    linking particles unless ``particles``: to look up a meaning class, where the subject particle
+    가 is no verb 가다; 까지 of 언제까지 is a deadline); ``기로`` when one says a decision with …하기로 하다 (its meaning class is ``decided``)."""
     forms: set[str] = set()
     for a in (exp, q):
         if a is None:
             continue
         ms = a.morphs
         for i, m in enumerate(ms):
+            if not particles and m.tag in CASE_PARTICLES:
+                continue
             nxt = ms[i + 1] if i + 1 < len(ms) else None
             if nxt is not None and nxt.tag == "XSN" and nxt.start == m.end and m.tag[:2] == "NN":
                 forms.add((m.form + nxt.form).lower())  # 요금제, not 요금 (a fee is no plan)
@@ -204,7 +212,10 @@ def _word_known(
     exp: Analysis,
     q: Analysis | None,
     forms: frozenset[str],
+    content: frozenset[str],
 ) -> bool:
+    """``forms``: the expected answer's and the question's (``_known_forms``); ``content``: the
+    same without particles, for the meaning classes."""
     form = m.form.lower()
     if form in forms:
         return True
@@ -217,7 +228,7 @@ def _word_known(
         if len(form) >= 2 and (form in compact or any(len(n) >= 2 and n in form for n in nouns)):
             return True  # a derived form (마감일 for 마감, 주관 for 주관사)
     if m.tag in ("VV", "VA", "NNG", "NNB", "XR", "MAG", "MM") and synonym_class(
-        m.form, forms, nouns
+        m.form, content, nouns
     ):
         return True
     return False
@@ -256,13 +267,16 @@ def unaccounted(
     done = [i in covered for i in range(len(morphs))]
     spans = _value_spans(exp, cand, q)
     forms = _known_forms(exp, q)
+    content = _known_forms(exp, q, particles=False)
     negated = any(NEGATION in s.markers for s in exp.segments)
     limit = bool(forms & LIMIT_NOUNS)
     about = any(m.form in APPROXIMATION for m in exp.morphs)  # 약 4.5MB: 4,500KB 정도 says it too
     if any(w.former for w in cand.values):  # the value rules read the change
         forms = forms | FORMER_WORDS | CHANGE_WORDS
+        content = content | FORMER_WORDS | CHANGE_WORDS
     if cand.aside:  # the contrast rules read the replacement (A 대신 B로 바뀌다)
         forms = forms | CHANGE_WORDS
+        content = content | CHANGE_WORDS
     words = _said_words(exp, cand, q)
     out: list[str] = []
     for i, m in enumerate(morphs):
@@ -282,7 +296,7 @@ def unaccounted(
         if m.form in PASSING_VERBS and i + 1 < len(morphs) and morphs[i + 1].form in ("면", "으면"):
             if _neutral_condition(morphs, i + 1, forms):
                 continue
-        if _neutral(m, entries) or _word_known(m, i, morphs, exp, q, forms):
+        if _neutral(m, entries) or _word_known(m, i, morphs, exp, q, forms, content):
             continue
         out.append(f"{m.form}-" if m.tag in ("VV", "VA", "VX") else m.form)
     return list(dict.fromkeys(out))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from seorap.engine.scoring.lexical import agents, states
+from seorap.engine.scoring.lexical import agents, asked, days, states
 from seorap.engine.scoring.lexical.accounting import names_other_slot, unaccounted
 from seorap.engine.scoring.lexical.analysis import (
     NEGATION,
@@ -357,6 +357,33 @@ def _owner_asked(text: str, exp: Analysis, q: Analysis | None) -> bool:
     return False
 
 
+def _analyses(
+    expected: str,
+    candidate: str,
+    question: str | None,
+    expected_date: dt.date | None,
+    candidate_date: dt.date | None,
+) -> tuple[Analysis, Analysis, Analysis | None]:
+    """The three texts analysed, a day said alone in the answer or the question read as a date of
+    the expected statement's month (lexical/days.py)."""
+    exp = analyse(expected, expected_date)
+    cand = days.as_dates(analyse(candidate, candidate_date), exp)
+    q = days.as_dates(analyse(question, candidate_date), exp) if question else None
+    return exp, cand, q
+
+
+def _not_given(
+    missing: list[str], current: list[Value], stated: list[Value], exp: Analysis, q: Analysis | None
+) -> tuple[list[str], list[Value]]:
+    """(the missing values an answer had to state, the setting values it need not): neither a
+    value naming the owner the question picked (``_owner_asked``) nor the setting of what the
+    question word asks (lexical/asked.py) is missing."""
+    setting = asked.setting([v for v in current if v.text in missing], stated, exp, q)
+    return [
+        t for t in missing if not _owner_asked(t, exp, q) and all(t != v.text for v in setting)
+    ], setting
+
+
 def _vague_dates(cand: Analysis, current: list[Value], stated: list[Value]) -> tuple[str, ...]:
     """The candidate's vague dates, when an expected date is not stated."""
     return tuple(
@@ -379,8 +406,7 @@ def measure(
     """Measure ``candidate`` against ``expected``; relative dates in each are resolved against its
     own document's date (``expected_date``, ``candidate_date``; unresolved without one).
     ``account``: an answer, all accounted for (``neutral``: the user's lexicon entries too)."""
-    exp, cand = analyse(expected, expected_date), analyse(candidate, candidate_date)
-    q = analyse(question, candidate_date) if question else None
+    exp, cand, q = _analyses(expected, candidate, question, expected_date, candidate_date)
     current = [v for v in exp.values if not v.former]
     if _shares_nothing(exp, cand):
         return Match(
@@ -393,7 +419,7 @@ def measure(
     missing_nouns = tuple(n for n in exp.nouns if not _noun_in(n, cand.nouns, cand.compact))
     stated = [v for v in current if _value_in(v, cand.values, cand.compact, current=True)]
     missing, wrong, multi = _typed_values(current, stated, exp, cand, q)
-    missing = [t for t in missing if not _owner_asked(t, exp, q)]
+    missing, setting = _not_given(missing, current, stated, exp, q)
     word_missing, word_wrong = _comment_values(exp, cand)
     missing += word_missing
     wrong += word_wrong
@@ -412,7 +438,7 @@ def measure(
         tuple(_polarity(exp, cand))
         + tuple((c, "none", mk) for c, mk in agents.retracted_after(exp, cand)),
         hedges,
-        len(current),
+        len(current) - len(setting),
         len(stated),
         complete,
         missing_nouns,

@@ -8,13 +8,17 @@ mapped back to the words it came from.
 
 What is read, and where (each needs the word after it; a bare 네, 세 or 이 is never a number):
 
-- a native numeral of 1-99 before a counter (한 명, 스무 곳, 서른두 개, 열한 시), and 석 before 달;
+- a native numeral of 1-99 before a counter (한 명, 스무 곳, 서른두 개, 열한 시), and 석 and 넉
+  before 달; after a native numeral 분 counts people (네 분 = 4명: minutes are said in Sino-Korean,
+  십 분);
 - a native count of days (이틀, 사흘, 나흘, 닷새, 엿새, 이레, 여드레, 아흐레, 열흘, 보름; 하루
   only before 뒤/후/전/만에/동안, as 하루에 says "per day");
 - a month named in Sino-Korean (삼월, 시월, 십이월), with its day (사일, 이십오일) if one follows;
   이월 alone is left as it is (it also means carried over);
 - a Sino-Korean number with at least one of 십, 백, 천, 만, 억 before a counter (오십 명, 삼천만 원;
-  one syllable alone, 오 or 사, is too often part of a word).
+  one syllable alone, 오 or 사, is too often part of a word), or of three syllables or more before a
+  space and any word (천오백 상자: the digits as a bare number, which is how 1,500상자 reads; two
+  syllables are too often a name or a phrase: 이천 공장, 천만 다행).
 
 A counter said another way is written as the counter of the same digits (사람 → 명, 군데 → 곳,
 달 → 개월, 차례 → 회, 해 → 년).
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 ONES = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9}
@@ -58,10 +63,10 @@ LARGE = {"만": 10**4, "억": 10**8}
 
 SAID_AS = {"사람": "명", "군데": "곳", "달": "개월", "차례": "회", "해": "년"}
 """Counters written another way with digits."""
+NATIVE_SAID_AS = {**SAID_AS, "분": "명"}
+"""After a native numeral, 분 is the honorific counter of people (세 분), never minutes."""
 
-_NATIVE_COUNTERS = (
-    "명|사람|곳|군데|개월|개|달|건|대|번|권|장|차례|시간|시|주|살|가지|마리|척|채|잔|병|벌|그루|해"
-)
+_NATIVE_COUNTERS = "명|사람|분|곳|군데|개월|개|달|건|대|번|권|장|차례|시간|시|주|살|가지|마리|척|채|잔|병|벌|그루|해"
 _SINO_COUNTERS = (
     "명|원|분|초|층|번|회|건|개월|개|퍼센트|프로|년|일|주|킬로|미터|톤|평|호실|호|위|등|점|세|달러"
 )
@@ -77,7 +82,7 @@ _ONES = "|".join(sorted(ONES, key=len, reverse=True))
 _TENS = "|".join(sorted(TENS, key=len, reverse=True))
 _NATIVE = re.compile(
     rf"(?<![가-힣0-9.,])(?:(?P<tens>{_TENS})(?P<ones>{_ONES})?|(?P<twenty>스무)|(?P<one>{_ONES})"
-    rf"|(?P<three>석)(?=\s*달))\s*(?P<counter>{_NATIVE_COUNTERS}){_AFTER}"
+    rf"|(?P<three>석)(?=\s*달)|(?P<four>넉)(?=\s*달))\s*(?P<counter>{_NATIVE_COUNTERS}){_AFTER}"
 )
 _DAYS = re.compile(
     r"(?<![가-힣0-9.,])(?:(?P<days>"
@@ -90,6 +95,9 @@ _GROUP = rf"(?:{_SINO_DIGIT}?천)?(?:{_SINO_DIGIT}?백)?(?:{_SINO_DIGIT}?십)?{_
 _SINO = re.compile(
     rf"(?<![가-힣0-9.,])(?<![0-9] )(?P<number>(?:{_GROUP}억\s?)?(?:{_GROUP}만\s?)?{_GROUP})"
     rf"\s*(?P<counter>{_SINO_COUNTERS}){_AFTER}"
+)
+_SINO_BEFORE_WORD = re.compile(
+    rf"(?<![가-힣0-9.,])(?<![0-9] )(?P<number>(?:{_GROUP}억\s?)?(?:{_GROUP}만\s?)?{_GROUP})(?=\s+[가-힣])"
 )
 _MONTH = "십일|십이|" + "|".join(k for k in MONTHS if len(k) == 1)
 _DAY = rf"(?:[이삼]?십)?{_SINO_DIGIT}?"
@@ -144,34 +152,46 @@ class Rewritten:
 
 
 def _replacements(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, digits) for each number said in words, the first reading of a place kept."""
     out: list[tuple[int, int, str]] = []
+    for found in (_dates(text), _natives(text), _days(text), _sinos(text)):
+        for start, end, digits in found:
+            if not any(a < end and start < b for a, b, _ in out):
+                out.append((start, end, digits))
+    return sorted(out)
 
-    def add(start: int, end: int, digits: str) -> None:
-        if not any(a < end and start < b for a, b, _ in out):
-            out.append((start, end, digits))
 
+def _dates(text: str) -> Iterator[tuple[int, int, str]]:
     for m in _SINO_DATE.finditer(text):
         month = MONTHS[m["month"]]
         if m["day"] is not None:
             day = sino(m["day"])
             if day is not None and day <= 31:
-                add(m.start(), m.end(), f"{month}월 {day}일")
+                yield m.start(), m.end(), f"{month}월 {day}일"
         elif m["month"] != "이":  # 이월 alone: carried over as often as February
-            add(m.start(), m.end(), f"{month}월")
+            yield m.start(), m.end(), f"{month}월"
+
+
+def _natives(text: str) -> Iterator[tuple[int, int, str]]:
     for m in _NATIVE.finditer(text):
         if m["tens"]:
             n = TENS[m["tens"]] + (ONES[m["ones"]] if m["ones"] else 0)
         elif m["twenty"]:
             n = 20
-        elif m["three"]:
-            n = 3
+        elif m["three"] or m["four"]:
+            n = 3 if m["three"] else 4
         else:
             n = ONES[m["one"]]
         counter = m["counter"]
-        add(m.start(), m.end(), f"{n}{SAID_AS.get(counter, counter)}")
+        yield m.start(), m.end(), f"{n}{NATIVE_SAID_AS.get(counter, counter)}"
+
+
+def _days(text: str) -> Iterator[tuple[int, int, str]]:
     for m in _DAYS.finditer(text):
-        n = DAYS[m["days"]] if m["days"] else 1
-        add(m.start(), m.end(), f"{n}일")
+        yield m.start(), m.end(), f"{DAYS[m['days']] if m['days'] else 1}일"
+
+
+def _sinos(text: str) -> Iterator[tuple[int, int, str]]:
     for m in _SINO.finditer(text):
         words = m["number"]
         if not any(ch in words for ch in "십백천만억"):
@@ -179,8 +199,14 @@ def _replacements(text: str) -> list[tuple[int, int, str]]:
         value = sino(words)
         if value is not None:
             counter = m["counter"]
-            add(m.start(), m.end(), f"{value}{SAID_AS.get(counter, counter)}")
-    return sorted(out)
+            yield m.start(), m.end(), f"{value}{SAID_AS.get(counter, counter)}"
+    for m in _SINO_BEFORE_WORD.finditer(text):
+        words = m["number"].replace(" ", "")
+        if len(words) < 3 or not any(ch in words for ch in "십백천만억"):
+            continue  # 이천, 사천: towns; 천만 다행: a phrase
+        value = sino(words)
+        if value is not None:
+            yield m.start(), m.end(), str(value)
 
 
 def as_digits(text: str) -> Rewritten:

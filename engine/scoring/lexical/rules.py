@@ -107,7 +107,8 @@ def _answer_faults(match: Match, elements: str) -> Graded | None:
     if match.hedges:
         said = ", ".join(match.hedges)
         offers = any(h == w or f"({w})" in h for h in match.hedges for w in ALTERNATIVES)
-        if offers or match.values_stated < match.values_expected or match.recall < PARTIAL_RECALL:
+        too_little = match.recall < PARTIAL_RECALL and not match.anchored  # as low-recall
+        if offers or match.values_stated < match.values_expected or too_little:
             return "NO", f"NO [hedge]: the answer hedges ({said}); {elements}"
         return "PARTIAL", (
             f"PARTIAL [hedge]: the answer states every expected value but hedges it ({said}); "

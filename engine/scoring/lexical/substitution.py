@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from seorap.engine.scoring.lexical.accounting import KIND_NOUNS
+from seorap.engine.scoring.lexical.accounting import CASE_PARTICLES, KIND_NOUNS
 from seorap.engine.scoring.lexical.analysis import _STOP_NOUNS, Analysis, Segment
 from seorap.engine.scoring.lexical.lexicon import Entry, builtin_neutral, synonym_class
 
@@ -61,7 +61,13 @@ def substituted(
     """(expected word, the answer's word in its place, where the expected word is: "the expected
     statement" or "the question"), per the module docstring."""
     known = exp.compact + "|" + (q.compact if q is not None else "")
-    forms = frozenset(m.form.lower() for a in (exp, q) if a is not None for m in a.morphs)
+    forms = frozenset(
+        m.form.lower()
+        for a in (exp, q)
+        if a is not None
+        for m in a.morphs
+        if m.tag not in CASE_PARTICLES  # a case particle is in no meaning class (가 is no 가다)
+    )
     nouns = [*exp.nouns, *(q.nouns if q is not None else ())]
     entries = (*builtin_neutral(), *extra)
     out: list[tuple[str, str, str]] = []
