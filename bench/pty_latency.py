@@ -63,9 +63,11 @@ PTY_ROUND = [
     ("1", "1 runs"),
     ("Down", "↓ next row"),
     ("Enter", "Enter trajectory"),
+    ("1", "1 runs"),
 ]
-"""One round of keys from the runs view (tmux key names). Every key changes the screen (colours
-included: the capture keeps them). F1 is pressed in the stepper (its help is the longest) and in
+"""One round of keys from the runs view (tmux key names), ending there again so that the next
+round's first key changes the screen too. Every key changes the screen (colours included: the
+capture keeps them). F1 is pressed in the stepper (its help is the longest) and in
 the questions view ("F1 help"), each the first F1 of that view in a launch."""
 
 

@@ -379,3 +379,61 @@ async def test_steps_are_read_ahead_off_the_event_loop_and_end_and_help_only_sho
         await pilot.press("escape", "f1")
         await pilot.pause()
         assert app.screen is help_screen
+
+
+async def test_the_score_cards_charts_are_laid_out_and_drawn_ahead(ref, monkeypatch):
+    """Issue 36: the score cards, built ahead, placed chart or list while their boxes had no size,
+    and a chart shown at the first layout was only laid out (and drawn: four plotext renders,
+    ~45 ms) on the first `4`. A box places nothing before it has room, so the charts are in the
+    hidden screen's layout and drawn with it; `4` draws no chart."""
+    import asyncio
+
+    from seorap.tui.widgets.kept_plot import KeptPlot
+
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        for _ in range(600):
+            if app.views_built:
+                break
+            await asyncio.sleep(0.1)
+        scores = next(s for s in app.built_screens() if type(s).__name__ == "ScoresScreen")
+        plots = list(scores.query(KeptPlot))
+        assert plots and all(p.size.area and p._renders for p in plots)  # noqa: SLF001
+        drawn: list[str] = []
+        real = KeptPlot.render
+
+        def render(self):
+            key = (self.figure, self.size, self.app.theme, self.theme)
+            if key not in self._renders:  # noqa: SLF001
+                drawn.append(self.id)
+            return real(self)
+
+        monkeypatch.setattr(KeptPlot, "render", render)
+        await pilot.press("4")
+        await pilot.pause()
+        assert app.screen is scores and drawn == []
+
+
+async def test_the_runs_view_line_under_the_filters_is_set_only_when_it_changes(ref, monkeypatch):
+    """Issue 36: ↓ set the line naming the highlighted row's run on every row, a frame of its own
+    (16 ms after the cursor's) when it read the same."""
+    from textual.widgets import Static
+
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.pause()
+        line = app.screen.query_one("#filters", Static)
+        updates: list[object] = []
+        real = Static.update
+
+        def update(self, *a, **k):
+            if self is line:
+                updates.append(a)
+            return real(self, *a, **k)
+
+        monkeypatch.setattr(Static, "update", update)
+        await pilot.press("down", "down")
+        await pilot.pause()
+        assert updates == []  # the rows of one run: the line reads the same

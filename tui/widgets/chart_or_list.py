@@ -42,7 +42,8 @@ class ChartOrList(QuietWhenClosing, Vertical):
 
     def compose(self) -> ComposeResult:
         yield KeptPlot(id=self.chart_id)
-        with VerticalScroll(id=f"{self.chart_id}-list-box"):
+        with VerticalScroll(id=f"{self.chart_id}-list-box") as box:
+            box.display = False  # a chart until the room says otherwise
             yield Static(id=f"{self.chart_id}-list")
 
     def show(
@@ -61,7 +62,10 @@ class ChartOrList(QuietWhenClosing, Vertical):
         self._place()
 
     def _place(self) -> None:
-        if self._figure is None:
+        """Chart or list for the room the box has. Before its first layout (no room yet) nothing
+        changes: a screen built ahead is laid out once, hidden, and a chart shown or hidden after
+        that would only be laid out, and drawn, on the view's first showing."""
+        if self._figure is None or not self.size.area:
             return
         key, draw, legible, listing = self._figure
         chart = self.query_one(KeptPlot)
