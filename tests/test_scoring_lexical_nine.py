@@ -46,6 +46,7 @@ def test_a_day_said_alone_is_the_expected_months_day(answer, verdict):
         "명함 인쇄는 18일 동안 해요.",
         "명함 인쇄는 총 18일 걸려요.",
         "명함 인쇄는 18일 뒤에 해요.",  # relative, with no reference date: not the 18th
+        "명함 인쇄는 매달 18일에 해요.",  # a day of every month: no one date
     ],
 )
 def test_a_count_of_days_is_never_read_as_the_day(answer):

@@ -6,7 +6,8 @@ ceremony on 12월 19일, "19일 1시 예식" means that date. Read alone, ``19�
 
 Since lexical-9 a bare ``N일`` (1-31) of an answer or a question is read as a date when the
 expected statement has a date, and nothing after it makes it a count (``3일간``, ``3일 동안``,
-``사흘째``, ``3일마다``, ``3일 뒤``, ``3일 이상`` …) nor before it (``총``, ``약``, ``최대`` …). Its
+``사흘째``, ``3일마다``, ``3일 뒤``, ``3일 이상`` …) nor before it (``총``, ``약``, ``최대`` …, or
+``매달``: a day of every month is no one date). Its
 month is the month of the nearest date said before it in the same text (``1월 3일에서 5일로``),
 else the month of the expected date with that day, else the one month every expected date is in;
 with none of these (expected dates in two months, none on that day) it stays a count. A day that
@@ -25,8 +26,10 @@ COUNT_AFTER = re.compile(
     r"쯤|뒤|후|전|前|後|밖에|안에)"
 )
 """Words after ``N일`` that make it a count of days, not a day of the month."""
-COUNT_BEFORE = re.compile(r"(?:총|약|최대|최소|최장|단|무려|매|연|주|겨우|불과)\s*$")
-"""Words before ``N일`` that make it a count (총 3일) or a recurring day (매 15일: no one date)."""
+COUNT_BEFORE = re.compile(
+    r"(?:총|약|최대|최소|최장|단|무려|매|매달|매월|매년|다달이|달마다|격월|연|주|겨우|불과)\s*$"
+)
+"""Words before ``N일`` that make it a count (총 3일) or a recurring day (매달 15일: no one date)."""
 
 
 def _bare_day(text: str, v: Value) -> int | None:
