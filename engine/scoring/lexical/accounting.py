@@ -101,7 +101,8 @@ def names_slot(cand: Analysis, c: Segment, upto: int, exp: Analysis, q: Analysis
     """Do the words of clause ``c`` before ``upto`` name a slot neither the expected answer nor
     the question has (a word of neither, no kind noun, in no meaning class of theirs)?"""
     known = exp.compact + "|" + (q.compact if q is not None else "")
-    forms = _known_forms(exp, q, particles=False)
+    forms, particles = _known_forms(exp, q)
+    forms = forms - particles
     return any(
         len(x) >= 2
         and x not in KIND_NOUNS
@@ -125,27 +126,33 @@ def other_slot(c: Segment, cand: Analysis, exp: Analysis, q: Analysis | None) ->
     )
 
 
-def _known_forms(exp: Analysis, q: Analysis | None, particles: bool = True) -> frozenset[str]:
-    """The forms of the expected answer's and the question's morphemes (without their case and
-    linking particles unless ``particles``: to look up a meaning class, where the subject particle
-    가 is no verb 가다; 까지 of 언제까지 is a deadline); ``기로`` when one says a decision with …하기로 하다 (its meaning class is ``decided``)."""
+def _known_forms(exp: Analysis, q: Analysis | None) -> tuple[frozenset[str], frozenset[str]]:
+    """(the forms of the expected answer's and the question's morphemes, those of them seen only
+    as a case or linking particle). A meaning class is looked up without the second: the subject
+    particle 가 is no verb 가다 (까지 of 언제까지, an auxiliary particle, is a deadline still).
+    ``기로`` is a form when one says a decision with …하기로 하다 (its meaning class is
+    ``decided``)."""
     forms: set[str] = set()
+    particles: set[str] = set()
+    content: set[str] = set()
     for a in (exp, q):
         if a is None:
             continue
         ms = a.morphs
         for i, m in enumerate(ms):
-            if not particles and m.tag in CASE_PARTICLES:
-                continue
             nxt = ms[i + 1] if i + 1 < len(ms) else None
             if nxt is not None and nxt.tag == "XSN" and nxt.start == m.end and m.tag[:2] == "NN":
-                forms.add((m.form + nxt.form).lower())  # 요금제, not 요금 (a fee is no plan)
+                form = (m.form + nxt.form).lower()  # 요금제, not 요금 (a fee is no plan)
             elif not (m.tag == "XSN" and i and ms[i - 1].end == m.start):
-                forms.add(m.form.lower())
+                form = m.form.lower()
+            else:
+                continue
+            forms.add(form)
+            (particles if m.tag in CASE_PARTICLES else content).add(form)
         pairs = zip(a.morphs, a.morphs[1:], strict=False)
         if any(x.form == "기" and x.tag == "ETN" and y.form == "로" for x, y in pairs):
             forms.add("기로")
-    return frozenset(forms)
+    return frozenset(forms), frozenset(particles - content)
 
 
 def _in_spans(m: Morph, spans: Sequence[tuple[int, int]]) -> bool:
@@ -266,17 +273,15 @@ def unaccounted(
     covered = in_phrases(morphs, extra)
     done = [i in covered for i in range(len(morphs))]
     spans = _value_spans(exp, cand, q)
-    forms = _known_forms(exp, q)
-    content = _known_forms(exp, q, particles=False)
+    forms, particles = _known_forms(exp, q)
     negated = any(NEGATION in s.markers for s in exp.segments)
     limit = bool(forms & LIMIT_NOUNS)
     about = any(m.form in APPROXIMATION for m in exp.morphs)  # 약 4.5MB: 4,500KB 정도 says it too
     if any(w.former for w in cand.values):  # the value rules read the change
         forms = forms | FORMER_WORDS | CHANGE_WORDS
-        content = content | FORMER_WORDS | CHANGE_WORDS
     if cand.aside:  # the contrast rules read the replacement (A 대신 B로 바뀌다)
         forms = forms | CHANGE_WORDS
-        content = content | CHANGE_WORDS
+    content = forms - particles  # for the meaning classes
     words = _said_words(exp, cand, q)
     out: list[str] = []
     for i, m in enumerate(morphs):

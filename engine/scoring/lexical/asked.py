@@ -68,6 +68,8 @@ def setting(
 ) -> list[Value]:
     """The expected values of ``unsaid`` that are the setting of what question ``q`` asks: of no
     asked kind, in a clause of ``exp`` that holds a ``stated`` value of an asked kind."""
+    if not unsaid:
+        return []
     asked = kinds(q)
     if not asked:
         return []
