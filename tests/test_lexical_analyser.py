@@ -4,11 +4,14 @@ while a request waits for it (issue 36)."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
+import pytest
+
 from seorap.engine.scoring.lexical import text
-from seorap.engine.scoring.lexical.analyser import AnalyserProcess
+from seorap.engine.scoring.lexical.analyser import NICE, AnalyserProcess
 
 TEXTS = [
     "서랍을 열었다",
@@ -51,3 +54,15 @@ def test_pause_never_stops_the_child_under_a_request():
     finally:
         process.close()
     assert process.proc.returncode is not None
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="no process priorities here")
+def test_the_child_yields_a_core_to_the_app():
+    """Its warm-up is work ahead: on busy cores the kernel must give the app's keys a core first."""
+    process = AnalyserProcess()
+    try:
+        process.ready.wait(120)
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, process.proc.pid) == min(19, mine + NICE)
+    finally:
+        process.close()
