@@ -76,7 +76,8 @@ def table(graded: list[tuple[dict, str, str]]) -> str:
 
 
 @pytest.mark.parametrize(
-    "name", [*SETS, "sealed_probes_3", "sealed_probes_4", "sealed_probes_5", "sealed_probes_6"]
+    "name",
+    [*SETS, "sealed_probes_3", "sealed_probes_4", "sealed_probes_5", "sealed_probes_6", "sealed_probes_7"],
 )
 def test_probe_file_is_unchanged(name):
     # the sealed sets too: each was graded once as committed, its digest committed before
@@ -125,14 +126,17 @@ SEALED = {
     "sealed_probes_3": 103,
     "sealed_probes_4": 96,
     "sealed_probes_5": 92,
-    "sealed_probes_6": 81,
+    "sealed_probes_6": 85,
+    "sealed_probes_7": 78,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
-the sixth by lexical-9, 80 of 160 and 2 wrong answers YES), then kept as sets the rules may be
+the sixth by lexical-9, 80 of 160 and 2 wrong answers YES; the seventh by lexical-10, 78 of 160 and
+no wrong answer YES, as lexical-9 also grades it), then kept as sets the rules may be
 measured on: today's verdicts right, from the rules alone. Far below the 85 % bar (docs/metrics.md
 says why); a ratchet, as FLOOR. The third lost one (sp-089) when a clause about another slot
-stopped counting as accounted for without a question (lexical-9, after the sixth set's grading)."""
+stopped counting as accounted for without a question (lexical-9, after the sixth set's grading);
+the sixth gained four with lexical-10 (units spelt out, reported speech)."""
 
 
 @pytest.mark.parametrize("name", SEALED)

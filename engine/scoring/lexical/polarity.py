@@ -92,8 +92,14 @@ APPROXIMATION = frozenset(
 )
 """Words that make a value approximate (약 300만 원, 300만 원 안팎, 14일 전후)."""
 GUESS_ADVERBS = frozenset({"아마", "아마도", "어쩌면", "혹시", "혹은", "또는", "글쎄", "왠지"})
-HEARSAY_ENDINGS = frozenset({"다고", "ᆫ다고", "는다고", "라고", "대", "ᆫ대", "래", "더라", "더라고"})
-"""Quoted or reported speech: the answer says someone said so."""
+HEARSAY_ENDINGS = frozenset(
+    {"다고", "ᆫ다고", "는다고", "라고", "대", "ᆫ대", "는대", "대요", "래", "래요",
+     "더라", "더라고"}
+)  # fmt: skip
+"""Quoted or reported speech (…한대요, …라고 하네요): the answer says where it has the value from,
+not that the value is in doubt, so these endings are neutral (NEUTRAL_ENDINGS). Doubt needs a word
+of its own (…것 같다, 아마, 유력, …ㄹ 수도), which the other hedge classes read; 들었다 ("I heard")
+stays a hedge, as it is said of what one has not checked."""
 GUESS_ENDINGS = frozenset({"나", "ᆯ까", "ᆯ걸", "겠", "ᆯ지", "을지", "ᆯ지도"})
 """…나 보다 (an inference), …ㄹ까, …ㄹ걸, the suppositional 겠."""
 
@@ -131,8 +137,6 @@ def hedge_classes(morphs: Sequence[Morph]) -> set[str]:
             found.add("approximation (한 + number)")
         elif m.tag in ("MAG", "MAJ") and m.form in GUESS_ADVERBS:
             found.add(f"guess ({m.form})")
-        elif m.tag.startswith("E") and m.form in HEARSAY_ENDINGS:
-            found.add(f"hearsay (…{m.form})")
         elif m.form == "듣" and m.tag == "VV":
             found.add("hearsay (들었다)")
         elif m.tag.startswith("E") and m.form in GUESS_ENDINGS:
@@ -151,9 +155,11 @@ NEUTRAL_ENDINGS = frozenset(
         "ᆫ", "은", "는", "ᆯ", "을", "고", "며", "으며", "면서", "으면서", "어서", "아서",
         "여서", "지만", "게", "도록", "어야", "아야", "었", "았", "였", "시", "으시", "세요", "으세요",
         "셨", "ᆫ데", "는데", "은데", "니", "으니", "라", "이라", "지", "기로", "로", "ᆫ지", "다가",
+        *HEARSAY_ENDINGS,
     }
 )  # fmt: skip
-"""Endings (EF, EC, EP, ETM, ETN) that state, connect or mark tense and honour."""
+"""Endings (EF, EC, EP, ETM, ETN) that state, connect, mark tense and honour, or report what
+someone said (HEARSAY_ENDINGS)."""
 NEUTRAL_ADVERBS = frozenset(
     {
         "이번", "바로", "다시", "이미", "모두", "전부", "다", "함께", "같이", "직접", "먼저", "또",

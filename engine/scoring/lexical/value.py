@@ -7,8 +7,20 @@ from decimal import Decimal
 
 from seorap.engine import normalise
 
-UNIT_ALIASES = {"번": "회", "퍼센트": "%", "프로": "%"}
-"""Counters written two ways: one name each."""
+UNIT_ALIASES = {
+    "번": "회",
+    "퍼센트": "%",
+    "프로": "%",
+    "킬로미터": "km",
+    "미터": "m",
+    "센티미터": "cm",
+    "센티": "cm",
+    "밀리미터": "mm",
+    "킬로그램": "kg",
+    "그램": "g",
+}
+"""Counters and units written two ways (in Latin letters or spelt out in Hangul): one name each.
+킬로 alone is left unread: it is said for kilograms and kilometres alike."""
 
 # ---- values ---------------------------------------------------------------------------------------
 

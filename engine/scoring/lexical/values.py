@@ -80,6 +80,14 @@ _UNITS = (
     "mm",
     "m",
     "g",
+    "킬로미터",
+    "킬로그램",
+    "센티미터",
+    "밀리미터",
+    "미터",
+    "그램",
+    "센티",
+    "할",
 )
 _LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
@@ -92,6 +100,8 @@ _TIME = re.compile(
     r"(?:(오전|오후|새벽|아침|저녁|밤|낮)\s*)?(?<![\d.])(\d{1,2})\s*시(?!간|즌|청|스템|작|점|리즈)"
     r"(?:\s*(\d{1,2})\s*분|\s*(반))?"
 )
+_NAMED_HOUR = re.compile(r"(?<![가-힣])(?:정오|자정)")
+"""Noon (12:00) and midnight (0:00) said by name."""
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])")
 _WEEKDAY = re.compile(r"([월화수목금토일])요일")
 _NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*")
@@ -178,11 +188,18 @@ class _Taken:
 def _extract(text: str, morphs: tuple[Morph, ...] = (), ref: dt.date | None = None) -> list[Value]:
     """The values of ``text``; a number said in words reads as its digits (lexical/numerals.py),
     each value placed on the words it was read from."""
-    longer = {m.start for m in morphs if len(m.form) > 1 and m.tag.startswith("NN")}
+    longer: dict[int, int] = {}
+    for m in morphs:
+        if len(m.form) > 1 and m.tag.startswith("NN"):
+            longer[m.start] = max(longer.get(m.start, 0), m.end)
     digits = numerals.as_digits(text)
     if digits.text == text:
         return _extract_written(text, longer, ref)
-    moved = {at for at in map(digits.forward, longer) if at is not None}
+    moved = {}
+    for start, end in longer.items():
+        at, last = digits.forward(start), digits.forward(end - 1)
+        if at is not None:
+            moved[at] = last + 1 if last is not None else at + end - start
     out = []
     for v in _extract_written(digits.text, moved, ref):
         start, end = digits.span(v.start, v.end)
@@ -190,9 +207,9 @@ def _extract(text: str, morphs: tuple[Morph, ...] = (), ref: dt.date | None = No
     return out
 
 
-def _extract_written(text: str, longer: set[int], ref: dt.date | None) -> list[Value]:
+def _extract_written(text: str, longer: dict[int, int], ref: dt.date | None) -> list[Value]:
     """The values of ``text`` as written; ``longer``: where a noun of more than one letter
-    starts."""
+    starts, and where the longest one starting there ends."""
     taken = _Taken(text)
     _names(text, taken)
     for value in _people_and_teams(text):
@@ -250,9 +267,9 @@ def _hour(period: str | None, h: int) -> int:
         return h + 12
     if period == "낮" and h < 6:
         return h + 12
-    if period in ("오전", "새벽", "아침") and h == 12:
-        return 0
-    return h
+    if period in ("오전", "새벽", "아침", "밤") and h == 12:
+        return 0  # 밤 12시 is midnight, 오후 12시 noon
+    return 0 if h == 24 else h
 
 
 def _times(text: str, taken: _Taken) -> None:
@@ -268,10 +285,13 @@ def _times(text: str, taken: _Taken) -> None:
     for m in _CLOCK.finditer(text):
         h, mi = int(m[1]), int(m[2])
         if h <= 24 and mi <= 59 and taken.free(m.start(), m.end()):
-            taken.add(Value("time", (h, mi), m[0], m.start(), m.end()))
+            taken.add(Value("time", (0 if h == 24 else h, mi), m[0], m.start(), m.end()))
+    for m in _NAMED_HOUR.finditer(text):
+        if taken.free(m.start(), m.end()):
+            taken.add(Value("time", (12 if m[0] == "정오" else 0, 0), m[0], m.start(), m.end()))
 
 
-def _numbers(text: str, longer: set[int], taken: _Taken) -> list[Value]:
+def _numbers(text: str, longer: dict[int, int], taken: _Taken) -> list[Value]:
     """Numbers with their counter (명, 회, %, 달러 ...; ``수`` without one) in the text no earlier
     pattern took; ``longer``: where a noun of more than one letter starts."""
     numbers: list[Value] = []
@@ -286,8 +306,8 @@ def _numbers(text: str, longer: set[int], taken: _Taken) -> list[Value]:
             and text[m.end()].isascii()
         ):
             unit = ""  # "3mo", "5gbps": not a unit we know
-        elif unit and not unit.isascii() and len(unit) == 1 and m.start(3) in longer:
-            unit = ""  # "118 건물": the 건 starts a longer noun, it is no counter
+        elif unit and not unit.isascii() and longer.get(m.start(3), 0) > m.end(3):
+            unit = ""  # "118 건물", "3 프로그램": a longer noun starts with it, it is no counter
         end = m.end() if unit else m.end(2)
         if m[1]:
             unit = "달러"
@@ -296,6 +316,8 @@ def _numbers(text: str, longer: set[int], taken: _Taken) -> list[Value]:
             number = _korean_number(m[2])
         except InvalidOperation:
             continue
+        if unit == "할":  # 3할 = 30 %
+            unit, number = "%", number * 10
         numbers.append(Value(unit, (_canon(number),), text[start:end], start, end))
     return numbers
 
