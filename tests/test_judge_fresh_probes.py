@@ -77,7 +77,14 @@ def table(graded: list[tuple[dict, str, str]]) -> str:
 
 @pytest.mark.parametrize(
     "name",
-    [*SETS, "sealed_probes_3", "sealed_probes_4", "sealed_probes_5", "sealed_probes_6", "sealed_probes_7"],
+    [
+        *SETS,
+        "sealed_probes_3",
+        "sealed_probes_4",
+        "sealed_probes_5",
+        "sealed_probes_6",
+        "sealed_probes_7",
+    ],
 )
 def test_probe_file_is_unchanged(name):
     # the sealed sets too: each was graded once as committed, its digest committed before
