@@ -437,3 +437,20 @@ async def test_the_runs_view_line_under_the_filters_is_set_only_when_it_changes(
         await pilot.press("down", "down")
         await pilot.pause()
         assert updates == []  # the rows of one run: the line reads the same
+
+
+def test_the_libraries_imported_ahead_first_are_those_a_view_imports():
+    """Issue 36: the score cards' module was one 22-25 ms import with its chart renderer; the
+    renderer's libraries are imported ahead on their own first (tui/app.py, WARM_FIRST). A name
+    there that no view imports any more would only cost time."""
+    import subprocess
+    import sys
+
+    from seorap.tui.app import WARM_FIRST
+
+    code = (
+        "import sys, seorap.tui.screens.scores as s; "
+        f"print(all(m in sys.modules for m in {WARM_FIRST!r}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"

@@ -51,6 +51,9 @@ until it was (a key waited 14 s, busy 2); `s` before then builds it on the key, 
 
 
 BANNER_VIEWS = ("runs", "demo")
+WARM_FIRST = ("plotext", "textual_plotext")
+"""Libraries a view's module imports, imported ahead on their own first: the score cards' module
+with its chart renderer was one 22-25 ms import, 12-14 ms of it these two (python -X importtime)."""
 WARM_MODULES = (
     "seorap.tui.screens.side_by_side",
     "seorap.tui.screens.fact_history",
@@ -281,7 +284,7 @@ class SeorapApp(KeysInOrder, InstantModes, App):
         warming these modules while a key built a view raised ImportError for a partially
         initialised ``rich.pretty`` and ``seorap.tui.screens.live``). One module took 4-34 ms."""
         targets = [target.split(":")[0] for _, _, target in VIEWS.values()]
-        for module in (*targets, *WARM_MODULES):
+        for module in (*WARM_FIRST, *targets, *WARM_MODULES):
             await self.input_drawn()
             importlib.import_module(module)
             await asyncio.sleep(0)
