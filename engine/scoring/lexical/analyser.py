@@ -16,7 +16,8 @@ It runs at a lower priority than the app (``NICE``): its warm-up is work ahead, 
 whose cores are busy (a local model generating) it took the share of a core a key needed. With two
 processes spinning on two cores, End 0.65 s after opening the stepper was answered in 33-136 ms on
 a pty at the app's priority (24 launches) and in 28-60 ms at nice 5 (8 launches; 29-59 at nice
-10, 16); the warm-up then takes 8 s instead of 3 (docs/benchmarks.md, section (h)). On an idle machine it makes no difference.
+10, 16); the warm-up then takes 8 s instead of 3 (docs/benchmarks.md, section (h)). On an idle
+machine it makes no difference.
 """
 
 from __future__ import annotations

@@ -262,7 +262,7 @@ def _months_and_years(text: str, taken: _Taken) -> None:
 
 
 def _hour(period: str | None, h: int) -> int:
-    """The hour on a 24-hour clock of ``h`` said with a period of the day (오후 3시 = 15)."""
+    """The hour on a 24-hour clock of ``h`` said with a period of the day (오후 3시 = 15; 24시 = 0)."""
     if period in ("오후", "저녁", "밤") and h < 12:
         return h + 12
     if period == "낮" and h < 6:
@@ -285,7 +285,7 @@ def _times(text: str, taken: _Taken) -> None:
     for m in _CLOCK.finditer(text):
         h, mi = int(m[1]), int(m[2])
         if h <= 24 and mi <= 59 and taken.free(m.start(), m.end()):
-            taken.add(Value("time", (0 if h == 24 else h, mi), m[0], m.start(), m.end()))
+            taken.add(Value("time", (_hour(None, h), mi), m[0], m.start(), m.end()))
     for m in _NAMED_HOUR.finditer(text):
         if taken.free(m.start(), m.end()):
             taken.add(Value("time", (12 if m[0] == "정오" else 0, 0), m[0], m.start(), m.end()))
@@ -293,7 +293,8 @@ def _times(text: str, taken: _Taken) -> None:
 
 def _numbers(text: str, longer: dict[int, int], taken: _Taken) -> list[Value]:
     """Numbers with their counter (명, 회, %, 달러 ...; ``수`` without one) in the text no earlier
-    pattern took; ``longer``: where a noun of more than one letter starts."""
+    pattern took; ``longer``: where a noun of more than one letter starts, and where the longest
+    one starting there ends."""
     numbers: list[Value] = []
     for m in _NUMBER.finditer(text):
         start = m.start(2) if not m[1] else m.start()
