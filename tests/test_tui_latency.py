@@ -137,7 +137,10 @@ async def test_enter_fills_the_stepper_before_its_first_frame_and_a_same_step_is
         assert isinstance(app.screen, StepperScreen)
         await pilot.press("home", "home")
         await pilot.pause()
-        assert len(calls) <= 1  # the first step once, not again for the same step
+        # Only the stepper's own run counts: the side by side may fill ahead meanwhile, for the
+        # stale-fact case of another run (it did on a loaded CI machine).
+        own = [a for a in calls if a[2] == ids["oracle"]]
+        assert len(own) <= 1  # the first step once, not again for the same step
 
 
 async def _runs_line_then_score_cards(app, pilot):
