@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import weakref
 from functools import lru_cache
 
 import sqlite_utils
@@ -75,16 +76,38 @@ def latest_card(db: sqlite_utils.Database, run_id: str, trajectory_id: str) -> d
     return stored_json(card, "score card", run_id, {}) or {}
 
 
+def db_state(db: sqlite_utils.Database) -> tuple[int, int]:
+    """What changes whenever the database's content may have, as seen by this connection: SQLite's
+    ``PRAGMA data_version`` (another connection committed) and the connection's own
+    ``total_changes`` (it wrote). Two equal states read the same rows."""
+    (version,) = db.execute("PRAGMA data_version").fetchone()
+    return (version, db.conn.total_changes)
+
+
+_CARDS: weakref.WeakKeyDictionary[
+    sqlite_utils.Database, tuple[object, tuple[int, int], dict[tuple[str, str], dict]]
+] = weakref.WeakKeyDictionary()
+"""database -> (its connection, its db_state, the cards read then): see score_cards. Gone with the
+database object."""
+
+
 def score_cards(db: sqlite_utils.Database) -> dict[tuple[str, str], dict]:
-    """(run, trajectory) -> the latest score card (engine.scoring's JSON), for every scored trajectory."""
-    if not {"run_id", "trajectory_id", "card"} <= columns(db, "scores"):
-        return {}
+    """(run, trajectory) -> the latest score card (engine.scoring's JSON), for every scored
+    trajectory. Read once per state of the database (``db_state``): the runs view, the tour and the
+    side by side ask for them in turn, and each read parses every card (issue 36: ~5 ms a time on
+    the bundled corpus). The result is shared: callers read it, never change it."""
+    kept = _CARDS.get(db)
+    state = db_state(db)
+    if kept is not None and kept[0] is db.conn and kept[1] == state:
+        return kept[2]
     out: dict[tuple[str, str], dict] = {}
-    for r in scores.trajectory_score_rows(db):
-        out[(r["run_id"], r["trajectory_id"])] = {
-            **(stored_json(r["card"], "score card", r["run_id"], {}) or {}),
-            "scoring": r["scoring"],
-        }
+    if {"run_id", "trajectory_id", "card"} <= columns(db, "scores"):
+        for r in scores.trajectory_score_rows(db):
+            out[(r["run_id"], r["trajectory_id"])] = {
+                **(stored_json(r["card"], "score card", r["run_id"], {}) or {}),
+                "scoring": r["scoring"],
+            }
+    _CARDS[db] = (db.conn, state, out)
     return out
 
 
