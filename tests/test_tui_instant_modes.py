@@ -255,15 +255,18 @@ async def test_view_modules_are_imported_ahead_on_the_event_loops_thread(ref, mo
     """Imports in two threads at once see each other's modules half made (an ImportError for a
     partially initialised module, seen under load when a thread warmed the views' modules while a
     key built a view): the app imports ahead on its own thread, and every module is imported."""
+    from seorap.tui import import_ahead
+
     path, ids = ref
     where: dict[str, str] = {}
-    real = app_module.importlib.import_module
+    real = import_ahead.load
 
-    def recorded(name, package=None):
+    def recorded(name):
         where[name] = threading.current_thread().name
-        return real(name, package)
+        return real(name)
 
-    monkeypatch.setattr(app_module.importlib, "import_module", recorded)
+    monkeypatch.setattr(import_ahead, "load", recorded)
+    monkeypatch.setattr(import_ahead, "is_loaded", lambda name: False)  # as on a first start
     app = make_app(path, run_id=ids["oracle"])
     async with app.run_test(size=(160, 45)) as pilot:
         await built(app, pilot)

@@ -4,7 +4,6 @@ screens read the engine through engine.views; long work runs in workers that pos
 from __future__ import annotations
 
 import asyncio
-import importlib
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -22,6 +21,7 @@ from seorap.tui import overrides
 from seorap.tui.commands import SeorapCommands
 from seorap.tui.context import AppContext
 from seorap.tui.idle_gc import CHECK_S, IdleCollector
+from seorap.tui.import_ahead import pieces
 from seorap.tui.instant_modes import VIEW_SCREEN, InstantModes, draw_ahead
 from seorap.tui.key_order import KeysInOrder
 from seorap.tui.messages import OpenFact, OpenTrajectory, RunsChanged
@@ -51,6 +51,7 @@ until it was (a key waited 14 s, busy 2); `s` before then builds it on the key, 
 
 
 BANNER_VIEWS = ("runs", "demo")
+"""Views whose banner shows the Ollama probe's message (ctx.banner)."""
 WARM_FIRST = ("plotext", "textual_plotext")
 """Libraries a view's module imports, imported ahead on their own first: the score cards' module
 with its chart renderer was one 22-25 ms import, 12-14 ms of it these two (python -X importtime)."""
@@ -62,7 +63,6 @@ WARM_MODULES = (
     "seorap.engine.scoring.figures",
 )
 """Modules a view imports when first used, imported ahead with the views' own (warm_views)."""
-"""Views whose banner shows the Ollama probe's message (ctx.banner)."""
 
 
 def _lazy(name: str) -> Callable[[], Screen]:
@@ -140,15 +140,18 @@ class SeorapApp(KeysInOrder, InstantModes, App):
         self.set_interval(CHECK_S, self._idle_tick, name="idle gc")
 
     def _idle_tick(self) -> None:
-        """Once idle: a full garbage collection when garbage may wait; once the lexical judge's
-        analyser is ready (in its own process: views.judge_apart), the views that showed a step
-        without its stale-fact marks read it again."""
+        """Once idle: a full garbage collection when garbage may wait, once every view is built
+        (until then it walked every widget built ahead: 20-43 ms; they are frozen when built,
+        tui/idle_gc.py); once the lexical judge's analyser is ready (in its own process:
+        views.judge_apart), the views that showed a step without its stale-fact marks read it
+        again."""
         if not self.judge_was_warm and views.judge_warm():
             self.judge_was_warm = True
             for screen in self.built_screens():
                 if hasattr(screen, "judge_ready"):
                     screen.judge_ready()
-        self.idle_gc.tick()
+        if self.views_built:
+            self.idle_gc.tick()
 
     def on_unmount(self) -> None:
         self.idle_gc.stop()
@@ -225,6 +228,8 @@ class SeorapApp(KeysInOrder, InstantModes, App):
             await self.input_drawn()
             if len(self.screen_stack) != 1:  # an overlay is open: again after the next key
                 return
+            if name == order[0] and name in VIEWS:  # the first view built: its modules too
+                await self.import_ahead(VIEWS[name][2].split(":")[0])
             mounted = self.build_ahead(name)
             if mounted is not None:
                 self.building = name
@@ -282,11 +287,18 @@ class SeorapApp(KeysInOrder, InstantModes, App):
         does not pay for imports later. On the event loop's thread, never in a thread of its own:
         imports in two threads at once see each other's modules half made (under load a thread
         warming these modules while a key built a view raised ImportError for a partially
-        initialised ``rich.pretty`` and ``seorap.tui.screens.live``). One module took 4-34 ms."""
+        initialised ``rich.pretty`` and ``seorap.tui.screens.live``). A view's module with what it
+        pulls in took 4-34 ms; one module's own body takes a few (``import_ahead``)."""
         targets = [target.split(":")[0] for _, _, target in VIEWS.values()]
         for module in (*WARM_FIRST, *targets, *WARM_MODULES):
+            await self.import_ahead(module)
+
+    async def import_ahead(self, module: str) -> None:
+        """Import ``module`` in pieces, leaves first (tui/import_ahead.py), each in a turn of the
+        event loop of its own after the frames of every key so far."""
+        for piece in pieces(module):
             await self.input_drawn()
-            importlib.import_module(module)
+            piece()
             await asyncio.sleep(0)
 
     def stale_case(self, run_id: str | None) -> tuple[tuple, bool]:

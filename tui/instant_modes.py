@@ -19,7 +19,8 @@ resumes while hidden (that push) does not start what its showing starts (``is_cu
 
 Drawing a screen for the first time is most of what is left (each widget renders its lines, which
 it then keeps until it changes): ``draw_ahead`` asks each widget of the hidden screen, laid out,
-for the lines Textual's compositor will ask it for (``Widget.render_lines``), one widget at a time.
+for the lines Textual's compositor will ask it for (``Widget.render_lines``), one widget at a time;
+a widget with a ``build_ahead()`` coroutine (a chart) first makes what it can off the event loop.
 
 Textual restyles the whole app (``App.refresh_css``: reparse every stylesheet, restyle every
 screen: 40-100 ms) on a screen's first switch; a screen built ahead was styled when mounted, so
@@ -166,6 +167,11 @@ async def draw_ahead(
         region = geometry.region
         crop = region.intersection(geometry.clip)
         if crop.width and crop.height:
+            build = getattr(widget, "build_ahead", None)  # what it can make off the loop first
+            if build is not None:
+                await build()
+                if screen.is_current or not widget.is_mounted:
+                    break
             widget.render_lines(Region(crop.x - region.x, crop.y - region.y, *crop.size))
             drawn += 1
         await asyncio.sleep(0)

@@ -5,7 +5,8 @@ claims with the judge's verdicts, under the run's own diagnosis."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual import events
+from sqlite_utils import Database
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -89,6 +90,9 @@ expected claims of the final state with the judge's verdicts, under the run's ow
         Binding("b", "open('bottleneck')", "open bottleneck"),
     ]
 
+    filled_for: tuple | None = None
+    """What the panels were filled for (``content_key``)."""
+
     def compose(self) -> ComposeResult:
         yield AppHeader()
         with Horizontal(id="side-body"):
@@ -125,18 +129,18 @@ expected claims of the final state with the judge's verdicts, under the run's ow
         if self.stops.get("compensation") is None:  # found once by the app, in a worker
             self.stale_key, known = self.app.stale_case(None)  # of every run, as the tour
             self.stale, pending = self.app.stale_cases.get(self.stale_key), not known
-        if self.content_key(pending) != getattr(self, "filled_for", None):
-            self.fill(pending)  # else another run with the same cases: shown as it is
+        if self.content_key(pending) != self.filled_for:
+            self.fill_soon(pending)  # else another run with the same cases: shown as it is
 
     def panel_width(self) -> int:
         """Cells of a panel's text: half the screen, less its padding and the border between."""
         return max(self.app.size.width // 2 - 3, 20)
 
     def on_resize(self) -> None:
-        if getattr(self, "stops", None) is not None and self.panel_width() != getattr(
-            self, "_filled_width", None
-        ):
-            self.fill()
+        """Filled at another width: filled again (titles are cut to the panels' width). Not
+        filled yet: its fill, when it comes, takes the width then."""
+        if self.filled_for is not None and self.panel_width() != self._filled_width:
+            self.fill_soon(self._filled_pending)
 
     def stale_found(self, key: tuple) -> None:
         """The app found a stale-fact case (in a worker); shown if it is this screen's."""
@@ -156,23 +160,48 @@ expected claims of the final state with the judge's verdicts, under the run's ow
             self.panel_width(),
         )
 
-    def fill(self, pending: bool = False) -> None:
+    def case_of(self, q: str) -> views.TourStop | views.StaleCase | None:
+        """The case panel ``q`` shows: the tour's, or the stale-fact case standing in for a
+        compensation case."""
+        stop = self.stops.get(q)
+        return stop if stop is not None else (self.stale if q == "compensation" else None)
+
+    def case_steps(self, db: Database) -> dict[str, views.StepView]:
+        """Each panel's case at its last document, read from ``db``."""
         ctx = self.app.ctx
-        self._filled_width = self.panel_width()
+        return {
+            q: views.step_view(
+                db, ctx.corpus, case.run_id, case.trajectory_id, 10**6, ctx.selection.judge_mode
+            )
+            for q in CASES
+            if (case := self.case_of(q)) is not None
+        }
+
+    def fill_soon(self, pending: bool) -> None:
+        """Fill both panels; hidden (built ahead), with the cases read in a thread first, so the
+        loop only fills the tables (reading them held it 20-30 ms)."""
+        if self.is_current or self.app.ctx.db_path is None:
+            self.fill(pending)
+        else:
+            self.read_cases(pending, self.content_key(pending))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="side-by-side cases")
+    def read_cases(self, pending: bool, key: tuple) -> None:
+        steps = self.case_steps(self.app.ctx.worker_db())
+        self.app.call_from_thread(self._read, pending, key, steps)
+
+    def _read(self, pending: bool, key: tuple, steps: dict[str, views.StepView]) -> None:
+        if self.is_mounted and key == self.content_key(pending) != self.filled_for:
+            self.fill(pending, steps)  # else shown (and filled) meanwhile, or out of date
+
+    def fill(self, pending: bool = False, steps: dict[str, views.StepView] | None = None) -> None:
+        """Fill both panels with the cases' steps (read here unless given)."""
+        self._filled_width, self._filled_pending = self.panel_width(), pending
         self.filled_for = self.content_key(pending)
+        steps = self.case_steps(self.app.ctx.db) if steps is None else steps
         for q in CASES:
-            stop = self.stops.get(q)
-            case = stop if stop is not None else (self.stale if q == "compensation" else None)
-            step = None
-            if case is not None:  # the stale-fact case fills the left panel when it stands in
-                step = views.step_view(
-                    ctx.db,
-                    ctx.corpus,
-                    case.run_id,
-                    case.trajectory_id,
-                    10**6,
-                    ctx.selection.judge_mode,
-                )
+            stop, step = self.stops.get(q), steps.get(q)
+            if step is not None:  # the stale-fact case fills the left panel when it stands in
                 self.query_one(f"#side-{q}-store", StoreTable).step = step
                 self.query_one(f"#side-{q}-claims", ClaimsTable).step = step
             title = case_title(q, stop, step, self.panel_width())

@@ -32,6 +32,10 @@ from seorap.tui.widgets.operations import OperationLog
 from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.store_table import StoreTable
 
+FIRST_STEP_S = 0.02
+"""A stepper built ahead shows its first step this long after its mount, in a turn of the event
+loop of its own (a key waiting meanwhile goes first)."""
+
 
 class StepperScreen(StepperPanes):
     """Step through a trajectory's documents; the panes follow the current step."""
@@ -128,6 +132,12 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
 
     def on_mount(self) -> None:
         self.app.stepper = self  # the app fills it before switching to it (tui/app.py)
+        if not self.is_current:  # built ahead: its first step in a turn of its own (issue 36:
+            self.set_timer(FIRST_STEP_S, self._show_built)  # with its mount, one 27 ms hold)
+            return
+        self._show_built()
+
+    def _show_built(self) -> None:
         try:
             self.show()
         except NoMatches:  # built ahead while the app closes: its panes are being removed

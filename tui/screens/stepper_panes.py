@@ -99,7 +99,8 @@ class StepperPanes(ViewScreen, Screen):
         yield KeysFooter()
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
-        self.show()
+        if self.is_current:  # resumed hidden (built ahead): its mount set its first step's turn
+            self.show()
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._keep_focus)

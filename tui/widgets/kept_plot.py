@@ -6,6 +6,11 @@ plotting calls run only when the figure changes, and each render is kept per (fi
 theme), so `v` back to a run already drawn, a return to the view or a repaint draws no chart
 again. A figure without a key is built on every render, as before.
 
+Drawn ahead (the app draws a hidden view's widgets while the user reads another, tui/instant_modes.py),
+the chart's text is built in a thread (``build_ahead``): plotext's build and the parse of its ANSI
+text are pure Python, 4-17 ms a chart, which a thread gives up every few ms for a key waiting on the
+event loop; the loop then only cuts the kept text into lines.
+
 A figure whose drawing depends on the room it gets (``show(key, draw, sized=True)``: ticks and
 labels chosen for the plot's rows and columns, tui/screens/scores_fit.py) is drawn with the plot's
 size and drawn again when a resize changes it.
@@ -13,6 +18,8 @@ size and drawn again when a resize changes it.
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -36,6 +43,9 @@ class KeptPlot(QuietWhenClosing, PlotextPlot):
         self._renders: OrderedDict[tuple, RenderResult] = OrderedDict()
         self._sized: tuple[Hashable, Callable[[Plot, Size], None]] | None = None
         """The figure drawn for the plot's size: (key, draw), drawn again on a resize."""
+        self._building = threading.Lock()
+        """Held while plotext builds this plot's text (the loop's render or ``build_ahead``'s
+        thread): one figure object, one build at a time."""
 
     def show(self, key: Hashable, draw: Callable, sized: bool = False) -> None:
         """Hold the figure ``key``: unless it already does, clear the plot and let ``draw(plt)``
@@ -56,14 +66,21 @@ class KeptPlot(QuietWhenClosing, PlotextPlot):
             self.show(*self._sized, sized=True)
 
     def render(self) -> RenderResult:
-        if self.figure is None:
-            return super().render()
-        key = (self.figure, self.size, self.app.theme, self.theme)
-        kept = self._renders.get(key)
-        if kept is None:
-            kept = self._renders[key] = super().render()
-            while len(self._renders) > RENDERS_KEPT:
-                self._renders.popitem(last=False)
-        else:
-            self._renders.move_to_end(key)
-        return kept
+        with self._building:
+            if self.figure is None:
+                return super().render()
+            key = (self.figure, self.size, self.app.theme, self.theme)
+            kept = self._renders.get(key)
+            if kept is None:
+                kept = self._renders[key] = super().render()
+                while len(self._renders) > RENDERS_KEPT:
+                    self._renders.popitem(last=False)
+            else:
+                self._renders.move_to_end(key)
+            return kept
+
+    async def build_ahead(self) -> None:
+        """Build and keep the chart of the figure held, at the plot's size, in a thread: the
+        render that follows only takes it (a render on the loop meanwhile waits for it)."""
+        if self.figure is not None:
+            await asyncio.to_thread(self.render)
