@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-10" and J.rules == "lexical-10"
+    assert lexical.RULES_VERSION == "lexical-11" and J.rules == "lexical-11"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

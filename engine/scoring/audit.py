@@ -160,13 +160,14 @@ def closest_stale(expected: str, question: str, trajectory: Trajectory) -> str |
 
 def drop_one(expected: str) -> str | None:
     """The expected statement with one element missing: its last clause dropped, or, in a single
-    clause holding two or more values, its last value that is stated only once removed. None when
-    it has one element."""
+    clause holding two or more values, its last value that is stated only once removed (values as
+    the judge reads them: 6월 15일 월요일 is one date, not a date and a weekday). None when it has
+    one element."""
 
     clauses = [c for c in _CLAUSE.split(expected) if c.strip()]
     if len(clauses) >= 2:
         return ", ".join(clauses[:-1])
-    vals = [v for v in lexical.values(expected) if v.type != "name"]
+    vals = [v for v in lexical.judged_values(expected) if v.type != "name"]
     if len(vals) < 2:
         return None
     for v in reversed(vals):

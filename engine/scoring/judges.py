@@ -108,7 +108,7 @@ class LexicalJudge:
         note = f" (alias: {'; '.join(seen)})" if seen else ""
         if self.prompt == "strict" and len(out) >= 2:
             reserved = self.glossary.canonical
-            out[1], shorter = abbrev.expand(out[0], out[1], reserved)
+            out[1], shorter = abbrev.expand(out[0], out[1], reserved, tails=True)
             out[0], longer = abbrev.expand(out[1], out[0], reserved)
             if shorter or longer:
                 note += f" (abbreviation: {'; '.join(shorter + longer)})"

@@ -23,6 +23,7 @@ Character bigrams (:func:`recall`, :func:`bigram_set`) stay for ranking sentence
 
 import datetime as dt
 
+from seorap.engine.scoring.lexical import weekdays
 from seorap.engine.scoring.lexical.analysis import (
     CANCEL,
     NEGATION,
@@ -94,6 +95,7 @@ __all__ = [
     "grade",
     "grade_lenient",
     "holds",
+    "judged_values",
     "measure",
     "morphemes",
     "recall",
@@ -108,6 +110,12 @@ __all__ = [
     "stop_process",
     "use_process",
 ]
+
+
+def judged_values(text: str, ref: dt.date | None = None) -> tuple[Value, ...]:
+    """The values of an expected statement as the judge compares them: a weekday beside its date
+    is part of the date (lexical/weekdays.py), so one is no value of its own to leave out."""
+    return weekdays.expected_weekdays(analyse(text, ref))[0].values
 
 
 def holds(

@@ -3,7 +3,12 @@
 A word of one text abbreviates a name of the other when it keeps the name's first two syllables
 and its last one, keeps its other syllables in order, keeps at least two thirds of them, and is no
 name of the glossary (a conflicting entry wins). The judge reads the short form as the long one
-and says so in the rationale (``abbreviation: 서울대병원 = 서울대학교병원``)."""
+and says so in the rationale (``abbreviation: 서울대병원 = 서울대학교병원``).
+
+Since lexical-11 an answer's word may also drop a leading part of an expected name of six or more
+syllables, keeping four or more (농림축산검역본부 → 검역본부, 한국교통안전공단 → 교통안전공단;
+a run of nouns written as one word counts as a name): a shorter name for the same body. Only that
+way round: an answer that writes a longer name than the expected one adds what it was not told."""
 
 from __future__ import annotations
 
@@ -25,26 +30,56 @@ def abbreviates(short: str, long: str) -> bool:
     return all(ch in rest for ch in short[2:])
 
 
-def _names(text: str) -> set[str]:
-    """Hangul proper nouns and name values of ``text`` of four or more syllables."""
+def tail_of(short: str, long: str) -> bool:
+    """Is ``short`` the name ``long`` without a leading part ((농림축산)검역본부, (한국)교통안전공단),
+    keeping at least four syllables and dropping at least two?"""
+    return len(short) >= 4 and len(long) - len(short) >= 2 and long.endswith(short)
+
+
+def _names(text: str, runs: bool = False) -> set[str]:
+    """Hangul proper nouns and name values of ``text`` of four or more syllables; with ``runs``,
+    also its runs of nouns written as one word (식품의약품안전처: three nouns to the analyser)."""
     a = analyse(text)
     found = {v.text for v in a.values if v.type == "name"}
     found |= {m.form for m in a.morphs if m.tag == "NNP"}
+    if runs:
+        run, end = "", -1
+        for m in a.morphs:
+            if m.tag in ("NNP", "NNG") and m.start == end:
+                run += m.form
+            elif m.tag in ("NNP", "NNG"):
+                found.add(run)
+                run = m.form
+            else:
+                found.add(run)
+                run = ""
+            end = m.end
+        found.add(run)
     return {n for n in found if len(n) >= 4 and _HANGUL_WORD.fullmatch(n)}
 
 
-def abbreviations(source: str, other: str, reserved: Collection[str] = ()) -> list[tuple[str, str]]:
+def abbreviations(
+    source: str, other: str, reserved: Collection[str] = (), tails: bool = False
+) -> list[tuple[str, str]]:
     """(short form in ``other``, name of ``source``) for each word of ``other`` that abbreviates a
-    name of ``source`` (the longest such start of the word; a particle may follow it)."""
+    name of ``source`` (the longest such start of the word; a particle may follow it). With
+    ``tails`` (since lexical-11; ``source`` is the expected statement, so a shorter name in an
+    answer is read as the expected one, never a longer one as a shorter), a name without its
+    leading part counts too (``tail_of``)."""
     out: list[tuple[str, str]] = []
-    names = _names(source)
+    names = _names(source, runs=tails)
     for m in _HANGUL_WORD.finditer(other):
         word = m[0]
         for long in sorted(names, key=len, reverse=True):
             if long in word:
                 break
             short = next(
-                (word[:n] for n in range(len(word), 2, -1) if abbreviates(word[:n], long)), None
+                (
+                    word[:n]
+                    for n in range(len(word), 2, -1)
+                    if abbreviates(word[:n], long) or (tails and tail_of(word[:n], long))
+                ),
+                None,
             )
             if short is not None and short.lower() not in reserved:
                 out.append((short, long))
@@ -52,11 +87,13 @@ def abbreviations(source: str, other: str, reserved: Collection[str] = ()) -> li
     return list(dict.fromkeys(out))
 
 
-def expand(source: str, other: str, reserved: Collection[str] = ()) -> tuple[str, list[str]]:
+def expand(
+    source: str, other: str, reserved: Collection[str] = (), tails: bool = False
+) -> tuple[str, list[str]]:
     """``other`` with every abbreviation of a name of ``source`` written out, and the notes
-    (``short = long``) for the rationale."""
+    (``short = long``) for the rationale (``tails``: see ``abbreviations``)."""
     notes = []
-    for short, long in abbreviations(source, other, reserved):
+    for short, long in abbreviations(source, other, reserved, tails):
         other = re.sub(rf"(?<![가-힣]){re.escape(short)}", long, other)
         notes.append(f"{short} = {long}")
     return other, notes

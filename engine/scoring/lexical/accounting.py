@@ -232,8 +232,10 @@ def _word_known(
         word = _noun_run(morphs, i)
         if len(word) >= 2 and word in compact:
             return True
-        if len(form) >= 2 and (form in compact or any(len(n) >= 2 and n in form for n in nouns)):
-            return True  # a derived form (마감일 for 마감, 주관 for 주관사)
+        if len(form) >= 2 and (
+            form in compact or any(len(n) >= 2 and form.startswith(n) for n in nouns)
+        ):  # a derived form (마감일 for 마감, 주관 for 주관사); since lexical-11 not a word put
+            return True  # before the noun (인천항만공사 for 항만공사 names one of several)
     if m.tag in ("VV", "VA", "NNG", "NNB", "XR", "MAG", "MM") and synonym_class(
         m.form, content, nouns
     ):

@@ -12,7 +12,9 @@ the value), when it has an open one whose kind cannot be told (어느, 무슨, �
 왜: "어느 진료실" asks for a room that may be a number), or when the value is of an asked kind.
 Only the setting of the asked value is left out: values said in the same place as an asked value
 the answer states (the same clause of the expected statement, the same side of its topic particle,
-the same bracket). A value in a clause of its own (``2명 (한
+the same bracket), and, since lexical-11, values in a bracket written right after a word the
+question names (``코코(말티즈, 보호자 이수진 님)`` asked about 코코: it says which one is meant) and
+the values the question itself names (코코). A value in a clause of its own (``2명 (한
 자리는 1분기로 연기)``) is a condition or an exception, and an answer without it is missing a
 clause. A value the answer states otherwise is never left out: it is a wrong value (the other
 rules)."""
@@ -22,7 +24,7 @@ from __future__ import annotations
 import re
 
 from seorap.engine.scoring.lexical.analysis import Analysis
-from seorap.engine.scoring.lexical.value import Value, kind
+from seorap.engine.scoring.lexical.value import Value, kind, same
 
 DAY_KINDS = frozenset({"date", "weekday", "month", "year", "vague-date", "time"})
 AMOUNT_KINDS = frozenset({"money", "수", "%", "size", "mass", "length", "duration"})
@@ -71,10 +73,37 @@ def setting(
     if not unsaid:
         return []
     asked = kinds(q)
-    if not asked:
+    if not asked or q is None:
         return []
-    places = {_place(exp, v) for v in stated if _of(v, asked)} - {None}
-    return [v for v in unsaid if not _of(v, asked) and _place(exp, v) in places]
+    answered = [v for v in stated if _of(v, asked)]
+    places = {_place(exp, v) for v in answered} - {None}
+    return [
+        v
+        for v in unsaid
+        if not _of(v, asked)
+        and (
+            _place(exp, v) in places or (answered and (_named(v, q) or _describes_named(exp, v, q)))
+        )
+    ]
+
+
+def _named(v: Value, q: Analysis) -> bool:
+    """The question names ``v`` itself (as a value or in its words): asked about 코코, an answer
+    need not say 코코 again."""
+    return any(same(v, w) for w in q.values) or "".join(v.text.lower().split()) in q.compact
+
+
+_WORD_BEFORE = re.compile(r"([가-힣A-Za-z0-9]+)$")
+
+
+def _describes_named(exp: Analysis, v: Value, q: Analysis) -> bool:
+    """``v`` is in a bracket right after a word the question names (코코(말티즈, 보호자 이수진 님),
+    asked about 코코): the bracket tells which one the question means, not what it asks."""
+    at = _bracket(exp.text, v.start)
+    if at < 0:
+        return False
+    word = _WORD_BEFORE.search(exp.text[:at])
+    return word is not None and word[1].lower() in q.compact.lower()
 
 
 def _place(exp: Analysis, v: Value) -> tuple[int, bool, int] | None:

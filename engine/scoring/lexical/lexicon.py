@@ -76,6 +76,14 @@ def builtin_neutral() -> tuple[Entry, ...]:
     return parse_neutral(path.read_text(encoding="utf-8"), str(path))
 
 
+def neutral_word(m: Any) -> bool:
+    """Is the morpheme ``m`` (``form``, ``tag``) a one-word entry of the built-in lexicon? An
+    adverb listed there (이렇게) is neutral wherever the judge reads adverbs."""
+    return any(
+        len(e.forms) == 1 and e.forms[0] == m.form and e.tag_ok(0, m.tag) for e in builtin_neutral()
+    )
+
+
 @lru_cache(maxsize=1)
 def predicate_classes() -> tuple[tuple[str, frozenset[str]], ...]:
     path = HERE / PREDICATES_FILE

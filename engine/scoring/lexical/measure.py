@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from seorap.engine.scoring.lexical import agents, asked, days, states
+from seorap.engine.scoring.lexical import agents, asked, days, states, weekdays
 from seorap.engine.scoring.lexical.accounting import names_other_slot, unaccounted
 from seorap.engine.scoring.lexical.analysis import (
     NEGATION,
@@ -207,14 +207,33 @@ def _shares_nothing(exp: Analysis, cand: Analysis) -> bool:
     )
 
 
-def _recall(exp: Analysis, cand: Analysis) -> tuple[int, int, bool]:
+def _topics(exp: Analysis) -> Analysis | None:
+    """The expected statement's topics (what comes before 은/는 in each clause), read as the
+    question an answer with none given replies to (``_recall``)."""
+    said = " ".join(exp.text[s.start : s.topic_end] for s in exp.segments if s.topic_end)
+    return analyse(said) if said.strip() else None
+
+
+def _recall(exp: Analysis, cand: Analysis, q: Analysis | None = None) -> tuple[int, int, bool]:
     """(elements found, elements expected, some clause found whole): each expected clause's nouns
-    and values, found within a few adjacent candidate clauses."""
+    and values, found within a few adjacent candidate clauses; since lexical-11 a noun the answer
+    leaves out that the question says is found (asked "이번에 어떤 어종 들어왔어요?", an answer
+    need not say 이번 and 어종 again). With no question, an answer replies to the expected
+    statement's topic (Korean drops a topic both speakers know: "성인 2만 원이에요" for "야간 개장
+    입장료는 성인 2만 원"): its nouns count as found. Its values do not: they stay missing (the
+    value rules), and another owner named is a wrong subject."""
     found, complete = 0, False
     for seg in exp.segments:
         n, whole = _local(seg, cand)
         found += n
         complete = complete or whole
+    if q is not None:
+        found += sum(
+            1
+            for seg in exp.segments
+            for noun in seg.nouns
+            if not _noun_in(noun, cand.nouns, cand.compact) and _noun_in(noun, q.nouns, q.compact)
+        )
     elements = sum(len(seg.nouns) + len(seg.values) for seg in exp.segments)
     return found, elements, complete
 
@@ -344,15 +363,16 @@ def _who_and_lists(
 
 
 def _owner_asked(text: str, exp: Analysis, q: Analysis | None) -> bool:
-    """An expected value in its clause's subject (before 은/는) that the question states: it
-    names the owner the question already picked, so an answer need not repeat it."""
+    """An expected value in its clause's subject (before 은/는) that the question states (as a
+    value, or in its words): it names the owner the question already picked, so an answer need
+    not repeat it."""
     if q is None:
         return False
     for v in exp.values:
         seg = exp.segment_of(v)
         if v.text != text or seg is None or seg.topic_end is None or v.start >= seg.topic_end:
             continue
-        if any(same(v, w) for w in q.values):
+        if any(same(v, w) for w in q.values) or "".join(v.text.split()) in q.compact:
             return True
     return False
 
@@ -363,13 +383,15 @@ def _analyses(
     question: str | None,
     expected_date: dt.date | None,
     candidate_date: dt.date | None,
-) -> tuple[Analysis, Analysis, Analysis | None]:
+) -> tuple[Analysis, Analysis, Analysis | None, list[tuple[str, str]]]:
     """The three texts analysed, a day said alone in the answer or the question read as a date of
-    the expected statement's month (lexical/days.py)."""
-    exp = analyse(expected, expected_date)
+    the expected statement's month (lexical/days.py), a weekday beside a date read with it
+    (lexical/weekdays.py); and the answer's weekdays that disagree with their dates."""
+    exp, said = weekdays.expected_weekdays(analyse(expected, expected_date))
     cand = days.as_dates(analyse(candidate, candidate_date), exp)
+    cand, clash = weekdays.answer_weekdays(cand, exp, said, (candidate_date, expected_date))
     q = days.as_dates(analyse(question, candidate_date), exp) if question else None
-    return exp, cand, q
+    return exp, cand, q, clash
 
 
 def _not_given(
@@ -406,7 +428,7 @@ def measure(
     """Measure ``candidate`` against ``expected``; relative dates in each are resolved against its
     own document's date (``expected_date``, ``candidate_date``; unresolved without one).
     ``account``: an answer, all accounted for (``neutral``: the user's lexicon entries too)."""
-    exp, cand, q = _analyses(expected, candidate, question, expected_date, candidate_date)
+    exp, cand, q, clash = _analyses(expected, candidate, question, expected_date, candidate_date)
     current = [v for v in exp.values if not v.former]
     if _shares_nothing(exp, cand):
         return Match(
@@ -415,14 +437,16 @@ def measure(
             values_expected=len(current),
             missing_nouns=exp.nouns,
         )
-    found, elements, complete = _recall(exp, cand)
+    found, elements, complete = _recall(
+        exp, cand, q if q is not None else _topics(exp) if account else None
+    )
     missing_nouns = tuple(n for n in exp.nouns if not _noun_in(n, cand.nouns, cand.compact))
     stated = [v for v in current if _value_in(v, cand.values, cand.compact, current=True)]
     missing, wrong, multi = _typed_values(current, stated, exp, cand, q)
     missing, setting = _not_given(missing, current, stated, exp, q)
     word_missing, word_wrong = _comment_values(exp, cand)
     missing += word_missing
-    wrong += word_wrong
+    wrong += word_wrong + clash
     beside = _word_beside_rival(expected, exp, cand, q)
     if beside is not None:
         multi.append(beside)

@@ -73,9 +73,10 @@ _SINO_COUNTERS = (
 _AFTER = (
     r"(?=$|[^가-힣]|(?:이|가|은|는|을|를|의|에|에서|으로|로|과|와|도|만|씩|까지|부터|이다|입니다|"
     r"이에요|예요|이고|이며|이나|뿐|짜리|께|쯤|정도|간|동안|뒤|후|전|반|이상|이하|가량|남짓|"
-    r"밖에|한테|에게))"
+    r"밖에|한테|에게|요|랑|이랑|하고))"
 )
-"""What may follow a counter: the end of its word or a particle (네 명이, 두 곳에서, 세 시 반);
+"""What may follow a counter: the end of its word or a particle (네 명이, 두 곳에서, 세 시 반,
+세 시요, 두 개랑);
 세 대학 and 두 시즌 hold no number, and 두 번째 is an order, not a count."""
 
 _ONES = "|".join(sorted(ONES, key=len, reverse=True))

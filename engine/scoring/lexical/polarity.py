@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from seorap.engine.scoring.lexical.lexicon import neutral_word
 from seorap.engine.scoring.lexical.text import Morph
 
 RETRACT_VERBS = frozenset(
@@ -260,7 +261,8 @@ def unverified(
         if m.tag == "EC" and m.form in ("면", "으면") and _neutral_condition(morphs, i, known):
             continue
         if m.tag in ("MAG", "MAJ", "MM") and m.form not in NEUTRAL_ADVERBS:
-            out.append(m.form)
+            if not neutral_word(m):
+                out.append(m.form)
         elif m.tag == "VX" and m.form not in NEUTRAL_AUXILIARIES:
             out.append(f"-{m.form}-")
         elif m.tag[:2] in ("EF", "EC", "EP", "ET") and m.form not in NEUTRAL_ENDINGS:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from seorap.engine.scoring.lexical.accounting import CASE_PARTICLES, KIND_NOUNS
 from seorap.engine.scoring.lexical.analysis import _STOP_NOUNS, Analysis, Segment
 from seorap.engine.scoring.lexical.lexicon import Entry, builtin_neutral, synonym_class
+from seorap.engine.scoring.lexical.value import same
 
 _WORD_TAGS = frozenset({"NNG", "NNP", "SL", "SH", "XPN", "XSN", "XR"})
 """Morphemes a word of a slot's name is made of (numbers and counters belong to values)."""
@@ -32,9 +33,13 @@ _SUFFIXES = frozenset({"간", "째", "당", "용", "별", "씩", "쯤", "경", "
 """Suffixes the analyser can leave on their own after a value (한 달간, 3일째): no word."""
 
 
-def _words(a: Analysis, seg: Segment) -> list[tuple[str, tuple[str, ...], bool]]:
+def _words(
+    a: Analysis, seg: Segment, agreed: Sequence[tuple[int, int]] = ()
+) -> list[tuple[str, tuple[str, ...], bool, bool]]:
     """The noun runs of one clause, in order: (the word lower-cased, its morphemes, whether the
-    next word follows it across a space or 의 only — the two make one noun phrase)."""
+    next word follows it across a space or 의 only — the two make one noun phrase, whether it lies
+    inside one of the ``agreed`` spans: part of a value the other text states too, 모레 and 이번
+    주 금요일 for one day, compared as values and never as words)."""
     runs: list[tuple[list[str], int, int]] = []
     for m in a.morphs:
         if not seg.start <= m.start < seg.end or m.tag not in _WORD_TAGS:
@@ -48,7 +53,24 @@ def _words(a: Analysis, seg: Segment) -> list[tuple[str, tuple[str, ...], bool]]
     for i, (parts, _, end) in enumerate(runs):
         joined = i + 1 < len(runs) and "".join(a.text[end : runs[i + 1][1]].split()) in ("", "의")
         out.append(("".join(parts).lower(), tuple(parts), joined))
-    return [(w, ms, j) for w, ms, j in out if w.strip() and ms[0] not in _SUFFIXES]
+    spans = [(start, end) for _, start, end in runs]
+    return [
+        (w, ms, j, any(a0 <= start and end <= a1 for a0, a1 in agreed))
+        for (w, ms, j), (start, end) in zip(out, spans, strict=True)
+        if w.strip() and ms[0] not in _SUFFIXES
+    ]
+
+
+def _agreed(a: Analysis, others: Sequence[Analysis | None]) -> list[tuple[int, int]]:
+    """The spans of ``a``'s values that one of ``others`` states too, and of its relative dates
+    left unresolved (모레 with no day to read it from): the value rules judge those (unresolved:
+    not verified), not this one."""
+    theirs = [w for o in others if o is not None for w in o.values]
+    return [
+        (v.start, v.end)
+        for v in a.values
+        if v.type == "vague-date" or any(same(v, w) for w in theirs)
+    ]
 
 
 def _neutral(forms: tuple[str, ...], entries: Sequence[Entry]) -> bool:
@@ -74,20 +96,22 @@ def substituted(
     sides = [  # each clause's words read once: (whose, [words of each clause])
         (
             "the expected statement" if a is exp else "the question",
-            [_words(a, s) for s in a.segments],
+            [_words(a, s, _agreed(a, [cand])) for s in a.segments],
         )
         for a in (exp, q)
         if a is not None
     ]
-    answers = [_words(cand, s) for s in cand.segments]
-    whole = {w for _, clauses in sides for ws in clauses for w, _, _ in ws if len(w) >= 2}
+    answers = [_words(cand, s, _agreed(cand, [exp, q])) for s in cand.segments]
+    whole = {w for _, clauses in sides for ws in clauses for w, _, _, _ in ws if len(w) >= 2}
     for where, clauses in sides:
         for expected, answer in ((e, a) for e in clauses for a in answers):
-            for i, (x, _, x_joined) in enumerate(expected):
+            for i, (x, _, x_joined, x_value) in enumerate(expected):
                 if x in cand.compact or x in KIND_NOUNS or x in _STOP_NOUNS or not x_joined:
                     continue
                 right = expected[i + 1][0]
-                for j, (y, parts, y_joined) in enumerate(answer):
+                for j, (y, parts, y_joined, y_value) in enumerate(answer):
+                    if x_value or y_value:
+                        continue
                     if y in known or x in y or y in x or _neutral(parts, entries):
                         continue
                     if any(w in y for w in whole):  # a derived form (인플루언서용)

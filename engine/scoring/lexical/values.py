@@ -103,7 +103,8 @@ _TIME = re.compile(
 _NAMED_HOUR = re.compile(r"(?<![가-힣])(?:정오|자정)")
 """Noon (12:00) and midnight (0:00) said by name."""
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])")
-_WEEKDAY = re.compile(r"([월화수목금토일])요일")
+_WEEKDAY = re.compile(r"([월화수목금토일])(?:요일|욜)|(?<=[일\d])\s*\(([월화수목금토일])\)")
+"""화요일, 화욜, and (화) right after a date (3월 2일(화), 3/2 (화))."""
 _NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*")
 _NUMBER = re.compile(
     rf"(?<![\d.])(\$\s*)?((?:{_NUM})(?:\s*(?:{_MULT}))?(?:\s*(?:{_NUM})\s*(?:{_MULT}))*)"
@@ -219,8 +220,9 @@ def _extract_written(text: str, longer: dict[int, int], ref: dt.date | None) -> 
     _months_and_years(text, taken)
     _times(text, taken)
     for m in _WEEKDAY.finditer(text):
-        if taken.free(m.start(), m.end()):
-            taken.add(Value("weekday", (m[1],), m[0], m.start(), m.end()))
+        start = m.start() if m[1] else m.start(2) - 1  # (화): from its bracket
+        if taken.free(start, m.end()):
+            taken.add(Value("weekday", (m[1] or m[2],), text[start : m.end()], start, m.end()))
     numbers = _shared_counters(text, _numbers(text, longer, taken))
     for value in _merge_durations(text, numbers) + _half_year(text, taken.mask):
         taken.add(value)
