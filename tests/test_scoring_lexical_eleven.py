@@ -190,3 +190,34 @@ def test_without_a_question_the_topic_may_be_dropped(answer, verdict):
 def test_a_dropped_topic_does_not_drop_its_values():
     v = grade("볼링장 2층 레인 이용료는 한 게임에 4,000원입니다.", "한 게임에 4천 원이에요.")
     assert v.label == "PARTIAL" and "2층" in v.rationale
+
+
+# ---- lexical-12: values swapped between the owners of a list (after the eighth set's grading) -----
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        ("A레인은 밤 10시, B레인은 밤 9시예요.", "NO"),  # the two closing times changed places
+        ("A레인 밤 9시, B레인 밤 10시요.", "YES"),
+        ("B레인은 밤 10시, A레인은 밤 9시요.", "YES"),  # the pairs in another order
+        ("A레인은 밤 9시예요.", "PARTIAL"),  # one pair left out
+    ],
+)
+def test_values_swapped_between_the_owners_of_a_list_are_wrong(answer, verdict):
+    expected = "볼링장 마감은 A레인은 밤 9시, B레인은 밤 10시입니다."
+    assert grade(expected, answer, "레인별 마감 몇 시예요?").label == verdict
+
+
+def test_an_owner_the_list_does_not_name_is_no_swap():
+    """One pair in the expected statement: nothing to swap with; another owner is the subject
+    rules' (a wrong subject), not this one's."""
+    from seorap.engine.scoring.lexical import pairs
+    from seorap.engine.scoring.lexical.analysis import analyse
+
+    exp = analyse("가봉실 예약은 1번 방 오후 2시입니다.")
+    assert pairs.swapped(exp, analyse("2번 방 오후 2시요.")) == []
+    # words before values that are no owners of one list (nothing tells them apart but the word):
+    # the bundled hiring plan's "채용은 2명이고 … 개발자 1명은" read so made a right answer NO
+    exp = analyse("재단사 채용은 2명이고, 연기된 재단사 1명은 3월에 채용한다.")
+    assert pairs.swapped(exp, analyse("이번 채용 1명은 3월로 미뤘고, 재단사 2명 뽑아요.")) == []

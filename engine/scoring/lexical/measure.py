@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from seorap.engine.scoring.lexical import agents, asked, days, states, weekdays
+from seorap.engine.scoring.lexical import agents, asked, days, pairs, states, weekdays
 from seorap.engine.scoring.lexical.accounting import names_other_slot, unaccounted
 from seorap.engine.scoring.lexical.analysis import (
     NEGATION,
@@ -347,11 +347,13 @@ def _who_and_lists(
     wrong: list[tuple[str, str]],
     multi: list[tuple[str, str]],
 ) -> None:
-    """Add to ``wrong`` another agent, an opposite pole or a sibling noun, and to ``multi`` the
-    members listed beside E's (lexical-6)."""
+    """Add to ``wrong`` another agent, an opposite pole, a sibling noun or values swapped between
+    the owners of a list (lexical/pairs.py), and to ``multi`` the members listed beside E's
+    (lexical-6)."""
     who = agents.wrong_agent(exp, cand, q)
     if who is not None:
         wrong.append(who)
+    wrong += pairs.swapped(exp, cand)
     for extra in agents.extra_members(exp, cand, q):
         multi.append((", ".join(v.text for v in current) or " ".join(exp.nouns[:3]), extra))
     known = exp.compact + "|" + (q.compact if q is not None else "")

@@ -1,0 +1,68 @@
+"""Values paired with their owners in a list, swapped (since lexical-12).
+
+"다음 정기 점검은 1호기 화요일, 2호기 수요일" answered "1호기 수요일, 2호기 화요일": every value is
+stated, each in a clause of its own, and each clause is about a unit the expected statement names;
+read value by value, that is a YES. Read as pairs, the two days changed places.
+
+A pair is a clause (a comma-separated part) holding one value of a kind and the word right before
+it (its owner: ``1호기``, ``A반은`` without its particle). The owners of a list are told apart by a
+number or a Latin letter and are otherwise one word (1호기 and 2호기, A레인 and B레인): "채용은
+2명 … 개발자 1명은" lists no owners. When the expected statement lists two or more such pairs of
+one kind with different owners, an answer's clause that pairs one of those owners with the value
+of another owner is a swap: a wrong value (NO), whatever else it states. An owner the expected
+statement does not name, or a clause holding two values of the kind, is not read as a pair.
+"""
+
+from __future__ import annotations
+
+import re
+
+from seorap.engine.scoring.lexical.analysis import Analysis
+from seorap.engine.scoring.lexical.value import Value, kind, same
+
+_PARTICLE = re.compile(r"(?:은|는|이|가|도|의|에|에서|께서)$")
+_MARK = re.compile(r"[0-9A-Za-z]+")
+"""What tells the owners of one list apart: 1호기 and 2호기, A레인 and B레인 (the rest is the
+same word)."""
+
+
+def _owner(text: str, start: int, end: int) -> str | None:
+    """The word right before a value (``text[start:end]``: from its clause's start), without a
+    particle; None when there is none."""
+    words = text[start:end].split()
+    if not words:
+        return None
+    word = _PARTICLE.sub("", words[-1].strip("(),.:;\"'")).lower()
+    return word or None
+
+
+def pairs(a: Analysis) -> list[tuple[str, Value]]:
+    """(owner, value) for each clause of ``a`` holding exactly one value of a kind."""
+    out = []
+    for seg in a.segments:
+        by_kind: dict[str, list[Value]] = {}
+        for v in seg.values:
+            by_kind.setdefault(kind(v), []).append(v)
+        for vs in by_kind.values():
+            if len(vs) != 1 or vs[0].former:
+                continue
+            owner = _owner(a.text, seg.start, vs[0].start)
+            if owner is not None:
+                out.append((owner, vs[0]))
+    return out
+
+
+def swapped(exp: Analysis, cand: Analysis) -> list[tuple[str, str]]:
+    """(expected owner and value, the answer's) for each owner the answer pairs with the value of
+    another owner of the expected list (module docstring)."""
+    mine = [(o, v) for o, v in pairs(exp) if _MARK.search(o)]
+    out = []
+    for owner, w in pairs(cand):
+        listed = [(o, v) for o, v in mine if kind(v) == kind(w)]
+        if len({o for o, _ in listed}) < 2 or len({_MARK.sub("", o) for o, _ in listed}) != 1:
+            continue
+        own = [v for o, v in listed if o == owner]
+        others = [v for o, v in listed if o != owner]
+        if own and not any(same(v, w) for v in own) and any(same(v, w) for v in others):
+            out.append((f"{owner} {own[0].text}", f"{owner} {w.text}"))
+    return out
