@@ -112,6 +112,11 @@ RANKS_WIDTH = 14
 QUESTION_FLOOR = 16
 
 
+FIRST_SHOW_S = 0.02
+"""Built ahead, the view lists its questions this long after its mount, in a turn of the event
+loop of its own (a key waiting meanwhile goes first)."""
+
+
 class QuestionsScreen(ViewScreen, Screen):
     HELP = """\
 ## Questions and retrieval
@@ -171,9 +176,14 @@ baselines (naive-rag, full-context, no-context).
         table = self.query_one(LineTable)
         for label in ("kind", "verdict", "answer ranks", "question"):
             table.add_column(label, key=label)
-        self.show()  # built ahead by the app: the selected trajectory's questions are ready before `3`
+        if self.is_current:
+            self.show()
+        else:  # built ahead by the app: the questions are ready before `3`, listed in a turn of
+            self.set_timer(FIRST_SHOW_S, self.show)  # their own (with the mount: 17-22 ms)
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
+        if not self.is_current:  # resumed hidden (built ahead): its mount set its first listing
+            return
         self.show()
         self.on_resize()  # resized while hidden
         self.focus_item()
