@@ -439,9 +439,7 @@ def measure(
             values_expected=len(current),
             missing_nouns=exp.nouns,
         )
-    found, elements, complete = _recall(
-        exp, cand, q if q is not None else _topics(exp) if account else None
-    )
+    found, elements, complete = _recall(exp, cand, q or (_topics(exp) if account else None))
     missing_nouns = tuple(n for n in exp.nouns if not _noun_in(n, cand.nouns, cand.compact))
     stated = [v for v in current if _value_in(v, cand.values, cand.compact, current=True)]
     missing, wrong, multi = _typed_values(current, stated, exp, cand, q)
