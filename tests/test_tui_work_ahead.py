@@ -102,7 +102,7 @@ async def test_charts_and_the_side_by_sides_cases_are_made_off_the_event_loop(re
         return real_render(self)
 
     def step_view(*a, **k):
-        if sys._getframe(2).f_code.co_name == "case_steps":  # noqa: SLF001 - the side by side's
+        if sys._getframe(1).f_code.co_name == "case_step":  # noqa: SLF001 - the side by side's
             cases.append(threading.current_thread().name)
         return real_step(*a, **k)
 
@@ -118,4 +118,4 @@ async def test_charts_and_the_side_by_sides_cases_are_made_off_the_event_loop(re
             await asyncio.sleep(0.1)
         assert app.views_built
         assert plots and loop not in plots, plots  # built ahead: every chart's text in a thread
-        assert cases and loop not in cases, cases  # the side by side's cases too
+        assert cases and loop not in cases, cases  # the side by side's cases too, before its build

@@ -4,9 +4,11 @@ claims with the judge's verdicts, under the run's own diagnosis."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from sqlite_utils import Database
-from textual import events, work
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -16,6 +18,7 @@ from textual.widgets import Static
 from seorap.engine import views
 from seorap.engine.fmt import figure
 from seorap.tui.closing import AppHeader, while_running
+from seorap.tui.context import AppContext
 from seorap.tui.fit import clamp_lines, fitted
 from seorap.tui.instant_modes import ViewScreen
 from seorap.tui.messages import OpenTrajectory
@@ -23,6 +26,9 @@ from seorap.tui.text import literal
 from seorap.tui.widgets.claims_table import ClaimsTable
 from seorap.tui.widgets.footer import KeysFooter
 from seorap.tui.widgets.store_table import StoreTable
+
+if TYPE_CHECKING:
+    from seorap.tui.app import SeorapApp
 
 CASES = ("compensation", "bottleneck")
 
@@ -74,6 +80,50 @@ def case_title(
     return text
 
 
+STEPS_KEPT = 8
+_STEPS: dict[tuple, views.StepView] = {}
+"""(database file and version, judge view, run, trajectory) -> that case's step at its last
+document (read in a thread by ``read_cases``, or by the first fill)."""
+
+
+def case_step(
+    ctx: AppContext, db: Database, case: views.TourStop | views.StaleCase
+) -> views.StepView:
+    """A case's step at its last document: read once per database state and judge view."""
+    key = (
+        ctx.db_path,
+        views.data_version(db),
+        ctx.selection.judge_mode,
+        case.run_id,
+        case.trajectory_id,
+    )
+    step = _STEPS.get(key)
+    if step is None:
+        step = views.step_view(
+            db, ctx.corpus, case.run_id, case.trajectory_id, 10**6, ctx.selection.judge_mode
+        )
+        while len(_STEPS) >= STEPS_KEPT:
+            _STEPS.pop(next(iter(_STEPS)))
+        _STEPS[key] = step
+    return step
+
+
+def read_cases(ctx: AppContext, stale_cases: dict[tuple, views.StaleCase]) -> None:
+    """In a thread, before the app builds the side by side (``SideBySideScreen.prepare``): read the steps its
+    panels will show, so its first fill only fills the tables. Filled from a thread after its
+    mount instead, the hidden screen was laid out before the tables had rows, and the first `s`
+    laid it out again (37-50 -> 71-113 ms, quiet); filled on the loop, reading them held it
+    20-30 ms."""
+    db = ctx.worker_db()
+    stops = views.demo_tour(db, ctx.corpus)
+    cases = [stop for stop in stops.values() if stop is not None]
+    if stops.get("compensation") is None:
+        stale = stale_cases.get((views.data_version(db), None))
+        cases += [stale] if stale is not None else []
+    for case in cases:
+        case_step(ctx, db, case)
+
+
 class SideBySideScreen(ViewScreen, Screen):
     HELP = """\
 ## Demo tour, side by side
@@ -92,6 +142,12 @@ expected claims of the final state with the judge's verdicts, under the run's ow
 
     filled_for: tuple | None = None
     """What the panels were filled for (``content_key``)."""
+
+    @staticmethod
+    def prepare(app: SeorapApp) -> None:
+        """Run in a thread by the app before it builds this screen ahead (``read_cases``)."""
+        if app.ctx.db_path is not None:
+            read_cases(app.ctx, dict(app.stale_cases))
 
     def compose(self) -> ComposeResult:
         yield AppHeader()
@@ -130,7 +186,7 @@ expected claims of the final state with the judge's verdicts, under the run's ow
             self.stale_key, known = self.app.stale_case(None)  # of every run, as the tour
             self.stale, pending = self.app.stale_cases.get(self.stale_key), not known
         if self.content_key(pending) != self.filled_for:
-            self.fill_soon(pending)  # else another run with the same cases: shown as it is
+            self.fill(pending)  # else another run with the same cases: shown as it is
 
     def panel_width(self) -> int:
         """Cells of a panel's text: half the screen, less its padding and the border between."""
@@ -140,7 +196,7 @@ expected claims of the final state with the judge's verdicts, under the run's ow
         """Filled at another width: filled again (titles are cut to the panels' width). Not
         filled yet: its fill, when it comes, takes the width then."""
         if self.filled_for is not None and self.panel_width() != self._filled_width:
-            self.fill_soon(self._filled_pending)
+            self.fill(self._filled_pending)
 
     def stale_found(self, key: tuple) -> None:
         """The app found a stale-fact case (in a worker); shown if it is this screen's."""
@@ -167,32 +223,9 @@ expected claims of the final state with the judge's verdicts, under the run's ow
         return stop if stop is not None else (self.stale if q == "compensation" else None)
 
     def case_steps(self, db: Database) -> dict[str, views.StepView]:
-        """Each panel's case at its last document, read from ``db``."""
+        """Each panel's case at its last document (read ahead by ``read_cases``, else here)."""
         ctx = self.app.ctx
-        return {
-            q: views.step_view(
-                db, ctx.corpus, case.run_id, case.trajectory_id, 10**6, ctx.selection.judge_mode
-            )
-            for q in CASES
-            if (case := self.case_of(q)) is not None
-        }
-
-    def fill_soon(self, pending: bool) -> None:
-        """Fill both panels; hidden (built ahead), with the cases read in a thread first, so the
-        loop only fills the tables (reading them held it 20-30 ms)."""
-        if self.is_current or self.app.ctx.db_path is None:
-            self.fill(pending)
-        else:
-            self.read_cases(pending, self.content_key(pending))
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="side-by-side cases")
-    def read_cases(self, pending: bool, key: tuple) -> None:
-        steps = self.case_steps(self.app.ctx.worker_db())
-        self.app.call_from_thread(self._read, pending, key, steps)
-
-    def _read(self, pending: bool, key: tuple, steps: dict[str, views.StepView]) -> None:
-        if self.is_mounted and key == self.content_key(pending) != self.filled_for:
-            self.fill(pending, steps)  # else shown (and filled) meanwhile, or out of date
+        return {q: case_step(ctx, db, case) for q in CASES if (case := self.case_of(q)) is not None}
 
     def fill(self, pending: bool = False, steps: dict[str, views.StepView] | None = None) -> None:
         """Fill both panels with the cases' steps (read here unless given)."""
