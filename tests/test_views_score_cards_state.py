@@ -6,7 +6,8 @@ import json
 
 import sqlite_utils
 
-from seorap.engine.views.common import db_state, score_cards
+from seorap.engine.store.queries.catalog import content_state
+from seorap.engine.views.common import score_cards
 
 
 def _card(db, run, trajectory, at, **card):
@@ -36,13 +37,13 @@ def test_score_cards_are_read_once_per_database_state(tmp_path):
     _card(other, "r2", "t1", "2026-12-06T00:00:03", intrinsic_full=1.0)
     assert ("r2", "t1") in score_cards(db)
 
-    before = db_state(db)
+    before = content_state(db)
     other.execute(
         "UPDATE scores SET card = ? WHERE run_id = 'r1' AND trajectory_id = 't1'",
         [json.dumps({"intrinsic_full": 0.75})],
     )
     other.conn.commit()
-    assert db_state(db) != before  # same rows, same newest time, other content
+    assert content_state(db) != before  # same rows, same newest time, other content
     assert score_cards(db)[("r1", "t1")]["intrinsic_full"] == 0.75
 
 

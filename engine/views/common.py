@@ -14,7 +14,7 @@ from seorap.engine.scoring.diagnosis import UNRELIABLE, UNVERIFIED, judge_headli
 from seorap.engine.scoring.metrics import quadrant
 from seorap.engine.store.damage import stored_json
 from seorap.engine.store.queries import scores
-from seorap.engine.store.queries.catalog import columns, readable_names
+from seorap.engine.store.queries.catalog import columns, content_state, readable_names
 from seorap.engine.store.queries.verdicts import overrides_of
 
 __all__ = ["quadrant", "UNRELIABLE", "UNVERIFIED", "judge_headline"]
@@ -76,28 +76,20 @@ def latest_card(db: sqlite_utils.Database, run_id: str, trajectory_id: str) -> d
     return stored_json(card, "score card", run_id, {}) or {}
 
 
-def db_state(db: sqlite_utils.Database) -> tuple[int, int]:
-    """What changes whenever the database's content may have, as seen by this connection: SQLite's
-    ``PRAGMA data_version`` (another connection committed) and the connection's own
-    ``total_changes`` (it wrote). Two equal states read the same rows."""
-    (version,) = db.execute("PRAGMA data_version").fetchone()
-    return (version, db.conn.total_changes)
-
-
 _CARDS: weakref.WeakKeyDictionary[
     sqlite_utils.Database, tuple[object, tuple[int, int], dict[tuple[str, str], dict]]
 ] = weakref.WeakKeyDictionary()
-"""database -> (its connection, its db_state, the cards read then): see score_cards. Gone with the
+"""database -> (its connection, its content_state, the cards read then): see score_cards. Gone with the
 database object."""
 
 
 def score_cards(db: sqlite_utils.Database) -> dict[tuple[str, str], dict]:
     """(run, trajectory) -> the latest score card (engine.scoring's JSON), for every scored
-    trajectory. Read once per state of the database (``db_state``): the runs view, the tour and the
+    trajectory. Read once per state of the database (engine/store: ``content_state``): the runs view, the tour and the
     side by side ask for them in turn, and each read parses every card (issue 36: ~5 ms a time on
     the bundled corpus). The result is shared: callers read it, never change it."""
     kept = _CARDS.get(db)
-    state = db_state(db)
+    state = content_state(db)
     if kept is not None and kept[0] is db.conn and kept[1] == state:
         return kept[2]
     out: dict[tuple[str, str], dict] = {}

@@ -42,6 +42,14 @@ def row_count_and_max(db: Database, table: str, column: str) -> tuple:
     )
 
 
+def content_state(db: Database) -> tuple[int, int]:
+    """What changes whenever the database's content may have, as this connection sees it: SQLite's
+    ``PRAGMA data_version`` (another connection committed) and the connection's own
+    ``total_changes`` (it wrote). Two equal states read the same rows."""
+    (version,) = db.execute("PRAGMA data_version").fetchone()
+    return (version, db.conn.total_changes)
+
+
 def count_by_run(db: Database, table: str) -> dict[str, int]:
     """run id -> rows of ``table``."""
     return {
