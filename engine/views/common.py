@@ -85,9 +85,10 @@ database object."""
 
 def score_cards(db: sqlite_utils.Database) -> dict[tuple[str, str], dict]:
     """(run, trajectory) -> the latest score card (engine.scoring's JSON), for every scored
-    trajectory. Read once per state of the database (engine/store: ``content_state``): the runs view, the tour and the
-    side by side ask for them in turn, and each read parses every card (issue 36: ~5 ms a time on
-    the bundled corpus). The result is shared: callers read it, never change it."""
+    trajectory. Read once per state of the database (engine/store: ``content_state``): the runs
+    view, the tour and the side by side ask for them in turn, and each read parses every card
+    (issue 36: ~5 ms a time on the bundled corpus). The result is shared: callers read it, never
+    change it."""
     kept = _CARDS.get(db)
     state = content_state(db)
     if kept is not None and kept[0] is db.conn and kept[1] == state:

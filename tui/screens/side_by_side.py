@@ -109,14 +109,13 @@ def case_step(
 
 
 def read_cases(ctx: AppContext, stale_cases: dict[tuple, views.StaleCase]) -> None:
-    """In a thread, before the app builds the side by side (``SideBySideScreen.prepare``): read the steps its
-    panels will show, so its first fill only fills the tables. Filled from a thread after its
-    mount instead, the hidden screen was laid out before the tables had rows, and the first `s`
-    laid it out again (37-50 -> 71-113 ms, quiet); filled on the loop, reading them held it
-    20-30 ms."""
+    """In a thread, before the app builds the side by side (``SideBySideScreen.prepare``): read
+    the steps its panels will show, so its first fill only fills the tables. Filled from a thread
+    after its mount instead, the hidden screen was laid out before the tables had rows, and the
+    first `s` laid it out twice; read on the loop, the two steps held it 20-30 ms."""
     db = ctx.worker_db()
     stops = views.demo_tour(db, ctx.corpus)
-    cases = [stop for stop in stops.values() if stop is not None]
+    cases: list[views.TourStop | views.StaleCase] = [s for s in stops.values() if s is not None]
     if stops.get("compensation") is None:
         stale = stale_cases.get((views.data_version(db), None))
         cases += [stale] if stale is not None else []
