@@ -301,8 +301,8 @@ class SeorapApp(KeysInOrder, InstantModes, App):
         """Import ``module`` after the frames of every key so far, in pieces, leaves first
         (tui/import_ahead.py), each in a turn of the event loop of its own: a key that arrives
         meanwhile is handled before the next piece. (Waiting for every key's frames before each
-        piece, as before each module, left a view's module half imported through a burst of keys,
-        and its key imported the rest: `s` 37-50 → 71-113 ms cold, quiet.)"""
+        piece, as before each module, could leave a view's module half imported through a burst
+        of keys, for its key to import the rest.)"""
         await self.input_drawn()
         for piece in pieces(module):
             piece()

@@ -114,13 +114,16 @@ def read_cases(ctx: AppContext, stale_cases: dict[tuple, views.StaleCase]) -> No
     after its mount instead, the hidden screen was laid out before the tables had rows, and the
     first `s` laid it out twice; read on the loop, the two steps held it 20-30 ms."""
     db = ctx.worker_db()
-    stops = views.demo_tour(db, ctx.corpus)
-    cases: list[views.TourStop | views.StaleCase] = [s for s in stops.values() if s is not None]
-    if stops.get("compensation") is None:
-        stale = stale_cases.get((views.data_version(db), None))
-        cases += [stale] if stale is not None else []
-    for case in cases:
-        case_step(ctx, db, case)
+    try:
+        stops = views.demo_tour(db, ctx.corpus)
+        cases: list[views.TourStop | views.StaleCase] = [s for s in stops.values() if s is not None]
+        if stops.get("compensation") is None:
+            stale = stale_cases.get((views.data_version(db), None))
+            cases += [stale] if stale is not None else []
+        for case in cases:
+            case_step(ctx, db, case)
+    finally:
+        db.conn.close()  # its own connection, opened for this read
 
 
 class SideBySideScreen(ViewScreen, Screen):
@@ -226,11 +229,11 @@ expected claims of the final state with the judge's verdicts, under the run's ow
         ctx = self.app.ctx
         return {q: case_step(ctx, db, case) for q in CASES if (case := self.case_of(q)) is not None}
 
-    def fill(self, pending: bool = False, steps: dict[str, views.StepView] | None = None) -> None:
-        """Fill both panels with the cases' steps (read here unless given)."""
+    def fill(self, pending: bool = False) -> None:
+        """Fill both panels with the cases' steps (read ahead by ``read_cases``, else here)."""
         self._filled_width, self._filled_pending = self.panel_width(), pending
         self.filled_for = self.content_key(pending)
-        steps = self.case_steps(self.app.ctx.db) if steps is None else steps
+        steps = self.case_steps(self.app.ctx.db)
         for q in CASES:
             stop, step = self.stops.get(q), steps.get(q)
             if step is not None:  # the stale-fact case fills the left panel when it stands in
