@@ -354,7 +354,7 @@ async def test_steps_are_read_ahead_off_the_event_loop_and_end_and_help_only_sho
 
     def step_view(*a, **k):
         caller = sys._getframe(1).f_code.co_name  # noqa: SLF001 - the stepper's callers only
-        if caller in ("_view", "_read_in_thread"):  # not the side by side's own step views
+        if caller == "read_step":  # the stepper's reads, not the side by side's own step views
             where.append(threading.current_thread().name)
         return real(*a, **k)
 

@@ -119,3 +119,79 @@ async def test_charts_and_the_side_by_sides_cases_are_made_off_the_event_loop(re
         assert app.views_built
         assert plots and loop not in plots, plots  # built ahead: every chart's text in a thread
         assert cases and loop not in cases, cases  # the side by side's cases too, before its build
+
+
+async def test_the_side_by_side_is_built_ahead_without_the_judge_when_its_verdicts_are_stored(
+    ref, monkeypatch
+):
+    """Its read needs no judgement (every verdict stored at score time): built ahead while the
+    judge's analyser still loads. One that needs one waits for the analyser, then reads again."""
+    from seorap.engine import views
+    from seorap.tui.screens.side_by_side import SideBySideScreen
+
+    warm = {"now": False}
+    monkeypatch.setattr(views, "judge_warm", lambda: warm["now"])
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)):
+        for _ in range(600):
+            if app.views_built:
+                break
+            await asyncio.sleep(0.1)
+        assert app.views_built  # the analyser never became ready
+
+    reads: list[bool] = []
+    real = SideBySideScreen.prepare
+
+    def prepare(app_):
+        reads.append(warm["now"])
+        if not warm["now"]:
+            raise views.JudgeNotReady("a verdict no scoring pass stored")
+        real(app_)
+
+    monkeypatch.setattr(SideBySideScreen, "prepare", staticmethod(prepare))
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(160, 45)):
+        for _ in range(30):
+            await asyncio.sleep(0.1)
+        assert reads == [False] and not app.views_built  # waits for the analyser
+        warm["now"] = True
+        for _ in range(600):
+            if app.views_built:
+                break
+            await asyncio.sleep(0.1)
+        assert app.views_built and reads == [False, True]
+
+
+async def test_views_built_ahead_read_what_they_first_show_off_the_event_loop(ref, monkeypatch):
+    """The stepper's first step, the questions view's questions and the score cards' figures are
+    read in a thread before each view is built ahead (its ``prepare``): building it holds the
+    event loop only to fill it."""
+    from seorap.engine import views
+
+    reads: dict[str, list[str]] = {"step": [], "questions": [], "figures": []}
+    real = {n: getattr(views, n) for n in ("step_view", "questions_view", "stored_figures")}
+
+    def spy(name: str, label: str):
+        def read(*a, **k):
+            reads[label].append(threading.current_thread().name)
+            return real[name](*a, **k)
+
+        return read
+
+    monkeypatch.setattr(views, "step_view", spy("step_view", "step"))
+    monkeypatch.setattr(views, "questions_view", spy("questions_view", "questions"))
+    monkeypatch.setattr(views, "stored_figures", spy("stored_figures", "figures"))
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])  # the runs view: the stepper is built ahead
+    loop = threading.current_thread().name
+    async with app.run_test(size=(160, 45)):
+        for _ in range(600):
+            if app.views_built:
+                break
+            await asyncio.sleep(0.1)
+        assert app.views_built
+        for label, threads in reads.items():
+            assert threads and loop not in threads, (label, threads)
+        title = app.get_screen("view:questions").query_one("#q-title").content
+        assert app.ctx.selection.trajectory_id in str(title)

@@ -45,9 +45,11 @@ BUILD_ORDER = ("stepper", "questions", "scores", "compare", "demo", "live", SIDE
 """The views built ahead after the first paint, one at a time, in the order of their keys (2 3 4 5
 7 6), the side by side last: it is built once the judge's analyser is ready (JUDGING)."""
 JUDGING = (SIDE_BY_SIDE,)
-"""Views whose first fill runs the lexical judge on the event loop (the side by side's step
-views): built ahead only once its analyser process is ready, else the build held the event loop
-until it was (a key waited 14 s, busy 2); `s` before then builds it on the key, as before."""
+"""Views whose first fill may run the lexical judge (the side by side's step views: verdicts a
+scoring pass did not store are judged on read). Their ``prepare`` reads what the fill shows in a
+thread, without waiting for the judge's analyser process: when every verdict it needs is stored
+they are built ahead at once; when one is not, only once the analyser is ready (built earlier, the
+build held the event loop until it was: a key waited 14 s, busy 2)."""
 
 
 BANNER_VIEWS = ("runs", "demo")
@@ -63,6 +65,17 @@ WARM_MODULES = (
     "seorap.engine.scoring.figures",
 )
 """Modules a view imports when first used, imported ahead with the views' own (warm_views)."""
+
+
+def _prepared_without_judge(prepare: Callable[[SeorapApp], None], app: SeorapApp) -> bool:
+    """Run a view's ``prepare`` (in a thread); False when it needed a judgement the analyser
+    process is not ready for."""
+    try:
+        with views.judge_no_wait():
+            prepare(app)
+    except views.JudgeNotReady:
+        return False
+    return True
 
 
 def _lazy(name: str) -> Callable[[], Screen]:
@@ -223,17 +236,12 @@ class SeorapApp(KeysInOrder, InstantModes, App):
         if self.ctx.autorun and self.current_mode != "live":  # the first start's runs: at once
             order = ("live", *(name for name in BUILD_ORDER if name != "live"))
         for name in order:
-            while name in JUDGING and not views.judge_warm():
-                await asyncio.sleep(AHEAD_GAP_S * 2)
             await self.input_drawn()
             if len(self.screen_stack) != 1:  # an overlay is open: again after the next key
                 return
             if name == order[0] and name in VIEWS:  # the first view built: its modules too
                 await self.import_ahead(VIEWS[name][2].split(":")[0])
-            target = name if name in VIEWS else KEPT_SCREENS[name]
-            prepare = getattr(screen_class(target), "prepare", None)
-            if prepare is not None:  # what its first fill reads, read in a thread first
-                await asyncio.to_thread(prepare, self)
+            await self.prepare_ahead(name)
             mounted = self.build_ahead(name)
             if mounted is not None:
                 self.building = name
@@ -257,6 +265,22 @@ class SeorapApp(KeysInOrder, InstantModes, App):
             return  # an overlay is open: again after the next key
         self.views_built = True
         self.idle_gc.freeze()
+
+    async def prepare_ahead(self, name: str) -> None:
+        """Read in a thread what the view's first fill will show (its screen's ``prepare``), so
+        building it holds the event loop only to build. A view of JUDGING reads without waiting
+        for the judge's analyser; when a verdict it needs was not stored (the analyser would be
+        waited for), it reads again once the analyser is ready."""
+        target = name if name in VIEWS else KEPT_SCREENS[name]
+        prepare = getattr(screen_class(target), "prepare", None)
+        if prepare is None:
+            return
+        if name not in JUDGING:
+            await asyncio.to_thread(prepare, self)
+            return
+        while not await asyncio.to_thread(_prepared_without_judge, prepare, self):
+            while not views.judge_warm():
+                await asyncio.sleep(AHEAD_GAP_S * 2)
 
     async def build_help_ahead(self) -> bool:
         """Build the help screen of every view built, one at a time after the frames of every

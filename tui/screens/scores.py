@@ -4,9 +4,11 @@ Figures come from engine.scoring.report (computed in a worker: bootstrap takes a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from sqlite_utils import Database
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
     from textual_plotext.plot import Plot
 
     from seorap.engine.scoring.schema import RunReport
+    from seorap.tui.app import SeorapApp
 
 from seorap.tui.closing import AppHeader, while_running
 from seorap.tui.screens.scores_text import (
@@ -39,6 +42,48 @@ from seorap.tui.screens.scores_text import (
     overlap_counts,
     rulers_text,
 )
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What the score cards show, read at one state of the database (``read_figures``)."""
+
+    version: object
+    labels: dict[str, str]
+    short_labels: dict[str, str]
+    reports: list
+    diffs: dict
+    missing: list[str]
+    """Runs scored before their figures were stored: computed in a worker."""
+    accounting: dict
+    """run -> its judge's accounting (``views.accounting_view``), for the runs with figures."""
+
+
+def read_figures(db: Database) -> Figures:
+    """The figures stored at score time for every run, with the runs' labels."""
+    version = views.data_version(db)
+    reports, diffs, missing = [], {}, []
+    for run in views.list_runs(db):
+        report, diff = views.stored_figures(db, run.run_id)
+        if report is not None:
+            reports.append(report)
+            diffs[run.run_id] = diff
+        elif run.scored:
+            missing.append(run.run_id)
+    return Figures(
+        version,
+        views.run_labels(db),
+        views.run_labels(db, short=True),
+        reports,
+        diffs,
+        missing,
+        {r.run_id: views.accounting_view(db, r.run_id) for r in reports},
+    )
+
+
+PREPARED: dict[object, Figures] = {}
+"""The figures read in a thread before the app builds the score cards ahead (``prepare``), by the
+database's version: their first load takes them from here."""
 
 MARKERS = scores_list.MARKERS
 BAR_WIDTH = 0.5
@@ -104,6 +149,8 @@ changed by an override) is computed in the background, with a placeholder meanwh
         self.current = 0
         self.version: object = None
         """The database's data version when the figures were read."""
+        self.accounting: dict = {}
+        """run -> its judge's accounting, read with the figures."""
         self.listed: list | None = None
         """The reports the variants table lists (``reports`` is a new list whenever they are read)."""
 
@@ -121,6 +168,20 @@ changed by an override) is computed in the background, with a placeholder meanwh
                 yield Static(id="rulers")
         yield LineTable(id="variants", cursor_type="row")
         yield KeysFooter()
+
+    @staticmethod
+    def prepare(app: SeorapApp) -> None:
+        """Run in a thread by the app before it builds this screen ahead: read the figures on a
+        connection of its own, so its first load holds the event loop only to draw them."""
+        if app.ctx.db_path is None:
+            return
+        db = app.ctx.worker_db()
+        try:
+            figures = read_figures(db)
+        finally:
+            db.conn.close()  # its own connection, opened for this read
+        PREPARED.clear()
+        PREPARED[figures.version] = figures
 
     def on_mount(self) -> None:
         self._fit_size()
@@ -154,18 +215,17 @@ changed by an override) is computed in the background, with a placeholder meanwh
     def reload(self) -> None:
         """Read the figures stored at score time (instant); runs scored before they were stored
         (or after an override) are computed in a worker, with a placeholder meanwhile."""
-        ctx = self.app.ctx
-        self.version = views.data_version(ctx.db)
-        self.reports, self.diffs, missing = [], {}, []
-        self.labels = views.run_labels(ctx.db)
-        self.short_labels = views.run_labels(ctx.db, short=True)  # the table's; full above it
-        for run in views.list_runs(ctx.db):
-            report, diff = views.stored_figures(ctx.db, run.run_id)
-            if report is not None:
-                self.reports.append(report)
-                self.diffs[run.run_id] = diff
-            elif run.scored:
-                missing.append(run.run_id)
+        db = self.app.ctx.db
+        figures = PREPARED.pop(views.data_version(db), None) or read_figures(db)
+        self.version = figures.version
+        self.reports, self.diffs, missing = (
+            list(figures.reports),
+            dict(figures.diffs),
+            figures.missing,
+        )
+        self.labels = figures.labels
+        self.accounting = figures.accounting
+        self.short_labels = figures.short_labels  # the table's; full above it
         self._select()
         self.draw()
         if missing:
@@ -247,7 +307,8 @@ changed by an override) is computed in the background, with a placeholder meanwh
             rulers_text(
                 report,
                 self.diffs.get(report.run_id),
-                views.accounting_view(self.app.ctx.db, report.run_id),
+                self.accounting.get(report.run_id)
+                or views.accounting_view(self.app.ctx.db, report.run_id),
             )
         )
         table = self.query_one("#variants", LineTable)

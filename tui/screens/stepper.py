@@ -14,6 +14,8 @@ free in this view: b h m y z."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events, on
 from textual.binding import Binding
 from textual.css.query import NoMatches
@@ -24,13 +26,16 @@ from seorap.tui.closing import while_running
 from seorap.tui.messages import OpenFact
 from seorap.tui.overrides import ask_and_contest
 from seorap.tui.screens.prompt import PromptModal
-from seorap.tui.screens.stepper_panes import PANE_KEYS, StepperPanes
+from seorap.tui.screens.stepper_panes import PANE_KEYS, StepperPanes, prepare_first_step
 from seorap.tui.widgets.claims_table import ClaimsTable
 from seorap.tui.widgets.detail import DetailPane
 from seorap.tui.widgets.document import DocumentPane
 from seorap.tui.widgets.operations import OperationLog
 from seorap.tui.widgets.search_bar import SearchBar
 from seorap.tui.widgets.store_table import StoreTable
+
+if TYPE_CHECKING:
+    from seorap.tui.app import SeorapApp
 
 FIRST_STEP_S = 0.02
 """A stepper built ahead shows its first step this long after its mount, in a turn of the event
@@ -129,6 +134,11 @@ f0030→f0108 · 1 stale`: new facts, the facts it updated or reinforced, the su
         Binding("left_square_bracket", "trajectory(-1)", "prev traj", show=False),
         Binding("right_square_bracket", "trajectory(1)", "next traj", show=False),
     ]
+
+    @staticmethod
+    def prepare(app: SeorapApp) -> None:
+        """Run in a thread by the app before it builds this screen ahead (its first step)."""
+        prepare_first_step(app.ctx)
 
     def on_mount(self) -> None:
         self.app.stepper = self  # the app fills it before switching to it (tui/app.py)

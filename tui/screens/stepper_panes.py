@@ -52,6 +52,48 @@ SUMMARY_STYLE = {
 }
 
 
+def step_key_of(
+    ctx: AppContext, position: int, run_id: str | None, trajectory_id: str | None, version: tuple
+) -> tuple:
+    """What a step view depends on: run, trajectory, position, the judge mode, θ, and the
+    database's version with whether the judge's analyser was ready (``step_version``)."""
+    sel = ctx.selection
+    return (run_id, trajectory_id, position, sel.judge_mode, ctx.filter_threshold, *version)
+
+
+def read_step(db: sqlite_utils.Database, ctx: AppContext, key: tuple) -> views.StepView:
+    """The step view of ``key`` (``step_key_of``); without its stale marks while the judge's
+    analyser is loading (it is read again once it is ready: ``judge_ready``)."""
+    run_id, trajectory_id, position, judge_mode = key[:4]
+    try:
+        with views.judge_no_wait():
+            return views.step_view(db, ctx.corpus, run_id, trajectory_id, position, judge_mode)
+    except views.JudgeNotReady:
+        return views.step_view(db, ctx.corpus, run_id, trajectory_id, position, judge_mode, False)
+
+
+FIRST_STEPS: dict[tuple, views.StepView] = {}
+"""The selected step, read in a thread before the app builds the stepper ahead (``prepare``), by
+step key: its first showing takes it from here."""
+
+
+def prepare_first_step(ctx: AppContext) -> None:
+    """In a thread, before the app builds the stepper ahead: read the step it will show first, on
+    a connection of its own, so building it holds the event loop only to fill its panes (read
+    there, the step was 15-29 ms of the build's longest hold on the bundled corpus)."""
+    sel = ctx.selection
+    if ctx.db_path is None or not (sel.run_id and sel.trajectory_id):
+        return
+    db = ctx.worker_db()
+    try:
+        version = (views.data_version(db), views.judge_warm())
+        key = step_key_of(ctx, sel.position, sel.run_id, sel.trajectory_id, version)
+        FIRST_STEPS.clear()
+        FIRST_STEPS[key] = read_step(db, ctx, key)
+    finally:
+        db.conn.close()  # its own connection, opened for this read
+
+
 class StepperPanes(ViewScreen, Screen):
     """The stepper without its keys: the step on screen and its panes."""
 
@@ -172,13 +214,12 @@ class StepperPanes(ViewScreen, Screen):
         """What a step view depends on: the selected run and trajectory (or those given), the
         position, the judge mode, θ, and ``step_version()`` (computed here unless given)."""
         ctx, sel = self.app.ctx, self.app.ctx.selection
-        return (
+        return step_key_of(
+            ctx,
+            position,
             run_id or sel.run_id,
             trajectory_id or sel.trajectory_id,
-            position,
-            sel.judge_mode,
-            ctx.filter_threshold,
-            *(self.step_version() if version is None else version),
+            self.step_version() if version is None else version,
         )
 
     def step_version(self) -> tuple:
@@ -190,22 +231,12 @@ class StepperPanes(ViewScreen, Screen):
     def _view(self, key: tuple) -> views.StepView:
         """The step view for ``key`` (see ``step_key``), read once while the database is unchanged
         (or taken from the reader thread when it is reading it: the loop waits for the rest)."""
-        kept = self.views_kept.get(key)
+        kept = self.views_kept.get(key) or FIRST_STEPS.pop(key, None)
         reading = self.reading.pop(key, None)
         if kept is None and reading is not None:
             kept = reading.result()  # the thread holds no lock the loop needs
-        if kept is None:
-            run_id, trajectory_id, position, judge_mode = key[:4]
-            ctx = self.app.ctx
-            try:  # the key is not kept waiting for the judge's analyser (tui/app.py)
-                with views.judge_no_wait():
-                    kept = views.step_view(
-                        ctx.db, ctx.corpus, run_id, trajectory_id, position, judge_mode
-                    )
-            except views.JudgeNotReady:
-                kept = views.step_view(
-                    ctx.db, ctx.corpus, run_id, trajectory_id, position, judge_mode, False
-                )
+        if kept is None:  # the key is not kept waiting for the judge's analyser (tui/app.py)
+            kept = read_step(self.app.ctx.db, self.app.ctx, key)
         self._keep(key, kept)
         return kept
 
@@ -271,14 +302,7 @@ class StepperPanes(ViewScreen, Screen):
         stale marks while the judge's analyser is loading)."""
         if self.reader_db is None:
             self.reader_db = ctx.worker_db()
-        db, run_id, trajectory_id, position, judge_mode = self.reader_db, *key[:4]
-        try:
-            with views.judge_no_wait():
-                return views.step_view(db, ctx.corpus, run_id, trajectory_id, position, judge_mode)
-        except views.JudgeNotReady:
-            return views.step_view(
-                db, ctx.corpus, run_id, trajectory_id, position, judge_mode, False
-            )
+        return read_step(self.reader_db, ctx, key)
 
     def on_unmount(self) -> None:
         if self.reader is not None:
