@@ -27,6 +27,7 @@ from seorap.tui.key_order import KeysInOrder
 from seorap.tui.messages import OpenFact, OpenTrajectory, RunsChanged
 from seorap.tui.modes import KEPT_SCREENS, SIDE_BY_SIDE, VIEWS, screen_class
 from seorap.tui.ollama_probe import OllamaProbe, probe
+from seorap.tui.prepare import prepare_ahead
 
 if TYPE_CHECKING:
     from seorap.tui.screens.stepper import StepperScreen
@@ -65,17 +66,6 @@ WARM_MODULES = (
     "seorap.engine.scoring.figures",
 )
 """Modules a view imports when first used, imported ahead with the views' own (warm_views)."""
-
-
-def _prepared_without_judge(prepare: Callable[[SeorapApp], None], app: SeorapApp) -> bool:
-    """Run a view's ``prepare`` (in a thread); False when it needed a judgement the analyser
-    process is not ready for."""
-    try:
-        with views.judge_no_wait():
-            prepare(app)
-    except views.JudgeNotReady:
-        return False
-    return True
 
 
 def _lazy(name: str) -> Callable[[], Screen]:
@@ -241,7 +231,7 @@ class SeorapApp(KeysInOrder, InstantModes, App):
                 return
             if name == order[0] and name in VIEWS:  # the first view built: its modules too
                 await self.import_ahead(VIEWS[name][2].split(":")[0])
-            await self.prepare_ahead(name)
+            await prepare_ahead(self, name, name in JUDGING, AHEAD_GAP_S * 2)
             mounted = self.build_ahead(name)
             if mounted is not None:
                 self.building = name
@@ -265,22 +255,6 @@ class SeorapApp(KeysInOrder, InstantModes, App):
             return  # an overlay is open: again after the next key
         self.views_built = True
         self.idle_gc.freeze()
-
-    async def prepare_ahead(self, name: str) -> None:
-        """Read in a thread what the view's first fill will show (its screen's ``prepare``), so
-        building it holds the event loop only to build. A view of JUDGING reads without waiting
-        for the judge's analyser; when a verdict it needs was not stored (the analyser would be
-        waited for), it reads again once the analyser is ready."""
-        target = name if name in VIEWS else KEPT_SCREENS[name]
-        prepare = getattr(screen_class(target), "prepare", None)
-        if prepare is None:
-            return
-        if name not in JUDGING:
-            await asyncio.to_thread(prepare, self)
-            return
-        while not await asyncio.to_thread(_prepared_without_judge, prepare, self):
-            while not views.judge_warm():
-                await asyncio.sleep(AHEAD_GAP_S * 2)
 
     async def build_help_ahead(self) -> bool:
         """Build the help screen of every view built, one at a time after the frames of every

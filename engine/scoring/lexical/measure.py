@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -13,22 +12,17 @@ from functools import lru_cache
 from seorap.engine.scoring.lexical import agents, asked, days, pairs, states, weekdays
 from seorap.engine.scoring.lexical.accounting import names_other_slot, unaccounted
 from seorap.engine.scoring.lexical.analysis import (
-    NEGATION,
-    POSTPONE,
     Analysis,
     Segment,
     _compact,
     analyse,
 )
+from seorap.engine.scoring.lexical.clause_polarity import clause_polarity, set_aside_value
 from seorap.engine.scoring.lexical.clauses import (
     _anchored,
-    _count,
     _local,
     _missing_clauses,
     _noun_in,
-    _states_best,
-    _stating_segments,
-    _touches,
     _value_in,
     near_values,
     set_aside,
@@ -36,11 +30,11 @@ from seorap.engine.scoring.lexical.clauses import (
 )
 from seorap.engine.scoring.lexical.lexicon import Entry
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
+from seorap.engine.scoring.lexical.owners import owner_asked, owner_unnamed
 from seorap.engine.scoring.lexical.polarity import hedge_classes, opposite, sibling
 from seorap.engine.scoring.lexical.subjects import (
     in_expected,
     list_members,
-    replaced,
     words_set_aside,
     wrong_owner,
     wrong_subject,
@@ -315,30 +309,6 @@ def _word_beside_rival(
     return None
 
 
-def _polarity(exp: Analysis, cand: Analysis) -> list[tuple]:
-    """Polarity, clause by clause: (clause, its markers, the candidate's) of every expected clause
-    whose stating candidate clauses carry other markers."""
-    polarity = []
-    for seg in exp.segments:
-        chosen = [c for c in _stating_segments(seg, cand) if _states_best(seg, c, exp)]
-        if not chosen:
-            continue
-        theirs = Counter(m for c in chosen for m in c.markers)
-        theirs[NEGATION] -= sum(replaced(exp, cand, c) for c in chosen)
-        mine = Counter(seg.markers)
-        # every marker of the expected clause must be somewhere in the clauses that touch it
-        around = {m for c in cand.segments if _touches(seg, c) for m in c.markers}
-        extra = {m for m in theirs if theirs[m] > mine[m]}
-        lacking = {m for m in mine if m not in around}
-        if POSTPONE in extra and any(v.target for c in chosen for v in c.values):
-            extra -= {POSTPONE}  # "…로 연기": a change to a new value (the values rules judge it)
-        if POSTPONE in lacking and any(v.target for v in seg.values):
-            lacking -= {POSTPONE}
-        if extra or lacking:
-            polarity.append((seg.text.strip(), _count(mine), _count(theirs)))
-    return polarity
-
-
 def _who_and_lists(
     exp: Analysis,
     cand: Analysis,
@@ -364,21 +334,6 @@ def _who_and_lists(
         wrong.append(flip)
 
 
-def _owner_asked(text: str, exp: Analysis, q: Analysis | None) -> bool:
-    """An expected value in its clause's subject (before 은/는) that the question states (as a
-    value, or in its words): it names the owner the question already picked, so an answer need
-    not repeat it."""
-    if q is None:
-        return False
-    for v in exp.values:
-        seg = exp.segment_of(v)
-        if v.text != text or seg is None or seg.topic_end is None or v.start >= seg.topic_end:
-            continue
-        if any(same(v, w) for w in q.values) or "".join(v.text.split()) in q.compact:
-            return True
-    return False
-
-
 def _analyses(
     expected: str,
     candidate: str,
@@ -397,14 +352,25 @@ def _analyses(
 
 
 def _not_given(
-    missing: list[str], current: list[Value], stated: list[Value], exp: Analysis, q: Analysis | None
+    missing: list[str],
+    current: list[Value],
+    stated: list[Value],
+    exp: Analysis,
+    cand: Analysis,
+    q: Analysis | None,
+    account: bool,
 ) -> tuple[list[str], list[Value]]:
     """(the missing values an answer had to state, the setting values it need not): neither a
-    value naming the owner the question picked (``_owner_asked``) nor the setting of what the
-    question word asks (lexical/asked.py) is missing."""
+    value naming the owner the question picked (``owner_asked``), nor in an answer (``account``)
+    an owner it names no other of (``owner_unnamed``), nor the setting of what the question word
+    asks (lexical/asked.py) is missing."""
     setting = asked.setting([v for v in current if v.text in missing], stated, exp, q)
     return [
-        t for t in missing if not _owner_asked(t, exp, q) and all(t != v.text for v in setting)
+        t
+        for t in missing
+        if not owner_asked(t, exp, q)
+        and not (account and owner_unnamed(t, exp, cand))
+        and all(t != v.text for v in setting)
     ], setting
 
 
@@ -431,7 +397,7 @@ def measure(
     own document's date (``expected_date``, ``candidate_date``; unresolved without one).
     ``account``: an answer, all accounted for (``neutral``: the user's lexicon entries too)."""
     exp, cand, q, clash = _analyses(expected, candidate, question, expected_date, candidate_date)
-    current = [v for v in exp.values if not v.former]
+    current = [v for v in exp.values if not v.former and not set_aside_value(v, exp)]
     if _shares_nothing(exp, cand):
         return Match(
             0,
@@ -443,7 +409,7 @@ def measure(
     missing_nouns = tuple(n for n in exp.nouns if not _noun_in(n, cand.nouns, cand.compact))
     stated = [v for v in current if _value_in(v, cand.values, cand.compact, current=True)]
     missing, wrong, multi = _typed_values(current, stated, exp, cand, q)
-    missing, setting = _not_given(missing, current, stated, exp, q)
+    missing, setting = _not_given(missing, current, stated, exp, cand, q, account)
     word_missing, word_wrong = _comment_values(exp, cand)
     missing += word_missing
     wrong += word_wrong + clash
@@ -459,7 +425,7 @@ def measure(
         tuple(missing),
         tuple(wrong),
         tuple(multi),
-        tuple(_polarity(exp, cand))
+        tuple(clause_polarity(exp, cand, q))
         + tuple((c, "none", mk) for c, mk in agents.retracted_after(exp, cand)),
         hedges,
         len(current) - len(setting),

@@ -325,6 +325,31 @@ OPPOSITES: tuple[tuple[frozenset[str], ...], ...] = (
 허용, 온라인 vs 오프라인, 매주 vs 매달). Matched on the text without spaces."""
 
 
+COUNTERPARTS: tuple[tuple[frozenset[str], ...], ...] = (
+    (frozenset({"평일", "주중"}), frozenset({"주말", "토요일", "일요일", "공휴일", "휴일"})),
+    (frozenset({"성인", "어른"}), frozenset({"어린이", "아동", "청소년", "소인", "학생"})),
+    (frozenset({"주간"}), frozenset({"야간"})),
+    (frozenset({"상행", "상행선"}), frozenset({"하행", "하행선"})),
+    (frozenset({"내국인"}), frozenset({"외국인"})),
+    (frozenset({"회원"}), frozenset({"비회원"})),
+    (frozenset({"성수기"}), frozenset({"비수기"})),
+)
+"""Owners of one slot that take turns (평일 / 주말: the same fee, the same hours, for another
+part of the week): an answer's clause about the other one is no other slot, it is the same slot
+of another owner."""
+
+
+def counterpart(word: str, nouns: Sequence[str]) -> bool:
+    """``word`` is another owner of a slot one of ``nouns`` owns: the other pole of a group of
+    :data:`COUNTERPARTS` (listed only: by shape, 납입 would be 가입's)."""
+    for n in nouns:
+        for group in COUNTERPARTS:
+            if any(word in pole for pole in group) and any(n in pole for pole in group):
+                if not any(word in pole and n in pole for pole in group):
+                    return True
+    return False
+
+
 def _poles(text: str, group: tuple[frozenset[str], ...]) -> dict[int, str]:
     """{pole index: word} for the group's words in ``text``, longest first (비대면 is not 대면)."""
     found: dict[int, str] = {}

@@ -1,0 +1,143 @@
+"""Polarity clause by clause: the markers (negation, cancellation, retraction, postponement) of
+each expected clause against those of the candidate's clauses that state it (since lexical-13:
+values alone claim none, a negation the question carries, a negation for a cancellation)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from seorap.engine.scoring.lexical.analysis import CANCEL, NEGATION, POSTPONE, Analysis, Segment
+from seorap.engine.scoring.lexical.clauses import (
+    _count,
+    _states_best,
+    _stating_segments,
+    _touches,
+    _value_in,
+)
+from seorap.engine.scoring.lexical.lexicon import synonym_class
+from seorap.engine.scoring.lexical.subjects import replaced
+from seorap.engine.scoring.lexical.text import Morph
+from seorap.engine.scoring.lexical.value import Value
+
+
+def clause_polarity(exp: Analysis, cand: Analysis, q: Analysis | None = None) -> list[tuple]:
+    """Polarity, clause by clause: (clause, its markers, the candidate's) of every expected clause
+    whose stating candidate clauses carry other markers. A marker the candidate lacks is not
+    asked of it when its clauses are values alone, or when the question says it and the candidate
+    does not use the word the question negates ("못 쓰는 도크가 몇 번이에요?" — "3번 도크요.")."""
+    polarity = []
+    for seg in exp.segments:
+        chosen = [c for c in _stating_segments(seg, cand) if _states_best(seg, c, exp)]
+        if not chosen:
+            continue
+        theirs = Counter(m for c in chosen for m in c.markers)
+        theirs[NEGATION] -= sum(replaced(exp, cand, c) for c in chosen)
+        mine = Counter(seg.markers)
+        # every marker of the expected clause must be somewhere in the clauses that touch it
+        around = {m for c in cand.segments if _touches(seg, c) for m in c.markers}
+        _negation_for_cancel(mine, theirs, around)
+        extra = {m for m in theirs if theirs[m] > mine[m]}
+        lacking = {m for m in mine if m not in around}
+        if all(_values_only(c, cand) for c in chosen) and not _corrects(seg, exp, cand):
+            lacking = set()  # "새벽 두 시요.": values alone say nothing of the polarity
+        if NEGATION in lacking and _question_negates(q, chosen, cand):
+            lacking -= {NEGATION}
+        if POSTPONE in extra and any(v.target for c in chosen for v in c.values):
+            extra -= {POSTPONE}  # "…로 연기": a change to a new value (the values rules judge it)
+        if POSTPONE in lacking and any(v.target for v in seg.values):
+            lacking -= {POSTPONE}
+        if extra or lacking:
+            polarity.append((seg.text.strip(), _count(mine), _count(theirs)))
+    return polarity
+
+
+PREDICATE_TAGS = frozenset({"VV", "VA", "VX", "XSV", "XSA", "VCN"})
+"""Tags of a morpheme that makes a clause say something of its subject (verbs, adjectives, the
+negative copula); the copula 이다 alone only presents a value."""
+
+
+def _values_only(c: Segment, cand: Analysis) -> bool:
+    """Clause ``c`` of the candidate is values and nothing else ("5월 20일부터 22일까지요.",
+    "그저께 오전이요."): no predicate, and every noun inside one of its values. It answers the slot
+    a question asked and claims no polarity; a noun that is no value (휴진이에요, 진료예요) can."""
+    morphs = [m for m in cand.morphs if c.start <= m.start and m.end <= c.end]
+    if not c.values or any(m.tag in PREDICATE_TAGS for m in morphs):
+        return False
+    return all(
+        any(v.start <= m.start and m.end <= v.end for v in c.values)
+        for m in morphs
+        if (m.tag.startswith("NN") or m.tag in ("SL", "SH", "XR")) and m.form not in WHEN_NOUNS
+    )
+
+
+WHEN_NOUNS = frozenset({"오전", "오후", "새벽", "아침", "점심", "저녁", "밤", "낮"})
+"""Parts of a day: in a clause of values they are part of the time it gives."""
+LIGHT_VERBS = frozenset({"하", "되"})
+"""Verbs that take their meaning from the noun before them (사용 안 되다, 진료 안 하다)."""
+
+
+def _question_negates(q: Analysis | None, chosen: Sequence[Segment], cand: Analysis) -> bool:
+    """The question carries the negation ("못 쓰는 도크", "언제 못 써요?") and the candidate's
+    clauses do not use a word it negates (saying 쓸 수 있다 would be the opposite)."""
+    if q is None or not any(NEGATION in s.markers for s in q.segments):
+        return False
+    negated = _negated_words(q.morphs)
+    said = {
+        m.form
+        for m in cand.morphs
+        if any(c.start <= m.start < c.end for c in chosen) and (m.tag[0] in "VN" or m.tag == "XR")
+    }
+    return bool(negated) and not any(
+        w in negated or synonym_class(w, frozenset(negated)) for w in said
+    )  # 이용할 수 있다 for 못 써요: the same act, so the opposite
+
+
+def _negated_words(morphs: Sequence[Morph]) -> set[str]:
+    """Words a negation applies to: the verb after 안/못, the word before 않다/못하다/없다; a light
+    verb (하다, 되다) brings the noun before it."""
+    content = [i for i, m in enumerate(morphs) if m.tag[0] in "VN" or m.tag == "XR"]
+    out: set[str] = set()
+    for i, m in enumerate(morphs):
+        if (m.form, m.tag) in (("안", "MAG"), ("못", "MAG")):
+            after = [j for j in content if j > i][:1]
+        elif (m.form, m.tag) in (("않", "VX"), ("못하", "VX"), ("없", "VA")):
+            after = [j for j in content if j < i and morphs[j].tag not in ("VX",)][-1:]
+        else:
+            continue
+        for j in after:
+            out.add(morphs[j].form)
+            if morphs[j].form in LIGHT_VERBS:
+                out.update(
+                    morphs[k].form for k in content if k < j and morphs[k].tag.startswith("NN")
+                )
+    return out - {"않", "못하", "없"}
+
+
+def set_aside_value(v: Value, exp: Analysis) -> bool:
+    """An expected value a contrast word sets aside ("화요일이 아니라 수요일", "A 대신 B"): not a
+    value the expected statement holds now, so no answer has to state it."""
+    return any(a <= v.start < b for a, b, _ in exp.aside)
+
+
+def _corrects(seg: Segment, exp: Analysis, cand: Analysis) -> bool:
+    """The expected clause sets a value aside ("13일이 아니라 20일": its negation is about that
+    value) and the candidate states it: then its polarity still counts. A bare value answering
+    the clause that is not the one set aside ("20일이요") claims no polarity."""
+    aside = [
+        v for v in seg.values if any(a <= v.start < b for a, b, _ in exp.aside if a >= seg.start)
+    ]
+    return any(_value_in(v, cand.values, cand.compact, current=False) for v in aside)
+
+
+def _negation_for_cancel(mine: Counter, theirs: Counter, around: set[str]) -> None:
+    """A negation says what a cancellation says (더 이상 안 다닌다 for 폐지된다, 열지 않기로 for
+    취소되었다) and the reverse: a cancellation one side lacks, met by a negation the other side
+    has over its own, counts as that cancellation. 취소 안 됐다 (both) stays the opposite."""
+    for a, b in ((mine, theirs), (theirs, mine)):
+        if a[CANCEL] > b[CANCEL] and b[NEGATION] > a[NEGATION]:
+            k = min(a[CANCEL] - b[CANCEL], b[NEGATION] - a[NEGATION])
+            b[NEGATION] -= k
+            b[CANCEL] += k
+            if b is theirs:
+                around.add(CANCEL)

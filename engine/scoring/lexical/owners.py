@@ -1,0 +1,54 @@
+"""Values that name whose a clause is (the owner before its 은/는): when an answer need not say
+them again."""
+
+from __future__ import annotations
+
+from seorap.engine.scoring.lexical.analysis import Analysis
+from seorap.engine.scoring.lexical.value import same
+
+
+def owner_asked(text: str, exp: Analysis, q: Analysis | None) -> bool:
+    """An expected value in its clause's subject (before 은/는) that the question states (as a
+    value, or in its words): it names the owner the question already picked, so an answer need
+    not repeat it."""
+    if q is None:
+        return False
+    for v in exp.values:
+        seg = exp.segment_of(v)
+        if v.text != text or seg is None or seg.topic_end is None or v.start >= seg.topic_end:
+            continue
+        if any(same(v, w) for w in q.values) or "".join(v.text.split()) in q.compact:
+            return True
+    return False
+
+
+OWNER_TYPES = frozenset({"name", "month"})
+"""Kinds of value that name whose the clause is when they stand before its topic particle:
+한빛운수 차고지는, 4월 예약은."""
+
+
+def owner_unnamed(text: str, exp: Analysis, cand: Analysis) -> bool:
+    """An expected value naming the clause's owner (before its 은/는: 심야버스 N37번은) that the
+    answer leaves out, naming no other of its kind: an answer that names no owner is not
+    penalised (one that names another is judged by the wrong-subject rules)."""
+    for v in exp.values:
+        seg = exp.segment_of(v)
+        if v.text != text or v.type not in OWNER_TYPES or seg is None:
+            continue
+        if seg.topic_end is None or v.end > seg.topic_end:
+            continue
+        rivals = [
+            w for w in cand.values if w.type == v.type and not any(same(w, x) for x in exp.values)
+        ]
+        word = _word_at(exp.text, v.start, v.end)
+        if rivals or any(len(n) >= 2 and n in word for n in cand.nouns):
+            continue  # another owner, or a part of this one in some other role (공항 for 인천공항)
+        return True
+    return False
+
+
+def _word_at(text: str, start: int, end: int) -> str:
+    """The word (between spaces) around ``text[start:end]``."""
+    a = text.rfind(" ", 0, start) + 1
+    b = text.find(" ", end)
+    return text[a : b if b >= 0 else len(text)]

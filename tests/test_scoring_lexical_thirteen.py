@@ -1,0 +1,123 @@
+"""lexical-13: a clause of values alone claims no polarity, and a negation the question carries
+need not be repeated by an answer that does not use the negated word; a negation says what a
+cancellation says; verbs the analyser cuts in two (들 + 어 + 오) are looked up whole, with more
+meaning classes of everyday acts; a name or month before the topic particle (whose the clause is)
+need not be repeated when the answer names no other; another owner of the same slot (주말 beside
+평일) is no other slot. Written in settings no probe set uses (a climbing gym, a hot spring, a
+toy library, a kimchi factory, a hearing-aid shop), each with the cases that would fool it."""
+
+from __future__ import annotations
+
+import pytest
+
+from seorap.engine.scoring.judges import LexicalJudge
+
+J = LexicalJudge()
+
+
+def verdict(expected: str, answer: str, question: str = "") -> str:
+    return J.grade_answer(question, expected, answer).label
+
+
+# ---- polarity: values alone, a negation the question carries ---------------------------------
+
+WALL = "클라이밍장 B구역은 오후 3시부터 이용할 수 없습니다."
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "want"),
+    [
+        (
+            "B구역 몇 시부터 못 써요?",
+            "오후 세 시부터요.",
+            "YES",
+        ),  # values alone: no polarity claimed
+        ("B구역 몇 시부터 못 써요?", "오후 4시부터요.", "NO"),  # a wrong value is still wrong
+        # it uses the negated word without the negation: the opposite
+        ("B구역 몇 시부터 못 써요?", "오후 3시부터 이용할 수 있어요.", "NO"),
+        ("", "B구역은 오후 3시부터 이용할 수 있어요.", "NO"),
+    ],
+)
+def test_a_clause_of_values_claims_no_polarity(question, answer, want):
+    assert verdict(WALL, answer, question) == want
+
+
+def test_a_bare_value_answering_a_correction_may_be_the_one_set_aside():
+    expected = "온천 정기 휴장일은 화요일이 아니라 수요일입니다."
+    assert verdict(expected, "수요일이요.", "휴장일 무슨 요일이에요?") == "YES"
+    assert verdict(expected, "화요일이요.", "휴장일 무슨 요일이에요?") == "NO"
+
+
+def test_a_negation_the_question_carries():
+    expected = "보청기 매장은 일요일에 문을 열지 않습니다."
+    question = "매장 무슨 요일에 문 안 열어요?"
+    assert verdict(expected, "일요일이요.", question) == "YES"
+    assert verdict(expected, "일요일에 열어요.", question) == "NO"  # says 열다 without the negation
+
+
+def test_a_negation_says_what_a_cancellation_says():
+    expected = "김치 공장 견학은 취소되었다."
+    assert verdict(expected, "김치 공장 견학은 안 하기로 했어요.") != "NO"
+    assert verdict(expected, "김치 공장 견학은 취소 안 됐어요.") == "NO"  # both: the opposite
+    assert verdict(expected, "김치 공장 견학은 예정대로 해요.") == "NO"
+
+
+# ---- predicates: compound verbs, everyday classes ---------------------------------------------
+
+
+def test_a_verb_cut_in_two_is_read_whole():
+    expected = "장난감 도서관 신규 장난감 입고일은 매주 월요일이다."
+    assert verdict(expected, "신규 장난감은 매주 월요일에 들어와요.") == "YES"
+    assert verdict(expected, "신규 장난감은 매주 월요일에 나가요.") != "YES"  # another act
+
+
+@pytest.mark.parametrize(
+    ("answer", "want"),
+    [
+        ("온천 입장료가 2,000원 올라요.", "YES"),
+        ("온천 입장료가 2,000원 내려가요.", "PARTIAL"),  # the other direction: no class of theirs
+        ("온천 입장료가 2,000원 바뀌어요.", "PARTIAL"),  # which way is not said
+    ],
+)
+def test_rise_and_fall_are_classes_apart(answer, want):
+    assert verdict("온천 입장료가 2,000원 인상된다.", answer) == want
+
+
+def test_more_everyday_acts():
+    expected = "장난감은 대여 후 2주 이내에 반납해야 한다."
+    assert (
+        verdict(expected, "장난감은 대여 후 2주 이내에 돌려줘야 해요.") == "YES"
+    )  # 돌리 + 어 + 주
+    assert verdict("김치 공장 견학 인원은 30명이 모집됐다.", "견학에 30명 모였어요.") == "YES"
+    assert (
+        verdict(
+            "클라이밍장 강습은 매주 화요일에 쉰다.", "클라이밍장 강습은 매주 화요일에 휴무예요."
+        )
+        == "YES"
+    )
+
+
+# ---- the owner named before the topic ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "want"),
+    [
+        ("노천탕은 밤 10시까지 해요.", "YES"),  # names no owner: not penalised
+        ("달빛온천 노천탕은 밤 10시까지 해요.", "NO"),  # names another
+    ],
+)
+def test_an_owner_before_the_topic_need_not_be_repeated(answer, want):
+    assert verdict("해오름온천 노천탕은 밤 10시까지 운영한다.", answer) == want
+
+
+def test_a_part_of_the_owner_in_another_role_is_no_omission():
+    expected = "해운대역에서 해오름온천 방면 셔틀 막차는 밤 9시다."
+    assert verdict(expected, "온천에서 역 가는 셔틀 막차가 밤 9시예요.") != "YES"
+
+
+def test_another_owner_of_the_same_slot_is_no_other_slot():
+    expected = "클라이밍장 평일 이용료는 2만 원이다."
+    question = "클라이밍장 평일 이용료 얼마예요?"
+    assert verdict(expected, "평일은 2만 원이에요.", question) == "YES"
+    assert verdict(expected, "평일은 2만 원이고, 주말은 2만 5천 원이에요.", question) != "YES"
