@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-13" and J.rules == "lexical-13"
+    assert lexical.RULES_VERSION == "lexical-14" and J.rules == "lexical-14"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

@@ -121,3 +121,20 @@ def test_another_owner_of_the_same_slot_is_no_other_slot():
     question = "클라이밍장 평일 이용료 얼마예요?"
     assert verdict(expected, "평일은 2만 원이에요.", question) == "YES"
     assert verdict(expected, "평일은 2만 원이고, 주말은 2만 5천 원이에요.", question) != "YES"
+
+
+# ---- lexical-14: the question's wrong premise (after the ninth set's grading) ------------------
+
+
+def test_an_owner_the_question_asks_of_wrongly_is_no_word_the_answer_may_take():
+    """Asked of another owner of the same shape (후문 for 정문), an answer that takes the
+    question's owner is about something else: the question's words do not vouch for it."""
+    expected = "김치 공장 정문 주차장은 밤 10시에 닫는다."
+    question = "후문 주차장도 밤 10시에 닫아요?"
+    assert verdict(expected, "네, 후문 주차장은 밤 10시에 닫아요.", question) == "NO"
+    assert verdict(expected, "정문 주차장은 밤 10시에 닫아요.", question) == "YES"
+    assert verdict(expected, "아뇨, 정문 주차장이 밤 10시에 닫아요.", question) != "NO"
+    # two nouns of one shape that modify no common head are two words, not a premise
+    expected = "재발 방지책으로 만료 30일 전 알림 설정을 하기로 했다."
+    answer = "만료 30일 전 알림 설정을 하기로 확정했어요."
+    assert verdict(expected, answer, "확정된 재발 방지책은 뭐예요?") != "NO"

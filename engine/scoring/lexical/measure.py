@@ -327,11 +327,23 @@ def _who_and_lists(
     for extra in agents.extra_members(exp, cand, q):
         multi.append((", ".join(v.text for v in current) or " ".join(exp.nouns[:3]), extra))
     known = exp.compact + "|" + (q.compact if q is not None else "")
+    premise = sibling(exp.nouns, q.nouns, exp.compact, q.compact) if q is not None else None
+    if premise is not None and q is not None and _same_head(*premise, exp, q):
+        # asked of another owner ("가사과 창구도 …?" of 민사신청과 창구): a wrong premise, no word
+        known = known.replace(premise[1], "\0")  # the answer may take from the question
     flip = opposite(exp.compact, cand.compact) or sibling(
         exp.nouns, cand.nouns, known, cand.compact
     )
     if flip is not None:
         wrong.append(flip)
+
+
+def _same_head(x: str, y: str, exp: Analysis, q: Analysis) -> bool:
+    """The question's ``y`` and the expected ``x`` modify one head noun (가사과 창구 / 민사신청과
+    창구, 후문 주차장 / 정문 주차장): the question asks of another owner of the same thing. Nouns of
+    the same shape that do not (확정된 원인 / 알림 설정) are two words, no premise."""
+    i, j = exp.nouns.index(x), q.nouns.index(y)
+    return bool(set(q.nouns[j + 1 : j + 2]) & set(exp.nouns[i + 1 : i + 3]))
 
 
 def _analyses(
