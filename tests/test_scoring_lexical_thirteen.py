@@ -60,6 +60,9 @@ def test_a_negation_says_what_a_cancellation_says():
     assert verdict(expected, "김치 공장 견학은 안 하기로 했어요.") != "NO"
     assert verdict(expected, "김치 공장 견학은 취소 안 됐어요.") == "NO"  # both: the opposite
     assert verdict(expected, "김치 공장 견학은 예정대로 해요.") == "NO"
+    # and the reverse: a cancellation for a negation (no NO; 취소 itself is still unverified)
+    assert verdict("김치 공장 견학은 하지 않는다.", "김치 공장 견학은 취소됐어요.") != "NO"
+    assert verdict("김치 공장 견학은 한다.", "김치 공장 견학은 취소됐어요.") == "NO"
 
 
 # ---- predicates: compound verbs, everyday classes ---------------------------------------------

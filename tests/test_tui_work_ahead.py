@@ -88,6 +88,15 @@ def test_imports_are_read_from_source_without_importing(tmp_path, monkeypatch):
     assert "seorap.sub.c" not in seen
 
 
+async def every_view_built(app) -> None:
+    """Wait (at most 60 s) until the app has built every view ahead."""
+    for _ in range(600):
+        if app.views_built:
+            break
+        await asyncio.sleep(0.1)
+    assert app.views_built
+
+
 async def test_charts_and_the_side_by_sides_cases_are_made_off_the_event_loop(ref, monkeypatch):
     from textual_plotext.plotext_plot import PlotextPlot
 
@@ -112,11 +121,7 @@ async def test_charts_and_the_side_by_sides_cases_are_made_off_the_event_loop(re
     app = make_app(path, run_id=ids["oracle"])
     loop = threading.current_thread().name
     async with app.run_test(size=(160, 45)):
-        for _ in range(600):
-            if app.views_built:
-                break
-            await asyncio.sleep(0.1)
-        assert app.views_built
+        await every_view_built(app)
         assert plots and loop not in plots, plots  # built ahead: every chart's text in a thread
         assert cases and loop not in cases, cases  # the side by side's cases too, before its build
 
@@ -134,11 +139,7 @@ async def test_the_side_by_side_is_built_ahead_without_the_judge_when_its_verdic
     path, ids = ref
     app = make_app(path, run_id=ids["oracle"])
     async with app.run_test(size=(160, 45)):
-        for _ in range(600):
-            if app.views_built:
-                break
-            await asyncio.sleep(0.1)
-        assert app.views_built  # the analyser never became ready
+        await every_view_built(app)  # the analyser never became ready
 
     reads: list[bool] = []
     real = SideBySideScreen.prepare
@@ -156,11 +157,8 @@ async def test_the_side_by_side_is_built_ahead_without_the_judge_when_its_verdic
             await asyncio.sleep(0.1)
         assert reads == [False] and not app.views_built  # waits for the analyser
         warm["now"] = True
-        for _ in range(600):
-            if app.views_built:
-                break
-            await asyncio.sleep(0.1)
-        assert app.views_built and reads == [False, True]
+        await every_view_built(app)
+        assert reads == [False, True]
 
 
 async def test_views_built_ahead_read_what_they_first_show_off_the_event_loop(ref, monkeypatch):
@@ -186,11 +184,7 @@ async def test_views_built_ahead_read_what_they_first_show_off_the_event_loop(re
     app = make_app(path, run_id=ids["oracle"])  # the runs view: the stepper is built ahead
     loop = threading.current_thread().name
     async with app.run_test(size=(160, 45)):
-        for _ in range(600):
-            if app.views_built:
-                break
-            await asyncio.sleep(0.1)
-        assert app.views_built
+        await every_view_built(app)
         for label, threads in reads.items():
             assert threads and loop not in threads, (label, threads)
         title = app.get_screen("view:questions").query_one("#q-title").content

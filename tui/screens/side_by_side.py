@@ -147,9 +147,13 @@ expected claims of the final state with the judge's verdicts, under the run's ow
 
     @staticmethod
     def prepare(app: SeorapApp) -> None:
-        """Run in a thread by the app before it builds this screen ahead (``read_cases``)."""
+        """Run in a thread by the app before it builds this screen ahead (``read_cases``). With no
+        database file to read from a thread (an in-memory one), its fill reads on the event loop:
+        then only once the judge's analyser is ready (JudgeNotReady until then)."""
         if app.ctx.db_path is not None:
             read_cases(app.ctx, dict(app.stale_cases))
+        elif not views.judge_warm():
+            raise views.JudgeNotReady("read on the event loop: waits for the analyser")
 
     def compose(self) -> ComposeResult:
         yield AppHeader()

@@ -38,7 +38,7 @@ def clause_polarity(exp: Analysis, cand: Analysis, q: Analysis | None = None) ->
         around = {m for c in cand.segments if _touches(seg, c) for m in c.markers}
         _negation_for_cancel(mine, theirs, around)
         extra = {m for m in theirs if theirs[m] > mine[m]}
-        lacking = {m for m in mine if m not in around}
+        lacking = {m for m in mine if mine[m] > 0 and m not in around}
         if all(_values_only(c, cand) for c in chosen) and not _corrects(seg, exp, cand):
             lacking = set()  # "새벽 두 시요.": values alone say nothing of the polarity
         if NEGATION in lacking and _question_negates(q, chosen, cand):
