@@ -123,7 +123,9 @@ def test_another_owner_of_the_same_slot_is_no_other_slot():
     expected = "클라이밍장 평일 이용료는 2만 원이다."
     question = "클라이밍장 평일 이용료 얼마예요?"
     assert verdict(expected, "평일은 2만 원이에요.", question) == "YES"
-    assert verdict(expected, "평일은 2만 원이고, 주말은 2만 5천 원이에요.", question) != "YES"
+    # its own clause with its own value: a claim nothing supports (PARTIAL), not a list member
+    assert verdict(expected, "평일은 2만 원이고, 주말은 2만 5천 원이에요.", question) == "PARTIAL"
+    assert verdict(expected, "평일과 주말 이용료는 2만 원이에요.") == "NO"  # a member of one list
 
 
 # ---- lexical-14: the question's wrong premise (after the ninth set's grading) ------------------

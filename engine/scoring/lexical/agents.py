@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from seorap.engine.scoring.lexical.accounting import names_slot
+from seorap.engine.scoring.lexical.accounting import names_slot, subject_words
 from seorap.engine.scoring.lexical.analysis import CANCEL, RETRACT, Analysis, _compact
 from seorap.engine.scoring.lexical.clauses import _touches
+from seorap.engine.scoring.lexical.polarity import counterpart
 from seorap.engine.scoring.lexical.text import Morph
 from seorap.engine.scoring.lexical.value import same
 
@@ -125,6 +126,8 @@ def _new_slot(a: Analysis, first: int, second: int, exp: Analysis, q: Analysis |
     two = next((c for c in a.segments if c.start <= second < c.end), None)
     if one is two or two is None or two.topic_end is None:
         return False
+    if two.values and any(counterpart(w, exp.nouns) for w in subject_words(a, two, two.topic_end)):
+        return True  # 주말은 1시간까지 beside 평일 2시간: another owner's own statement, no member
     return names_slot(a, two, two.topic_end, exp, q)
 
 
