@@ -5,6 +5,8 @@ Screens read the engine through engine.views with this context; they never query
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -78,3 +80,14 @@ class AppContext:
         """The database for a worker thread: its own connection to the file (read-only when
         browsing; runs and replays write), or the in-memory database itself (tests)."""
         return open_db(self.db_path, readonly=readonly) if self.db_path else self.db
+
+    @contextmanager
+    def own_connection(self) -> Iterator[sqlite_utils.Database]:
+        """A read-only connection of its own to the database file, closed after the block: what a
+        view reads in a thread before the app builds it (needs a file: ``db_path``)."""
+        assert self.db_path is not None, "an in-memory database has no second connection"
+        db = open_db(self.db_path, readonly=True)
+        try:
+            yield db
+        finally:
+            db.conn.close()

@@ -189,12 +189,9 @@ baselines (naive-rag, full-context, no-context).
         ctx, sel = app.ctx, app.ctx.selection
         if ctx.db_path is None or not (sel.run_id and sel.trajectory_id):
             return
-        db = ctx.worker_db()
-        try:
+        with ctx.own_connection() as db:
             key = (sel.run_id, sel.trajectory_id, views.data_version(db))
             view = views.questions_view(db, sel.run_id, sel.trajectory_id)
-        finally:
-            db.conn.close()  # its own connection, opened for this read
         PREPARED.clear()
         PREPARED[key] = view
 

@@ -175,11 +175,8 @@ changed by an override) is computed in the background, with a placeholder meanwh
         connection of its own, so its first load holds the event loop only to draw them."""
         if app.ctx.db_path is None:
             return
-        db = app.ctx.worker_db()
-        try:
+        with app.ctx.own_connection() as db:
             figures = read_figures(db)
-        finally:
-            db.conn.close()  # its own connection, opened for this read
         PREPARED.clear()
         PREPARED[figures.version] = figures
 

@@ -113,8 +113,7 @@ def read_cases(ctx: AppContext, stale_cases: dict[tuple, views.StaleCase]) -> No
     the steps its panels will show, so its first fill only fills the tables. Filled from a thread
     after its mount instead, the hidden screen was laid out before the tables had rows, and the
     first `s` laid it out twice; read on the loop, the two steps held it 20-30 ms."""
-    db = ctx.worker_db()
-    try:
+    with ctx.own_connection() as db:
         stops = views.demo_tour(db, ctx.corpus)
         cases: list[views.TourStop | views.StaleCase] = [s for s in stops.values() if s is not None]
         if stops.get("compensation") is None:
@@ -122,8 +121,6 @@ def read_cases(ctx: AppContext, stale_cases: dict[tuple, views.StaleCase]) -> No
             cases += [stale] if stale is not None else []
         for case in cases:
             case_step(ctx, db, case)
-    finally:
-        db.conn.close()  # its own connection, opened for this read
 
 
 class SideBySideScreen(ViewScreen, Screen):

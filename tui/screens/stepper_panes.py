@@ -84,14 +84,11 @@ def prepare_first_step(ctx: AppContext) -> None:
     sel = ctx.selection
     if ctx.db_path is None or not (sel.run_id and sel.trajectory_id):
         return
-    db = ctx.worker_db()
-    try:
+    with ctx.own_connection() as db:
         version = (views.data_version(db), views.judge_warm())
         key = step_key_of(ctx, sel.position, sel.run_id, sel.trajectory_id, version)
         FIRST_STEPS.clear()
         FIRST_STEPS[key] = read_step(db, ctx, key)
-    finally:
-        db.conn.close()  # its own connection, opened for this read
 
 
 class StepperPanes(ViewScreen, Screen):
