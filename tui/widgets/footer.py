@@ -1,39 +1,57 @@
-"""A Footer that rebuilds its keys only when they change, and that never cuts a key silently.
+"""The keys of the view: one line, drawn as one widget, that never cuts a key silently.
 
-Textual's Footer recomposes (removes and mounts a widget per key) every time its screen's bindings
-are signalled, which happens on every switch back to a view and on focus moves; on a shared core
-that cost 50-100 ms of each view key, while the keys shown were the same
-(docs/benchmarks.md, section (h)). This one compares what it would show with what it shows.
+Textual's Footer mounts a widget per key and recomposes them whenever its screen's bindings are
+signalled (every focus move, every return to a view): a mount of a dozen widgets and a layout of
+the whole screen. Hiding and showing composed key widgets instead (this footer's previous form)
+still laid the whole screen out on each change — about half of the CPU of `/` and Esc in the
+stepper and the second layout of every view's first showing (docs/benchmarks.md, issue 36). This
+footer is a single line: a change of keys repaints it, nothing moves, nothing is laid out, and a
+view built ahead shows its keys the first time it is drawn.
 
-On a narrow terminal Textual's Footer scrolls its keys off the right edge, cutting one mid-word
-("f1 hel") with nothing to say so, and help and quit, bound last by the app, go first. This one
-keeps help and quit, then the screen's keys in order while they fit, and ends with "…" when any
-were left out (all of them stay in the command palette and in F1's help).
-
-When a screen's keys change to a few of those shown before (the search bar takes the letter keys
-on `/` and gives them back on Esc), this one hides and shows its key widgets instead of removing
-and mounting a widget per key: Textual's recompose of the stepper's footer was 40-50 ms of the
-~100 ms of CPU `/` and Esc took there (docs/benchmarks.md, issue 36). It composes every key,
-those the width leaves out hidden, so that a change of width or of keys only toggles them; keys
-it has no widget for (or in another order) are composed anew, as Textual does."""
+It looks and acts as Textual's Footer: " key description " per key in the theme's footer colours,
+the command palette's key at the right edge after a thin rule, a key under the pointer highlighted
+with its tooltip, a click on a key presses it (a disabled key rings the bell instead). On a narrow
+terminal it keeps help and quit, then the screen's keys in order while they fit, and ends with "…"
+when any were left out (all of them stay in the command palette and in F1's help). Keys bound to
+one action show once (the first), as in Textual's Footer; binding groups are shown key by key."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TypeVar
+
 from rich.cells import cell_len
-from textual.app import ComposeResult
-from textual.events import Resize
+from rich.style import Style
+from rich.text import Text
+from textual import events
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Label
 
 from seorap.tui.closing import QuietWhenClosing, while_running
 
 KEPT_ACTIONS = ("help", "quit")
 """Actions whose keys stay in the footer at any width."""
 
+K = TypeVar("K")
 
-def key_width(key: Widget) -> int:
-    """Cells a (non-compact) footer key takes: " key " then "description "."""
+EDGE = "▏"
+"""The rule before the command palette's key (Textual's ``vkey`` border)."""
+
+
+@dataclass(frozen=True)
+class Key:
+    """A key the footer shows: what is pressed, how it is written, what it does."""
+
+    key: str
+    key_display: str
+    description: str
+    action: str
+    enabled: bool = True
+    tooltip: str = ""
+
+
+def key_width(key: object) -> int:
+    """Cells a footer key takes: " key " then "description "."""
     display, description = (
         str(getattr(key, "key_display", "")),
         str(getattr(key, "description", "")),
@@ -41,19 +59,12 @@ def key_width(key: Widget) -> int:
     return cell_len(display) + 2 + (cell_len(description) + 1 if description else 0)
 
 
-def identity(key: Widget) -> tuple:
-    """What a footer key shows and does: two widgets alike in this are interchangeable."""
-    return (
-        getattr(key, "key", None),
-        getattr(key, "action", None),
-        getattr(key, "description", None),
-        key.has_class("-disabled"),
-        str(key.tooltip or ""),
-        key.has_class("-command-palette"),
-    )
+def palette_width(key: Key) -> int:
+    """Cells the palette's key takes: the rule, "key", " description" and one cell of padding."""
+    return 1 + cell_len(key.key_display) + (1 + cell_len(key.description)) + 1
 
 
-def fit_keys(keys: list[Widget], room: int) -> tuple[list[Widget], bool]:
+def fit_keys(keys: list[K], room: int) -> tuple[list[K], bool]:
     """The keys to show in ``room`` cells, in their order: help and quit first in priority, then
     the others in order while they fit (one cell kept for "…" when any is left out). Returns the
     keys and whether any was left out."""
@@ -68,81 +79,160 @@ def fit_keys(keys: list[Widget], room: int) -> tuple[list[Widget], bool]:
     return [k for k in keys if k in kept], True
 
 
-class KeysFooter(QuietWhenClosing, Footer):
-    _shown: tuple | None = None
-    _composed_width = 0
-
-    def compose(self) -> ComposeResult:
-        items = list(super().compose())
-        if any(not hasattr(w, "action") for w in items):  # a key group: shown as Textual does
-            yield from items
-            return
-        palette = [w for w in items if w.has_class("-command-palette")]
-        keys = [w for w in items if not w.has_class("-command-palette")]
-        self._composed_width = self.app.size.width
-        shown, cut = fit_keys(keys, self._room(palette))
-        for key in keys:
-            key.display = key in shown
-        yield from keys
-        more = Label("…", classes="footer-more")
-        more.display = cut
-        yield more
-        yield from palette
-
-    def _room(self, palette: list[Widget]) -> int:
-        """Cells for the keys: the app's width less the palette key's (its border and padding)."""
-        return self.app.size.width - sum(key_width(w) + 2 for w in palette)
-
-    def _toggled(self) -> bool:
-        """Show the keys the screen has now by hiding and showing the key widgets composed
-        before; False (nothing changed) when one of them has no widget or the order differs."""
-        items = list(super().compose())  # widgets made, not mounted: a few ms less than a mount
-        if not items or any(not hasattr(w, "action") for w in items):
-            return False
-        mounted = {identity(w): w for w in self.children if hasattr(w, "action")}
-        mores = [w for w in self.children if w.has_class("footer-more")]
-        palette = [w for w in items if w.has_class("-command-palette")]
-        keys = [w for w in items if not w.has_class("-command-palette")]
-        if not mores or any(identity(w) not in mounted for w in items):
-            return False
-        shown, cut = fit_keys(keys, self._room(palette))
-        wanted = [mounted[identity(w)] for w in shown + palette]
-        children = list(self.children)
-        order = [children.index(w) for w in wanted]
-        if order != sorted(order):
-            return False
-        for widget in mounted.values():
-            widget.display = any(widget is w for w in wanted)
-        mores[0].display = cut
-        return True
-
-    def on_resize(self, event: Resize) -> None:
-        if self._composed_width and event.size.width != self._composed_width:
-            self.refresh(recompose=True)
-
-    def _signature(self, screen: Screen) -> tuple:
-        return tuple(
-            (binding.key, binding.action, binding.description, enabled, tooltip)
-            for (_, binding, enabled, tooltip) in screen.active_bindings.values()
-            if binding.show or binding.action == "command_palette"
+def screen_keys(screen: Screen) -> tuple[tuple[Key, ...], Key | None]:
+    """The keys ``screen`` shows now (one per action, in binding order) and the command palette's
+    key (None when the app has no palette or nothing binds it)."""
+    app = screen.app
+    active = screen.active_bindings
+    keys: dict[str, Key] = {}
+    for _, binding, enabled, tooltip in active.values():
+        if binding.show and binding.action not in keys:
+            keys[binding.action] = Key(
+                binding.key,
+                app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                enabled,
+                tooltip or "",
+            )
+    palette = None
+    found = active.get(app.COMMAND_PALETTE_BINDING) if app.ENABLE_COMMAND_PALETTE else None
+    if found is not None:
+        _, binding, enabled, _ = found
+        palette = Key(
+            binding.key,
+            app.get_key_display(binding),
+            binding.description,
+            binding.action,
+            enabled,
+            binding.tooltip or binding.description,
         )
+    return tuple(keys.values()), palette
 
-    def bindings_changed(self, screen: Screen) -> None:
-        if not (screen.app.app_focus and self.is_attached and screen is self.screen):
-            super().bindings_changed(screen)
-            return
-        signature = self._signature(screen)
-        if signature == self._shown:  # shown by the last recompose this asked for
-            return
-        self._shown = signature
-        if not self.children:  # its first keys: composed as Textual does
-            super().bindings_changed(screen)
-            return
-        # after the frame the change came with (as Textual's recompose): that frame, e.g. the
-        # search bar opening, goes out first
-        self.call_after_refresh(self._show_keys, screen)
+
+class KeysFooter(QuietWhenClosing, Widget, can_focus=False):
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES = {
+        "footer-key--key",
+        "footer-key--description",
+        "footer-key--hover",
+        "footer-key--edge",
+    }
+    DEFAULT_CSS = """
+    KeysFooter {
+        dock: bottom;
+        height: 1;
+        width: 1fr;
+        text-wrap: nowrap;
+        color: $footer-foreground;
+        background: $footer-background;
+        & > .footer-key--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        & > .footer-key--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+        & > .footer-key--hover {
+            background: $block-hover-background;
+        }
+        & > .footer-key--edge {
+            color: $foreground 20%;
+        }
+    }
+    """
+
+    _keys: tuple[tuple[Key, ...], Key | None] | None = None
+    _spans: tuple[tuple[int, int, Key], ...] = ()
+    _hover: Key | None = None
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
 
     @while_running
-    def _show_keys(self, screen: Screen) -> None:
-        if self.is_attached and not self._toggled():
-            super().bindings_changed(screen)
+    def bindings_changed(self, screen: Screen) -> None:
+        """The screen's keys may have changed: repaint the line if they did."""
+        if screen is not self.screen or not self.is_attached:
+            return
+        keys = screen_keys(screen)
+        if keys != self._keys:
+            self._keys = keys
+            self.refresh()
+
+    def shown(self) -> tuple[list[Key], bool]:
+        """The keys on the line now, left to right (the palette's last), and whether any of the
+        screen's keys were left out for want of room."""
+        keys, palette = self._keys if self._keys is not None else screen_keys(self.screen)
+        room = self.size.width - (palette_width(palette) if palette else 0)
+        fitted, cut = fit_keys(list(keys), room)
+        return fitted + ([palette] if palette else []), cut
+
+    def render(self) -> Text:
+        if self._keys is None:
+            self._keys = screen_keys(self.screen)
+        shown, cut = self.shown()
+        palette = self._keys[1]
+        style = self.get_component_rich_style
+        key_style, description_style = style("footer-key--key"), style("footer-key--description")
+        line, spans = Text(no_wrap=True, end=""), []
+
+        def add(key: Key, *parts: tuple[str, Style]) -> None:
+            start = line.cell_len
+            for text, part_style in parts:
+                line.append(text, part_style)
+            if not key.enabled:
+                line.stylize(Style(dim=True), start)
+            if key == self._hover:
+                line.stylize(Style(bgcolor=style("footer-key--hover").bgcolor), start)
+            spans.append((start, line.cell_len, key))
+
+        for key in shown:
+            if key is not palette:
+                description = (
+                    [(f"{key.description} ", description_style)] if key.description else []
+                )
+                add(key, (f" {key.key_display} ", key_style), *description)
+        if cut:
+            line.append("…")
+        if palette is not None:
+            line.append(" " * (self.size.width - line.cell_len - palette_width(palette)))
+            edge = (EDGE, style("footer-key--edge"))
+            add(
+                palette,
+                edge,
+                (palette.key_display, key_style),
+                (f" {palette.description}", description_style),
+                (" ", Style()),
+            )
+        self._spans = tuple(spans)
+        return line
+
+    def key_at(self, x: int) -> Key | None:
+        """The key drawn at column ``x`` of the line, if any."""
+        return next((key for start, end, key in self._spans if start <= x < end), None)
+
+    @while_running
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        key = self.key_at(event.x)
+        if key != self._hover:
+            self._hover = key
+            self.tooltip = (key.tooltip or key.description) if key else None
+            self.refresh()
+
+    @while_running
+    def on_leave(self, event: events.Leave) -> None:
+        if self._hover is not None:
+            self._hover, self.tooltip = None, None
+            self.refresh()
+
+    @while_running
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        key = self.key_at(event.x)
+        if key is None:
+            return
+        if key.enabled:
+            self.app.simulate_key(key.key)
+        else:
+            self.app.bell()
