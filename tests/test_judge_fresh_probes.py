@@ -86,6 +86,7 @@ def table(graded: list[tuple[dict, str, str]]) -> str:
         "sealed_probes_7",
         "sealed_probes_8",
         "sealed_probes_9",
+        "sealed_probes_10",
     ],
 )
 def test_probe_file_is_unchanged(name):
@@ -139,6 +140,7 @@ SEALED = {
     "sealed_probes_7": 97,
     "sealed_probes_8": 80,
     "sealed_probes_9": 75,
+    "sealed_probes_10": 83,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -156,7 +158,9 @@ set gained with lexical-13 (values alone claim no polarity, a negation the
 question carries, verbs cut in two read whole and more meaning classes, an owner before the topic
 not asked again): 2, 2, 3, 4, 4 and 4 from the third to the eighth. The ninth was graded once by
 lexical-13 (74 of 160, one wrong answer YES: s9-109, an answer taking the owner the question wrongly
-asked about, fixed at its cause by lexical-14; lexical-12 graded it 76)."""
+asked about, fixed at its cause by lexical-14; lexical-12 graded it 76). The tenth was graded once
+by lexical-14 (82 of 160, one wrong answer YES: s10-003, the asked matter said of another owner
+beside the right answer, fixed at its cause by lexical-15)."""
 WRONG_YES = {"sealed_probes_8": ["s8-148"]}
 """Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md): s8-148
 swaps who did what (원장님께서 … 드셔 보시고 평가하셨다 answered 수강생들이 원장님 요리를 먹어

@@ -143,3 +143,28 @@ def test_an_owner_the_question_asks_of_wrongly_is_no_word_the_answer_may_take():
     expected = "재발 방지책으로 만료 30일 전 알림 설정을 하기로 했다."
     answer = "만료 30일 전 알림 설정을 하기로 확정했어요."
     assert verdict(expected, answer, "확정된 재발 방지책은 뭐예요?") != "NO"
+
+
+# ---- lexical-15: the asked matter said of another owner (after the tenth set's grading) --------
+
+READING_ROOM = "제1열람실 이용 시간 09:00~21:00."
+ASKED = "제1열람실 몇 시까지 열어요?"
+
+
+def test_the_asked_matter_said_of_another_owner_is_a_claim_nothing_supports():
+    """A clause beside the right one that says the same matter of an owner the expected statement
+    does not name (its topic's head is an expected noun, or what it says repeats one) is no other
+    slot the question let the answer add: the claim is unverified (PARTIAL), with a question or
+    without."""
+    right = "제1열람실 이용 시간은 오전 9시부터 밤 9시까지예요."
+    assert verdict(READING_ROOM, right, ASKED) == "YES"
+    lounge = "제1열람실 이용 시간은 오전 9시부터 밤 9시까지고, 휴게실은 24시간 이용 돼요."
+    assert verdict(READING_ROOM, lounge, ASKED) == "PARTIAL"  # lexical-14: YES
+    assert verdict(READING_ROOM, lounge) == "PARTIAL"
+    laptops = "제1열람실은 오전 9시부터 밤 9시까지고, 노트북 열람실은 밤 11시까지예요."
+    assert verdict(READING_ROOM, laptops, ASKED) == "PARTIAL"  # lexical-14: YES
+    # another slot altogether stays what the answer knows besides (the older sets' convention)
+    lockers = "제1열람실은 오전 9시부터 밤 9시까지예요. 사물함 대여료는 월 5천 원이에요."
+    assert verdict(READING_ROOM, lockers, ASKED) == "YES"
+    # the owner named again in other words is the same owner
+    assert verdict(READING_ROOM, "1열람실 이용 시간은 아침 9시부터 저녁 9시까지예요.", ASKED) == "YES"

@@ -123,9 +123,27 @@ def other_slot(c: Segment, cand: Analysis, exp: Analysis, q: Analysis | None) ->
     lexical-9; "19일에 열고, 입장료는 만 원이에요" for "12월 19일에 개장")."""
     if q is None or c.markers or any(in_expected(w, exp) for w in c.values):
         return False
+    if another_owner(cand, c, exp):
+        return False
     return any(
         w.type != "name" and not w.former and names_other_slot(cand, c, w, exp, q) for w in c.values
     )
+
+
+def another_owner(cand: Analysis, c: Segment, exp: Analysis) -> bool:
+    """Does clause ``c`` say the expected matter of another owner? Its topic names something the
+    expected statement does not, and either the topic's head is an expected noun (지상 주차장은 … beside
+    지하 주차장 …) or what it says of the topic repeats one (매표소는 주말에도 현장 발권 beside 온라인
+    발권 …). That is the expected slot of an owner the expected statement says nothing of, not
+    another slot: an unsupported claim (since lexical-15)."""
+    if c.topic_end is None:
+        return False
+    words = subject_words(cand, c, c.topic_end)
+    if not words or all(_noun_in(w, exp.nouns, exp.compact) for w in words):
+        return False
+    if len(words) > 1 and _noun_in(words[-1], exp.nouns, exp.compact):
+        return True
+    return any(len(n) >= 2 and _noun_in(n, exp.nouns, exp.compact) for n in c.comment)
 
 
 def _known_forms(exp: Analysis, q: Analysis | None) -> tuple[frozenset[str], frozenset[str]]:
