@@ -167,4 +167,6 @@ def test_the_asked_matter_said_of_another_owner_is_a_claim_nothing_supports():
     lockers = "제1열람실은 오전 9시부터 밤 9시까지예요. 사물함 대여료는 월 5천 원이에요."
     assert verdict(READING_ROOM, lockers, ASKED) == "YES"
     # the owner named again in other words is the same owner
-    assert verdict(READING_ROOM, "1열람실 이용 시간은 아침 9시부터 저녁 9시까지예요.", ASKED) == "YES"
+    assert (
+        verdict(READING_ROOM, "1열람실 이용 시간은 아침 9시부터 저녁 9시까지예요.", ASKED) == "YES"
+    )
