@@ -458,3 +458,25 @@ def test_the_libraries_imported_ahead_first_are_those_a_view_imports():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"
+
+
+async def test_the_score_cards_take_their_size_class_before_their_panes_mount(ref, monkeypatch):
+    """Set on mount, the class a short terminal asks for styled every pane of the score cards again
+    in the mount's turn: the loop's longest hold at 100×30 (22-31 ms, docs/benchmarks.md (h))."""
+    from seorap.tui.screens import scores
+
+    seen: list[bool] = []
+    fit = scores.ScoresScreen._fit_size
+
+    def watched(self) -> bool:
+        seen.append(self.has_class("-short"))
+        return fit(self)
+
+    monkeypatch.setattr(scores.ScoresScreen, "_fit_size", watched)
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("4")
+        await pilot.pause()
+        assert isinstance(app.screen, scores.ScoresScreen) and app.screen.has_class("-short")
+    assert seen and seen[0]  # short already when the panes were first fitted (on mount)

@@ -155,6 +155,9 @@ changed by an override) is computed in the background, with a placeholder meanwh
         """The reports the variants table lists (``reports`` is a new list whenever they are read)."""
 
     def compose(self) -> ComposeResult:
+        # the class the size asks for before the panes are mounted: set on mount, it styled every
+        # pane again in the mount's turn (the longest hold of the loop at 100×30, 22-31 ms)
+        self.set_class(self.app.size.height < scores_fit.SHORT, "-short")
         yield AppHeader()
         yield Title(id="scores-status")
         with Horizontal(id="scores-top"):  # each chart, or its list where it cannot be read
