@@ -1,5 +1,5 @@
 """The footer: one line that shows the view's keys as Textual's Footer does, presses a key clicked,
-names a key under the pointer, and shows a view's keys the first time the view is drawn."""
+highlights the key under the pointer, and shows a view's keys the first time the view is drawn."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def _column_of(footer: KeysFooter, key: str) -> int:
     return next(x for x in range(footer.size.width) if getattr(footer.key_at(x), "key", "") == key)
 
 
-async def test_a_click_on_a_key_presses_it_and_the_pointer_names_it(ref):
+async def test_a_click_on_a_key_presses_it_and_the_pointer_highlights_it(ref):
     path, ids = ref
     app = make_app(path, run_id=ids["oracle"])
     async with app.run_test(size=(160, 45)) as pilot:
@@ -24,9 +24,11 @@ async def test_a_click_on_a_key_presses_it_and_the_pointer_names_it(ref):
         x = _column_of(footer, "f1")
         assert footer.key_at(x - 1) is not None and footer.key_at(x - 1).key != "f1"
         await pilot.hover(KeysFooter, offset=(x + 1, 0))
-        assert footer.tooltip == "help"
+        assert footer.hovered.key == "f1" and footer.tooltip is None  # no tooltip of its own
+        await pilot.hover(KeysFooter, offset=(footer.size.width - 4, 0))  # the palette's key
+        assert footer.hovered.action == "command_palette" and footer.tooltip  # Textual's own
         await pilot.hover(KeysFooter, offset=(footer.size.width - 20, 0))  # between the keys
-        assert footer.tooltip is None
+        assert footer.hovered is None and footer.tooltip is None
         await pilot.click(KeysFooter, offset=(x + 1, 0))
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)

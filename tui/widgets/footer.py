@@ -10,7 +10,7 @@ view built ahead shows its keys the first time it is drawn.
 
 It looks and acts as Textual's Footer: " key description " per key in the theme's footer colours,
 the command palette's key at the right edge after a thin rule, a key under the pointer highlighted
-with its tooltip, a click on a key presses it (a disabled key rings the bell instead). On a narrow
+(with its tooltip, if it has one), a click on a key presses it (a disabled key rings the bell instead). On a narrow
 terminal it keeps help and quit, then the screen's keys in order while they fit, and ends with "…"
 when any were left out (all of them stay in the command palette and in F1's help). Keys bound to
 one action show once (the first), as in Textual's Footer; binding groups are shown key by key."""
@@ -209,6 +209,11 @@ class KeysFooter(QuietWhenClosing, Widget, can_focus=False):
         self._spans = tuple(spans)
         return line
 
+    @property
+    def hovered(self) -> Key | None:
+        """The key under the pointer, drawn highlighted (None: none)."""
+        return self._hover
+
     def key_at(self, x: int) -> Key | None:
         """The key drawn at column ``x`` of the line, if any."""
         return next((key for start, end, key in self._spans if start <= x < end), None)
@@ -218,7 +223,7 @@ class KeysFooter(QuietWhenClosing, Widget, can_focus=False):
         key = self.key_at(event.x)
         if key != self._hover:
             self._hover = key
-            self.tooltip = (key.tooltip or key.description) if key else None
+            self.tooltip = key.tooltip if key and key.tooltip else None  # as Textual's keys do
             self.refresh()
 
     @while_running
