@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-15" and J.rules == "lexical-15"
+    assert lexical.RULES_VERSION == "lexical-16" and J.rules == "lexical-16"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

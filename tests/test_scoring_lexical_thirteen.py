@@ -170,3 +170,23 @@ def test_the_asked_matter_said_of_another_owner_is_a_claim_nothing_supports():
     assert (
         verdict(READING_ROOM, "1열람실 이용 시간은 아침 9시부터 저녁 9시까지예요.", ASKED) == "YES"
     )
+
+
+# ---- lexical-16: a range shares its unit ------------------------------------------------------
+
+CLUBHOUSE = "마리나 클럽하우스 하계 운영 7~8월, 09:00~20:00."
+
+
+def test_a_range_written_with_one_unit_is_read_with_it_at_both_ends():
+    """ "7~8월" runs from 7월 to 8월 and "9~11시" from 9시 to 11시: an answer giving both ends in
+    full states the range, not two values for one slot (lexical-15: NO [multi-value])."""
+    question = "클럽하우스 여름엔 언제 열어요?"
+    right = "7월부터 8월까지, 아침 9시부터 저녁 8시까지 열어요."
+    assert verdict(CLUBHOUSE, right, question) == "YES"
+    # either end wrong is a wrong value, for the right reason now
+    for wrong in ("6월부터 8월까지, 아침 9시부터 저녁 8시까지 열어요.", "7월부터 9월까지 열어요."):
+        assert verdict(CLUBHOUSE, wrong, question) == "NO"
+    assert verdict("선착장 급유 시간 9~11시.", "급유는 9시부터 11시까지예요.") == "YES"
+    assert verdict("선착장 급유 시간 9~11시.", "급유는 10시부터 11시까지예요.") == "NO"
+    # a counter was shared before (3~5명); a bare number not joined by ~ stays a number
+    assert verdict("정비 인원 3~5명.", "정비는 세 명에서 다섯 명이 해요.") != "NO"
