@@ -190,3 +190,16 @@ def test_a_range_written_with_one_unit_is_read_with_it_at_both_ends():
     assert verdict("선착장 급유 시간 9~11시.", "급유는 10시부터 11시까지예요.") == "NO"
     # a counter was shared before (3~5명); a bare number not joined by ~ stays a number
     assert verdict("정비 인원 3~5명.", "정비는 세 명에서 다섯 명이 해요.") != "NO"
+
+
+def test_a_rate_s_denominator_is_no_count_of_the_slot():
+    """ "한 대에 사만 원" gives the price of one: beside "세 대" it is no second count offered for
+    the slot (lexical-15: NO [multi-value]); it says what "대당" and "1대" say."""
+    rental = "카약 3대 대여, 대당 4만 원."
+    assert verdict(rental, "카약 세 대 빌리고 한 대에 사만 원이에요.") == "YES"
+    assert verdict(rental, "카약 세 대 빌리고 한 대에 오만 원이에요.") == "NO"  # the price wrong
+    assert verdict(rental, "카약 한 대 빌리고 한 대에 사만 원이에요.") == "NO"  # the count wrong
+    assert verdict("카약 1대 대여료는 4만 원.", "카약 한 대에 4만 원이에요.") == "YES"
+    # 반년 is six months with a particle after it too
+    assert verdict("보트 보관 최대 6개월.", "보트 보관은 최대 반년까지예요.") == "YES"
+    assert verdict("보트 보관 최대 6개월.", "보트 보관은 최대 일 년까지예요.") == "NO"

@@ -8,6 +8,7 @@ import re
 
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
 from seorap.engine.scoring.lexical.clauses import _noun_in
+from seorap.engine.scoring.lexical.ranges import per_in
 from seorap.engine.scoring.lexical.value import Value, kind, same
 
 
@@ -15,7 +16,7 @@ def in_expected(w: Value, exp: Analysis) -> bool:
     """Is candidate value ``w`` one of the expected statement's values (a name: in its text)?"""
     if any(same(w, v) for v in exp.values):
         return True
-    return w.type == "name" and w.key[0] in exp.compact
+    return (w.type == "name" and w.key[0] in exp.compact) or per_in(w, exp.compact)
 
 
 def replaced(exp: Analysis, cand: Analysis, c: Segment) -> int:

@@ -49,7 +49,14 @@ def kind(v: Value) -> str:
     return normalise.dimension(v.type) or v.type
 
 
+PER_COUNTERS = {"번": "회", "인": "명"}
+"""Counters that name one denominator: 한 번에 = 회당, 1인당 = 한 명에 (lexical/ranges.py)."""
+
+
 def same(a: Value, b: Value) -> bool:
+    if "per" in (a.type, b.type) and a.type != b.type:  # 한 개에 (a rate's denominator) = 1개
+        rate, count = (a, b) if a.type == "per" else (b, a)
+        return count.key == ("1",) and PER_COUNTERS.get(count.type, count.type) == rate.key[0]
     if a.type != b.type:
         if kind(a) == kind(b) != a.type and a.key and b.key:
             return normalise.same_quantity(a.type, Decimal(a.key[0]), b.type, Decimal(b.key[0]))

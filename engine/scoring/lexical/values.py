@@ -9,6 +9,7 @@ from typing import Any
 
 from seorap.engine import normalise
 from seorap.engine.scoring.lexical import numerals
+from seorap.engine.scoring.lexical.ranges import per_unit, range_units
 from seorap.engine.scoring.lexical.spoken import _half_year, _merge_durations
 from seorap.engine.scoring.lexical.text import Morph
 from seorap.engine.scoring.lexical.value import UNIT_ALIASES, Value, _canon, _free, kind, same
@@ -226,28 +227,7 @@ def _extract_written(text: str, longer: dict[int, int], ref: dt.date | None) -> 
     numbers = _shared_counters(text, _numbers(text, longer, taken))
     for value in _merge_durations(text, numbers) + _half_year(text, taken.mask):
         taken.add(value)
-    return _range_units(text, sorted(taken.values, key=lambda v: v.start))
-
-
-_RANGE_JOIN = re.compile(r"^\s*[~∼\-]\s*$")
-
-
-def _range_units(text: str, values: list[Value]) -> list[Value]:
-    """A range shares its unit: "6~8월" runs from 6월 to 8월, "9~11시" from 9시 to 11시 (a bare
-    number before ~ and a month or an hour is that month or hour; since lexical-16)."""
-    out = list(values)
-    for i in range(len(out) - 1):
-        a, b = out[i], out[i + 1]
-        if a.type != "수" or b.type not in ("month", "time") or not str(a.key[0]).isdigit():
-            continue
-        if not _RANGE_JOIN.match(text[a.end : b.start]):
-            continue
-        n = int(a.key[0])
-        if b.type == "month" and 1 <= n <= 12:
-            out[i] = Value("month", (b.key[0], n), a.text, a.start, a.end)
-        elif b.type == "time" and 0 <= n <= 24:
-            out[i] = Value("time", (n, 0), a.text, a.start, a.end, ambiguous=b.ambiguous)
-    return out
+    return per_unit(text, range_units(text, sorted(taken.values, key=lambda v: v.start)))
 
 
 def _names(text: str, taken: _Taken) -> None:

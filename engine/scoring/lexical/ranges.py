@@ -1,0 +1,61 @@
+"""Values that lend each other their unit or take the place of one: a range written with one unit
+("6~8월", "9~11시") and a rate's denominator ("한 개에 12만 원", "1회당 50분").
+
+A rate's denominator is no value of the slot: "타이어 네 개 바꾸고 한 개에 십이만 원" states four
+tyres and a price per tyre, not two counts of tyres offered for one slot. It is read as a value of
+its own type, ``per``, keyed by its counter (번 and 회, 인 and 명 as one), which equals an expected
+"<counter>당" (개당, 회당, 인당) and a count of one (1개, 한 달), and competes with no other
+count (since lexical-16)."""
+
+from __future__ import annotations
+
+import re
+
+from seorap.engine import normalise
+from seorap.engine.scoring.lexical.value import PER_COUNTERS, Value
+
+RANGE_JOIN = re.compile(r"^\s*[~∼\-]\s*$")
+
+
+def range_units(text: str, values: list[Value]) -> list[Value]:
+    """A range shares its unit: "6~8월" runs from 6월 to 8월, "9~11시" from 9시 to 11시 (a bare
+    number before ~ and a month or an hour is that month or hour; since lexical-16)."""
+    out = list(values)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if a.type != "수" or b.type not in ("month", "time") or not str(a.key[0]).isdigit():
+            continue
+        if not RANGE_JOIN.match(text[a.end : b.start]):
+            continue
+        n = int(a.key[0])
+        if b.type == "month" and 1 <= n <= 12:
+            out[i] = Value("month", (b.key[0], n), a.text, a.start, a.end)
+        elif b.type == "time" and 0 <= n <= 24:
+            out[i] = Value("time", (n, 0), a.text, a.start, a.end, ambiguous=b.ambiguous)
+    return out
+
+
+_PER_AFTER = re.compile(r"\s*(?:에|당)(?![가-힣])")
+_NOT_PER = frozenset({"수", "date", "month", "year", "time", "weekday", "name", "vague-date"})
+_BREAK = re.compile(r"[,.;!?\n]|(?:이|하)?고\s")
+
+
+def per_unit(text: str, values: list[Value]) -> list[Value]:
+    """A count of one followed by 에 or 당 and by another value in its clause is a rate's
+    denominator (module docstring): typed ``per``."""
+    out = list(values)
+    for i, v in enumerate(out[:-1]):
+        if v.type in _NOT_PER or v.key != ("1",) or normalise.dimension(v.type) == "money":
+            continue
+        after = _PER_AFTER.match(text, v.end)
+        if after is None or _BREAK.search(text, after.end(), out[i + 1].start):
+            continue
+        unit = PER_COUNTERS.get(v.type, v.type)
+        out[i] = Value("per", (unit,), v.text, v.start, v.end)
+    return out
+
+
+def per_in(w: Value, compact: str) -> bool:
+    """Does a text (compact: lower-cased, no spaces) say rate ``w`` as "<counter>당"?"""
+    units = {w.key[0], *(k for k, v in PER_COUNTERS.items() if v == w.key[0])}
+    return w.type == "per" and any(f"{u}당" in compact for u in units)
