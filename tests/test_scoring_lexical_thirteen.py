@@ -203,3 +203,20 @@ def test_a_rate_s_denominator_is_no_count_of_the_slot():
     # 반년 is six months with a particle after it too
     assert verdict("보트 보관 최대 6개월.", "보트 보관은 최대 반년까지예요.") == "YES"
     assert verdict("보트 보관 최대 6개월.", "보트 보관은 최대 일 년까지예요.") == "NO"
+
+
+# ---- lexical-17: a date's slash, a halt said by a verb -------------------------------------------
+
+
+def test_a_date_with_a_slash_is_one_clause_and_a_halt_may_be_said_by_a_verb():
+    """ "11/14" is no clause break (it cut the date in two), and 멈추다 says what 중단 says."""
+    expected = "보일러 점검 11/14 오전, 온수 중단."
+    assert verdict(expected, "11월 14일 오전에 보일러 점검이 있고 온수가 멈춰요.") == "YES"
+    assert verdict(expected, "11월 14일 오전에 보일러 점검이 있고 온수는 그대로 나와요.") == "NO"
+
+
+def test_a_day_said_without_its_month_reads_the_date_the_slash_no_longer_splits():
+    """ "5/18" stays one date in one clause, so "18일" of an answer is read as that date."""
+    regatta = "요트 대회 결선 5/18 오전 10시."
+    assert verdict(regatta, "결선은 18일 오전 10시예요.", "결선 며칠이에요?") == "YES"
+    assert verdict(regatta, "결선은 17일 오전 10시예요.", "결선 며칠이에요?") == "NO"

@@ -30,7 +30,7 @@ def values(text: str, ref: dt.date | None = None) -> tuple[Value, ...]:
 # ---- segments, nouns, markers -------------------------------------------------------------------
 
 _SPLIT = re.compile(
-    r"[;\n/]|\.(?!\d)|,(?!(?<=\d,)\d)|(?<![가-힣])(?:그러나|하지만|그런데)(?![가-힣])"
+    r"[;\n]|/(?!(?<=\d/)\d)|\.(?!\d)|,(?!(?<=\d,)\d)|(?<![가-힣])(?:그러나|하지만|그런데)(?![가-힣])"
 )
 _COMPACT_DROP = re.compile(r"[\W_]+")
 NOUN_TAGS = frozenset({"NNG", "NNP", "SH", "XR", "SL"})
@@ -88,6 +88,8 @@ _CANCEL_NOUNS = {"취소", "중단", "중지", "폐지", "무산", "불발", "�
 _RETRACT_NOUNS = {"철회", "번복", "백지", "백지화", "무효", "정정"}
 _POSTPONE_NOUNS = {"연기", "보류", "순연"}
 _POSTPONE_VERBS = {"미루", "늦추", "밀리"}
+_HALT_VERBS = {"멈추", "멈춰지", "멎"}
+"""Verbs that say what 중단 says (a halt): the same marker, cancellation."""
 _MARKER_NOUNS = _NEG_NOUNS | _CANCEL_NOUNS | _RETRACT_NOUNS | _POSTPONE_NOUNS
 _ANAPHOR_NOUNS = {
     "계획",
@@ -216,7 +218,9 @@ def _markers(morphs: Sequence[Morph]) -> list[str]:
             found.append(NEGATION)
         elif m.tag == "NNG" and m.form in _NEG_NOUNS:
             found.append(NEGATION)
-        elif m.tag.startswith("NN") and m.form in _CANCEL_NOUNS:
+        elif (m.tag.startswith("NN") and m.form in _CANCEL_NOUNS) or (
+            m.tag == "VV" and m.form in _HALT_VERBS
+        ):
             found.append(CANCEL)
         elif m.tag.startswith("NN") and m.form in _RETRACT_NOUNS:
             found.append(RETRACT)
