@@ -45,3 +45,14 @@ async def test_a_view_built_ahead_shows_its_keys_when_first_drawn(ref):
         footer = screen_text(app).splitlines()[-1]
         assert "next change" in footer and "help" in footer and "palette" in footer, footer
         assert footer.rstrip().endswith("^p palette")  # the palette's key at the right edge
+
+
+async def test_too_narrow_for_the_palette_the_footer_keeps_help_and_quit_whole(ref):
+    path, ids = ref
+    app = make_app(path, run_id=ids["oracle"])
+    async with app.run_test(size=(26, 12)) as pilot:
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        assert "f1 help" in footer and "q quit" in footer and "^p" not in footer, footer
+        keys = [k.key for k in app.screen.query_one(KeysFooter).shown()[0]]
+        assert keys[-2:] == ["f1", "q"]  # the palette's key went; the room left takes others

@@ -12,7 +12,8 @@ It looks and acts as Textual's Footer: " key description " per key in the theme'
 the command palette's key at the right edge after a thin rule, a key under the pointer highlighted
 (with its tooltip, if it has one), a click on a key presses it (a disabled key rings the bell instead). On a narrow
 terminal it keeps help and quit, then the screen's keys in order while they fit, and ends with "…"
-when any were left out (all of them stay in the command palette and in F1's help). Keys bound to
+when any were left out (all of them stay in the command palette and in F1's help); where even help
+and quit would not fit beside the palette's key, that key goes (ctrl+p still opens the palette). Keys bound to
 one action show once (the first), as in Textual's Footer; binding groups are shown key by key."""
 
 from __future__ import annotations
@@ -165,6 +166,9 @@ class KeysFooter(QuietWhenClosing, Widget, can_focus=False):
         """The keys on the line now, left to right (the palette's last), and whether any of the
         screen's keys were left out for want of room."""
         keys, palette = self._keys if self._keys is not None else screen_keys(self.screen)
+        kept = sum(key_width(k) for k in keys if k.action in KEPT_ACTIONS) + 1
+        if palette and self.size.width - palette_width(palette) < kept:
+            palette = None  # too narrow for help, quit and the palette: the palette's key goes
         room = self.size.width - (palette_width(palette) if palette else 0)
         fitted, cut = fit_keys(list(keys), room)
         return fitted + ([palette] if palette else []), cut
@@ -173,7 +177,7 @@ class KeysFooter(QuietWhenClosing, Widget, can_focus=False):
         if self._keys is None:
             self._keys = screen_keys(self.screen)
         shown, cut = self.shown()
-        palette = self._keys[1]
+        palette = shown[-1] if shown and shown[-1] is self._keys[1] else None
         style = self.get_component_rich_style
         key_style, description_style = style("footer-key--key"), style("footer-key--description")
         line, spans = Text(no_wrap=True, end=""), []
