@@ -10,11 +10,12 @@ view built ahead shows its keys the first time it is drawn.
 
 It looks and acts as Textual's Footer: " key description " per key in the theme's footer colours,
 the command palette's key at the right edge after a thin rule, a key under the pointer highlighted
-(with its tooltip, if it has one), a click on a key presses it (a disabled key rings the bell instead). On a narrow
-terminal it keeps help and quit, then the screen's keys in order while they fit, and ends with "…"
-when any were left out (all of them stay in the command palette and in F1's help); where even help
-and quit would not fit beside the palette's key, that key goes (ctrl+p still opens the palette). Keys bound to
-one action show once (the first), as in Textual's Footer; binding groups are shown key by key."""
+(with its tooltip, if it has one), a click on a key presses it (a disabled key rings the bell). On
+a narrow terminal it keeps help and quit, then the screen's keys in order while they fit, and ends
+with "…" when any were left out (all of them stay in the command palette and in F1's help); where
+even help and quit would not fit beside the palette's key, that key goes (ctrl+p still opens the
+palette). Keys bound to one action show once (the first), as in Textual's Footer; binding groups
+are shown key by key."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -85,29 +87,20 @@ def screen_keys(screen: Screen) -> tuple[tuple[Key, ...], Key | None]:
     key (None when the app has no palette or nothing binds it)."""
     app = screen.app
     active = screen.active_bindings
+
+    def key(binding: Binding, enabled: bool, tooltip: str) -> Key:
+        display = app.get_key_display(binding)
+        return Key(binding.key, display, binding.description, binding.action, enabled, tooltip)
+
     keys: dict[str, Key] = {}
     for _, binding, enabled, tooltip in active.values():
         if binding.show and binding.action not in keys:
-            keys[binding.action] = Key(
-                binding.key,
-                app.get_key_display(binding),
-                binding.description,
-                binding.action,
-                enabled,
-                tooltip or "",
-            )
-    palette = None
+            keys[binding.action] = key(binding, enabled, tooltip or "")
     found = active.get(app.COMMAND_PALETTE_BINDING) if app.ENABLE_COMMAND_PALETTE else None
+    palette = None
     if found is not None:
         _, binding, enabled, _ = found
-        palette = Key(
-            binding.key,
-            app.get_key_display(binding),
-            binding.description,
-            binding.action,
-            enabled,
-            binding.tooltip or binding.description,
-        )
+        palette = key(binding, enabled, binding.tooltip or binding.description)
     return tuple(keys.values()), palette
 
 
@@ -165,19 +158,23 @@ class KeysFooter(QuietWhenClosing, Widget, can_focus=False):
     def shown(self) -> tuple[list[Key], bool]:
         """The keys on the line now, left to right (the palette's last), and whether any of the
         screen's keys were left out for want of room."""
-        keys, palette = self._keys if self._keys is not None else screen_keys(self.screen)
+        keys, palette, cut = self._fitted()
+        return keys + ([palette] if palette else []), cut
+
+    def _fitted(self) -> tuple[list[Key], Key | None, bool]:
+        """(the screen's keys that fit, the palette's key if it fits, whether any was left out)."""
+        if self._keys is None:
+            self._keys = screen_keys(self.screen)
+        keys, palette = self._keys
         kept = sum(key_width(k) for k in keys if k.action in KEPT_ACTIONS) + 1
         if palette and self.size.width - palette_width(palette) < kept:
             palette = None  # too narrow for help, quit and the palette: the palette's key goes
         room = self.size.width - (palette_width(palette) if palette else 0)
         fitted, cut = fit_keys(list(keys), room)
-        return fitted + ([palette] if palette else []), cut
+        return fitted, palette, cut
 
     def render(self) -> Text:
-        if self._keys is None:
-            self._keys = screen_keys(self.screen)
-        shown, cut = self.shown()
-        palette = shown[-1] if shown and shown[-1] is self._keys[1] else None
+        shown, palette, cut = self._fitted()
         style = self.get_component_rich_style
         key_style, description_style = style("footer-key--key"), style("footer-key--description")
         line, spans = Text(no_wrap=True, end=""), []
@@ -193,11 +190,8 @@ class KeysFooter(QuietWhenClosing, Widget, can_focus=False):
             spans.append((start, line.cell_len, key))
 
         for key in shown:
-            if key is not palette:
-                description = (
-                    [(f"{key.description} ", description_style)] if key.description else []
-                )
-                add(key, (f" {key.key_display} ", key_style), *description)
+            description = [(f"{key.description} ", description_style)] if key.description else []
+            add(key, (f" {key.key_display} ", key_style), *description)
         if cut:
             line.append("…")
         if palette is not None:

@@ -227,8 +227,7 @@ def _extract_written(text: str, longer: dict[int, int], ref: dt.date | None) -> 
     numbers = _shared_counters(text, _numbers(text, longer, taken))
     for value in _merge_durations(text, numbers) + _half_year(text, taken.mask):
         taken.add(value)
-    found = sorted(taken.values, key=lambda v: v.start)
-    return per_unit(text, range_units(text, found))
+    return per_unit(text, range_units(text, sorted(taken.values, key=lambda v: v.start)))
 
 
 def _names(text: str, taken: _Taken) -> None:
