@@ -174,13 +174,21 @@ def fit_widths(
     The sum may stay above ``total`` when every floor is reached (the table then scrolls)."""
     widths = list(naturals)
     shrinkable = [i for i, f in enumerate(floors) if f is not None]
-    while sum(widths) > total:
+    while (excess := sum(widths) - total) > 0:
         open_ = [i for i in shrinkable if widths[i] > (floors[i] or 0)]
         open_ = [i for i in open_ if i not in last] or open_
         if not open_:
             break
-        widest = max(open_, key=lambda i: widths[i])
-        widths[widest] -= 1
+        # the cells one at a time, in bulk: every widest column down together to the next width
+        # below it or the highest floor among them, as many whole cells as the excess asks for
+        top = max(widths[i] for i in open_)
+        widest = [i for i in open_ if widths[i] == top]
+        level = max(
+            [widths[i] for i in open_ if widths[i] < top] + [floors[i] or 0 for i in widest]
+        )
+        cells = min(top - level, excess // len(widest))
+        for i in widest if cells else widest[:excess]:  # the leftmost first, as max() picked
+            widths[i] -= cells or 1
     return widths
 
 

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Self
 from textual import events
 from textual.app import App
 from textual.errors import NoWidget
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.screen import Screen
 from textual.widget import AwaitMount, Widget
 
@@ -180,7 +180,44 @@ async def draw_ahead(
     return drawn
 
 
-class ViewScreen(QuietWhenClosing, _ScreenHost):
+def breakpoint_classes(screen: Screen, size: Size) -> dict[str, bool]:
+    """The classes Textual gives ``screen`` for its breakpoints at ``size`` (its or the app's
+    HORIZONTAL_BREAKPOINTS and VERTICAL_BREAKPOINTS): of each list, the class of the largest
+    breakpoint the size reaches is set, the others unset."""
+    app = screen.app
+    classes: dict[str, bool] = {}
+    for own, default, reach in (
+        (screen.HORIZONTAL_BREAKPOINTS, app.HORIZONTAL_BREAKPOINTS, size.width),
+        (screen.VERTICAL_BREAKPOINTS, app.VERTICAL_BREAKPOINTS, size.height),
+    ):
+        points = (default if own is None else own) or []
+        classes.update((name, False) for _, name in points)
+        reached = [(at, name) for at, name in points if reach >= at]
+        if reached:
+            classes[max(reached)[1]] = True
+    return classes
+
+
+class BuiltAhead(QuietWhenClosing, _ScreenHost):
+    """Mixin for a screen that may be built ahead (first in the bases): what it does while
+    hidden leaves the event loop to the screen shown.
+
+    - While hidden, it handles one event a turn of the event loop. Textual's message loop handles
+      every event a node has queued in one turn: a screen's resume and its first resize, each a
+      layout of the whole screen, held the loop ~25 ms together in one turn where a key waited.
+    - Its breakpoints' classes (HORIZONTAL_BREAKPOINTS, VERTICAL_BREAKPOINTS) are set before it
+      composes its widgets. Textual sets them on the screen's first resize, after every widget was
+      styled on mount, and a change of a screen's classes restyles all of it again."""
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Compose):
+            self.update_classes(breakpoint_classes(self, self.app.size), animate=False)
+        elif not self.is_current:
+            await asyncio.sleep(0)  # hidden: one event a turn of the event loop
+        await super().on_event(event)  # QuietWhenClosing: no mount as the app closes
+
+
+class ViewScreen(BuiltAhead):
     """Mixin for a view's Screen (first in the bases): registered with the app once mounted, and
     shown again with nothing changed that its styles depend on, not restyled.
 
@@ -206,7 +243,7 @@ class ViewScreen(QuietWhenClosing, _ScreenHost):
         if self.quiet_events and isinstance(event, (events.ScreenSuspend, events.ScreenResume)):
             self.quiet_events -= 1
             return
-        await super().on_event(event)  # QuietWhenClosing: no mount as the app closes
+        await super().on_event(event)  # BuiltAhead, then QuietWhenClosing
 
     def refresh(
         self,

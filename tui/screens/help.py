@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from seorap.tui.closing import QuietWhenClosing
+from seorap.tui.instant_modes import BuiltAhead
 from seorap.tui.widgets.help_text import HelpStyles, HelpText
 
 GLOBAL = """\
@@ -23,7 +23,7 @@ GLOBAL = """\
 """
 
 
-class HelpScreen(QuietWhenClosing, ModalScreen[None]):
+class HelpScreen(BuiltAhead, ModalScreen[None]):
     """Installed once per view by the app (tui/app.py ``action_help``): composed on the first F1
     and only shown on the next. Its text is one widget (tui/widgets/help_text.py): as a Markdown
     widget the stepper's first F1 took ~300 ms of CPU on a quiet core."""
