@@ -88,6 +88,7 @@ def table(graded: list[tuple[dict, str, str]]) -> str:
         "sealed_probes_9",
         "sealed_probes_10",
         "sealed_probes_11",
+        "sealed_probes_12",
     ],
 )
 def test_probe_file_is_unchanged(name):
@@ -141,8 +142,9 @@ SEALED = {
     "sealed_probes_7": 97,
     "sealed_probes_8": 80,
     "sealed_probes_9": 76,
-    "sealed_probes_10": 88,
-    "sealed_probes_11": 87,
+    "sealed_probes_10": 89,
+    "sealed_probes_11": 88,
+    "sealed_probes_12": 70,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -165,16 +167,17 @@ by lexical-14 (82 of 160, one wrong answer YES: s10-003, the asked matter said o
 beside the right answer, fixed at its cause by lexical-15). The ninth and tenth gained with
 lexical-16 and 17 (a range's unit, a rate's denominator, a date's slash, a halt said by a verb).
 The eleventh was graded once by lexical-16 (85 of 160, two wrong answers YES; lexical-14 the same
-85 and the same two), then 87 with lexical-17."""
-WRONG_YES = {"sealed_probes_8": ["s8-148"], "sealed_probes_11": ["s11-040", "s11-141"]}
+85 and the same two), then 87 with lexical-17 and 88 with lexical-18 (a value taken from another
+clause in place of its own, s11-141, which the tenth also gained, s10-060). The twelfth was graded
+once by lexical-18 (70 of 160, no wrong answer YES; lexical-17 69)."""
+WRONG_YES = {"sealed_probes_8": ["s8-148"], "sealed_probes_11": ["s11-040"]}
 """Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md): s8-148
 swaps who did what (원장님께서 … 드셔 보시고 평가하셨다 answered 수강생들이 원장님 요리를 먹어
 보고 평가했어요) with every word of the expected statement said; the judge reads no roles beyond
 one agent replaced by another. s11-040 lists a member the expected statement sets apart (화환은
 별도 주문) in place of one it leaves out (근조 리본), found whole by recall with no typed value to
-miss; s11-141 answers of 4년근 what the expected statement says of 6년근 (4년근 is "일정 미정"):
-"N년근" reads as a duration, the same one the expected statement holds, so no other owner shows.
-The list must not grow; a fix removes its entry."""
+miss. (s11-141, 4년근 answered with what was said of 6년근, was fixed by lexical-18.) The list must
+not grow; a fix removes its entry."""
 
 
 @pytest.mark.parametrize("name", SEALED)

@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-17" and J.rules == "lexical-17"
+    assert lexical.RULES_VERSION == "lexical-18" and J.rules == "lexical-18"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

@@ -220,3 +220,26 @@ def test_a_day_said_without_its_month_reads_the_date_the_slash_no_longer_splits(
     regatta = "요트 대회 결선 5/18 오전 10시."
     assert verdict(regatta, "결선은 18일 오전 10시예요.", "결선 며칠이에요?") == "YES"
     assert verdict(regatta, "결선은 17일 오전 10시예요.", "결선 며칠이에요?") == "NO"
+
+
+# ---- lexical-18: a value paired across clauses ----------------------------------------------------
+
+
+def test_a_value_taken_from_another_clause_in_place_of_its_own_is_a_wrong_value():
+    """The answer's values are all the expected statement's, but the owner comes from the other
+    clause, where the clause of the asked date has an owner of that kind the answer leaves out."""
+    seedlings = "3년생 묘목 4월 출하. 2년생 묘목 출하 미정."
+    asked = "3년생 묘목 언제 출하해요?"
+    assert verdict(seedlings, "2년생 묘목이 4월에 나가요.", asked) == "NO"
+    greenhouses = "1동 온실 개방 3/8. 2동 온실 개방 일정 미정."
+    assert verdict(greenhouses, "2동 온실이 3월 8일에 열려요.", "1동 온실 언제 열어요?") == "NO"
+    # the asked owner said, or none: no swap (PARTIAL for the other clause's owner, as before)
+    assert verdict(seedlings, "3년생 묘목은 4월에 출하돼요.", asked) != "NO"
+    assert verdict(greenhouses, "3월 8일에 열려요.", "1동 온실 언제 열어요?") != "NO"
+
+
+def test_clauses_merged_with_no_stand_in_are_no_swap():
+    """Two expected clauses said in one answer clause, no value of either replaced."""
+    sale = "묘목 판매 4/5 09:00, 2번 하우스 앞."
+    assert verdict(sale, "2번 하우스 앞에서 4월 5일 오전 9시에 판매해요.") == "YES"
+    assert verdict(sale, "4월 5일 오전 9시, 2번 하우스 앞이에요.") == "YES"

@@ -323,7 +323,7 @@ def _who_and_lists(
     who = agents.wrong_agent(exp, cand, q)
     if who is not None:
         wrong.append(who)
-    wrong += pairs.swapped(exp, cand)
+    wrong += pairs.swapped(exp, cand) or pairs.across(exp, cand)
     for extra in agents.extra_members(exp, cand, q):
         multi.append((", ".join(v.text for v in current) or " ".join(exp.nouns[:3]), extra))
     known = exp.compact + "|" + (q.compact if q is not None else "")

@@ -11,13 +11,20 @@ number or a Latin letter and are otherwise one word (1호기 and 2호기, A레�
 one kind with different owners, an answer's clause that pairs one of those owners with the value
 of another owner is a swap: a wrong value (NO), whatever else it states. An owner the expected
 statement does not name, or a clause holding two values of the kind, is not read as a pair.
+
+Since lexical-18 a pair is also read across clauses (``across``): "6년근 채굴 9/20 시작. 4년근
+채굴 일정 미정" answered "4년근 채굴이 9월 20일부터": every value the answer states is one of the
+expected statement's, but 4년 comes from the other clause, where the clause of 9/20 has a value of
+its kind (6년) the answer leaves out: 4년 stands where 6년 stood. Clauses an answer merges
+without such a stand-in ("6/2 09:00, 본사 3층 교육장" said in one clause) are no swap, nor a value
+both clauses hold, nor one said after the value ("9월 20일부터고 4년근은 미정": another matter).
 """
 
 from __future__ import annotations
 
 import re
 
-from seorap.engine.scoring.lexical.analysis import Analysis
+from seorap.engine.scoring.lexical.analysis import Analysis, Segment
 from seorap.engine.scoring.lexical.value import Value, kind, same
 
 _PARTICLE = re.compile(r"(?:은|는|이|가|도|의|에|에서|께서)$")
@@ -66,3 +73,26 @@ def swapped(exp: Analysis, cand: Analysis) -> list[tuple[str, str]]:
         if own and not any(same(v, w) for v in own) and any(same(v, w) for v in others):
             out.append((f"{owner} {own[0].text}", f"{owner} {w.text}"))
     return out
+
+
+def across(exp: Analysis, cand: Analysis) -> list[tuple[str, str]]:
+    """(the expected pairing, the answer's) for a value an answer's clause takes from another
+    expected clause in place of one of its own (module docstring)."""
+    for c in cand.segments:
+        held = [(v, _holding(exp, v)) for v in c.values if not v.former]
+        for v, in_v in held:
+            for x, in_x in held:
+                # the owner is named before the value it owns (4년근 채굴이 9월 20일부터)
+                if x.start >= v.start or kind(x) == kind(v) or not in_v or not in_x:
+                    continue
+                if set(in_v) & set(in_x):
+                    continue
+                lost = [[y for y in seg.values if kind(y) == kind(x)] for seg in in_v]
+                lost = [[y for y in ys if not any(same(y, w) for w in c.values)] for ys in lost]
+                if all(lost):
+                    return [(f"{lost[0][0].text} {v.text}", f"{x.text} {v.text}")]
+    return []
+
+
+def _holding(exp: Analysis, v: Value) -> list[Segment]:
+    return [seg for seg in exp.segments if any(same(v, y) and not y.former for y in seg.values)]
