@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Self
 from textual import events
 from textual.app import App
 from textual.errors import NoWidget
-from textual.geometry import Region, Size
+from textual.geometry import Region
 from textual.screen import Screen
 from textual.widget import AwaitMount, Widget
 
@@ -180,39 +180,18 @@ async def draw_ahead(
     return drawn
 
 
-def breakpoint_classes(screen: Screen, size: Size) -> dict[str, bool]:
-    """The classes Textual gives ``screen`` for its breakpoints at ``size`` (its or the app's
-    HORIZONTAL_BREAKPOINTS and VERTICAL_BREAKPOINTS): of each list, the class of the largest
-    breakpoint the size reaches is set, the others unset."""
-    app = screen.app
-    classes: dict[str, bool] = {}
-    for own, default, reach in (
-        (screen.HORIZONTAL_BREAKPOINTS, app.HORIZONTAL_BREAKPOINTS, size.width),
-        (screen.VERTICAL_BREAKPOINTS, app.VERTICAL_BREAKPOINTS, size.height),
-    ):
-        points = (default if own is None else own) or []
-        classes.update((name, False) for _, name in points)
-        reached = [(at, name) for at, name in points if reach >= at]
-        if reached:
-            classes[max(reached)[1]] = True
-    return classes
-
-
 class BuiltAhead(QuietWhenClosing, _ScreenHost):
-    """Mixin for a screen that may be built ahead (first in the bases): what it does while
-    hidden leaves the event loop to the screen shown.
+    """Mixin for a screen that may be built ahead (first in the bases): while hidden, it handles
+    one event a turn of the event loop, leaving the loop to the screen shown between two.
 
-    - While hidden, it handles one event a turn of the event loop. Textual's message loop handles
-      every event a node has queued in one turn: a screen's resume and its first resize, each a
-      layout of the whole screen, held the loop ~25 ms together in one turn where a key waited.
-    - Its breakpoints' classes (HORIZONTAL_BREAKPOINTS, VERTICAL_BREAKPOINTS) are set before it
-      composes its widgets. Textual sets them on the screen's first resize, after every widget was
-      styled on mount, and a change of a screen's classes restyles all of it again."""
+    Textual's message loop handles every event a node has queued in one turn: a hidden screen's
+    resume and its first resize (each a layout of the whole screen; the stepper's first resize
+    also restyles all of it, for its breakpoints' class) held the loop ~25 ms together in one
+    turn where a key waited. (Setting the breakpoints' class before the screen composes saved that
+    restyle but made the stepper's first `e` draw a frame more, 20 ms: left to Textual.)"""
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Compose):
-            self.update_classes(breakpoint_classes(self, self.app.size), animate=False)
-        elif not self.is_current:
+        if not self.is_current and not isinstance(event, events.Compose):
             await asyncio.sleep(0)  # hidden: one event a turn of the event loop
         await super().on_event(event)  # QuietWhenClosing: no mount as the app closes
 
