@@ -179,8 +179,9 @@ def fit_widths(
         open_ = [i for i in open_ if i not in last] or open_
         if not open_:
             break
-        # the cells one at a time, in bulk: every widest column down together to the next width
-        # below it or the highest floor among them, as many whole cells as the excess asks for
+        # what cutting a cell at a time from the widest would do, in one go: the widest columns
+        # down together to the next width below them (or their highest floor), as far as the
+        # excess goes; a remainder smaller than one cell each comes off the leftmost
         top = max(widths[i] for i in open_)
         widest = [i for i in open_ if widths[i] == top]
         level = max(

@@ -87,11 +87,17 @@ def across(exp: Analysis, cand: Analysis) -> list[tuple[str, str]]:
                     continue
                 if set(in_v) & set(in_x):
                     continue
-                lost = [[y for y in seg.values if kind(y) == kind(x)] for seg in in_v]
-                lost = [[y for y in ys if not any(same(y, w) for w in c.values)] for ys in lost]
+                lost = [  # per clause holding v: its values of x's kind the answer leaves out
+                    [y for y in seg.values if kind(y) == kind(x) and not _said(y, c)]
+                    for seg in in_v
+                ]
                 if all(lost):
                     return [(f"{lost[0][0].text} {v.text}", f"{x.text} {v.text}")]
     return []
+
+
+def _said(y: Value, c: Segment) -> bool:
+    return any(same(y, w) for w in c.values)
 
 
 def _holding(exp: Analysis, v: Value) -> list[Segment]:
