@@ -136,14 +136,14 @@ def graded(name: str, with_glossary: bool = False) -> list[tuple[dict, str, str]
 
 SEALED = {
     "sealed_probes_3": 107,
-    "sealed_probes_4": 102,
-    "sealed_probes_5": 99,
+    "sealed_probes_4": 106,
+    "sealed_probes_5": 102,
     "sealed_probes_6": 93,
-    "sealed_probes_7": 97,
-    "sealed_probes_8": 80,
-    "sealed_probes_9": 76,
-    "sealed_probes_10": 89,
-    "sealed_probes_11": 88,
+    "sealed_probes_7": 100,
+    "sealed_probes_8": 84,
+    "sealed_probes_9": 79,
+    "sealed_probes_10": 90,
+    "sealed_probes_11": 91,
     "sealed_probes_12": 70,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
@@ -169,15 +169,16 @@ lexical-16 and 17 (a range's unit, a rate's denominator, a date's slash, a halt 
 The eleventh was graded once by lexical-16 (85 of 160, two wrong answers YES; lexical-14 the same
 85 and the same two), then 87 with lexical-17 and 88 with lexical-18 (a value taken from another
 clause in place of its own, s11-141, which the tenth also gained, s10-060). The twelfth was graded
-once by lexical-18 (70 of 160, no wrong answer YES; lexical-17 69)."""
-WRONG_YES = {"sealed_probes_8": ["s8-148"], "sealed_probes_11": ["s11-040"]}
-"""Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md): s8-148
-swaps who did what (원장님께서 … 드셔 보시고 평가하셨다 answered 수강생들이 원장님 요리를 먹어
-보고 평가했어요) with every word of the expected statement said; the judge reads no roles beyond
-one agent replaced by another. s11-040 lists a member the expected statement sets apart (화환은
-별도 주문) in place of one it leaves out (근조 리본), found whole by recall with no typed value to
-miss. (s11-141, 4년근 answered with what was said of 6년근, was fixed by lexical-18.) The list must
-not grow; a fix removes its entry."""
+once by lexical-18 (70 of 160, no wrong answer YES; lexical-17 69). lexical-19 (roles swapped, an
+item set apart listed in, acts of opposite meaning, a matter still open) turned the eighth's and
+the eleventh's last wrong YES to NO and wrong answers graded PARTIAL to NO: 106, 102, 100, 84, 79,
+90 and 91 from the fourth to the eleventh."""
+WRONG_YES: dict[str, list[str]] = {}
+"""Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md). Empty
+since lexical-19: s8-148 (원장님께서 … 드셔 보시고 평가하셨다 answered 수강생들이 원장님 요리를
+먹어 보고 평가했어요: who does it swapped with whom it is done to) and s11-040 (화환, set apart by
+별도 주문, listed with the members) are fixed at their cause (lexical/roles.py); s11-141 was fixed
+by lexical-18. The list must not grow; a fix removes its entry."""
 
 
 @pytest.mark.parametrize("name", SEALED)

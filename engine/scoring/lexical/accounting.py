@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from seorap.engine.scoring.lexical.acts import denied_state_words
 from seorap.engine.scoring.lexical.analysis import NEGATION, Analysis, Segment
 from seorap.engine.scoring.lexical.clauses import _noun_in
 from seorap.engine.scoring.lexical.lexicon import Entry, builtin_neutral, in_phrases, synonym_class
@@ -354,6 +355,7 @@ def unaccounted(
         forms = forms | CHANGE_WORDS
     content = forms - particles  # for the meaning classes
     words = _said_words(exp, cand, q)
+    denied = denied_state_words(exp, cand)  # 안 열어요 for 휴관: the state said the other way
     out: list[str] = []
     for i, m in enumerate(morphs):
         if done[i] or (m.tag[0] == "S" and m.tag not in WORDS) or _in_spans(m, spans):
@@ -361,6 +363,8 @@ def unaccounted(
         if any(a <= m.start and m.end <= b for a, b in words):
             continue
         if negated and (m.form, m.tag) in _NEGATING:
+            continue
+        if m.form in denied and m.tag[0] in "VMNX":
             continue
         if limit and any(m.form in cls for cls in BOUNDS):
             continue  # E's value is a limit (목표 …): any bound may say it

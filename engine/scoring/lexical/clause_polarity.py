@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from seorap.engine.scoring.lexical.acts import denied_opposite, negated_words
 from seorap.engine.scoring.lexical.analysis import CANCEL, NEGATION, POSTPONE, Analysis, Segment
 from seorap.engine.scoring.lexical.clauses import (
     _count,
@@ -17,7 +18,6 @@ from seorap.engine.scoring.lexical.clauses import (
 )
 from seorap.engine.scoring.lexical.lexicon import synonym_class
 from seorap.engine.scoring.lexical.subjects import replaced
-from seorap.engine.scoring.lexical.text import Morph
 from seorap.engine.scoring.lexical.value import Value
 
 
@@ -43,6 +43,8 @@ def clause_polarity(exp: Analysis, cand: Analysis, q: Analysis | None = None) ->
             lacking = set()  # "새벽 두 시요.": values alone say nothing of the polarity
         if NEGATION in lacking and _question_negates(q, chosen, cand):
             lacking -= {NEGATION}
+        if NEGATION in extra and _denies_the_other_state(seg, chosen, exp, cand):
+            extra -= {NEGATION}
         if POSTPONE in extra and any(v.target for c in chosen for v in c.values):
             extra -= {POSTPONE}  # "…로 연기": a change to a new value (the values rules judge it)
         if POSTPONE in lacking and any(v.target for v in seg.values):
@@ -73,8 +75,6 @@ def _values_only(c: Segment, cand: Analysis) -> bool:
 
 WHEN_NOUNS = frozenset({"오전", "오후", "새벽", "아침", "점심", "저녁", "밤", "낮"})
 """Parts of a day: in a clause of values they are part of the time it gives."""
-LIGHT_VERBS = frozenset({"하", "되"})
-"""Verbs that take their meaning from the noun before them (사용 안 되다, 진료 안 하다)."""
 
 
 def _question_negates(q: Analysis | None, chosen: Sequence[Segment], cand: Analysis) -> bool:
@@ -82,7 +82,7 @@ def _question_negates(q: Analysis | None, chosen: Sequence[Segment], cand: Analy
     clauses do not use a word it negates (saying 쓸 수 있다 would be the opposite)."""
     if q is None or not any(NEGATION in s.markers for s in q.segments):
         return False
-    negated = _negated_words(q.morphs)
+    negated = negated_words(q.morphs)
     said = {
         m.form
         for m in cand.morphs
@@ -93,25 +93,14 @@ def _question_negates(q: Analysis | None, chosen: Sequence[Segment], cand: Analy
     )  # 이용할 수 있다 for 못 써요: the same act, so the opposite
 
 
-def _negated_words(morphs: Sequence[Morph]) -> set[str]:
-    """Words a negation applies to: the verb after 안/못, the word before 않다/못하다/없다; a light
-    verb (하다, 되다) brings the noun before it."""
-    content = [i for i, m in enumerate(morphs) if m.tag[0] in "VN" or m.tag == "XR"]
-    out: set[str] = set()
-    for i, m in enumerate(morphs):
-        if (m.form, m.tag) in (("안", "MAG"), ("못", "MAG")):
-            after = [j for j in content if j > i][:1]
-        elif (m.form, m.tag) in (("않", "VX"), ("못하", "VX"), ("없", "VA")):
-            after = [j for j in content if j < i and morphs[j].tag not in ("VX",)][-1:]
-        else:
-            continue
-        for j in after:
-            out.add(morphs[j].form)
-            if morphs[j].form in LIGHT_VERBS:
-                out.update(
-                    morphs[k].form for k in content if k < j and morphs[k].tag.startswith("NN")
-                )
-    return out - {"않", "못하", "없"}
+def _denies_the_other_state(
+    seg: Segment, chosen: Sequence[Segment], exp: Analysis, cand: Analysis
+) -> bool:
+    """The candidate negates the other state of a two-state scale the expected clause says one
+    state of (휴관 answered 안 열어요; lexical/acts.py): the same fact."""
+    mine = [m for m in exp.morphs if seg.start <= m.start < seg.end]
+    theirs = [m for m in cand.morphs if any(c.start <= m.start < c.end for c in chosen)]
+    return bool(denied_opposite(mine, negated_words(theirs)))
 
 
 def set_aside_value(v: Value, exp: Analysis) -> bool:

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from fractions import Fraction
 
+from seorap.engine.scoring.lexical.acts import denied_state_words
 from seorap.engine.scoring.lexical.analysis import (
     CANCEL,
     NEGATION,
@@ -279,12 +280,19 @@ def _outside_values(morphs: list[Morph], c: Segment) -> list[Morph]:
     ]
 
 
+def _known_forms(exp: Analysis, cand: Analysis, q: Analysis | None) -> set[str]:
+    """Forms of the expected statement and the question, the answer's forms inside the expected
+    text, and the words denying the other state of the expected one (안 열어요 for 휴관)."""
+    known = {m.form for m in exp.morphs} | ({m.form for m in q.morphs} if q is not None else set())
+    known |= {m.form for m in cand.morphs if m.form.lower() in exp.compact}
+    return known | denied_state_words(exp, cand)
+
+
 def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[str]:
     """Words in the candidate clauses that touch the expected statement which the judge cannot
     vouch for (engine.scoring.lexical.polarity.unverified); the expected text's and question's
     own words are known."""
-    known = {m.form for m in exp.morphs} | ({m.form for m in q.morphs} if q is not None else set())
-    known |= {m.form for m in cand.morphs if m.form.lower() in exp.compact}
+    known = _known_forms(exp, cand, q)
     contrast_read = any(v.former for v in cand.values)  # the value rules read the contrast
     mine = {m for seg in exp.segments for m in seg.markers}
     negated = NEGATION in mine

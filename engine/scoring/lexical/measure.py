@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from seorap.engine.scoring.lexical import agents, asked, days, pairs, states, weekdays
+from seorap.engine.scoring.lexical import acts, agents, asked, days, pairs, roles, states, weekdays
 from seorap.engine.scoring.lexical.accounting import names_other_slot, unaccounted
 from seorap.engine.scoring.lexical.analysis import (
     Analysis,
@@ -232,6 +232,18 @@ def _recall(exp: Analysis, cand: Analysis, q: Analysis | None = None) -> tuple[i
     return found, elements, complete
 
 
+def _found(
+    exp: Analysis, cand: Analysis, q: Analysis | None, account: bool
+) -> tuple[int, int, bool, tuple[str, ...]]:
+    """_recall's figures and the expected nouns the candidate leaves out; a noun the candidate
+    states by denying the other state (휴관 as 안 열어요, lexical/acts.py) is found."""
+    found, elements, complete = _recall(exp, cand, q or (_topics(exp) if account else None))
+    by_denial = acts.stated_by_denial(exp, cand)
+    missing = tuple(n for n in exp.nouns if not _noun_in(n, cand.nouns, cand.compact))
+    found += sum(1 for n in missing if n in by_denial)
+    return found, elements, complete, tuple(n for n in missing if n not in by_denial)
+
+
 def _typed_values(
     current: list[Value], stated: list[Value], exp: Analysis, cand: Analysis, q: Analysis | None
 ) -> tuple[list[str], list[tuple[str, str]], list[tuple[str, str]]]:
@@ -324,6 +336,12 @@ def _who_and_lists(
     if who is not None:
         wrong.append(who)
     wrong += pairs.swapped(exp, cand) or pairs.across(exp, cand)
+    swap = roles.swapped_roles(exp, cand)
+    if swap is not None:
+        wrong.append(swap)
+    apart = roles.apart_listed(exp, cand)
+    if apart is not None:
+        wrong.append((f"{apart[0]} set apart", f"{apart[0]} listed beside {apart[1]}"))
     for extra in agents.extra_members(exp, cand, q):
         multi.append((", ".join(v.text for v in current) or " ".join(exp.nouns[:3]), extra))
     known = exp.compact + "|" + (q.compact if q is not None else "")
@@ -336,6 +354,9 @@ def _who_and_lists(
     )
     if flip is not None:
         wrong.append(flip)
+    act = acts.opposite_act(exp, cand)
+    if act is not None:
+        wrong.append(act)
 
 
 def _same_head(x: str, y: str, exp: Analysis, q: Analysis) -> bool:
@@ -417,8 +438,7 @@ def measure(
             values_expected=len(current),
             missing_nouns=exp.nouns,
         )
-    found, elements, complete = _recall(exp, cand, q or (_topics(exp) if account else None))
-    missing_nouns = tuple(n for n in exp.nouns if not _noun_in(n, cand.nouns, cand.compact))
+    found, elements, complete, missing_nouns = _found(exp, cand, q, account)
     stated = [v for v in current if _value_in(v, cand.values, cand.compact, current=True)]
     missing, wrong, multi = _typed_values(current, stated, exp, cand, q)
     missing, setting = _not_given(missing, current, stated, exp, cand, q, account)

@@ -353,7 +353,7 @@ def counterpart(word: str, nouns: Sequence[str]) -> bool:
 def _poles(text: str, group: tuple[frozenset[str], ...]) -> dict[int, str]:
     """{pole index: word} for the group's words in ``text``, longest first (비대면 is not 대면)."""
     found: dict[int, str] = {}
-    words = sorted(((w, i) for i, p in enumerate(group) for w in p), key=lambda x: -len(x[0]))
+    words = sorted(((w, i) for i, p in enumerate(group) for w in p), key=lambda x: (-len(x[0]), x))
     for word, i in words:
         key = word.replace(" ", "")
         if key in text:

@@ -29,6 +29,7 @@ OPEN = frozenset(
         "후보",
         "검토중",
         "보류",
+        "앞두",
     }
 )
 """Words of a matter still open: under review, discussed, planned, pending."""
@@ -36,6 +37,7 @@ SETTLED = frozenset(
     {
         "결정", "확정", "정하", "정해지", "선정", "낙점", "채택", "제외", "빼", "탈락", "배제",
         "완료", "마치", "끝나", "마무리", "취소", "철회", "중단", "폐지", "무산", "종료", "불발",
+        "체결", "타결", "성사",
     }
 )  # fmt: skip
 """Words of a matter settled: decided, excluded, cancelled, completed."""
@@ -44,16 +46,55 @@ _SENTENCE = re.compile(r"[.;/\n]")
 
 def states(morphs: Sequence[Morph]) -> frozenset[str]:
     """``open`` and/or ``settled`` for the state words among ``morphs`` (nouns and verb stems);
-    the dependent noun 중 after a noun (검토 중, 진행 중) is open."""
+    the dependent noun 중 after a noun (검토 중, 진행 중) is open, and so is a settled word an open
+    word right after it waits for (취소를 검토, 끝날 예정: since lexical-19)."""
     out = set()
     for i, m in enumerate(morphs):
         if m.tag.startswith(("NN", "VV", "XR")) and m.form in OPEN:
             out.add("open")
         elif m.tag.startswith(("NN", "VV", "XR")) and m.form in SETTLED:
-            out.add("settled")
+            if not _awaited(morphs, i) and not _scheduled(morphs, i):
+                out.add("settled")
         elif m.form == "중" and m.tag == "NNB" and i and morphs[i - 1].tag.startswith("NN"):
             out.add("open")
     return frozenset(out)
+
+
+_GLUE = ("J", "E", "XS", "VX")
+"""Tags between a settled word and the open word it is the object of (취소를 검토, 끝날 예정)."""
+
+
+def _awaited(morphs: Sequence[Morph], i: int) -> bool:
+    """The settled word at ``i`` is what an open word right after it waits for (취소를 검토하다,
+    곧 끝날 예정, 체결을 앞두다, 확정 예정): the matter is still open."""
+    for m in morphs[i + 1 : i + 5]:
+        if m.tag.startswith(("NN", "VV", "XR")) and m.form in OPEN:
+            return True
+        if not m.tag.startswith(_GLUE):
+            return False
+    return False
+
+
+_PAST = frozenset({"었", "았", "였", "었었", "았었"})
+
+
+def _scheduled(morphs: Sequence[Morph], i: int) -> bool:
+    """The settled verb at ``i`` ends a sentence without the past (네 시에 끝나요, 다음 주에
+    확정됩니다) or modifies a noun as the future (끝날 시간): a time it is due, not a matter
+    settled. A noun alone or with the copula (완료, 확정입니다) stays settled."""
+    j = i + 1
+    if morphs[i].tag != "VV" and not (j < len(morphs) and morphs[j].tag == "XSV"):
+        return False
+    past = False
+    while j < len(morphs) and morphs[j].tag in ("XSV", "EP", "VX", "EC"):
+        if morphs[j].tag == "EC" and morphs[j].form not in ("어", "아", "여"):
+            return False  # a clause that goes on: the tense is the next verb's
+        past = past or morphs[j].form in _PAST
+        j += 1
+    if j == len(morphs):
+        return False
+    end = morphs[j]
+    return (end.tag == "EF" and not past) or (end.tag == "ETM" and end.form in ("ᆯ", "을", "ㄹ"))
 
 
 def _sentence(a: Analysis, c: Segment) -> tuple[int, int]:
@@ -88,5 +129,5 @@ def clash(claim: Analysis, fact: Analysis) -> tuple[str, str] | None:
         return None
     theirs = fact_states(claim, fact)
     if theirs and not (theirs & mine):
-        return next(iter(mine)), next(iter(theirs))
+        return min(mine), min(theirs)
     return None

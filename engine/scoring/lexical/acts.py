@@ -1,0 +1,189 @@
+"""Acts of opposite meaning (since lexical-19; docs/metrics.md): the answer says the expected
+statement's act turned round — 늘린다 answered 줄입니다, 시작 answered 마감, 출고 answered 입고 —
+with every value of it right.
+
+Each line of ``ANTONYMS`` is two poles of one scale, written from the meaning of the words (the
+verb stems and the nouns of 하다/되다 verbs kiwipiepy gives). The rule fires only when the expected
+statement says one pole and never the other, and the answer says the other and never the first: a
+statement that names both ends (9시 시작, 18시 종료) or an answer that says both (늘리고 … 줄여요)
+is left to the other rules. A scale whose poles are one event seen from its two sides (buy/sell,
+hand over/take over: 김 사장이 넘기다 = 박 사장이 인수하다) fires only when the answer's subjects
+are the expected statement's own."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from seorap.engine.scoring.lexical.analysis import Analysis
+from seorap.engine.scoring.lexical.text import Morph
+
+ANTONYMS: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = tuple(
+    (name, frozenset(a.split()), frozenset(b.split()))
+    for name, a, b in (
+        (
+            "more/less",
+            "늘리- 늘- 늘어나- 올리- 오르- 인상 상승 증가 상향 증액 확대 확장",
+            "줄이- 줄- 줄어들- 내리- 내려가- 인하 하락 감소 하향 감액 축소 삭감 단축",
+        ),
+        (
+            "start/end",
+            "시작 개시 개막 착수 개강 시작되-",
+            "끝나- 끝내- 마치- 종료 마감 폐막 완료 마무리 종강",
+        ),
+        (
+            "open/close",
+            "열- 열리- 개방 개장 개관 개점",
+            "닫- 닫히- 폐쇄 폐장 폐관 폐점 휴관 휴장 휴업",
+        ),
+        ("in/out of stock", "입고 반입", "출고 반출 출하"),
+        ("export/import", "수출", "수입"),
+        ("buy/sell", "사- 구매 구입 매입 사들이-", "팔- 판매 매각 처분"),
+        ("charge/discharge", "충전", "방전"),
+        ("on/off", "켜- 점등", "끄- 소등"),
+        ("enter/leave", "입장 입실 입차 승차", "퇴장 퇴실 출차 하차"),
+        ("depart/arrive", "출발 출항 이륙", "도착 입항 착륙"),
+        ("hire/let go", "채용 고용 영입", "해고 해임 방출"),
+        ("approve/refuse", "승인 허가 허락 수락 통과", "거절 반려 거부 불허 기각"),
+        ("take over/hand over", "인수 넘겨받- 물려받- 인계받-", "넘기- 넘겨주- 양도 인계하-"),
+        ("install/remove", "설치 부착", "철거 제거 해체 탈거"),
+        ("include/exclude", "포함", "제외 별도"),
+        ("at least/at most", "최소 이상", "최대 이하 미만"),
+        ("take on/step down", "취임 부임 선임 맡-", "사임 사퇴 퇴임 물러나- 그만두-"),
+        ("up/down", "올라가- 상행", "내려가- 하행"),
+        ("win/lose", "승리 이기- 우승", "패배 지- 패하-"),
+    )
+)
+"""(scale, one pole, the other): verbs end in ``-`` (kiwipiepy VV/VA stems), nouns do not."""
+
+CONVERSE = frozenset({"export/import", "buy/sell", "take over/hand over", "win/lose"})
+"""Scales whose two poles are one event said from either side."""
+COMPLEMENTARY = frozenset({"open/close", "on/off", "include/exclude"})
+"""Scales of two states with nothing between: one denied is the other said (안 열어요 = 휴관)."""
+_SUBJECT = frozenset({("이", "JKS"), ("가", "JKS"), ("께서", "JKS"), ("은", "JX"), ("는", "JX")})
+
+_VERBS = frozenset({"VV", "VA", "VX"})
+_NOUNS = frozenset({"NNG", "NNP", "XR"})
+
+
+def _words(morphs: Sequence[Morph]) -> set[str]:
+    """The morphs as the table writes them: a verb stem with ``-``, a noun bare; a verb with 받
+    after a noun (인계받-) joined."""
+    out: set[str] = set()
+    for i, m in enumerate(morphs):
+        if m.tag in _VERBS:
+            out.add(m.form + "-")
+            if i > 0 and morphs[i - 1].tag in _NOUNS and morphs[i - 1].end == m.start:
+                out.add(morphs[i - 1].form + m.form + "-")
+        elif m.tag in _NOUNS:
+            out.add(m.form)
+        elif m.tag == "XSV" and i > 0 and morphs[i - 1].tag in _NOUNS:
+            out.add(morphs[i - 1].form + m.form + "-")  # 인계하-, 시작되-
+    return out
+
+
+def _says(words: set[str], compact: str, pole: frozenset[str]) -> bool:
+    """A text says a word of ``pole``: among its morphs, or a noun of it anywhere in its text (the
+    analyser reads 입고 as 입 + 고 in one sentence and as a noun in the next)."""
+    return bool(words & pole) or any(not w.endswith("-") and w in compact for w in pole)
+
+
+def _subjects(a: Analysis) -> set[str]:
+    """The noun phrases before 이/가/께서/은/는 (김 사장님, 조합), spaces dropped."""
+    m, out = a.morphs, set()
+    nouns = _NOUNS | {"XSN", "NNB"}
+    for i, x in enumerate(m):
+        if (x.form, x.tag) not in _SUBJECT or i == 0 or m[i - 1].tag not in nouns:
+            continue
+        j = i - 1
+        while j > 0 and m[j - 1].tag in nouns and m[j].start - m[j - 1].end <= 1:
+            j -= 1
+        out.add(a.text[m[j].start : m[i - 1].end].replace(" ", ""))
+    return out
+
+
+def _negated(cand: Analysis, pole: frozenset[str]) -> bool:
+    """A clause of the answer saying a word of ``pole`` also negates, cancels or retracts (그날은
+    안 열어요 for 휴관): the other pole denied is the first one said."""
+    return any(
+        seg.markers and _words([m for m in cand.morphs if seg.start <= m.start < seg.end]) & pole
+        for seg in cand.segments
+    )
+
+
+def opposite_act(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
+    """(the expected act, the answer's): of one scale, the expected statement says one pole and
+    never the other, the answer says the other (as a word of its own) and never the first."""
+    mine, said = _words(exp.morphs), _words(cand.morphs)
+    for name, a, b in ANTONYMS:
+        if name in CONVERSE and not _subjects(cand) <= _subjects(exp):
+            continue  # 박 사장이 인수 for 김 사장이 넘기다: the same event from the other side
+        for one, other in ((a, b), (b, a)):
+            if (
+                mine & one
+                and not _says(mine, exp.compact, other)
+                and said & other
+                and not _says(said, cand.compact, one)
+                and not _negated(cand, other)
+            ):
+                want, got = sorted(mine & one)[0], sorted(said & other)[0]
+                return f"{want} ({name})", got
+    return None
+
+
+LIGHT_VERBS = frozenset({"하", "되"})
+"""Verbs that take their meaning from the noun before them (사용 안 되다, 진료 안 하다)."""
+
+
+def negated_words(morphs: Sequence[Morph]) -> set[str]:
+    """Words a negation applies to: the verb after 안/못, the word before 않다/못하다/없다; a light
+    verb (하다, 되다) brings the noun before it."""
+    content = [i for i, m in enumerate(morphs) if m.tag[0] in "VN" or m.tag == "XR"]
+    out: set[str] = set()
+    for i, m in enumerate(morphs):
+        if (m.form, m.tag) in (("안", "MAG"), ("못", "MAG")):
+            after = [j for j in content if j > i][:1]
+        elif (m.form, m.tag) in (("않", "VX"), ("못하", "VX"), ("없", "VA")):
+            after = [j for j in content if j < i and morphs[j].tag not in ("VX",)][-1:]
+        else:
+            continue
+        for j in after:
+            out.add(morphs[j].form)
+            if morphs[j].form in LIGHT_VERBS:
+                out.update(
+                    morphs[k].form for k in content if k < j and morphs[k].tag.startswith("NN")
+                )
+    return out - {"않", "못하", "없"}
+
+
+def denied_opposite(exp_morphs: Sequence[Morph], negated: set[str]) -> frozenset[str]:
+    """The expected clause's words of a two-state scale whose other state the answer negates
+    (``negated``: stems, negated_words): 휴관 answered 안 열어요, 별도 answered 포함 안 돼요 — the
+    same fact, said the other way (empty: none)."""
+    mine = _words(exp_morphs)
+    denied = negated | {w + "-" for w in negated}
+    out: set[str] = set()
+    for name, one, other in ANTONYMS:
+        if name in COMPLEMENTARY:
+            for a, b in ((one, other), (other, one)):
+                if mine & a and denied & b and not mine & b:
+                    out |= {w.rstrip("-") for w in mine & a}
+    return frozenset(out)
+
+
+NEGATORS = frozenset({("안", "MAG"), ("못", "MAG"), ("않", "VX"), ("못하", "VX"), ("없", "VA")})
+
+
+def denied_state_words(exp: Analysis, cand: Analysis) -> frozenset[str]:
+    """The answer's words that deny the other state of a two-state scale the expected statement
+    says one state of (안 + 열- for 휴관): accounted for by that state (lexical/accounting.py)."""
+    negated = negated_words(cand.morphs)
+    if not negated or not denied_opposite(exp.morphs, negated):
+        return frozenset()
+    return frozenset(negated | {f for f, _ in NEGATORS} | {"지"})
+
+
+def stated_by_denial(exp: Analysis, cand: Analysis) -> frozenset[str]:
+    """The expected statement's words the answer states by denying the other state (휴관 in 안
+    열어요): found, for recall."""
+    negated = negated_words(cand.morphs)
+    return denied_opposite(exp.morphs, negated) if negated else frozenset()

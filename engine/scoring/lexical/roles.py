@@ -1,0 +1,191 @@
+"""Who does what to whom, and what a list leaves out (since lexical-19; docs/metrics.md).
+
+Two ways an answer keeps every word of the expected statement and still says otherwise:
+
+- **roles swapped**: E's doer is the answer's object or owner, and a person E names in another
+  role does it (원장님께서 수강생들이 만든 요리를 평가하셨다 / 수강생들이 원장님 요리를 평가했어요);
+- **set apart, listed in**: E sets an item apart from a list (기본 제공: 액자, 향 (화환은 별도))
+  and the answer joins it to the list's members with no word setting anything apart."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from seorap.engine.scoring.lexical.analysis import Analysis
+from seorap.engine.scoring.lexical.text import Morph
+
+_DOER = frozenset({("이", "JKS"), ("가", "JKS"), ("께서", "JKS")})
+_PERSON_SUFFIX = frozenset({"님", "생", "들", "원", "자", "사", "장", "팀"})
+"""Suffixes (kiwipiepy XSN, or the noun's last syllable) of a word naming people: 원장님,
+수강생들, 회원, 참가자, 강사, 팀장, 운영팀."""
+_PREDICATE = frozenset({"VV", "VA", "XSV", "XSA", "VCP", "VX"})
+_NOUNS = frozenset({"NNG", "NNP", "XSN", "SL", "SH"})
+_CONVERSE = ("받", "당하", "배우")
+"""Verbs that say an act from the side of who receives it (넘겨받다, 칭찬받다, 배우다 for
+가르치다): with one, who acts is said the other way round, and the rule stays silent."""
+_TO = frozenset({"께", "에게", "한테", "더러"})
+"""Particles of who an act is done to (이 대리에게 넘겼다): with no converse verb, a recipient."""
+_PEOPLE = frozenset(
+    {
+        "대리",
+        "주임",
+        "매니저",
+        "코치",
+        "기사",
+        "작가",
+        "선수",
+        "셰프",
+        "인턴",
+        "멘토",
+        "고객",
+        "손님",
+    }
+)
+"""Words naming people that no suffix of _PERSON_SUFFIX marks."""
+
+
+def _word(morphs: Sequence[Morph], i: int) -> tuple[str, int]:
+    """The noun word ending at morpheme ``i`` (adjacent noun pieces, no space) and where it starts."""
+    j = i
+    while j > 0 and morphs[j - 1].end == morphs[j].start and morphs[j - 1].tag in _NOUNS:
+        j -= 1
+    return "".join(m.form for m in morphs[j : i + 1]), j
+
+
+def _person(word: str, pieces: Sequence[Morph]) -> bool:
+    return any(m.tag == "NNP" for m in pieces) or word[-1:] in _PERSON_SUFFIX or word in _PEOPLE
+
+
+def doers(morphs: Sequence[Morph]) -> list[str]:
+    """Person words before 이/가/께서 that do a main act, not a relative clause's (수강생들이 만든
+    요리: the predicate they precede ends in a noun-modifying ending)."""
+    out: list[str] = []
+    waiting: list[str] = []
+    for i, m in enumerate(morphs):
+        if (m.form, m.tag) in _DOER and i > 0 and morphs[i - 1].tag in _NOUNS:
+            word, j = _word(morphs, i - 1)
+            if _person(word, morphs[j:i]):
+                waiting.append(word)
+        elif m.tag in _PREDICATE and waiting:
+            ending = next((x for x in morphs[i + 1 :] if x.tag not in ("EP", *_PREDICATE)), None)
+            if ending is not None and ending.tag == "ETM":
+                waiting.pop()  # the doer of a clause that modifies a noun
+            elif ending is not None and ending.tag in ("EC", "EF"):
+                out += waiting
+                waiting = []
+    return out + waiting
+
+
+def _roles(morphs: Sequence[Morph], word: str) -> set[str]:
+    """How ``word`` is used in ``morphs``: "doer" (before 이/가/께서), "unsure" (before 은/는 or
+    an adverbial particle), "other" (an object, an owner, a recipient: 를, a noun, 에게)."""
+    out = set()
+    for i in range(len(morphs)):
+        w, j = _word(morphs, i)
+        if w != word or (
+            i + 1 < len(morphs)
+            and morphs[i + 1].tag in _NOUNS
+            and morphs[i + 1].start == morphs[i].end
+        ):
+            continue
+        nxt = morphs[i + 1] if i + 1 < len(morphs) else None
+        if nxt is not None and (nxt.form, nxt.tag) in _DOER:
+            out.add("doer")
+        elif nxt is not None and nxt.form in _TO:
+            out.add("other")
+        elif nxt is not None and nxt.tag in ("JX", "JKB"):
+            out.add("unsure")  # a topic or an adverbial: who acts cannot be told
+        else:
+            out.add("other")
+    return out
+
+
+def swapped_roles(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
+    """(E's doer, the answer's): E's doer is in the answer only as an object or an owner, and the
+    answer's doer is a person E names in another role."""
+    if any(
+        (m.tag in _PREDICATE and m.form.endswith(_CONVERSE)) or (m.form, m.tag) == ("되", "XSV")
+        for m in cand.morphs
+    ):
+        return None  # 넘겨받았다, 배웠다, 승인됐다: who acts may be said the other way round
+    mine = doers(exp.morphs)
+    for x in mine:
+        if _roles(cand.morphs, x) != {"other"}:
+            continue
+        for y in doers(cand.morphs):
+            if y not in mine and _roles(exp.morphs, y):
+                return f"{x} (who does it)", y
+    return None
+
+
+_APART = re.compile(r"별도|제외|불포함|미포함|따로|빼|말고|외에|유료|추가\s*(?:요금|비용|금)")
+"""Words that set an item apart from a list (화환은 별도, 음료 제외, 주차 유료)."""
+_LISTED = re.compile(r"[\s·/]*(?:,|·|/|그리고|및|와|과|랑|이랑|하고)(?:[\s,·/]|그리고|및)*")
+"""What joins two members of a list: a comma, a middle dot, 와/과/랑/하고, 그리고, 및."""
+_PHRASE = frozenset({"NNG", "NNP", "NNB", "NR", "SN", "MM", "XSN", "SL", "SH"})
+"""Tags of a list member's words (반찬 세 가지, 500g 두 팩)."""
+_AMOUNT = frozenset({"NNB", "NR", "SN", "MM"})
+
+
+def _apart_items(exp: Analysis) -> list[str]:
+    """Nouns E sets apart: the topic noun of a bracket or clause that holds a word of _APART
+    (…(화환은 별도 주문)), or the noun right before one (별관 제외)."""
+    out = []
+    for i, m in enumerate(exp.morphs):
+        if m.tag not in ("NNG", "NNP"):
+            continue
+        nxt = exp.morphs[i + 1] if i + 1 < len(exp.morphs) else None
+        rest = exp.text[m.end : m.end + 12].strip()
+        if nxt is not None and nxt.tag == "JX" and nxt.form in ("은", "는"):
+            tail = exp.text[nxt.end :]
+            stop = re.search(r"[).,;\n]", tail)
+            if _APART.match(tail[: stop.start() if stop else len(tail)].strip()):
+                out.append(m.form)
+        elif _APART.match(rest) and not rest.startswith(("빼고", "말고", "외에")):
+            out.append(m.form)
+    return out
+
+
+def _member_beside(cand: Analysis, i: int, step: int) -> list[str]:
+    """The words of the list member joined to morpheme ``i`` on its left (``step`` -1) or right
+    (+1): the join's text must be a comma, 와/과, 그리고 … (see _LISTED)."""
+    m = cand.morphs
+    while step > 0 and i + 1 < len(m) and m[i + 1].tag in _AMOUNT:
+        i += 1  # the item's own amount (음료 한 잔, …), its counter too
+        if m[i].tag != "NNB" and i + 1 < len(m) and m[i + 1].tag in ("NNG", "NNB"):
+            i += 1
+    j = i + step
+    while 0 <= j < len(m) and (m[j].tag == "JC" or m[j].tag == "MAJ" or m[j].form in ("및",)):
+        j += step
+    if not 0 <= j < len(m) or m[j].tag not in _PHRASE:
+        return []
+    gap = cand.text[m[j].end : m[i].start] if step < 0 else cand.text[m[i].end : m[j].start]
+    if not _LISTED.fullmatch(gap):
+        return []
+    words = []
+    while 0 <= j < len(m) and m[j].tag in _PHRASE:
+        words.append(m[j].form)
+        nxt = j + step
+        if not 0 <= nxt < len(m) or (
+            cand.text[min(m[j].end, m[nxt].end) : max(m[j].start, m[nxt].start)].strip(" ")
+        ):
+            break
+        j = nxt
+    return words
+
+
+def apart_listed(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
+    """(item, member): an item E sets apart that the answer joins to a member of E's list (by
+    와/과/랑/하고, a comma, 그리고, 및), the answer saying nothing sets anything apart or is not so."""
+    if _APART.search(cand.text) or any(s.markers for s in cand.segments):
+        return None
+    apart = set(_apart_items(exp))
+    for i, x in enumerate(cand.morphs):
+        if x.form not in apart or x.tag not in ("NNG", "NNP"):
+            continue
+        for step in (-1, 1):
+            member = [w for w in _member_beside(cand, i, step) if w in exp.nouns and w not in apart]
+            if member:
+                return x.form, member[0]
+    return None
