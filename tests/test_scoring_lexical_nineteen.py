@@ -210,3 +210,64 @@ def test_a_time_a_matter_is_due_is_no_settled_state():
     expected = "세차는 오후 4시에 끝날 예정입니다."
     assert grade(expected, "네 시에 끝나요.", "세차 언제 끝나요?")[0] == "YES"
     assert "[state]" in grade("세차는 이미 끝났습니다.", "세차는 곧 끝날 예정이에요.")[1]
+
+
+# ---- sentences of courtesy -------------------------------------------------------------------
+
+BIKE = "자전거 하루 대여료는 8,000원이다."
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "하루 대여료는 8,000원이에요. 궁금한 거 있으시면 언제든 물어보세요!",
+        "하루 8,000원이에요. 즐거운 라이딩 되세요^^",
+        "하루 8,000원입니다 :) 더 필요하신 거 있으면 말씀 주세요.",
+        "하루 8,000원이에요. 편하실 때 언제든 들러 주세요!",
+    ],
+)
+def test_a_closing_offer_or_wish_is_accounted_for(answer):
+    assert grade(BIKE, answer)[0] == "YES"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "하루 8,000원이에요. 주말엔 안 해요.",  # a negation: a claim
+        "하루 8,000원이에요. 현금만 받아요.",  # a condition
+        "하루 8,000원이에요. 미리 연락 주셔야 해요.",  # an obligation
+        "하루 8,000원이에요. 언제든 오세요, 헬멧은 무료예요.",  # a claim beside the courtesy
+        "궁금한 거 있으시면 물어보세요. 하루 8,000원이에요.",  # the first sentence is the answer
+    ],
+)
+def test_a_closing_that_claims_anything_stays_unverified(answer):
+    assert grade(BIKE, answer)[0] == "PARTIAL"
+
+
+# ---- a question's premise --------------------------------------------------------------------
+
+MEETING = "이번 주 운영회의는 3층 회의실에서 한다."
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "want"),
+    [
+        (
+            "운영회의 2층 회의실에서 해요?",
+            "아니요, 3층 회의실에서 해요.",
+            "YES",
+        ),  # no to a false premise
+        ("운영회의 2층 회의실에서 해요?", "네, 3층 회의실에서 해요.", "PARTIAL"),  # yes to it
+        (
+            "운영회의 3층 회의실에서 해요?",
+            "아니요, 3층 회의실에서 해요.",
+            "PARTIAL",
+        ),  # no to a true one
+        ("운영회의 3층 회의실에서 해요?", "네, 3층 회의실에서 해요.", "YES"),
+        ("운영회의 어디서 해요?", "아니요, 3층 회의실에서 해요.", "PARTIAL"),  # no yes/no asked
+        # a negative question is answered the other way round in Korean: not read
+        ("운영회의 2층에서 안 해요?", "아니요, 3층 회의실에서 해요.", "PARTIAL"),
+    ],
+)
+def test_an_opening_no_is_accounted_for_only_against_a_denied_premise(question, answer, want):
+    assert grade(MEETING, answer, question)[0] == want

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from seorap.engine.scoring.lexical.acts import denied_state_words
 from seorap.engine.scoring.lexical.analysis import NEGATION, Analysis, Segment
 from seorap.engine.scoring.lexical.clauses import _noun_in
+from seorap.engine.scoring.lexical.courtesy import courtesy_spans
 from seorap.engine.scoring.lexical.lexicon import Entry, builtin_neutral, in_phrases, synonym_class
 from seorap.engine.scoring.lexical.polarity import (
     APPROXIMATION,
@@ -335,16 +336,39 @@ def _neutral(m: Morph, entries: Sequence[Entry]) -> bool:
     return any(len(e.forms) == 1 and e.forms[0] == m.form and e.tag_ok(0, m.tag) for e in entries)
 
 
+NO_WORDS = frozenset({("아니요", "IC"), ("아뇨", "IC"), ("아니", "IC")})
+"""An answer's no: accounted for when the question's premise is false (lexical/premise.py)."""
+YES_WORDS = frozenset({("네", "IC"), ("예", "IC")})
+"""An answer's yes: not accounted for when the question's premise is false."""
+
+
+def _premise_words(morphs: Sequence[Morph], done: list[bool]) -> list[str]:
+    """The question's premise is false: an opening 아니요 is accounted for (marked done), an opening
+    네 is not (returned, with why)."""
+    if not morphs:
+        return []
+    first = (morphs[0].form, morphs[0].tag)
+    done[0] = done[0] or first in NO_WORDS or first in YES_WORDS
+    return [f"{first[0]} (yes to a premise the expected statement denies)"] * (first in YES_WORDS)
+
+
 def unaccounted(
-    exp: Analysis, cand: Analysis, q: Analysis | None, extra: Sequence[Entry] = ()
+    exp: Analysis,
+    cand: Analysis,
+    q: Analysis | None,
+    extra: Sequence[Entry] = (),
+    *,
+    premise_false: bool = False,
 ) -> list[str]:
     """The answer's morphemes nothing accounts for (module docstring), each as ``form`` (verbs
-    and adjectives as ``form-``), in order, without repeats."""
+    and adjectives as ``form-``), in order, without repeats. ``premise_false``: the question asks
+    yes or no of something the expected statement denies (an opening 아니요 is accounted for, an
+    opening 네 is not)."""
     entries = (*builtin_neutral(), *extra)
     morphs = cand.morphs
     covered = in_phrases(morphs, extra)
     done = [i in covered for i in range(len(morphs))]
-    spans = _value_spans(exp, cand, q)
+    spans = _value_spans(exp, cand, q) + courtesy_spans(exp, cand)  # 궁금하시면 물어보세요.
     forms, particles = _known_forms(exp, q)
     negated = any(NEGATION in s.markers for s in exp.segments)
     limit = bool(forms & LIMIT_NOUNS)
@@ -356,15 +380,16 @@ def unaccounted(
     content = forms - particles  # for the meaning classes
     words = _said_words(exp, cand, q)
     denied = denied_state_words(exp, cand)  # 안 열어요 for 휴관: the state said the other way
-    out: list[str] = []
+    done = [
+        d or (m.form in denied and m.tag[0] in "VMNX") for d, m in zip(done, morphs, strict=True)
+    ]
+    out: list[str] = _premise_words(morphs, done) if premise_false else []
     for i, m in enumerate(morphs):
         if done[i] or (m.tag[0] == "S" and m.tag not in WORDS) or _in_spans(m, spans):
             continue
         if any(a <= m.start and m.end <= b for a, b in words):
             continue
         if negated and (m.form, m.tag) in _NEGATING:
-            continue
-        if m.form in denied and m.tag[0] in "VMNX":
             continue
         if limit and any(m.form in cls for cls in BOUNDS):
             continue  # E's value is a limit (목표 …): any bound may say it

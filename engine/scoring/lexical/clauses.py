@@ -16,6 +16,7 @@ from seorap.engine.scoring.lexical.analysis import (
     Segment,
     _compact,
 )
+from seorap.engine.scoring.lexical.courtesy import courtesy_spans
 from seorap.engine.scoring.lexical.lexicon import in_phrases
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
 from seorap.engine.scoring.lexical.polarity import LIST_WORDS, bound_words, unverified
@@ -288,6 +289,30 @@ def _known_forms(exp: Analysis, cand: Analysis, q: Analysis | None) -> set[str]:
     return known | denied_state_words(exp, cand)
 
 
+def _listed(
+    c: Segment, nxt: Segment | None, morphs: Sequence[Morph], exp: Analysis, q: Analysis | None
+) -> list[str]:
+    """Members of a list in clause ``c`` that neither the expected statement nor the question
+    has: "A이고 B예요" lists; "요금제는 A이고, 이용료는 B" joins two clauses (B has its own topic)."""
+    copula = nxt is not None and nxt.topic_end is None and _copula_list(morphs[-2:])
+    if not (any(m.tag == "JC" or m.form in LIST_WORDS for m in morphs) or copula):
+        return []
+    names = {w.key[0] for w in c.values if w.type in ("name", "person", "team")}
+    listed = set(c.nouns) | names
+    if copula and nxt is not None:
+        # "A이고 B예요": the clause cut after 이고 goes on with the next member
+        listed |= set(nxt.nouns) | {
+            w.key[0] for w in nxt.values if w.type in ("name", "person", "team")
+        }
+    return [
+        f"{n} (listed)"
+        for n in sorted(listed)
+        if not _noun_in(n, exp.nouns, exp.compact)
+        and n not in exp.compact
+        and not (q is not None and _noun_in(n, q.nouns, q.compact))
+    ]
+
+
 def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[str]:
     """Words in the candidate clauses that touch the expected statement which the judge cannot
     vouch for (engine.scoring.lexical.polarity.unverified); the expected text's and question's
@@ -315,10 +340,15 @@ def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[
         if m not in mine and m in (RETRACT, CANCEL)
     ]
     out += _name_heads(exp, cand, known)
+    courtesy = courtesy_spans(exp, cand)  # 궁금하시면 물어보세요: nothing about the matter
     for i, c in enumerate(cand.segments):
         if not any(_touches(seg, c) for seg in exp.segments):
             continue
-        morphs = [m for m in cand.morphs if c.start <= m.start < c.end]
+        morphs = [
+            m
+            for m in cand.morphs
+            if c.start <= m.start < c.end and not any(a <= m.start < b for a, b in courtesy)
+        ]
         if id(c) in near:
             # words inside a value (네 명) or a neutral phrase (확인해 보니) are read elsewhere
             out += unverified(
@@ -329,21 +359,5 @@ def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[
             )
             out += bound_words(morphs, frozenset(m.form for m in exp.morphs))
         nxt = cand.segments[i + 1] if i + 1 < len(cand.segments) else None
-        # "A이고 B예요" lists; "요금제는 A이고, 이용료는 B" joins two clauses (B has its own topic)
-        copula = nxt is not None and nxt.topic_end is None and _copula_list(morphs[-2:])
-        if any(m.tag == "JC" or m.form in LIST_WORDS for m in morphs) or copula:
-            names = {w.key[0] for w in c.values if w.type in ("name", "person", "team")}
-            listed = set(c.nouns) | names
-            if copula and nxt is not None:
-                # "A이고 B예요": the clause cut after 이고 goes on with the next member
-                listed |= set(nxt.nouns) | {
-                    w.key[0] for w in nxt.values if w.type in ("name", "person", "team")
-                }
-            out += [
-                f"{n} (listed)"
-                for n in sorted(listed)
-                if not _noun_in(n, exp.nouns, exp.compact)
-                and n not in exp.compact
-                and not (q is not None and _noun_in(n, q.nouns, q.compact))
-            ]
+        out += _listed(c, nxt, morphs, exp, q)
     return list(dict.fromkeys(out))

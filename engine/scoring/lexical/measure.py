@@ -9,12 +9,21 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from seorap.engine.scoring.lexical import acts, agents, asked, days, pairs, roles, states, weekdays
+from seorap.engine.scoring.lexical import (
+    acts,
+    agents,
+    asked,
+    days,
+    pairs,
+    premise,
+    roles,
+    states,
+    weekdays,
+)
 from seorap.engine.scoring.lexical.accounting import names_other_slot, unaccounted
 from seorap.engine.scoring.lexical.analysis import (
     Analysis,
     Segment,
-    _compact,
     analyse,
 )
 from seorap.engine.scoring.lexical.clause_polarity import clause_polarity, set_aside_value
@@ -29,18 +38,17 @@ from seorap.engine.scoring.lexical.clauses import (
     unverified_words,
 )
 from seorap.engine.scoring.lexical.lexicon import Entry
-from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
 from seorap.engine.scoring.lexical.owners import owner_asked, owner_unnamed
 from seorap.engine.scoring.lexical.polarity import hedge_classes, opposite, sibling
 from seorap.engine.scoring.lexical.subjects import (
     in_expected,
-    list_members,
     words_set_aside,
     wrong_owner,
     wrong_subject,
 )
 from seorap.engine.scoring.lexical.substitution import substituted
 from seorap.engine.scoring.lexical.value import Value, kind, same
+from seorap.engine.scoring.lexical.word_values import comment_values, word_beside_rival
 
 # ---- measuring one candidate against one expected statement ---------------------------------------
 
@@ -262,65 +270,6 @@ def _typed_values(
     return missing, wrong, multi
 
 
-def _comment_values(exp: Analysis, cand: Analysis) -> tuple[list[str], list[tuple[str, str]]]:
-    """(missing, wrong) word values: the comment of "X는 Y" when the clause has no typed value."""
-    missing: list[str] = []
-    wrong: list[tuple[str, str]] = []
-    members = list_members(exp)
-    for seg in exp.segments:
-        if any(v.type != "name" for v in seg.values) or not seg.topic or not seg.comment:
-            continue
-        hit = [n for n in seg.comment if _noun_in(n, cand.nouns, cand.compact)]
-        if Fraction(len(hit), len(seg.comment)) >= PARTIAL_RECALL:
-            # every member of a listed value must be there ("식빵과 우유" is not "식빵")
-            missing += sorted(
-                n for n in seg.comment if n not in hit and n in members and n not in seg.topic
-            )
-            continue
-        for cseg in cand.segments:
-            if not (seg.topic & (cseg.nouns | cseg.topic)):
-                continue
-            new = sorted(
-                n for n in (cseg.comment - seg.topic) if not _noun_in(n, exp.nouns, exp.compact)
-            )
-            if new:
-                wrong.append((" ".join(sorted(seg.comment)), " ".join(new)))
-                break
-    return missing, wrong
-
-
-def _word_beside_rival(
-    expected: str, exp: Analysis, cand: Analysis, q: Analysis | None
-) -> tuple[str, str] | None:
-    """A word value stated next to another one for the same "X는 …" (answers; one-clause
-    statements): (the expected words, the other words), or None."""
-    if len(exp.segments) != 1 or any(v.type != "name" for v in exp.values):
-        return None
-    seg = exp.segments[0]
-    words = seg.comment if seg.topic else seg.nouns | {v.key[0] for v in seg.values}
-    topic = set(seg.topic) | (set(q.nouns) if q is not None else set())
-    if not (words and all(_noun_in(w, cand.nouns, cand.compact) for w in words) and topic):
-        return None
-    known = exp.compact + (q.compact if q is not None else "")
-    # the first word of the statement (or question) names the subject, not the slot
-    head = _compact(((q.text if q is not None and not seg.topic else expected).split() or [""])[0])
-    for cseg in cand.segments:
-        if not cseg.topic or not all(
-            _noun_in(t, topic, "".join(topic)) or t in known for t in cseg.topic
-        ):
-            continue
-        if not any(t not in head and (t in topic or t in known) for t in cseg.topic):
-            continue
-        if all(_noun_in(w, cseg.nouns, cseg.compact) for w in words):
-            continue  # the clause stating the value: its other words are its predicate
-        new = sorted(
-            n for n in cseg.comment if n not in known and not _noun_in(n, exp.nouns, exp.compact)
-        )
-        if new:
-            return (" ".join(sorted(words)), " ".join(new))
-    return None
-
-
 def _who_and_lists(
     exp: Analysis,
     cand: Analysis,
@@ -416,6 +365,28 @@ def _vague_dates(cand: Analysis, current: list[Value], stated: list[Value]) -> t
     )
 
 
+def _premise_false(exp: Analysis, q: Analysis | None, expected_date: dt.date | None) -> bool:
+    """The expected statement denies what a yes/no sentence of the question says (premise.py)."""
+
+    def contradicts(sentence: str) -> bool:
+        m = measure(exp.text, sentence, None, expected_date, None)
+        return bool(m.wrong or m.polarity or m.state or m.subject or m.contrast)
+
+    return premise.denied(q, contradicts)
+
+
+def _unaccounted(
+    exp: Analysis,
+    cand: Analysis,
+    q: Analysis | None,
+    neutral: Sequence[Entry],
+    expected_date: dt.date | None,
+) -> tuple[str, ...]:
+    """The answer's words nothing accounts for, its question's premise read first (premise.py)."""
+    premise_false = _premise_false(exp, q, expected_date)
+    return tuple(unaccounted(exp, cand, q, neutral, premise_false=premise_false))
+
+
 def measure(
     expected: str,
     candidate: str,
@@ -442,10 +413,10 @@ def measure(
     stated = [v for v in current if _value_in(v, cand.values, cand.compact, current=True)]
     missing, wrong, multi = _typed_values(current, stated, exp, cand, q)
     missing, setting = _not_given(missing, current, stated, exp, cand, q, account)
-    word_missing, word_wrong = _comment_values(exp, cand)
+    word_missing, word_wrong = comment_values(exp, cand)
     missing += word_missing
     wrong += word_wrong + clash
-    beside = _word_beside_rival(expected, exp, cand, q)
+    beside = word_beside_rival(expected, exp, cand, q)
     if beside is not None:
         multi.append(beside)
     subject = wrong_subject(stated, exp, cand, q) or wrong_owner(stated, exp, cand, q)
@@ -470,7 +441,7 @@ def measure(
         tuple(unverified_words(exp, cand, q)),
         _vague_dates(cand, current, stated),
         subject,
-        tuple(unaccounted(exp, cand, q, neutral)) if account else (),
+        _unaccounted(exp, cand, q, neutral, expected_date) if account else (),
         states.clash(exp, cand),
         tuple(substituted(exp, cand, q, neutral)) if account else (),
     )

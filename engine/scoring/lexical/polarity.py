@@ -263,10 +263,11 @@ def unverified(
         if m.tag in ("MAG", "MAJ", "MM") and m.form not in NEUTRAL_ADVERBS:
             if not neutral_word(m):
                 out.append(m.form)
-        elif m.tag == "VX" and m.form not in NEUTRAL_AUXILIARIES:
+        elif m.tag == "VX" and m.form not in NEUTRAL_AUXILIARIES and not neutral_word(m):
             out.append(f"-{m.form}-")
         elif m.tag[:2] in ("EF", "EC", "EP", "ET") and m.form not in NEUTRAL_ENDINGS:
-            out.append(f"-{m.form}")
+            if not neutral_word(m):  # the neutral lexicon's endings (since lexical-19)
+                out.append(f"-{m.form}")
     return list(dict.fromkeys(out))
 
 
