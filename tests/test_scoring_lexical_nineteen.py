@@ -271,3 +271,36 @@ MEETING = "이번 주 운영회의는 3층 회의실에서 한다."
 )
 def test_an_opening_no_is_accounted_for_only_against_a_denied_premise(question, answer, want):
     assert grade(MEETING, answer, question)[0] == want
+
+
+# ---- 킬로 read by the expected statement, degrees ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer", "want"),
+    [
+        ("소포 무게 7kg.", "7킬로예요.", "YES"),
+        ("소포 무게 7kg.", "8킬로예요.", "NO"),
+        ("산책로 길이 3km.", "3킬로예요.", "YES"),
+        ("산책로 길이 3km.", "3킬로그램이에요.", "NO"),  # spelt out: a mass, not the length
+        ("소포 7kg, 배송 거리 3km.", "7킬로예요.", "NO"),  # both kinds said: 킬로 stays unread
+        ("냉장고 온도 4℃ 유지.", "섭씨 4도로 유지해요.", "YES"),
+        ("냉장고 온도 4℃ 유지.", "5도로 유지해요.", "NO"),
+    ],
+)
+def test_kilo_is_read_by_the_expected_units_and_do_is_degrees(expected, answer, want):
+    assert grade(expected, answer)[0] == want
+
+
+def test_a_particle_after_a_number_is_no_degree():
+    from seorap.engine.scoring.lexical.analysis import analyse
+
+    assert [v.type for v in analyse("1도 안 올라요").values] == ["수"]
+    assert [v.type for v in analyse("경사 30도").values] == ["℃"]
+
+
+def test_a_prefix_that_denies_a_pole_is_no_pole():
+    """미포함 is no 포함: 별도 answering it is the same fact."""
+    label, why = grade("택배비 미포함.", "택배비는 별도예요.")
+    assert "include/exclude" not in why
+    assert grade("12월 3일 광어 300kg 입고되었습니다.", "광어 300킬로 출고 처리됐어요.")[0] == "NO"

@@ -12,6 +12,7 @@ are the expected statement's own."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from seorap.engine.scoring.lexical.analysis import Analysis
@@ -74,17 +75,23 @@ def _words(morphs: Sequence[Morph]) -> set[str]:
             out.add(m.form + "-")
             if i > 0 and morphs[i - 1].tag in _NOUNS and morphs[i - 1].end == m.start:
                 out.add(morphs[i - 1].form + m.form + "-")
-        elif m.tag in _NOUNS:
-            out.add(m.form)
+        elif m.tag in _NOUNS and not (i > 0 and morphs[i - 1].tag == "XPN"):
+            out.add(m.form)  # 미포함, 비대면: a prefix that denies the noun is another word
         elif m.tag == "XSV" and i > 0 and morphs[i - 1].tag in _NOUNS:
             out.add(morphs[i - 1].form + m.form + "-")  # 인계하-, 시작되-
     return out
 
 
-def _says(words: set[str], compact: str, pole: frozenset[str]) -> bool:
-    """A text says a word of ``pole``: among its morphs, or a noun of it anywhere in its text (the
-    analyser reads 입고 as 입 + 고 in one sentence and as a noun in the next)."""
-    return bool(words & pole) or any(not w.endswith("-") and w in compact for w in pole)
+def _says(words: set[str], compact: str, pole: frozenset[str]) -> frozenset[str]:
+    """The words of ``pole`` a text says: among its morphs, or a noun of it anywhere in its text
+    not after a prefix that denies it (the analyser reads 입고 as 입 + 고 in one sentence and as a
+    noun in the next; 미포함 is no 포함)."""
+    found = {
+        w
+        for w in pole
+        if not w.endswith("-") and re.search(rf"(?<![미불비무]){re.escape(w)}", compact)
+    }
+    return frozenset((words & pole) | found)
 
 
 def _subjects(a: Analysis) -> set[str]:
@@ -119,13 +126,13 @@ def opposite_act(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
             continue  # 박 사장이 인수 for 김 사장이 넘기다: the same event from the other side
         for one, other in ((a, b), (b, a)):
             if (
-                mine & one
+                _says(mine, exp.compact, one)
                 and not _says(mine, exp.compact, other)
                 and said & other
                 and not _says(said, cand.compact, one)
                 and not _negated(cand, other)
             ):
-                want, got = sorted(mine & one)[0], sorted(said & other)[0]
+                want, got = sorted(_says(mine, exp.compact, one))[0], sorted(said & other)[0]
                 return f"{want} ({name})", got
     return None
 

@@ -17,7 +17,7 @@ from seorap.engine.scoring.lexical.analysis import (
     _compact,
 )
 from seorap.engine.scoring.lexical.courtesy import courtesy_spans
-from seorap.engine.scoring.lexical.lexicon import in_phrases
+from seorap.engine.scoring.lexical.lexicon import in_phrases, neutral_word
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
 from seorap.engine.scoring.lexical.polarity import LIST_WORDS, bound_words, unverified
 from seorap.engine.scoring.lexical.text import Morph
@@ -289,16 +289,22 @@ def _known_forms(exp: Analysis, cand: Analysis, q: Analysis | None) -> set[str]:
     return known | denied_state_words(exp, cand)
 
 
+def _joins(m: Morph) -> bool:
+    """A connective of a list (LIST_WORDS): 도 only as the particle (4도 is degrees)."""
+    return m.form in LIST_WORDS and (m.form != "도" or m.tag == "JX")
+
+
 def _listed(
     c: Segment, nxt: Segment | None, morphs: Sequence[Morph], exp: Analysis, q: Analysis | None
 ) -> list[str]:
     """Members of a list in clause ``c`` that neither the expected statement nor the question
     has: "A이고 B예요" lists; "요금제는 A이고, 이용료는 B" joins two clauses (B has its own topic)."""
     copula = nxt is not None and nxt.topic_end is None and _copula_list(morphs[-2:])
-    if not (any(m.tag == "JC" or m.form in LIST_WORDS for m in morphs) or copula):
+    if not (any(m.tag == "JC" or _joins(m) for m in morphs) or copula):
         return []
     names = {w.key[0] for w in c.values if w.type in ("name", "person", "team")}
-    listed = set(c.nouns) | names
+    neutral = {m.form for m in morphs if m.tag.startswith("NN") and neutral_word(m)}
+    listed = (set(c.nouns) - neutral) | names
     if copula and nxt is not None:
         # "A이고 B예요": the clause cut after 이고 goes on with the next member
         listed |= set(nxt.nouns) | {

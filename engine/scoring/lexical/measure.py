@@ -14,6 +14,7 @@ from seorap.engine.scoring.lexical import (
     agents,
     asked,
     days,
+    kilo,
     pairs,
     premise,
     roles,
@@ -327,7 +328,7 @@ def _analyses(
     the expected statement's month (lexical/days.py), a weekday beside a date read with it
     (lexical/weekdays.py); and the answer's weekdays that disagree with their dates."""
     exp, said = weekdays.expected_weekdays(analyse(expected, expected_date))
-    cand = days.as_dates(analyse(candidate, candidate_date), exp)
+    cand = kilo.read_kilo(days.as_dates(analyse(candidate, candidate_date), exp), exp)
     cand, clash = weekdays.answer_weekdays(cand, exp, said, (candidate_date, expected_date))
     q = days.as_dates(analyse(question, candidate_date), exp) if question else None
     return exp, cand, q, clash

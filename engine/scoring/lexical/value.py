@@ -18,9 +18,12 @@ UNIT_ALIASES = {
     "밀리미터": "mm",
     "킬로그램": "kg",
     "그램": "g",
+    "°c": "℃",
+    "도": "℃",
 }
 """Counters and units written two ways (in Latin letters or spelt out in Hangul): one name each.
-킬로 alone is left unread: it is said for kilograms and kilometres alike."""
+킬로 alone is read as a unit of its own, ``킬로``: it is said for kilograms and kilometres alike,
+and only the expected statement tells which (lexical/kilo.py). N도 is degrees (℃: 섭씨 4도)."""
 
 # ---- values ---------------------------------------------------------------------------------------
 

@@ -89,6 +89,10 @@ _UNITS = (
     "그램",
     "센티",
     "할",
+    "킬로",
+    "℃",
+    "°c",
+    "도",
 )
 _LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
@@ -194,6 +198,8 @@ def _extract(text: str, morphs: tuple[Morph, ...] = (), ref: dt.date | None = No
     for m in morphs:
         if len(m.form) > 1 and m.tag.startswith("NN"):
             longer[m.start] = max(longer.get(m.start, 0), m.end)
+        elif m.tag.startswith("J"):
+            longer[m.start] = -1  # a particle (1도 안 올라요: 도 = also), no counter
     digits = numerals.as_digits(text)
     if digits.text == text:
         return _extract_written(text, longer, ref)
@@ -201,7 +207,7 @@ def _extract(text: str, morphs: tuple[Morph, ...] = (), ref: dt.date | None = No
     for start, end in longer.items():
         at, last = digits.forward(start), digits.forward(end - 1)
         if at is not None:
-            moved[at] = last + 1 if last is not None else at + end - start
+            moved[at] = -1 if end < 0 else (last + 1 if last is not None else at + end - start)
     out = []
     for v in _extract_written(digits.text, moved, ref):
         start, end = digits.span(v.start, v.end)
@@ -211,7 +217,7 @@ def _extract(text: str, morphs: tuple[Morph, ...] = (), ref: dt.date | None = No
 
 def _extract_written(text: str, longer: dict[int, int], ref: dt.date | None) -> list[Value]:
     """The values of ``text`` as written; ``longer``: where a noun of more than one letter
-    starts, and where the longest one starting there ends."""
+    starts, and where the longest one starting there ends (-1: a particle starts there)."""
     taken = _Taken(text)
     _names(text, taken)
     for value in _people_and_teams(text):
@@ -312,6 +318,8 @@ def _numbers(text: str, longer: dict[int, int], taken: _Taken) -> list[Value]:
             unit = ""  # "3mo", "5gbps": not a unit we know
         elif unit and not unit.isascii() and longer.get(m.start(3), 0) > m.end(3):
             unit = ""  # "118 건물", "3 프로그램": a longer noun starts with it, it is no counter
+        elif unit and not unit.isascii() and longer.get(m.start(3)) == -1:
+            unit = ""  # "1도 안 올라요": the analyser reads a particle there
         end = m.end() if unit else m.end(2)
         if m[1]:
             unit = "달러"
