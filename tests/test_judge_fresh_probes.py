@@ -89,6 +89,7 @@ def table(graded: list[tuple[dict, str, str]]) -> str:
         "sealed_probes_10",
         "sealed_probes_11",
         "sealed_probes_12",
+        "sealed_probes_13",
     ],
 )
 def test_probe_file_is_unchanged(name):
@@ -145,6 +146,7 @@ SEALED = {
     "sealed_probes_10": 94,
     "sealed_probes_11": 93,
     "sealed_probes_12": 72,
+    "sealed_probes_13": 70,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -173,13 +175,16 @@ once by lexical-18 (70 of 160, no wrong answer YES; lexical-17 69). lexical-19 (
 item set apart listed in, acts of opposite meaning, a matter still open, sentences of courtesy, a
 question's false premise, 잡혀 있다, 킬로 and degrees) turned the eighth's and the eleventh's last
 wrong YES to NO, wrong answers graded PARTIAL to NO and right ones to YES: 109, 108, 102, 95, 101,
-86, 79, 94, 93 and 72 from the third to the twelfth."""
-WRONG_YES: dict[str, list[str]] = {}
-"""Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md). Empty
-since lexical-19: s8-148 (원장님께서 … 드셔 보시고 평가하셨다 answered 수강생들이 원장님 요리를
-먹어 보고 평가했어요: who does it swapped with whom it is done to) and s11-040 (화환, set apart by
-별도 주문, listed with the members) are fixed at their cause (lexical/roles.py); s11-141 was fixed
-by lexical-18. The list must not grow; a fix removes its entry."""
+86, 79, 94, 93 and 72 from the third to the twelfth. The thirteenth was graded once by lexical-19
+(70 of 160, two wrong answers YES; lexical-18 the same 70, the same two and not one verdict
+different)."""
+WRONG_YES: dict[str, list[str]] = {"sealed_probes_13": ["s13-070", "s13-088"]}
+"""Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md).
+s13-070 adds, after the right answer, a claim about another slot (납기 앞당겨짐) that a question
+lets an answer add under the third and fourth sets' convention; s13-088 says 이번 달 말 on 2 April
+of a deadline written 31 March: the words are the same, the day is not (a period said relative to
+each text's date compared as words). s8-148 and s11-040 were fixed by lexical-19, s11-141 by
+lexical-18. The list must not grow; a fix removes its entry."""
 
 
 @pytest.mark.parametrize("name", SEALED)
