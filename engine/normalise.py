@@ -257,6 +257,31 @@ def absolute_dates(text: str) -> list[Found]:
     return sorted(out)
 
 
+_PARTS = {"초": "초", "초순": "초", "중순": "중", "중": "중", "말": "말", "하순": "말"}
+
+
+def vague_period(said: str, ref: dt.date | None) -> tuple | None:
+    """The period a vague relative date names, against ``ref``: ``("month", 2027, 3, "말")`` for
+    이번 달 말 written in March 2027, ``("week", "2027-03-29", "초")`` for 다음 주 초,
+    ``("quarter", 2027, 2)`` for 이번 분기; None without a reference date or for other words. The
+    same words written in another month name another period."""
+    if ref is None:
+        return None
+    m = _MONTH_VAGUE.fullmatch(said.strip())
+    if m is not None:
+        part = _PARTS[m[2]]
+        if re.search(r"주", said):
+            monday = ref - dt.timedelta(days=ref.weekday()) + dt.timedelta(weeks=_SHIFT[m[1]])
+            return ("week", monday.isoformat(), part)
+        y, mo = _month_shift(ref, _SHIFT[m[1]])
+        return ("month", y, mo, part)
+    m = _QUARTER.fullmatch(said.strip())
+    if m is not None:
+        y, mo = _month_shift(ref, 3 * _SHIFT[m[1]])
+        return ("quarter", y, (mo - 1) // 3 + 1)
+    return None
+
+
 def relative_dates(text: str, ref: dt.date | None) -> list[Found]:
     """Relative dates in ``text`` resolved against ``ref`` (key None when vague or unresolved)."""
     out: list[Found] = []

@@ -140,13 +140,13 @@ SEALED = {
     "sealed_probes_4": 108,
     "sealed_probes_5": 102,
     "sealed_probes_6": 95,
-    "sealed_probes_7": 101,
+    "sealed_probes_7": 103,
     "sealed_probes_8": 86,
-    "sealed_probes_9": 79,
-    "sealed_probes_10": 94,
+    "sealed_probes_9": 80,
+    "sealed_probes_10": 96,
     "sealed_probes_11": 93,
-    "sealed_probes_12": 72,
-    "sealed_probes_13": 70,
+    "sealed_probes_12": 77,
+    "sealed_probes_13": 75,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -177,14 +177,15 @@ question's false premise, 잡혀 있다, 킬로 and degrees) turned the eighth's
 wrong YES to NO, wrong answers graded PARTIAL to NO and right ones to YES: 109, 108, 102, 95, 101,
 86, 79, 94, 93 and 72 from the third to the twelfth. The thirteenth was graded once by lexical-19
 (70 of 160, two wrong answers YES; lexical-18 the same 70, the same two and not one verdict
-different)."""
-WRONG_YES: dict[str, list[str]] = {"sealed_probes_13": ["s13-070", "s13-088"]}
-"""Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md).
-s13-070 adds, after the right answer, a claim about another slot (납기 앞당겨짐) that a question
-lets an answer add under the third and fourth sets' convention; s13-088 says 이번 달 말 on 2 April
-of a deadline written 31 March: the words are the same, the day is not (a period said relative to
-each text's date compared as words). s8-148 and s11-040 were fixed by lexical-19, s11-141 by
-lexical-18. The list must not grow; a fix removes its entry."""
+different). lexical-20 (a question that picks one clause, a vague date read from its own text's
+date, news about another slot, an opposite act in the clause answered): 103, 80, 96, 77 and 75 for
+the seventh, ninth, tenth, twelfth and thirteenth (not blind), no wrong answer YES."""
+WRONG_YES: dict[str, list[str]] = {}
+"""Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md). Empty
+since lexical-20, which fixed the thirteenth set's two at their cause (s13-070: news of a change
+about another slot added to the right answer; s13-088: 이번 달 말 said in another month); s8-148
+and s11-040 were fixed by lexical-19, s11-141 by lexical-18. The list must not grow; a fix removes
+its entry."""
 
 
 @pytest.mark.parametrize("name", SEALED)

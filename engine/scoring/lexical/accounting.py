@@ -65,6 +65,10 @@ accounted for when the answer has a value marked former (the value rules have re
 CHANGE_WORDS = frozenset({"변경", "바뀌", "바꾸", "교체", "전환", "옮기", "대체"})
 """Predicates of a change: accounted for when the answer marks a value former or sets one aside
 (the rules have read which value is current)."""
+NEWS = frozenset({"앞당기", "당기", "미루", "늦추", "연기", "연장", "단축", "밀리"})
+"""Predicates of a schedule moved: a clause about another slot that says its date or time moved
+is news the expected statement does not carry, never what else the answer knows of the asked
+matter (since lexical-20: 납기도 1주일 앞당겨졌다고 하더라고요)."""
 CASE_PARTICLES = frozenset({"JKS", "JKC", "JKG", "JKO", "JKV", "JKQ", "JC"})
 """Case and linking particles: no word of a meaning class (가 is no 가다, 나 no 나다)."""
 _NEGATING = frozenset({("않", "VX"), ("안", "MAG"), ("못", "MAG"), ("못하", "VX"), ("아니", "VCN")})
@@ -122,11 +126,14 @@ def other_slot(c: Segment, cand: Analysis, exp: Analysis, q: Analysis | None) ->
     value, in a clause stating no expected value, with no polarity marker, naming its own slot, in
     an answer to a question (what else it knows of the asked matter). Without a question there is
     no asked matter: such a clause is a claim the expected statement does not support (since
-    lexical-9; "19일에 열고, 입장료는 만 원이에요" for "12월 19일에 개장")."""
+    lexical-9; "19일에 열고, 입장료는 만 원이에요" for "12월 19일에 개장"). A clause that says
+    the other slot changed (앞당겨졌다, 미뤄졌다) is news, not a value it knows of (lexical-20)."""
     if q is None or c.markers or any(in_expected(w, exp) for w in c.values):
         return False
     if another_owner(cand, c, exp):
         return False
+    if any(m.form in NEWS and c.start <= m.start < c.end for m in cand.morphs):
+        return False  # 납기도 1주일 앞당겨졌다고: news of a change, not a value the answer knows of
     return any(
         w.type != "name" and not w.former and names_other_slot(cand, c, w, exp, q) for w in c.values
     )

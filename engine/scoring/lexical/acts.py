@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from seorap.engine.scoring.lexical.analysis import Analysis
 from seorap.engine.scoring.lexical.text import Morph
+from seorap.engine.scoring.lexical.value import same
 
 ANTONYMS: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = tuple(
     (name, frozenset(a.split()), frozenset(b.split()))
@@ -117,23 +118,36 @@ def _negated(cand: Analysis, pole: frozenset[str]) -> bool:
     )
 
 
+def _stating(exp: Analysis, cand: Analysis) -> list[Morph]:
+    """The expected statement's morphemes in the clauses holding a value the answer states (all of
+    them when it states none): "당도 최소 11브릭스, 산도 최대 1.0%" answered "당도는 최대 11브릭스"
+    says 최대 where the clause it answers says 최소 (since lexical-20)."""
+    said = [s for s in exp.segments if any(same(v, w) for v in s.values for w in cand.values)]
+    if not said:
+        return list(exp.morphs)
+    return [m for m in exp.morphs if any(s.start <= m.start < s.end for s in said)]
+
+
 def opposite_act(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
     """(the expected act, the answer's): of one scale, the expected statement says one pole and
-    never the other, the answer says the other (as a word of its own) and never the first."""
-    mine, said = _words(exp.morphs), _words(cand.morphs)
+    never the other, the answer says the other (as a word of its own) and never the first. A
+    statement that says both poles is read again in the clauses holding a value the answer states
+    only (since lexical-20: "당도 최소 11브릭스, 산도 최대 1.0%")."""
+    said = _words(cand.morphs)
+    whole = (_words(exp.morphs), exp.compact)
+    part = _stating(exp, cand)
+    scoped = (_words(part), "".join(m.form for m in part))
     for name, a, b in ANTONYMS:
         if name in CONVERSE and not _subjects(cand) <= _subjects(exp):
             continue  # 박 사장이 인수 for 김 사장이 넘기다: the same event from the other side
         for one, other in ((a, b), (b, a)):
-            if (
-                _says(mine, exp.compact, one)
-                and not _says(mine, exp.compact, other)
-                and said & other
-                and not _says(said, cand.compact, one)
-                and not _negated(cand, other)
-            ):
-                want, got = sorted(_says(mine, exp.compact, one))[0], sorted(said & other)[0]
-                return f"{want} ({name})", got
+            if not said & other or _says(said, cand.compact, one) or _negated(cand, other):
+                continue
+            for mine, text in (whole, scoped):
+                if _says(mine, text, one) and not _says(mine, text, other):
+                    return f"{sorted(_says(mine, text, one))[0]} ({name})", sorted(said & other)[0]
+                if not (_says(mine, text, one) and _says(mine, text, other)):
+                    break  # the whole statement says no pole, or one: no need to narrow it
     return None
 
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import re
 
-from seorap.engine.scoring.lexical.analysis import Analysis
+from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
+from seorap.engine.scoring.lexical.clauses import _noun_in
 from seorap.engine.scoring.lexical.value import Value, kind, same
 
 DAY_KINDS = frozenset({"date", "weekday", "month", "year", "vague-date", "time"})
@@ -46,6 +47,16 @@ ASKS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
 _BY_COUNTER = re.compile(rf"몇\s*({_COUNTERS})")
 OPEN = re.compile(r"어느|무슨(?!\s*요일)|어떤|어떻게|어때|뭐|무엇|무얼|어디|왜")
 """Question words whose kind of value cannot be told: nothing is left out."""
+
+
+def _named_kinds(q: Analysis) -> frozenset[str]:
+    """The kinds the question's words ask for, open words beside them or not (kinds() gives none
+    when an open word makes the whole question's kind unknown)."""
+    out: set[str] = set()
+    for pattern, asked in ASKS:
+        if pattern.search(q.text):
+            out |= asked
+    return frozenset(out | {m[1].lower() for m in _BY_COUNTER.finditer(q.text)})
 
 
 def kinds(q: Analysis | None) -> frozenset[str]:
@@ -85,6 +96,102 @@ def setting(
             _place(exp, v) in places or (answered and (_named(v, q) or _describes_named(exp, v, q)))
         )
     ]
+
+
+def unasked_clauses(stated: list[Value], exp: Analysis, q: Analysis | None) -> list[Value]:
+    """Values of the expected clauses a question does not touch, when it touches others and the
+    answer states a value of one of those (since lexical-20): "하드커버는 몇 부예요?" of "논문 제본은
+    하드커버 10부, 소프트커버 5부" asks the first clause only, and "10부요" answers it (a name the
+    question says, 하드커버, need not be said again either). See ``unasked_segments``."""
+    segs = unasked_segments(stated, exp, q)
+    if not segs or q is None:
+        return []
+    named = [
+        v
+        for s in exp.segments
+        if s not in segs
+        for v in s.values
+        if v.type == "name" and _compact(v.text) in q.compact
+    ]
+    return [v for s in segs for v in s.values] + named
+
+
+def unasked_segments(stated: list[Value], exp: Analysis, q: Analysis | None) -> list[Segment]:
+    """The segments of the expected clauses a question does not touch (``unasked_clauses``).
+
+    A clause is a segment with a noun of its own (a run of values after it, "5km, 10km, 20km", is
+    part of it). It touches the question by a noun of its own — one no other clause has, and not
+    the statement's topic (the first clause's words before 은/는 or, without one, before its first
+    value: "뷔페 오픈 11:30, 마감 14:30" is all about 뷔페) — or by a value the question names. Only
+    a question that asks for one thing by a question word (몇, 언제, 얼마, 누가, 어디, 어느 …) picks
+    clauses; "계획 알려 주세요" and "어떻게 됐어요?" ask the whole."""
+    if q is None or not (_PICKS.search(q.text) or any(p.search(q.text) for p, _ in ASKS)):
+        return []
+    clauses = _clauses(exp)
+    if len(clauses) < 2:
+        return []
+    head = _head(exp)
+    touched = [c for c in clauses if _touches_question(c, clauses, head, q)]
+    if not touched or len(touched) == len(clauses):
+        return []
+    if not any(v in stated for c in touched for v in c[1]):
+        return []
+    # a kind the question asks for that no touched clause holds is asked of the others ("한 달에
+    # 얼마를 내며": 월 310만 원 is asked though the question names none of its words)
+    asked = _named_kinds(q)
+    held = {kind(v) for c in touched for v in c[1]}
+    return [
+        s
+        for c in clauses
+        if c not in touched and not any(_of(v, asked) and kind(v) not in held for v in c[1])
+        for s in c[3]
+    ]
+
+
+_PICKS = re.compile(r"어느|무슨|어떤|뭐|무엇|무얼|어디|누구|몇")
+"""Question words that ask for one thing (몇 + any counter too; not 어떻게, 어때, 왜: those ask
+the whole)."""
+Clause = tuple[frozenset[str], tuple[Value, ...], str, tuple[Segment, ...]]
+"""A clause's nouns, its values, its text without spaces and its segments."""
+
+
+def _clauses(exp: Analysis) -> list[Clause]:
+    """(nouns, values, text, segments) per clause: a segment with no noun but its values joins the
+    one before (a list's members after a comma)."""
+    out: list[Clause] = []
+    for seg in exp.segments:
+        own = [n for n in seg.nouns if not any(n in v.text for v in seg.values)]
+        if out and not own:
+            nouns, values, text, segs = out[-1]
+            out[-1] = (nouns, values + seg.values, text + _compact(seg.text), (*segs, seg))
+        else:
+            out.append((frozenset(seg.nouns), seg.values, _compact(seg.text), (seg,)))
+    return out
+
+
+def _head(exp: Analysis) -> frozenset[str]:
+    """The statement's topic: the first clause's nouns before 은/는 or, without one, before its
+    first value after a noun ("2층 연회장 뷔페 오픈 11:30": 연회장, 뷔페, 오픈) — when no later
+    clause names a topic of its own ("주차권은 …, 분실물은 …": each clause its own owner)."""
+    first = exp.segments[0]
+    if any(s.topic_end is not None for s in exp.segments[1:]):
+        return frozenset()
+    nouns = [(exp.text.find(n, first.start), n) for n in first.nouns]
+    start = min((at for at, _ in nouns if at >= 0), default=first.start)
+    end = first.topic_end
+    if end is None:
+        end = min((v.start for v in first.values if v.start > start), default=first.end)
+    return frozenset(n for at, n in nouns if 0 <= at < end)
+
+
+def _touches_question(c: Clause, clauses: list[Clause], head: frozenset[str], q: Analysis) -> bool:
+    """A noun of the clause's own (in no other clause's text, not the statement's topic) or a
+    value of it is in the question."""
+    others = "|".join(d[2] for d in clauses if d is not c)
+    own = [n for n in c[0] if n not in others and n not in head]
+    return any(_noun_in(n, q.nouns, q.compact) for n in own) or any(
+        _compact(v.text) in q.compact for v in c[1] if not v.text.isdigit()
+    )
 
 
 def _named(v: Value, q: Analysis) -> bool:

@@ -48,7 +48,7 @@ from seorap.engine.scoring.lexical.subjects import (
     wrong_subject,
 )
 from seorap.engine.scoring.lexical.substitution import substituted
-from seorap.engine.scoring.lexical.value import Value, kind, same
+from seorap.engine.scoring.lexical.value import Value, kind, same, shown
 from seorap.engine.scoring.lexical.word_values import comment_values, word_beside_rival
 
 # ---- measuring one candidate against one expected statement ---------------------------------------
@@ -217,38 +217,46 @@ def _topics(exp: Analysis) -> Analysis | None:
     return analyse(said) if said.strip() else None
 
 
-def _recall(exp: Analysis, cand: Analysis, q: Analysis | None = None) -> tuple[int, int, bool]:
+def _recall(
+    exp: Analysis, cand: Analysis, q: Analysis | None = None, skip: Sequence[Segment] = ()
+) -> tuple[int, int, bool]:
     """(elements found, elements expected, some clause found whole): each expected clause's nouns
     and values, found within a few adjacent candidate clauses; since lexical-11 a noun the answer
     leaves out that the question says is found (asked "이번에 어떤 어종 들어왔어요?", an answer
     need not say 이번 and 어종 again). With no question, an answer replies to the expected
     statement's topic (Korean drops a topic both speakers know: "성인 2만 원이에요" for "야간 개장
     입장료는 성인 2만 원"): its nouns count as found. Its values do not: they stay missing (the
-    value rules), and another owner named is a wrong subject."""
+    value rules), and another owner named is a wrong subject. ``skip``: clauses the question does
+    not ask (asked.unasked_segments), counted neither way (since lexical-20)."""
+    segments = [s for s in exp.segments if s not in skip]
     found, complete = 0, False
-    for seg in exp.segments:
+    for seg in segments:
         n, whole = _local(seg, cand)
         found += n
         complete = complete or whole
     if q is not None:
         found += sum(
             1
-            for seg in exp.segments
+            for seg in segments
             for noun in seg.nouns
             if not _noun_in(noun, cand.nouns, cand.compact) and _noun_in(noun, q.nouns, q.compact)
         )
-    elements = sum(len(seg.nouns) + len(seg.values) for seg in exp.segments)
+    elements = sum(len(seg.nouns) + len(seg.values) for seg in segments)
     return found, elements, complete
 
 
 def _found(
-    exp: Analysis, cand: Analysis, q: Analysis | None, account: bool
+    exp: Analysis, cand: Analysis, q: Analysis | None, account: bool, stated: list[Value]
 ) -> tuple[int, int, bool, tuple[str, ...]]:
     """_recall's figures and the expected nouns the candidate leaves out; a noun the candidate
-    states by denying the other state (휴관 as 안 열어요, lexical/acts.py) is found."""
-    found, elements, complete = _recall(exp, cand, q or (_topics(exp) if account else None))
+    states by denying the other state (휴관 as 안 열어요, lexical/acts.py) is found; clauses the
+    question does not ask are not counted (asked.unasked_segments)."""
+    skip = asked.unasked_segments(stated, exp, q)
+    found, elements, complete = _recall(exp, cand, q or (_topics(exp) if account else None), skip)
     by_denial = acts.stated_by_denial(exp, cand)
-    missing = tuple(n for n in exp.nouns if not _noun_in(n, cand.nouns, cand.compact))
+    kept = [s for s in exp.segments if s not in skip]
+    nouns = [n for n in exp.nouns if any(n in s.nouns for s in kept)] if skip else exp.nouns
+    missing = tuple(n for n in nouns if not _noun_in(n, cand.nouns, cand.compact))
     found += sum(1 for n in missing if n in by_denial)
     return found, elements, complete, tuple(n for n in missing if n not in by_denial)
 
@@ -263,9 +271,9 @@ def _typed_values(
         if v in stated:
             others = others or _rivals(v, exp, cand)
             if others:
-                multi.append((v.text, others[0].text))
+                multi.append((shown(v), shown(others[0])))
         elif others:
-            wrong.append((v.text, others[0].text))
+            wrong.append((shown(v), shown(others[0])))
         else:
             missing.append(v.text)
     return missing, wrong, multi
@@ -348,6 +356,7 @@ def _not_given(
     an owner it names no other of (``owner_unnamed``), nor the setting of what the question word
     asks (lexical/asked.py) is missing."""
     setting = asked.setting([v for v in current if v.text in missing], stated, exp, q)
+    setting += [v for v in asked.unasked_clauses(stated, exp, q) if v.text in missing]
     return [
         t
         for t in missing
@@ -355,6 +364,21 @@ def _not_given(
         and not (account and owner_unnamed(t, exp, cand))
         and all(t != v.text for v in setting)
     ], setting
+
+
+def _asked_clauses_missing(
+    exp: Analysis, cand: Analysis, q: Analysis | None, stated: list[Value]
+) -> tuple[str, ...]:
+    """_missing_clauses, less those the question does not ask (asked.unasked_clauses)."""
+    unasked = asked.unasked_clauses(stated, exp, q)
+    return tuple(
+        c
+        for c in _missing_clauses(exp, cand, q)
+        if not any(
+            s.text.strip() == c and s.values and all(v in unasked for v in s.values)
+            for s in exp.segments
+        )
+    )
 
 
 def _vague_dates(cand: Analysis, current: list[Value], stated: list[Value]) -> tuple[str, ...]:
@@ -410,8 +434,8 @@ def measure(
             values_expected=len(current),
             missing_nouns=exp.nouns,
         )
-    found, elements, complete, missing_nouns = _found(exp, cand, q, account)
     stated = [v for v in current if _value_in(v, cand.values, cand.compact, current=True)]
+    found, elements, complete, missing_nouns = _found(exp, cand, q, account, stated)
     missing, wrong, multi = _typed_values(current, stated, exp, cand, q)
     missing, setting = _not_given(missing, current, stated, exp, cand, q, account)
     word_missing, word_wrong = comment_values(exp, cand)
@@ -436,7 +460,7 @@ def measure(
         len(stated),
         complete,
         missing_nouns,
-        _missing_clauses(exp, cand, q),
+        _asked_clauses_missing(exp, cand, q, stated),
         _anchored(stated, exp, cand, q),
         tuple(set_aside(current, cand)) + words_set_aside(exp, cand, q),
         tuple(unverified_words(exp, cand, q)),

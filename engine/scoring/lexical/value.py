@@ -67,6 +67,8 @@ def same(a: Value, b: Value) -> bool:
     if a.type in ("date", "month"):
         (ya, *ra), (yb, *rb) = a.key, b.key
         return ra == rb and (ya is None or yb is None or ya == yb)
+    if a.type == "vague-date" and len(a.key) == len(b.key) == 2:
+        return bool(a.key[1] == b.key[1])  # 이번 달 말 read against each text's own date
     if a.type == "team":  # 결제팀 = 결제플랫폼팀 (the short name starts the full one)
         shared: bool = a.key[0].startswith(b.key[0]) or b.key[0].startswith(a.key[0])
         return shared
@@ -77,6 +79,19 @@ def same(a: Value, b: Value) -> bool:
             (a.ambiguous or b.ambiguous) and a.key[0] % 12 == b.key[0] % 12 and a.key[1] == b.key[1]
         )
     return a.key == b.key
+
+
+def shown(v: Value) -> str:
+    """``v`` as a rationale names it: a vague date with the period it was read as (이번 달 말
+    (2027-03 말)), since the same words name another period in another text."""
+    if v.type == "vague-date" and len(v.key) == 2:
+        period = v.key[1]
+        where = f"{period[1]}-{period[2]:02d}" if period[0] == "month" else str(period[1])
+        if period[0] == "quarter":
+            where = f"{period[1]} Q{period[2]}"
+        part = f" {period[-1]}" if period[0] != "quarter" else ""
+        return f"{v.text} ({where}{part})"
+    return v.text
 
 
 def _canon(d: Decimal) -> str:

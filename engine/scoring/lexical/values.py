@@ -255,7 +255,9 @@ def _dates(text: str, ref: dt.date | None, taken: _Taken) -> None:
             continue
         if f.key is None:  # vague or unresolved: fills the slot, equals no date
             said = text[f.start : f.end]
-            taken.add(Value("vague-date", (said,), said, f.start, f.end))
+            period = normalise.vague_period(said, ref)
+            key = (said,) if period is None else (said, period)
+            taken.add(Value("vague-date", key, said, f.start, f.end))
         else:
             taken.add(Value("date", f.key, text[f.start : f.end], f.start, f.end))
 
