@@ -183,3 +183,35 @@ def test_a_switch_said_of_another_slot_is_no_news_of_a_moved_schedule():
     e = "콜드 스타트 문제"
     a = "Lambda는 콜드 스타트 문제로 제외 / 주문 API 트래픽의 30%가 Fargate로 전환됨"
     assert grade(e, a, "솔빛마켓이 주문 API 후보에서 Lambda를 뺀 이유는 무엇인가요?")[0] == "YES"
+
+
+# ---- lexical-21 (written after the fourteenth set was read) ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer", "question", "want"),
+    [
+        # a month the statement names apart is stated by a date in it
+        ("4월 정기 점검: 4월 20일(화).", "4/20 화요일이요.", "4월 정기 점검 언제예요?", "YES"),
+        ("4월 정기 점검: 4월 20일(화).", "5/20이요.", "4월 정기 점검 언제예요?", "NO"),
+        # native numerals before a unit: 스무 킬로, 다섯 킬로그램
+        ("쌀 20kg 주문.", "스무 킬로요.", "쌀 몇 킬로 주문했어요?", "YES"),
+        ("쌀 20kg 주문.", "열다섯 킬로요.", "쌀 몇 킬로 주문했어요?", "NO"),
+        # a value the question says need not be said again once another is answered
+        (
+            "5월부터 정기 휴관일은 매주 수요일이다.",
+            "수요일이요.",
+            "5월부터 휴관일이 무슨 요일이에요?",
+            "YES",
+        ),
+        # a yes/no question's values stay asked when the answer states none
+        (
+            "5월부터 정기 휴관일은 매주 수요일이다.",
+            "네 맞아요.",
+            "5월부터 휴관일 수요일이에요?",
+            "NO",
+        ),
+    ],
+)
+def test_lexical_21_values(expected, answer, question, want):
+    assert grade(expected, answer, question)[0] == want

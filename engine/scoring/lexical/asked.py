@@ -194,6 +194,15 @@ def _touches_question(c: Clause, clauses: list[Clause], head: frozenset[str], q:
     )
 
 
+def named_by_question(current: list[Value], stated: list[Value], q: Analysis | None) -> list[Value]:
+    """Expected values the question says itself, once the answer states another expected value
+    (since lexical-21): asked "3월부터 휴관일이 무슨 요일이에요?", "화요일이요" need not say 3월
+    again. A yes/no question's values stay asked when the answer states none ("네 맞아요")."""
+    if q is None or not any(v in stated for v in current):
+        return []
+    return [v for v in current if v not in stated and _named(v, q)]
+
+
 def _named(v: Value, q: Analysis) -> bool:
     """The question names ``v`` itself (as a value or in its words): asked about 코코, an answer
     need not say 코코 again."""

@@ -342,6 +342,29 @@ def _analyses(
     return exp, cand, q, clash
 
 
+def _stated(current: list[Value], cand: Analysis) -> list[Value]:
+    """The expected current values the candidate states as current (a month by a date in it)."""
+    return [
+        v
+        for v in current
+        if _value_in(v, cand.values, cand.compact, current=True) or _month_of_date(v, cand)
+    ]
+
+
+def _month_of_date(v: Value, cand: Analysis) -> bool:
+    """An expected month the candidate states by a date in it (3월 answered 3/14; since
+    lexical-21), the date current and its year, if said, the month's."""
+    if v.type != "month":
+        return False
+    return any(
+        w.type == "date"
+        and not w.former
+        and w.key[1] == v.key[1]
+        and (w.key[0] is None or v.key[0] is None or w.key[0] == v.key[0])
+        for w in cand.values
+    )
+
+
 def _not_given(
     missing: list[str],
     current: list[Value],
@@ -354,15 +377,18 @@ def _not_given(
     """(the missing values an answer had to state, the setting values it need not): neither a
     value naming the owner the question picked (``owner_asked``), nor in an answer (``account``)
     an owner it names no other of (``owner_unnamed``), nor the setting of what the question word
-    asks (lexical/asked.py) is missing."""
+    asks, nor a clause it does not ask, nor a value it names itself (lexical/asked.py) is
+    missing."""
     setting = asked.setting([v for v in current if v.text in missing], stated, exp, q)
     setting += [v for v in asked.unasked_clauses(stated, exp, q) if v.text in missing]
+    named = {v.text for v in asked.named_by_question(current, stated, q)}
     return [
         t
         for t in missing
         if not owner_asked(t, exp, q)
         and not (account and owner_unnamed(t, exp, cand))
         and all(t != v.text for v in setting)
+        and t not in named
     ], setting
 
 
@@ -434,7 +460,7 @@ def measure(
             values_expected=len(current),
             missing_nouns=exp.nouns,
         )
-    stated = [v for v in current if _value_in(v, cand.values, cand.compact, current=True)]
+    stated = _stated(current, cand)
     found, elements, complete, missing_nouns = _found(exp, cand, q, account, stated)
     missing, wrong, multi = _typed_values(current, stated, exp, cand, q)
     missing, setting = _not_given(missing, current, stated, exp, cand, q, account)
