@@ -215,3 +215,33 @@ def test_a_switch_said_of_another_slot_is_no_news_of_a_moved_schedule():
 )
 def test_lexical_21_values(expected, answer, question, want):
     assert grade(expected, answer, question)[0] == want
+
+
+# ---- lexical-22 (written after the fifteenth set was read): one owner's value said of another --
+
+GYM = "요가반은 화요일과 목요일에만 열고, 필라테스반은 매일 연다."
+
+
+@pytest.mark.parametrize(
+    ("answer", "want_no"),
+    [
+        ("필라테스반은 화요일이랑 목요일에만 열어요.", True),  # 요가반's days said of 필라테스반
+        ("요가반은 화요일이랑 목요일에만 열어요.", False),  # the right owner
+        ("필라테스반은 매일이고 요가반은 화요일이랑 목요일이에요.", False),  # each its own
+        ("필라테스반은 매일 열고, 요가반이 화요일과 목요일에 열어요.", False),  # both named
+    ],
+)
+def test_a_value_of_one_owner_said_of_another_is_a_wrong_value(answer, want_no):
+    label, why = grade(GYM, answer)
+    if want_no:
+        assert label == "NO"  # here also read as the names of two classes (요가반, 필라테스반)
+    else:
+        assert "another owner's" not in why
+
+
+def test_a_day_of_one_dish_said_of_another_is_a_wrong_value():
+    """The owners nouns, not values, and the other's 매일 no value: only the topics pair them."""
+    e = "장조림은 매주 화요일과 금요일에만 만들고, 멸치볶음은 매일 만든다."
+    label, why = grade(e, "멸치볶음은 화요일이랑 금요일에만 만들어요.")
+    assert label == "NO" and "another owner's" in why
+    assert "another owner's" not in grade(e, "장조림은 화요일이랑 금요일에만 만들어요.")[1]

@@ -294,12 +294,7 @@ def _who_and_lists(
     if who is not None:
         wrong.append(who)
     wrong += pairs.swapped(exp, cand) or pairs.across(exp, cand)
-    swap = roles.swapped_roles(exp, cand)
-    if swap is not None:
-        wrong.append(swap)
-    apart = roles.apart_listed(exp, cand)
-    if apart is not None:
-        wrong.append((f"{apart[0]} set apart", f"{apart[0]} listed beside {apart[1]}"))
+    wrong += roles.wrongs(exp, cand)
     for extra in agents.extra_members(exp, cand, q):
         multi.append((", ".join(v.text for v in current) or " ".join(exp.nouns[:3]), extra))
     known = exp.compact + "|" + (q.compact if q is not None else "")

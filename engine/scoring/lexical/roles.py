@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from seorap.engine.scoring.lexical.analysis import Analysis
 from seorap.engine.scoring.lexical.text import Morph
+from seorap.engine.scoring.lexical.value import same
 
 _DOER = frozenset({("이", "JKS"), ("가", "JKS"), ("께서", "JKS")})
 _PERSON_SUFFIX = frozenset({"님", "생", "들", "원", "자", "사", "장", "팀"})
@@ -189,3 +190,42 @@ def apart_listed(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
             if member:
                 return x.form, member[0]
     return None
+
+
+def other_topics_values(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
+    """(value, the answer's topic): an answer clause about one owner of the statement (its topic
+    before 은/는 is an expected clause's topic) states a value only another expected clause holds,
+    about another owner the answer's clause never names (since lexical-22: "장조림은 화요일과
+    금요일에만, 멸치볶음은 매일" answered "멸치볶음은 화요일이랑 금요일에만 만들어요")."""
+    topical = [s for s in exp.segments if s.topic]
+    if len(topical) < 2:
+        return None
+    for c in cand.segments:
+        if not c.topic:
+            continue
+        mine = [s for s in topical if s.topic <= c.topic or c.topic <= s.topic]
+        if not mine:
+            continue
+        for w in c.values:
+            if w.former or any(same(w, v) for s in mine for v in s.values):
+                continue
+            owners = [s for s in topical if s not in mine and any(same(w, v) for v in s.values)]
+            if owners and not any(n in c.compact for s in owners for n in s.topic):
+                return w.text, " ".join(sorted(c.topic))
+    return None
+
+
+def wrongs(exp: Analysis, cand: Analysis) -> list[tuple[str, str]]:
+    """(expected, the answer's) for each rule of this module that finds the answer says otherwise:
+    roles swapped, one owner's value said of another, an item set apart listed in."""
+    out = []
+    swap = swapped_roles(exp, cand)
+    if swap is not None:
+        out.append(swap)
+    owned = other_topics_values(exp, cand)
+    if owned is not None:
+        out.append((f"{owned[0]} (another owner's)", f"{owned[0]} said of {owned[1]}"))
+    apart = apart_listed(exp, cand)
+    if apart is not None:
+        out.append((f"{apart[0]} set apart", f"{apart[0]} listed beside {apart[1]}"))
+    return out
