@@ -1,9 +1,12 @@
-"""Who does what to whom, and what a list leaves out (since lexical-19; docs/metrics.md).
+"""Who does what to whom, whose a value is, and what a list leaves out (since lexical-19;
+docs/metrics.md).
 
-Two ways an answer keeps every word of the expected statement and still says otherwise:
+Three ways an answer keeps every word of the expected statement and still says otherwise:
 
 - **roles swapped**: E's doer is the answer's object or owner, and a person E names in another
   role does it (원장님께서 수강생들이 만든 요리를 평가하셨다 / 수강생들이 원장님 요리를 평가했어요);
+- **one owner's value said of another** (lexical-22): E's clauses are about two owners (their
+  topics) and the answer's clause about one states a value only the other's holds;
 - **set apart, listed in**: E sets an item apart from a list (기본 제공: 액자, 향 (화환은 별도))
   and the answer joins it to the list's members with no word setting anything apart."""
 
@@ -28,21 +31,8 @@ _CONVERSE = ("받", "당하", "배우")
 _TO = frozenset({"께", "에게", "한테", "더러"})
 """Particles of who an act is done to (이 대리에게 넘겼다): with no converse verb, a recipient."""
 _PEOPLE = frozenset(
-    {
-        "대리",
-        "주임",
-        "매니저",
-        "코치",
-        "기사",
-        "작가",
-        "선수",
-        "셰프",
-        "인턴",
-        "멘토",
-        "고객",
-        "손님",
-    }
-)
+    {"대리", "주임", "매니저", "코치", "기사", "작가", "선수", "셰프", "인턴", "멘토", "고객", "손님"}
+)  # fmt: skip
 """Words naming people that no suffix of _PERSON_SUFFIX marks."""
 
 
