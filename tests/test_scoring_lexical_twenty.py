@@ -245,3 +245,34 @@ def test_a_day_of_one_dish_said_of_another_is_a_wrong_value():
     label, why = grade(e, "멸치볶음은 화요일이랑 금요일에만 만들어요.")
     assert label == "NO" and "another owner's" in why
     assert "another owner's" not in grade(e, "장조림은 화요일이랑 금요일에만 만들어요.")[1]
+
+
+# ---- lexical-23 (written after the sixteenth set was read) -----------------------------------
+
+COURSES = "가을 신설 강좌는 서예, 기초 일본어, 태블릿 드로잉 세 과목이다."
+
+
+@pytest.mark.parametrize(
+    ("answer", "want"),
+    [
+        ("서예, 기초 일본어, 태블릿 드로잉, 배드민턴 이렇게 네 개요.", "NO"),  # a member appended
+        ("기초 일본어, 태블릿 드로잉, 서예요.", "YES"),  # the same members in another order
+    ],
+)
+def test_a_member_appended_after_a_comma_is_another_member(answer, want):
+    assert grade(COURSES, answer, "가을에 새로 생기는 강좌 뭐예요?")[0] == want
+
+
+def test_a_new_word_before_a_comma_heads_its_members_phrase():
+    """서예 교실, …: 교실 is no member of its own (it stays a word nothing accounts for)."""
+    label, why = grade(
+        COURSES, "서예 교실, 기초 일본어, 태블릿 드로잉이요.", "가을에 새로 생기는 강좌 뭐예요?"
+    )
+    assert label != "NO" and "multi-value" not in why
+
+
+def test_a_discount_beside_the_right_fee_changes_the_asked_amount():
+    e = "어린이 토요 도예교실 수강료 월 5만 원."
+    q = "토요 도예교실 수강료 얼마예요?"
+    assert grade(e, "월 5만 원이고, 형제자매는 10% 할인돼요.", q)[0] == "PARTIAL"
+    assert grade(e, "월 5만 원이고, 수업은 오전 10시에 시작해요.", q)[0] == "YES"  # another slot

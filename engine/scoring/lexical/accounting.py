@@ -69,6 +69,11 @@ NEWS = frozenset({"앞당기", "당기", "미루", "늦추", "연기", "연장",
 """Predicates of a schedule moved: a clause about another slot that says its date or time moved
 is news the expected statement does not carry, never what else the answer knows of the asked
 matter (since lexical-20: 납기도 1주일 앞당겨졌다고 하더라고요)."""
+PRICE_CHANGE = frozenset(
+    {"할인", "할증", "감면", "면제", "환불", "인상", "인하", "추가금", "할인율"}
+)
+"""Words that change what is paid: a clause with one changes the asked amount for someone, it is
+no other slot (since lexical-23: 형제자매는 20% 할인돼요 beside the right fee)."""
 CASE_PARTICLES = frozenset({"JKS", "JKC", "JKG", "JKO", "JKV", "JKQ", "JC"})
 """Case and linking particles: no word of a meaning class (가 is no 가다, 나 no 나다)."""
 _NEGATING = frozenset({("않", "VX"), ("안", "MAG"), ("못", "MAG"), ("못하", "VX"), ("아니", "VCN")})
@@ -132,8 +137,8 @@ def other_slot(c: Segment, cand: Analysis, exp: Analysis, q: Analysis | None) ->
         return False
     if another_owner(cand, c, exp):
         return False
-    if any(m.form in NEWS and c.start <= m.start < c.end for m in cand.morphs):
-        return False  # 납기도 1주일 앞당겨졌다고: news of a change, not a value the answer knows of
+    if any(m.form in NEWS | PRICE_CHANGE and c.start <= m.start < c.end for m in cand.morphs):
+        return False  # 앞당겨졌다고 (news), 20% 할인돼요 (the asked amount changed for someone)
     return any(
         w.type != "name" and not w.former and names_other_slot(cand, c, w, exp, q) for w in c.values
     )

@@ -96,26 +96,57 @@ def _word_after(morphs: Sequence[Morph], i: int) -> Morph | None:
 
 
 def extra_members(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[str]:
-    """Words the answer lists right beside a word of E (joined by 와/과/하고/랑, 및, 그리고, or the
-    copula 이고) that neither E nor the question has: another member of the list."""
+    """Words the answer lists right beside a word of E (joined by 와/과/하고/랑, 및, 그리고, the
+    copula 이고, or since lexical-23 a comma alone) that neither E nor the question has: another
+    member of the list."""
     known = exp.compact + "|" + (q.compact if q is not None else "")
     m = cand.morphs
     out = []
     for i, x in enumerate(m):
         joins = x.tag == "JC" or (x.form, x.tag) in _JOIN
         joins = joins or (x.form == "고" and x.tag == "EC" and i > 0 and m[i - 1].tag == "VCP")
-        if not joins:
+        comma = _comma_after(cand, i)  # 스마트폰 활용, 탁구 (since lexical-23)
+        if not joins and not comma:
             continue
-        before = _word_before(m, i - 1 if x.form == "고" else i)
-        after = _word_after(m, i)
+        before = _word_before(m, i - 1 if x.form == "고" else i) if joins else x
+        after = _word_after(m, i) if joins else m[i + 1]
         if before is None or after is None:
             continue
         if _new_slot(cand, before.start, after.start, exp, q):
             continue  # …출시이고, 사전 예약은 …: the next clause names a slot of its own
         a, b = before.form.lower(), after.form.lower()
-        if (a in known) != (b in known):
+        if comma and not joins:
+            # after a comma only a new member appended counts: a new word before it may be the
+            # head of the member phrase it ends (65세 이상 어르신, 장애인)
+            in_value = any(v.start <= after.start < v.end for v in cand.values)
+            if a in known and b not in known and not in_value:
+                if not _known_in_phrase(cand, i + 1, known):
+                    out.append(b)  # a value (토요일) is the value rules' to judge
+        elif (a in known) != (b in known):
             out.append(b if a in known else a)
     return list(dict.fromkeys(out))
+
+
+def _comma_after(a: Analysis, i: int) -> bool:
+    """Morpheme ``i`` is a noun that a comma alone separates from the noun after it (a list's
+    members written "A, B, C")."""
+    m = a.morphs
+    if i + 1 >= len(m) or m[i].tag not in ("NNG", "NNP") or m[i + 1].tag not in ("NNG", "NNP"):
+        return False
+    return a.text[m[i].end : m[i + 1].start].strip() == ","
+
+
+def _known_in_phrase(a: Analysis, i: int, known: str) -> bool:
+    """A word of the member phrase starting at morpheme ``i`` (up to the next comma or clause end)
+    that E or the question has (탁구 이렇게 네 개요: none; 생활 중국어: 중국어)."""
+    m = a.morphs
+    end = a.text.find(",", m[i].start)
+    end = len(a.text) if end < 0 else end
+    return any(
+        x.form.lower() in known
+        for x in m[i + 1 :]
+        if x.start < end and x.tag in ("NNG", "NNP", "SL")
+    )
 
 
 def _new_slot(a: Analysis, first: int, second: int, exp: Analysis, q: Analysis | None) -> bool:
