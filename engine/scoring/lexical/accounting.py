@@ -380,7 +380,7 @@ def unaccounted(
     morphs = cand.morphs
     covered = in_phrases(morphs, extra)
     done = [i in covered for i in range(len(morphs))]
-    spans = _value_spans(exp, cand, q) + courtesy_spans(exp, cand)  # 궁금하시면 물어보세요.
+    spans = _value_spans(exp, cand, q) + list(courtesy_spans(exp, cand))  # 궁금하시면 물어보세요.
     forms, particles = _known_forms(exp, q)
     negated = any(NEGATION in s.markers for s in exp.segments)
     limit = bool(forms & LIMIT_NOUNS)

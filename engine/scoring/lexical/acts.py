@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache, lru_cache
 
 from seorap.engine.scoring.lexical.analysis import Analysis
 from seorap.engine.scoring.lexical.text import Morph
@@ -87,12 +88,13 @@ def _says(words: set[str], compact: str, pole: frozenset[str]) -> frozenset[str]
     """The words of ``pole`` a text says: among its morphs, or a noun of it anywhere in its text
     not after a prefix that denies it (the analyser reads 입고 as 입 + 고 in one sentence and as a
     noun in the next; 미포함 is no 포함)."""
-    found = {
-        w
-        for w in pole
-        if not w.endswith("-") and re.search(rf"(?<![미불비무]){re.escape(w)}", compact)
-    }
+    found = {w for w in pole if not w.endswith("-") and _noun_pattern(w).search(compact)}
     return frozenset((words & pole) | found)
+
+
+@cache
+def _noun_pattern(word: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![미불비무]){re.escape(word)}")
 
 
 def _subjects(a: Analysis) -> set[str]:
@@ -135,20 +137,34 @@ def opposite_act(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
     only (since lexical-20: "당도 최소 11브릭스, 산도 최대 1.0%")."""
     said = _words(cand.morphs)
     whole = (_words(exp.morphs), exp.compact)
-    part = _stating(exp, cand)
-    scoped = (_words(part), "".join(m.form for m in part))
+    scoped: tuple[set[str], str] | None = None
+    same_subjects: bool | None = None
     for name, a, b in ANTONYMS:
-        if name in CONVERSE and not _subjects(cand) <= _subjects(exp):
-            continue  # 박 사장이 인수 for 김 사장이 넘기다: the same event from the other side
         for one, other in ((a, b), (b, a)):
             if not said & other or _says(said, cand.compact, one) or _negated(cand, other):
                 continue
-            for mine, text in (whole, scoped):
-                if _says(mine, text, one) and not _says(mine, text, other):
-                    return f"{sorted(_says(mine, text, one))[0]} ({name})", sorted(said & other)[0]
-                if not (_says(mine, text, one) and _says(mine, text, other)):
-                    break  # the whole statement says no pole, or one: no need to narrow it
+            if name in CONVERSE:
+                if same_subjects is None:
+                    same_subjects = _subjects(cand) <= _subjects(exp)
+                if not same_subjects:
+                    continue  # 박 사장이 인수 for 김 사장이 넘기다: the same event from its other side
+            says, both = _poles(whole, one, other)
+            if says and both:  # the whole statement says both: read the clauses answered
+                if scoped is None:
+                    part = _stating(exp, cand)
+                    scoped = (_words(part), "".join(m.form for m in part))
+                says, both = _poles(scoped, one, other)
+            if says and not both:
+                return f"{sorted(says)[0]} ({name})", sorted(said & other)[0]
     return None
+
+
+def _poles(
+    reading: tuple[set[str], str], one: frozenset[str], other: frozenset[str]
+) -> tuple[frozenset[str], bool]:
+    """(the words of pole ``one`` a reading says, whether it says pole ``other`` too)."""
+    words, text = reading
+    return _says(words, text, one), bool(_says(words, text, other))
 
 
 LIGHT_VERBS = frozenset({"하", "되"})
@@ -194,6 +210,7 @@ def denied_opposite(exp_morphs: Sequence[Morph], negated: set[str]) -> frozenset
 NEGATORS = frozenset({("안", "MAG"), ("못", "MAG"), ("않", "VX"), ("못하", "VX"), ("없", "VA")})
 
 
+@lru_cache(maxsize=1 << 12)
 def denied_state_words(exp: Analysis, cand: Analysis) -> frozenset[str]:
     """The answer's words that deny the other state of a two-state scale the expected statement
     says one state of (안 + 열- for 휴관): accounted for by that state (lexical/accounting.py)."""
@@ -203,6 +220,7 @@ def denied_state_words(exp: Analysis, cand: Analysis) -> frozenset[str]:
     return frozenset(negated | {f for f, _ in NEGATORS} | {"지"})
 
 
+@lru_cache(maxsize=1 << 12)
 def stated_by_denial(exp: Analysis, cand: Analysis) -> frozenset[str]:
     """The expected statement's words the answer states by denying the other state (휴관 in 안
     열어요): found, for recall."""

@@ -22,6 +22,7 @@ rules)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
 from seorap.engine.scoring.lexical.clauses import _noun_in
@@ -116,7 +117,7 @@ def unasked_clauses(stated: list[Value], exp: Analysis, q: Analysis | None) -> l
     return [v for s in segs for v in s.values] + named
 
 
-def unasked_segments(stated: list[Value], exp: Analysis, q: Analysis | None) -> list[Segment]:
+def unasked_segments(stated: list[Value], exp: Analysis, q: Analysis | None) -> tuple[Segment, ...]:
     """The segments of the expected clauses a question does not touch (``unasked_clauses``).
 
     A clause is a segment with a noun of its own (a run of values after it, "5km, 10km, 20km", is
@@ -125,27 +126,34 @@ def unasked_segments(stated: list[Value], exp: Analysis, q: Analysis | None) -> 
     value: "뷔페 오픈 11:30, 마감 14:30" is all about 뷔페) — or by a value the question names. Only
     a question that asks for one thing by a question word (몇, 언제, 얼마, 누가, 어디, 어느 …) picks
     clauses; "계획 알려 주세요" and "어떻게 됐어요?" ask the whole."""
+    return _unasked_segments(tuple(stated), exp, q)
+
+
+@lru_cache(maxsize=1 << 12)
+def _unasked_segments(
+    stated: tuple[Value, ...], exp: Analysis, q: Analysis | None
+) -> tuple[Segment, ...]:
     if q is None or not (_PICKS.search(q.text) or any(p.search(q.text) for p, _ in ASKS)):
-        return []
+        return ()
     clauses = _clauses(exp)
     if len(clauses) < 2:
-        return []
+        return ()
     head = _head(exp)
     touched = [c for c in clauses if _touches_question(c, clauses, head, q)]
     if not touched or len(touched) == len(clauses):
-        return []
+        return ()
     if not any(v in stated for c in touched for v in c[1]):
-        return []
+        return ()
     # a kind the question asks for that no touched clause holds is asked of the others ("한 달에
     # 얼마를 내며": 월 310만 원 is asked though the question names none of its words)
     asked = _named_kinds(q)
     held = {kind(v) for c in touched for v in c[1]}
-    return [
+    return tuple(
         s
         for c in clauses
         if c not in touched and not any(_of(v, asked) and kind(v) not in held for v in c[1])
         for s in c[3]
-    ]
+    )
 
 
 _PICKS = re.compile(r"어느|무슨|어떤|뭐|무엇|무얼|어디|누구|몇")

@@ -10,6 +10,7 @@ condition or an obligation (…만, …어야 해요) is not courtesy: it stays 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from seorap.engine.scoring.lexical.analysis import Analysis
 from seorap.engine.scoring.lexical.text import Morph
@@ -53,7 +54,8 @@ def _wish(morphs: list[Morph]) -> bool:
     )
 
 
-def courtesy_spans(exp: Analysis, cand: Analysis) -> list[tuple[int, int]]:
+@lru_cache(maxsize=1 << 12)
+def courtesy_spans(exp: Analysis, cand: Analysis) -> tuple[tuple[int, int], ...]:
     """The answer's sentences of courtesy, as (start, end) spans; never its first sentence (the
     answer itself)."""
     out = []
@@ -72,4 +74,4 @@ def courtesy_spans(exp: Analysis, cand: Analysis) -> list[tuple[int, int]]:
             continue
         if _wish(morphs) or all(m.form in COURTESY for m in content):
             out.append((s.start(), s.end()))
-    return out
+    return tuple(out)
