@@ -157,6 +157,10 @@ _DOTTED = re.compile(
 )
 _DOTTED_SHORT = re.compile(r"(?<![\d.])(\d{2})\.\s?(\d{1,2})\.\s?(\d{1,2})(?![\d])(?:\.(?!\d))?")
 """26.12.18 (a two-digit year: 2026-12-18)."""
+_DOTTED_DAY = re.compile(
+    r"(?<![\d.])(\d{1,2})\.\s?(\d{1,2})\.?(?=\s*\(\s*[월화수목금토일](?:요일)?\s*\))"
+)
+"""12.08.(화), 10.2(목): a month and day with dots, told from a decimal by the weekday after it."""
 _SLASHED = re.compile(r"(?<![\d/.,])(?:(\d{2}|\d{4})/)?(\d{1,2})/(\d{1,2})(?![\d/])")
 _KO = re.compile(r"(?:(\d{4})\s*년\s*)?(?<!\d)(\d{1,2})\s*월\s*(\d{1,2})\s*일")
 _WEEKDAYS = "월화수목금토일"
@@ -251,6 +255,8 @@ def absolute_dates(text: str) -> list[Found]:
         add(m.start(), m.end(), (2000 + int(m[1]), int(m[2]), int(m[3])))
     for m in _KO.finditer(text):
         add(m.start(), m.end(), (int(m[1]) if m[1] else None, int(m[2]), int(m[3])))
+    for m in _DOTTED_DAY.finditer(text):
+        add(m.start(), m.end(), (None, int(m[1]), int(m[2])))
     for m in _SLASHED.finditer(text):
         year = None if m[1] is None else int(m[1]) + (2000 if len(m[1]) == 2 else 0)
         add(m.start(), m.end(), (year, int(m[2]), int(m[3])))

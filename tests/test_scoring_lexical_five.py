@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-23" and J.rules == "lexical-23"
+    assert lexical.RULES_VERSION == "lexical-24" and J.rules == "lexical-24"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

@@ -18,7 +18,8 @@ wrong answers (right verdict NO):
 - ``context-free``: the configured answerer's answer with no context at all;
 
 one element missing (right verdict PARTIAL):
-- ``missing-one``: the last clause dropped (or, in one clause, its last value stated only once);
+- ``missing-one``: the last clause dropped (or, in one clause, its last value stated only once,
+  never an end of a span);
 
 controls (right verdict YES):
 - ``correct``: the expected statement itself;
@@ -161,8 +162,8 @@ def closest_stale(expected: str, question: str, trajectory: Trajectory) -> str |
 def drop_one(expected: str) -> str | None:
     """The expected statement with one element missing: its last clause dropped, or, in a single
     clause holding two or more values, its last value that is stated only once removed (values as
-    the judge reads them: 6월 15일 월요일 is one date, not a date and a weekday). None when it has
-    one element."""
+    the judge reads them: 6월 15일 월요일 is one date, not a date and a weekday; a span's two ends
+    are one element, never dropped). None when it has one element."""
 
     clauses = [c for c in _CLAUSE.split(expected) if c.strip()]
     if len(clauses) >= 2:
@@ -170,10 +171,24 @@ def drop_one(expected: str) -> str | None:
     vals = [v for v in lexical.judged_values(expected) if v.type != "name"]
     if len(vals) < 2:
         return None
+    ends = _span_ends(expected, vals)
     for v in reversed(vals):
-        if sum(lexical.same(v, w) for w in vals) == 1:
+        if sum(lexical.same(v, w) for w in vals) == 1 and v not in ends:
             return " ".join((expected[: v.start] + expected[v.end :]).split())
     return None
+
+
+_SPAN = re.compile(r"^\s*(?:[~∼–\-]|부터|에서)\s*$")
+
+
+def _span_ends(text: str, vals: list) -> list:
+    """The values that end a span (오전 2시부터 7시까지, 9~11시): a span is one element, and an
+    answer asked for one end of it needs no other, so neither end is dropped."""
+    out = []
+    for a, b in zip(vals, vals[1:], strict=False):
+        if a.type == b.type and _SPAN.match(text[a.end : b.start]):
+            out += [a, b]
+    return out
 
 
 def _has_final_consonant(ch: str) -> bool:

@@ -30,6 +30,34 @@ def abbreviates(short: str, long: str) -> bool:
     return all(ch in rest for ch in short[2:])
 
 
+def initials(short: str, long: str) -> bool:
+    """Does ``short`` keep, of three or more of the words ``long`` is written from, the first
+    syllable or the whole word, in order (한국예술종합학교 → 한예종, 국립중앙도서관 → 국중도,
+    한국외국어대학교 → 한국외대; since lexical-24)? A name the analyser reads as one word is cut
+    into words of two or three syllables, every way; the first word is always kept."""
+    if len(short) < 3 or len(short) >= len(long) or short[0] != long[0]:
+        return False
+    return _initials(short, long, 0)
+
+
+def _initials(short: str, long: str, used: int) -> bool:
+    if not short:
+        return used >= 3
+    if not long:
+        return False
+    for size in (2, 3, 1):
+        if size > len(long) or (size == 1 and len(long) != 1):
+            continue
+        word, rest = long[:size], long[size:]
+        if short.startswith(word) and _initials(short[size:], rest, used + 1):
+            return True
+        if short[0] == word[0] and _initials(short[1:], rest, used + 1):
+            return True
+        if used and _initials(short, rest, used):
+            return True  # a word left out (학교 in 한예종)
+    return False
+
+
 def tail_of(short: str, long: str) -> bool:
     """Is ``short`` the name ``long`` without a leading part ((농림축산)검역본부, (한국)교통안전공단),
     keeping at least four syllables and dropping at least two?"""
@@ -77,7 +105,9 @@ def abbreviations(
                 (
                     word[:n]
                     for n in range(len(word), 2, -1)
-                    if abbreviates(word[:n], long) or (tails and tail_of(word[:n], long))
+                    if abbreviates(word[:n], long)
+                    or initials(word[:n], long)
+                    or (tails and tail_of(word[:n], long))
                 ),
                 None,
             )

@@ -207,6 +207,87 @@ def denied_opposite(exp_morphs: Sequence[Morph], negated: set[str]) -> frozenset
     return frozenset(out)
 
 
+DENYING_NOUNS: dict[str, frozenset[str]] = {
+    "불참": frozenset({"참석", "참가", "출석", "나오", "가", "오", "참여"}),
+    "미정": frozenset({"정하", "정해지", "결정", "확정", "나오"}),
+    "미비": frozenset({"갖추", "갖춰지", "준비"}),
+    "미만": frozenset({"되", "넘"}),
+    "금지": frozenset({"되", "허용", "가능"}),
+    "부재": frozenset({"있", "계시"}),
+    "고장": frozenset({"되", "작동", "돌아가", "켜지"}),
+    "품절": frozenset({"있", "남"}),
+    "매진": frozenset({"있", "남"}),
+    "무료": frozenset({"받", "내", "들", "돈", "요금"}),
+    "무상": frozenset({"받", "내", "들", "돈", "요금"}),
+    "면제": frozenset({"내", "받"}),
+    "결항": frozenset({"뜨", "운항", "출항"}),
+    "결방": frozenset({"방송", "나가"}),
+    "결석": frozenset({"출석", "나오", "오"}),
+    "결근": frozenset({"출근", "나오", "오"}),
+    "휴진": frozenset({"진료", "보", "열"}),
+    "휴강": frozenset({"수업", "강의", "있"}),
+    "휴항": frozenset({"운항", "뜨"}),
+    "불통": frozenset({"되", "통하", "터지"}),
+    "불합격": frozenset({"붙", "합격"}),
+    **dict.fromkeys(
+        ("휴관", "휴무", "휴업", "휴원", "휴장"), frozenset({"열", "영업", "운영", "근무", "일하"})
+    ),
+}
+"""Nouns that deny a thing by themselves, with the words they deny (since lexical-24): 불참 = 참석
+안 함, 휴진 = 진료 안 봄, 금지 = 하면 안 됨, 무료 = 돈을 안 받음. A noun after the prefix 불, 미,
+무 or 비 (불필요, 미제출, 미운영) denies that noun."""
+_DENYING_PREFIXES = frozenset({"불", "미", "무", "비"})
+
+
+def _denials(morphs: Sequence[Morph]) -> dict[str, frozenset[str]]:
+    """The denying words of ``morphs`` with the words each denies (``DENYING_NOUNS``)."""
+    out: dict[str, frozenset[str]] = {}
+    for i, m in enumerate(morphs):
+        if m.tag.startswith("NN") and m.form in DENYING_NOUNS:
+            out[m.form] = DENYING_NOUNS[m.form]
+        elif m.tag == "XPN" and m.form in _DENYING_PREFIXES and i + 1 < len(morphs):
+            noun = morphs[i + 1]
+            if noun.tag.startswith("NN") and noun.start == m.end:
+                out[m.form + noun.form] = frozenset({noun.form})
+    return out
+
+
+def denied_by_word(exp_morphs: Sequence[Morph], cand_morphs: Sequence[Morph]) -> frozenset[str]:
+    """The candidate's words it negates (안, 못, 않다, 없다: ``negated_words``) that a denying word
+    of the expected text denies too ("경매 불참" answered "경매에 못 나오십니다": 나오; "교체
+    불필요", "갈 필요 없대요": 필요) — the same fact said with a negation. Empty when the candidate
+    says the denying word itself (불참 안 해요 says the opposite)."""
+    denials = _denials(exp_morphs)
+    if not denials:
+        return frozenset()
+    theirs = {m.form for m in cand_morphs} | set(_denials(cand_morphs))
+    if any(w in theirs for w in denials):
+        return frozenset()
+    negated = negated_words(cand_morphs)
+    return frozenset(w for w in negated if any(w in denied for denied in denials.values()))
+
+
+def affirmed_denied(exp_morphs: Sequence[Morph], cand_morphs: Sequence[Morph]) -> frozenset[str]:
+    """The words a denying word of the expected text denies that the candidate says with no
+    negation and without the denying word ("경매 불참" answered "경매에 참석하십니다", "휴진"
+    answered "진료 봅니다"): the opposite fact (since lexical-24). Main verbs and nouns only (가
+    있어요 is no 있다 of presence)."""
+    poles = {w.rstrip("-") for _, a, b in ANTONYMS for w in a | b}
+    # a word of a scale (휴관: open/close) is the opposite-act rule's, which names the other pole
+    denials = {w: d for w, d in _denials(exp_morphs).items() if w not in poles}
+    if not denials or any((m.form, m.tag) in NEGATORS for m in cand_morphs):
+        return frozenset()
+    theirs = {m.form for m in cand_morphs} | set(_denials(cand_morphs))
+    if any(w in theirs for w in denials):
+        return frozenset()
+    # a word the expected text says itself is no contradiction of it ("무상 수거 신청은 …로
+    # 받습니다": 받다 is said of the applications)
+    denied = frozenset().union(*denials.values()) - {m.form for m in exp_morphs}
+    return frozenset(
+        m.form for m in cand_morphs if m.form in denied and m.tag in ("VV", "VA", "NNG", "XR")
+    )
+
+
 NEGATORS = frozenset({("안", "MAG"), ("못", "MAG"), ("않", "VX"), ("못하", "VX"), ("없", "VA")})
 
 
@@ -215,9 +296,16 @@ def denied_state_words(exp: Analysis, cand: Analysis) -> frozenset[str]:
     """The answer's words that deny the other state of a two-state scale the expected statement
     says one state of (안 + 열- for 휴관): accounted for by that state (lexical/accounting.py)."""
     negated = negated_words(cand.morphs)
-    if not negated or not denied_opposite(exp.morphs, negated):
+    if not negated:
         return frozenset()
-    return frozenset(negated | {f for f, _ in NEGATORS} | {"지"})
+    if denied_opposite(exp.morphs, negated):
+        return frozenset(negated | {f for f, _ in NEGATORS} | {"지"})
+    by_word = denied_by_word(exp.morphs, cand.morphs)
+    if not by_word:
+        return frozenset()
+    denied = frozenset().union(*_denials(exp.morphs).values())
+    said = {m.form for m in cand.morphs if m.form in denied}  # 진료를 안 보십니다 for 휴진
+    return frozenset(by_word | said | {f for f, _ in NEGATORS} | {"지"})
 
 
 @lru_cache(maxsize=1 << 12)
@@ -225,4 +313,10 @@ def stated_by_denial(exp: Analysis, cand: Analysis) -> frozenset[str]:
     """The expected statement's words the answer states by denying the other state (휴관 in 안
     열어요): found, for recall."""
     negated = negated_words(cand.morphs)
-    return denied_opposite(exp.morphs, negated) if negated else frozenset()
+    if not negated:
+        return frozenset()
+    by_word = denied_by_word(exp.morphs, cand.morphs)
+    denials = _denials(exp.morphs)
+    return denied_opposite(exp.morphs, negated) | {
+        w for w, denied in denials.items() if by_word & denied
+    }

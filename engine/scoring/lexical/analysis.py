@@ -17,7 +17,7 @@ from seorap.engine.scoring.lexical.polarity import (
     aside_spans,
 )
 from seorap.engine.scoring.lexical.text import Morph, morphemes
-from seorap.engine.scoring.lexical.value import Value
+from seorap.engine.scoring.lexical.value import SURNAMES, Value
 from seorap.engine.scoring.lexical.values import _extract, _mark_changes
 
 
@@ -30,7 +30,8 @@ def values(text: str, ref: dt.date | None = None) -> tuple[Value, ...]:
 # ---- segments, nouns, markers -------------------------------------------------------------------
 
 _SPLIT = re.compile(
-    r"[;\n]|/(?!(?<=\d/)\d)|\.(?!\d)|,(?!(?<=\d,)\d)|(?<![가-힣])(?:그러나|하지만|그런데)(?![가-힣])"
+    r"[;\n!?]|(?<=[가-힣])~+(?=\s)|/(?!(?<=\d/)\d)|\.(?!\d)|,(?!(?<=\d,)\d)"
+    r"|(?<![가-힣])(?:그러나|하지만|그런데)(?![가-힣])"
 )
 _COMPACT_DROP = re.compile(r"[\W_]+")
 NOUN_TAGS = frozenset({"NNG", "NNP", "SH", "XR", "SL"})
@@ -215,6 +216,8 @@ def _markers(morphs: Sequence[Morph]) -> list[str]:
         if (m.form, m.tag) in _NEG_MORPHS:
             if m.form == "아니" and nxt is not None and nxt.form == "면":
                 continue  # 아니면: an alternative (hedge), not a negation
+            if m.form in ("않", "말") and _bids(morphs, i):
+                continue  # 늦지 않게 오세요, 잊지 마세요: a bidding, no fact denied
             found.append(NEGATION)
         elif m.tag == "NNG" and m.form in _NEG_NOUNS:
             found.append(NEGATION)
@@ -235,6 +238,22 @@ def _markers(morphs: Sequence[Morph]) -> list[str]:
         ):
             found.append(POSTPONE)
     return found
+
+
+_BIDDEN = frozenset({"늦", "잊", "놓치", "빠뜨리", "헷갈리"})
+"""Verbs a speaker bids the hearer not to do (늦지 않게 오세요, 잊지 말고): since lexical-24 their
+않다/말다 deny no fact of the matter."""
+
+
+def _bids(morphs: Sequence[Morph], i: int) -> bool:
+    """않/말 at ``i`` closes "<늦/잊 …>지": a bidding (``_BIDDEN``)."""
+    return (
+        i >= 2
+        and morphs[i - 1].form == "지"
+        and morphs[i - 1].tag == "EC"
+        and morphs[i - 2].form in _BIDDEN
+        and morphs[i - 2].tag.startswith("V")
+    )
 
 
 _VALUE_NEXT = re.compile(r"\s*[0-9A-Za-z]")
@@ -301,11 +320,12 @@ def analyse(text: str, ref: dt.date | None = None) -> Analysis:
 
 
 def _proper_nouns(morphs: Sequence[Morph], vals: list[Value]) -> list[Value]:
-    """Names from the proper nouns (NNP) outside the values already found."""
+    """Names from the proper nouns (NNP) outside the values already found; a family name the
+    analyser cut from its given name (박 + 지훈) is read with it (since lexical-24)."""
     value_spans = [(v.start, v.end) for v in vals]
     return [
         Value("name", (normalise.name_key(m.form),), m.form, m.start, m.end)
-        for m in morphs
+        for m in _full_names(morphs)
         if m.tag == "NNP"
         and len(m.form) >= 2
         and m.form not in _STOP_NOUNS
@@ -313,6 +333,24 @@ def _proper_nouns(morphs: Sequence[Morph], vals: list[Value]) -> list[Value]:
         and not any(a <= m.start < b for a, b in value_spans)
         and m.form != "미정"
     ]
+
+
+def _full_names(morphs: Sequence[Morph]) -> list[Morph]:
+    """``morphs`` with a one-syllable family name joined to the given name right after it."""
+    out: list[Morph] = []
+    for m in morphs:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.tag == m.tag == "NNP"
+            and prev.form in SURNAMES
+            and prev.end == m.start
+            and len(m.form) <= 2
+        ):
+            out[-1] = Morph(prev.form + m.form, "NNP", prev.start, m.end)
+        else:
+            out.append(m)
+    return out
 
 
 def _merge_bare(

@@ -29,12 +29,15 @@ from seorap.engine.scoring.lexical.clauses import _noun_in
 from seorap.engine.scoring.lexical.value import Value, kind, same
 
 DAY_KINDS = frozenset({"date", "weekday", "month", "year", "vague-date", "time"})
-AMOUNT_KINDS = frozenset({"money", "수", "%", "size", "mass", "length", "duration"})
+AMOUNT_KINDS = frozenset(
+    {"money", "수", "%", "size", "mass", "length", "duration", "volume", "area", "power"}
+)
 _COUNTERS = "개월|개|대|건|곳|번|회|층|권|장|잔|병|마리|척|채|상자|박스|팔레트|톤|kg|평|호실|호|반|학년|살|세"
 
 ASKS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"몇\s*시(?!간|즌|리즈)"), frozenset({"time"})),
-    (re.compile(r"언제|며칠|몇\s*월|몇\s*일|무슨\s*요일|몇\s*요일|날짜"), DAY_KINDS),
+    (re.compile(r"언제|며칠|몇\s*월|몇\s*일|날짜"), DAY_KINDS),
+    (re.compile(r"무슨\s*요일|몇\s*요일|어느\s*요일"), frozenset({"weekday", "date"})),
     (
         re.compile(r"몇\s*(?:시간|분|일|주|개월|달|년)\s*(?:동안|간|걸)|얼마나\s*(?:걸|오래)|기간"),
         frozenset({"duration"}),
@@ -45,6 +48,22 @@ ASKS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"얼마"), AMOUNT_KINDS),
 )
 """Question words and the kinds of value each asks for."""
+_PRICE_ASKED = re.compile(
+    r"(?:비용|요금|가격|값|금액|단가|료|비|돈)\s*(?:은|는|이|가|을|를)?\s*얼마(?!나)"
+)
+"""얼마 after a price's noun asks for money only (since lexical-24): "수강료 얼마예요?" does not
+ask how many weeks the course runs."""
+
+
+def _groups(text: str) -> list[frozenset[str]]:
+    """The kinds each question word of ``text`` asks for, one set per word (몇 + a counter: that
+    counter)."""
+    out = [asked for pattern, asked in ASKS if pattern.search(text)]
+    if AMOUNT_KINDS in out and len(_PRICE_ASKED.findall(text)) == text.count("얼마"):
+        out[out.index(AMOUNT_KINDS)] = frozenset({"money"})
+    return out + [frozenset({m[1].lower()}) for m in _BY_COUNTER.finditer(text)]
+
+
 _BY_COUNTER = re.compile(rf"몇\s*({_COUNTERS})")
 OPEN = re.compile(r"어느|무슨(?!\s*요일)|어떤|어떻게|어때|뭐|무엇|무얼|어디|왜")
 """Question words whose kind of value cannot be told: nothing is left out."""
@@ -53,24 +72,14 @@ OPEN = re.compile(r"어느|무슨(?!\s*요일)|어떤|어떻게|어때|뭐|무�
 def _named_kinds(q: Analysis) -> frozenset[str]:
     """The kinds the question's words ask for, open words beside them or not (kinds() gives none
     when an open word makes the whole question's kind unknown)."""
-    out: set[str] = set()
-    for pattern, asked in ASKS:
-        if pattern.search(q.text):
-            out |= asked
-    return frozenset(out | {m[1].lower() for m in _BY_COUNTER.finditer(q.text)})
+    return frozenset().union(*_groups(q.text))
 
 
 def kinds(q: Analysis | None) -> frozenset[str]:
     """The kinds of value question ``q`` asks for (empty: every expected value is asked)."""
     if q is None or OPEN.search(q.text):
         return frozenset()
-    out: set[str] = set()
-    for pattern, asked in ASKS:
-        if pattern.search(q.text):
-            out |= asked
-    for m in _BY_COUNTER.finditer(q.text):
-        out.add(m[1].lower())
-    return frozenset(out)
+    return _named_kinds(q)
 
 
 def _of(v: Value, asked: frozenset[str]) -> bool:
@@ -87,15 +96,63 @@ def setting(
     asked = kinds(q)
     if not asked or q is None:
         return []
+    other_end = _other_ends(unsaid, stated, exp, q)
     answered = [v for v in stated if _of(v, asked)]
     places = {_place(exp, v) for v in answered} - {None}
     return [
         v
         for v in unsaid
-        if not _of(v, asked)
+        if v in other_end
+        or not _of(v, asked)
         and (
             _place(exp, v) in places or (answered and (_named(v, q) or _describes_named(exp, v, q)))
         )
+    ]
+
+
+_RANGE = re.compile(r"^\s*(?:[~∼–\-]|부터|에서)\s*$")
+_ASKS_START = re.compile(r"시작|부터|열어|열어요|여는|열리|오픈|개장|개시|출발")
+_ASKS_END = re.compile(r"까지|끝나|끝내|마감|종료|닫|폐장|마치")
+
+
+def _ends(exp: Analysis, q: Analysis | None) -> list[tuple[Value, Value]]:
+    """(the end asked, the other end) of each expected range (A~B, A부터 B, A에서 B) when the
+    question asks for one end only: its start (시작, 부터, 열어 …) or its end (까지, 끝나, 마감 …)."""
+    if q is None:
+        return []
+    start = bool(_ASKS_START.search(q.text))
+    if start == bool(_ASKS_END.search(q.text)):
+        return []
+    out = []
+    for a, b in zip(exp.values, exp.values[1:], strict=False):
+        join = _RANGE.match(exp.text[a.end : b.start])
+        if kind(a) != kind(b) or join is None or a.former or b.target:
+            continue  # 22시에서 21시 30분으로: a change, not a range
+        if join[0].strip() in ("부터", "에서") and not exp.text.startswith("까지", b.end):
+            continue  # A부터 B까지, A에서 B까지; 6,000원에서 7,000원으로 is no range
+        out.append((a, b) if start else (b, a))
+    return out
+
+
+def _other_ends(
+    unsaid: list[Value], stated: list[Value], exp: Analysis, q: Analysis
+) -> list[Value]:
+    """The unsaid ends of the expected ranges whose asked end the answer states (since
+    lexical-24): asked "몇 시에 시작해요?" of "운영 시간 오전 9시~오후 1시", "오전 9시요" answers
+    it; asked "언제까지 해요?", the end does."""
+    return [other for end, other in _ends(exp, q) if end in stated and other in unsaid]
+
+
+def other_end_given(
+    stated: list[Value], exp: Analysis, q: Analysis | None
+) -> list[tuple[str, str]]:
+    """(the end asked, the other end) where the answer states a range's other end for the end
+    the question asks and not the asked one: "몇 시에 시작해요?" of "오전 9시~오후 1시" answered
+    "오후 1시에 시작해요" says the closing time is the opening time (a wrong value)."""
+    return [
+        (end.text, other.text)
+        for end, other in _ends(exp, q)
+        if other in stated and end not in stated
     ]
 
 
@@ -138,22 +195,50 @@ def _unasked_segments(
     clauses = _clauses(exp)
     if len(clauses) < 2:
         return ()
-    head = _head(exp)
-    touched = [c for c in clauses if _touches_question(c, clauses, head, q)]
+    touched = _touched(clauses, exp, q, stated)
     if not touched or len(touched) == len(clauses):
         return ()
     if not any(v in stated for c in touched for v in c[1]):
         return ()
-    # a kind the question asks for that no touched clause holds is asked of the others ("한 달에
-    # 얼마를 내며": 월 310만 원 is asked though the question names none of its words)
-    asked = _named_kinds(q)
-    held = {kind(v) for c in touched for v in c[1]}
+    # what a question word asks for that no touched clause holds is asked of the others ("한 달에
+    # 얼마를 내며": 월 310만 원 is asked though the question names none of its words); one value of
+    # the word's kinds answers it (얼마 held by a fee does not ask the course's weeks too)
+    held = {kind(v) for c in touched for v in c[1]} | {v.type for c in touched for v in c[1]}
+    open_asks = frozenset().union(*(g for g in _groups(q.text) if not g & held))
     return tuple(
         s
         for c in clauses
-        if c not in touched and not any(_of(v, asked) and kind(v) not in held for v in c[1])
+        if c not in touched and not any(_of(v, open_asks) for v in c[1])
         for s in c[3]
     )
+
+
+def _touched(
+    clauses: list[Clause], exp: Analysis, q: Analysis, stated: tuple[Value, ...]
+) -> list[Clause]:
+    """The clauses the question touches (``_touches_question``). The first clause's topic is the
+    statement's when another clause is touched by a word of its own and the first holds no value
+    of a kind the question asks ("물레 체험반은 정원 8명이고 수강료는 1인 45,000원" asked "물레
+    체험 수강료 얼마예요?": the fee's clause; asked "몇 명 뽑고 … 언제", the first clause's 2명 stays
+    asked); with no clause
+    touched by a word, a question word of a kind picks the one clause that holds values of that
+    kind, when every other clause holds values of other kinds only ("투어 몇 시에 해요?" of "투어는
+    토요일 오후 2시, 소요 시간 50분"; not "치어 입식 4월 5일, 성어 출하 4월 12일" asked "치어 언제":
+    the answer's date would pick its own clause)."""
+    head = _head(exp)
+    touched = [c for c in clauses if _touches_question(c, clauses, head, q)]
+    first = clauses[0]
+    if first in touched and len(touched) > 1 and not any(_of(v, kinds(q)) for v in first[1]):
+        topic = exp.segments[0].topic
+        if not _touches_question(first, clauses, head | topic, q):
+            touched.remove(first)  # not when it holds what the question asks (몇 명: its 2명)
+    if touched:
+        return touched
+    asked = kinds(q)
+    picked = [c for c in clauses if any(_of(v, asked) for v in c[1])]
+    if len(picked) != 1 or not all(c[1] for c in clauses):
+        return []  # the answer's own values never pick among clauses the question does not
+    return picked if any(v in stated for v in picked[0][1]) else []
 
 
 _PICKS = re.compile(r"어느|무슨|어떤|뭐|무엇|무얼|어디|누구|몇")

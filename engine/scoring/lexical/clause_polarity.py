@@ -7,7 +7,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from seorap.engine.scoring.lexical.acts import denied_opposite, negated_words
+from seorap.engine.scoring.lexical.acts import (
+    affirmed_denied,
+    denied_by_word,
+    denied_opposite,
+    negated_words,
+)
 from seorap.engine.scoring.lexical.analysis import CANCEL, NEGATION, POSTPONE, Analysis, Segment
 from seorap.engine.scoring.lexical.clauses import (
     _count,
@@ -34,6 +39,8 @@ def clause_polarity(exp: Analysis, cand: Analysis, q: Analysis | None = None) ->
         theirs = Counter(m for c in chosen for m in c.markers)
         theirs[NEGATION] -= sum(replaced(exp, cand, c) for c in chosen)
         mine = Counter(seg.markers)
+        if not theirs[NEGATION] and _affirms_the_denied(seg, chosen, exp, cand):
+            mine[NEGATION] += 1  # 불참 answered 참석합니다: the word's denial, said the other way
         # every marker of the expected clause must be somewhere in the clauses that touch it
         around = {m for c in cand.segments if _touches(seg, c) for m in c.markers}
         _negation_for_cancel(mine, theirs, around)
@@ -43,7 +50,10 @@ def clause_polarity(exp: Analysis, cand: Analysis, q: Analysis | None = None) ->
             lacking = set()  # "새벽 두 시요.": values alone say nothing of the polarity
         if NEGATION in lacking and _question_negates(q, chosen, cand):
             lacking -= {NEGATION}
-        if NEGATION in extra and _denies_the_other_state(seg, chosen, exp, cand):
+        if NEGATION in extra and (
+            _denies_the_other_state(seg, chosen, exp, cand)
+            or _denied_by_a_word(seg, chosen, exp, cand)
+        ):
             extra -= {NEGATION}
         if POSTPONE in extra and any(v.target for c in chosen for v in c.values):
             extra -= {POSTPONE}  # "…로 연기": a change to a new value (the values rules judge it)
@@ -101,6 +111,26 @@ def _denies_the_other_state(
     mine = [m for m in exp.morphs if seg.start <= m.start < seg.end]
     theirs = [m for m in cand.morphs if any(c.start <= m.start < c.end for c in chosen)]
     return bool(denied_opposite(mine, negated_words(theirs)))
+
+
+def _denied_by_a_word(
+    seg: Segment, chosen: Sequence[Segment], exp: Analysis, cand: Analysis
+) -> bool:
+    """The expected clause denies by a word (불참, 금지, 미정, 불필요 …) what the candidate denies
+    with 안, 못 or 없다 (lexical/acts.py, ``denied_by_word``): the same fact."""
+    mine = [m for m in exp.morphs if seg.start <= m.start < seg.end]
+    theirs = [m for m in cand.morphs if any(c.start <= m.start < c.end for c in chosen)]
+    return bool(denied_by_word(mine, theirs))
+
+
+def _affirms_the_denied(
+    seg: Segment, chosen: Sequence[Segment], exp: Analysis, cand: Analysis
+) -> bool:
+    """The candidate says what a denying word of the expected clause denies, with no negation
+    ("휴진" answered "진료 봅니다"; lexical/acts.py, ``affirmed_denied``): the opposite."""
+    mine = [m for m in exp.morphs if seg.start <= m.start < seg.end]
+    theirs = [m for m in cand.morphs if any(c.start <= m.start < c.end for c in chosen)]
+    return bool(affirmed_denied(mine, theirs))
 
 
 def set_aside_value(v: Value, exp: Analysis) -> bool:

@@ -28,12 +28,15 @@ COURTESY = frozenset(
         # what is left to ask: 더 필요하신 거 있으면, 다른 궁금한 점
         "더", "필요", "필요하", "있", "거", "것", "점", "사항", "부분", "다른", "혹시", "그럼", "또",
         "하", "저희", "참고", "이",
+        # biddings: 늦지 않게 오세요, 잊지 말고 챙기세요 (since lexical-24)
+        "늦", "잊", "않", "말", "챙기", "조심", "천천히",
     }
 )  # fmt: skip
 """Content words of courtesy: each asks, offers, invites, thanks or wishes; none names a value."""
 _WISH_ADJECTIVES = frozenset({"즐겁", "좋", "행복하", "편안하", "건강하"})
-_SENTENCE = re.compile(r"(?:(?!:\)|\^\^)[^.!?\n])+(?:[.!?\n]+|:\)|\^\^)?")
-"""A sentence: up to its stop, or an emoticon that ends it (:), ^^)."""
+_SENTENCE = re.compile(r"(?:(?!:\)|\^\^|(?<=[가-힣])~+\s)[^.!?\n])+(?:[.!?\n]+|:\)|\^\^|~+(?=\s))?")
+"""A sentence: up to its stop, an emoticon that ends it (:), ^^) or a tilde after a word and
+before a space (수요일이에요~ 궁금한 …; 9~11시 is a span)."""
 _FUNCTION = ("E", "J", "XS", "S")
 _NOT_COURTESY = frozenset({"만", "어야", "아야", "여야", "야"})
 """Forms that make a sentence a condition or an obligation (…만 가능, …주셔야 해요)."""

@@ -294,7 +294,7 @@ def _who_and_lists(
     if who is not None:
         wrong.append(who)
     wrong += pairs.swapped(exp, cand) or pairs.across(exp, cand)
-    wrong += roles.wrongs(exp, cand)
+    wrong += roles.wrongs(exp, cand, q)
     for extra in agents.extra_members(exp, cand, q):
         multi.append((", ".join(v.text for v in current) or " ".join(exp.nouns[:3]), extra))
     known = exp.compact + "|" + (q.compact if q is not None else "")
@@ -461,7 +461,7 @@ def measure(
     missing, setting = _not_given(missing, current, stated, exp, cand, q, account)
     word_missing, word_wrong = comment_values(exp, cand)
     missing += word_missing
-    wrong += word_wrong + clash
+    wrong += word_wrong + clash + asked.other_end_given(stated, exp, q)
     beside = word_beside_rival(expected, exp, cand, q)
     if beside is not None:
         multi.append(beside)

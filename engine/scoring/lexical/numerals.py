@@ -68,7 +68,8 @@ NATIVE_SAID_AS = {**SAID_AS, "분": "명"}
 
 _NATIVE_COUNTERS = (
     "킬로그램|킬로미터|킬로|리터|톤|"
-    "명|사람|분|곳|군데|개월|개|달|건|대|번|권|장|차례|시간|시|주|살|가지|마리|척|채|잔|병|벌|그루|해"
+    "명|사람|분|곳|군데|개월|개|달|건|대|번|권|장|차례|시간|시|주|살|가지|마리|척|채|잔|병|벌|그루|해|"
+    "세트|칸|상자|박스|켤레|타임|바퀴"
 )
 _SINO_COUNTERS = (
     "명|원|분|초|층|번|회|건|개월|개|퍼센트|프로|년|일|주|킬로|미터|톤|평|호실|호|위|등|점|세|달러"
@@ -158,7 +159,7 @@ class Rewritten:
 def _replacements(text: str) -> list[tuple[int, int, str]]:
     """(start, end, digits) for each number said in words, the first reading of a place kept."""
     out: list[tuple[int, int, str]] = []
-    for found in (_dates(text), _natives(text), _days(text), _sinos(text)):
+    for found in (_dates(text), _pairs(text), _natives(text), _days(text), _sinos(text)):
         for start, end, digits in found:
             if not any(a < end and start < b for a, b, _ in out):
                 out.append((start, end, digits))
@@ -188,6 +189,35 @@ def _natives(text: str) -> Iterator[tuple[int, int, str]]:
             n = ONES[m["one"]]
         counter = m["counter"]
         yield m.start(), m.end(), f"{n}{NATIVE_SAID_AS.get(counter, counter)}"
+
+
+NATIVE_PAIRS = {
+    "한두": (1, 2), "두세": (2, 3), "서너": (3, 4), "네다섯": (4, 5), "너댓": (4, 5),
+    "네댓": (4, 5), "대여섯": (5, 6), "예닐곱": (6, 7), "일여덟": (7, 8),
+}  # fmt: skip
+SINO_PAIRS = {
+    "일이": (1, 2), "이삼": (2, 3), "삼사": (3, 4), "사오": (4, 5), "오륙": (5, 6),
+    "육칠": (6, 7), "칠팔": (7, 8), "팔구": (8, 9),
+}  # fmt: skip
+"""Two neighbouring numbers said as one word (두세 명, 이삼일): a span, read as 2~3명, 2~3일."""
+_NATIVE_PAIR = re.compile(
+    rf"(?<![가-힣0-9.,])(?P<pair>{'|'.join(sorted(NATIVE_PAIRS, key=len, reverse=True))})"
+    rf"\s*(?P<counter>{_NATIVE_COUNTERS}){_AFTER}"
+)
+_SINO_PAIR = re.compile(
+    rf"(?<![가-힣0-9.,])(?P<pair>{'|'.join(SINO_PAIRS)})\s*(?P<counter>{_SINO_COUNTERS}){_AFTER}"
+)
+
+
+def _pairs(text: str) -> Iterator[tuple[int, int, str]]:
+    for pattern, table, said_as in (
+        (_NATIVE_PAIR, NATIVE_PAIRS, NATIVE_SAID_AS),
+        (_SINO_PAIR, SINO_PAIRS, SAID_AS),
+    ):
+        for m in pattern.finditer(text):
+            a, b = table[m["pair"]]
+            counter = said_as.get(m["counter"], m["counter"])
+            yield m.start(), m.end(), f"{a}~{b}{counter}"
 
 
 def _days(text: str) -> Iterator[tuple[int, int, str]]:

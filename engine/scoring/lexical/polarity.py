@@ -233,8 +233,9 @@ def bound_words(morphs: Sequence[Morph], known: frozenset[str]) -> list[str]:
             and nxt is not None
             and nxt.form == "수"
             and any(x.form in ("있", "없") for x in morphs[i + 2 : i + 4])
+            and not ({"수", "있"} <= known and {"ᆯ", "을"} & known)
         ):
-            out.append("-ㄹ 수 있-")
+            out.append("-ㄹ 수 있-")  # unless the expected statement says it too (since lexical-24)
     return out
 
 
@@ -287,7 +288,11 @@ def aside_spans(
             continue  # 예전엔 A: the former-value rule reads it (the value after it)
         if m.form in ("말", "빼") and nxt != "고":
             continue  # A 말고 B, A 빼고: not 말다/빼다 as the predicate
+        if m.form == "말" and i and morphs[i - 1].tag == "EC":
+            continue  # 늦지 말고: a verb's 말다 (do not), not "A 말고 B"
         after = morphs[i + 2].form if i + 2 < len(morphs) else ""
+        if m.form == "대신" and nxt == "하" and after not in ("고", "어", "여", "아"):
+            continue  # B로 대신합니다 (= 대체하다): the predicate; A를 대신하고 B sets A aside
         if m.form == "제외" and not (nxt == "하" and after in ("고", "면", "ᆫ")):
             continue  # A를 제외하고; a bare 제외 is the predicate (Lambda는 … 제외)
         seg = next(((a, b) for a, b in segments if a <= m.start < b), (0, len(text)))

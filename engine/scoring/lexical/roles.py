@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from seorap.engine.scoring.lexical.analysis import Analysis
+from seorap.engine.scoring.lexical.analysis import Analysis, Segment
 from seorap.engine.scoring.lexical.text import Morph
-from seorap.engine.scoring.lexical.value import same
+from seorap.engine.scoring.lexical.value import kind, same
 
 _DOER = frozenset({("이", "JKS"), ("가", "JKS"), ("께서", "JKS")})
 _PERSON_SUFFIX = frozenset({"님", "생", "들", "원", "자", "사", "장", "팀"})
@@ -101,13 +101,27 @@ def swapped_roles(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
     ):
         return None  # 넘겨받았다, 배웠다, 승인됐다: who acts may be said the other way round
     mine = doers(exp.morphs)
+    theirs = doers(cand.morphs)
     for x in mine:
         if _roles(cand.morphs, x) != {"other"}:
             continue
-        for y in doers(cand.morphs):
+        for y in theirs:
             if y not in mine and _roles(exp.morphs, y):
                 return f"{x} (who does it)", y
+        if not theirs and _recipient(cand.morphs, x):
+            return f"{x} (who does it)", f"{x}께/에게 (the one it is done to)"
     return None
+
+
+def _recipient(morphs: Sequence[Morph], word: str) -> bool:
+    """``word`` is said before a particle of who an act is done to (고객님께, 이 대리에게): with no
+    doer named, the answer's act is someone else's, done to it (since lexical-24: "고객님께서
+    입금하셨습니다" answered "고객님께 입금해 드렸습니다")."""
+    for i in range(len(morphs) - 1):
+        w, _ = _word(morphs, i)
+        if w == word and morphs[i + 1].form in _TO and morphs[i + 1].start == morphs[i].end:
+            return True
+    return False
 
 
 _APART = re.compile(r"별도|제외|불포함|미포함|따로|빼|말고|외에|유료|추가\s*(?:요금|비용|금)")
@@ -193,19 +207,57 @@ def other_topics_values(exp: Analysis, cand: Analysis) -> tuple[str, str] | None
     for c in cand.segments:
         if not c.topic:
             continue
-        mine = [s for s in topical if s.topic <= c.topic or c.topic <= s.topic]
+        said = _topic_text(cand, c)
+        mine = [
+            s
+            for s in topical
+            if s.topic <= c.topic or c.topic <= s.topic or _topic_text(exp, s) == said
+        ]
         if not mine:
             continue
         for w in c.values:
             if w.former or any(same(w, v) for s in mine for v in s.values):
                 continue
             owners = [s for s in topical if s not in mine and any(same(w, v) for v in s.values)]
-            if owners and not any(n in c.compact for s in owners for n in s.topic):
+            if owners and not any(
+                n in c.compact for s in owners for n in (*s.topic, _topic_text(exp, s))
+            ):
                 return w.text, " ".join(sorted(c.topic))
     return None
 
 
-def wrongs(exp: Analysis, cand: Analysis) -> list[tuple[str, str]]:
+def asked_of_another(exp: Analysis, cand: Analysis, q: Analysis | None) -> tuple[str, str] | None:
+    """(the asked owner's value, the answer's): the question names one owner of the statement
+    (the topic of one of its clauses) and the answer gives, for it, the value of another owner's
+    clause of that kind and none of the asked one's (since lexical-24: "'달의 뒤편' 러닝타임
+    얼마예요?" of "'달의 뒤편'은 100분, '달빛 우체국'은 80분" answered "80분이에요")."""
+    topical = [s for s in exp.segments if s.topic]
+    if q is None or len(topical) < 2:
+        return None
+    asked = [s for s in topical if _topic_text(exp, s) and _topic_text(exp, s) in q.compact]
+    if len(asked) != 1:
+        return None
+    own = asked[0]
+    said = {id(s): [v for v in s.values if v.start >= (s.topic_end or 0)] for s in topical}
+    for w in cand.values:
+        if w.former or any(same(w, v) for v in own.values):
+            continue
+        theirs = [s for s in topical if s is not own and any(same(w, v) for v in said[id(s)])]
+        mine = [v for v in said[id(own)] if kind(v) == kind(w)]
+        if theirs and mine and not any(same(v, x) for v in mine for x in cand.values):
+            return mine[0].text, w.text
+    return None
+
+
+def _topic_text(a: Analysis, seg: Segment) -> str:
+    """The words of a clause before its 은/는, without spaces and the particle: the analyser may
+    read one name as a noun here and as two there (창의미술반, 창 + 미술), its letters are the same."""
+    if seg.topic_end is None:
+        return ""
+    return re.sub(r"[\W_]+", "", a.text[seg.start : seg.topic_end]).lower()[:-1]
+
+
+def wrongs(exp: Analysis, cand: Analysis, q: Analysis | None = None) -> list[tuple[str, str]]:
     """(expected, the answer's) for each rule of this module that finds the answer says otherwise:
     roles swapped, one owner's value said of another, an item set apart listed in."""
     out = []
@@ -215,6 +267,9 @@ def wrongs(exp: Analysis, cand: Analysis) -> list[tuple[str, str]]:
     owned = other_topics_values(exp, cand)
     if owned is not None:
         out.append((f"{owned[0]} (another owner's)", f"{owned[0]} said of {owned[1]}"))
+    other = asked_of_another(exp, cand, q)
+    if other is not None:
+        out.append((f"{other[0]} (the asked owner's)", f"{other[1]} (another owner's)"))
     apart = apart_listed(exp, cand)
     if apart is not None:
         out.append((f"{apart[0]} set apart", f"{apart[0]} listed beside {apart[1]}"))

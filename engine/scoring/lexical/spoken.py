@@ -33,7 +33,10 @@ def _merge_durations(text: str, numbers: list[Value]) -> list[Value]:
     return [_with_half(text, v) for v in out]
 
 
-_HALF = re.compile(r"\s*반(?=$|[^가-힣]|이|은|을|의|에|으|동안|간|만|짜리|정도|쯤|가|으로|로|째)")
+_HALF = re.compile(
+    r"\s*반(?=$|[^가-힣]|이|은|을|의|에|으|동안|간|만|짜리|정도|쯤|가|으로|로|째|마다|씩|뒤|후|전|"
+    r"까지|부터|이내|이상|넘|만에|도|요)"
+)
 """반 (half) right after a duration: 3년 반 = 42개월, 1시간 반 = 90분 (a word starting with 반 —
 반기, 반납, 반영 — is no half)."""
 
@@ -62,4 +65,11 @@ def _with_half(text: str, v: Value) -> Value:
         if v.type in scale:
             total = scale[v.type] * (Decimal(v.key[0]) + Decimal("0.5"))
             return Value(base, (_canon(total),), text[v.start : m.end()], v.start, m.end())
+    if v.type in _HALVED:  # 4리터 반 = 4.5L, 1킬로 반 = 1.5 (since lexical-24)
+        half = _canon(Decimal(v.key[0]) + Decimal("0.5"))
+        return Value(v.type, (half,), text[v.start : m.end()], v.start, m.end())
     return v
+
+
+_HALVED = frozenset({"l", "ml", "kg", "g", "km", "m", "cm", "킬로", "톤"})
+"""Units a half may follow (4리터 반); not counters (세 명 반 is no one)."""

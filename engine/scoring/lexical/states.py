@@ -53,7 +53,9 @@ def states(morphs: Sequence[Morph]) -> frozenset[str]:
         if m.tag.startswith(("NN", "VV", "XR")) and m.form in OPEN:
             out.add("open")
         elif m.tag.startswith(("NN", "VV", "XR")) and m.form in SETTLED:
-            if not _awaited(morphs, i) and not _scheduled(morphs, i):
+            if _negated(morphs, i):
+                out.add("open")  # 아직 안 정해졌어요, 확정되지 않았다: not settled yet
+            elif not _awaited(morphs, i) and not _scheduled(morphs, i):
                 out.add("settled")
         elif m.form == "중" and m.tag == "NNB" and i and morphs[i - 1].tag.startswith("NN"):
             out.add("open")
@@ -71,6 +73,23 @@ def _awaited(morphs: Sequence[Morph], i: int) -> bool:
         if m.tag.startswith(("NN", "VV", "XR")) and m.form in OPEN:
             return True
         if not m.tag.startswith(_GLUE):
+            return False
+    return False
+
+
+_NEGATORS = frozenset({("안", "MAG"), ("못", "MAG"), ("않", "VX"), ("못하", "VX")})
+_BEFORE = frozenset({("안", "MAG"), ("못", "MAG")})
+
+
+def _negated(morphs: Sequence[Morph], i: int) -> bool:
+    """The settled word at ``i`` is negated (since lexical-24): 안/못 right before it, or 않다,
+    못하다, 안/못 + 되다 right after it (정해지지 않았다, 확정 안 됐어요)."""
+    if i and (morphs[i - 1].form, morphs[i - 1].tag) in _BEFORE:
+        return True
+    for m in morphs[i + 1 : i + 5]:
+        if (m.form, m.tag) in _NEGATORS:
+            return True
+        if not (m.tag.startswith(("J", "E", "XS")) or (m.tag == "VV" and m.form in ("되", "하"))):
             return False
     return False
 

@@ -148,13 +148,23 @@ def morphemes(text: str) -> tuple[Morph, ...]:
     return tuple(out)
 
 
+_AUXILIARIES = {("않", "VV"): "VX"}
+"""Stems that are only ever auxiliary verbs, which the analyser sometimes tags as main verbs
+(하지 않고: 않/VV): tagged as what they are, so a negation is read whatever the tag said."""
+
+
 @lru_cache(maxsize=1 << 16)
 def _piece(text: str) -> tuple[Morph, ...]:
     if not text.strip():
         return ()
     global _WARM
     morphs = tuple(
-        Morph(form, tag.split("-")[0], start, start + length)
+        Morph(
+            form,
+            _AUXILIARIES.get((form, tag.split("-")[0]), tag.split("-")[0]),
+            start,
+            start + length,
+        )
         for form, tag, start, length in _tokens(text)
     )  # VV-R, VV-I (irregular stems) are verbs like any other
     _WARM = _WARM or _PROCESS is None

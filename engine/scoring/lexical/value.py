@@ -20,6 +20,14 @@ UNIT_ALIASES = {
     "그램": "g",
     "°c": "℃",
     "도": "℃",
+    "리터": "l",
+    "밀리리터": "ml",
+    "cc": "ml",
+    "m²": "㎡",
+    "μm": "㎛",
+    "제곱미터": "㎡",
+    "매": "장",
+    "박스": "상자",
 }
 """Counters and units written two ways (in Latin letters or spelt out in Hangul): one name each.
 킬로 alone is read as a unit of its own, ``킬로``: it is said for kilograms and kilometres alike,
@@ -46,10 +54,39 @@ class Value:
     """Marked as former (``기존 …``, ``…에서``, ``예전엔 …``, ``(참고, …)``)."""
 
 
+VOLUME = {"ml": Decimal(1), "l": Decimal(1000)}
+POWER = {"w": Decimal(1), "kw": Decimal(1000)}
+AREA = {"㎡": Decimal(1), "평": Decimal(400) / Decimal(121)}
+MICRONS = {"㎛": Decimal(1), "mm": Decimal(1000), "cm": Decimal(10**4), "m": Decimal(10**6)}
+"""Measures the judge compares itself (since lexical-24; the engine's normaliser knows the
+rest): 4.5L = 4,500ml, 600W = 0.6kW, 75㎛ = 0.075mm; 1평 is 400/121 ㎡ and said rounded (20평 =
+66㎡), so an area in 평 equals one in ㎡ within 1 %."""
+_MEASURES = ((VOLUME, "volume"), (POWER, "power"), (AREA, "area"))
+
+
 def kind(v: Value) -> str:
     """The slot kind of a value: durations in any unit are one kind, sizes another, money (any
-    currency) a third; every other type is its own kind."""
+    currency) a third, volumes, powers and areas one each; every other type is its own kind."""
+    for table, name in _MEASURES:
+        if v.type in table:
+            return name
+    if v.type == "㎛":
+        return "length"
     return normalise.dimension(v.type) or v.type
+
+
+def _measured(a: Value, b: Value) -> bool | None:
+    """``a`` = ``b`` for two values of one of the judge's own measures in different units (None:
+    not such a pair)."""
+    table = next((t for t, _ in _MEASURES if a.type in t and b.type in t), None)
+    if table is None and "㎛" in (a.type, b.type):
+        table = MICRONS if a.type in MICRONS and b.type in MICRONS else None
+    if table is None or not a.key or not b.key:
+        return None
+    x, y = Decimal(a.key[0]) * table[a.type], Decimal(b.key[0]) * table[b.type]
+    if table is AREA:
+        return abs(x - y) <= max(x, y) / 100
+    return x == y
 
 
 PER_COUNTERS = {"번": "회", "인": "명"}
@@ -61,6 +98,9 @@ def same(a: Value, b: Value) -> bool:
         rate, count = (a, b) if a.type == "per" else (b, a)
         return count.key == ("1",) and PER_COUNTERS.get(count.type, count.type) == rate.key[0]
     if a.type != b.type:
+        measured = _measured(a, b)
+        if measured is not None:
+            return measured
         if kind(a) == kind(b) != a.type and a.key and b.key:
             return normalise.same_quantity(a.type, Decimal(a.key[0]), b.type, Decimal(b.key[0]))
         return False
@@ -69,6 +109,8 @@ def same(a: Value, b: Value) -> bool:
         return ra == rb and (ya is None or yb is None or ya == yb)
     if a.type == "vague-date" and len(a.key) == len(b.key) == 2:
         return bool(a.key[1] == b.key[1])  # 이번 달 말 read against each text's own date
+    if a.type == "name" and _given_name(a.key[0], b.key[0]):
+        return True
     if a.type == "team":  # 결제팀 = 결제플랫폼팀 (the short name starts the full one)
         shared: bool = a.key[0].startswith(b.key[0]) or b.key[0].startswith(a.key[0])
         return shared
@@ -79,6 +121,24 @@ def same(a: Value, b: Value) -> bool:
             (a.ambiguous or b.ambiguous) and a.key[0] % 12 == b.key[0] % 12 and a.key[1] == b.key[1]
         )
     return a.key == b.key
+
+
+SURNAMES = frozenset(
+    "김이박최정강조윤장임한오서신권황안송류유전홍고문양손배백허남심노하곽성차주우구민진나지엄채원천방공현함변염여추도소석선설마길연위표명기반왕금옥육인맹제모탁국어은편용예봉경사부가복태목형피두감호제"
+)
+"""One-syllable Korean surnames (the common ones): 박지훈 is 박 + 지훈."""
+
+
+def _given_name(a: str, b: str) -> bool:
+    """One name is the other's given name (since lexical-24): colleagues say 지훈 for 박지훈."""
+    full, given = (a, b) if len(a) > len(b) else (b, a)
+    return (
+        len(full) == 3
+        and len(given) == 2
+        and full[0] in SURNAMES
+        and full[1:] == given
+        and all("가" <= c <= "힣" for c in full)
+    )
 
 
 def shown(v: Value) -> str:

@@ -93,6 +93,27 @@ _UNITS = (
     "℃",
     "°c",
     "도",
+    "ml",
+    "l",
+    "cc",
+    "리터",
+    "밀리리터",
+    "㎡",
+    "m²",
+    "제곱미터",
+    "매",
+    "세트",
+    "칸",
+    "상자",
+    "박스",
+    "켤레",
+    "봉지",
+    "포대",
+    "타임",
+    "㎛",
+    "μm",
+    "kw",
+    "w",
 )
 _LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
@@ -110,6 +131,28 @@ _NAMED_HOUR = re.compile(r"(?<![가-힣])(?:정오|자정)")
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])")
 _WEEKDAY = re.compile(r"([월화수목금토일])(?:요일|욜)|(?<=[일\d])\s*\(([월화수목금토일])\)")
 """화요일, 화욜, and (화) right after a date (3월 2일(화), 3/2 (화))."""
+_WEEKDAY_RUN = re.compile(
+    r"(?<![가-힣])[월화수목금토일](?:\s*[·,/~∼]\s*[월화수목금토일])+"
+    r"(?=$|[^가-힣]|요일|욜|에|은|는|만|마다|이요|요)"
+)
+"""Weekdays written by their first syllable in a list or a span (월·수, 화/목, 월~금; since
+lexical-24)."""
+_WEEKDAYS_JOINED = re.compile(
+    r"(?<![가-힣])[월화수목금토일]{3,7}(?=$|[^가-힣]|요일|에|은|는|만|마다|이요|요|로)"
+)
+"""Three or more weekdays written together in the week's order (월수금, 화목토)."""
+
+
+def _in_order(run: str) -> bool:
+    """A run written without separators names its days in the week's order (월수금, not 수월)."""
+    days = [c for c in run if c in "월화수목금토일"]
+    if any(c in run for c in "·,/~∼"):
+        return True
+    return all(
+        "월화수목금토일".index(a) < "월화수목금토일".index(b) for a, b in zip(days, days[1:])
+    )
+
+
 _NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*")
 _NUMBER = re.compile(
     rf"(?<![\d.])(\$\s*)?((?:{_NUM})(?:\s*(?:{_MULT}))?(?:\s*(?:{_NUM})\s*(?:{_MULT}))*)"
@@ -230,6 +273,14 @@ def _extract_written(text: str, longer: dict[int, int], ref: dt.date | None) -> 
         start = m.start() if m[1] else m.start(2) - 1  # (화): from its bracket
         if taken.free(start, m.end()):
             taken.add(Value("weekday", (m[1] or m[2],), text[start : m.end()], start, m.end()))
+    runs = [*_WEEKDAY_RUN.finditer(text), *_WEEKDAYS_JOINED.finditer(text)]
+    for m in runs:
+        if not _in_order(m[0]):
+            continue
+        for day in re.finditer(r"[월화수목금토일]", m[0]):
+            at = m.start() + day.start()
+            if taken.free(at, at + 1):
+                taken.add(Value("weekday", (day[0],), day[0], at, at + 1))
     numbers = _shared_counters(text, _numbers(text, longer, taken))
     for value in _merge_durations(text, numbers) + _half_year(text, taken.mask):
         taken.add(value)
