@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-24" and J.rules == "lexical-24"
+    assert lexical.RULES_VERSION == "lexical-25" and J.rules == "lexical-25"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

@@ -19,6 +19,14 @@ from seorap.engine.scoring.lexical.analysis import analyse
 J = LexicalJudge()
 
 
+def assert_verdict(label: str, verdict: str) -> None:
+    """``verdict`` is a label, or "not " and a label the judge must not give."""
+    if verdict.startswith("not "):
+        assert label != verdict[4:]
+    else:
+        assert label == verdict
+
+
 def grade(expected: str, answer: str, question: str = "") -> tuple[str, str]:
     v = J.grade_answer(question, expected, answer)
     return v.label, v.rationale
@@ -125,10 +133,7 @@ def test_a_weekday_question_asks_the_day_not_the_hour():
 )
 def test_a_word_that_denies_is_met_by_a_negation(expected, answer, verdict):
     label, _ = grade(expected, answer)
-    if verdict.startswith("not "):
-        assert label != verdict[4:]
-    else:
-        assert label == verdict
+    assert_verdict(label, verdict)
 
 
 def test_a_word_the_statement_says_itself_is_no_contradiction():
@@ -193,10 +198,7 @@ def test_a_decimal_without_a_weekday_stays_a_number():
 )
 def test_units_spans_and_weekdays_compared(expected, answer, verdict):
     label, _ = grade(expected, answer)
-    if verdict.startswith("not "):
-        assert label != verdict[4:]
-    else:
-        assert label == verdict
+    assert_verdict(label, verdict)
 
 
 def test_weekdays_written_together_only_in_the_weeks_order():

@@ -393,7 +393,8 @@ def unaccounted(
     words = _said_words(exp, cand, q)
     denied = denied_state_words(exp, cand)  # 안 열어요 for 휴관: the state said the other way
     done = [
-        d or (m.form in denied and m.tag[0] in "VMNX") for d, m in zip(done, morphs, strict=True)
+        d or (m.form in denied and (m.tag[0] in "VMNX" or (m.form, m.tag) == ("지", "EC")))
+        for d, m in zip(done, morphs, strict=True)
     ]
     out: list[str] = _premise_words(morphs, done) if premise_false else []
     for i, m in enumerate(morphs):

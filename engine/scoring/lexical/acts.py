@@ -229,6 +229,7 @@ DENYING_NOUNS: dict[str, frozenset[str]] = {
     "휴항": frozenset({"운항", "뜨"}),
     "불통": frozenset({"되", "통하", "터지"}),
     "불합격": frozenset({"붙", "합격"}),
+    "동결": frozenset({"오르", "올리", "인상", "바뀌", "변하"}),
     **dict.fromkeys(
         ("휴관", "휴무", "휴업", "휴원", "휴장"), frozenset({"열", "영업", "운영", "근무", "일하"})
     ),

@@ -334,3 +334,30 @@ def _bracket(text: str, at: int) -> int:
         elif ch in ")]}" and depth:
             depth.pop()
     return depth[-1] if depth else -1
+
+
+def other_clause_given(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[tuple[str, str]]:
+    """(the asked value, the answer's) when the question picks one clause by its words and asks a
+    kind of value, and the answer gives, of that kind, only a value another clause holds (since
+    lexical-25: "중상자 몇 명이에요?" of "부상자 3명 중 2명은 경상, 1명은 중상" answered "두 명이요")."""
+    asked = kinds(q)
+    if q is None or not asked or len(_groups(q.text)) != 1 or _JOINED_ASKS.search(q.text):
+        return []  # a question that asks one thing only
+    clauses = _clauses(exp)
+    head = _head(exp)
+    touched = [c for c in clauses if _touches_question(c, clauses, head, q)]
+    if len(clauses) < 2 or len(touched) != 1:
+        return []
+    mine = [v for v in touched[0][1] if _of(v, asked)]
+    if not mine or any(same(v, w) for v in mine for w in cand.values):
+        return []
+    for w in cand.values:
+        if w.former or not any(kind(w) == kind(v) for v in mine):
+            continue
+        if any(c is not touched[0] and any(same(w, v) for v in c[1]) for c in clauses):
+            return [(mine[0].text, f"{w.text} (another clause's)")]
+    return []
+
+
+_JOINED_ASKS = re.compile(r"이랑|랑|하고|및|각각|그리고|[고며]\s|,")
+"""What joins two asks in one question (예약금 얼마고 취소하면 …, 뿌리염색이랑 전체염색)."""

@@ -18,6 +18,7 @@ from seorap.engine.scoring.lexical import (
     pairs,
     premise,
     roles,
+    stale,
     states,
     weekdays,
 )
@@ -274,6 +275,8 @@ def _typed_values(
                 multi.append((shown(v), shown(others[0])))
         elif others:
             wrong.append((shown(v), shown(others[0])))
+        elif (old := stale.former_instead(v, current, exp, cand)) is not None:
+            wrong.append((shown(v), f"{old.text} (the former value)"))
         else:
             missing.append(v.text)
     return missing, wrong, multi
@@ -462,6 +465,7 @@ def measure(
     word_missing, word_wrong = comment_values(exp, cand)
     missing += word_missing
     wrong += word_wrong + clash + asked.other_end_given(stated, exp, q)
+    wrong += asked.other_clause_given(exp, cand, q)
     beside = word_beside_rival(expected, exp, cand, q)
     if beside is not None:
         multi.append(beside)

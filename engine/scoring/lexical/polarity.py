@@ -65,9 +65,11 @@ NOMINAL_NOUNS = frozenset(
         "채",
         "뿐",
         "등",
+        "분",
     }
 )
-"""Dependent nouns that, after an adnominal ending, name a time, a place or a manner (…하는 중,
+"""Dependent nouns that, after an adnominal ending, name a time, a place, a manner or (분, since
+lexical-25) a person: 보내신 분 is who sent it (…하는 중,
 …한 후, …한 대로): no guess. Every other dependent noun after an adnominal ending is read as one
 (a closed class, so an unlisted modal construction is a hedge, never neutral)."""
 LIKELIHOOD_NOUNS = frozenset(

@@ -68,13 +68,21 @@ def doers(morphs: Sequence[Morph]) -> list[str]:
     return out + waiting
 
 
+_HONORIFIC = re.compile(r"(?:님|분)(?:들)?$")
+
+
+def _bare(word: str) -> str:
+    """A people word without its honorific ending: 보호자님 and 보호자분 are one (since lexical-25)."""
+    return _HONORIFIC.sub("", word) or word
+
+
 def _roles(morphs: Sequence[Morph], word: str) -> set[str]:
     """How ``word`` is used in ``morphs``: "doer" (before 이/가/께서), "unsure" (before 은/는 or
     an adverbial particle), "other" (an object, an owner, a recipient: 를, a noun, 에게)."""
     out = set()
     for i in range(len(morphs)):
         w, j = _word(morphs, i)
-        if w != word or (
+        if _bare(w) != _bare(word) or (
             i + 1 < len(morphs)
             and morphs[i + 1].tag in _NOUNS
             and morphs[i + 1].start == morphs[i].end
@@ -106,7 +114,7 @@ def swapped_roles(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
         if _roles(cand.morphs, x) != {"other"}:
             continue
         for y in theirs:
-            if y not in mine and _roles(exp.morphs, y):
+            if _bare(y) not in {_bare(x) for x in mine} and _roles(exp.morphs, y):
                 return f"{x} (who does it)", y
         if not theirs and _recipient(cand.morphs, x):
             return f"{x} (who does it)", f"{x}께/에게 (the one it is done to)"
@@ -119,7 +127,11 @@ def _recipient(morphs: Sequence[Morph], word: str) -> bool:
     입금하셨습니다" answered "고객님께 입금해 드렸습니다")."""
     for i in range(len(morphs) - 1):
         w, _ = _word(morphs, i)
-        if w == word and morphs[i + 1].form in _TO and morphs[i + 1].start == morphs[i].end:
+        if (
+            _bare(w) == _bare(word)
+            and morphs[i + 1].form in _TO
+            and morphs[i + 1].start == morphs[i].end
+        ):
             return True
     return False
 
