@@ -361,3 +361,43 @@ def other_clause_given(exp: Analysis, cand: Analysis, q: Analysis | None) -> lis
 
 _JOINED_ASKS = re.compile(r"이랑|랑|하고|및|각각|그리고|[고며]\s|,")
 """What joins two asks in one question (예약금 얼마고 취소하면 …, 뿌리염색이랑 전체염색)."""
+
+
+_WHO = re.compile(r"어디|누구|누가|어느|데가|곳이")
+"""Question words that ask for an owner: a place, a person, a branch."""
+
+
+def other_owner_named(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[tuple[str, str]]:
+    """(the asked clause, the name the answer gives) when a question asking for an owner (어디,
+    누구, 어느 …) picks one clause by its words and the answer names only the owner of another
+    clause, nothing of the picked one's own (since lexical-26: "야간 진료 밤 11시까지 하는 데가
+    어디예요?" of "본원 야간 진료 … 밤 11시까지 …. 송도 분원은 밤 9시에 마감" answered "송도
+    분원이요")."""
+    if q is None or not _WHO.search(q.text):
+        return []
+    clauses = _clauses(exp)
+    head = _head(exp)
+    touched = [c for c in clauses if _touches_question(c, clauses, head, q)]
+    if len(clauses) < 2 or len(touched) != 1:
+        return []
+    mine = touched[0]
+    others = "|".join(c[2] for c in clauses if c is not mine)
+    own = [
+        n
+        for n in mine[0]
+        if n not in others and n not in head and not _noun_in(n, q.nouns, q.compact)
+    ]
+    if any(_noun_in(n, cand.nouns, cand.compact) for n in own):
+        return []  # the answer names the picked clause's owner too
+    owners = [  # the words another clause is about: before its 은/는 (송도 분원은 …)
+        n
+        for c in clauses
+        if c is not mine
+        for seg in c[3]
+        for n in seg.topic
+        if n not in mine[2] and n not in head and not _noun_in(n, q.nouns, q.compact)
+    ]
+    named = [n for n in owners if _noun_in(n, cand.nouns, cand.compact)]
+    if named:
+        return [(f"the owner in «{mine[3][0].text.strip()}»", f"{named[0]} (another clause's)")]
+    return []

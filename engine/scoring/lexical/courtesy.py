@@ -33,6 +33,9 @@ COURTESY = frozenset(
     }
 )  # fmt: skip
 """Content words of courtesy: each asks, offers, invites, thanks or wishes; none names a value."""
+GREETINGS = frozenset({"안녕", "반갑", "고객", "님"})
+"""Words of an opening greeting (안녕하세요, 반갑습니다, 고객님): a first sentence of these only
+says hello (since lexical-26)."""
 _WISH_ADJECTIVES = frozenset({"즐겁", "좋", "행복하", "편안하", "건강하"})
 _SENTENCE = re.compile(r"(?:(?!:\)|\^\^|(?<=[가-힣])~+\s)[^.!?\n])+(?:[.!?\n]+|:\)|\^\^|~+(?=\s))?")
 """A sentence: up to its stop, an emoticon that ends it (:), ^^) or a tilde after a word and
@@ -63,9 +66,13 @@ def courtesy_spans(exp: Analysis, cand: Analysis) -> tuple[tuple[int, int], ...]
     answer itself)."""
     out = []
     for n, s in enumerate(_SENTENCE.finditer(cand.text)):
-        if n == 0:
-            continue
         morphs = _morphs(cand, s.start(), s.end())
+        if n == 0:
+            if morphs and all(
+                m.form in GREETINGS for m in morphs if not m.tag.startswith(_FUNCTION)
+            ):
+                out.append((s.start(), s.end()))  # 안녕하세요!: a greeting, not the answer
+            continue
         if not morphs or any(s.start() <= v.start < s.end() for v in cand.values):
             continue
         if any(seg.markers for seg in cand.segments if s.start() <= seg.start < s.end()):

@@ -465,7 +465,7 @@ def measure(
     word_missing, word_wrong = comment_values(exp, cand)
     missing += word_missing
     wrong += word_wrong + clash + asked.other_end_given(stated, exp, q)
-    wrong += asked.other_clause_given(exp, cand, q)
+    wrong += asked.other_clause_given(exp, cand, q) + asked.other_owner_named(exp, cand, q)
     beside = word_beside_rival(expected, exp, cand, q)
     if beside is not None:
         multi.append(beside)

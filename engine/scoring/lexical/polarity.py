@@ -236,6 +236,7 @@ def bound_words(morphs: Sequence[Morph], known: frozenset[str]) -> list[str]:
             and nxt.form == "수"
             and any(x.form in ("있", "없") for x in morphs[i + 2 : i + 4])
             and not ({"수", "있"} <= known and {"ᆯ", "을"} & known)
+            and "가능" not in known  # 가능합니다 said as …ㄹ 수 있어요
         ):
             out.append("-ㄹ 수 있-")  # unless the expected statement says it too (since lexical-24)
     return out

@@ -437,6 +437,9 @@ def _mark_changes(text: str, found: list[Value], segments: list[tuple[int, int]]
         for i, v in enumerate(out):
             if m.start() <= v.start and v.end <= m.end():
                 candidate[i] = True
+    for i, v in enumerate(out[:-1]):
+        if text.startswith("당", v.end):  # 15명당 1명으로: a rate's denominator goes with its count
+            candidate[i] = candidate[i + 1]
     for i, v in enumerate(out):
         # a value is former only next to a current value of the same type (a newer one)
         if candidate[i] and any(
