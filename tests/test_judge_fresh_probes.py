@@ -96,6 +96,7 @@ def table(graded: list[tuple[dict, str, str]]) -> str:
         "sealed_probes_17",
         "sealed_probes_18",
         "sealed_probes_19",
+        "sealed_probes_20",
     ],
 )
 def test_probe_file_is_unchanged(name):
@@ -159,6 +160,7 @@ SEALED = {
     "sealed_probes_17": 102,
     "sealed_probes_18": 97,
     "sealed_probes_19": 96,
+    "sealed_probes_20": 88,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -219,10 +221,15 @@ lexical-23 87, neither with a wrong YES). lexical-26 (written after the nineteen
 of no value the accounting did not know, …ㄹ 수 있다 for 가능, a greeting, a rate's denominator read
 with its count, an owner question answered with another clause's owner): 105, 107, 84, 101, 83, 81,
 110 and 96 for the fifth, seventh, ninth, eleventh, twelfth, thirteenth, fifteenth and nineteenth
-(not blind), no wrong answer YES."""
-WRONG_YES: dict[str, list[str]] = {}
-"""Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md). Empty
-since lexical-25, which fixed the eighteenth set's s18-128 at its cause (sender and receiver turned
+(not blind), no wrong answer YES. The twentieth was graded once by lexical-26 (88 of 160, six
+wrong answers YES: s20-066, s20-082, s20-123, s20-126, s20-143, s20-150; lexical-25 87 with four of
+them, lexical-23 79 with the same four — s20-123 and s20-143 were held PARTIAL only by a word
+lexical-26 made neutral)."""
+WRONG_YES: dict[str, list[str]] = {
+    "sealed_probes_20": ["s20-066", "s20-082", "s20-123", "s20-126", "s20-143", "s20-150"]
+}
+"""Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md): the
+twentieth set's six, found by its one grading (lexical-26). Empty from lexical-25, which fixed the eighteenth set's s18-128 at its cause (sender and receiver turned
 round, 보호자님 and 보호자분 read as one person). lexical-24 fixed the seventeenth set's two at their cause (s17-044: the doer of
 a deposit said as the one it is made to, 고객님께; s17-132: two owners' values swapped by topics
 the analyser reads apart, 창의미술반 and 창 + 미술). lexical-23 fixed the sixteenth set's two at their cause (s16-079: a discount beside
