@@ -153,14 +153,14 @@ SEALED = {
     "sealed_probes_10": 101,
     "sealed_probes_11": 101,
     "sealed_probes_12": 83,
-    "sealed_probes_13": 81,
+    "sealed_probes_13": 82,
     "sealed_probes_14": 92,
     "sealed_probes_15": 110,
     "sealed_probes_16": 102,
-    "sealed_probes_17": 102,
+    "sealed_probes_17": 103,
     "sealed_probes_18": 97,
     "sealed_probes_19": 96,
-    "sealed_probes_20": 88,
+    "sealed_probes_20": 92,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -224,12 +224,17 @@ with its count, an owner question answered with another clause's owner): 105, 10
 (not blind), no wrong answer YES. The twentieth was graded once by lexical-26 (88 of 160, six
 wrong answers YES: s20-066, s20-082, s20-123, s20-126, s20-143, s20-150; lexical-25 87 with four of
 them, lexical-23 79 with the same four — s20-123 and s20-143 were held PARTIAL only by a word
-lexical-26 made neutral)."""
-WRONG_YES: dict[str, list[str]] = {
-    "sealed_probes_20": ["s20-066", "s20-082", "s20-123", "s20-126", "s20-143", "s20-150"]
-}
-"""Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md): the
-twentieth set's six, found by its one grading (lexical-26). Empty from lexical-25, which fixed the eighteenth set's s18-128 at its cause (sender and receiver turned
+lexical-26 made neutral). lexical-27 (the asked counter by its values' name, lists in a bracket
+or after a colon one clause, two owners' poles swapped): 82, 103 and 92 for the thirteenth,
+seventeenth and twentieth (not blind)."""
+WRONG_YES: dict[str, list[str]] = {"sealed_probes_20": ["s20-066", "s20-082"]}
+"""Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md): two of
+the twentieth set's six, found by its one grading (lexical-26) — s20-066, an unsupported extra
+added to the right answer under a question (the "another slot" convention), and s20-082, values
+swapped between owners told apart as 1++ and 1+ with the value after a "kg당". lexical-27 fixed
+the other four at their cause (s20-150: the asked counter 번 read as its values' 회, and a list
+inside a bracket one clause; s20-143: the members after a colon one clause; s20-123 and s20-126:
+two owners' poles of one scale swapped, lexical/owners_poles.py). Empty from lexical-25, which fixed the eighteenth set's s18-128 at its cause (sender and receiver turned
 round, 보호자님 and 보호자분 read as one person). lexical-24 fixed the seventeenth set's two at their cause (s17-044: the doer of
 a deposit said as the one it is made to, 고객님께; s17-132: two owners' values swapped by topics
 the analyser reads apart, 창의미술반 and 창 + 미술). lexical-23 fixed the sixteenth set's two at their cause (s16-079: a discount beside

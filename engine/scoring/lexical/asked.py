@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
 from seorap.engine.scoring.lexical.clauses import _noun_in
-from seorap.engine.scoring.lexical.value import Value, kind, same
+from seorap.engine.scoring.lexical.value import UNIT_ALIASES, Value, kind, same
 
 DAY_KINDS = frozenset({"date", "weekday", "month", "year", "vague-date", "time"})
 AMOUNT_KINDS = frozenset(
@@ -61,7 +61,12 @@ def _groups(text: str) -> list[frozenset[str]]:
     out = [asked for pattern, asked in ASKS if pattern.search(text)]
     if AMOUNT_KINDS in out and len(_PRICE_ASKED.findall(text)) == text.count("얼마"):
         out[out.index(AMOUNT_KINDS)] = frozenset({"money"})
-    return out + [frozenset({m[1].lower()}) for m in _BY_COUNTER.finditer(text)]
+    return out + [frozenset({_counter(m[1])}) for m in _BY_COUNTER.finditer(text)]
+
+
+def _counter(word: str) -> str:
+    """A counter as values are typed (몇 번 asks for 번, which values call 회; since lexical-27)."""
+    return UNIT_ALIASES.get(word.lower(), word.lower())
 
 
 _BY_COUNTER = re.compile(rf"몇\s*({_COUNTERS})")
@@ -250,16 +255,36 @@ Clause = tuple[frozenset[str], tuple[Value, ...], str, tuple[Segment, ...]]
 
 def _clauses(exp: Analysis) -> list[Clause]:
     """(nouns, values, text, segments) per clause: a segment with no noun but its values joins the
-    one before (a list's members after a comma)."""
+    one before (a list's members after a comma), and so does one inside a bracket an earlier
+    segment opened (3대(1번, 4번, 6번): one list) or a colon opened (설비: A, B, C)."""
     out: list[Clause] = []
     for seg in exp.segments:
         own = [n for n in seg.nouns if not any(n in v.text for v in seg.values)]
-        if out and not own:
+        before = exp.text[: seg.start]
+        inside = before.count("(") > before.count(")")  # 3대(1번, 4번, 6번): one list
+        listed = (
+            bool(out)
+            and _after_colon(exp.text, out[-1][3][0].start, seg.start)
+            and all(v.type in _MEMBER_TYPES for v in seg.values)  # a thing listed, no slot's value
+        )
+        if out and (not own or inside or listed):
             nouns, values, text, segs = out[-1]
             out[-1] = (nouns, values + seg.values, text + _compact(seg.text), (*segs, seg))
         else:
             out.append((frozenset(seg.nouns), seg.values, _compact(seg.text), (seg,)))
     return out
+
+
+_MEMBER_TYPES = frozenset({"name", "회", "수", "호"})
+"""Values a listed thing may hold (1번 천장크레인, 냉각탑): a time or an amount makes the segment
+a slot of its own (오전 반 10:00~12:00)."""
+
+
+def _after_colon(text: str, start: int, at: int) -> bool:
+    """A colon opens a list between ``start`` and ``at`` with no sentence ended in between (대상
+    설비: A, B, C — the members one clause)."""
+    span = text[start:at]
+    return ":" in span and not any(stop in span[span.index(":") :] for stop in ".!?\n")
 
 
 def _head(exp: Analysis) -> frozenset[str]:

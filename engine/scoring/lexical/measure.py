@@ -15,6 +15,7 @@ from seorap.engine.scoring.lexical import (
     asked,
     days,
     kilo,
+    owners_poles,
     pairs,
     premise,
     roles,
@@ -310,7 +311,7 @@ def _who_and_lists(
     )
     if flip is not None:
         wrong.append(flip)
-    act = acts.opposite_act(exp, cand)
+    act = acts.opposite_act(exp, cand) or owners_poles.swapped(exp, cand)
     if act is not None:
         wrong.append(act)
 

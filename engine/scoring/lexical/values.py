@@ -13,6 +13,7 @@ from seorap.engine.scoring.lexical.ranges import per_unit, range_units
 from seorap.engine.scoring.lexical.spoken import _half_year, _merge_durations
 from seorap.engine.scoring.lexical.text import Morph
 from seorap.engine.scoring.lexical.value import UNIT_ALIASES, Value, _canon, _free, kind, same
+from seorap.engine.scoring.lexical.weekday_runs import weekday_runs
 
 _NUM = r"\d+(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?"
 _MULT = r"천만|백만|십만|조|억|만|천"
@@ -132,28 +133,6 @@ _NAMED_HOUR = re.compile(r"(?<![가-힣])(?:정오|자정)")
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])")
 _WEEKDAY = re.compile(r"([월화수목금토일])(?:요일|욜)|(?<=[일\d])\s*\(([월화수목금토일])\)")
 """화요일, 화욜, and (화) right after a date (3월 2일(화), 3/2 (화))."""
-_WEEKDAY_RUN = re.compile(
-    r"(?<![가-힣])[월화수목금토일](?:\s*[·,/~∼]\s*[월화수목금토일])+"
-    r"(?=$|[^가-힣]|요일|욜|에|은|는|만|마다|이요|요)"
-)
-"""Weekdays written by their first syllable in a list or a span (월·수, 화/목, 월~금; since
-lexical-24)."""
-_WEEKDAYS_JOINED = re.compile(
-    r"(?<![가-힣])[월화수목금토일]{3,7}(?=$|[^가-힣]|요일|에|은|는|만|마다|이요|요|로)"
-)
-"""Three or more weekdays written together in the week's order (월수금, 화목토)."""
-
-
-def _in_order(run: str) -> bool:
-    """A run written without separators names its days in the week's order (월수금, not 수월)."""
-    days = [c for c in run if c in "월화수목금토일"]
-    if any(c in run for c in "·,/~∼"):
-        return True
-    return all(
-        "월화수목금토일".index(a) < "월화수목금토일".index(b) for a, b in zip(days, days[1:])
-    )
-
-
 _NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*")
 _NUMBER = re.compile(
     rf"(?<![\d.])(\$\s*)?((?:{_NUM})(?:\s*(?:{_MULT}))?(?:\s*(?:{_NUM})\s*(?:{_MULT}))*)"
@@ -274,14 +253,9 @@ def _extract_written(text: str, longer: dict[int, int], ref: dt.date | None) -> 
         start = m.start() if m[1] else m.start(2) - 1  # (화): from its bracket
         if taken.free(start, m.end()):
             taken.add(Value("weekday", (m[1] or m[2],), text[start : m.end()], start, m.end()))
-    runs = [*_WEEKDAY_RUN.finditer(text), *_WEEKDAYS_JOINED.finditer(text)]
-    for m in runs:
-        if not _in_order(m[0]):
-            continue
-        for day in re.finditer(r"[월화수목금토일]", m[0]):
-            at = m.start() + day.start()
-            if taken.free(at, at + 1):
-                taken.add(Value("weekday", (day[0],), day[0], at, at + 1))
+    for at, day in weekday_runs(text):
+        if taken.free(at, at + 1):
+            taken.add(Value("weekday", (day,), day, at, at + 1))
     numbers = _shared_counters(text, _numbers(text, longer, taken))
     for value in _merge_durations(text, numbers) + _half_year(text, taken.mask):
         taken.add(value)
@@ -437,9 +411,7 @@ def _mark_changes(text: str, found: list[Value], segments: list[tuple[int, int]]
         for i, v in enumerate(out):
             if m.start() <= v.start and v.end <= m.end():
                 candidate[i] = True
-    for i, v in enumerate(out[:-1]):
-        if text.startswith("당", v.end):  # 15명당 1명으로: a rate's denominator goes with its count
-            candidate[i] = candidate[i + 1]
+    _denominators_follow(text, out, candidate)
     for i, v in enumerate(out):
         # a value is former only next to a current value of the same type (a newer one)
         if candidate[i] and any(
@@ -496,3 +468,10 @@ def _people_and_teams(text: str) -> list[Value]:
         if m[1] not in _NOT_TEAMS and not any(p.start <= m.start() < p.end for p in out):
             out.append(Value("team", (m[1].lower(),), m[0], m.start(), m.end()))
     return out
+
+
+def _denominators_follow(text: str, out: list[Value], candidate: list[bool]) -> None:
+    """15명당 1명으로: a rate's denominator is former exactly when its count is (lexical-26)."""
+    for i, v in enumerate(out[:-1]):
+        if text.startswith("당", v.end):
+            candidate[i] = candidate[i + 1]

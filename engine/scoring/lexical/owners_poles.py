@@ -1,0 +1,65 @@
+"""Two owners' poles of one scale swapped (since lexical-27; docs/metrics.md).
+
+"호두과자 매장은 5월 한 달간 문을 닫고, 편의점은 정상 영업합니다" answered "편의점이 문을 닫고,
+호두과자 매장은 그대로 영업한대요": both poles of open/close are said, each of another owner, and
+the answer gives each owner the other's. The opposite-act rule (lexical/acts.py) stays silent when
+the statement says both poles; this one reads them owner by owner: an expected clause that says one
+pole of a scale and is about an owner (the nouns before its 은/는, or before its first 이/가), and
+an answer clause about that owner (and no other owner of the scale) that says the other pole and
+not the first."""
+
+from __future__ import annotations
+
+from seorap.engine.scoring.lexical.acts import ANTONYMS, _says, _words
+from seorap.engine.scoring.lexical.analysis import Analysis, Segment
+from seorap.engine.scoring.lexical.text import Morph
+
+EXTRA_SCALES = (
+    ("before/after a meal", frozenset({"식전"}), frozenset({"식후"})),
+    ("open/close", frozenset({"영업"}), frozenset({"닫-", "휴업"})),
+)
+"""Poles read only owner by owner: 식전/식후, and 영업 (open for business) against 닫다 — words too
+common elsewhere for the opposite-act rule's whole-statement reading."""
+
+
+def _morphs(a: Analysis, seg: Segment) -> list[Morph]:
+    return [m for m in a.morphs if seg.start <= m.start < seg.end]
+
+
+def _owner(a: Analysis, seg: Segment) -> frozenset[str]:
+    """The clause's owner: its nouns before 은/는, else before its first 이/가 (or 께서)."""
+    if seg.topic:
+        return seg.topic
+    nouns: set[str] = set()
+    for m in _morphs(a, seg):
+        if m.tag == "JKS":
+            return frozenset(nouns)
+        if m.tag.startswith("NN"):
+            nouns.add(m.form)
+    return frozenset()
+
+
+def _pole(a: Analysis, seg: Segment, one: frozenset[str], other: frozenset[str]) -> int:
+    """1 when the clause says ``one`` and not ``other``, -1 the reverse, 0 otherwise."""
+    words = _words(_morphs(a, seg))
+    first, second = bool(_says(words, seg.compact, one)), bool(_says(words, seg.compact, other))
+    return (first and not second) - (second and not first)
+
+
+def swapped(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
+    """(an owner with its expected pole, the same owner with the answer's) when two owners' poles
+    of one scale are swapped (module docstring); None otherwise."""
+    for name, one, other in (*((n, a, b) for n, a, b in ANTONYMS), *EXTRA_SCALES):
+        owned = [(_owner(exp, s), _pole(exp, s, one, other)) for s in exp.segments]
+        owned = [(o, p) for o, p in owned if o and p]
+        if len({p for _, p in owned}) < 2:
+            continue  # both poles, each said of an owner
+        for owner, pole in owned:
+            rivals = {n for o, p in owned if o != owner for n in o} - owner
+            for c in cand.segments:
+                if not any(n in c.compact for n in owner) or any(n in c.compact for n in rivals):
+                    continue
+                if _pole(cand, c, one, other) == -pole:
+                    said = "/".join(sorted(one if pole > 0 else other))
+                    return f"{' '.join(sorted(owner))} {said}", f"the other pole ({name})"
+    return None
