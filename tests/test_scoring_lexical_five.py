@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-27" and J.rules == "lexical-27"
+    assert lexical.RULES_VERSION == "lexical-28" and J.rules == "lexical-28"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

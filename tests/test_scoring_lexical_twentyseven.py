@@ -67,3 +67,18 @@ def test_a_slot_after_a_colon_stays_its_own_clause():
 def test_two_owners_poles_swapped(expected, answer, verdict):
     got = label(expected, answer)
     assert got != "NO" if verdict == "not NO" else got == verdict
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        ("10월 14일 오전 10시에 해요.", "not YES"),  # the place left out (the twenty-first set)
+        ("10월 14일 오전 10시, 세탁실 2층 휴게실이요.", "YES"),
+    ],
+)
+def test_a_kind_the_question_names_by_a_noun_is_asked(answer, verdict):
+    """lexical-28: 날짜 is a question word of a kind, 장소 names a kind no question word types;
+    asked both, the place's clause is asked too."""
+    expected = "세탁기 사용 교육은 10월 14일 오전 10시, 세탁실 2층 휴게실에서 합니다."
+    got = label(expected, answer, "교육 날짜랑 장소 알려 주세요.")
+    assert got != "YES" if verdict == "not YES" else got == verdict

@@ -70,8 +70,13 @@ def _counter(word: str) -> str:
 
 
 _BY_COUNTER = re.compile(rf"몇\s*({_COUNTERS})")
-OPEN = re.compile(r"어느|무슨(?!\s*요일)|어떤|어떻게|어때|뭐|무엇|무얼|어디|왜")
-"""Question words whose kind of value cannot be told: nothing is left out."""
+OPEN = re.compile(
+    r"어느|무슨(?!\s*요일)|어떤|어떻게|어때|뭐|무엇|무얼|어디|왜"
+    r"|장소|위치|방법|준비물|이유|조건|절차|서류"
+)
+"""Question words whose kind of value cannot be told, and (since lexical-28) nouns that ask for a
+kind no question word types (장소, 방법, 준비물 …: "날짜랑 장소 알려 주세요" asks the place's clause
+too): nothing is left out."""
 
 
 def _named_kinds(q: Analysis) -> frozenset[str]:
@@ -197,6 +202,8 @@ def _unasked_segments(
 ) -> tuple[Segment, ...]:
     if q is None or not (_PICKS.search(q.text) or any(p.search(q.text) for p, _ in ASKS)):
         return ()
+    if _NAMED_KIND.search(q.text):
+        return ()  # 날짜랑 장소: a kind no question word types is asked of every clause
     clauses = _clauses(exp)
     if len(clauses) < 2:
         return ()
@@ -246,6 +253,8 @@ def _touched(
     return picked if any(v in stated for v in picked[0][1]) else []
 
 
+_NAMED_KIND = re.compile(r"장소|위치|방법|준비물|이유|조건|절차|서류")
+"""Nouns that ask for a kind of answer no question word types (lexical-28)."""
 _PICKS = re.compile(r"어느|무슨|어떤|뭐|무엇|무얼|어디|누구|몇")
 """Question words that ask for one thing (몇 + any counter too; not 어떻게, 어때, 왜: those ask
 the whole)."""
