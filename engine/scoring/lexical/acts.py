@@ -268,14 +268,16 @@ def denied_by_word(exp_morphs: Sequence[Morph], cand_morphs: Sequence[Morph]) ->
     return frozenset(w for w in negated if any(w in denied for denied in denials.values()))
 
 
+_POLE_WORDS = frozenset(w.rstrip("-") for _, a, b in ANTONYMS for w in a | b)
+
+
 def affirmed_denied(exp_morphs: Sequence[Morph], cand_morphs: Sequence[Morph]) -> frozenset[str]:
     """The words a denying word of the expected text denies that the candidate says with no
     negation and without the denying word ("경매 불참" answered "경매에 참석하십니다", "휴진"
     answered "진료 봅니다"): the opposite fact (since lexical-24). Main verbs and nouns only (가
     있어요 is no 있다 of presence)."""
-    poles = {w.rstrip("-") for _, a, b in ANTONYMS for w in a | b}
     # a word of a scale (휴관: open/close) is the opposite-act rule's, which names the other pole
-    denials = {w: d for w, d in _denials(exp_morphs).items() if w not in poles}
+    denials = {w: d for w, d in _denials(exp_morphs).items() if w not in _POLE_WORDS}
     if not denials or any((m.form, m.tag) in NEGATORS for m in cand_morphs):
         return frozenset()
     theirs = {m.form for m in cand_morphs} | set(_denials(cand_morphs))

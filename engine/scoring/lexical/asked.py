@@ -237,8 +237,8 @@ def _touched(
     kind, when every other clause holds values of other kinds only ("투어 몇 시에 해요?" of "투어는
     토요일 오후 2시, 소요 시간 50분"; not "치어 입식 4월 5일, 성어 출하 4월 12일" asked "치어 언제":
     the answer's date would pick its own clause)."""
-    head = _head(exp)
-    touched = [c for c in clauses if _touches_question(c, clauses, head, q)]
+    _, head, by_words = _by_words(exp, q)
+    touched = list(by_words)
     first = clauses[0]
     if first in touched and len(touched) > 1 and not any(_of(v, kinds(q)) for v in first[1]):
         topic = exp.segments[0].topic
@@ -260,6 +260,17 @@ _PICKS = re.compile(r"어느|무슨|어떤|뭐|무엇|무얼|어디|누구|몇")
 the whole)."""
 Clause = tuple[frozenset[str], tuple[Value, ...], str, tuple[Segment, ...]]
 """A clause's nouns, its values, its text without spaces and its segments."""
+
+
+@lru_cache(maxsize=1 << 12)
+def _by_words(
+    exp: Analysis, q: Analysis
+) -> tuple[tuple[Clause, ...], frozenset[str], tuple[Clause, ...]]:
+    """(the statement's clauses, its topic, the clauses the question's words touch): read once per
+    (statement, question) for the rules of this module that pick a clause."""
+    clauses = tuple(_clauses(exp))
+    head = _head(exp)
+    return clauses, head, tuple(c for c in clauses if _touches_question(c, list(clauses), head, q))
 
 
 def _clauses(exp: Analysis) -> list[Clause]:
@@ -377,9 +388,7 @@ def other_clause_given(exp: Analysis, cand: Analysis, q: Analysis | None) -> lis
     asked = kinds(q)
     if q is None or not asked or len(_groups(q.text)) != 1 or _JOINED_ASKS.search(q.text):
         return []  # a question that asks one thing only
-    clauses = _clauses(exp)
-    head = _head(exp)
-    touched = [c for c in clauses if _touches_question(c, clauses, head, q)]
+    clauses, _, touched = _by_words(exp, q)
     if len(clauses) < 2 or len(touched) != 1:
         return []
     mine = [v for v in touched[0][1] if _of(v, asked)]
@@ -409,9 +418,7 @@ def other_owner_named(exp: Analysis, cand: Analysis, q: Analysis | None) -> list
     분원이요")."""
     if q is None or not _WHO.search(q.text):
         return []
-    clauses = _clauses(exp)
-    head = _head(exp)
-    touched = [c for c in clauses if _touches_question(c, clauses, head, q)]
+    clauses, head, touched = _by_words(exp, q)
     if len(clauses) < 2 or len(touched) != 1:
         return []
     mine = touched[0]
@@ -428,7 +435,7 @@ def other_owner_named(exp: Analysis, cand: Analysis, q: Analysis | None) -> list
         for c in clauses
         if c is not mine
         for seg in c[3]
-        for n in seg.topic
+        for n in sorted(seg.topic, key=lambda n: (exp.text.find(n, seg.start), n))  # text order
         if n not in mine[2] and n not in head and not _noun_in(n, q.nouns, q.compact)
     ]
     named = [n for n in owners if _noun_in(n, cand.nouns, cand.compact)]

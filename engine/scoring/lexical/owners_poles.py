@@ -39,9 +39,9 @@ def _owner(a: Analysis, seg: Segment) -> frozenset[str]:
     return frozenset()
 
 
-def _pole(a: Analysis, seg: Segment, one: frozenset[str], other: frozenset[str]) -> int:
-    """1 when the clause says ``one`` and not ``other``, -1 the reverse, 0 otherwise."""
-    words = _words(_morphs(a, seg))
+def _pole(words: set[str], seg: Segment, one: frozenset[str], other: frozenset[str]) -> int:
+    """1 when the clause (its ``words``) says ``one`` and not ``other``, -1 the reverse, 0
+    otherwise."""
     first, second = bool(_says(words, seg.compact, one)), bool(_says(words, seg.compact, other))
     return (first and not second) - (second and not first)
 
@@ -49,17 +49,19 @@ def _pole(a: Analysis, seg: Segment, one: frozenset[str], other: frozenset[str])
 def swapped(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
     """(an owner with its expected pole, the same owner with the answer's) when two owners' poles
     of one scale are swapped (module docstring); None otherwise."""
-    for name, one, other in (*((n, a, b) for n, a, b in ANTONYMS), *EXTRA_SCALES):
-        owned = [(_owner(exp, s), _pole(exp, s, one, other)) for s in exp.segments]
+    mine = [(s, _owner(exp, s), _words(_morphs(exp, s))) for s in exp.segments]
+    theirs = [(c, _words(_morphs(cand, c))) for c in cand.segments]
+    for name, one, other in (*ANTONYMS, *EXTRA_SCALES):
+        owned = [(o, _pole(w, s, one, other)) for s, o, w in mine]
         owned = [(o, p) for o, p in owned if o and p]
         if len({p for _, p in owned}) < 2:
             continue  # both poles, each said of an owner
         for owner, pole in owned:
             rivals = {n for o, p in owned if o != owner for n in o} - owner
-            for c in cand.segments:
+            for c, words in theirs:
                 if not any(n in c.compact for n in owner) or any(n in c.compact for n in rivals):
                     continue
-                if _pole(cand, c, one, other) == -pole:
+                if _pole(words, c, one, other) == -pole:
                     said = "/".join(sorted(one if pole > 0 else other))
                     return f"{' '.join(sorted(owner))} {said}", f"the other pole ({name})"
     return None
