@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-28" and J.rules == "lexical-28"
+    assert lexical.RULES_VERSION == "lexical-29" and J.rules == "lexical-29"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

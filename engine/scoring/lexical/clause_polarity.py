@@ -13,7 +13,14 @@ from seorap.engine.scoring.lexical.acts import (
     denied_opposite,
     negated_words,
 )
-from seorap.engine.scoring.lexical.analysis import CANCEL, NEGATION, POSTPONE, Analysis, Segment
+from seorap.engine.scoring.lexical.analysis import (
+    CANCEL,
+    NEGATION,
+    POSTPONE,
+    RETRACT,
+    Analysis,
+    Segment,
+)
 from seorap.engine.scoring.lexical.clauses import (
     _count,
     _states_best,
@@ -23,7 +30,7 @@ from seorap.engine.scoring.lexical.clauses import (
 )
 from seorap.engine.scoring.lexical.lexicon import synonym_class
 from seorap.engine.scoring.lexical.subjects import replaced
-from seorap.engine.scoring.lexical.value import Value
+from seorap.engine.scoring.lexical.value import Value, kind, same
 
 
 def clause_polarity(exp: Analysis, cand: Analysis, q: Analysis | None = None) -> list[tuple]:
@@ -59,6 +66,9 @@ def clause_polarity(exp: Analysis, cand: Analysis, q: Analysis | None = None) ->
             extra -= {POSTPONE}  # "…로 연기": a change to a new value (the values rules judge it)
         if POSTPONE in lacking and any(v.target for v in seg.values):
             lacking -= {POSTPONE}
+        if (lacking or extra & _OF_A_CHANGE) and _new_value_only(seg, chosen, exp, cand):
+            lacking -= _OF_A_CHANGE
+            extra -= _OF_A_CHANGE - {NEGATION}
         if extra or lacking:
             polarity.append((seg.text.strip(), _count(mine), _count(theirs)))
     return polarity
@@ -147,6 +157,28 @@ def _corrects(seg: Segment, exp: Analysis, cand: Analysis) -> bool:
         v for v in seg.values if any(a <= v.start < b for a, b, _ in exp.aside if a >= seg.start)
     ]
     return any(_value_in(v, cand.values, cand.compact, current=False) for v in aside)
+
+
+_OF_A_CHANGE = frozenset({NEGATION, RETRACT, POSTPONE})
+"""Markers a clause that replaces a value carries for the value it replaces (15,000원으로
+공지했다가 20,000원으로 정정했다, 6시가 아니라 5시 반, 1시에서 2시로 늦춥니다)."""
+
+
+def _new_value_only(seg: Segment, chosen: Sequence[Segment], exp: Analysis, cand: Analysis) -> bool:
+    """The expected clause replaces a value (one former or set aside, one current of its kind)
+    and the candidate states the current one as current and the replaced one never as current:
+    the clause's retraction, postponement or negation is about the replaced value, and the
+    candidate, saying only the new one, need not carry it (since lexical-29). A candidate that
+    marks the replaced value as former may carry the retraction or postponement itself."""
+    aside = [v for v in seg.values if v.former or set_aside_value(v, exp)]
+    new = [v for v in seg.values if v not in aside and any(kind(v) == kind(o) for o in aside)]
+    old = [v for v in aside if any(kind(v) == kind(n) for n in new)]  # not 1인 before 15,000원
+    said = [v for c in chosen for v in c.values]
+    return (
+        bool(new)
+        and all(_value_in(v, said, cand.compact, current=True) for v in new)
+        and not any(same(o, w) and not w.former for o in old for w in cand.values)
+    )
 
 
 def _negation_for_cancel(mine: Counter, theirs: Counter, around: set[str]) -> None:

@@ -90,6 +90,23 @@ def predicate_classes() -> tuple[tuple[str, frozenset[str]], ...]:
     return parse_predicates(path.read_text(encoding="utf-8"), str(path))
 
 
+GIVING = frozenset(
+    {"주", "드리", "보내", "부치", "발송", "송부", "전송", "전달", "제공", "지급", "통보", "알리",
+     "보고", "제출", "수여", "건네", "넘기", "가르치", "입금", "발급"}
+)  # fmt: skip
+"""Acts done to someone (보내다, 전달하다, 보고하다, 발급하다). 받다 says one of them from the side of
+who receives it (보고했다 / 보고받았다): with one in the expected statement an answer's 받다 is
+accounted for, and who receives is checked (roles.giver_receives)."""
+
+
+def receives_given(m: Any, content: frozenset[str], nouns: Sequence[str] = ()) -> bool:
+    """``m`` is the verb 받다 and the expected statement (``content``, ``nouns``) says an act of
+    giving (since lexical-29)."""
+    return (m.form, m.tag) == ("받", "VV") and bool(
+        GIVING & content or any(len(g) >= 2 and g in n for g in GIVING for n in nouns)
+    )
+
+
 def synonym_class(word: str, known: frozenset[str], nouns: Sequence[str] = ()) -> str | None:
     """The meaning class shared by ``word`` and one of ``known`` (the expected answer's and the
     question's morpheme forms) or a word inside one of ``nouns`` (their nouns: 만료 in 만료일),

@@ -23,7 +23,7 @@ from seorap.engine.scoring.lexical import (
     states,
     weekdays,
 )
-from seorap.engine.scoring.lexical.accounting import names_other_slot, unaccounted
+from seorap.engine.scoring.lexical.accounting import names_other_slot, says_possible, unaccounted
 from seorap.engine.scoring.lexical.analysis import (
     Analysis,
     Segment,
@@ -259,6 +259,8 @@ def _found(
     kept = [s for s in exp.segments if s not in skip]
     nouns = [n for n in exp.nouns if any(n in s.nouns for s in kept)] if skip else exp.nouns
     missing = tuple(n for n in nouns if not _noun_in(n, cand.nouns, cand.compact))
+    if says_possible(exp, cand):
+        by_denial = by_denial | {"가능"}  # 가능합니다 said as …ㄹ 수 있어요 (lexical-29)
     found += sum(1 for n in missing if n in by_denial)
     return found, elements, complete, tuple(n for n in missing if n not in by_denial)
 

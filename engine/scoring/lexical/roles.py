@@ -13,9 +13,10 @@ Three ways an answer keeps every word of the expected statement and still says o
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment
+from seorap.engine.scoring.lexical.lexicon import GIVING
 from seorap.engine.scoring.lexical.text import Morph
 from seorap.engine.scoring.lexical.value import kind, same
 
@@ -118,6 +119,61 @@ def swapped_roles(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
                 return f"{x} (who does it)", y
         if not theirs and _recipient(cand.morphs, x):
             return f"{x} (who does it)", f"{x}께/에게 (the one it is done to)"
+    return None
+
+
+def _actors(morphs: Sequence[Morph], act: Callable[[Sequence[Morph], int], bool]) -> list[str]:
+    """Person words before 이/가/께서/은/는 in a clause whose main predicate (not one modifying a
+    noun: 출연료 받을 계좌) is an ``act`` (계장님이 안건을 받으셨대요)."""
+    out: list[str] = []
+    waiting: list[str] = []
+    for i, m in enumerate(morphs):
+        if (m.form, m.tag) in _DOER or (m.tag == "JX" and m.form in ("은", "는")):
+            if i > 0 and morphs[i - 1].tag in _NOUNS:
+                word, j = _word(morphs, i - 1)
+                if _person(word, morphs[j:i]):
+                    waiting.append(word)
+        elif m.tag in _PREDICATE and m.tag != "VCP":
+            ending = next((x for x in morphs[i + 1 :] if x.tag not in ("EP", *_PREDICATE)), None)
+            if ending is None or ending.tag == "ETM":
+                continue
+            if act(morphs, i):
+                out += waiting
+            waiting = []
+    return out
+
+
+def _receives(morphs: Sequence[Morph], i: int) -> bool:
+    return (morphs[i].form, morphs[i].tag) == ("받", "VV")
+
+
+def _gives(morphs: Sequence[Morph], i: int) -> bool:
+    """A verb of giving (보내 드렸다), or 하다/드리다 after a noun of one (보고했다, 전달드렸다)."""
+    m = morphs[i]
+    before = morphs[i - 1] if i else None
+    return (m.tag == "VV" and m.form in GIVING) or (
+        m.form in ("하", "드리") and before is not None and before.form in GIVING
+    )
+
+
+def _one_person(a: str, b: str) -> bool:
+    """One person word the same or shortened by its front (계장님 for 어촌계장님)."""
+    a, b = _bare(a), _bare(b)
+    return a == b or (len(b) >= 2 and a.endswith(b)) or (len(a) >= 2 and b.endswith(a))
+
+
+def giver_receives(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
+    """(E's doer, the answer's receiver): E's doer of an act of giving (보내 드렸다, 전달했다) is
+    said in the answer to receive it (받으셨대요) — the act told the other way round (since
+    lexical-29)."""
+    if not any(m.form in GIVING and m.tag in ("VV", "NNG") for m in exp.morphs) or any(
+        m.tag in _PREDICATE and m.form.endswith(_CONVERSE) for m in exp.morphs
+    ):
+        return None
+    for x in _actors(exp.morphs, _gives):
+        for y in _actors(cand.morphs, _receives):
+            if _one_person(x, y):
+                return f"{x} (who gives)", f"{y} (said to receive)"
     return None
 
 
@@ -276,6 +332,9 @@ def wrongs(exp: Analysis, cand: Analysis, q: Analysis | None = None) -> list[tup
     swap = swapped_roles(exp, cand)
     if swap is not None:
         out.append(swap)
+    given = giver_receives(exp, cand)
+    if given is not None:
+        out.append(given)
     owned = other_topics_values(exp, cand)
     if owned is not None:
         out.append((f"{owned[0]} (another owner's)", f"{owned[0]} said of {owned[1]}"))
