@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from seorap.engine.scoring.lexical.acts import denied_state_words
 from seorap.engine.scoring.lexical.analysis import NEGATION, Analysis, Segment
 from seorap.engine.scoring.lexical.clauses import _noun_in
+from seorap.engine.scoring.lexical.constructions import said_by_construction
 from seorap.engine.scoring.lexical.courtesy import courtesy_spans
 from seorap.engine.scoring.lexical.lexicon import (
     Entry,
@@ -372,51 +373,6 @@ def _premise_words(morphs: Sequence[Morph], done: list[bool]) -> list[str]:
     return [f"{first[0]} (yes to a premise the expected statement denies)"] * (first in YES_WORDS)
 
 
-_CONVERSE_FORMS = frozenset({"받", "당하", "배우"})
-
-
-def constructions(exp: Analysis, morphs: Sequence[Morph]) -> set[int]:
-    """Morphemes of the answer a construction of E's meaning accounts for (since lexical-29):
-    a noun's humble 드리다, which is its 하다 (연락 드립니다, 안내드렸는데; not when E says an act
-    received, 받다); …ㄹ 수 있다 for E's 가능 (not 불가); …ㄹ 때 for E's 시 (하원 시 / 하원할 때)."""
-    e = {(m.form, m.tag) for m in exp.morphs}
-    can = ("가능", "NNG") in e and "불가" not in exp.compact
-    when = ("시", "NNB") in e
-    received = any(m.form in _CONVERSE_FORMS and m.tag[0] == "V" for m in exp.morphs)
-    out: set[int] = set()
-    for i, m in enumerate(morphs):
-        if (m.form, m.tag) == ("드리", "VV") and i and morphs[i - 1].tag == "NNG" and not received:
-            out.add(i)
-        if m.tag != "ETM" or m.form not in ("ᆯ", "을") or i + 1 >= len(morphs):
-            continue
-        nxt = morphs[i + 1]
-        if when and (nxt.form, nxt.tag) == ("때", "NNG"):
-            out |= {i, i + 1}
-        if can and _can_at(morphs, i):
-            out |= {i, i + 1, i + 2}
-    return out
-
-
-def _can_at(morphs: Sequence[Morph], i: int) -> bool:
-    """…ㄹ 수 있다 starts at morpheme ``i``."""
-    return (
-        i + 2 < len(morphs)
-        and morphs[i].tag == "ETM"
-        and morphs[i].form in ("ᆯ", "을")
-        and (morphs[i + 1].form, morphs[i + 1].tag) == ("수", "NNB")
-        and morphs[i + 2].form == "있"
-    )
-
-
-def says_possible(exp: Analysis, cand: Analysis) -> bool:
-    """E says 가능 (not 불가) and the answer says …ㄹ 수 있다: E's 가능 is found (lexical-29)."""
-    return (
-        "가능" in exp.nouns
-        and "불가" not in exp.compact
-        and any(_can_at(cand.morphs, i) for i in range(len(cand.morphs)))
-    )
-
-
 def unaccounted(
     exp: Analysis,
     cand: Analysis,
@@ -431,7 +387,7 @@ def unaccounted(
     opening 네 is not)."""
     entries = (*builtin_neutral(), *extra)
     morphs = cand.morphs
-    covered = in_phrases(morphs, extra) | constructions(exp, morphs)
+    covered = in_phrases(morphs, extra) | said_by_construction(exp, morphs)
     done = [i in covered for i in range(len(morphs))]
     spans = _value_spans(exp, cand, q) + list(courtesy_spans(exp, cand))  # 궁금하시면 물어보세요.
     forms, particles = _known_forms(exp, q)

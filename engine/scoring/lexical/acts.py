@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from seorap.engine.scoring.lexical.analysis import Analysis
+from seorap.engine.scoring.lexical.lexicon import synonym_class
 from seorap.engine.scoring.lexical.text import Morph
 from seorap.engine.scoring.lexical.value import same
 
@@ -62,6 +63,9 @@ CONVERSE = frozenset({"export/import", "buy/sell", "take over/hand over", "win/l
 """Scales whose two poles are one event said from either side."""
 COMPLEMENTARY = frozenset({"open/close", "on/off", "include/exclude"})
 """Scales of two states with nothing between: one denied is the other said (안 열어요 = 휴관)."""
+DENIAL_SAYS_OTHER = COMPLEMENTARY | {"approve/refuse"}
+"""Scales whose one pole denied in the expected statement is the other said in the answer
+(허가되지 않았다 answered 불허됐어요; since lexical-30)."""
 _SUBJECT = frozenset({("이", "JKS"), ("가", "JKS"), ("께서", "JKS"), ("은", "JX"), ("는", "JX")})
 
 _VERBS = frozenset({"VV", "VA", "VX"})
@@ -143,6 +147,8 @@ def opposite_act(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
         for one, other in ((a, b), (b, a)):
             if not said & other or _says(said, cand.compact, one) or _negated(cand, other):
                 continue
+            if name in DENIAL_SAYS_OTHER and _negated(exp, one):
+                continue  # 허가되지 않았다 / 불허: one fact
             if name in CONVERSE:
                 if same_subjects is None:
                     same_subjects = _subjects(cand) <= _subjects(exp)
@@ -217,6 +223,7 @@ DENYING_NOUNS: dict[str, frozenset[str]] = {
     "고장": frozenset({"되", "작동", "돌아가", "켜지"}),
     "품절": frozenset({"있", "남"}),
     "매진": frozenset({"있", "남"}),
+    "불허": frozenset({"허가", "허락", "승인", "허용"}),
     "무료": frozenset({"받", "내", "들", "돈", "요금"}),
     "무상": frozenset({"받", "내", "들", "돈", "요금"}),
     "면제": frozenset({"내", "받"}),
@@ -268,6 +275,23 @@ def denied_by_word(exp_morphs: Sequence[Morph], cand_morphs: Sequence[Morph]) ->
     return frozenset(w for w in negated if any(w in denied for denied in denials.values()))
 
 
+def denies_with_a_word(exp_morphs: Sequence[Morph], cand_morphs: Sequence[Morph]) -> frozenset[str]:
+    """The reverse of ``denied_by_word`` (since lexical-30): the words the expected clause negates
+    (끝나지 않았다, 허가되지 않았다) that a denying word of the candidate denies (미완료, 불허), in
+    one meaning class or the same, the candidate negating nothing itself — the same fact."""
+    if any((m.form, m.tag) in NEGATORS for m in cand_morphs):
+        return frozenset()
+    negated = negated_words(exp_morphs)
+    if not negated:
+        return frozenset()
+    return frozenset(
+        w
+        for denied in _denials(cand_morphs).values()
+        for w in negated
+        if w in denied or synonym_class(w, denied) is not None
+    )
+
+
 _POLE_WORDS = frozenset(w.rstrip("-") for _, a, b in ANTONYMS for w in a | b)
 
 
@@ -298,6 +322,16 @@ NEGATORS = frozenset({("안", "MAG"), ("못", "MAG"), ("않", "VX"), ("못하", 
 def denied_state_words(exp: Analysis, cand: Analysis) -> frozenset[str]:
     """The answer's words that deny the other state of a two-state scale the expected statement
     says one state of (안 + 열- for 휴관): accounted for by that state (lexical/accounting.py)."""
+    if denies_with_a_word(exp.morphs, cand.morphs):  # 불허 for 허가되지 않았다, 미완료
+        return frozenset(
+            {m.form for m in cand.morphs if m.tag == "XPN" and m.form in _DENYING_PREFIXES}
+            | {w for w in _denials(cand.morphs) if w in DENYING_NOUNS}
+            | {
+                m.form
+                for m in cand.morphs
+                if any(m.form in d for d in _denials(cand.morphs).values())
+            }
+        )
     negated = negated_words(cand.morphs)
     if not negated:
         return frozenset()

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from seorap.engine import normalise
+from seorap.engine.scoring.lexical.lexicon import predicate_classes
 from seorap.engine.scoring.lexical.polarity import (
     NEGATING_ADVERBS,
     RETRACT_NOUNS,
@@ -91,6 +92,18 @@ _POSTPONE_NOUNS = {"연기", "보류", "순연"}
 _POSTPONE_VERBS = {"미루", "늦추", "밀리"}
 _HALT_VERBS = {"멈추", "멈춰지", "멎"}
 """Verbs that say what 중단 says (a halt): the same marker, cancellation."""
+
+
+def _class_words(*names: str) -> frozenset[str]:
+    return frozenset(w for n, words in predicate_classes() if n in names for w in words)
+
+
+_HALT_NOUNS = frozenset(_CANCEL_NOUNS) | (_class_words("halt") - {"끊기"} - _HALT_VERBS)
+"""Since lexical-30 the nouns of the predicate table's class of a halt (정지 with 중단, 중지) carry
+the marker 중단 carries: one meaning, one marker."""
+_POSTPONE_STEMS = frozenset(_POSTPONE_VERBS) | {"미뤄지", "늦춰지"}
+_POSTPONE_WORDS = frozenset(_POSTPONE_NOUNS) | {"홀딩"}
+"""… and so do 미뤄지다, 늦춰지다 and 홀딩 (the classes postpone and hold-off) a postponement's."""
 _MARKER_NOUNS = _NEG_NOUNS | _CANCEL_NOUNS | _RETRACT_NOUNS | _POSTPONE_NOUNS
 _ANAPHOR_NOUNS = {
     "계획",
@@ -221,7 +234,7 @@ def _markers(morphs: Sequence[Morph]) -> list[str]:
             found.append(NEGATION)
         elif m.tag == "NNG" and m.form in _NEG_NOUNS:
             found.append(NEGATION)
-        elif (m.tag.startswith("NN") and m.form in _CANCEL_NOUNS) or (
+        elif (m.tag.startswith("NN") and m.form in _HALT_NOUNS) or (
             m.tag == "VV" and m.form in _HALT_VERBS
         ):
             found.append(CANCEL)
@@ -233,8 +246,8 @@ def _markers(morphs: Sequence[Morph]) -> list[str]:
             m.tag.startswith("NN") and m.form in RETRACT_NOUNS
         ):
             found.append(RETRACT)
-        elif (m.tag.startswith("NN") and m.form in _POSTPONE_NOUNS) or (
-            m.tag == "VV" and m.form in _POSTPONE_VERBS
+        elif (m.tag.startswith("NN") and m.form in _POSTPONE_WORDS) or (
+            m.tag == "VV" and m.form in _POSTPONE_STEMS
         ):
             found.append(POSTPONE)
     return found

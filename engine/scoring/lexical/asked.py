@@ -253,8 +253,9 @@ def _touched(
     return picked if any(v in stated for v in picked[0][1]) else []
 
 
-_NAMED_KIND = re.compile(r"장소|위치|방법|준비물|이유|조건|절차|서류")
-"""Nouns that ask for a kind of answer no question word types (lexical-28)."""
+_NAMED_KIND = re.compile(r"장소|위치|방법|준비물|이유|조건|절차|서류|각각|각자|둘 다|둘다")
+"""Nouns that ask for a kind of answer no question word types (lexical-28), and words that ask
+for each of several things (신고랑 납부 기한 각각: lexical-30)."""
 _PICKS = re.compile(r"어느|무슨|어떤|뭐|무엇|무얼|어디|누구|몇")
 """Question words that ask for one thing (몇 + any counter too; not 어떻게, 어때, 왜: those ask
 the whole)."""

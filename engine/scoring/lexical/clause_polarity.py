@@ -11,6 +11,7 @@ from seorap.engine.scoring.lexical.acts import (
     affirmed_denied,
     denied_by_word,
     denied_opposite,
+    denies_with_a_word,
     negated_words,
 )
 from seorap.engine.scoring.lexical.analysis import (
@@ -56,6 +57,8 @@ def clause_polarity(exp: Analysis, cand: Analysis, q: Analysis | None = None) ->
         if all(_values_only(c, cand) for c in chosen) and not _corrects(seg, exp, cand):
             lacking = set()  # "새벽 두 시요.": values alone say nothing of the polarity
         if NEGATION in lacking and _question_negates(q, chosen, cand):
+            lacking -= {NEGATION}
+        if NEGATION in lacking and _denies_with_a_word(seg, chosen, exp, cand):
             lacking -= {NEGATION}
         if NEGATION in extra and (
             _denies_the_other_state(seg, chosen, exp, cand)
@@ -131,6 +134,16 @@ def _denied_by_a_word(
     mine = [m for m in exp.morphs if seg.start <= m.start < seg.end]
     theirs = [m for m in cand.morphs if any(c.start <= m.start < c.end for c in chosen)]
     return bool(denied_by_word(mine, theirs))
+
+
+def _denies_with_a_word(
+    seg: Segment, chosen: Sequence[Segment], exp: Analysis, cand: Analysis
+) -> bool:
+    """The candidate denies by a word (미완료, 불허) what the expected clause negates (끝나지
+    않았다, 허가되지 않았다): the same fact (lexical/acts.py, ``denies_with_a_word``)."""
+    mine = [m for m in exp.morphs if seg.start <= m.start < seg.end]
+    theirs = [m for m in cand.morphs if any(c.start <= m.start < c.end for c in chosen)]
+    return bool(denies_with_a_word(mine, theirs))
 
 
 def _affirms_the_denied(

@@ -23,7 +23,7 @@ from seorap.engine.scoring.lexical import (
     states,
     weekdays,
 )
-from seorap.engine.scoring.lexical.accounting import names_other_slot, says_possible, unaccounted
+from seorap.engine.scoring.lexical.accounting import names_other_slot, unaccounted
 from seorap.engine.scoring.lexical.analysis import (
     Analysis,
     Segment,
@@ -40,6 +40,7 @@ from seorap.engine.scoring.lexical.clauses import (
     set_aside,
     unverified_words,
 )
+from seorap.engine.scoring.lexical.constructions import found_otherwise
 from seorap.engine.scoring.lexical.lexicon import Entry
 from seorap.engine.scoring.lexical.owners import owner_asked, owner_unnamed
 from seorap.engine.scoring.lexical.polarity import hedge_classes, opposite, sibling
@@ -259,8 +260,7 @@ def _found(
     kept = [s for s in exp.segments if s not in skip]
     nouns = [n for n in exp.nouns if any(n in s.nouns for s in kept)] if skip else exp.nouns
     missing = tuple(n for n in nouns if not _noun_in(n, cand.nouns, cand.compact))
-    if says_possible(exp, cand):
-        by_denial = by_denial | {"가능"}  # 가능합니다 said as …ㄹ 수 있어요 (lexical-29)
+    by_denial = by_denial | found_otherwise(exp, cand, missing)
     found += sum(1 for n in missing if n in by_denial)
     return found, elements, complete, tuple(n for n in missing if n not in by_denial)
 
@@ -311,8 +311,8 @@ def _who_and_lists(
     flip = opposite(exp.compact, cand.compact) or sibling(
         exp.nouns, cand.nouns, known, cand.compact
     )
-    if flip is not None:
-        wrong.append(flip)
+    if flip is not None and not acts.denies_with_a_word(exp.morphs, cand.morphs):
+        wrong.append(flip)  # not 불허 for 허가되지 않았다: one fact (lexical-30)
     act = acts.opposite_act(exp, cand) or owners_poles.swapped(exp, cand)
     if act is not None:
         wrong.append(act)

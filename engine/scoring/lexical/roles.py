@@ -135,12 +135,23 @@ def _actors(morphs: Sequence[Morph], act: Callable[[Sequence[Morph], int], bool]
                     waiting.append(word)
         elif m.tag in _PREDICATE and m.tag != "VCP":
             ending = next((x for x in morphs[i + 1 :] if x.tag not in ("EP", *_PREDICATE)), None)
-            if ending is None or ending.tag == "ETM":
-                continue
+            if ending is None or ending.tag == "ETM" or _chained(morphs, i):
+                continue  # a clause modifying a noun; 나눠 (드렸다): the auxiliary decides
             if act(morphs, i):
                 out += waiting
-            waiting = []
+            if ending.tag == "EF":
+                waiting = []  # a sentence's doers are its every clause's (…하고 …했다)
     return out
+
+
+def _chained(morphs: Sequence[Morph], i: int) -> bool:
+    """Morpheme ``i`` is a verb joined by 어/아/여 to an auxiliary after it (나누 + 어 + 드리)."""
+    return (
+        i + 2 < len(morphs)
+        and morphs[i + 1].tag == "EC"
+        and morphs[i + 1].form in ("어", "아", "여")
+        and morphs[i + 2].tag == "VX"
+    )
 
 
 def _receives(morphs: Sequence[Morph], i: int) -> bool:
@@ -151,7 +162,7 @@ def _gives(morphs: Sequence[Morph], i: int) -> bool:
     """A verb of giving (보내 드렸다), or 하다/드리다 after a noun of one (보고했다, 전달드렸다)."""
     m = morphs[i]
     before = morphs[i - 1] if i else None
-    return (m.tag == "VV" and m.form in GIVING) or (
+    return (m.tag in ("VV", "VX") and m.form in GIVING) or (
         m.form in ("하", "드리") and before is not None and before.form in GIVING
     )
 
@@ -166,7 +177,7 @@ def giver_receives(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
     """(E's doer, the answer's receiver): E's doer of an act of giving (보내 드렸다, 전달했다) is
     said in the answer to receive it (받으셨대요) — the act told the other way round (since
     lexical-29)."""
-    if not any(m.form in GIVING and m.tag in ("VV", "NNG") for m in exp.morphs) or any(
+    if not any(m.form in GIVING and m.tag in ("VV", "VX", "NNG") for m in exp.morphs) or any(
         m.tag in _PREDICATE and m.form.endswith(_CONVERSE) for m in exp.morphs
     ):
         return None
@@ -303,8 +314,8 @@ def asked_of_another(exp: Analysis, cand: Analysis, q: Analysis | None) -> tuple
     if q is None or len(topical) < 2:
         return None
     asked = [s for s in topical if _topic_text(exp, s) and _topic_text(exp, s) in q.compact]
-    if len(asked) != 1:
-        return None
+    if len(asked) != 1 or len(_named_apart(exp, topical, q)) > 1:
+        return None  # 1번이랑 2번 수조 소독: the question names both owners (lexical-30)
     own = asked[0]
     said = {id(s): [v for v in s.values if v.start >= (s.topic_end or 0)] for s in topical}
     for w in cand.values:
@@ -315,6 +326,21 @@ def asked_of_another(exp: Analysis, cand: Analysis, q: Analysis | None) -> tuple
         if theirs and mine and not any(same(v, x) for v in mine for x in cand.values):
             return mine[0].text, w.text
     return None
+
+
+def _named_apart(exp: Analysis, topical: Sequence[Segment], q: Analysis) -> list[Segment]:
+    """The clauses whose topic the question names by what sets it apart from the others' (1번 of
+    "1번 수조 소독" beside "2번 수조 소독": their words less the ending they share)."""
+    texts = [_topic_text(exp, s) for s in topical]
+    shared = 0
+    while shared < min(map(len, texts)) and len({x[len(x) - shared - 1] for x in texts}) == 1:
+        shared += 1
+    apart = [x[: len(x) - shared] for x in texts]
+    return [
+        s
+        for s, x in zip(topical, apart, strict=True)
+        if x and (len(x) >= 2 or x.isascii()) and x in q.compact  # 1 of 1번, B of B동
+    ]
 
 
 def _topic_text(a: Analysis, seg: Segment) -> str:

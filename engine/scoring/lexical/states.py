@@ -83,9 +83,12 @@ _BEFORE = frozenset({("안", "MAG"), ("못", "MAG")})
 
 def _negated(morphs: Sequence[Morph], i: int) -> bool:
     """The settled word at ``i`` is negated (since lexical-24): 안/못 right before it, or 않다,
-    못하다, 안/못 + 되다 right after it (정해지지 않았다, 확정 안 됐어요)."""
+    못하다, 안/못 + 되다 right after it (정해지지 않았다, 확정 안 됐어요); or a denying prefix
+    written onto it (미완료, 미확정: since lexical-30)."""
     if i and (morphs[i - 1].form, morphs[i - 1].tag) in _BEFORE:
         return True
+    if i and morphs[i - 1].tag == "XPN" and morphs[i - 1].form in ("미", "불", "비", "무"):
+        return morphs[i - 1].end == morphs[i].start
     for m in morphs[i + 1 : i + 5]:
         if (m.form, m.tag) in _NEGATORS:
             return True

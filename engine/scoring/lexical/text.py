@@ -168,7 +168,19 @@ def _piece(text: str) -> tuple[Morph, ...]:
         for form, tag, start, length in _tokens(text)
     )  # VV-R, VV-I (irregular stems) are verbs like any other
     _WARM = _WARM or _PROCESS is None
-    return _split_copula(morphs)
+    return _negating_an(_split_copula(morphs))
+
+
+def _negating_an(morphs: tuple[Morph, ...]) -> tuple[Morph, ...]:
+    """kiwipiepy sometimes reads the negating 안 after a bare noun as the noun 안 (inside):
+    "연습실 안 열어요" as 연습실 + 안/NNG + 열다. 안 written apart, with no particle after it and a
+    verb or adjective right after, is the adverb (since lexical-30)."""
+    out = list(morphs)
+    for i, m in enumerate(morphs[:-1]):
+        nxt = morphs[i + 1]
+        if (m.form, m.tag) == ("안", "NNG") and nxt.tag in ("VV", "VA") and nxt.start > m.end:
+            out[i] = Morph("안", "MAG", m.start, m.end)
+    return tuple(out)
 
 
 def _split_copula(morphs: tuple[Morph, ...]) -> tuple[Morph, ...]:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from seorap.engine.scoring.lexical.analysis import Analysis, _compact
+from seorap.engine.scoring.lexical.acts import denies_with_a_word
+from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
 from seorap.engine.scoring.lexical.clauses import _noun_in
+from seorap.engine.scoring.lexical.lexicon import synonym_class
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
 from seorap.engine.scoring.lexical.subjects import list_members
 
@@ -29,12 +31,26 @@ def comment_values(exp: Analysis, cand: Analysis) -> tuple[list[str], list[tuple
             if not (seg.topic & (cseg.nouns | cseg.topic)):
                 continue
             new = sorted(
-                n for n in (cseg.comment - seg.topic) if not _noun_in(n, exp.nouns, exp.compact)
+                n
+                for n in (cseg.comment - seg.topic)
+                if not _noun_in(n, exp.nouns, exp.compact)
+                and synonym_class(n, frozenset(seg.comment)) is None  # 철회 for 취소 (lexical-30)
             )
-            if new:
+            if new and not _denies(exp, seg, cand, cseg):
                 wrong.append((" ".join(sorted(seg.comment)), " ".join(new)))
                 break
     return missing, wrong
+
+
+def _denies(exp: Analysis, seg: Segment, cand: Analysis, cseg: Segment) -> bool:
+    """The answer's clause denies by a word (불허) what the expected clause negates (허가되지
+    않았다): the same fact, no other value (since lexical-30)."""
+    return bool(
+        denies_with_a_word(
+            [m for m in exp.morphs if seg.start <= m.start < seg.end],
+            [m for m in cand.morphs if cseg.start <= m.start < cseg.end],
+        )
+    )
 
 
 def word_beside_rival(

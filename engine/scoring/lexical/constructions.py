@@ -1,0 +1,104 @@
+"""Constructions that say a word of the expected statement another way (since lexical-29;
+docs/metrics.md): a noun's humble 드리다 for its 하다, …ㄹ 수 있다 for 가능, …ㄹ 때 for 시, 한 of
+"per one …", 처리/진행 between an act's noun and 하다; and the expected nouns an answer states
+without their letters (``found_otherwise``: by a construction, by a denying word, by a word of
+their meaning class), for recall."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from seorap.engine.scoring.lexical import acts
+from seorap.engine.scoring.lexical.analysis import Analysis
+from seorap.engine.scoring.lexical.lexicon import synonym_class
+from seorap.engine.scoring.lexical.text import Morph
+
+_CONVERSE_FORMS = frozenset({"받", "당하", "배우"})
+
+
+def said_by_construction(exp: Analysis, morphs: Sequence[Morph]) -> set[int]:
+    """Morphemes of the answer a construction of E's meaning accounts for (since lexical-29):
+    a noun's humble 드리다, which is its 하다 (연락 드립니다, 안내드렸는데; not when E says an act
+    received, 받다); …ㄹ 수 있다 for E's 가능 (not 불가); …ㄹ 때 for E's 시 (하원 시 / 하원할 때)."""
+    e = {(m.form, m.tag) for m in exp.morphs}
+    can = ("가능", "NNG") in e and "불가" not in exp.compact
+    when = ("시", "NNB") in e
+    received = any(m.form in _CONVERSE_FORMS and m.tag[0] == "V" for m in exp.morphs)
+    out: set[int] = set()
+    for i, m in enumerate(morphs):
+        if (m.form, m.tag) == ("드리", "VV") and i and morphs[i - 1].tag == "NNG" and not received:
+            out.add(i)
+        if _per_one(morphs, i) or _light_noun(morphs, i):
+            out.add(i)
+        if m.tag != "ETM" or m.form not in ("ᆯ", "을") or i + 1 >= len(morphs):
+            continue
+        nxt = morphs[i + 1]
+        if when and (nxt.form, nxt.tag) == ("때", "NNG"):
+            out |= {i, i + 1}
+        if can and _can_at(morphs, i):
+            out |= {i, i + 1, i + 2}
+    return out
+
+
+def _light_noun(morphs: Sequence[Morph], i: int) -> bool:
+    """처리/진행 between an act's noun and 하다/되다 (폐기 처리합니다, 테스트 진행합니다): the act's
+    하다, nothing of its own; the act's noun is read (since lexical-30)."""
+    return (
+        morphs[i].tag == "NNG"
+        and morphs[i].form in ("처리", "진행")
+        and 0 < i < len(morphs) - 1
+        and morphs[i - 1].tag == "NNG"
+        and morphs[i + 1].tag == "XSV"
+        and morphs[i + 1].form in ("하", "되")
+    )
+
+
+def _per_one(morphs: Sequence[Morph], i: int) -> bool:
+    """한 at ``i`` opens "per one …" (한 달에, 한 개에, 한 사람당, 한 번에): it says the rate's
+    denominator is one, never a value of its own; the unit after it is read (since lexical-30)."""
+    return (
+        (morphs[i].form, morphs[i].tag) == ("한", "MM")
+        and i + 2 < len(morphs)
+        and morphs[i + 1].tag in ("NNB", "NNG")
+        and (
+            morphs[i + 2].form in ("에", "당", "마다")
+            or morphs[i + 2].tag == "XSN"
+            and morphs[i + 2].form == "당"
+        )
+    )
+
+
+def _can_at(morphs: Sequence[Morph], i: int) -> bool:
+    """…ㄹ 수 있다 starts at morpheme ``i``."""
+    return (
+        i + 2 < len(morphs)
+        and morphs[i].tag == "ETM"
+        and morphs[i].form in ("ᆯ", "을")
+        and (morphs[i + 1].form, morphs[i + 1].tag) == ("수", "NNB")
+        and morphs[i + 2].form == "있"
+    )
+
+
+def says_possible(exp: Analysis, cand: Analysis) -> bool:
+    """E says 가능 (not 불가) and the answer says …ㄹ 수 있다: E's 가능 is found (lexical-29)."""
+    return (
+        "가능" in exp.nouns
+        and "불가" not in exp.compact
+        and any(_can_at(cand.morphs, i) for i in range(len(cand.morphs)))
+    )
+
+
+def found_otherwise(exp: Analysis, cand: Analysis, missing: Sequence[str]) -> frozenset[str]:
+    """Expected nouns (``missing``: not found by their letters) the answer states another way:
+    가능 by …ㄹ 수 있다 (lexical-29); a word E negates by the answer's denying word (허가 by 불허);
+    a noun by a word of its meaning class (보관 by 보존; never by 하다, 되다, 있다) (lexical-30)."""
+    out = set(acts.denies_with_a_word(exp.morphs, cand.morphs))
+    if says_possible(exp, cand):
+        out.add("가능")
+    theirs = frozenset(
+        m.form
+        for m in cand.morphs
+        if m.tag in ("NNG", "VV", "VA") and m.form not in ("하", "되", "있")
+    )
+    out |= {n for n in missing if synonym_class(n, theirs) is not None}
+    return frozenset(out)
