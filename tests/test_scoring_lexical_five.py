@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-30" and J.rules == "lexical-30"
+    assert lexical.RULES_VERSION == "lexical-31" and J.rules == "lexical-31"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

@@ -30,14 +30,22 @@ def abbreviates(short: str, long: str) -> bool:
     return all(ch in rest for ch in short[2:])
 
 
+_NATIONAL = ("한국", "국립", "대한", "재단법인", "사단법인")
+"""Leading words a body's short name leaves out (국립농산물품질관리원 → 농관원; since lexical-31)."""
+
+
 def initials(short: str, long: str) -> bool:
     """Does ``short`` keep, of three or more of the words ``long`` is written from, the first
     syllable or the whole word, in order (한국예술종합학교 → 한예종, 국립중앙도서관 → 국중도,
     한국외국어대학교 → 한국외대; since lexical-24)? A name the analyser reads as one word is cut
-    into words of two or three syllables, every way; the first word is always kept."""
-    if len(short) < 3 or len(short) >= len(long) or short[0] != long[0]:
+    into words of two or three syllables, every way; the first word is always kept — or, since
+    lexical-31, the first after a leading 한국/국립/대한 (한국출판문화산업진흥원 → 출판진흥원)."""
+    if len(short) < 3 or len(short) >= len(long):
         return False
-    return _initials(short, long, 0)
+    if short[0] == long[0] and _initials(short, long, 0):
+        return True
+    bare = next((long[len(w) :] for w in _NATIONAL if long.startswith(w)), "")
+    return len(bare) > len(short) and short[0] == bare[0] and _initials(short, bare, 0)
 
 
 def _initials(short: str, long: str, used: int) -> bool:
@@ -61,7 +69,9 @@ def _initials(short: str, long: str, used: int) -> bool:
 def tail_of(short: str, long: str) -> bool:
     """Is ``short`` the name ``long`` without a leading part ((농림축산)검역본부, (한국)교통안전공단),
     keeping at least four syllables and dropping at least two?"""
-    return len(short) >= 4 and len(long) - len(short) >= 2 and long.endswith(short)
+    return (len(short) >= 4 or (len(short) == 3 and len(long) >= 8)) and (
+        len(long) - len(short) >= 2 and long.endswith(short)
+    )  # since lexical-31 three syllables of a name of eight or more (한국교육과정평가원 → 평가원)
 
 
 def _names(text: str, runs: bool = False) -> set[str]:

@@ -31,6 +31,7 @@ from seorap.engine.scoring.lexical.clauses import (
 )
 from seorap.engine.scoring.lexical.lexicon import synonym_class
 from seorap.engine.scoring.lexical.subjects import replaced
+from seorap.engine.scoring.lexical.text import Morph
 from seorap.engine.scoring.lexical.value import Value, kind, same
 
 
@@ -56,7 +57,7 @@ def clause_polarity(exp: Analysis, cand: Analysis, q: Analysis | None = None) ->
         lacking = {m for m in mine if mine[m] > 0 and m not in around}
         if all(_values_only(c, cand) for c in chosen) and not _corrects(seg, exp, cand):
             lacking = set()  # "새벽 두 시요.": values alone say nothing of the polarity
-        if NEGATION in lacking and _question_negates(q, chosen, cand):
+        if NEGATION in lacking and _question_negates(q, chosen, cand, seg, exp):
             lacking -= {NEGATION}
         if NEGATION in lacking and _denies_with_a_word(seg, chosen, exp, cand):
             lacking -= {NEGATION}
@@ -100,12 +101,19 @@ WHEN_NOUNS = frozenset({"오전", "오후", "새벽", "아침", "점심", "저�
 """Parts of a day: in a clause of values they are part of the time it gives."""
 
 
-def _question_negates(q: Analysis | None, chosen: Sequence[Segment], cand: Analysis) -> bool:
-    """The question carries the negation ("못 쓰는 도크", "언제 못 써요?") and the candidate's
-    clauses do not use a word it negates (saying 쓸 수 있다 would be the opposite)."""
+def _question_negates(
+    q: Analysis | None, chosen: Sequence[Segment], cand: Analysis, seg: Segment, exp: Analysis
+) -> bool:
+    """The question carries the negation ("못 쓰는 도크", "언제 못 써요?") of every act the
+    expected clause negates (since lexical-31: "시유 안 된 작품들도 가마에 들어갔어요?" negates 시유,
+    not the firing the clause denies too), and the candidate's clauses do not use a word it
+    negates (saying 쓸 수 있다 would be the opposite)."""
     if q is None or not any(NEGATION in s.markers for s in q.segments):
         return False
     negated = negated_words(q.morphs)
+    mine = _denied_acts([m for m in exp.morphs if seg.start <= m.start < seg.end])
+    if not all(w in negated or synonym_class(w, frozenset(negated)) for w in mine):
+        return False  # the clause denies something the question does not (넣지 못했다)
     said = {
         m.form
         for m in cand.morphs
@@ -114,6 +122,35 @@ def _question_negates(q: Analysis | None, chosen: Sequence[Segment], cand: Analy
     return bool(negated) and not any(
         w in negated or synonym_class(w, frozenset(negated)) for w in said
     )  # 이용할 수 있다 for 못 써요: the same act, so the opposite
+
+
+def _denied_acts(morphs: Sequence[Morph]) -> set[str]:
+    """The acts a clause negates, read narrowly: the verb before …지 않다/못하다 (넣지 못했다: 넣),
+    the act before …ㄹ 수 없다 (사용할 수 없습니다: 사용), the word after 안/못 (a light verb's
+    noun right before it); ``negated_words`` for the rest."""
+    out: set[str] = set()
+    for i, m in enumerate(morphs):
+        if (m.form, m.tag) == ("지", "EC") and i and morphs[i - 1].tag[0] == "V":
+            after = morphs[i + 1 : i + 3]
+            if any(x.form in ("않", "못하", "못") for x in after):
+                out.add(_act_before(morphs, i - 1))
+        elif (m.form, m.tag) == ("수", "NNB") and i >= 2 and morphs[i - 1].tag == "ETM":
+            if i + 1 < len(morphs) and morphs[i + 1].form == "없":
+                out.add(_act_before(morphs, i - 2))
+        elif (m.form, m.tag) in (("안", "MAG"), ("못", "MAG")) and i + 1 < len(morphs):
+            j = i - 1  # 시유가 안 된: the noun before 안, its particle skipped
+            while j > 0 and morphs[j].tag.startswith("J"):
+                j -= 1
+            light = morphs[i + 1].form in ("하", "되") and j >= 0
+            out.add(morphs[j].form if light else _act_before(morphs, i + 1))
+    return (out - {""}) or negated_words(morphs)
+
+
+def _act_before(morphs: Sequence[Morph], j: int) -> str:
+    """The act morpheme ``j`` says: a light verb (하다, 되다) says the noun before it."""
+    if morphs[j].form in ("하", "되") and j and morphs[j - 1].tag.startswith("NN"):
+        return morphs[j - 1].form
+    return morphs[j].form
 
 
 def _denies_the_other_state(

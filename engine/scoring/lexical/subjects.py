@@ -8,6 +8,7 @@ import re
 
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
 from seorap.engine.scoring.lexical.clauses import _noun_in
+from seorap.engine.scoring.lexical.lexicon import synonym_class
 from seorap.engine.scoring.lexical.ranges import per_in
 from seorap.engine.scoring.lexical.value import Value, kind, same
 
@@ -147,6 +148,8 @@ def wrong_subject(
             shared_id = any(ident and w in mine and w not in absent for w, ident in theirs.items())
             # a derived form of an expected subject word (신청 → 신청서) is no other subject
             other = [w for w in other if not any(len(x) >= 2 and x in w for x in mine)]
+            # …nor a word of an expected noun's meaning class (아침 for 조식, 어른 for 성인: lexical-31)
+            other = [w for w in other if synonym_class(w, frozenset((*mine, *exp.nouns))) is None]
             # an identifying word replaced (김 → 정), or most of a descriptive subject (모바일 앱
             # → 웹 버전); one descriptive word reworded (마감일 → 지원서) is a paraphrase
             if other and (any(absent.values()) or (not shared_id and 2 * len(absent) >= len(mine))):

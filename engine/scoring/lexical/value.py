@@ -28,9 +28,10 @@ UNIT_ALIASES = {
     "제곱미터": "㎡",
     "매": "장",
     "박스": "상자",
+    "키로": "킬로",
 }
 """Counters and units written two ways (in Latin letters or spelt out in Hangul): one name each.
-킬로 alone is read as a unit of its own, ``킬로``: it is said for kilograms and kilometres alike,
+킬로 (or 키로, as it is often said) alone is read as a unit of its own, ``킬로``: it is said for kilograms and kilometres alike,
 and only the expected statement tells which (lexical/kilo.py). N도 is degrees (℃: 섭씨 4도)."""
 
 # ---- values ---------------------------------------------------------------------------------------
@@ -97,6 +98,8 @@ def same(a: Value, b: Value) -> bool:
     if "per" in (a.type, b.type) and a.type != b.type:  # 한 개에 (a rate's denominator) = 1개
         rate, count = (a, b) if a.type == "per" else (b, a)
         return count.key == ("1",) and PER_COUNTERS.get(count.type, count.type) == rate.key[0]
+    if {a.type, b.type} == {"person", "name"}:  # 박지훈 선생님 (a person) = 지훈 (lexical-31)
+        return a.key[0] == b.key[0] or _given_name(a.key[0], b.key[0])
     if a.type != b.type:
         measured = _measured(a, b)
         if measured is not None:

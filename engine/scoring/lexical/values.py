@@ -12,7 +12,15 @@ from seorap.engine.scoring.lexical import numerals
 from seorap.engine.scoring.lexical.ranges import per_unit, range_units
 from seorap.engine.scoring.lexical.spoken import _half_year, _merge_durations
 from seorap.engine.scoring.lexical.text import Morph
-from seorap.engine.scoring.lexical.value import UNIT_ALIASES, Value, _canon, _free, kind, same
+from seorap.engine.scoring.lexical.value import (
+    SURNAMES,
+    UNIT_ALIASES,
+    Value,
+    _canon,
+    _free,
+    kind,
+    same,
+)
 from seorap.engine.scoring.lexical.weekday_runs import weekday_runs
 
 _NUM = r"\d+(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?"
@@ -443,7 +451,8 @@ def _seg(segments: list[tuple[int, int]], v: Value) -> int:
 
 _TITLES = (
     "님|씨|수석|책임|선임|팀장|이사|매니저|대리|과장|차장|부장|실장|본부장|대표|주임|사원|"
-    "상무|전무|파트장|리드"
+    "상무|전무|파트장|리드|세무사|변호사|노무사|회계사|법무사|원장|교수|선생님|강사|간호사|"
+    "소방위|소방장|소방교"
 )
 _PERSON = re.compile(rf"(?<![가-힣])([가-힣]{{3}})\s?(?:{_TITLES})(?![가-힣]*팀)")
 _TEAM = re.compile(r"(?<![가-힣A-Za-z0-9])([가-힣A-Za-z0-9]{1,12}?) ?팀(?!장|원|별)")
@@ -461,7 +470,11 @@ _COUNTED = re.compile(r"^\d*(?:명|곳|개|건|대|인)$")
 def _people_and_teams(text: str) -> list[Value]:
     """A person (a three-syllable name before a title: 박준호 팀장님 = 박준호) and a team (결제팀,
     결제플랫폼팀; not 개발팀장, a person): values of the slot "who"."""
-    out = [Value("person", (m[1],), m[0], m.start(), m.end()) for m in _PERSON.finditer(text)]
+    out = [
+        Value("person", (m[1],), m[0], m.start(), m.end())
+        for m in _PERSON.finditer(text)
+        if m[1][0] in SURNAMES  # not 잔금은 이사 (the balance, then 이사 the move): lexical-31
+    ]
     for m in _TEAM.finditer(text):
         if _COUNTED.match(m[1]):
             continue  # 4명 팀, 네 명 팀: a team of four, not a team named so
