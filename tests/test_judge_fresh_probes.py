@@ -100,6 +100,7 @@ def table(graded: list[tuple[dict, str, str]]) -> str:
         "sealed_probes_21",
         "sealed_probes_22",
         "sealed_probes_23",
+        "sealed_probes_24",
     ],
 )
 def test_probe_file_is_unchanged(name):
@@ -167,6 +168,7 @@ SEALED = {
     "sealed_probes_21": 97,
     "sealed_probes_22": 96,
     "sealed_probes_23": 94,
+    "sealed_probes_24": 66,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -248,14 +250,19 @@ that only low recall had held NO now PARTIAL. The twenty-third was graded once b
 160, two wrong answers YES: s23-086, s23-108; lexical-29 87 and lexical-28 86 with the same two).
 lexical-31 fixed s23-086 at its cause (a person value needs a family name: 잔금은 이사 is no
 person): 112, 112, 109, 98, 110, 90, 90, 104, 104, 84, 88, 94, 112, 102, 107, 103, 101, 95, 97, 96, 94 for the third to the
-twenty-third (not blind)."""
+twenty-third (not blind). The twenty-fourth was graded once by lexical-31 (66 of 160, four wrong
+answers YES: s24-047, s24-086, s24-101, s24-112; lexical-30 65 and lexical-28 66 with the same
+four)."""
 WRONG_YES: dict[str, list[str]] = {
     "sealed_probes_20": ["s20-066", "s20-082"],
     "sealed_probes_21": ["s21-034", "s21-045"],
     "sealed_probes_23": ["s23-108"],
+    "sealed_probes_24": ["s24-047", "s24-086", "s24-101", "s24-112"],
 }
 """Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md): the
-twenty-third set's s23-108, found by its one grading (lexical-30; lexical-28 and 29 the same): an
+twenty-fourth set's four, found by its one grading (lexical-31; lexical-28 the same) — s24-047,
+s24-086, s24-112, a question asking two things (몇 번 포트로 넣고 어디로 나와요; 어른이랑 애; 언제,
+어디서) answered with one; s24-101, 내일모레 read as 내일; the twenty-third set's s23-108, found by its one grading (lexical-30; lexical-28 and 29 the same): an
 unverifiable extra (the withdrawal already filed by the office manager) beside the right answer
 under a question — the "another slot" convention again, 사무장님 read as a person (lexical-31 fixed
 the other, s23-086: 잔금은 이사 read as a person); the twenty-first set's two left of the three its one grading found (lexical-27: an extra that
