@@ -3,7 +3,7 @@
 - **Dates**: ``2026-03-05``, ``2026.03.05``, ``2026. 3. 5.`` (the standard dotted form), ``26.03.05``,
   ``26/03/05``, ``3/5`` (month/day), ``2026년 3월 5일`` → ``(year or None, month, day)``.
 - **Relative dates** against a reference date (the date of the document the text comes from):
-  오늘, 어제, 내일, 모레, 글피, 그저께/그제, 이번·다음·지난 주 + 요일, 이번·다음·지난 달 N일 / 말일,
+  오늘, 어제, 내일, 모레 (내일모레), 글피, 그저께/그제, 이번·다음·지난 주 + 요일, 이번·다음·지난 달 N일 / 말일,
   N일 후/뒤/전, 올해·내년·작년 … M월 N일 (without a reference its year is unknown, as in M월 N일). A relative date without a reference, or a period rather than a day (이번 달 말, 다음 달
   초, 다음 분기), is *vague*: it never equals an absolute date.
 - **Numbers**: digits, grouped digits (``1,200``), decimals, the multipliers 천/만/억/조 in any mix
@@ -171,6 +171,8 @@ _DAY_WORDS = {
     "오늘": 0,
     "금일": 0,
     "내일": 1,
+    "내일모레": 2,
+    "낼모레": 2,
     "모레": 2,
     "글피": 3,
 }
@@ -209,8 +211,9 @@ _YEAR_DAY = re.compile(
 )
 """내년 4월 24일: the year said relative to the document's (its year unknown without one)."""
 _DAY_WORD = re.compile(
-    r"(?<![가-힣])(그저께|그제|어제|오늘|금일|내일|모레|글피)(?!\s*[가-힣]*요일)"
+    r"(?<![가-힣])(그저께|그제|어제|오늘|금일|내일모레|낼모레|내일|모레|글피)(?!\s*[가-힣]*요일)"
 )
+"""내일모레 (and 낼모레) is 모레 said fully: the day after tomorrow, not 내일 (since lexical-32)."""
 
 
 _PARTICLE_END = frozenset("은는이가을를도에서로엔")

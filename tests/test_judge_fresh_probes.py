@@ -153,7 +153,7 @@ SEALED = {
     "sealed_probes_6": 98,
     "sealed_probes_7": 110,
     "sealed_probes_8": 90,
-    "sealed_probes_9": 90,
+    "sealed_probes_9": 91,
     "sealed_probes_10": 104,
     "sealed_probes_11": 104,
     "sealed_probes_12": 84,
@@ -163,12 +163,12 @@ SEALED = {
     "sealed_probes_16": 102,
     "sealed_probes_17": 107,
     "sealed_probes_18": 103,
-    "sealed_probes_19": 101,
-    "sealed_probes_20": 95,
+    "sealed_probes_19": 102,
+    "sealed_probes_20": 96,
     "sealed_probes_21": 97,
     "sealed_probes_22": 96,
     "sealed_probes_23": 94,
-    "sealed_probes_24": 66,
+    "sealed_probes_24": 72,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -252,20 +252,21 @@ lexical-31 fixed s23-086 at its cause (a person value needs a family name: 잔�
 person): 112, 112, 109, 98, 110, 90, 90, 104, 104, 84, 88, 94, 112, 102, 107, 103, 101, 95, 97, 96, 94 for the third to the
 twenty-third (not blind). The twenty-fourth was graded once by lexical-31 (66 of 160, four wrong
 answers YES: s24-047, s24-086, s24-101, s24-112; lexical-30 65 and lexical-28 66 with the same
-four)."""
+four). lexical-32 fixed the four at their cause (two question words ask every clause; two owners
+asked by a word of their class; 내일모레 is 모레): 112, 112, 109, 98, 110, 90, 91, 104, 104, 84, 88, 94, 112, 102, 107, 103, 102, 96, 97, 96, 94, 72 for the
+third to the twenty-fourth (not blind)."""
 WRONG_YES: dict[str, list[str]] = {
     "sealed_probes_20": ["s20-066", "s20-082"],
     "sealed_probes_21": ["s21-034", "s21-045"],
     "sealed_probes_23": ["s23-108"],
-    "sealed_probes_24": ["s24-047", "s24-086", "s24-101", "s24-112"],
 }
 """Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md): the
-twenty-fourth set's four, found by its one grading (lexical-31; lexical-28 the same) — s24-047,
-s24-086, s24-112, a question asking two things (몇 번 포트로 넣고 어디로 나와요; 어른이랑 애; 언제,
-어디서) answered with one; s24-101, 내일모레 read as 내일; the twenty-third set's s23-108, found by its one grading (lexical-30; lexical-28 and 29 the same): an
+twenty-third set's s23-108, found by its one grading (lexical-30; lexical-28 and 29 the same): an
 unverifiable extra (the withdrawal already filed by the office manager) beside the right answer
 under a question — the "another slot" convention again, 사무장님 read as a person (lexical-31 fixed
-the other, s23-086: 잔금은 이사 read as a person); the twenty-first set's two left of the three its one grading found (lexical-27: an extra that
+the other, s23-086: 잔금은 이사 read as a person); the twenty-fourth set's four, found by its one
+grading (lexical-31) — three questions asking two things answered with one, 내일모레 read as 내일 —
+lexical-32 fixed at their cause; the twenty-first set's two left of the three its one grading found (lexical-27: an extra that
 contradicts the 24-hour opening added under a question; the two halls swapped, 3관 and 5관 read as
 bare numbers; lexical-28 fixed the third, a date-and-place question answered with the date; the twenty-second
 set's two, found by its one grading by lexical-29 — s22-037, two deadlines asked 각각 and one

@@ -37,7 +37,7 @@ ANTONYMS: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = tuple(
         (
             "open/close",
             "열- 열리- 개방 개장 개관 개점",
-            "닫- 닫히- 폐쇄 폐장 폐관 폐점 휴관 휴장 휴업",
+            "닫- 닫히- 폐쇄 폐장 폐관 폐점 휴관 휴장 휴업 휴무 휴점",
         ),
         ("in/out of stock", "입고 반입", "출고 반출 출하"),
         ("export/import", "수출", "수입"),

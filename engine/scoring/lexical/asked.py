@@ -26,6 +26,7 @@ from functools import lru_cache
 
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
 from seorap.engine.scoring.lexical.clauses import _noun_in
+from seorap.engine.scoring.lexical.lexicon import synonym_class
 from seorap.engine.scoring.lexical.value import UNIT_ALIASES, Value, kind, same
 
 DAY_KINDS = frozenset({"date", "weekday", "month", "year", "vague-date", "time"})
@@ -202,7 +203,7 @@ def _unasked_segments(
 ) -> tuple[Segment, ...]:
     if q is None or not (_PICKS.search(q.text) or any(p.search(q.text) for p, _ in ASKS)):
         return ()
-    if _NAMED_KIND.search(q.text):
+    if _NAMED_KIND.search(q.text) or _asks_twice(q.text):
         return ()  # 날짜랑 장소: a kind no question word types is asked of every clause
     clauses = _clauses(exp)
     if len(clauses) < 2:
@@ -251,6 +252,15 @@ def _touched(
     if len(picked) != 1 or not all(c[1] for c in clauses):
         return []  # the answer's own values never pick among clauses the question does not
     return picked if any(v in stated for v in picked[0][1]) else []
+
+
+_QUESTION_WORD = re.compile(r"몇|언제|얼마|어디|누구|누가|어느|무슨|뭐|무엇|무얼|어떻게")
+
+
+def _asks_twice(text: str) -> bool:
+    """Two question words joined in one question (몇 번 포트로 넣고, 끝나면 어디로 나와요?; 언제,
+    어디서 해요?) ask two things: every clause is asked (since lexical-32)."""
+    return len(_QUESTION_WORD.findall(text)) >= 2 and bool(_JOINED_ASKS.search(text))
 
 
 _NAMED_KIND = re.compile(r"장소|위치|방법|준비물|이유|조건|절차|서류|각각|각자|둘 다|둘다")
@@ -328,8 +338,10 @@ def _touches_question(c: Clause, clauses: list[Clause], head: frozenset[str], q:
     value of it is in the question."""
     others = "|".join(d[2] for d in clauses if d is not c)
     own = [n for n in c[0] if n not in others and n not in head]
-    return any(_noun_in(n, q.nouns, q.compact) for n in own) or any(
-        _compact(v.text) in q.compact for v in c[1] if not v.text.isdigit()
+    return (
+        any(_noun_in(n, q.nouns, q.compact) for n in own)
+        or any(synonym_class(n, frozenset(q.nouns)) for n in own)  # 애 for 어린이 (lexical-32)
+        or any(_compact(v.text) in q.compact for v in c[1] if not v.text.isdigit())
     )
 
 

@@ -73,6 +73,8 @@ def clause_polarity(exp: Analysis, cand: Analysis, q: Analysis | None = None) ->
         if (lacking or extra & _OF_A_CHANGE) and _new_value_only(seg, chosen, exp, cand):
             lacking -= _OF_A_CHANGE
             extra -= _OF_A_CHANGE - {NEGATION}
+        if RETRACT in extra and _corrected_elsewhere(exp, cand):
+            extra -= {RETRACT}
         if extra or lacking:
             polarity.append((seg.text.strip(), _count(mine), _count(theirs)))
     return polarity
@@ -194,9 +196,23 @@ def _affirms_the_denied(
 
 
 def set_aside_value(v: Value, exp: Analysis) -> bool:
-    """An expected value a contrast word sets aside ("화요일이 아니라 수요일", "A 대신 B"): not a
-    value the expected statement holds now, so no answer has to state it."""
-    return any(a <= v.start < b for a, b, _ in exp.aside)
+    """An expected value a contrast word sets aside ("화요일이 아니라 수요일", "A 대신 B"), or
+    (since lexical-32) one a clause retracts while another states the right one ("8천 원으로
+    안내했으나 정정합니다. 1만 원이 맞습니다."): not a value the expected statement holds now, so
+    no answer has to state it."""
+    return any(a <= v.start < b for a, b, _ in exp.aside) or v in _retracted(exp)
+
+
+def _retracted(exp: Analysis) -> list[Value]:
+    """Values of a clause that retracts, of a kind another clause states another value of."""
+    retracted = [s for s in exp.segments if RETRACT in s.markers]
+    rest = [v for s in exp.segments if s not in retracted for v in s.values]
+    return [
+        v
+        for s in retracted
+        for v in s.values
+        if any(kind(v) == kind(w) and not same(v, w) for w in rest)
+    ]
 
 
 def _corrects(seg: Segment, exp: Analysis, cand: Analysis) -> bool:
@@ -229,6 +245,14 @@ def _new_value_only(seg: Segment, chosen: Sequence[Segment], exp: Analysis, cand
         and all(_value_in(v, said, cand.compact, current=True) for v in new)
         and not any(same(o, w) and not w.former for o in old for w in cand.values)
     )
+
+
+def _corrected_elsewhere(exp: Analysis, cand: Analysis) -> bool:
+    """The expected statement retracts a value in one clause and states the right one in another
+    (120원으로 공지했으나 정정합니다. kg당 150원이 맞습니다.), and the candidate, saying the
+    correction (150원으로 정정됐습니다), states no retracted value as current (since lexical-32)."""
+    old = _retracted(exp)
+    return bool(old) and not any(same(o, w) and not w.former for o in old for w in cand.values)
 
 
 def _negation_for_cancel(mine: Counter, theirs: Counter, around: set[str]) -> None:
