@@ -9,19 +9,9 @@ fool it."""
 from __future__ import annotations
 
 import pytest
+from judge_support import check
 
-from seorap.engine.scoring.judges import LexicalJudge
-
-J = LexicalJudge()
 TANKS = "1번 수조 소독은 3월 3일, 2번 수조 소독은 3월 5일입니다."
-
-
-def check(expected: str, answer: str, verdict: str, question: str = "") -> None:
-    got = J.grade_answer(question, expected, answer).label
-    if verdict.startswith("not "):
-        assert got != verdict[4:], (expected, answer, got)
-    else:
-        assert got == verdict, (expected, answer, got)
 
 
 @pytest.mark.parametrize(

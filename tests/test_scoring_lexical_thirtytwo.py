@@ -9,22 +9,13 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from judge_support import check
 
 from seorap.engine import normalise
-from seorap.engine.scoring.judges import LexicalJudge
 
-J = LexicalJudge()
 PORTS = "시료는 1번 포트로 넣고, 시험이 끝나면 2번 포트로 꺼낸다."
 FEES = "관람료는 어른 9천 원, 어린이 6천 원이다."
 FARE = "견학비를 1인 8천 원으로 안내했으나 정정합니다. 1인 1만 원이 맞습니다."
-
-
-def check(expected: str, answer: str, verdict: str, question: str = "", **dates) -> None:
-    got = J.grade_answer(question, expected, answer, **dates).label
-    if verdict.startswith("not "):
-        assert got != verdict[4:], (expected, answer, got)
-    else:
-        assert got == verdict, (expected, answer, got)
 
 
 @pytest.mark.parametrize(

@@ -7,18 +7,7 @@ that would fool it."""
 from __future__ import annotations
 
 import pytest
-
-from seorap.engine.scoring.judges import LexicalJudge
-
-J = LexicalJudge()
-
-
-def check(expected: str, answer: str, verdict: str, question: str = "") -> None:
-    got = J.grade_answer(question, expected, answer).label
-    if verdict.startswith("not "):
-        assert got != verdict[4:], (expected, answer, got)
-    else:
-        assert got == verdict, (expected, answer, got)
+from judge_support import check
 
 
 @pytest.mark.parametrize(
