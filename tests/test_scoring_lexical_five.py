@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-32" and J.rules == "lexical-32"
+    assert lexical.RULES_VERSION == "lexical-33" and J.rules == "lexical-33"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

@@ -21,11 +21,13 @@ from seorap.engine.scoring.lexical.text import Morph
 from seorap.engine.scoring.lexical.value import kind, same
 
 _DOER = frozenset({("이", "JKS"), ("가", "JKS"), ("께서", "JKS")})
-_PERSON_SUFFIX = frozenset({"님", "생", "들", "원", "자", "사", "장", "팀"})
+_PERSON_SUFFIX = frozenset({"님", "생", "들", "원", "자", "사", "장", "팀", "분"})
 """Suffixes (kiwipiepy XSN, or the noun's last syllable) of a word naming people: 원장님,
 수강생들, 회원, 참가자, 강사, 팀장, 운영팀."""
 _PREDICATE = frozenset({"VV", "VA", "XSV", "XSA", "VCP", "VX"})
 _NOUNS = frozenset({"NNG", "NNP", "XSN", "SL", "SH"})
+_HONOURED = ("분", "NNB")
+"""The honorific 분 written onto a people word (연사분께서): part of the word (since lexical-33)."""
 _CONVERSE = ("받", "당하", "배우")
 """Verbs that say an act from the side of who receives it (넘겨받다, 칭찬받다, 배우다 for
 가르치다): with one, who acts is said the other way round, and the rule stays silent."""
@@ -40,9 +42,13 @@ _PEOPLE = frozenset(
 def _word(morphs: Sequence[Morph], i: int) -> tuple[str, int]:
     """The noun word ending at morpheme ``i`` (adjacent noun pieces, no space) and where it starts."""
     j = i
-    while j > 0 and morphs[j - 1].end == morphs[j].start and morphs[j - 1].tag in _NOUNS:
+    while j > 0 and morphs[j - 1].end == morphs[j].start and _noun_piece(morphs[j - 1]):
         j -= 1
     return "".join(m.form for m in morphs[j : i + 1]), j
+
+
+def _noun_piece(m: Morph) -> bool:
+    return m.tag in _NOUNS or (m.form, m.tag) == _HONOURED
 
 
 def _person(word: str, pieces: Sequence[Morph]) -> bool:
@@ -51,17 +57,22 @@ def _person(word: str, pieces: Sequence[Morph]) -> bool:
 
 def doers(morphs: Sequence[Morph]) -> list[str]:
     """Person words before 이/가/께서 that do a main act, not a relative clause's (수강생들이 만든
-    요리: the predicate they precede ends in a noun-modifying ending)."""
+    요리: the predicate they precede ends in a noun-modifying ending — unless a recipient was said
+    between them, since lexical-33: 할머님께서 체험객들에게 귤청 만드는 법을 가르쳐 주십니다)."""
     out: list[str] = []
     waiting: list[str] = []
+    told = False  # a recipient said since the last doer (할머님께서 체험객들에게 …)
     for i, m in enumerate(morphs):
-        if (m.form, m.tag) in _DOER and i > 0 and morphs[i - 1].tag in _NOUNS:
+        if (m.form, m.tag) in _DOER and i > 0 and _noun_piece(morphs[i - 1]):
             word, j = _word(morphs, i - 1)
             if _person(word, morphs[j:i]):
                 waiting.append(word)
+                told = False
+        elif m.form in _TO and m.tag == "JKB":
+            told = True
         elif m.tag in _PREDICATE and waiting:
             ending = next((x for x in morphs[i + 1 :] if x.tag not in ("EP", *_PREDICATE)), None)
-            if ending is not None and ending.tag == "ETM":
+            if ending is not None and ending.tag == "ETM" and not told:
                 waiting.pop()  # the doer of a clause that modifies a noun
             elif ending is not None and ending.tag in ("EC", "EF"):
                 out += waiting
@@ -69,11 +80,12 @@ def doers(morphs: Sequence[Morph]) -> list[str]:
     return out + waiting
 
 
-_HONORIFIC = re.compile(r"(?:님|분)(?:들)?$")
+_HONORIFIC = re.compile(r"(?:님|분)?(?:들)?$")
 
 
 def _bare(word: str) -> str:
-    """A people word without its honorific ending: 보호자님 and 보호자분 are one (since lexical-25)."""
+    """A people word without its honorific or plural ending: 보호자님 and 보호자분 are one (since
+    lexical-25), and so are 수강생분들 and 수강생들 (since lexical-33)."""
     return _HONORIFIC.sub("", word) or word
 
 
@@ -176,7 +188,8 @@ def _one_person(a: str, b: str) -> bool:
 def giver_receives(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
     """(E's doer, the answer's receiver): E's doer of an act of giving (보내 드렸다, 전달했다) is
     said in the answer to receive it (받으셨대요) — the act told the other way round (since
-    lexical-29)."""
+    lexical-29); or (since lexical-33) the one E gives to is the one the answer receives from
+    (통역팀에 제출 / 통역팀에서 받아 가시면)."""
     if not any(m.form in GIVING and m.tag in ("VV", "VX", "NNG") for m in exp.morphs) or any(
         m.tag in _PREDICATE and m.form.endswith(_CONVERSE) for m in exp.morphs
     ):
@@ -185,7 +198,25 @@ def giver_receives(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
         for y in _actors(cand.morphs, _receives):
             if _one_person(x, y):
                 return f"{x} (who gives)", f"{y} (said to receive)"
+    if any(_receives(cand.morphs, i) for i in range(len(cand.morphs))):
+        for x in _marked(exp.morphs, _GIVEN_TO):
+            for y in _marked(cand.morphs, _GIVEN_FROM):
+                if _one_person(x, y):  # 통역팀에 제출 / 통역팀에서 받아 가시면 (lexical-33)
+                    return f"{x} (given to)", f"{y} (said to give)"
     return None
+
+
+_GIVEN_TO = frozenset({"에게", "께", "한테", "에"})
+_GIVEN_FROM = frozenset({"에서", "에게서", "한테서", "로부터", "으로부터"})
+
+
+def _marked(morphs: Sequence[Morph], particles: frozenset[str]) -> list[str]:
+    """The noun words right before one of ``particles`` (JKB)."""
+    return [
+        _word(morphs, i - 1)[0]
+        for i, m in enumerate(morphs)
+        if m.tag == "JKB" and m.form in particles and i and _noun_piece(morphs[i - 1])
+    ]
 
 
 def _recipient(morphs: Sequence[Morph], word: str) -> bool:
