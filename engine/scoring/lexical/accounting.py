@@ -42,7 +42,7 @@ from seorap.engine.scoring.lexical.polarity import (
     counterpart,
 )
 from seorap.engine.scoring.lexical.subjects import in_expected
-from seorap.engine.scoring.lexical.text import Morph
+from seorap.engine.scoring.lexical.text import JOINING, Morph
 from seorap.engine.scoring.lexical.value import Value, same
 from seorap.engine.scoring.lexical.values import _CHANGE_TARGET
 
@@ -284,10 +284,6 @@ def _word_known(
     if receives_given(m, content, nouns):
         return True
     return any(synonym_class(verb, content, nouns) for verb in _joined_verbs(morphs, i))
-
-
-JOINING = frozenset({"어", "아", "여"})
-"""The connective ending between the two verbs of one compound (들어오다, 돌려주다, 찾아가다)."""
 
 
 def _joined_verbs(morphs: Sequence[Morph], i: int) -> list[str]:

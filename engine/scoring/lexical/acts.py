@@ -323,14 +323,12 @@ def denied_state_words(exp: Analysis, cand: Analysis) -> frozenset[str]:
     """The answer's words that deny the other state of a two-state scale the expected statement
     says one state of (안 + 열- for 휴관): accounted for by that state (lexical/accounting.py)."""
     if denies_with_a_word(exp.morphs, cand.morphs):  # 불허 for 허가되지 않았다, 미완료
+        words = _denials(cand.morphs)
+        denied = frozenset().union(*words.values())
         return frozenset(
             {m.form for m in cand.morphs if m.tag == "XPN" and m.form in _DENYING_PREFIXES}
-            | {w for w in _denials(cand.morphs) if w in DENYING_NOUNS}
-            | {
-                m.form
-                for m in cand.morphs
-                if any(m.form in d for d in _denials(cand.morphs).values())
-            }
+            | {w for w in words if w in DENYING_NOUNS}
+            | {m.form for m in cand.morphs if m.form in denied}
         )
     negated = negated_words(cand.morphs)
     if not negated:

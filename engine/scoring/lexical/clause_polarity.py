@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from seorap.engine.scoring.lexical.acts import (
     affirmed_denied,
@@ -203,16 +204,18 @@ def set_aside_value(v: Value, exp: Analysis) -> bool:
     return any(a <= v.start < b for a, b, _ in exp.aside) or v in _retracted(exp)
 
 
-def _retracted(exp: Analysis) -> list[Value]:
-    """Values of a clause that retracts, of a kind another clause states another value of."""
+@lru_cache(maxsize=1 << 12)
+def _retracted(exp: Analysis) -> tuple[Value, ...]:
+    """Values of a clause that retracts, of a kind another clause states another value of (read
+    once per statement: every value's set-aside test asks)."""
     retracted = [s for s in exp.segments if RETRACT in s.markers]
     rest = [v for s in exp.segments if s not in retracted for v in s.values]
-    return [
+    return tuple(
         v
         for s in retracted
         for v in s.values
         if any(kind(v) == kind(w) and not same(v, w) for w in rest)
-    ]
+    )
 
 
 def _corrects(seg: Segment, exp: Analysis, cand: Analysis) -> bool:

@@ -10,10 +10,8 @@ from collections.abc import Sequence
 
 from seorap.engine.scoring.lexical import acts
 from seorap.engine.scoring.lexical.analysis import Analysis
-from seorap.engine.scoring.lexical.lexicon import synonym_class
+from seorap.engine.scoring.lexical.lexicon import CONVERSE, synonym_class
 from seorap.engine.scoring.lexical.text import Morph
-
-_CONVERSE_FORMS = frozenset({"받", "당하", "배우"})
 
 
 def said_by_construction(exp: Analysis, morphs: Sequence[Morph]) -> set[int]:
@@ -23,7 +21,7 @@ def said_by_construction(exp: Analysis, morphs: Sequence[Morph]) -> set[int]:
     e = {(m.form, m.tag) for m in exp.morphs}
     can = ("가능", "NNG") in e and "불가" not in exp.compact
     when = ("시", "NNB") in e
-    received = any(m.form in _CONVERSE_FORMS and m.tag[0] == "V" for m in exp.morphs)
+    received = any(m.form in CONVERSE and m.tag[0] == "V" for m in exp.morphs)
     out: set[int] = set()
     for i, m in enumerate(morphs):
         if (m.form, m.tag) == ("드리", "VV") and i and morphs[i - 1].tag == "NNG" and not received:

@@ -90,6 +90,9 @@ def predicate_classes() -> tuple[tuple[str, frozenset[str]], ...]:
     return parse_predicates(path.read_text(encoding="utf-8"), str(path))
 
 
+CONVERSE = ("받", "당하", "배우")
+"""Verbs that say an act from the side of who receives it (넘겨받다, 칭찬받다, 배우다 for
+가르치다): with one, who acts is said the other way round (lexical/roles.py)."""
 GIVING = frozenset(
     {"주", "드리", "보내", "부치", "발송", "송부", "전송", "전달", "제공", "지급", "통보", "알리",
      "보고", "제출", "수여", "건네", "넘기", "가르치", "입금", "발급"}

@@ -16,8 +16,8 @@ import re
 from collections.abc import Callable, Sequence
 
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment
-from seorap.engine.scoring.lexical.lexicon import GIVING
-from seorap.engine.scoring.lexical.text import Morph
+from seorap.engine.scoring.lexical.lexicon import CONVERSE, GIVING
+from seorap.engine.scoring.lexical.text import JOINING, Morph
 from seorap.engine.scoring.lexical.value import kind, same
 
 _DOER = frozenset({("이", "JKS"), ("가", "JKS"), ("께서", "JKS")})
@@ -28,9 +28,6 @@ _PREDICATE = frozenset({"VV", "VA", "XSV", "XSA", "VCP", "VX"})
 _NOUNS = frozenset({"NNG", "NNP", "XSN", "SL", "SH"})
 _HONOURED = ("분", "NNB")
 """The honorific 분 written onto a people word (연사분께서): part of the word (since lexical-33)."""
-_CONVERSE = ("받", "당하", "배우")
-"""Verbs that say an act from the side of who receives it (넘겨받다, 칭찬받다, 배우다 for
-가르치다): with one, who acts is said the other way round, and the rule stays silent."""
 _TO = frozenset({"께", "에게", "한테", "더러"})
 """Particles of who an act is done to (이 대리에게 넘겼다): with no converse verb, a recipient."""
 _PEOPLE = frozenset(
@@ -117,7 +114,7 @@ def swapped_roles(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
     """(E's doer, the answer's): E's doer is in the answer only as an object or an owner, and the
     answer's doer is a person E names in another role."""
     if any(
-        (m.tag in _PREDICATE and m.form.endswith(_CONVERSE)) or (m.form, m.tag) == ("되", "XSV")
+        (m.tag in _PREDICATE and m.form.endswith(CONVERSE)) or (m.form, m.tag) == ("되", "XSV")
         for m in cand.morphs
     ):
         return None  # 넘겨받았다, 배웠다, 승인됐다: who acts may be said the other way round
@@ -161,7 +158,7 @@ def _chained(morphs: Sequence[Morph], i: int) -> bool:
     return (
         i + 2 < len(morphs)
         and morphs[i + 1].tag == "EC"
-        and morphs[i + 1].form in ("어", "아", "여")
+        and morphs[i + 1].form in JOINING
         and morphs[i + 2].tag == "VX"
     )
 
@@ -191,7 +188,7 @@ def giver_receives(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
     lexical-29); or (since lexical-33) the one E gives to is the one the answer receives from
     (통역팀에 제출 / 통역팀에서 받아 가시면)."""
     if not any(m.form in GIVING and m.tag in ("VV", "VX", "NNG") for m in exp.morphs) or any(
-        m.tag in _PREDICATE and m.form.endswith(_CONVERSE) for m in exp.morphs
+        m.tag in _PREDICATE and m.form.endswith(CONVERSE) for m in exp.morphs
     ):
         return None
     for x in _actors(exp.morphs, _gives):

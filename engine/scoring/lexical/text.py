@@ -123,6 +123,11 @@ def _tokens(text: str) -> list[tuple[str, str, int, int]]:
     return [(t.form, t.tag, t.start, t.len) for t in _kiwi().tokenize(text)]
 
 
+JOINING = frozenset({"어", "아", "여"})
+"""The connective ending between the two verbs of one compound (들어오다, 돌려주다, 찾아가다) or a
+verb and its auxiliary (나눠 주다)."""
+
+
 @dataclass(frozen=True)
 class Morph:
     form: str
