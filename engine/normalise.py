@@ -84,7 +84,18 @@ BINARY = {"kb": Decimal(2**10), "mb": Decimal(2**20), "gb": Decimal(2**30), "tb"
 """The same units in binary multiples: a size is written either way (2TB = 2,000GB = 2,048GB)."""
 MONEY = frozenset({"원", "달러", "유로", "엔"})
 MASS = {"g": Decimal(1), "kg": Decimal(1000), "톤": Decimal(10**6)}
-LENGTH = {"mm": Decimal("0.001"), "cm": Decimal("0.01"), "m": Decimal(1), "km": Decimal(1000)}
+LENGTH = {
+    "mm": Decimal("0.001"),
+    "cm": Decimal("0.01"),
+    "m": Decimal(1),
+    "km": Decimal(1000),
+    "인치": Decimal("0.0254"),
+    "피트": Decimal("0.3048"),
+    "야드": Decimal("0.9144"),
+    "마일": Decimal("1609.344"),
+    "해리": Decimal(1852),
+}
+"""Metres per unit; the imperial and nautical ones are read so that 19.5해리 is no 19.5km."""
 
 
 class Quantity(NamedTuple):
@@ -188,9 +199,15 @@ _SHIFT = {
     "전": -1,
 }
 _WEEK = re.compile(r"(이번|다음|지난|저번|금|차|담)\s*주\s*([월화수목금토일])요일")
-_MONTH_DAY = re.compile(r"(이번|다음|지난|저번)\s*달\s*(?:(\d{1,2})\s*일|(말일|마지막\s*날))")
+_THIS_MONTH = r"|(?<![가-힣])(?:이|담)(?=달)"
+"""이달, 담달: this month and next said short (since lexical-34)."""
+_MONTH_DAY = re.compile(
+    r"(이번|다음|지난|저번" + _THIS_MONTH + r")\s*달\s*(?:(\d{1,2})\s*일|(말일|마지막\s*날))"
+)
 _MONTH_VAGUE = re.compile(
-    r"(이번|다음|지난|저번)\s*(?:달|월|주)\s*(초|말|중순|초순|하순|중)(?![가-힣]*요일)"
+    r"(이번|다음|지난|저번"
+    + _THIS_MONTH
+    + r")\s*(?:달|월|주)\s*(초|말|중순|초순|하순|중)(?![가-힣]*요일)"
 )
 _QUARTER = re.compile(r"(이번|다음|지난)\s*분기")
 _OFFSET = re.compile(

@@ -18,7 +18,7 @@ from functools import cache, lru_cache
 
 from seorap.engine.scoring.lexical.analysis import Analysis
 from seorap.engine.scoring.lexical.lexicon import synonym_class
-from seorap.engine.scoring.lexical.text import Morph
+from seorap.engine.scoring.lexical.text import Morph, not_yet
 from seorap.engine.scoring.lexical.value import same
 
 ANTONYMS: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = tuple(
@@ -187,6 +187,8 @@ def negated_words(morphs: Sequence[Morph]) -> set[str]:
             after = [j for j in content if j > i][:1]
         elif (m.form, m.tag) in (("않", "VX"), ("못하", "VX"), ("없", "VA")):
             after = [j for j in content if j < i and morphs[j].tag not in ("VX",)][-1:]
+        elif not_yet(morphs, i):
+            after = [i - 2]  # 결정은 아직이에요: 결정 (lexical-34)
         else:
             continue
         for j in after:

@@ -17,7 +17,7 @@ from seorap.engine.scoring.lexical.polarity import (
     RETRACT_VERBS,
     aside_spans,
 )
-from seorap.engine.scoring.lexical.text import Morph, morphemes
+from seorap.engine.scoring.lexical.text import Morph, morphemes, not_yet
 from seorap.engine.scoring.lexical.value import SURNAMES, Value
 from seorap.engine.scoring.lexical.values import _extract, _mark_changes
 
@@ -232,7 +232,7 @@ def _markers(morphs: Sequence[Morph]) -> list[str]:
             if m.form in ("않", "말") and _bids(morphs, i):
                 continue  # 늦지 않게 오세요, 잊지 마세요: a bidding, no fact denied
             found.append(NEGATION)
-        elif m.tag == "NNG" and m.form in _NEG_NOUNS:
+        elif m.tag in ("NNG", "NNP") and m.form in _NEG_NOUNS:  # 미정 read as NNP too
             found.append(NEGATION)
         elif (m.tag.startswith("NN") and m.form in _HALT_NOUNS) or (
             m.tag == "VV" and m.form in _HALT_VERBS
@@ -240,7 +240,7 @@ def _markers(morphs: Sequence[Morph]) -> list[str]:
             found.append(CANCEL)
         elif m.tag.startswith("NN") and m.form in _RETRACT_NOUNS:
             found.append(RETRACT)
-        elif (m.form, m.tag) in NEGATING_ADVERBS:
+        elif (m.form, m.tag) in NEGATING_ADVERBS or not_yet(morphs, i):
             found.append(NEGATION)
         elif (m.tag == "VV" and m.form in RETRACT_VERBS) or (
             m.tag.startswith("NN") and m.form in RETRACT_NOUNS

@@ -115,9 +115,7 @@ def setting(
         for v in unsaid
         if v in other_end
         or not _of(v, asked)
-        and (
-            _place(exp, v) in places or (answered and (_named(v, q) or _describes_named(exp, v, q)))
-        )
+        and (_place(exp, v) in places or (answered and (said(v, q) or _describes_named(exp, v, q))))
     ]
 
 
@@ -263,9 +261,11 @@ def _asks_twice(text: str) -> bool:
     return len(_QUESTION_WORD.findall(text)) >= 2 and bool(_JOINED_ASKS.search(text))
 
 
-_NAMED_KIND = re.compile(r"장소|위치|방법|준비물|이유|조건|절차|서류|각각|각자|둘 다|둘다")
+_NAMED_KIND = re.compile(
+    r"장소|위치|방법|준비물|이유|조건|절차|서류|각각|각자|둘 다|둘다|(?<=[가-힣])별(?=\s|$|로)"
+)
 """Nouns that ask for a kind of answer no question word types (lexical-28), and words that ask
-for each of several things (신고랑 납부 기한 각각: lexical-30)."""
+for each of several things (신고랑 납부 기한 각각: lexical-30; 레인별 마감: lexical-34)."""
 _PICKS = re.compile(r"어느|무슨|어떤|뭐|무엇|무얼|어디|누구|몇")
 """Question words that ask for one thing (몇 + any counter too; not 어떻게, 어때, 왜: those ask
 the whole)."""
@@ -281,7 +281,27 @@ def _by_words(
     (statement, question) for the rules of this module that pick a clause."""
     clauses = tuple(_clauses(exp))
     head = _head(exp)
-    return clauses, head, tuple(c for c in clauses if _touches_question(c, list(clauses), head, q))
+    touched = tuple(c for c in clauses if _touches_question(c, list(clauses), head, q))
+    named = [c for c in touched if any(same(v, w) for v in c[1] for w in q.values)]
+    if named and len(named) < len(touched):  # 5학년 asked: 3학년's clause is another owner's
+        touched = tuple(c for c in touched if c in named or not _names_another(c, q))
+    return clauses, head, touched
+
+
+def _names_another(c: Clause, q: Analysis) -> bool:
+    """The clause holds a value of the kind of one the question names, and not that one: it is
+    about another owner ("3학년 … 2만 5천 원" when the question asks about 5학년; lexical-34)."""
+    return any(
+        kind(v) == kind(w) and not any(same(v, x) for x in q.values)
+        for v in c[1]
+        for w in q.values
+        if w.type not in _CONTEXT_TYPES
+    )
+
+
+_CONTEXT_TYPES = frozenset({"person", "name", "team"})
+"""A person or a name the question says may be its context, not the owner it asks about
+("홍수진 기자 휴가 때 교육청은 누가 챙겨요?": the one who covers is another person)."""
 
 
 def _clauses(exp: Analysis) -> list[Clause]:
@@ -298,12 +318,20 @@ def _clauses(exp: Analysis) -> list[Clause]:
             and _after_colon(exp.text, out[-1][3][0].start, seg.start)
             and all(v.type in _MEMBER_TYPES for v in seg.values)  # a thing listed, no slot's value
         )
-        if out and (not own or inside or listed):
+        if out and (not own and not _owner_and_value(seg) or inside or listed):
             nouns, values, text, segs = out[-1]
             out[-1] = (nouns, values + seg.values, text + _compact(seg.text), (*segs, seg))
         else:
             out.append((frozenset(seg.nouns), seg.values, _compact(seg.text), (seg,)))
     return out
+
+
+def _owner_and_value(seg: Segment) -> bool:
+    """A segment without a noun of its own that names an owner by a value and gives it a value of
+    another kind ("3학년 … 2만 5천 원, 5학년은 3만 2천 원"; "성인풀 1.4m, 유아풀 60cm") is a clause
+    of its own, not a list's member (since lexical-34)."""
+    kinds_ = {kind(v) for v in seg.values}
+    return len(kinds_) >= 2 and any(v.type not in _MEMBER_TYPES for v in seg.values)
 
 
 _MEMBER_TYPES = frozenset({"name", "회", "수", "호"})
@@ -351,10 +379,10 @@ def named_by_question(current: list[Value], stated: list[Value], q: Analysis | N
     again. A yes/no question's values stay asked when the answer states none ("네 맞아요")."""
     if q is None or not any(v in stated for v in current):
         return []
-    return [v for v in current if v not in stated and _named(v, q)]
+    return [v for v in current if v not in stated and said(v, q)]
 
 
-def _named(v: Value, q: Analysis) -> bool:
+def said(v: Value, q: Analysis) -> bool:
     """The question names ``v`` itself (as a value or in its words): asked about 코코, an answer
     need not say 코코 again."""
     return any(same(v, w) for w in q.values) or "".join(v.text.lower().split()) in q.compact
@@ -401,6 +429,8 @@ def other_clause_given(exp: Analysis, cand: Analysis, q: Analysis | None) -> lis
     asked = kinds(q)
     if q is None or not asked or len(_groups(q.text)) != 1 or _JOINED_ASKS.search(q.text):
         return []  # a question that asks one thing only
+    if _NAMED_KIND.search(q.text):
+        return []  # 학년별: each clause is asked
     clauses, _, touched = _by_words(exp, q)
     if len(clauses) < 2 or len(touched) != 1:
         return []
@@ -429,7 +459,7 @@ def other_owner_named(exp: Analysis, cand: Analysis, q: Analysis | None) -> list
     clause, nothing of the picked one's own (since lexical-26: "야간 진료 밤 11시까지 하는 데가
     어디예요?" of "본원 야간 진료 … 밤 11시까지 …. 송도 분원은 밤 9시에 마감" answered "송도
     분원이요")."""
-    if q is None or not _WHO.search(q.text):
+    if q is None or not _WHO.search(q.text) or _NAMED_KIND.search(q.text):
         return []
     clauses, head, touched = _by_words(exp, q)
     if len(clauses) < 2 or len(touched) != 1:

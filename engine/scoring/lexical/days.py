@@ -15,6 +15,7 @@ differs from the expected date's day is so a different date: a wrong value, not 
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import replace
 
@@ -74,6 +75,10 @@ def as_dates(a: Analysis, exp: Analysis) -> Analysis:
         if v.type in ("date", "month") and v.key[1]:
             said.append(v)
             continue
+        dotted = _dotted(a.text, v, expected)
+        if dotted is not None:
+            moved[id(v)] = dotted
+            continue
         day = _bare_day(a.text, v)
         if day is None:
             continue
@@ -88,4 +93,65 @@ def as_dates(a: Analysis, exp: Analysis) -> Analysis:
         segments=tuple(
             replace(s, values=tuple(moved.get(id(v), v) for v in s.values)) for s in a.segments
         ),
+    )
+
+
+_DOTTED = re.compile(r"(\d{1,2})\.(\d{1,2})")
+_DOTTED_AFTER = re.compile(
+    r"\s*(?:[~∼–]|\([월화수목금토일]\)|부터|까지|에|이에요|예요|입니다|이고|,|$)"
+)
+
+
+def _dotted(text: str, v: Value, expected: list[Value]) -> Value | None:
+    """``11.19`` read as November 19 (since lexical-34): a bare number written month.day, with a
+    range sign, a weekday, a particle of time or the end of a sentence after it, read so only when
+    the expected statement has a date in that month (a rating of 4.5 is no April 5)."""
+    m = _DOTTED.fullmatch(v.text.strip())
+    if v.type != "수" or m is None or not _DOTTED_AFTER.match(text, v.end):
+        return None
+    month, day = int(m[1]), int(m[2])
+    years = [e.key[0] for e in expected if e.key[1] == month]
+    if not 1 <= day <= 31 or not years:
+        return None
+    return replace(v, type="date", key=(years[0], month, day))
+
+
+def outside_period(
+    cand: Analysis, current: list[Value], stated: list[Value]
+) -> list[tuple[str, str]]:
+    """(the expected date, the candidate's period) when the candidate names a period read against
+    its own date (이달 초 said in December) and every expected date it leaves out lies outside it
+    (since lexical-34): a period is no day, but one that misses the day is a wrong value."""
+    dates = [v for v in current if v.type == "date" and v not in stated and v.key[0] and v.key[1]]
+    if not dates:
+        return []
+    for w in cand.values:
+        period = w.key[1] if w.type == "vague-date" and len(w.key) == 2 else None
+        if period is not None and not any(_within(v.key, period) for v in dates):
+            return [(dates[0].text, f"{w.text} (another period)")]
+    return []
+
+
+def _within(day: tuple, period: tuple) -> bool:
+    """Date key ``day`` (year, month, day) lies in ``period`` (normalise.vague_period)."""
+    y, m, d = day
+    if period[0] == "month":
+        return (y, m) == (period[1], period[2])
+    if period[0] == "quarter":
+        return (y, (m - 1) // 3 + 1) == (period[1], period[2])
+    if period[0] == "week":
+        monday = dt.date.fromisoformat(period[1])
+        try:
+            return 0 <= (dt.date(y, m, d) - monday).days < 7
+        except ValueError:
+            return False
+    return True
+
+
+def vague_dates(cand: Analysis, current: list[Value], stated: list[Value]) -> tuple[str, ...]:
+    """The candidate's vague dates, when an expected date is not stated."""
+    return tuple(
+        w.text
+        for w in cand.values
+        if w.type == "vague-date" and any(v.type == "date" and v not in stated for v in current)
     )

@@ -24,11 +24,7 @@ from seorap.engine.scoring.lexical import (
     weekdays,
 )
 from seorap.engine.scoring.lexical.accounting import names_other_slot, unaccounted
-from seorap.engine.scoring.lexical.analysis import (
-    Analysis,
-    Segment,
-    analyse,
-)
+from seorap.engine.scoring.lexical.analysis import Analysis, Segment, analyse
 from seorap.engine.scoring.lexical.clause_polarity import clause_polarity, set_aside_value
 from seorap.engine.scoring.lexical.clauses import (
     _anchored,
@@ -44,6 +40,7 @@ from seorap.engine.scoring.lexical.constructions import found_otherwise
 from seorap.engine.scoring.lexical.lexicon import Entry
 from seorap.engine.scoring.lexical.owners import owner_asked, owner_unnamed
 from seorap.engine.scoring.lexical.polarity import hedge_classes, opposite, sibling
+from seorap.engine.scoring.lexical.shares import share_for_change
 from seorap.engine.scoring.lexical.subjects import (
     in_expected,
     words_set_aside,
@@ -244,6 +241,12 @@ def _recall(
             for noun in seg.nouns
             if not _noun_in(noun, cand.nouns, cand.compact) and _noun_in(noun, q.nouns, q.compact)
         )
+        found += sum(  # a name the question says (유아풀 깊이가 얼마예요?: "0.6m예요"; lexical-34)
+            1
+            for seg in segments
+            for v in seg.values
+            if v.type == "name" and asked.said(v, q) and not asked.said(v, cand)
+        )
     elements = sum(len(seg.nouns) + len(seg.values) for seg in segments)
     return found, elements, complete
 
@@ -408,15 +411,6 @@ def _asked_clauses_missing(
     )
 
 
-def _vague_dates(cand: Analysis, current: list[Value], stated: list[Value]) -> tuple[str, ...]:
-    """The candidate's vague dates, when an expected date is not stated."""
-    return tuple(
-        w.text
-        for w in cand.values
-        if w.type == "vague-date" and any(v.type == "date" and v not in stated for v in current)
-    )
-
-
 def _premise_false(exp: Analysis, q: Analysis | None, expected_date: dt.date | None) -> bool:
     """The expected statement denies what a yes/no sentence of the question says (premise.py)."""
 
@@ -469,6 +463,7 @@ def measure(
     missing += word_missing
     wrong += word_wrong + clash + asked.other_end_given(stated, exp, q)
     wrong += asked.other_clause_given(exp, cand, q) + asked.other_owner_named(exp, cand, q)
+    wrong += days.outside_period(cand, current, stated) + share_for_change(exp, cand)
     beside = word_beside_rival(expected, exp, cand, q)
     if beside is not None:
         multi.append(beside)
@@ -492,7 +487,7 @@ def measure(
         _anchored(stated, exp, cand, q),
         tuple(set_aside(current, cand)) + words_set_aside(exp, cand, q),
         tuple(unverified_words(exp, cand, q)),
-        _vague_dates(cand, current, stated),
+        days.vague_dates(cand, current, stated),
         subject,
         _unaccounted(exp, cand, q, neutral, expected_date) if account else (),
         states.clash(exp, cand),

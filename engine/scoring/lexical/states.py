@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment
 from seorap.engine.scoring.lexical.clauses import _touches, _value_in
-from seorap.engine.scoring.lexical.text import Morph
+from seorap.engine.scoring.lexical.text import Morph, not_yet
 
 OPEN = frozenset(
     {
@@ -53,7 +53,7 @@ def states(morphs: Sequence[Morph]) -> frozenset[str]:
         if m.tag.startswith(("NN", "VV", "XR")) and m.form in OPEN:
             out.add("open")
         elif m.tag.startswith(("NN", "VV", "XR")) and m.form in SETTLED:
-            if _negated(morphs, i):
+            if _negated(morphs, i) or not_yet(morphs, i + 2):  # 확정은 아직
                 out.add("open")  # 아직 안 정해졌어요, 확정되지 않았다: not settled yet
             elif not _awaited(morphs, i) and not _scheduled(morphs, i):
                 out.add("settled")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import atexit
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -204,3 +204,18 @@ def _split_copula(morphs: tuple[Morph, ...]) -> tuple[Morph, ...]:
             Morph("다", "EF", end, last.end),
         )
     return morphs
+
+
+def not_yet(morphs: Sequence[Morph], i: int) -> bool:
+    """아직 at ``i`` is all that is said of the noun before it (확정은 아직이에요, 결정은 아직.):
+    the noun's matter has not happened, a negation (since lexical-34)."""
+    if not 0 <= i < len(morphs):
+        return False
+    nxt = morphs[i + 1] if i + 1 < len(morphs) else None
+    return (
+        (morphs[i].form, morphs[i].tag) == ("아직", "MAG")
+        and i >= 2
+        and morphs[i - 1].tag == "JX"
+        and morphs[i - 2].tag.startswith("NN")
+        and (nxt is None or nxt.tag in ("VCP", "EF", "SF"))
+    )

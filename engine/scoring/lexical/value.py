@@ -26,6 +26,7 @@ UNIT_ALIASES = {
     "m²": "㎡",
     "μm": "㎛",
     "제곱미터": "㎡",
+    "헥타르": "ha",
     "매": "장",
     "박스": "상자",
     "키로": "킬로",
@@ -57,7 +58,7 @@ class Value:
 
 VOLUME = {"ml": Decimal(1), "l": Decimal(1000)}
 POWER = {"w": Decimal(1), "kw": Decimal(1000)}
-AREA = {"㎡": Decimal(1), "평": Decimal(400) / Decimal(121)}
+AREA = {"㎡": Decimal(1), "평": Decimal(400) / Decimal(121), "ha": Decimal(10000)}
 MICRONS = {"㎛": Decimal(1), "mm": Decimal(1000), "cm": Decimal(10**4), "m": Decimal(10**6)}
 """Measures the judge compares itself (since lexical-24; the engine's normaliser knows the
 rest): 4.5L = 4,500ml, 600W = 0.6kW, 75㎛ = 0.075mm; 1평 is 400/121 ㎡ and said rounded (20평 =

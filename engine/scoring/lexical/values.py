@@ -124,6 +124,7 @@ _UNITS = (
     "μm",
     "kw",
     "w",
+    *"ha 헥타르 되 자루 송이 포기 인치 피트 야드 마일 해리".split(),  # lexical-34
 )
 _LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
