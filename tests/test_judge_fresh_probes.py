@@ -103,6 +103,7 @@ def table(graded: list[tuple[dict, str, str]]) -> str:
         "sealed_probes_24",
         "sealed_probes_25",
         "sealed_probes_26",
+        "sealed_probes_27",
     ],
 )
 def test_probe_file_is_unchanged(name):
@@ -154,25 +155,26 @@ SEALED = {
     "sealed_probes_5": 109,
     "sealed_probes_6": 98,
     "sealed_probes_7": 110,
-    "sealed_probes_8": 90,
+    "sealed_probes_8": 91,
     "sealed_probes_9": 91,
-    "sealed_probes_10": 104,
-    "sealed_probes_11": 104,
-    "sealed_probes_12": 84,
+    "sealed_probes_10": 105,
+    "sealed_probes_11": 105,
+    "sealed_probes_12": 85,
     "sealed_probes_13": 88,
     "sealed_probes_14": 94,
-    "sealed_probes_15": 112,
+    "sealed_probes_15": 113,
     "sealed_probes_16": 102,
-    "sealed_probes_17": 107,
+    "sealed_probes_17": 108,
     "sealed_probes_18": 103,
     "sealed_probes_19": 102,
-    "sealed_probes_20": 96,
-    "sealed_probes_21": 97,
+    "sealed_probes_20": 98,
+    "sealed_probes_21": 99,
     "sealed_probes_22": 96,
-    "sealed_probes_23": 94,
+    "sealed_probes_23": 97,
     "sealed_probes_24": 72,
-    "sealed_probes_25": 80,
+    "sealed_probes_25": 81,
     "sealed_probes_26": 96,
+    "sealed_probes_27": 70,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -264,15 +266,25 @@ converse 받다 lexical-29 brought; lexical-31 75 with seven, lexical-28 72 with
 fixed four at their cause (giver and receiver turned round with a giving verb on both sides; the
 one given to said to give): 80 (not blind). The twenty-sixth was graded once by lexical-33 (96 of
 160, two wrong answers YES: s26-035, s26-152; lexical-32 95 and lexical-28 93, with s26-078 too,
-which lexical-33's giver-and-receiver rule caught blind)."""
+which lexical-33's giver-and-receiver rule caught blind). lexical-34 (an owner named by a value a
+clause of its own, a period that misses the day, a change read as the share left, 확정은 아직, more
+units and date forms; written after the twenty-sixth was read): 91, 105, 105, 85, 113, 108, 98,
+99, 97 and 81 for the eighth, tenth, eleventh, twelfth, fifteenth, seventeenth, twentieth,
+twenty-first, twenty-third and twenty-fifth (not blind). The twenty-seventh was graded once by
+lexical-34 (70 of 160, one wrong answer YES: s27-082; lexical-33 the same 70 and not one verdict
+different, lexical-28 68, each with the same one)."""
 WRONG_YES: dict[str, list[str]] = {
     "sealed_probes_20": ["s20-066", "s20-082"],
     "sealed_probes_21": ["s21-034", "s21-045"],
     "sealed_probes_23": ["s23-108"],
     "sealed_probes_25": ["s25-037", "s25-044"],
     "sealed_probes_26": ["s26-035", "s26-152"],
+    "sealed_probes_27": ["s27-082"],
 }
 """Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md): the
+twenty-seventh set's one, found by its one grading (lexical-34; lexical-33 and 28 the same) —
+s27-082, a list answered with a member the expected statement moved elsewhere in a bracket (목욕
+보조는 이론 평가로 대체) — found in it, so no member lacking from it; the
 twenty-sixth set's two, found by its one grading (lexical-33; lexical-28 the same) — s26-035, two
 fees swapped between owners said as subjects (감물 염색이 3만 5천 원이고 쪽 염색은 2만 8천 원),
 s26-152, 다다음 주 월요일 (the Monday after next) not read, so "오늘" goes unchecked; the
