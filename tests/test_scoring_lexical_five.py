@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-34" and J.rules == "lexical-34"
+    assert lexical.RULES_VERSION == "lexical-35" and J.rules == "lexical-35"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

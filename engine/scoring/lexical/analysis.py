@@ -275,6 +275,13 @@ _VALUE_NEXT = re.compile(r"\s*[0-9A-Za-z]")
 
 def _hedges(text: str, morphs: Sequence[Morph]) -> set[str]:
     found = {m[0].lower() for m in _HEDGE_EN.finditer(text)}
+    asks = [
+        i
+        for i, m in enumerate(morphs[1:], 1)
+        if m.form in ("ᆫ가", "ᆫ지") and morphs[i - 1].tag == "VCP"
+    ]
+    if len(asks) >= 2:
+        found.add("인가")  # 6만 5천 원인가 6만 8천 원인가: two values offered (lexical-35)
     for i, m in enumerate(morphs):
         if (m.form, m.tag) in _HEDGE_WORDS:
             found.add(m.form)

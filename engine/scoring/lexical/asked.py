@@ -219,7 +219,11 @@ def _unasked_segments(
     return tuple(
         s
         for c in clauses
-        if c not in touched and not any(_of(v, open_asks) for v in c[1])
+        if c not in touched
+        and not any(_of(v, open_asks) for v in c[1])
+        and not any(
+            v.target and kind(v) in held for v in c[1]
+        )  # …로 연기: the asked value's new one
         for s in c[3]
     )
 

@@ -29,7 +29,6 @@ from seorap.engine.scoring.lexical.clause_polarity import clause_polarity, set_a
 from seorap.engine.scoring.lexical.clauses import (
     _anchored,
     _local,
-    _missing_clauses,
     _noun_in,
     _value_in,
     near_values,
@@ -38,7 +37,7 @@ from seorap.engine.scoring.lexical.clauses import (
 )
 from seorap.engine.scoring.lexical.constructions import found_otherwise
 from seorap.engine.scoring.lexical.lexicon import Entry
-from seorap.engine.scoring.lexical.owners import owner_asked, owner_unnamed
+from seorap.engine.scoring.lexical.owners import asked_clauses_missing, not_given
 from seorap.engine.scoring.lexical.polarity import hedge_classes, opposite, sibling
 from seorap.engine.scoring.lexical.shares import share_for_change
 from seorap.engine.scoring.lexical.subjects import (
@@ -241,11 +240,11 @@ def _recall(
             for noun in seg.nouns
             if not _noun_in(noun, cand.nouns, cand.compact) and _noun_in(noun, q.nouns, q.compact)
         )
-        found += sum(  # a name the question says (유아풀 깊이가 얼마예요?: "0.6m예요"; lexical-34)
+        found += sum(  # a value the question says (유아풀 깊이가 얼마예요?: "0.6m예요"; lexical-34)
             1
             for seg in segments
             for v in seg.values
-            if v.type == "name" and asked.said(v, q) and not asked.said(v, cand)
+            if asked.said(v, q) and not asked.said(v, cand)
         )
     elements = sum(len(seg.nouns) + len(seg.values) for seg in segments)
     return found, elements, complete
@@ -369,48 +368,6 @@ def _month_of_date(v: Value, cand: Analysis) -> bool:
     )
 
 
-def _not_given(
-    missing: list[str],
-    current: list[Value],
-    stated: list[Value],
-    exp: Analysis,
-    cand: Analysis,
-    q: Analysis | None,
-    account: bool,
-) -> tuple[list[str], list[Value]]:
-    """(the missing values an answer had to state, the setting values it need not): neither a
-    value naming the owner the question picked (``owner_asked``), nor in an answer (``account``)
-    an owner it names no other of (``owner_unnamed``), nor the setting of what the question word
-    asks, nor a clause it does not ask, nor a value it names itself (lexical/asked.py) is
-    missing."""
-    setting = asked.setting([v for v in current if v.text in missing], stated, exp, q)
-    setting += [v for v in asked.unasked_clauses(stated, exp, q) if v.text in missing]
-    named = {v.text for v in asked.named_by_question(current, stated, q)}
-    return [
-        t
-        for t in missing
-        if not owner_asked(t, exp, q)
-        and not (account and owner_unnamed(t, exp, cand))
-        and all(t != v.text for v in setting)
-        and t not in named
-    ], setting
-
-
-def _asked_clauses_missing(
-    exp: Analysis, cand: Analysis, q: Analysis | None, stated: list[Value]
-) -> tuple[str, ...]:
-    """_missing_clauses, less those the question does not ask (asked.unasked_clauses)."""
-    unasked = asked.unasked_clauses(stated, exp, q)
-    return tuple(
-        c
-        for c in _missing_clauses(exp, cand, q)
-        if not any(
-            s.text.strip() == c and s.values and all(v in unasked for v in s.values)
-            for s in exp.segments
-        )
-    )
-
-
 def _premise_false(exp: Analysis, q: Analysis | None, expected_date: dt.date | None) -> bool:
     """The expected statement denies what a yes/no sentence of the question says (premise.py)."""
 
@@ -458,7 +415,7 @@ def measure(
     stated = _stated(current, cand)
     found, elements, complete, missing_nouns = _found(exp, cand, q, account, stated)
     missing, wrong, multi = _typed_values(current, stated, exp, cand, q)
-    missing, setting = _not_given(missing, current, stated, exp, cand, q, account)
+    missing, setting = not_given(missing, current, stated, exp, cand, q, account)
     word_missing, word_wrong = comment_values(exp, cand)
     missing += word_missing
     wrong += word_wrong + clash + asked.other_end_given(stated, exp, q)
@@ -483,7 +440,7 @@ def measure(
         len(stated),
         complete,
         missing_nouns,
-        _asked_clauses_missing(exp, cand, q, stated),
+        asked_clauses_missing(exp, cand, q, stated),
         _anchored(stated, exp, cand, q),
         tuple(set_aside(current, cand)) + words_set_aside(exp, cand, q),
         tuple(unverified_words(exp, cand, q)),

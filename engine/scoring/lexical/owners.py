@@ -3,8 +3,10 @@ them again."""
 
 from __future__ import annotations
 
+from seorap.engine.scoring.lexical import asked
 from seorap.engine.scoring.lexical.analysis import Analysis
-from seorap.engine.scoring.lexical.value import same
+from seorap.engine.scoring.lexical.clauses import _missing_clauses
+from seorap.engine.scoring.lexical.value import Value, same
 
 
 def owner_asked(text: str, exp: Analysis, q: Analysis | None) -> bool:
@@ -52,3 +54,53 @@ def _word_at(text: str, start: int, end: int) -> str:
     a = text.rfind(" ", 0, start) + 1
     b = text.find(" ", end)
     return text[a : b if b >= 0 else len(text)]
+
+
+def not_given(
+    missing: list[str],
+    current: list[Value],
+    stated: list[Value],
+    exp: Analysis,
+    cand: Analysis,
+    q: Analysis | None,
+    account: bool,
+) -> tuple[list[str], list[Value]]:
+    """(the missing values an answer had to state, the setting values it need not): neither a
+    value naming the owner the question picked (``owner_asked``), nor in an answer (``account``)
+    an owner it names no other of (``owner_unnamed``), nor the setting of what the question word
+    asks, nor a clause it does not ask, nor a value it names itself (lexical/asked.py) is
+    missing."""
+    setting = asked.setting([v for v in current if v.text in missing], stated, exp, q)
+    setting += [v for v in asked.unasked_clauses(stated, exp, q) if v.text in missing]
+    given = asked.named_by_question(current, stated, q)
+    named = {v.text for v in given}
+    setting += [v for v in given if v not in setting]  # said by the question (lexical-35)
+    return [
+        t
+        for t in missing
+        if not owner_asked(t, exp, q)
+        and not (account and owner_unnamed(t, exp, cand))
+        and all(t != v.text for v in setting)
+        and t not in named
+    ], setting
+
+
+def asked_clauses_missing(
+    exp: Analysis, cand: Analysis, q: Analysis | None, stated: list[Value]
+) -> tuple[str, ...]:
+    """_missing_clauses, less those the question does not ask (asked.unasked_clauses)."""
+    unasked = asked.unasked_clauses(stated, exp, q)
+    return tuple(
+        c
+        for c in _missing_clauses(exp, cand, q)
+        if not any(
+            s.text.strip() == c
+            and s.values
+            and (
+                all(v in unasked for v in s.values)
+                or any(v.former for v in s.values)
+                and all(v.former or v.type == "name" for v in s.values)
+            )
+            for s in exp.segments
+        )  # a clause the question does not ask, or one of former values only (lexical-35)
+    )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from seorap.engine import normalise
-from seorap.engine.scoring.lexical.value import PER_COUNTERS, Value
+from seorap.engine.scoring.lexical.value import PER_COUNTERS, Value, kind
 
 RANGE_JOIN = re.compile(r"^\s*[~∼\-]\s*$")
 
@@ -35,6 +35,7 @@ def range_units(text: str, values: list[Value]) -> list[Value]:
     return out
 
 
+_ONE_PERSON = re.compile(r"인(?:당)?(?![가-힣])")
 _PER_AFTER = re.compile(r"\s*(?:에|당)(?![가-힣])")
 _NOT_PER = frozenset({"수", "date", "month", "year", "time", "weekday", "name", "vague-date"})
 _BREAK = re.compile(r"[,.;!?\n]|(?:이|하)?고\s")
@@ -45,11 +46,16 @@ def per_unit(text: str, values: list[Value]) -> list[Value]:
     denominator (module docstring): typed ``per``."""
     out = list(values)
     for i, v in enumerate(out[:-1]):
+        if v.type == "수" and v.key == ("1",) and _ONE_PERSON.match(text, v.end):
+            end = _ONE_PERSON.match(text, v.end).end()  # type: ignore[union-attr]
+            out[i] = Value("per", ("명",), text[v.start : end], v.start, end)
+            continue  # 1인, 1인당: per person (since lexical-35)
         if v.type in _NOT_PER or v.key != ("1",) or normalise.dimension(v.type) == "money":
             continue
         after = _PER_AFTER.match(text, v.end)
-        if after is None or _BREAK.search(text, after.end(), out[i + 1].start):
-            continue
+        priced = not text[v.end : out[i + 1].start].strip() and kind(out[i + 1]) == "money"
+        if not priced and (after is None or _BREAK.search(text, after.end(), out[i + 1].start)):
+            continue  # 1인 8만 원: a count of one right before a price is its denominator too
         unit = PER_COUNTERS.get(v.type, v.type)
         out[i] = Value("per", (unit,), v.text, v.start, v.end)
     return out

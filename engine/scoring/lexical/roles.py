@@ -231,8 +231,13 @@ def _recipient(morphs: Sequence[Morph], word: str) -> bool:
     return False
 
 
-_APART = re.compile(r"별도|제외|불포함|미포함|따로|빼|말고|외에|유료|추가\s*(?:요금|비용|금)")
+_APART = re.compile(
+    r"별도|제외|불포함|미포함|따로|빼|빠|말고|외에|유료|대체|추가\s*(?:요금|비용|금)"
+)
 """Words that set an item apart from a list (화환은 별도, 음료 제외, 주차 유료)."""
+_MOVED = re.compile(r"[가-힣A-Za-z0-9\s]{1,20}?(?:으로|로)\s*(?:대체|변경|이동|옮|넘어|바뀌|바꿈)")
+"""An item a clause moves elsewhere (목욕 보조는 이론 평가로 대체): set apart from the list too
+(since lexical-35)."""
 _LISTED = re.compile(r"[\s·/]*(?:,|·|/|그리고|및|와|과|랑|이랑|하고)(?:[\s,·/]|그리고|및)*")
 """What joins two members of a list: a comma, a middle dot, 와/과/랑/하고, 그리고, 및."""
 _PHRASE = frozenset({"NNG", "NNP", "NNB", "NR", "SN", "MM", "XSN", "SL", "SH"})
@@ -240,9 +245,25 @@ _PHRASE = frozenset({"NNG", "NNP", "NNB", "NR", "SN", "MM", "XSN", "SL", "SH"})
 _AMOUNT = frozenset({"NNB", "NR", "SN", "MM"})
 
 
-def _apart_items(exp: Analysis) -> list[str]:
+def _apart_items(exp: Analysis) -> list[tuple[str, ...]]:
     """Nouns E sets apart: the topic noun of a bracket or clause that holds a word of _APART
-    (…(화환은 별도 주문)), or the noun right before one (별관 제외)."""
+    (…(화환은 별도 주문)), or the noun right before one (별관 제외); each with the noun right
+    before it when the two are one name (목욕 보조: not 식사 보조; since lexical-35)."""
+    return [(*_modifier(exp, i), exp.morphs[i].form) for i in _apart_at(exp)]
+
+
+def _modifier(exp: Analysis, i: int) -> tuple[str, ...]:
+    prev = exp.morphs[i - 1] if i else None
+    if (
+        prev is None
+        or prev.tag not in ("NNG", "NNP")
+        or exp.text[prev.end : exp.morphs[i].start].strip()
+    ):
+        return ()
+    return (prev.form,)
+
+
+def _apart_at(exp: Analysis) -> list[int]:
     out = []
     for i, m in enumerate(exp.morphs):
         if m.tag not in ("NNG", "NNP"):
@@ -252,10 +273,11 @@ def _apart_items(exp: Analysis) -> list[str]:
         if nxt is not None and nxt.tag == "JX" and nxt.form in ("은", "는"):
             tail = exp.text[nxt.end :]
             stop = re.search(r"[).,;\n]", tail)
-            if _APART.match(tail[: stop.start() if stop else len(tail)].strip()):
-                out.append(m.form)
+            said = tail[: stop.start() if stop else len(tail)].strip()
+            if _APART.match(said) or _MOVED.match(said):
+                out.append(i)
         elif _APART.match(rest) and not rest.startswith(("빼고", "말고", "외에")):
-            out.append(m.form)
+            out.append(i)
     return out
 
 
@@ -292,15 +314,29 @@ def apart_listed(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
     와/과/랑/하고, a comma, 그리고, 및), the answer saying nothing sets anything apart or is not so."""
     if _APART.search(cand.text) or any(s.markers for s in cand.segments):
         return None
-    apart = set(_apart_items(exp))
+    items = _apart_items(exp)
+    apart = {item[-1] for item in items}
     for i, x in enumerate(cand.morphs):
-        if x.form not in apart or x.tag not in ("NNG", "NNP"):
+        if x.tag not in ("NNG", "NNP"):
             continue
-        for step in (-1, 1):
-            member = [w for w in _member_beside(cand, i, step) if w in exp.nouns and w not in apart]
+        item = next((it for it in items if _said_at(cand, i, it)), None)
+        if item is None:
+            continue
+        for step, at in ((-1, i - len(item) + 1), (1, i)):
+            member = [
+                w for w in _member_beside(cand, at, step) if w in exp.nouns and w not in apart
+            ]
             if member:
-                return x.form, member[0]
+                return " ".join(item), member[0]
     return None
+
+
+def _said_at(cand: Analysis, i: int, item: tuple[str, ...]) -> bool:
+    """The answer's morphemes ending at ``i`` say ``item`` (목욕 보조; 보조 alone only when the
+    item is one noun)."""
+    if i + 1 < len(item):
+        return False
+    return all(cand.morphs[i - k].form == w for k, w in enumerate(reversed(item)))
 
 
 def other_topics_values(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:

@@ -13,7 +13,7 @@ from seorap.engine.scoring.lexical.limits import (
 )
 from seorap.engine.scoring.lexical.measure import Match
 
-ALTERNATIVES = ("또는", "혹은", "아니면", "거나", "나", "이나")
+ALTERNATIVES = ("또는", "혹은", "아니면", "거나", "나", "이나", "인가")
 """Hedge words that offer another value beside the expected one: a hedge with one is NO."""
 
 # ---- the rules --------------------------------------------------------------------------------------

@@ -27,6 +27,9 @@ UNIT_ALIASES = {
     "μm": "㎛",
     "제곱미터": "㎡",
     "헥타르": "ha",
+    "킬로리터": "kl",
+    "m³": "㎥",
+    "세제곱미터": "㎥",
     "매": "장",
     "박스": "상자",
     "키로": "킬로",
@@ -56,7 +59,7 @@ class Value:
     """Marked as former (``기존 …``, ``…에서``, ``예전엔 …``, ``(참고, …)``)."""
 
 
-VOLUME = {"ml": Decimal(1), "l": Decimal(1000)}
+VOLUME = {"ml": Decimal(1), "l": Decimal(1000), "kl": Decimal(10**6), "㎥": Decimal(10**6)}
 POWER = {"w": Decimal(1), "kw": Decimal(1000)}
 AREA = {"㎡": Decimal(1), "평": Decimal(400) / Decimal(121), "ha": Decimal(10000)}
 MICRONS = {"㎛": Decimal(1), "mm": Decimal(1000), "cm": Decimal(10**4), "m": Decimal(10**6)}
@@ -74,6 +77,8 @@ def kind(v: Value) -> str:
             return name
     if v.type == "㎛":
         return "length"
+    if v.type == "per" and v.key:
+        return f"per:{v.key[0]}"  # per person and per month fill two slots (lexical-35)
     return normalise.dimension(v.type) or v.type
 
 
@@ -101,6 +106,8 @@ def same(a: Value, b: Value) -> bool:
         return count.key == ("1",) and PER_COUNTERS.get(count.type, count.type) == rate.key[0]
     if {a.type, b.type} == {"person", "name"}:  # 박지훈 선생님 (a person) = 지훈 (lexical-31)
         return a.key[0] == b.key[0] or _given_name(a.key[0], b.key[0])
+    if {a.type, b.type} <= {"name", "team"} and spelled(a.key[0], b.key[0]):
+        return True  # KTX = 케이티엑스, QA팀 = 큐에이팀 (lexical-35)
     if a.type != b.type:
         measured = _measured(a, b)
         if measured is not None:
@@ -125,6 +132,29 @@ def same(a: Value, b: Value) -> bool:
             (a.ambiguous or b.ambiguous) and a.key[0] % 12 == b.key[0] % 12 and a.key[1] == b.key[1]
         )
     return a.key == b.key
+
+
+LETTERS = dict(
+    zip(
+        "abcdefghijklmnopqrstuvwxyz",
+        "에이 비 씨 디 이 에프 지 에이치 아이 제이 케이 엘 엠 엔 오 피 큐 알 에스 티 유 브이 더블유 엑스 와이 제트".split(),
+        strict=True,
+    )
+)
+"""The names of the Latin letters as Korean says them: KTX is 케이티엑스 (since lexical-35)."""
+
+
+def spelled(a: str, b: str) -> bool:
+    """One of two names is Latin letters and the other says them letter by letter in Hangul."""
+    latin, hangul = (a, b) if a.isascii() else (b, a)
+    letters = latin.replace("-", "").replace(" ", "").lower()
+    return (
+        len(letters) >= 2
+        and letters.isalpha()
+        and letters.isascii()
+        and not hangul.isascii()
+        and "".join(LETTERS[c] for c in letters) == "".join(hangul.split())
+    )
 
 
 SURNAMES = frozenset(

@@ -125,6 +125,7 @@ _UNITS = (
     "kw",
     "w",
     *"ha 헥타르 되 자루 송이 포기 인치 피트 야드 마일 해리".split(),  # lexical-34
+    *"kl 킬로리터 ㎥ m³ 세제곱미터 컷".split(),  # lexical-35
 )
 _LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
@@ -164,6 +165,9 @@ _FORMER_MARK = re.compile(
     r"(?<![가-힣])(기존|이전에는|이전엔|예전에는|예전엔|예전|원래는|원래|당초에는|당초|종전|"
     r"처음에는|처음엔|과거에는|전에는)(?![가-힣])"
 )
+_CONCEDED = re.compile(r"^[^.!?\n]*?(?:었으나|였으나|었지만|였지만|이었는데|였는데)[^.!?\n]*$")
+"""A value said before a concession and a new value of its kind after it, in one sentence (3월
+8일 예정이었으나, … 3월 15일로 연기): the first is the former one (since lexical-35)."""
 _CLAUSE_BREAK = re.compile(r"지만|으나|였으나|는데|었다가|였다가|지금|현재|이제|이후|[,;./\n]")
 _REFERENCE = re.compile(r"\(참고[^)]*\)")
 _ENGLISH_STOP = frozenset(
@@ -406,7 +410,7 @@ def _mark_changes(text: str, found: list[Value], segments: list[tuple[int, int]]
             w.target
             and kind(w) == kind(v)
             and w.start > v.end
-            and _seg(segments, w) == _seg(segments, v)
+            and (_seg(segments, w) == _seg(segments, v) or _CONCEDED.search(text[v.end : w.start]))
             for w in out
         ):
             candidate[i] = True
