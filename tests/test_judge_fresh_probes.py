@@ -154,29 +154,29 @@ SEALED = {
     "sealed_probes_3": 112,
     "sealed_probes_4": 112,
     "sealed_probes_5": 109,
-    "sealed_probes_6": 101,
-    "sealed_probes_7": 110,
+    "sealed_probes_6": 102,
+    "sealed_probes_7": 111,
     "sealed_probes_8": 93,
     "sealed_probes_9": 91,
     "sealed_probes_10": 106,
-    "sealed_probes_11": 105,
+    "sealed_probes_11": 106,
     "sealed_probes_12": 86,
-    "sealed_probes_13": 88,
+    "sealed_probes_13": 90,
     "sealed_probes_14": 94,
     "sealed_probes_15": 115,
     "sealed_probes_16": 102,
     "sealed_probes_17": 109,
-    "sealed_probes_18": 103,
+    "sealed_probes_18": 104,
     "sealed_probes_19": 102,
     "sealed_probes_20": 99,
-    "sealed_probes_21": 99,
+    "sealed_probes_21": 100,
     "sealed_probes_22": 96,
-    "sealed_probes_23": 98,
+    "sealed_probes_23": 99,
     "sealed_probes_24": 74,
     "sealed_probes_25": 81,
     "sealed_probes_26": 96,
     "sealed_probes_27": 73,
-    "sealed_probes_28": 83,
+    "sealed_probes_28": 84,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -281,20 +281,23 @@ offered with 인가, a value before a concession the former one, a value the que
 101, 93, 106, 86, 115, 109, 99, 98, 74 and 73 for the sixth, eighth, tenth, twelfth, fifteenth,
 seventeenth, twentieth, twenty-third, twenty-fourth and twenty-seventh (not blind). The
 twenty-eighth was graded once by lexical-35 (83 of 160, two wrong answers YES: s28-017, s28-066;
-lexical-34 82 and lexical-28 76, each with the same two)."""
+lexical-34 82 and lexical-28 76, each with the same two). lexical-36 fixed s28-066 at its cause
+(오전 and 오후 said without an hour are a value; a question mark with a second question after it
+asks two things): 102, 111, 106, 90, 104, 100, 99 and 84 for the sixth, seventh, eleventh,
+thirteenth, eighteenth, twenty-first, twenty-third and twenty-eighth (not blind)."""
 WRONG_YES: dict[str, list[str]] = {
     "sealed_probes_20": ["s20-066", "s20-082"],
     "sealed_probes_21": ["s21-034", "s21-045"],
     "sealed_probes_23": ["s23-108"],
     "sealed_probes_25": ["s25-037", "s25-044"],
     "sealed_probes_26": ["s26-035", "s26-152"],
-    "sealed_probes_28": ["s28-017", "s28-066"],
+    "sealed_probes_28": ["s28-017"],
 }
 """Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md): the
-twenty-eighth set's two, found by its one grading (lexical-35; lexical-34 and 28 the same) —
-s28-017, an unverifiable extra (새 품종 50종) beside the right date under a question (the "another
-slot" convention), and s28-066, a second question (몇 시쯤이요?) after the first's question mark
-left unanswered (오후), the two asks not joined in one sentence; the twenty-seventh set's one, found by its one grading (lexical-34; lexical-33 and 28 the same) —
+twenty-eighth set's one left of two found by its one grading (lexical-35; lexical-34 and 28 the
+same) — s28-017, an unverifiable extra (새 품종 50종) beside the right date under a question (the
+"another slot" convention); lexical-36 fixed the other, s28-066 (a second question, 몇 시쯤이요?,
+after the first's question mark, left unanswered: 오후 was no value); the twenty-seventh set's one, found by its one grading (lexical-34; lexical-33 and 28 the same) —
 s27-082, a list answered with a member the expected statement moved elsewhere in a bracket (목욕
 보조는 이론 평가로 대체) — lexical-35 fixed at its cause; the
 twenty-sixth set's two, found by its one grading (lexical-33; lexical-28 the same) — s26-035, two

@@ -449,8 +449,9 @@ def other_clause_given(exp: Analysis, cand: Analysis, q: Analysis | None) -> lis
     return []
 
 
-_JOINED_ASKS = re.compile(r"이랑|랑|하고|및|각각|그리고|[고며]\s|,")
-"""What joins two asks in one question (예약금 얼마고 취소하면 …, 뿌리염색이랑 전체염색)."""
+_JOINED_ASKS = re.compile(r"이랑|랑|하고|및|각각|그리고|[고며]\s|,|\?\s*\S")
+"""What joins two asks in one question (예약금 얼마고 취소하면 …, 뿌리염색이랑 전체염색), and a
+question mark with a second question after it (언제 들어와요? 몇 시쯤이요?: lexical-36)."""
 
 
 _WHO = re.compile(r"어디|누구|누가|어느|데가|곳이")

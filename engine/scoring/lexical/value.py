@@ -77,6 +77,8 @@ def kind(v: Value) -> str:
             return name
     if v.type == "㎛":
         return "length"
+    if v.type == "daypart":
+        return "time"
     if v.type == "per" and v.key:
         return f"per:{v.key[0]}"  # per person and per month fill two slots (lexical-35)
     return normalise.dimension(v.type) or v.type
@@ -108,6 +110,9 @@ def same(a: Value, b: Value) -> bool:
         return a.key[0] == b.key[0] or _given_name(a.key[0], b.key[0])
     if {a.type, b.type} <= {"name", "team"} and spelled(a.key[0], b.key[0]):
         return True  # KTX = 케이티엑스, QA팀 = 큐에이팀 (lexical-35)
+    if {a.type, b.type} == {"daypart", "time"}:  # 오후 = 오후 3시 (lexical-36)
+        part, time = (a, b) if a.type == "daypart" else (b, a)
+        return part.key[0] == ("pm" if time.key[0] >= 12 else "am") or time.ambiguous
     if a.type != b.type:
         measured = _measured(a, b)
         if measured is not None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from seorap.engine import normalise
 from seorap.engine.scoring.lexical import numerals
+from seorap.engine.scoring.lexical.dayparts import dayparts
 from seorap.engine.scoring.lexical.ranges import per_unit, range_units
 from seorap.engine.scoring.lexical.spoken import _half_year, _merge_durations
 from seorap.engine.scoring.lexical.text import Morph
@@ -339,6 +340,9 @@ def _times(text: str, taken: _Taken) -> None:
     for m in _NAMED_HOUR.finditer(text):
         if taken.free(m.start(), m.end()):
             taken.add(Value("time", (12 if m[0] == "정오" else 0, 0), m[0], m.start(), m.end()))
+    for v in dayparts(text):  # 오후 said alone (lexical-36)
+        if taken.free(v.start, v.end):
+            taken.add(v)
 
 
 def _numbers(text: str, longer: dict[int, int], taken: _Taken) -> list[Value]:
