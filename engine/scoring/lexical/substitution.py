@@ -49,15 +49,17 @@ def _words(
             runs[-1] = (runs[-1][0], runs[-1][1], m.end)
         else:
             runs.append(([m.form], m.start, m.end))
-    out = []
-    for i, (parts, _, end) in enumerate(runs):
-        joined = i + 1 < len(runs) and "".join(a.text[end : runs[i + 1][1]].split()) in ("", "의")
-        out.append(("".join(parts).lower(), tuple(parts), joined))
-    spans = [(start, end) for _, start, end in runs]
+    # a suffix left on its own (객실 당) is no word; dropped before the words are joined, so a
+    # word joined to the next always has one (it had none when the suffix ended the clause)
+    runs = [r for r in runs if "".join(r[0]).strip() and r[0][0] not in _SUFFIXES]
     return [
-        (w, ms, j, any(a0 <= start and end <= a1 for a0, a1 in agreed))
-        for (w, ms, j), (start, end) in zip(out, spans, strict=True)
-        if w.strip() and ms[0] not in _SUFFIXES
+        (
+            "".join(parts).lower(),
+            tuple(parts),
+            i + 1 < len(runs) and "".join(a.text[end : runs[i + 1][1]].split()) in ("", "의"),
+            any(a0 <= start and end <= a1 for a0, a1 in agreed),
+        )
+        for i, (parts, start, end) in enumerate(runs)
     ]
 
 
