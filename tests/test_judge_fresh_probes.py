@@ -105,6 +105,7 @@ def table(graded: list[tuple[dict, str, str]]) -> str:
         "sealed_probes_26",
         "sealed_probes_27",
         "sealed_probes_28",
+        "sealed_probes_29",
     ],
 )
 def test_probe_file_is_unchanged(name):
@@ -177,6 +178,7 @@ SEALED = {
     "sealed_probes_26": 96,
     "sealed_probes_27": 73,
     "sealed_probes_28": 84,
+    "sealed_probes_29": 77,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -284,7 +286,10 @@ twenty-eighth was graded once by lexical-35 (83 of 160, two wrong answers YES: s
 lexical-34 82 and lexical-28 76, each with the same two). lexical-36 fixed s28-066 at its cause
 (오전 and 오후 said without an hour are a value; a question mark with a second question after it
 asks two things): 102, 111, 106, 90, 104, 100, 99 and 84 for the sixth, seventh, eleventh,
-thirteenth, eighteenth, twenty-first, twenty-third and twenty-eighth (not blind)."""
+thirteenth, eighteenth, twenty-first, twenty-third and twenty-eighth (not blind) The twenty-ninth
+was graded once by lexical-36 (77 of 160, one wrong answer YES: s29-056; lexical-35 the same 77,
+lexical-28 73, each with the same one), after the crash its first grading met (an IndexError of
+the substitution rule on s29-048) was fixed at its cause with no verdict changed elsewhere."""
 WRONG_YES: dict[str, list[str]] = {
     "sealed_probes_20": ["s20-066", "s20-082"],
     "sealed_probes_21": ["s21-034", "s21-045"],
@@ -292,9 +297,13 @@ WRONG_YES: dict[str, list[str]] = {
     "sealed_probes_25": ["s25-037", "s25-044"],
     "sealed_probes_26": ["s26-035", "s26-152"],
     "sealed_probes_28": ["s28-017"],
+    "sealed_probes_29": ["s29-056"],
 }
 """Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md): the
-twenty-eighth set's one left of two found by its one grading (lexical-35; lexical-34 and 28 the
+twenty-ninth set's one, found by its one grading (lexical-36; lexical-35 and 28 the same) —
+s29-056, sender and recipient turned round: "대표님께 견적서 보내 드림" answered "대표님이 견적서를
+… 보내 주셨어요" (the statement names no sender, so the rule of swapped roles has no doer to
+compare); the twenty-eighth set's one left of two found by its one grading (lexical-35; lexical-34 and 28 the
 same) — s28-017, an unverifiable extra (새 품종 50종) beside the right date under a question (the
 "another slot" convention); lexical-36 fixed the other, s28-066 (a second question, 몇 시쯤이요?,
 after the first's question mark, left unanswered: 오후 was no value); the twenty-seventh set's one, found by its one grading (lexical-34; lexical-33 and 28 the same) —
