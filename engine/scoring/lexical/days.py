@@ -97,14 +97,14 @@ def as_dates(a: Analysis, exp: Analysis) -> Analysis:
 
 
 _DOTTED = re.compile(r"(\d{1,2})\.(\d{1,2})")
-_DOTTED_AFTER = re.compile(
-    r"\s*(?:[~∼–]|\([월화수목금토일]\)|부터|까지|에|이에요|예요|입니다|이고|,|$)"
-)
+_DOTTED_AFTER = re.compile(r"\s*(?:[~∼–]|부터|까지|에|이에요|예요|입니다|이고|,|$)")
+"""What may follow a month and day with a dot; one with a weekday after it (10.2(목)) the
+normaliser reads as a date already."""
 
 
 def _dotted(text: str, v: Value, expected: list[Value]) -> Value | None:
     """``11.19`` read as November 19 (since lexical-34): a bare number written month.day, with a
-    range sign, a weekday, a particle of time or the end of a sentence after it, read so only when
+    range sign, a particle of time or the end of a sentence after it, read so only when
     the expected statement has a date in that month (a rating of 4.5 is no April 5)."""
     m = _DOTTED.fullmatch(v.text.strip())
     if v.type != "수" or m is None or not _DOTTED_AFTER.match(text, v.end):

@@ -46,9 +46,8 @@ def per_unit(text: str, values: list[Value]) -> list[Value]:
     denominator (module docstring): typed ``per``."""
     out = list(values)
     for i, v in enumerate(out[:-1]):
-        if v.type == "수" and v.key == ("1",) and _ONE_PERSON.match(text, v.end):
-            end = _ONE_PERSON.match(text, v.end).end()  # type: ignore[union-attr]
-            out[i] = Value("per", ("명",), text[v.start : end], v.start, end)
+        if v.type == "수" and v.key == ("1",) and (person := _ONE_PERSON.match(text, v.end)):
+            out[i] = Value("per", ("명",), text[v.start : person.end()], v.start, person.end())
             continue  # 1인, 1인당: per person (since lexical-35)
         if v.type in _NOT_PER or v.key != ("1",) or normalise.dimension(v.type) == "money":
             continue
