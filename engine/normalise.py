@@ -3,7 +3,8 @@
 - **Dates**: ``2026-03-05``, ``2026.03.05``, ``2026. 3. 5.`` (the standard dotted form), ``26.03.05``,
   ``26/03/05``, ``3/5`` (month/day), ``2026년 3월 5일`` → ``(year or None, month, day)``.
 - **Relative dates** against a reference date (the date of the document the text comes from):
-  오늘, 어제, 내일, 모레 (내일모레), 글피, 그저께/그제, 이번·다음·지난 주 + 요일, 이번·다음·지난 달 N일 / 말일,
+  오늘, 어제, 내일, 모레 (내일모레), 글피, 그저께/그제, 이번·다음·지난 주 + 요일, 이번·다음·지난 달 N일 / 말일
+  (다다음·지지난: two weeks or months on or back),
   N일 후/뒤/전, 올해·내년·작년 … M월 N일 (without a reference its year is unknown, as in M월 N일). A relative date without a reference, or a period rather than a day (이번 달 말, 다음 달
   초, 다음 분기), is *vague*: it never equals an absolute date.
 - **Numbers**: digits, grouped digits (``1,200``), decimals, the multipliers 천/만/억/조 in any mix
@@ -192,20 +193,24 @@ _SHIFT = {
     "금": 0,
     "이": 0,
     "다음": 1,
+    "다다음": 2,
     "담": 1,
     "차": 1,
     "지난": -1,
+    "지지난": -2,
     "저번": -1,
     "전": -1,
 }
-_WEEK = re.compile(r"(이번|다음|지난|저번|금|차|담)\s*주\s*([월화수목금토일])요일")
+_WEEK = re.compile(r"(이번|다다음|다음|지지난|지난|저번|금|차|담)\s*주\s*([월화수목금토일])요일")
 _THIS_MONTH = r"|(?<![가-힣])(?:이|담)(?=달)"
 """이달, 담달: this month and next said short (since lexical-34)."""
 _MONTH_DAY = re.compile(
-    r"(이번|다음|지난|저번" + _THIS_MONTH + r")\s*달\s*(?:(\d{1,2})\s*일|(말일|마지막\s*날))"
+    r"(이번|다다음|다음|지지난|지난|저번"
+    + _THIS_MONTH
+    + r")\s*달\s*(?:(\d{1,2})\s*일|(말일|마지막\s*날))"
 )
 _MONTH_VAGUE = re.compile(
-    r"(이번|다음|지난|저번"
+    r"(이번|다다음|다음|지지난|지난|저번"
     + _THIS_MONTH
     + r")\s*(?:달|월|주)\s*(초|말|중순|초순|하순|중)(?![가-힣]*요일)"
 )

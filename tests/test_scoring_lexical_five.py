@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-36" and J.rules == "lexical-36"
+    assert lexical.RULES_VERSION == "lexical-37" and J.rules == "lexical-37"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ from seorap.engine.scoring.lexical.polarity import (
 )
 from seorap.engine.scoring.lexical.subjects import in_expected
 from seorap.engine.scoring.lexical.text import JOINING, Morph
-from seorap.engine.scoring.lexical.value import Value, same
+from seorap.engine.scoring.lexical.value import Value, kind, same
 from seorap.engine.scoring.lexical.values import _CHANGE_TARGET
 
 WORDS = ("SL", "SH", "SN")
@@ -81,6 +81,12 @@ PRICE_CHANGE = frozenset(
 )
 """Words that change what is paid: a clause with one changes the asked amount for someone, it is
 no other slot (since lexical-23: 형제자매는 20% 할인돼요 beside the right fee)."""
+_WHO = frozenset({"name", "person", "team"})
+"""Value types of who or what, not of a slot's measure: a clause saying someone did something
+(취하서는 사무장님이 접수하셨어요) is a claim, no other slot (person and team since lexical-37)."""
+BUT = frozenset({"다만", "단", "하지만", "그런데", "근데", "그러나", "대신"})
+"""Conjunctions that open an exception or a contrast: a clause after one qualifies what was
+said before it, it is no other slot (since lexical-37)."""
 CASE_PARTICLES = frozenset({"JKS", "JKC", "JKG", "JKO", "JKV", "JKQ", "JC"})
 """Case and linking particles: no word of a meaning class (가 is no 가다, 나 no 나다)."""
 _NEGATING = frozenset({("않", "VX"), ("안", "MAG"), ("못", "MAG"), ("못하", "VX"), ("아니", "VCN")})
@@ -146,8 +152,13 @@ def other_slot(c: Segment, cand: Analysis, exp: Analysis, q: Analysis | None) ->
         return False
     if any(m.form in NEWS | PRICE_CHANGE and c.start <= m.start < c.end for m in cand.morphs):
         return False  # 앞당겨졌다고 (news), 20% 할인돼요 (the asked amount changed for someone)
+    if any(
+        m.form in BUT and m.tag in ("MAJ", "MAG") for m in cand.morphs if c.start <= m.start < c.end
+    ):
+        return False  # 다만 주말에는 12시에 닫아요: an exception to the asked value (lexical-37)
     return any(
-        w.type != "name" and not w.former and names_other_slot(cand, c, w, exp, q) for w in c.values
+        w.type not in _WHO and not w.former and names_other_slot(cand, c, w, exp, q)
+        for w in c.values
     )
 
 
@@ -220,7 +231,26 @@ def _value_spans(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[tupl
         end = _aside_end(cand.morphs, after[0]) if after else a
         spans.append((a, end))
     spans += [(c.start, c.end) for c in cand.segments if other_slot(c, cand, exp, q)]
+    spans += [(w.start, w.end) for w in cand.values if counts_the_list(w, cand, exp)]
     return spans
+
+
+_COUNTS = frozenset({"수", "곳", "개", "가지", "종류", "명", "건"})
+_MEMBERS = re.compile(r"\s*(?:,|·|/|그리고|및|(?<=[가-힣])(?:이랑|랑|하고|와|과)\s)\s*")
+
+
+def counts_the_list(w: Value, cand: Analysis, exp: Analysis) -> bool:
+    """``w`` counts the list just before it, each member an expected word (농협 공판장이랑 온라인
+    직거래, 로컬푸드 매장 세 군데요): the number of members the answer has listed, no value of its
+    own (since lexical-37)."""
+    if w.type not in _COUNTS or w.former or not w.key[0].isdigit():
+        return False
+    start = max(cand.text.rfind(x, 0, w.start) for x in ".!?\n") + 1
+    members = [x for x in _MEMBERS.split(cand.text[start : w.start]) if x.strip()]
+    known = [*exp.nouns, *(v.key[0] for v in exp.values if v.type == "name")]
+    return len(members) == int(w.key[0]) >= 2 and all(
+        any(len(n) >= 2 and n in x.replace(" ", "").lower() for n in known) for x in members
+    )
 
 
 _FORMER_PHRASE = re.compile(r"[^,./;에→]{0,16}?(?:에서|→|->)")
@@ -277,6 +307,8 @@ def _word_known(
             form in compact or any(len(n) >= 2 and form.startswith(n) for n in nouns)
         ):  # a derived form (마감일 for 마감, 주관 for 주관사); since lexical-11 not a word put
             return True  # before the noun (인천항만공사 for 항만공사 names one of several)
+        if _noun_in(word, nouns, ""):  # LP for 엘피 (letters said one by one)
+            return True
     if m.tag in ("VV", "VA", "NNG", "NNB", "XR", "MAG", "MM") and synonym_class(
         m.form, content, nouns
     ):
@@ -359,6 +391,25 @@ YES_WORDS = frozenset({("네", "IC"), ("예", "IC")})
 """An answer's yes: not accounted for when the question's premise is false."""
 
 
+def _ends_range(cand: Analysis, m: Morph) -> bool:
+    """``m`` (사이) closes a range of two values of one kind, the first before 에서 (120cm에서
+    150cm 사이): the range the values state (since lexical-37)."""
+    text = cand.text
+    last = [w for w in cand.values if w.end <= m.start and not text[w.end : m.start].strip()]
+    return any(
+        kind(v) == kind(w) and text[v.end : w.start].strip().startswith("에서")
+        for w in last
+        for v in cand.values
+        if v.end <= w.start
+    )
+
+
+def range_nouns(cand: Analysis) -> frozenset[str]:
+    """The nouns of the answer that close a range (사이 of 120cm에서 150cm 사이): no word of a
+    slot the sibling and substitution rules may read."""
+    return frozenset(m.form for m in cand.morphs if m.form == "사이" and _ends_range(cand, m))
+
+
 def _premise_words(morphs: Sequence[Morph], done: list[bool]) -> list[str]:
     """The question's premise is false: an opening 아니요 is accounted for (marked done), an opening
     네 is not (returned, with why)."""
@@ -392,6 +443,8 @@ def unaccounted(
     about = any(m.form in APPROXIMATION for m in exp.morphs)  # 약 4.5MB: 4,500KB 정도 says it too
     if any(w.former for w in cand.values):  # the value rules read the change
         forms = forms | FORMER_WORDS | CHANGE_WORDS
+    if any(w.former for w in exp.values):  # E says a change: 이제 marks the value now held
+        forms = forms | {"이제"}
     if cand.aside:  # the contrast rules read the replacement (A 대신 B로 바뀌다)
         forms = forms | CHANGE_WORDS
     content = forms - particles  # for the meaning classes
@@ -412,6 +465,8 @@ def unaccounted(
         if limit and any(m.form in cls for cls in BOUNDS):
             continue  # E's value is a limit (목표 …): any bound may say it
         if about and m.form in APPROXIMATION:
+            continue
+        if m.form == "사이" and _ends_range(cand, m):
             continue
         if m.tag == "EC" and m.form in ("면", "으면") and _neutral_condition(morphs, i, forms):
             done[i - 1] = done[i - 1] or morphs[i - 1].form in PASSING_VERBS

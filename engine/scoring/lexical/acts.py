@@ -187,6 +187,8 @@ def negated_words(morphs: Sequence[Morph]) -> set[str]:
             after = [j for j in content if j > i][:1]
         elif (m.form, m.tag) in (("않", "VX"), ("못하", "VX"), ("없", "VA")):
             after = [j for j in content if j < i and morphs[j].tag not in ("VX",)][-1:]
+            if after and _can_not(morphs, after[0]):
+                after = [j for j in content if j < after[0] - 1][-1:]
         elif not_yet(morphs, i):
             after = [i - 2]  # 결정은 아직이에요: 결정 (lexical-34)
         else:
@@ -198,6 +200,17 @@ def negated_words(morphs: Sequence[Morph]) -> set[str]:
                     morphs[k].form for k in content if k < j and morphs[k].tag.startswith("NN")
                 )
     return out - {"않", "못하", "없"}
+
+
+def _can_not(morphs: Sequence[Morph], j: int) -> bool:
+    """Morpheme ``j`` is the dependent noun of …ㄹ 수 없다 or …ㄴ 거 없다 (들어오실 수 없어요, 남은
+    거 없어요): the negation is of the verb before it, not of the noun (since lexical-37)."""
+    return (
+        morphs[j].tag == "NNB"
+        and morphs[j].form in ("수", "거", "것")
+        and j > 0
+        and morphs[j - 1].tag == "ETM"
+    )
 
 
 def denied_opposite(exp_morphs: Sequence[Morph], negated: set[str]) -> frozenset[str]:
@@ -225,7 +238,10 @@ DENYING_NOUNS: dict[str, frozenset[str]] = {
     "고장": frozenset({"되", "작동", "돌아가", "켜지"}),
     "품절": frozenset({"있", "남"}),
     "매진": frozenset({"있", "남"}),
+    "소진": frozenset({"있", "남"}),
+    "금연": frozenset({"피우", "태우", "흡연"}),
     "불허": frozenset({"허가", "허락", "승인", "허용"}),
+    "불가": frozenset({"되", "가능", "허용"}),
     "무료": frozenset({"받", "내", "들", "돈", "요금"}),
     "무상": frozenset({"받", "내", "들", "돈", "요금"}),
     "면제": frozenset({"내", "받"}),
@@ -247,6 +263,9 @@ DENYING_NOUNS: dict[str, frozenset[str]] = {
 안 함, 휴진 = 진료 안 봄, 금지 = 하면 안 됨, 무료 = 돈을 안 받음. A noun after the prefix 불, 미,
 무 or 비 (불필요, 미제출, 미운영) denies that noun."""
 _DENYING_PREFIXES = frozenset({"불", "미", "무", "비"})
+_OF_THE_NOUN_BEFORE = frozenset({"금지", "불가", "불허"})
+"""Denying nouns that deny the act the noun before them names too (since lexical-37): 반입 금지
+denies 반입 (갖고 들어오실 수 없어요), 이용 불가 denies 이용 (못 써)."""
 
 
 def _denials(morphs: Sequence[Morph]) -> dict[str, frozenset[str]]:
@@ -255,11 +274,25 @@ def _denials(morphs: Sequence[Morph]) -> dict[str, frozenset[str]]:
     for i, m in enumerate(morphs):
         if m.tag.startswith("NN") and m.form in DENYING_NOUNS:
             out[m.form] = DENYING_NOUNS[m.form]
+            before = morphs[i - 1] if i else None
+            if m.form in _OF_THE_NOUN_BEFORE and before is not None and before.tag == "NNG":
+                out[m.form] = out[m.form] | {before.form}
         elif m.tag == "XPN" and m.form in _DENYING_PREFIXES and i + 1 < len(morphs):
             noun = morphs[i + 1]
             if noun.tag.startswith("NN") and noun.start == m.end:
                 out[m.form + noun.form] = frozenset({noun.form})
     return out
+
+
+def _in_a_denial(morphs: Sequence[Morph], i: int) -> bool:
+    """Morpheme ``i`` is the noun a denying word denies by its letters: after a denying prefix
+    (미운행: 운행) or before 금지/불가/불허 (반입 금지: 반입) — said only as denied."""
+    m, before = morphs[i], morphs[i - 1] if i else None
+    after = morphs[i + 1] if i + 1 < len(morphs) else None
+    return m.tag.startswith("NN") and (
+        (before is not None and before.tag == "XPN" and before.form in _DENYING_PREFIXES)
+        or (after is not None and after.form in _OF_THE_NOUN_BEFORE)
+    )
 
 
 def denied_by_word(exp_morphs: Sequence[Morph], cand_morphs: Sequence[Morph]) -> frozenset[str]:
@@ -274,7 +307,15 @@ def denied_by_word(exp_morphs: Sequence[Morph], cand_morphs: Sequence[Morph]) ->
     if any(w in theirs for w in denials):
         return frozenset()
     negated = negated_words(cand_morphs)
-    return frozenset(w for w in negated if any(w in denied for denied in denials.values()))
+    return frozenset(
+        w for w in negated if any(w in denied or kin(w, denied) for denied in denials.values())
+    )
+
+
+def kin(word: str, denied: frozenset[str]) -> bool:
+    """``word`` is of a meaning class of a denied word, and no pole of a scale (닫다 shares a class
+    with 열다, its opposite)."""
+    return word not in _POLE_WORDS and synonym_class(word, denied) is not None
 
 
 def denies_with_a_word(exp_morphs: Sequence[Morph], cand_morphs: Sequence[Morph]) -> frozenset[str]:
@@ -311,9 +352,14 @@ def affirmed_denied(exp_morphs: Sequence[Morph], cand_morphs: Sequence[Morph]) -
         return frozenset()
     # a word the expected text says itself is no contradiction of it ("무상 수거 신청은 …로
     # 받습니다": 받다 is said of the applications)
-    denied = frozenset().union(*denials.values()) - {m.form for m in exp_morphs}
+    said = {m.form for i, m in enumerate(exp_morphs) if not _in_a_denial(exp_morphs, i)}
+    denied = frozenset().union(*denials.values()) - said
     return frozenset(
-        m.form for m in cand_morphs if m.form in denied and m.tag in ("VV", "VA", "NNG", "XR")
+        m.form
+        for m in cand_morphs
+        if m.tag in ("VV", "VA", "NNG", "XR")
+        and m.form not in said
+        and (m.form in denied or kin(m.form, denied))
     )
 
 

@@ -256,7 +256,7 @@ def _touched(
     return picked if any(v in stated for v in picked[0][1]) else []
 
 
-_QUESTION_WORD = re.compile(r"몇|언제|얼마|어디|누구|누가|어느|무슨|뭐|무엇|무얼|어떻게")
+_QUESTION_WORD = re.compile(r"몇|며칠|언제|얼마|어디|누구|누가|어느|무슨|뭐|무엇|무얼|어떻게")
 
 
 def _asks_twice(text: str) -> bool:
@@ -270,7 +270,7 @@ _NAMED_KIND = re.compile(
 )
 """Nouns that ask for a kind of answer no question word types (lexical-28), and words that ask
 for each of several things (신고랑 납부 기한 각각: lexical-30; 레인별 마감: lexical-34)."""
-_PICKS = re.compile(r"어느|무슨|어떤|뭐|무엇|무얼|어디|누구|몇")
+_PICKS = re.compile(r"어느|무슨|어떤|뭐|무엇|무얼|어디|누구|몇|며칠")
 """Question words that ask for one thing (몇 + any counter too; not 어떻게, 어때, 왜: those ask
 the whole)."""
 Clause = tuple[frozenset[str], tuple[Value, ...], str, tuple[Segment, ...]]

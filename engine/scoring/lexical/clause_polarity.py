@@ -13,6 +13,7 @@ from seorap.engine.scoring.lexical.acts import (
     denied_by_word,
     denied_opposite,
     denies_with_a_word,
+    kin,
     negated_words,
 )
 from seorap.engine.scoring.lexical.analysis import (
@@ -46,13 +47,20 @@ def clause_polarity(exp: Analysis, cand: Analysis, q: Analysis | None = None) ->
         chosen = [c for c in _stating_segments(seg, cand) if _states_best(seg, c, exp)]
         if not chosen:
             continue
+        tails = [t for c in chosen if (t := _list_tail(c, cand)) is not None]
+        chosen += [t for t in dict.fromkeys(tails) if t not in chosen]
         theirs = Counter(m for c in chosen for m in c.markers)
         theirs[NEGATION] -= sum(replaced(exp, cand, c) for c in chosen)
-        mine = Counter(seg.markers)
+        tail = _list_tail(seg, exp)
+        mine = Counter(seg.markers) + Counter(
+            m for m in (tail.markers if tail else ()) if m in (NEGATION, CANCEL)
+        )
         if not theirs[NEGATION] and _affirms_the_denied(seg, chosen, exp, cand):
             mine[NEGATION] += 1  # 불참 answered 참석합니다: the word's denial, said the other way
         # every marker of the expected clause must be somewhere in the clauses that touch it
-        around = {m for c in cand.segments if _touches(seg, c) for m in c.markers}
+        touching = [c for c in cand.segments if _touches(seg, c)]
+        touching += [t for c in touching if (t := _list_tail(c, cand)) is not None]
+        around = {m for c in touching for m in c.markers}
         _negation_for_cancel(mine, theirs, around)
         extra = {m for m in theirs if theirs[m] > mine[m]}
         lacking = {m for m in mine if mine[m] > 0 and m not in around}
@@ -65,6 +73,9 @@ def clause_polarity(exp: Analysis, cand: Analysis, q: Analysis | None = None) ->
         if NEGATION in extra and (
             _denies_the_other_state(seg, chosen, exp, cand)
             or _denied_by_a_word(seg, chosen, exp, cand)
+            or _negation_of_another_clause(
+                seg, chosen, exp, cand, theirs[NEGATION] - mine[NEGATION]
+            )
         ):
             extra -= {NEGATION}
         if POSTPONE in extra and any(v.target for c in chosen for v in c.values):
@@ -170,10 +181,86 @@ def _denied_by_a_word(
     seg: Segment, chosen: Sequence[Segment], exp: Analysis, cand: Analysis
 ) -> bool:
     """The expected clause denies by a word (불참, 금지, 미정, 불필요 …) what the candidate denies
-    with 안, 못 or 없다 (lexical/acts.py, ``denied_by_word``): the same fact."""
-    mine = [m for m in exp.morphs if seg.start <= m.start < seg.end]
+    with 안, 못 or 없다 (lexical/acts.py, ``denied_by_word``): the same fact. A member of a list
+    has the words of the list's head too (반입 금지: 음식물, 유리병, 튜브 — 튜브 is denied 반입)."""
+    start = _list_start(seg, exp)
+    mine = [m for m in exp.morphs if start <= m.start < seg.end]
     theirs = [m for m in cand.morphs if any(c.start <= m.start < c.end for c in chosen)]
     return bool(denied_by_word(mine, theirs))
+
+
+def _list_start(seg: Segment, exp: Analysis) -> int:
+    """Where the list clause ``seg`` belongs to begins: clause ``seg`` and the clauses before it
+    with no predicate of their own, back to one with a colon (반입 금지: 음식물 / 유리병 / 튜브),
+    are one list under that head (since lexical-37)."""
+    start = seg.start
+    for s in reversed([s for s in exp.segments if s.end <= seg.start]):
+        if not _predicate_less(s, exp) or not _predicate_less(seg, exp):
+            break
+        if ":" in s.text:
+            return s.start
+    return start
+
+
+def _predicate_less(seg: Segment, exp: Analysis) -> bool:
+    """No predicate but in a modifier (곰팡이 핀 책: 피- before an adnominal ending)."""
+    morphs = [m for m in exp.morphs if seg.start <= m.start < seg.end]
+    return not any(
+        m.tag in PREDICATE_TAGS and not (i + 1 < len(morphs) and morphs[i + 1].tag == "ETM")
+        for i, m in enumerate(morphs)
+    )
+
+
+def _list_tail(seg: Segment, a: Analysis) -> Segment | None:
+    """The clause that ends the list ``seg`` is a member of: members with no predicate and no
+    value of their own, the last one's predicate said of all (낙서가 심한 책, 곰팡이 핀 책,
+    학습지는 매입하지 않는다: each is not bought; since lexical-37). None when ``seg`` is no member."""
+    if not _member(seg, a):
+        return None
+    for s in [s for s in a.segments if s.start >= seg.end]:
+        if not _predicate_less(s, a):
+            return None if "(" in s.text or ":" in s.text else s  # a note, a head: no predicate
+        if not _member(s, a):
+            return None
+    return None
+
+
+def _member(seg: Segment, a: Analysis) -> bool:
+    """A noun phrase alone (낙서가 심한 책): no value, marker, topic, colon, ending or copula
+    ("세미나는 온라인 웨비나로 진행" is a clause of its own)."""
+    morphs = [m for m in a.morphs if seg.start <= m.start < seg.end]
+    return (
+        not seg.values
+        and not seg.markers
+        and not seg.topic
+        and ":" not in seg.text
+        and _predicate_less(seg, a)
+        and not any(m.tag in ("VCP", "EF", "EC") for m in morphs)
+    )
+
+
+def _negation_of_another_clause(
+    seg: Segment, chosen: Sequence[Segment], exp: Analysis, cand: Analysis, more: int
+) -> bool:
+    """The candidate's clauses that state ``seg`` negate an act another expected clause negates
+    (or denies by a word), one such clause for each negation they have over ``seg``'s ("점검:
+    7/7, 당일 이용 불가" answered "7일은 점검이라 못 써": 쓰 is 이용): that negation is the other
+    clause's (since lexical-37)."""
+    theirs = [m for m in cand.morphs if any(c.start <= m.start < c.end for c in chosen)]
+    negated = _denied_acts(theirs)
+    others = 0
+    for s in exp.segments:
+        if s is seg or NEGATION not in s.markers:
+            continue
+        words = frozenset(
+            m.form for m in exp.morphs if s.start <= m.start < s.end and m.tag in _ACT_TAGS
+        )
+        if any(w in words or kin(w, words) for w in negated):
+            others += s.markers.count(NEGATION)
+    return 0 < more <= others
+
+
+_ACT_TAGS = frozenset({"VV", "VA", "NNG", "XR"})
 
 
 def _denies_with_a_word(
@@ -189,9 +276,11 @@ def _denies_with_a_word(
 def _affirms_the_denied(
     seg: Segment, chosen: Sequence[Segment], exp: Analysis, cand: Analysis
 ) -> bool:
-    """The candidate says what a denying word of the expected clause denies, with no negation
-    ("휴진" answered "진료 봅니다"; lexical/acts.py, ``affirmed_denied``): the opposite."""
-    mine = [m for m in exp.morphs if seg.start <= m.start < seg.end]
+    """The candidate says what a denying word of the expected clause (or of the head of the list
+    it is in) denies, with no negation ("휴진" answered "진료 봅니다"; lexical/acts.py,
+    ``affirmed_denied``): the opposite."""
+    start = _list_start(seg, exp)
+    mine = [m for m in exp.morphs if start <= m.start < seg.end]
     theirs = [m for m in cand.morphs if any(c.start <= m.start < c.end for c in chosen)]
     return bool(affirmed_denied(mine, theirs))
 

@@ -21,7 +21,7 @@ from seorap.engine.scoring.lexical.lexicon import in_phrases, neutral_word
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
 from seorap.engine.scoring.lexical.polarity import LIST_WORDS, bound_words, unverified
 from seorap.engine.scoring.lexical.text import Morph
-from seorap.engine.scoring.lexical.value import Value, same
+from seorap.engine.scoring.lexical.value import Value, same, spelled
 
 _PARTY_SUFFIXES = frozenset("자측방")
 """Suffixes naming the party of a noun (결재자, 상대방, 회사 측): the noun without it names the same
@@ -31,7 +31,10 @@ slot (결재는 김 부장님이 = 결재자는 김 부장)."""
 def _noun_in(noun: str, nouns: Collection[str], compact: str) -> bool:
     if noun in nouns or (len(noun) >= 2 and noun in compact):
         return True
-    return len(noun) >= 3 and noun[-1] in _PARTY_SUFFIXES and noun[:-1] in compact
+    if len(noun) >= 3 and noun[-1] in _PARTY_SUFFIXES and noun[:-1] in compact:
+        return True
+    # LP for 엘피, 시디 for CD: letters said one by one (since lexical-37; value.spelled)
+    return any(n.isascii() != noun.isascii() and spelled(n, noun) for n in nouns)
 
 
 def _value_in(v: Value, vals: Iterable[Value], compact: str, *, current: bool) -> bool:

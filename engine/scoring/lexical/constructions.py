@@ -11,15 +11,17 @@ from collections.abc import Sequence
 from seorap.engine.scoring.lexical import acts
 from seorap.engine.scoring.lexical.analysis import Analysis
 from seorap.engine.scoring.lexical.lexicon import CONVERSE, synonym_class
+from seorap.engine.scoring.lexical.polarity import UPPER_LIMITS
 from seorap.engine.scoring.lexical.text import Morph
 
 
 def said_by_construction(exp: Analysis, morphs: Sequence[Morph]) -> set[int]:
     """Morphemes of the answer a construction of E's meaning accounts for (since lexical-29):
     a noun's humble 드리다, which is its 하다 (연락 드립니다, 안내드렸는데; not when E says an act
-    received, 받다); …ㄹ 수 있다 for E's 가능 (not 불가); …ㄹ 때 for E's 시 (하원 시 / 하원할 때)."""
+    received, 받다); …ㄹ 수 있다 for E's 가능 (not 불가) or beside E's upper limit; …ㄹ 때 for E's
+    시 (하원 시 / 하원할 때)."""
     e = {(m.form, m.tag) for m in exp.morphs}
-    can = ("가능", "NNG") in e and "불가" not in exp.compact
+    can = (("가능", "NNG") in e and "불가" not in exp.compact) or states_a_limit(exp)
     when = ("시", "NNB") in e
     received = any(m.form in CONVERSE and m.tag[0] == "V" for m in exp.morphs)
     out: set[int] = set()
@@ -36,6 +38,10 @@ def said_by_construction(exp: Analysis, morphs: Sequence[Morph]) -> set[int]:
         if can and _can_at(morphs, i):
             out |= {i, i + 1, i + 2}
     return out
+
+
+def states_a_limit(exp: Analysis) -> bool:
+    return any(m.form in UPPER_LIMITS and m.tag[:2] in ("NN", "XR") for m in exp.morphs)
 
 
 def _light_noun(morphs: Sequence[Morph], i: int) -> bool:

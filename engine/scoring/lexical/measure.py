@@ -23,7 +23,7 @@ from seorap.engine.scoring.lexical import (
     states,
     weekdays,
 )
-from seorap.engine.scoring.lexical.accounting import names_other_slot, unaccounted
+from seorap.engine.scoring.lexical.accounting import names_other_slot, range_nouns, unaccounted
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment, analyse
 from seorap.engine.scoring.lexical.clause_polarity import clause_polarity, set_aside_value
 from seorap.engine.scoring.lexical.clauses import (
@@ -101,6 +101,9 @@ class Match:
     substituted: tuple[tuple[str, str, str], ...] = ()
     """Answers only (lexical-7): (expected word, the answer's unknown word in its place, whose
     word it is: "the expected statement" or "the question"); lexical/substitution.py."""
+    rivalled: tuple[str, ...] = ()
+    """Expected values not stated while the answer gives another current value of their kind
+    somewhere (한 300만 원 안팎 for 310만 원): a hedged answer with one is NO (lexical-37)."""
 
     @property
     def recall(self) -> Fraction:
@@ -170,6 +173,44 @@ def _competitors(
         elif not keys and not slot:
             out.append(w)
     return out
+
+
+def _hedges(exp: Analysis, cand: Analysis) -> tuple[str, ...]:
+    """Hedge words of the answer the statement does not use, by word and by class."""
+    said = (cand.hedges - exp.hedges) | _class_hedges(exp, cand) | _may_be_other(exp, cand)
+    return tuple(sorted(said))
+
+
+def _rivalled(
+    current: list[Value], stated: list[Value], exp: Analysis, cand: Analysis
+) -> tuple[str, ...]:
+    """Match.rivalled: expected values not stated while the answer gives another current value
+    of their kind somewhere (lexical-37)."""
+    return tuple(
+        v.text
+        for v in current
+        if v not in stated
+        and any(
+            kind(w) == kind(v) and not w.former and not in_expected(w, exp) for w in cand.values
+        )
+    )
+
+
+def _may_be_other(exp: Analysis, cand: Analysis) -> set[str]:
+    """ "…ㄹ 수도 있다" in a clause with a value the statement does not have, of a kind it has
+    (기존 RDS 그대로 갈 수도, 10권까지 신청할 수도): another value offered, as with 또는 (since
+    lexical-37)."""
+    if "…ㄹ 수도 있다" not in cand.hedges:
+        return set()
+    at = [m.start for m in cand.morphs if (m.form, m.tag) == ("수", "NNB")]
+    for c in cand.segments:
+        if not any(c.start <= a < c.end for a in at):
+            continue
+        for w in c.values:
+            rival = any(kind(v) == kind(w) for v in exp.values)  # 한번 확인해 보세요: no rival
+            if rival and not w.former and not in_expected(w, exp):
+                return {f"another value (또는): «{w.text}» …ㄹ 수도 있다"}
+    return set()
 
 
 def _rivals(v: Value, exp: Analysis, cand: Analysis) -> list[Value]:
@@ -310,12 +351,15 @@ def _who_and_lists(
     if premise is not None and q is not None and _same_head(*premise, exp, q):
         # asked of another owner ("가사과 창구도 …?" of 민사신청과 창구): a wrong premise, no word
         known = known.replace(premise[1], "\0")  # the answer may take from the question
-    flip = opposite(exp.compact, cand.compact) or sibling(
-        exp.nouns, cand.nouns, known, cand.compact
-    )
+    nouns = [n for n in cand.nouns if n not in range_nouns(cand)]  # 150센티에서 200센티 사이
+    flip = opposite(exp.compact, cand.compact) or sibling(exp.nouns, nouns, known, cand.compact)
     if flip is not None and not acts.denies_with_a_word(exp.morphs, cand.morphs):
         wrong.append(flip)  # not 불허 for 허가되지 않았다: one fact (lexical-30)
-    act = acts.opposite_act(exp, cand) or owners_poles.swapped(exp, cand)
+    act = (
+        acts.opposite_act(exp, cand)
+        or owners_poles.swapped(exp, cand)
+        or owners_poles.values_swapped(exp, cand)
+    )
     if act is not None:
         wrong.append(act)
 
@@ -426,7 +470,6 @@ def measure(
         multi.append(beside)
     subject = wrong_subject(stated, exp, cand, q) or wrong_owner(stated, exp, cand, q)
     _who_and_lists(exp, cand, q, current, wrong, multi)
-    hedges = tuple(sorted((cand.hedges - exp.hedges) | _class_hedges(exp, cand)))
     return Match(
         found,
         elements,
@@ -435,7 +478,7 @@ def measure(
         tuple(multi),
         tuple(clause_polarity(exp, cand, q))
         + tuple((c, "none", mk) for c, mk in agents.retracted_after(exp, cand)),
-        hedges,
+        _hedges(exp, cand),
         len(current) - len(setting),
         len(stated),
         complete,
@@ -449,4 +492,5 @@ def measure(
         _unaccounted(exp, cand, q, neutral, expected_date) if account else (),
         states.clash(exp, cand),
         tuple(substituted(exp, cand, q, neutral)) if account else (),
+        _rivalled(current, stated, exp, cand),
     )

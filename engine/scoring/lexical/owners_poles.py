@@ -13,6 +13,7 @@ from __future__ import annotations
 from seorap.engine.scoring.lexical.acts import ANTONYMS, _says, _words
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment
 from seorap.engine.scoring.lexical.text import Morph
+from seorap.engine.scoring.lexical.value import Value, kind, same
 
 EXTRA_SCALES = (
     ("before/after a meal", frozenset({"식전"}), frozenset({"식후"})),
@@ -64,4 +65,38 @@ def swapped(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
                 if _pole(words, c, one, other) == -pole:
                     said = "/".join(sorted(one if pole > 0 else other))
                     return f"{' '.join(sorted(owner))} {said}", f"the other pole ({name})"
+    return None
+
+
+def values_swapped(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
+    """(a value with its expected pole, the answer's pole) when the statement says both poles of
+    a scale, each in clauses with values, and an answer clause that says one pole states a value
+    only the other pole's clauses hold, of a kind its own pole's clauses have (since lexical-37:
+    "매입가는 정가의 20%, 판매가는 정가의 50%" answered "정가 50%에 사 드리고 20%에 팔아요")."""
+    mine = [(s, _words(_morphs(exp, s))) for s in exp.segments if s.values]
+    theirs = [(c, _words(_morphs(cand, c))) for c in cand.segments if c.values]
+    for name, one, other in (*ANTONYMS, *EXTRA_SCALES):
+        poles = {1: one, -1: other}
+        held: dict[int, list[Value]] = {1: [], -1: []}
+        said: dict[int, set[str]] = {1: set(), -1: set()}
+        for s, words in mine:
+            pole = _pole(words, s, one, other)
+            if pole:
+                held[pole] += s.values
+                said[pole] |= _says(words, s.compact, poles[pole])
+        if not held[1] or not held[-1]:
+            continue
+        for c, words in theirs:
+            pole = _pole(words, c, one, other)
+            if not pole:
+                continue
+            for w in c.values:
+                if w.former or any(same(w, v) for v in held[pole]):
+                    continue
+                if any(same(w, v) for v in held[-pole]) and any(
+                    kind(v) == kind(w) for v in held[pole]
+                ):
+                    mine_words = "/".join(sorted(said[-pole]))
+                    theirs_words = "/".join(sorted(_says(words, c.compact, poles[pole])))
+                    return f"{w.text} ({mine_words})", f"{w.text} ({theirs_words}, {name})"
     return None

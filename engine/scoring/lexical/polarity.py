@@ -216,6 +216,11 @@ LIMIT_NOUNS = frozenset({"목표", "한도", "상한", "하한", "기준", "제�
 """Nouns that make the expected value itself a limit (응답 시간 목표는 200ms): any bound may say it."""
 
 
+UPPER_LIMITS = frozenset({"한도", "상한", "최대", "최고", "이하", "이내", "정원"})
+"""Words that make the expected value an upper limit (이용 한도 40시간, 최대 수용 인원 45명):
+…ㄹ 수 있다 beside it says what the limit allows (40시간까지 쓸 수 있어요; since lexical-37)."""
+
+
 def bound_words(morphs: Sequence[Morph], known: frozenset[str]) -> list[str]:
     """Bound words among ``morphs`` (one clause stating a value) of a class the expected
     statement (its words ``known``) neither uses nor makes a limit of; and ``…ㄹ 수 있다`` (can
@@ -237,6 +242,7 @@ def bound_words(morphs: Sequence[Morph], known: frozenset[str]) -> list[str]:
             and any(x.form in ("있", "없") for x in morphs[i + 2 : i + 4])
             and not ({"수", "있"} <= known and {"ᆯ", "을"} & known)
             and "가능" not in known  # 가능합니다 said as …ㄹ 수 있어요
+            and not known & UPPER_LIMITS  # 최대 45명: 45명까지 받을 수 있어요 (lexical-37)
         ):
             out.append("-ㄹ 수 있-")  # unless the expected statement says it too (since lexical-24)
     return out

@@ -186,7 +186,8 @@ def giver_receives(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
     """(E's doer, the answer's receiver): E's doer of an act of giving (보내 드렸다, 전달했다) is
     said in the answer to receive it (받으셨대요) — the act told the other way round (since
     lexical-29); or (since lexical-33) the one E gives to is the one the answer receives from
-    (통역팀에 제출 / 통역팀에서 받아 가시면)."""
+    (통역팀에 제출 / 통역팀에서 받아 가시면); or (since lexical-37) E names no giver and gives to
+    someone the answer says gives (대표님께 보내 드림 / 대표님이 보내 주셨어요)."""
     if not any(m.form in GIVING and m.tag in ("VV", "VX", "NNG") for m in exp.morphs) or any(
         m.tag in _PREDICATE and m.form.endswith(CONVERSE) for m in exp.morphs
     ):
@@ -195,6 +196,11 @@ def giver_receives(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
         for y in _actors(cand.morphs, _receives):
             if _one_person(x, y):
                 return f"{x} (who gives)", f"{y} (said to receive)"
+    if not _actors(exp.morphs, _gives):  # 대표님께 견적서 보내 드림 / 대표님이 보내 주셨어요
+        for x in _marked(exp.morphs, _TO):
+            for y in _actors(cand.morphs, _gives):
+                if _one_person(x, y):
+                    return f"{x} (given to)", f"{y} (said to give)"
     if any(_receives(cand.morphs, i) for i in range(len(cand.morphs))):
         for x in _marked(exp.morphs, _GIVEN_TO):
             for y in _marked(cand.morphs, _GIVEN_FROM):
@@ -392,6 +398,56 @@ def asked_of_another(exp: Analysis, cand: Analysis, q: Analysis | None) -> tuple
     return None
 
 
+def swapped_owners(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
+    """(value, the answer's owner): the statement's clauses are about owners told apart by what
+    their topics do not share (쪽 / 감물 of "쪽 염색 체험비는 …, 감물 염색 체험비는 …"), and an
+    answer clause about one of them — its topic, or its subject before 이/가 — states a value only
+    another's clause holds, of a kind its own clause has (since lexical-37: "감물 염색이 3만 5천
+    원이고 쪽 염색은 2만 8천 원이에요": the two fees swapped)."""
+    topical = [s for s in exp.segments if s.topic]
+    if len(topical) < 2:
+        return None
+    apart = dict(zip(map(id, topical), _apart_texts(exp, topical), strict=True))
+    for c in cand.segments:
+        said = _said_of(cand, c)
+        mine = [s for s in topical if apart[id(s)] and apart[id(s)] in said]
+        if len(mine) != 1:
+            continue
+        own = mine[0]
+        for w in c.values:
+            if w.former or any(same(w, v) for v in own.values):
+                continue
+            theirs = [s for s in topical if s is not own and any(same(w, v) for v in s.values)]
+            if theirs and any(kind(v) == kind(w) for v in own.values):
+                return w.text, said
+    return None
+
+
+def _said_of(a: Analysis, c: Segment) -> str:
+    """The words clause ``c`` is about: before its topic particle, or before a subject particle
+    with a value after it (감물 염색이 3만 5천 원이고), without spaces; empty without either."""
+    end = c.topic_end
+    if end is None:
+        subject = next(
+            (m for m in a.morphs if c.start <= m.start < c.end and (m.form, m.tag) in _DOER), None
+        )
+        if subject is None or not any(v.start >= subject.end for v in c.values):
+            return ""
+        end = subject.end
+    return re.sub(r"[\W_]+", "", a.text[c.start : end]).lower()[:-1]
+
+
+def _apart_texts(exp: Analysis, topical: Sequence[Segment]) -> list[str]:
+    """Each clause's topic words less the ending all of them share (쪽염색체험비, 감물염색체험비:
+    쪽, 감물); empty when two are left alike."""
+    texts = [_topic_text(exp, s) for s in topical]
+    shared = 0
+    while shared < min(map(len, texts)) and len({x[len(x) - shared - 1] for x in texts}) == 1:
+        shared += 1
+    apart = [x[: len(x) - shared] for x in texts]
+    return apart if len(set(apart)) == len(apart) else [""] * len(apart)
+
+
 def _named_apart(exp: Analysis, topical: Sequence[Segment], q: Analysis) -> list[Segment]:
     """The clauses whose topic the question names by what sets it apart from the others' (1번 of
     "1번 수조 소독" beside "2번 수조 소독": their words less the ending they share)."""
@@ -425,7 +481,7 @@ def wrongs(exp: Analysis, cand: Analysis, q: Analysis | None = None) -> list[tup
     given = giver_receives(exp, cand)
     if given is not None:
         out.append(given)
-    owned = other_topics_values(exp, cand)
+    owned = other_topics_values(exp, cand) or swapped_owners(exp, cand)
     if owned is not None:
         out.append((f"{owned[0]} (another owner's)", f"{owned[0]} said of {owned[1]}"))
     other = asked_of_another(exp, cand, q)

@@ -108,10 +108,11 @@ def _answer_faults(match: Match, elements: str) -> Graded | None:
         said = ", ".join(match.hedges)
         offers = any(h == w or f"({w})" in h for h in match.hedges for w in ALTERNATIVES)
         too_little = match.recall < PARTIAL_RECALL and not match.anchored  # as low-recall
-        if offers or match.values_stated < match.values_expected or too_little:
+        nothing = match.values_expected and not match.values_stated  # as no-value
+        if offers or nothing or too_little or match.rivalled:
             return "NO", f"NO [hedge]: the answer hedges ({said}); {elements}"
         return "PARTIAL", (
-            f"PARTIAL [hedge]: the answer states every expected value but hedges it ({said}); "
+            f"PARTIAL [hedge]: the answer states expected values but hedges them ({said}); "
             f"{elements}"
         )
     if match.multi:

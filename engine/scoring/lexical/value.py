@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 
 from seorap.engine import normalise
 
@@ -142,24 +144,27 @@ def same(a: Value, b: Value) -> bool:
 LETTERS = dict(
     zip(
         "abcdefghijklmnopqrstuvwxyz",
-        "에이 비 씨 디 이 에프 지 에이치 아이 제이 케이 엘 엠 엔 오 피 큐 알 에스 티 유 브이 더블유 엑스 와이 제트".split(),
+        "에이 비 씨|시 디 이 에프 지 에이치|에치 아이 제이 케이 엘 엠 엔 오 피 큐 알 에스 티 유 브이 "
+        "더블유|더블류 엑스 와이 제트|지".split(),
         strict=True,
     )
 )
-"""The names of the Latin letters as Korean says them: KTX is 케이티엑스 (since lexical-35)."""
+"""The names of the Latin letters as Korean says them, "|" between spellings in use: KTX is
+케이티엑스 (since lexical-35), CD is 씨디 or 시디 (since lexical-37)."""
 
 
 def spelled(a: str, b: str) -> bool:
     """One of two names is Latin letters and the other says them letter by letter in Hangul."""
     latin, hangul = (a, b) if a.isascii() else (b, a)
     letters = latin.replace("-", "").replace(" ", "").lower()
-    return (
-        len(letters) >= 2
-        and letters.isalpha()
-        and letters.isascii()
-        and not hangul.isascii()
-        and "".join(LETTERS[c] for c in letters) == "".join(hangul.split())
-    )
+    if len(letters) < 2 or not letters.isalpha() or not letters.isascii() or hangul.isascii():
+        return False
+    return _spelling(letters).fullmatch("".join(hangul.split())) is not None
+
+
+@lru_cache(maxsize=1 << 10)
+def _spelling(letters: str) -> re.Pattern[str]:
+    return re.compile("".join(f"(?:{LETTERS[c]})" for c in letters))
 
 
 SURNAMES = frozenset(

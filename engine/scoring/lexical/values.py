@@ -36,98 +36,15 @@ _MULTIPLIERS = {
     "천": 10**3,
 }
 _UNITS = (
-    "원",
-    "달러",
-    "유로",
-    "엔",
-    "%p",
-    "%",
-    "퍼센트",
-    "프로",
-    "명",
-    "회",
-    "번",
-    "개월",
-    "개",
-    "건",
-    "대",
-    "차",
-    "층",
-    "곳",
-    "권",
-    "주",
-    "일",
-    "시간",
-    "분기",
-    "분",
-    "초",
-    "년",
-    "배",
-    "점",
-    "위",
-    "등",
-    "호",
-    "석",
-    "장",
-    "박",
-    "세",
-    "살",
-    "평",
-    "인분",
-    "학년",
-    "학기",
-    "병동",
-    "호실",
-    "반",
-    "ms",
-    "tb",
-    "gb",
-    "mb",
-    "kb",
-    "km",
-    "kg",
-    "톤",
-    "cm",
-    "mm",
-    "m",
-    "g",
-    "킬로미터",
-    "킬로그램",
-    "센티미터",
-    "밀리미터",
-    "미터",
-    "그램",
-    "센티",
-    "할",
-    "킬로",
-    "℃",
-    "°c",
-    "도",
-    "ml",
-    "l",
-    "cc",
-    "리터",
-    "밀리리터",
-    "㎡",
-    "m²",
-    "제곱미터",
-    "매",
-    "세트",
-    "칸",
-    "상자",
-    "박스",
-    "켤레",
-    "봉지",
-    "포대",
-    "타임",
-    "통",
-    "㎛",
-    "μm",
-    "kw",
-    "w",
+    "원", "달러", "유로", "엔", "%p", "%", "퍼센트", "프로", "명", "회", "번", "개월", "개", "건", "대", "차", "층",
+    "곳", "권", "주", "일", "시간", "분기", "분", "초", "년", "배", "점", "위", "등", "호", "석", "장", "박", "세",
+    "살", "평", "인분", "학년", "학기", "병동", "호실", "반", "ms", "tb", "gb", "mb", "kb", "km", "kg", "톤",
+    "cm", "mm", "m", "g", "킬로미터", "킬로그램", "센티미터", "밀리미터", "미터", "그램", "센티", "할", "킬로", "℃", "°c",
+    "도", "ml", "l", "cc", "리터", "밀리리터", "㎡", "m²", "제곱미터", "매", "세트", "칸", "상자", "박스", "켤레", "봉지",
+    "포대", "타임", "통", "㎛", "μm", "kw", "w",
     *"ha 헥타르 되 자루 송이 포기 인치 피트 야드 마일 해리".split(),  # lexical-34
     *"kl 킬로리터 ㎥ m³ 세제곱미터 컷".split(),  # lexical-35
-)
+)  # fmt: skip
 _LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
 
@@ -153,11 +70,14 @@ _NUMBER = re.compile(
 _NUM_PART = re.compile(rf"({_NUM})\s*({_MULT})?")
 _LIST_JOIN = re.compile(r"^\s*[,·~∼\-]\s*$")
 _CHANGE_TARGET = re.compile(
-    r"^\s*(?:으로|로)\s*(?:변경|연기|미뤄|미루|늦춰|늦추|밀려|밀리|앞당|조정|바뀌|바꿔|바꾸|바꿨|"
+    r"^(?:[가-힣](?=으로|로))?\s*(?:으로|로)\s*(?:변경|연기|미뤄|미루|늦춰|늦추|밀려|밀리|앞당|조정|바뀌|바꿔|바꾸|바꿨|"
     r"옮|정정|수정|상향|하향|인상|인하|줄|늘|확대|축소|교체|전환|재조정)"
 )
 _FROM = re.compile(r"^\s*(?:에서|→|->|⇒)")
-_ARROW = re.compile(r"^\s*(?:→|->|⇒)")
+_ARROW = re.compile(r"^(?:\s*[가-힣]{1,2})?\s*(?:→|->|⇒)")
+"""An arrow after a value, or after the counter the value leaves out (8마리 → 6마리)."""
+_RANGE_END = re.compile(r"^\s*(?:사이|까지)")
+"""120cm에서 150cm 사이: the value after 에서 ends a range, no change (since lexical-37)."""
 _TARGET_PHRASE = re.compile(r"^[\s가-힣A-Za-z0-9:]{0,16}?" + _CHANGE_TARGET.pattern[1:])
 """``서울 리전에서 도쿄 리전으로 옮겼다``, ``금요일 오후 6시에서 월요일 오전 9시로 미뤄졌다``: the
 value starts the phrase that 에서 closes; it is former only when a later value of its kind starts
@@ -276,10 +196,19 @@ def _extract_written(text: str, longer: dict[int, int], ref: dt.date | None) -> 
     return per_unit(text, range_units(text, sorted(taken.values, key=lambda v: v.start)))
 
 
+_GRADE = re.compile(r"(?<![A-Za-z0-9+])(?:\d\+{1,2}|[A-F][+-]{1,2})(?![A-Za-z0-9+-])")
+"""Grades written with plus or minus signs (1++, 1+, A+, B-): names, not the number 1 or the
+letter A (since lexical-37: "1++ kg당 98,000원, 1+ kg당 82,000원")."""
+
+
 def _names(text: str, taken: _Taken) -> None:
-    """Latin-letter names (Aurora, AES-256), but not English stop words nor a unit after a
-    number."""
+    """Latin-letter names (Aurora, AES-256) and grades (1++, A+), but not English stop words nor a
+    unit after a number."""
+    for m in _GRADE.finditer(text):
+        taken.add(Value("name", (m[0].lower(),), m[0], m.start(), m.end()))
     for m in _NAME.finditer(text):
+        if not taken.free(m.start(), m.end()):
+            continue
         word = m[0].lower()
         if word in _ENGLISH_STOP:
             continue
@@ -400,7 +329,10 @@ def _mark_changes(text: str, found: list[Value], segments: list[tuple[int, int]]
             kind(w) == kind(v) and w.start > v.end and _seg(segments, w) == _seg(segments, v)
             for w in out
         )
-        if later_same and (_FROM.match(text[v.end :]) or _ARROW.match(text[v.end :])):
+        if later_same and (
+            _ARROW.match(text[v.end :])
+            or (_FROM.match(text[v.end :]) and not _ranged(v, out, text))
+        ):
             candidate[i] = True
         elif _from_phrase(text[v.end :]) and any(
             (w.target or _TARGET_PHRASE.match(text[w.end :]))
@@ -452,6 +384,12 @@ def _from_phrase(rest: str) -> bool:
 def _replace(v: Value, **changes: Any) -> Value:
     fields = {**v.__dict__, **changes}
     return Value(**fields)
+
+
+def _ranged(v: Value, out: list[Value], text: str) -> bool:
+    """The next value of ``v``'s kind ends a range (120cm에서 150cm 사이, 9시에서 11시까지)."""
+    nxt = min((w for w in out if w.start > v.end and kind(w) == kind(v)), key=lambda w: w.start)
+    return _RANGE_END.match(text[nxt.end :]) is not None
 
 
 def _seg(segments: list[tuple[int, int]], v: Value) -> int:
