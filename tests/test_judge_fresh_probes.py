@@ -106,6 +106,7 @@ def table(graded: list[tuple[dict, str, str]]) -> str:
         "sealed_probes_27",
         "sealed_probes_28",
         "sealed_probes_29",
+        "sealed_probes_30",
     ],
 )
 def test_probe_file_is_unchanged(name):
@@ -179,6 +180,7 @@ SEALED = {
     "sealed_probes_27": 74,
     "sealed_probes_28": 91,
     "sealed_probes_29": 84,
+    "sealed_probes_30": 79,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -295,10 +297,13 @@ classes, owners and poles told apart, grades, ranges, counted lists, 다다음 �
 on all the sets, three lost — fp-001 and s18-133, wrong answers hedged whose wrong value the value
 rules cannot see (기존 RDS read as former; 6월 중순, the due date, said for the start), once NO for
 leaving a value out and now PARTIAL; s15-147, a wrong answer NO by accident (a list member's
-clause read against another's negation), now PARTIAL: the eighteenth set's floor is 103."""
+clause read against another's negation), now PARTIAL: the eighteenth set's floor is 103. The
+thirtieth was graded once by lexical-37 (79 of 160, one wrong answer YES: s30-081; lexical-36 78
+and lexical-28 78, each with the same one)."""
 WRONG_YES: dict[str, list[str]] = {
     "sealed_probes_20": ["s20-066"],
     "sealed_probes_28": ["s28-017"],
+    "sealed_probes_30": ["s30-081"],
 }
 """Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md). Two
 are left with lexical-37, both the "another slot" convention (an unverifiable extra beside the
@@ -308,8 +313,11 @@ s29-056 (the one given to said to give), s26-035 (owners told apart by what thei
 share, the answer's by its subject), s26-152 (다다음 주), s25-037 (며칠 asks a second thing),
 s25-044 (values held by the two poles of buy/sell), s23-108 (a person doing something is a claim,
 no other slot), s21-034 (an exception after 다만 qualifies the asked value), s21-045 (a change
-target with its counter, 5관으로 옮겨), s20-082 (grades written 1++ and 1+ are names). Before: the
-twenty-ninth set's one, found by its one grading (lexical-36; lexical-35 and 28 the same) —
+target with its counter, 5관으로 옮겨), s20-082 (grades written 1++ and 1+ are names). The
+thirtieth set's one, found by its one grading (lexical-37; lexical-36 and 28 the same): s30-081,
+giver and receiver turned round with both named — "원장 선생님께서 수강생들에게 … 나눠
+주셨습니다" answered "수강생들이 원장님께 드렸대요" (the statement's doer is read as its last
+word, 선생님, and the answer names 원장님: the rule of swapped roles finds no one in common). Before: the twenty-ninth set's one, found by its one grading (lexical-36; lexical-35 and 28 the same) —
 s29-056, sender and recipient turned round: "대표님께 견적서 보내 드림" answered "대표님이 견적서를
 … 보내 주셨어요" (the statement names no sender, so the rule of swapped roles has no doer to
 compare); the twenty-eighth set's one left of two found by its one grading (lexical-35; lexical-34 and 28 the
