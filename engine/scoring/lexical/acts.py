@@ -185,6 +185,8 @@ def negated_words(morphs: Sequence[Morph]) -> set[str]:
     for i, m in enumerate(morphs):
         if (m.form, m.tag) in (("안", "MAG"), ("못", "MAG")):
             after = [j for j in content if j > i][:1]
+        elif (m.form, m.tag) == ("없이", "MAG"):
+            after = [j for j in content if j < i][-1:]  # 건전지 없이: 건전지 (lexical-38)
         elif (m.form, m.tag) in (("않", "VX"), ("못하", "VX"), ("없", "VA")):
             after = [j for j in content if j < i and morphs[j].tag not in ("VX",)][-1:]
             if after and _can_not(morphs, after[0]):
@@ -242,6 +244,7 @@ DENYING_NOUNS: dict[str, frozenset[str]] = {
     "금연": frozenset({"피우", "태우", "흡연"}),
     "불허": frozenset({"허가", "허락", "승인", "허용"}),
     "불가": frozenset({"되", "가능", "허용"}),
+    **dict.fromkeys(("미포함", "불포함"), frozenset({"포함", "들"})),
     "무료": frozenset({"받", "내", "들", "돈", "요금"}),
     "무상": frozenset({"받", "내", "들", "돈", "요금"}),
     "면제": frozenset({"내", "받"}),
@@ -263,9 +266,10 @@ DENYING_NOUNS: dict[str, frozenset[str]] = {
 안 함, 휴진 = 진료 안 봄, 금지 = 하면 안 됨, 무료 = 돈을 안 받음. A noun after the prefix 불, 미,
 무 or 비 (불필요, 미제출, 미운영) denies that noun."""
 _DENYING_PREFIXES = frozenset({"불", "미", "무", "비"})
-_OF_THE_NOUN_BEFORE = frozenset({"금지", "불가", "불허"})
+_OF_THE_NOUN_BEFORE = frozenset({"금지", "불가", "불허", "미포함", "불포함"})
 """Denying nouns that deny the act the noun before them names too (since lexical-37): 반입 금지
-denies 반입 (갖고 들어오실 수 없어요), 이용 불가 denies 이용 (못 써)."""
+denies 반입 (갖고 들어오실 수 없어요), 이용 불가 denies 이용 (못 써); 건전지 미포함 denies 건전지
+(건전지 없이, since lexical-38)."""
 
 
 def _denials(morphs: Sequence[Morph]) -> dict[str, frozenset[str]]:
@@ -280,7 +284,9 @@ def _denials(morphs: Sequence[Morph]) -> dict[str, frozenset[str]]:
         elif m.tag == "XPN" and m.form in _DENYING_PREFIXES and i + 1 < len(morphs):
             noun = morphs[i + 1]
             if noun.tag.startswith("NN") and noun.start == m.end:
-                out[m.form + noun.form] = frozenset({noun.form})
+                before = morphs[i - 1] if i else None  # 건전지 미포함: 건전지 too (lexical-38)
+                said = {before.form} if before is not None and before.tag == "NNG" else set()
+                out[m.form + noun.form] = frozenset({noun.form, *said})
     return out
 
 

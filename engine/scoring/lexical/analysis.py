@@ -31,7 +31,8 @@ def values(text: str, ref: dt.date | None = None) -> tuple[Value, ...]:
 # ---- segments, nouns, markers -------------------------------------------------------------------
 
 _SPLIT = re.compile(
-    r"[;\n!?]|(?<=[가-힣])~+(?=\s)|/(?!(?<=\d/)\d)|\.(?!\d)|,(?!(?<=\d,)\d)"
+    r"[;\n!?]|(?<=[가-힣])~+(?=\s)|/(?!(?<=\d/)\d)|\.(?!\d|(?<=\d{4}\.)\s\d|(?<=\d{4}\.\s\d\.)\s\d|(?<=\d{4}\.\s\d\d\.)\s\d)"
+    r"|,(?!(?<=\d,)\d)"
     r"|(?<![가-힣])(?:그러나|하지만|그런데)(?![가-힣])"
 )
 _COMPACT_DROP = re.compile(r"[\W_]+")
@@ -190,11 +191,34 @@ def _raw_segments(text: str, morphs: Sequence[Morph] = ()) -> list[tuple[int, in
     cuts.append(len(text))
     inner = sorted(cuts[1:-1])
     cuts = [0, *inner, len(text)]
-    return [
+    spans = [
         (cuts[i], cuts[i + 1])
         for i in range(0, len(cuts), 2)
         if text[cuts[i] : cuts[i + 1]].strip()
     ]
+    out: list[tuple[int, int]] = []
+    for a, b in spans:  # 2027. 9. 10.(금): the weekday in brackets is the date's (lexical-38)
+        if out and _WEEKDAY_ALONE.match(text[a:b]):
+            out[-1] = (out[-1][0], b)
+        elif out and _ADDRESS.match(text[slice(*out[-1])]):
+            out[-1] = (out[-1][0], b)  # [공지] 단원 여러분, …: an address is the next clause's
+        else:
+            out.append((a, b))
+    return out
+
+
+def _labels(text: str) -> list[tuple[int, int]]:
+    """A leading tag in brackets ([공지], [단톡방]) and an address to the readers (단원 여러분):
+    they say where the text comes from and to whom, no noun of its content (since lexical-38)."""
+    out = [(m.start(), m.end()) for m in _LABEL.finditer(text)]
+    return out + [(m.start(), m.end()) for m in _ADDRESSED.finditer(text)]
+
+
+_LABEL = re.compile(r"^\s*\[[^\]]{1,12}\]")
+_ADDRESSED = re.compile(r"[가-힣]{1,6}\s*여러분")
+_WEEKDAY_ALONE = re.compile(r"^\s*\([월화수목금토일]\)\s*$")
+_ADDRESS = re.compile(r"^\s*(?:\[[^\]]{1,12}\]\s*)?[가-힣 ]{0,12}여러분\s*$")
+"""A clause that only addresses its readers (단원 여러분, [공지] 회원 여러분): no content."""
 
 
 def _nouns(
@@ -316,7 +340,7 @@ def analyse(text: str, ref: dt.date | None = None) -> Analysis:
     raw = _extract(text, morphs, ref)
     spans = _raw_segments(text, morphs)
     vals = _mark_changes(text, raw, spans)
-    nouns = _nouns(text, morphs, [(v.start, v.end) for v in vals])
+    nouns = _nouns(text, morphs, [(v.start, v.end) for v in vals] + _labels(text))
     names_from_nnp = _proper_nouns(morphs, vals)
     if names_from_nnp:
         vals = sorted(_mark_changes(text, [*raw, *names_from_nnp], spans), key=lambda v: v.start)

@@ -259,6 +259,11 @@ def _touched(
 _QUESTION_WORD = re.compile(r"몇|며칠|언제|얼마|어디|누구|누가|어느|무슨|뭐|무엇|무얼|어떻게")
 
 
+def asks_more(text: str) -> bool:
+    """A question that names a kind no question word types (장소랑 날짜) or joins a second ask."""
+    return bool(_NAMED_KIND.search(text) or _JOINED_ASKS.search(text))
+
+
 def _asks_twice(text: str) -> bool:
     """Two question words joined in one question (몇 번 포트로 넣고, 끝나면 어디로 나와요?; 언제,
     어디서 해요?) ask two things: every clause is asked (since lexical-32)."""

@@ -31,6 +31,7 @@ from seorap.engine.scoring.lexical.clauses import (
     _touches,
     _value_in,
 )
+from seorap.engine.scoring.lexical.constructions import past_the_limit
 from seorap.engine.scoring.lexical.lexicon import synonym_class
 from seorap.engine.scoring.lexical.subjects import replaced
 from seorap.engine.scoring.lexical.text import Morph
@@ -76,6 +77,7 @@ def clause_polarity(exp: Analysis, cand: Analysis, q: Analysis | None = None) ->
             or _negation_of_another_clause(
                 seg, chosen, exp, cand, theirs[NEGATION] - mine[NEGATION]
             )
+            or _limit_said_by_negation(seg, chosen, exp, cand)
         ):
             extra -= {NEGATION}
         if POSTPONE in extra and any(v.target for c in chosen for v in c.values):
@@ -261,6 +263,17 @@ def _negation_of_another_clause(
 
 
 _ACT_TAGS = frozenset({"VV", "VA", "NNG", "XR"})
+
+
+def _limit_said_by_negation(
+    seg: Segment, chosen: Sequence[Segment], exp: Analysis, cand: Analysis
+) -> bool:
+    """The expected clause states an upper limit and the answer says what is not allowed past it
+    ("20kg 이하만 가능" answered "20킬로그램 넘으면 안 돼요"; constructions.past_the_limit): the
+    limit said the other way round, no opposite (since lexical-38)."""
+    mine = [m for m in exp.morphs if seg.start <= m.start < seg.end]
+    theirs = [m for m in cand.morphs if any(c.start <= m.start < c.end for c in chosen)]
+    return bool(past_the_limit(mine, theirs))
 
 
 def _denies_with_a_word(

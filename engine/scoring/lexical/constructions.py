@@ -37,6 +37,34 @@ def said_by_construction(exp: Analysis, morphs: Sequence[Morph]) -> set[int]:
             out |= {i, i + 1}
         if can and _can_at(morphs, i):
             out |= {i, i + 1, i + 2}
+    return out | past_the_limit(exp.morphs, morphs)
+
+
+UPPER_BOUNDS = frozenset({"이하", "이내", "미만", "최대", "한도", "상한", "제한", "까지"})
+"""Words that make an expected value an upper limit (20kg 이하만 가능, 제한 높이 2.3m)."""
+_PASSING = frozenset({"넘", "넘기", "초과", "넘어가", "넘어서"})
+_NOT = frozenset({"안", "못", "않", "없", "못하"})
+
+
+def past_the_limit(exp_morphs: Sequence[Morph], morphs: Sequence[Morph]) -> set[int]:
+    """Morphemes of "…넘으면 안 되다" (what is not allowed past a value) when the expected text
+    states an upper limit: its 넘-, 면, the negation and the 되다/하다 after it (since lexical-38:
+    "20kg 이하만 가능" answered "20킬로그램 넘으면 안 돼요"). "20kg 이하는 안 돼요" has no such
+    condition: it stays the opposite."""
+    if not any(m.form in UPPER_BOUNDS for m in exp_morphs):
+        return set()
+    out: set[int] = set()
+    for i, m in enumerate(morphs[:-1]):
+        if m.form not in _PASSING or morphs[i + 1].form not in ("면", "으면"):
+            continue
+        at = next(
+            (k for k in range(i + 2, min(i + 6, len(morphs))) if morphs[k].form in _NOT), None
+        )
+        if at is None:
+            continue
+        out |= {i, i + 1, at}
+        if at + 1 < len(morphs) and morphs[at + 1].form in ("되", "하", "못하"):
+            out.add(at + 1)
     return out
 
 

@@ -93,7 +93,8 @@ def asked_clauses_missing(
     return tuple(
         c
         for c in _missing_clauses(exp, cand, q)
-        if not any(
+        if not _of_no_asked_kind(c, exp, q, stated)
+        and not any(
             s.text.strip() == c
             and s.values
             and (
@@ -103,4 +104,20 @@ def asked_clauses_missing(
             )
             for s in exp.segments
         )  # a clause the question does not ask, or one of former values only (lexical-35)
+    )
+
+
+def _of_no_asked_kind(c: str, exp: Analysis, q: Analysis | None, stated: list[Value]) -> bool:
+    """Clause ``c`` holds no value and the question asks for a day or a time only (언제, 몇 시),
+    which the answer has stated from another clause: the clause (본관 연습실에서 합니다) is not
+    asked (since lexical-38). A question that names a kind no question word types (장소, 준비물)
+    or joins a second ask (언제 하고, 그때 들어가도 돼요?) asks every clause."""
+    wanted = asked.kinds(q)
+    if q is None or not wanted or not wanted <= asked.DAY_KINDS or asked.asks_more(q.text):
+        return False  # a day or a time asked alone: a clause without one cannot answer it
+    seg = next((s for s in exp.segments if s.text.strip() == c), None)
+    return (
+        seg is not None
+        and not seg.values
+        and any(asked._of(v, wanted) for v in stated if exp.segment_of(v) is not seg)
     )

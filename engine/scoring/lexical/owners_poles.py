@@ -87,16 +87,34 @@ def values_swapped(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
         if not held[1] or not held[-1]:
             continue
         for c, words in theirs:
-            pole = _pole(words, c, one, other)
-            if not pole:
-                continue
             for w in c.values:
-                if w.former or any(same(w, v) for v in held[pole]):
+                pole = _pole_of(w, c, cand, words, one, other)
+                if not pole or w.former or any(same(w, v) for v in held[pole]):
                     continue
                 if any(same(w, v) for v in held[-pole]) and any(
                     kind(v) == kind(w) for v in held[pole]
                 ):
                     mine_words = "/".join(sorted(said[-pole]))
-                    theirs_words = "/".join(sorted(_says(words, c.compact, poles[pole])))
+                    theirs_words = "/".join(sorted(poles[pole] & _words(_morphs(cand, c))))
                     return f"{w.text} ({mine_words})", f"{w.text} ({theirs_words}, {name})"
     return None
+
+
+def _pole_of(
+    w: Value,
+    c: Segment,
+    cand: Analysis,
+    words: set[str],
+    one: frozenset[str],
+    other: frozenset[str],
+) -> int:
+    """The pole the answer says value ``w`` with: its clause's, or — when the clause holds other
+    values too — the pole said between ``w`` and the next value (the verb after it: "1,200만 원에
+    들여와서 … 1,450만 원에 팔 거예요" sells only the second; since lexical-38)."""
+    if len(c.values) == 1:
+        return _pole(words, c, one, other)
+    end = min((v.start for v in c.values if v.start >= w.end), default=c.end)
+    span = [m for m in cand.morphs if w.end <= m.start < end]
+    said = _words(span)
+    first, second = bool(said & one), bool(said & other)
+    return (first and not second) - (second and not first)

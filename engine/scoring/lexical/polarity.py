@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from seorap.engine.scoring.lexical.lexicon import neutral_word
+from seorap.engine.scoring.lexical.lexicon import neutral_word, synonym_class
 from seorap.engine.scoring.lexical.text import Morph
 
 RETRACT_VERBS = frozenset(
@@ -414,6 +414,6 @@ def sibling(
         if x in said or not all("가" <= ch <= "힣" for ch in x):
             continue
         for y in candidate_nouns:
-            if y not in known and _siblings(x, y):
-                return x, y
+            if y not in known and _siblings(x, y) and synonym_class(y, frozenset({x})) is None:
+                return x, y  # 본인 for 개인: one meaning class, no sibling (lexical-38)
     return None

@@ -41,7 +41,10 @@ def _word(morphs: Sequence[Morph], i: int) -> tuple[str, int]:
     j = i
     while j > 0 and morphs[j - 1].end == morphs[j].start and _noun_piece(morphs[j - 1]):
         j -= 1
-    return "".join(m.form for m in morphs[j : i + 1]), j
+    word = "".join(m.form for m in morphs[j : i + 1])
+    if word in ("선생님", "선생") and j > 0 and morphs[j - 1].tag == "NNG":
+        return morphs[j - 1].form + word, j - 1  # 원장 선생님: the title is the person's name
+    return word, j
 
 
 def _noun_piece(m: Morph) -> bool:
@@ -77,7 +80,8 @@ def doers(morphs: Sequence[Morph]) -> list[str]:
     return out + waiting
 
 
-_HONORIFIC = re.compile(r"(?:님|분)?(?:들)?$")
+_HONORIFIC = re.compile(r"(?:(?<=..)선생)?(?:님|분)?(?:들)?$")
+"""A people word's honorific and plural endings, and 선생 after a title (원장 선생님 is 원장님)."""
 
 
 def _bare(word: str) -> str:

@@ -50,7 +50,8 @@ _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
 
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})[-./](\d{1,2})[-./](\d{1,2})(?![\d.])\.?")
 _KO_DATE = re.compile(r"(?:(\d{4})\s*년\s*)?(?<!\d)(\d{1,2})\s*월\s*(\d{1,2})\s*일")
-_KO_MONTH = re.compile(r"(?:(\d{4})\s*년\s*)?(?<!\d)(\d{1,2})\s*월(?!\s*\d)")
+_KO_MONTH = re.compile(r"(?:(\d{4})\s*년\s*)?(?<!\d)(\d{1,2})\s*월(?!\s*\d+\s*(?:일|[,~∼\-]))")
+"""A month alone; not one a day follows (7월 15일, 3월 5, 6일), but one a count follows (7월 한 달간)."""
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})\s*년")
 _TIME = re.compile(
     r"(?:(오전|오후|새벽|아침|저녁|밤|낮)\s*)?(?<![\d.])(\d{1,2})\s*시(?!간|즌|청|스템|작|점|리즈)"
@@ -193,7 +194,27 @@ def _extract_written(text: str, longer: dict[int, int], ref: dt.date | None) -> 
     numbers = _shared_counters(text, _numbers(text, longer, taken))
     for value in _merge_durations(text, numbers) + _half_year(text, taken.mask):
         taken.add(value)
-    return per_unit(text, range_units(text, sorted(taken.values, key=lambda v: v.start)))
+    found = _month_long(text, sorted(taken.values, key=lambda v: v.start))
+    return per_unit(text, range_units(text, found))
+
+
+def _month_long(text: str, found: list[Value]) -> list[Value]:
+    """ "7월 한 달간": the month for the whole of it — 한 달 is the month's own length, no value of
+    its own (since lexical-38)."""
+    out: list[Value] = []
+    for v in found:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.type == "month"
+            and v.type == "개월"
+            and v.key == ("1",)
+            and not text[prev.end : v.start].strip()
+        ):
+            out[-1] = _replace(prev, text=text[prev.start : v.end], end=v.end)
+            continue
+        out.append(v)
+    return out
 
 
 _GRADE = re.compile(r"(?<![A-Za-z0-9+])(?:\d\+{1,2}|[A-F][+-]{1,2})(?![A-Za-z0-9+-])")
