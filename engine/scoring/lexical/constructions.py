@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from seorap.engine.scoring.lexical import acts
 from seorap.engine.scoring.lexical.analysis import Analysis
 from seorap.engine.scoring.lexical.lexicon import CONVERSE, synonym_class
-from seorap.engine.scoring.lexical.polarity import UPPER_LIMITS
+from seorap.engine.scoring.lexical.polarity import UPPER_BOUNDS, UPPER_LIMITS
 from seorap.engine.scoring.lexical.text import Morph
 
 
@@ -40,8 +40,6 @@ def said_by_construction(exp: Analysis, morphs: Sequence[Morph]) -> set[int]:
     return out | past_the_limit(exp.morphs, morphs)
 
 
-UPPER_BOUNDS = frozenset({"이하", "이내", "미만", "최대", "한도", "상한", "제한", "까지"})
-"""Words that make an expected value an upper limit (20kg 이하만 가능, 제한 높이 2.3m)."""
 _PASSING = frozenset({"넘", "넘기", "초과", "넘어가", "넘어서"})
 _NOT = frozenset({"안", "못", "않", "없", "못하"})
 

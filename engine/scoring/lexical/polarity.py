@@ -219,6 +219,10 @@ LIMIT_NOUNS = frozenset({"목표", "한도", "상한", "하한", "기준", "제�
 UPPER_LIMITS = frozenset({"한도", "상한", "최대", "최고", "이하", "이내", "정원"})
 """Words that make the expected value an upper limit (이용 한도 40시간, 최대 수용 인원 45명):
 …ㄹ 수 있다 beside it says what the limit allows (40시간까지 쓸 수 있어요; since lexical-37)."""
+UPPER_BOUNDS = frozenset({"이하", "이내", "미만", "최대", "한도", "상한", "제한", "까지"})
+"""Words that make an expected value an upper limit past which an answer may say what is not
+allowed (20kg 이하만 가능 / 20킬로그램 넘으면 안 돼요; constructions.past_the_limit, lexical-38).
+Beside UPPER_LIMITS (…ㄹ 수 있다), BOUNDS (a bound word's class) and LIMIT_NOUNS (any bound)."""
 
 
 def bound_words(morphs: Sequence[Morph], known: frozenset[str]) -> list[str]:

@@ -444,22 +444,23 @@ def _said_of(a: Analysis, c: Segment) -> str:
 def _apart_texts(exp: Analysis, topical: Sequence[Segment]) -> list[str]:
     """Each clause's topic words less the ending all of them share (쪽염색체험비, 감물염색체험비:
     쪽, 감물); empty when two are left alike."""
+    apart = _less_shared_ending(exp, topical)
+    return apart if len(set(apart)) == len(apart) else [""] * len(apart)
+
+
+def _less_shared_ending(exp: Analysis, topical: Sequence[Segment]) -> list[str]:
+    """The clauses' topic texts, each less the ending all of them share."""
     texts = [_topic_text(exp, s) for s in topical]
     shared = 0
     while shared < min(map(len, texts)) and len({x[len(x) - shared - 1] for x in texts}) == 1:
         shared += 1
-    apart = [x[: len(x) - shared] for x in texts]
-    return apart if len(set(apart)) == len(apart) else [""] * len(apart)
+    return [x[: len(x) - shared] for x in texts]
 
 
 def _named_apart(exp: Analysis, topical: Sequence[Segment], q: Analysis) -> list[Segment]:
     """The clauses whose topic the question names by what sets it apart from the others' (1번 of
     "1번 수조 소독" beside "2번 수조 소독": their words less the ending they share)."""
-    texts = [_topic_text(exp, s) for s in topical]
-    shared = 0
-    while shared < min(map(len, texts)) and len({x[len(x) - shared - 1] for x in texts}) == 1:
-        shared += 1
-    apart = [x[: len(x) - shared] for x in texts]
+    apart = _less_shared_ending(exp, topical)
     return [
         s
         for s, x in zip(topical, apart, strict=True)
