@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-38" and J.rules == "lexical-38"
+    assert lexical.RULES_VERSION == "lexical-39" and J.rules == "lexical-39"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

@@ -66,6 +66,9 @@ class Judge(Protocol):
 NO_FACTS = Verdict("NO", "no candidate facts reached the judge")
 
 _BEST = re.compile(r"best of \d+ fact\(s\) is #(\d+)")
+_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+"""Subscript digits read as digits (CO₂ = CO2, PM₂.₅ = PM2.5; lexical-39): one character for one,
+so every span the rules report stays where it was."""
 
 
 def credited_index(rationale: str) -> int | None:
@@ -101,7 +104,7 @@ class LexicalJudge:
         written out (lexical/abbrev.py). The note says which were used."""
         out, used = [], []
         for text in texts:
-            new, pairs = self.glossary.apply(text)
+            new, pairs = self.glossary.apply(text.translate(_SUBSCRIPTS))
             out.append(new)
             used += pairs
         seen = dict.fromkeys(f"{a} = {b}" for a, b in used)

@@ -211,10 +211,16 @@ def _labels(text: str) -> list[tuple[int, int]]:
     """A leading tag in brackets ([공지], [단톡방]) and an address to the readers (단원 여러분):
     they say where the text comes from and to whom, no noun of its content (since lexical-38)."""
     out = [(m.start(), m.end()) for m in _LABEL.finditer(text)]
+    out += [(m.start(), m.end()) for m in _SOURCE_HEAD.finditer(text)]
     return out + [(m.start(), m.end()) for m in _ADDRESSED.finditer(text)]
 
 
 _LABEL = re.compile(r"^\s*\[[^\]]{1,12}\]")
+_SOURCE_HEAD = re.compile(
+    r"^[^:：\d\n]{0,16}?(?:메모|공지|공지사항|단톡|단톡방|단체방|메신저|일지|업무일지|회의록|안내|안내문"
+    r"|알림|문자|메일|게시판|게시글|카톡|채팅|쪽지|기록|로그)\s*[:：]"
+)
+"""A head before the colon naming where the text was written (추진위 단톡:, 관리소 일지:)."""
 _ADDRESSED = re.compile(r"[가-힣]{1,6}\s*여러분")
 _WEEKDAY_ALONE = re.compile(r"^\s*\([월화수목금토일]\)\s*$")
 _ADDRESS = re.compile(r"^\s*(?:\[[^\]]{1,12}\]\s*)?[가-힣 ]{0,12}여러분\s*$")
@@ -255,6 +261,8 @@ def _markers(morphs: Sequence[Morph]) -> list[str]:
                 continue  # 아니면: an alternative (hedge), not a negation
             if m.form in ("않", "말") and _bids(morphs, i):
                 continue  # 늦지 않게 오세요, 잊지 마세요: a bidding, no fact denied
+            if m.form == "않" and _unsure(morphs, i):
+                continue  # 확실하진 않아요: a hedge (read by the hedge rule), no fact denied
             found.append(NEGATION)
         elif m.tag in ("NNG", "NNP") and m.form in _NEG_NOUNS:  # 미정 read as NNP too
             found.append(NEGATION)
@@ -280,6 +288,22 @@ def _markers(morphs: Sequence[Morph]) -> list[str]:
 _BIDDEN = frozenset({"늦", "잊", "놓치", "빠뜨리", "헷갈리"})
 """Verbs a speaker bids the hearer not to do (늦지 않게 오세요, 잊지 말고): since lexical-24 their
 않다/말다 deny no fact of the matter."""
+
+
+_SURE = frozenset({"확실", "정확", "분명", "확정적"})
+
+
+def _unsure(morphs: Sequence[Morph], i: int) -> bool:
+    """않 at ``i`` closes "확실/정확/분명하지(는) 않다": the speaker is not sure (since lexical-39)."""
+    k = i - 1
+    if k >= 0 and morphs[k].tag == "JX":
+        k -= 1  # 확실하진: the topic particle between
+    return (
+        k >= 2
+        and (morphs[k].form, morphs[k].tag) == ("지", "EC")
+        and morphs[k - 1].form == "하"
+        and morphs[k - 2].form in _SURE
+    )
 
 
 def _bids(morphs: Sequence[Morph], i: int) -> bool:
@@ -331,6 +355,8 @@ def _hedges(text: str, morphs: Sequence[Morph]) -> set[str]:
             m.form == "것" and m.tag == "NNB" and i + 1 < len(morphs) and morphs[i + 1].form == "같"
         ):
             found.add("것 같다")
+        elif m.form == "않" and _unsure(morphs, i):
+            found.add("확실하지 않다")
     return found
 
 
@@ -341,7 +367,7 @@ def analyse(text: str, ref: dt.date | None = None) -> Analysis:
     spans = _raw_segments(text, morphs)
     vals = _mark_changes(text, raw, spans)
     nouns = _nouns(text, morphs, [(v.start, v.end) for v in vals] + _labels(text))
-    names_from_nnp = _proper_nouns(morphs, vals)
+    names_from_nnp = _proper_nouns(morphs, vals, _labels(text))
     if names_from_nnp:
         vals = sorted(_mark_changes(text, [*raw, *names_from_nnp], spans), key=lambda v: v.start)
         nouns = [(n, s) for n, s in nouns if not any(v.start <= s < v.end for v in names_from_nnp)]
@@ -363,13 +389,15 @@ def analyse(text: str, ref: dt.date | None = None) -> Analysis:
     )
 
 
-def _proper_nouns(morphs: Sequence[Morph], vals: list[Value]) -> list[Value]:
+def _proper_nouns(
+    morphs: Sequence[Morph], vals: list[Value], labels: Sequence[tuple[int, int]] = ()
+) -> list[Value]:
     """Names from the proper nouns (NNP) outside the values already found; a family name the
     analyser cut from its given name (박 + 지훈) is read with it (since lexical-24)."""
-    value_spans = [(v.start, v.end) for v in vals]
+    value_spans = [*((v.start, v.end) for v in vals), *labels]
     return [
         Value("name", (normalise.name_key(m.form),), m.form, m.start, m.end)
-        for m in _full_names(morphs)
+        for m in map(_bound_for, _full_names(morphs))
         if m.tag == "NNP"
         and len(m.form) >= 2
         and m.form not in _STOP_NOUNS
@@ -377,6 +405,17 @@ def _proper_nouns(morphs: Sequence[Morph], vals: list[Value]) -> list[Value]:
         and not any(a <= m.start < b for a, b in value_spans)
         and m.form != "미정"
     ]
+
+
+def _bound_for(m: Morph) -> Morph:
+    """A place read with the 행 of a destination (자월도행 = bound for 자월도) is the place: the
+    analyser cuts 덕적도 + 행 in one clause and not 자월도행 in the next (since lexical-39)."""
+    if m.tag == "NNP" and len(m.form) >= 3 and m.form.endswith("행") and m.form[-2] in _PLACE_END:
+        return Morph(m.form[:-1], m.tag, m.start, m.end - 1)
+    return m
+
+
+_PLACE_END = frozenset("도시역항섬리동읍면군구산")
 
 
 def _full_names(morphs: Sequence[Morph]) -> list[Morph]:

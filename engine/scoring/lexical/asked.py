@@ -27,13 +27,14 @@ from functools import lru_cache
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
 from seorap.engine.scoring.lexical.clauses import _noun_in
 from seorap.engine.scoring.lexical.lexicon import synonym_class
+from seorap.engine.scoring.lexical.topic import statement_topic as _head
 from seorap.engine.scoring.lexical.value import UNIT_ALIASES, Value, kind, same
 
 DAY_KINDS = frozenset({"date", "weekday", "month", "year", "vague-date", "time"})
 AMOUNT_KINDS = frozenset(
     {"money", "수", "%", "size", "mass", "length", "duration", "volume", "area", "power"}
 )
-_COUNTERS = "개월|개|대|건|곳|번|회|층|권|장|잔|병|마리|척|채|상자|박스|팔레트|톤|kg|평|호실|호|반|학년|살|세"
+_COUNTERS = "개월|개|대|건|곳|번|회|층|권|장|잔|병|마리|척|채|상자|박스|팔레트|톤|kg|평|호실|호|반|학년|살|세|도(?!록|서|로|시)"
 
 ASKS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"몇\s*시(?!간|즌|리즈)"), frozenset({"time"})),
@@ -353,21 +354,6 @@ def _after_colon(text: str, start: int, at: int) -> bool:
     설비: A, B, C — the members one clause)."""
     span = text[start:at]
     return ":" in span and not any(stop in span[span.index(":") :] for stop in ".!?\n")
-
-
-def _head(exp: Analysis) -> frozenset[str]:
-    """The statement's topic: the first clause's nouns before 은/는 or, without one, before its
-    first value after a noun ("2층 연회장 뷔페 오픈 11:30": 연회장, 뷔페, 오픈) — when no later
-    clause names a topic of its own ("주차권은 …, 분실물은 …": each clause its own owner)."""
-    first = exp.segments[0]
-    if any(s.topic_end is not None for s in exp.segments[1:]):
-        return frozenset()
-    nouns = [(exp.text.find(n, first.start), n) for n in first.nouns]
-    start = min((at for at, _ in nouns if at >= 0), default=first.start)
-    end = first.topic_end
-    if end is None:
-        end = min((v.start for v in first.values if v.start > start), default=first.end)
-    return frozenset(n for at, n in nouns if 0 <= at < end)
 
 
 def _touches_question(c: Clause, clauses: list[Clause], head: frozenset[str], q: Analysis) -> bool:

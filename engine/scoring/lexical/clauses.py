@@ -16,7 +16,7 @@ from seorap.engine.scoring.lexical.analysis import (
     Segment,
     _compact,
 )
-from seorap.engine.scoring.lexical.constructions import past_the_limit
+from seorap.engine.scoring.lexical.constructions import conditions, past_the_limit
 from seorap.engine.scoring.lexical.courtesy import courtesy_spans
 from seorap.engine.scoring.lexical.lexicon import in_phrases, neutral_word
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
@@ -361,8 +361,9 @@ def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[
         ]
         if id(c) in near:
             # words inside a value (네 명) or a neutral phrase (확인해 보니) are read elsewhere, and
-            # "…넘으면 안 돼요" beside an expected limit says the limit (lexical-38)
-            limit = past_the_limit(exp.morphs, morphs)
+            # "…넘으면 안 돼요" beside an expected limit says the limit (lexical-38), and a -면 may
+            # say E's own condition (constructions.conditions, lexical-39)
+            limit = past_the_limit(exp.morphs, morphs) | conditions(exp.morphs, morphs)
             out += unverified(
                 _outside_values([m for k, m in enumerate(morphs) if k not in limit], c),
                 frozenset(known),

@@ -24,7 +24,7 @@ def said_by_construction(exp: Analysis, morphs: Sequence[Morph]) -> set[int]:
     can = (("가능", "NNG") in e and "불가" not in exp.compact) or states_a_limit(exp)
     when = ("시", "NNB") in e
     received = any(m.form in CONVERSE and m.tag[0] == "V" for m in exp.morphs)
-    out: set[int] = set()
+    out: set[int] = conditions(exp.morphs, morphs)
     for i, m in enumerate(morphs):
         if (m.form, m.tag) == ("드리", "VV") and i and morphs[i - 1].tag == "NNG" and not received:
             out.add(i)
@@ -33,11 +33,53 @@ def said_by_construction(exp: Analysis, morphs: Sequence[Morph]) -> set[int]:
         if m.tag != "ETM" or m.form not in ("ᆯ", "을") or i + 1 >= len(morphs):
             continue
         nxt = morphs[i + 1]
+        if nxt.tag in ("NNG", "NNB") and nxt.form not in ("거", "것"):
+            out.add(i)  # 할 예정, 올 때, 쓸 수: the noun after it is read (not a guess: 할 거예요)
         if when and (nxt.form, nxt.tag) == ("때", "NNG"):
             out |= {i, i + 1}
         if can and _can_at(morphs, i):
             out |= {i, i + 1, i + 2}
     return out | past_the_limit(exp.morphs, morphs)
+
+
+_IF = frozenset({"면", "으면"})
+_CONDITION = frozenset(
+    {("시", "NNB"), ("경우", "NNG"), ("면", "EC"), ("으면", "EC"), ("때", "NNG"), ("후", "NNG")}
+    | {("어야", "EC"), ("아야", "EC")}
+)
+
+
+def conditions(exp_morphs: Sequence[Morph], morphs: Sequence[Morph]) -> set[int]:
+    """The answer's -면 that adds no condition (since lexical-39): E states one itself (우천 시,
+    공휴일인 경우, 초과 시 — "비가 오면", "넘으면" say it), a duration or amount says what it takes
+    (40분이면 올라가요, 4주면 나와요 for "40분 걸린다"), or "…면 안 되다" denies what E denies
+    (세탁기에 돌리시면 안 돼요 for 사용 불가; the polarity rules compare the denial)."""
+    stated = any((m.form, m.tag) in _CONDITION for m in exp_morphs)
+    denied = any(m.form in _DENIAL_WORDS for m in exp_morphs)
+    out: set[int] = set()
+    for i, m in enumerate(morphs):
+        if m.form not in _IF or m.tag != "EC":
+            continue
+        prev = morphs[i - 1] if i else None
+        after = [n.form for n in morphs[i + 1 : i + 3]]
+        if stated or (prev is not None and _takes(morphs, i)):
+            out.add(i)
+        elif denied and after[:1] in (["안"], ["못"]) and after[1:2] in (["되"], ["하"]):
+            out |= {i, i + 2}
+    return out
+
+
+_DENIAL_WORDS = frozenset({"금지", "불가", "불허", "않", "못", "없", "안", "불가능", "제한"})
+
+
+def _takes(morphs: Sequence[Morph], i: int) -> bool:
+    """The -면 at ``i`` follows a counted amount (40분이면, 4주면, 한 시간이면)."""
+    k = i - 1
+    if morphs[k].tag == "VCP" and k:
+        k -= 1
+    return (
+        morphs[k].tag in ("NNB", "NNG", "SL") and k > 0 and morphs[k - 1].tag in ("SN", "NR", "MM")
+    )
 
 
 _PASSING = frozenset({"넘", "넘기", "초과", "넘어가", "넘어서"})

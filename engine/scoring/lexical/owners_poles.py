@@ -18,9 +18,20 @@ from seorap.engine.scoring.lexical.value import Value, kind, same
 EXTRA_SCALES = (
     ("before/after a meal", frozenset({"식전"}), frozenset({"식후"})),
     ("open/close", frozenset({"영업"}), frozenset({"닫-", "휴업"})),
+    (
+        "in/out",
+        frozenset({"입고", "반입", "들어오-"}),
+        frozenset({"출고", "반출", "출하", "나가-"}),
+    ),
+    (
+        "enter/leave",
+        frozenset({"입구", "입장", "입실", "들어가-", "들어오-"}),
+        frozenset({"출구", "퇴장", "퇴실", "나가-", "나오-"}),
+    ),
 )
-"""Poles read only owner by owner: 식전/식후, and 영업 (open for business) against 닫다 — words too
-common elsewhere for the opposite-act rule's whole-statement reading."""
+"""Poles read only owner by owner or value by value: 식전/식후, 영업 (open for business) against
+닫다, and goods or people going in and out said in everyday verbs (입고 12장 / 12장 들어오고;
+lexical-39) — words too common elsewhere for the opposite-act rule's whole-statement reading."""
 
 
 def _morphs(a: Analysis, seg: Segment) -> list[Morph]:

@@ -103,11 +103,22 @@ def _subject_words(a: Analysis, seg: Segment, before: int) -> dict[str, bool]:
         if seg.start <= m.start < before and m.tag in ("NNG", "NNP", "SL", "SH"):
             if any(v.start <= m.start < v.end and v.type not in _NAMED for v in seg.values):
                 continue
+            if m.form in _BOUND_BEFORE and _before_value(a, seg, m.end):
+                continue  # 최소 5분은: a bound of the value, no subject (lexical-39)
             words.setdefault(m.form.lower(), m.tag != "NNG")
     return {w: ident for w, ident in words.items() if w not in _NEUTRAL_SUBJECT}
 
 
 _NAMED = ("name", "person", "team")
+_BOUND_BEFORE = frozenset({"최소", "최대", "최저", "최고", "최장", "최단"})
+
+
+def _before_value(a: Analysis, seg: Segment, at: int) -> bool:
+    """A value of ``seg`` starts right after ``at`` (spaces between)."""
+    gap = len(a.text[at:]) - len(a.text[at:].lstrip())
+    return any(v.start == at + gap for v in seg.values)
+
+
 _NEUTRAL_SUBJECT = frozenset({"이번", "올해", "다음", "새", "신규", "기존"})
 
 

@@ -173,7 +173,30 @@ def _piece(text: str) -> tuple[Morph, ...]:
         for form, tag, start, length in _tokens(text)
     )  # VV-R, VV-I (irregular stems) are verbs like any other
     _WARM = _WARM or _PROCESS is None
-    return _negating_an(_split_copula(morphs))
+    return _warehousing(_negating_an(_split_copula(morphs)))
+
+
+def _warehousing(morphs: tuple[Morph, ...]) -> tuple[Morph, ...]:
+    """kiwipiepy reads the noun 입고 (goods taken in) right after a noun as 입다 (to wear) + 고:
+    "원단 입고 12장", "금요일 입고". 입 + 고 after a noun with nothing between (no 을/를: 옷을 입고
+    is the verb) and no verb after it (작업복 입고 들어가세요 is) is the noun (since lexical-39)."""
+    out: list[Morph] = []
+    for i, m in enumerate(morphs):
+        prev = morphs[i - 1] if i else None
+        if (
+            out
+            and (m.form, m.tag) == ("고", "EC")
+            and (out[-1].form, out[-1].tag) == ("입", "VV")
+            and out[-1].end == m.start
+            and prev is not None
+            and i >= 2
+            and morphs[i - 2].tag in ("NNG", "NNP", "NNB", "SN", "SL", "SP", "SSC")
+            and (i + 1 == len(morphs) or morphs[i + 1].tag not in ("VV", "VA", "VX"))
+        ):  # 작업복 입고 들어가세요: the verb
+            out[-1] = Morph("입고", "NNG", out[-1].start, m.end)
+            continue
+        out.append(m)
+    return tuple(out)
 
 
 def _negating_an(morphs: tuple[Morph, ...]) -> tuple[Morph, ...]:

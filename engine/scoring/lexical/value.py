@@ -35,10 +35,12 @@ UNIT_ALIASES = {
     "매": "장",
     "박스": "상자",
     "키로": "킬로",
+    "봉지": "봉",
 }
 """Counters and units written two ways (in Latin letters or spelt out in Hangul): one name each.
 킬로 (or 키로, as it is often said) alone is read as a unit of its own, ``킬로``: it is said for kilograms and kilometres alike,
-and only the expected statement tells which (lexical/kilo.py). N도 is degrees (℃: 섭씨 4도)."""
+and only the expected statement tells which (lexical/kilo.py). N도 is degrees (℃: 섭씨 4도). 봉지 is
+the 봉 of a bag said in full (since lexical-39)."""
 
 # ---- values ---------------------------------------------------------------------------------------
 

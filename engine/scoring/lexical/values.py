@@ -44,6 +44,7 @@ _UNITS = (
     "포대", "타임", "통", "㎛", "μm", "kw", "w",
     *"ha 헥타르 되 자루 송이 포기 인치 피트 야드 마일 해리".split(),  # lexical-34
     *"kl 킬로리터 ㎥ m³ 세제곱미터 컷".split(),  # lexical-35
+    "봉",  # lexical-39: 1봉 = 한 봉지
 )  # fmt: skip
 _LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
@@ -59,7 +60,8 @@ _TIME = re.compile(
 )
 _NAMED_HOUR = re.compile(r"(?<![가-힣])(?:정오|자정)")
 """Noon (12:00) and midnight (0:00) said by name."""
-_CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])")
+_CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])")
+"""15:30, and 15:44:00 with its seconds (a time of that minute when they are 00; lexical-39)."""
 _WEEKDAY = re.compile(r"([월화수목금토일])(?:요일|욜)|(?<=[일\d])\s*\(([월화수목금토일])\)")
 """화요일, 화욜, and (화) right after a date (3월 2일(화), 3/2 (화))."""
 _NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*")
@@ -284,9 +286,10 @@ def _times(text: str, taken: _Taken) -> None:
         ambiguous = period is None and h <= 12
         taken.add(Value("time", (h, mi), m[0], m.start(), m.end(), ambiguous=ambiguous))
     for m in _CLOCK.finditer(text):
-        h, mi = int(m[1]), int(m[2])
-        if h <= 24 and mi <= 59 and taken.free(m.start(), m.end()):
-            taken.add(Value("time", (_hour(None, h), mi), m[0], m.start(), m.end()))
+        h, mi, sec = int(m[1]), int(m[2]), int(m[3] or 0)
+        if h <= 24 and mi <= 59 and sec <= 59 and taken.free(m.start(), m.end()):
+            key = (_hour(None, h), mi) + ((sec,) if sec else ())
+            taken.add(Value("time", key, m[0], m.start(), m.end()))
     for m in _NAMED_HOUR.finditer(text):
         if taken.free(m.start(), m.end()):
             taken.add(Value("time", (12 if m[0] == "정오" else 0, 0), m[0], m.start(), m.end()))
@@ -342,35 +345,9 @@ def _mark_changes(text: str, found: list[Value], segments: list[tuple[int, int]]
     """Mark change targets and former values (see the module docstring)."""
     out = list(found)
     for i, v in enumerate(out):
-        if _CHANGE_TARGET.match(text[v.end :]):
+        if _CHANGE_TARGET.match(_after(text, v)):
             out[i] = _replace(v, target=True)
-    candidate = [False] * len(out)
-    for i, v in enumerate(out):
-        later_same = any(
-            kind(w) == kind(v) and w.start > v.end and _seg(segments, w) == _seg(segments, v)
-            for w in out
-        )
-        if later_same and (
-            _ARROW.match(text[v.end :])
-            or (_FROM.match(text[v.end :]) and not _ranged(v, out, text))
-        ):
-            candidate[i] = True
-        elif _from_phrase(text[v.end :]) and any(
-            (w.target or _TARGET_PHRASE.match(text[w.end :]))
-            and kind(w) == kind(v)
-            and w.start > v.end
-            and _seg(segments, w) == _seg(segments, v)
-            for w in out
-        ):
-            candidate[i] = True
-        if v.type != "name" and any(
-            w.target
-            and kind(w) == kind(v)
-            and w.start > v.end
-            and (_seg(segments, w) == _seg(segments, v) or _CONCEDED.search(text[v.end : w.start]))
-            for w in out
-        ):
-            candidate[i] = True
+    candidate = [_changed_from(v, out, text, segments) for v in out]
     for m in _FORMER_MARK.finditer(text):
         brk = _CLAUSE_BREAK.search(text, m.end())
         stop = brk.start() if brk else len(text)
@@ -389,6 +366,53 @@ def _mark_changes(text: str, found: list[Value], segments: list[tuple[int, int]]
         ):
             out[i] = _replace(out[i], former=True)
     return out
+
+
+def _changed_from(v: Value, out: list[Value], text: str, segments: list[tuple[int, int]]) -> bool:
+    """``v`` is where a change starts (an arrow, 에서 or a plan it was before a later value of its
+    kind): former when a current value of its kind stands beside it (``_mark_changes``)."""
+    later_same = any(
+        kind(w) == kind(v) and w.start > v.end and _seg(segments, w) == _seg(segments, v)
+        for w in out
+    )
+    rest = _after(text, v)
+    if later_same and (_ARROW.match(rest) or (_FROM.match(rest) and not _ranged(v, out, text))):
+        return True
+    if _PLANNED_BEFORE.match(rest) and any(kind(w) == kind(v) and w.start > v.end for w in out):
+        return True  # 7월 24일 예정이던 중계는 7월 31일로 연기 (lexical-39)
+    if _from_phrase(text[v.end :]) and any(
+        (w.target or _TARGET_PHRASE.match(text[w.end :]))
+        and kind(w) == kind(v)
+        and w.start > v.end
+        and _seg(segments, w) == _seg(segments, v)
+        for w in out
+    ):
+        return True
+    return v.type != "name" and any(
+        w.target
+        and kind(w) == kind(v)
+        and w.start > v.end
+        and (_seg(segments, w) == _seg(segments, v) or _CONCEDED.search(text[v.end : w.start]))
+        for w in out
+    )
+
+
+def _after(text: str, v: Value) -> str:
+    """The text after value ``v``, past the weekday in brackets a date may carry (7월 31일(토)로:
+    the date is the change's target; since lexical-39)."""
+    rest = text[v.end :]
+    if v.type == "date":
+        m = _WEEKDAY_AFTER.match(rest)
+        if m:
+            return rest[m.end() :]
+    return rest
+
+
+_WEEKDAY_AFTER = re.compile(r"\s*\([월화수목금토일]\)")
+_PLANNED_BEFORE = re.compile(
+    r"^\s*(?:에|으로|로)?\s*(?:예정이던|예정이었던|예정됐던|예정되었던|잡혀 있던|잡혔던|하기로 했던)"
+)
+"""A value said as the plan it was (7월 24일 예정이던 …): former beside a later one of its kind."""
 
 
 def _from_phrase(rest: str) -> bool:
