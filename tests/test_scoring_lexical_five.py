@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-39" and J.rules == "lexical-39"
+    assert lexical.RULES_VERSION == "lexical-40" and J.rules == "lexical-40"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

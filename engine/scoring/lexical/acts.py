@@ -45,7 +45,7 @@ ANTONYMS: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = tuple(
         ("charge/discharge", "충전", "방전"),
         ("on/off", "켜- 점등", "끄- 소등"),
         ("enter/leave", "입장 입실 입차 승차", "퇴장 퇴실 출차 하차"),
-        ("depart/arrive", "출발 출항 이륙", "도착 입항 착륙"),
+        ("depart/arrive", "출발 출항 이륙", "도착 입항 착륙 목적지 도착지"),
         ("hire/let go", "채용 고용 영입", "해고 해임 방출"),
         ("approve/refuse", "승인 허가 허락 수락 통과", "거절 반려 거부 불허 기각"),
         ("take over/hand over", "인수 넘겨받- 물려받- 인계받-", "넘기- 넘겨주- 양도 인계하-"),

@@ -44,7 +44,10 @@ ASKS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
         re.compile(r"몇\s*(?:시간|분|일|주|개월|달|년)\s*(?:동안|간|걸)|얼마나\s*(?:걸|오래)|기간"),
         frozenset({"duration"}),
     ),
-    (re.compile(r"몇\s*(?:명|분|사람)|인원"), frozenset({"명"})),
+    (
+        re.compile(r"몇\s*(?:명|분|사람)|인원"),
+        frozenset({"명", "인분", "인"}),
+    ),  # 120인분: lexical-39
     (re.compile(r"몇\s*분"), frozenset({"duration"})),  # 몇 분: people or minutes, both asked
     (re.compile(r"누가|누구|누군"), frozenset({"person", "team", "name"})),
     (re.compile(r"얼마"), AMOUNT_KINDS),

@@ -86,7 +86,7 @@ def clause_polarity(exp: Analysis, cand: Analysis, q: Analysis | None = None) ->
             lacking -= {POSTPONE}
         if (lacking or extra & _OF_A_CHANGE) and _new_value_only(seg, chosen, exp, cand):
             lacking -= _OF_A_CHANGE
-            extra -= _OF_A_CHANGE - {NEGATION}
+            extra -= _OF_A_CHANGE - ({NEGATION} - _old_set_aside(seg, exp, cand))
         if RETRACT in extra and _corrected_elsewhere(exp, cand):
             extra -= {RETRACT}
         if extra or lacking:
@@ -348,8 +348,26 @@ def _new_value_only(seg: Segment, chosen: Sequence[Segment], exp: Analysis, cand
     return (
         bool(new)
         and all(_value_in(v, said, cand.compact, current=True) for v in new)
-        and not any(same(o, w) and not w.former for o in old for w in cand.values)
+        and not any(
+            same(o, w)
+            and not w.former
+            and not set_aside_value(w, cand)  # 9시가 아니라 (lexical-40)
+            for o in old
+            for w in cand.values
+        )
     )
+
+
+def _old_set_aside(seg: Segment, exp: Analysis, cand: Analysis) -> set[str]:
+    """{NEGATION} when the answer's negation is the 아니라 that sets the replaced value aside
+    ("9시가 아니라 8시 반에 교대해요" for "기존 09:00 → 08:30": since lexical-40)."""
+    old = [v for v in seg.values if v.former or set_aside_value(v, exp)]
+    said = any(
+        word == "아니" and a <= w.start < b and any(same(o, w) for o in old)
+        for a, b, word in cand.aside
+        for w in cand.values
+    )
+    return {NEGATION} if said else set()
 
 
 def _corrected_elsewhere(exp: Analysis, cand: Analysis) -> bool:

@@ -310,9 +310,17 @@ def aside_spans(
             continue  # A를 제외하고; a bare 제외 is the predicate (Lambda는 … 제외)
         seg = next(((a, b) for a, b in segments if a <= m.start < b), (0, len(text)))
         start = max([seg[0], *(e for _, e, _ in out if seg[0] <= e <= m.start)])
+        if m.form == "아니":  # 3월 1일부터는 9시가 아니라: the topic before is not set aside
+            topics = [t.end for t in morphs[: max(i - 1, 0)] if t.tag == "JX" and t.end > start]
+            last = max([start, *topics])  # not the 는 of "A는 아니고" itself
+            if any(last <= t.start < m.start and t.tag in _NUMBER_TAGS for t in morphs):
+                start = last  # only when a value is what is set aside (무선 제본이 아니라: not)
         if m.start > start:
             out.append((start, m.start, m.form))
     return out
+
+
+_NUMBER_TAGS = frozenset({"SN", "NR", "W_SERIAL"})
 
 
 def _follows_noun_phrase(text: str, at: int) -> bool:

@@ -76,6 +76,9 @@ _CHANGE_TARGET = re.compile(
     r"^(?:[가-힣](?=으로|로))?\s*(?:으로|로)\s*(?:변경|연기|미뤄|미루|늦춰|늦추|밀려|밀리|앞당|조정|바뀌|바꿔|바꾸|바꿨|"
     r"옮|정정|수정|상향|하향|인상|인하|줄|늘|확대|축소|교체|전환|재조정)"
 )
+_ANY_ARROW = re.compile(r"→|->|⇒")
+_DEPARTS = re.compile(r"^\s*에서\s*(?:출발|떠나|떠난|출항|이륙)")
+_ROUTE = re.compile(r"^[^→>⇒]*(?:→|->|⇒)\s*(?:최종\s*)?(?:목적지|도착지|도착|종점|행선지)")
 _FROM = re.compile(r"^\s*(?:에서|→|->|⇒)")
 _ARROW = re.compile(r"^(?:\s*[가-힣]{1,2})?\s*(?:→|->|⇒)")
 """An arrow after a value, or after the counter the value leaves out (8마리 → 6마리)."""
@@ -351,6 +354,8 @@ def _mark_changes(text: str, found: list[Value], segments: list[tuple[int, int]]
     for m in _FORMER_MARK.finditer(text):
         brk = _CLAUSE_BREAK.search(text, m.end())
         stop = brk.start() if brk else len(text)
+        arrow = _ANY_ARROW.search(text, m.end(), stop)
+        stop = arrow.start() if arrow else stop  # 기존 09:00 → 08:30: the new one (lexical-40)
         for i, v in enumerate(out):
             if m.end() <= v.start and v.end <= stop and not v.target:
                 candidate[i] = True
@@ -376,6 +381,10 @@ def _changed_from(v: Value, out: list[Value], text: str, segments: list[tuple[in
         for w in out
     )
     rest = _after(text, v)
+    if (_ARROW.match(rest) and _ROUTE.match(rest)) or _DEPARTS.match(rest):
+        return (
+            False  # 출발지 강릉 → 목적지 부산, 강릉에서 출발해서: a route, no change (lexical-40)
+        )
     if later_same and (_ARROW.match(rest) or (_FROM.match(rest) and not _ranged(v, out, text))):
         return True
     if _PLANNED_BEFORE.match(rest) and any(kind(w) == kind(v) and w.start > v.end for w in out):
