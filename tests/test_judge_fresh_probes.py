@@ -109,6 +109,7 @@ def table(graded: list[tuple[dict, str, str]]) -> str:
         "sealed_probes_30",
         "sealed_probes_31",
         "sealed_probes_32",
+        "sealed_probes_33",
     ],
 )
 def test_probe_file_is_unchanged(name):
@@ -185,6 +186,7 @@ SEALED = {
     "sealed_probes_30": 88,
     "sealed_probes_31": 101,
     "sealed_probes_32": 77,
+    "sealed_probes_33": 71,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -319,15 +321,21 @@ list against the second item's 유료 is not read): the eighteenth set's floor s
 gained). The thirty-second was graded once by lexical-39 (73 of 160, one wrong answer YES:
 s32-054; lexical-38 72 and lexical-28 71, each with the same one, lexical-28 also s32-118).
 lexical-40 (written after it was read): 5 verdicts more on the thirty-two sets, none lost; the
-seventeenth set's floor is 114 and the thirty-second's 77."""
+seventeenth set's floor is 114 and the thirty-second's 77. The thirty-third was graded once by
+lexical-40 (71 of 160, two wrong answers YES: s33-018, s33-082, both the "another slot"
+convention; lexical-39 70 with the same two, lexical-28 63 with s33-012 too)."""
 WRONG_YES: dict[str, list[str]] = {
     "sealed_probes_20": ["s20-066"],
     "sealed_probes_28": ["s28-017"],
+    "sealed_probes_33": ["s33-018", "s33-082"],
 }
 """Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md). Two
 are left with lexical-37, both the "another slot" convention (an unverifiable extra beside the
 right answer under a question, read as what else the answer knows of the asked matter): s20-066
-(정산은 매달 10일) and s28-017 (새 품종 50종). The thirty-second set's one, found by its one
+(정산은 매달 10일) and s28-017 (새 품종 50종); the thirty-third set's two, found by its one grading
+(lexical-40; lexical-39 and 28 the same), are that convention as well: s33-018 (약효는 6개월
+간대요 beside "세 군데 다 끝났어요") and s33-082 (라스트 오더는 10시 반 beside the closing time
+asked). The thirty-second set's one, found by its one
 grading (lexical-39; lexical-38 and 28 the same): s32-054, asked "날짜랑 인원 확정됐어요?" of
 "다음 달 3일 송년 뷔페 120인분 확정", the date alone credited — 인원 asked for a count of 명, and
 120인분 counts people by another counter, so it was read as the setting; lexical-40 fixed it at
