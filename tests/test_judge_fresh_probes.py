@@ -173,7 +173,7 @@ SEALED = {
     "sealed_probes_17": 114,
     "sealed_probes_18": 104,
     "sealed_probes_19": 107,
-    "sealed_probes_20": 103,
+    "sealed_probes_20": 104,
     "sealed_probes_21": 104,
     "sealed_probes_22": 98,
     "sealed_probes_23": 105,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from seorap.engine import normalise
+from seorap.engine.scoring.lexical import look_alikes
 from seorap.engine.scoring.lexical.lexicon import predicate_classes
 from seorap.engine.scoring.lexical.polarity import (
     NEGATING_ADVERBS,
@@ -259,9 +260,9 @@ def _markers(morphs: Sequence[Morph]) -> list[str]:
         if (m.form, m.tag) in _NEG_MORPHS:
             if m.form == "아니" and nxt is not None and nxt.form == "면":
                 continue  # 아니면: an alternative (hedge), not a negation
-            if m.form in ("않", "말") and _bids(morphs, i):
+            if m.form in ("않", "말") and look_alikes.bids(morphs, i):
                 continue  # 늦지 않게 오세요, 잊지 마세요: a bidding, no fact denied
-            if m.form == "않" and _unsure(morphs, i):
+            if m.form == "않" and look_alikes.unsure(morphs, i):
                 continue  # 확실하진 않아요: a hedge (read by the hedge rule), no fact denied
             found.append(NEGATION)
         elif m.tag in ("NNG", "NNP") and m.form in _NEG_NOUNS:  # 미정 read as NNP too
@@ -274,47 +275,15 @@ def _markers(morphs: Sequence[Morph]) -> list[str]:
             found.append(RETRACT)
         elif (m.form, m.tag) in NEGATING_ADVERBS or not_yet(morphs, i):
             found.append(NEGATION)
-        elif (m.tag == "VV" and m.form in RETRACT_VERBS) or (
-            m.tag.startswith("NN") and m.form in RETRACT_NOUNS
-        ):
+        elif (
+            m.tag == "VV" and m.form in RETRACT_VERBS and not look_alikes.retracts_nothing(morphs, i)
+        ) or (m.tag.startswith("NN") and m.form in RETRACT_NOUNS):
             found.append(RETRACT)
         elif (m.tag.startswith("NN") and m.form in _POSTPONE_WORDS) or (
             m.tag == "VV" and m.form in _POSTPONE_STEMS
         ):
             found.append(POSTPONE)
     return found
-
-
-_BIDDEN = frozenset({"늦", "잊", "놓치", "빠뜨리", "헷갈리"})
-"""Verbs a speaker bids the hearer not to do (늦지 않게 오세요, 잊지 말고): since lexical-24 their
-않다/말다 deny no fact of the matter."""
-
-
-_SURE = frozenset({"확실", "정확", "분명", "확정적"})
-
-
-def _unsure(morphs: Sequence[Morph], i: int) -> bool:
-    """않 at ``i`` closes "확실/정확/분명하지(는) 않다": the speaker is not sure (since lexical-39)."""
-    k = i - 1
-    if k >= 0 and morphs[k].tag == "JX":
-        k -= 1  # 확실하진: the topic particle between
-    return (
-        k >= 2
-        and (morphs[k].form, morphs[k].tag) == ("지", "EC")
-        and morphs[k - 1].form == "하"
-        and morphs[k - 2].form in _SURE
-    )
-
-
-def _bids(morphs: Sequence[Morph], i: int) -> bool:
-    """않/말 at ``i`` closes "<늦/잊 …>지": a bidding (``_BIDDEN``)."""
-    return (
-        i >= 2
-        and morphs[i - 1].form == "지"
-        and morphs[i - 1].tag == "EC"
-        and morphs[i - 2].form in _BIDDEN
-        and morphs[i - 2].tag.startswith("V")
-    )
 
 
 _VALUE_NEXT = re.compile(r"\s*[0-9A-Za-z]")
@@ -355,7 +324,7 @@ def _hedges(text: str, morphs: Sequence[Morph]) -> set[str]:
             m.form == "것" and m.tag == "NNB" and i + 1 < len(morphs) and morphs[i + 1].form == "같"
         ):
             found.add("것 같다")
-        elif m.form == "않" and _unsure(morphs, i):
+        elif m.form == "않" and look_alikes.unsure(morphs, i):
             found.add("확실하지 않다")
     return found
 
@@ -364,6 +333,9 @@ def _hedges(text: str, morphs: Sequence[Morph]) -> set[str]:
 def analyse(text: str, ref: dt.date | None = None) -> Analysis:
     morphs = morphemes(text)
     raw = _extract(text, morphs, ref)
+    head = _SOURCE_HEAD.match(text)
+    if head:  # 중계팀 공지: the team that wrote it, no value of the content (lexical-41)
+        raw = [v for v in raw if not (v.type == "team" and v.end <= head.end())]
     spans = _raw_segments(text, morphs)
     vals = _mark_changes(text, raw, spans)
     nouns = _nouns(text, morphs, [(v.start, v.end) for v in vals] + _labels(text))

@@ -1,5 +1,6 @@
-"""Quantities said in two parts: a duration said in two units (1년 6개월 = 18개월), a half after
-a duration (3년 반 = 42개월) and 반년 (6개월). Numbers said in words (네 명, 사흘) are read as
+"""Quantities said in two parts: a duration said in two units (1년 6개월 = 18개월), a stay (1박
+2일), a mass in kilograms and grams (48킬로 500그램), a half after a duration (3년 반 = 42개월)
+and 반년 (6개월). Numbers said in words (네 명, 사흘) are read as
 their digits before these (lexical/numerals.py)."""
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ def _merge_durations(text: str, numbers: list[Value]) -> list[Value]:
     out: list[Value] = []
     for v in numbers:
         prev = out[-1] if out else None
+        joined = _joined(text, prev, v)
+        if joined is not None:
+            out[-1] = joined
+            continue
         for scale, base in ((normalise.SECONDS, "초"), (normalise.MONTHS, "개월")):
             if (
                 prev is not None
@@ -31,6 +36,20 @@ def _merge_durations(text: str, numbers: list[Value]) -> list[Value]:
         else:
             out.append(v)
     return [_with_half(text, v) for v in out]
+
+
+def _joined(text: str, prev: Value | None, v: Value) -> Value | None:
+    """Two parts of one quantity (since lexical-41): a stay of N nights and M days (1박 2일: no day
+    of a month), and a mass in kilograms and grams (48킬로 500그램 = 48.5kg)."""
+    if prev is None or text[prev.end : v.start].strip():
+        return None
+    span = text[prev.start : v.end]
+    if prev.type == "박" and v.type == "일":
+        return Value("박일", (prev.key[0], v.key[0]), span, prev.start, v.end)
+    if prev.type in ("kg", "킬로") and v.type == "g":
+        total = Decimal(prev.key[0]) + Decimal(v.key[0]) / 1000
+        return Value("kg", (_canon(total),), span, prev.start, v.end)
+    return None
 
 
 _HALF = re.compile(

@@ -36,6 +36,7 @@ UNIT_ALIASES = {
     "박스": "상자",
     "키로": "킬로",
     "봉지": "봉",
+    "개입": "개",
 }
 """Counters and units written two ways (in Latin letters or spelt out in Hangul): one name each.
 킬로 (or 키로, as it is often said) alone is read as a unit of its own, ``킬로``: it is said for kilograms and kilometres alike,

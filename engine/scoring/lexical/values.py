@@ -45,6 +45,7 @@ _UNITS = (
     *"ha 헥타르 되 자루 송이 포기 인치 피트 야드 마일 해리".split(),  # lexical-34
     *"kl 킬로리터 ㎥ m³ 세제곱미터 컷".split(),  # lexical-35
     "봉",  # lexical-39: 1봉 = 한 봉지
+    "개입",  # lexical-41: 250개입 = 250개
 )  # fmt: skip
 _LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
