@@ -89,7 +89,7 @@ _NEG_MORPHS = {
 }
 _NEG_NOUNS = {"불가", "불가능"}
 _CANCEL_NOUNS = {"취소", "중단", "중지", "폐지", "무산", "불발", "폐기"}
-_RETRACT_NOUNS = {"철회", "번복", "백지", "백지화", "무효", "정정"}
+_RETRACT_NOUNS = {"철회", "번복", "백지", "백지화", "무효", "정정", "오기재", "오기", "오타"}
 _POSTPONE_NOUNS = {"연기", "보류", "순연"}
 _POSTPONE_VERBS = {"미루", "늦추", "밀리"}
 _HALT_VERBS = {"멈추", "멈춰지", "멎"}
@@ -276,7 +276,9 @@ def _markers(morphs: Sequence[Morph]) -> list[str]:
         elif (m.form, m.tag) in NEGATING_ADVERBS or not_yet(morphs, i):
             found.append(NEGATION)
         elif (
-            m.tag == "VV" and m.form in RETRACT_VERBS and not look_alikes.retracts_nothing(morphs, i)
+            m.tag == "VV"
+            and m.form in RETRACT_VERBS
+            and not look_alikes.retracts_nothing(morphs, i)
         ) or (m.tag.startswith("NN") and m.form in RETRACT_NOUNS):
             found.append(RETRACT)
         elif (m.tag.startswith("NN") and m.form in _POSTPONE_WORDS) or (
@@ -374,6 +376,7 @@ def _proper_nouns(
         and len(m.form) >= 2
         and m.form not in _STOP_NOUNS
         and m.form not in _CANCEL_NOUNS
+        and m.form not in _RETRACT_NOUNS  # 오기재: a value written in error, no name (lexical-42)
         and not any(a <= m.start < b for a, b in value_spans)
         and m.form != "미정"
     ]

@@ -89,6 +89,8 @@ def clause_polarity(exp: Analysis, cand: Analysis, q: Analysis | None = None) ->
             extra -= _OF_A_CHANGE - ({NEGATION} - _old_set_aside(seg, exp, cand))
         if RETRACT in extra and _corrected_elsewhere(exp, cand):
             extra -= {RETRACT}
+        if RETRACT in lacking and _correction_said(seg, exp, cand):
+            lacking -= {RETRACT}  # 1,589원으로 정정 answered "1,589원이에요" (lexical-42)
         if extra or lacking:
             polarity.append((seg.text.strip(), _count(mine), _count(theirs)))
     return polarity
@@ -368,6 +370,19 @@ def _old_set_aside(seg: Segment, exp: Analysis, cand: Analysis) -> set[str]:
         for w in cand.values
     )
     return {NEGATION} if said else set()
+
+
+def _correction_said(seg: Segment, exp: Analysis, cand: Analysis) -> bool:
+    """The expected clause retracts a value for a new one — its own target (…로 정정) or a former
+    value it marks in error beside a new one elsewhere — and the answer states no old value as
+    current: the retraction is about the old value, the answer need not carry it."""
+    old = [v for v in exp.values if v.former]
+    mine = [v for v in seg.values if v.target or v.former]
+    return (
+        bool(mine)
+        and bool(old)
+        and not any(same(o, w) and not w.former for o in old for w in cand.values)
+    )
 
 
 def _corrected_elsewhere(exp: Analysis, cand: Analysis) -> bool:

@@ -382,9 +382,12 @@ def _analyses(
     """The three texts analysed, a day said alone in the answer or the question read as a date of
     the expected statement's month (lexical/days.py), a weekday beside a date read with it
     (lexical/weekdays.py); and the answer's weekdays that disagree with their dates."""
-    exp, said = weekdays.expected_weekdays(analyse(expected, expected_date))
+    asked = weekdays.asked(question)  # 무슨 요일: the weekday is asked itself (lexical-42)
+    exp = analyse(expected, expected_date)
+    exp, said = (exp, {}) if asked else weekdays.expected_weekdays(exp)
     cand = kilo.read_kilo(days.as_dates(analyse(candidate, candidate_date), exp), exp)
-    cand, clash = weekdays.answer_weekdays(cand, exp, said, (candidate_date, expected_date))
+    joined, clash = weekdays.answer_weekdays(cand, exp, said, (candidate_date, expected_date))
+    cand = cand if asked else joined  # a weekday asked stays a value of its own
     q = days.as_dates(analyse(question, candidate_date), exp) if question else None
     return exp, cand, q, clash
 

@@ -388,7 +388,9 @@ def _changed_from(v: Value, out: list[Value], text: str, segments: list[tuple[in
         )
     if later_same and (_ARROW.match(rest) or (_FROM.match(rest) and not _ranged(v, out, text))):
         return True
-    if _PLANNED_BEFORE.match(rest) and any(kind(w) == kind(v) and w.start > v.end for w in out):
+    if (_PLANNED_BEFORE.match(rest) or _IN_ERROR.match(rest)) and any(
+        kind(w) == kind(v) and w.start > v.end for w in out
+    ):
         return True  # 7월 24일 예정이던 중계는 7월 31일로 연기 (lexical-39)
     if _from_phrase(text[v.end :]) and any(
         (w.target or _TARGET_PHRASE.match(text[w.end :]))
@@ -419,6 +421,8 @@ def _after(text: str, v: Value) -> str:
 
 
 _WEEKDAY_AFTER = re.compile(r"\s*\([월화수목금토일]\)")
+_IN_ERROR = re.compile(r"^\s*(?:[가-힣]{1,3}\s*)?(?:→|->|⇒|:|,|-)?\s*(?:오기재|오기|오타)")
+"""1,598원 게시 → 오기재, 1,589원으로 정정: a value written in error (since lexical-42)."""
 _PLANNED_BEFORE = re.compile(
     r"^\s*(?:에|으로|로)?\s*(?:예정이던|예정이었던|예정됐던|예정되었던|잡혀 있던|잡혔던|하기로 했던)"
 )

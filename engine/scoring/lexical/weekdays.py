@@ -58,6 +58,15 @@ def _joined(a: Analysis, d: Value, w: Value) -> Value:
     return replace(d, text=a.text[d.start : w.end], end=w.end)
 
 
+_ASKS_WEEKDAY = re.compile(r"(?:무슨|몇|어느)\s*요일")
+
+
+def asked(question: str | None) -> bool:
+    """The question asks for the weekday itself (몇 월 며칠, 무슨 요일이에요?): a weekday beside a
+    date is then a value of its own an answer must say, not read into its date (since lexical-42)."""
+    return bool(question and _ASKS_WEEKDAY.search(question))
+
+
 def expected_weekdays(exp: Analysis) -> tuple[Analysis, dict[tuple, str]]:
     """The expected statement with each weekday beside a date read into the date, and (date key
     -> the weekday said beside it)."""
