@@ -111,6 +111,7 @@ def table(graded: list[tuple[dict, str, str]]) -> str:
         "sealed_probes_32",
         "sealed_probes_33",
         "sealed_probes_34",
+        "sealed_probes_35",
     ],
 )
 def test_probe_file_is_unchanged(name):
@@ -189,6 +190,7 @@ SEALED = {
     "sealed_probes_32": 77,
     "sealed_probes_33": 71,
     "sealed_probes_34": 74,
+    "sealed_probes_35": 77,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
