@@ -340,8 +340,9 @@ def analyse(text: str, ref: dt.date | None = None) -> Analysis:
         raw = [v for v in raw if not (v.type == "team" and v.end <= head.end())]
     spans = _raw_segments(text, morphs)
     vals = _mark_changes(text, raw, spans)
-    nouns = _nouns(text, morphs, [(v.start, v.end) for v in vals] + _labels(text))
-    names_from_nnp = _proper_nouns(morphs, vals, _labels(text))
+    labels = _labels(text)
+    nouns = _nouns(text, morphs, [(v.start, v.end) for v in vals] + labels)
+    names_from_nnp = _proper_nouns(morphs, vals, labels)
     if names_from_nnp:
         vals = sorted(_mark_changes(text, [*raw, *names_from_nnp], spans), key=lambda v: v.start)
         nouns = [(n, s) for n, s in nouns if not any(v.start <= s < v.end for v in names_from_nnp)]

@@ -60,9 +60,8 @@ def conditions(exp_morphs: Sequence[Morph], morphs: Sequence[Morph]) -> set[int]
     for i, m in enumerate(morphs):
         if m.form not in _IF or m.tag != "EC":
             continue
-        prev = morphs[i - 1] if i else None
         after = [n.form for n in morphs[i + 1 : i + 3]]
-        if stated or (prev is not None and _takes(morphs, i)):
+        if stated or (i > 0 and _takes(morphs, i)):
             out.add(i)
         elif denied and after[:1] in (["안"], ["못"]) and after[1:2] in (["되"], ["하"]):
             out |= {i, i + 2}

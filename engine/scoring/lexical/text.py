@@ -182,13 +182,11 @@ def _warehousing(morphs: tuple[Morph, ...]) -> tuple[Morph, ...]:
     is the verb) and no verb after it (작업복 입고 들어가세요 is) is the noun (since lexical-39)."""
     out: list[Morph] = []
     for i, m in enumerate(morphs):
-        prev = morphs[i - 1] if i else None
         if (
             out
             and (m.form, m.tag) == ("고", "EC")
             and (out[-1].form, out[-1].tag) == ("입", "VV")
             and out[-1].end == m.start
-            and prev is not None
             and i >= 2
             and morphs[i - 2].tag in ("NNG", "NNP", "NNB", "SN", "SL", "SP", "SSC")
             and (i + 1 == len(morphs) or morphs[i + 1].tag not in ("VV", "VA", "VX"))
