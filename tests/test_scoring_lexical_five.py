@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-42" and J.rules == "lexical-42"
+    assert lexical.RULES_VERSION == "lexical-43" and J.rules == "lexical-43"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

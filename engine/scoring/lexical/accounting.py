@@ -25,7 +25,7 @@ from seorap.engine.scoring.lexical.acts import denied_state_words
 from seorap.engine.scoring.lexical.analysis import NEGATION, Analysis, Segment
 from seorap.engine.scoring.lexical.clauses import _noun_in
 from seorap.engine.scoring.lexical.constructions import said_by_construction
-from seorap.engine.scoring.lexical.courtesy import courtesy_spans
+from seorap.engine.scoring.lexical.courtesy import courtesy_spans, honorific
 from seorap.engine.scoring.lexical.lexicon import (
     Entry,
     builtin_neutral,
@@ -43,7 +43,7 @@ from seorap.engine.scoring.lexical.polarity import (
 )
 from seorap.engine.scoring.lexical.subjects import in_expected
 from seorap.engine.scoring.lexical.text import JOINING, Morph
-from seorap.engine.scoring.lexical.value import Value, kind, same
+from seorap.engine.scoring.lexical.value import Value, kind, same, spelled
 from seorap.engine.scoring.lexical.values import _CHANGE_TARGET
 
 WORDS = ("SL", "SH", "SN")
@@ -283,6 +283,10 @@ def _noun_run(morphs: Sequence[Morph], i: int) -> str:
     return "".join(m.form for m in morphs[a : b + 1]).lower()
 
 
+_NEW_SENSE = frozenset({"성", "적", "화"})
+"""Suffixes that make a noun say something else of it: 가능성 (a possibility, not 가능), 형식적."""
+
+
 def _word_known(
     m: Morph,
     i: int,
@@ -309,6 +313,14 @@ def _word_known(
             return True  # before the noun (인천항만공사 for 항만공사 names one of several)
         if _noun_in(word, nouns, ""):  # LP for 엘피 (letters said one by one)
             return True
+        if any(honorific(word, n) for n in nouns):  # 할머님 for 할머니
+            return True
+        names = [v.key[0] for a in (exp, q) if a is not None for v in a.values if v.type == "name"]
+        if not word.isascii() and any(spelled(str(n), word) for n in names):
+            return True  # 해썹 for the name HACCP (lexical-43)
+        stem = word[: -len(form)] if len(form) == 1 and word.endswith(form) else ""
+        if len(stem) >= 2 and stem in compact and form not in _NEW_SENSE:
+            return True  # 앞다리살 for 앞다리, 세탁비 for 세탁: one syllable after it (lexical-43)
     if m.tag in ("VV", "VA", "NNG", "NNB", "XR", "MAG", "MM") and synonym_class(
         m.form, content, nouns
     ):

@@ -356,6 +356,9 @@ def affirmed_denied(exp_morphs: Sequence[Morph], cand_morphs: Sequence[Morph]) -
     theirs = {m.form for m in cand_morphs} | set(_denials(cand_morphs))
     if any(w in theirs for w in denials):
         return frozenset()
+    forbidden = _forbidden_nouns(exp_morphs)
+    if forbidden & {m.form for m in cand_morphs} and (granted := _permission(cand_morphs)):
+        return frozenset({granted})  # 외부 음식 반입 금지 answered 들고 오셔도 돼요 (lexical-43)
     # a word the expected text says itself is no contradiction of it ("무상 수거 신청은 …로
     # 받습니다": 받다 is said of the applications)
     said = {m.form for i, m in enumerate(exp_morphs) if not _in_a_denial(exp_morphs, i)}
@@ -370,6 +373,38 @@ def affirmed_denied(exp_morphs: Sequence[Morph], cand_morphs: Sequence[Morph]) -
 
 
 NEGATORS = frozenset({("안", "MAG"), ("못", "MAG"), ("않", "VX"), ("못하", "VX"), ("없", "VA")})
+
+_FORBIDDING = frozenset({"금지", "불가", "불허"})
+_GRANTING = frozenset({"되", "괜찮"})
+
+
+def _forbidden_nouns(morphs: Sequence[Morph]) -> set[str]:
+    """The nouns right before a forbidding word (외부 음식 반입 금지: 외부, 음식, 반입)."""
+    out: set[str] = set()
+    for i, m in enumerate(morphs):
+        if m.form in _FORBIDDING and m.tag.startswith("NN"):
+            j = i - 1
+            while (
+                j >= 0
+                and morphs[j].tag in ("NNG", "NNP")
+                and morphs[j].end + 1 >= morphs[j + 1].start
+            ):
+                out.add(morphs[j].form)
+                j -= 1
+    return out
+
+
+def _permission(morphs: Sequence[Morph]) -> str | None:
+    """The permission an answer grants (-어도 돼요, -아도 괜찮아요), in words: "외부 음식 반입 금지"
+    answered "외부 음식 들고 오셔도 괜찮아요" allows what the statement forbids, whatever verb says
+    the act, when it names what the forbidding word's nouns name (since lexical-43). None without
+    one; the caller has made sure no negation is said."""
+    for i, m in enumerate(morphs[:-1]):
+        after = morphs[i + 1]
+        if m.tag == "EC" and m.form.endswith("도") and m.form[:-1] in ("어", "아", "여", "해"):
+            if after.form in _GRANTING and after.tag in ("VV", "VA"):
+                return f"-{m.form} {after.form}-"
+    return None
 
 
 @lru_cache(maxsize=1 << 12)

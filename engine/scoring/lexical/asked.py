@@ -34,7 +34,14 @@ DAY_KINDS = frozenset({"date", "weekday", "month", "year", "vague-date", "time"}
 AMOUNT_KINDS = frozenset(
     {"money", "수", "%", "size", "mass", "length", "duration", "volume", "area", "power"}
 )
-_COUNTERS = "개월|개|대|건|곳|번|회|층|권|장|잔|병|마리|척|채|상자|박스|팔레트|톤|kg|평|호실|호|반|학년|살|세|도(?!록|서|로|시)"
+_COUNTERS = (
+    "개월|개|대|건|곳|번|회|층|권|장|잔|병|마리|척|채|상자|박스|팔레트|톤|kg|평|호실|호|반|학년|살|세|"
+    "도(?!록|서|로|시)|(?:킬로|키로)(?!미터|그램|리터|와트|바이트)|(?:밀리|미리)(?!초|미터|리터|그램)"
+)
+_SHORT_UNITS = {"킬로": frozenset({"mass", "length"}), "밀리": frozenset({"length", "volume"})}
+"""몇 킬로 and 몇 미리 ask a mass or a length, a length or a volume (since lexical-43): the
+statement's unit tells which (lexical/kilo.py). 몇 밀리초 asks no length: the counter is the whole
+word (밀리초, 킬로미터 — a unit of its own, not asked by counter)."""
 
 ASKS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"몇\s*시(?!간|즌|리즈)"), frozenset({"time"})),
@@ -66,7 +73,8 @@ def _groups(text: str) -> list[frozenset[str]]:
     out = [asked for pattern, asked in ASKS if pattern.search(text)]
     if AMOUNT_KINDS in out and len(_PRICE_ASKED.findall(text)) == text.count("얼마"):
         out[out.index(AMOUNT_KINDS)] = frozenset({"money"})
-    return out + [frozenset({_counter(m[1])}) for m in _BY_COUNTER.finditer(text)]
+    counters = (_counter(m[1]) for m in _BY_COUNTER.finditer(text))
+    return out + [_SHORT_UNITS.get(c, frozenset({c})) for c in counters]
 
 
 def _counter(word: str) -> str:

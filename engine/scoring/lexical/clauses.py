@@ -17,12 +17,12 @@ from seorap.engine.scoring.lexical.analysis import (
     _compact,
 )
 from seorap.engine.scoring.lexical.constructions import conditions, past_the_limit
-from seorap.engine.scoring.lexical.courtesy import courtesy_spans
+from seorap.engine.scoring.lexical.courtesy import courtesy_spans, honorific
 from seorap.engine.scoring.lexical.lexicon import in_phrases, neutral_word
 from seorap.engine.scoring.lexical.limits import PARTIAL_RECALL
 from seorap.engine.scoring.lexical.polarity import LIST_WORDS, bound_words, unverified
 from seorap.engine.scoring.lexical.text import Morph
-from seorap.engine.scoring.lexical.value import Value, same, spelled
+from seorap.engine.scoring.lexical.value import Value, same, spelled, spelled_in
 
 _PARTY_SUFFIXES = frozenset("자측방")
 """Suffixes naming the party of a noun (결재자, 상대방, 회사 측): the noun without it names the same
@@ -34,14 +34,19 @@ def _noun_in(noun: str, nouns: Collection[str], compact: str) -> bool:
         return True
     if len(noun) >= 3 and noun[-1] in _PARTY_SUFFIXES and noun[:-1] in compact:
         return True
-    # LP for 엘피, 시디 for CD: letters said one by one (since lexical-37; value.spelled)
-    return any(n.isascii() != noun.isascii() and spelled(n, noun) for n in nouns)
+    # LP for 엘피, 시디 for CD: letters said one by one (since lexical-37; value.spelled);
+    # 할머님 for 할머니 (lexical-43; courtesy.honorific)
+    return any(
+        (n.isascii() != noun.isascii() and spelled(n, noun)) or honorific(n, noun) for n in nouns
+    )
 
 
 def _value_in(v: Value, vals: Iterable[Value], compact: str, *, current: bool) -> bool:
     """Is ``v`` stated among ``vals`` (current ones only with ``current``)? A name also counts
     when it appears inside a word (``Aurora로``), unless it is stated there as former."""
     if any(same(v, w) and not (current and w.former) for w in vals):
+        return True
+    if v.type == "name" and v.key[0] not in compact and spelled_in(v.key[0], compact):
         return True
     if v.type not in ("name", "person") or v.key[0] not in compact:
         return False

@@ -85,3 +85,14 @@ def courtesy_spans(exp: Analysis, cand: Analysis) -> tuple[tuple[int, int], ...]
         if _wish(morphs) or all(m.form in COURTESY for m in content):
             out.append((s.start(), s.end()))
     return tuple(out)
+
+
+def honorific(x: str, y: str) -> bool:
+    """One word is the other said with 님 (할머니 / 할머님, 아버지 / 아버님, 선생 / 선생님): the same
+    person, in another register (since lexical-43)."""
+    for a, b in ((x, y), (y, x)):
+        if len(a) >= 2 and a.endswith("님"):
+            stem = a[:-1]
+            if b == stem or (len(b) == len(a) and b[:-1] == stem and b[-1] in "니지"):
+                return True
+    return False

@@ -3,7 +3,9 @@
 Korean says 킬로 for kilograms and for kilometres alike ("7킬로 나가요", "3킬로 걸어요"). The
 analyser reads it as a unit of its own (``킬로``); an answer's 킬로 is read as kg when the expected
 statement states a mass and no length, as km when it states a length and no mass, and stays
-unread (a value of no kind the statement has, so never equal to one) otherwise."""
+unread (a value of no kind the statement has, so never equal to one) otherwise. A rate's
+denominator said so (키로에 380원, 킬로당) is read the same way, and 밀리 (or 미리), said for
+millimetres and millilitres alike, as mm or ml (since lexical-43)."""
 
 from __future__ import annotations
 
@@ -11,25 +13,44 @@ from dataclasses import replace
 
 from seorap.engine import normalise
 from seorap.engine.scoring.lexical.analysis import Analysis
-from seorap.engine.scoring.lexical.value import Value
+from seorap.engine.scoring.lexical.value import VOLUME, Value
 
-_AS = {"mass": "kg", "length": "km"}
+_AS = {"킬로": {"mass": "kg", "length": "km"}, "밀리": {"length": "mm", "volume": "ml"}}
+"""Each unit said short, read by the one dimension the statement has among those it may say."""
 
 
 def read_kilo(a: Analysis, exp: Analysis) -> Analysis:
-    """``a`` with each 킬로 value read as kg or km by the expected statement's units."""
-    if not any(v.type == "킬로" for v in a.values):
+    """``a`` with each 킬로 value read as kg or km, and each 밀리 as mm or ml, by the expected
+    statement's units."""
+    for short, readings in _AS.items():
+        a = _read(a, exp, short, readings)
+    return a
+
+
+def _read(a: Analysis, exp: Analysis, short: str, readings: dict[str, str]) -> Analysis:
+    if not any(_unit(v) == short for v in a.values):
         return a
-    said = {d for v in exp.values if (d := normalise.dimension(v.type)) is not None and d in _AS}
+    said = {d for v in exp.values if (d := _dimension(_unit(v))) is not None and d in readings}
     if len(said) != 1:
         return a
-    unit = _AS[said.pop()]
+    unit = readings[said.pop()]
 
     def read(v: Value) -> Value:
-        return replace(v, type=unit) if v.type == "킬로" else v
+        if v.type == "per" and _unit(v) == short:
+            return replace(v, key=(unit,))
+        return replace(v, type=unit) if v.type == short else v
 
     return replace(
         a,
         values=tuple(read(v) for v in a.values),
         segments=tuple(replace(s, values=tuple(read(v) for v in s.values)) for s in a.segments),
     )
+
+
+def _dimension(unit: str) -> str | None:
+    return "volume" if unit in VOLUME else normalise.dimension(unit)
+
+
+def _unit(v: Value) -> str:
+    """The unit of a value; of a rate's denominator (키로에, kg당), the unit it counts."""
+    return str(v.key[0]) if v.type == "per" and v.key else v.type

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,7 +22,7 @@ from seorap.engine.scoring.lexical import (
     states,
     weekdays,
 )
-from seorap.engine.scoring.lexical.accounting import names_other_slot, range_nouns, unaccounted
+from seorap.engine.scoring.lexical.accounting import range_nouns, unaccounted
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment, analyse
 from seorap.engine.scoring.lexical.clause_polarity import clause_polarity, set_aside_value
 from seorap.engine.scoring.lexical.clauses import (
@@ -35,6 +34,7 @@ from seorap.engine.scoring.lexical.clauses import (
     set_aside,
     unverified_words,
 )
+from seorap.engine.scoring.lexical.competitors import _variant, competitors
 from seorap.engine.scoring.lexical.constructions import found_otherwise
 from seorap.engine.scoring.lexical.lexicon import Entry
 from seorap.engine.scoring.lexical.owners import asked_clauses_missing, not_given
@@ -113,66 +113,6 @@ class Match:
     def number_conflict(self) -> bool:
         """A wrong value (kept for callers that only ask whether a value clashes)."""
         return bool(self.wrong)
-
-
-def _slot_words(seg: Segment | None, question: Analysis | None) -> frozenset[str]:
-    """Nouns naming the slot an expected value fills: its clause's nouns plus the question's."""
-    words = set(seg.nouns) if seg is not None else set()
-    if question is not None:
-        words |= set(question.nouns)
-    return frozenset(words)
-
-
-def _variant(a: str, b: str) -> bool:
-    """Two names that differ only in their digits (AES-256, AES-257): versions of one thing."""
-    return (
-        a != b and re.sub(r"\d", "", a) == re.sub(r"\d", "", b) and any(c.isdigit() for c in a + b)
-    )
-
-
-def _competitors(
-    v: Value, exp: Analysis, cand: Analysis, q: Analysis | None, stated: bool
-) -> list[Value]:
-    """Candidate values that fill the slot of expected value ``v`` with something else.
-
-    A candidate value competes when it has v's type, is not one of the expected values, is not
-    marked former, and its clause is about the same slot: it holds every slot word (``K``) that the
-    candidate clause stating ``v`` holds (when v is stated) or that the candidate holds anywhere
-    (when it is not). A bare value (a clause without nouns: "3월 5일, 3월 7일") always competes.
-    Names compete only as bare values or when ``v`` is not stated (a list of names is not a hedge
-    by itself); names the question uses are its topic, never an answer."""
-    slot = _slot_words(exp.segment_of(v), q)
-    home: list[Segment] = []
-    if stated:
-        home = [c for c in cand.segments if _value_in(v, c.values, c.compact, current=True)]
-        keys = {n for n in slot if any(_noun_in(n, c.nouns, c.compact) for c in home)}
-    else:
-        keys = {n for n in slot if _noun_in(n, cand.nouns, cand.compact)}
-    out = []
-    for w in cand.values:
-        if kind(w) != kind(v) or w.former or in_expected(w, exp):
-            continue
-        if any(a <= w.start and w.end <= b for a, b, _ in cand.aside):
-            continue  # set aside by a contrast word ("A 쓰다가 B로"): not a current value
-        if w.type == "name" and q is not None and w.key[0] in q.compact:
-            continue
-        seg = cand.segment_of(w)
-        if (
-            stated
-            and seg is not None
-            and seg not in home
-            and names_other_slot(cand, seg, w, exp, q)
-        ):
-            continue  # a value for another slot in a clause of its own (첫 출근일은 6월 15일)
-        if seg is None or not seg.nouns:
-            out.append(w)  # a bare value
-        elif w.type == "name" and stated and not _variant(w.key[0], v.key[0]):
-            continue
-        elif keys and all(_noun_in(n, seg.nouns, seg.compact) for n in keys):
-            out.append(w)
-        elif not keys and not slot:
-            out.append(w)
-    return out
 
 
 def _hedges(exp: Analysis, cand: Analysis) -> tuple[str, ...]:
@@ -314,7 +254,7 @@ def _typed_values(
     """(missing, wrong, stated beside a rival) among the expected current values."""
     missing, wrong, multi = [], [], []
     for v in current:
-        others = _competitors(v, exp, cand, q, v in stated)
+        others = competitors(v, exp, cand, q, v in stated)
         if v in stated:
             others = others or _rivals(v, exp, cand)
             if others:

@@ -67,13 +67,11 @@ NATIVE_SAID_AS = {**SAID_AS, "분": "명"}
 """After a native numeral, 분 is the honorific counter of people (세 분), never minutes."""
 
 _NATIVE_COUNTERS = (
-    "킬로그램|킬로미터|킬로리터|킬로|리터|톤|"
-    "명|사람|분|곳|군데|개월|개|달|건|대|번|권|장|차례|시간|시|주|살|가지|마리|척|채|잔|병|벌|그루|해|"
-    "세트|칸|상자|박스|켤레|타임|바퀴|통|되|자루|송이|포기|컷|동"
+    "킬로그램|킬로미터|킬로리터|킬로|키로|리터|톤|"
+    "명|사람|분|곳|군데|개월|개|달|건|대|번|권|장|차례|시간|시|주|살|가지|마리|척|채|잔|병|벌|그루|해|평|"
+    "세트|칸|상자|박스|켤레|타임|바퀴|통|되|자루|송이|포기|컷|동|배|점|봉지|포대|봉"
 )
-_SINO_COUNTERS = (
-    "명|원|분|초|층|번|회|건|개월|개|퍼센트|프로|년|일|주|킬로|미터|톤|평|호실|호|위|등|점|세|달러"
-)
+_SINO_COUNTERS = "명|원|분|초|층|번|회|건|개월|개|퍼센트|프로|년|일|주|킬로|미터|톤|평|호실|호|위|등|점|세|달러|밀리|미리"
 _AFTER = (
     r"(?=$|[^가-힣]|(?:이|가|은|는|을|를|의|에|에서|으로|로|과|와|도|만|씩|까지|부터|이다|입니다|"
     r"이에요|예요|이고|이며|이나|인|일|이라|뿐|짜리|께|쯤|정도|간|동안|뒤|후|전|반|이상|이하|가량|남짓|"
@@ -177,18 +175,52 @@ def _dates(text: str) -> Iterator[tuple[int, int, str]]:
             yield m.start(), m.end(), f"{month}월"
 
 
+_AMOUNT_NEXT = (
+    r"(?:\d|[일이삼사오육칠팔구십백천만]+\s*[가-힣]"
+    r"|(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|스무|스물|서른|마흔|쉰)\s*[가-힣])"
+)
+_MULTIPLIER_WORDS = frozenset({"십", "백", "천", "만", "억", "조"})
+_PLAIN_TENS = "|".join(
+    k for k in sorted(TENS, key=len, reverse=True) if k not in ("열", "쉰", "스물")
+)
+_PLAIN_ONES = "|".join(k for k in ONES if len(k) > 1)
+_NATIVE_ANY = re.compile(
+    rf"(?<![가-힣0-9.,])(?:(?P<tens>{_TENS})(?P<ones>{_ONES})|(?P<plain>{_PLAIN_TENS})"
+    rf"|(?P<twenty>스무)|(?P<one>{_PLAIN_ONES}))\s*(?P<counter>[가-힣]){_AFTER}"
+    rf"|(?<![가-힣0-9.,])(?:(?P<each>{_ONES}|열))\s*(?P<each_counter>[가-힣])(?=씩)"
+    rf"|(?<![가-힣0-9.,])(?P<per>한)\s*(?P<per_counter>[가-힣]{{1,3}}?)(?=(?:에|당)\s*{_AMOUNT_NEXT})"
+)
+"""A native numeral before a counter of one syllable the list above does not name (예순두 근,
+여섯 발, 스무 팩; since lexical-43): a numeral that is no other word says a count before any such
+word; 한, 두, 세, 네 and 열 (also "a", 두다, 세다, "your", 열다) only with 씩 after it (세 발씩),
+and 한 before any counter of a rate, 에 or 당 and an amount after it (한 봉지에 250개, 한 팩에
+0.5킬로)."""
+
+
 def _natives(text: str) -> Iterator[tuple[int, int, str]]:
     for m in _NATIVE.finditer(text):
-        if m["tens"]:
-            n = TENS[m["tens"]] + (ONES[m["ones"]] if m["ones"] else 0)
-        elif m["twenty"]:
-            n = 20
-        elif m["three"] or m["four"]:
-            n = 3 if m["three"] else 4
-        else:
-            n = ONES[m["one"]]
         counter = m["counter"]
-        yield m.start(), m.end(), f"{n}{NATIVE_SAID_AS.get(counter, counter)}"
+        yield m.start(), m.end(), f"{_native_number(m)}{NATIVE_SAID_AS.get(counter, counter)}"
+    for m in _NATIVE_ANY.finditer(text):
+        if m["per"]:
+            if m["per_counter"] not in _MULTIPLIER_WORDS:  # 한 조에 여섯 명: no 1조 (a trillion)
+                yield m.start(), m.end(), f"1{m['per_counter']}"
+        elif m["each"]:
+            n = TENS.get(m["each"]) or ONES[m["each"]]
+            yield m.start(), m.end(), f"{n}{m['each_counter']}"
+        else:
+            n = TENS[m["plain"]] if m["plain"] else _native_number(m)
+            yield m.start(), m.end(), f"{n}{m['counter']}"
+
+
+def _native_number(m: re.Match[str]) -> int:
+    if m["tens"]:
+        return TENS[m["tens"]] + (ONES[m["ones"]] if m["ones"] else 0)
+    if m["twenty"]:
+        return 20
+    if m.re is _NATIVE and (m["three"] or m["four"]):
+        return 3 if m["three"] else 4
+    return ONES[m["one"]]
 
 
 NATIVE_PAIRS = {

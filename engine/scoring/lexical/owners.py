@@ -24,6 +24,29 @@ def owner_asked(text: str, exp: Analysis, q: Analysis | None) -> bool:
     return False
 
 
+_NAMING = frozenset({"person", "name", "team", "호", "호실", "병동", "학년", "반"})
+"""Kinds of value that name an owner: a person, a name, a team, a room, a ward, a class."""
+
+
+def beside_the_asked_owner(text: str, exp: Analysis, q: Analysis | None) -> bool:
+    """An expected value naming an owner right beside one the question names, nothing between
+    them ("105호 강태민 님 돼지 앞다리 1kg" asked "105호는 뭐 시켰어요?"): two names of the same
+    owner, and the question picked it by one (since lexical-43)."""
+    if q is None:
+        return False
+    for v in exp.values:
+        seg = exp.segment_of(v)
+        if v.text != text or v.type not in _NAMING or seg is None:
+            continue
+        for w in seg.values:
+            if w is v or w.type not in _NAMING or not any(same(w, x) for x in q.values):
+                continue
+            between = exp.text[min(v.end, w.end) : max(v.start, w.start)]
+            if not between.strip():
+                return True
+    return False
+
+
 OWNER_TYPES = frozenset({"name", "month"})
 """Kinds of value that name whose the clause is when they stand before its topic particle:
 한빛운수 차고지는, 4월 예약은."""
@@ -79,6 +102,7 @@ def not_given(
         t
         for t in missing
         if not owner_asked(t, exp, q)
+        and not beside_the_asked_owner(t, exp, q)
         and not (account and owner_unnamed(t, exp, cand))
         and all(t != v.text for v in setting)
         and t not in named

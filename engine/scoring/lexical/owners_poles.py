@@ -10,8 +10,10 @@ not the first."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from seorap.engine.scoring.lexical.acts import ANTONYMS, _says, _words
-from seorap.engine.scoring.lexical.analysis import Analysis, Segment
+from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
 from seorap.engine.scoring.lexical.text import Morph
 from seorap.engine.scoring.lexical.value import Value, kind, same
 
@@ -51,6 +53,30 @@ def _owner(a: Analysis, seg: Segment) -> frozenset[str]:
     return frozenset()
 
 
+def _past_head(a: Analysis, seg: Segment, one: frozenset[str], other: frozenset[str]) -> Segment:
+    """The clause without a head before its colon that names both poles, a label of what follows
+    ("정육점 입출고: 한우 갈비 20kg 입고": 입출고 names the ledger, the clause says 입고; since
+    lexical-43)."""
+    colon = seg.text.find(":")
+    if colon < 0 or any(v.start < seg.start + colon for v in seg.values):
+        return seg
+    head = _compact(seg.text[:colon])
+    if not _both(head, one, other):
+        return seg  # a head of one pole (입고: 원단 12장) says it of what follows
+    rest = seg.text[colon + 1 :]
+    return replace(seg, start=seg.start + colon + 1, text=rest, compact=_compact(rest))
+
+
+def _both(compact: str, one: frozenset[str], other: frozenset[str]) -> bool:
+    """Does a text name both poles: each word, or one word with the other's first syllable
+    before it (입출고 = 입고 and 출고, 출퇴근, 승하차)?"""
+    nouns = [(a, b) for a in one for b in other if not a.endswith("-") and not b.endswith("-")]
+    return any(
+        (a in compact and b in compact) or a[0] + b in compact or b[0] + a in compact
+        for a, b in nouns
+    )
+
+
 def _pole(words: set[str], seg: Segment, one: frozenset[str], other: frozenset[str]) -> int:
     """1 when the clause (its ``words``) says ``one`` and not ``other``, -1 the reverse, 0
     otherwise."""
@@ -84,9 +110,12 @@ def values_swapped(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
     a scale, each in clauses with values, and an answer clause that says one pole states a value
     only the other pole's clauses hold, of a kind its own pole's clauses have (since lexical-37:
     "매입가는 정가의 20%, 판매가는 정가의 50%" answered "정가 50%에 사 드리고 20%에 팔아요")."""
-    mine = [(s, _words(_morphs(exp, s))) for s in exp.segments if s.values]
+    clauses = [s for s in exp.segments if s.values]
     theirs = [(c, _words(_morphs(cand, c))) for c in cand.segments if c.values]
     for name, one, other in (*ANTONYMS, *EXTRA_SCALES):
+        mine = [
+            (s, _words(_morphs(exp, s))) for s in (_past_head(exp, c, one, other) for c in clauses)
+        ]
         poles = {1: one, -1: other}
         held: dict[int, list[Value]] = {1: [], -1: []}
         said: dict[int, set[str]] = {1: set(), -1: set()}

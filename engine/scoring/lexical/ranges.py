@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from seorap.engine import normalise
-from seorap.engine.scoring.lexical.value import PER_COUNTERS, Value, kind
+from seorap.engine.scoring.lexical.value import PER_COUNTERS, UNIT_ALIASES, Value, kind
 
 RANGE_JOIN = re.compile(r"^\s*[~∼\-]\s*$")
 
@@ -63,4 +63,25 @@ def per_unit(text: str, values: list[Value]) -> list[Value]:
 def per_in(w: Value, compact: str) -> bool:
     """Does a text (compact: lower-cased, no spaces) say rate ``w`` as "<counter>당"?"""
     units = {w.key[0], *(k for k, v in PER_COUNTERS.items() if v == w.key[0])}
-    return w.type == "per" and any(f"{u}당" in compact for u in units)
+    # g당 is not said by kg당 (nor 명당 by 2명당's digits: the unit must start a word's letters)
+    return w.type == "per" and any(
+        re.search(rf"(?<![a-z]){re.escape(str(u))}당", compact) for u in units
+    )
+
+
+_RATE_UNITS = "kg|g|mg|km|m|cm|mm|ml|l|㎡|㎥|t|킬로그램|킬로미터|킬로리터|킬로|키로|그램|미터|센티|리터|톤|평|근"
+_BARE_RATE = re.compile(
+    rf"(?<![A-Za-z0-9가-힣.])({_RATE_UNITS})(?:당|\s*에(?=\s*[0-9]))(?![A-Za-z])", re.IGNORECASE
+)
+
+
+def bare_rates(text: str) -> list[Value]:
+    """A unit said without a number as a rate's denominator: "kg당 380원", "키로에 380원", "평당
+    3천만 원" (a price per one of it, the ``per`` of "1kg당"; since lexical-43). The unit is
+    read with its other spellings as one (그램 = g, 키로 = 킬로)."""
+    out = []
+    for m in _BARE_RATE.finditer(text):
+        unit = m[1].lower()
+        unit = UNIT_ALIASES.get(unit, unit)
+        out.append(Value("per", (UNIT_ALIASES.get(unit, unit),), m[1], m.start(1), m.end(1)))
+    return out

@@ -24,8 +24,9 @@ from collections.abc import Sequence
 
 from seorap.engine.scoring.lexical.accounting import CASE_PARTICLES, KIND_NOUNS
 from seorap.engine.scoring.lexical.analysis import _STOP_NOUNS, Analysis, Segment
+from seorap.engine.scoring.lexical.courtesy import honorific
 from seorap.engine.scoring.lexical.lexicon import Entry, builtin_neutral, synonym_class
-from seorap.engine.scoring.lexical.value import same
+from seorap.engine.scoring.lexical.value import same, spelled
 
 _WORD_TAGS = frozenset({"NNG", "NNP", "SL", "SH", "XPN", "XSN", "XR"})
 """Morphemes a word of a slot's name is made of (numbers and counters belong to values)."""
@@ -93,6 +94,7 @@ def substituted(
         if m.tag not in CASE_PARTICLES  # a case particle is in no meaning class (가 is no 가다)
     )
     nouns = [*exp.nouns, *(q.nouns if q is not None else ())]
+    names = [str(v.key[0]) for a in (exp, q) if a is not None for v in a.values if v.type == "name"]
     entries = (*builtin_neutral(), *extra)
     out: list[tuple[str, str, str]] = []
     sides = [  # each clause's words read once: (whose, [words of each clause])
@@ -118,7 +120,9 @@ def substituted(
                         continue
                     if any(w in y for w in whole):  # a derived form (인플루언서용)
                         continue
-                    if any(synonym_class(p, forms, nouns) for p in parts):
+                    if any(synonym_class(p, forms, nouns) for p in parts) or honorific(x, y):
+                        continue
+                    if any(spelled(n, y) for n in (x, *names)):  # 해썹 for HACCP
                         continue
                     if y_joined and answer[j + 1][0] == right:
                         out.append((x, y, where))

@@ -37,6 +37,10 @@ UNIT_ALIASES = {
     "키로": "킬로",
     "봉지": "봉",
     "개입": "개",
+    "주년": "년",
+    "미리": "밀리",
+    "밀리초": "ms",
+    "밀리그램": "mg",
 }
 """Counters and units written two ways (in Latin letters or spelt out in Hangul): one name each.
 킬로 (or 키로, as it is often said) alone is read as a unit of its own, ``킬로``: it is said for kilograms and kilometres alike,
@@ -85,7 +89,9 @@ def kind(v: Value) -> str:
     if v.type == "daypart":
         return "time"
     if v.type == "per" and v.key:
-        return f"per:{v.key[0]}"  # per person and per month fill two slots (lexical-35)
+        # per person and per month fill two slots (lexical-35); per gram and per kilogram one
+        # (a price per g where the statement has one per kg is another price; lexical-43)
+        return f"per:{normalise.dimension(str(v.key[0])) or v.key[0]}"
     return normalise.dimension(v.type) or v.type
 
 
@@ -156,8 +162,16 @@ LETTERS = dict(
 케이티엑스 (since lexical-35), CD is 씨디 or 시디 (since lexical-37)."""
 
 
+READ_AS_WORDS = {
+    "haccp": "해썹|해섭", "nasa": "나사", "unesco": "유네스코", "unicef": "유니세프", "fifa": "피파",
+    "wifi": "와이파이", "nato": "나토", "opec": "오펙", "asean": "아세안", "ufc": "유에프씨",
+}  # fmt: skip
+"""Initialisms Korean says as a word, not letter by letter (HACCP is 해썹; since lexical-43)."""
+
+
 def spelled(a: str, b: str) -> bool:
-    """One of two names is Latin letters and the other says them letter by letter in Hangul."""
+    """One of two names is Latin letters and the other says them letter by letter in Hangul (or
+    as the word Korean makes of them: ``READ_AS_WORDS``)."""
     latin, hangul = (a, b) if a.isascii() else (b, a)
     letters = latin.replace("-", "").replace(" ", "").lower()
     if len(letters) < 2 or not letters.isalpha() or not letters.isascii() or hangul.isascii():
@@ -165,9 +179,21 @@ def spelled(a: str, b: str) -> bool:
     return _spelling(letters).fullmatch("".join(hangul.split())) is not None
 
 
+def spelled_in(latin: str, compact: str) -> bool:
+    """Is a Latin name said letter by letter in Hangul somewhere in a text (compact: no spaces)?
+    "에이디는 안 들어가도 돼요" says AD (since lexical-43: the Hangul spelling was read only where
+    the analyser took it for a name)."""
+    letters = latin.replace("-", "").replace(" ", "").lower()
+    if len(letters) < 2 or not letters.isalpha() or not letters.isascii():
+        return False
+    return _spelling(letters).search(compact) is not None
+
+
 @lru_cache(maxsize=1 << 10)
 def _spelling(letters: str) -> re.Pattern[str]:
-    return re.compile("".join(f"(?:{LETTERS[c]})" for c in letters))
+    by_letter = "".join(f"(?:{LETTERS[c]})" for c in letters)
+    word = READ_AS_WORDS.get(letters)
+    return re.compile(f"(?:{by_letter}|{word})" if word else by_letter)
 
 
 SURNAMES = frozenset(

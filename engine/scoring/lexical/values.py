@@ -10,11 +10,11 @@ from typing import Any
 from seorap.engine import normalise
 from seorap.engine.scoring.lexical import numerals
 from seorap.engine.scoring.lexical.dayparts import dayparts
-from seorap.engine.scoring.lexical.ranges import per_unit, range_units
+from seorap.engine.scoring.lexical.people import people_and_teams
+from seorap.engine.scoring.lexical.ranges import bare_rates, per_unit, range_units
 from seorap.engine.scoring.lexical.spoken import _half_year, _merge_durations
 from seorap.engine.scoring.lexical.text import Morph
 from seorap.engine.scoring.lexical.value import (
-    SURNAMES,
     UNIT_ALIASES,
     Value,
     _canon,
@@ -46,6 +46,9 @@ _UNITS = (
     *"kl 킬로리터 ㎥ m³ 세제곱미터 컷".split(),  # lexical-35
     "봉",  # lexical-39: 1봉 = 한 봉지
     "개입",  # lexical-41: 250개입 = 250개
+    # lexical-43: 1키로 = 1킬로 (an alias no number was read with); 35주년 = 35년; 밀리/미리 alone
+    # (read by the statement: lexical/kilo.py), and the units that begin with it (밀리초, 밀리그램)
+    "키로", "주년", "밀리", "미리", "밀리초", "밀리그램", "mg",
 )  # fmt: skip
 _LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
@@ -183,8 +186,10 @@ def _extract_written(text: str, longer: dict[int, int], ref: dt.date | None) -> 
     """The values of ``text`` as written; ``longer``: where a noun of more than one letter
     starts, and where the longest one starting there ends (-1: a particle starts there)."""
     taken = _Taken(text)
+    for value in bare_rates(text):
+        taken.add(value)
     _names(text, taken)
-    for value in _people_and_teams(text):
+    for value in people_and_teams(text):
         if taken.free(value.start, value.end):
             taken.add(value)
     _dates(text, ref, taken)
@@ -242,6 +247,8 @@ def _names(text: str, taken: _Taken) -> None:
         prev = text[: m.start()].rstrip()
         if word in _LATIN_UNITS and prev[-1:].isdigit():
             continue
+        if prev[-1:] in ("°", "μ") and prev[-2:-1].isdigit():
+            continue  # 3°C, 75μm: the unit's letter (lexical-43)
         taken.add(Value("name", (word,), m[0], m.start(), m.end()))
 
 
@@ -453,40 +460,6 @@ def _ranged(v: Value, out: list[Value], text: str) -> bool:
 
 def _seg(segments: list[tuple[int, int]], v: Value) -> int:
     return next((i for i, (a, b) in enumerate(segments) if a <= v.start < b), -1)
-
-
-_TITLES = (
-    "님|씨|수석|책임|선임|팀장|이사|매니저|대리|과장|차장|부장|실장|본부장|대표|주임|사원|"
-    "상무|전무|파트장|리드|세무사|변호사|노무사|회계사|법무사|원장|교수|선생님|강사|간호사|"
-    "소방위|소방장|소방교"
-)
-_PERSON = re.compile(rf"(?<![가-힣])([가-힣]{{3}})\s?(?:{_TITLES})(?![가-힣]*팀)")
-_TEAM = re.compile(r"(?<![가-힣A-Za-z0-9])([가-힣A-Za-z0-9]{1,12}?) ?팀(?!장|원|별)")
-_NOT_TEAMS = frozenset(
-    {
-        "한", "우리", "저희", "각", "전", "해당", "같은", "다른", "타", "전체", "두", "세", "네",
-        "그", "이", "저", "어느", "무슨", "새", "옆", "상대", "모든", "여러", "몇", "한두",
-    }
-)  # fmt: skip
-
-
-_COUNTED = re.compile(r"^\d*(?:명|곳|개|건|대|인)$")
-
-
-def _people_and_teams(text: str) -> list[Value]:
-    """A person (a three-syllable name before a title: 박준호 팀장님 = 박준호) and a team (결제팀,
-    결제플랫폼팀; not 개발팀장, a person): values of the slot "who"."""
-    out = [
-        Value("person", (m[1],), m[0], m.start(), m.end())
-        for m in _PERSON.finditer(text)
-        if m[1][0] in SURNAMES  # not 잔금은 이사 (the balance, then 이사 the move): lexical-31
-    ]
-    for m in _TEAM.finditer(text):
-        if _COUNTED.match(m[1]):
-            continue  # 4명 팀, 네 명 팀: a team of four, not a team named so
-        if m[1] not in _NOT_TEAMS and not any(p.start <= m.start() < p.end for p in out):
-            out.append(Value("team", (m[1].lower(),), m[0], m.start(), m.end()))
-    return out
 
 
 def _denominators_follow(text: str, out: list[Value], candidate: list[bool]) -> None:
