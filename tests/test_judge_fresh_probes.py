@@ -112,6 +112,7 @@ def table(graded: list[tuple[dict, str, str]]) -> str:
         "sealed_probes_33",
         "sealed_probes_34",
         "sealed_probes_35",
+        "sealed_probes_36",
     ],
 )
 def test_probe_file_is_unchanged(name):
@@ -191,6 +192,7 @@ SEALED = {
     "sealed_probes_33": 72,
     "sealed_probes_34": 76,
     "sealed_probes_35": 81,
+    "sealed_probes_36": 75,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -333,6 +335,7 @@ WRONG_YES: dict[str, list[str]] = {
     "sealed_probes_28": ["s28-017"],
     "sealed_probes_33": ["s33-018", "s33-082"],
     "sealed_probes_34": ["s34-028"],
+    "sealed_probes_36": ["s36-115"],
 }
 """Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md). Two
 are left with lexical-37, both the "another slot" convention (an unverifiable extra beside the
@@ -340,7 +343,10 @@ right answer under a question, read as what else the answer knows of the asked m
 (정산은 매달 10일) and s28-017 (새 품종 50종); the thirty-third set's two, found by its one grading
 (lexical-40; lexical-39 and 28 the same), are that convention as well: s33-018 (약효는 6개월
 간대요 beside "세 군데 다 끝났어요") and s33-082 (라스트 오더는 10시 반 beside the closing time
-asked); the thirty-fourth set's s34-028 is that convention too (파도가 3미터 넘었대요 beside the
+asked); the thirty-sixth set's s36-115, found by its one grading (lexical-43; lexical-42 the same,
+lexical-28 none), is not: "어묵 세 박스랑 순대 한 박스 들어왔어요" for "어묵 3박스 입고. 순대 1박스는 …
+반품 출고" — the analyser reads 들어왔어요 as 들 + 어 + 오, so the in/out poles said value by value
+never saw the answer's pole; the thirty-fourth set's s34-028 is that convention too (파도가 3미터 넘었대요 beside the
 cancellation asked), and s34-047 is not: asked "몇 월 며칠, 무슨 요일이에요?", "9월 26일이요" was
 credited — a weekday beside its date was read as the date's even when the question asked for it;
 lexical-42 fixed it at its cause. The thirty-second set's one, found by its one
