@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-43" and J.rules == "lexical-43"
+    assert lexical.RULES_VERSION == "lexical-44" and J.rules == "lexical-44"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

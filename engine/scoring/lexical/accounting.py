@@ -42,7 +42,7 @@ from seorap.engine.scoring.lexical.polarity import (
     counterpart,
 )
 from seorap.engine.scoring.lexical.subjects import in_expected
-from seorap.engine.scoring.lexical.text import JOINING, Morph
+from seorap.engine.scoring.lexical.text import Morph, joined_verbs
 from seorap.engine.scoring.lexical.value import Value, kind, same, spelled
 from seorap.engine.scoring.lexical.values import _CHANGE_TARGET
 
@@ -327,52 +327,7 @@ def _word_known(
         return True
     if receives_given(m, content, nouns):
         return True
-    return any(synonym_class(verb, content, nouns) for verb in _joined_verbs(morphs, i))
-
-
-def _joined_verbs(morphs: Sequence[Morph], i: int) -> list[str]:
-    """The compound verbs morpheme ``i`` is half of, as one stem: kiwipiepy reads 들어왔다 as
-    들 + 어 + 오; the meaning classes list 들어오."""
-    verb = ("VV", "VX")
-    if morphs[i].tag not in verb:
-        return []
-    out = []
-    for a in (i - 2, i):
-        b = a + 2
-        if a < 0 or b >= len(morphs):
-            continue
-        first, ending, second = morphs[a], morphs[a + 1], morphs[b]
-        if (
-            first.tag == "VV"
-            and ending.tag == "EC"
-            and ending.form in JOINING
-            and second.tag in verb
-        ):
-            if first.end == ending.start or ending.end == second.start:  # one word, no space
-                out.append(first.form + ending.form + second.form)
-                out.append(contracted(first.form, ending.form) + second.form)
-    return out
-
-
-_CONTRACTIONS = {(20, "어"): 6, (8, "아"): 9, (13, "어"): 14, (18, "어"): 4, (11, "어"): 10}
-"""(a stem's last vowel, the ending) -> the vowel they make as one syllable (ㅣ+어 → ㅕ, ㅗ+아 → ㅘ,
-ㅜ+어 → ㅝ, ㅡ+어 → ㅓ, ㅚ+어 → ㅙ); vowels by their index in Unicode's Hangul syllables."""
-
-
-def contracted(stem: str, ending: str) -> str:
-    """The stem and 어/아 as written together (돌리 + 어 → 돌려, 쓰 + 어 → 써, 가 + 아 → 가, 하 + 여
-    → 해): the form a compound verb is listed with."""
-    last = ord(stem[-1]) - 0xAC00 if stem else -1
-    if not 0 <= last < 11172 or last % 28:  # not a syllable, or one with a final consonant
-        return stem + ending
-    initial, vowel = divmod(last // 28, 21)
-    if stem[-1] == "하" and ending == "여":
-        return stem[:-1] + "해"
-    if (vowel, ending) in _CONTRACTIONS:
-        vowel = _CONTRACTIONS[(vowel, ending)]
-    elif not ((vowel == 0 and ending == "아") or (vowel in (4, 1) and ending == "어")):
-        return stem + ending  # no contraction this table knows
-    return stem[:-1] + chr(0xAC00 + (initial * 21 + vowel) * 28)
+    return any(synonym_class(verb, content, nouns) for verb in joined_verbs(morphs, i))
 
 
 def _said_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[tuple[int, int]]:

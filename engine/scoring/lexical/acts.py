@@ -18,7 +18,7 @@ from functools import cache, lru_cache
 
 from seorap.engine.scoring.lexical.analysis import Analysis
 from seorap.engine.scoring.lexical.lexicon import synonym_class
-from seorap.engine.scoring.lexical.text import Morph, not_yet
+from seorap.engine.scoring.lexical.text import Morph, joined_verbs, not_yet
 from seorap.engine.scoring.lexical.value import same
 
 ANTONYMS: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = tuple(
@@ -74,11 +74,13 @@ _NOUNS = frozenset({"NNG", "NNP", "XR"})
 
 def _words(morphs: Sequence[Morph]) -> set[str]:
     """The morphs as the table writes them: a verb stem with ``-``, a noun bare; a verb with 받
-    after a noun (인계받-) joined."""
+    after a noun (인계받-) joined, and a compound verb the analyser splits (들 + 어 + 오: 들어오-;
+    since lexical-44)."""
     out: set[str] = set()
     for i, m in enumerate(morphs):
         if m.tag in _VERBS:
             out.add(m.form + "-")
+            out.update(f"{v}-" for v in joined_verbs(morphs, i))  # 들어왔어요: 들 + 어 + 오
             if i > 0 and morphs[i - 1].tag in _NOUNS and morphs[i - 1].end == m.start:
                 out.add(morphs[i - 1].form + m.form + "-")
         elif m.tag in _NOUNS and not (i > 0 and morphs[i - 1].tag == "XPN"):

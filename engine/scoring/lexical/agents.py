@@ -101,6 +101,7 @@ def extra_members(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[str
     member of the list."""
     known = exp.compact + "|" + (q.compact if q is not None else "")
     m = cand.morphs
+    expected_values = [v for v in cand.values if any(same(v, w) for w in exp.values)]
     out = []
     for i, x in enumerate(m):
         joins = x.tag == "JC" or (x.form, x.tag) in _JOIN
@@ -123,7 +124,9 @@ def extra_members(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[str
                 if not _known_in_phrase(cand, i + 1, known):
                     out.append(b)  # a value (토요일) is the value rules' to judge
         elif (a in known) != (b in known):
-            out.append(b if a in known else a)
+            new = after if a in known else before
+            if not any(v.start <= new.start < v.end for v in expected_values):
+                out.append(b if a in known else a)  # not 화요일 for 화·목요일 (lexical-44)
     return list(dict.fromkeys(out))
 
 

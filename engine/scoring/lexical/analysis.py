@@ -292,6 +292,16 @@ _VALUE_NEXT = re.compile(r"\s*[0-9A-Za-z]")
 """What follows (이)나 when it offers another value: a number or a latin name."""
 
 
+def _in_condition(morphs: Sequence[Morph], i: int) -> bool:
+    """Morpheme ``i`` is in the condition of a -면 that follows in its sentence."""
+    for m in morphs[i + 1 :]:
+        if m.tag in ("EF", "SF"):
+            return False
+        if m.tag == "EC" and m.form in ("면", "으면"):
+            return True
+    return False
+
+
 def _hedges(text: str, morphs: Sequence[Morph]) -> set[str]:
     found = {m[0].lower() for m in _HEDGE_EN.finditer(text)}
     asks = [
@@ -302,6 +312,8 @@ def _hedges(text: str, morphs: Sequence[Morph]) -> set[str]:
     if len(asks) >= 2:
         found.add("인가")  # 6만 5천 원인가 6만 8천 원인가: two values offered (lexical-35)
     for i, m in enumerate(morphs):
+        if (m.form, m.tag) == ("거나", "EC") and _in_condition(morphs, i):
+            continue  # 쌓이거나 얼면 나가요: "if A or B", a condition, no hedge (lexical-44)
         if (m.form, m.tag) in _HEDGE_WORDS:
             found.add(m.form)
         elif m.tag == "JC" and m.form in ("나", "이나") and _VALUE_NEXT.match(text, m.end):

@@ -39,9 +39,8 @@ _COUNTERS = (
     "도(?!록|서|로|시)|(?:킬로|키로)(?!미터|그램|리터|와트|바이트)|(?:밀리|미리)(?!초|미터|리터|그램)"
 )
 _SHORT_UNITS = {"킬로": frozenset({"mass", "length"}), "밀리": frozenset({"length", "volume"})}
-"""몇 킬로 and 몇 미리 ask a mass or a length, a length or a volume (since lexical-43): the
-statement's unit tells which (lexical/kilo.py). 몇 밀리초 asks no length: the counter is the whole
-word (밀리초, 킬로미터 — a unit of its own, not asked by counter)."""
+"""몇 킬로 / 몇 미리 ask a mass or a length / a length or a volume, as the statement's unit tells
+(lexical-43; lexical/kilo.py); 밀리초 and 킬로미터 are words of their own, not asked so."""
 
 ASKS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (re.compile(r"몇\s*시(?!간|즌|리즈)"), frozenset({"time"})),
@@ -211,7 +210,11 @@ def unasked_segments(stated: list[Value], exp: Analysis, q: Analysis | None) -> 
 def _unasked_segments(
     stated: tuple[Value, ...], exp: Analysis, q: Analysis | None
 ) -> tuple[Segment, ...]:
-    if q is None or not (_PICKS.search(q.text) or any(p.search(q.text) for p, _ in ASKS)):
+    if q is None or not (
+        _PICKS.search(q.text)
+        or _ALTERNATIVES.search(q.text)
+        or any(p.search(q.text) for p, _ in ASKS)
+    ):
         return ()
     if _NAMED_KIND.search(q.text) or _asks_twice(q.text):
         return ()  # 날짜랑 장소: a kind no question word types is asked of every clause
@@ -290,6 +293,8 @@ for each of several things (신고랑 납부 기한 각각: lexical-30; 레인�
 _PICKS = re.compile(r"어느|무슨|어떤|뭐|무엇|무얼|어디|누구|몇|며칠")
 """Question words that ask for one thing (몇 + any counter too; not 어떻게, 어때, 왜: those ask
 the whole)."""
+_ALTERNATIVES = re.compile(r"[가-힣](?:요|까|니|냐)\s*,\s*[^,?]+[가-힣](?:요|까|니|냐)\s*\?\s*$")
+"""A question offering two answers (들어와요, 나가요?) asks for one of them (lexical-44)."""
 Clause = tuple[frozenset[str], tuple[Value, ...], str, tuple[Segment, ...]]
 """A clause's nouns, its values, its text without spaces and its segments."""
 

@@ -10,6 +10,7 @@ not the first."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from seorap.engine.scoring.lexical.acts import ANTONYMS, _says, _words
@@ -54,10 +55,11 @@ def _owner(a: Analysis, seg: Segment) -> frozenset[str]:
 
 
 def _past_head(a: Analysis, seg: Segment, one: frozenset[str], other: frozenset[str]) -> Segment:
-    """The clause without a head before its colon that names both poles, a label of what follows
-    ("정육점 입출고: 한우 갈비 20kg 입고": 입출고 names the ledger, the clause says 입고; since
-    lexical-43)."""
-    colon = seg.text.find(":")
+    """The clause without a head before its colon (or a label in brackets before it: [입출고])
+    that names both poles, a label of what follows ("정육점 입출고: 한우 갈비 20kg 입고": 입출고
+    names the ledger, the clause says 입고; since lexical-43, brackets since lexical-44)."""
+    label = _LABEL.match(seg.text)
+    colon = label.end() - 1 if label else seg.text.find(":")
     if colon < 0 or any(v.start < seg.start + colon for v in seg.values):
         return seg
     head = _compact(seg.text[:colon])
@@ -65,6 +67,9 @@ def _past_head(a: Analysis, seg: Segment, one: frozenset[str], other: frozenset[
         return seg  # a head of one pole (입고: 원단 12장) says it of what follows
     rest = seg.text[colon + 1 :]
     return replace(seg, start=seg.start + colon + 1, text=rest, compact=_compact(rest))
+
+
+_LABEL = re.compile(r"\s*\[[^\]]{1,20}\]")
 
 
 def _both(compact: str, one: frozenset[str], other: frozenset[str]) -> bool:

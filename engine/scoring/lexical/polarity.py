@@ -4,6 +4,7 @@ knows to be neutral — everything else next to a value is *unverified* (the jud
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from seorap.engine.scoring.lexical.lexicon import neutral_word, synonym_class
@@ -306,6 +307,8 @@ def aside_spans(
         after = morphs[i + 2].form if i + 2 < len(morphs) else ""
         if m.form == "대신" and nxt == "하" and after not in ("고", "어", "여", "아"):
             continue  # B로 대신합니다 (= 대체하다): the predicate; A를 대신하고 B sets A aside
+        if m.form == "대신" and (i == 0 or _NOT_A_NOUN.match(morphs[i - 1].tag)):
+            continue  # 총무님이 대신 받아서: on someone's behalf, nothing set aside (lexical-44)
         if m.form == "제외" and not (nxt == "하" and after in ("고", "면", "ᆫ")):
             continue  # A를 제외하고; a bare 제외 is the predicate (Lambda는 … 제외)
         seg = next(((a, b) for a, b in segments if a <= m.start < b), (0, len(text)))
@@ -321,6 +324,9 @@ def aside_spans(
 
 
 _NUMBER_TAGS = frozenset({"SN", "NR", "W_SERIAL"})
+_NOT_A_NOUN = re.compile(r"J|E|S[FPSEOW]")
+"""Tags after which 대신 is an adverb (a particle, an ending, punctuation): nothing before it to
+set aside."""
 
 
 def _follows_noun_phrase(text: str, at: int) -> bool:

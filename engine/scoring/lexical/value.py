@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -41,6 +42,8 @@ UNIT_ALIASES = {
     "미리": "밀리",
     "밀리초": "ms",
     "밀리그램": "mg",
+    "와트": "w",
+    "킬로와트": "kw",
 }
 """Counters and units written two ways (in Latin letters or spelt out in Hangul): one name each.
 킬로 (or 키로, as it is often said) alone is read as a unit of its own, ``킬로``: it is said for kilograms and kilometres alike,
@@ -124,6 +127,12 @@ def same(a: Value, b: Value) -> bool:
     if {a.type, b.type} == {"daypart", "time"}:  # 오후 = 오후 3시 (lexical-36)
         part, time = (a, b) if a.type == "daypart" else (b, a)
         return part.key[0] == ("pm" if time.key[0] >= 12 else "am") or time.ambiguous
+    if {a.type, b.type} == {
+        "vague-date",
+        "date",
+    }:  # 이번 달 말 = that month's last day (lexical-44)
+        vague, day = (a, b) if a.type == "vague-date" else (b, a)
+        return _month_end(vague, day)
     if a.type != b.type:
         measured = _measured(a, b)
         if measured is not None:
@@ -148,6 +157,17 @@ def same(a: Value, b: Value) -> bool:
             (a.ambiguous or b.ambiguous) and a.key[0] % 12 == b.key[0] % 12 and a.key[1] == b.key[1]
         )
     return a.key == b.key
+
+
+def _month_end(vague: Value, day: Value) -> bool:
+    """Is ``day`` the last day of the month whose end (말) ``vague`` names?"""
+    period = vague.key[1] if len(vague.key) == 2 else None
+    if not period or period[0] != "month" or period[-1] != "말" or not day.key[1] or not day.key[2]:
+        return False
+    year, month = period[1], period[2]
+    if day.key[0] not in (None, year) or day.key[1] != month:
+        return False
+    return bool(day.key[2] == calendar.monthrange(year, month)[1])
 
 
 LETTERS = dict(

@@ -49,6 +49,7 @@ _UNITS = (
     # lexical-43: 1키로 = 1킬로 (an alias no number was read with); 35주년 = 35년; 밀리/미리 alone
     # (read by the statement: lexical/kilo.py), and the units that begin with it (밀리초, 밀리그램)
     "키로", "주년", "밀리", "미리", "밀리초", "밀리그램", "mg",
+    "와트", "킬로와트",  # lexical-44: 1,500와트 = 1.5kW
 )  # fmt: skip
 _LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
