@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from seorap.engine.scoring.lexical.acts import denied_state_words
 from seorap.engine.scoring.lexical.analysis import NEGATION, Analysis, Segment
 from seorap.engine.scoring.lexical.clauses import _noun_in
 from seorap.engine.scoring.lexical.constructions import said_by_construction
-from seorap.engine.scoring.lexical.courtesy import courtesy_spans, honorific
+from seorap.engine.scoring.lexical.courtesy import courtesy_spans
 from seorap.engine.scoring.lexical.lexicon import (
     Entry,
     builtin_neutral,
@@ -287,6 +288,14 @@ _NEW_SENSE = frozenset({"성", "적", "화"})
 """Suffixes that make a noun say something else of it: 가능성 (a possibility, not 가능), 형식적."""
 
 
+@lru_cache(maxsize=1 << 10)
+def _names(exp: Analysis, q: Analysis | None) -> tuple[str, ...]:
+    """The names (Latin-letter values) of the expected statement and the question."""
+    return tuple(
+        str(v.key[0]) for a in (exp, q) if a is not None for v in a.values if v.type == "name"
+    )
+
+
 def _word_known(
     m: Morph,
     i: int,
@@ -311,12 +320,9 @@ def _word_known(
             form in compact or any(len(n) >= 2 and form.startswith(n) for n in nouns)
         ):  # a derived form (마감일 for 마감, 주관 for 주관사); since lexical-11 not a word put
             return True  # before the noun (인천항만공사 for 항만공사 names one of several)
-        if _noun_in(word, nouns, ""):  # LP for 엘피 (letters said one by one)
+        if _noun_in(word, nouns, ""):  # LP for 엘피 (letters said one by one), 할머님 for 할머니
             return True
-        if any(honorific(word, n) for n in nouns):  # 할머님 for 할머니
-            return True
-        names = [v.key[0] for a in (exp, q) if a is not None for v in a.values if v.type == "name"]
-        if not word.isascii() and any(spelled(str(n), word) for n in names):
+        if not word.isascii() and any(spelled(n, word) for n in _names(exp, q)):
             return True  # 해썹 for the name HACCP (lexical-43)
         stem = word[: -len(form)] if len(form) == 1 and word.endswith(form) else ""
         if len(stem) >= 2 and stem in compact and form not in _NEW_SENSE:

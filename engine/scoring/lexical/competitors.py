@@ -10,7 +10,7 @@ from seorap.engine.scoring.lexical.accounting import names_other_slot
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment
 from seorap.engine.scoring.lexical.clauses import _noun_in, _value_in
 from seorap.engine.scoring.lexical.subjects import in_expected
-from seorap.engine.scoring.lexical.value import Value, kind
+from seorap.engine.scoring.lexical.value import Value, kind, unit_of
 
 
 def _slot_words(seg: Segment | None, question: Analysis | None) -> frozenset[str]:
@@ -19,20 +19,16 @@ def _slot_words(seg: Segment | None, question: Analysis | None) -> frozenset[str
     if question is not None:
         words |= set(question.nouns)
     values = [*(seg.values if seg is not None else ()), *(question.values if question else ())]
-    return frozenset(words | {c for v in values if len(c := _counted(v)) >= 2 and _thing(c)})
+    return frozenset(words | {c for v in values if len(c := unit_of(v)) >= 2 and _thing(c)})
 
 
 _HANGUL = re.compile(r"^[가-힣]+$")
 
 
 def _thing(counter: str) -> bool:
-    """A counter that names a thing (포대, 상자), not a measure (시간, 개월, kg)."""
+    """A counter that names a thing (포대, 상자), not a measure (시간, 개월, kg): once a count is a
+    value (한 포대), its counter names the slot as the noun did."""
     return bool(_HANGUL.match(counter)) and normalise.dimension(counter) is None
-
-
-def _counted(v: Value) -> str:
-    """The thing a count counts by its counter (한 포대 → 포대): a slot word as a noun would be."""
-    return str(v.key[0]) if v.type == "per" and v.key else v.type
 
 
 def _variant(a: str, b: str) -> bool:

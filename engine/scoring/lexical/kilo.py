@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from seorap.engine import normalise
 from seorap.engine.scoring.lexical.analysis import Analysis
-from seorap.engine.scoring.lexical.value import VOLUME, Value
+from seorap.engine.scoring.lexical.value import VOLUME, Value, unit_of
 
 _AS = {"킬로": {"mass": "kg", "length": "km"}, "밀리": {"length": "mm", "volume": "ml"}}
 """Each unit said short, read by the one dimension the statement has among those it may say."""
@@ -28,15 +28,15 @@ def read_kilo(a: Analysis, exp: Analysis) -> Analysis:
 
 
 def _read(a: Analysis, exp: Analysis, short: str, readings: dict[str, str]) -> Analysis:
-    if not any(_unit(v) == short for v in a.values):
+    if not any(unit_of(v) == short for v in a.values):
         return a
-    said = {d for v in exp.values if (d := _dimension(_unit(v))) is not None and d in readings}
+    said = {d for v in exp.values if (d := _dimension(unit_of(v))) is not None and d in readings}
     if len(said) != 1:
         return a
     unit = readings[said.pop()]
 
     def read(v: Value) -> Value:
-        if v.type == "per" and _unit(v) == short:
+        if v.type == "per" and unit_of(v) == short:
             return replace(v, key=(unit,))
         return replace(v, type=unit) if v.type == short else v
 
@@ -49,8 +49,3 @@ def _read(a: Analysis, exp: Analysis, short: str, readings: dict[str, str]) -> A
 
 def _dimension(unit: str) -> str | None:
     return "volume" if unit in VOLUME else normalise.dimension(unit)
-
-
-def _unit(v: Value) -> str:
-    """The unit of a value; of a rate's denominator (키로에, kg당), the unit it counts."""
-    return str(v.key[0]) if v.type == "per" and v.key else v.type

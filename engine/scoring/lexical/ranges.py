@@ -82,6 +82,5 @@ def bare_rates(text: str) -> list[Value]:
     out = []
     for m in _BARE_RATE.finditer(text):
         unit = m[1].lower()
-        unit = UNIT_ALIASES.get(unit, unit)
         out.append(Value("per", (UNIT_ALIASES.get(unit, unit),), m[1], m.start(1), m.end(1)))
     return out

@@ -112,6 +112,11 @@ def _measured(a: Value, b: Value) -> bool | None:
     return x == y
 
 
+def unit_of(v: Value) -> str:
+    """A value's unit; of a rate's denominator (키로에, kg당, 한 포대에), the unit it counts."""
+    return str(v.key[0]) if v.type == "per" and v.key else v.type
+
+
 PER_COUNTERS = {"번": "회", "인": "명"}
 """Counters that name one denominator: 한 번에 = 회당, 1인당 = 한 명에 (lexical/ranges.py)."""
 
