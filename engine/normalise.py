@@ -5,7 +5,7 @@
 - **Relative dates** against a reference date (the date of the document the text comes from):
   오늘, 어제, 내일, 모레 (내일모레), 글피, 그저께/그제, 이번·다음·지난 주 + 요일, 이번·다음·지난 달 N일 / 말일
   (다다음·지지난: two weeks or months on or back),
-  N일 후/뒤/전, 올해·내년·작년 … M월 N일 (without a reference its year is unknown, as in M월 N일). A relative date without a reference, or a period rather than a day (이번 달 말, 다음 달
+  N일 (or 주) 후/뒤/전, M월 말일 (engine/date_offsets.py), 올해·내년·작년 … M월 N일 (without a reference its year is unknown, as in M월 N일). A relative date without a reference, or a period rather than a day (이번 달 말, 다음 달
   초, 다음 분기), is *vague*: it never equals an absolute date.
 - **Numbers**: digits, grouped digits (``1,200``), decimals, the multipliers 천/만/억/조 in any mix
   (``1억 2천만`` = ``1.2억`` = ``120,000,000``) and native numerals before a counter (두 명 = 2명;
@@ -22,6 +22,8 @@ import datetime as dt
 import re
 from decimal import Decimal
 from typing import NamedTuple
+
+from seorap.engine import date_offsets
 
 MULTIPLIERS = {
     "조": 10**12,
@@ -85,6 +87,8 @@ BINARY = {"kb": Decimal(2**10), "mb": Decimal(2**20), "gb": Decimal(2**30), "tb"
 """The same units in binary multiples: a size is written either way (2TB = 2,000GB = 2,048GB)."""
 MONEY = frozenset({"원", "달러", "유로", "엔"})
 MASS = {"g": Decimal(1), "kg": Decimal(1000), "톤": Decimal(10**6)}
+RATE = {"kbps": Decimal(10**3), "mbps": Decimal(10**6), "gbps": Decimal(10**9)}
+"""Bits per second per unit of a line's speed (1Gbps = 1,000Mbps)."""
 LENGTH = {
     "mm": Decimal("0.001"),
     "cm": Decimal("0.01"),
@@ -102,7 +106,7 @@ LENGTH = {
 class Quantity(NamedTuple):
     dimension: str
     """``duration`` (seconds), ``duration-months``, ``size`` (bytes), ``mass`` (grams),
-    ``length`` (metres), ``money:<currency>``."""
+    ``length`` (metres), ``rate`` (bits per second), ``money:<currency>``."""
     amount: Decimal
 
 
@@ -115,6 +119,8 @@ def dimension(unit: str) -> str | None:
         return "size"
     if unit in MASS:
         return "mass"
+    if unit in RATE:
+        return "rate"
     if unit in LENGTH:
         return "length"
     if unit in MONEY:
@@ -132,6 +138,8 @@ def quantity(unit: str, amount: Decimal) -> Quantity | None:
         return Quantity("size", amount * BYTES[unit])
     if unit in MASS:
         return Quantity("mass", amount * MASS[unit])
+    if unit in RATE:
+        return Quantity("rate", amount * RATE[unit])
     if unit in LENGTH:
         return Quantity("length", amount * LENGTH[unit])
     if unit in MONEY:
@@ -215,9 +223,6 @@ _MONTH_VAGUE = re.compile(
     + r")\s*(?:달|월|주)\s*(초|말|중순|초순|하순|중)(?![가-힣]*요일)"
 )
 _QUARTER = re.compile(r"(이번|다음|지난)\s*분기")
-_OFFSET = re.compile(
-    r"(?<![\d.])(\d{1,3})\s*일\s*(후|뒤|전)(?=$|[\s.,)?!]|에|인|이|엔|까지|부터|쯤|으로|로|예요|였|입니|이다|야)"
-)
 _YEARS = {
     "재작년": -2,
     "작년": -1,
@@ -236,17 +241,6 @@ _DAY_WORD = re.compile(
     r"(?<![가-힣])(그저께|그제|어제|오늘|금일|내일모레|낼모레|내일|모레|글피)(?!\s*[가-힣]*요일)"
 )
 """내일모레 (and 낼모레) is 모레 said fully: the day after tomorrow, not 내일 (since lexical-32)."""
-
-
-_PARTICLE_END = frozenset("은는이가을를도에서로엔")
-
-
-def _after_event(text: str, at: int) -> bool:
-    """Is the number at ``at`` directly after a bare noun (``만료 30일 전``)? Then N일 전/후 counts
-    from that event. After a particle (``점검은 3일 뒤``) or at the start it counts from the
-    document's date."""
-    before = text[:at].rstrip()
-    return bool(before) and "가" <= before[-1] <= "힣" and before[-1] not in _PARTICLE_END
 
 
 def _valid(y: int | None, m: int, d: int) -> bool:
@@ -333,14 +327,11 @@ def relative_dates(text: str, ref: dt.date | None) -> list[Found]:
         y, mo = _month_shift(ref, _SHIFT[m[1]])
         d = int(m[2]) if m[2] else calendar.monthrange(y, mo)[1]
         add(m, dt.date(y, mo, d) if _valid(y, mo, d) else None)
+    out += [Found(*found, True) for found in date_offsets.month_ends(text, ref)]
     for pattern in (_MONTH_VAGUE, _QUARTER):
         for m in pattern.finditer(text):
             add(m, None)
-    for m in _OFFSET.finditer(text):
-        if _after_event(text, m.start()):
-            continue  # 만료 30일 전: counted from the event, not from the document's date
-        sign = -1 if m[2] == "전" else 1
-        add(m, None if ref is None else ref + dt.timedelta(days=sign * int(m[1])))
+    out += [Found(*found, True) for found in date_offsets.offsets(text, ref)]
     for m in _DAY_WORD.finditer(text):
         add(m, None if ref is None else ref + dt.timedelta(days=_DAY_WORDS[m[1]]))
     for m in _YEAR_DAY.finditer(text):

@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-44" and J.rules == "lexical-44"
+    assert lexical.RULES_VERSION == "lexical-45" and J.rules == "lexical-45"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

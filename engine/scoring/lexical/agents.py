@@ -19,6 +19,9 @@ _AGENT_PARTICLES = frozenset({("이", "JKS"), ("가", "JKS"), ("께서", "JKS")}
 _ROLE = re.compile(r".+(?:팀|팀장|본부|실장|부장|사장|이사|대표|님|측|사)$")
 """A common noun that names who acts (개발팀장, 영업본부, 운영사)."""
 _WORDS = ("NNG", "NNP", "SL", "SH")
+_SET_APART = re.compile(r"\((?=[^()]*(?:제외|빼고|미포함|불가|정상|그대로|예외))[^()]*\)")
+"""A bracket that sets its members apart from the statement's list: excluded (제외, 빼고, 미포함,
+불가, 예외) or left as they are (정상 운영, 그대로)."""
 
 
 def _word_before(morphs: Sequence[Morph], i: int) -> Morph | None:
@@ -98,8 +101,9 @@ def _word_after(morphs: Sequence[Morph], i: int) -> Morph | None:
 def extra_members(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[str]:
     """Words the answer lists right beside a word of E (joined by 와/과/하고/랑, 및, 그리고, the
     copula 이고, or since lexical-23 a comma alone) that neither E nor the question has: another
-    member of the list."""
-    known = exp.compact + "|" + (q.compact if q is not None else "")
+    member of the list. A member the statement sets apart in brackets ("(실내 스파는 정상 운영)",
+    "(안내견 제외)") is not one of its list's: listed beside them it is a member added (lexical-45)."""
+    known = _compact(_SET_APART.sub(" ", exp.text)) + "|" + (q.compact if q is not None else "")
     m = cand.morphs
     expected_values = [v for v in cand.values if any(same(v, w) for w in exp.values)]
     out = []

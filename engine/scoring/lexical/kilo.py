@@ -5,7 +5,8 @@ analyser reads it as a unit of its own (``킬로``); an answer's 킬로 is read 
 statement states a mass and no length, as km when it states a length and no mass, and stays
 unread (a value of no kind the statement has, so never equal to one) otherwise. A rate's
 denominator said so (키로에 380원, 킬로당) is read the same way, and 밀리 (or 미리), said for
-millimetres and millilitres alike, as mm or ml (since lexical-43)."""
+millimetres and millilitres alike, as mm or ml (since lexical-43); 메가 and 기가, said for bytes
+and for a line's speed, as MB or Mbps, GB or Gbps (since lexical-45)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,12 @@ from seorap.engine import normalise
 from seorap.engine.scoring.lexical.analysis import Analysis
 from seorap.engine.scoring.lexical.value import VOLUME, Value, unit_of
 
-_AS = {"킬로": {"mass": "kg", "length": "km"}, "밀리": {"length": "mm", "volume": "ml"}}
+_AS = {
+    "킬로": {"mass": "kg", "length": "km"},
+    "밀리": {"length": "mm", "volume": "ml"},
+    "메가": {"size": "mb", "rate": "mbps"},
+    "기가": {"size": "gb", "rate": "gbps"},
+}
 """Each unit said short, read by the one dimension the statement has among those it may say."""
 
 

@@ -18,6 +18,7 @@ from seorap.engine.scoring.lexical import (
     pairs,
     premise,
     roles,
+    scope,
     stale,
     states,
     weekdays,
@@ -282,7 +283,7 @@ def _who_and_lists(
     who = agents.wrong_agent(exp, cand, q)
     if who is not None:
         wrong.append(who)
-    wrong += pairs.swapped(exp, cand) or pairs.across(exp, cand)
+    wrong += pairs.swapped(exp, cand) or pairs.across(exp, cand) or pairs.by_name(exp, cand)
     wrong += roles.wrongs(exp, cand, q)
     for extra in agents.extra_members(exp, cand, q):
         multi.append((", ".join(v.text for v in current) or " ".join(exp.nouns[:3]), extra))
@@ -426,7 +427,7 @@ def measure(
         len(stated),
         complete,
         missing_nouns,
-        asked_clauses_missing(exp, cand, q, stated),
+        asked_clauses_missing(exp, cand, q, stated) + scope.limit_missing(exp, cand, q),
         _anchored(stated, exp, cand, q),
         tuple(set_aside(current, cand)) + words_set_aside(exp, cand, q),
         tuple(unverified_words(exp, cand, q)),

@@ -186,12 +186,12 @@ _PLAIN_TENS = "|".join(
 _PLAIN_ONES = "|".join(k for k in ONES if len(k) > 1)
 _NATIVE_ANY = re.compile(
     rf"(?<![가-힣0-9.,])(?:(?P<tens>{_TENS})(?P<ones>{_ONES})|(?P<plain>{_PLAIN_TENS})"
-    rf"|(?P<twenty>스무)|(?P<one>{_PLAIN_ONES}))\s*(?P<counter>[가-힣]){_AFTER}"
+    rf"|(?P<twenty>스무)|(?P<one>{_PLAIN_ONES}))\s*(?P<counter>[가-힣]{{1,2}}?){_AFTER}"
     rf"|(?<![가-힣0-9.,])(?:(?P<each>{_ONES}|열))\s*(?P<each_counter>[가-힣])(?=씩)"
     rf"|(?<![가-힣0-9.,])(?P<per>한)\s*(?P<per_counter>[가-힣]{{1,3}}?)(?=(?:에|당)\s*{_AMOUNT_NEXT})"
 )
 """A native numeral before a counter of one syllable the list above does not name (예순두 근,
-여섯 발, 스무 팩; since lexical-43): a numeral that is no other word says a count before any such
+여섯 발, 스무 팩; since lexical-43), or of two (서른일곱 가마; since lexical-45): a numeral that is no other word says a count before any such
 word; 한, 두, 세, 네 and 열 (also "a", 두다, 세다, "your", 열다) only with 씩 after it (세 발씩),
 and 한 before any counter of a rate, 에 or 당 and an amount after it (한 봉지에 250개, 한 팩에
 0.5킬로)."""

@@ -136,12 +136,15 @@ def values_swapped(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
                 pole = _pole_of(w, c, cand, words, one, other)
                 if not pole or w.former or any(same(w, v) for v in held[pole]):
                     continue
-                if any(same(w, v) for v in held[-pole]) and any(
-                    kind(v) == kind(w) for v in held[pole]
-                ):
+                theirs_held = next((v for v in held[-pole] if same(w, v)), None)
+                if theirs_held is not None and any(kind(v) == kind(w) for v in held[pole]):
                     mine_words = "/".join(sorted(said[-pole]))
                     theirs_words = "/".join(sorted(poles[pole] & _words(_morphs(cand, c))))
-                    return f"{w.text} ({mine_words})", f"{w.text} ({theirs_words}, {name})"
+                    # the statement's words for the value on its side (since lexical-45)
+                    return (
+                        f"{theirs_held.text} ({mine_words})",
+                        f"{w.text} ({theirs_words}, {name})",
+                    )
     return None
 
 

@@ -18,6 +18,12 @@ expected statement's, but 4년 comes from the other clause, where the clause of 
 its kind (6년) the answer leaves out: 4년 stands where 6년 stood. Clauses an answer merges
 without such a stand-in ("6/2 09:00, 본사 3층 교육장" said in one clause) are no swap, nor a value
 both clauses hold, nor one said after the value ("9월 20일부터고 4년근은 미정": another matter).
+
+Since lexical-45 owners told apart by a word are read too (``by_name``): "드레스 리허설 금요일 19시
+/ 테크 리허설 목요일 14시" answered "드레스 리허설은 목요일 오후 2시, …": the answer's clause is
+about (its topic, before 은/는, names) a word only one expected clause has (드레스), and states, of a
+kind that clause holds, a value only another clause holds and none of its own: the days changed
+owners, whatever the answer calls the other one (테크니컬 리허설).
 """
 
 from __future__ import annotations
@@ -102,3 +108,43 @@ def _said(y: Value, c: Segment) -> bool:
 
 def _holding(exp: Analysis, v: Value) -> list[Segment]:
     return [seg for seg in exp.segments if any(same(v, y) and not y.former for y in seg.values)]
+
+
+def by_name(exp: Analysis, cand: Analysis) -> list[tuple[str, str]]:
+    """(the expected owner and value, the answer's) for an answer clause about the word that tells
+    one expected clause's owner apart that states another clause's value in place of that clause's
+    own (module docstring)."""
+    for c in cand.segments:
+        if not c.topic or c.topic_end is None:
+            continue
+        for mine, name, held in _named_owners(exp):
+            if name not in c.topic or any(n in c.compact for n in held[1]):
+                continue
+            for w in c.values:
+                if w.former or w.start < c.topic_end or not any(same(w, y) for y in held[0]):
+                    continue
+                theirs = [y for y in mine.values if kind(y) == kind(w) and not y.former]
+                if (
+                    theirs
+                    and not any(same(y, w) for y in theirs)
+                    and not any(_said(y, c) for y in theirs)
+                ):
+                    return [(f"{name} {theirs[0].text}", f"{name} {w.text}")]
+    return []
+
+
+def _named_owners(exp: Analysis) -> list[tuple[Segment, str, tuple[list[Value], set[str]]]]:
+    """(clause, the word naming its owner, (the values and owner words of the other clauses of the
+    list)) for clauses whose owners are one head noun told apart by a word before it (드레스 리허설,
+    테크 리허설)."""
+    out = []
+    for seg in exp.segments:
+        for other in exp.segments:
+            if other is seg or not seg.values or not other.values:
+                continue
+            for head in set(seg.nouns) & set(other.nouns):
+                mine = [n for n in seg.nouns if n not in other.nouns and n + head in seg.compact]
+                rival = {n for n in other.nouns if n not in seg.nouns and n + head in other.compact}
+                if mine and rival:
+                    out.append((seg, mine[0], (list(other.values), rival)))
+    return out

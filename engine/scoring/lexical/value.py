@@ -36,6 +36,7 @@ UNIT_ALIASES = {
     "매": "장",
     "박스": "상자",
     "키로": "킬로",
+    "t": "톤",
     "봉지": "봉",
     "개입": "개",
     "주년": "년",
@@ -132,12 +133,8 @@ def same(a: Value, b: Value) -> bool:
     if {a.type, b.type} == {"daypart", "time"}:  # 오후 = 오후 3시 (lexical-36)
         part, time = (a, b) if a.type == "daypart" else (b, a)
         return part.key[0] == ("pm" if time.key[0] >= 12 else "am") or time.ambiguous
-    if {a.type, b.type} == {
-        "vague-date",
-        "date",
-    }:  # 이번 달 말 = that month's last day (lexical-44)
-        vague, day = (a, b) if a.type == "vague-date" else (b, a)
-        return _month_end(vague, day)
+    if a.type != b.type and "date" in (a.type, b.type) and {a.type, b.type} & _PERIODS:
+        return _day_in_period(a, b)
     if a.type != b.type:
         measured = _measured(a, b)
         if measured is not None:
@@ -162,6 +159,22 @@ def same(a: Value, b: Value) -> bool:
             (a.ambiguous or b.ambiguous) and a.key[0] % 12 == b.key[0] % 12 and a.key[1] == b.key[1]
         )
     return a.key == b.key
+
+
+_PERIODS = frozenset({"vague-date", "month"})
+
+
+def _day_in_period(a: Value, b: Value) -> bool:
+    """A date against a period: 이번 달 말 is that month's last day (lexical-44); a month (6월, and
+    6월 말, read as the month) is its last day said 말일 (6월 말일: lexical-45)."""
+    period, day = (a, b) if a.type != "date" else (b, a)
+    if period.type == "vague-date":
+        return _month_end(period, day)
+    month = period.key
+    return "말일" in day.text and bool(
+        month[1] == day.key[1]
+        and (month[0] is None or day.key[0] is None or month[0] == day.key[0])
+    )
 
 
 def _month_end(vague: Value, day: Value) -> bool:
@@ -190,6 +203,7 @@ LETTERS = dict(
 READ_AS_WORDS = {
     "haccp": "해썹|해섭", "nasa": "나사", "unesco": "유네스코", "unicef": "유니세프", "fifa": "피파",
     "wifi": "와이파이", "nato": "나토", "opec": "오펙", "asean": "아세안", "ufc": "유에프씨",
+    "wod": "와드",  # lexical-45
 }  # fmt: skip
 """Initialisms Korean says as a word, not letter by letter (HACCP is 해썹; since lexical-43)."""
 

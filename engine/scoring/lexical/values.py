@@ -50,6 +50,9 @@ _UNITS = (
     # (read by the statement: lexical/kilo.py), and the units that begin with it (밀리초, 밀리그램)
     "키로", "주년", "밀리", "미리", "밀리초", "밀리그램", "mg",
     "와트", "킬로와트",  # lexical-44: 1,500와트 = 1.5kW
+    # lexical-45: 4.8t = 4.8톤; a line's speed (1Gbps = 1,000Mbps), 메가 and 기가 said alone (read
+    # by the statement: lexical/kilo.py)
+    "t", "gbps", "mbps", "kbps", "메가", "기가",
 )  # fmt: skip
 _LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
@@ -260,7 +263,9 @@ def _dates(text: str, ref: dt.date | None, taken: _Taken) -> None:
         if f.key is None:  # vague or unresolved: fills the slot, equals no date
             said = text[f.start : f.end]
             period = normalise.vague_period(said, ref)
-            key = (said,) if period is None else (said, period)
+            # 4주 뒤 and 4주 후 without a day to count from: one offset (lexical-45)
+            plain = re.sub(r"\s+", "", said).replace("뒤", "후")
+            key = (plain,) if period is None else (said, period)
             taken.add(Value("vague-date", key, said, f.start, f.end))
         else:
             taken.add(Value("date", f.key, text[f.start : f.end], f.start, f.end))
