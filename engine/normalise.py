@@ -86,7 +86,8 @@ BYTES = {"kb": Decimal(10**3), "mb": Decimal(10**6), "gb": Decimal(10**9), "tb":
 BINARY = {"kb": Decimal(2**10), "mb": Decimal(2**20), "gb": Decimal(2**30), "tb": Decimal(2**40)}
 """The same units in binary multiples: a size is written either way (2TB = 2,000GB = 2,048GB)."""
 MONEY = frozenset({"원", "달러", "유로", "엔"})
-MASS = {"g": Decimal(1), "kg": Decimal(1000), "톤": Decimal(10**6)}
+MASS = {"g": Decimal(1), "kg": Decimal(1000), "톤": Decimal(10**6), "돈": Decimal("3.75")}
+"""Grams per unit; 돈 weighs gold (3.75 g; since lexical-46)."""
 RATE = {"kbps": Decimal(10**3), "mbps": Decimal(10**6), "gbps": Decimal(10**9)}
 """Bits per second per unit of a line's speed (1Gbps = 1,000Mbps)."""
 LENGTH = {
@@ -182,7 +183,10 @@ _DOTTED_DAY = re.compile(
 )
 """12.08.(화), 10.2(목): a month and day with dots, told from a decimal by the weekday after it."""
 _SLASHED = re.compile(r"(?<![\d/.,])(?:(\d{2}|\d{4})/)?(\d{1,2})/(\d{1,2})(?![\d/])")
-_KO = re.compile(r"(?:(\d{4})\s*년\s*)?(?<!\d)(\d{1,2})\s*월\s*(\d{1,2})\s*일")
+_KO = re.compile(
+    r"(?:(?:(?<![\d.,])(\d{4})|(?<![\d.,])'?(\d{2}))\s*년\s*)?(?<!\d)(\d{1,2})\s*월\s*(\d{1,2})\s*일"
+)
+"""2027년 3월 5일; a year of two digits (27년, '27년) is this century's (since lexical-46)."""
 _WEEKDAYS = "월화수목금토일"
 _DAY_WORDS = {
     "그저께": -2,
@@ -273,7 +277,8 @@ def absolute_dates(text: str) -> list[Found]:
     for m in _DOTTED_SHORT.finditer(text):
         add(m.start(), m.end(), (2000 + int(m[1]), int(m[2]), int(m[3])))
     for m in _KO.finditer(text):
-        add(m.start(), m.end(), (int(m[1]) if m[1] else None, int(m[2]), int(m[3])))
+        year = int(m[1]) if m[1] else 2000 + int(m[2]) if m[2] else None
+        add(m.start(), m.end(), (year, int(m[3]), int(m[4])))
     for m in _DOTTED_DAY.finditer(text):
         add(m.start(), m.end(), (None, int(m[1]), int(m[2])))
     for m in _SLASHED.finditer(text):

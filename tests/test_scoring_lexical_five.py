@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-45" and J.rules == "lexical-45"
+    assert lexical.RULES_VERSION == "lexical-46" and J.rules == "lexical-46"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

@@ -27,6 +27,8 @@ from functools import lru_cache
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
 from seorap.engine.scoring.lexical.clauses import _noun_in
 from seorap.engine.scoring.lexical.lexicon import synonym_class
+from seorap.engine.scoring.lexical.statement_clauses import Clause
+from seorap.engine.scoring.lexical.statement_clauses import clauses as _clauses
 from seorap.engine.scoring.lexical.topic import statement_topic as _head
 from seorap.engine.scoring.lexical.value import UNIT_ALIASES, Value, kind, same
 
@@ -295,8 +297,6 @@ _PICKS = re.compile(r"어느|무슨|어떤|뭐|무엇|무얼|어디|누구|몇|�
 the whole)."""
 _ALTERNATIVES = re.compile(r"[가-힣](?:요|까|니|냐)\s*,\s*[^,?]+[가-힣](?:요|까|니|냐)\s*\?\s*$")
 """A question offering two answers (들어와요, 나가요?) asks for one of them (lexical-44)."""
-Clause = tuple[frozenset[str], tuple[Value, ...], str, tuple[Segment, ...]]
-"""A clause's nouns, its values, its text without spaces and its segments."""
 
 
 @lru_cache(maxsize=1 << 12)
@@ -330,48 +330,6 @@ _CONTEXT_TYPES = frozenset({"person", "name", "team"})
 ("홍수진 기자 휴가 때 교육청은 누가 챙겨요?": the one who covers is another person)."""
 
 
-def _clauses(exp: Analysis) -> list[Clause]:
-    """(nouns, values, text, segments) per clause: a segment with no noun but its values joins the
-    one before (a list's members after a comma), and so does one inside a bracket an earlier
-    segment opened (3대(1번, 4번, 6번): one list) or a colon opened (설비: A, B, C)."""
-    out: list[Clause] = []
-    for seg in exp.segments:
-        own = [n for n in seg.nouns if not any(n in v.text for v in seg.values)]
-        before = exp.text[: seg.start]
-        inside = before.count("(") > before.count(")")  # 3대(1번, 4번, 6번): one list
-        listed = (
-            bool(out)
-            and _after_colon(exp.text, out[-1][3][0].start, seg.start)
-            and all(v.type in _MEMBER_TYPES for v in seg.values)  # a thing listed, no slot's value
-        )
-        if out and (not own and not _owner_and_value(seg) or inside or listed):
-            nouns, values, text, segs = out[-1]
-            out[-1] = (nouns, values + seg.values, text + _compact(seg.text), (*segs, seg))
-        else:
-            out.append((frozenset(seg.nouns), seg.values, _compact(seg.text), (seg,)))
-    return out
-
-
-def _owner_and_value(seg: Segment) -> bool:
-    """A segment without a noun of its own that names an owner by a value and gives it a value of
-    another kind ("3학년 … 2만 5천 원, 5학년은 3만 2천 원"; "성인풀 1.4m, 유아풀 60cm") is a clause
-    of its own, not a list's member (since lexical-34)."""
-    kinds_ = {kind(v) for v in seg.values}
-    return len(kinds_) >= 2 and any(v.type not in _MEMBER_TYPES for v in seg.values)
-
-
-_MEMBER_TYPES = frozenset({"name", "회", "수", "호"})
-"""Values a listed thing may hold (1번 천장크레인, 냉각탑): a time or an amount makes the segment
-a slot of its own (오전 반 10:00~12:00)."""
-
-
-def _after_colon(text: str, start: int, at: int) -> bool:
-    """A colon opens a list between ``start`` and ``at`` with no sentence ended in between (대상
-    설비: A, B, C — the members one clause)."""
-    span = text[start:at]
-    return ":" in span and not any(stop in span[span.index(":") :] for stop in ".!?\n")
-
-
 def _touches_question(c: Clause, clauses: list[Clause], head: frozenset[str], q: Analysis) -> bool:
     """A noun of the clause's own (in no other clause's text, not the statement's topic) or a
     value of it is in the question."""
@@ -396,7 +354,10 @@ def named_by_question(current: list[Value], stated: list[Value], q: Analysis | N
 def said(v: Value, q: Analysis) -> bool:
     """The question names ``v`` itself (as a value or in its words): asked about 코코, an answer
     need not say 코코 again."""
-    return any(same(v, w) for w in q.values) or "".join(v.text.lower().split()) in q.compact
+    return (
+        any(same(v, w) or (w.type == "수" and w.key == v.key) for w in q.values)
+        or "".join(v.text.lower().split()) in q.compact
+    )  # 512 names 512GB: a question names a thing by its number alone (lexical-46)
 
 
 _WORD_BEFORE = re.compile(r"([가-힣A-Za-z0-9]+)$")

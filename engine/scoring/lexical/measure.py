@@ -13,6 +13,7 @@ from seorap.engine.scoring.lexical import (
     agents,
     asked,
     days,
+    dims,
     kilo,
     owners_poles,
     pairs,
@@ -21,6 +22,7 @@ from seorap.engine.scoring.lexical import (
     scope,
     stale,
     states,
+    thresholds,
     weekdays,
 )
 from seorap.engine.scoring.lexical.accounting import range_nouns, unaccounted
@@ -119,7 +121,13 @@ class Match:
 def _hedges(exp: Analysis, cand: Analysis) -> tuple[str, ...]:
     """Hedge words of the answer the statement does not use, by word and by class."""
     said = (cand.hedges - exp.hedges) | _class_hedges(exp, cand) | _may_be_other(exp, cand)
+    if exp.hedges & _ALTERNATIVES:  # 지연 또는 보류 said 늦어지거나 보류되거나 (lexical-46)
+        said -= _ALTERNATIVES
     return tuple(sorted(said))
+
+
+_ALTERNATIVES = frozenset({"또는", "혹은", "거나", "이나", "나", "아니면"})
+"""Words that offer alternatives: one the statement uses itself allows the answer any of them."""
 
 
 def _rivalled(
@@ -284,7 +292,7 @@ def _who_and_lists(
     if who is not None:
         wrong.append(who)
     wrong += pairs.swapped(exp, cand) or pairs.across(exp, cand) or pairs.by_name(exp, cand)
-    wrong += roles.wrongs(exp, cand, q)
+    wrong += roles.wrongs(exp, cand, q) + thresholds.other_side(exp, cand, q)
     for extra in agents.extra_members(exp, cand, q):
         multi.append((", ".join(v.text for v in current) or " ".join(exp.nouns[:3]), extra))
     known = exp.compact + "|" + (q.compact if q is not None else "")
@@ -324,9 +332,12 @@ def _analyses(
     the expected statement's month (lexical/days.py), a weekday beside a date read with it
     (lexical/weekdays.py); and the answer's weekdays that disagree with their dates."""
     asked = weekdays.asked(question)  # 무슨 요일: the weekday is asked itself (lexical-42)
-    exp = analyse(expected, expected_date)
+    # 40×60cm: one value when both write one (lexical/dims.py)
+    exp, cand = dims.unless_both(
+        analyse(expected, expected_date), analyse(candidate, candidate_date)
+    )
     exp, said = (exp, {}) if asked else weekdays.expected_weekdays(exp)
-    cand = kilo.read_kilo(days.as_dates(analyse(candidate, candidate_date), exp), exp)
+    cand = kilo.read_kilo(days.as_dates(cand, exp), exp)
     joined, clash = weekdays.answer_weekdays(cand, exp, said, (candidate_date, expected_date))
     cand = cand if asked else joined  # a weekday asked stays a value of its own
     q = days.as_dates(analyse(question, candidate_date), exp) if question else None

@@ -69,7 +69,8 @@ NATIVE_SAID_AS = {**SAID_AS, "분": "명"}
 _NATIVE_COUNTERS = (
     "킬로그램|킬로미터|킬로리터|킬로|키로|리터|톤|"
     "명|사람|분|곳|군데|개월|개|달|건|대|번|권|장|차례|시간|시|주|살|가지|마리|척|채|잔|병|벌|그루|해|평|"
-    "세트|칸|상자|박스|켤레|타임|바퀴|통|되|자루|송이|포기|컷|동|배|점|봉지|포대|봉"
+    "세트|칸|상자|박스|켤레|타임|바퀴|통|되|자루|송이|포기|컷|동|배|점|봉지|포대|봉|"
+    r"(?<=\s)돈"  # 한 돈 of gold, not 한돈 (a brand of pork): after a space only (lexical-46)
 )
 _SINO_COUNTERS = "명|원|분|초|층|번|회|건|개월|개|퍼센트|프로|년|일|주|킬로|미터|톤|평|호실|호|위|등|점|세|달러|밀리|미리"
 _AFTER = (
@@ -184,9 +185,17 @@ _PLAIN_TENS = "|".join(
     k for k in sorted(TENS, key=len, reverse=True) if k not in ("열", "쉰", "스물")
 )
 _PLAIN_ONES = "|".join(k for k in ONES if len(k) > 1)
+_ONES_SAID = "하나|둘|셋|넷|다섯|여섯|일곱|여덟|아홉"
+"""The ones said alone (셋, not 세): no counter (서른 여섯 is 36, not 30 여섯; lexical-46)."""
+_NATIVE_BARE = re.compile(
+    rf"(?<![가-힣0-9.,])(?P<tens>{_TENS})(?P<ones>{_ONES_SAID})"
+    r"(?=\s*$|\s*[^\s가-힣]|이요|이에요|예요|요|으로|로|이|은|는|을|를|에|까지|부터|씩)"
+)
+"""A native number of two parts said alone (서른여섯, 스물셋으로; since lexical-46): a number with
+no counter, as 36 written alone."""
 _NATIVE_ANY = re.compile(
     rf"(?<![가-힣0-9.,])(?:(?P<tens>{_TENS})(?P<ones>{_ONES})|(?P<plain>{_PLAIN_TENS})"
-    rf"|(?P<twenty>스무)|(?P<one>{_PLAIN_ONES}))\s*(?P<counter>[가-힣]{{1,2}}?){_AFTER}"
+    rf"|(?P<twenty>스무)|(?P<one>{_PLAIN_ONES}))\s*(?!{_ONES_SAID})(?P<counter>[가-힣]{{1,2}}?){_AFTER}"
     rf"|(?<![가-힣0-9.,])(?:(?P<each>{_ONES}|열))\s*(?P<each_counter>[가-힣])(?=씩)"
     rf"|(?<![가-힣0-9.,])(?P<per>한)\s*(?P<per_counter>[가-힣]{{1,3}}?)(?=(?:에|당)\s*{_AMOUNT_NEXT})"
 )
@@ -198,6 +207,9 @@ and 한 before any counter of a rate, 에 or 당 and an amount after it (한 봉
 
 
 def _natives(text: str) -> Iterator[tuple[int, int, str]]:
+    for m in _NATIVE_BARE.finditer(text):
+        said = {"하나": 1, "둘": 2, "셋": 3, "넷": 4}.get(m["ones"]) or ONES[m["ones"]]
+        yield m.start(), m.end(), str(TENS[m["tens"]] + said)
     for m in _NATIVE.finditer(text):
         counter = m["counter"]
         yield m.start(), m.end(), f"{_native_number(m)}{NATIVE_SAID_AS.get(counter, counter)}"

@@ -123,18 +123,9 @@ PER_COUNTERS = {"번": "회", "인": "명"}
 
 
 def same(a: Value, b: Value) -> bool:
-    if "per" in (a.type, b.type) and a.type != b.type:  # 한 개에 (a rate's denominator) = 1개
-        rate, count = (a, b) if a.type == "per" else (b, a)
-        return count.key == ("1",) and PER_COUNTERS.get(count.type, count.type) == rate.key[0]
-    if {a.type, b.type} == {"person", "name"}:  # 박지훈 선생님 (a person) = 지훈 (lexical-31)
-        return a.key[0] == b.key[0] or _given_name(a.key[0], b.key[0])
-    if {a.type, b.type} <= {"name", "team"} and spelled(a.key[0], b.key[0]):
-        return True  # KTX = 케이티엑스, QA팀 = 큐에이팀 (lexical-35)
-    if {a.type, b.type} == {"daypart", "time"}:  # 오후 = 오후 3시 (lexical-36)
-        part, time = (a, b) if a.type == "daypart" else (b, a)
-        return part.key[0] == ("pm" if time.key[0] >= 12 else "am") or time.ambiguous
-    if a.type != b.type and "date" in (a.type, b.type) and {a.type, b.type} & _PERIODS:
-        return _day_in_period(a, b)
+    paired = _paired(a, b)
+    if paired is not None:
+        return paired
     if a.type != b.type:
         measured = _measured(a, b)
         if measured is not None:
@@ -162,6 +153,51 @@ def same(a: Value, b: Value) -> bool:
 
 
 _PERIODS = frozenset({"vague-date", "month"})
+
+
+METRES = {
+    "mm": Decimal("0.001"),
+    "밀리미터": Decimal("0.001"),
+    "밀리": Decimal("0.001"),
+    "미리": Decimal("0.001"),
+    "cm": Decimal("0.01"),
+    "센티미터": Decimal("0.01"),
+    "센티": Decimal("0.01"),
+    "m": Decimal(1),
+    "미터": Decimal(1),
+}
+
+
+def _paired(a: Value, b: Value) -> bool | None:
+    """``same`` for the pairs of types read together (None: not such a pair)."""
+    types = {a.type, b.type}
+    if "per" in types and a.type != b.type:  # 한 개에 (a rate's denominator) = 1개
+        rate, count = (a, b) if a.type == "per" else (b, a)
+        return count.key == ("1",) and PER_COUNTERS.get(count.type, count.type) == rate.key[0]
+    if types == {"person", "name"}:  # 박지훈 선생님 (a person) = 지훈 (lexical-31)
+        return a.key[0] == b.key[0] or _given_name(a.key[0], b.key[0])
+    if types <= {"name", "team"} and spelled(a.key[0], b.key[0]):
+        return True  # KTX = 케이티엑스, QA팀 = 큐에이팀 (lexical-35)
+    if types == {"daypart", "time"}:  # 오후 = 오후 3시 (lexical-36)
+        part, time = (a, b) if a.type == "daypart" else (b, a)
+        return part.key[0] == ("pm" if time.key[0] >= 12 else "am") or time.ambiguous
+    if "dims" in types:  # 40×60cm (lexical-46)
+        return _same_dims(a, b)
+    if a.type != b.type and "date" in types and types & _PERIODS:
+        return _day_in_period(a, b)
+    return None
+
+
+def _same_dims(a: Value, b: Value) -> bool:
+    """Sizes written as dimensions (lexical/dims.py): the same numbers in the same length, or the
+    numbers alone when one carries no unit."""
+    if a.type != b.type:
+        return False
+    (ua, *na), (ub, *nb) = a.key, b.key
+    if len(na) != len(nb):
+        return False
+    fa, fb = (METRES[ua], METRES[ub]) if ua and ub else (Decimal(1), Decimal(1))
+    return all(Decimal(x) * fa == Decimal(y) * fb for x, y in zip(na, nb, strict=True))
 
 
 def _day_in_period(a: Value, b: Value) -> bool:

@@ -10,6 +10,7 @@ from typing import Any
 from seorap.engine import normalise
 from seorap.engine.scoring.lexical import numerals
 from seorap.engine.scoring.lexical.dayparts import dayparts
+from seorap.engine.scoring.lexical.dims import dims
 from seorap.engine.scoring.lexical.people import people_and_teams
 from seorap.engine.scoring.lexical.ranges import bare_rates, per_unit, range_units
 from seorap.engine.scoring.lexical.spoken import _half_year, _merge_durations
@@ -53,6 +54,7 @@ _UNITS = (
     # lexical-45: 4.8t = 4.8톤; a line's speed (1Gbps = 1,000Mbps), 메가 and 기가 said alone (read
     # by the statement: lexical/kilo.py)
     "t", "gbps", "mbps", "kbps", "메가", "기가",
+    "돈",  # lexical-46: gold's weight, 5돈 = 18.75g
 )  # fmt: skip
 _LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
@@ -192,6 +194,9 @@ def _extract_written(text: str, longer: dict[int, int], ref: dt.date | None) -> 
     taken = _Taken(text)
     for value in bare_rates(text):
         taken.add(value)
+    for value in dims(text):  # 40×60cm: one value (lexical-46)
+        if taken.free(value.start, value.end):
+            taken.add(value)
     _names(text, taken)
     for value in people_and_teams(text):
         if taken.free(value.start, value.end):
