@@ -86,8 +86,15 @@ BYTES = {"kb": Decimal(10**3), "mb": Decimal(10**6), "gb": Decimal(10**9), "tb":
 BINARY = {"kb": Decimal(2**10), "mb": Decimal(2**20), "gb": Decimal(2**30), "tb": Decimal(2**40)}
 """The same units in binary multiples: a size is written either way (2TB = 2,000GB = 2,048GB)."""
 MONEY = frozenset({"원", "달러", "유로", "엔"})
-MASS = {"g": Decimal(1), "kg": Decimal(1000), "톤": Decimal(10**6), "돈": Decimal("3.75")}
-"""Grams per unit; 돈 weighs gold (3.75 g; since lexical-46)."""
+MASS = {
+    "mg": Decimal("0.001"),
+    "g": Decimal(1),
+    "kg": Decimal(1000),
+    "톤": Decimal(10**6),
+    "돈": Decimal("3.75"),
+}
+"""Grams per unit; 돈 weighs gold (3.75 g; since lexical-46); mg since lexical-47 (1g → 500mg
+is a change of one measure)."""
 RATE = {"kbps": Decimal(10**3), "mbps": Decimal(10**6), "gbps": Decimal(10**9)}
 """Bits per second per unit of a line's speed (1Gbps = 1,000Mbps)."""
 LENGTH = {

@@ -161,8 +161,11 @@ def _other_ends(
 ) -> list[Value]:
     """The unsaid ends of the expected ranges whose asked end the answer states (since
     lexical-24): asked "몇 시에 시작해요?" of "운영 시간 오전 9시~오후 1시", "오전 9시요" answers
-    it; asked "언제까지 해요?", the end does."""
-    return [other for end, other in _ends(exp, q) if end in stated and other in unsaid]
+    it; asked "언제까지 해요?", the end does. The other end of a former range (08:00~12:00에서 …
+    으로: its asked end former) is not asked either (since lexical-47)."""
+    return [
+        other for end, other in _ends(exp, q) if (end in stated or end.former) and other in unsaid
+    ]
 
 
 def other_end_given(

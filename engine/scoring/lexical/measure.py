@@ -259,9 +259,11 @@ def _found(
 
 def _typed_values(
     current: list[Value], stated: list[Value], exp: Analysis, cand: Analysis, q: Analysis | None
-) -> tuple[list[str], list[tuple[str, str]], list[tuple[str, str]]]:
+) -> tuple[list[Value], list[tuple[str, str]], list[tuple[str, str]]]:
     """(missing, wrong, stated beside a rival) among the expected current values."""
-    missing, wrong, multi = [], [], []
+    missing: list[Value] = []
+    wrong: list[tuple[str, str]] = []
+    multi: list[tuple[str, str]] = []
     for v in current:
         others = competitors(v, exp, cand, q, v in stated)
         if v in stated:
@@ -273,7 +275,7 @@ def _typed_values(
         elif (old := stale.former_instead(v, current, exp, cand)) is not None:
             wrong.append((shown(v), f"{old.text} (the former value)"))
         else:
-            missing.append(v.text)
+            missing.append(v)
     return missing, wrong, multi
 
 
@@ -413,8 +415,8 @@ def measure(
         )
     stated = _stated(current, cand)
     found, elements, complete, missing_nouns = _found(exp, cand, q, account, stated)
-    missing, wrong, multi = _typed_values(current, stated, exp, cand, q)
-    missing, setting = not_given(missing, current, stated, exp, cand, q, account)
+    unstated, wrong, multi = _typed_values(current, stated, exp, cand, q)
+    missing, setting = not_given(unstated, current, stated, exp, cand, q, account)
     word_missing, word_wrong = comment_values(exp, cand)
     missing += word_missing
     wrong += word_wrong + clash + asked.other_end_given(stated, exp, q)

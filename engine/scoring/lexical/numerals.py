@@ -269,7 +269,20 @@ def _days(text: str) -> Iterator[tuple[int, int, str]]:
         yield m.start(), m.end(), f"{DAYS[m['days']] if m['days'] else 1}일"
 
 
+_FRACTION_DIGITS = {"영": "0", "공": "0", **{k: str(v) for k, v in SINO.items()}}
+_SINO_DECIMAL = re.compile(
+    rf"(?<![가-힣0-9.,])(?P<number>{_GROUP})\s*점\s*(?P<fraction>[영공일이삼사오육칠팔구]{{1,3}})"
+    rf"\s*(?P<counter>{_SINO_COUNTERS}|도|그램|센티|리터|킬로미터|킬로그램)(?:{_AFTER}|(?=고))"
+)
+"""삼십구 점 이 도, 삼 점 오 킬로: a decimal said in words before its unit (since lexical-47)."""
+
+
 def _sinos(text: str) -> Iterator[tuple[int, int, str]]:
+    for m in _SINO_DECIMAL.finditer(text):
+        whole = sino(m["number"]) if m["number"] else None
+        if whole is not None:
+            fraction = "".join(_FRACTION_DIGITS[ch] for ch in m["fraction"])
+            yield m.start(), m.end(), f"{whole}.{fraction}{m['counter']}"
     for m in _SINO.finditer(text):
         words = m["number"]
         if not any(ch in words for ch in "십백천만억"):

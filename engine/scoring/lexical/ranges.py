@@ -75,12 +75,17 @@ _BARE_RATE = re.compile(
 )
 
 
+_TIME_RATE = re.compile(r"(?<![A-Za-z0-9가-힣.])(분|초|시간|일|주)당(?=\s*[0-9])")
+"""분당 180원, 시간당 6만 원: a time said without a number as a rate's denominator, a number right
+after it (분당 alone is also a town; since lexical-47)."""
+
+
 def bare_rates(text: str) -> list[Value]:
     """A unit said without a number as a rate's denominator: "kg당 380원", "키로에 380원", "평당
     3천만 원" (a price per one of it, the ``per`` of "1kg당"; since lexical-43). The unit is
     read with its other spellings as one (그램 = g, 키로 = 킬로)."""
     out = []
-    for m in _BARE_RATE.finditer(text):
+    for m in (*_BARE_RATE.finditer(text), *_TIME_RATE.finditer(text)):
         unit = m[1].lower()
         out.append(Value("per", (UNIT_ALIASES.get(unit, unit),), m[1], m.start(1), m.end(1)))
     return out

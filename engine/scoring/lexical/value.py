@@ -37,6 +37,8 @@ UNIT_ALIASES = {
     "박스": "상자",
     "키로": "킬로",
     "t": "톤",
+    "km/h": "km",
+    "㎞/h": "km",
     "봉지": "봉",
     "개입": "개",
     "주년": "년",
@@ -278,15 +280,14 @@ SURNAMES = frozenset(
 
 
 def _given_name(a: str, b: str) -> bool:
-    """One name is the other's given name (since lexical-24): colleagues say 지훈 for 박지훈."""
+    """One name is the other's given name (since lexical-24): colleagues say 지훈 for 박지훈, and
+    지훈이 among friends (이 after a given name that ends in a consonant; since lexical-47)."""
     full, given = (a, b) if len(a) > len(b) else (b, a)
-    return (
-        len(full) == 3
-        and len(given) == 2
-        and full[0] in SURNAMES
-        and full[1:] == given
-        and all("가" <= c <= "힣" for c in full)
-    )
+    if not all("가" <= c <= "힣" for c in full):
+        return False
+    if len(given) == 2 and full == given + "이" and (ord(given[-1]) - 0xAC00) % 28:
+        return True
+    return len(full) == 3 and len(given) == 2 and full[0] in SURNAMES and full[1:] == given
 
 
 def shown(v: Value) -> str:

@@ -55,6 +55,7 @@ _UNITS = (
     # by the statement: lexical/kilo.py)
     "t", "gbps", "mbps", "kbps", "메가", "기가",
     "돈",  # lexical-46: gold's weight, 5돈 = 18.75g
+    "km/h", "㎞/h",  # lexical-47: 25km/h = 시속 25km
 )  # fmt: skip
 _LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
@@ -258,6 +259,8 @@ def _names(text: str, taken: _Taken) -> None:
             continue
         if prev[-1:] in ("°", "μ") and prev[-2:-1].isdigit():
             continue  # 3°C, 75μm: the unit's letter (lexical-43)
+        if _PER_UNIT.search(prev):
+            continue  # 25km/h: the rate's time (lexical-47)
         taken.add(Value("name", (word,), m[0], m.start(), m.end()))
 
 
@@ -281,9 +284,19 @@ def _months_and_years(text: str, taken: _Taken) -> None:
         mo = int(m[2])
         if 1 <= mo <= 12 and taken.free(m.start(), m.end()):
             taken.add(Value("month", (int(m[1]) if m[1] else None, mo), m[0], m.start(), m.end()))
+    for m in _DECADE.finditer(text):  # 1980년대 = 80년대 (lexical-47)
+        n = int(m[1])
+        decade = n if n >= 100 else n + (1900 if n >= 30 else 2000)
+        if n % 10 == 0 and taken.free(m.start(), m.end()):
+            taken.add(Value("decade", (decade,), m[0], m.start(), m.end()))
     for m in _YEAR.finditer(text):
         if taken.free(m.start(), m.end()):
             taken.add(Value("year", (int(m[1]),), m[0], m.start(), m.end()))
+
+
+_PER_UNIT = re.compile(r"\d\s*[A-Za-z㎞]{1,3}/$")
+_DECADE = re.compile(r"(?<![\d.,'])'?(\d{4}|\d{2})\s*년대")
+"""A decade, of four digits or two (80년대: the 1980s; 10년대: the 2010s)."""
 
 
 def _hour(period: str | None, h: int) -> int:
