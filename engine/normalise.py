@@ -284,7 +284,7 @@ def absolute_dates(text: str) -> list[Found]:
     for m in _DOTTED_SHORT.finditer(text):
         add(m.start(), m.end(), (2000 + int(m[1]), int(m[2]), int(m[3])))
     for m in _KO.finditer(text):
-        year = int(m[1]) if m[1] else 2000 + int(m[2]) if m[2] else None
+        year = int(m[1]) if m[1] else (2000 + int(m[2]) if m[2] else None)
         add(m.start(), m.end(), (year, int(m[3]), int(m[4])))
     for m in _DOTTED_DAY.finditer(text):
         add(m.start(), m.end(), (None, int(m[1]), int(m[2])))

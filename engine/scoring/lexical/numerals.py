@@ -187,6 +187,8 @@ _PLAIN_TENS = "|".join(
 _PLAIN_ONES = "|".join(k for k in ONES if len(k) > 1)
 _ONES_SAID = "하나|둘|셋|넷|다섯|여섯|일곱|여덟|아홉"
 """The ones said alone (셋, not 세): no counter (서른 여섯 is 36, not 30 여섯; lexical-46)."""
+_ONES_ALONE = {"하나": 1, "둘": 2, "셋": 3, "넷": 4}
+"""The ones said alone whose form differs from the one before a counter (셋, not 세)."""
 _NATIVE_BARE = re.compile(
     rf"(?<![가-힣0-9.,])(?P<tens>{_TENS})(?P<ones>{_ONES_SAID})"
     r"(?=\s*$|\s*[^\s가-힣]|이요|이에요|예요|요|으로|로|이|은|는|을|를|에|까지|부터|씩)"
@@ -208,7 +210,7 @@ and 한 before any counter of a rate, 에 or 당 and an amount after it (한 봉
 
 def _natives(text: str) -> Iterator[tuple[int, int, str]]:
     for m in _NATIVE_BARE.finditer(text):
-        said = {"하나": 1, "둘": 2, "셋": 3, "넷": 4}.get(m["ones"]) or ONES[m["ones"]]
+        said = _ONES_ALONE.get(m["ones"]) or ONES[m["ones"]]
         yield m.start(), m.end(), str(TENS[m["tens"]] + said)
     for m in _NATIVE.finditer(text):
         counter = m["counter"]

@@ -114,10 +114,11 @@ def by_name(exp: Analysis, cand: Analysis) -> list[tuple[str, str]]:
     """(the expected owner and value, the answer's) for an answer clause about the word that tells
     one expected clause's owner apart that states another clause's value in place of that clause's
     own (module docstring)."""
+    owners = _named_owners(exp) if len(exp.segments) > 1 else []
     for c in cand.segments:
-        if not c.topic or c.topic_end is None:
+        if not owners or not c.topic or c.topic_end is None:
             continue
-        for mine, name, held in _named_owners(exp):
+        for mine, name, held in owners:
             if name not in c.topic or any(n in c.compact for n in held[1]):
                 continue
             for w in c.values:

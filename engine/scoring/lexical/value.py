@@ -158,16 +158,14 @@ _PERIODS = frozenset({"vague-date", "month"})
 
 
 METRES = {
-    "mm": Decimal("0.001"),
-    "밀리미터": Decimal("0.001"),
-    "밀리": Decimal("0.001"),
-    "미리": Decimal("0.001"),
-    "cm": Decimal("0.01"),
-    "센티미터": Decimal("0.01"),
-    "센티": Decimal("0.01"),
-    "m": Decimal(1),
-    "미터": Decimal(1),
-}
+    said: normalise.LENGTH[unit]
+    for said, unit in {
+        "mm": "mm", "밀리미터": "mm", "밀리": "mm", "미리": "mm",
+        "cm": "cm", "센티미터": "cm", "센티": "cm",
+        "m": "m", "미터": "m",
+    }.items()
+}  # fmt: skip
+"""Metres per unit a size in dimensions is written in (lexical/dims.py), the lengths' own table."""
 
 
 def _paired(a: Value, b: Value) -> bool | None:
