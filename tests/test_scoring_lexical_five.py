@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-48" and J.rules == "lexical-48"
+    assert lexical.RULES_VERSION == "lexical-49" and J.rules == "lexical-49"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from collections.abc import Collection
 from seorap.engine.scoring.lexical.analysis import analyse
 
 _HANGUL_WORD = re.compile(r"[가-힣]{3,}")
+_HANGUL_WORD_2 = re.compile(r"[가-힣]{2,}")
 
 
 def abbreviates(short: str, long: str) -> bool:
@@ -74,6 +75,19 @@ def tail_of(short: str, long: str) -> bool:
     )  # since lexical-31 three syllables of a name of eight or more (한국교육과정평가원 → 평가원)
 
 
+def clipped(short: str, long: str) -> bool:
+    """Is ``short`` two syllables, the first of each of the two words a name of four or five
+    syllables is written from (국가대표 → 국대, 현금영수증 → 현영, 카카오톡 → 카톡; since
+    lexical-49)? The second word starts at the third or the fourth syllable."""
+    return (
+        len(short) == 2
+        and 4 <= len(long) <= 5
+        and short[0] == long[0]
+        and short[1] in (long[2], long[3])
+        and short not in long
+    )
+
+
 def _names(text: str, runs: bool = False) -> set[str]:
     """Hangul proper nouns and name values of ``text`` of four or more syllables; with ``runs``,
     also its runs of nouns written as one word (식품의약품안전처: three nouns to the analyser)."""
@@ -106,7 +120,7 @@ def abbreviations(
     leading part counts too (``tail_of``)."""
     out: list[tuple[str, str]] = []
     names = _names(source, runs=tails)
-    for m in _HANGUL_WORD.finditer(other):
+    for m in (_HANGUL_WORD_2 if tails else _HANGUL_WORD).finditer(other):
         word = m[0]
         for long in sorted(names, key=len, reverse=True):
             if long in word:
@@ -114,10 +128,11 @@ def abbreviations(
             short = next(
                 (
                     word[:n]
-                    for n in range(len(word), 2, -1)
+                    for n in range(len(word), 1 if tails else 2, -1)
                     if abbreviates(word[:n], long)
                     or initials(word[:n], long)
                     or (tails and tail_of(word[:n], long))
+                    or (tails and clipped(word[:n], long))
                 ),
                 None,
             )

@@ -189,7 +189,7 @@ def negated_words(morphs: Sequence[Morph]) -> set[str]:
             after = [j for j in content if j > i][:1]
         elif (m.form, m.tag) == ("없이", "MAG"):
             after = [j for j in content if j < i][-1:]  # 건전지 없이: 건전지 (lexical-38)
-        elif (m.form, m.tag) in (("않", "VX"), ("못하", "VX"), ("없", "VA")):
+        elif (m.form, m.tag) in (("않", "VX"), ("못하", "VX"), ("없", "VA"), ("말", "VX")):
             after = [j for j in content if j < i and morphs[j].tag not in ("VX",)][-1:]
             if after and _can_not(morphs, after[0]):
                 after = [j for j in content if j < after[0] - 1][-1:]
@@ -203,7 +203,7 @@ def negated_words(morphs: Sequence[Morph]) -> set[str]:
                 out.update(
                     morphs[k].form for k in content if k < j and morphs[k].tag.startswith("NN")
                 )
-    return out - {"않", "못하", "없"}
+    return out - {"않", "못하", "없", "말"}
 
 
 def _can_not(morphs: Sequence[Morph], j: int) -> bool:
@@ -260,6 +260,8 @@ DENYING_NOUNS: dict[str, frozenset[str]] = {
     "불통": frozenset({"되", "통하", "터지"}),
     "불합격": frozenset({"붙", "합격"}),
     "동결": frozenset({"오르", "올리", "인상", "바뀌", "변하"}),
+    "부족": frozenset({"있", "남", "충분", "넉넉하"}),  # lexical-49: 재고 부족 = 얼마 안 남았다
+    "자제": frozenset({"하", "가", "이용", "쓰"}),  # lexical-49: 이용 자제 = 가지 마
     **dict.fromkeys(
         ("휴관", "휴무", "휴업", "휴원", "휴장"), frozenset({"열", "영업", "운영", "근무", "일하"})
     ),
@@ -268,7 +270,7 @@ DENYING_NOUNS: dict[str, frozenset[str]] = {
 안 함, 휴진 = 진료 안 봄, 금지 = 하면 안 됨, 무료 = 돈을 안 받음. A noun after the prefix 불, 미,
 무 or 비 (불필요, 미제출, 미운영) denies that noun."""
 _DENYING_PREFIXES = frozenset({"불", "미", "무", "비"})
-_OF_THE_NOUN_BEFORE = frozenset({"금지", "불가", "불허", "미포함", "불포함"})
+_OF_THE_NOUN_BEFORE = frozenset({"금지", "불가", "불허", "미포함", "불포함", "자제"})
 """Denying nouns that deny the act the noun before them names too (since lexical-37): 반입 금지
 denies 반입 (갖고 들어오실 수 없어요), 이용 불가 denies 이용 (못 써); 건전지 미포함 denies 건전지
 (건전지 없이, since lexical-38)."""
@@ -281,7 +283,11 @@ def _denials(morphs: Sequence[Morph]) -> dict[str, frozenset[str]]:
         if m.tag.startswith("NN") and m.form in DENYING_NOUNS:
             out[m.form] = DENYING_NOUNS[m.form]
             before = morphs[i - 1] if i else None
-            if m.form in _OF_THE_NOUN_BEFORE and before is not None and before.tag == "NNG":
+            if (
+                m.form in _OF_THE_NOUN_BEFORE
+                and before is not None
+                and before.tag in ("NNG", "NNP")
+            ):
                 out[m.form] = out[m.form] | {before.form}
         elif m.tag == "XPN" and m.form in _DENYING_PREFIXES and i + 1 < len(morphs):
             noun = morphs[i + 1]

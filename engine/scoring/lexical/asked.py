@@ -27,6 +27,7 @@ from functools import lru_cache
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
 from seorap.engine.scoring.lexical.clauses import _noun_in
 from seorap.engine.scoring.lexical.lexicon import synonym_class
+from seorap.engine.scoring.lexical.qualifiers import qualifies
 from seorap.engine.scoring.lexical.statement_clauses import Clause
 from seorap.engine.scoring.lexical.statement_clauses import clauses as _clauses
 from seorap.engine.scoring.lexical.topic import statement_topic as _head
@@ -244,6 +245,7 @@ def _unasked_segments(
         and not any(
             v.target and kind(v) in held for v in c[1]
         )  # …로 연기: the asked value's new one
+        and not qualifies(c, held, exp, q)  # 단 소나무류는 월 7만 원; 60cm 넘는 수조는 (lexical-49)
         for s in c[3]
     )
 

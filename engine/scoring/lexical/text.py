@@ -173,7 +173,36 @@ def _piece(text: str) -> tuple[Morph, ...]:
         for form, tag, start, length in _tokens(text)
     )  # VV-R, VV-I (irregular stems) are verbs like any other
     _WARM = _WARM or _PROCESS is None
-    return _warehousing(_negating_an(_split_copula(morphs)))
+    return _denying_words(_warehousing(_negating_an(_split_copula(morphs))))
+
+
+_WHOLE = frozenset(
+    {"휴진", "휴원", "휴장", "휴강", "휴관", "휴무", "휴업", "휴항", "결방", "불통", "순연"}
+)
+"""Nouns that deny by themselves which kiwipiepy cuts in two (휴 + 진, 결 + 방): read whole."""
+_PREFIXES = frozenset("미불무비")
+
+
+def _denying_words(morphs: tuple[Morph, ...]) -> tuple[Morph, ...]:
+    """kiwipiepy cuts some nouns that deny by themselves (``_WHOLE``: 휴진 as 휴 + 진) and reads
+    the denying prefix of others as a noun (미 + 실시, 미 + 납; 미사용 as 미사 + 용): they are read
+    as one noun, or as the prefix (XPN) and its noun, with nothing between (since lexical-49)."""
+    out: list[Morph] = []
+    for m in morphs:
+        prev = out[-1] if out else None
+        if prev is None or prev.end != m.start:
+            out.append(m)
+        elif prev.tag.startswith("NN") and m.tag.startswith("NN") and prev.form + m.form in _WHOLE:
+            out[-1] = Morph(prev.form + m.form, "NNG", prev.start, m.end)
+        elif (prev.form, m.form, m.tag) == ("미사", "용", "XSN"):  # 미사용: not 미사 (mass)
+            out[-1:] = [Morph("미", "XPN", prev.start, prev.start + 1)]
+            out.append(Morph("사용", "NNG", prev.start + 1, m.end))
+        elif prev.form in _PREFIXES and prev.tag in ("NNP", "NNG") and m.tag == "NNG":
+            out[-1] = Morph(prev.form, "XPN", prev.start, prev.end)
+            out.append(m)
+        else:
+            out.append(m)
+    return tuple(out)
 
 
 def _warehousing(morphs: tuple[Morph, ...]) -> tuple[Morph, ...]:

@@ -56,6 +56,7 @@ _UNITS = (
     "t", "gbps", "mbps", "kbps", "메가", "기가",
     "돈",  # lexical-46: gold's weight, 5돈 = 18.75g
     "km/h", "㎞/h",  # lexical-47: 25km/h = 시속 25km
+    "단",  # lexical-49: 40단 = 마흔 단 (bunches, or a rank: 2단)
 )  # fmt: skip
 _LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))

@@ -1,0 +1,58 @@
+"""Clauses that qualify the asked value (since lexical-49; docs/metrics.md).
+
+A question that picks one clause of a statement leaves the others unasked, but two kinds of clause
+say what the picked value is for the case the question asks about, so they are asked with it:
+
+- an exception opened by 단 or 다만 that gives a value of the asked kind ("분재 위탁 관리비 월 5만
+  원, 단 소나무류는 월 7만 원" asked "분재 맡기면 한 달에 얼마예요?": the base fee alone leaves the
+  pines' fee out);
+- a clause whose condition the question's own value meets ("기본 10만 원, 60cm 넘는 수조는 5만 원
+  추가" asked about a 90cm tank: the surcharge applies). A question value that does not meet the
+  condition (a 45cm tank) leaves the clause another case's, as before."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from seorap.engine.scoring.lexical.analysis import Analysis
+from seorap.engine.scoring.lexical.statement_clauses import Clause
+from seorap.engine.scoring.lexical.value import Value, kind
+
+_EXCEPTION = re.compile(r"\s*(?:단|다만)(?:\s|,)")
+_ABOVE = re.compile(r"\s*(넘는|넘으면|넘어가면|넘을|넘게|초과|이상|부터는)")
+_BELOW = re.compile(r"\s*(미만|이하|안 되는|안 되면|못 미치는|아래)")
+_INCLUSIVE = frozenset({"이상", "부터는", "이하"})
+
+
+def qualifies(c: Clause, held: set[str], exp: Analysis, q: Analysis) -> bool:
+    """Does clause ``c`` qualify a value of a touched clause (``held``: their kinds and types)?"""
+    values = c[1]
+    if any(kind(v) in held for v in values) and _EXCEPTION.match(c[3][0].text):
+        return True
+    return any(_met(v, exp.text, q) for v in values)
+
+
+def _met(v: Value, text: str, q: Analysis) -> bool:
+    """A question value of ``v``'s type meets the condition ``v`` sets (60cm 넘는: 90cm)."""
+    above = _ABOVE.match(text, v.end)
+    said = above or _BELOW.match(text, v.end)
+    bound = _number(v)
+    if said is None or bound is None:
+        return False
+    for w in q.values:
+        n = _number(w)
+        if w.type != v.type or n is None:
+            continue
+        if n == bound and said[1] in _INCLUSIVE:
+            return True
+        if (above and n > bound) or (not above and n < bound):
+            return True
+    return False
+
+
+def _number(v: Value) -> Decimal | None:
+    try:
+        return Decimal(str(v.key[0])) if v.key else None
+    except (InvalidOperation, ValueError):
+        return None
