@@ -118,6 +118,7 @@ def table(graded: list[tuple[dict, str, str]]) -> str:
         "sealed_probes_39",
         "sealed_probes_40",
         "sealed_probes_41",
+        "sealed_probes_42",
     ],
 )
 def test_probe_file_is_unchanged(name):
@@ -203,6 +204,7 @@ SEALED = {
     "sealed_probes_39": 72,
     "sealed_probes_40": 81,
     "sealed_probes_41": 84,
+    "sealed_probes_42": 83,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -347,6 +349,7 @@ WRONG_YES: dict[str, list[str]] = {
     "sealed_probes_34": ["s34-028"],
     "sealed_probes_38": ["s38-145"],
     "sealed_probes_41": ["s41-141"],
+    "sealed_probes_42": ["s42-047", "s42-143"],
 }
 """Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md). Two
 are left with lexical-37, both the "another slot" convention (an unverifiable extra beside the
@@ -385,7 +388,12 @@ asked the price for a 90 cm tank, the base fee alone — the surcharge for tanks
 the size the question names; s41-105, asked the monthly fee, the base fee without the exception
 after 단 (소나무류 월 7만 원); s41-141, asked where an act comes, 2부 without 엔딩, a word no value
 rule reads (lexical-49 fixed the first two at their cause: a clause that qualifies the asked value,
-an exception after 단 or a condition the question's value meets, is asked with it); the thirty-fourth set's s34-028 is that convention too (파도가 3미터 넘었대요 beside the
+an exception after 단 or a condition the question's value meets, is asked with it); the forty-second
+set's two, found by its one grading (lexical-49; lexical-48 and 28 the same two): s42-047, three
+labelled notes (탑노트: 자몽, 미들노트: 장미, 베이스노트: 샌달우드) answered with the top and base
+swapped — words after labels, which no value rule pairs with their label; s42-143, "매월 첫째
+월요일과 셋째 월요일" answered with the first alone — an ordinal before a weekday is no value, so
+the two days read as one; the thirty-fourth set's s34-028 is that convention too (파도가 3미터 넘었대요 beside the
 cancellation asked), and s34-047 is not: asked "몇 월 며칠, 무슨 요일이에요?", "9월 26일이요" was
 credited — a weekday beside its date was read as the date's even when the question asked for it;
 lexical-42 fixed it at its cause. The thirty-second set's one, found by its one
