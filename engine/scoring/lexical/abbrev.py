@@ -110,6 +110,20 @@ def _names(text: str, runs: bool = False) -> set[str]:
     return {n for n in found if len(n) >= 4 and _HANGUL_WORD.fullmatch(n)}
 
 
+def _pairs(text: str) -> set[str]:
+    """Two nouns of two syllables each written apart, one after the other (정기 모임): a name a
+    clip may stand for (정모; since lexical-50)."""
+    ms = analyse(text).morphs
+    return {
+        f"{a.form} {b.form}"
+        for a, b in zip(ms, ms[1:])
+        if a.tag == b.tag == "NNG"
+        and len(a.form) == len(b.form) == 2
+        and b.start == a.end + 1
+        and _HANGUL_WORD_2.fullmatch(a.form + b.form)
+    }
+
+
 def abbreviations(
     source: str, other: str, reserved: Collection[str] = (), tails: bool = False
 ) -> list[tuple[str, str]]:
@@ -120,6 +134,7 @@ def abbreviations(
     leading part counts too (``tail_of``)."""
     out: list[tuple[str, str]] = []
     names = _names(source, runs=tails)
+    pairs = _pairs(source) if tails else set()
     for m in (_HANGUL_WORD_2 if tails else _HANGUL_WORD).finditer(other):
         word = m[0]
         for long in sorted(names, key=len, reverse=True):
@@ -139,6 +154,11 @@ def abbreviations(
             if short is not None and short.lower() not in reserved:
                 out.append((short, long))
                 break
+        else:
+            short = word[:2]  # 정모 for 정기 모임: the first syllable of each
+            pair = next((p for p in pairs if short == p[0] + p[3] and short not in p), None)
+            if pair is not None and short.lower() not in reserved:
+                out.append((short, pair))
     return list(dict.fromkeys(out))
 
 

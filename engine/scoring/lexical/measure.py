@@ -15,6 +15,7 @@ from seorap.engine.scoring.lexical import (
     days,
     dims,
     kilo,
+    labels,
     owners_poles,
     pairs,
     premise,
@@ -296,7 +297,7 @@ def _who_and_lists(
         wrong.append(who)
     wrong += pairs.swapped(exp, cand) or pairs.across(exp, cand) or pairs.by_name(exp, cand)
     wrong += roles.wrongs(exp, cand, q) + thresholds.other_side(exp, cand, q)
-    wrong += word_changes.replaced_stated(exp, cand)
+    wrong += word_changes.replaced_stated(exp, cand) + labels.swapped(exp, cand)
     for extra in agents.extra_members(exp, cand, q):
         multi.append((", ".join(v.text for v in current) or " ".join(exp.nouns[:3]), extra))
     known = exp.compact + "|" + (q.compact if q is not None else "")

@@ -15,6 +15,8 @@ from seorap.engine import normalise
 from seorap.engine.scoring.lexical.value import PER_COUNTERS, UNIT_ALIASES, Value, kind
 
 RANGE_JOIN = re.compile(r"^\s*[~∼\-]\s*$")
+_DAY_RANGE = re.compile(r"\s*(?:부터|에서|[~∼\-])\s*$")
+_UNTIL = re.compile(r"\s*까지")
 
 
 def range_units(text: str, values: list[Value]) -> list[Value]:
@@ -23,6 +25,17 @@ def range_units(text: str, values: list[Value]) -> list[Value]:
     out = list(values)
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
+        if a.type == "date" and b.type in ("일", "수") and _DAY_RANGE.match(text, a.end, b.start):
+            day = int(b.key[0]) if str(b.key[0]).isdigit() else 0
+            # 7월 5일부터 9일까지, 10.18~19: the end day of the start's month (since lexical-50)
+            ends = (
+                _UNTIL.match(text, b.end)
+                if b.type == "일"
+                else RANGE_JOIN.match(text[a.end : b.start])
+            )
+            if ends and a.key[2] < day <= 31:
+                out[i + 1] = Value("date", (a.key[0], a.key[1], day), b.text, b.start, b.end)
+            continue
         if a.type != "수" or b.type not in ("month", "time") or not str(a.key[0]).isdigit():
             continue
         if not RANGE_JOIN.match(text[a.end : b.start]):
@@ -33,6 +46,33 @@ def range_units(text: str, values: list[Value]) -> list[Value]:
         elif b.type == "time" and 0 <= n <= 24:
             out[i] = Value("time", (n, 0), a.text, a.start, a.end, ambiguous=b.ambiguous)
     return out
+
+
+def breakdown_units(text: str, values: list[Value]) -> list[Value]:
+    """A total's breakdown in a bracket right after it shares its counter: "47명 (성인 19, 유소년
+    28)" counts 19명 and 28명 (bare numbers after a word each, since lexical-50)."""
+    out = list(values)
+    for i, total in enumerate(out):
+        if total.type in _NOT_PER or not _OPENS.match(text, total.end):
+            continue
+        close = text.find(")", total.end)
+        inside = [j for j in range(i + 1, len(out)) if out[j].end <= close]
+        if close < 0 or not inside or not all(out[j].type == "수" for j in inside):
+            continue
+        if all(
+            _NAMED_PART.search(text, 0, out[j].start) and _PART_END.match(text, out[j].end)
+            for j in inside
+        ):
+            for j in inside:
+                v = out[j]
+                out[j] = Value(total.type, v.key, v.text, v.start, v.end)
+    return out
+
+
+_OPENS = re.compile(r"\s*\(")
+_NAMED_PART = re.compile(r"[가-힣]\s*$")
+_PART_END = re.compile(r"\s*[,)/·]")
+"""A part of a total named by a word right before its number, the number ending it (성인 19,)."""
 
 
 _ONE_PERSON = re.compile(r"인(?:당)?(?![가-힣])")

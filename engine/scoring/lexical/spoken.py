@@ -67,12 +67,20 @@ _HALF_YEAR = re.compile(
 
 
 def _half_year(text: str, mask: list[bool]) -> list[Value]:
-    """반년 (half a year) = 6개월."""
+    """반년 (half a year) = 6개월; 절반, 반값 and 반액 (half of a thing, half the price) = 50%
+    (since lexical-50)."""
     return [
         Value("개월", ("6",), m[0], m.start(), m.end())
         for m in _HALF_YEAR.finditer(text)
         if _free(mask, m.start(), m.end())
+    ] + [
+        Value("%", ("50",), m[0], m.start(), m.end())
+        for m in _HALF_OF.finditer(text)
+        if _free(mask, m.start(), m.end())
     ]
+
+
+_HALF_OF = re.compile(r"(?<![가-힣])(?:절반|반값|반액)")
 
 
 def _with_half(text: str, v: Value) -> Value:

@@ -119,7 +119,9 @@ def _before_value(a: Analysis, seg: Segment, at: int) -> bool:
     return any(v.start == at + gap for v in seg.values)
 
 
-_NEUTRAL_SUBJECT = frozenset({"이번", "올해", "다음", "새", "신규", "기존"})
+_NEUTRAL_SUBJECT = frozenset({"이번", "올해", "다음", "새", "신규", "기존", "동안"})
+"""Words before a value that name no subject: when (이번, 올해), how new (신규), how long (석 달
+동안: since lexical-50)."""
 
 
 def wrong_subject(

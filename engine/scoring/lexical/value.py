@@ -47,6 +47,8 @@ UNIT_ALIASES = {
     "밀리그램": "mg",
     "와트": "w",
     "킬로와트": "kw",
+    "lbs": "파운드",  # lexical-50: 24lbs = 24파운드
+    "lb": "파운드",
 }
 """Counters and units written two ways (in Latin letters or spelt out in Hangul): one name each.
 킬로 (or 키로, as it is often said) alone is read as a unit of its own, ``킬로``: it is said for kilograms and kilometres alike,

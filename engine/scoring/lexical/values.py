@@ -11,8 +11,9 @@ from seorap.engine import normalise
 from seorap.engine.scoring.lexical import numerals
 from seorap.engine.scoring.lexical.dayparts import dayparts
 from seorap.engine.scoring.lexical.dims import dims
+from seorap.engine.scoring.lexical.nth_weekdays import nth_weekdays
 from seorap.engine.scoring.lexical.people import people_and_teams
-from seorap.engine.scoring.lexical.ranges import bare_rates, per_unit, range_units
+from seorap.engine.scoring.lexical.ranges import bare_rates, breakdown_units, per_unit, range_units
 from seorap.engine.scoring.lexical.spoken import _half_year, _merge_durations
 from seorap.engine.scoring.lexical.text import Morph
 from seorap.engine.scoring.lexical.value import (
@@ -56,7 +57,7 @@ _UNITS = (
     "t", "gbps", "mbps", "kbps", "메가", "기가",
     "돈",  # lexical-46: gold's weight, 5돈 = 18.75g
     "km/h", "㎞/h",  # lexical-47: 25km/h = 시속 25km
-    "단",  # lexical-49: 40단 = 마흔 단 (bunches, or a rank: 2단)
+    "단", "파운드", "lbs", "lb", "시리즈", "발",  # lexical-49: 40단 = 마흔 단; lexical-50: 24lbs, 6시리즈
 )  # fmt: skip
 _LATIN_UNITS = {u for u in _UNITS if u.isascii() and u.isalpha()}
 _UNIT_RE = "|".join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))
@@ -107,7 +108,9 @@ _FORMER_MARK = re.compile(
 _CONCEDED = re.compile(r"^[^.!?\n]*?(?:었으나|였으나|었지만|였지만|이었는데|였는데)[^.!?\n]*$")
 """A value said before a concession and a new value of its kind after it, in one sentence (3월
 8일 예정이었으나, … 3월 15일로 연기): the first is the former one (since lexical-35)."""
-_CLAUSE_BREAK = re.compile(r"지만|으나|였으나|는데|었다가|였다가|지금|현재|이제|이후|[,;./\n]")
+_CLAUSE_BREAK = re.compile(
+    r"지만|으나|였으나|는데|었다가|였다가|지금|현재|이제|이후|[,;\n]|(?<!\d)[./]|[./](?!\d)"
+)
 _REFERENCE = re.compile(r"\(참고[^)]*\)")
 _ENGLISH_STOP = frozenset(
     {
@@ -206,6 +209,9 @@ def _extract_written(text: str, longer: dict[int, int], ref: dt.date | None) -> 
     _dates(text, ref, taken)
     _months_and_years(text, taken)
     _times(text, taken)
+    for value in nth_weekdays(text):  # 첫째 월요일 (lexical-50)
+        if taken.free(value.start, value.end):
+            taken.add(value)
     for m in _WEEKDAY.finditer(text):
         start = m.start() if m[1] else m.start(2) - 1  # (화): from its bracket
         if taken.free(start, m.end()):
@@ -217,7 +223,7 @@ def _extract_written(text: str, longer: dict[int, int], ref: dt.date | None) -> 
     for value in _merge_durations(text, numbers) + _half_year(text, taken.mask):
         taken.add(value)
     found = _month_long(text, sorted(taken.values, key=lambda v: v.start))
-    return per_unit(text, range_units(text, found))
+    return per_unit(text, breakdown_units(text, range_units(text, found)))
 
 
 def _month_long(text: str, found: list[Value]) -> list[Value]:
