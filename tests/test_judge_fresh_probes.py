@@ -119,6 +119,7 @@ def table(graded: list[tuple[dict, str, str]]) -> str:
         "sealed_probes_40",
         "sealed_probes_41",
         "sealed_probes_42",
+        "sealed_probes_43",
     ],
 )
 def test_probe_file_is_unchanged(name):
@@ -205,6 +206,7 @@ SEALED = {
     "sealed_probes_40": 81,
     "sealed_probes_41": 84,
     "sealed_probes_42": 89,
+    "sealed_probes_43": 96,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -349,6 +351,7 @@ WRONG_YES: dict[str, list[str]] = {
     "sealed_probes_34": ["s34-028"],
     "sealed_probes_38": ["s38-145"],
     "sealed_probes_41": ["s41-141"],
+    "sealed_probes_43": ["s43-015", "s43-039", "s43-041"],
 }
 """Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md). Two
 are left with lexical-37, both the "another slot" convention (an unverifiable extra beside the
@@ -393,7 +396,12 @@ labelled notes (탑노트: 자몽, 미들노트: 장미, 베이스노트: 샌달
 swapped — words after labels, which no value rule pairs with their label; s42-143, "매월 첫째
 월요일과 셋째 월요일" answered with the first alone — an ordinal before a weekday is no value, so
 the two days read as one (lexical-50 fixed both at their cause: words swapped between labels;
-a weekday counted within the month, 첫째 월요일, a value of its own); the thirty-fourth set's s34-028 is that convention too (파도가 3미터 넘었대요 beside the
+a weekday counted within the month, 첫째 월요일, a value of its own); the forty-third set's three, found
+by its one grading (lexical-50; lexical-49 and 28 the same three): s43-015, "강사님이 수강생들에게 …
+추천해 주심" answered "수강생이 선생님께 추천드렸대" — giver and receiver turned round, the teacher
+named 강사님 and 선생님; s43-039, "반품·교환 안 됨" answered "교환은 안 되고 반품만 돼요" — one
+member of a denied pair said allowed; s43-041, two boats' berths swapped (해랑호 7번, 바다새호
+12번); the thirty-fourth set's s34-028 is that convention too (파도가 3미터 넘었대요 beside the
 cancellation asked), and s34-047 is not: asked "몇 월 며칠, 무슨 요일이에요?", "9월 26일이요" was
 credited — a weekday beside its date was read as the date's even when the question asked for it;
 lexical-42 fixed it at its cause. The thirty-second set's one, found by its one
