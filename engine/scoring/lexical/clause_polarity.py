@@ -35,6 +35,7 @@ from seorap.engine.scoring.lexical.constructions import past_the_limit
 from seorap.engine.scoring.lexical.lexicon import synonym_class
 from seorap.engine.scoring.lexical.subjects import replaced
 from seorap.engine.scoring.lexical.text import Morph
+from seorap.engine.scoring.lexical.unsaid_asides import unsaid_aside_markers
 from seorap.engine.scoring.lexical.value import Value, kind, same
 
 
@@ -65,6 +66,8 @@ def clause_polarity(exp: Analysis, cand: Analysis, q: Analysis | None = None) ->
         _negation_for_cancel(mine, theirs, around)
         extra = {m for m in theirs if theirs[m] > mine[m]}
         lacking = {m for m in mine if mine[m] > 0 and m not in around}
+        aside = unsaid_aside_markers(seg, exp, cand)  # (휴식 없음), 휴식 unsaid (lexical-51)
+        lacking = {m for m in lacking if mine[m] > aside[m]}
         if all(_values_only(c, cand) for c in chosen) and not _corrects(seg, exp, cand):
             lacking = set()  # "새벽 두 시요.": values alone say nothing of the polarity
         if NEGATION in lacking and _question_negates(q, chosen, cand, seg, exp):

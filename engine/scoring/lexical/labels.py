@@ -5,7 +5,8 @@ every word of the statement is in the answer, but the top and the base notes hol
 The words after the labels are no values the rules type, so no value rule paired them with their
 labels. A statement of two or more "label: words" pairs (each side at most three words, no typed
 value after the label) is read as such; an answer clause that names one label (the label, or its
-start down to what sets it apart from the others: 베이스 for 베이스노트 beside 탑노트) and says the
+start down to what sets it apart from the others: 베이스 for 베이스노트 beside 탑노트; or a word of
+it no other label has: 초급반 for 피겨 초급반 강사 beside 중급반 강사) and says the
 words of another label and not its own swaps them (NO). A clause naming two labels is not read."""
 
 from __future__ import annotations
@@ -15,20 +16,22 @@ import re
 from seorap.engine.scoring.lexical.analysis import Analysis, _compact
 
 _WORDS = r"[가-힣A-Za-z]+(?:\s+[가-힣A-Za-z]+){0,2}"
-_PAIR = re.compile(rf"(?:^|(?<=[,;/\n.—–-]))\s*({_WORDS})\s*:\s*({_WORDS})\s*(?=$|[,;/\n.])")
+_PAIR = re.compile(rf"(?:^|(?<=[,;/\n.—–\]-]))\s*({_WORDS})\s*:\s*({_WORDS})\s*(?=$|[,;/\n.])")
+_WHO = frozenset({"name", "person"})
+"""Values that may be a label's words: people named (강사: 윤서진 코치)."""
 _PARTICLE = re.compile(r"(?:은요|는요|은|는|이|가|의|도|에는|에선|엔)$")
 
 
-def _pairs(exp: Analysis) -> list[tuple[str, str]]:
-    """(label, its words compact) of each "label: words" pair of the statement, when it has two or
-    more and no typed value stands in one."""
+def _pairs(exp: Analysis) -> list[tuple[str, str, str]]:
+    """(label, its words compact, its words as written) of each "label: words" pair of the
+    statement, when it has two or more and no typed value but a name stands in one."""
     found = [
-        (m[1].strip(), _compact(m[2]))
+        (m[1].strip(), _compact(m[2]), m[2].strip())
         for m in _PAIR.finditer(exp.text)
-        if not any(m.start() <= v.start < m.end() for v in exp.values)
+        if not any(m.start() <= v.start < m.end() and v.type not in _WHO for v in exp.values)
     ]
-    labels = {label for label, _ in found}
-    words = {w for _, w in found}
+    labels = {label for label, _, _ in found}
+    words = {w for _, w, _ in found}
     if len(found) < 2 or len(labels) < len(found) or len(words) < len(found):
         return []
     return found
@@ -48,6 +51,8 @@ def _distinct(label: str, labels: list[str]) -> str:
 def _named(word: str, label: str, labels: list[str]) -> bool:
     """Does the answer's word (its particle dropped) name ``label``?"""
     w = _PARTICLE.sub("", word)
+    if len(w) >= 2 and w in label.split() and not any(w in x.split() for x in labels if x != label):
+        return True  # 초급반 of "피겨 초급반 강사" beside "중급반 강사"
     return len(w) >= len(_distinct(label, labels)) and label.replace(" ", "").startswith(w)
 
 
@@ -57,16 +62,16 @@ def swapped(exp: Analysis, cand: Analysis) -> list[tuple[str, str]]:
     pairs = _pairs(exp)
     if not pairs:
         return []
-    labels = [label for label, _ in pairs]
+    labels = [label for label, _, _ in pairs]
     out = []
     for seg in cand.segments:
         words = re.findall(r"[가-힣A-Za-z]+", seg.text)
-        named = [(lb, w) for lb, w in pairs if any(_named(x, lb, labels) for x in words)]
+        named = [p for p in pairs if any(_named(x, p[0], labels) for x in words)]
         if len(named) != 1:
             continue
-        label, own = named[0]
+        label, own, shown = named[0]
         said = _compact(seg.text)
-        other = [w for lb, w in pairs if lb != label and w in said]
+        other = [written for lb, w, written in pairs if lb != label and w in said]
         if other and own not in said:
-            out.append((f"{label}: {own}", f"{label}: {other[0]}"))
+            out.append((f"{label}: {shown}", f"{label}: {other[0]}"))
     return out

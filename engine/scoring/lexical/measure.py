@@ -13,6 +13,7 @@ from seorap.engine.scoring.lexical import (
     agents,
     asked,
     days,
+    denied_members,
     dims,
     kilo,
     labels,
@@ -298,6 +299,7 @@ def _who_and_lists(
     wrong += pairs.swapped(exp, cand) or pairs.across(exp, cand) or pairs.by_name(exp, cand)
     wrong += roles.wrongs(exp, cand, q) + thresholds.other_side(exp, cand, q)
     wrong += word_changes.replaced_stated(exp, cand) + labels.swapped(exp, cand)
+    wrong += denied_members.allowed_members(exp, cand)
     for extra in agents.extra_members(exp, cand, q):
         multi.append((", ".join(v.text for v in current) or " ".join(exp.nouns[:3]), extra))
     known = exp.compact + "|" + (q.compact if q is not None else "")

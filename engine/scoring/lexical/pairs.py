@@ -68,17 +68,36 @@ def pairs(a: Analysis) -> list[tuple[str, Value]]:
 def swapped(exp: Analysis, cand: Analysis) -> list[tuple[str, str]]:
     """(expected owner and value, the answer's) for each owner the answer pairs with the value of
     another owner of the expected list (module docstring)."""
-    mine = [(o, v) for o, v in pairs(exp) if _MARK.search(o)]
+    mine = [
+        (o, v)
+        for o, v in pairs(exp)
+        if _MARK.search(o) or (_NAMED.fullmatch(o) and exp.text.lower().count(o) == 1)
+    ]
     out = []
     for owner, w in pairs(cand):
         listed = [(o, v) for o, v in mine if kind(v) == kind(w)]
-        if len({o for o, _ in listed}) < 2 or len({_MARK.sub("", o) for o, _ in listed}) != 1:
+        names = [o for o, _ in listed]
+        if len(set(names)) < 2 or not _one_family(names):
             continue
         own = [v for o, v in listed if o == owner]
         others = [v for o, v in listed if o != owner]
         if own and not any(same(v, w) for v in own) and any(same(v, w) for v in others):
             out.append((f"{owner} {own[0].text}", f"{owner} {w.text}"))
     return out
+
+
+def _one_family(owners: list[str]) -> bool:
+    """Owners of one list: one word told apart by a number or a letter (1호기, 2호기), or, since
+    lexical-51, words each said once (해랑호 7번 선석, 바다새호 12번 선석)."""
+    marked = [o for o in owners if _MARK.search(o)]
+    if marked:
+        return len(marked) == len(owners) and len({_MARK.sub("", o) for o in owners}) == 1
+    return len(set(owners)) == len(owners)
+
+
+_NAMED = re.compile(r"[가-힣]{2,}")
+"""An owner said as a word of its own (해랑호), not a mark, and said once: a word of two clauses
+(굽 교체, 밑창 전체 교체) names no owner (since lexical-51)."""
 
 
 def across(exp: Analysis, cand: Analysis) -> list[tuple[str, str]]:

@@ -33,6 +33,18 @@ def qualifies(c: Clause, held: set[str], exp: Analysis, q: Analysis) -> bool:
     return any(_met(v, exp.text, q) for v in values)
 
 
+def overridden(clauses: tuple[Clause, ...], touched: tuple[Clause, ...]) -> tuple[Clause, ...]:
+    """``touched`` without a clause whose exception (the clause after it, opened by 단 or 다만)
+    the question touches too: asked about 해외 필자 of "외부 필자 원고료는 매월 10일 지급, 단 해외
+    필자는 매월 25일 지급", the question asks the exception's case, and the general clause is
+    another case's (since lexical-51)."""
+    out = list(touched)
+    for before, c in zip(clauses, clauses[1:]):
+        if c in touched and before in out and _EXCEPTION.match(c[3][0].text):
+            out.remove(before)
+    return tuple(out)
+
+
 def _met(v: Value, text: str, q: Analysis) -> bool:
     """A question value of ``v``'s type meets the condition ``v`` sets (60cm 넘는: 90cm)."""
     above = _ABOVE.match(text, v.end)

@@ -9,7 +9,7 @@ import re
 from decimal import Decimal
 
 from seorap.engine import normalise
-from seorap.engine.scoring.lexical.value import Value, _canon, _free
+from seorap.engine.scoring.lexical.value import UNIT_ALIASES, Value, _canon, _free
 
 
 def _merge_durations(text: str, numbers: list[Value]) -> list[Value]:
@@ -69,18 +69,31 @@ _HALF_YEAR = re.compile(
 def _half_year(text: str, mask: list[bool]) -> list[Value]:
     """반년 (half a year) = 6개월; 절반, 반값 and 반액 (half of a thing, half the price) = 50%
     (since lexical-50)."""
-    return [
-        Value("개월", ("6",), m[0], m.start(), m.end())
-        for m in _HALF_YEAR.finditer(text)
-        if _free(mask, m.start(), m.end())
-    ] + [
-        Value("%", ("50",), m[0], m.start(), m.end())
-        for m in _HALF_OF.finditer(text)
-        if _free(mask, m.start(), m.end())
-    ]
+    return (
+        [
+            Value("개월", ("6",), m[0], m.start(), m.end())
+            for m in _HALF_YEAR.finditer(text)
+            if _free(mask, m.start(), m.end())
+        ]
+        + [
+            Value("%", ("50",), m[0], m.start(), m.end())
+            for m in _HALF_OF.finditer(text)
+            if _free(mask, m.start(), m.end())
+        ]
+        + [
+            Value(UNIT_ALIASES.get(m[1].lower(), m[1].lower()), ("0.5",), m[0], m.start(), m.end())
+            for m in _HALF_UNIT.finditer(text)
+            if _free(mask, m.start(), m.end())
+        ]
+    )
 
 
 _HALF_OF = re.compile(r"(?<![가-힣])(?:절반|반값|반액)")
+_HALF_UNIT = re.compile(
+    r"(?<![가-힣])반\s*(킬로그램|킬로미터|킬로|키로|리터|kg|km|l|L)(?![A-Za-z]|로미터|로그램)"
+)
+"""반 킬로, 반 리터: half of the unit, 0.5 of it (since lexical-51; 킬로 alone is read by the
+statement, lexical/kilo.py)."""
 
 
 def _with_half(text: str, v: Value) -> Value:
