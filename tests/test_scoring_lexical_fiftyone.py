@@ -83,3 +83,20 @@ def test_values_and_asides(expected, answer, verdict, question):
 )
 def test_people_and_denials(expected, answer, verdict):
     check(expected, answer, verdict)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["가가및" * 3000 + "가가 x", "가가 및 " * 3000 + "x", "첫째·" * 3000, "첫째와 " * 3000],
+)
+def test_hostile_text_is_read_in_one_pass(text):
+    # members joined by 및 were once read two ways each (2^n tries: 22 of them took 8 s), and a
+    # run of ordinals was rescanned from every start; the patterns now read such text at once
+    import time
+
+    from seorap.engine.scoring.lexical.denied_members import _MEMBERS
+    from seorap.engine.scoring.lexical.nth_weekdays import _RUN
+
+    began = time.perf_counter()
+    list(_MEMBERS.finditer(text)), list(_RUN.finditer(text))
+    assert time.perf_counter() - began < 5  # a hang guard, not a speed goal

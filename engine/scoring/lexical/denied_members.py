@@ -14,10 +14,12 @@ import re
 from seorap.engine.scoring.lexical.analysis import NEGATION, Analysis
 
 _MEMBERS = re.compile(
-    r"((?:[가-힣]{2,}\s*(?:·|/|및|,)\s*)+[가-힣]{2,})\s*(?:은|는|이|가|도)?\s*"
+    r"(?<![가-힣])((?:[가-힣]{2,}(?:\s*[·/,]\s*|\s+및\s+)){1,8}[가-힣]{2,})\s*(?:은|는|이|가|도)?\s*"
     r"(?:안\s*됨|안\s*돼|안\s*되|불가|금지|하지\s*않|되지\s*않|받지\s*않)"
 )
-_SPLIT = re.compile(r"\s*(?:·|/|및|,)\s*")
+_SPLIT = re.compile(r"\s*[·/,]\s*|\s+및\s+")
+"""One way only to read a join (및 apart from its words), and at most nine members: no document
+text makes the patterns try its members in more than one way, or read far for each start."""
 _ALLOWED = frozenset({"되", "가능"})
 _DENYING = frozenset({"불가", "금지", "불가능"})
 
