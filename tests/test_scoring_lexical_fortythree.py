@@ -165,8 +165,8 @@ def test_each_rule_and_what_would_fool_it(question, expected, answer, verdict):
     ("text", "values"),
     [
         ("예순두 근 나왔어요.", [("수", ("62",))]),
-        ("화살 여섯 발, 팔 보호대", [("수", ("6",))]),
-        ("세 발씩 쏩니다.", [("수", ("3",))]),
+        ("화살 여섯 발, 팔 보호대", [("발", ("6",))]),  # 발 a counter since lexical-50
+        ("세 발씩 쏩니다.", [("발", ("3",))]),
         ("네 말이 맞아.", []),  # 네: "your", no number
         ("한 집에 살아요.", []),  # 한 before a noun with no amount after it: "a"
         ("포장은 한 조에 여섯 명이에요.", [("명", ("6",))]),  # no 1조 (a trillion)
