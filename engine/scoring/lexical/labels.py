@@ -48,12 +48,13 @@ def _distinct(label: str, labels: list[str]) -> str:
     return label[: len(label) - end] or label
 
 
-def _named(word: str, label: str, labels: list[str]) -> bool:
-    """Does the answer's word (its particle dropped) name ``label``?"""
+def _named(word: str, label: str, labels: list[str], distinct: str) -> bool:
+    """Does the answer's word (its particle dropped) name ``label`` (``distinct``: its start that
+    sets it apart)?"""
     w = _PARTICLE.sub("", word)
     if len(w) >= 2 and w in label.split() and not any(w in x.split() for x in labels if x != label):
         return True  # 초급반 of "피겨 초급반 강사" beside "중급반 강사"
-    return len(w) >= len(_distinct(label, labels)) and label.replace(" ", "").startswith(w)
+    return len(w) >= len(distinct) and label.replace(" ", "").startswith(w)
 
 
 def swapped(exp: Analysis, cand: Analysis) -> list[tuple[str, str]]:
@@ -63,10 +64,11 @@ def swapped(exp: Analysis, cand: Analysis) -> list[tuple[str, str]]:
     if not pairs:
         return []
     labels = [label for label, _, _ in pairs]
+    distinct = {label: _distinct(label, labels) for label in labels}
     out = []
     for seg in cand.segments:
         words = re.findall(r"[가-힣A-Za-z]+", seg.text)
-        named = [p for p in pairs if any(_named(x, p[0], labels) for x in words)]
+        named = [p for p in pairs if any(_named(x, p[0], labels, distinct[p[0]]) for x in words)]
         if len(named) != 1:
             continue
         label, own, shown = named[0]

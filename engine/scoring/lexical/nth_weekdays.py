@@ -31,7 +31,8 @@ def nth_weekdays(text: str) -> list[Value]:
         day = m[m.lastindex or 0]
         ords = list(_ONE.finditer(text, m.start(), m.end()))
         for i, o in enumerate(ords):
-            n = _ORDINALS[re.sub(r"\s*번째|째$", "", o[0]) if o[0] not in _ORDINALS else o[0]]
+            said = o[0] if o[0] in _ORDINALS else re.sub(r"\s*번째$|째$", "", o[0])  # 두 번째: 두
+            n = _ORDINALS[said]
             end = m.end() if i == len(ords) - 1 else o.end()
             out.append(Value("nth-weekday", (n, day), text[o.start() : end], o.start(), end))
     return out

@@ -126,8 +126,8 @@ def swapped_roles(exp: Analysis, cand: Analysis) -> tuple[str, str] | None:
     mine = doers(exp.morphs)
     theirs = doers(cand.morphs)
     for x in mine:
-        kin = _kin_word(cand, x)  # 강사님 said 선생님 (lexical-51)
-        if _roles(cand.morphs, kin) != {"other"}:
+        kin, roles = _kin_word(cand, x)  # 강사님 said 선생님 (lexical-51)
+        if roles != {"other"}:
             continue
         for y in theirs:
             if _bare(y) not in {_bare(x) for x in mine} and _roles(exp.morphs, y):
@@ -182,14 +182,16 @@ def _gives(morphs: Sequence[Morph], i: int) -> bool:
     )
 
 
-def _kin_word(cand: Analysis, x: str) -> str:
-    """``x``, or the answer's word for the same person when it names x by another word of x's
-    meaning class and not by x (강사님 said 선생님; since lexical-51)."""
-    if _roles(cand.morphs, x):
-        return x
-    return next(
+def _kin_word(cand: Analysis, x: str) -> tuple[str, set[str]]:
+    """(``x``, or the answer's word for the same person when it names x by another word of x's
+    meaning class and not by x (강사님 said 선생님; since lexical-51); that word's roles there)."""
+    roles = _roles(cand.morphs, x)
+    if roles:
+        return x, roles
+    kin = next(
         (n for n in cand.nouns if synonym_class(_bare(n), frozenset({_bare(x)})) is not None), x
     )
+    return kin, _roles(cand.morphs, kin) if kin != x else roles
 
 
 def _one_person(a: str, b: str) -> bool:

@@ -66,7 +66,7 @@ _HALF_YEAR = re.compile(
 )
 
 
-def _half_year(text: str, mask: list[bool]) -> list[Value]:
+def _halves(text: str, mask: list[bool]) -> list[Value]:
     """반년 (half a year) = 6개월; 절반, 반값 and 반액 (half of a thing, half the price) = 50%
     (since lexical-50)."""
     return (

@@ -20,10 +20,10 @@ _BRACKET = re.compile(r"\([^()]*\)")
 def unsaid_aside_markers(seg: Segment, exp: Analysis, cand: Analysis) -> Counter[str]:
     """The markers of ``seg`` said inside brackets whose nouns the answer does not have."""
     out: Counter[str] = Counter()
+    forms = frozenset(m.form for m in cand.morphs)
     for b in _BRACKET.finditer(exp.text, seg.start, seg.end):
         morphs = [m for m in exp.morphs if b.start() < m.start < b.end()]
         nouns = [m.form for m in morphs if m.tag in ("NNG", "NNP") and len(m.form) >= 2]
-        forms = frozenset(m.form for m in cand.morphs)
         if nouns and not any(n in cand.compact or synonym_class(n, forms) for n in nouns):
             out.update(_markers(morphs))
     return out

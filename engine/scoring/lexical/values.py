@@ -14,7 +14,7 @@ from seorap.engine.scoring.lexical.dims import dims
 from seorap.engine.scoring.lexical.nth_weekdays import nth_weekdays
 from seorap.engine.scoring.lexical.people import people_and_teams
 from seorap.engine.scoring.lexical.ranges import bare_rates, breakdown_units, per_unit, range_units
-from seorap.engine.scoring.lexical.spoken import _half_year, _merge_durations
+from seorap.engine.scoring.lexical.spoken import _halves, _merge_durations
 from seorap.engine.scoring.lexical.text import Morph
 from seorap.engine.scoring.lexical.value import (
     UNIT_ALIASES,
@@ -220,7 +220,7 @@ def _extract_written(text: str, longer: dict[int, int], ref: dt.date | None) -> 
         if taken.free(at, at + 1):
             taken.add(Value("weekday", (day,), day, at, at + 1))
     numbers = _shared_counters(text, _numbers(text, longer, taken))
-    for value in _merge_durations(text, numbers) + _half_year(text, taken.mask):
+    for value in _merge_durations(text, numbers) + _halves(text, taken.mask):
         taken.add(value)
     found = _month_long(text, sorted(taken.values, key=lambda v: v.start))
     return per_unit(text, breakdown_units(text, range_units(text, found)))
