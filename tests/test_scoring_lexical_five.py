@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-51" and J.rules == "lexical-51"
+    assert lexical.RULES_VERSION == "lexical-52" and J.rules == "lexical-52"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

@@ -199,4 +199,7 @@ def test_every_unit_written_two_ways_is_read_after_a_number():
 
     for alias, unit in UNIT_ALIASES.items():
         values = analyse(f"무게 3{alias} 확인").values
+        if alias.endswith("/h"):  # km/h: a speed since lexical-52 (lexical/speeds.py)
+            assert [v.type for v in values] == ["speed"], alias
+            continue
         assert [(v.type, v.key) for v in values] == [(unit, ("3",))], alias

@@ -283,12 +283,11 @@ def _denials(morphs: Sequence[Morph]) -> dict[str, frozenset[str]]:
         if m.tag.startswith("NN") and m.form in DENYING_NOUNS:
             out[m.form] = DENYING_NOUNS[m.form]
             before = morphs[i - 1] if i else None
-            if (
-                m.form in _OF_THE_NOUN_BEFORE
-                and before is not None
-                and before.tag in ("NNG", "NNP")
-            ):
-                out[m.form] = out[m.form] | {before.form}
+            if m.form in _OF_THE_NOUN_BEFORE and before is not None:
+                if before.tag in ("NNG", "NNP"):
+                    out[m.form] = out[m.form] | {before.form}
+                elif before.tag == "ETN" and i >= 2 and morphs[i - 2].tag == "VV":
+                    out[m.form] = out[m.form] | {morphs[i - 2].form}  # 기대기 금지 (lexical-52)
         elif m.tag == "XPN" and m.form in _DENYING_PREFIXES and i + 1 < len(morphs):
             noun = morphs[i + 1]
             if noun.tag.startswith("NN") and noun.start == m.end:
@@ -382,7 +381,9 @@ def affirmed_denied(exp_morphs: Sequence[Morph], cand_morphs: Sequence[Morph]) -
 
 NEGATORS = frozenset({("안", "MAG"), ("못", "MAG"), ("않", "VX"), ("못하", "VX"), ("없", "VA")})
 
-_FORBIDDING = frozenset({"금지", "불가", "불허"})
+FORBIDDING = frozenset({"금지", "불가", "불허"})
+"""Nouns that forbid (사용 금지): an answer's 안, 못 or 말다 may say them as it may a negation (the
+polarity rule compares both; since lexical-52: 사용 금지 = 사용하지 마십시오)."""
 _GRANTING = frozenset({"되", "괜찮"})
 
 
@@ -390,7 +391,7 @@ def _forbidden_nouns(morphs: Sequence[Morph]) -> set[str]:
     """The nouns right before a forbidding word (외부 음식 반입 금지: 외부, 음식, 반입)."""
     out: set[str] = set()
     for i, m in enumerate(morphs):
-        if m.form in _FORBIDDING and m.tag.startswith("NN"):
+        if m.form in FORBIDDING and m.tag.startswith("NN"):
             j = i - 1
             while (
                 j >= 0

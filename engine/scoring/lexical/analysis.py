@@ -32,7 +32,7 @@ def values(text: str, ref: dt.date | None = None) -> tuple[Value, ...]:
 # ---- segments, nouns, markers -------------------------------------------------------------------
 
 _SPLIT = re.compile(
-    r"[;\n!?]|(?<=[가-힣])~+(?=\s)|/(?!(?<=\d/)\d)|\.(?!\d|(?<=\d{4}\.)\s\d|(?<=\d{4}\.\s\d\.)\s\d|(?<=\d{4}\.\s\d\d\.)\s\d)"
+    r"[;\n!?]|(?<=[가-힣])~+(?=\s)|/(?!(?<=\d/)\d)(?!(?<=(?<![A-Za-z])[A-Z]/)[A-Z](?![A-Za-z]))|\.(?!\d|(?<=\d{4}\.)\s\d|(?<=\d{4}\.\s\d\.)\s\d|(?<=\d{4}\.\s\d\d\.)\s\d)"
     r"|,(?!(?<=\d,)\d)"
     r"|(?<![가-힣])(?:그러나|하지만|그런데)(?![가-힣])"
 )
@@ -270,7 +270,8 @@ def _markers(morphs: Sequence[Morph]) -> list[str]:
         elif (m.tag.startswith("NN") and m.form in _HALT_NOUNS) or (
             m.tag == "VV" and m.form in _HALT_VERBS
         ):
-            found.append(CANCEL)
+            if not look_alikes.asked_then_done(morphs, i):
+                found.append(CANCEL)
         elif m.tag.startswith("NN") and m.form in _RETRACT_NOUNS:
             found.append(RETRACT)
         elif (m.form, m.tag) in NEGATING_ADVERBS or not_yet(morphs, i):

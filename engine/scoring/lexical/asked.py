@@ -35,7 +35,7 @@ from seorap.engine.scoring.lexical.value import UNIT_ALIASES, Value, kind, same
 
 DAY_KINDS = frozenset({"date", "weekday", "month", "year", "vague-date", "time"})
 AMOUNT_KINDS = frozenset(
-    {"money", "수", "%", "size", "mass", "length", "duration", "volume", "area", "power"}
+    {"money", "수", "%", "size", "mass", "length", "duration", "volume", "area", "power", "speed"}
 )
 _COUNTERS = (
     "개월|개|대|건|곳|번|회|층|권|장|잔|병|마리|척|채|상자|박스|팔레트|톤|kg|평|호실|호|반|학년|살|세|"

@@ -54,3 +54,15 @@ def bids(morphs: Sequence[Morph], i: int) -> bool:
         and morphs[i - 2].form in _BIDDEN
         and morphs[i - 2].tag.startswith("V")
     )
+
+
+_ASKED_FOR = frozenset({("달", "VX"), ("요청", "NNG"), ("부탁", "NNG")})
+"""A request for an act (취소해 달라고, 취소 요청)."""
+
+
+def asked_then_done(morphs: Sequence[Morph], i: int) -> bool:
+    """The word at ``i`` names an act asked for (취소해 달라고 해서, 취소 요청이 와서) and the same word
+    says it done later in the text (… 취소됐어요): one act, said twice, counted once (since
+    lexical-52; a cancellation of a cancellation names its act by another word, 철회)."""
+    asked = any((m.form, m.tag) in _ASKED_FOR for m in morphs[i + 1 : i + 4])
+    return asked and any(m.form == morphs[i].form for m in morphs[i + 4 :])

@@ -131,14 +131,21 @@ def asked_clauses_missing(
     )
 
 
+_SAID_BY_WORDS = frozenset({"person", "team", "name"})
+"""Kinds a clause can say without a value (담당 원장님 for 누가)."""
+
+
 def _of_no_asked_kind(c: str, exp: Analysis, q: Analysis | None, stated: list[Value]) -> bool:
     """Clause ``c`` holds no value and the question asks for a day or a time only (언제, 몇 시),
     which the answer has stated from another clause: the clause (본관 연습실에서 합니다) is not
-    asked (since lexical-38). A question that names a kind no question word types (장소, 준비물)
+    asked (since lexical-38); an amount or a count likewise (얼마로 = 230cm, 색상 차콜 not asked;
+    since lexical-52). A question that names a kind no question word types (장소, 준비물)
     or joins a second ask (언제 하고, 그때 들어가도 돼요?) asks every clause."""
     wanted = asked.kinds(q)
-    if q is None or not wanted or not wanted <= asked.DAY_KINDS or asked.asks_more(q.text):
-        return False  # a day or a time asked alone: a clause without one cannot answer it
+    if q is None or not wanted or wanted & _SAID_BY_WORDS or asked.asks_more(q.text):
+        return (
+            False  # a day, a time or an amount asked alone: a clause without one cannot answer it
+        )
     seg = next((s for s in exp.segments if s.text.strip() == c), None)
     return (
         seg is not None

@@ -185,7 +185,9 @@ CONTRAST_ENDINGS = frozenset({"지만", "는데", "ᆫ데", "은데", "으나", 
 contrast (a value marked former, 예전엔 A였지만 지금은 B); otherwise unverified."""
 
 
-NEGATING_WORDS = frozenset({("안", "MAG"), ("못", "MAG"), ("않", "VX"), ("못하", "VX")})
+NEGATING_WORDS = frozenset(
+    {("안", "MAG"), ("못", "MAG"), ("않", "VX"), ("못하", "VX"), ("말", "VX")}
+)
 """Negation by adverb or auxiliary: neutral beside a value only when the expected statement is
 negated too (the polarity rule has then checked that both say no)."""
 PASSING_VERBS = frozenset({"지나", "넘", "경과"})
@@ -353,6 +355,8 @@ OPPOSITES: tuple[tuple[frozenset[str], ...], ...] = (
     (frozenset({"유료"}), frozenset({"무료"})),
     (frozenset({"찬성"}), frozenset({"반대"})),
     (frozenset({"상향", "인상", "증액"}), frozenset({"하향", "인하", "감액"})),
+    # a date or a period moved later or longer, or earlier or shorter (lexical-52)
+    (frozenset({"연장", "미뤄", "미루", "늦춰", "늦추"}), frozenset({"앞당", "단축"})),
 )
 """Values of one slot given as common nouns: the poles of each group exclude each other (금지 vs
 허용, 온라인 vs 오프라인, 매주 vs 매달). Matched on the text without spaces."""

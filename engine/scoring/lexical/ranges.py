@@ -16,7 +16,8 @@ from seorap.engine.scoring.lexical.value import PER_COUNTERS, UNIT_ALIASES, Valu
 
 RANGE_JOIN = re.compile(r"^\s*[~∼\-]\s*$")
 _DAY_RANGE = re.compile(r"\s*(?:부터|에서|[~∼\-])\s*$")
-_UNTIL = re.compile(r"\s*까지")
+_UNTIL = re.compile(r"\s*(?:\(?[월화수목금토일](?:요일)?\)?\s*)?까지")
+"""까지 after the end day, or after its weekday (14일 수요일까지; since lexical-52)."""
 
 
 def range_units(text: str, values: list[Value]) -> list[Value]:
@@ -120,6 +121,10 @@ _TIME_RATE = re.compile(r"(?<![A-Za-z0-9가-힣.])(분|초|시간|일|주)당(?=
 after it (분당 alone is also a town; since lexical-47)."""
 
 
+_ONE_NIGHT = re.compile(r"(?<![가-힣])하룻\s?밤")
+"""하룻밤: one night, 1박 (a stay's count of one, or its price's denominator; since lexical-52)."""
+
+
 def bare_rates(text: str) -> list[Value]:
     """A unit said without a number as a rate's denominator: "kg당 380원", "키로에 380원", "평당
     3천만 원" (a price per one of it, the ``per`` of "1kg당"; since lexical-43). The unit is
@@ -128,4 +133,5 @@ def bare_rates(text: str) -> list[Value]:
     for m in (*_BARE_RATE.finditer(text), *_TIME_RATE.finditer(text)):
         unit = m[1].lower()
         out.append(Value("per", (UNIT_ALIASES.get(unit, unit),), m[1], m.start(1), m.end(1)))
+    out += [Value("per", ("박",), m[0], m.start(), m.end()) for m in _ONE_NIGHT.finditer(text)]
     return out

@@ -14,17 +14,11 @@ from seorap.engine.scoring.lexical.dims import dims
 from seorap.engine.scoring.lexical.nth_weekdays import nth_weekdays
 from seorap.engine.scoring.lexical.people import people_and_teams
 from seorap.engine.scoring.lexical.ranges import bare_rates, breakdown_units, per_unit, range_units
+from seorap.engine.scoring.lexical.speeds import speeds
 from seorap.engine.scoring.lexical.spoken import _halves, _merge_durations
 from seorap.engine.scoring.lexical.text import Morph
-from seorap.engine.scoring.lexical.value import (
-    UNIT_ALIASES,
-    Value,
-    _canon,
-    _free,
-    kind,
-    same,
-)
-from seorap.engine.scoring.lexical.weekday_runs import weekday_runs
+from seorap.engine.scoring.lexical.value import UNIT_ALIASES, Value, _canon, _free, kind, same
+from seorap.engine.scoring.lexical.weekday_runs import WEEKDAY, weekday_runs
 
 _NUM = r"\d+(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?"
 _MULT = r"천만|백만|십만|조|억|만|천"
@@ -75,9 +69,9 @@ _NAMED_HOUR = re.compile(r"(?<![가-힣])(?:정오|자정)")
 """Noon (12:00) and midnight (0:00) said by name."""
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?![\d:])")
 """15:30, and 15:44:00 with its seconds (a time of that minute when they are 00; lexical-39)."""
-_WEEKDAY = re.compile(r"([월화수목금토일])(?:요일|욜)|(?<=[일\d])\s*\(([월화수목금토일])\)")
-"""화요일, 화욜, and (화) right after a date (3월 2일(화), 3/2 (화))."""
-_NAME = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*")
+_NAME = re.compile(
+    r"(?<![A-Za-z0-9])[A-Za-z](?:(?<=[A-Z])/[A-Z](?![A-Za-z0-9])|[A-Za-z0-9]*(?:[-_.+][A-Za-z0-9]+)*)"
+)  # A/S, Q/A: two capitals a slash joins are one name (lexical-52)
 _NUMBER = re.compile(
     rf"(?<![\d.])(\$\s*)?((?:{_NUM})(?:\s*(?:{_MULT}))?(?:\s*(?:{_NUM})\s*(?:{_MULT}))*)"
     rf"(?:\s*({_UNIT_RE}))?",
@@ -197,8 +191,9 @@ def _extract_written(text: str, longer: dict[int, int], ref: dt.date | None) -> 
     """The values of ``text`` as written; ``longer``: where a noun of more than one letter
     starts, and where the longest one starting there ends (-1: a particle starts there)."""
     taken = _Taken(text)
-    for value in bare_rates(text):
-        taken.add(value)
+    for value in speeds(text) + bare_rates(text):  # 분당 105m: one speed (lexical-52)
+        if taken.free(value.start, value.end):
+            taken.add(value)
     for value in dims(text):  # 40×60cm: one value (lexical-46)
         if taken.free(value.start, value.end):
             taken.add(value)
@@ -212,10 +207,11 @@ def _extract_written(text: str, longer: dict[int, int], ref: dt.date | None) -> 
     for value in nth_weekdays(text):  # 첫째 월요일 (lexical-50)
         if taken.free(value.start, value.end):
             taken.add(value)
-    for m in _WEEKDAY.finditer(text):
-        start = m.start() if m[1] else m.start(2) - 1  # (화): from its bracket
+    for m in WEEKDAY.finditer(text):
+        start = m.start(3) if m[3] else m.start() if m[1] else m.start(2) - 1  # (화): its bracket
         if taken.free(start, m.end()):
-            taken.add(Value("weekday", (m[1] or m[2],), text[start : m.end()], start, m.end()))
+            day = m[1] or m[2] or m[3]
+            taken.add(Value("weekday", (day,), text[start : m.end()], start, m.end()))
     for at, day in weekday_runs(text):
         if taken.free(at, at + 1):
             taken.add(Value("weekday", (day,), day, at, at + 1))

@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import re
 
+WEEKDAY = re.compile(
+    r"([월화수목금토일])(?:요일|욜)|(?<=[일\d.])\s*\(([월화수목금토일])\)|(?<=\d)\s([화수목금토])(?![가-힣\w])"
+)
+"""화요일, 화욜, (화) right after a date (3월 2일(화), 3/2 (화), 7. 14.(수)), and 화 … 토 alone after
+a date in digits (2/19 금; since lexical-52: 월 and 일 alone are a month and a day)."""
 _WEEKDAY_RUN = re.compile(
     r"(?<![가-힣])[월화수목금토일](?:\s*[·,/~∼]\s*[월화수목금토일])+"
     r"(?=$|[^가-힣]|요일|욜|에|은|는|만|마다|이요|요)"
