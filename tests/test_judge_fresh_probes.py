@@ -121,6 +121,7 @@ def table(graded: list[tuple[dict, str, str]]) -> str:
         "sealed_probes_42",
         "sealed_probes_43",
         "sealed_probes_44",
+        "sealed_probes_45",
     ],
 )
 def test_probe_file_is_unchanged(name):
@@ -209,6 +210,7 @@ SEALED = {
     "sealed_probes_42": 89,
     "sealed_probes_43": 105,
     "sealed_probes_44": 100,
+    "sealed_probes_45": 86,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -353,6 +355,7 @@ WRONG_YES: dict[str, list[str]] = {
     "sealed_probes_34": ["s34-028"],
     "sealed_probes_38": ["s38-145"],
     "sealed_probes_41": ["s41-141"],
+    "sealed_probes_45": ["s45-005", "s45-013", "s45-072"],
 }
 """Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md). Two
 are left with lexical-37, both the "another slot" convention (an unverifiable extra beside the
@@ -404,7 +407,13 @@ named 강사님 and 선생님; s43-039, "반품·교환 안 됨" answered "교�
 member of a denied pair said allowed; s43-041, two boats' berths swapped (해랑호 7번, 바다새호
 12번) (lexical-51 fixed the three at their cause: a person named by another word of one meaning
 class, a member of a denied list said allowed, owners named by words each said once); the forty-fourth set, graded once by lexical-51 (lexical-50 and
-28 the same), credits no wrong answer; the thirty-fourth set's s34-028 is that convention too (파도가 3미터 넘었대요 beside the
+28 the same), credits no wrong answer; the forty-fifth set's three, found by its one grading
+(lexical-52; lexical-51 the same three, lexical-28 the last): s45-005, asked whether a birth
+grant can be had and how much, the amount alone — the residence condition that limits who gets it
+(관내 거주자 한정) carries no value the answer could miss; s45-013, a date the note says may move
+(본사 사정으로 변동 가능) answered as certain — a hedge in the statement, not the answer; s45-072,
+asked the one-way fare, the round-trip fare given as one way (왕복 58만 원 answered "편도 58만 원"):
+the asked pole names no value the poles rules read; the thirty-fourth set's s34-028 is that convention too (파도가 3미터 넘었대요 beside the
 cancellation asked), and s34-047 is not: asked "몇 월 며칠, 무슨 요일이에요?", "9월 26일이요" was
 credited — a weekday beside its date was read as the date's even when the question asked for it;
 lexical-42 fixed it at its cause. The thirty-second set's one, found by its one
