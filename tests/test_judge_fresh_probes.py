@@ -170,27 +170,27 @@ def graded(name: str, with_glossary: bool = False) -> list[tuple[dict, str, str]
 SEALED = {
     "sealed_probes_3": 112,
     "sealed_probes_4": 115,
-    "sealed_probes_5": 116,
-    "sealed_probes_6": 104,
+    "sealed_probes_5": 117,
+    "sealed_probes_6": 105,
     "sealed_probes_7": 114,
     "sealed_probes_8": 97,
     "sealed_probes_9": 96,
     "sealed_probes_10": 111,
     "sealed_probes_11": 113,
-    "sealed_probes_12": 88,
+    "sealed_probes_12": 89,
     "sealed_probes_13": 93,
     "sealed_probes_14": 101,
     "sealed_probes_15": 115,
     "sealed_probes_16": 108,
     "sealed_probes_17": 117,
     "sealed_probes_18": 106,
-    "sealed_probes_19": 109,
+    "sealed_probes_19": 110,
     "sealed_probes_20": 104,
-    "sealed_probes_21": 107,
+    "sealed_probes_21": 108,
     "sealed_probes_22": 101,
     "sealed_probes_23": 107,
     "sealed_probes_24": 78,
-    "sealed_probes_25": 86,
+    "sealed_probes_25": 87,
     "sealed_probes_26": 106,
     "sealed_probes_27": 83,
     "sealed_probes_28": 93,
@@ -204,13 +204,13 @@ SEALED = {
     "sealed_probes_36": 80,
     "sealed_probes_37": 88,
     "sealed_probes_38": 87,
-    "sealed_probes_39": 75,
+    "sealed_probes_39": 76,
     "sealed_probes_40": 82,
     "sealed_probes_41": 86,
     "sealed_probes_42": 89,
     "sealed_probes_43": 105,
     "sealed_probes_44": 100,
-    "sealed_probes_45": 86,
+    "sealed_probes_45": 93,
 }
 """The sealed sets, each graded once when its rules were final (the third by lexical-6, 89 of 129
 and 4 wrong answers YES; the fourth by lexical-7, 91 of 155; the fifth by lexical-8, 79 of 160;
@@ -355,7 +355,6 @@ WRONG_YES: dict[str, list[str]] = {
     "sealed_probes_34": ["s34-028"],
     "sealed_probes_38": ["s38-145"],
     "sealed_probes_41": ["s41-141"],
-    "sealed_probes_45": ["s45-005", "s45-013", "s45-072"],
 }
 """Wrong answers a sealed set still sees credited YES, each a known limit (docs/metrics.md). Two
 are left with lexical-37, both the "another slot" convention (an unverifiable extra beside the
@@ -413,7 +412,9 @@ grant can be had and how much, the amount alone — the residence condition that
 (관내 거주자 한정) carries no value the answer could miss; s45-013, a date the note says may move
 (본사 사정으로 변동 가능) answered as certain — a hedge in the statement, not the answer; s45-072,
 asked the one-way fare, the round-trip fare given as one way (왕복 58만 원 answered "편도 58만 원"):
-the asked pole names no value the poles rules read; the thirty-fourth set's s34-028 is that convention too (파도가 3미터 넘었대요 beside the
+the asked pole names no value the poles rules read (lexical-53 fixed the three at their cause: a
+clause that may change the values or limits whom they are for is asked with them; 왕복 and 편도
+are poles); the thirty-fourth set's s34-028 is that convention too (파도가 3미터 넘었대요 beside the
 cancellation asked), and s34-047 is not: asked "몇 월 며칠, 무슨 요일이에요?", "9월 26일이요" was
 credited — a weekday beside its date was read as the date's even when the question asked for it;
 lexical-42 fixed it at its cause. The thirty-second set's one, found by its one

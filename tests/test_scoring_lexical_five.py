@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-52" and J.rules == "lexical-52"
+    assert lexical.RULES_VERSION == "lexical-53" and J.rules == "lexical-53"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

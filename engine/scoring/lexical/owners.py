@@ -6,6 +6,7 @@ from __future__ import annotations
 from seorap.engine.scoring.lexical import asked
 from seorap.engine.scoring.lexical.analysis import Analysis
 from seorap.engine.scoring.lexical.clauses import _missing_clauses
+from seorap.engine.scoring.lexical.qualifiers import qualifies_every_value
 from seorap.engine.scoring.lexical.value import Value, same
 
 
@@ -150,5 +151,6 @@ def _of_no_asked_kind(c: str, exp: Analysis, q: Analysis | None, stated: list[Va
     return (
         seg is not None
         and not seg.values
+        and not qualifies_every_value(seg.text)  # 변동 가능: asked with the value (lexical-53)
         and any(asked._of(v, wanted) for v in stated if exp.segment_of(v) is not seg)
     )

@@ -357,6 +357,7 @@ OPPOSITES: tuple[tuple[frozenset[str], ...], ...] = (
     (frozenset({"상향", "인상", "증액"}), frozenset({"하향", "인하", "감액"})),
     # a date or a period moved later or longer, or earlier or shorter (lexical-52)
     (frozenset({"연장", "미뤄", "미루", "늦춰", "늦추"}), frozenset({"앞당", "단축"})),
+    (frozenset({"왕복"}), frozenset({"편도"})),  # a fare both ways or one way (lexical-53)
 )
 """Values of one slot given as common nouns: the poles of each group exclude each other (금지 vs
 허용, 온라인 vs 오프라인, 매주 vs 매달). Matched on the text without spaces."""

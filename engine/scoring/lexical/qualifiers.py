@@ -8,7 +8,10 @@ say what the picked value is for the case the question asks about, so they are a
   pines' fee out);
 - a clause whose condition the question's own value meets ("기본 10만 원, 60cm 넘는 수조는 5만 원
   추가" asked about a 90cm tank: the surcharge applies). A question value that does not meet the
-  condition (a 45cm tank) leaves the clause another case's, as before."""
+  condition (a 45cm tank) leaves the clause another case's, as before;
+- since lexical-53, a clause that says the values may change ("입고 예정 4월 8일, 본사 사정으로
+  변동 가능") or limits whom they are for ("50만 원 지급, … 관내 거주자 한정"): an answer that
+  gives the value as certain, or to anyone, leaves it out."""
 
 from __future__ import annotations
 
@@ -25,10 +28,25 @@ _BELOW = re.compile(r"\s*(미만|이하|안 되는|안 되면|못 미치는|아�
 _INCLUSIVE = frozenset({"이상", "부터는", "이하"})
 
 
+_EVERY_VALUE = re.compile(
+    r"(?:변동|변경|조정)\s*(?:될\s*수|가능|있을\s*수)|바뀔\s*수|유동적|미확정"
+    r"|(?<![가-힣])한정(?![가-힣])|에\s*한해|에\s*한함|만\s*해당"
+)
+"""A clause that says the statement's values may change (본사 사정으로 변동 가능) or limits whom
+or what they are for (관내 거주자 한정): it qualifies every value (since lexical-53)."""
+
+
+def qualifies_every_value(text: str) -> bool:
+    """Clause ``text`` says the values may change or limits whom they are for."""
+    return bool(_EVERY_VALUE.search(text))
+
+
 def qualifies(c: Clause, held: set[str], exp: Analysis, q: Analysis) -> bool:
     """Does clause ``c`` qualify a value of a touched clause (``held``: their kinds and types)?"""
     values = c[1]
     if any(kind(v) in held for v in values) and _EXCEPTION.match(c[3][0].text):
+        return True
+    if any(qualifies_every_value(s.text) for s in c[3]):
         return True
     return any(_met(v, exp.text, q) for v in values)
 
