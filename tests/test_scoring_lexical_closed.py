@@ -192,7 +192,7 @@ def test_holds_does_not_count_a_value_set_aside():
 
 
 def test_rules_version_is_recorded():
-    assert lexical.RULES_VERSION == "lexical-53" and J.rules == "lexical-53"
+    assert lexical.RULES_VERSION == "lexical-54" and J.rules == "lexical-54"
 
 
 def test_a_hedge_class_in_a_clause_about_something_else_hedges_nothing():

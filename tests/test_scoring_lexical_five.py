@@ -25,7 +25,7 @@ def label(expected, answer, question=""):
 
 
 def test_rules_version():
-    assert lexical.RULES_VERSION == "lexical-53" and J.rules == "lexical-53"
+    assert lexical.RULES_VERSION == "lexical-54" and J.rules == "lexical-54"
 
 
 # ---- wrong subject ---------------------------------------------------------------------------------

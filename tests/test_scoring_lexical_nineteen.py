@@ -26,8 +26,8 @@ def grade(expected: str, answer: str, question: str = "") -> tuple[str, str]:
     return v.label, v.rationale
 
 
-def test_the_rules_are_named_lexical_53():
-    assert lexical.RULES_VERSION == "lexical-53" == J.rules  # lexical-19's rules, and more
+def test_the_rules_are_named_lexical_54():
+    assert lexical.RULES_VERSION == "lexical-54" == J.rules  # lexical-19's rules, and more
 
 
 # ---- roles swapped ---------------------------------------------------------------------------

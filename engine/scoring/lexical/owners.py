@@ -6,7 +6,7 @@ from __future__ import annotations
 from seorap.engine.scoring.lexical import asked
 from seorap.engine.scoring.lexical.analysis import Analysis
 from seorap.engine.scoring.lexical.clauses import _missing_clauses
-from seorap.engine.scoring.lexical.qualifiers import qualifies_every_value
+from seorap.engine.scoring.lexical.qualifiers import change_unsaid, qualifies_every_value
 from seorap.engine.scoring.lexical.value import Value, same
 
 
@@ -113,7 +113,8 @@ def not_given(
 def asked_clauses_missing(
     exp: Analysis, cand: Analysis, q: Analysis | None, stated: list[Value]
 ) -> tuple[str, ...]:
-    """_missing_clauses, less those the question does not ask (asked.unasked_clauses)."""
+    """_missing_clauses, less those the question does not ask (asked.unasked_clauses), and words
+    of change in a value's own clause the answer leaves out (qualifiers.change_unsaid)."""
     unasked = asked.unasked_clauses(stated, exp, q)
     return tuple(
         c
@@ -129,7 +130,7 @@ def asked_clauses_missing(
             )
             for s in exp.segments
         )  # a clause the question does not ask, or one of former values only (lexical-35)
-    )
+    ) + change_unsaid(exp, cand)  # (… 변동 가능) beside the value (lexical-54)
 
 
 _SAID_BY_WORDS = frozenset({"person", "team", "name"})

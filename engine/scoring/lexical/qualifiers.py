@@ -86,3 +86,25 @@ def _number(v: Value) -> Decimal | None:
         return Decimal(str(v.key[0])) if v.key else None
     except (InvalidOperation, ValueError):
         return None
+
+
+_MAY_CHANGE = re.compile(
+    r"\(?[^(),]*?(?:(?:변동|변경|조정)\s*(?:될\s*수|가능|있을\s*수)|바뀔\s*수|유동적|미확정)[^()]*\)?"
+)
+_SAID_TO_CHANGE = re.compile(r"변동|변경|조정|바뀌|바뀔|달라지|유동|미확정|아직|확실")
+
+
+def change_unsaid(exp: Analysis, cand: Analysis) -> tuple[str, ...]:
+    """The words that say a value may change, said in the clause of the value itself ("수리 완료
+    예정 10월 8일 (부품 도착 따라 변동 가능)"), when the answer neither says so nor hedges: the
+    value given as certain leaves them out (since lexical-54; a clause of its own is asked with the
+    value by ``qualifies``)."""
+    if cand.hedges or _SAID_TO_CHANGE.search(cand.text):
+        return ()
+    return tuple(
+        m[0].strip(" ()")
+        for seg in exp.segments
+        if seg.values
+        for m in [_MAY_CHANGE.search(seg.text)]
+        if m is not None
+    )
