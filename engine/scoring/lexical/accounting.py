@@ -22,8 +22,8 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from seorap.engine.scoring.lexical.acts import FORBIDDING, denied_state_words
-from seorap.engine.scoring.lexical.analysis import NEGATION, Analysis, Segment
+from seorap.engine.scoring.lexical.acts import denied_state_words, denies
+from seorap.engine.scoring.lexical.analysis import Analysis, Segment
 from seorap.engine.scoring.lexical.clauses import _noun_in
 from seorap.engine.scoring.lexical.constructions import said_by_construction
 from seorap.engine.scoring.lexical.courtesy import courtesy_spans
@@ -38,6 +38,7 @@ from seorap.engine.scoring.lexical.polarity import (
     APPROXIMATION,
     BOUNDS,
     LIMIT_NOUNS,
+    NEGATING_WORDS,
     PASSING_VERBS,
     _neutral_condition,
     counterpart,
@@ -90,9 +91,7 @@ BUT = frozenset({"다만", "단", "하지만", "그런데", "근데", "그러나
 said before it, it is no other slot (since lexical-37)."""
 CASE_PARTICLES = frozenset({"JKS", "JKC", "JKG", "JKO", "JKV", "JKQ", "JC"})
 """Case and linking particles: no word of a meaning class (가 is no 가다, 나 no 나다)."""
-_NEGATING = frozenset(
-    {("않", "VX"), ("안", "MAG"), ("못", "MAG"), ("못하", "VX"), ("아니", "VCN"), ("말", "VX")}
-)  # 말: -지 말다, a negation since lexical-49, accounted for as one since lexical-52
+_NEGATING = NEGATING_WORDS | {("아니", "VCN")}
 
 
 def subject_words(a: Analysis, c: Segment, upto: int) -> list[str]:
@@ -413,9 +412,7 @@ def unaccounted(
     done = [i in covered for i in range(len(morphs))]
     spans = _value_spans(exp, cand, q) + list(courtesy_spans(exp, cand))  # 궁금하시면 물어보세요.
     forms, particles = _known_forms(exp, q)
-    negated = any(NEGATION in s.markers for s in exp.segments) or any(
-        m.form in FORBIDDING for m in exp.morphs
-    )  # 사용 금지 = 사용하지 마십시오 (lexical-52)
+    negated = denies(exp)  # 사용 금지 = 사용하지 마십시오 (lexical-52)
     limit = bool(forms & LIMIT_NOUNS)
     about = any(m.form in APPROXIMATION for m in exp.morphs)  # 약 4.5MB: 4,500KB 정도 says it too
     if any(w.former for w in cand.values):  # the value rules read the change

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
-from seorap.engine.scoring.lexical.analysis import Analysis
+from seorap.engine.scoring.lexical.analysis import NEGATION, Analysis
 from seorap.engine.scoring.lexical.lexicon import synonym_class
 from seorap.engine.scoring.lexical.text import Morph, joined_verbs, not_yet
 from seorap.engine.scoring.lexical.value import same
@@ -385,6 +385,14 @@ FORBIDDING = frozenset({"금지", "불가", "불허"})
 """Nouns that forbid (사용 금지): an answer's 안, 못 or 말다 may say them as it may a negation (the
 polarity rule compares both; since lexical-52: 사용 금지 = 사용하지 마십시오)."""
 _GRANTING = frozenset({"되", "괜찮"})
+
+
+def denies(exp: Analysis) -> bool:
+    """The expected statement denies: a negation marker in a clause, or a forbidding noun (the
+    answer's 안, 못, 않다 or 말다 beside a value may then say it; the polarity rule compares both)."""
+    return any(NEGATION in s.markers for s in exp.segments) or any(
+        m.form in FORBIDDING for m in exp.morphs
+    )
 
 
 def _forbidden_nouns(morphs: Sequence[Morph]) -> set[str]:

@@ -7,10 +7,9 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from fractions import Fraction
 
-from seorap.engine.scoring.lexical.acts import FORBIDDING, denied_state_words
+from seorap.engine.scoring.lexical.acts import denied_state_words, denies
 from seorap.engine.scoring.lexical.analysis import (
     CANCEL,
-    NEGATION,
     RETRACT,
     Analysis,
     Segment,
@@ -335,7 +334,7 @@ def unverified_words(exp: Analysis, cand: Analysis, q: Analysis | None) -> list[
     known = _known_forms(exp, cand, q)
     contrast_read = any(v.former for v in cand.values)  # the value rules read the contrast
     mine = {m for seg in exp.segments for m in seg.markers}
-    negated = NEGATION in mine or any(m.form in FORBIDDING for m in exp.morphs)
+    negated = denies(exp)
     out: list[str] = [
         f"{m} elsewhere in the answer"
         for c in cand.segments

@@ -144,10 +144,9 @@ def _of_no_asked_kind(c: str, exp: Analysis, q: Analysis | None, stated: list[Va
     since lexical-52). A question that names a kind no question word types (장소, 준비물)
     or joins a second ask (언제 하고, 그때 들어가도 돼요?) asks every clause."""
     wanted = asked.kinds(q)
+    # a day, a time or an amount asked alone: a clause without one cannot answer it
     if q is None or not wanted or wanted & _SAID_BY_WORDS or asked.asks_more(q.text):
-        return (
-            False  # a day, a time or an amount asked alone: a clause without one cannot answer it
-        )
+        return False
     seg = next((s for s in exp.segments if s.text.strip() == c), None)
     return (
         seg is not None

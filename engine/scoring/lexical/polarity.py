@@ -189,7 +189,7 @@ NEGATING_WORDS = frozenset(
     {("안", "MAG"), ("못", "MAG"), ("않", "VX"), ("못하", "VX"), ("말", "VX")}
 )
 """Negation by adverb or auxiliary: neutral beside a value only when the expected statement is
-negated too (the polarity rule has then checked that both say no)."""
+negated too (the polarity rule has then checked that both say no). 말 (-지 말다) since lexical-52."""
 PASSING_VERBS = frozenset({"지나", "넘", "경과"})
 """…분 지나면 만료: a condition that only counts time, not one that may not happen."""
 

@@ -28,9 +28,10 @@ _BELOW = re.compile(r"\s*(미만|이하|안 되는|안 되면|못 미치는|아�
 _INCLUSIVE = frozenset({"이상", "부터는", "이하"})
 
 
+_MAY_CHANGE = r"(?:변동|변경|조정)\s*(?:될\s*수|가능|있을\s*수)|바뀔\s*수|유동적|미확정"
+_CHANGE = re.compile(_MAY_CHANGE)
 _EVERY_VALUE = re.compile(
-    r"(?:변동|변경|조정)\s*(?:될\s*수|가능|있을\s*수)|바뀔\s*수|유동적|미확정"
-    r"|(?<![가-힣])한정(?![가-힣])|에\s*한해|에\s*한함|만\s*해당"
+    rf"{_MAY_CHANGE}|(?<![가-힣])한정(?![가-힣])|에\s*한해|에\s*한함|만\s*해당"
 )
 """A clause that says the statement's values may change (본사 사정으로 변동 가능) or limits whom
 or what they are for (관내 거주자 한정): it qualifies every value (since lexical-53)."""
@@ -88,9 +89,6 @@ def _number(v: Value) -> Decimal | None:
         return None
 
 
-_MAY_CHANGE = re.compile(
-    r"\(?[^(),]*?(?:(?:변동|변경|조정)\s*(?:될\s*수|가능|있을\s*수)|바뀔\s*수|유동적|미확정)[^()]*\)?"
-)
 _SAID_TO_CHANGE = re.compile(r"변동|변경|조정|바뀌|바뀔|달라지|유동|미확정|아직|확실")
 
 
@@ -102,9 +100,17 @@ def change_unsaid(exp: Analysis, cand: Analysis) -> tuple[str, ...]:
     if cand.hedges or _SAID_TO_CHANGE.search(cand.text):
         return ()
     return tuple(
-        m[0].strip(" ()")
+        _phrase(seg.text, m.start(), m.end())
         for seg in exp.segments
         if seg.values
-        for m in [_MAY_CHANGE.search(seg.text)]
+        for m in [_CHANGE.search(seg.text)]
         if m is not None
     )
+
+
+def _phrase(text: str, start: int, end: int) -> str:
+    """The words around ``text[start:end]`` from a bracket or a comma before them to a bracket
+    after them (부품 도착 따라 변동 가능)."""
+    opens = max(text.rfind(c, 0, start) for c in "(),") + 1
+    closes = min((i for i in (text.find(c, end) for c in "()") if i >= 0), default=len(text))
+    return text[opens:closes].strip()

@@ -11,6 +11,7 @@ from fractions import Fraction
 from seorap.engine.scoring.lexical.value import Value
 
 _SECONDS = {"초": 1, "분": 60, "시": 3600, "시간": 3600, "s": 1, "min": 60, "h": 3600}
+"""Seconds per time a speed is said in (초속 and 초당: 초; 시속 and 시간당: 시, 시간)."""
 _METRES: dict[str, Fraction] = {
     "km": Fraction(1000), "㎞": Fraction(1000), "킬로미터": Fraction(1000), "킬로": Fraction(1000),
     "m": Fraction(1), "미터": Fraction(1),
@@ -20,8 +21,7 @@ _METRES: dict[str, Fraction] = {
 _LENGTH = "|".join(sorted(_METRES, key=len, reverse=True))
 _NUMBER = r"\d+(?:\.\d+)?"
 _SAID_FIRST = re.compile(
-    rf"(?<![가-힣])(초|분|시)(?:속|당)\s*({_NUMBER})\s*({_LENGTH})(?![A-Za-z])|"
-    rf"(?<![가-힣])(시간)당\s*({_NUMBER})\s*({_LENGTH})(?![A-Za-z])",
+    rf"(?<![가-힣])(초속|초당|분속|분당|시속|시간당)\s*({_NUMBER})\s*({_LENGTH})(?![A-Za-z])",
     re.IGNORECASE,
 )
 """초속 1.75m, 분당 105m, 시속 36km, 시간당 36km: the time first."""
@@ -41,8 +41,7 @@ def speeds(text: str) -> list[Value]:
     """The speeds of ``text``, each one value of type ``speed`` keyed by metres per second."""
     out = []
     for m in _SAID_FIRST.finditer(text):
-        time, number, length = (m[1], m[2], m[3]) if m[1] else (m[4], m[5], m[6])
-        out.append(Value("speed", _key(number, length, time), m[0], m.start(), m.end()))
+        out.append(Value("speed", _key(m[2], m[3], m[1][:-1]), m[0], m.start(), m.end()))
     for m in _SAID_AFTER.finditer(text):
         out.append(Value("speed", _key(m[1], m[2], m[3]), m[0], m.start(), m.end()))
     return out
